@@ -1,0 +1,161 @@
+// The hardware abstraction layer: everything the firmware needs from the device, and nothing more.
+// ECMA-419 style: every constructor takes one options object; input arrives through `onReadable`
+// followed by `read()`. The device (or the simulator, or a Node host adapter) provides them all on
+// `globalThis.device`; the firmware depends on these interfaces only. See docs/hal.md.
+
+/** Options shared by every input: `onReadable(count)` says `count` items can be read now. */
+export interface InputOptions {
+  onReadable?: (count: number) => void;
+  onError?: (message: string) => void;
+}
+
+export interface Input<T> {
+  /** The next item, or undefined when none is waiting. */
+  read(): T | undefined;
+  close(): void;
+}
+
+// --- scanner inputs -------------------------------------------------------------------------------
+
+export interface HIDInputOptions extends InputOptions {
+  /** `keyboard`: 8-byte boot keyboard reports; `pos`: 64-byte HID POS (usage page 0x8C) reports. */
+  mode: 'keyboard' | 'pos';
+}
+/** One USB HID input report per `read()`. */
+export type HIDInput = Input<Uint8Array>;
+
+export interface SerialOptions extends InputOptions {
+  baud?: number;
+}
+/** A byte stream: `read()` returns every byte received so far. `write()` sends (ACK/NAK). */
+export interface Serial extends Input<Uint8Array> {
+  write(bytes: Uint8Array): void;
+}
+
+export interface Frame {
+  width: number;
+  height: number;
+  /** `y8`: one grey byte a pixel; `rgba`: four bytes a pixel. Rows are packed. */
+  format: 'y8' | 'rgba';
+  data: Uint8Array;
+}
+export type CameraOptions = InputOptions;
+/** One frame per `read()`, the latest only: a slow reader drops frames rather than queueing them. */
+export type Camera = Input<Frame>;
+
+// --- user interface -------------------------------------------------------------------------------
+
+export type Key = 'OK' | 'C' | '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
+export type KeypadOptions = InputOptions;
+export type Keypad = Input<Key>;
+
+export interface DisplayOptions {}
+/** A character display, `rows` × `columns` (4 × 20 on the device). Latin-1 characters. */
+export interface TextDisplay {
+  readonly rows: number;
+  readonly columns: number;
+  /** Replaces the whole screen; lines beyond `rows` are ignored, long lines are cut. */
+  show(lines: readonly string[]): void;
+}
+
+export interface Tone {
+  hz: number;
+  ms: number;
+}
+export interface BeeperOptions {}
+export interface Beeper {
+  /** Plays the tones one after the other (hz 0 is a silence); a new call cuts the one playing. */
+  play(tones: readonly Tone[]): void;
+}
+
+export type LedColor = 'green' | 'red' | 'off';
+export interface LedOptions {}
+export interface Led {
+  set(color: LedColor): void;
+}
+
+// --- storage --------------------------------------------------------------------------------------
+
+export interface FlashOptions {
+  /** The firmware's two data partitions. */
+  partition: 'config' | 'ledger';
+}
+/**
+ * NOR flash. Erased bytes read 0xFF; `write` can only clear bits (the result is old & new); only
+ * `eraseBlock` sets them back. Calls are synchronous and complete before returning: when `write`
+ * returns, the data survives a power cut.
+ */
+export interface Flash {
+  readonly size: number;
+  readonly blockLength: number;
+  read(offset: number, byteLength: number): Uint8Array;
+  write(bytes: Uint8Array, offset: number): void;
+  eraseBlock(block: number): void;
+}
+
+// --- time -----------------------------------------------------------------------------------------
+
+export interface ClockOptions {}
+export interface RealTimeClock {
+  /** Milliseconds since 1970-01-01T00:00:00Z (UTC). */
+  now(): number;
+}
+export interface MonotonicClock {
+  /** Milliseconds since an arbitrary origin; never goes back. */
+  now(): number;
+}
+
+export interface TimerOptions {}
+export interface Timers {
+  /** Calls `callback` after `ms`, then every `interval` ms if given; returns an id for `clear`. */
+  set(callback: () => void, ms: number, interval?: number): number;
+  clear(id: number): void;
+}
+
+export interface WatchdogOptions {
+  /** The device resets if `kick()` is not called within this many milliseconds. */
+  timeoutMs: number;
+}
+export interface Watchdog {
+  kick(): void;
+}
+
+// --- identity and diagnostics ---------------------------------------------------------------------
+
+export interface Identity {
+  /** This device's serial number, printed on its label. */
+  readonly deviceId: string;
+  /** The board type; images are built for one board id. */
+  readonly boardId: number;
+  /** SHA-256 of the running firmware image, hex, as the bootloader computed it. */
+  readonly imageHash: string;
+  /** True when the bootloader started this image in test mode and waits for `confirm()`. */
+  readonly pendingConfirm: boolean;
+  /** Marks the running image good (MCUboot's confirm); no-op when already confirmed. */
+  confirm(): void;
+}
+
+export interface LogOptions {}
+export interface Log {
+  write(line: string): void;
+}
+
+type Ctor<O, T> = new (options: O) => T;
+
+/** What the device provides on `globalThis.device`. */
+export interface Device {
+  HIDInput: Ctor<HIDInputOptions, HIDInput>;
+  Serial: Ctor<SerialOptions, Serial>;
+  Camera: Ctor<CameraOptions, Camera>;
+  Keypad: Ctor<KeypadOptions, Keypad>;
+  TextDisplay: Ctor<DisplayOptions, TextDisplay>;
+  Beeper: Ctor<BeeperOptions, Beeper>;
+  Led: Ctor<LedOptions, Led>;
+  Flash: Ctor<FlashOptions, Flash>;
+  RealTimeClock: Ctor<ClockOptions, RealTimeClock>;
+  MonotonicClock: Ctor<ClockOptions, MonotonicClock>;
+  Timers: Ctor<TimerOptions, Timers>;
+  Watchdog: Ctor<WatchdogOptions, Watchdog>;
+  Log: Ctor<LogOptions, Log>;
+  identity: Identity;
+}

@@ -1,0 +1,40 @@
+// Host-side Ed25519 through node:crypto (about 14× faster than noble here). Node-only.
+import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import type { Signer, Verifier } from '../crypto/ed25519.ts';
+
+const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+const publicCache = new Map<string, KeyObject>();
+const privateCache = new Map<string, KeyObject>();
+
+function publicKeyObject(raw: Uint8Array): KeyObject {
+  const id = Buffer.from(raw).toString('hex');
+  let k = publicCache.get(id);
+  if (!k) {
+    k = createPublicKey({ key: Buffer.concat([SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
+    publicCache.set(id, k);
+  }
+  return k;
+}
+
+export function privateKeyObject(seed: Uint8Array): KeyObject {
+  const id = Buffer.from(seed).toString('hex');
+  let k = privateCache.get(id);
+  if (!k) {
+    k = createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
+    privateCache.set(id, k);
+  }
+  return k;
+}
+
+export const nodeVerify: Verifier = (signature, message, publicKey) => {
+  try {
+    if (signature.length !== 64 || publicKey.length !== 32) return false;
+    return verify(null, message, publicKeyObject(publicKey), signature);
+  } catch {
+    return false;
+  }
+};
+
+export const nodeSign: Signer = (message, seed) => new Uint8Array(sign(null, message, privateKeyObject(seed)));
