@@ -1,0 +1,31 @@
+// npm run bench [-- AREA…]: runs every bench/<area>.bench.ts (or the named ones), prints a table and
+// merges the figures into bench/results.json as {"name": value}.
+import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const only = process.argv.slice(2);
+const files = readdirSync(here)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .filter((f) => only.length === 0 || only.includes(f.replace(/\.bench\.ts$/, '')))
+  .sort();
+
+const resultsPath = join(here, 'results.json');
+const results: Record<string, number> = existsSync(resultsPath) ? JSON.parse(readFileSync(resultsPath, 'utf8')) : {};
+const rows: [string, string, number][] = [];
+for (const f of files) {
+  const area = f.replace(/\.bench\.ts$/, '');
+  process.stderr.write(`bench ${area}…\n`);
+  const mod = (await import(pathToFileURL(join(here, f)).href)) as { default(): Promise<Record<string, number>> };
+  const figures = await mod.default();
+  for (const [k, v] of Object.entries(figures)) {
+    results[k] = v;
+    rows.push([area, k, v]);
+  }
+  writeFileSync(resultsPath, JSON.stringify(results, null, 2) + '\n');
+}
+const w = Math.max(4, ...rows.map((r) => r[1].length));
+process.stdout.write(`${'area'.padEnd(10)} ${'name'.padEnd(w)} value\n`);
+for (const [a, k, v] of rows) process.stdout.write(`${a.padEnd(10)} ${k.padEnd(w)} ${Number.isInteger(v) ? v : v.toFixed(3)}\n`);
+process.stdout.write(`\nwritten to ${resultsPath}\n`);

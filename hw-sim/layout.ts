@@ -1,0 +1,18 @@
+// The simulated device's NOR flash chip and how it is divided. The firmware sees only the `config` and
+// `ledger` partitions (HAL Flash); the bootloader owns the image slots and its boot state.
+
+export const CHIP_SIZE = 4 * 1024 * 1024;
+export const SECTOR_SIZE = 4096;
+
+export interface Partition {
+  offset: number;
+  size: number;
+}
+
+export const LAYOUT = {
+  slotA: { offset: 0x000000, size: 0x080000 },
+  slotB: { offset: 0x080000, size: 0x080000 },
+  bootState: { offset: 0x100000, size: 0x002000 },
+  config: { offset: 0x102000, size: 0x002000 },
+  ledger: { offset: 0x110000, size: 0x100000 },
+} as const satisfies Record<string, Partition>;
