@@ -1,0 +1,74 @@
+// Deterministic pseudo-random numbers for the generator (not cryptographic: the secret is the seed,
+// hashed with SHA-256 before it reaches here).
+
+export interface Rng {
+  /** A number in [0, 1). */
+  next(): number;
+  /** An integer in [0, n). */
+  int(n: number): number;
+}
+
+const fmix32 = (h: number): number => {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+};
+
+/** Four 32-bit words from any bytes (four independently seeded murmur3-style hashes). */
+export function foldBytes(bytes: Uint8Array): [number, number, number, number] {
+  const seeds = [0x9e3779b9, 0x243f6a88, 0xb7e15162, 0x85a308d3];
+  const out: [number, number, number, number] = [0, 0, 0, 0];
+  for (let s = 0; s < 4; s++) {
+    let h = seeds[s] ^ bytes.length;
+    for (let i = 0; i < bytes.length; i++) {
+      h = Math.imul(h ^ bytes[i], 0x5bd1e995);
+      h = (h << 15) | (h >>> 17);
+      h = Math.imul(h, 0x1b873593) + s;
+    }
+    out[s] = fmix32(h);
+  }
+  return out;
+}
+
+/** sfc32 seeded from the bytes. Same bytes, same sequence. */
+export function makeRng(seedBytes: Uint8Array): Rng {
+  let [a, b, c, d] = foldBytes(seedBytes);
+  const u32 = (): number => {
+    a |= 0;
+    b |= 0;
+    c |= 0;
+    d |= 0;
+    const t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    c = (c + t) | 0;
+    return t >>> 0;
+  };
+  for (let i = 0; i < 12; i++) u32();
+  const next = (): number => u32() / 4294967296;
+  return { next, int: (n: number) => Math.floor(next() * n) };
+}
+
+/** UTF-8 bytes of a string (the core has no TextEncoder). */
+export function utf8(s: string): Uint8Array {
+  const out: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length) {
+      const lo = s.charCodeAt(i + 1);
+      if (lo >= 0xdc00 && lo < 0xe000) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+        i++;
+      }
+    }
+    if (c < 0x80) out.push(c);
+    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+    else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+  }
+  return new Uint8Array(out);
+}
