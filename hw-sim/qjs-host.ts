@@ -1,0 +1,414 @@
+// Runs the firmware bundle in QuickJS (quickjs-emscripten, or the QuickJS-ng variant) and bridges a
+// Node-side HAL `Device` into the VM as `globalThis.device`.
+//
+// The host owns no time: every timer and clock the firmware sees comes from the Node-side Device (the
+// simulator's runs on virtual time). The only wall-clock use is the per-call interrupt deadline, which
+// stands for the hardware watchdog catching a hung app: an interrupted call is reported as a fault.
+//
+// The bridge: a small prelude (plain ES2020) builds `device` in the VM. Its constructors call the host
+// with a JSON text plus binary blobs (ArrayBuffers) as extra arguments; Uint8Array/ArrayBuffer values
+// cross as copies, functions cross as ids (the VM keeps every function passed to the host, so pass
+// long-lived callbacks, not a fresh closure per call). Host objects' methods become VM methods and
+// their other properties become getters read on every access.
+import {
+  newQuickJSWASMModuleFromVariant,
+  RELEASE_SYNC,
+  type QuickJSContext,
+  type QuickJSHandle,
+  type QuickJSRuntime,
+  type QuickJSWASMModule,
+} from 'quickjs-emscripten';
+import type { Device } from '../src/hal.ts';
+
+export type QjsVariant = 'quickjs' | 'quickjs-ng';
+
+export interface QjsFault {
+  /** `interrupted`: a call ran past the deadline (a hung app); `exception`: uncaught error. */
+  kind: 'interrupted' | 'exception' | 'out-of-memory';
+  message: string;
+  /** Where it happened: `boot`, `callback`, `jobs`, `eval`. */
+  where: string;
+}
+
+export interface QjsStartOptions {
+  /** The text of firmware/dist/saphir-fw.js. */
+  bundle: string;
+  /** The HAL implementation exposed as `globalThis.device`. */
+  device: Device;
+  variant?: QjsVariant;
+  /** Bytes of VM heap; default 4 MiB. */
+  memoryLimit?: number;
+  /** Bytes of VM stack; default 256 KiB. */
+  stackLimit?: number;
+  /** Longest a single entry into the VM may run (boot, one callback) before it is interrupted; default 2000. */
+  deadlineMs?: number;
+  /** Called on every fault, after it is recorded in `faults`. An `interrupted` fault means "reset me". */
+  onFault?: (fault: QjsFault) => void;
+  /** Source name used in stack traces; default `saphir-fw.js`. */
+  filename?: string;
+}
+
+export interface HeapStats {
+  /** Bytes in use by the VM heap (QuickJS `memory_used_size`). */
+  used: number;
+  /** Number of live objects. */
+  objects: number;
+  /** The whole `computeMemoryUsage()` record. */
+  raw: Record<string, number>;
+}
+
+const modules = new Map<QjsVariant, Promise<QuickJSWASMModule>>();
+/** One WASM module per variant, shared by every VM (each VM has its own runtime and heap). */
+export function quickjsModule(variant: QjsVariant): Promise<QuickJSWASMModule> {
+  let m = modules.get(variant);
+  if (!m) {
+    m =
+      variant === 'quickjs-ng'
+        ? newQuickJSWASMModuleFromVariant(import('@jitl/quickjs-ng-wasmfile-release-sync') as never)
+        : newQuickJSWASMModuleFromVariant(RELEASE_SYNC);
+    modules.set(variant, m);
+  }
+  return m;
+}
+
+// Runs inside the VM before the bundle. `H` is the host's bridge object.
+const PRELUDE = `(function (H) {
+  var fns = [], ids = new Map();
+  function enc(v, bins) {
+    if (v === undefined) return { $u: 1 };
+    if (v === null || typeof v !== 'object' && typeof v !== 'function') return v;
+    if (typeof v === 'function') {
+      var id = ids.get(v);
+      if (id === undefined) { id = fns.length; fns.push(v); ids.set(v, id); }
+      return { $f: id };
+    }
+    if (v instanceof Uint8Array) { bins.push(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength)); return { $b: bins.length - 1, t: 'u8' }; }
+    if (v instanceof ArrayBuffer) { bins.push(v.slice(0)); return { $b: bins.length - 1, t: 'ab' }; }
+    if (Array.isArray(v)) { var a = []; for (var i = 0; i < v.length; i++) a.push(enc(v[i], bins)); return a; }
+    var o = {};
+    for (var k in v) if (Object.prototype.hasOwnProperty.call(v, k)) o[k] = enc(v[k], bins);
+    return o;
+  }
+  function dec(w, bins) {
+    if (w === null || typeof w !== 'object') return w;
+    if (Array.isArray(w)) { var a = []; for (var i = 0; i < w.length; i++) a.push(dec(w[i], bins)); return a; }
+    if (w.$u === 1) return undefined;
+    if (typeof w.$b === 'number') return w.t === 'ab' ? bins[w.$b] : new Uint8Array(bins[w.$b]);
+    var o = {};
+    for (var k in w) o[k] = dec(w[k], bins);
+    return o;
+  }
+  function out(v) { var bins = []; var j = JSON.stringify(enc(v, bins)); return [j].concat(bins); }
+  function back(r) {
+    if (r === undefined) return undefined;
+    if (typeof r === 'string') return dec(JSON.parse(r), []);
+    return dec(JSON.parse(r[0]), r.slice(1));
+  }
+  function wrap(desc) {
+    var id = desc.id, obj = {};
+    desc.methods.forEach(function (m) {
+      obj[m] = function () { return back(H.call.apply(null, [id, m].concat(out(Array.prototype.slice.call(arguments))))); };
+    });
+    desc.props.forEach(function (p) {
+      Object.defineProperty(obj, p, { enumerable: true, get: function () { return back(H.get(id, p)); } });
+    });
+    return obj;
+  }
+  var device = {};
+  H.ctors.forEach(function (name) {
+    device[name] = function (options) { return wrap(back(H.make.apply(null, [name].concat(out(options))))); };
+  });
+  device.identity = wrap(back(H.identity()));
+  Object.defineProperty(globalThis, 'device', { value: device, enumerable: true });
+  globalThis.__saphirDispatch = function (id, j) {
+    var args = dec(JSON.parse(j), Array.prototype.slice.call(arguments, 2));
+    return fns[id].apply(undefined, args);
+  };
+})(globalThis.__saphirHost); delete globalThis.__saphirHost;`;
+
+interface HostObject {
+  target: Record<string, unknown>;
+}
+
+function methodsOf(o: object): { methods: string[]; props: string[] } {
+  const methods = new Set<string>();
+  const props = new Set<string>();
+  for (let p: object | null = o; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+    for (const k of Object.getOwnPropertyNames(p)) {
+      if (k === 'constructor' || k.startsWith('_') || methods.has(k) || props.has(k)) continue;
+      const d = Object.getOwnPropertyDescriptor(p, k)!;
+      if (typeof d.value === 'function') methods.add(k);
+      else props.add(k);
+    }
+  }
+  return { methods: [...methods], props: [...props] };
+}
+
+export class QjsDevice {
+  readonly faults: QjsFault[] = [];
+  readonly variant: QjsVariant;
+  private disposed = false;
+  private depth = 0;
+  private deadline = 0;
+  private objects = new Map<number, HostObject>();
+  private nextId = 1;
+  private hostFns = new Map<number, (...args: unknown[]) => unknown>();
+  private dispatch: QuickJSHandle | undefined;
+
+  private constructor(
+    private readonly runtime: QuickJSRuntime,
+    private readonly vm: QuickJSContext,
+    private readonly opts: QjsStartOptions,
+  ) {
+    this.variant = opts.variant ?? 'quickjs';
+  }
+
+  /** Creates the VM, installs `device`, evaluates the bundle (which boots the app) and runs its jobs. */
+  static async start(opts: QjsStartOptions): Promise<QjsDevice> {
+    const mod = await quickjsModule(opts.variant ?? 'quickjs');
+    const runtime = mod.newRuntime();
+    runtime.setMemoryLimit(opts.memoryLimit ?? 4 * 1024 * 1024);
+    runtime.setMaxStackSize(opts.stackLimit ?? 256 * 1024);
+    const vm = runtime.newContext();
+    const q = new QjsDevice(runtime, vm, opts);
+    runtime.setInterruptHandler(() => q.depth > 0 && Date.now() > q.deadline);
+    q.install();
+    q.enter('boot', () => vm.evalCode(opts.bundle, opts.filename ?? 'saphir-fw.js'));
+    return q;
+  }
+
+  /** False once disposed. A VM that faulted keeps running; the caller decides to reset it. */
+  get alive(): boolean {
+    return !this.disposed;
+  }
+
+  /** Evaluates code in the VM (tests, diagnostics); returns its value dumped to a Node value. */
+  eval(code: string): unknown {
+    let value: unknown;
+    this.enter('eval', () => {
+      const r = this.vm.evalCode(code, 'eval.js');
+      if (!r.error) value = this.vm.dump(r.value);
+      return r;
+    });
+    return value;
+  }
+
+  heapStats(): HeapStats {
+    const h = this.runtime.computeMemoryUsage();
+    const raw = this.vm.dump(h) as Record<string, number>;
+    h.dispose();
+    return { used: raw.memory_used_size, objects: raw.obj_count, raw };
+  }
+
+  /** Bytes in use by the VM heap. */
+  heapUsed(): number {
+    return this.heapStats().used;
+  }
+
+  dumpMemoryUsage(): string {
+    return this.runtime.dumpMemoryUsage();
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.dispatch?.dispose();
+    this.objects.clear();
+    this.hostFns.clear();
+    try {
+      this.vm.dispose();
+      this.runtime.dispose();
+    } catch {
+      // A VM interrupted mid-call may still hold handles; its memory goes with the runtime anyway.
+    }
+  }
+
+  // --- entering the VM ------------------------------------------------------------------------------
+
+  private fault(kind: QjsFault['kind'], message: string, where: string): void {
+    const f: QjsFault = { kind, message, where };
+    this.faults.push(f);
+    this.opts.onFault?.(f);
+  }
+
+  private classify(err: unknown, where: string): void {
+    const e = (err && typeof err === 'object' ? err : { message: String(err) }) as { name?: string; message?: string };
+    const msg = `${e.name ?? 'Error'}: ${e.message ?? ''}`;
+    if (/interrupted/i.test(msg)) this.fault('interrupted', msg, where);
+    else if (/out of memory/i.test(msg)) this.fault('out-of-memory', msg, where);
+    else this.fault('exception', msg, where);
+  }
+
+  /** Runs `f` (which enters the VM) under the deadline, then the pending jobs. Returns the value handle. */
+  private enter(where: string, f: () => { error?: QuickJSHandle; value?: QuickJSHandle }): void {
+    if (this.disposed) return;
+    const outer = this.depth === 0;
+    if (outer) this.deadline = Date.now() + (this.opts.deadlineMs ?? 2000);
+    this.depth++;
+    try {
+      const r = f();
+      if (r.error) {
+        this.classify(this.vm.dump(r.error), where);
+        r.error.dispose();
+      } else r.value?.dispose();
+      if (outer && !this.disposed) {
+        const jobs = this.runtime.executePendingJobs();
+        if (jobs.error) {
+          this.classify(this.vm.dump(jobs.error), 'jobs');
+          jobs.error.dispose();
+        } else jobs.value;
+      }
+    } catch (err) {
+      this.classify(err, where);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  // --- the bridge -----------------------------------------------------------------------------------
+
+  private install(): void {
+    const vm = this.vm;
+    const device = this.opts.device as unknown as Record<string, unknown>;
+    const ctors = Object.keys(device).filter((k) => typeof device[k] === 'function');
+    for (let p: object | null = Object.getPrototypeOf(device); p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+      for (const k of Object.getOwnPropertyNames(p)) {
+        if (k !== 'constructor' && /^[A-Z]/.test(k) && typeof device[k] === 'function' && !ctors.includes(k)) ctors.push(k);
+      }
+    }
+    const H = vm.newObject();
+    const ctorList = this.toVm(ctors, true);
+    vm.setProp(H, 'ctors', ctorList);
+    ctorList.dispose();
+    const fn = (name: string, impl: (...a: QuickJSHandle[]) => QuickJSHandle | undefined) => {
+      const h = vm.newFunction(name, impl);
+      vm.setProp(H, name, h);
+      h.dispose();
+    };
+    fn('make', (name, json, ...bins) => {
+      const Ctor = device[vm.getString(name)] as new (o: unknown) => Record<string, unknown>;
+      const options = this.decode(vm.getString(json), bins);
+      return this.toVm(this.register(new Ctor(options)));
+    });
+    fn('identity', () => this.toVm(this.register(device.identity as Record<string, unknown>)));
+    fn('call', (id, method, json, ...bins) => {
+      const key = vm.getNumber(id);
+      const obj = this.objects.get(key);
+      if (!obj) throw new Error('closed');
+      const m = vm.getString(method);
+      const args = this.decode(vm.getString(json), bins) as unknown[];
+      const result = (obj.target[m] as (...a: unknown[]) => unknown).apply(obj.target, args);
+      if (m === 'close') this.objects.delete(key);
+      return this.toVm(result);
+    });
+    fn('get', (id, prop) => {
+      const obj = this.objects.get(vm.getNumber(id));
+      if (!obj) throw new Error('closed');
+      return this.toVm(obj.target[vm.getString(prop)]);
+    });
+    vm.setProp(vm.global, '__saphirHost', H);
+    H.dispose();
+    const r = vm.evalCode(PRELUDE, 'prelude.js');
+    vm.unwrapResult(r).dispose();
+    this.dispatch = vm.getProp(vm.global, '__saphirDispatch');
+  }
+
+  private register(target: Record<string, unknown>): { id: number; methods: string[]; props: string[] } {
+    const id = this.nextId++;
+    this.objects.set(id, { target });
+    return { id, ...methodsOf(target) };
+  }
+
+  /** Wire → Node value. */
+  private decode(json: string, binHandles: QuickJSHandle[]): unknown {
+    const bins = binHandles.map((h) => {
+      const life = this.vm.getArrayBuffer(h);
+      const copy = life.value.slice();
+      life.dispose();
+      return copy;
+    });
+    const dec = (w: unknown): unknown => {
+      if (w === null || typeof w !== 'object') return w;
+      if (Array.isArray(w)) return w.map(dec);
+      const o = w as Record<string, unknown>;
+      if (o.$u === 1) return undefined;
+      if (typeof o.$b === 'number') return o.t === 'ab' ? bins[o.$b].buffer : bins[o.$b];
+      if (typeof o.$f === 'number') return this.hostFunction(o.$f);
+      const r: Record<string, unknown> = {};
+      for (const k of Object.keys(o)) r[k] = dec(o[k]);
+      return r;
+    };
+    return dec(JSON.parse(json));
+  }
+
+  /** A Node function that calls VM function `id` (under the deadline, then runs pending jobs). */
+  private hostFunction(id: number): (...args: unknown[]) => unknown {
+    let f = this.hostFns.get(id);
+    if (!f) {
+      f = (...args: unknown[]) => {
+        if (this.disposed || !this.dispatch) return undefined;
+        let out: unknown;
+        this.enter('callback', () => {
+          const wire = this.encode(args);
+          const handles = [this.vm.newNumber(id), this.vm.newString(wire.json), ...wire.bins.map((b) => this.vm.newArrayBuffer(b))];
+          const r = this.vm.callFunction(this.dispatch!, this.vm.undefined, ...handles);
+          for (const h of handles) h.dispose();
+          if (!r.error) {
+            out = this.vm.dump(r.value);
+          }
+          return r;
+        });
+        return out;
+      };
+      this.hostFns.set(id, f);
+    }
+    return f;
+  }
+
+  private encode(v: unknown): { json: string; bins: ArrayBuffer[] } {
+    const bins: ArrayBuffer[] = [];
+    const enc = (x: unknown): unknown => {
+      if (x === undefined) return { $u: 1 };
+      if (x === null || typeof x !== 'object') return typeof x === 'function' ? { $u: 1 } : x;
+      if (x instanceof Uint8Array) {
+        bins.push(x.buffer.slice(x.byteOffset, x.byteOffset + x.byteLength) as ArrayBuffer);
+        return { $b: bins.length - 1, t: 'u8' };
+      }
+      if (x instanceof ArrayBuffer) {
+        bins.push(x.slice(0));
+        return { $b: bins.length - 1, t: 'ab' };
+      }
+      if (ArrayBuffer.isView(x)) {
+        bins.push(x.buffer.slice(x.byteOffset, x.byteOffset + x.byteLength) as ArrayBuffer);
+        return { $b: bins.length - 1, t: 'u8' };
+      }
+      if (Array.isArray(x)) return x.map(enc);
+      const r: Record<string, unknown> = {};
+      for (const k of Object.keys(x)) r[k] = enc((x as Record<string, unknown>)[k]);
+      return r;
+    };
+    return { json: JSON.stringify(enc(v)), bins };
+  }
+
+  /** Node value → VM wire value (a JSON string, or [json, ...ArrayBuffers]); `plain` makes a real VM value. */
+  private toVm(v: unknown, plain = false): QuickJSHandle {
+    const vm = this.vm;
+    if (plain) {
+      const r = vm.evalCode(`(${JSON.stringify(v)})`);
+      return vm.unwrapResult(r);
+    }
+    if (v === undefined) return vm.undefined;
+    const { json, bins } = this.encode(v);
+    if (bins.length === 0) return vm.newString(json);
+    const arr = vm.newArray();
+    const s = vm.newString(json);
+    vm.setProp(arr, 0, s);
+    s.dispose();
+    bins.forEach((b, i) => {
+      const h = vm.newArrayBuffer(b);
+      vm.setProp(arr, i + 1, h);
+      h.dispose();
+    });
+    return arr;
+  }
+}
