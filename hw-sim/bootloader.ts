@@ -1,0 +1,337 @@
+// The simulated device's ROM bootloader: A/B image slots on the NOR chip (hw-sim/layout.ts), MCUboot
+// semantics (test → confirm → revert), anti-rollback, power-cut-safe boot state.
+//
+// API for the simulator:
+//   bootSelect(chip, opts?) → BootedImage | { error }   at every reset; never returns an image that fails
+//       SHA-256, the firmware-key signature, the board id or the security counter. A `pendingConfirm`
+//       image was started in test mode: call `confirm()` (HAL identity.confirm()) after the self-test,
+//       otherwise the next bootSelect reverts to the previous image.
+//   installImage(chip, bytes, opts?)   verifies a complete image and writes it to the inactive slot, then
+//       marks it for one test boot; refusals change nothing on the chip.
+//   provision(chip, bytes)             factory programming: slot A, confirmed (tests, simulator start).
+//   bootInfo(chip, opts?)              boot state and both slots' summaries (service `identify`).
+//
+// Boot state: 32-byte records appended to the two sectors of `bootState`, each with a sequence number and
+// a CRC-32; the valid record with the highest sequence wins. A cut mid-record leaves a bad CRC (ignored:
+// the previous state holds); a sector is erased only when the other holds the newest record.
+import { LAYOUT, SECTOR_SIZE } from './layout.ts';
+import { crc32 } from '../src/crc32.ts';
+import {
+  BOARD_ID,
+  DEV_FIRMWARE_PUBLIC_KEY_HEX,
+  HEADER_SIZE,
+  parseHeader,
+  verifyImage,
+  type ParsedImage,
+} from '../src/image/format.ts';
+import { fromHex } from '../src/hex.ts';
+import type { Verifier } from '../src/crypto/ed25519.ts';
+import { nodeVerify } from '../src/node/node-crypto.ts';
+
+/** What the bootloader needs of the NOR chip (whole-chip addresses). */
+export interface NorChip {
+  read(offset: number, length: number): Uint8Array;
+  /** Clears bits only (result = old & new). */
+  program(offset: number, bytes: Uint8Array): void;
+  /** Erases the SECTOR_SIZE sector starting at `offset` to 0xFF. */
+  eraseSector(offset: number): void;
+}
+
+export type Slot = 0 | 1;
+export const SLOT_NAMES = ['A', 'B'] as const;
+const SLOTS = [LAYOUT.slotA, LAYOUT.slotB] as const;
+export const SLOT_SIZE = LAYOUT.slotA.size;
+const NONE = 0xff;
+const PAGE = 256;
+
+export interface BootOptions {
+  publicKey?: Uint8Array;
+  boardId?: number;
+  verify?: Verifier;
+}
+
+export interface BootState {
+  seq: number;
+  confirmed: Slot;
+  /** Slot to start once in test mode, or null. */
+  trial: Slot | null;
+  /** The trial was started; a reset before confirm reverts it. */
+  trialBooted: boolean;
+  /** Anti-rollback: the lowest security counter the device accepts. */
+  minCounter: number;
+}
+
+export interface BootedImage {
+  slot: Slot;
+  image: ParsedImage;
+  bundle: Uint8Array;
+  imageHash: string;
+  version: string;
+  securityCounter: number;
+  pendingConfirm: boolean;
+  /** Marks the running image good; no-op when already confirmed. */
+  confirm(): void;
+}
+
+export interface SlotSummary {
+  slot: 'A' | 'B';
+  /** 'empty': erased header; 'invalid': present but would not boot (see detail). */
+  status: 'valid' | 'invalid' | 'empty';
+  version?: string;
+  boardId?: number;
+  securityCounter?: number;
+  hash?: string;
+  size?: number;
+  detail?: string;
+}
+
+export type Refusal = 'malformed' | 'hash' | 'signature' | 'board' | 'rollback' | 'too-large' | 'busy' | 'flash';
+
+// --- boot state records ---------------------------------------------------------------------------
+
+const REC = 32;
+const REC_MAGIC = 0x31545342; // 'BST1'
+const STATE_SECTORS = LAYOUT.bootState.size / SECTOR_SIZE;
+const RECS_PER_SECTOR = SECTOR_SIZE / REC;
+const DEFAULT_STATE: BootState = { seq: 0, confirmed: 0, trial: null, trialBooted: false, minCounter: 0 };
+
+interface StateScan {
+  state: BootState;
+  /** Where the next record goes, or null when the current sector is full. */
+  sector: number;
+  next: number | null;
+}
+
+function decodeRecord(b: Uint8Array): BootState | null {
+  const dv = new DataView(b.buffer, b.byteOffset, REC);
+  if (dv.getUint32(0, true) !== REC_MAGIC) return null;
+  if (dv.getUint32(28, true) !== crc32(b.subarray(0, 28))) return null;
+  const confirmed = b[8];
+  const trial = b[9];
+  if (confirmed > 1 || (trial > 1 && trial !== NONE) || b[10] > 1) return null;
+  return {
+    seq: dv.getUint32(4, true),
+    confirmed: confirmed as Slot,
+    trial: trial === NONE ? null : (trial as Slot),
+    trialBooted: b[10] === 1,
+    minCounter: dv.getUint32(12, true),
+  };
+}
+
+function encodeRecord(s: BootState): Uint8Array {
+  const b = new Uint8Array(REC);
+  const dv = new DataView(b.buffer);
+  dv.setUint32(0, REC_MAGIC, true);
+  dv.setUint32(4, s.seq, true);
+  b[8] = s.confirmed;
+  b[9] = s.trial === null ? NONE : s.trial;
+  b[10] = s.trialBooted ? 1 : 0;
+  dv.setUint32(12, s.minCounter, true);
+  dv.setUint32(28, crc32(b.subarray(0, 28)), true);
+  return b;
+}
+
+function isErased(b: Uint8Array): boolean {
+  for (let i = 0; i < b.length; i++) if (b[i] !== 0xff) return false;
+  return true;
+}
+
+function scanState(chip: NorChip): StateScan {
+  let best: BootState | null = null;
+  let bestSector = 0;
+  for (let s = 0; s < STATE_SECTORS; s++) {
+    const data = chip.read(LAYOUT.bootState.offset + s * SECTOR_SIZE, SECTOR_SIZE);
+    for (let i = 0; i < RECS_PER_SECTOR; i++) {
+      const r = decodeRecord(data.subarray(i * REC, (i + 1) * REC));
+      if (r && (!best || r.seq > best.seq)) {
+        best = r;
+        bestSector = s;
+      }
+    }
+  }
+  const data = chip.read(LAYOUT.bootState.offset + bestSector * SECTOR_SIZE, SECTOR_SIZE);
+  let last = -1;
+  for (let i = 0; i < RECS_PER_SECTOR; i++) if (!isErased(data.subarray(i * REC, (i + 1) * REC))) last = i;
+  const next = last + 1 < RECS_PER_SECTOR ? last + 1 : null;
+  return { state: best ?? DEFAULT_STATE, sector: bestSector, next };
+}
+
+export function readBootState(chip: NorChip): BootState {
+  return scanState(chip).state;
+}
+
+/** Appends a new state record (sequence number = previous + 1). */
+function writeState(chip: NorChip, change: Partial<Omit<BootState, 'seq'>>): BootState {
+  const scan = scanState(chip);
+  const s: BootState = { ...scan.state, ...change, seq: scan.state.seq + 1 };
+  let sector = scan.sector;
+  let index = scan.next;
+  if (index === null) {
+    sector = (scan.sector + 1) % STATE_SECTORS;
+    chip.eraseSector(LAYOUT.bootState.offset + sector * SECTOR_SIZE);
+    index = 0;
+  }
+  chip.program(LAYOUT.bootState.offset + sector * SECTOR_SIZE + index * REC, encodeRecord(s));
+  return s;
+}
+
+// --- slots ----------------------------------------------------------------------------------------
+
+function options(o: BootOptions): Required<BootOptions> {
+  return {
+    publicKey: o.publicKey ?? fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX),
+    boardId: o.boardId ?? BOARD_ID,
+    verify: o.verify ?? nodeVerify,
+  };
+}
+
+function readSlot(chip: NorChip, slot: Slot): Uint8Array | { error: string; empty: boolean } {
+  const part = SLOTS[slot];
+  const head = chip.read(part.offset, HEADER_SIZE);
+  if (isErased(head)) return { error: 'empty slot', empty: true };
+  const h = parseHeader(head);
+  if ('error' in h) return { error: h.error, empty: false };
+  if (HEADER_SIZE + h.imageSize + 4 > part.size) return { error: 'image larger than the slot', empty: false };
+  const tlvHead = chip.read(part.offset + HEADER_SIZE + h.imageSize, 4);
+  const tlvSize = tlvHead[2] | (tlvHead[3] << 8);
+  const total = Math.min(part.size, HEADER_SIZE + h.imageSize + tlvSize);
+  return chip.read(part.offset, total);
+}
+
+type Checked = { ok: true; image: ParsedImage; hashHex: string } | { ok: false; reason: Refusal; detail: string };
+
+/** Every check the bootloader makes before starting or accepting an image. */
+export function checkImage(bytes: Uint8Array, minCounter: number, o: BootOptions = {}, exact = true): Checked {
+  const opt = options(o);
+  if (bytes.length > SLOT_SIZE) return { ok: false, reason: 'too-large', detail: `${bytes.length} bytes, a slot holds ${SLOT_SIZE}` };
+  const v = verifyImage(bytes, opt.publicKey, { verify: opt.verify, exact });
+  if (!v.ok) return { ok: false, reason: v.reason, detail: v.detail };
+  const h = v.image.header;
+  if (h.boardId !== opt.boardId) {
+    return { ok: false, reason: 'board', detail: `image for board 0x${h.boardId.toString(16)}, this is board 0x${opt.boardId.toString(16)}` };
+  }
+  if (h.securityCounter < minCounter) {
+    return { ok: false, reason: 'rollback', detail: `security counter ${h.securityCounter} below the device's ${minCounter}` };
+  }
+  return { ok: true, image: v.image, hashHex: v.hashHex };
+}
+
+function checkSlot(chip: NorChip, slot: Slot, minCounter: number, o: BootOptions): Checked {
+  const bytes = readSlot(chip, slot);
+  if (!(bytes instanceof Uint8Array)) return { ok: false, reason: 'malformed', detail: bytes.error };
+  return checkImage(bytes, minCounter, o);
+}
+
+function booted(chip: NorChip, slot: Slot, c: Extract<Checked, { ok: true }>, pending: boolean): BootedImage {
+  const img: BootedImage = {
+    slot,
+    image: c.image,
+    bundle: c.image.bundle,
+    imageHash: c.hashHex,
+    version: c.image.versionText,
+    securityCounter: c.image.header.securityCounter,
+    pendingConfirm: pending,
+    confirm() {
+      if (!img.pendingConfirm) return;
+      const st = readBootState(chip);
+      writeState(chip, {
+        confirmed: slot,
+        trial: null,
+        trialBooted: false,
+        minCounter: Math.max(st.minCounter, img.securityCounter),
+      });
+      img.pendingConfirm = false;
+    },
+  };
+  return img;
+}
+
+/** At reset: picks, checks and returns the image to start. See the top of the file. */
+export function bootSelect(chip: NorChip, o: BootOptions = {}): BootedImage | { error: string } {
+  let st = readBootState(chip);
+  if (st.trial !== null) {
+    if (!st.trialBooted) {
+      const c = checkSlot(chip, st.trial, st.minCounter, o);
+      if (c.ok) {
+        writeState(chip, { trialBooted: true });
+        return booted(chip, st.trial, c, true);
+      }
+    }
+    // Started once and never confirmed (or no longer valid): revert.
+    st = writeState(chip, { trial: null, trialBooted: false });
+  }
+  const c = checkSlot(chip, st.confirmed, st.minCounter, o);
+  if (c.ok) return booted(chip, st.confirmed, c, false);
+  const other: Slot = st.confirmed === 0 ? 1 : 0;
+  const f = checkSlot(chip, other, st.minCounter, o);
+  if (f.ok) {
+    writeState(chip, { confirmed: other });
+    return booted(chip, other, f, false);
+  }
+  return { error: `no bootable image: slot ${SLOT_NAMES[st.confirmed]}: ${c.detail}; slot ${SLOT_NAMES[other]}: ${f.detail}` };
+}
+
+/** The slot an update goes to: the one not confirmed. */
+export function inactiveSlot(chip: NorChip): Slot {
+  return readBootState(chip).confirmed === 0 ? 1 : 0;
+}
+
+export type InstallResult = { ok: true; slot: Slot; hashHex: string } | { ok: false; reason: Refusal; detail: string };
+
+/**
+ * Writes a complete image to the inactive slot and marks it for one test boot. Every check is made
+ * before the first write, so a refusal leaves the chip as it was. `running` is the slot executing now
+ * (an unconfirmed trial may not be overwritten).
+ */
+export function installImage(chip: NorChip, bytes: Uint8Array, o: BootOptions & { running?: Slot | null } = {}): InstallResult {
+  const st = readBootState(chip);
+  const c = checkImage(bytes, st.minCounter, o);
+  if (!c.ok) return c;
+  const target: Slot = st.confirmed === 0 ? 1 : 0;
+  if (o.running === target) {
+    return { ok: false, reason: 'busy', detail: `slot ${SLOT_NAMES[target]} runs unconfirmed; confirm or reset first` };
+  }
+  if (st.trial !== null) writeState(chip, { trial: null, trialBooted: false });
+  const part = SLOTS[target];
+  for (let off = 0; off < bytes.length; off += SECTOR_SIZE) chip.eraseSector(part.offset + off);
+  for (let off = 0; off < bytes.length; off += PAGE) chip.program(part.offset + off, bytes.subarray(off, Math.min(off + PAGE, bytes.length)));
+  const back = checkSlot(chip, target, st.minCounter, o);
+  if (!back.ok) return { ok: false, reason: 'flash', detail: `read-back check failed: ${back.detail}` };
+  writeState(chip, { trial: target, trialBooted: false });
+  return { ok: true, slot: target, hashHex: back.hashHex };
+}
+
+/** Factory programming: erases both slots and the boot state, writes `bytes` to slot A, confirmed. */
+export function provision(chip: NorChip, bytes: Uint8Array, minCounter = 0): void {
+  for (const p of [LAYOUT.slotA, LAYOUT.slotB, LAYOUT.bootState]) {
+    for (let off = 0; off < p.size; off += SECTOR_SIZE) chip.eraseSector(p.offset + off);
+  }
+  for (let off = 0; off < bytes.length; off += PAGE) chip.program(LAYOUT.slotA.offset + off, bytes.subarray(off, Math.min(off + PAGE, bytes.length)));
+  writeState(chip, { confirmed: 0, trial: null, trialBooted: false, minCounter });
+}
+
+export function slotSummary(chip: NorChip, slot: Slot, o: BootOptions = {}): SlotSummary {
+  const name = SLOT_NAMES[slot];
+  const bytes = readSlot(chip, slot);
+  if (!(bytes instanceof Uint8Array)) return { slot: name, status: bytes.empty ? 'empty' : 'invalid', detail: bytes.error };
+  const c = checkImage(bytes, 0, o);
+  const h = parseHeader(bytes);
+  const base: SlotSummary = { slot: name, status: c.ok ? 'valid' : 'invalid', size: bytes.length };
+  if (!('error' in h)) {
+    base.version = `${h.version.major}.${h.version.minor}.${h.version.patch}` + (h.version.build ? `+${h.version.build}` : '');
+    base.boardId = h.boardId;
+    base.securityCounter = h.securityCounter;
+  }
+  if (c.ok) base.hash = c.hashHex;
+  else base.detail = c.detail;
+  return base;
+}
+
+export interface BootInfo {
+  state: BootState;
+  slots: [SlotSummary, SlotSummary];
+}
+
+export function bootInfo(chip: NorChip, o: BootOptions = {}): BootInfo {
+  return { state: readBootState(chip), slots: [slotSummary(chip, 0, o), slotSummary(chip, 1, o)] };
+}

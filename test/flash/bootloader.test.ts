@@ -1,0 +1,174 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { bootSelect, installImage, provision, readBootState, bootInfo, type BootedImage } from '../../hw-sim/bootloader.ts';
+import { LAYOUT } from '../../hw-sim/layout.ts';
+import { MemChip, PowerCut } from './chip.ts';
+import { image } from './images.ts';
+import { toHex } from '../../src/hex.ts';
+import { parseImage } from '../../src/image/format.ts';
+
+const OLD = image({ version: '1.0.0', counter: 1, size: 12000 });
+const NEW = image({ version: '1.1.0', counter: 2, size: 16000 });
+const hashOf = (b: Uint8Array) => {
+  const p = parseImage(b);
+  if ('error' in p) throw new Error(p.error);
+  return toHex(p.hash);
+};
+
+function fresh(): MemChip {
+  const chip = new MemChip();
+  provision(chip, OLD, 1);
+  // Something in the ledger partition, which the bootloader must never touch.
+  chip.data.fill(0x5a, LAYOUT.ledger.offset, LAYOUT.ledger.offset + 5000);
+  return chip;
+}
+
+function boot(chip: MemChip): BootedImage {
+  const b = bootSelect(chip);
+  if ('error' in b) throw new Error(b.error);
+  return b;
+}
+
+test('factory image boots confirmed', () => {
+  const b = boot(fresh());
+  assert.is(b.slot, 0);
+  assert.is(b.version, '1.0.0');
+  assert.not.ok(b.pendingConfirm);
+  assert.is(b.imageHash, hashOf(OLD));
+});
+
+test('update: test boot, confirm, survives resets; counter raised', () => {
+  const chip = fresh();
+  const r = installImage(chip, NEW);
+  assert.ok(r.ok);
+  const b = boot(chip);
+  assert.is(b.version, '1.1.0');
+  assert.ok(b.pendingConfirm);
+  b.confirm();
+  for (let i = 0; i < 3; i++) {
+    const again = boot(chip);
+    assert.is(again.version, '1.1.0');
+    assert.not.ok(again.pendingConfirm);
+  }
+  assert.is(readBootState(chip).minCounter, 2);
+  const info = bootInfo(chip);
+  assert.is(info.slots[0].version, '1.0.0');
+  assert.is(info.slots[1].status, 'valid');
+});
+
+test('unconfirmed update is reverted at the next reset', () => {
+  const chip = fresh();
+  assert.ok(installImage(chip, NEW).ok);
+  assert.ok(boot(chip).pendingConfirm);
+  const b = boot(chip);
+  assert.is(b.version, '1.0.0');
+  assert.not.ok(b.pendingConfirm);
+  assert.is(boot(chip).version, '1.0.0');
+});
+
+test('refusals leave the chip byte for byte as it was', () => {
+  const chip = fresh();
+  const corrupted = NEW.slice();
+  corrupted[5000] ^= 1;
+  const cases: [Uint8Array, string][] = [
+    [image({ version: '2.0.0', counter: 3, seed: new Uint8Array(32).fill(7) }), 'signature'],
+    [image({ version: '2.0.0', counter: 3, board: 0x1234 }), 'board'],
+    [image({ version: '0.9.0', counter: 0 }), 'rollback'],
+    [NEW.subarray(0, NEW.length - 10), 'malformed'],
+    [NEW.subarray(0, 1000), 'malformed'],
+    [corrupted, 'hash'],
+    [new Uint8Array(0), 'malformed'],
+  ];
+  const before = chip.data.slice();
+  for (const [bytes, reason] of cases) {
+    const r = installImage(chip, bytes);
+    assert.not.ok(r.ok);
+    if (!r.ok) assert.is(r.reason, reason);
+    assert.ok(Buffer.compare(chip.data, before) === 0, reason);
+  }
+  assert.is(boot(chip).version, '1.0.0');
+});
+
+test('a slot corrupted on flash is never started', () => {
+  const chip = fresh();
+  assert.ok(installImage(chip, NEW).ok);
+  chip.data[LAYOUT.slotB.offset + 100] ^= 0x10;
+  const b = boot(chip);
+  assert.is(b.version, '1.0.0');
+  assert.not.ok(b.pendingConfirm);
+  chip.data[LAYOUT.slotA.offset + 100] ^= 0x10;
+  const none = bootSelect(chip);
+  assert.ok('error' in none);
+});
+
+test('boot state survives many updates (sector rollover)', () => {
+  const chip = fresh();
+  let counter = 1;
+  for (let i = 0; i < 150; i++) {
+    const img = image({ version: `1.${i % 200}.0`, counter: ++counter, size: 800 });
+    assert.ok(installImage(chip, img).ok);
+    const b = boot(chip);
+    assert.ok(b.pendingConfirm);
+    b.confirm();
+    assert.is(boot(chip).imageHash, hashOf(img));
+  }
+});
+
+test('power cut at 300 seeded points of transfer-to-slot, swap and confirm: always a valid image, ledger intact', () => {
+  // Count the flash operations of one whole update.
+  const probe = fresh();
+  const start = probe.ops;
+  installImage(probe, NEW);
+  boot(probe).confirm();
+  boot(probe);
+  const total = probe.ops - start;
+  assert.ok(total > 60);
+  const hashes = new Set([hashOf(OLD), hashOf(NEW)]);
+  const ledgerBefore = fresh().data.slice(LAYOUT.ledger.offset, LAYOUT.ledger.offset + LAYOUT.ledger.size);
+  let sawOld = 0;
+  let sawNew = 0;
+  for (let seed = 1; seed <= 300; seed++) {
+    const chip = fresh();
+    chip.seed(seed);
+    chip.cutAt = chip.ops + 1 + ((seed * 7919) % total);
+    try {
+      installImage(chip, NEW);
+      const b = boot(chip);
+      if (seed % 3 !== 0) b.confirm();
+      boot(chip);
+      chip.cutAt = null;
+    } catch (e) {
+      if (!(e instanceof PowerCut)) throw e;
+    }
+    // Second cut, during the recovery boot, for a third of the seeds.
+    if (seed % 3 === 1) {
+      chip.cutAt = chip.ops + 1 + (seed % 3);
+      try {
+        boot(chip);
+      } catch (e) {
+        if (!(e instanceof PowerCut)) throw e;
+      }
+      chip.cutAt = null;
+    }
+    for (let r = 0; r < 3; r++) {
+      const b = boot(chip);
+      assert.ok(hashes.has(b.imageHash), `seed ${seed}`);
+      if (b.imageHash === hashOf(NEW)) sawNew++;
+      else sawOld++;
+      if (b.pendingConfirm && r === 1) b.confirm();
+    }
+    const ledger = chip.data.subarray(LAYOUT.ledger.offset, LAYOUT.ledger.offset + LAYOUT.ledger.size);
+    assert.ok(Buffer.compare(ledger, ledgerBefore) === 0, `ledger seed ${seed}`);
+    // And the device still takes an update afterwards.
+    if (seed % 25 === 0) {
+      const next = image({ version: '3.0.0', counter: 3, size: 3000 });
+      const r = installImage(chip, next);
+      assert.ok(r.ok, `seed ${seed}: ${!r.ok && r.detail}`);
+      boot(chip).confirm();
+      assert.is(boot(chip).version, '3.0.0');
+    }
+  }
+  assert.ok(sawOld > 0 && sawNew > 0);
+});
+
+test.run();

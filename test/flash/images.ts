@@ -1,0 +1,29 @@
+// Test images signed with the development key (node:crypto for speed).
+import { packImage, BOARD_ID, DEV_FIRMWARE_SEED_HEX } from '../../src/image/format.ts';
+import { fromHex } from '../../src/hex.ts';
+import { nodeSign } from '../../src/node/node-crypto.ts';
+
+export const DEV_SEED = fromHex(DEV_FIRMWARE_SEED_HEX);
+
+export function bundleOf(size: number, salt: number): Uint8Array {
+  const b = new Uint8Array(size);
+  let s = (salt * 2654435761) >>> 0 || 1;
+  for (let i = 0; i < size; i++) {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    b[i] = s & 0xff;
+  }
+  return b;
+}
+
+export function image(o: { version: string; counter?: number; size?: number; board?: number; seed?: Uint8Array; salt?: number }): Uint8Array {
+  return packImage({
+    bundle: bundleOf(o.size ?? 20000, o.salt ?? o.version.length * 31 + (o.counter ?? 0)),
+    version: o.version,
+    boardId: o.board ?? BOARD_ID,
+    securityCounter: o.counter ?? 1,
+    seed: o.seed ?? DEV_SEED,
+    sign: nodeSign,
+  });
+}
