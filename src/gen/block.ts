@@ -4,7 +4,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { BLOCK_SIZE, type Zones } from '../game/rules.ts';
 import { PRIZE_TABLE, type PrizeTable } from '../game/prize-table.ts';
 import { makePermutation, type Permutation } from './permutation.ts';
-import { makeRng, utf8 } from './rng.ts';
+import { mixWords, rngOfWords, utf8 } from './rng.ts';
 import { composeZones } from './compose.ts';
 
 /** Default seed of `saphir gen`. */
@@ -58,8 +58,8 @@ export interface BlockGenerator {
 export function blockGenerator(seed: string, emission: number, block: number): BlockGenerator {
   const permutation = makePermutation(keyOf('saphir-gen-rank', seed, emission, block), BLOCK_SIZE);
   const ticketKey = keyOf('saphir-gen-ticket', seed, emission, block);
-  const rngSeed = new Uint8Array(ticketKey.length + 4);
-  rngSeed.set(ticketKey, 0);
+  const words: number[] = [];
+  for (let i = 0; i < 4; i++) words.push(((ticketKey[4 * i] << 24) | (ticketKey[4 * i + 1] << 16) | (ticketKey[4 * i + 2] << 8) | ticketKey[4 * i + 3]) >>> 0);
   const rankOf = (n: number) => permutation.forward(n);
   const prizeOf = (n: number) => prizeOfRank(rankOf(n));
   return {
@@ -71,12 +71,8 @@ export function blockGenerator(seed: string, emission: number, block: number): B
     prizeOf,
     ticket(number) {
       const prizeEur = prizeOf(number);
-      const o = ticketKey.length;
-      rngSeed[o] = number >>> 24;
-      rngSeed[o + 1] = (number >>> 16) & 0xff;
-      rngSeed[o + 2] = (number >>> 8) & 0xff;
-      rngSeed[o + 3] = number & 0xff;
-      return { zones: composeZones(prizeEur, makeRng(rngSeed)), prizeEur };
+      const [a, b, c, d] = mixWords(words, number);
+      return { zones: composeZones(prizeEur, rngOfWords(a, b, c, d)), prizeEur };
     },
   };
 }

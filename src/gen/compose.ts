@@ -5,6 +5,7 @@ import type { Rng } from './rng.ts';
 /** Most matched amounts a prize is made of. */
 export const MAX_PARTS = 3;
 
+const NO_PARTS: number[] = [];
 const splitCache = new Map<number, number[][]>();
 
 /** Every multiset of 1 … 3 SPH1 amounts adding up to `eur` (amounts in decreasing order). */
@@ -24,16 +25,10 @@ export function splitsOf(eur: number): number[][] {
   return s;
 }
 
-/** Draws `k` distinct items of `pool` (a partial Fisher–Yates on a copy). */
-function draw(pool: readonly number[], k: number, rng: Rng): number[] {
-  const p = pool.slice();
-  for (let i = 0; i < k; i++) {
-    const j = i + rng.int(p.length - i);
-    const t = p[i];
-    p[i] = p[j];
-    p[j] = t;
-  }
-  return p.slice(0, k);
+function swap<T>(a: T[], i: number, j: number): void {
+  const t = a[i];
+  a[i] = a[j];
+  a[j] = t;
 }
 
 /**
@@ -42,28 +37,29 @@ function draw(pool: readonly number[], k: number, rng: Rng): number[] {
  * Throws a RangeError for a prize no split of SPH1 amounts reaches.
  */
 export function composeZones(prizeEur: number, rng: Rng): Zones {
-  let parts: number[] = [];
+  let parts: number[] = NO_PARTS;
   if (prizeEur !== 0) {
     const splits = splitsOf(prizeEur);
     if (splits.length === 0) throw new RangeError(`${prizeEur} € cannot be made of 1 to ${MAX_PARTS} amounts`);
     parts = splits[rng.int(splits.length)];
   }
-  const winning = draw(NUMBERS, WINNING_COUNT, rng);
-  const others = NUMBERS.filter((n) => winning.indexOf(n) < 0);
-  const matched = draw(winning, parts.length, rng);
-  const unmatched = draw(others, PLAYER_COUNT - parts.length, rng);
+  const k = parts.length;
+  // One partial Fisher–Yates over the 45 numbers: slots 0…5 become the winning numbers, the player's
+  // unmatched numbers are then drawn from slots 6…44, which hold exactly the other numbers.
+  const pool = NUMBERS.slice();
+  for (let i = 0; i < WINNING_COUNT; i++) swap(pool, i, i + rng.int(NUMBERS.length - i));
+  const winning = pool.slice(0, WINNING_COUNT);
   const player: PlayerCell[] = [];
-  for (let i = 0; i < parts.length; i++) player.push({ number: matched[i], amountEur: parts[i] });
-  // Amounts beside unmatched numbers: any of the table, small ones more often (as printed tickets do).
-  for (const n of unmatched) {
+  for (let i = 0; i < k; i++) {
+    swap(pool, i, i + rng.int(WINNING_COUNT - i));
+    player.push({ number: pool[i], amountEur: parts[i] });
+  }
+  for (let i = WINNING_COUNT; i < WINNING_COUNT + PLAYER_COUNT - k; i++) {
+    swap(pool, i, i + rng.int(NUMBERS.length - i));
+    // Amounts beside unmatched numbers: any of the table, small ones more often (as printed tickets do).
     const a = rng.next() < 0.75 ? rng.int(8) : rng.int(AMOUNTS_EUR.length);
-    player.push({ number: n, amountEur: AMOUNTS_EUR[a] });
+    player.push({ number: pool[i], amountEur: AMOUNTS_EUR[a] });
   }
-  for (let i = player.length - 1; i > 0; i--) {
-    const j = rng.int(i + 1);
-    const t = player[i];
-    player[i] = player[j];
-    player[j] = t;
-  }
+  for (let i = player.length - 1; i > 0; i--) swap(player, i, rng.int(i + 1));
   return { winning, player };
 }

@@ -34,23 +34,45 @@ export function foldBytes(bytes: Uint8Array): [number, number, number, number] {
 
 /** sfc32 seeded from the bytes. Same bytes, same sequence. */
 export function makeRng(seedBytes: Uint8Array): Rng {
-  let [a, b, c, d] = foldBytes(seedBytes);
-  const u32 = (): number => {
-    a |= 0;
-    b |= 0;
-    c |= 0;
-    d |= 0;
-    const t = (((a + b) | 0) + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) | 0;
+  const [a, b, c, d] = foldBytes(seedBytes);
+  return rngOfWords(a, b, c, d);
+}
+
+/** sfc32 from four 32-bit words (the generator's per-ticket fast path). */
+export function rngOfWords(a: number, b: number, c: number, d: number): Rng {
+  return new Sfc32(a, b, c, d);
+}
+
+// A class rather than closures: one allocation per generator, nothing else.
+class Sfc32 implements Rng {
+  constructor(private a: number, private b: number, private c: number, private d: number) {
+    for (let i = 0; i < 12; i++) this.u32();
+  }
+  u32(): number {
+    const { a, b, c } = this;
+    const t = (((a + b) | 0) + this.d) | 0;
+    this.d = (this.d + 1) | 0;
+    this.a = b ^ (b >>> 9);
+    this.b = (c + (c << 3)) | 0;
+    this.c = (((c << 21) | (c >>> 11)) + t) | 0;
     return t >>> 0;
-  };
-  for (let i = 0; i < 12; i++) u32();
-  const next = (): number => u32() / 4294967296;
-  return { next, int: (n: number) => Math.floor(next() * n) };
+  }
+  next(): number {
+    return this.u32() / 4294967296;
+  }
+  int(n: number): number {
+    return Math.floor((this.u32() / 4294967296) * n);
+  }
+}
+
+/** Four words mixing a 32-bit value into four key words (murmur3 finaliser). */
+export function mixWords(key: readonly number[], v: number): [number, number, number, number] {
+  return [
+    fmix32(key[0] ^ fmix32(v ^ 0x9e3779b9)),
+    fmix32(key[1] ^ fmix32(v ^ 0x243f6a88)),
+    fmix32(key[2] ^ fmix32(v ^ 0xb7e15162)),
+    fmix32(key[3] ^ fmix32(v ^ 0x85a308d3)),
+  ];
 }
 
 /** UTF-8 bytes of a string (the core has no TextEncoder). */
