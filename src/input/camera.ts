@@ -2,7 +2,8 @@
 // firmware without a camera does not carry jsQR.
 // Speed on a JIT-less engine comes from doing less: a large frame is first shrunk (box average), the
 // region where the last code was is tried first, and the inverted image (light modules on dark) only
-// after the normal one failed. jsQR mutates its own default options, so every call names its choice.
+// after the normal one failed. jsQR's own inversion is not used: its 'onlyInvert' is broken (it never
+// builds the inverted image), and it mutates its default options; we invert while shrinking instead.
 import jsQRModule from 'jsqr';
 import type { Frame } from '../hal.ts';
 
@@ -24,8 +25,6 @@ export interface Box {
   x1: number;
   y1: number;
 }
-
-type Inversion = 'dontInvert' | 'onlyInvert';
 
 function frameValid(f: Frame): boolean {
   const bpp = f.format === 'rgba' ? 4 : f.format === 'y8' ? 1 : 0;
@@ -56,7 +55,7 @@ export class CameraDecoder {
     const H = frame.height;
     const whole: Box = { x0: 0, y0: 0, x1: W, y1: H };
     const shrink = (b: Box) => Math.max(1, Math.ceil(Math.max(b.x1 - b.x0, b.y1 - b.y0) / this.maxSide));
-    const plans: [Box, number, Inversion][] = [];
+    const plans: [Box, number, boolean][] = [];
     const last = this.last;
     if (last) {
       const mx = (last.x1 - last.x0) >> 2;
@@ -66,39 +65,39 @@ export class CameraDecoder {
         x1: Math.min(W, last.x1 + mx), y1: Math.min(H, last.y1 + my),
       };
       if (r.x1 - r.x0 >= 21 && r.y1 - r.y0 >= 21 && (r.x1 - r.x0) * (r.y1 - r.y0) < 0.6 * W * H) {
-        plans.push([r, shrink(r), 'dontInvert']);
+        plans.push([r, shrink(r), false]);
       }
     }
     const s = shrink(whole);
-    plans.push([whole, s, 'dontInvert']);
-    if (s > 1 && this.fullSize) plans.push([whole, 1, 'dontInvert']);
+    plans.push([whole, s, false]);
+    if (s > 1 && this.fullSize) plans.push([whole, 1, false]);
     if (this.inverted) {
-      plans.push([whole, s, 'onlyInvert']);
-      if (s > 1 && this.fullSize) plans.push([whole, 1, 'onlyInvert']);
+      plans.push([whole, s, true]);
+      if (s > 1 && this.fullSize) plans.push([whole, 1, true]);
     }
-    for (const [box, scale, inversion] of plans) {
-      const text = this.attempt(frame, box, scale, inversion);
+    for (const [box, scale, invert] of plans) {
+      const text = this.attempt(frame, box, scale, invert);
       if (text !== null) return text;
     }
     this.last = null;
     return null;
   }
 
-  private attempt(frame: Frame, box: Box, s: number, inversion: Inversion): string | null {
+  private attempt(frame: Frame, box: Box, s: number, invert: boolean): string | null {
     const w = Math.floor((box.x1 - box.x0) / s);
     const h = Math.floor((box.y1 - box.y0) / s);
     if (w < 21 || h < 21) return null;
     let rgba: Uint8ClampedArray;
-    if (frame.format === 'rgba' && s === 1 && w === frame.width && h === frame.height) {
+    if (!invert && frame.format === 'rgba' && s === 1 && w === frame.width && h === frame.height) {
       rgba = new Uint8ClampedArray(frame.data.buffer, frame.data.byteOffset, w * h * 4);
     } else {
       if (this.buf32.length < w * h) this.buf32 = new Uint32Array(w * h);
-      shrinkInto(frame, box, s, w, h, this.buf32);
+      shrinkInto(frame, box, s, w, h, invert, this.buf32);
       rgba = new Uint8ClampedArray(this.buf32.buffer, 0, w * h * 4);
     }
     let r;
     try {
-      r = jsQR(rgba, w, h, { inversionAttempts: inversion });
+      r = jsQR(rgba, w, h, { inversionAttempts: 'dontInvert' });
     } catch (e) {
       return null;
     }
@@ -116,8 +115,8 @@ export class CameraDecoder {
   }
 }
 
-/** Grey box average of `box` shrunk by `s`, written as 4 equal bytes a pixel (what jsQR reads). */
-function shrinkInto(f: Frame, box: Box, s: number, w: number, h: number, out: Uint32Array): void {
+/** Grey box average of `box` shrunk by `s` (inverted if asked), as 4 equal bytes a pixel for jsQR. */
+function shrinkInto(f: Frame, box: Box, s: number, w: number, h: number, invert: boolean, out: Uint32Array): void {
   const W = f.width;
   const d = f.data;
   const rgba = f.format === 'rgba';
@@ -135,7 +134,8 @@ function shrinkInto(f: Frame, box: Box, s: number, w: number, h: number, out: Ui
           for (let i = 0; i < s; i++, p++) sum += d[p];
         }
       }
-      out[y * w + x] = ((sum / n) | 0) * 0x01010101;
+      const v = (sum / n) | 0;
+      out[y * w + x] = (invert ? 255 - v : v) * 0x01010101;
     }
   }
 }
