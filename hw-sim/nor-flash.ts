@@ -1,0 +1,225 @@
+// A NOR flash chip for the simulator and the tests: erase sets a sector to 0xFF, program can only
+// clear bits (old & new), and a power cut can be injected at any erase or program, leaving it half
+// done. `partition()` gives the HAL Flash the firmware sees for one partition.
+import { readFileSync, writeFileSync, renameSync, existsSync } from 'node:fs';
+import type { Flash } from '../src/hal.ts';
+import { CHIP_SIZE, SECTOR_SIZE } from './layout.ts';
+
+/** Thrown by the operation a power cut interrupted, then by every operation until `powerOn()`. */
+export class PowerCut extends Error {
+  constructor(message = 'power cut') {
+    super(message);
+    this.name = 'PowerCut';
+  }
+}
+
+export interface FlashCounters {
+  reads: number;
+  writes: number;
+  erases: number;
+  bytesRead: number;
+  bytesWritten: number;
+}
+
+/** Uniform in [0, 1). */
+export type Random = () => number;
+
+/** mulberry32: a small seeded generator, so that every cut is reproducible. */
+export function seeded(seed: number): Random {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface NorFlashOptions {
+  size?: number;
+  sectorSize?: number;
+  /** Initial contents (copied); default: a fully erased chip. */
+  bytes?: Uint8Array;
+  /** Randomness for power cuts when `cutAtOp` is given none. Default: seed 1. */
+  random?: Random;
+}
+
+/** What the last power cut did, for tests and logs. */
+export interface CutReport {
+  op: 'write' | 'erase';
+  offset: number;
+  detail: string;
+}
+
+export class NorFlash implements Flash {
+  readonly size: number;
+  readonly blockLength: number;
+  readonly bytes: Uint8Array;
+  readonly counters: FlashCounters = { reads: 0, writes: 0, erases: 0, bytesRead: 0, bytesWritten: 0 };
+  /** Erase count of every sector (wear). */
+  readonly wear: Uint32Array;
+  /** Erases and writes since creation: what `cutAtOp` counts. */
+  ops = 0;
+  powered = true;
+  lastCut: CutReport | undefined;
+  private cutIn = 0;
+  private cutRandom: Random;
+  private readonly random: Random;
+
+  constructor(opts: NorFlashOptions = {}) {
+    this.size = opts.size ?? CHIP_SIZE;
+    this.blockLength = opts.sectorSize ?? SECTOR_SIZE;
+    if (!(this.blockLength > 0) || this.size % this.blockLength !== 0) throw new RangeError('flash: size must be a whole number of sectors');
+    this.bytes = new Uint8Array(this.size).fill(0xff);
+    if (opts.bytes) {
+      if (opts.bytes.length !== this.size) throw new RangeError(`flash: image is ${opts.bytes.length} bytes, expected ${this.size}`);
+      this.bytes.set(opts.bytes);
+    }
+    this.wear = new Uint32Array(this.size / this.blockLength);
+    this.random = opts.random ?? seeded(1);
+    this.cutRandom = this.random;
+  }
+
+  /** Loads a chip saved by `save`, or a fresh erased one when the file does not exist. */
+  static load(path: string, opts: Omit<NorFlashOptions, 'bytes'> = {}): NorFlash {
+    if (!existsSync(path)) return new NorFlash(opts);
+    return new NorFlash({ ...opts, bytes: new Uint8Array(readFileSync(path)) });
+  }
+
+  /** Writes the chip's bytes to `path` (through a temporary file, so a crash leaves the old one). */
+  save(path: string): void {
+    const tmp = `${path}.tmp`;
+    writeFileSync(tmp, this.bytes);
+    renameSync(tmp, path);
+  }
+
+  /**
+   * The `n`-th next erase or write (1 = the very next) stops midway and throws PowerCut; the chip
+   * then refuses every operation until `powerOn()`. `cutAtOp(0)` cancels a pending cut.
+   */
+  cutAtOp(n: number, random?: Random): void {
+    if (!Number.isInteger(n) || n < 0) throw new RangeError('cutAtOp: n must be an integer ≥ 0');
+    this.cutIn = n;
+    this.cutRandom = random ?? this.random;
+  }
+
+  powerOn(): void {
+    this.powered = true;
+  }
+
+  read(offset: number, byteLength: number): Uint8Array {
+    this.check(offset, byteLength);
+    this.counters.reads++;
+    this.counters.bytesRead += byteLength;
+    return this.bytes.slice(offset, offset + byteLength);
+  }
+
+  write(bytes: Uint8Array, offset: number): void {
+    if (!(bytes instanceof Uint8Array)) throw new TypeError('flash write: bytes must be a Uint8Array');
+    this.check(offset, bytes.length);
+    this.ops++;
+    this.counters.writes++;
+    const n = bytes.length;
+    if (this.cutNow()) {
+      const r = this.cutRandom;
+      const done = Math.floor(r() * n); // bytes fully programmed
+      for (let i = 0; i < done; i++) this.bytes[offset + i] &= bytes[i];
+      if (done < n) {
+        // The byte under way: some of the bits it had to clear are cleared.
+        const mask = Math.floor(r() * 256);
+        this.bytes[offset + done] &= bytes[done] | mask;
+      }
+      this.counters.bytesWritten += done;
+      this.lastCut = { op: 'write', offset, detail: `${done} of ${n} bytes programmed` };
+      throw new PowerCut(`power cut while programming ${n} bytes at 0x${offset.toString(16)}`);
+    }
+    for (let i = 0; i < n; i++) this.bytes[offset + i] &= bytes[i];
+    this.counters.bytesWritten += n;
+  }
+
+  eraseBlock(block: number): void {
+    if (!Number.isInteger(block) || block < 0 || block >= this.size / this.blockLength) {
+      throw new RangeError(`flash erase: no sector ${block}`);
+    }
+    this.checkPower();
+    this.ops++;
+    this.counters.erases++;
+    this.wear[block]++;
+    const start = block * this.blockLength;
+    const end = start + this.blockLength;
+    if (this.cutNow()) {
+      const r = this.cutRandom;
+      const mode = Math.floor(r() * 3);
+      let detail: string;
+      if (mode === 0) {
+        // Erased in address order up to some point.
+        const done = Math.floor(r() * this.blockLength);
+        this.bytes.fill(0xff, start, start + done);
+        detail = `first ${done} bytes erased`;
+      } else if (mode === 1) {
+        // Some bytes erased, others not.
+        const p = r();
+        for (let i = start; i < end; i++) if (r() < p) this.bytes[i] = 0xff;
+        detail = `random bytes erased (p=${p.toFixed(2)})`;
+      } else {
+        // Cells half way: every bit either set or left as it was.
+        for (let i = start; i < end; i++) this.bytes[i] |= Math.floor(r() * 256);
+        detail = 'random bits set';
+      }
+      this.lastCut = { op: 'erase', offset: start, detail };
+      throw new PowerCut(`power cut while erasing sector ${block}`);
+    }
+    this.bytes.fill(0xff, start, end);
+  }
+
+  /** The HAL Flash of one partition: offsets and blocks relative to it. */
+  partition(offset: number, size: number): Flash {
+    if (offset % this.blockLength !== 0 || size % this.blockLength !== 0 || size <= 0 || offset < 0 || offset + size > this.size) {
+      throw new RangeError('flash partition: must be whole sectors inside the chip');
+    }
+    const chip = this;
+    const first = offset / this.blockLength;
+    const inside = (o: number, len: number) => {
+      if (!Number.isInteger(o) || !Number.isInteger(len) || o < 0 || len < 0 || o + len > size) {
+        throw new RangeError(`flash: ${len} bytes at ${o} is outside the partition (${size} bytes)`);
+      }
+    };
+    return {
+      size,
+      blockLength: this.blockLength,
+      read(o: number, len: number) {
+        inside(o, len);
+        return chip.read(offset + o, len);
+      },
+      write(bytes: Uint8Array, o: number) {
+        inside(o, bytes.length);
+        chip.write(bytes, offset + o);
+      },
+      eraseBlock(block: number) {
+        if (!Number.isInteger(block) || block < 0 || block >= size / chip.blockLength) {
+          throw new RangeError(`flash erase: no block ${block} in the partition`);
+        }
+        chip.eraseBlock(first + block);
+      },
+    };
+  }
+
+  private check(offset: number, len: number): void {
+    if (!Number.isInteger(offset) || !Number.isInteger(len) || offset < 0 || len < 0 || offset + len > this.size) {
+      throw new RangeError(`flash: ${len} bytes at ${offset} is outside the chip`);
+    }
+    this.checkPower();
+  }
+
+  private checkPower(): void {
+    if (!this.powered) throw new PowerCut('flash: no power (call powerOn)');
+  }
+
+  private cutNow(): boolean {
+    if (this.cutIn === 0) return false;
+    if (--this.cutIn > 0) return false;
+    this.powered = false;
+    return true;
+  }
+}

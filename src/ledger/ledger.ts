@@ -1,0 +1,391 @@
+// The paid-ticket ledger on a HAL Flash partition: a log of fixed-size payment slots spread over
+// sectors, each sector stamped with a sequence number. Appends go to the newest sector ("head");
+// compaction copies what it keeps into the head before erasing a sector, so every record always has
+// at least one valid copy on flash. Format and power-cut promise: docs/ledger.md. Portable.
+import type { Flash } from '../hal.ts';
+import {
+  HEADER_SIZE, SLOT_SIZE, decodeHeader, decodePayment, encodeHeader, encodePayment, paymentProblem,
+  slotBlock, slotEmission, slotNumber, slotState, type Payment, type TicketKey,
+} from './format.ts';
+import { KeyIndex, MAX_LOC_BITS, keyHash } from './key-index.ts';
+
+export type LedgerErrorCode = 'FULL' | 'DUPLICATE' | 'INVALID' | 'FLASH';
+
+export class LedgerError extends Error {
+  readonly code: LedgerErrorCode;
+  constructor(code: LedgerErrorCode, message: string) {
+    super(message);
+    this.name = 'LedgerError';
+    this.code = code;
+  }
+}
+
+/** No room for one more payment: nothing was written, nothing already recorded is lost. */
+export class LedgerFull extends LedgerError {
+  constructor(message: string) {
+    super('FULL', message);
+    this.name = 'LedgerFull';
+  }
+}
+
+export interface LedgerOptions {
+  /** Filled in for payments recorded without a deviceId. */
+  deviceId?: string;
+}
+
+/** A payment as given to `record`: deviceId defaults to the ledger's. */
+export type PaymentInput = Omit<Payment, 'deviceId'> & { deviceId?: string };
+
+export interface LedgerStats {
+  sectors: number;
+  slotsPerSector: number;
+  freeSectors: number;
+  /** Slots written but not holding a live payment (torn, corrupted, superseded copies). */
+  deadSlots: number;
+  headSector: number;
+  /** RAM held by the key index. */
+  indexBytes: number;
+}
+
+const FREE = -1;
+/** A sector without a valid header but with valid slots (a damaged header, an interrupted erase). */
+const ORPHAN = -2;
+
+export class Ledger {
+  readonly capacity: number;
+  readonly slotsPerSector: number;
+  readonly sectors: number;
+  private readonly bl: number;
+  private seq: Float64Array;
+  private used: Uint16Array;
+  private live: Uint16Array;
+  private head = -1;
+  private maxSeq = 0;
+  private index!: KeyIndex;
+  private stale = true;
+
+  private constructor(private readonly flash: Flash, private readonly deviceId: string | undefined) {
+    const bl = flash.blockLength;
+    if (!(bl >= HEADER_SIZE + SLOT_SIZE) || !Number.isInteger(bl) || !(flash.size >= 2 * bl)) {
+      throw new LedgerError('FLASH', `ledger: the partition needs at least 2 blocks of ≥ ${HEADER_SIZE + SLOT_SIZE} bytes`);
+    }
+    this.bl = bl;
+    this.slotsPerSector = Math.floor((bl - HEADER_SIZE) / SLOT_SIZE);
+    // The index addresses at most 2^15 - 2 slots; sectors beyond stay unused.
+    const maxSectors = Math.floor(((1 << MAX_LOC_BITS) - 2) / this.slotsPerSector);
+    this.sectors = Math.min(Math.floor(flash.size / bl), maxSectors);
+    this.capacity = (this.sectors - 1) * this.slotsPerSector;
+    this.seq = new Float64Array(this.sectors);
+    this.used = new Uint16Array(this.sectors);
+    this.live = new Uint16Array(this.sectors);
+  }
+
+  /** Opens the ledger on `flash`, recovering from whatever a power cut left. Only reads. */
+  static open(flash: Flash, opts: LedgerOptions = {}): Ledger {
+    if (opts.deviceId !== undefined) {
+      const bad = paymentProblem({ emission: 0, block: 0, number: 0, prizeEur: 0, paidAtMs: 0, deviceId: opts.deviceId });
+      if (bad) throw new LedgerError('INVALID', bad.replace('payment: ', 'ledger: '));
+    }
+    const l = new Ledger(flash, opts.deviceId);
+    l.scan();
+    return l;
+  }
+
+  /** Every payment held on `flash`, oldest first (for export). */
+  static readEntries(flash: Flash): Payment[] {
+    return Ledger.open(flash).entries();
+  }
+
+  get count(): number {
+    this.fresh();
+    return this.index.count;
+  }
+
+  /** The payment of this ticket, if it was paid. */
+  find(key: TicketKey): Payment | undefined {
+    this.fresh();
+    if (!key || !isU16(key.emission) || !isU16(key.block) || !isU32(key.number)) return undefined;
+    const cell = this.cellOf(key.emission, key.block, key.number);
+    return cell < 0 ? undefined : this.readAt(this.index.loc(cell));
+  }
+
+  /**
+   * Records a payment; returns once it is on flash (it then survives any power cut). Throws
+   * LedgerError 'INVALID' for a malformed payment, 'DUPLICATE' if the ticket is already there, and
+   * LedgerFull when there is no room even after reclaiming dead slots.
+   */
+  record(input: PaymentInput): void {
+    this.fresh();
+    const p: Payment = input && typeof input === 'object' ? { ...input, deviceId: input.deviceId ?? this.deviceId ?? '' } : (input as unknown as Payment);
+    const bad = paymentProblem(p);
+    if (bad) throw new LedgerError('INVALID', bad);
+    if (this.cellOf(p.emission, p.block, p.number) >= 0) {
+      throw new LedgerError('DUPLICATE', `ticket ${p.emission}-${p.block}-${p.number} is already in the ledger`);
+    }
+    this.mutate(() => {
+      if (!this.roomFor(false)) {
+        if (this.deadSlots() > 0) this.compactInner(() => true);
+        if (!this.roomFor(false)) {
+          throw new LedgerFull(`ledger full: ${this.index.count} payments held (capacity ${this.capacity}); compact it`);
+        }
+      }
+      this.append(encodePayment(p), keyHash(p.emission, p.block, p.number), -1);
+    });
+  }
+
+  /**
+   * Drops every payment `keep` refuses and reclaims dead slots; returns how many were dropped.
+   * Power-safe: a cut at any moment loses no kept payment (a dropped one may come back, to be
+   * dropped again by the next compaction).
+   */
+  compact(keep: (p: Payment) => boolean): number {
+    this.fresh();
+    if (typeof keep !== 'function') throw new LedgerError('INVALID', 'compact: keep must be a function');
+    let dropped = 0;
+    this.mutate(() => {
+      dropped = this.compactInner(keep);
+    });
+    return dropped;
+  }
+
+  /** Every payment held, in order of payment time. */
+  entries(): Payment[] {
+    this.fresh();
+    const out: Payment[] = [];
+    for (const s of this.inUseByAge()) {
+      const data = this.flash.read(s * this.bl, this.bl);
+      for (let k = 0; k < this.used[s]; k++) {
+        const o = HEADER_SIZE + k * SLOT_SIZE;
+        if (slotState(data, o) === 'ok' && this.isLive(data, o, s * this.slotsPerSector + k)) out.push(decodePayment(data, o));
+      }
+    }
+    return out.sort((a, b) => a.paidAtMs - b.paidAtMs);
+  }
+
+  stats(): LedgerStats {
+    this.fresh();
+    let free = 0;
+    for (let s = 0; s < this.sectors; s++) if (this.seq[s] === FREE) free++;
+    return {
+      sectors: this.sectors,
+      slotsPerSector: this.slotsPerSector,
+      freeSectors: free,
+      deadSlots: this.deadSlots(),
+      headSector: this.head,
+      indexBytes: this.index.bytes,
+    };
+  }
+
+  // --- internals ------------------------------------------------------------------------------
+
+  private fresh(): void {
+    if (this.stale) this.scan();
+  }
+
+  // A flash error (a power cut) leaves RAM unsure of what reached flash: read it again next time.
+  private mutate(fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      if (!(e instanceof LedgerError)) this.stale = true;
+      throw e;
+    }
+  }
+
+  /** Rebuilds every in-RAM structure from flash. */
+  private scan(): void {
+    const n = this.sectors;
+    this.index = new KeyIndex(n * this.slotsPerSector);
+    this.head = -1;
+    this.maxSeq = 0;
+    for (let s = 0; s < n; s++) {
+      this.seq[s] = decodeHeader(this.flash.read(s * this.bl, HEADER_SIZE));
+      this.used[s] = 0;
+      this.live[s] = 0;
+    }
+    // Headerless sectors first (oldest), then by sequence: a later copy of a key wins.
+    const order: number[] = [];
+    for (let s = 0; s < n; s++) if (this.seq[s] < 0) order.push(s);
+    const withHeader: number[] = [];
+    for (let s = 0; s < n; s++) if (this.seq[s] >= 0) withHeader.push(s);
+    withHeader.sort((a, b) => this.seq[a] - this.seq[b]);
+    for (const s of withHeader) order.push(s);
+    for (const s of order) {
+      const data = this.flash.read(s * this.bl, this.bl);
+      let used = 0;
+      let valid = 0;
+      for (let k = 0; k < this.slotsPerSector; k++) {
+        const o = HEADER_SIZE + k * SLOT_SIZE;
+        const st = slotState(data, o);
+        if (st === 'empty') continue;
+        used = k + 1;
+        if (st !== 'ok') continue;
+        valid++;
+        const e = slotEmission(data, o), b = slotBlock(data, o), num = slotNumber(data, o);
+        const h = keyHash(e, b, num);
+        const loc = s * this.slotsPerSector + k;
+        const cell = this.cellOf(e, b, num, h);
+        if (cell >= 0) {
+          this.live[Math.floor(this.index.loc(cell) / this.slotsPerSector)]--;
+          this.index.setLoc(cell, loc);
+        } else {
+          this.index.insert(h, loc);
+        }
+        this.live[s]++;
+      }
+      if (this.seq[s] >= 0) {
+        this.used[s] = used;
+        if (this.seq[s] >= this.maxSeq) {
+          this.maxSeq = this.seq[s];
+          this.head = s;
+        }
+      } else if (valid > 0) {
+        this.seq[s] = ORPHAN;
+        this.used[s] = used;
+      } else {
+        this.seq[s] = FREE;
+      }
+    }
+    this.stale = false;
+  }
+
+  /** Sectors holding data, oldest first (orphans, then by sequence number). */
+  private inUseByAge(): number[] {
+    const orphans: number[] = [];
+    const rest: number[] = [];
+    for (let s = 0; s < this.sectors; s++) {
+      if (this.seq[s] === ORPHAN) orphans.push(s);
+      else if (this.seq[s] >= 0) rest.push(s);
+    }
+    rest.sort((a, b) => this.seq[a] - this.seq[b]);
+    return orphans.concat(rest);
+  }
+
+  private deadSlots(): number {
+    let d = 0;
+    for (let s = 0; s < this.sectors; s++) if (this.seq[s] !== FREE) d += this.used[s] - this.live[s];
+    return d;
+  }
+
+  private freeCount(): number {
+    let f = 0;
+    for (let s = 0; s < this.sectors; s++) if (this.seq[s] === FREE) f++;
+    return f;
+  }
+
+  /** The head has a slot, or a new head can be opened; a payment must leave one free sector in reserve. */
+  private roomFor(compacting: boolean): boolean {
+    if (this.head >= 0 && this.used[this.head] < this.slotsPerSector) return true;
+    return this.freeCount() >= (compacting ? 1 : 2);
+  }
+
+  private slotAddr(loc: number): number {
+    const s = Math.floor(loc / this.slotsPerSector);
+    return s * this.bl + HEADER_SIZE + (loc - s * this.slotsPerSector) * SLOT_SIZE;
+  }
+
+  private readAt(loc: number): Payment | undefined {
+    const b = this.flash.read(this.slotAddr(loc), SLOT_SIZE);
+    return slotState(b, 0) === 'ok' ? decodePayment(b, 0) : undefined;
+  }
+
+  private cellOf(emission: number, block: number, number: number, h = keyHash(emission, block, number)): number {
+    return this.index.find(h, (loc) => {
+      const b = this.flash.read(this.slotAddr(loc), SLOT_SIZE);
+      return slotEmission(b, 0) === emission && slotBlock(b, 0) === block && slotNumber(b, 0) === number;
+    });
+  }
+
+  private isLive(data: Uint8Array, o: number, loc: number): boolean {
+    const h = keyHash(slotEmission(data, o), slotBlock(data, o), slotNumber(data, o));
+    return this.index.find(h, (l) => l === loc) >= 0;
+  }
+
+  /** Erases a free sector and stamps it as the new head. */
+  private openHead(): void {
+    let s = -1;
+    // Round robin from the current head spreads the wear.
+    for (let i = 1; i <= this.sectors; i++) {
+      const c = (this.head + i + this.sectors) % this.sectors;
+      if (this.seq[c] === FREE) {
+        s = c;
+        break;
+      }
+    }
+    if (s < 0) throw new LedgerFull('ledger full: no free sector');
+    this.flash.eraseBlock(s);
+    const seq = this.maxSeq + 1;
+    this.flash.write(encodeHeader(seq), s * this.bl);
+    this.seq[s] = seq;
+    this.used[s] = 0;
+    this.live[s] = 0;
+    this.maxSeq = seq;
+    this.head = s;
+  }
+
+  /** Writes one slot at the head; `cell` ≥ 0 moves an indexed key there, else a new key is added. */
+  private append(slot: Uint8Array, h: number, cell: number): void {
+    if (this.head < 0 || this.used[this.head] >= this.slotsPerSector) this.openHead();
+    const s = this.head;
+    const loc = s * this.slotsPerSector + this.used[s];
+    this.used[s]++; // consumed even if the write is cut short
+    this.flash.write(slot, this.slotAddr(loc));
+    this.live[s]++;
+    if (cell >= 0) {
+      this.live[Math.floor(this.index.loc(cell) / this.slotsPerSector)]--;
+      this.index.setLoc(cell, loc);
+    } else {
+      this.index.insert(h, loc);
+    }
+  }
+
+  private compactInner(keep: (p: Payment) => boolean): number {
+    let dropped = 0;
+    for (const x of this.inUseByAge()) {
+      const data = this.flash.read(x * this.bl, this.bl);
+      const kept: number[] = []; // slot offsets
+      const keptCells: number[] = [];
+      const dropCells: number[] = [];
+      for (let k = 0; k < this.used[x]; k++) {
+        const o = HEADER_SIZE + k * SLOT_SIZE;
+        if (slotState(data, o) !== 'ok') continue;
+        const loc = x * this.slotsPerSector + k;
+        const h = keyHash(slotEmission(data, o), slotBlock(data, o), slotNumber(data, o));
+        const cell = this.index.find(h, (l) => l === loc);
+        if (cell < 0) continue; // a superseded copy
+        if (keep(decodePayment(data, o))) {
+          kept.push(o);
+          keptCells.push(cell);
+        } else {
+          dropCells.push(cell);
+        }
+      }
+      if (this.seq[x] !== ORPHAN && kept.length === this.used[x]) continue;
+      if (x === this.head) {
+        if (this.freeCount() < 1) throw new LedgerFull('ledger full: no free sector to compact into');
+        this.openHead();
+      }
+      for (let i = 0; i < kept.length; i++) {
+        if (!this.roomFor(true)) throw new LedgerFull('ledger full: no free sector to compact into');
+        const o = kept[i];
+        const h = keyHash(slotEmission(data, o), slotBlock(data, o), slotNumber(data, o));
+        this.append(data.subarray(o, o + SLOT_SIZE), h, keptCells[i]);
+      }
+      // Every kept payment of x now has a newer copy: x can go.
+      this.flash.eraseBlock(x);
+      for (const c of dropCells) this.index.remove(c);
+      dropped += dropCells.length;
+      this.seq[x] = FREE;
+      this.used[x] = 0;
+      this.live[x] = 0;
+    }
+    return dropped;
+  }
+}
+
+function isU16(v: unknown): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0xffff;
+}
+function isU32(v: unknown): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0xffffffff;
+}

@@ -1,0 +1,187 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { NorFlash } from '../../hw-sim/nor-flash.ts';
+import { LAYOUT } from '../../hw-sim/layout.ts';
+import { Ledger, LedgerError, LedgerFull, type Payment } from '../../src/ledger/index.ts';
+import { HEADER_SIZE, SLOT_SIZE, encodePayment, decodePayment, slotState } from '../../src/ledger/format.ts';
+
+/** 4 sectors of 256 bytes: 6 slots a sector, capacity 18. */
+const smallChip = () => new NorFlash({ size: 4 * 256, sectorSize: 256 });
+const pay = (n: number, over: Partial<Payment> = {}): Payment => ({
+  emission: 12, block: n % 5, number: 1000 + n, prizeEur: 10 + (n % 3) * 5, paidAtMs: 1_780_000_000_000 + n * 1000, deviceId: 'SAPH-0042', ...over,
+});
+const key = (p: Payment) => ({ emission: p.emission, block: p.block, number: p.number });
+
+test('format: a payment slot round-trips, extremes included', () => {
+  for (const p of [
+    pay(1),
+    { emission: 65535, block: 65535, number: 0xffffffff, prizeEur: 0xffffffff, paidAtMs: 2 ** 48 - 1, deviceId: '~'.repeat(16) },
+    { emission: 0, block: 0, number: 0, prizeEur: 0, paidAtMs: 0, deviceId: '' },
+  ]) {
+    const b = encodePayment(p);
+    assert.is(b.length, SLOT_SIZE);
+    assert.is(slotState(b, 0), 'ok');
+    assert.equal(decodePayment(b, 0), p);
+  }
+});
+
+test('a new ledger is empty; capacity of the device partition', () => {
+  const chip = new NorFlash();
+  const l = Ledger.open(chip.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size));
+  assert.is(l.count, 0);
+  assert.is(l.capacity, 255 * 102);
+  assert.equal(l.entries(), []);
+  assert.is(l.find({ emission: 1, block: 2, number: 3 }), undefined);
+});
+
+test('record, find, entries; a reopened ledger holds the same', () => {
+  const chip = smallChip();
+  const l = Ledger.open(chip, { deviceId: 'DEFAULT' });
+  const ps = [pay(1), pay(2), pay(3, { deviceId: undefined as unknown as string })];
+  for (const p of ps) l.record(p);
+  ps[2] = { ...ps[2], deviceId: 'DEFAULT' };
+  assert.is(l.count, 3);
+  for (const p of ps) assert.equal(l.find(key(p)), p);
+  assert.is(l.find({ emission: 12, block: 1, number: 9999 }), undefined);
+  assert.equal(l.entries(), ps);
+  const again = Ledger.open(chip);
+  assert.equal(again.entries(), ps);
+  assert.equal(Ledger.readEntries(chip), ps);
+});
+
+test('a ticket is recorded once: DUPLICATE', () => {
+  const l = Ledger.open(smallChip());
+  l.record(pay(1));
+  try {
+    l.record(pay(1, { prizeEur: 500 }));
+    assert.unreachable();
+  } catch (e) {
+    assert.instance(e, LedgerError);
+    assert.is((e as LedgerError).code, 'DUPLICATE');
+  }
+  assert.is(l.count, 1);
+  assert.is(l.find(key(pay(1)))!.prizeEur, pay(1).prizeEur);
+});
+
+test('malformed payments are refused with a reason, nothing written', () => {
+  const chip = smallChip();
+  const l = Ledger.open(chip);
+  const bad: unknown[] = [
+    null, 42, {}, pay(1, { emission: -1 }), pay(1, { block: 70000 }), pay(1, { number: 1.5 }),
+    pay(1, { prizeEur: NaN }), pay(1, { paidAtMs: 2 ** 48 }), pay(1, { deviceId: 'x'.repeat(17) }),
+    pay(1, { deviceId: 'é' }), pay(1, { deviceId: 7 as unknown as string }),
+  ];
+  for (const p of bad) {
+    try {
+      l.record(p as Payment);
+      assert.unreachable(JSON.stringify(p));
+    } catch (e) {
+      assert.instance(e, LedgerError);
+      assert.is((e as LedgerError).code, 'INVALID');
+      assert.match((e as Error).message, /payment/);
+    }
+  }
+  assert.is(chip.ops, 0);
+  assert.is(l.find(null as never), undefined);
+  assert.is(l.find({ emission: 'a', block: 1, number: 1 } as never), undefined);
+  assert.throws(() => Ledger.open(chip, { deviceId: 'x'.repeat(20) }), (e: unknown) => e instanceof LedgerError);
+  assert.throws(() => l.compact('no' as never), (e: unknown) => e instanceof LedgerError);
+});
+
+test('a flash too small for two blocks is refused', () => {
+  assert.throws(() => Ledger.open(new NorFlash({ size: 256, sectorSize: 256 })), (e: unknown) => (e as LedgerError).code === 'FLASH');
+  assert.throws(() => Ledger.open(new NorFlash({ size: 64, sectorSize: 32 })), (e: unknown) => (e as LedgerError).code === 'FLASH');
+});
+
+test('full ledger: LedgerFull, nothing lost, room again after compaction', () => {
+  const chip = smallChip();
+  const l = Ledger.open(chip);
+  assert.is(l.capacity, 18);
+  for (let i = 0; i < 18; i++) l.record(pay(i));
+  const ops = chip.ops;
+  try {
+    l.record(pay(18));
+    assert.unreachable();
+  } catch (e) {
+    assert.instance(e, LedgerFull);
+    assert.is((e as LedgerFull).code, 'FULL');
+    assert.match((e as Error).message, /full/);
+  }
+  assert.is(chip.ops, ops, 'nothing written');
+  assert.is(l.count, 18);
+  const reopened = Ledger.open(chip);
+  assert.is(reopened.count, 18);
+  for (let i = 0; i < 18; i++) assert.equal(reopened.find(key(pay(i))), pay(i));
+  assert.is(reopened.compact((p) => p.number % 2 === 0), 9);
+  assert.is(reopened.count, 9);
+  for (let i = 18; i < 27; i++) reopened.record(pay(i));
+  const after = Ledger.open(chip);
+  assert.is(after.count, 18);
+  for (let i = 0; i < 27; i++) assert.is(after.find(key(pay(i))) !== undefined, i >= 18 || i % 2 === 0, `payment ${i}`);
+});
+
+test('compaction keeps the content of what it keeps, entries stay in payment order of what it keeps; keep-all changes nothing', () => {
+  const chip = smallChip();
+  const l = Ledger.open(chip);
+  for (let i = 0; i < 15; i++) l.record(pay(i));
+  assert.is(l.compact(() => true), 0);
+  assert.equal(l.entries(), Array.from({ length: 15 }, (_, i) => pay(i)));
+  assert.is(l.compact((p) => p.block !== 2), 3);
+  const want = Array.from({ length: 15 }, (_, i) => pay(i)).filter((p) => p.block !== 2);
+  assert.equal(l.entries(), want);
+  assert.equal(Ledger.open(chip).entries(), want);
+  assert.is(Ledger.open(chip).stats().deadSlots, 0);
+});
+
+test('the head sector is compacted too', () => {
+  const chip = smallChip();
+  const l = Ledger.open(chip);
+  for (let i = 0; i < 4; i++) l.record(pay(i)); // all in one sector, the head
+  assert.is(l.compact((p) => p.number !== 1001), 1);
+  assert.equal(Ledger.open(chip).entries(), [pay(0), pay(2), pay(3)]);
+  assert.is(l.compact(() => false), 3);
+  assert.is(Ledger.open(chip).count, 0);
+  l.record(pay(9));
+  assert.equal(Ledger.open(chip).entries(), [pay(9)]);
+});
+
+test('a flipped bit in a record hides that record only; dead slots are reclaimed', () => {
+  const chip = smallChip();
+  const l = Ledger.open(chip);
+  for (let i = 0; i < 12; i++) l.record(pay(i));
+  // payment 3: sector 0, slot 3
+  chip.bytes[HEADER_SIZE + 3 * SLOT_SIZE + 8] ^= 0x04;
+  const r = Ledger.open(chip);
+  assert.is(r.count, 11);
+  assert.is(r.find(key(pay(3))), undefined);
+  for (let i = 0; i < 12; i++) if (i !== 3) assert.equal(r.find(key(pay(i))), pay(i));
+  assert.is(r.stats().deadSlots, 1);
+  // filling up reclaims the dead slot instead of refusing
+  for (let i = 12; i < 19; i++) r.record(pay(i));
+  assert.is(r.count, 18);
+  assert.throws(() => r.record(pay(40)), (e: unknown) => e instanceof LedgerFull);
+  assert.is(Ledger.open(chip).count, 18);
+});
+
+test('a damaged sector header does not hide its records, and its sector is not reused blindly', () => {
+  const chip = smallChip();
+  const l = Ledger.open(chip);
+  for (let i = 0; i < 8; i++) l.record(pay(i)); // sector 0 full (6), sector 1 has 2
+  chip.bytes[9] ^= 0x01; // sequence number of sector 0
+  const r = Ledger.open(chip);
+  assert.is(r.count, 8);
+  for (let i = 8; i < 18; i++) r.record(pay(i));
+  const again = Ledger.open(chip);
+  assert.is(again.count, 18);
+  for (let i = 0; i < 18; i++) assert.equal(again.find(key(pay(i))), pay(i));
+});
+
+test('the index stays small: 4 bytes a cell', () => {
+  const chip = new NorFlash();
+  const l = Ledger.open(chip.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size));
+  for (let i = 0; i < 3000; i++) l.record(pay(i));
+  assert.ok(l.stats().indexBytes <= 32 * 1024, `${l.stats().indexBytes} bytes`);
+  for (let i = 0; i < 3000; i += 97) assert.equal(l.find(key(pay(i))), pay(i));
+});
+
+test.run();
