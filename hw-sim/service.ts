@@ -1,0 +1,301 @@
+// Device side of the service protocol (docs/service-protocol.md), Node-side part of the simulated ROM.
+//
+//   const port = new ServicePort(host, { baud: 115200, send: (bytes) => serial.write(bytes) });
+//   serial.on('data', (bytes) => port.receive(bytes));
+//
+// `host` is the simulated device (ServiceHost below). With `baud`, the port models the UART: received
+// bytes reach the protocol, and replies leave, no faster than baud / 10 bytes a second (8N1).
+// An update is gathered in RAM (the session survives a link cut, not a reset); FINISH verifies it whole
+// and only then writes the inactive slot (hw-sim/bootloader.ts installImage), so a refused image never
+// touches the chip.
+import {
+  bootInfo,
+  inactiveSlot,
+  installImage,
+  readBootState,
+  SLOT_NAMES,
+  SLOT_SIZE,
+  type BootedImage,
+  type BootOptions,
+  type NorChip,
+} from './bootloader.ts';
+import { CMD, ERROR, MAX_CHUNK, PacketReader, RESPONSE, encodePacket, type Packet } from '../src/service/packet.ts';
+import { jsonBytes } from '../src/service/json.ts';
+import {
+  PROTOCOL_VERSION,
+  WRITE_NO_SESSION,
+  WRITE_OK,
+  WRITE_OUT_OF_RANGE,
+  addRange,
+  coveredBytes,
+  missingRanges,
+  readU32le,
+  u32le,
+  type Identity,
+  type Range,
+  type SessionReport,
+} from '../src/service/protocol.ts';
+import { BOARD_ID, DEV_FIRMWARE_PUBLIC_KEY_HEX, HEADER_SIZE, equalBytes, parseHeader, parseImage } from '../src/image/format.ts';
+import { fromHex, toHex } from '../src/hex.ts';
+import { nodeVerify } from '../src/node/node-crypto.ts';
+import { sha256 } from '@noble/hashes/sha2.js';
+
+/** What the simulated device gives its service port. */
+export interface ServiceHost {
+  chip: NorChip;
+  deviceId: string;
+  boot?: BootOptions;
+  /** The image running now (null when none booted). */
+  running(): BootedImage | null;
+  /** Resets the device; called once the REBOOT reply has left the wire. */
+  reboot(): void;
+  /** The paid-ticket ledger (src/ledger readEntries), for LEDGER. */
+  ledgerEntries?(): unknown[];
+}
+
+export interface ServicePortOptions {
+  send(bytes: Uint8Array): void;
+  /** Simulated UART rate; unpaced when absent. */
+  baud?: number;
+}
+
+export const WINDOW = 8;
+const PIECE = 256;
+const LEDGER_PAGE_BYTES = 3000;
+
+interface Session {
+  hash: Uint8Array;
+  hashHex: string;
+  size: number;
+  buf: Uint8Array;
+  received: Range[];
+}
+
+/** Delivers byte pieces no faster than `baud` / 10 bytes a second. */
+class Wire {
+  private clock = 0;
+  private queue: { due: number; bytes: Uint8Array; then?: () => void }[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(private readonly baud: number | undefined, private readonly deliver: (b: Uint8Array) => void) {}
+
+  push(bytes: Uint8Array, after?: () => void): void {
+    if (this.closed) return;
+    if (!this.baud) {
+      this.deliver(bytes);
+      after?.();
+      return;
+    }
+    const now = performance.now();
+    this.clock = Math.max(this.clock, now);
+    for (let i = 0; i < bytes.length; i += PIECE) {
+      const piece = bytes.subarray(i, Math.min(i + PIECE, bytes.length));
+      this.clock += (piece.length * 10 * 1000) / this.baud;
+      this.queue.push({ due: this.clock, bytes: piece });
+    }
+    if (after) this.queue.push({ due: this.clock, bytes: new Uint8Array(0), then: after });
+    this.arm();
+  }
+
+  private arm(): void {
+    if (this.timer || this.queue.length === 0 || this.closed) return;
+    const delay = Math.max(0, this.queue[0].due - performance.now());
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      const now = performance.now();
+      while (this.queue.length && this.queue[0].due <= now + 0.5 && !this.closed) {
+        const p = this.queue.shift()!;
+        if (p.bytes.length) this.deliver(p.bytes);
+        p.then?.();
+      }
+      this.arm();
+    }, delay);
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.queue = [];
+  }
+}
+
+export class ServicePort {
+  private readonly reader: PacketReader;
+  private readonly rx: Wire;
+  private readonly tx: Wire;
+  private session: Session | null = null;
+
+  constructor(private readonly host: ServiceHost, opts: ServicePortOptions) {
+    this.reader = new PacketReader((p) => this.handle(p));
+    this.rx = new Wire(opts.baud, (b) => this.reader.push(b));
+    this.tx = new Wire(opts.baud, opts.send);
+  }
+
+  /** Bytes arriving from the serial line. */
+  receive(bytes: Uint8Array): void {
+    this.rx.push(bytes);
+  }
+
+  /** The link went away: a partial frame is forgotten, the update session is kept. */
+  linkReset(): void {
+    this.reader.reset();
+  }
+
+  close(): void {
+    this.rx.close();
+    this.tx.close();
+  }
+
+  /** Frames dropped for a bad CRC or framing. */
+  get dropped(): number {
+    return this.reader.dropped;
+  }
+
+  private reply(p: Packet, payload: Uint8Array, after?: () => void): void {
+    this.tx.push(encodePacket({ type: p.type | RESPONSE, seq: p.seq, payload }), after);
+  }
+
+  private handle(p: Packet): void {
+    switch (p.type) {
+      case CMD.IDENTIFY:
+        return this.reply(p, jsonBytes(this.identify()));
+      case CMD.BEGIN:
+        return this.reply(p, jsonBytes(this.begin(p.payload)));
+      case CMD.WRITE:
+        return this.reply(p, this.write(p.payload));
+      case CMD.STATUS:
+        return this.reply(p, jsonBytes({ ok: true, session: this.sessionReport() }));
+      case CMD.FINISH:
+        return this.reply(p, jsonBytes(this.finish()));
+      case CMD.ABORT:
+        this.session = null;
+        return this.reply(p, jsonBytes({ ok: true }));
+      case CMD.REBOOT:
+        this.session = null;
+        return this.reply(p, jsonBytes({ ok: true }), () => this.host.reboot());
+      case CMD.LEDGER:
+        return this.reply(p, jsonBytes(this.ledger(p.payload)));
+      default:
+        this.tx.push(encodePacket({ type: ERROR, seq: p.seq, payload: jsonBytes({ ok: false, reason: 'unknown-command', detail: `type 0x${p.type.toString(16)}` }) }));
+    }
+  }
+
+  private opts() {
+    return {
+      publicKey: this.host.boot?.publicKey ?? fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX),
+      boardId: this.host.boot?.boardId ?? BOARD_ID,
+      verify: this.host.boot?.verify ?? nodeVerify,
+    };
+  }
+
+  private sessionReport(): SessionReport | null {
+    const s = this.session;
+    return s ? { hash: s.hashHex, size: s.size, received: s.received } : null;
+  }
+
+  identify(): Identity {
+    const info = bootInfo(this.host.chip, this.host.boot);
+    const r = this.host.running();
+    return {
+      protocol: PROTOCOL_VERSION,
+      boardId: this.opts().boardId,
+      deviceId: this.host.deviceId,
+      running: r ? { slot: SLOT_NAMES[r.slot], version: r.version, hash: r.imageHash, pendingConfirm: r.pendingConfirm } : null,
+      securityCounter: info.state.minCounter,
+      confirmed: SLOT_NAMES[info.state.confirmed],
+      trial: info.state.trial === null ? null : SLOT_NAMES[info.state.trial],
+      slots: info.slots,
+      maxChunk: MAX_CHUNK,
+      window: WINDOW,
+      session: this.sessionReport(),
+    };
+  }
+
+  private begin(payload: Uint8Array) {
+    const refuse = (reason: string, detail: string) => ({ ok: false as const, reason, detail });
+    if (payload.length < 4 + HEADER_SIZE) return refuse('malformed', 'BEGIN too short for an image header');
+    const total = readU32le(payload, 0);
+    const header = payload.subarray(4, 4 + HEADER_SIZE);
+    const tlv = payload.subarray(4 + HEADER_SIZE);
+    const h = parseHeader(header);
+    if ('error' in h) return refuse('malformed', h.error);
+    if (total !== HEADER_SIZE + h.imageSize + tlv.length) return refuse('malformed', 'sizes in BEGIN do not add up');
+    if (total > SLOT_SIZE) return refuse('too-large', `${total} bytes, a slot holds ${SLOT_SIZE}`);
+    const o = this.opts();
+    if (h.boardId !== o.boardId) {
+      return refuse('board', `image for board 0x${h.boardId.toString(16)}, this is board 0x${o.boardId.toString(16)}`);
+    }
+    const min = readBootState(this.host.chip).minCounter;
+    if (h.securityCounter < min) return refuse('rollback', `security counter ${h.securityCounter} below the device's ${min}`);
+    const buf = new Uint8Array(total);
+    buf.set(header, 0);
+    buf.set(tlv, total - tlv.length);
+    const img = parseImage(buf);
+    if ('error' in img) return refuse('malformed', img.error);
+    if (img.keyHash && !equalBytes(img.keyHash, sha256(o.publicKey))) return refuse('signature', 'signed by another key than the firmware key');
+    if (!o.verify(img.signature, img.hash, o.publicKey)) return refuse('signature', 'Ed25519 signature does not verify with the firmware key');
+    const r = this.host.running();
+    if (r && r.pendingConfirm && r.slot === inactiveSlot(this.host.chip)) {
+      return refuse('busy', 'the running image is not confirmed yet; reset or let it confirm first');
+    }
+    const hashHex = toHex(img.hash);
+    if (!this.session || this.session.hashHex !== hashHex || this.session.size !== total) {
+      const received = addRange(addRange([], 0, HEADER_SIZE), total - tlv.length, total);
+      this.session = { hash: img.hash.slice(), hashHex, size: total, buf, received };
+    }
+    return { ok: true as const, session: this.sessionReport() };
+  }
+
+  private write(payload: Uint8Array): Uint8Array {
+    const ack = new Uint8Array(9);
+    const s = this.session;
+    const offset = payload.length >= 4 ? readU32le(payload, 0) : 0;
+    u32le(offset, ack, 1);
+    if (!s) {
+      ack[0] = WRITE_NO_SESSION;
+      return ack;
+    }
+    const data = payload.subarray(4);
+    if (payload.length < 4 || offset + data.length > s.size) {
+      ack[0] = WRITE_OUT_OF_RANGE;
+    } else {
+      s.buf.set(data, offset);
+      s.received = addRange(s.received, offset, offset + data.length);
+      ack[0] = WRITE_OK;
+    }
+    u32le(coveredBytes(s.received), ack, 5);
+    return ack;
+  }
+
+  private finish() {
+    const s = this.session;
+    if (!s) return { ok: false as const, reason: 'no-session', detail: 'no update in progress (BEGIN first)' };
+    const missing = missingRanges(s.received, s.size);
+    if (missing.length) {
+      return { ok: false as const, reason: 'incomplete', detail: `${s.size - coveredBytes(s.received)} bytes missing`, missing };
+    }
+    const r = this.host.running();
+    const res = installImage(this.host.chip, s.buf, { ...this.opts(), running: r && r.pendingConfirm ? r.slot : null });
+    this.session = null;
+    if (!res.ok) return res;
+    const p = parseImage(s.buf);
+    return { ok: true as const, slot: SLOT_NAMES[res.slot], hash: res.hashHex, version: 'error' in p ? '' : p.versionText };
+  }
+
+  private ledger(payload: Uint8Array) {
+    const entries = this.host.ledgerEntries ? this.host.ledgerEntries() : [];
+    const start = payload.length >= 4 ? readU32le(payload, 0) : 0;
+    const page: unknown[] = [];
+    let bytes = 0;
+    let i = start;
+    for (; i < entries.length; i++) {
+      const n = JSON.stringify(entries[i]).length + 1;
+      if (page.length > 0 && bytes + n > LEDGER_PAGE_BYTES) break;
+      page.push(entries[i]);
+      bytes += n;
+    }
+    return { ok: true, total: entries.length, entries: page, next: i < entries.length ? i : null };
+  }
+}

@@ -1,0 +1,364 @@
+// Host side of the service protocol (docs/service-protocol.md): opens a serial port with
+// @serialport/stream + @serialport/bindings-cpp, sends requests, pipelines image chunks, resumes.
+//
+//   const c = await ServiceClient.open('/dev/ttyUSB0', { baud: 115200 });
+//   const id = await c.identify();
+//   const r = await c.flash(imageBytes, { onProgress });   // BEGIN, missing chunks, FINISH
+//   await c.reboot(); await c.close();
+//
+// Errors are FlashError with a `code` the commands turn into French or English text.
+import { SerialPortStream } from '@serialport/stream';
+import { autoDetect } from '@serialport/bindings-cpp';
+import { CMD, ERROR, MAX_CHUNK, PacketReader, RESPONSE, encodePacket, type Packet } from '../service/packet.ts';
+import { parseJson } from '../service/json.ts';
+import {
+  WRITE_OK,
+  beginPayload,
+  coveredBytes,
+  isRangeList,
+  missingRanges,
+  readU32le,
+  u32le,
+  writePayload,
+  type Identity,
+  type LedgerPage,
+  type Range,
+  type SessionReport,
+} from '../service/protocol.ts';
+import { HEADER_SIZE, parseImage } from '../image/format.ts';
+
+export type FlashErrorCode =
+  | 'no-port'
+  | 'busy'
+  | 'open-failed'
+  | 'no-answer'
+  | 'link-lost'
+  | 'refused'
+  | 'protocol'
+  | 'verify';
+
+export class FlashError extends Error {
+  constructor(
+    readonly code: FlashErrorCode,
+    message: string,
+    readonly detail: { reason?: string; baud?: number; path?: string } = {},
+  ) {
+    super(message);
+  }
+}
+
+/** A byte link: a serial port, or anything else in tests. */
+export interface Link {
+  write(bytes: Uint8Array): void;
+  onData(cb: (bytes: Uint8Array) => void): void;
+  onClose(cb: (err?: Error) => void): void;
+  close(): Promise<void>;
+}
+
+export async function openSerial(path: string, baud: number): Promise<Link> {
+  const binding = autoDetect();
+  const port = await new Promise<SerialPortStream>((resolve, reject) => {
+    const p = new SerialPortStream({ binding, path, baudRate: baud, autoOpen: false, highWaterMark: 1 << 16 });
+    p.open((err) => (err ? reject(err) : resolve(p)));
+  }).catch((e: Error) => {
+    const m = e.message;
+    if (/ENOENT|No such file/i.test(m)) throw new FlashError('no-port', m, { path });
+    if (/lock|EBUSY|busy|EAGAIN|temporarily unavailable/i.test(m)) throw new FlashError('busy', m, { path });
+    throw new FlashError('open-failed', m, { path });
+  });
+  let closed = false;
+  return {
+    write: (bytes) => {
+      if (!closed) port.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    },
+    onData: (cb) => port.on('data', (d: Buffer) => cb(new Uint8Array(d.buffer, d.byteOffset, d.byteLength))),
+    onClose: (cb) => {
+      port.on('close', (err?: Error) => {
+        closed = true;
+        cb(err ?? undefined);
+      });
+      port.on('error', (err: Error) => cb(err));
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (closed || !port.isOpen) return resolve();
+        closed = true;
+        port.close(() => resolve());
+      }),
+  };
+}
+
+export interface Progress {
+  /** Image bytes the device holds. */
+  done: number;
+  total: number;
+  /** Bytes sent in this run, and since when (ms, performance.now()). */
+  sent: number;
+  startedAt: number;
+}
+
+export interface FlashResult {
+  slot: string;
+  hash: string;
+  version: string;
+  /** Bytes the device already held when this run began (resume). */
+  resumedFrom: number;
+  sent: number;
+}
+
+interface Pending {
+  resolve(p: Packet): void;
+  reject(e: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+export class ServiceClient {
+  private seq = 0;
+  private readonly pending = new Map<number, Pending>();
+  private readonly reader: PacketReader;
+  private lost: Error | null = null;
+  private onAck: ((p: Packet) => void) | null = null;
+
+  constructor(
+    private readonly link: Link,
+    readonly baud: number,
+  ) {
+    this.reader = new PacketReader((p) => this.dispatch(p), 1 << 16);
+    link.onData((b) => this.reader.push(b));
+    link.onClose((err) => {
+      this.lost = new FlashError('link-lost', err?.message ?? 'port closed', { baud });
+      for (const [, p] of this.pending) {
+        clearTimeout(p.timer);
+        p.reject(this.lost);
+      }
+      this.pending.clear();
+    });
+  }
+
+  static async open(path: string, opts: { baud?: number } = {}): Promise<ServiceClient> {
+    const baud = opts.baud ?? 115200;
+    return new ServiceClient(await openSerial(path, baud), baud);
+  }
+
+  close(): Promise<void> {
+    for (const [, p] of this.pending) clearTimeout(p.timer);
+    this.pending.clear();
+    return this.link.close();
+  }
+
+  /** Milliseconds the line needs for `bytes` bytes at the client's baud rate. */
+  wireMs(bytes: number): number {
+    return (bytes * 10 * 1000) / this.baud;
+  }
+
+  private dispatch(p: Packet): void {
+    if (p.type === (CMD.WRITE | RESPONSE) && this.onAck) return this.onAck(p);
+    const w = this.pending.get(p.seq);
+    if (!w) return;
+    this.pending.delete(p.seq);
+    clearTimeout(w.timer);
+    w.resolve(p);
+  }
+
+  private nextSeq(): number {
+    this.seq = (this.seq + 1) & 0xffff;
+    return this.seq;
+  }
+
+  private send(type: number, seq: number, payload: Uint8Array): void {
+    if (this.lost) throw this.lost;
+    this.link.write(encodePacket({ type, seq, payload }));
+  }
+
+  /** One request, one reply; retried `tries` times on silence. */
+  async request(type: number, payload: Uint8Array = new Uint8Array(0), opts: { timeoutMs?: number; tries?: number } = {}): Promise<Packet> {
+    const tries = opts.tries ?? 3;
+    // Requests and replies up to a few KiB each way, plus the device's work.
+    const timeoutMs = opts.timeoutMs ?? 800 + this.wireMs(payload.length + 4200) * 1.5;
+    for (let t = 0; t < tries; t++) {
+      if (this.lost) throw this.lost;
+      const seq = this.nextSeq();
+      const p = await new Promise<Packet | null>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          this.pending.delete(seq);
+          resolve(null);
+        }, timeoutMs);
+        this.pending.set(seq, { resolve, reject, timer });
+        try {
+          this.send(type, seq, payload);
+        } catch (e) {
+          clearTimeout(timer);
+          this.pending.delete(seq);
+          reject(e);
+        }
+      });
+      if (p) {
+        if (p.type === ERROR) throw new FlashError('protocol', describe(parseJson(p.payload)));
+        return p;
+      }
+    }
+    throw new FlashError('no-answer', `no answer at ${this.baud} baud`, { baud: this.baud });
+  }
+
+  private async json<T>(type: number, payload?: Uint8Array, opts?: { timeoutMs?: number; tries?: number }): Promise<T> {
+    const p = await this.request(type, payload, opts);
+    const v = parseJson(p.payload);
+    if (v === undefined || typeof v !== 'object' || v === null) throw new FlashError('protocol', 'reply is not JSON');
+    return v as T;
+  }
+
+  async identify(opts: { tries?: number; timeoutMs?: number } = {}): Promise<Identity> {
+    const id = await this.json<Identity>(CMD.IDENTIFY, undefined, opts);
+    if (typeof id.boardId !== 'number' || !Array.isArray(id.slots)) throw new FlashError('protocol', 'IDENTIFY reply malformed');
+    return id;
+  }
+
+  async status(): Promise<SessionReport | null> {
+    const r = await this.json<{ ok: boolean; session: SessionReport | null }>(CMD.STATUS);
+    return r.session ?? null;
+  }
+
+  async reboot(): Promise<void> {
+    await this.json(CMD.REBOOT);
+  }
+
+  async abort(): Promise<void> {
+    await this.json(CMD.ABORT);
+  }
+
+  /** Every ledger entry, page by page. */
+  async ledger(): Promise<unknown[]> {
+    const out: unknown[] = [];
+    let next: number | null = 0;
+    while (next !== null) {
+      const page: LedgerPage & { ok?: boolean } = await this.json<LedgerPage>(CMD.LEDGER, u32le(next));
+      if (!Array.isArray(page.entries)) throw new FlashError('protocol', 'LEDGER reply malformed');
+      out.push(...page.entries);
+      if (page.next !== null && (typeof page.next !== 'number' || page.next <= next)) throw new FlashError('protocol', 'LEDGER paging broken');
+      next = page.next;
+    }
+    return out;
+  }
+
+  /** BEGIN: the device checks the signed manifest; returns what it already holds of this image. */
+  async begin(image: Uint8Array): Promise<SessionReport> {
+    const p = parseImage(image);
+    if ('error' in p) throw new FlashError('refused', p.error, { reason: 'malformed' });
+    const r = await this.json<{ ok: boolean; reason?: string; detail?: string; session?: SessionReport }>(
+      CMD.BEGIN,
+      beginPayload(image, p.signedLength, HEADER_SIZE),
+    );
+    if (!r.ok || !r.session) throw new FlashError('refused', r.detail ?? 'refused', { reason: r.reason });
+    if (!isRangeList(r.session.received)) throw new FlashError('protocol', 'BEGIN reply malformed');
+    return r.session;
+  }
+
+  async finish(timeoutMs = 30000): Promise<{ slot: string; hash: string; version: string }> {
+    const r = await this.json<{ ok: boolean; reason?: string; detail?: string; slot: string; hash: string; version: string }>(
+      CMD.FINISH,
+      undefined,
+      { timeoutMs, tries: 1 },
+    );
+    if (!r.ok) throw new FlashError('refused', r.detail ?? 'refused', { reason: r.reason });
+    return r;
+  }
+
+  /**
+   * Sends the parts of `image` in `have`'s complement, `window` WRITEs in flight. A silent spell resends
+   * what was not acknowledged; repeated silence is 'no-answer'.
+   */
+  async upload(
+    image: Uint8Array,
+    have: readonly Range[],
+    opts: { window?: number; chunk?: number; onProgress?: (p: Progress) => void; signal?: AbortSignal } = {},
+  ): Promise<number> {
+    const chunk = Math.min(opts.chunk ?? MAX_CHUNK, MAX_CHUNK);
+    const window = opts.window ?? 8;
+    const queue: Range[] = [];
+    for (const [a, b] of missingRanges(have, image.length)) for (let o = a; o < b; o += chunk) queue.push([o, Math.min(o + chunk, b)]);
+    let done = coveredBytes(have);
+    const startedAt = performance.now();
+    let sent = 0;
+    const inflight = new Map<number, { r: Range; at: number }>();
+    let silentRounds = 0;
+
+    return new Promise<number>((resolve, reject) => {
+      let timer: NodeJS.Timeout | null = null;
+      let finished = false;
+      const end = (err?: Error) => {
+        if (finished) return;
+        finished = true;
+        if (timer) clearTimeout(timer);
+        this.onAck = null;
+        if (err) reject(err);
+        else resolve(sent);
+      };
+      const inflightBytes = () => {
+        let n = 0;
+        for (const v of inflight.values()) n += v.r[1] - v.r[0] + 40;
+        return n;
+      };
+      const arm = () => {
+        if (timer) clearTimeout(timer);
+        timer = setTimeout(onSilence, 600 + this.wireMs(inflightBytes()) * 2);
+      };
+      const onSilence = () => {
+        if (++silentRounds > 4) return end(new FlashError('no-answer', `no answer at ${this.baud} baud`, { baud: this.baud }));
+        // Resend whatever was not acknowledged.
+        const lost = [...inflight.values()].map((v) => v.r);
+        inflight.clear();
+        queue.unshift(...lost);
+        pump();
+      };
+      const pump = () => {
+        try {
+          if (this.lost) return end(this.lost);
+          if (opts.signal?.aborted) return end(new FlashError('link-lost', 'aborted', { baud: this.baud }));
+          while (inflight.size < window && queue.length) {
+            const r = queue.shift()!;
+            const seq = this.nextSeq();
+            inflight.set(seq, { r, at: performance.now() });
+            this.send(CMD.WRITE, seq, writePayload(r[0], image.subarray(r[0], r[1])));
+            sent += r[1] - r[0];
+          }
+          if (inflight.size === 0 && queue.length === 0) return end();
+          arm();
+        } catch (e) {
+          end(e as Error);
+        }
+      };
+      this.onAck = (p) => {
+        const f = inflight.get(p.seq);
+        if (!f) return;
+        inflight.delete(p.seq);
+        silentRounds = 0;
+        const status = p.payload[0];
+        if (status !== WRITE_OK) {
+          return end(new FlashError('protocol', status === 1 ? 'device lost the update session' : 'write refused (out of range)'));
+        }
+        done = Math.max(done, p.payload.length >= 9 ? readU32le(p.payload, 5) : done + f.r[1] - f.r[0]);
+        opts.onProgress?.({ done, total: image.length, sent, startedAt });
+        pump();
+      };
+      pump();
+    });
+  }
+
+  /** BEGIN, upload what is missing, FINISH; checks the hash the device reports. */
+  async flash(image: Uint8Array, opts: { onProgress?: (p: Progress) => void; window?: number; signal?: AbortSignal } = {}): Promise<FlashResult> {
+    const p = parseImage(image);
+    if ('error' in p) throw new FlashError('refused', p.error, { reason: 'malformed' });
+    const session = await this.begin(image);
+    const resumedFrom = coveredBytes(session.received);
+    const sent = await this.upload(image, session.received, opts);
+    const r = await this.finish(3000 + this.wireMs(2000) * 3);
+    const expected = Buffer.from(p.hash).toString('hex');
+    if (r.hash !== expected) throw new FlashError('verify', `device reports hash ${r.hash}, the image has ${expected}`);
+    return { ...r, resumedFrom, sent };
+  }
+}
+
+function describe(v: unknown): string {
+  if (v && typeof v === 'object' && 'detail' in v) return String((v as { detail: unknown }).detail);
+  return 'device error';
+}

@@ -1,0 +1,107 @@
+// Service protocol packets (docs/service-protocol.md):
+//   COBS( type u8 · seq u16 LE · payload · CRC-32 LE of type..payload ) 0x00
+// Responses carry the request's type | 0x80 and its sequence number. Portable.
+import { crc32 } from '../crc32.ts';
+import { cobsDecode, cobsEncode } from './cobs.ts';
+
+export const CMD = {
+  IDENTIFY: 0x01,
+  BEGIN: 0x02,
+  WRITE: 0x03,
+  STATUS: 0x04,
+  FINISH: 0x05,
+  REBOOT: 0x06,
+  LEDGER: 0x07,
+  ABORT: 0x08,
+} as const;
+export const RESPONSE = 0x80;
+/** Sent by the device for a request it cannot serve (unknown type, bad payload). JSON payload. */
+export const ERROR = 0x7f;
+
+/** Largest payload either side sends (a WRITE: 4-byte offset + 4096 bytes of image). */
+export const MAX_PAYLOAD = 4 + 4096 + 64;
+export const MAX_CHUNK = 4096;
+
+export interface Packet {
+  type: number;
+  seq: number;
+  payload: Uint8Array;
+}
+
+export function encodePacket(p: Packet): Uint8Array {
+  const raw = new Uint8Array(3 + p.payload.length + 4);
+  raw[0] = p.type;
+  raw[1] = p.seq & 0xff;
+  raw[2] = (p.seq >>> 8) & 0xff;
+  raw.set(p.payload, 3);
+  const c = crc32(raw.subarray(0, 3 + p.payload.length));
+  const at = 3 + p.payload.length;
+  raw[at] = c & 0xff;
+  raw[at + 1] = (c >>> 8) & 0xff;
+  raw[at + 2] = (c >>> 16) & 0xff;
+  raw[at + 3] = (c >>> 24) & 0xff;
+  return cobsEncode(raw);
+}
+
+/** Decodes one frame's bytes (delimiter excluded); null when malformed or the CRC fails. */
+export function decodePacket(frame: Uint8Array): Packet | null {
+  const raw = cobsDecode(frame);
+  if (!raw || raw.length < 7) return null;
+  const at = raw.length - 4;
+  const c = (raw[at] | (raw[at + 1] << 8) | (raw[at + 2] << 16) | (raw[at + 3] << 24)) >>> 0;
+  if (c !== crc32(raw.subarray(0, at))) return null;
+  return { type: raw[0], seq: raw[1] | (raw[2] << 8), payload: raw.subarray(3, at) };
+}
+
+/**
+ * Splits a byte stream into packets. Garbage, cut or corrupted frames are counted and dropped; a frame
+ * longer than any valid one is discarded up to the next delimiter.
+ */
+export class PacketReader {
+  private buf: Uint8Array;
+  private len = 0;
+  private overflow = false;
+  dropped = 0;
+
+  constructor(private readonly onPacket: (p: Packet) => void, maxPayload = MAX_PAYLOAD) {
+    this.buf = new Uint8Array(maxPayload + 7 + Math.ceil((maxPayload + 7) / 254) + 2);
+  }
+
+  push(bytes: Uint8Array): void {
+    let start = 0;
+    for (let i = 0; i < bytes.length; i++) {
+      if (bytes[i] !== 0) continue;
+      this.append(bytes.subarray(start, i));
+      this.end();
+      start = i + 1;
+    }
+    this.append(bytes.subarray(start));
+  }
+
+  private append(part: Uint8Array): void {
+    if (this.overflow || part.length === 0) return;
+    if (this.len + part.length > this.buf.length) {
+      this.overflow = true;
+      return;
+    }
+    this.buf.set(part, this.len);
+    this.len += part.length;
+  }
+
+  private end(): void {
+    if (this.overflow) this.dropped++;
+    else if (this.len > 0) {
+      const p = decodePacket(this.buf.subarray(0, this.len));
+      if (p) this.onPacket({ ...p, payload: p.payload.slice() });
+      else this.dropped++;
+    }
+    this.len = 0;
+    this.overflow = false;
+  }
+
+  /** Forgets a partial frame (after a link reset). */
+  reset(): void {
+    this.len = 0;
+    this.overflow = false;
+  }
+}
