@@ -1,3 +1,4 @@
 // The paid-ticket ledger: see ledger.ts and docs/ledger.md.
 export { Ledger, LedgerError, LedgerFull, type LedgerErrorCode, type LedgerOptions, type LedgerStats, type PaymentInput } from './ledger.ts';
 export { type Payment, type TicketKey, SLOT_SIZE, HEADER_SIZE, DEVICE_ID_MAX } from './format.ts';
+export { keepWhileClaimable } from './retention.ts';
