@@ -1,0 +1,226 @@
+// npm run build (node --import tsx build.mjs [--production] [--key FILE] [--security-counter N]):
+// bundles the firmware with esbuild into firmware/dist/saphir-fw.js (one IIFE, ES2020, neutral
+// platform, minified, source map) and size.json, checks the size budgets on it and on a camera-less
+// variant, then packs and signs firmware/dist/saphir-fw.img (src/image/format.ts).
+// The development signing key is the published one; a production key comes from a file named by
+// --key or SAPHIR_FW_KEY_FILE, never from the repository. Fails on any Node import in the firmware.
+import { build as esbuild } from 'esbuild';
+import { builtinModules } from 'node:module';
+import { mkdirSync, readFileSync, writeFileSync, statSync, existsSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from './src/image/format.ts';
+import { fromHex } from './src/hex.ts';
+import { nodeSign } from './src/node/node-crypto.ts';
+
+export const ROOT = dirname(fileURLToPath(import.meta.url));
+export const DIST = join(ROOT, 'firmware', 'dist');
+export const BUNDLE_PATH = join(DIST, 'saphir-fw.js');
+export const IMAGE_PATH = join(DIST, 'saphir-fw.img');
+export const BUDGET_BUNDLE = 160 * 1024;
+export const BUDGET_CORE = 48 * 1024;
+
+const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+
+/** Refuses Node built-ins and Node-only modules anywhere in the firmware's import graph. */
+const portableOnly = {
+  name: 'portable-only',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) => {
+      if (args.kind === 'entry-point') return undefined;
+      const p = args.path;
+      if (p.startsWith('node:') || builtins.has(p) || builtins.has(p.split('/')[0])) {
+        return { errors: [{ text: `the firmware must not import the Node built-in '${p}' (from ${relative(ROOT, args.importer)})` }] };
+      }
+      return undefined;
+    });
+    b.onLoad({ filter: /.*/ }, (args) => {
+      const rel = relative(ROOT, args.path).split(sep).join('/');
+      if (rel.startsWith('src/node/') || rel.startsWith('hw-sim/') || rel.startsWith('test/') || rel.startsWith('bench/')) {
+        return { errors: [{ text: `the firmware must not import the Node-only module ${rel}` }] };
+      }
+      return undefined;
+    });
+  },
+};
+
+/** The core variant: the camera seam resolves to the stub, so jsQR is not bundled. */
+const noCamera = {
+  name: 'no-camera',
+  setup(b) {
+    b.onResolve({ filter: /\/camera\.ts$/ }, (args) => {
+      const target = join(args.resolveDir, args.path);
+      if (target === join(ROOT, 'firmware', 'camera.ts')) return { path: join(ROOT, 'firmware', 'camera-none.ts') };
+      return undefined;
+    });
+  },
+};
+
+/**
+ * Size: SPH1 codes are alphanumeric, never Kanji, so jsQR's 7 000-entry Shift-JIS table is dropped (a
+ * Kanji-mode code then decodes to garbage, which SPH1 refuses); and Ed25519's SHA-512 comes from the
+ * small firmware/sha512.ts instead of @noble/hashes/sha2.js (which carries SHA-256/384/224 too).
+ */
+const slim = {
+  name: 'slim',
+  setup(b) {
+    b.onResolve({ filter: /^@noble\/hashes\/sha2(\.js)?$/ }, () => ({ path: join(ROOT, 'firmware', 'sha512.ts') }));
+    b.onLoad({ filter: /jsqr[\\/]dist[\\/]jsQR\.js$/ }, (args) => {
+      const src = readFileSync(args.path, 'utf8');
+      const start = src.indexOf('exports.shiftJISTable = {');
+      const end = start < 0 ? -1 : src.indexOf('};', start);
+      if (end < 0) return { errors: [{ text: 'jsQR: Shift-JIS table not found (jsqr version changed?)' }] };
+      return { contents: src.slice(0, start) + 'exports.shiftJISTable = {};' + src.slice(end + 2), loader: 'js' };
+    });
+  },
+};
+
+function packageVersion() {
+  return JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
+}
+
+async function bundle({ production, camera, write }) {
+  const r = await esbuild({
+    entryPoints: [join(ROOT, 'firmware', 'main.ts')],
+    bundle: true,
+    format: 'iife',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    target: 'es2020',
+    minify: true,
+    sourcemap: write ? 'external' : false,
+    metafile: true,
+    write: false,
+    outfile: BUNDLE_PATH,
+    legalComments: 'none',
+    logLevel: 'silent',
+    define: { __VERSION__: JSON.stringify(packageVersion()), __PRODUCTION__: String(!!production) },
+    plugins: camera ? [portableOnly, slim] : [noCamera, portableOnly, slim],
+  });
+  const js = r.outputFiles.find((f) => f.path.endsWith('.js'));
+  const map = r.outputFiles.find((f) => f.path.endsWith('.map'));
+  return { js: js.contents, map: map?.contents, metafile: r.metafile };
+}
+
+function sizesOf(metafile) {
+  const out = Object.values(metafile.outputs).find((o) => o.entryPoint);
+  const modules = {};
+  for (const [path, info] of Object.entries(out.inputs)) modules[path] = info.bytesInOutput;
+  return Object.fromEntries(Object.entries(modules).sort((a, b) => b[1] - a[1]));
+}
+
+function readSeed(file) {
+  const raw = readFileSync(file);
+  const text = raw.toString('utf8').trim();
+  if (/^[0-9a-fA-F]{64}$/.test(text)) return fromHex(text);
+  if (raw.length === 32) return new Uint8Array(raw);
+  throw new Error(`${file}: not a 32-byte Ed25519 seed (64 hex digits or 32 raw bytes)`);
+}
+
+/**
+ * Builds everything; returns the figures. Throws on a forbidden import or an exceeded budget.
+ * Options: production (trust no test key, needs a key file), keyFile, securityCounter, quiet.
+ */
+export async function build(opts = {}) {
+  const production = !!opts.production;
+  const keyFile = opts.keyFile ?? process.env.SAPHIR_FW_KEY_FILE;
+  if (production && !keyFile) throw new Error('a production build needs the signing key file: --key FILE or SAPHIR_FW_KEY_FILE');
+  const [full, core] = await Promise.all([
+    bundle({ production, camera: true, write: true }),
+    bundle({ production, camera: false, write: false }),
+  ]);
+  const bundleBytes = full.js.length;
+  const coreBytes = core.js.length;
+  const problems = [];
+  if (bundleBytes > BUDGET_BUNDLE) problems.push(`bundle ${bundleBytes} B exceeds its budget of ${BUDGET_BUNDLE} B`);
+  if (coreBytes > BUDGET_CORE) problems.push(`camera-less core ${coreBytes} B exceeds its budget of ${BUDGET_CORE} B`);
+  if (problems.length) throw new Error(problems.join('; '));
+
+  mkdirSync(DIST, { recursive: true });
+  writeFileSync(BUNDLE_PATH, full.js);
+  if (full.map) writeFileSync(BUNDLE_PATH + '.map', full.map);
+  const version = packageVersion();
+  const size = {
+    version,
+    production,
+    bundle_bytes: bundleBytes,
+    core_bytes: coreBytes,
+    budget_bundle_bytes: BUDGET_BUNDLE,
+    budget_core_bytes: BUDGET_CORE,
+    modules: sizesOf(full.metafile),
+    core_modules: sizesOf(core.metafile),
+  };
+  writeFileSync(join(DIST, 'size.json'), JSON.stringify(size, null, 2) + '\n');
+
+  const seed = keyFile ? readSeed(keyFile) : fromHex(DEV_FIRMWARE_SEED_HEX);
+  const image = packImage({
+    bundle: full.js,
+    version,
+    boardId: BOARD_ID,
+    securityCounter: opts.securityCounter ?? 1,
+    seed,
+    sign: nodeSign,
+  });
+  writeFileSync(IMAGE_PATH, image);
+  const figures = {
+    bundleBytes,
+    coreBytes,
+    imageBytes: image.length,
+    key: keyFile ? `key file ${keyFile}` : 'published development key',
+  };
+  if (!opts.quiet) {
+    const kib = (n) => (n / 1024).toFixed(1) + ' KiB';
+    const top = Object.entries(size.modules).slice(0, 6).map(([p, n]) => `    ${kib(n).padStart(9)}  ${p}`);
+    process.stdout.write(
+      [
+        `saphir-fw ${version}${production ? ' (production)' : ''}`,
+        `  bundle  ${kib(bundleBytes).padStart(9)} / ${kib(BUDGET_BUNDLE)}  ${relative(ROOT, BUNDLE_PATH)}`,
+        `  core    ${kib(coreBytes).padStart(9)} / ${kib(BUDGET_CORE)}  (without the camera path)`,
+        `  image   ${kib(image.length).padStart(9)}  ${relative(ROOT, IMAGE_PATH)}, signed with the ${figures.key}`,
+        '  largest modules:',
+        ...top,
+        '',
+      ].join('\n'),
+    );
+  }
+  return figures;
+}
+
+/** True when the bundle is missing or older than a firmware/src source file or package.json. */
+export function isStale() {
+  if (!existsSync(BUNDLE_PATH) || !existsSync(IMAGE_PATH)) return true;
+  const built = statSync(BUNDLE_PATH).mtimeMs;
+  const newer = (dir) =>
+    readdirSync(dir, { withFileTypes: true }).some((e) => {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) return e.name !== 'dist' && e.name !== 'node' && newer(p);
+      return /\.(ts|js|mjs|json)$/.test(e.name) && statSync(p).mtimeMs > built;
+    });
+  return newer(join(ROOT, 'firmware')) || newer(join(ROOT, 'src')) || statSync(join(ROOT, 'package.json')).mtimeMs > built;
+}
+
+/** Builds only when stale (tests and benchmarks call this). */
+export async function ensureBuilt() {
+  if (isStale()) await build({ quiet: true });
+  return BUNDLE_PATH;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const args = process.argv.slice(2);
+  const opts = {};
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--production') opts.production = true;
+    else if (args[i] === '--key') opts.keyFile = args[++i];
+    else if (args[i] === '--security-counter') opts.securityCounter = Number(args[++i]);
+    else {
+      process.stderr.write(`usage: npm run build [-- --production] [--key FILE] [--security-counter N]\n`);
+      process.exit(2);
+    }
+  }
+  try {
+    await build(opts);
+  } catch (e) {
+    process.stderr.write(`build failed: ${e.errors ? e.errors.map((x) => x.text).join('; ') : e.message}\n`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,357 @@
+// The device application: boot, scan → verdict, pay, and back to ready. Talks to the world only
+// through the HAL Device it is given. Every entry point (input callbacks, the tick) is guarded: an
+// exception is logged, shown, and the app returns to ready.
+import type { Beeper, Device, Flash, Key, Led, Log, MonotonicClock, RealTimeClock, TextDisplay, Timers, Watchdog } from '../src/hal.ts';
+import { checkCode } from '../src/sph1/check.ts';
+import { nobleVerify } from '../src/crypto/ed25519.ts';
+import { fromHex } from '../src/hex.ts';
+import type { KeyRing } from '../src/sph1/keys.ts';
+import { TEST_PUBLIC_KEY_HEX } from '../src/sph1/keys.ts';
+import { SerialDecoder } from '../src/input/serial.ts';
+import { KeyboardWedgeDecoder } from '../src/input/keyboard.ts';
+import { HidPosDecoder } from '../src/input/hid-pos.ts';
+import type { InputEvent } from '../src/input/event.ts';
+import { Ledger, LedgerError } from '../src/ledger/index.ts';
+import { loadConfig, keyRingOf, type Config } from './config.ts';
+import { decide, type Verdict } from './decide.ts';
+import { deadlines } from './deadline.ts';
+import { BEEPS, LEDS, type Signal } from './signals.ts';
+import {
+  TEXT, bootScreen, cancelledScreen, errorScreen, paidScreen, readyScreen, verdictScreen,
+} from './screens.ts';
+import { newFrameDecoder, type FrameDecoder } from './camera.ts';
+import { PRODUCTION, VERSION } from './build-info.ts';
+
+/** The idle loop period: watchdog kick, decoder timeouts, screen timeouts. */
+export const TICK_MS = 100;
+export const WATCHDOG_MS = 5000;
+/** The same code seen again by the camera within this time is the same ticket still in view. */
+const CAMERA_REPEAT_MS = 3000;
+
+// Boot self-test: the test key's signature of "SAPHIR-SELFTEST-V1" (checks the Ed25519 path works).
+const SELFTEST_MSG = 'SAPHIR-SELFTEST-V1';
+const SELFTEST_SIG =
+  'c3cbc1211c18cde1daa109914318f56c5f9923987eb30cc71b69830ee5abd8c11a4c5d5515b34ec60bca6c1a93eb7dbe4a8500c53bac3512833337a5a1da7b04';
+
+type State =
+  | { kind: 'boot' }
+  | { kind: 'ready' }
+  | { kind: 'shown'; until: number }
+  | { kind: 'await-pay'; verdict: Extract<Verdict, { kind: 'win' }>; until: number }
+  /** Boot failed: the app shows why and does nothing else (the image is not confirmed). */
+  | { kind: 'halted' };
+
+interface Decoder {
+  tick(now: number): void;
+  read(): InputEvent | undefined;
+}
+
+export class App {
+  state: State = { kind: 'boot' };
+  config!: Config;
+  private display!: TextDisplay;
+  private beeper!: Beeper;
+  private led!: Led;
+  private log!: Log;
+  private rtc!: RealTimeClock;
+  private mono!: MonotonicClock;
+  private timers!: Timers;
+  private watchdog!: Watchdog;
+  private ledger!: Ledger;
+  private keys!: KeyRing;
+  private deadlines = new Map<number, number>();
+  private decoders: Decoder[] = [];
+  private frameDecoder: FrameDecoder | null = null;
+  private lastCamera = { text: '', at: -1e12 };
+  private deviceId = '';
+  /** Counts for diagnostics. */
+  readonly stats = { scans: 0, payments: 0, errors: 0 };
+
+  constructor(private readonly dev: Device) {}
+
+  private get lang() {
+    return this.config ? this.config.lang : 'fr';
+  }
+
+  start(): void {
+    const d = this.dev;
+    this.log = new d.Log({});
+    this.guard(() => this.boot());
+  }
+
+  private boot(): void {
+    const d = this.dev;
+    this.display = new d.TextDisplay({});
+    this.beeper = new d.Beeper({});
+    this.led = new d.Led({});
+    this.rtc = new d.RealTimeClock({});
+    this.mono = new d.MonotonicClock({});
+    this.timers = new d.Timers({});
+    this.watchdog = new d.Watchdog({ timeoutMs: WATCHDOG_MS });
+    const loaded = loadConfig(new d.Flash({ partition: 'config' }));
+    this.config = loaded.config;
+    this.display.show(bootScreen(this.lang, d.identity.imageHash));
+    this.led.set('off');
+    this.log.write(`boot ${VERSION}${PRODUCTION ? '' : ' (dev)'} image ${d.identity.imageHash.slice(0, 16)} config ${loaded.source}`);
+    this.keys = keyRingOf(this.config);
+    this.deadlines = deadlines(this.config.emissions);
+    this.deviceId = this.config.deviceId || d.identity.deviceId;
+    // Wake-ups come from here on, so a hang anywhere below is caught by the watchdog.
+    this.timers.set(() => this.guard(() => this.tick()), TICK_MS, TICK_MS);
+    this.watchdog.kick();
+
+    const flash: Flash = new d.Flash({ partition: 'ledger' });
+    try {
+      this.ledger = Ledger.open(flash, { deviceId: this.deviceId.slice(0, 16) });
+      this.compactExpired();
+    } catch (e) {
+      this.halt(`ledger: ${messageOf(e)}`);
+      return;
+    }
+    if (!nobleVerify(fromHex(SELFTEST_SIG), ascii(SELFTEST_MSG), fromHex(TEST_PUBLIC_KEY_HEX))) {
+      this.halt('self-test: Ed25519');
+      return;
+    }
+    this.openInputs();
+    this.log.write(`ready: ${this.ledger.count} payments held, ${this.keys.size} keys, limit ${this.config.payoutLimitEur} EUR`);
+    if (d.identity.pendingConfirm) {
+      d.identity.confirm();
+      this.log.write('image confirmed');
+    }
+    this.signal('boot');
+    this.ready();
+  }
+
+  /** Drops payments whose emission's claim deadline has passed: no copy of those tickets can be paid. */
+  private compactExpired(): void {
+    const now = this.rtc.now();
+    const keep = (p: { emission: number }) => {
+      const dl = this.deadlines.get(p.emission);
+      return dl === undefined || now < dl;
+    };
+    if (this.ledger.entries().some((p) => !keep(p))) {
+      const n = this.ledger.compact(keep);
+      this.log.write(`ledger: compacted, ${n} expired payments dropped`);
+    }
+  }
+
+  private openInputs(): void {
+    const d = this.dev;
+    const on = (name: string) => this.config.inputs.indexOf(name as never) >= 0;
+    if (on('serial')) {
+      const dec = new SerialDecoder();
+      const port = new d.Serial({
+        baud: 115200,
+        onReadable: () =>
+          this.guard(() => {
+            for (let b = port.read(); b; b = port.read()) dec.push(b, this.mono.now());
+            this.drain(dec);
+          }),
+      });
+      this.decoders.push(dec);
+    }
+    if (on('keyboard')) {
+      const dec = new KeyboardWedgeDecoder();
+      const hid = new d.HIDInput({
+        mode: 'keyboard',
+        onReadable: () =>
+          this.guard(() => {
+            for (let r = hid.read(); r; r = hid.read()) dec.push(r, this.mono.now());
+            this.drain(dec);
+          }),
+      });
+      this.decoders.push(dec);
+    }
+    if (on('pos')) {
+      const dec = new HidPosDecoder();
+      const hid = new d.HIDInput({
+        mode: 'pos',
+        onReadable: () =>
+          this.guard(() => {
+            for (let r = hid.read(); r; r = hid.read()) dec.push(r, this.mono.now());
+            this.drain(dec);
+          }),
+      });
+      this.decoders.push(dec);
+    }
+    if (on('camera') && newFrameDecoder) {
+      const fd = (this.frameDecoder = newFrameDecoder());
+      const cam = new d.Camera({
+        onReadable: () =>
+          this.guard(() => {
+            const f = cam.read();
+            if (!f) return;
+            const text = fd.decode(f);
+            if (text === null) return;
+            const now = this.mono.now();
+            if (text === this.lastCamera.text && now - this.lastCamera.at < CAMERA_REPEAT_MS) {
+              this.lastCamera.at = now;
+              return;
+            }
+            this.lastCamera = { text, at: now };
+            this.onCode(text);
+          }),
+      });
+    }
+    const keypad = new d.Keypad({
+      onReadable: () =>
+        this.guard(() => {
+          for (let k = keypad.read(); k !== undefined; k = keypad.read()) this.onKey(k);
+        }),
+    });
+  }
+
+  private drain(dec: Decoder): void {
+    for (let e = dec.read(); e; e = dec.read()) {
+      if (e.type === 'code') this.onCode(e.text);
+      else this.onDropped();
+    }
+  }
+
+  // --- events ---------------------------------------------------------------------------------------
+
+  /** A complete code text from any scanner. */
+  onCode(text: string): void {
+    if (this.state.kind === 'halted' || this.state.kind === 'boot') return;
+    this.stats.scans++;
+    const result = checkCode(text, { keys: this.keys, verify: nobleVerify });
+    const paid = result.status === 'win' && result.ticket ? this.ledger.find(result.ticket) : undefined;
+    const verdict = decide({
+      result,
+      paid,
+      nowMs: this.rtc.now(),
+      deadlineMs: result.ticket ? this.deadlines.get(result.ticket.emission) : undefined,
+      payoutLimitEur: this.config.payoutLimitEur,
+    });
+    this.showVerdict(verdict);
+  }
+
+  showVerdict(v: Verdict): void {
+    this.display.show(verdictScreen(v, this.lang));
+    this.signal(v.kind === 'win' || v.kind === 'centre' ? 'win' : v.kind === 'lose' ? 'lose' : 'refused');
+    const now = this.mono.now();
+    this.state =
+      v.kind === 'win'
+        ? { kind: 'await-pay', verdict: v, until: now + this.config.payWaitMs }
+        : { kind: 'shown', until: now + this.config.verdictMs };
+  }
+
+  /** A scan that ended badly (timeout mid-code, noise, too long): refused, nothing touched. */
+  private onDropped(): void {
+    if (this.state.kind === 'halted' || this.state.kind === 'boot') return;
+    const w = TEXT[this.lang];
+    this.display.show([w.invalid, this.lang === 'fr' ? 'lecture incomplète' : 'incomplete scan', '', w.invalid]);
+    this.signal('refused');
+    this.state = { kind: 'shown', until: this.mono.now() + this.config.verdictMs };
+  }
+
+  onKey(k: Key): void {
+    const s = this.state;
+    if (s.kind === 'halted' || s.kind === 'boot') return;
+    if (s.kind === 'await-pay') {
+      if (k === 'OK') return this.pay(s.verdict);
+      if (k === 'C') {
+        this.beeper.play(BEEPS.key);
+        this.display.show(cancelledScreen(this.lang));
+        this.led.set('off');
+        this.state = { kind: 'shown', until: this.mono.now() + 1500 };
+        return;
+      }
+      this.beeper.play(BEEPS.key);
+      return;
+    }
+    this.beeper.play(BEEPS.key);
+    if ((k === 'OK' || k === 'C') && s.kind === 'shown') this.ready();
+  }
+
+  /** Records the payment; PAYÉ only once `record` returned (the record is then on flash). */
+  private pay(v: Extract<Verdict, { kind: 'win' }>): void {
+    const t = v.ticket;
+    try {
+      this.ledger.record({
+        emission: t.emission,
+        block: t.block,
+        number: t.number,
+        prizeEur: v.prizeEur,
+        paidAtMs: Math.floor(this.rtc.now()),
+        deviceId: this.deviceId.slice(0, 16),
+      });
+    } catch (e) {
+      if (e instanceof LedgerError && e.code === 'DUPLICATE') {
+        const paid = this.ledger.find(t);
+        if (paid) return this.showVerdict({ kind: 'already-paid', ticket: t, prizeEur: v.prizeEur, paid });
+      }
+      const w = TEXT[this.lang];
+      this.log.write(`payment of ${t.emission}-${t.block}-${t.number} failed: ${messageOf(e)}`);
+      this.display.show(errorScreen(this.lang, e instanceof LedgerError && e.code === 'FULL' ? w.ledgerFull : w.recordFailed));
+      this.signal('error');
+      this.state = { kind: 'shown', until: this.mono.now() + this.config.verdictMs };
+      return;
+    }
+    this.stats.payments++;
+    this.log.write(`paid ${t.emission}-${t.block}-${t.number} ${v.prizeEur} EUR`);
+    this.display.show(paidScreen(v.prizeEur, this.lang));
+    this.signal('paid');
+    this.state = { kind: 'shown', until: this.mono.now() + this.config.verdictMs };
+  }
+
+  private tick(): void {
+    this.watchdog.kick();
+    const now = this.mono.now();
+    for (const d of this.decoders) {
+      d.tick(now);
+      this.drain(d);
+    }
+    const s = this.state;
+    if ((s.kind === 'shown' || s.kind === 'await-pay') && now >= s.until) this.ready();
+  }
+
+  private ready(): void {
+    this.state = { kind: 'ready' };
+    this.display.show(readyScreen(this.lang));
+    this.led.set('off');
+  }
+
+  private halt(why: string): void {
+    this.log.write(`halted: ${why}`);
+    this.state = { kind: 'halted' };
+    this.display.show(errorScreen(this.lang, why));
+    this.signal('error');
+  }
+
+  private signal(s: Signal): void {
+    this.beeper.play(BEEPS[s]);
+    this.led.set(LEDS[s]);
+  }
+
+  /** Runs `f`; an exception is logged, shown, and the app goes back to ready after the verdict time. */
+  private guard(f: () => void): void {
+    try {
+      f();
+    } catch (e) {
+      this.stats.errors++;
+      try {
+        this.log.write(`error: ${messageOf(e)}`);
+        if (this.display) {
+          this.display.show(errorScreen(this.lang, messageOf(e)));
+          this.signal('error');
+        }
+        if (this.state.kind !== 'halted' && this.state.kind !== 'boot' && this.mono) {
+          this.state = { kind: 'shown', until: this.mono.now() + (this.config ? this.config.verdictMs : 5000) };
+        } else if (this.state.kind === 'boot') this.state = { kind: 'halted' };
+      } catch {
+        // The display or log itself failed: nothing more to do here; the watchdog stays fed by tick.
+      }
+    }
+  }
+}
+
+function messageOf(e: unknown): string {
+  return e && typeof e === 'object' && 'message' in e ? String((e as Error).message) : String(e);
+}
+
+function ascii(s: string): Uint8Array {
+  const b = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i) & 0x7f;
+  return b;
+}

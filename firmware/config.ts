@@ -1,0 +1,257 @@
+// The device configuration: stored on the `config` flash partition, with defaults built in.
+// Record (one per 4 KiB sector, two sectors so a rewrite never leaves none):
+//   "SPHC" · format 1 (u8) · sequence (u32) · payload length (u32) · payload (UTF-8 JSON) · CRC-32 of all before.
+// The valid record with the highest sequence wins; none valid → built-in defaults. Portable.
+import { crc32 } from '../src/crc32.ts';
+import { fromHex } from '../src/hex.ts';
+import type { Flash } from '../src/hal.ts';
+import type { Lang } from '../src/i18n.ts';
+import { TEST_KEY_ID, TEST_PUBLIC_KEY_HEX, type KeyRing } from '../src/sph1/keys.ts';
+import { PRODUCTION } from './build-info.ts';
+
+export interface EmissionConfig {
+  emission: number;
+  /** Last day of sale, `YYYY-MM-DD` (French calendar). */
+  closingDate: string;
+}
+
+export interface Config {
+  /** Trusted ticket public keys: key id → 32-byte Ed25519 public key, hex. */
+  keys: { id: number; publicKeyHex: string }[];
+  /** Largest prize this retailer pays at the till, in euros; above it, a payment centre pays. */
+  payoutLimitEur: number;
+  lang: Lang;
+  emissions: EmissionConfig[];
+  /** The device id written in payments; empty = the HAL identity's device id. */
+  deviceId: string;
+  /** How long a verdict stays on screen before the ready screen, ms (a payable win waits for OK/C longer). */
+  verdictMs: number;
+  /** How long a payable win waits for OK or C, ms. */
+  payWaitMs: number;
+  /** Which scanner inputs to open. */
+  inputs: ('serial' | 'keyboard' | 'pos' | 'camera')[];
+}
+
+export const DEMO_PAYOUT_LIMIT_EUR = 300;
+
+/** Built-in defaults: the demo configuration (a production build trusts no key until configured). */
+export function defaultConfig(production = PRODUCTION): Config {
+  return {
+    keys: production ? [] : [{ id: TEST_KEY_ID, publicKeyHex: TEST_PUBLIC_KEY_HEX }],
+    payoutLimitEur: DEMO_PAYOUT_LIMIT_EUR,
+    lang: 'fr',
+    emissions: [
+      { emission: 1, closingDate: '2027-06-30' },
+      { emission: 2, closingDate: '2027-12-31' },
+    ],
+    deviceId: '',
+    verdictMs: 8000,
+    payWaitMs: 60000,
+    inputs: ['serial', 'keyboard', 'pos', 'camera'],
+  };
+}
+
+const MAGIC = [0x53, 0x50, 0x48, 0x43]; // "SPHC"
+const FORMAT = 1;
+const HEAD = 13;
+export const CONFIG_RECORD_MAX = 4096;
+
+// --- UTF-8 without TextEncoder --------------------------------------------------------------------
+
+export function utf8Encode(s: string): Uint8Array {
+  const out: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d < 0xe000) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        i++;
+      }
+    }
+    if (c < 0x80) out.push(c);
+    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+    else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+  }
+  return new Uint8Array(out);
+}
+
+/** Strict enough for our own records: a malformed sequence gives null. */
+export function utf8Decode(b: Uint8Array): string | null {
+  let s = '';
+  for (let i = 0; i < b.length; ) {
+    const c = b[i];
+    let cp: number;
+    let n: number;
+    if (c < 0x80) (cp = c), (n = 0);
+    else if (c >= 0xc2 && c < 0xe0) (cp = c & 31), (n = 1);
+    else if (c >= 0xe0 && c < 0xf0) (cp = c & 15), (n = 2);
+    else if (c >= 0xf0 && c < 0xf5) (cp = c & 7), (n = 3);
+    else return null;
+    for (let k = 1; k <= n; k++) {
+      const d = b[i + k];
+      if (d === undefined || (d & 0xc0) !== 0x80) return null;
+      cp = (cp << 6) | (d & 63);
+    }
+    i += n + 1;
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      s += String.fromCharCode(0xd800 + (cp >> 10), 0xdc00 + (cp & 1023));
+    } else s += String.fromCharCode(cp);
+  }
+  return s;
+}
+
+// --- validation -----------------------------------------------------------------------------------
+
+const isInt = (v: unknown, min: number, max: number): v is number =>
+  typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+
+/** A `YYYY-MM-DD` that is a real calendar date. */
+export function isDate(s: unknown): s is string {
+  if (typeof s !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  const [y, m, d] = s.split('-').map(Number);
+  const t = new Date(Date.UTC(y, m - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
+}
+
+/** The problems of a candidate configuration (empty when valid). */
+export function configProblems(c: unknown, production = PRODUCTION): string[] {
+  const p: string[] = [];
+  if (!c || typeof c !== 'object' || Array.isArray(c)) return ['config: not an object'];
+  const o = c as Record<string, unknown>;
+  if (!Array.isArray(o.keys)) p.push('keys: not a list');
+  else
+    o.keys.forEach((k: unknown, i) => {
+      const e = k as Record<string, unknown>;
+      if (!e || typeof e !== 'object') return p.push(`keys[${i}]: not an object`);
+      if (!isInt(e.id, 0, 255)) p.push(`keys[${i}].id: not 0…255`);
+      else if (production && e.id === TEST_KEY_ID) p.push(`keys[${i}]: a production build refuses the test key id 0`);
+      if (typeof e.publicKeyHex !== 'string' || !/^[0-9a-fA-F]{64}$/.test(e.publicKeyHex)) {
+        p.push(`keys[${i}].publicKeyHex: not 64 hex digits`);
+      }
+    });
+  if (!isInt(o.payoutLimitEur, 0, 0xffffffff)) p.push('payoutLimitEur: not a whole number of euros');
+  if (o.lang !== 'fr' && o.lang !== 'en') p.push("lang: not 'fr' or 'en'");
+  if (!Array.isArray(o.emissions)) p.push('emissions: not a list');
+  else
+    o.emissions.forEach((e: unknown, i) => {
+      const x = e as Record<string, unknown>;
+      if (!x || typeof x !== 'object') return p.push(`emissions[${i}]: not an object`);
+      if (!isInt(x.emission, 0, 0xffff)) p.push(`emissions[${i}].emission: not 0…65535`);
+      if (!isDate(x.closingDate)) p.push(`emissions[${i}].closingDate: not a YYYY-MM-DD date`);
+    });
+  if (typeof o.deviceId !== 'string' || !/^[\x20-\x7e]{0,16}$/.test(o.deviceId)) {
+    p.push('deviceId: not printable ASCII of at most 16 characters');
+  }
+  if (!isInt(o.verdictMs, 500, 600000)) p.push('verdictMs: not 500…600000');
+  if (!isInt(o.payWaitMs, 1000, 3600000)) p.push('payWaitMs: not 1000…3600000');
+  const inputs = ['serial', 'keyboard', 'pos', 'camera'];
+  if (!Array.isArray(o.inputs) || !o.inputs.every((x) => inputs.indexOf(x as string) >= 0)) {
+    p.push('inputs: not a list of serial, keyboard, pos, camera');
+  }
+  return p;
+}
+
+/** Fills the fields a stored configuration omits from the defaults (older records stay readable). */
+function withDefaults(o: Record<string, unknown>, production: boolean): Record<string, unknown> {
+  const d = defaultConfig(production) as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(d)) out[k] = k in o ? o[k] : d[k];
+  return out;
+}
+
+// --- encoding -------------------------------------------------------------------------------------
+
+/** One config record (fits a 4 KiB sector), sequence `seq`. Throws RangeError on an invalid config. */
+export function encodeConfig(cfg: Config, seq = 1): Uint8Array {
+  const problems = configProblems(cfg, false);
+  if (problems.length) throw new RangeError(problems.join('; '));
+  const payload = utf8Encode(JSON.stringify(cfg));
+  const total = HEAD + payload.length + 4;
+  if (total > CONFIG_RECORD_MAX) throw new RangeError(`config record of ${total} bytes exceeds ${CONFIG_RECORD_MAX}`);
+  const b = new Uint8Array(total);
+  b.set(MAGIC, 0);
+  b[4] = FORMAT;
+  const put32 = (o: number, v: number) => {
+    b[o] = (v >>> 24) & 255;
+    b[o + 1] = (v >>> 16) & 255;
+    b[o + 2] = (v >>> 8) & 255;
+    b[o + 3] = v & 255;
+  };
+  put32(5, seq >>> 0);
+  put32(9, payload.length);
+  b.set(payload, HEAD);
+  put32(HEAD + payload.length, crc32(b.subarray(0, HEAD + payload.length)));
+  return b;
+}
+
+export type Decoded = { config: Config; seq: number } | { error: string };
+
+/** Decodes a record at the start of `bytes` (trailing bytes, e.g. erased flash, are ignored). Never throws. */
+export function decodeConfig(bytes: Uint8Array, production = PRODUCTION): Decoded {
+  if (!(bytes instanceof Uint8Array) || bytes.length < HEAD + 4) return { error: 'config: too short' };
+  for (let i = 0; i < 4; i++) if (bytes[i] !== MAGIC[i]) return { error: 'config: no record' };
+  if (bytes[4] !== FORMAT) return { error: `config: unknown format ${bytes[4]}` };
+  const get32 = (o: number) => ((bytes[o] << 24) | (bytes[o + 1] << 16) | (bytes[o + 2] << 8) | bytes[o + 3]) >>> 0;
+  const seq = get32(5);
+  const n = get32(9);
+  if (HEAD + n + 4 > bytes.length || HEAD + n + 4 > CONFIG_RECORD_MAX) return { error: 'config: bad length' };
+  if (get32(HEAD + n) !== crc32(bytes.subarray(0, HEAD + n))) return { error: 'config: bad CRC' };
+  const text = utf8Decode(bytes.subarray(HEAD, HEAD + n));
+  if (text === null) return { error: 'config: bad UTF-8' };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { error: 'config: bad JSON' };
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { error: 'config: not an object' };
+  const filled = withDefaults(raw as Record<string, unknown>, production);
+  const problems = configProblems(filled, production);
+  if (problems.length) return { error: problems.join('; ') };
+  return { config: filled as unknown as Config, seq };
+}
+
+/** The trusted keys of a configuration; a production build never trusts key id 0. */
+export function keyRingOf(cfg: Config, production = PRODUCTION): KeyRing {
+  const m = new Map<number, Uint8Array>();
+  for (const k of cfg.keys) if (!(production && k.id === TEST_KEY_ID)) m.set(k.id, fromHex(k.publicKeyHex));
+  return m;
+}
+
+// --- flash ----------------------------------------------------------------------------------------
+
+export interface LoadedConfig {
+  config: Config;
+  /** `flash` (sector index), or `defaults` with why. */
+  source: string;
+  seq: number;
+}
+
+/** Reads the newest valid record of the config partition; defaults when none. Never throws on content. */
+export function loadConfig(flash: Flash, production = PRODUCTION): LoadedConfig {
+  const sectors = Math.min(2, Math.floor(flash.size / flash.blockLength));
+  let best: LoadedConfig | undefined;
+  const errors: string[] = [];
+  for (let s = 0; s < sectors; s++) {
+    const d = decodeConfig(flash.read(s * flash.blockLength, Math.min(flash.blockLength, CONFIG_RECORD_MAX)), production);
+    if ('error' in d) {
+      errors.push(`sector ${s}: ${d.error}`);
+      continue;
+    }
+    if (!best || d.seq > best.seq) best = { config: d.config, source: `flash sector ${s}`, seq: d.seq };
+  }
+  return best ?? { config: defaultConfig(production), source: `defaults (${errors.join('; ')})`, seq: 0 };
+}
+
+/** Writes `cfg` into the sector not holding the current record, so a power cut keeps the old one. */
+export function storeConfig(flash: Flash, cfg: Config, production = PRODUCTION): void {
+  const cur = loadConfig(flash, production);
+  const sectors = Math.min(2, Math.floor(flash.size / flash.blockLength));
+  const curSector = cur.seq === 0 ? -1 : Number(cur.source.replace(/\D+/g, ''));
+  const target = sectors < 2 ? 0 : curSector === 0 ? 1 : 0;
+  flash.eraseBlock(target);
+  flash.write(encodeConfig(cfg, cur.seq + 1), target * flash.blockLength);
+}

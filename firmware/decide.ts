@@ -1,0 +1,54 @@
+// The verdict of one scan: pure, from the SPH1 check result, the ledger, the claim deadline and the
+// payout limit. No I/O here, so every rule is unit-tested in Node.
+import type { CheckResult, Reason } from '../src/sph1/check.ts';
+import type { TicketId } from '../src/sph1/body.ts';
+
+/** A payment found in the ledger (same shape as the ledger's record). */
+export interface PaidRecord {
+  prizeEur: number;
+  paidAtMs: number;
+  deviceId: string;
+}
+
+/** From this amount, a payment centre asks for an identity document. */
+export const ID_REQUIRED_FROM_EUR = 5000;
+
+export type Verdict =
+  | { kind: 'invalid'; reason: Reason | 'E_EMISSION' }
+  | { kind: 'lose'; ticket: TicketId }
+  | { kind: 'already-paid'; ticket: TicketId; prizeEur: number; paid: PaidRecord }
+  | { kind: 'expired'; ticket: TicketId; prizeEur: number; deadlineMs: number }
+  /** Above the retailer's payout limit: the winner goes to a payment centre. */
+  | { kind: 'centre'; ticket: TicketId; prizeEur: number; idRequired: boolean }
+  /** Payable here: OK records the payment. */
+  | { kind: 'win'; ticket: TicketId; prizeEur: number };
+
+export interface DecideInput {
+  result: CheckResult;
+  /** The ledger's record of this ticket, if it was paid. */
+  paid?: PaidRecord;
+  nowMs: number;
+  /** Last moment (ms, exclusive) a prize of the ticket's emission can be claimed; undefined: emission unknown. */
+  deadlineMs: number | undefined;
+  payoutLimitEur: number;
+}
+
+export function decide(i: DecideInput): Verdict {
+  const r = i.result;
+  if (r.status === 'invalid' || !r.ticket) return { kind: 'invalid', reason: r.reason ?? 'E_PREFIX' };
+  const ticket = r.ticket;
+  if (r.status === 'lose') return { kind: 'lose', ticket };
+  // A paid ticket says so even after the deadline: the clerk sees why it is refused.
+  if (i.paid) return { kind: 'already-paid', ticket, prizeEur: r.prizeEur, paid: i.paid };
+  if (i.deadlineMs === undefined) return { kind: 'invalid', reason: 'E_EMISSION' };
+  if (i.nowMs >= i.deadlineMs) return { kind: 'expired', ticket, prizeEur: r.prizeEur, deadlineMs: i.deadlineMs };
+  if (r.prizeEur > i.payoutLimitEur) {
+    return { kind: 'centre', ticket, prizeEur: r.prizeEur, idRequired: r.prizeEur >= ID_REQUIRED_FROM_EUR };
+  }
+  return { kind: 'win', ticket, prizeEur: r.prizeEur };
+}
+
+/** Whether OK on this verdict records a payment. */
+export function payable(v: Verdict): v is Extract<Verdict, { kind: 'win' }> {
+  return v.kind === 'win';
+}

@@ -1,0 +1,161 @@
+// Screen texts: 4 rows × 20 columns. Rows 0–2 are for the clerk; row 3 is the CUSTOMER LINE (turned
+// towards the customer on the device): the amount of a win, or the outcome in one word. Pure.
+import { REASON_TEXT, formatEur, type Lang } from '../src/i18n.ts';
+import type { Verdict } from './decide.ts';
+import { parisDate, parisDateTime } from './paris-time.ts';
+import { PRODUCT, VERSION } from './build-info.ts';
+
+export const COLUMNS = 20;
+export const ROWS = 4;
+
+interface Words {
+  ready: string;
+  scan: string;
+  win: string;
+  lose: string;
+  invalid: string;
+  alreadyPaid: string;
+  expired: string;
+  paid: string;
+  okPay: string;
+  cancelled: string;
+  centre: string;
+  centreId: string;
+  on: string;
+  by: string;
+  until: string;
+  notPayable: string;
+  recorded: string;
+  error: string;
+  booting: string;
+  emission: string;
+  ledgerFull: string;
+  recordFailed: string;
+}
+
+export const TEXT: Record<Lang, Words> = {
+  fr: {
+    ready: 'PRÊT',
+    scan: 'Scannez un ticket',
+    win: 'GAGNANT',
+    lose: 'PERDANT',
+    invalid: 'NON VALIDE',
+    alreadyPaid: 'DÉJÀ PAYÉ',
+    expired: 'TICKET EXPIRÉ',
+    paid: 'PAYÉ',
+    okPay: 'OK payer  C annuler',
+    cancelled: 'Paiement annulé',
+    centre: 'Payable en centre de paiement',
+    centreId: "Centre de paiement, pièce d'identité",
+    on: 'le',
+    by: 'par',
+    until: 'Limite',
+    notPayable: 'NON PAYABLE',
+    recorded: 'Paiement enregistré',
+    error: 'ERREUR',
+    booting: 'Démarrage…',
+    emission: 'émission inconnue',
+    ledgerFull: 'registre plein',
+    recordFailed: 'paiement non enregistré',
+  },
+  en: {
+    ready: 'READY',
+    scan: 'Scan a ticket',
+    win: 'WINNER',
+    lose: 'LOSER',
+    invalid: 'NOT VALID',
+    alreadyPaid: 'ALREADY PAID',
+    expired: 'TICKET EXPIRED',
+    paid: 'PAID',
+    okPay: 'OK pay  C cancel',
+    cancelled: 'Payment cancelled',
+    centre: 'Payable at a payment centre',
+    centreId: 'Payment centre, ID document required',
+    on: 'on',
+    by: 'by',
+    until: 'Deadline',
+    notPayable: 'NOT PAYABLE',
+    recorded: 'Payment recorded',
+    error: 'ERROR',
+    booting: 'Starting…',
+    emission: 'unknown emission',
+    ledgerFull: 'ledger full',
+    recordFailed: 'payment not recorded',
+  },
+};
+
+/** Word-wraps `text` into at most `rows` lines of COLUMNS characters (a long word is cut). */
+export function wrap(text: string, rows: number): string[] {
+  const out: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (!line) line = word;
+    else if (line.length + 1 + word.length <= COLUMNS) line += ' ' + word;
+    else {
+      out.push(line);
+      line = word;
+    }
+    while (line.length > COLUMNS) {
+      out.push(line.slice(0, COLUMNS));
+      line = line.slice(COLUMNS);
+    }
+  }
+  if (line) out.push(line);
+  return out.slice(0, rows);
+}
+
+/** Pads the clerk rows to 3 and appends the customer line. */
+function screen(clerk: string[], customer: string): string[] {
+  const rows = clerk.slice(0, ROWS - 1);
+  while (rows.length < ROWS - 1) rows.push('');
+  rows.push(customer);
+  return rows.map((r) => r.slice(0, COLUMNS));
+}
+
+const ticketLine = (t: { emission: number; block: number; number: number }) => `${t.emission}-${t.block}-${t.number}`;
+
+export function readyScreen(lang: Lang): string[] {
+  const w = TEXT[lang];
+  return screen([PRODUCT, w.ready, w.scan], '');
+}
+
+export function bootScreen(lang: Lang, imageHash: string): string[] {
+  return screen([PRODUCT, `v${VERSION}`, `img ${imageHash.slice(0, 12)}`], TEXT[lang].booting);
+}
+
+export function verdictScreen(v: Verdict, lang: Lang): string[] {
+  const w = TEXT[lang];
+  switch (v.kind) {
+    case 'invalid': {
+      const reason = v.reason === 'E_EMISSION' ? w.emission : REASON_TEXT[lang][v.reason];
+      return screen([w.invalid, ...wrap(reason, 2)], w.invalid);
+    }
+    case 'lose':
+      return screen([w.lose, ticketLine(v.ticket)], w.lose);
+    case 'already-paid':
+      return screen(
+        [w.alreadyPaid, `${w.on} ${parisDateTime(v.paid.paidAtMs)}`, `${w.by} ${v.paid.deviceId}`],
+        w.alreadyPaid,
+      );
+    case 'expired':
+      return screen([w.expired, `${w.until} ${parisDate(v.deadlineMs - 1)}`, ticketLine(v.ticket)], w.notPayable);
+    case 'centre':
+      return screen([w.win, ...wrap(v.idRequired ? w.centreId : w.centre, 2)], formatEur(v.prizeEur, lang));
+    case 'win':
+      return screen([w.win, ticketLine(v.ticket), w.okPay], formatEur(v.prizeEur, lang));
+  }
+}
+
+export function paidScreen(prizeEur: number, lang: Lang): string[] {
+  const w = TEXT[lang];
+  return screen([w.paid, w.recorded], formatEur(prizeEur, lang));
+}
+
+export function cancelledScreen(lang: Lang): string[] {
+  return screen([TEXT[lang].cancelled], '');
+}
+
+export function errorScreen(lang: Lang, message: string): string[] {
+  const w = TEXT[lang];
+  return screen([w.error, ...wrap(message, 2)], w.error);
+}

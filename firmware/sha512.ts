@@ -1,0 +1,102 @@
+// SHA-512 (FIPS 180-4) in 32-bit halves, small: the firmware bundle uses it in place of
+// @noble/hashes/sha2.js (build.mjs aliases it) to keep the camera-less core within its 48 KiB budget.
+// Only `sha512` is provided; checked against @noble/hashes in test/firmware/sha512.test.ts.
+
+const K = new Int32Array(160);
+(() => {
+  // The first 64 bits of the fractional parts of the cube roots of the first 80 primes.
+  const h =
+    '428a2f98d728ae227137449123ef65cdb5c0fbcfec4d3b2fe9b5dba58189dbbc3956c25bf348b53859f111f1b605d019' +
+    '923f82a4af194f9bab1c5ed5da6d8118d807aa98a303024212835b0145706fbe243185be4ee4b28c550c7dc3d5ffb4e2' +
+    '72be5d74f27b896f80deb1fe3b1696b19bdc06a725c71235c19bf174cf692694e49b69c19ef14ad2efbe4786384f25e3' +
+    '0fc19dc68b8cd5b5240ca1cc77ac9c652de92c6f592b02754a7484aa6ea6e4835cb0a9dcbd41fbd476f988da831153b5' +
+    '983e5152ee66dfaba831c66d2db43210b00327c898fb213fbf597fc7beef0ee4c6e00bf33da88fc2d5a79147930aa725' +
+    '06ca6351e003826f142929670a0e6e7027b70a8546d22ffc2e1b21385c26c9264d2c6dfc5ac42aed53380d139d95b3df' +
+    '650a73548baf63de766a0abb3c77b2a881c2c92e47edaee692722c851482353ba2bfe8a14cf10364a81a664bbc423001' +
+    'c24b8b70d0f89791c76c51a30654be30d192e819d6ef5218d69906245565a910f40e35855771202a106aa07032bbd1b8' +
+    '19a4c116b8d2d0c81e376c085141ab532748774cdf8eeb9934b0bcb5e19b48a8391c0cb3c5c95a634ed8aa4ae3418acb' +
+    '5b9cca4f7763e373682e6ff3d6b2b8a3748f82ee5defb2fc78a5636f43172f6084c87814a1f0ab728cc702081a6439ec' +
+    '90befffa23631e28a4506cebde82bde9bef9a3f7b2c67915c67178f2e372532bca273eceea26619cd186b8c721c0c207' +
+    'eada7dd6cde0eb1ef57d4f7fee6ed17806f067aa72176fba0a637dc5a2c898a6113f9804bef90dae1b710b35131c471b' +
+    '28db77f523047d8432caab7b40c724933c9ebe0a15c9bebc431d67c49c100d4c4cc5d4becb3e42b6597f299cfc657e2a' +
+    '5fcb6fab3ad6faec6c44198c4a475817';
+  for (let i = 0; i < 160; i++) K[i] = parseInt(h.substr(i * 8, 8), 16) | 0;
+})();
+
+const IV = [
+  0x6a09e667, 0xf3bcc908, 0xbb67ae85, 0x84caa73b, 0x3c6ef372, 0xfe94f82b, 0xa54ff53a, 0x5f1d36f1, 0x510e527f,
+  0xade682d1, 0x9b05688c, 0x2b3e6c1f, 0x1f83d9ab, 0xfb41bd6b, 0x5be0cd19, 0x137e2179,
+];
+
+const W = new Int32Array(160);
+
+function block(H: Int32Array, m: Uint8Array, o: number): void {
+  for (let i = 0; i < 32; i++, o += 4) W[i] = (m[o] << 24) | (m[o + 1] << 16) | (m[o + 2] << 8) | m[o + 3];
+  for (let i = 16; i < 80; i++) {
+    // σ0 of W[i-15] and σ1 of W[i-2], on (hi, lo) pairs.
+    let h = W[2 * (i - 15)], l = W[2 * (i - 15) + 1];
+    const s0h = ((h >>> 1) | (l << 31)) ^ ((h >>> 8) | (l << 24)) ^ (h >>> 7);
+    const s0l = ((l >>> 1) | (h << 31)) ^ ((l >>> 8) | (h << 24)) ^ ((l >>> 7) | (h << 25));
+    h = W[2 * (i - 2)];
+    l = W[2 * (i - 2) + 1];
+    const s1h = ((h >>> 19) | (l << 13)) ^ ((l >>> 29) | (h << 3)) ^ (h >>> 6);
+    const s1l = ((l >>> 19) | (h << 13)) ^ ((h >>> 29) | (l << 3)) ^ ((l >>> 6) | (h << 26));
+    let lo = (s0l >>> 0) + (s1l >>> 0) + (W[2 * (i - 7) + 1] >>> 0) + (W[2 * (i - 16) + 1] >>> 0);
+    W[2 * i] = s0h + s1h + W[2 * (i - 7)] + W[2 * (i - 16)] + ((lo / 0x100000000) | 0);
+    W[2 * i + 1] = lo | 0;
+  }
+  let ah = H[0], al = H[1], bh = H[2], bl = H[3], ch = H[4], cl = H[5], dh = H[6], dl = H[7];
+  let eh = H[8], el = H[9], fh = H[10], fl = H[11], gh = H[12], gl = H[13], hh = H[14], hl = H[15];
+  for (let i = 0; i < 160; i += 2) {
+    const S1h = ((eh >>> 14) | (el << 18)) ^ ((eh >>> 18) | (el << 14)) ^ ((el >>> 9) | (eh << 23));
+    const S1l = ((el >>> 14) | (eh << 18)) ^ ((el >>> 18) | (eh << 14)) ^ ((eh >>> 9) | (el << 23));
+    const chh = (eh & fh) ^ (~eh & gh), chl = (el & fl) ^ (~el & gl);
+    const t1l = (hl >>> 0) + (S1l >>> 0) + (chl >>> 0) + (K[i + 1] >>> 0) + (W[i + 1] >>> 0);
+    const t1h = hh + S1h + chh + K[i] + W[i] + ((t1l / 0x100000000) | 0);
+    const S0h = ((ah >>> 28) | (al << 4)) ^ ((al >>> 2) | (ah << 30)) ^ ((al >>> 7) | (ah << 25));
+    const S0l = ((al >>> 28) | (ah << 4)) ^ ((ah >>> 2) | (al << 30)) ^ ((ah >>> 7) | (al << 25));
+    const mjh = (ah & bh) ^ (ah & ch) ^ (bh & ch), mjl = (al & bl) ^ (al & cl) ^ (bl & cl);
+    const t2l = (S0l >>> 0) + (mjl >>> 0);
+    const t2h = S0h + mjh + ((t2l / 0x100000000) | 0);
+    hh = gh; hl = gl; gh = fh; gl = fl; fh = eh; fl = el;
+    let x = (dl >>> 0) + (t1l >>> 0);
+    eh = (dh + t1h + ((x / 0x100000000) | 0)) | 0;
+    el = x | 0;
+    dh = ch; dl = cl; ch = bh; cl = bl; bh = ah; bl = al;
+    x = (t1l >>> 0) + (t2l >>> 0);
+    ah = (t1h + t2h + ((x / 0x100000000) | 0)) | 0;
+    al = x | 0;
+  }
+  const v = [ah, al, bh, bl, ch, cl, dh, dl, eh, el, fh, fl, gh, gl, hh, hl];
+  for (let i = 0; i < 16; i += 2) {
+    const lo = (H[i + 1] >>> 0) + (v[i + 1] >>> 0);
+    H[i] = (H[i] + v[i] + ((lo / 0x100000000) | 0)) | 0;
+    H[i + 1] = lo | 0;
+  }
+}
+
+export function sha512(msg: Uint8Array): Uint8Array {
+  const H = new Int32Array(IV);
+  const n = msg.length;
+  const full = n - (n % 128);
+  for (let o = 0; o < full; o += 128) block(H, msg, o);
+  const tail = new Uint8Array(n % 128 < 112 ? 128 : 256);
+  tail.set(msg.subarray(full));
+  tail[n % 128] = 0x80;
+  const bits = n * 8;
+  const end = tail.length;
+  tail[end - 5] = (bits / 0x100000000) & 0xff;
+  tail[end - 4] = (bits >>> 24) & 0xff;
+  tail[end - 3] = (bits >>> 16) & 0xff;
+  tail[end - 2] = (bits >>> 8) & 0xff;
+  tail[end - 1] = bits & 0xff;
+  for (let o = 0; o < end; o += 128) block(H, tail, o);
+  const out = new Uint8Array(64);
+  for (let i = 0; i < 16; i++) {
+    out[4 * i] = H[i] >>> 24;
+    out[4 * i + 1] = H[i] >>> 16;
+    out[4 * i + 2] = H[i] >>> 8;
+    out[4 * i + 3] = H[i];
+  }
+  return out;
+}
