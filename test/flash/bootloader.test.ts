@@ -2,7 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { bootSelect, installImage, provision, readBootState, bootInfo, type BootedImage } from '../../hw-sim/bootloader.ts';
 import { LAYOUT } from '../../hw-sim/layout.ts';
-import { MemChip, PowerCut } from './chip.ts';
+import { NorFlash, PowerCut, norChip, seeded } from './chip.ts';
+import type { NorChip } from '../../hw-sim/bootloader.ts';
 import { image } from './images.ts';
 import { toHex } from '../../src/hex.ts';
 import { parseImage } from '../../src/image/format.ts';
@@ -15,15 +16,18 @@ const hashOf = (b: Uint8Array) => {
   return toHex(p.hash);
 };
 
-function fresh(): MemChip {
-  const chip = new MemChip();
+type TestChip = NorChip & { nor: NorFlash; data: Uint8Array };
+
+function fresh(): TestChip {
+  const nor = new NorFlash();
+  const chip: TestChip = { ...norChip(nor), nor, data: nor.bytes };
   provision(chip, OLD, 1);
   // Something in the ledger partition, which the bootloader must never touch.
   chip.data.fill(0x5a, LAYOUT.ledger.offset, LAYOUT.ledger.offset + 5000);
   return chip;
 }
 
-function boot(chip: MemChip): BootedImage {
+function boot(chip: NorChip): BootedImage {
   const b = bootSelect(chip);
   if ('error' in b) throw new Error(b.error);
   return b;
@@ -117,11 +121,11 @@ test('boot state survives many updates (sector rollover)', () => {
 test('power cut at 300 seeded points of transfer-to-slot, swap and confirm: always a valid image, ledger intact', () => {
   // Count the flash operations of one whole update.
   const probe = fresh();
-  const start = probe.ops;
+  const start = probe.nor.ops;
   installImage(probe, NEW);
   boot(probe).confirm();
   boot(probe);
-  const total = probe.ops - start;
+  const total = probe.nor.ops - start;
   assert.ok(total > 60);
   const hashes = new Set([hashOf(OLD), hashOf(NEW)]);
   const ledgerBefore = fresh().data.slice(LAYOUT.ledger.offset, LAYOUT.ledger.offset + LAYOUT.ledger.size);
@@ -129,26 +133,28 @@ test('power cut at 300 seeded points of transfer-to-slot, swap and confirm: alwa
   let sawNew = 0;
   for (let seed = 1; seed <= 300; seed++) {
     const chip = fresh();
-    chip.seed(seed);
-    chip.cutAt = chip.ops + 1 + ((seed * 7919) % total);
+    const rnd = seeded(seed);
+    chip.nor.cutAtOp(1 + Math.floor(rnd() * total), rnd);
     try {
       installImage(chip, NEW);
       const b = boot(chip);
       if (seed % 3 !== 0) b.confirm();
       boot(chip);
-      chip.cutAt = null;
+      chip.nor.cutAtOp(0);
     } catch (e) {
       if (!(e instanceof PowerCut)) throw e;
     }
+    chip.nor.powerOn();
     // Second cut, during the recovery boot, for a third of the seeds.
     if (seed % 3 === 1) {
-      chip.cutAt = chip.ops + 1 + (seed % 3);
+      chip.nor.cutAtOp(1 + (seed % 2), rnd);
       try {
         boot(chip);
       } catch (e) {
         if (!(e instanceof PowerCut)) throw e;
       }
-      chip.cutAt = null;
+      chip.nor.cutAtOp(0);
+      chip.nor.powerOn();
     }
     for (let r = 0; r < 3; r++) {
       const b = boot(chip);
