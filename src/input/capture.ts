@@ -1,0 +1,36 @@
+// The HID capture text format of `saphir decode`: one report a line as hex bytes separated by spaces
+// (`02 00 16 00 00 00 00 00`); blank lines and `#` comments (also after the bytes) are ignored.
+
+export interface Capture {
+  reports: Uint8Array[];
+  /** Lines that are not a report, with a reason; they are skipped. */
+  errors: { line: number; message: string }[];
+}
+
+const MAX_REPORT = 1024;
+
+export function parseHexReports(text: string): Capture {
+  const reports: Uint8Array[] = [];
+  const errors: Capture['errors'] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const hash = lines[i].indexOf('#');
+    const body = (hash >= 0 ? lines[i].slice(0, hash) : lines[i]).trim();
+    if (body === '') continue;
+    const words = body.split(/[\s,]+/);
+    if (words.length > MAX_REPORT) {
+      errors.push({ line: i + 1, message: `more than ${MAX_REPORT} bytes` });
+      continue;
+    }
+    const bytes = new Uint8Array(words.length);
+    let bad = '';
+    for (let j = 0; j < words.length && !bad; j++) {
+      const w = words[j].replace(/^0x/i, '');
+      if (!/^[0-9a-fA-F]{1,2}$/.test(w)) bad = words[j];
+      else bytes[j] = parseInt(w, 16);
+    }
+    if (bad) errors.push({ line: i + 1, message: `'${bad.slice(0, 20)}' is not a hex byte` });
+    else reports.push(bytes);
+  }
+  return { reports, errors };
+}
