@@ -1,0 +1,399 @@
+// Scenario files (hw-sim/scenarios/*.yaml): parsed with `yaml`'s Document API so that every problem
+// names its line, and checked whole before anything runs. Format: docs/simulator.md.
+import { LineCounter, parseDocument, isMap, isScalar, isSeq, type Node, type Pair, type YAMLMap } from 'yaml';
+import { MODEL_OPTIONS, SCANNER_KINDS, type ModelOptions, type ScannerKind } from './scanners/index.ts';
+import { ticketProblem, type TicketSpec } from './tickets.ts';
+import type { SimConfig } from './sim.ts';
+import type { Key, LedColor } from '../src/hal.ts';
+
+export interface Where {
+  line: number;
+}
+
+/** `row`: the display line (1-based) the text must be on; the YAML field is `line`. */
+export type DisplayExpect = { contains?: string; matches?: RegExp; row?: number; withinMs: number };
+
+export type Step = Where &
+  (
+    | { kind: 'boot' }
+    | { kind: 'reboot' }
+    | { kind: 'power-cut'; afterFlashOps?: number }
+    | { kind: 'delay'; ms: number }
+    | { kind: 'set-clock'; ms: number; text: string }
+    | { kind: 'scan'; code?: string; ticket?: TicketSpec; via: ScannerKind; options: ModelOptions }
+    | { kind: 'press'; key: Key }
+    | ({ kind: 'expect-display' } & DisplayExpect)
+    | { kind: 'expect-beep'; beep: string; withinMs: number }
+    | { kind: 'expect-led'; color: LedColor; withinMs: number }
+    | { kind: 'expect-ledger'; count?: number; contains?: { emission: number; block: number; number: number }; withinMs: number }
+    | { kind: 'screenshot'; file: string }
+  );
+
+export interface Scenario {
+  file: string;
+  name: string;
+  description?: string;
+  seed: string | number;
+  config?: SimConfig;
+  clockMs?: number;
+  device?: { flash?: string; id?: string };
+  steps: Step[];
+}
+
+export class ScenarioError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problems: { line: number; message: string }[],
+  ) {
+    super(problems.map((p) => `${file}:${p.line}: ${p.message}`).join('\n'));
+    this.name = 'ScenarioError';
+  }
+}
+
+export const STEP_KINDS = [
+  'boot', 'reboot', 'power-cut', 'delay', 'set-clock', 'scan', 'press',
+  'expect-display', 'expect-beep', 'expect-led', 'expect-ledger', 'screenshot',
+] as const;
+export const BEEP_KINDS = ['win', 'lose', 'refused', 'paid', 'boot', 'key', 'error'] as const;
+const KEYS = ['OK', 'C', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
+/** How long an expectation waits for the device by default (virtual time). */
+export const DEFAULT_WITHIN_MS = 1000;
+
+/** `250ms`, `2s`, `1.5m`, `1h`, or a bare number of ms. */
+export function parseDuration(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isFinite(v) && v >= 0 ? v : null;
+  if (typeof v !== 'string') return null;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h|d)\s*$/.exec(v);
+  if (!m) return null;
+  const unit = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000 }[m[2]]!;
+  return Number(m[1]) * unit;
+}
+
+/** An ISO date-time with a zone (`Z` or `±hh:mm`), or a date alone (midnight UTC). */
+export function parseInstant(v: unknown): number | null {
+  if (typeof v !== 'string') return null;
+  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(v)) return null;
+  const t = Date.parse(v.length === 10 ? `${v}T00:00:00Z` : v);
+  return Number.isFinite(t) ? t : null;
+}
+
+export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
+  const problems: { line: number; message: string }[] = [];
+  const lineOf = (n: Node | Pair | null | undefined): number => {
+    const r = (n as { range?: [number, number, number] } | null)?.range ?? ((n as Pair | null)?.key as Node | undefined)?.range;
+    return r ? lc.linePos(r[0]).line : 1;
+  };
+  const fail = (n: Node | Pair | null | undefined, message: string) => problems.push({ line: lineOf(n), message });
+  for (const e of doc.errors) problems.push({ line: e.linePos?.[0]?.line ?? 1, message: e.message.split('\n')[0] });
+  if (problems.length) throw new ScenarioError(file, problems);
+
+  const root = doc.contents;
+  if (!isMap(root)) throw new ScenarioError(file, [{ line: 1, message: 'a scenario is a map with name, steps, and optionally config, device, seed' }]);
+
+  /** The scalar value of a node, or undefined (with a problem) when it is not a scalar. */
+  const scalar = (n: unknown, what: string): unknown => {
+    if (!isScalar(n)) {
+      fail(n as Node, `${what} must be a single value`);
+      return undefined;
+    }
+    return n.value;
+  };
+  const int = (n: unknown, what: string, min: number, max: number): number | undefined => {
+    const v = scalar(n, what);
+    if (v === undefined) return undefined;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+      fail(n as Node, `${what} must be an integer from ${min} to ${max}`);
+      return undefined;
+    }
+    return v;
+  };
+  const str = (n: unknown, what: string): string | undefined => {
+    const v = scalar(n, what);
+    if (v === undefined) return undefined;
+    if (typeof v !== 'string' && typeof v !== 'number') {
+      fail(n as Node, `${what} must be text`);
+      return undefined;
+    }
+    return String(v);
+  };
+  const oneOf = <T extends string>(n: unknown, what: string, allowed: readonly T[]): T | undefined => {
+    const v = str(n, what);
+    if (v === undefined) return undefined;
+    if (!(allowed as readonly string[]).includes(v)) {
+      fail(n as Node, `${what} must be one of ${allowed.join(', ')}, not '${v}'`);
+      return undefined;
+    }
+    return v as T;
+  };
+  const duration = (n: unknown, what: string): number | undefined => {
+    const v = scalar(n, what);
+    const ms = parseDuration(v);
+    if (ms === null) {
+      if (v !== undefined) fail(n as Node, `${what} must be a duration such as 250ms, 2s, 5m, 1h`);
+      return undefined;
+    }
+    return ms;
+  };
+  /** The pairs of a map node, each key checked against `allowed`. */
+  const fields = (n: unknown, what: string, allowed: readonly string[]): Map<string, { node: unknown; pair: Pair }> => {
+    const out = new Map<string, { node: unknown; pair: Pair }>();
+    if (!isMap(n)) {
+      fail(n as Node, `${what} must be a map (${allowed.join(', ')})`);
+      return out;
+    }
+    for (const pair of (n as YAMLMap).items) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : '';
+      if (!allowed.includes(key)) {
+        fail(pair.key as Node, `unknown field '${key}' in ${what} (known: ${allowed.join(', ')})`);
+        continue;
+      }
+      out.set(key, { node: pair.value, pair });
+    }
+    return out;
+  };
+
+  const top = fields(root, 'the scenario', ['name', 'description', 'seed', 'config', 'device', 'steps']);
+  const scenario: Scenario = { file, name: '', seed: file, steps: [] };
+  const name = top.get('name');
+  if (!name) fail(root, "missing 'name'");
+  else scenario.name = str(name.node, 'name') ?? '';
+  const desc = top.get('description');
+  if (desc) scenario.description = str(desc.node, 'description');
+  const seed = top.get('seed');
+  if (seed) scenario.seed = str(seed.node, 'seed') ?? file;
+  else scenario.seed = scenario.name || file;
+
+  const cfg = top.get('config');
+  if (cfg) {
+    const f = fields(cfg.node, 'config', ['payout-limit', 'language', 'emissions', 'clock', 'device-id', 'verdict-ms', 'pay-wait-ms']);
+    const c: SimConfig = {};
+    if (f.has('payout-limit')) c.payoutLimitEur = int(f.get('payout-limit')!.node, 'payout-limit', 0, 0xffffffff);
+    if (f.has('language')) c.lang = oneOf(f.get('language')!.node, 'language', ['fr', 'en'] as const);
+    if (f.has('device-id')) c.deviceId = str(f.get('device-id')!.node, 'device-id');
+    if (f.has('verdict-ms')) c.verdictMs = int(f.get('verdict-ms')!.node, 'verdict-ms', 100, 3_600_000);
+    if (f.has('pay-wait-ms')) c.payWaitMs = int(f.get('pay-wait-ms')!.node, 'pay-wait-ms', 100, 3_600_000);
+    if (f.has('clock')) {
+      const n = f.get('clock')!.node;
+      const ms = parseInstant(str(n, 'clock'));
+      if (ms === null) fail(n as Node, 'clock must be an ISO date-time such as 2026-11-30T10:00:00Z');
+      else scenario.clockMs = ms;
+    }
+    if (f.has('emissions')) {
+      const n = f.get('emissions')!.node;
+      if (!isSeq(n)) fail(n as Node, 'emissions must be a list of {emission, closes}');
+      else {
+        c.emissions = [];
+        for (const item of n.items) {
+          const e = fields(item, 'an emission', ['emission', 'closes']);
+          const emission = e.has('emission') ? int(e.get('emission')!.node, 'emission', 0, 0xffff) : undefined;
+          const closes = e.has('closes') ? str(e.get('closes')!.node, 'closes') : undefined;
+          if (!e.has('emission') || !e.has('closes')) fail(item as Node, 'an emission needs emission and closes (YYYY-MM-DD)');
+          else if (closes !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(closes)) fail(e.get('closes')!.node as Node, 'closes must be a date YYYY-MM-DD');
+          else if (emission !== undefined && closes !== undefined) c.emissions.push({ emission, closingDate: closes });
+        }
+      }
+    }
+    scenario.config = c;
+  }
+  const dev = top.get('device');
+  if (dev) {
+    const f = fields(dev.node, 'device', ['flash', 'id']);
+    scenario.device = {};
+    if (f.has('flash')) scenario.device.flash = str(f.get('flash')!.node, 'flash');
+    if (f.has('id')) scenario.device.id = str(f.get('id')!.node, 'id');
+  }
+
+  const steps = top.get('steps');
+  if (!steps) fail(root, "missing 'steps'");
+  else if (!isSeq(steps.node)) fail(steps.node as Node, 'steps must be a list');
+  else {
+    for (const item of steps.node.items) {
+      const s = parseStep(item as Node);
+      if (s) scenario.steps.push(s);
+    }
+    if (steps.node.items.length === 0) fail(steps.node as Node, 'steps is empty');
+  }
+  if (problems.length) throw new ScenarioError(file, problems.sort((a, b) => a.line - b.line));
+  return scenario;
+
+  function parseStep(item: Node): Step | undefined {
+    const line = lineOf(item);
+    let kind: string;
+    let arg: unknown = null;
+    if (isScalar(item)) {
+      kind = String(item.value);
+    } else if (isMap(item) && item.items.length === 1) {
+      const pair = item.items[0];
+      kind = isScalar(pair.key) ? String(pair.key.value) : '';
+      arg = pair.value;
+    } else {
+      fail(item, 'a step is a name (boot) or a map of one step name to its arguments (delay: 250ms)');
+      return undefined;
+    }
+    if (!(STEP_KINDS as readonly string[]).includes(kind)) {
+      fail(item, `unknown step '${kind}' (known: ${STEP_KINDS.join(', ')})`);
+      return undefined;
+    }
+    const empty = arg === null || (isScalar(arg) && arg.value === null);
+    const needArg = (what: string) => {
+      if (empty) fail(item, `${kind} needs ${what}`);
+      return !empty;
+    };
+    switch (kind) {
+      case 'boot':
+      case 'reboot':
+        if (!empty) fail(arg as Node, `${kind} takes no arguments`);
+        return { kind, line };
+      case 'power-cut': {
+        if (empty || (isScalar(arg) && arg.value === 'now')) return { kind, line };
+        const f = fields(arg, 'power-cut', ['after-flash-ops']);
+        const n = f.has('after-flash-ops') ? int(f.get('after-flash-ops')!.node, 'after-flash-ops', 1, 1_000_000) : undefined;
+        return n === undefined ? undefined : { kind, line, afterFlashOps: n };
+      }
+      case 'delay': {
+        if (!needArg('a duration (250ms, 2s)')) return undefined;
+        const ms = duration(arg, 'delay');
+        return ms === undefined ? undefined : { kind, line, ms };
+      }
+      case 'set-clock': {
+        if (!needArg('an ISO date-time')) return undefined;
+        const text = str(arg, 'set-clock');
+        const ms = parseInstant(text);
+        if (ms === null) {
+          fail(arg as Node, 'set-clock must be an ISO date-time such as 2027-08-02T09:00:00+02:00');
+          return undefined;
+        }
+        return { kind, line, ms, text: text! };
+      }
+      case 'press': {
+        if (!needArg('a key: OK, C or 0-9')) return undefined;
+        const key = oneOf(arg, 'press', KEYS);
+        return key === undefined ? undefined : { kind, line, key: key as Key };
+      }
+      case 'scan':
+        return needArg('code or ticket') ? parseScan(arg, line) : undefined;
+      case 'expect-display': {
+        if (!needArg('contains or matches')) return undefined;
+        if (isScalar(arg)) {
+          const text = str(arg, 'expect-display');
+          return text === undefined ? undefined : { kind, line, contains: text, withinMs: DEFAULT_WITHIN_MS };
+        }
+        const f = fields(arg, 'expect-display', ['contains', 'matches', 'line', 'within']);
+        const s: Step & { kind: 'expect-display' } = { kind, line, withinMs: DEFAULT_WITHIN_MS };
+        if (f.has('contains')) s.contains = str(f.get('contains')!.node, 'contains');
+        if (f.has('matches')) {
+          const n = f.get('matches')!.node;
+          const src = str(n, 'matches');
+          try {
+            if (src !== undefined) s.matches = new RegExp(src);
+          } catch (e) {
+            fail(n as Node, `matches: ${(e as Error).message}`);
+          }
+        }
+        if (f.has('contains') === f.has('matches')) fail(arg as Node, 'expect-display needs exactly one of contains or matches');
+        if (f.has('line')) s.row = int(f.get('line')!.node, 'line', 1, 16);
+        if (f.has('within')) s.withinMs = duration(f.get('within')!.node, 'within') ?? DEFAULT_WITHIN_MS;
+        return s;
+      }
+      case 'expect-beep':
+      case 'expect-led': {
+        if (!needArg(kind === 'expect-beep' ? BEEP_KINDS.join('|') : 'green|red|off')) return undefined;
+        let valueNode: unknown = arg;
+        let withinMs = DEFAULT_WITHIN_MS;
+        if (isMap(arg)) {
+          const f = fields(arg, kind, ['is', 'within']);
+          valueNode = f.get('is')?.node;
+          if (!valueNode) {
+            fail(arg as Node, `${kind} needs 'is'`);
+            return undefined;
+          }
+          if (f.has('within')) withinMs = duration(f.get('within')!.node, 'within') ?? DEFAULT_WITHIN_MS;
+        }
+        if (kind === 'expect-beep') {
+          const beep = oneOf(valueNode, kind, BEEP_KINDS);
+          return beep === undefined ? undefined : { kind, line, beep, withinMs };
+        }
+        const color = oneOf(valueNode, kind, ['green', 'red', 'off'] as const);
+        return color === undefined ? undefined : { kind, line, color, withinMs };
+      }
+      case 'expect-ledger': {
+        if (!needArg('count or contains')) return undefined;
+        const f = fields(arg, 'expect-ledger', ['count', 'contains', 'within']);
+        const s: Step & { kind: 'expect-ledger' } = { kind, line, withinMs: 0 };
+        if (f.has('count')) s.count = int(f.get('count')!.node, 'count', 0, 1_000_000);
+        if (f.has('contains')) {
+          const c = fields(f.get('contains')!.node, 'contains', ['emission', 'block', 'number']);
+          const emission = c.has('emission') ? int(c.get('emission')!.node, 'emission', 0, 0xffff) : undefined;
+          const block = c.has('block') ? int(c.get('block')!.node, 'block', 0, 0xffff) : undefined;
+          const number = c.has('number') ? int(c.get('number')!.node, 'number', 0, 2_999_999) : undefined;
+          if (emission === undefined || block === undefined || number === undefined) fail(f.get('contains')!.node as Node, 'contains needs emission, block and number');
+          else s.contains = { emission, block, number };
+        }
+        if (!f.has('count') && !f.has('contains')) fail(arg as Node, 'expect-ledger needs count or contains');
+        if (f.has('within')) s.withinMs = duration(f.get('within')!.node, 'within') ?? 0;
+        return s;
+      }
+      case 'screenshot': {
+        if (!needArg('a file name ending in .png')) return undefined;
+        const file = str(arg, 'screenshot');
+        if (file !== undefined && !/\.png$/i.test(file)) fail(arg as Node, 'screenshot must name a .png file');
+        return file === undefined ? undefined : { kind, line, file };
+      }
+    }
+    return undefined;
+  }
+
+  function parseScan(arg: unknown, line: number): Step | undefined {
+    const allOptions = new Set<string>();
+    for (const k of SCANNER_KINDS) for (const o of Object.keys(MODEL_OPTIONS[k])) allOptions.add(o);
+    const f = fields(arg, 'scan', ['code', 'ticket', 'key', 'via', ...allOptions]);
+    if (!isMap(arg)) return undefined;
+    const via = f.has('via') ? oneOf(f.get('via')!.node, 'via', SCANNER_KINDS) : 'hid-pos';
+    if (via === undefined) return undefined;
+    const s: Step & { kind: 'scan' } = { kind: 'scan', line, via, options: {} };
+    if (f.has('code') === f.has('ticket')) fail(arg as Node, 'scan needs exactly one of code or ticket');
+    if (f.has('code')) {
+      const n = f.get('code')!.node;
+      const v = scalar(n, 'code');
+      if (typeof v !== 'string') fail(n as Node, 'code must be text (quote it)');
+      else s.code = v;
+    }
+    let key: 'test' | 'other' | undefined;
+    if (f.has('key')) {
+      key = oneOf(f.get('key')!.node, 'key', ['test', 'other'] as const);
+      if (f.has('code')) fail(f.get('key')!.node as Node, 'key applies to ticket, not to code');
+    }
+    if (f.has('ticket')) {
+      const n = f.get('ticket')!.node;
+      const t = fields(n, 'ticket', ['emission', 'block', 'number', 'prize', 'key']);
+      const emission = t.has('emission') ? int(t.get('emission')!.node, 'emission', 0, 0xffff) : undefined;
+      const block = t.has('block') ? int(t.get('block')!.node, 'block', 0, 0xffff) : 1;
+      const number = t.has('number') ? int(t.get('number')!.node, 'number', 0, 2_999_999) : undefined;
+      const prize = t.has('prize') ? int(t.get('prize')!.node, 'prize', 0, 250_000) : undefined;
+      if (t.has('key')) key = oneOf(t.get('key')!.node, 'key', ['test', 'other'] as const);
+      if (emission === undefined || number === undefined || prize === undefined || block === undefined) {
+        if (isMap(n) && (!t.has('emission') || !t.has('number') || !t.has('prize'))) fail(n as Node, 'ticket needs emission, number and prize (block defaults to 1)');
+      } else {
+        const spec: TicketSpec = { emission, block, number, prize, key };
+        const problem = ticketProblem(spec);
+        if (problem) fail(n as Node, problem);
+        else s.ticket = spec;
+      }
+    }
+    const known = MODEL_OPTIONS[via];
+    for (const [k, { node }] of f) {
+      if (k === 'code' || k === 'ticket' || k === 'key' || k === 'via') continue;
+      if (!(k in known)) {
+        fail(node as Node, `scanner ${via} has no option '${k}' (its options: ${Object.keys(known).join(', ')})`);
+        continue;
+      }
+      const v = scalar(node, k);
+      if (v === undefined) continue;
+      if (typeof v !== known[k]) fail(node as Node, `${k} must be a ${known[k]}`);
+      else s.options[k] = v as number | string | boolean;
+    }
+    return s;
+  }
+}

@@ -1,0 +1,350 @@
+// The whole handheld in software: the NOR chip, the bootloader (or developer mode), the firmware bundle
+// running in QuickJS with the simulated peripherals, on virtual time. Scenarios, the demo, the
+// interactive mode and the benchmarks all drive this class.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Frame, Key, LedColor } from '../src/hal.ts';
+import { Scheduler } from './scheduler.ts';
+import { NorFlash, PowerCut } from './nor-flash.ts';
+import { Peripherals, partitionFlash, type BeepRecord } from './device.ts';
+import { QjsDevice, type QjsFault, type QjsVariant } from './qjs-host.ts';
+import { bootSelect, slotSummary, type NorChip } from './bootloader.ts';
+import { LAYOUT, SECTOR_SIZE } from './layout.ts';
+import { seededRng, type Rng } from './rng.ts';
+import type { Transmission } from './scanners/types.ts';
+import { defaultConfig, storeConfig, configProblems, type Config } from '../firmware/config.ts';
+import { BEEPS, type Signal } from '../firmware/signals.ts';
+import { Ledger } from '../src/ledger/index.ts';
+import type { Payment } from '../src/ledger/index.ts';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const BUNDLE_PATH = join(ROOT, 'firmware', 'dist', 'saphir-fw.js');
+
+/** The firmware tests' limits: the simulator runs the bundle under the same ones. */
+export const VM_LIMITS = { memoryLimit: 4 * 1024 * 1024, stackLimit: 256 * 1024, deadlineMs: 2000 };
+
+/** Builds firmware/dist/saphir-fw.js when it is missing (`npm run build`). */
+export function ensureBundle(log: (s: string) => void = () => {}): string {
+  if (!existsSync(BUNDLE_PATH)) {
+    log('firmware/dist/saphir-fw.js missing: building (npm run build)…');
+    const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'build.mjs')], { cwd: ROOT, encoding: 'utf8' });
+    if (r.status !== 0 || !existsSync(BUNDLE_PATH)) {
+      throw new Error(`firmware build failed:\n${(r.stderr || r.stdout || '').slice(-2000)}`);
+    }
+  }
+  return readFileSync(BUNDLE_PATH, 'utf8');
+}
+
+/** The bootloader's view of the chip. */
+export function bootChip(chip: NorFlash): NorChip {
+  return {
+    read: (o, l) => chip.read(o, l),
+    program: (o, b) => chip.write(b, o),
+    eraseSector: (o) => chip.eraseBlock(o / SECTOR_SIZE),
+  };
+}
+
+export type BeepKind = Signal | 'unknown';
+
+/** Which of the firmware's patterns (firmware/signals.ts) a played beep is. */
+export function classifyBeep(tones: readonly { hz: number; ms: number }[]): BeepKind {
+  for (const [name, pattern] of Object.entries(BEEPS) as [Signal, readonly { hz: number; ms: number }[]][]) {
+    if (pattern.length === tones.length && pattern.every((p, i) => p.hz === tones[i].hz && p.ms === tones[i].ms)) return name;
+  }
+  return 'unknown';
+}
+
+/** Scenario-level device configuration, mapped onto the firmware's Config. */
+export interface SimConfig {
+  payoutLimitEur?: number;
+  lang?: 'fr' | 'en';
+  emissions?: { emission: number; closingDate: string }[];
+  deviceId?: string;
+  verdictMs?: number;
+  payWaitMs?: number;
+}
+
+export interface SimEvents {
+  display?: (lines: string[], sim: Simulator) => void;
+  beep?: (b: BeepRecord, kind: BeepKind) => void;
+  led?: (c: LedColor) => void;
+  log?: (line: string) => void;
+  /** Power states: `boot` (with how), `off` (with why). */
+  power?: (what: string) => void;
+}
+
+export interface SimOptions {
+  /** The chip to start from; default a fresh erased one. */
+  chip?: NorFlash;
+  /** Firmware bundle text for developer mode; default firmware/dist/saphir-fw.js (built if missing). */
+  bundle?: string;
+  variant?: QjsVariant;
+  /** Seed of the simulator's randomness (scanner noise, camera frames). */
+  seed?: number | string;
+  /** Real-time clock at start, ms since the epoch (default 2026-06-15T10:00:00Z). */
+  clockMs?: number;
+  deviceId?: string;
+  events?: SimEvents;
+}
+
+export class SimError extends Error {}
+
+export class Simulator {
+  readonly scheduler = new Scheduler();
+  readonly chip: NorFlash;
+  readonly rng: Rng;
+  readonly variant: QjsVariant;
+  readonly deviceId: string;
+  events: SimEvents;
+  /** Undefined while the power is off. */
+  periph: Peripherals | undefined;
+  vm: QjsDevice | undefined;
+  /** How the running firmware was started: `developer` (bundle file) or `image` (bootloader, slot). */
+  bootMode = '';
+  imageHash = '';
+  pendingConfirm = false;
+  /** Every screen shown since the simulator started, with its virtual time. */
+  readonly screens: { t: number; lines: string[] }[] = [];
+  readonly beepLog: { t: number; kind: BeepKind }[] = [];
+  readonly faults: QjsFault[] = [];
+  /** Scans that found no open input of their kind. */
+  undelivered = 0;
+  boots = 0;
+  private rtcOffset: number;
+  private resetReason: string | undefined;
+  private bundleText: string | undefined;
+
+  constructor(o: SimOptions = {}) {
+    this.chip = o.chip ?? new NorFlash();
+    this.bundleText = o.bundle;
+    this.variant = o.variant ?? 'quickjs';
+    this.rng = seededRng(o.seed ?? 1);
+    this.rtcOffset = o.clockMs ?? Date.UTC(2026, 5, 15, 10, 0, 0);
+    this.deviceId = o.deviceId ?? 'SIM-0001';
+    this.events = o.events ?? {};
+  }
+
+  get on(): boolean {
+    return this.periph !== undefined;
+  }
+
+  get now(): number {
+    return this.scheduler.now;
+  }
+
+  /** The real-time clock, ms since the epoch. */
+  get clock(): number {
+    return this.rtcOffset + this.scheduler.now;
+  }
+
+  setClock(ms: number): void {
+    this.rtcOffset = ms - this.scheduler.now;
+  }
+
+  get screen(): string[] {
+    return this.periph?.screen ?? [];
+  }
+
+  get led(): LedColor {
+    return this.periph?.led ?? 'off';
+  }
+
+  /** Writes the device configuration to the config partition (the firmware reads it at boot). */
+  configure(c: SimConfig): void {
+    const cfg: Config = { ...defaultConfig(false) };
+    if (c.payoutLimitEur !== undefined) cfg.payoutLimitEur = c.payoutLimitEur;
+    if (c.lang !== undefined) cfg.lang = c.lang;
+    if (c.emissions !== undefined) cfg.emissions = c.emissions;
+    if (c.deviceId !== undefined) cfg.deviceId = c.deviceId;
+    if (c.verdictMs !== undefined) cfg.verdictMs = c.verdictMs;
+    if (c.payWaitMs !== undefined) cfg.payWaitMs = c.payWaitMs;
+    const problems = configProblems(cfg, false);
+    if (problems.length > 0) throw new SimError(`config: ${problems.join('; ')}`);
+    if (!this.chip.powered) this.chip.powerOn();
+    storeConfig(partitionFlash(this.chip, 'config'), cfg, false);
+  }
+
+  /** Power on: the bootloader picks a verified image, or developer mode loads the bundle file. */
+  async boot(): Promise<void> {
+    if (this.on) throw new SimError('boot: the device is already on (use reboot)');
+    this.chip.powerOn();
+    this.resetReason = undefined;
+    let bundle: string;
+    const chip = bootChip(this.chip);
+    const hasImage = [0, 1].some((s) => slotSummary(chip, s as 0 | 1).status !== 'empty');
+    let confirm = () => {};
+    if (hasImage) {
+      const b = bootSelect(chip);
+      if ('error' in b) throw new SimError(`bootloader: ${b.error}`);
+      bundle = new TextDecoder().decode(b.bundle);
+      this.bootMode = `image slot ${'AB'[b.slot]} v${b.version}`;
+      this.imageHash = b.imageHash;
+      this.pendingConfirm = b.pendingConfirm;
+      confirm = () => {
+        b.confirm();
+        this.pendingConfirm = false;
+      };
+    } else {
+      if (this.bundleText === undefined) this.bundleText = ensureBundle();
+      bundle = this.bundleText;
+      this.bootMode = 'developer';
+      this.imageHash = createHash('sha256').update(bundle).digest('hex');
+      this.pendingConfirm = false;
+    }
+    const sim = this;
+    const identity = {
+      deviceId: this.deviceId,
+      boardId: 0x53480001,
+      get imageHash() {
+        return sim.imageHash;
+      },
+      get pendingConfirm() {
+        return sim.pendingConfirm;
+      },
+      confirm: () => confirm(),
+    };
+    const periph = new Peripherals({
+      scheduler: this.scheduler,
+      chip: this.chip,
+      rtcBase: () => this.rtcOffset,
+      identity,
+      events: {
+        display: (lines) => {
+          this.screens.push({ t: this.now, lines });
+          if (this.screens.length > 5000) this.screens.splice(0, 1000);
+          this.events.display?.(lines, this);
+        },
+        beep: (b) => {
+          const kind = classifyBeep(b.tones);
+          this.beepLog.push({ t: b.t, kind });
+          if (this.beepLog.length > 5000) this.beepLog.splice(0, 1000);
+          this.events.beep?.(b, kind);
+        },
+        led: (c) => this.events.led?.(c),
+        log: (l) => this.events.log?.(l),
+        watchdog: () => this.requestReset('watchdog'),
+      },
+    });
+    this.periph = periph;
+    this.boots++;
+    this.events.power?.(`boot (${this.bootMode})`);
+    this.vm = await QjsDevice.start({
+      bundle,
+      device: periph.device,
+      variant: this.variant,
+      ...VM_LIMITS,
+      onFault: (f) => {
+        this.faults.push(f);
+        this.events.log?.(`fault ${f.kind} in ${f.where}: ${f.message}`);
+        if (f.kind === 'interrupted' || f.kind === 'out-of-memory') this.requestReset(f.kind);
+      },
+    });
+    await this.settle();
+  }
+
+  /** Power off: every timer stops, the VM is gone; the chip keeps what was written. */
+  powerOff(why = 'power off'): void {
+    if (!this.periph) return;
+    this.periph.shutdown();
+    this.periph = undefined;
+    this.vm?.dispose();
+    this.vm = undefined;
+    this.events.power?.(`off (${why})`);
+  }
+
+  async reboot(): Promise<void> {
+    this.powerOff('reboot');
+    await this.boot();
+  }
+
+  /** Cuts the power now. */
+  powerCut(): void {
+    this.powerOff('power cut');
+  }
+
+  /** Cuts the power in the middle of the `n`-th flash operation from now (1 = the next). */
+  cutAfterFlashOps(n: number): void {
+    this.chip.cutAtOp(n);
+  }
+
+  private requestReset(reason: string): void {
+    this.resetReason ??= reason;
+  }
+
+  /** After anything ran: a cut chip powers the device off, a watchdog or fault resets it. */
+  private async settle(): Promise<void> {
+    if (this.periph && !this.chip.powered) this.powerOff('power cut during a flash operation');
+    if (this.periph && this.resetReason) {
+      const why = this.resetReason;
+      this.powerOff(`reset: ${why}`);
+      await this.boot();
+    }
+  }
+
+  /** Runs virtual time forward by `ms`. */
+  async run(ms: number): Promise<void> {
+    await this.runUntil(() => false, ms);
+  }
+
+  /** Runs events until `cond()` holds or `withinMs` of virtual time passed; returns whether it held. */
+  async runUntil(cond: () => boolean, withinMs: number): Promise<boolean> {
+    const end = this.now + withinMs;
+    for (;;) {
+      if (cond()) return true;
+      if (!this.scheduler.step(end)) break;
+      await this.settle();
+    }
+    if (this.scheduler.now < end) this.scheduler.now = end;
+    return cond();
+  }
+
+  /** Schedules a scanner's deliveries from now; returns when the last one lands (virtual ms). */
+  transmit(tx: Transmission): number {
+    const start = this.now;
+    let missed = false;
+    for (const d of tx.deliveries) {
+      this.scheduler.at(start + d.t, () => {
+        const p = this.periph;
+        let ok = false;
+        if (p) {
+          try {
+            ok = d.input === 'camera' ? p.feedFrame(d.frame as Frame) : p.feed(d.input, d.data);
+          } catch (e) {
+            if (!(e instanceof PowerCut)) throw e;
+          }
+        }
+        if (!ok && !missed) {
+          missed = true;
+          this.undelivered++;
+        }
+      });
+    }
+    return start + tx.durationMs;
+  }
+
+  /** A key on the keypad. */
+  press(key: Key): void {
+    if (!this.periph) throw new SimError('press: the device is off');
+    if (!this.periph.feed('keypad', key)) this.undelivered++;
+  }
+
+  /** Payments on the chip's ledger partition, read as the firmware would. */
+  ledger(): Payment[] {
+    // Reading needs the chip powered; a later boot powers it anyway.
+    this.chip.powerOn();
+    return Ledger.readEntries(partitionFlash(this.chip, 'ledger'));
+  }
+
+  heapUsed(): number {
+    return this.vm?.heapUsed() ?? 0;
+  }
+
+  dispose(): void {
+    this.powerOff('dispose');
+  }
+}
+
+export { LAYOUT };
