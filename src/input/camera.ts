@@ -41,6 +41,8 @@ export class CameraDecoder {
   private buf32 = new Uint32Array(0);
   /** Where the last code was, in frame pixels; null when the last frame had none. */
   last: Box | null = null;
+  /** How many jsQR runs the last `decode` took (1 when the first try found the code). */
+  attempts = 0;
 
   constructor(options: CameraDecoderOptions = {}) {
     this.maxSide = Math.max(64, options.maxSide ?? 320);
@@ -50,6 +52,7 @@ export class CameraDecoder {
 
   /** The text of the QR code in `frame`, or null (also for a malformed frame). */
   decode(frame: Frame): string | null {
+    this.attempts = 0;
     if (!frameValid(frame)) return null;
     const W = frame.width;
     const H = frame.height;
@@ -76,6 +79,7 @@ export class CameraDecoder {
       if (s > 1 && this.fullSize) plans.push([whole, 1, true]);
     }
     for (const [box, scale, invert] of plans) {
+      this.attempts++;
       const text = this.attempt(frame, box, scale, invert);
       if (text !== null) return text;
     }
