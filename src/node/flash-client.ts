@@ -362,3 +362,65 @@ function describe(v: unknown): string {
   if (v && typeof v === 'object' && 'detail' in v) return String((v as { detail: unknown }).detail);
   return 'device error';
 }
+
+type Lang = 'fr' | 'en';
+
+const REFUSAL_TEXT: Record<Lang, Record<string, string>> = {
+  fr: {
+    malformed: 'image tronquée ou mal formée',
+    hash: 'image corrompue (SHA-256 faux)',
+    signature: 'signature refusée (pas la clé du firmware)',
+    board: "image pour un autre modèle d'appareil",
+    rollback: 'version plus ancienne que le compteur de sécurité de l’appareil (anti-retour)',
+    'too-large': 'image trop grande pour un emplacement',
+    busy: "l'image en cours n'est pas encore confirmée",
+    flash: "erreur d'écriture de la mémoire flash",
+    incomplete: 'transfert incomplet',
+    'no-session': 'aucune mise à jour en cours',
+  },
+  en: {
+    malformed: 'truncated or malformed image',
+    hash: 'corrupted image (SHA-256 mismatch)',
+    signature: 'signature refused (not the firmware key)',
+    board: 'image for another device model',
+    rollback: "older than the device's security counter (anti-rollback)",
+    'too-large': 'image too large for a slot',
+    busy: 'the running image is not confirmed yet',
+    flash: 'flash write error',
+    incomplete: 'incomplete transfer',
+    'no-session': 'no update in progress',
+  },
+};
+
+/** The technician-facing sentence for an error of this module. */
+export function errorText(e: unknown, lang: Lang, path?: string): string {
+  if (!(e instanceof FlashError)) return e instanceof Error ? e.message : String(e);
+  const fr = lang === 'fr';
+  const p = e.detail.path ?? path ?? '';
+  switch (e.code) {
+    case 'no-port':
+      return fr ? `port série introuvable : ${p}` : `no such serial port: ${p}`;
+    case 'busy':
+      return fr ? `port série occupé (déjà ouvert par un autre programme) : ${p}` : `serial port busy (open in another program): ${p}`;
+    case 'open-failed':
+      return fr ? `impossible d'ouvrir ${p} : ${e.message}` : `cannot open ${p}: ${e.message}`;
+    case 'no-answer':
+      return fr
+        ? `pas de réponse de l'appareil à ${e.detail.baud} bauds (câble, appareil éteint ou autre vitesse ?)`
+        : `no answer from the device at ${e.detail.baud} baud (cable, device off, or another speed?)`;
+    case 'link-lost':
+      return fr ? `liaison coupée (${e.message}) : relancez la commande, le transfert reprendra` : `link lost (${e.message}): run the command again, the transfer resumes`;
+    case 'refused': {
+      const why = REFUSAL_TEXT[lang][e.detail.reason ?? ''] ?? e.detail.reason ?? '';
+      return fr ? `refusée par l'appareil : ${why} — ${e.message}` : `refused by the device: ${why} — ${e.message}`;
+    }
+    case 'verify':
+      return fr ? `vérification échouée : ${e.message}` : `verification failed: ${e.message}`;
+    default:
+      return fr ? `erreur de protocole : ${e.message}` : `protocol error: ${e.message}`;
+  }
+}
+
+export function refusalText(reason: string, lang: Lang): string {
+  return REFUSAL_TEXT[lang][reason] ?? reason;
+}
