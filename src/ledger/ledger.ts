@@ -40,7 +40,7 @@ export interface LedgerStats {
   sectors: number;
   slotsPerSector: number;
   freeSectors: number;
-  /** Slots written but not holding a live payment (torn, corrupted, superseded copies). */
+  /** Slots compaction would give back: torn, corrupted or superseded ones, and unused room in sectors other than the head. */
   deadSlots: number;
   headSector: number;
   /** RAM held by the key index. */
@@ -48,6 +48,8 @@ export interface LedgerStats {
 }
 
 const FREE = -1;
+/** Free sectors a payment leaves: capacity is (sectors - RESERVE) × slots a sector. */
+const RESERVE = 2;
 /** A sector without a valid header but with valid slots (a damaged header, an interrupted erase). */
 const ORPHAN = -2;
 
@@ -66,15 +68,15 @@ export class Ledger {
 
   private constructor(private readonly flash: Flash, private readonly deviceId: string | undefined) {
     const bl = flash.blockLength;
-    if (!(bl >= HEADER_SIZE + SLOT_SIZE) || !Number.isInteger(bl) || !(flash.size >= 2 * bl)) {
-      throw new LedgerError('FLASH', `ledger: the partition needs at least 2 blocks of ≥ ${HEADER_SIZE + SLOT_SIZE} bytes`);
+    if (!(bl >= HEADER_SIZE + SLOT_SIZE) || !Number.isInteger(bl) || !(flash.size >= (RESERVE + 1) * bl)) {
+      throw new LedgerError('FLASH', `ledger: the partition needs at least ${RESERVE + 1} blocks of ≥ ${HEADER_SIZE + SLOT_SIZE} bytes`);
     }
     this.bl = bl;
     this.slotsPerSector = Math.floor((bl - HEADER_SIZE) / SLOT_SIZE);
     // The index addresses at most 2^15 - 2 slots; sectors beyond stay unused.
     const maxSectors = Math.floor(((1 << MAX_LOC_BITS) - 2) / this.slotsPerSector);
     this.sectors = Math.min(Math.floor(flash.size / bl), maxSectors);
-    this.capacity = (this.sectors - 1) * this.slotsPerSector;
+    this.capacity = (this.sectors - RESERVE) * this.slotsPerSector;
     this.seq = new Float64Array(this.sectors);
     this.used = new Uint16Array(this.sectors);
     this.live = new Uint16Array(this.sectors);
@@ -123,9 +125,15 @@ export class Ledger {
       throw new LedgerError('DUPLICATE', `ticket ${p.emission}-${p.block}-${p.number} is already in the ledger`);
     }
     this.mutate(() => {
-      if (!this.roomFor(false)) {
-        if (this.deadSlots() > 0) this.compactInner(() => true);
-        if (!this.roomFor(false)) {
+      if (!this.roomForPayment()) {
+        if (this.deadSlots() > 0) {
+          try {
+            this.compactInner(() => true);
+          } catch (e) {
+            if (!(e instanceof LedgerFull)) throw e;
+          }
+        }
+        if (!this.roomForPayment()) {
           throw new LedgerFull(`ledger full: ${this.index.count} payments held (capacity ${this.capacity}); compact it`);
         }
       }
@@ -261,9 +269,12 @@ export class Ledger {
     return orphans.concat(rest);
   }
 
+  /** Slots compaction could give back: dead ones, and the unused tail of a sector other than the head. */
   private deadSlots(): number {
     let d = 0;
-    for (let s = 0; s < this.sectors; s++) if (this.seq[s] !== FREE) d += this.used[s] - this.live[s];
+    for (let s = 0; s < this.sectors; s++) {
+      if (this.seq[s] !== FREE) d += (s === this.head ? this.used[s] : this.slotsPerSector) - this.live[s];
+    }
     return d;
   }
 
@@ -273,10 +284,14 @@ export class Ledger {
     return f;
   }
 
-  /** The head has a slot, or a new head can be opened; a payment must leave one free sector in reserve. */
-  private roomFor(compacting: boolean): boolean {
-    if (this.head >= 0 && this.used[this.head] < this.slotsPerSector) return true;
-    return this.freeCount() >= (compacting ? 1 : 2);
+  /**
+   * A payment may go to the head while RESERVE sectors are free, or open a new head if one more is.
+   * One free sector lets compaction proceed; the second keeps it possible after a power cut took one.
+   */
+  private roomForPayment(): boolean {
+    const free = this.freeCount();
+    if (this.head >= 0 && this.used[this.head] < this.slotsPerSector && free >= RESERVE) return true;
+    return free >= RESERVE + 1;
   }
 
   private slotAddr(loc: number): number {
@@ -339,37 +354,65 @@ export class Ledger {
     }
   }
 
+  /** Decides, for every live payment of sector `x`, whether it stays; returns the kept slots' offsets. */
+  private sortSector(x: number, data: Uint8Array, keep: (p: Payment) => boolean) {
+    const kept: number[] = [];
+    const keptCells: number[] = [];
+    const dropCells: number[] = [];
+    for (let k = 0; k < this.used[x]; k++) {
+      const o = HEADER_SIZE + k * SLOT_SIZE;
+      if (slotState(data, o) !== 'ok') continue;
+      const loc = x * this.slotsPerSector + k;
+      const h = keyHash(slotEmission(data, o), slotBlock(data, o), slotNumber(data, o));
+      const cell = this.index.find(h, (l) => l === loc);
+      if (cell < 0) continue; // a superseded copy
+      if (keep(decodePayment(data, o))) {
+        kept.push(o);
+        keptCells.push(cell);
+      } else {
+        dropCells.push(cell);
+      }
+    }
+    return { kept, keptCells, dropCells };
+  }
+
+  /** Slots compaction can fill without erasing anything first. */
+  private compactRoom(x: number): number {
+    const free = this.freeCount();
+    if (x === this.head) return free >= 1 ? this.slotsPerSector : -1;
+    const headRoom = this.head >= 0 ? this.slotsPerSector - this.used[this.head] : 0;
+    return headRoom + (free >= 1 ? this.slotsPerSector : 0);
+  }
+
+  // Sector by sector, oldest first among those whose kept payments fit where they can go now: copy
+  // the kept payments to the head, then erase the sector. A step uses at most one free sector and
+  // gives one back, so compaction can always proceed while one sector is free.
   private compactInner(keep: (p: Payment) => boolean): number {
-    let dropped = 0;
+    const todo: number[] = [];
+    const keptCount: number[] = [];
     for (const x of this.inUseByAge()) {
+      const sorted = this.sortSector(x, this.flash.read(x * this.bl, this.bl), keep);
+      // Untouched: a sector whose slots all stay, and which is full or the head. (A part-filled
+      // older sector only exists after a power cut; it is packed to give its room back.)
+      const whole = x === this.head || this.used[x] === this.slotsPerSector;
+      if (this.seq[x] !== ORPHAN && sorted.kept.length === this.used[x] && whole) continue;
+      todo.push(x);
+      keptCount.push(sorted.kept.length);
+    }
+    let dropped = 0;
+    while (todo.length > 0) {
+      let i = 0;
+      while (i < todo.length && keptCount[i] > this.compactRoom(todo[i])) i++;
+      if (i === todo.length) throw new LedgerFull('ledger full: no free sector to compact into');
+      const x = todo.splice(i, 1)[0];
+      keptCount.splice(i, 1);
       const data = this.flash.read(x * this.bl, this.bl);
-      const kept: number[] = []; // slot offsets
-      const keptCells: number[] = [];
-      const dropCells: number[] = [];
-      for (let k = 0; k < this.used[x]; k++) {
-        const o = HEADER_SIZE + k * SLOT_SIZE;
-        if (slotState(data, o) !== 'ok') continue;
-        const loc = x * this.slotsPerSector + k;
+      const { kept, keptCells, dropCells } = this.sortSector(x, data, keep);
+      if (x === this.head) this.openHead();
+      for (let k = 0; k < kept.length; k++) {
+        const o = kept[k];
         const h = keyHash(slotEmission(data, o), slotBlock(data, o), slotNumber(data, o));
-        const cell = this.index.find(h, (l) => l === loc);
-        if (cell < 0) continue; // a superseded copy
-        if (keep(decodePayment(data, o))) {
-          kept.push(o);
-          keptCells.push(cell);
-        } else {
-          dropCells.push(cell);
-        }
-      }
-      if (this.seq[x] !== ORPHAN && kept.length === this.used[x]) continue;
-      if (x === this.head) {
-        if (this.freeCount() < 1) throw new LedgerFull('ledger full: no free sector to compact into');
-        this.openHead();
-      }
-      for (let i = 0; i < kept.length; i++) {
-        if (!this.roomFor(true)) throw new LedgerFull('ledger full: no free sector to compact into');
-        const o = kept[i];
-        const h = keyHash(slotEmission(data, o), slotBlock(data, o), slotNumber(data, o));
-        this.append(data.subarray(o, o + SLOT_SIZE), h, keptCells[i]);
+        this.append(data.subarray(o, o + SLOT_SIZE), h, keptCells[k]);
       }
       // Every kept payment of x now has a newer copy: x can go.
       this.flash.eraseBlock(x);

@@ -5,8 +5,8 @@ import { LAYOUT } from '../../hw-sim/layout.ts';
 import { Ledger, LedgerError, LedgerFull, type Payment } from '../../src/ledger/index.ts';
 import { HEADER_SIZE, SLOT_SIZE, encodePayment, decodePayment, slotState } from '../../src/ledger/format.ts';
 
-/** 4 sectors of 256 bytes: 6 slots a sector, capacity 18. */
-const smallChip = () => new NorFlash({ size: 4 * 256, sectorSize: 256 });
+/** 5 sectors of 256 bytes: 6 slots a sector, two kept free: capacity 18. */
+const smallChip = () => new NorFlash({ size: 5 * 256, sectorSize: 256 });
 const pay = (n: number, over: Partial<Payment> = {}): Payment => ({
   emission: 12, block: n % 5, number: 1000 + n, prizeEur: 10 + (n % 3) * 5, paidAtMs: 1_780_000_000_000 + n * 1000, deviceId: 'SAPH-0042', ...over,
 });
@@ -29,7 +29,7 @@ test('a new ledger is empty; capacity of the device partition', () => {
   const chip = new NorFlash();
   const l = Ledger.open(chip.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size));
   assert.is(l.count, 0);
-  assert.is(l.capacity, 255 * 102);
+  assert.is(l.capacity, 254 * 102);
   assert.equal(l.entries(), []);
   assert.is(l.find({ emission: 1, block: 2, number: 3 }), undefined);
 });
@@ -88,8 +88,9 @@ test('malformed payments are refused with a reason, nothing written', () => {
   assert.throws(() => l.compact('no' as never), (e: unknown) => e instanceof LedgerError);
 });
 
-test('a flash too small for two blocks is refused', () => {
-  assert.throws(() => Ledger.open(new NorFlash({ size: 256, sectorSize: 256 })), (e: unknown) => (e as LedgerError).code === 'FLASH');
+test('a flash too small for three blocks is refused', () => {
+  assert.throws(() => Ledger.open(new NorFlash({ size: 512, sectorSize: 256 })), (e: unknown) => (e as LedgerError).code === 'FLASH');
+  assert.is(Ledger.open(new NorFlash({ size: 768, sectorSize: 256 })).capacity, 6);
   assert.throws(() => Ledger.open(new NorFlash({ size: 64, sectorSize: 32 })), (e: unknown) => (e as LedgerError).code === 'FLASH');
 });
 
