@@ -122,8 +122,12 @@ export class App {
     this.ready();
   }
 
-  /** Drops payments whose emission's claim deadline has passed: no copy of those tickets can be paid. */
+  /**
+   * Drops payments whose emission's claim deadline has passed (no copy of those tickets can be paid
+   * any more), when free sectors run low: it reads the whole ledger, so not at every boot.
+   */
   private compactExpired(): void {
+    if (this.ledger.stats().freeSectors >= this.config.compactFreeSectors) return;
     const now = this.rtc.now();
     const keep = (p: { emission: number }) => {
       const dl = this.deadlines.get(p.emission);

@@ -28,6 +28,8 @@ export interface Config {
   verdictMs: number;
   /** How long a payable win waits for OK or C, ms. */
   payWaitMs: number;
+  /** At boot, payments past their claim deadline are compacted away when fewer ledger sectors than this are free. */
+  compactFreeSectors: number;
   /** Which scanner inputs to open. */
   inputs: ('serial' | 'keyboard' | 'pos' | 'camera')[];
 }
@@ -47,6 +49,7 @@ export function defaultConfig(production = PRODUCTION): Config {
     deviceId: '',
     verdictMs: 8000,
     payWaitMs: 60000,
+    compactFreeSectors: 32,
     inputs: ['serial', 'keyboard', 'pos', 'camera'],
   };
 }
@@ -147,6 +150,7 @@ export function configProblems(c: unknown, production = PRODUCTION): string[] {
   }
   if (!isInt(o.verdictMs, 500, 600000)) p.push('verdictMs: not 500…600000');
   if (!isInt(o.payWaitMs, 1000, 3600000)) p.push('payWaitMs: not 1000…3600000');
+  if (!isInt(o.compactFreeSectors, 0, 65535)) p.push('compactFreeSectors: not 0…65535');
   const inputs = ['serial', 'keyboard', 'pos', 'camera'];
   if (!Array.isArray(o.inputs) || !o.inputs.every((x) => inputs.indexOf(x as string) >= 0)) {
     p.push('inputs: not a list of serial, keyboard, pos, camera');

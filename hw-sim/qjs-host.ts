@@ -40,8 +40,10 @@ export interface QjsStartOptions {
   memoryLimit?: number;
   /** Bytes of VM stack; default 256 KiB. */
   stackLimit?: number;
-  /** Longest a single entry into the VM may run (boot, one callback) before it is interrupted; default 2000. */
+  /** Longest one entry into the VM (a callback, an eval) may run before it is interrupted; default 2000. */
   deadlineMs?: number;
+  /** The same for evaluating the bundle, i.e. the app's boot (a cold WASM engine is slow); default 20000. */
+  bootDeadlineMs?: number;
   /** Called on every fault, after it is recorded in `faults`. An `interrupted` fault means "reset me". */
   onFault?: (fault: QjsFault) => void;
   /** Source name used in stack traces; default `saphir-fw.js`. */
@@ -243,7 +245,8 @@ export class QjsDevice {
   private enter(where: string, f: () => { error?: QuickJSHandle; value?: QuickJSHandle }): void {
     if (this.disposed) return;
     const outer = this.depth === 0;
-    if (outer) this.deadline = Date.now() + (this.opts.deadlineMs ?? 2000);
+    const limit = where === 'boot' ? this.opts.bootDeadlineMs ?? 20000 : this.opts.deadlineMs ?? 2000;
+    if (outer) this.deadline = Date.now() + limit;
     this.depth++;
     try {
       const r = f();

@@ -1,77 +1,22 @@
-// A small Node-side HAL Device for the firmware tests: virtual time, in-memory NOR flash partitions
-// that can be shared across reboots and cut at any operation, and recorders for every output.
+// A small Node-side HAL Device for the firmware tests: virtual time, the simulator's NOR flash model
+// (hw-sim/nor-flash.ts, power cuts included) and layout, and recorders for every output.
+import { NorFlash, PowerCut } from '../../hw-sim/nor-flash.ts';
+import { CHIP_SIZE, LAYOUT, SECTOR_SIZE } from '../../hw-sim/layout.ts';
 import type {
   Camera, CameraOptions, Device, Flash, FlashOptions, Frame, HIDInput, HIDInputOptions, Identity, Key, Keypad,
   KeypadOptions, Serial, SerialOptions, TextDisplay, Tone, LedColor, WatchdogOptions,
 } from '../../src/hal.ts';
 
-export const BLOCK = 4096;
+export { PowerCut };
 
-/** Thrown by a flash operation when the power is cut; the VM cannot catch it in time to matter. */
-export class PowerCut extends Error {
-  constructor() {
-    super('power cut');
-  }
+/** The device's NOR chip with the simulator's layout; it outlives reboots (pass it to the next TestDevice). */
+export function newChip(): NorFlash {
+  return new NorFlash({ size: CHIP_SIZE, sectorSize: SECTOR_SIZE });
 }
 
-/** NOR flash contents that outlive a reboot. `cutAt(n)`: the n-th operation from now is torn, then every call fails. */
-export class NorChip {
-  readonly bytes: Uint8Array;
-  ops = 0;
-  private cut = -1;
-  dead = false;
-  readonly log: string[] = [];
-  constructor(readonly size: number) {
-    this.bytes = new Uint8Array(size).fill(0xff);
-  }
-  cutAt(n: number): void {
-    this.cut = this.ops + n;
-  }
-  /** Power back on: operations work again. */
-  restore(): void {
-    this.cut = -1;
-    this.dead = false;
-  }
-  op(kind: string, apply: (torn: boolean) => void): void {
-    if (this.dead) throw new PowerCut();
-    const n = this.ops++;
-    this.log.push(kind);
-    if (n === this.cut) {
-      apply(true);
-      this.dead = true;
-      throw new PowerCut();
-    }
-    apply(false);
-  }
-}
-
-class MemFlash implements Flash {
-  readonly blockLength = BLOCK;
-  constructor(private readonly chip: NorChip) {}
-  get size(): number {
-    return this.chip.size;
-  }
-  read(offset: number, byteLength: number): Uint8Array {
-    if (this.chip.dead) throw new PowerCut();
-    if (offset < 0 || byteLength < 0 || offset + byteLength > this.size) throw new RangeError('flash read out of range');
-    return this.chip.bytes.slice(offset, offset + byteLength);
-  }
-  write(bytes: Uint8Array, offset: number): void {
-    if (offset < 0 || offset + bytes.length > this.size) throw new RangeError('flash write out of range');
-    this.chip.op('write', (torn) => {
-      // A torn program: only the first half of the bytes made it.
-      const n = torn ? bytes.length >> 1 : bytes.length;
-      for (let i = 0; i < n; i++) this.chip.bytes[offset + i] &= bytes[i];
-    });
-  }
-  eraseBlock(block: number): void {
-    if (block < 0 || (block + 1) * BLOCK > this.size) throw new RangeError('flash erase out of range');
-    this.chip.op('erase', (torn) => {
-      // A torn erase leaves the first half erased and the rest as it was.
-      const n = torn ? BLOCK >> 1 : BLOCK;
-      this.chip.bytes.fill(0xff, block * BLOCK, block * BLOCK + n);
-    });
-  }
+export function partitionOf(chip: NorFlash, name: 'config' | 'ledger'): Flash {
+  const p = LAYOUT[name];
+  return chip.partition(p.offset, p.size);
 }
 
 interface Timer {
@@ -120,8 +65,7 @@ class Source<T> {
 }
 
 export interface TestDeviceOptions {
-  config?: NorChip;
-  ledger?: NorChip;
+  chip?: NorFlash;
   time?: VirtualTime;
   deviceId?: string;
   pendingConfirm?: boolean;
@@ -130,8 +74,7 @@ export interface TestDeviceOptions {
 /** Everything the tests drive and observe. `device` is what the VM gets. */
 export class TestDevice {
   readonly time: VirtualTime;
-  readonly config: NorChip;
-  readonly ledger: NorChip;
+  readonly chip: NorFlash;
   screen: string[] = [];
   screens: string[][] = [];
   tones: Tone[][] = [];
@@ -141,6 +84,8 @@ export class TestDevice {
   lastKick = 0;
   watchdogMs = 0;
   confirmed = 0;
+  /** The next call of this output throws (to test the app's exception handling). */
+  throwOnce: 'display' | 'beeper' | 'led' | null = null;
   serials: (Source<Uint8Array> & { written: Uint8Array[] })[] = [];
   hids: Source<Uint8Array>[] = [];
   cameras: Source<Frame>[] = [];
@@ -149,8 +94,7 @@ export class TestDevice {
 
   constructor(o: TestDeviceOptions = {}) {
     this.time = o.time ?? new VirtualTime();
-    this.config = o.config ?? new NorChip(2 * BLOCK);
-    this.ledger = o.ledger ?? new NorChip(16 * BLOCK);
+    this.chip = o.chip ?? newChip();
     const t = this.time;
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this;
@@ -211,25 +155,29 @@ export class TestDevice {
         readonly rows = 4;
         readonly columns = 20;
         show(lines: readonly string[]): void {
+          self.maybeThrow('display');
           self.screen = lines.slice(0, 4).map((l) => String(l).slice(0, 20));
           self.screens.push(self.screen);
         }
       },
       Beeper: class {
         play(tones: readonly Tone[]): void {
+          self.maybeThrow('beeper');
           self.tones.push(tones.map((x) => ({ hz: x.hz, ms: x.ms })));
         }
       },
       Led: class {
         set(color: LedColor): void {
+          self.maybeThrow('led');
           self.leds.push(color);
         }
       },
-      Flash: class extends MemFlash {
+      Flash: class {
         constructor(opts: FlashOptions) {
-          super(opts.partition === 'config' ? self.config : self.ledger);
+          if (opts.partition !== 'config' && opts.partition !== 'ledger') throw new RangeError('no such partition');
+          return partitionOf(self.chip, opts.partition);
         }
-      },
+      } as unknown as Device['Flash'],
       RealTimeClock: class {
         now(): number {
           return t.epoch + t.mono;
@@ -266,6 +214,12 @@ export class TestDevice {
       },
       identity,
     };
+  }
+
+  private maybeThrow(what: 'display' | 'beeper' | 'led'): void {
+    if (this.throwOnce !== what) return;
+    this.throwOnce = null;
+    throw new Error(`${what} failure`);
   }
 
   /** A text code arriving on the serial scanner, with its CR suffix. */

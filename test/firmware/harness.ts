@@ -1,0 +1,87 @@
+// Shared by the firmware tests: the real bundle (built when missing or stale), tickets signed with the
+// test key, a test configuration written to the config partition, and a VM booted on a TestDevice.
+import { readFileSync } from 'node:fs';
+import { QjsDevice, type QjsVariant } from '../../hw-sim/qjs-host.ts';
+import { encodeTicket } from '../../src/sph1/encode.ts';
+import { fromHex } from '../../src/hex.ts';
+import { TEST_KEY_SEED_HEX, TEST_PUBLIC_KEY_HEX } from '../../src/sph1/keys.ts';
+import { nodeSign } from '../../src/node/node-crypto.ts';
+import { AMOUNTS_EUR, NUMBERS } from '../../src/game/rules.ts';
+import { Ledger, type Payment } from '../../src/ledger/index.ts';
+import { encodeConfig, defaultConfig, type Config } from '../../firmware/config.ts';
+import { TestDevice, newChip, partitionOf } from './test-device.ts';
+import type { NorFlash } from '../../hw-sim/nor-flash.ts';
+
+let bundle: string | undefined;
+export async function bundleText(): Promise<string> {
+  if (!bundle) {
+    const spec = '../../build.mjs';
+    const b = (await import(spec)) as { ensureBuilt(): Promise<string> };
+    bundle = readFileSync(await b.ensureBuilt(), 'utf8');
+  }
+  return bundle;
+}
+
+const seed = fromHex(TEST_KEY_SEED_HEX);
+
+/** A ticket of SAPHIR signed with the test key, winning exactly `prizeEur` (0 loses). */
+export function ticket(o: { emission?: number; block?: number; number: number; prizeEur?: number; keyId?: number }): string {
+  const prize = o.prizeEur ?? 0;
+  const winning = NUMBERS.slice(0, 6);
+  const player = NUMBERS.slice(6, 26).map((number) => ({ number, amountEur: 5 }));
+  if (prize > 0) {
+    if (AMOUNTS_EUR.indexOf(prize) < 0) throw new Error(`no single amount of ${prize}`);
+    player[3] = { number: winning[2], amountEur: prize };
+  }
+  return encodeTicket(
+    { emission: o.emission ?? 1, block: o.block ?? 0, number: o.number, keyId: o.keyId ?? 0 },
+    { winning, player },
+    seed,
+    nodeSign,
+  );
+}
+
+/** Emission 1 is on sale, emission 9 closed long ago (its claim deadline has passed at TestDevice's clock). */
+export function testConfig(over: Partial<Config> = {}): Config {
+  return {
+    ...defaultConfig(false),
+    keys: [{ id: 0, publicKeyHex: TEST_PUBLIC_KEY_HEX }],
+    emissions: [
+      { emission: 1, closingDate: '2026-12-31' },
+      { emission: 9, closingDate: '2026-01-10' },
+    ],
+    payoutLimitEur: 300,
+    ...over,
+  };
+}
+
+export function writeConfig(chip: NorFlash, cfg: Config): void {
+  const part = partitionOf(chip, 'config');
+  part.eraseBlock(0);
+  part.eraseBlock(1);
+  part.write(encodeConfig(cfg), 0);
+}
+
+/** A fresh chip with `cfg` on its config partition. */
+export function chipWith(cfg: Config = testConfig()): NorFlash {
+  const chip = newChip();
+  writeConfig(chip, cfg);
+  return chip;
+}
+
+export function ledgerEntries(chip: NorFlash): Payment[] {
+  return Ledger.open(partitionOf(chip, 'ledger')).entries();
+}
+
+export interface Booted {
+  td: TestDevice;
+  vm: QjsDevice;
+}
+
+export async function boot(chip: NorFlash, variant: QjsVariant = 'quickjs', td = new TestDevice({ chip })): Promise<Booted> {
+  const vm = await QjsDevice.start({ bundle: await bundleText(), device: td.device, variant, memoryLimit: 8 << 20 });
+  return { td, vm };
+}
+
+/** The screen as one line, for matching. */
+export const flat = (lines: string[]) => lines.join(' | ');
