@@ -1,0 +1,212 @@
+// node-hid host adapter: opens a scanner by VID:PID or path, in keyboard-wedge or HID POS mode, and feeds
+// its reports to the portable decoder. node-hid is loaded lazily (a PC without a HID scanner never needs
+// it) and its failures become messages a technician can act on.
+import { KeyboardWedgeDecoder, type KeyboardLayout } from '../input/keyboard.ts';
+import { HidPosDecoder } from '../input/hid-pos.ts';
+import type { InputEvent } from '../input/event.ts';
+
+/** What we use of node-hid, so tests can inject a fake. */
+export interface HidDeviceInfo {
+  vendorId: number;
+  productId: number;
+  path?: string;
+  product?: string;
+  manufacturer?: string;
+  usagePage?: number;
+  usage?: number;
+  interface?: number;
+}
+export interface HidDevice {
+  on(event: 'data', listener: (data: Buffer) => void): unknown;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+  close(): void;
+}
+export interface HidModule {
+  devices(): HidDeviceInfo[];
+  HID: new (path: string) => HidDevice;
+}
+export type HidLoader = () => Promise<HidModule>;
+
+export type HidErrorKind = 'libusb' | 'libudev' | 'load' | 'not-found' | 'permission' | 'keyboard-owned' | 'open';
+
+/** A failure with what to do about it, in French or English (`text(lang)`); `message` is English. */
+export class HidError extends Error {
+  constructor(
+    readonly kind: HidErrorKind,
+    readonly detail: string,
+    readonly device = '',
+    readonly rule = '',
+  ) {
+    super('');
+    this.message = this.text('en');
+  }
+  text(lang: 'fr' | 'en'): string {
+    const { detail: d, device: id, rule } = this;
+    const fr = lang === 'fr';
+    switch (this.kind) {
+      case 'libusb':
+        return fr
+          ? `node-hid ne peut pas démarrer : libusb manque (${d}). L'installer : sudo apt-get install libusb-1.0-0`
+          : `node-hid cannot start: libusb is missing (${d}). Install it: sudo apt-get install libusb-1.0-0`;
+      case 'libudev':
+        return fr
+          ? `node-hid ne peut pas démarrer : libudev manque (${d}). L'installer : sudo apt-get install libudev1`
+          : `node-hid cannot start: libudev is missing (${d}). Install it: sudo apt-get install libudev1`;
+      case 'load':
+        return fr ? `node-hid ne peut pas démarrer : ${d} (réinstaller avec npm ci)` : `node-hid cannot start: ${d} (reinstall with npm ci)`;
+      case 'not-found':
+        return fr ? `aucun périphérique HID ${id} ; branchés : ${d}` : `no HID device ${id}; connected: ${d}`;
+      case 'permission':
+        return fr
+          ? `accès refusé à ${id} (${d}). Ajouter cette règle udev dans /etc/udev/rules.d/70-saphir-scanner.rules :\n  ${rule}\n` +
+              `puis : sudo udevadm control --reload-rules && sudo udevadm trigger (et rebrancher le scanner)`
+          : `permission denied opening ${id} (${d}). Add this udev rule to /etc/udev/rules.d/70-saphir-scanner.rules:\n  ${rule}\n` +
+              `then run: sudo udevadm control --reload-rules && sudo udevadm trigger (and replug the scanner)`;
+      case 'keyboard-owned':
+        return fr
+          ? `le système garde pour lui l'interface clavier de ${id} (${d}). Passer le scanner en mode HID POS ` +
+              `(saphir scan --hid ${id} --mode pos) ou en mode série (saphir scan --serial CHEMIN)`
+          : `the system keeps the keyboard interface of ${id} for itself (${d}). Set the scanner to HID POS mode ` +
+              `(saphir scan --hid ${id} --mode pos) or to its serial (USB COM) mode (saphir scan --serial PATH)`;
+      default:
+        return fr ? `impossible d'ouvrir ${id} : ${d}` : `cannot open ${id}: ${d}`;
+    }
+  }
+}
+
+export const defaultHidLoader: HidLoader = async () => {
+  const m = (await import('node-hid')) as unknown as Partial<HidModule> & { default?: HidModule };
+  return typeof m.devices === 'function' ? (m as HidModule) : (m.default as HidModule);
+};
+
+const hex4 = (n: number) => n.toString(16).padStart(4, '0');
+const firstLine = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0];
+
+/** A node-hid load failure: which library to install. */
+export function loadError(e: unknown): HidError {
+  const msg = firstLine(e);
+  if (/libusb-1\.0\.so/.test(msg)) return new HidError('libusb', msg);
+  if (/libudev\.so/.test(msg)) return new HidError('libudev', msg);
+  return new HidError('load', msg);
+}
+
+/** The udev rule that lets a non-root user open this scanner. */
+export function udevRule(vid: number, pid: number): string {
+  return `SUBSYSTEM=="hidraw", ATTRS{idVendor}=="${hex4(vid)}", ATTRS{idProduct}=="${hex4(pid)}", MODE="0666"`;
+}
+
+function isKeyboard(d: HidDeviceInfo): boolean {
+  return d.usagePage === 1 && d.usage === 6;
+}
+
+export interface HidSpec {
+  vid?: number;
+  pid?: number;
+  path?: string;
+}
+
+/** `VID:PID` in hex (`0c2e:0b61`) or a device path. */
+export function parseHidSpec(s: string): HidSpec {
+  const m = /^(?:0x)?([0-9a-fA-F]{1,4}):(?:0x)?([0-9a-fA-F]{1,4})$/.exec(s);
+  return m ? { vid: parseInt(m[1], 16), pid: parseInt(m[2], 16) } : { path: s };
+}
+
+/** Picks the interface to open: the POS one (usage page 0x8C) or the keyboard one, else the first. */
+export function pickDevice(all: HidDeviceInfo[], spec: HidSpec, mode: 'keyboard' | 'pos'): HidDeviceInfo {
+  const same = all.filter((d) => (spec.path ? d.path === spec.path : d.vendorId === spec.vid && d.productId === spec.pid));
+  if (same.length === 0) {
+    const seen = all.slice(0, 10).map((d) => `${hex4(d.vendorId)}:${hex4(d.productId)} ${d.product ?? ''} (${d.path ?? '?'})`);
+    const what = spec.path ?? `${hex4(spec.vid!)}:${hex4(spec.pid!)}`;
+    throw new HidError('not-found', seen.length ? seen.join(', ') : '-', what);
+  }
+  const wanted = same.find((d) => (mode === 'pos' ? d.usagePage === 0x8c : isKeyboard(d)));
+  return wanted ?? same[0];
+}
+
+/**
+ * Why opening failed, and what to do. On Linux hidraw can read any interface, keyboards included, so a
+ * refusal there is a permission; elsewhere the OS keeps keyboards to itself.
+ */
+export function openError(e: unknown, d: HidDeviceInfo, mode: 'keyboard' | 'pos', platform: string): HidError {
+  const msg = firstLine(e);
+  const id = `${hex4(d.vendorId)}:${hex4(d.productId)}`;
+  const keyboard = isKeyboard(d) || (mode === 'keyboard' && d.usagePage === undefined);
+  if (/permission|EACCES|EPERM/i.test(msg) || (platform === 'linux' && /cannot open/i.test(msg))) {
+    return new HidError('permission', `${d.path ?? ''}: ${msg}`, id, udevRule(d.vendorId, d.productId));
+  }
+  if (keyboard) return new HidError('keyboard-owned', msg, id);
+  return new HidError('open', msg, id);
+}
+
+export interface HidScannerOptions {
+  /** `VID:PID` or a device path. */
+  device: string;
+  mode: 'keyboard' | 'pos';
+  layout?: KeyboardLayout | 'auto';
+  onEvent: (e: InputEvent) => void;
+  /** A read error after opening (the scanner was unplugged…): node-hid's message. */
+  onError?: (message: string) => void;
+  load?: HidLoader;
+  now?: () => number;
+  platform?: string;
+  /** How often a partial code is checked for its timeout. Default 100 ms; 0: never (tests). */
+  tickMs?: number;
+}
+
+export interface HidScanner {
+  info: HidDeviceInfo;
+  /** Feeds one report as if the device sent it (what the data listener does). */
+  feed(report: Uint8Array): void;
+  close(): void;
+}
+
+/** Opens the scanner. Throws a HidError that says what to do. */
+export async function openHidScanner(o: HidScannerOptions): Promise<HidScanner> {
+  let hid: HidModule;
+  try {
+    hid = await (o.load ?? defaultHidLoader)();
+  } catch (e) {
+    throw loadError(e);
+  }
+  let all: HidDeviceInfo[];
+  try {
+    all = hid.devices();
+  } catch (e) {
+    throw loadError(e);
+  }
+  const spec = parseHidSpec(o.device);
+  const info = pickDevice(all, spec, o.mode);
+  if (!info.path) throw new HidError('open', 'no device path', o.device);
+  let dev: HidDevice;
+  try {
+    dev = new hid.HID(info.path);
+  } catch (e) {
+    throw openError(e, info, o.mode, o.platform ?? process.platform);
+  }
+  const now = o.now ?? (() => performance.now());
+  const decoder = o.mode === 'pos' ? new HidPosDecoder() : new KeyboardWedgeDecoder({ layout: o.layout ?? 'auto' });
+  const drain = () => {
+    for (let e = decoder.read(); e; e = decoder.read()) o.onEvent(e);
+  };
+  const feed = (report: Uint8Array) => {
+    decoder.push(report, now());
+    drain();
+  };
+  dev.on('data', (b: Buffer) => feed(new Uint8Array(b.buffer, b.byteOffset, b.length)));
+  dev.on('error', (err: Error) => o.onError?.(err.message));
+  const tickMs = o.tickMs ?? 100;
+  const timer = tickMs > 0 ? setInterval(() => (decoder.tick(now()), drain()), tickMs) : undefined;
+  timer?.unref();
+  return {
+    info,
+    feed,
+    close() {
+      if (timer) clearInterval(timer);
+      try {
+        dev.close();
+      } catch {
+        // already closed by an unplug
+      }
+    },
+  };
+}

@@ -1,0 +1,130 @@
+// Serial scanner host adapter: @serialport/stream over @serialport/bindings-cpp (or an injected binding),
+// feeding the portable SerialDecoder. An unplugged scanner is reported, and the port is reopened when it
+// comes back.
+import { SerialPortStream, type OpenOptions } from '@serialport/stream';
+import { SerialDecoder, type SerialDecoderOptions } from '../input/serial.ts';
+import type { InputEvent } from '../input/event.ts';
+
+/** A serialport binding: the native one, or @serialport/binding-mock in tests. */
+export type BindingInterface = OpenOptions['binding'];
+
+export type SerialStatus = 'open' | 'unplugged' | 'reopened' | 'error';
+
+export interface SerialScannerOptions {
+  path: string;
+  baud?: number;
+  framing?: SerialDecoderOptions;
+  /** Default: the native binding of this OS (`@serialport/bindings-cpp`, loaded on first use). */
+  binding?: BindingInterface;
+  onEvent: (e: InputEvent) => void;
+  onStatus?: (status: SerialStatus, detail: string) => void;
+  /** How often to try reopening an unplugged port. Default 500 ms. */
+  reopenMs?: number;
+  now?: () => number;
+  /** How often a partial code is checked for its timeout. Default 100 ms. */
+  tickMs?: number;
+}
+
+export interface SerialScanner {
+  readonly isOpen: boolean;
+  /** The open port (null while unplugged). */
+  readonly stream: SerialPortStream | null;
+  close(): Promise<void>;
+}
+
+export class SerialOpenError extends Error {
+  constructor(
+    readonly path: string,
+    readonly detail: string,
+  ) {
+    super(`cannot open ${path}: ${detail}`);
+  }
+  text(lang: 'fr' | 'en'): string {
+    return lang === 'fr' ? `impossible d'ouvrir ${this.path} : ${this.detail}` : this.message;
+  }
+}
+
+async function nativeBinding(): Promise<BindingInterface> {
+  const m = await import('@serialport/bindings-cpp');
+  return m.autoDetect() as unknown as BindingInterface;
+}
+
+function openPort(binding: BindingInterface, path: string, baudRate: number): Promise<SerialPortStream> {
+  return new Promise((resolve, reject) => {
+    const port = new SerialPortStream({ binding, path, baudRate, autoOpen: false });
+    port.open((err) => (err ? reject(err) : resolve(port)));
+  });
+}
+
+/** Opens the port (throws SerialOpenError if it cannot) and reads codes until `close()`. */
+export async function openSerialScanner(o: SerialScannerOptions): Promise<SerialScanner> {
+  const binding = o.binding ?? (await nativeBinding());
+  const baud = o.baud ?? 9600;
+  const now = o.now ?? (() => performance.now());
+  const decoder = new SerialDecoder(o.framing);
+  let port: SerialPortStream | null = null;
+  let closing = false;
+  let reopenTimer: NodeJS.Timeout | undefined;
+
+  const drain = () => {
+    for (let e = decoder.read(); e; e = decoder.read()) o.onEvent(e);
+    const reply = decoder.reply();
+    if (reply && port?.isOpen) port.write(Buffer.from(reply));
+  };
+  const attach = (p: SerialPortStream) => {
+    port = p;
+    p.on('data', (b: Buffer) => {
+      decoder.push(new Uint8Array(b.buffer, b.byteOffset, b.length), now());
+      drain();
+    });
+    p.on('error', (err: Error) => o.onStatus?.('error', err.message));
+    p.on('close', (err: (Error & { disconnected?: boolean }) | null) => {
+      port = null;
+      if (closing) return;
+      o.onStatus?.('unplugged', err?.message ?? 'closed');
+      scheduleReopen();
+    });
+  };
+  const scheduleReopen = () => {
+    reopenTimer = setTimeout(async () => {
+      if (closing) return;
+      try {
+        const p = await openPort(binding, o.path, baud);
+        if (closing) {
+          p.close();
+          return;
+        }
+        attach(p);
+        o.onStatus?.('reopened', o.path);
+      } catch {
+        scheduleReopen();
+      }
+    }, o.reopenMs ?? 500);
+  };
+
+  try {
+    attach(await openPort(binding, o.path, baud));
+  } catch (e) {
+    throw new SerialOpenError(o.path, e instanceof Error ? e.message : String(e));
+  }
+  o.onStatus?.('open', o.path);
+  const ticker = setInterval(() => (decoder.tick(now()), drain()), o.tickMs ?? 100);
+  ticker.unref();
+
+  return {
+    get isOpen() {
+      return port !== null && port.isOpen;
+    },
+    get stream() {
+      return port;
+    },
+    async close() {
+      closing = true;
+      clearInterval(ticker);
+      if (reopenTimer) clearTimeout(reopenTimer);
+      const p = port;
+      port = null;
+      if (p && p.isOpen) await new Promise<void>((r) => p.close(() => r()));
+    },
+  };
+}
