@@ -166,13 +166,13 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
       case 'press':
         needOn();
         mark = sim.beepLog.length;
-        sim.press(s.key);
-        await sim.run(0);
+        await sim.press(s.key);
         return;
       case 'expect-display': {
         const test = () => {
           const lines = sim.screen;
-          const cands = s.row ? [lines[s.row - 1] ?? ''] : [lines.join('\n')];
+          // Without a line: the screen as lines, and as one text (a wrapped phrase still matches).
+          const cands = s.row ? [lines[s.row - 1] ?? ''] : [lines.join('\n'), lines.map((l) => l.trim()).filter(Boolean).join(' ')];
           return cands.some((l) => (s.contains !== undefined ? l.includes(s.contains) : s.matches!.test(l)));
         };
         if (await sim.runUntil(test, s.withinMs)) return;

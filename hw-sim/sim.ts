@@ -325,10 +325,15 @@ export class Simulator {
     return start + tx.durationMs;
   }
 
-  /** A key on the keypad. */
-  press(key: Key): void {
+  /** A key on the keypad (handled at once; a power cut or reset it causes takes effect). */
+  async press(key: Key): Promise<void> {
     if (!this.periph) throw new SimError('press: the device is off');
-    if (!this.periph.feed('keypad', key)) this.undelivered++;
+    try {
+      if (!this.periph.feed('keypad', key)) this.undelivered++;
+    } catch (e) {
+      if (!(e instanceof PowerCut)) throw e;
+    }
+    await this.settle();
   }
 
   /** Payments on the chip's ledger partition, read as the firmware would. */
