@@ -63,6 +63,17 @@ export class KeyIndex {
     }
   }
 
+  /** False when no key with the hash `h` can be held (no cell carries its tag): no flash read needed. */
+  mayHold(h: number): boolean {
+    const tag = this.tagOf(h);
+    const mask = this.cells.length - 1;
+    for (let i = this.home(tag); ; i = (i + 1) & mask) {
+      const c = this.cells[i];
+      if (c === EMPTY) return false;
+      if (c !== TOMB && c >>> this.locBits === tag) return true;
+    }
+  }
+
   loc(cell: number): number {
     return (this.cells[cell] & this.locMask) - 1;
   }

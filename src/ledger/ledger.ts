@@ -232,7 +232,7 @@ export class Ledger {
         const e = slotEmission(data, o), b = slotBlock(data, o), num = slotNumber(data, o);
         const h = keyHash(e, b, num);
         const loc = s * this.slotsPerSector + k;
-        const cell = this.cellOf(e, b, num, h);
+        const cell = this.index.mayHold(h) ? this.cellOf(e, b, num, h) : -1;
         if (cell >= 0) {
           this.live[Math.floor(this.index.loc(cell) / this.slotsPerSector)]--;
           this.index.setLoc(cell, loc);

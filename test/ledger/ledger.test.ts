@@ -3,7 +3,9 @@ import * as assert from 'uvu/assert';
 import { NorFlash } from '../../hw-sim/nor-flash.ts';
 import { LAYOUT } from '../../hw-sim/layout.ts';
 import { Ledger, LedgerError, LedgerFull, type Payment } from '../../src/ledger/index.ts';
-import { HEADER_SIZE, SLOT_SIZE, encodePayment, decodePayment, slotState } from '../../src/ledger/format.ts';
+import { HEADER_SIZE, SLOT_SIZE, crcRange, encodePayment, decodePayment, slotState } from '../../src/ledger/format.ts';
+import { crc32 } from '../../src/crc32.ts';
+import { seeded } from '../../hw-sim/nor-flash.ts';
 
 /** 5 sectors of 256 bytes: 6 slots a sector, two kept free: capacity 18. */
 const smallChip = () => new NorFlash({ size: 5 * 256, sectorSize: 256 });
@@ -23,6 +25,13 @@ test('format: a payment slot round-trips, extremes included', () => {
     assert.is(slotState(b, 0), 'ok');
     assert.equal(decodePayment(b, 0), p);
   }
+});
+
+test('format: the fast CRC of a range equals the shared CRC-32', () => {
+  const r = seeded(3);
+  const b = new Uint8Array(300).map(() => Math.floor(r() * 256));
+  for (let o = 0; o < 40; o += 3) for (let n = 0; n <= 70; n += 1) assert.is(crcRange(b, o, n), crc32(b.subarray(o, o + n)), `${o}+${n}`);
+  assert.is(crcRange(new TextEncoder().encode('123456789'), 0, 9), 0xcbf43926);
 });
 
 test('a new ledger is empty; capacity of the device partition', () => {

@@ -1,0 +1,144 @@
+// Ledger figures on the device's ledger partition (hw-sim/layout.ts): capacity in payments, time
+// of a payment and of opening a full ledger, in Node and in QuickJS (the firmware's engine), and
+// the RAM the index needs when full.
+import { build } from 'esbuild';
+import { getQuickJS } from 'quickjs-emscripten';
+import { NorFlash } from '../hw-sim/nor-flash.ts';
+import { LAYOUT } from '../hw-sim/layout.ts';
+import { Ledger, LedgerFull, type Payment } from '../src/ledger/index.ts';
+
+const pay = (i: number): Payment => ({
+  emission: 1 + (i % 3), block: (i * 7) % 400, number: (i * 7919) % 3_000_000, prizeEur: 10, paidAtMs: 1_780_000_000_000 + i * 30_000, deviceId: 'SAPH-000123',
+});
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function nodeFigures() {
+  const chip = new NorFlash();
+  const flash = chip.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size);
+  const l = Ledger.open(flash);
+  const times: number[] = [];
+  let n = 0;
+  for (;;) {
+    const t = performance.now();
+    try {
+      l.record(pay(n));
+    } catch (e) {
+      if (e instanceof LedgerFull) break;
+      throw e;
+    }
+    times.push(performance.now() - t);
+    n++;
+  }
+  const erases = chip.counters.erases;
+  const opens: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    const again = Ledger.open(flash);
+    opens.push(performance.now() - t);
+    if (again.count !== n) throw new Error('reopen lost payments');
+  }
+  const finds: number[] = [];
+  for (let i = 0; i < 2000; i++) {
+    const p = pay((i * 13) % n);
+    const t = performance.now();
+    if (!l.find(p)) throw new Error('find failed');
+    finds.push(performance.now() - t);
+  }
+  const t = performance.now();
+  const dropped = l.compact((p) => p.emission !== 1);
+  const compactMs = performance.now() - t;
+  return {
+    ledger_capacity_payments: n,
+    ledger_record_ms: median(times),
+    ledger_open_ms_full: median(opens),
+    ledger_find_us_full: median(finds) * 1000,
+    ledger_compact_third_ms: compactMs,
+    ledger_compact_dropped: dropped,
+    ledger_index_kib_full: l.stats().indexBytes / 1024 + 0, // after compaction the table keeps its size
+    ledger_sector_erases_filling: erases,
+  };
+}
+
+// The same in QuickJS: the ledger bundled as the firmware bundles it, over a RAM flash in the VM.
+async function qjsFigures() {
+  const entry = `
+    import { Ledger } from './src/ledger/index.ts';
+    const SIZE = ${LAYOUT.ledger.size}, BL = 4096;
+    const mem = new Uint8Array(SIZE).fill(0xff);
+    const flash = {
+      size: SIZE, blockLength: BL,
+      read: (o, n) => mem.slice(o, o + n),
+      write: (b, o) => { for (let i = 0; i < b.length; i++) mem[o + i] &= b[i]; },
+      eraseBlock: (k) => { mem.fill(0xff, k * BL, (k + 1) * BL); },
+    };
+    const pay = (i) => ({ emission: 1 + (i % 3), block: (i * 7) % 400, number: (i * 7919) % 3000000, prizeEur: 10, paidAtMs: 1780000000000 + i * 30000, deviceId: 'SAPH-000123' });
+    let l = Ledger.open(flash);
+    globalThis.fill = (from, to) => { for (let i = from; i < to; i++) l.record(pay(i)); };
+    globalThis.reopen = () => { l = Ledger.open(flash); return l.count; };
+    globalThis.one = (i) => { l.record(pay(i)); };
+    globalThis.findAll = (n) => { for (let i = 0; i < n; i++) if (!l.find(pay(i))) throw new Error('lost'); };
+    globalThis.capacity = l.capacity;
+  `;
+  const out = await build({
+    stdin: { contents: entry, resolveDir: new URL('..', import.meta.url).pathname, loader: 'js' },
+    bundle: true, format: 'iife', target: 'es2020', platform: 'neutral', write: false, minify: true,
+  });
+  const QuickJS = await getQuickJS();
+  const rt = QuickJS.newRuntime();
+  rt.setMemoryLimit(16 * 1024 * 1024);
+  const vm = rt.newContext();
+  const run = (code: string) => {
+    const r = vm.evalCode(code);
+    if (r.error) {
+      const e = vm.dump(r.error);
+      r.error.dispose();
+      throw new Error(`QuickJS: ${JSON.stringify(e)}`);
+    }
+    const v = vm.dump(r.value);
+    r.value.dispose();
+    return v;
+  };
+  const heap = () => {
+    const h = rt.computeMemoryUsage();
+    const u = vm.dump(h) as { memory_used_size: number };
+    h.dispose();
+    return u.memory_used_size;
+  };
+  run(out.outputFiles[0].text);
+  const capacity = run('capacity') as number;
+  const heap0 = heap();
+  run(`fill(0, ${capacity - 100})`);
+  const times: number[] = [];
+  for (let i = capacity - 100; i < capacity; i++) {
+    const t = performance.now();
+    run(`one(${i})`);
+    times.push(performance.now() - t);
+  }
+  const opens: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    if (run('reopen()') !== capacity) throw new Error('QuickJS reopen lost payments');
+    opens.push(performance.now() - t);
+  }
+  const t = performance.now();
+  run('findAll(1000)');
+  const findMs = (performance.now() - t) / 1000;
+  const heapFull = heap();
+  vm.dispose();
+  rt.dispose();
+  return {
+    qjs_ledger_record_ms: median(times),
+    qjs_ledger_open_ms_full: median(opens),
+    qjs_ledger_find_ms_full: findMs,
+    // the VM's heap with the full ledger open, minus the empty one (includes the 1 MiB RAM flash? no: see docs)
+    qjs_ledger_heap_kib_full: (heapFull - heap0) / 1024,
+  };
+}
+
+export default async function (): Promise<Record<string, number>> {
+  return { ...nodeFigures(), ...(await qjsFigures()) };
+}
