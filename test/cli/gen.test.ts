@@ -1,0 +1,103 @@
+// `saphir gen`, run as the real CLI: ranges, determinism, keys, worker threads, usage errors.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { blockGenerator } from '../../src/gen/index.ts';
+import { fromHex } from '../../src/hex.ts';
+import { TEST_KEY_SEED_HEX } from '../../src/sph1/keys.ts';
+import { nodeSign } from '../../src/node/node-crypto.ts';
+import { RangeEncoder } from '../../src/node/workers/gen-core.ts';
+import { readKeyFile, run } from '../../src/node/commands/gen.ts';
+import { UsageError } from '../../src/node/args.ts';
+import { noStack, saphir } from './run-cli.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'saphir-gen-test-'));
+
+test('a range equals the same lines of a larger generation; same seed, same output; test-key warning', () => {
+  const all = saphir(['gen', '--emission', '3', '--block', '4', '--from', '0', '--count', '12', '--seed', 'abc']);
+  assert.is(all.code, 0);
+  assert.match(all.stderr, /clé de TEST/);
+  const lines = all.stdout.trimEnd().split('\n');
+  assert.is(lines.length, 12);
+  for (const l of lines) assert.match(l, /^SPH1:[0-9A-Z $%*+\-./:]{159}$/);
+  const part = saphir(['gen', '--emission', '3', '--block', '4', '--from', '5', '--count', '4', '--seed', 'abc', '--lang', 'en']);
+  assert.is(part.stdout, lines.slice(5, 9).join('\n') + '\n');
+  assert.match(part.stderr, /TEST key/);
+  const other = saphir(['gen', '--emission', '3', '--block', '4', '--from', '5', '--count', '4', '--seed', 'abd']);
+  assert.is.not(other.stdout, part.stdout);
+  // Every generated code is genuine.
+  const check = saphir(['check', '-'], all.stdout);
+  assert.is(check.code, 0, check.stdout);
+});
+
+test('worker threads give the same bytes as a single thread, in ticket-number order', () => {
+  const r = saphir(['gen', '--emission', '1', '--block', '2', '--from', '100', '--count', '8300', '--jobs', '2']);
+  assert.is(r.code, 0, r.stderr);
+  const enc = new RangeEncoder(blockGenerator('saphir', 1, 2), { keyId: 0, seed: fromHex(TEST_KEY_SEED_HEX) }, nodeSign);
+  assert.ok(r.stdout === Buffer.from(enc.encode(100, 8300)).toString('latin1'), 'worker output differs');
+});
+
+test('--key FILE signs with that key id; check (test key only) refuses it, audit --key accepts it', () => {
+  const seedHex = '11'.repeat(32);
+  const keyFile = join(dir, 'key.json');
+  writeFileSync(keyFile, JSON.stringify({ key_id: 1, seed_hex: seedHex }));
+  const r = saphir(['gen', '--emission', '1', '--block', '1', '--from', '0', '--count', '3', '--key', keyFile]);
+  assert.is(r.code, 0);
+  assert.is(r.stderr, '', 'no test-key warning');
+  const check = saphir(['check', '--json', '-'], r.stdout);
+  assert.is(check.code, 1);
+  for (const l of check.stdout.trimEnd().split('\n')) {
+    const o = JSON.parse(l);
+    assert.is(o.reason, 'E_KEY');
+    assert.is(o.ticket.key_id, 1);
+  }
+  const codes = join(dir, 'k1.txt');
+  writeFileSync(codes, r.stdout);
+  const audit = saphir(['audit', codes, '--json', '--key', keyFile]);
+  const rep = JSON.parse(audit.stdout);
+  assert.is(rep.genuine, 3);
+  assert.is(rep.invalid.count, 0);
+});
+
+test('key files: the documented format is read, anything else is a usage error', () => {
+  const f = join(dir, 'k.json');
+  writeFileSync(f, JSON.stringify({ key_id: 200, seed_hex: 'ab'.repeat(32) }));
+  assert.equal(readKeyFile(f).keyId, 200);
+  for (const bad of ['nope', '{"key_id": 256, "seed_hex": "' + 'ab'.repeat(32) + '"}', '{"key_id": 1, "seed_hex": "abc"}', '[]']) {
+    writeFileSync(f, bad);
+    assert.throws(() => readKeyFile(f), /--key/);
+  }
+  assert.throws(() => readKeyFile(join(dir, 'missing.json')), /cannot read/);
+});
+
+test('usage errors: a UsageError (exit 2 through the CLI), with a message and no stack trace', async () => {
+  const bad = join(dir, 'bad.json');
+  writeFileSync(bad, '{');
+  for (const args of [
+    ['--block', '1', '--full'],
+    ['--emission', '1', '--block', '1'],
+    ['--emission', '1', '--block', '1', '--full', '--from', '0', '--count', '1'],
+    ['--emission', '1', '--block', '1', '--from', '2999999', '--count', '2'],
+    ['--emission', '70000', '--block', '1', '--full'],
+    ['--emission', '1', '--block', '1', '--from', '0', '--count', '1', '--key', bad],
+    ['--emission', '1', '--block', '1', '--full', '--jobs', '0'],
+  ]) {
+    try {
+      await run(args);
+      assert.unreachable(args.join(' '));
+    } catch (e) {
+      assert.instance(e, UsageError, args.join(' '));
+    }
+  }
+  for (const args of [['gen', '--emission', 'x', '--block', '1', '--full'], ['gen', '--from', '1', '--nope']]) {
+    const r = saphir(args);
+    assert.is(r.code, 2, args.join(' '));
+    assert.is(r.stdout, '');
+    assert.ok(r.stderr.startsWith('saphir gen: '), r.stderr);
+    assert.ok(noStack(r.stderr), r.stderr);
+  }
+});
+
+test.run();
