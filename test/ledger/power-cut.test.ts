@@ -133,6 +133,53 @@ test('cut at every operation of a compaction of a full ledger whose oldest secto
   cutEverywhere('orphan compaction', chip, (x) => x.compact(() => true), paid, [], 7);
 });
 
+test('a second cut at every operation of the compaction that follows a cut compaction', () => {
+  const { chip, paid } = prepare(6, 20);
+  const keep = (p: Payment) => p.number % 3 !== 0;
+  const kept = paid.filter(keep);
+  const dropped = paid.filter((p) => !keep(p));
+  const first = opsOf(chip, (l) => l.compact(keep));
+  let pairs = 0;
+  for (let n1 = 1; n1 <= first; n1++) {
+    const c1 = clone(chip);
+    c1.cutAtOp(n1, seeded(n1));
+    assert.throws(() => Ledger.open(c1).compact(keep), (e: unknown) => e instanceof PowerCut);
+    c1.powerOn();
+    const second = opsOf(c1, (l) => l.compact(keep));
+    for (let n2 = 1; n2 <= second; n2++) {
+      const c2 = clone(c1);
+      c2.cutAtOp(n2, seeded(1000 * n1 + n2));
+      assert.throws(() => Ledger.open(c2).compact(keep), (e: unknown) => e instanceof PowerCut);
+      c2.powerOn();
+      const what = `cuts at ${n1} then ${n2}`;
+      checkRecovered(c2, kept, dropped, what);
+      Ledger.open(c2).compact(keep);
+      const done = checkRecovered(c2, kept, [], `${what}, compacted`);
+      assert.is(done.count, kept.length, what);
+      pairs++;
+    }
+  }
+  assert.ok(pairs > 100, `${pairs} pairs`);
+});
+
+test('any flipped bit anywhere hides at most the one payment whose slot it lands in', () => {
+  const { chip, paid } = prepare(5, 16);
+  const r = seeded(11);
+  for (let byte = 0; byte < chip.size; byte++) {
+    const c = clone(chip);
+    c.bytes[byte] ^= 1 << Math.floor(r() * 8);
+    const l = Ledger.open(c);
+    const missing = paid.filter((p) => l.find(key(p)) === undefined);
+    assert.ok(missing.length <= 1, `byte ${byte}: ${missing.length} missing`);
+    for (const e of l.entries()) assert.equal(e, paid[e.number - 50_000], `byte ${byte}`);
+    if (missing.length === 1) {
+      // it was that payment's slot: the others still take payments and compaction cleans up
+      l.compact(() => true);
+      assert.is(Ledger.open(c).count, 15);
+    }
+  }
+});
+
 // Random runs: payments, compactions and cuts in any order; a model of what must be there.
 test('random sequences of payments, compactions and power cuts never lose a recorded payment', () => {
   const stats = { cuts: 0, full: 0 };
