@@ -93,7 +93,7 @@ export class Ledger {
     return l;
   }
 
-  /** Every payment held on `flash`, oldest first (for export). */
+  /** Every payment held on `flash`, in order of payment time (for export). */
   static readEntries(flash: Flash): Payment[] {
     return Ledger.open(flash).entries();
   }
