@@ -1,0 +1,178 @@
+// `saphir audit`: the tally against Article 3, invalid codes, duplicates, missing numbers, workers, CLI.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Readable } from 'node:stream';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BLOCK_SIZE } from '../../src/game/rules.ts';
+import { PRIZE_TABLE } from '../../src/game/prize-table.ts';
+import { blockGenerator } from '../../src/gen/index.ts';
+import { fromHex } from '../../src/hex.ts';
+import { REASONS } from '../../src/sph1/check.ts';
+import { testKeyRing, TEST_KEY_SEED_HEX } from '../../src/sph1/keys.ts';
+import { nodeSign } from '../../src/node/node-crypto.ts';
+import { RangeEncoder } from '../../src/node/workers/gen-core.ts';
+import { AuditTally, FIELDS, KIND_GENUINE, KIND_INVALID } from '../../src/node/workers/audit-core.ts';
+import { audit, renderReport, reportJson, run } from '../../src/node/commands/audit.ts';
+import { UsageError } from '../../src/node/args.ts';
+import { noStack, saphir } from './run-cli.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'saphir-audit-test-'));
+const seed = fromHex(TEST_KEY_SEED_HEX);
+const gen = (emission: number, block: number, from: number, count: number) =>
+  Buffer.from(new RangeEncoder(blockGenerator('t', emission, block), { keyId: 0, seed }, nodeSign).encode(from, count))
+    .toString('latin1')
+    .trimEnd()
+    .split('\n');
+
+/** A small set: block 1/1 tickets 0…199, a tampered line, a duplicate, a blank line, garbage, block 1/2 tickets 0…9. */
+function smallSet(): { text: string; tamperedLine: number; duplicateLine: number } {
+  const a = gen(1, 1, 0, 200);
+  const b = gen(1, 2, 0, 10);
+  const tampered = a[50].slice(0, 100) + (a[50][100] === 'A' ? 'B' : 'A') + a[50].slice(101);
+  const lines = [...a.slice(0, 50), tampered, ...a.slice(51), a[7], '', '\u00ff\u0000garbage', ...b];
+  return { text: lines.join('\n') + '\n', tamperedLine: 51, duplicateLine: 201 };
+}
+
+test('a small generated set: incomplete, the tampered line and the duplicate reported with line numbers', async () => {
+  const { text, tamperedLine, duplicateLine } = smallSet();
+  const r = await audit(Readable.from([Buffer.from(text, 'latin1')]), testKeyRing(), 1);
+  assert.is(r.ok, false);
+  assert.is(r.lines, 213);
+  assert.is(r.blankLines, 1);
+  assert.is(r.genuine, 200 - 1 + 1 + 10);
+  assert.is(r.invalid, 2);
+  assert.equal(r.invalidExamples.map((x) => [x.line, x.reason]), [
+    [tamperedLine, r.invalidExamples[0].reason],
+    [duplicateLine + 2, 'E_PREFIX'],
+  ]);
+  assert.ok(['E_SIGNATURE', 'E_BASE45', 'E_FIELD', 'E_KEY', 'E_VERSION', 'E_GAME'].includes(r.invalidExamples[0].reason));
+  assert.is(r.blocks.length, 2);
+  const [b1, b2] = r.blocks;
+  assert.equal([b1.emission, b1.block, b2.emission, b2.block], [1, 1, 1, 2]);
+  assert.is(b1.codes, 200);
+  assert.is(b1.distinct, 199);
+  assert.is(b1.duplicates, 1);
+  assert.equal(b1.duplicateExamples, [{ line: duplicateLine, number: 7 }]);
+  assert.is(b1.missing, BLOCK_SIZE - 199);
+  assert.equal(b1.missingRanges, [[50, 50], [200, BLOCK_SIZE - 1]]);
+  assert.is(b1.complete, false);
+  assert.is(b1.matchesArticle3, false);
+  // The tally counts what the generator planned for those tickets.
+  const g = blockGenerator('t', 1, 1);
+  const planned = new Map<number, number>();
+  for (let n = 0; n < 200; n++) if (n !== 50) planned.set(g.prizeOf(n), (planned.get(g.prizeOf(n)) ?? 0) + 1);
+  for (const p of b1.prizes) assert.is(p.found, planned.get(p.amountEur) ?? 0, `${p.amountEur} €`);
+  assert.is(b1.losing.found, planned.get(0) ?? 0);
+  assert.is(b2.distinct, 10);
+
+  const fr = renderReport(r, 'fr');
+  assert.match(fr, /NON CONFORME/);
+  assert.match(fr, new RegExp(`ligne ${duplicateLine} : ticket n° 7 déjà vu`));
+  assert.match(fr, new RegExp(`ligne ${tamperedLine} : `));
+  assert.match(renderReport(r, 'en'), /NOT COMPLIANT/);
+});
+
+test('worker threads give the same report as a single thread', async () => {
+  // More than one job of input (1 MiB) so the pool is used.
+  const lines = gen(2, 2, 0, 6700);
+  lines[3000] = 'SPH1:000';
+  const text = lines.join('\n') + '\n';
+  assert.ok(text.length > 1 << 20);
+  const one = await audit(Readable.from([Buffer.from(text)]), testKeyRing(), 1);
+  const two = await audit(Readable.from([Buffer.from(text.slice(0, 700_000)), Buffer.from(text.slice(700_000))]), testKeyRing(), 2);
+  assert.equal(reportJson(two), reportJson(one));
+  assert.is(one.genuine, 6699);
+  assert.equal(one.invalidExamples, [{ line: 3001, reason: 'E_LENGTH' }]);
+});
+
+/** Results of a chunk as the workers send them, for tickets [from, from+count) of a planned block. */
+function planned(g: ReturnType<typeof blockGenerator>, from: number, count: number, skip = -1, dup = -1): { results: Int32Array; lines: number } {
+  const lines = count + (dup >= 0 ? 1 : 0);
+  const results = new Int32Array(lines * FIELDS);
+  let k = 0;
+  const put = (n: number) => {
+    results.set([KIND_GENUINE, -1, g.emission, g.block, n, g.prizeOf(n)], k++ * FIELDS);
+  };
+  for (let n = from; n < from + count; n++) {
+    if (n === skip) {
+      results.set([KIND_INVALID, REASONS.indexOf('E_SIGNATURE'), g.emission, g.block, n, 0], k++ * FIELDS);
+      continue;
+    }
+    put(n);
+    if (n === dup) put(n);
+  }
+  return { results, lines };
+}
+
+test('the tally of a whole planned block equals Article 3 (no signing: the results the workers would send)', () => {
+  const g = blockGenerator('saphir', 5, 6);
+  const t = new AuditTally();
+  for (let from = 0; from < BLOCK_SIZE; from += 500_000) {
+    const c = planned(g, from, 500_000);
+    t.add(c.results, c.lines);
+  }
+  const r = t.report();
+  assert.is(r.ok, true);
+  const b = r.blocks[0];
+  assert.equal([b.complete, b.matchesArticle3, b.duplicates, b.missing], [true, true, 0, 0]);
+  assert.equal(b.prizes.map((p) => p.found), PRIZE_TABLE.rows.map((row) => row.count));
+  assert.match(renderReport(r, 'fr'), /Résultat : CONFORME/);
+});
+
+test('one missing, one duplicate or one invalid code is enough to fail a block', () => {
+  const g = blockGenerator('saphir', 5, 7);
+  for (const [skip, dup, reason] of [[-1, 123, 'duplicate'], [2_999_999, -1, 'invalid and missing']] as const) {
+    const t = new AuditTally();
+    const c = planned(g, 0, BLOCK_SIZE, skip, dup);
+    t.add(c.results, c.lines);
+    const r = t.report();
+    assert.is(r.ok, false, reason);
+    if (dup >= 0) {
+      assert.is(r.blocks[0].duplicates, 1);
+      assert.is(r.blocks[0].complete, true);
+      assert.equal(r.blocks[0].duplicateExamples, [{ line: dup + 2, number: dup }]);
+    } else {
+      assert.equal(r.blocks[0].missingRanges, [[skip, skip]]);
+      assert.is(r.invalid, 1);
+    }
+  }
+});
+
+test('the real CLI: exit 1 and a JSON report on an incomplete set; usage errors exit 2', () => {
+  const file = join(dir, 'codes.txt');
+  writeFileSync(file, smallSet().text, 'latin1');
+  const r = saphir(['audit', file, '--json']);
+  assert.is(r.code, 1);
+  const o = JSON.parse(r.stdout);
+  assert.equal(Object.keys(o), ['ok', 'lines', 'blank_lines', 'genuine', 'invalid', 'blocks']);
+  assert.is(o.ok, false);
+  assert.is(o.invalid.count, 2);
+  assert.is(o.blocks[0].duplicates, 1);
+  assert.is(o.blocks[0].complete, false);
+  assert.is(r.stderr, '', 'no progress bar when stderr is not a terminal');
+  const fromStdin = saphir(['audit', '-', '--lang', 'en'], smallSet().text);
+  assert.is(fromStdin.code, 1);
+  assert.match(fromStdin.stdout, /Result: NOT COMPLIANT/);
+  const u = saphir(['audit', join(dir, 'nope.txt')]);
+  assert.is(u.code, 2);
+  assert.ok(noStack(u.stderr), u.stderr);
+});
+
+test('usage errors are UsageErrors (exit 2); an empty input is not a pass', async () => {
+  for (const args of [[join(dir, 'nope.txt')], ['a', 'b'], ['--lang', 'xx'], ['--jobs', 'many', '-'], ['--key', join(dir, 'nope.json')]]) {
+    try {
+      await run(args);
+      assert.unreachable(args.join(' '));
+    } catch (e) {
+      assert.instance(e, UsageError, args.join(' '));
+    }
+  }
+  const empty = await audit(Readable.from([]), testKeyRing(), 2);
+  assert.is(empty.ok, false);
+  assert.is(empty.lines, 0);
+  assert.match(renderReport(empty, 'fr'), /aucun bloc/);
+});
+
+test.run();
