@@ -2,33 +2,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import QRCode from 'qrcode';
 import { PNG } from 'pngjs';
 import { CameraDecoder } from '../../src/input/camera.ts';
 import type { Frame } from '../../src/hal.ts';
 import { SHARED, loadVectors } from '../helpers.ts';
-
-/** A grey frame with the QR code of `text` drawn at (x, y), `px` pixels a module, 4-module quiet zone. */
-export function qrFrame(text: string, opts: { width?: number; height?: number; x?: number; y?: number; px?: number; invert?: boolean } = {}): Frame {
-  const { width = 640, height = 480, x = 40, y = 40, px = 4, invert = false } = opts;
-  const qr = QRCode.create(text, { errorCorrectionLevel: 'M' });
-  const n = qr.modules.size;
-  const light = invert ? 20 : 230;
-  const dark = invert ? 230 : 20;
-  const data = new Uint8Array(width * height).fill(light - 40);
-  const side = (n + 8) * px;
-  for (let j = 0; j < side; j++) {
-    for (let i = 0; i < side; i++) {
-      const mx = Math.floor(i / px) - 4;
-      const my = Math.floor(j / px) - 4;
-      const on = mx >= 0 && my >= 0 && mx < n && my < n && qr.modules.get(my, mx);
-      const X = x + i;
-      const Y = y + j;
-      if (X < width && Y < height) data[Y * width + X] = on ? dark : light;
-    }
-  }
-  return { width, height, format: 'y8', data };
-}
+import { qrFrame } from './helpers.ts';
 
 function toRgba(f: Frame): Frame {
   const out = new Uint8Array(f.width * f.height * 4);

@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { ROOT } from '../helpers.ts';
 import { parseHexReports } from '../../src/input/capture.ts';
 import type { InputEvent } from '../../src/input/event.ts';
+import type { Frame } from '../../src/hal.ts';
+import QRCode from 'qrcode';
+import { main } from '../../src/node/cli.ts';
 
 export const FIXTURES = join(ROOT, 'test', 'fixtures', 'input');
 export const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:';
@@ -35,3 +38,43 @@ export function run(d: Decoder, items: Uint8Array[], stepMs = 10): InputEvent[] 
 }
 
 export const codes = (events: InputEvent[]) => events.filter((e) => e.type === 'code').map((e) => (e as { text: string }).text);
+
+/** A grey frame with the QR code of `text` drawn at (x, y), `px` pixels a module, 4-module quiet zone. */
+export function qrFrame(text: string, opts: { width?: number; height?: number; x?: number; y?: number; px?: number; invert?: boolean } = {}): Frame {
+  const { width = 640, height = 480, x = 40, y = 40, px = 4, invert = false } = opts;
+  const qr = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const n = qr.modules.size;
+  const light = invert ? 20 : 230;
+  const dark = invert ? 230 : 20;
+  const data = new Uint8Array(width * height).fill(light - 40);
+  const side = (n + 8) * px;
+  for (let j = 0; j < side; j++) {
+    for (let i = 0; i < side; i++) {
+      const mx = Math.floor(i / px) - 4;
+      const my = Math.floor(j / px) - 4;
+      const on = mx >= 0 && my >= 0 && mx < n && my < n && qr.modules.get(my, mx);
+      const X = x + i;
+      const Y = y + j;
+      if (X < width && Y < height) data[Y * width + X] = on ? dark : light;
+    }
+  }
+  return { width, height, format: 'y8', data };
+}
+
+
+/** Runs `saphir ARGS…` in this process, capturing what it writes. */
+export async function saphirIn(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = process.stdout.write;
+  const err = process.stderr.write;
+  process.stdout.write = ((s: string | Uint8Array) => ((stdout += s), true)) as typeof out;
+  process.stderr.write = ((s: string | Uint8Array) => ((stderr += s), true)) as typeof err;
+  try {
+    const status = await main(args);
+    return { status, stdout, stderr };
+  } finally {
+    process.stdout.write = out;
+    process.stderr.write = err;
+  }
+}
