@@ -42,6 +42,8 @@ export interface RunOptions {
   sim?: Simulator;
   /** Firmware bundle text (developer mode). */
   bundle?: string;
+  /** Language of the problems reported (default fr, like all technician-facing text). */
+  lang?: 'fr' | 'en';
 }
 
 export function describe(s: Step): string {
@@ -99,6 +101,8 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
   if (sc.config) sim.configure(sc.config);
   const report: RunReport = { scenario: sc.name, file: sc.file, ok: true, steps: [], virtualMs: 0, wallMs: 0, scans: 0, payments: 0 };
   const start = sim.now;
+  const en = o.lang === 'en';
+  const tr = (fr: string, english: string) => (en ? english : fr);
   /** Beeps count from the last action (scan, press, boot). */
   let mark = sim.beepLog.length;
   for (const step of sc.steps) {
@@ -113,7 +117,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
     o.onStep?.(r);
     if (problem) {
       report.ok = false;
-      report.display = drawText({ lines: sim.screen, rows: 4, columns: 20, led: sim.led }, sim.on ? '' : '(power off)');
+      report.display = drawText({ lines: sim.screen, rows: 4, columns: 20, led: sim.led }, sim.on ? '' : tr('(hors tension)', '(power off)'));
       break;
     }
   }
@@ -124,7 +128,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
 
   async function play(s: Step): Promise<string | undefined> {
     const needOn = () => {
-      if (!sim.on) throw new Error('the device is off (add a boot step)');
+      if (!sim.on) throw new Error(tr("l'appareil est éteint (ajoutez une étape boot)", 'the device is off (add a boot step)'));
     };
     switch (s.kind) {
       case 'boot':
@@ -152,7 +156,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         try {
           tx = transmit(s.via, code, s.options, sim.rng);
         } catch (e) {
-          if (e instanceof ScannerOptionError) return `scanner: ${e.message}`;
+          if (e instanceof ScannerOptionError) return `${tr('lecteur', 'scanner')}: ${e.message}`;
           throw e;
         }
         const missed = sim.undelivered;
@@ -160,7 +164,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         const end = sim.transmit(tx);
         await sim.run(end - sim.now);
         report.scans++;
-        if (sim.undelivered > missed) return `the firmware opened no ${s.via} input: the scan went nowhere`;
+        if (sim.undelivered > missed) return tr(`le firmware n'a ouvert aucune entrée ${s.via} : le scan n'est arrivé nulle part`, `the firmware opened no ${s.via} input: the scan went nowhere`);
         return;
       }
       case 'press':
@@ -177,16 +181,16 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         };
         if (await sim.runUntil(test, s.withinMs)) return;
         const what = s.contains !== undefined ? `"${s.contains}"` : `/${s.matches!.source}/`;
-        return `expected ${what}${s.row ? ` on line ${s.row}` : ''} within ${s.withinMs} ms`;
+        return tr(`attendu ${what}${s.row ? ` à la ligne ${s.row}` : ''} en ${s.withinMs} ms`, `expected ${what}${s.row ? ` on line ${s.row}` : ''} within ${s.withinMs} ms`);
       }
       case 'expect-beep': {
         const heard = () => sim.beepLog.slice(mark).map((b) => b.kind);
         if (await sim.runUntil(() => heard().includes(s.beep as never), s.withinMs)) return;
-        return `expected a ${s.beep} beep within ${s.withinMs} ms; heard: ${heard().join(', ') || 'nothing'}`;
+        return tr(`attendu le bip ${s.beep} en ${s.withinMs} ms ; entendu : ${heard().join(', ') || 'rien'}`, `expected a ${s.beep} beep within ${s.withinMs} ms; heard: ${heard().join(', ') || 'nothing'}`);
       }
       case 'expect-led':
         if (await sim.runUntil(() => sim.led === s.color, s.withinMs)) return;
-        return `expected the LED ${s.color}, it is ${sim.led}`;
+        return tr(`attendu la LED ${s.color}, elle est ${sim.led}`, `expected the LED ${s.color}, it is ${sim.led}`);
       case 'expect-ledger': {
         let entries = sim.ledger();
         const test = () => {
@@ -201,7 +205,8 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
           return;
         }
         const list = entries.map((p) => `${p.emission}/${p.block}/${p.number} ${p.prizeEur} €`).join('; ');
-        return `expected the ledger ${describe(s).slice('expect-ledger '.length)}; it holds ${entries.length}${list ? ': ' + list : ''}`;
+        const want = describe(s).slice('expect-ledger '.length);
+        return tr(`attendu le registre ${want} ; il contient ${entries.length}${list ? ' : ' + list : ''}`, `expected the ledger ${want}; it holds ${entries.length}${list ? ': ' + list : ''}`);
       }
       case 'screenshot': {
         const file = o.screenshotDir && !isAbsolute(s.file) ? resolve(o.screenshotDir, s.file) : resolveFrom(sc.file, s.file);

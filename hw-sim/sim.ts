@@ -11,7 +11,7 @@ import { Scheduler } from './scheduler.ts';
 import { NorFlash, PowerCut } from './nor-flash.ts';
 import { Peripherals, partitionFlash, type BeepRecord } from './device.ts';
 import { QjsDevice, type QjsFault, type QjsVariant } from './qjs-host.ts';
-import { bootSelect, slotSummary, type NorChip } from './bootloader.ts';
+import { bootSelect, slotSummary, type BootedImage, type NorChip } from './bootloader.ts';
 import { LAYOUT, SECTOR_SIZE } from './layout.ts';
 import { seededRng, type Rng } from './rng.ts';
 import type { Transmission } from './scanners/types.ts';
@@ -104,6 +104,8 @@ export class Simulator {
   vm: QjsDevice | undefined;
   /** How the running firmware was started: `developer` (bundle file) or `image` (bootloader, slot). */
   bootMode = '';
+  /** The image the bootloader started (null in developer mode or while off). */
+  booted: BootedImage | null = null;
   imageHash = '';
   pendingConfirm = false;
   /** Every screen shown since the simulator started, with its virtual time. */
@@ -179,6 +181,7 @@ export class Simulator {
     if (hasImage) {
       const b = bootSelect(chip);
       if ('error' in b) throw new SimError(`bootloader: ${b.error}`);
+      this.booted = b;
       bundle = new TextDecoder().decode(b.bundle);
       this.bootMode = `image slot ${'AB'[b.slot]} v${b.version}`;
       this.imageHash = b.imageHash;
@@ -191,6 +194,7 @@ export class Simulator {
       if (this.bundleText === undefined) this.bundleText = ensureBundle();
       bundle = this.bundleText;
       this.bootMode = 'developer';
+      this.booted = null;
       this.imageHash = createHash('sha256').update(bundle).digest('hex');
       this.pendingConfirm = false;
     }
@@ -250,6 +254,7 @@ export class Simulator {
     if (!this.periph) return;
     this.periph.shutdown();
     this.periph = undefined;
+    this.booted = null;
     this.vm?.dispose();
     this.vm = undefined;
     this.events.power?.(`off (${why})`);
@@ -323,6 +328,11 @@ export class Simulator {
       });
     }
     return start + tx.durationMs;
+  }
+
+  /** Raw input from outside (a bridged real scanner), handed to the device now. */
+  inject(input: 'hid-keyboard' | 'hid-pos' | 'serial', data: Uint8Array): void {
+    this.transmit({ via: input, deliveries: [{ input, t: 0, data }], durationMs: 0 });
   }
 
   /** A key on the keypad (handled at once; a power cut or reset it causes takes effect). */

@@ -1,0 +1,66 @@
+// What `saphir sim` and `saphir demo` print: steps, failures, the display as it changes, summaries.
+// French by default, English with --lang en.
+import type { Lang } from '../src/i18n.ts';
+import { drawText } from './render.ts';
+import type { RunReport, StepReport } from './runner.ts';
+import type { Simulator } from './sim.ts';
+
+export const T = {
+  fr: {
+    pass: 'ok',
+    fail: 'ÉCHEC',
+    line: 'ligne',
+    display: 'Écran au moment de l’échec :',
+    scenarioOk: (n: number, ms: number, wall: number) => `réussi : ${n} étapes, ${fmtVirtual(ms)} simulées en ${wall.toFixed(0)} ms`,
+    scenarioFail: (line: number) => `échoué à la ligne ${line}`,
+    total: (ok: number, all: number) => `${ok}/${all} scénarios réussis`,
+    invalid: 'scénario invalide :',
+  },
+  en: {
+    pass: 'ok',
+    fail: 'FAIL',
+    line: 'line',
+    display: 'Display when it failed:',
+    scenarioOk: (n: number, ms: number, wall: number) => `passed: ${n} steps, ${fmtVirtual(ms)} simulated in ${wall.toFixed(0)} ms`,
+    scenarioFail: (line: number) => `failed at line ${line}`,
+    total: (ok: number, all: number) => `${ok}/${all} scenarios passed`,
+    invalid: 'invalid scenario:',
+  },
+} as const;
+
+/** Virtual time as `1 h 02 min 03.250 s`, shortest form. */
+export function fmtVirtual(ms: number): string {
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const s = (ms % 60_000) / 1000;
+  const sec = `${s.toFixed(3).replace(/\.?0+$/, '') || '0'} s`;
+  if (h) return `${h} h ${String(m).padStart(2, '0')} min ${sec}`;
+  if (m) return `${m} min ${sec}`;
+  return sec;
+}
+
+export function stepLine(r: StepReport, lang: Lang): string {
+  const t = T[lang];
+  const head = `  ${r.ok ? t.pass.padEnd(5) : t.fail.padEnd(5)} ${t.line} ${String(r.line).padStart(3)}  ${r.text}`;
+  return r.ok ? `${head}  [${fmtVirtual(r.t)}]` : `${head}\n        → ${r.problem}`;
+}
+
+export function reportText(r: RunReport, lang: Lang): string {
+  const t = T[lang];
+  if (r.ok) return `  ${t.scenarioOk(r.steps.length, r.virtualMs, r.wallMs)}`;
+  const last = r.steps[r.steps.length - 1];
+  return [`  ${t.scenarioFail(last?.line ?? 0)}`, `  ${t.display}`, indent(r.display ?? '', 4)].join('\n');
+}
+
+export function indent(s: string, n: number): string {
+  const pad = ' '.repeat(n);
+  return s
+    .split('\n')
+    .map((l) => pad + l)
+    .join('\n');
+}
+
+/** The display of a running simulator, framed, with the virtual time. */
+export function displayFrame(sim: Simulator): string {
+  return drawText({ lines: sim.screen, rows: 4, columns: 20, led: sim.led }, `t=${fmtVirtual(sim.now)}`);
+}

@@ -1,0 +1,117 @@
+// saphir demo (npm start): builds the firmware if needed, boots it in the simulator and plays
+// hw-sim/scenarios/demo.yaml, drawing the display each time it changes, then a summary. Works without
+// a TTY (CI, pipes): the output is plain lines.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { langOf, parse } from '../args.ts';
+import { formatEur, type Lang } from '../../i18n.ts';
+import { parseScenario, ScenarioError } from '../../../hw-sim/scenario.ts';
+import { runScenario, simulatorFor } from '../../../hw-sim/runner.ts';
+import { ensureBundle, ROOT } from '../../../hw-sim/sim.ts';
+import { displayFrame, fmtVirtual, indent, reportText, stepLine } from '../../../hw-sim/present.ts';
+
+const HELP = `usage: saphir demo [--lang fr|en] [--scenario FILE] [--quiet]
+Boots the firmware in the simulator and plays hw-sim/scenarios/demo.yaml (or FILE), drawing the
+display as it changes. --quiet prints the summary only. Exit 0 when every step passed.`;
+
+const W = {
+  fr: {
+    title: 'SAPHIR 250 000 € — démonstration du validateur (simulateur, firmware réel en QuickJS)',
+    building: 'Construction du firmware…',
+    summary: 'Résumé',
+    scans: 'tickets scannés',
+    outcomes: (w: number, l: number, r: number) => `${w} gagnant(s), ${l} perdant(s), ${r} refusé(s)`,
+    paid: (n: number, total: string) => `${n} paiement(s) enregistré(s) au registre, ${total}`,
+    time: (v: string, wall: number) => `${v} simulées en ${(wall / 1000).toFixed(1)} s`,
+    firmware: (mode: string, hash: string) => `firmware : ${mode}, image ${hash.slice(0, 16)}`,
+    ok: 'Démonstration réussie.',
+    failed: 'La démonstration a échoué.',
+  },
+  en: {
+    title: 'SAPHIR 250 000 € — validator demo (simulator, real firmware in QuickJS)',
+    building: 'Building the firmware…',
+    summary: 'Summary',
+    scans: 'tickets scanned',
+    outcomes: (w: number, l: number, r: number) => `${w} winning, ${l} losing, ${r} refused`,
+    paid: (n: number, total: string) => `${n} payment(s) recorded in the ledger, ${total}`,
+    time: (v: string, wall: number) => `${v} simulated in ${(wall / 1000).toFixed(1)} s`,
+    firmware: (mode: string, hash: string) => `firmware: ${mode}, image ${hash.slice(0, 16)}`,
+    ok: 'Demo passed.',
+    failed: 'The demo failed.',
+  },
+} as const;
+
+export async function run(args: string[]): Promise<number> {
+  const { values } = parse(args, {
+    lang: { type: 'string' },
+    scenario: { type: 'string' },
+    quiet: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    process.stdout.write(HELP + '\n');
+    return 0;
+  }
+  const lang: Lang = langOf(values.lang);
+  const w = W[lang];
+  const out = (s: string) => process.stdout.write(s + '\n');
+  const file = values.scenario ?? join(ROOT, 'hw-sim', 'scenarios', 'demo.yaml');
+  let sc;
+  try {
+    sc = parseScenario(readFileSync(file, 'utf8'), file);
+  } catch (e) {
+    if (e instanceof ScenarioError) throw new Error(e.message);
+    throw e;
+  }
+  out(w.title);
+  const bundle = ensureBundle(() => out(w.building));
+  const quiet = !!values.quiet;
+  // A frame is printed once the step that changed it is over (or the display changes again), so
+  // that it shows the LED the firmware set just after the text.
+  let lastScreen = '';
+  let pending = '';
+  const flush = () => {
+    if (!pending) return;
+    const body = pending.split('\n').slice(1).join('\n');
+    if (body !== lastScreen) out(indent(pending, 6));
+    lastScreen = body;
+    pending = '';
+  };
+  const sim = simulatorFor(sc, { bundle });
+  const report = await runScenario(sc, {
+    sim,
+    bundle,
+    lang,
+    events: {
+      display: () => {
+        if (quiet) return;
+        flush();
+        pending = displayFrame(sim);
+      },
+      led: () => {
+        if (pending) pending = displayFrame(sim);
+      },
+    },
+    onStep: (s) => {
+      if (!quiet) flush();
+      if (!quiet || !s.ok) out(stepLine(s, lang));
+    },
+  });
+  const beeps = sim.beepLog;
+  const count = (k: string) => beeps.filter((b) => b.kind === k).length;
+  const ledger = sim.ledger();
+  const total = formatEur(
+    ledger.reduce((a, p) => a + p.prizeEur, 0),
+    lang,
+  );
+  out('');
+  out(`${w.summary} — ${sc.name}`);
+  out(reportText(report, lang));
+  out(`  ${report.scans} ${w.scans}${lang === 'fr' ? ' :' : ':'} ${w.outcomes(count('win'), count('lose'), count('refused'))}`);
+  out(`  ${w.paid(ledger.length, total)}`);
+  out(`  ${w.time(fmtVirtual(report.virtualMs), report.wallMs)}`);
+  out(`  ${w.firmware(sim.bootMode, sim.imageHash)}`);
+  out(report.ok ? w.ok : w.failed);
+  sim.dispose();
+  return report.ok ? 0 : 1;
+}
