@@ -55,10 +55,13 @@ export class RangeEncoder {
       m[o + 10] = n & 0xff;
       const { zones } = this.gen.ticket(n);
       // 26 × 6 bits of number indexes, 20 × 4 bits of amount indexes, 4 zero bits: 30 bytes.
+      const { winning, player } = zones;
       let acc = 0;
       let bits = 0;
       let p = o + 12;
-      const put = (width: number, v: number) => {
+      for (let i = 0; i < 46; i++) {
+        const width = i < 26 ? 6 : 4;
+        const v = i < 6 ? NUMBER_INDEX[winning[i]] : i < 26 ? NUMBER_INDEX[player[i - 6].number] : AMOUNT_INDEX.get(player[i - 26].amountEur)!;
         acc = (acc << width) | v;
         bits += width;
         if (bits >= 8) {
@@ -66,11 +69,8 @@ export class RangeEncoder {
           m[p++] = (acc >>> bits) & 0xff;
           acc &= (1 << bits) - 1;
         }
-      };
-      for (const x of zones.winning) put(6, NUMBER_INDEX[x]);
-      for (const c of zones.player) put(6, NUMBER_INDEX[c.number]);
-      for (const c of zones.player) put(4, AMOUNT_INDEX.get(c.amountEur)!);
-      put(4, 0);
+      }
+      m[p] = acc << 4; // the last 4 bits of the last amount, then the 4 padding bits
       const sig = this.sign(m, this.key.seed);
       out.set(PREFIX_BYTES, w);
       w += PREFIX_BYTES.length;
