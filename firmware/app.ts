@@ -3,7 +3,7 @@
 // exception is logged, shown, and the app returns to ready.
 import type { Beeper, Device, Flash, Key, Led, Log, MonotonicClock, RealTimeClock, TextDisplay, Timers, Watchdog } from '../src/hal.ts';
 import { checkCode } from '../src/sph1/check.ts';
-import { nobleVerify } from '../src/crypto/ed25519.ts';
+import { deviceVerify, prepareVerify } from './verify.ts';
 import { fromHex } from '../src/hex.ts';
 import type { KeyRing } from '../src/sph1/keys.ts';
 import { TEST_PUBLIC_KEY_HEX } from '../src/sph1/keys.ts';
@@ -108,10 +108,11 @@ export class App {
       this.halt(`ledger: ${messageOf(e)}`);
       return;
     }
-    if (!nobleVerify(fromHex(SELFTEST_SIG), ascii(SELFTEST_MSG), fromHex(TEST_PUBLIC_KEY_HEX))) {
+    if (!deviceVerify(fromHex(SELFTEST_SIG), ascii(SELFTEST_MSG), fromHex(TEST_PUBLIC_KEY_HEX))) {
       this.halt('self-test: Ed25519');
       return;
     }
+    prepareVerify(this.keys.values());
     this.openInputs();
     this.log.write(`ready: ${this.ledger.count} payments held, ${this.keys.size} keys, limit ${this.config.payoutLimitEur} EUR`);
     if (d.identity.pendingConfirm) {
@@ -218,7 +219,7 @@ export class App {
   onCode(text: string): void {
     if (this.state.kind === 'halted' || this.state.kind === 'boot') return;
     this.stats.scans++;
-    const result = checkCode(text, { keys: this.keys, verify: nobleVerify });
+    const result = checkCode(text, { keys: this.keys, verify: deviceVerify });
     const paid = result.status === 'win' && result.ticket ? this.ledger.find(result.ticket) : undefined;
     const verdict = decide({
       result,

@@ -4,23 +4,23 @@
 
 const K = new Int32Array(160);
 (() => {
-  // The first 64 bits of the fractional parts of the cube roots of the first 80 primes.
-  const h =
-    '428a2f98d728ae227137449123ef65cdb5c0fbcfec4d3b2fe9b5dba58189dbbc3956c25bf348b53859f111f1b605d019' +
-    '923f82a4af194f9bab1c5ed5da6d8118d807aa98a303024212835b0145706fbe243185be4ee4b28c550c7dc3d5ffb4e2' +
-    '72be5d74f27b896f80deb1fe3b1696b19bdc06a725c71235c19bf174cf692694e49b69c19ef14ad2efbe4786384f25e3' +
-    '0fc19dc68b8cd5b5240ca1cc77ac9c652de92c6f592b02754a7484aa6ea6e4835cb0a9dcbd41fbd476f988da831153b5' +
-    '983e5152ee66dfaba831c66d2db43210b00327c898fb213fbf597fc7beef0ee4c6e00bf33da88fc2d5a79147930aa725' +
-    '06ca6351e003826f142929670a0e6e7027b70a8546d22ffc2e1b21385c26c9264d2c6dfc5ac42aed53380d139d95b3df' +
-    '650a73548baf63de766a0abb3c77b2a881c2c92e47edaee692722c851482353ba2bfe8a14cf10364a81a664bbc423001' +
-    'c24b8b70d0f89791c76c51a30654be30d192e819d6ef5218d69906245565a910f40e35855771202a106aa07032bbd1b8' +
-    '19a4c116b8d2d0c81e376c085141ab532748774cdf8eeb9934b0bcb5e19b48a8391c0cb3c5c95a634ed8aa4ae3418acb' +
-    '5b9cca4f7763e373682e6ff3d6b2b8a3748f82ee5defb2fc78a5636f43172f6084c87814a1f0ab728cc702081a6439ec' +
-    '90befffa23631e28a4506cebde82bde9bef9a3f7b2c67915c67178f2e372532bca273eceea26619cd186b8c721c0c207' +
-    'eada7dd6cde0eb1ef57d4f7fee6ed17806f067aa72176fba0a637dc5a2c898a6113f9804bef90dae1b710b35131c471b' +
-    '28db77f523047d8432caab7b40c724933c9ebe0a15c9bebc431d67c49c100d4c4cc5d4becb3e42b6597f299cfc657e2a' +
-    '5fcb6fab3ad6faec6c44198c4a475817';
-  for (let i = 0; i < 160; i++) K[i] = parseInt(h.substr(i * 8, 8), 16) | 0;
+  // The first 64 bits of the fractional parts of the cube roots of the first 80 primes, computed
+  // (integer cube root of p·2^192 by Newton's method) rather than carried as 1 280 hex digits.
+  const primes: number[] = [];
+  for (let n = 2; primes.length < 80; n++) if (primes.every((p) => n % p)) primes.push(n);
+  primes.forEach((p, i) => {
+    const x = BigInt(p) << 192n;
+    let r = 1n << 68n; // above every root (< 8·2^64)
+    for (;;) {
+      const next = (2n * r + x / (r * r)) / 3n;
+      if (next >= r) break;
+      r = next;
+    }
+    while (r * r * r > x) r--;
+    while ((r + 1n) * (r + 1n) * (r + 1n) <= x) r++;
+    K[2 * i] = Number((r >> 32n) & 0xffffffffn) | 0;
+    K[2 * i + 1] = Number(r & 0xffffffffn) | 0;
+  });
 })();
 
 const IV = [

@@ -14,9 +14,15 @@ export function newChip(): NorFlash {
   return new NorFlash({ size: CHIP_SIZE, sectorSize: SECTOR_SIZE });
 }
 
-export function partitionOf(chip: NorFlash, name: 'config' | 'ledger'): Flash {
+/** Sectors of the ledger partition the tests use by default: a slice of the real 1 MiB partition,
+ *  because opening a ledger scans the whole partition and that is slow in QuickJS. */
+export const TEST_LEDGER_SECTORS = 16;
+
+/** The HAL Flash of a partition; `sectors` limits the ledger partition (0 = the whole of it). */
+export function partitionOf(chip: NorFlash, name: 'config' | 'ledger', sectors = TEST_LEDGER_SECTORS): Flash {
   const p = LAYOUT[name];
-  return chip.partition(p.offset, p.size);
+  const size = name === 'ledger' && sectors > 0 ? Math.min(p.size, sectors * SECTOR_SIZE) : p.size;
+  return chip.partition(p.offset, size);
 }
 
 interface Timer {
@@ -66,6 +72,8 @@ class Source<T> {
 
 export interface TestDeviceOptions {
   chip?: NorFlash;
+  /** Ledger partition size in sectors; 0 = the real layout's 1 MiB. Default TEST_LEDGER_SECTORS. */
+  ledgerSectors?: number;
   time?: VirtualTime;
   deviceId?: string;
   pendingConfirm?: boolean;
@@ -95,6 +103,7 @@ export class TestDevice {
   constructor(o: TestDeviceOptions = {}) {
     this.time = o.time ?? new VirtualTime();
     this.chip = o.chip ?? newChip();
+    const ledgerSectors = o.ledgerSectors ?? TEST_LEDGER_SECTORS;
     const t = this.time;
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this;
@@ -175,7 +184,7 @@ export class TestDevice {
       Flash: class {
         constructor(opts: FlashOptions) {
           if (opts.partition !== 'config' && opts.partition !== 'ledger') throw new RangeError('no such partition');
-          return partitionOf(self.chip, opts.partition);
+          return partitionOf(self.chip, opts.partition, ledgerSectors);
         }
       } as unknown as Device['Flash'],
       RealTimeClock: class {

@@ -1,0 +1,112 @@
+// Ed25519 verification for the device: the same checks as src/crypto/ed25519.ts's nobleVerify (RFC 8032
+// strict, noble's zip215=false: canonical R and A, S < L, small-order A refused, cofactored equation),
+// computed differently for a JIT-less engine: [s]B − [k]A by the comb method with 4 teeth, jointly
+// for both bases (64 doublings instead of 253), from 16-point tables: one for B, and one per trusted
+// public key, built once and kept (the device trusts a handful of keys). Noble's own verify keeps a
+// 4 224-point table of B (~1 MiB of heap in QuickJS) and doubles 253 times per signature.
+// Agreement with nobleVerify is tested in test/firmware/verify.test.ts.
+import { Point } from '@noble/ed25519';
+import { sha512 } from './sha512.ts';
+
+const L = 2n ** 252n + 27742317777372353535851937790883648493n;
+const TEETH = 4;
+const SPAN = 64; // TEETH × SPAN = 256 bits
+
+function numberLE(b: Uint8Array): bigint {
+  let h = '0x';
+  for (let i = b.length - 1; i >= 0; i--) h += (b[i] < 16 ? '0' : '') + b[i].toString(16);
+  return BigInt(h);
+}
+
+/** T[m] = Σ over the bits i of m of [2^(SPAN·i)]P. */
+function combTable(P: Point): Point[] {
+  const teeth = [P];
+  for (let i = 1; i < TEETH; i++) {
+    let q = teeth[i - 1];
+    for (let j = 0; j < SPAN; j++) q = q.double();
+    teeth.push(q);
+  }
+  const T = [Point.ZERO];
+  for (let m = 1; m < 1 << TEETH; m++) {
+    let low = 0;
+    while (!((m >> low) & 1)) low++;
+    T.push(T[m & (m - 1)].add(teeth[low]));
+  }
+  return T;
+}
+
+/** Comb indexes: column j gathers bit j of each SPAN-bit chunk of x. */
+function combIndexes(x: bigint): Uint8Array {
+  const bytes = new Uint8Array(32);
+  for (let i = 0; i < 32; i++, x >>= 8n) bytes[i] = Number(x & 255n);
+  const out = new Uint8Array(SPAN);
+  for (let t = 0; t < TEETH; t++) {
+    for (let j = 0; j < SPAN; j++) {
+      const bit = t * SPAN + j;
+      if ((bytes[bit >> 3] >> (bit & 7)) & 1) out[j] |= 1 << t;
+    }
+  }
+  return out;
+}
+
+let baseTable: Point[] | undefined;
+interface KeyEntry {
+  hex: string;
+  /** Null when the key is not a valid, non-small-order point. */
+  table: Point[] | null;
+}
+const keyCache: KeyEntry[] = [];
+const KEY_CACHE = 8;
+
+function keyEntry(publicKey: Uint8Array): KeyEntry {
+  let hex = '';
+  for (let i = 0; i < 32; i++) hex += (publicKey[i] < 16 ? '0' : '') + publicKey[i].toString(16);
+  for (const e of keyCache) if (e.hex === hex) return e;
+  let table: Point[] | null = null;
+  try {
+    const A = Point.fromBytes(publicKey, false);
+    if (!A.isSmallOrder()) table = combTable(A.negate());
+  } catch {
+    table = null;
+  }
+  const e = { hex, table };
+  keyCache.unshift(e);
+  if (keyCache.length > KEY_CACHE) keyCache.pop();
+  return e;
+}
+
+/** Builds the tables ahead of the first scan (boot), for the trusted keys. */
+export function prepareVerify(publicKeys: Iterable<Uint8Array>): void {
+  if (!baseTable) baseTable = combTable(Point.BASE);
+  for (const k of publicKeys) if (k.length === 32) keyEntry(k);
+}
+
+export function deviceVerify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
+  try {
+    if (signature.length !== 64 || publicKey.length !== 32) return false;
+    const TA = keyEntry(publicKey).table;
+    if (!TA) return false;
+    const r = signature.subarray(0, 32);
+    const R = Point.fromBytes(r, false);
+    const s = numberLE(signature.subarray(32, 64));
+    if (s >= L) return false;
+    const hashed = new Uint8Array(64 + message.length);
+    hashed.set(r, 0);
+    hashed.set(publicKey, 32);
+    hashed.set(message, 64);
+    const k = numberLE(sha512(hashed)) % L;
+    const TB = baseTable || (baseTable = combTable(Point.BASE));
+    const cs = combIndexes(s);
+    const ck = combIndexes(k);
+    let Q = Point.ZERO;
+    for (let j = SPAN - 1; j >= 0; j--) {
+      Q = Q.double();
+      if (cs[j]) Q = Q.add(TB[cs[j]]);
+      if (ck[j]) Q = Q.add(TA[ck[j]]);
+    }
+    // [8]([s]B − [k]A − R) = 0
+    return Q.subtract(R).clearCofactor().is0();
+  } catch {
+    return false;
+  }
+}
