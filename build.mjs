@@ -17,6 +17,8 @@ export const ROOT = dirname(fileURLToPath(import.meta.url));
 export const DIST = join(ROOT, 'firmware', 'dist');
 export const BUNDLE_PATH = join(DIST, 'saphir-fw.js');
 export const IMAGE_PATH = join(DIST, 'saphir-fw.img');
+/** The camera-less variant, written for measurements (heap of a text-only device); not imaged. */
+export const CORE_PATH = join(DIST, 'saphir-fw-core.js');
 export const BUDGET_BUNDLE = 160 * 1024;
 export const BUDGET_CORE = 48 * 1024;
 
@@ -139,6 +141,7 @@ export async function build(opts = {}) {
   mkdirSync(DIST, { recursive: true });
   writeFileSync(BUNDLE_PATH, full.js);
   if (full.map) writeFileSync(BUNDLE_PATH + '.map', full.map);
+  writeFileSync(CORE_PATH, core.js);
   const version = packageVersion();
   const size = {
     version,
@@ -188,7 +191,7 @@ export async function build(opts = {}) {
 
 /** True when the bundle is missing or older than a firmware/src source file or package.json. */
 export function isStale() {
-  if (!existsSync(BUNDLE_PATH) || !existsSync(IMAGE_PATH)) return true;
+  if (!existsSync(BUNDLE_PATH) || !existsSync(IMAGE_PATH) || !existsSync(CORE_PATH)) return true;
   const built = statSync(BUNDLE_PATH).mtimeMs;
   const newer = (dir) =>
     readdirSync(dir, { withFileTypes: true }).some((e) => {

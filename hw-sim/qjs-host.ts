@@ -46,6 +46,8 @@ export interface QjsStartOptions {
   bootDeadlineMs?: number;
   /** Called on every fault, after it is recorded in `faults`. An `interrupted` fault means "reset me". */
   onFault?: (fault: QjsFault) => void;
+  /** Compile the bundle without debug info (as a device would store it): less heap. Default true. */
+  strip?: boolean;
   /** Source name used in stack traces; default `saphir-fw.js`. */
   filename?: string;
 }
@@ -175,7 +177,7 @@ export class QjsDevice {
     const q = new QjsDevice(runtime, vm, opts);
     runtime.setInterruptHandler(() => q.depth > 0 && Date.now() > q.deadline);
     q.install();
-    q.enter('boot', () => vm.evalCode(opts.bundle, opts.filename ?? 'saphir-fw.js'));
+    q.enter('boot', () => vm.evalCode(opts.bundle, opts.filename ?? 'saphir-fw.js', { strip: opts.strip ?? true }));
     return q;
   }
 

@@ -84,7 +84,7 @@ test('power cut at every flash operation of a compaction at boot', async () => {
   const kept: Payment[] = [];
   const t0 = Date.UTC(2026, 0, 5);
   // Payments of the open emission 1 and of the expired emission 9 (few: every cut point boots twice).
-  for (let i = 0; i < 15; i++) {
+  for (let i = 0; i < 10; i++) {
     const p = { emission: i % 3 === 0 ? 9 : 1, block: 0, number: i, prizeEur: 10, paidAtMs: t0 + i * 1000 };
     l.record(p);
     if (p.emission === 1) kept.push({ ...p, deviceId: 'SPH-000042' });

@@ -1,0 +1,35 @@
+// 10 000 scans in a row do not grow the VM heap (the real bundle in QuickJS).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { boot, chipWith, flat, ticket } from './harness.ts';
+
+test('10 000 scans of every kind do not grow the heap', async () => {
+  const { td, vm } = await boot(chipWith());
+  try {
+    // Mostly scans that stop before the signature (cheap), every 100th a fully verified ticket.
+    const verified = [ticket({ number: 1 }), ticket({ number: 2, prizeEur: 150 }), ticket({ number: 3, prizeEur: 500 })];
+    const cheap = ['hello', 'SPH1:%%%', 'SPH1:' + 'A'.repeat(30), ticket({ number: 4, keyId: 9 }), ticket({ number: 5, prizeEur: 150, keyId: 3 })];
+    const scan = (i: number) => {
+      if (i % 100 === 0) td.scanSerial(verified[(i / 100) % verified.length]);
+      else td.scanSerial(cheap[i % cheap.length]);
+      if (i % 7 === 0) td.press('C');
+      if (i % 97 === 0) td.time.advance(10000);
+    };
+    for (let i = 0; i < 1000; i++) scan(i);
+    const samples: number[] = [];
+    for (let i = 1000; i < 10000; i++) {
+      scan(i);
+      if (i % 500 === 0) samples.push(vm.heapUsed());
+    }
+    const early = Math.max(...samples.slice(0, 4));
+    const late = Math.max(...samples.slice(-4));
+    assert.ok(late - early < 16 * 1024, `heap grew by ${late - early} bytes: ${samples.join(', ')}`);
+    assert.equal(vm.faults, []);
+    td.scanSerial(verified[0]);
+    assert.match(flat(td.screen), /^PERDANT/);
+  } finally {
+    vm.dispose();
+  }
+});
+
+test.run();

@@ -1,0 +1,145 @@
+// The pure parts of the firmware, in Node: decision, screens, configuration, deadlines, Paris time.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { decide, ID_REQUIRED_FROM_EUR, type DecideInput } from '../../firmware/decide.ts';
+import { verdictScreen, readyScreen, bootScreen, paidScreen, wrap, COLUMNS, ROWS } from '../../firmware/screens.ts';
+import {
+  decodeConfig, defaultConfig, encodeConfig, keyRingOf, loadConfig, storeConfig, utf8Decode, utf8Encode, configProblems,
+} from '../../firmware/config.ts';
+import { claimEndMs, deadlines } from '../../firmware/deadline.ts';
+import { parisDate, parisDateTime } from '../../firmware/paris-time.ts';
+import { BEEPS, LEDS } from '../../firmware/signals.ts';
+import type { CheckResult } from '../../src/sph1/check.ts';
+import { partitionOf, newChip } from './test-device.ts';
+
+const ticket = { game: 0x250, emission: 1, block: 2, number: 3, keyId: 0 };
+const win = (prizeEur: number): CheckResult => ({ status: 'win', prizeEur, reason: null, ticket });
+const base = (over: Partial<DecideInput>): DecideInput => ({
+  result: win(150),
+  nowMs: 1000,
+  deadlineMs: 2000,
+  payoutLimitEur: 300,
+  ...over,
+});
+
+test('decide: invalid, lose, paid, expired, unknown emission, centre, payable', () => {
+  assert.equal(decide(base({ result: { status: 'invalid', prizeEur: 0, reason: 'E_SIGNATURE', ticket } })), { kind: 'invalid', reason: 'E_SIGNATURE' });
+  assert.equal(decide(base({ result: { status: 'lose', prizeEur: 0, reason: null, ticket } })).kind, 'lose');
+  // A losing ticket loses even after the deadline or with an unknown emission.
+  assert.equal(decide(base({ result: { status: 'lose', prizeEur: 0, reason: null, ticket }, deadlineMs: undefined })).kind, 'lose');
+  const paid = { prizeEur: 150, paidAtMs: 500, deviceId: 'X' };
+  assert.equal(decide(base({ paid })), { kind: 'already-paid', ticket, prizeEur: 150, paid });
+  assert.equal(decide(base({ paid, nowMs: 5000 })).kind, 'already-paid', 'paid says so even after the deadline');
+  assert.equal(decide(base({ nowMs: 2000 })), { kind: 'expired', ticket, prizeEur: 150, deadlineMs: 2000 });
+  assert.equal(decide(base({ nowMs: 1999 })).kind, 'win');
+  assert.equal(decide(base({ deadlineMs: undefined })), { kind: 'invalid', reason: 'E_EMISSION' });
+  assert.equal(decide(base({ result: win(300) })).kind, 'win', 'the limit itself is payable');
+  assert.equal(decide(base({ result: win(500) })), { kind: 'centre', ticket, prizeEur: 500, idRequired: false });
+  assert.equal(decide(base({ result: win(25000) })), { kind: 'centre', ticket, prizeEur: 25000, idRequired: true });
+  assert.equal(decide(base({ result: win(ID_REQUIRED_FROM_EUR), payoutLimitEur: 1000 })).kind, 'centre');
+  assert.equal((decide(base({ result: win(5000), payoutLimitEur: 0 })) as { idRequired: boolean }).idRequired, true);
+  assert.equal(decide(base({ result: win(2500), payoutLimitEur: 0 })), { kind: 'centre', ticket, prizeEur: 2500, idRequired: false });
+  assert.equal(decide(base({ result: { status: 'win', prizeEur: 150, reason: null } })).kind, 'invalid', 'no ticket id');
+});
+
+test('screens: 4 × 20, customer line, French amounts, both languages', () => {
+  const all = [
+    verdictScreen({ kind: 'win', ticket, prizeEur: 150 }, 'fr'),
+    verdictScreen({ kind: 'centre', ticket, prizeEur: 250000, idRequired: true }, 'fr'),
+    verdictScreen({ kind: 'centre', ticket, prizeEur: 500, idRequired: false }, 'en'),
+    verdictScreen({ kind: 'lose', ticket }, 'fr'),
+    verdictScreen({ kind: 'invalid', reason: 'E_PRIZE_NOT_IN_TABLE' }, 'fr'),
+    verdictScreen({ kind: 'invalid', reason: 'E_EMISSION' }, 'en'),
+    verdictScreen({ kind: 'expired', ticket, prizeEur: 5, deadlineMs: Date.UTC(2026, 6, 15, 22) }, 'fr'),
+    verdictScreen({ kind: 'already-paid', ticket, prizeEur: 5, paid: { prizeEur: 5, paidAtMs: Date.UTC(2026, 0, 2, 9, 5), deviceId: 'SPH-7' } }, 'fr'),
+    readyScreen('fr'),
+    bootScreen('en', 'ab'.repeat(32)),
+    paidScreen(2500, 'fr'),
+  ];
+  for (const s of all) {
+    assert.is(s.length, ROWS);
+    for (const l of s) assert.ok(l.length <= COLUMNS, l);
+  }
+  assert.equal(all[0], ['GAGNANT', '1-2-3', 'OK payer  C annuler', '150 €']);
+  assert.equal(all[1], ['GAGNANT', 'Centre de paiement,', "pièce d'identité", '250 000 €']);
+  assert.equal(all[2], ['WINNER', 'Payable at a payment', 'centre', '€500']);
+  assert.equal(all[4], ['NON VALIDE', 'gain hors barème', '', 'NON VALIDE']);
+  assert.equal(all[6][0], 'TICKET EXPIRÉ');
+  assert.equal(all[6][1], 'Limite 15/07/2026', 'the last claimable day (the deadline is the next Paris midnight)');
+  assert.equal(all[7], ['DÉJÀ PAYÉ', 'le 02/01/2026 10:05', 'par SPH-7', 'DÉJÀ PAYÉ']);
+  assert.equal(all[10], ['PAYÉ', 'Paiement enregistré', '', '2 500 €']);
+  assert.equal(wrap('a '.repeat(30).trim(), 2).length, 2);
+  assert.equal(wrap('x'.repeat(45), 3), ['x'.repeat(20), 'x'.repeat(20), 'x'.repeat(5)]);
+});
+
+test('signals: distinct beep patterns and colours', () => {
+  const seen = new Set(Object.values(BEEPS).map((t) => JSON.stringify(t)));
+  assert.is(seen.size, Object.keys(BEEPS).length);
+  assert.is(LEDS.win, 'green');
+  assert.is(LEDS.lose, 'red');
+  assert.is(LEDS.refused, 'red');
+});
+
+test('config: encode/decode round trip, defaults, corruption, production refuses key 0', () => {
+  const cfg = { ...defaultConfig(false), lang: 'en' as const, deviceId: 'Boutique 12' };
+  const b = encodeConfig(cfg, 7);
+  const d = decodeConfig(b, false);
+  assert.ok(!('error' in d));
+  if (!('error' in d)) {
+    assert.equal(d.config, cfg);
+    assert.is(d.seq, 7);
+  }
+  for (let i = 0; i < b.length; i += 7) {
+    const bad = b.slice();
+    bad[i] ^= 0x10;
+    assert.ok('error' in decodeConfig(bad, false), `byte ${i}`);
+  }
+  assert.ok('error' in decodeConfig(new Uint8Array(0)));
+  assert.ok('error' in decodeConfig(b.subarray(0, b.length - 1)));
+  assert.ok('error' in decodeConfig(b, true), 'a production build refuses a config trusting key 0');
+  assert.equal(defaultConfig(true).keys, []);
+  assert.is(keyRingOf(cfg, true).size, 0);
+  assert.is(keyRingOf(cfg, false).size, 1);
+  assert.is(defaultConfig(false).payoutLimitEur, 300);
+  assert.ok(configProblems({ ...cfg, emissions: [{ emission: 1, closingDate: '2026-02-30' }] }, false).length > 0);
+  assert.ok(configProblems({ ...cfg, payoutLimitEur: -1 }, false).length > 0);
+  assert.ok(configProblems('nope', false).length > 0);
+  assert.throws(() => encodeConfig({ ...cfg, lang: 'de' as never }));
+  assert.is(utf8Decode(utf8Encode('€ é 😀 a')), '€ é 😀 a');
+  assert.is(utf8Decode(new Uint8Array([0xc3])), null);
+});
+
+test('config on flash: defaults when empty, newest record wins, a torn rewrite keeps the old one', () => {
+  const chip = newChip();
+  const flash = partitionOf(chip, 'config');
+  assert.match(loadConfig(flash, false).source, /^defaults/);
+  const a = { ...defaultConfig(false), payoutLimitEur: 100 };
+  storeConfig(flash, a, false);
+  assert.is(loadConfig(flash, false).config.payoutLimitEur, 100);
+  storeConfig(flash, { ...a, payoutLimitEur: 200 }, false);
+  assert.is(loadConfig(flash, false).config.payoutLimitEur, 200);
+  chip.cutAtOp(2); // the write after the erase
+  assert.throws(() => storeConfig(flash, { ...a, payoutLimitEur: 999 }, false));
+  chip.powerOn();
+  assert.is(loadConfig(flash, false).config.payoutLimitEur, 200);
+});
+
+test('deadlines: closing + 30 days, next working day, end at Paris midnight', () => {
+  // 2026-04-06 + 30 = 2026-05-06 (Wednesday): claimable through that day, Paris time (CEST).
+  assert.is(claimEndMs('2026-04-06'), Date.UTC(2026, 4, 6, 22));
+  // 2026-04-02 + 30 = 2026-05-02 Saturday: a working day for retail.
+  assert.is(claimEndMs('2026-04-02'), Date.UTC(2026, 4, 2, 22));
+  // 2026-04-01 + 30 = 2026-05-01 (holiday), 05-02 Saturday.
+  assert.is(claimEndMs('2026-04-01'), Date.UTC(2026, 4, 2, 22));
+  // 2025-12-02 + 30 = 2026-01-01 (holiday) → 01-02 (Friday), CET.
+  assert.is(claimEndMs('2025-12-02'), Date.UTC(2026, 0, 2, 23));
+  assert.equal([...deadlines([{ emission: 4, closingDate: '2026-04-06' }])], [[4, Date.UTC(2026, 4, 6, 22)]]);
+});
+
+test('Paris time for the screens', () => {
+  assert.is(parisDate(Date.UTC(2026, 6, 14, 22, 30)), '15/07/2026');
+  assert.is(parisDateTime(Date.UTC(2026, 0, 1, 23, 59)), '02/01/2026 00:59');
+  assert.is(parisDateTime(Date.UTC(2026, 2, 29, 1, 0)), '29/03/2026 03:00');
+});
+
+test.run();
