@@ -1,29 +1,34 @@
 // Camera frames (Y8 grey or RGBA) → QR code text, through jsQR. Kept out of the other decoders so a
 // firmware without a camera does not carry jsQR.
-// Speed on a JIT-less engine comes from doing less: a large frame is first shrunk (box average), the
-// region where the last code was is tried first, and the inverted image (light modules on dark) only
-// after the normal one failed. jsQR's own inversion is not used: its 'onlyInvert' is broken (it never
-// builds the inverted image), and it mutates its default options; we invert while shrinking instead.
+// jsQR is slow without a JIT, so it is given as few pixels as will do: first the region where the last
+// code was, shrunk to about 2 pixels a module; else a crop around the finder patterns our own quick
+// locator found; only then (every frame in 'still' mode, one in `fallbackEvery` in 'stream' mode) the
+// whole frame, shrunk then full size, normal then inverted (light code on a dark background).
+// jsQR's own inversion is not used: its 'onlyInvert' never builds the inverted image, and it mutates its
+// default options; the inverted grey image is made here instead.
 import jsQRModule from 'jsqr';
 import type { Frame } from '../hal.ts';
+import { FinderLocator, type Box } from './finder.ts';
 
 // jsQR is CommonJS with `exports.default`: bundlers and Node hand over either form.
 const jsQR = ((jsQRModule as unknown as { default?: unknown }).default || jsQRModule) as typeof jsQRModule.default;
 
+export type { Box };
+
 export interface CameraDecoderOptions {
-  /** Frames are shrunk by an integer factor until their longer side is at most this. Default 320. */
+  /**
+   * 'stream' (default, the device's camera): a frame costs at most the region try, the locator and its
+   * crop, plus one whole-frame fallback every `fallbackEvery` frames without a code. 'still' (one image:
+   * CLI, photos): every strategy in turn until one reads the code.
+   */
+  mode?: 'stream' | 'still';
+  fallbackEvery?: number;
+  /** Whole-frame tries shrink the frame by an integer factor to at most this side. Default 320. */
   maxSide?: number;
   /** After a failure at the shrunk size, also try the whole frame at full size. Default true. */
   fullSizeFallback?: boolean;
   /** Also try the inverted image (light code on a dark background). Default true. */
   inverted?: boolean;
-}
-
-export interface Box {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
 }
 
 function frameValid(f: Frame): boolean {
@@ -35,16 +40,23 @@ function frameValid(f: Frame): boolean {
 }
 
 export class CameraDecoder {
+  private readonly still: boolean;
+  private readonly every: number;
   private readonly maxSide: number;
   private readonly fullSize: boolean;
   private readonly inverted: boolean;
+  private readonly finder = new FinderLocator();
   private buf32 = new Uint32Array(0);
+  private misses = 0;
+  private module = 0;
   /** Where the last code was, in frame pixels; null when the last frame had none. */
   last: Box | null = null;
   /** How many jsQR runs the last `decode` took (1 when the first try found the code). */
   attempts = 0;
 
   constructor(options: CameraDecoderOptions = {}) {
+    this.still = options.mode === 'still';
+    this.every = Math.max(1, options.fallbackEvery ?? 4);
     this.maxSide = Math.max(64, options.maxSide ?? 320);
     this.fullSize = options.fullSizeFallback !== false;
     this.inverted = options.inverted !== false;
@@ -56,31 +68,41 @@ export class CameraDecoder {
     if (!frameValid(frame)) return null;
     const W = frame.width;
     const H = frame.height;
-    const whole: Box = { x0: 0, y0: 0, x1: W, y1: H };
-    const shrink = (b: Box) => Math.max(1, Math.ceil(Math.max(b.x1 - b.x0, b.y1 - b.y0) / this.maxSide));
-    const plans: [Box, number, boolean][] = [];
     const last = this.last;
-    if (last) {
-      const mx = (last.x1 - last.x0) >> 2;
-      const my = (last.y1 - last.y0) >> 2;
+    if (last && this.module > 0) {
+      // room for a quiet zone and some movement since the last frame
+      const mx = this.module * 3 + (last.x1 - last.x0) * 0.04;
+      const my = this.module * 3 + (last.y1 - last.y0) * 0.04;
       const r = {
-        x0: Math.max(0, last.x0 - mx), y0: Math.max(0, last.y0 - my),
-        x1: Math.min(W, last.x1 + mx), y1: Math.min(H, last.y1 + my),
+        x0: Math.max(0, Math.floor(last.x0 - mx)), y0: Math.max(0, Math.floor(last.y0 - my)),
+        x1: Math.min(W, Math.ceil(last.x1 + mx)), y1: Math.min(H, Math.ceil(last.y1 + my)),
       };
-      if (r.x1 - r.x0 >= 21 && r.y1 - r.y0 >= 21 && (r.x1 - r.x0) * (r.y1 - r.y0) < 0.6 * W * H) {
-        plans.push([r, shrink(r), false]);
-      }
+      const text = this.attempt(frame, r, cropStep(this.module), false);
+      if (text !== null) return text;
     }
-    const s = shrink(whole);
-    plans.push([whole, s, false]);
-    if (s > 1 && this.fullSize) plans.push([whole, 1, false]);
+    const found = this.finder.locate(frame);
+    if (found) {
+      const s = cropStep(found.module);
+      let text = this.attempt(frame, found.box, s, false);
+      if (text === null && s > 1 && this.still) text = this.attempt(frame, found.box, 1, false);
+      if (text !== null) return text;
+    }
+    const whole: Box = { x0: 0, y0: 0, x1: W, y1: H };
+    const s = Math.max(1, Math.ceil(Math.max(W, H) / this.maxSide));
+    const plans: [number, boolean][] = [[s, false]];
+    if (s > 1 && this.fullSize) plans.push([1, false]);
     if (this.inverted) {
-      plans.push([whole, s, true]);
-      if (s > 1 && this.fullSize) plans.push([whole, 1, true]);
+      plans.push([s, true]);
+      if (s > 1 && this.fullSize) plans.push([1, true]);
     }
-    for (const [box, scale, invert] of plans) {
-      this.attempts++;
-      const text = this.attempt(frame, box, scale, invert);
+    if (this.still) {
+      for (const [scale, invert] of plans) {
+        const text = this.attempt(frame, whole, scale, invert);
+        if (text !== null) return text;
+      }
+    } else if (++this.misses % this.every === 0) {
+      const [scale, invert] = plans[(this.misses / this.every - 1) % plans.length];
+      const text = this.attempt(frame, whole, scale, invert);
       if (text !== null) return text;
     }
     this.last = null;
@@ -88,6 +110,7 @@ export class CameraDecoder {
   }
 
   private attempt(frame: Frame, box: Box, s: number, invert: boolean): string | null {
+    this.attempts++;
     const w = Math.floor((box.x1 - box.x0) / s);
     const h = Math.floor((box.y1 - box.y0) / s);
     if (w < 21 || h < 21) return null;
@@ -96,7 +119,8 @@ export class CameraDecoder {
       rgba = new Uint8ClampedArray(frame.data.buffer, frame.data.byteOffset, w * h * 4);
     } else {
       if (this.buf32.length < w * h) this.buf32 = new Uint32Array(w * h);
-      shrinkInto(frame, box, s, w, h, invert, this.buf32);
+      if (s === Math.floor(s)) shrinkInto(frame, box, s, w, h, invert, this.buf32);
+      else resampleInto(frame, box, s, w, h, invert, this.buf32);
       rgba = new Uint8ClampedArray(this.buf32.buffer, 0, w * h * 4);
     }
     let r;
@@ -109,6 +133,9 @@ export class CameraDecoder {
     const L = r.location;
     const xs = [L.topLeftCorner.x, L.topRightCorner.x, L.bottomLeftCorner.x, L.bottomRightCorner.x];
     const ys = [L.topLeftCorner.y, L.topRightCorner.y, L.bottomLeftCorner.y, L.bottomRightCorner.y];
+    this.misses = 0;
+    const dim = 17 + 4 * r.version;
+    this.module = (s * Math.hypot(L.topRightCorner.x - L.topLeftCorner.x, L.topRightCorner.y - L.topLeftCorner.y)) / dim;
     this.last = {
       x0: Math.max(0, Math.floor(box.x0 + Math.min(...xs) * s)),
       y0: Math.max(0, Math.floor(box.y0 + Math.min(...ys) * s)),
@@ -117,6 +144,12 @@ export class CameraDecoder {
     };
     return r.data;
   }
+}
+
+/** The sampling step that leaves about 2.5 pixels a module (1: none). */
+function cropStep(module: number): number {
+  const s = module / 2.5;
+  return s < 1.25 ? 1 : s;
 }
 
 /** Grey box average of `box` shrunk by `s` (inverted if asked), as 4 equal bytes a pixel for jsQR. */
@@ -139,6 +172,33 @@ function shrinkInto(f: Frame, box: Box, s: number, w: number, h: number, invert:
         }
       }
       const v = (sum / n) | 0;
+      out[y * w + x] = (invert ? 255 - v : v) * 0x01010101;
+    }
+  }
+}
+
+/**
+ * Bilinear point samples of `box` at a fractional step `s` (> 1). Used for crops, where a box average
+ * down to ~2 pixels a module would blur half the modules into grey depending on where the crop starts.
+ */
+function resampleInto(f: Frame, box: Box, s: number, w: number, h: number, invert: boolean, out: Uint32Array): void {
+  const W = f.width;
+  const H = f.height;
+  const d = f.data;
+  const rgba = f.format === 'rgba';
+  const lum = (p: number) => (rgba ? (54 * d[4 * p] + 183 * d[4 * p + 1] + 19 * d[4 * p + 2]) >> 8 : d[p]);
+  for (let y = 0; y < h; y++) {
+    const fy = box.y0 + (y + 0.5) * s - 0.5;
+    const y0 = Math.min(H - 2, Math.max(0, Math.floor(fy)));
+    const ty = Math.min(1, Math.max(0, fy - y0));
+    for (let x = 0; x < w; x++) {
+      const fx = box.x0 + (x + 0.5) * s - 0.5;
+      const x0 = Math.min(W - 2, Math.max(0, Math.floor(fx)));
+      const tx = Math.min(1, Math.max(0, fx - x0));
+      const p = y0 * W + x0;
+      const top = lum(p) + (lum(p + 1) - lum(p)) * tx;
+      const bot = lum(p + W) + (lum(p + W + 1) - lum(p + W)) * tx;
+      const v = (top + (bot - top) * ty) | 0;
       out[y * w + x] = (invert ? 255 - v : v) * 0x01010101;
     }
   }

@@ -1,6 +1,7 @@
 // Serial scanner host adapter: @serialport/stream over @serialport/bindings-cpp (or an injected binding),
 // feeding the portable SerialDecoder. An unplugged scanner is reported, and the port is reopened when it
 // comes back.
+import { existsSync } from 'node:fs';
 import { SerialPortStream, type OpenOptions } from '@serialport/stream';
 import { SerialDecoder, type SerialDecoderOptions } from '../input/serial.ts';
 import type { InputEvent } from '../input/event.ts';
@@ -110,6 +111,16 @@ export async function openSerialScanner(o: SerialScannerOptions): Promise<Serial
   o.onStatus?.('open', o.path);
   const ticker = setInterval(() => (decoder.tick(now()), drain()), o.tickMs ?? 100);
   ticker.unref();
+  // A read that ends at EOF is retried forever by the binding, so an unplug is also noticed by the
+  // device node disappearing (USB serial adapters, socat links; not COM ports, which are not files).
+  const watch =
+    process.platform === 'win32' || !existsSync(o.path)
+      ? undefined
+      : setInterval(() => {
+          const p = port;
+          if (p && p.isOpen && !closing && !existsSync(o.path)) p.close();
+        }, o.reopenMs ?? 500);
+  watch?.unref();
 
   return {
     get isOpen() {
@@ -121,6 +132,7 @@ export async function openSerialScanner(o: SerialScannerOptions): Promise<Serial
     async close() {
       closing = true;
       clearInterval(ticker);
+      if (watch) clearInterval(watch);
       if (reopenTimer) clearTimeout(reopenTimer);
       const p = port;
       port = null;

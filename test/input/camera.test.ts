@@ -42,20 +42,48 @@ test('the region of the last code is tried first, and a moved code is still foun
   assert.is(cam.last, null);
 });
 
-test('a light-on-dark code is read by the inverted fallback, and not when that is turned off', () => {
+test('still mode: a light-on-dark code is read by the inverted fallback, and not when that is off', () => {
   const f = qrFrame(code, { invert: true, x: 100, y: 60 });
-  assert.is(new CameraDecoder().decode(f), code);
-  assert.is(new CameraDecoder({ inverted: false }).decode(f), null);
+  assert.is(new CameraDecoder({ mode: 'still' }).decode(f), code);
+  assert.is(new CameraDecoder({ mode: 'still', inverted: false }).decode(f), null);
 });
 
-test('a small code in a large frame: read at full size when the shrunk frame is not enough', () => {
+test('stream mode: one whole-frame fallback every N frames without a code, in turn', () => {
+  const cam = new CameraDecoder({ fallbackEvery: 2 });
+  const f = qrFrame(code, { invert: true, x: 100, y: 60 });
+  const attempts: number[] = [];
+  let text: string | null = null;
+  for (let i = 0; i < 8 && text === null; i++) {
+    text = cam.decode(f);
+    attempts.push(cam.attempts);
+  }
+  // plans: shrunk, full size, shrunk inverted: found on the 6th frame
+  assert.equal(attempts, [0, 1, 0, 1, 0, 1]);
+  assert.is(text, code);
+  const blank: Frame = { width: 640, height: 480, format: 'y8', data: new Uint8Array(640 * 480).fill(90) };
+  const idle = new CameraDecoder();
+  const costs = [1, 2, 3, 4, 5, 6, 7, 8].map(() => (idle.decode(blank), idle.attempts));
+  assert.equal(costs, [0, 0, 0, 1, 0, 0, 0, 1]);
+});
+
+test('the finder locator puts a code anywhere in the frame into one jsQR run', () => {
+  for (const px of [2, 3, 5]) {
+    for (const [x, y] of [[0, 0], [640 - 61 * px, 480 - 61 * px], [123, 77]]) {
+      const cam = new CameraDecoder({ fallbackEvery: 1000 });
+      assert.is(cam.decode(qrFrame(code, { x, y, px })), code, `${px} ${x} ${y}`);
+      assert.is(cam.attempts, 1);
+    }
+  }
+});
+
+test('still mode: a small code in a large, unevenly lit frame', () => {
   const f = qrFrame(code, { width: 1280, height: 960, px: 2, x: 500, y: 400 });
-  assert.is(new CameraDecoder().decode(f), code);
-  assert.is(new CameraDecoder({ fullSizeFallback: false }).decode(f), null);
+  f.data.fill(250, 0, 1280 * 300); // a bright band: no finder pattern there, but a different exposure
+  assert.is(new CameraDecoder({ mode: 'still' }).decode(f), code);
 });
 
 test('photos of the jsQR corpus decode to the reference text', () => {
-  const cam = new CameraDecoder();
+  const cam = new CameraDecoder({ mode: 'still' });
   for (const name of ['0', '1', '10', 'issue-59-inverted']) {
     const dir = join(SHARED, 'corpus', 'jsqr-e2e', name);
     const png = PNG.sync.read(readFileSync(join(dir, 'input.png')));

@@ -64,7 +64,7 @@ export function decodeCapture(source: Source, file: string, bytes: Uint8Array, o
   };
   if (source === 'image') {
     const frame = o.raw ? rawFrame(file, bytes, o.raw, o.lang, o.warn) : pngFrame(file, bytes, o.lang, o.warn);
-    const text = frame ? new CameraDecoder().decode(frame) : null;
+    const text = frame ? new CameraDecoder({ mode: 'still' }).decode(frame) : null;
     if (text !== null) out.push(text);
     return out;
   }

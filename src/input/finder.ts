@@ -1,0 +1,220 @@
+// A quick QR finder-pattern locator, so that jsQR (slow without a JIT) only sees a tight crop around the
+// code. Rows of a shrunk grey image are scanned for the dark-light-dark-light-dark runs 1:1:3:1:1,
+// confirmed down the column, clustered; three clusters at the corners of a right isosceles triangle
+// give the code's corners. Plain loops over typed arrays: no call per pixel.
+import type { Frame } from '../hal.ts';
+
+export interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+export interface Located {
+  /** The code with a quiet-zone margin, in frame pixels. */
+  box: Box;
+  /** Module size in frame pixels. */
+  module: number;
+}
+
+const TARGET = 320;
+const BLOCK = 8; // binarisation blocks (the >> 3 below)
+const MAX_CANDIDATES = 64;
+
+/** Grey copy of the frame subsampled by `s` (one pixel in s×s: enough to find finder patterns). */
+function greySub(f: Frame, s: number, w: number, h: number, out: Uint8Array): void {
+  const W = f.width;
+  const d = f.data;
+  if (f.format === 'rgba') {
+    for (let y = 0; y < h; y++) {
+      let p = y * s * W;
+      for (let x = 0, o = y * w; x < w; x++, o++, p += s) out[o] = (54 * d[4 * p] + 183 * d[4 * p + 1] + 19 * d[4 * p + 2]) >> 8;
+    }
+  } else {
+    for (let y = 0; y < h; y++) {
+      let p = y * s * W;
+      for (let x = 0, o = y * w; x < w; x++, o++, p += s) out[o] = d[p];
+    }
+  }
+}
+
+/** Binarises (1 = dark) against the mean of the 5×5 blocks around each pixel's block. */
+function binarise(g: Uint8Array, w: number, h: number, out: Uint8Array): void {
+  const bw = Math.ceil(w / BLOCK);
+  const bh = Math.ceil(h / BLOCK);
+  const sum = new Float32Array(bw * bh);
+  for (let y = 0; y < h; y++) {
+    const brow = (y >> 3) * bw;
+    for (let x = 0, p = y * w; x < w; x++, p++) sum[brow + (x >> 3)] += g[p];
+  }
+  const thr = new Float32Array(bw * bh);
+  for (let by = 0; by < bh; by++) {
+    for (let bx = 0; bx < bw; bx++) {
+      let t = 0;
+      let n = 0;
+      for (let j = Math.max(0, by - 2); j <= Math.min(bh - 1, by + 2); j++) {
+        for (let i = Math.max(0, bx - 2); i <= Math.min(bw - 1, bx + 2); i++) {
+          t += sum[j * bw + i];
+          n += Math.min(BLOCK, w - i * BLOCK) * Math.min(BLOCK, h - j * BLOCK);
+        }
+      }
+      thr[by * bw + bx] = t / n;
+    }
+  }
+  for (let y = 0; y < h; y++) {
+    const brow = (y >> 3) * bw;
+    for (let x = 0, p = y * w; x < w; x++, p++) out[p] = g[p] < thr[brow + (x >> 3)] ? 1 : 0;
+  }
+}
+
+function ratioOk(a: number, b: number, c: number, d: number, e: number): number {
+  const total = a + b + c + d + e;
+  if (total < 7) return 0;
+  const m = total / 7;
+  const v = m * 0.75;
+  if (Math.abs(a - m) < v && Math.abs(b - m) < v && Math.abs(c - 3 * m) < 3 * v && Math.abs(d - m) < v && Math.abs(e - m) < v) {
+    return m;
+  }
+  return 0;
+}
+
+/** Checks the column through (x, y) for the 1:1:3:1:1 runs; returns [centre y, module] or null. */
+function vertical(b: Uint8Array, w: number, h: number, x: number, y: number, maxRun: number): [number, number] | null {
+  const at = (yy: number) => b[yy * w + x];
+  if (!at(y)) return null;
+  let up = y;
+  while (up > 0 && at(up - 1) && y - up < maxRun) up--;
+  let dn = y;
+  while (dn < h - 1 && at(dn + 1) && dn - y < maxRun) dn++;
+  const c = dn - up + 1;
+  let p = up - 1;
+  let b1 = 0;
+  while (p >= 0 && !at(p) && b1 <= maxRun) (b1++, p--);
+  let a1 = 0;
+  while (p >= 0 && at(p) && a1 <= maxRun) (a1++, p--);
+  p = dn + 1;
+  let d1 = 0;
+  while (p < h && !at(p) && d1 <= maxRun) (d1++, p++);
+  let e1 = 0;
+  while (p < h && at(p) && e1 <= maxRun) (e1++, p++);
+  const m = ratioOk(a1, b1, c, d1, e1);
+  return m ? [(up + dn) / 2, m] : null;
+}
+
+interface Cluster {
+  x: number;
+  y: number;
+  m: number;
+  n: number;
+}
+
+export class FinderLocator {
+  private grey = new Uint8Array(0);
+  private bin = new Uint8Array(0);
+
+  locate(f: Frame): Located | null {
+    const s = Math.max(1, Math.floor(Math.max(f.width, f.height) / TARGET));
+    const w = Math.floor(f.width / s);
+    const h = Math.floor(f.height / s);
+    if (w < 21 || h < 21) return null;
+    if (this.grey.length < w * h) {
+      this.grey = new Uint8Array(w * h);
+      this.bin = new Uint8Array(w * h);
+    }
+    greySub(f, s, w, h, this.grey);
+    binarise(this.grey, w, h, this.bin);
+    const b = this.bin;
+    const clusters: Cluster[] = [];
+    const runs = [0, 0, 0, 0, 0];
+    for (let y = 0; y < h; y++) {
+      const row = y * w;
+      // runs[4] is the current run; colours alternate, runs[0] dark when the pattern can match.
+      let color = b[row];
+      runs[0] = runs[1] = runs[2] = runs[3] = 0;
+      runs[4] = 1;
+      for (let x = 1; x <= w; x++) {
+        const c = x < w ? b[row + x] : color ^ 1;
+        if (c === color) {
+          runs[4]++;
+          continue;
+        }
+        if (color === 1) {
+          const m = ratioOk(runs[0], runs[1], runs[2], runs[3], runs[4]);
+          if (m) {
+            const cx = Math.round(x - runs[4] - runs[3] - runs[2] / 2);
+            const v = vertical(b, w, h, cx, y, Math.ceil(m * 5));
+            if (v && v[1] < m * 2 && v[1] > m / 2) this.add(clusters, cx, v[0], (m + v[1]) / 2);
+          }
+        }
+        runs[0] = runs[1];
+        runs[1] = runs[2];
+        runs[2] = runs[3];
+        runs[3] = runs[4];
+        runs[4] = 1;
+        color = c;
+      }
+    }
+    const tri = bestTriangle(clusters);
+    if (!tri) return null;
+    const [tl, a, c] = tri;
+    const dx = a.x + c.x - tl.x;
+    const dy = a.y + c.y - tl.y;
+    const m = (tl.m + a.m + c.m) / 3;
+    const margin = m * 6;
+    const xs = [tl.x, a.x, c.x, dx];
+    const ys = [tl.y, a.y, c.y, dy];
+    return {
+      box: {
+        x0: Math.max(0, Math.floor((Math.min(...xs) - margin) * s)),
+        y0: Math.max(0, Math.floor((Math.min(...ys) - margin) * s)),
+        x1: Math.min(f.width, Math.ceil((Math.max(...xs) + margin) * s)),
+        y1: Math.min(f.height, Math.ceil((Math.max(...ys) + margin) * s)),
+      },
+      module: m * s,
+    };
+  }
+
+  private add(cs: Cluster[], x: number, y: number, m: number): void {
+    for (const c of cs) {
+      if (Math.abs(c.x - x) < c.m * 2 && Math.abs(c.y - y) < c.m * 2) {
+        c.x = (c.x * c.n + x) / (c.n + 1);
+        c.y = (c.y * c.n + y) / (c.n + 1);
+        c.m = (c.m * c.n + m) / (c.n + 1);
+        c.n++;
+        return;
+      }
+    }
+    if (cs.length < MAX_CANDIDATES) cs.push({ x, y, m, n: 1 });
+  }
+}
+
+/** The three clusters that best form the finder triangle, corner first; null if none does. */
+function bestTriangle(all: Cluster[]): [Cluster, Cluster, Cluster] | null {
+  const cs = all.filter((c) => c.n >= 2).sort((p, q) => q.n - p.n).slice(0, 6);
+  let best: [Cluster, Cluster, Cluster] | null = null;
+  let bestErr = 0.25;
+  for (let i = 0; i < cs.length; i++) {
+    for (let j = i + 1; j < cs.length; j++) {
+      for (let k = j + 1; k < cs.length; k++) {
+        const t = [cs[i], cs[j], cs[k]];
+        for (let r = 0; r < 3; r++) {
+          const [o, p, q] = [t[r], t[(r + 1) % 3], t[(r + 2) % 3]];
+          const d1 = Math.hypot(p.x - o.x, p.y - o.y);
+          const d2 = Math.hypot(q.x - o.x, q.y - o.y);
+          const hyp = Math.hypot(p.x - q.x, p.y - q.y);
+          const m = (o.m + p.m + q.m) / 3;
+          if (d1 < m * 10 || d2 < m * 10) continue;
+          // equal legs, a right angle, similar module sizes
+          const err = Math.abs(d1 - d2) / Math.max(d1, d2) + Math.abs(hyp / Math.SQRT2 - (d1 + d2) / 2) / ((d1 + d2) / 2) +
+            Math.abs(o.m - p.m) / m / 4 + Math.abs(o.m - q.m) / m / 4;
+          if (err < bestErr) {
+            bestErr = err;
+            best = [o, p, q];
+          }
+        }
+      }
+    }
+  }
+  return best;
+}
