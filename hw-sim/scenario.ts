@@ -86,7 +86,7 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
     return r ? lc.linePos(r[0]).line : 1;
   };
   const fail = (n: Node | Pair | null | undefined, message: string) => problems.push({ line: lineOf(n), message });
-  for (const e of doc.errors) problems.push({ line: e.linePos?.[0]?.line ?? 1, message: e.message.split('\n')[0] });
+  for (const e of doc.errors) problems.push({ line: lc.linePos(e.pos[0]).line, message: e.message.split('\n')[0] });
   if (problems.length) throw new ScenarioError(file, problems);
 
   const root = doc.contents;

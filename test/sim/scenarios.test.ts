@@ -1,0 +1,25 @@
+// Every shipped scenario (hw-sim/scenarios/*.yaml) runs on the real firmware bundle and passes.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseScenario } from '../../hw-sim/scenario.ts';
+import { runScenario } from '../../hw-sim/runner.ts';
+import { ensureBundle } from '../../hw-sim/sim.ts';
+import { ROOT } from '../helpers.ts';
+
+const dir = join(ROOT, 'hw-sim', 'scenarios');
+const bundle = ensureBundle();
+
+for (const f of readdirSync(dir).filter((x) => x.endsWith('.yaml')).sort()) {
+  test(`scenario ${f}`, async () => {
+    const file = join(dir, f);
+    const sc = parseScenario(readFileSync(file, 'utf8'), file);
+    const r = await runScenario(sc, { bundle, lang: 'en' });
+    const failed = r.steps.find((s) => !s.ok);
+    assert.ok(r.ok, failed ? `line ${failed.line}: ${failed.text}: ${failed.problem}\n${r.display}` : 'failed');
+    assert.is(r.steps.length, sc.steps.length);
+  });
+}
+
+test.run();
