@@ -1,0 +1,69 @@
+// saphir sim / saphir demo as a user runs them (no TTY): exit codes, messages, a flash file that keeps
+// the ledger between runs.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../helpers.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'saphir-sim-cli-'));
+
+function saphir(args: string[], input = '') {
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), ...args], { cwd: dir, input, encoding: 'utf8', timeout: 120_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+test('sim --scenario: a bad file is refused before anything runs, with its line (exit 2)', () => {
+  const f = join(dir, 'bad.yaml');
+  writeFileSync(f, 'name: bad\nsteps:\n  - boot\n  - scna: { code: X }\n');
+  const r = saphir(['sim', '--scenario', f]);
+  assert.is(r.code, 2);
+  assert.match(r.err, /bad\.yaml:4: unknown step 'scna'/);
+});
+
+test('sim --scenario: a failing step shows the display and what was expected (exit 1)', () => {
+  const f = join(dir, 'fails.yaml');
+  writeFileSync(
+    f,
+    `name: fails
+config: { clock: 2027-01-15T10:00:00Z, emissions: [{ emission: 1, closes: 2027-06-30 }] }
+steps:
+  - boot
+  - scan: { ticket: { emission: 1, block: 1, number: 1, prize: 0 }, via: serial }
+  - expect-display: GAGNANT
+`,
+  );
+  const r = saphir(['sim', '--scenario', f, '--lang', 'en']);
+  assert.is(r.code, 1, r.err);
+  assert.match(r.out, /FAIL\s+line\s+6\s+expect-display contains "GAGNANT"/);
+  assert.match(r.out, /│PERDANT/);
+  assert.match(r.out, /0\/1 scenarios passed/);
+  const fr = saphir(['sim', '--scenario', f]);
+  assert.match(fr.out, /ÉCHEC/);
+});
+
+test('sim interactive without a TTY: a payment kept in the flash file across runs', () => {
+  const flash = join(dir, 'device.bin');
+  const a = saphir(['sim', '--flash', flash], 'ticket 150\nok\nquitter\n');
+  assert.is(a.code, 0, a.err);
+  assert.match(a.out, /GAGNANT/);
+  assert.match(a.out, /PAYÉ/);
+  assert.ok(existsSync(flash));
+  const b = saphir(['sim', '--flash', flash, '--lang', 'en'], 'ledger\nquit\n');
+  assert.is(b.code, 0, b.err);
+  assert.match(b.out, /1 payment\(s\) in the ledger/);
+  assert.match(b.out, /1\/1\/1\s+€150/);
+});
+
+test('demo (npm start) without a TTY: every step passes, a summary, exit 0', () => {
+  const r = saphir(['demo', '--lang', 'en']);
+  assert.is(r.code, 0, r.out + r.err);
+  assert.match(r.out, /Demo passed\./);
+  assert.match(r.out, /1 payment\(s\) recorded in the ledger, €150/);
+  assert.match(r.out, /│DÉJÀ PAYÉ/);
+  assert.not.match(r.out, /FAIL/);
+});
+
+test.run();
