@@ -81,9 +81,9 @@ function packageVersion() {
   return JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
 }
 
-async function bundle({ production, camera, write }) {
+async function bundle({ production, camera, write, entry }) {
   const r = await esbuild({
-    entryPoints: [join(ROOT, 'firmware', 'main.ts')],
+    entryPoints: [entry],
     bundle: true,
     format: 'iife',
     platform: 'neutral',
@@ -93,7 +93,7 @@ async function bundle({ production, camera, write }) {
     sourcemap: write ? 'external' : false,
     metafile: true,
     write: false,
-    outfile: BUNDLE_PATH,
+    outfile: join(DIST, 'saphir-fw.js'),
     legalComments: 'none',
     logLevel: 'silent',
     define: { __VERSION__: JSON.stringify(packageVersion()), __PRODUCTION__: String(!!production) },
@@ -121,27 +121,34 @@ function readSeed(file) {
 
 /**
  * Builds everything; returns the figures. Throws on a forbidden import or an exceeded budget.
- * Options: production (trust no test key, needs a key file), keyFile, securityCounter, quiet.
+ * Options: production (trust no test key, needs a key file), keyFile, securityCounter, quiet;
+ * for tests: outDir (default firmware/dist), entry (default firmware/main.ts), budgets {bundle, core}.
  */
 export async function build(opts = {}) {
   const production = !!opts.production;
   const keyFile = opts.keyFile ?? process.env.SAPHIR_FW_KEY_FILE;
   if (production && !keyFile) throw new Error('a production build needs the signing key file: --key FILE or SAPHIR_FW_KEY_FILE');
+  const outDir = opts.outDir ?? DIST;
+  const entry = opts.entry ?? join(ROOT, 'firmware', 'main.ts');
+  const budgetBundle = opts.budgets?.bundle ?? BUDGET_BUNDLE;
+  const budgetCore = opts.budgets?.core ?? BUDGET_CORE;
   const [full, core] = await Promise.all([
-    bundle({ production, camera: true, write: true }),
-    bundle({ production, camera: false, write: false }),
+    bundle({ production, camera: true, write: true, entry }),
+    bundle({ production, camera: false, write: false, entry }),
   ]);
   const bundleBytes = full.js.length;
   const coreBytes = core.js.length;
   const problems = [];
-  if (bundleBytes > BUDGET_BUNDLE) problems.push(`bundle ${bundleBytes} B exceeds its budget of ${BUDGET_BUNDLE} B`);
-  if (coreBytes > BUDGET_CORE) problems.push(`camera-less core ${coreBytes} B exceeds its budget of ${BUDGET_CORE} B`);
+  if (bundleBytes > budgetBundle) problems.push(`bundle ${bundleBytes} B exceeds its budget of ${budgetBundle} B`);
+  if (coreBytes > budgetCore) problems.push(`camera-less core ${coreBytes} B exceeds its budget of ${budgetCore} B`);
   if (problems.length) throw new Error(problems.join('; '));
 
-  mkdirSync(DIST, { recursive: true });
-  writeFileSync(BUNDLE_PATH, full.js);
-  if (full.map) writeFileSync(BUNDLE_PATH + '.map', full.map);
-  writeFileSync(CORE_PATH, core.js);
+  mkdirSync(outDir, { recursive: true });
+  const bundlePath = join(outDir, 'saphir-fw.js');
+  const imagePath = join(outDir, 'saphir-fw.img');
+  writeFileSync(bundlePath, full.js);
+  if (full.map) writeFileSync(bundlePath + '.map', full.map);
+  writeFileSync(join(outDir, 'saphir-fw-core.js'), core.js);
   const version = packageVersion();
   const size = {
     version,
@@ -153,7 +160,7 @@ export async function build(opts = {}) {
     modules: sizesOf(full.metafile),
     core_modules: sizesOf(core.metafile),
   };
-  writeFileSync(join(DIST, 'size.json'), JSON.stringify(size, null, 2) + '\n');
+  writeFileSync(join(outDir, 'size.json'), JSON.stringify(size, null, 2) + '\n');
 
   const seed = keyFile ? readSeed(keyFile) : fromHex(DEV_FIRMWARE_SEED_HEX);
   const image = packImage({
@@ -164,8 +171,10 @@ export async function build(opts = {}) {
     seed,
     sign: nodeSign,
   });
-  writeFileSync(IMAGE_PATH, image);
+  writeFileSync(imagePath, image);
   const figures = {
+    bundlePath,
+    imagePath,
     bundleBytes,
     coreBytes,
     imageBytes: image.length,
@@ -177,9 +186,9 @@ export async function build(opts = {}) {
     process.stdout.write(
       [
         `saphir-fw ${version}${production ? ' (production)' : ''}`,
-        `  bundle  ${kib(bundleBytes).padStart(9)} / ${kib(BUDGET_BUNDLE)}  ${relative(ROOT, BUNDLE_PATH)}`,
-        `  core    ${kib(coreBytes).padStart(9)} / ${kib(BUDGET_CORE)}  (without the camera path)`,
-        `  image   ${kib(image.length).padStart(9)}  ${relative(ROOT, IMAGE_PATH)}, signed with the ${figures.key}`,
+        `  bundle  ${kib(bundleBytes).padStart(9)} / ${kib(budgetBundle)}  ${relative(ROOT, bundlePath)}`,
+        `  core    ${kib(coreBytes).padStart(9)} / ${kib(budgetCore)}  (without the camera path)`,
+        `  image   ${kib(image.length).padStart(9)}  ${relative(ROOT, imagePath)}, signed with the ${figures.key}`,
         '  largest modules:',
         ...top,
         '',

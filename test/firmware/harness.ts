@@ -1,6 +1,7 @@
 // Shared by the firmware tests: the real bundle (built when missing or stale), tickets signed with the
 // test key, a test configuration written to the config partition, and a VM booted on a TestDevice.
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { QjsDevice, type QjsVariant } from '../../hw-sim/qjs-host.ts';
 import { encodeTicket } from '../../src/sph1/encode.ts';
 import { fromHex } from '../../src/hex.ts';
@@ -11,6 +12,8 @@ import { Ledger, type Payment } from '../../src/ledger/index.ts';
 import { encodeConfig, defaultConfig, type Config } from '../../firmware/config.ts';
 import { TestDevice, newChip, partitionOf } from './test-device.ts';
 import type { NorFlash } from '../../hw-sim/nor-flash.ts';
+
+export const ROOT_DIR = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 
 let bundle: string | undefined;
 export async function bundleText(): Promise<string> {

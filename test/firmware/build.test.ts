@@ -1,0 +1,106 @@
+// build.mjs: the artifacts, the signed image, the refusal of Node imports and of exceeded budgets, and
+// a production build (its own key, no trust in the test key).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { verifyImage, DEV_FIRMWARE_PUBLIC_KEY_HEX } from '../../src/image/format.ts';
+import { fromHex, toHex } from '../../src/hex.ts';
+import { publicKeyOf } from '../../src/crypto/ed25519.ts';
+import { QjsDevice } from '../../hw-sim/qjs-host.ts';
+import { bundleText, chipWith, flat, ticket, ROOT_DIR } from './harness.ts';
+import { TestDevice } from './test-device.ts';
+
+type BuildFn = (o: Record<string, unknown>) => Promise<{ bundlePath: string; imagePath: string; bundleBytes: number; coreBytes: number }>;
+const spec = '../../build.mjs';
+const mod = (await import(spec)) as { build: BuildFn; DIST: string; BUDGET_BUNDLE: number; BUDGET_CORE: number };
+const tmp = mkdtempSync(join(tmpdir(), 'saphir-build-'));
+
+test.after(() => rmSync(tmp, { recursive: true, force: true }));
+
+test('dev build: bundle, size.json, signed image holding exactly the bundle', async () => {
+  const bundle = await bundleText();
+  assert.ok(bundle.length > 10000);
+  assert.not.match(bundle, /require\(["']/);
+  const size = JSON.parse(readFileSync(join(mod.DIST, 'size.json'), 'utf8'));
+  assert.ok(size.bundle_bytes <= mod.BUDGET_BUNDLE && size.core_bytes <= mod.BUDGET_CORE);
+  assert.ok(size.modules['firmware/app.ts'] > 0);
+  assert.ok(Object.keys(size.modules).some((m) => /jsqr/i.test(m)));
+  assert.not.ok(Object.keys(size.core_modules).some((m) => /jsqr/i.test(m)), 'the core variant has no camera path');
+  const img = new Uint8Array(readFileSync(join(mod.DIST, 'saphir-fw.img')));
+  const v = verifyImage(img, fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX));
+  assert.ok(v.ok, JSON.stringify(v));
+  if (v.ok) {
+    assert.is(Buffer.from(v.image.bundle).toString('utf8'), bundle);
+    assert.is(v.image.versionText, JSON.parse(readFileSync(join(ROOT_DIR, 'package.json'), 'utf8')).version);
+  }
+  const map = JSON.parse(readFileSync(join(mod.DIST, 'saphir-fw.js.map'), 'utf8')) as { sources: string[] };
+  assert.ok(map.sources.some((s) => s.endsWith('/app.ts')), 'source map lists the firmware sources');
+});
+
+test('the build refuses Node built-ins and Node-only modules in the firmware', async () => {
+  const cases: [string, RegExp][] = [
+    [`import { readFileSync } from 'node:fs'; readFileSync('x');`, /Node built-in 'node:fs'/],
+    [`import * as p from 'path'; globalThis.x = p.join('a');`, /Node built-in 'path'/],
+    [`import { parse } from '${join(ROOT_DIR, 'src/node/args.ts')}'; globalThis.x = parse;`, /Node-only module src\/node\/args\.ts/],
+    [`import { LAYOUT } from '${join(ROOT_DIR, 'hw-sim/layout.ts')}'; globalThis.x = LAYOUT;`, /Node-only module hw-sim\/layout\.ts/],
+  ];
+  for (const [src, re] of cases) {
+    const entry = join(tmp, `entry-${Math.random().toString(36).slice(2)}.ts`);
+    writeFileSync(entry, src);
+    let err: unknown;
+    try {
+      await mod.build({ entry, outDir: join(tmp, 'out'), quiet: true });
+    } catch (e) {
+      err = e;
+    }
+    assert.ok(err, `built: ${src}`);
+    const text = String((err as { errors?: { text: string }[] }).errors?.map((x) => x.text).join('; ') ?? (err as Error).message);
+    assert.match(text, re);
+  }
+});
+
+test('the build fails when a size budget is exceeded', async () => {
+  try {
+    await mod.build({ outDir: join(tmp, 'small'), quiet: true, budgets: { bundle: 60 * 1024, core: 48 * 1024 } });
+    assert.unreachable('built over budget');
+  } catch (e) {
+    assert.match((e as Error).message, /bundle \d+ B exceeds its budget of 61440 B/);
+  }
+  try {
+    await mod.build({ outDir: join(tmp, 'small'), quiet: true, budgets: { core: 20 * 1024 } });
+    assert.unreachable('built over budget');
+  } catch (e) {
+    assert.match((e as Error).message, /camera-less core \d+ B exceeds/);
+  }
+});
+
+test('production build: needs a key file, signs with it, never trusts the test key', async () => {
+  try {
+    await mod.build({ production: true, outDir: join(tmp, 'prod'), quiet: true, keyFile: undefined });
+    if (!process.env.SAPHIR_FW_KEY_FILE) assert.unreachable('production build without a key');
+  } catch (e) {
+    assert.match((e as Error).message, /needs the signing key file/);
+  }
+  const seed = new Uint8Array(32).map((_, i) => (i * 37 + 11) & 255);
+  const keyFile = join(tmp, 'fw.key');
+  writeFileSync(keyFile, toHex(seed) + '\n');
+  const out = await mod.build({ production: true, keyFile, outDir: join(tmp, 'prod'), quiet: true });
+  const img = new Uint8Array(readFileSync(out.imagePath));
+  assert.ok(verifyImage(img, publicKeyOf(seed)).ok);
+  assert.not.ok(verifyImage(img, fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX)).ok);
+
+  // The test configuration trusts key 0: a production firmware refuses that config and trusts nothing.
+  const td = new TestDevice({ chip: chipWith() });
+  const vm = await QjsDevice.start({ bundle: readFileSync(out.bundlePath, 'utf8'), device: td.device });
+  try {
+    assert.ok(td.logs.some((l) => /config defaults .*test key id 0/.test(l)), td.logs.join('\n'));
+    td.scanSerial(ticket({ number: 1, prizeEur: 150 }));
+    assert.match(flat(td.screen), /^NON VALIDE \| clé de signature \| inconnue/);
+  } finally {
+    vm.dispose();
+  }
+});
+
+test.run();
