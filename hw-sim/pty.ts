@@ -65,6 +65,7 @@ export async function exposeServicePort(host: ServiceHost, opts: PtyOptions = {}
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     socat = p;
+    socatLog = '';
     let started = false;
     let failed: Error | null = null;
     p.on('error', (e) => (failed = new Error(`cannot start socat: ${e.message}`)));

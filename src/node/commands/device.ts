@@ -1,0 +1,77 @@
+// saphir device info --port PATH [--baud N] [--json] [--lang fr|en]
+import { ServiceClient, FlashError, errorText } from '../flash-client.ts';
+import type { Identity } from '../../service/protocol.ts';
+import { UsageError, intOf, langOf, parse } from '../args.ts';
+
+const HELP = `usage: saphir device info --port PATH [--baud N] [--json] [--lang fr|en]
+Asks a device over its service port who it is and what it runs (board, device id, both image slots,
+security counter, an interrupted transfer). Exit 0, 1 on an error, 2 on a usage error.`;
+
+export function infoText(id: Identity, lang: 'fr' | 'en'): string {
+  const fr = lang === 'fr';
+  const hex = (n: number) => `0x${n.toString(16).padStart(8, '0')}`;
+  const rows: [string, string][] = [
+    [fr ? 'Identifiant' : 'Device id', id.deviceId],
+    [fr ? 'Carte' : 'Board', hex(id.boardId)],
+    [
+      fr ? 'En cours' : 'Running',
+      id.running
+        ? `${id.running.version} (${fr ? 'emplacement' : 'slot'} ${id.running.slot}${id.running.pendingConfirm ? (fr ? ', mode test, non confirmée' : ', test mode, unconfirmed') : ''})`
+        : fr
+          ? 'aucune image valide'
+          : 'no valid image',
+    ],
+    ['SHA-256', id.running ? id.running.hash : '—'],
+    [fr ? 'Compteur de sécurité' : 'Security counter', String(id.securityCounter)],
+  ];
+  for (const s of id.slots) {
+    const what =
+      s.status === 'valid'
+        ? `${s.version}, ${fr ? 'compteur' : 'counter'} ${s.securityCounter}, ${s.size} ${fr ? 'octets' : 'bytes'}${id.confirmed === s.slot ? (fr ? ', confirmée' : ', confirmed') : ''}${id.trial === s.slot ? (fr ? ', à tester' : ', to test') : ''}`
+        : s.status === 'empty'
+          ? fr
+            ? 'vide'
+            : 'empty'
+          : `${fr ? 'invalide' : 'invalid'} (${s.detail ?? ''})`;
+    rows.push([`${fr ? 'Emplacement' : 'Slot'} ${s.slot}`, what]);
+  }
+  if (id.session) {
+    const got = id.session.received.reduce((n, [a, b]) => n + b - a, 0);
+    rows.push([fr ? 'Transfert interrompu' : 'Interrupted transfer', `${got} / ${id.session.size} ${fr ? 'octets' : 'bytes'} (${id.session.hash.slice(0, 16)}…)`]);
+  }
+  const w = Math.max(...rows.map((r) => r[0].length));
+  return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n');
+}
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    port: { type: 'string', short: 'p' },
+    baud: { type: 'string', short: 'b' },
+    json: { type: 'boolean' },
+    lang: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    process.stdout.write(HELP + '\n');
+    return 0;
+  }
+  const lang = langOf(values.lang);
+  if (positionals.length !== 1 || positionals[0] !== 'info') throw new UsageError(HELP);
+  if (!values.port) throw new UsageError('--port PATH is required');
+  const baud = values.baud === undefined ? 115200 : intOf(values.baud, '--baud', 300, 4000000);
+  let client: ServiceClient | null = null;
+  try {
+    client = await ServiceClient.open(values.port, { baud });
+    const id = await client.identify();
+    process.stdout.write((values.json ? JSON.stringify(id) : infoText(id, lang)) + '\n');
+    return 0;
+  } catch (e) {
+    if (e instanceof FlashError) {
+      process.stderr.write(`saphir device: ${errorText(e, lang, values.port)}\n`);
+      return 1;
+    }
+    throw e;
+  } finally {
+    await client?.close();
+  }
+}

@@ -1,0 +1,200 @@
+// saphir flash --port PATH [--baud N] [--dry-run] [--no-reboot] [--json] [--lang fr|en] IMAGE
+import { readFileSync } from 'node:fs';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { parseImage, compareVersions, parseVersion, equalBytes } from '../../image/format.ts';
+import { toHex } from '../../hex.ts';
+import { ServiceClient, FlashError, errorText, refusalText, type Progress } from '../flash-client.ts';
+import type { Identity } from '../../service/protocol.ts';
+import { UsageError, intOf, langOf, parse } from '../args.ts';
+
+const HELP = `usage: saphir flash --port PATH [--baud N] [--dry-run] [--no-reboot] [--lang fr|en] IMAGE
+Writes a signed firmware image to a device over its service serial port: shows the device and the
+image side by side, refuses a mismatch before writing, resumes an interrupted transfer, checks the
+hash the device reports, then restarts the device on the new image (test mode until it confirms).
+--dry-run stops after the comparison. Exit 0 on success, 1 on a refusal or an error, 2 on a usage error.`;
+
+type Lang = 'fr' | 'en';
+
+export interface Check {
+  ok: boolean;
+  /** Why not, technician-facing. */
+  problems: string[];
+  table: string;
+  sameImage: boolean;
+}
+
+/** Compares what the device says with the image; the table is the side-by-side view. */
+export function compare(id: Identity, image: Uint8Array, lang: Lang): Check {
+  const fr = lang === 'fr';
+  const p = parseImage(image);
+  if ('error' in p) return { ok: false, problems: [p.error], table: '', sameImage: false };
+  const h = p.header;
+  const hex = (n: number) => `0x${n.toString(16).padStart(8, '0')}`;
+  const hash = toHex(p.hash);
+  const run = id.running;
+  const problems: string[] = [];
+  if (h.boardId !== id.boardId) problems.push(refusalText('board', lang) + ` (${hex(h.boardId)} ≠ ${hex(id.boardId)})`);
+  if (h.securityCounter < id.securityCounter) {
+    problems.push(refusalText('rollback', lang) + ` (${h.securityCounter} < ${id.securityCounter})`);
+  }
+  if (run && run.pendingConfirm) {
+    const inactive = id.confirmed === 'A' ? 'B' : 'A';
+    if (run.slot === inactive) problems.push(refusalText('busy', lang));
+  }
+  const mark = (good: boolean) => (good ? '✓' : '✗');
+  const rv = run ? parseVersion(run.version) : null;
+  const newer = rv && !('error' in rv) ? compareVersions(h.version, rv) : 1;
+  const note = newer > 0 ? (fr ? 'plus récente' : 'newer') : newer < 0 ? (fr ? 'plus ancienne' : 'older') : fr ? 'identique' : 'same';
+  const rows: [string, string, string, string][] = [
+    ['', fr ? 'Appareil' : 'Device', 'Image', ''],
+    [fr ? 'Identifiant' : 'Device id', id.deviceId, '', ''],
+    [fr ? 'Carte' : 'Board', hex(id.boardId), hex(h.boardId), mark(h.boardId === id.boardId)],
+    [
+      'Version',
+      run ? `${run.version} (${fr ? 'emplacement' : 'slot'} ${run.slot}${run.pendingConfirm ? (fr ? ', non confirmée' : ', unconfirmed') : ''})` : fr ? 'aucune' : 'none',
+      p.versionText,
+      note,
+    ],
+    [fr ? 'Compteur de sécurité' : 'Security counter', String(id.securityCounter), String(h.securityCounter), mark(h.securityCounter >= id.securityCounter)],
+    ['SHA-256', run ? run.hash.slice(0, 16) + '…' : '—', hash.slice(0, 16) + '…', ''],
+    ...id.slots.map(
+      (s) =>
+        [
+          `${fr ? 'Emplacement' : 'Slot'} ${s.slot}`,
+          s.status === 'valid' ? `${s.version}` : s.status === 'empty' ? (fr ? 'vide' : 'empty') : fr ? 'invalide' : 'invalid',
+          '',
+          '',
+        ] as [string, string, string, string],
+    ),
+  ];
+  const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
+  const table = rows.map((r) => `${r[0].padEnd(w[0])}  ${r[1].padEnd(w[1])}  ${r[2].padEnd(w[2])}  ${r[3]}`.trimEnd()).join('\n');
+  return { ok: problems.length === 0, problems, table, sameImage: !!run && run.hash === hash && !run.pendingConfirm };
+}
+
+function fmtTime(s: number): string {
+  if (!isFinite(s)) return '--:--';
+  const m = Math.floor(s / 60);
+  return `${m}:${String(Math.round(s % 60)).padStart(2, '0')}`;
+}
+
+function progressBar(lang: Lang): (p: Progress) => void {
+  if (!process.stderr.isTTY) return () => {};
+  let last = 0;
+  return (p) => {
+    const now = performance.now();
+    if (now - last < 100 && p.done < p.total) return;
+    last = now;
+    const frac = p.total ? p.done / p.total : 1;
+    const width = 30;
+    const fill = Math.round(frac * width);
+    const secs = (now - p.startedAt) / 1000;
+    const rate = secs > 0 ? p.sent / secs : 0;
+    const left = rate > 0 ? (p.total - p.done) / rate : Infinity;
+    const unit = lang === 'fr' ? 'Ko/s' : 'KB/s';
+    const leftWord = lang === 'fr' ? 'reste' : 'left';
+    process.stderr.write(
+      `\r[${'#'.repeat(fill)}${'-'.repeat(width - fill)}] ${String(Math.floor(frac * 100)).padStart(3)} %  ${(rate / 1000).toFixed(1)} ${unit}  ${leftWord} ${fmtTime(left)} `,
+    );
+    if (p.done >= p.total) process.stderr.write('\n');
+  };
+}
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    port: { type: 'string', short: 'p' },
+    baud: { type: 'string', short: 'b' },
+    'dry-run': { type: 'boolean' },
+    'no-reboot': { type: 'boolean' },
+    lang: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    process.stdout.write(HELP + '\n');
+    return 0;
+  }
+  const lang = langOf(values.lang);
+  const fr = lang === 'fr';
+  if (!values.port) throw new UsageError('--port PATH is required');
+  if (positionals.length !== 1) throw new UsageError('one IMAGE file expected');
+  const baud = values.baud === undefined ? 115200 : intOf(values.baud, '--baud', 300, 4000000);
+  const file = positionals[0];
+  const say = (s: string) => process.stdout.write(s + '\n');
+  const fail = (s: string) => {
+    process.stderr.write(`saphir flash: ${s}\n`);
+    return 1;
+  };
+
+  let image: Uint8Array;
+  try {
+    image = new Uint8Array(readFileSync(file));
+  } catch (e) {
+    return fail(`${fr ? 'lecture impossible' : 'cannot read'} ${file}: ${(e as Error).message}`);
+  }
+  const p = parseImage(image);
+  if ('error' in p) return fail(`${file}: ${refusalText('malformed', lang)} — ${p.error}`);
+  // The device checks the signature; the file's own integrity is checked before anything is sent.
+  if (!equalBytes(sha256(image.subarray(0, p.signedLength)), p.hash)) return fail(`${file}: ${refusalText('hash', lang)}`);
+
+  let client: ServiceClient | null = null;
+  try {
+    client = await ServiceClient.open(values.port, { baud });
+    const id = await client.identify();
+    const c = compare(id, image, lang);
+    say(c.table);
+    if (!c.ok) {
+      for (const pr of c.problems) process.stderr.write(`saphir flash: ${fr ? 'refusé' : 'refused'}: ${pr}\n`);
+      say(fr ? 'Rien n’a été écrit.' : 'Nothing was written.');
+      return 1;
+    }
+    if (c.sameImage) {
+      say(fr ? 'Cette image tourne déjà sur l’appareil, confirmée : rien à faire.' : 'This image already runs on the device, confirmed: nothing to do.');
+      return 0;
+    }
+    if (values['dry-run']) {
+      say(fr ? 'Essai à blanc : l’image serait acceptée. Rien n’a été écrit.' : 'Dry run: the image would be accepted. Nothing was written.');
+      return 0;
+    }
+    const r = await client.flash(image, { onProgress: progressBar(lang) });
+    if (r.resumedFrom > 32 + 200) {
+      say(fr ? `Reprise : ${r.resumedFrom} octets étaient déjà sur l’appareil.` : `Resumed: the device already held ${r.resumedFrom} bytes.`);
+    }
+    say(
+      fr
+        ? `Image ${r.version} écrite dans l’emplacement ${r.slot} et vérifiée (SHA-256 ${r.hash.slice(0, 16)}…).`
+        : `Image ${r.version} written to slot ${r.slot} and verified (SHA-256 ${r.hash.slice(0, 16)}…).`,
+    );
+    if (values['no-reboot']) {
+      say(fr ? 'Elle démarrera en mode test au prochain redémarrage.' : 'It starts in test mode at the next reset.');
+      return 0;
+    }
+    await client.reboot();
+    // The device restarts; ask again what it runs.
+    await new Promise((res) => setTimeout(res, 200));
+    const after = await client.identify({ tries: 10, timeoutMs: 500 + client.wireMs(3000) });
+    const runNow = after.running;
+    if (!runNow || runNow.hash !== r.hash) {
+      return fail(
+        fr
+          ? `après redémarrage l’appareil exécute ${runNow ? runNow.version : 'aucune image'} : la nouvelle image n’a pas démarré`
+          : `after the restart the device runs ${runNow ? runNow.version : 'no image'}: the new image did not start`,
+      );
+    }
+    say(
+      runNow.pendingConfirm
+        ? fr
+          ? `Redémarré sur ${runNow.version} en mode test : l’appareil la confirmera après son autotest (sinon retour à l’ancienne au prochain redémarrage).`
+          : `Restarted on ${runNow.version} in test mode: the device confirms it after its self-test (otherwise the old one returns at the next reset).`
+        : fr
+          ? `Redémarré sur ${runNow.version}, confirmée.`
+          : `Restarted on ${runNow.version}, confirmed.`,
+    );
+    return 0;
+  } catch (e) {
+    if (e instanceof FlashError) return fail(errorText(e, lang, values.port));
+    throw e;
+  } finally {
+    if (process.stderr.isTTY) process.stderr.write('');
+    await client?.close();
+  }
+}

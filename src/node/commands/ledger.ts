@@ -1,0 +1,66 @@
+// saphir ledger export --port PATH [--baud N] [--format csv|json] [--lang fr|en]
+import { ServiceClient, FlashError, errorText } from '../flash-client.ts';
+import { UsageError, intOf, langOf, parse } from '../args.ts';
+
+const HELP = `usage: saphir ledger export --port PATH [--baud N] [--format csv|json] [--lang fr|en]
+Reads the paid-ticket ledger of a device over its service port and writes it to standard output:
+CSV (default; one payment a line) or JSON (an array). Exit 0, 1 on an error, 2 on a usage error.`;
+
+const COLUMNS = ['emission', 'block', 'number', 'prize_eur', 'paid_at', 'device_id'] as const;
+
+function csvField(v: unknown): string {
+  const s = v === undefined || v === null ? '' : String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** One payment as the export shows it (ISO time; snake_case names). */
+export function exportRow(e: unknown): Record<(typeof COLUMNS)[number], unknown> {
+  const o = (e && typeof e === 'object' ? e : {}) as Record<string, unknown>;
+  const t = typeof o.paidAtMs === 'number' && isFinite(o.paidAtMs) ? new Date(o.paidAtMs).toISOString() : '';
+  return { emission: o.emission, block: o.block, number: o.number, prize_eur: o.prizeEur, paid_at: t, device_id: o.deviceId };
+}
+
+export function toCsv(entries: unknown[]): string {
+  const lines = [COLUMNS.join(',')];
+  for (const e of entries) {
+    const r = exportRow(e);
+    lines.push(COLUMNS.map((c) => csvField(r[c])).join(','));
+  }
+  return lines.join('\n') + '\n';
+}
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    port: { type: 'string', short: 'p' },
+    baud: { type: 'string', short: 'b' },
+    format: { type: 'string' },
+    lang: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    process.stdout.write(HELP + '\n');
+    return 0;
+  }
+  const lang = langOf(values.lang);
+  if (positionals.length !== 1 || positionals[0] !== 'export') throw new UsageError(HELP);
+  if (!values.port) throw new UsageError('--port PATH is required');
+  const format = values.format ?? 'csv';
+  if (format !== 'csv' && format !== 'json') throw new UsageError('--format must be csv or json');
+  const baud = values.baud === undefined ? 115200 : intOf(values.baud, '--baud', 300, 4000000);
+  let client: ServiceClient | null = null;
+  try {
+    client = await ServiceClient.open(values.port, { baud });
+    const entries = await client.ledger();
+    process.stdout.write(format === 'json' ? JSON.stringify(entries.map(exportRow), null, 1) + '\n' : toCsv(entries));
+    process.stderr.write(lang === 'fr' ? `${entries.length} paiement(s) exporté(s)\n` : `${entries.length} payment(s) exported\n`);
+    return 0;
+  } catch (e) {
+    if (e instanceof FlashError) {
+      process.stderr.write(`saphir ledger: ${errorText(e, lang, values.port)}\n`);
+      return 1;
+    }
+    throw e;
+  } finally {
+    await client?.close();
+  }
+}

@@ -1,0 +1,112 @@
+// A simulated device for the flash tests: the shared NOR chip, the bootloader, a few payments in the
+// ledger, and the firmware modelled by its confirm (after a "self-test" that can be told to fail).
+// Its service port is exposed as a real pseudo-terminal (socat) when `pty()` is called.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { bootSelect, provision, type BootedImage } from '../../hw-sim/bootloader.ts';
+import type { ServiceHost } from '../../hw-sim/service.ts';
+import { exposeServicePort, type ServicePty } from '../../hw-sim/pty.ts';
+import { LAYOUT } from '../../hw-sim/layout.ts';
+import { Ledger } from '../../src/ledger/index.ts';
+import { NorFlash, norChip } from './chip.ts';
+import { image } from './images.ts';
+import { ROOT } from '../helpers.ts';
+
+export const FACTORY = image({ version: '1.0.0', counter: 1, size: 30000, salt: 1 });
+
+export class TestDevice implements ServiceHost {
+  readonly nor = new NorFlash();
+  readonly chip = norChip(this.nor);
+  readonly deviceId = 'SPH-000042';
+  current: BootedImage | null = null;
+  boots = 0;
+  /** The firmware's self-test result: false leaves a test-mode image unconfirmed. */
+  selfTestPasses = true;
+  ptyBridge: ServicePty | null = null;
+
+  constructor() {
+    provision(this.chip, FACTORY, 1);
+    const ledger = Ledger.open(this.nor.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), { deviceId: this.deviceId });
+    for (let i = 0; i < 5; i++) {
+      ledger.record({ emission: 1, block: 7, number: 1000 + i, prizeEur: 20 * (i + 1), paidAtMs: Date.UTC(2026, 10, 1 + i, 10) });
+    }
+    this.boot();
+  }
+
+  running(): BootedImage | null {
+    return this.current;
+  }
+
+  boot(): void {
+    this.boots++;
+    const b = bootSelect(this.chip);
+    this.current = 'error' in b ? null : b;
+    if (this.current?.pendingConfirm && this.selfTestPasses) this.current.confirm();
+  }
+
+  reboot(): void {
+    this.boot();
+  }
+
+  ledgerEntries(): unknown[] {
+    return Ledger.readEntries(this.nor.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size));
+  }
+
+  /** Bytes of the chip outside the update path: the ledger and config partitions. */
+  dataSnapshot(): Buffer {
+    return Buffer.from(this.nor.bytes.subarray(LAYOUT.config.offset, LAYOUT.ledger.offset + LAYOUT.ledger.size));
+  }
+
+  async pty(baud = 921600): Promise<ServicePty> {
+    this.ptyBridge = await exposeServicePort(this, { baud });
+    return this.ptyBridge;
+  }
+
+  async close(): Promise<void> {
+    await this.ptyBridge?.close();
+  }
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `saphir ARGS…` in a child process (the real CLI, on the real pty). */
+export function saphir(args: string[], opts: { timeoutMs?: number } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d) => (stdout += d));
+    p.stderr.on('data', (d) => (stderr += d));
+    const t = setTimeout(() => p.kill('SIGKILL'), opts.timeoutMs ?? 30000);
+    p.on('error', reject);
+    p.on('close', (code) => {
+      clearTimeout(t);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+  });
+}
+
+/**
+ * Runs `saphir ARGS…` in this process (same code as the binary, minus the Node start-up): stdout and
+ * stderr are captured. Still over the real pty.
+ */
+export async function saphirIn(args: string[]): Promise<CliResult> {
+  const { main } = await import('../../src/node/cli.ts');
+  const out = process.stdout.write.bind(process.stdout);
+  const err = process.stderr.write.bind(process.stderr);
+  let stdout = '';
+  let stderr = '';
+  process.stdout.write = ((s: string | Uint8Array) => ((stdout += String(s)), true)) as typeof process.stdout.write;
+  process.stderr.write = ((s: string | Uint8Array) => ((stderr += String(s)), true)) as typeof process.stderr.write;
+  try {
+    const code = await main(args);
+    return { code, stdout, stderr };
+  } finally {
+    process.stdout.write = out;
+    process.stderr.write = err;
+  }
+}
