@@ -2,7 +2,8 @@
 // demo.yaml runs in cli.test.ts, through `saphir demo` as `npm start` runs it.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseScenario } from '../../hw-sim/scenario.ts';
 import { runScenario } from '../../hw-sim/runner.ts';
@@ -11,12 +12,13 @@ import { ROOT } from '../helpers.ts';
 
 const dir = join(ROOT, 'hw-sim', 'scenarios');
 const bundle = ensureBundle();
+const shots = mkdtempSync(join(tmpdir(), 'saphir-shots-'));
 
 for (const f of readdirSync(dir).filter((x) => x.endsWith('.yaml') && x !== 'demo.yaml').sort()) {
   test(`scenario ${f}`, async () => {
     const file = join(dir, f);
     const sc = parseScenario(readFileSync(file, 'utf8'), file);
-    const r = await runScenario(sc, { bundle, lang: 'en' });
+    const r = await runScenario(sc, { bundle, lang: 'en', screenshotDir: shots });
     const failed = r.steps.find((s) => !s.ok);
     assert.ok(r.ok, failed ? `line ${failed.line}: ${failed.text}: ${failed.problem}\n${r.display}` : 'failed');
     assert.is(r.steps.length, sc.steps.length);
