@@ -30,14 +30,14 @@ export class TestDevice implements ServiceHost {
     for (let i = 0; i < 5; i++) {
       ledger.record({ emission: 1, block: 7, number: 1000 + i, prizeEur: 20 * (i + 1), paidAtMs: Date.UTC(2026, 10, 1 + i, 10) });
     }
-    this.boot();
+    this.start();
   }
 
   running(): BootedImage | null {
     return this.current;
   }
 
-  boot(): void {
+  start(): void {
     this.boots++;
     const b = bootSelect(this.chip);
     this.current = 'error' in b ? null : b;
@@ -45,7 +45,7 @@ export class TestDevice implements ServiceHost {
   }
 
   reboot(): void {
-    this.boot();
+    this.start();
   }
 
   ledgerEntries(): unknown[] {
