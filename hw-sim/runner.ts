@@ -42,6 +42,10 @@ export interface RunOptions {
   sim?: Simulator;
   /** Firmware bundle text (developer mode). */
   bundle?: string;
+  /** The engine: quickjs (default) or quickjs-ng. */
+  variant?: 'quickjs' | 'quickjs-ng';
+  /** The chip to start from (overrides the scenario's `device.flash`). */
+  chip?: NorFlash;
   /** Language of the problems reported (default fr, like all technician-facing text). */
   lang?: 'fr' | 'en';
 }
@@ -85,8 +89,8 @@ export function describe(s: Step): string {
 
 /** Builds the simulator a scenario asks for (its flash file, clock, seed, device id). */
 export function simulatorFor(sc: Scenario, o: RunOptions = {}): Simulator {
-  const chip = sc.device?.flash ? NorFlash.load(resolveFrom(sc.file, sc.device.flash)) : new NorFlash();
-  return new Simulator({ chip, seed: sc.seed, clockMs: sc.clockMs, deviceId: sc.device?.id, events: o.events, bundle: o.bundle });
+  const chip = o.chip ?? (sc.device?.flash ? NorFlash.load(resolveFrom(sc.file, sc.device.flash)) : new NorFlash());
+  return new Simulator({ chip, seed: sc.seed, clockMs: sc.clockMs, deviceId: sc.device?.id, events: o.events, bundle: o.bundle, variant: o.variant });
 }
 
 function resolveFrom(file: string, p: string): string {

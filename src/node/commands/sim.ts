@@ -11,7 +11,7 @@ import type { Lang } from '../../i18n.ts';
 import { formatEur } from '../../i18n.ts';
 import type { Key } from '../../hal.ts';
 import { parseScenario, ScenarioError, parseDuration } from '../../../hw-sim/scenario.ts';
-import { runScenario } from '../../../hw-sim/runner.ts';
+import { runScenario, simulatorFor } from '../../../hw-sim/runner.ts';
 import { Simulator, ensureBundle, bootChip, type SimConfig } from '../../../hw-sim/sim.ts';
 import { NorFlash } from '../../../hw-sim/nor-flash.ts';
 import { transmit, SCANNER_KINDS, type ScannerKind } from '../../../hw-sim/scanners/index.ts';
@@ -26,7 +26,7 @@ const HELP = `usage: saphir sim [options]
   --quiet                 with --scenario: print failures and the summary only
   --screenshots DIR       where scenario screenshots go (default: beside each scenario)
   --variant quickjs|quickjs-ng   the engine (default quickjs)
-  --flash FILE            keep the simulated NOR flash in FILE between runs (interactive, bridges, pty)
+  --flash FILE            keep the simulated NOR flash in FILE between runs (scenarios too)
   --bridge-hid VID:PID|PATH [--hid-mode keyboard|pos]   a real HID scanner feeds the simulated device
   --bridge-serial PATH [--baud N]                      a real serial scanner feeds the simulated device
   --pty [PATH]            expose the device's service port as a pseudo-terminal (for saphir flash)
@@ -57,7 +57,7 @@ export async function run(args: string[]): Promise<number> {
   if (variant !== 'quickjs' && variant !== 'quickjs-ng') throw new UsageError('--variant must be quickjs or quickjs-ng');
   if (values.scenario) {
     // Scenario files given after --scenario, as further options or as positionals.
-    return scenarios([...values.scenario, ...positionals], { lang, quiet: !!values.quiet, screenshots: values.screenshots, variant });
+    return scenarios([...values.scenario, ...positionals], { lang, quiet: !!values.quiet, screenshots: values.screenshots, variant, flash: values.flash });
   }
   if (values.pty) return pty(positionals[0], { lang, flash: values.flash, variant });
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}' (scenarios go after --scenario)`);
@@ -76,7 +76,7 @@ export async function run(args: string[]): Promise<number> {
 
 async function scenarios(
   files: string[],
-  o: { lang: Lang; quiet: boolean; screenshots?: string; variant: 'quickjs' | 'quickjs-ng' },
+  o: { lang: Lang; quiet: boolean; screenshots?: string; variant: 'quickjs' | 'quickjs-ng'; flash?: string },
 ): Promise<number> {
   const t = T[o.lang];
   const out = (s: string) => process.stdout.write(s + '\n');
@@ -102,7 +102,11 @@ async function scenarios(
   let passed = 0;
   for (const sc of parsed) {
     out(`${sc.name}  (${sc.file})`);
+    // With --flash, each scenario starts from the saved chip and leaves its state there.
+    const chip = o.flash ? NorFlash.load(o.flash) : undefined;
+    const sim = simulatorFor(sc, { bundle, chip, variant: o.variant });
     const r = await runScenario(sc, {
+      sim,
       bundle,
       lang: o.lang,
       screenshotDir: o.screenshots,
@@ -110,6 +114,8 @@ async function scenarios(
         if (!o.quiet || !s.ok) out(stepLine(s, o.lang));
       },
     });
+    sim.dispose();
+    if (o.flash && chip) chip.save(o.flash);
     out(reportText(r, o.lang));
     if (r.ok) passed++;
   }
