@@ -22,20 +22,31 @@ import type { Payment } from '../src/ledger/index.ts';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const BUNDLE_PATH = join(ROOT, 'firmware', 'dist', 'saphir-fw.js');
+export const IMAGE_PATH = join(ROOT, 'firmware', 'dist', 'saphir-fw.img');
 
 /** The firmware tests' limits: the simulator runs the bundle under the same ones. */
 export const VM_LIMITS = { memoryLimit: 4 * 1024 * 1024, stackLimit: 256 * 1024, deadlineMs: 2000 };
 
 /** Builds firmware/dist/saphir-fw.js when it is missing (`npm run build`). */
 export function ensureBundle(log: (s: string) => void = () => {}): string {
-  if (!existsSync(BUNDLE_PATH)) {
-    log('firmware/dist/saphir-fw.js missing: building (npm run build)…');
+  build(BUNDLE_PATH, log);
+  return readFileSync(BUNDLE_PATH, 'utf8');
+}
+
+/** The signed image firmware/dist/saphir-fw.img (built when missing), for booting through the bootloader. */
+export function ensureImage(log: (s: string) => void = () => {}): Uint8Array {
+  build(IMAGE_PATH, log);
+  return new Uint8Array(readFileSync(IMAGE_PATH));
+}
+
+function build(path: string, log: (s: string) => void): void {
+  if (!existsSync(path)) {
+    log(`${path.slice(ROOT.length + 1)} missing: building the firmware (npm run build)…`);
     const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'build.mjs')], { cwd: ROOT, encoding: 'utf8' });
-    if (r.status !== 0 || !existsSync(BUNDLE_PATH)) {
+    if (r.status !== 0 || !existsSync(path)) {
       throw new Error(`firmware build failed:\n${(r.stderr || r.stdout || '').slice(-2000)}`);
     }
   }
-  return readFileSync(BUNDLE_PATH, 'utf8');
 }
 
 /** The bootloader's view of the chip. */
