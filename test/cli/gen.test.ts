@@ -2,6 +2,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { ROOT } from '../helpers.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { blockGenerator } from '../../src/gen/index.ts';
@@ -70,6 +72,29 @@ test('key files: the documented format is read, anything else is a usage error',
     assert.throws(() => readKeyFile(f), /--key/);
   }
   assert.throws(() => readKeyFile(join(dir, 'missing.json')), /cannot read/);
+});
+
+test('a reader that goes away (gen | head) ends gen quietly, workers included', async () => {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'gen', '--emission', '1', '--block', '1', '--from', '0', '--count', '200000'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  await new Promise((r) => child.stdout.once('data', r));
+  child.stdout.destroy();
+  const code = await new Promise<number | null>((resolve) => {
+    const t = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve(null);
+    }, 60_000);
+    child.on('exit', (c) => {
+      clearTimeout(t);
+      resolve(c);
+    });
+  });
+  assert.is(code, 0, 'gen must stop by itself');
+  assert.ok(noStack(stderr), stderr);
 });
 
 test('usage errors: a UsageError (exit 2 through the CLI), with a message and no stack trace', async () => {

@@ -93,15 +93,25 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`saphir gen: ${TEXT[lang].testKey}\n`);
   }
 
+  // A reader that goes away (`gen … | head`) ends the output quietly.
   let closed = false;
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') closed = true;
     else throw e;
   });
-  const write = async (bytes: Uint8Array) => {
-    if (closed) return;
-    if (!process.stdout.write(bytes)) await new Promise<void>((r) => process.stdout.once('drain', r));
-  };
+  const write = (bytes: Uint8Array) =>
+    new Promise<void>((resolve) => {
+      if (closed || process.stdout.write(bytes)) return resolve();
+      const done = () => {
+        process.stdout.off('drain', done);
+        process.stdout.off('error', done);
+        process.stdout.off('close', done);
+        resolve();
+      };
+      process.stdout.on('drain', done);
+      process.stdout.on('error', done);
+      process.stdout.on('close', done);
+    });
   const chunks = Math.ceil(count / CHUNK);
   const range = (i: number) => ({ from: from + i * CHUNK, count: Math.min(CHUNK, count - i * CHUNK) });
 
