@@ -77,11 +77,57 @@ const slim = {
   },
 };
 
+/**
+ * The camera path, compiled only when used: the camera module is bundled on its own (an IIFE, as text)
+ * and the full bundle carries it as a string that `newFrameDecoder()` evaluates on the first frame.
+ * QuickJS compiles a whole script at once, so jsQR's bytecode (~230 KiB of heap) would otherwise be
+ * resident on every device, even one that only ever reads text scanners.
+ */
+function lazyCamera(source) {
+  const seam = join(ROOT, 'firmware', 'camera.ts');
+  return {
+    name: 'lazy-camera',
+    setup(b) {
+      b.onResolve({ filter: /\/camera\.ts$/ }, (args) =>
+        join(args.resolveDir, args.path) === seam ? { path: 'camera', namespace: 'lazy-camera' } : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: 'lazy-camera' }, () => ({
+        contents:
+          `const SRC = ${JSON.stringify(source)};\nlet m;\n` +
+          'export const newFrameDecoder = () => (m || (m = (0, eval)(SRC))).newFrameDecoder();\n',
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+async function cameraModule(production) {
+  const r = await esbuild({
+    entryPoints: [join(ROOT, 'firmware', 'camera.ts')],
+    bundle: true,
+    format: 'iife',
+    globalName: 'C',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    target: 'es2020',
+    minify: true,
+    metafile: true,
+    write: false,
+    outfile: join(DIST, 'camera.js'),
+    legalComments: 'none',
+    logLevel: 'silent',
+    define: { __VERSION__: JSON.stringify(packageVersion()), __PRODUCTION__: String(!!production) },
+    plugins: [portableOnly, slim],
+  });
+  // Evaluated, the text returns the module's exports.
+  return { text: `(function(){${r.outputFiles[0].text.trim()}\nreturn C})()`, metafile: r.metafile };
+}
+
 function packageVersion() {
   return JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
 }
 
-async function bundle({ production, camera, write, entry }) {
+async function bundle({ production, camera, write, entry, cameraText }) {
   const r = await esbuild({
     entryPoints: [entry],
     bundle: true,
@@ -97,7 +143,7 @@ async function bundle({ production, camera, write, entry }) {
     legalComments: 'none',
     logLevel: 'silent',
     define: { __VERSION__: JSON.stringify(packageVersion()), __PRODUCTION__: String(!!production) },
-    plugins: camera ? [portableOnly, slim] : [noCamera, portableOnly, slim],
+    plugins: camera ? [lazyCamera(cameraText), portableOnly, slim] : [noCamera, portableOnly, slim],
   });
   const js = r.outputFiles.find((f) => f.path.endsWith('.js'));
   const map = r.outputFiles.find((f) => f.path.endsWith('.map'));
@@ -132,8 +178,9 @@ export async function build(opts = {}) {
   const entry = opts.entry ?? join(ROOT, 'firmware', 'main.ts');
   const budgetBundle = opts.budgets?.bundle ?? BUDGET_BUNDLE;
   const budgetCore = opts.budgets?.core ?? BUDGET_CORE;
+  const cam = await cameraModule(production);
   const [full, core] = await Promise.all([
-    bundle({ production, camera: true, write: true, entry }),
+    bundle({ production, camera: true, write: true, entry, cameraText: cam.text }),
     bundle({ production, camera: false, write: false, entry }),
   ]);
   const bundleBytes = full.js.length;
@@ -159,6 +206,8 @@ export async function build(opts = {}) {
     budget_core_bytes: BUDGET_CORE,
     modules: sizesOf(full.metafile),
     core_modules: sizesOf(core.metafile),
+    /** Inside the full bundle's `lazy-camera:camera` string, compiled on the first camera frame. */
+    camera_modules: sizesOf(cam.metafile),
   };
   writeFileSync(join(outDir, 'size.json'), JSON.stringify(size, null, 2) + '\n');
 
@@ -189,6 +238,7 @@ export async function build(opts = {}) {
         `  bundle  ${kib(bundleBytes).padStart(9)} / ${kib(budgetBundle)}  ${relative(ROOT, bundlePath)}`,
         `  core    ${kib(coreBytes).padStart(9)} / ${kib(budgetCore)}  (without the camera path)`,
         `  image   ${kib(image.length).padStart(9)}  ${relative(ROOT, imagePath)}, signed with the ${figures.key}`,
+        `  camera  ${kib(cam.text.length).padStart(9)}  (inside the bundle as text, compiled on the first frame)`,
         '  largest modules:',
         ...top,
         '',

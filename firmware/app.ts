@@ -180,12 +180,14 @@ export class App {
       this.decoders.push(dec);
     }
     if (on('camera') && newFrameDecoder) {
-      const fd = (this.frameDecoder = newFrameDecoder());
+      const make = newFrameDecoder;
       const cam = new d.Camera({
         onReadable: () =>
           this.guard(() => {
             const f = cam.read();
             if (!f) return;
+            // Made on the first frame: in the full build this compiles the camera path (build.mjs).
+            const fd = this.frameDecoder || (this.frameDecoder = make());
             const text = fd.decode(f);
             if (text === null) return;
             const now = this.mono.now();

@@ -26,7 +26,8 @@ test('dev build: bundle, size.json, signed image holding exactly the bundle', as
   const size = JSON.parse(readFileSync(join(mod.DIST, 'size.json'), 'utf8'));
   assert.ok(size.bundle_bytes <= mod.BUDGET_BUNDLE && size.core_bytes <= mod.BUDGET_CORE);
   assert.ok(size.modules['firmware/app.ts'] > 0);
-  assert.ok(Object.keys(size.modules).some((m) => /jsqr/i.test(m)));
+  assert.ok(Object.keys(size.camera_modules).some((m) => /jsqr/i.test(m)), 'the camera path carries jsQR');
+  assert.ok(size.modules['lazy-camera:camera'] > 20000, 'inside the full bundle, as text compiled on first use');
   assert.not.ok(Object.keys(size.core_modules).some((m) => /jsqr/i.test(m)), 'the core variant has no camera path');
   const img = new Uint8Array(readFileSync(join(mod.DIST, 'saphir-fw.img')));
   const v = verifyImage(img, fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX));
