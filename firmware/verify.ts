@@ -1,7 +1,7 @@
 // Ed25519 verification for the device: the same checks as src/crypto/ed25519.ts's nobleVerify (RFC 8032
 // strict, noble's zip215=false: canonical R and A, S < L, small-order A refused, cofactored equation),
-// computed differently for a JIT-less engine: [s]B − [k]A by the comb method with 4 teeth, jointly
-// for both bases (64 doublings instead of 253), from 16-point tables: one for B, and one per trusted
+// computed differently for a JIT-less engine: [s]B − [k]A by the comb method with 6 teeth, jointly
+// for both bases (43 doublings instead of 253), from 64-point tables: one for B, and one per trusted
 // public key, built once and kept (the device trusts a handful of keys). Noble's own verify keeps a
 // 4 224-point table of B (~1 MiB of heap in QuickJS) and doubles 253 times per signature.
 // Agreement with nobleVerify is tested in test/firmware/verify.test.ts.
@@ -9,8 +9,8 @@ import { Point } from '@noble/ed25519';
 import { sha512 } from './sha512.ts';
 
 const L = 2n ** 252n + 27742317777372353535851937790883648493n;
-const TEETH = 4;
-const SPAN = 64; // TEETH × SPAN = 256 bits
+const TEETH = 6;
+const SPAN = 43; // TEETH × SPAN ≥ 256 bits
 
 function numberLE(b: Uint8Array): bigint {
   let h = '0x';
@@ -43,7 +43,7 @@ function combIndexes(x: bigint): Uint8Array {
   for (let t = 0; t < TEETH; t++) {
     for (let j = 0; j < SPAN; j++) {
       const bit = t * SPAN + j;
-      if ((bytes[bit >> 3] >> (bit & 7)) & 1) out[j] |= 1 << t;
+      if (bit < 256 && (bytes[bit >> 3] >> (bit & 7)) & 1) out[j] |= 1 << t;
     }
   }
   return out;
