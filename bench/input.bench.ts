@@ -3,6 +3,9 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
+import QRCode from 'qrcode';
+import { build } from 'esbuild';
+import { getQuickJS } from 'quickjs-emscripten';
 import jsQRModule from 'jsqr';
 import { CameraDecoder } from '../src/input/camera.ts';
 import { KeyboardWedgeDecoder } from '../src/input/keyboard.ts';
@@ -69,8 +72,105 @@ function keyboardReports(): Uint8Array[] {
   return reps;
 }
 
+/** A 640×480 grey frame with the QR code of `text`, `px` pixels a module, at (x, y). */
+function qrFrame(text: string, x: number, y: number, px: number): Uint8Array {
+  const qr = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const n = qr.modules.size;
+  const data = new Uint8Array(640 * 480).fill(170);
+  for (let j = 0; j < (n + 8) * px; j++) {
+    for (let i = 0; i < (n + 8) * px; i++) {
+      const mx = Math.floor(i / px) - 4;
+      const my = Math.floor(j / px) - 4;
+      const on = mx >= 0 && my >= 0 && mx < n && my < n && qr.modules.get(my, mx);
+      data[(y + j) * 640 + x + i] = on ? 30 : 225;
+    }
+  }
+  return data;
+}
+
+const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
+
+// The camera path in QuickJS (the device's engine class, no JIT): camera.ts bundled as the firmware
+// bundles it, 640×480 grey frames handed over as ArrayBuffers.
+async function quickjsFigures(): Promise<Record<string, number>> {
+  const entry = `
+    import { CameraDecoder } from './src/input/camera.ts';
+    import jsQRModule from 'jsqr';
+    const jsQR = jsQRModule.default || jsQRModule;
+    const cam = new CameraDecoder();
+    const frame = (buf) => ({ width: 640, height: 480, format: 'y8', data: new Uint8Array(buf) });
+    globalThis.cold = (buf) => { cam.last = null; return cam.decode(frame(buf)); };
+    globalThis.warm = (buf) => cam.decode(frame(buf));
+    globalThis.stock = (buf) => {
+      const g = new Uint8Array(buf);
+      const rgba = new Uint8ClampedArray(640 * 480 * 4);
+      for (let i = 0; i < g.length; i++) { rgba[4 * i] = rgba[4 * i + 1] = rgba[4 * i + 2] = g[i]; rgba[4 * i + 3] = 255; }
+      globalThis.RGBA = rgba;
+      return 1;
+    };
+    globalThis.stockDecode = () => { const r = jsQR(globalThis.RGBA, 640, 480, { inversionAttempts: 'attemptBoth' }); return r && r.data; };
+  `;
+  const out = await build({
+    stdin: { contents: entry, resolveDir: join(import.meta.dirname, '..'), loader: 'js' },
+    bundle: true, format: 'iife', target: 'es2020', platform: 'neutral', mainFields: ['module', 'main'], write: false, minify: true,
+  });
+  const QuickJS = await getQuickJS();
+  const vm = QuickJS.newContext();
+  const run = (code: string) => {
+    const r = vm.evalCode(code);
+    if (r.error) {
+      const e = vm.dump(r.error);
+      r.error.dispose();
+      throw new Error(`QuickJS: ${JSON.stringify(e)}`);
+    }
+    const v = vm.dump(r.value);
+    r.value.dispose();
+    return v;
+  };
+  const setFrame = (d: Uint8Array) => {
+    const h = vm.newArrayBuffer(d.slice().buffer);
+    vm.setProp(vm.global, 'FRAME', h);
+    h.dispose();
+  };
+  // CPU time of this thread (QuickJS runs synchronously here): steadier than wall time on a busy machine.
+  const timed = (expr: string, expect: unknown) => {
+    const t = process.cpuUsage();
+    const v = run(expr);
+    const d = process.cpuUsage(t);
+    const ms = (d.user + d.system) / 1000;
+    if (v !== expect) throw new Error(`QuickJS ${expr}: ${String(v).slice(0, 40)}`);
+    return ms;
+  };
+  run(out.outputFiles[0].text);
+  const code = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'shared', 'spec', 'sph1-vectors.json'), 'utf8')).vectors[0].code;
+  const cold: number[] = [];
+  const warm: number[] = [];
+  const blank: number[] = [];
+  const stock: number[] = [];
+  const places = [[180, 90], [40, 30], [330, 200], [97, 151], [251, 13]];
+  for (const [x, y] of places) {
+    setFrame(qrFrame(code, x, y, 4));
+    cold.push(timed('cold(FRAME)', code));
+    warm.push(timed('warm(FRAME)', code));
+    if (stock.length < 3) {
+      run('stock(FRAME)');
+      stock.push(timed('stockDecode()', code));
+    }
+  }
+  setFrame(new Uint8Array(640 * 480).fill(128));
+  run('cold(FRAME)');
+  for (let i = 0; i < 3; i++) blank.push(timed('warm(FRAME)', null));
+  vm.dispose();
+  return {
+    qjs_camera_640x480_ms_cold: median(cold),
+    qjs_camera_640x480_ms_region: median(warm),
+    qjs_camera_640x480_ms_no_code: median(blank),
+    qjs_camera_640x480_ms_stock_jsqr: median(stock),
+  };
+}
+
 export default async function (): Promise<Record<string, number>> {
-  const figures: Record<string, number> = corpusFigures(loadCorpus());
+  const figures: Record<string, number> = { ...corpusFigures(loadCorpus()), ...(await quickjsFigures()) };
 
   const reps = keyboardReports();
   const kb = new KeyboardWedgeDecoder({ layout: 'auto' });

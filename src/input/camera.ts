@@ -1,9 +1,11 @@
 // Camera frames (Y8 grey or RGBA) → QR code text, through jsQR. Kept out of the other decoders so a
 // firmware without a camera does not carry jsQR.
 // jsQR is slow without a JIT, so it is given as few pixels as will do: first the region where the last
-// code was, shrunk to about 2 pixels a module; else a crop around the finder patterns our own quick
-// locator found; only then (every frame in 'still' mode, one in `fallbackEvery` in 'stream' mode) the
-// whole frame, shrunk then full size, normal then inverted (light code on a dark background).
+// code was, resampled to about 2.2 pixels a module; else a crop around the finder patterns our own quick
+// locator (finder.ts) found; only then (every frame in 'still' mode, one in `fallbackEvery` in 'stream'
+// mode) the whole frame, shrunk then full size, normal then inverted (light code on a dark background).
+// 'still' mode reads the whole (shrunk) image first, as stock jsQR does, so that of several codes in one
+// photo it returns the one jsQR would.
 // jsQR's own inversion is not used: its 'onlyInvert' never builds the inverted image, and it mutates its
 // default options; the inverted grey image is made here instead.
 import jsQRModule from 'jsqr';
@@ -48,6 +50,8 @@ export class CameraDecoder {
   private readonly finder = new FinderLocator();
   private buf32 = new Uint32Array(0);
   private misses = 0;
+  // After a crop failed at ~2.2 pixels a module, the next frame's crops take ~3.2 (tilted codes).
+  private fine = false;
   private module = 0;
   /** Where the last code was, in frame pixels; null when the last frame had none. */
   last: Box | null = null;
@@ -77,19 +81,26 @@ export class CameraDecoder {
         x0: Math.max(0, Math.floor(last.x0 - mx)), y0: Math.max(0, Math.floor(last.y0 - my)),
         x1: Math.min(W, Math.ceil(last.x1 + mx)), y1: Math.min(H, Math.ceil(last.y1 + my)),
       };
-      const text = this.attempt(frame, r, cropStep(this.module), false);
-      if (text !== null) return text;
-    }
-    const found = this.finder.locate(frame);
-    if (found) {
-      const s = cropStep(found.module);
-      let text = this.attempt(frame, found.box, s, false);
-      if (text === null && s > 1 && this.still) text = this.attempt(frame, found.box, 1, false);
+      const text = this.attempt(frame, r, cropStep(this.module, this.fine), false);
       if (text !== null) return text;
     }
     const whole: Box = { x0: 0, y0: 0, x1: W, y1: H };
     const s = Math.max(1, Math.ceil(Math.max(W, H) / this.maxSide));
-    const plans: [number, boolean][] = [[s, false]];
+    // A still image is first read whole as stock jsQR would (the code it picks when there are several).
+    if (this.still) {
+      const text = this.attempt(frame, whole, s, false);
+      if (text !== null) return text;
+    }
+    const found = this.finder.locate(frame);
+    if (found) {
+      const step = cropStep(found.module, this.fine);
+      let text = this.attempt(frame, found.box, step, false);
+      if (text === null && step > 1 && this.still) text = this.attempt(frame, found.box, 1, false);
+      if (text !== null) return text;
+    }
+    const wasFine = this.fine;
+    this.fine = !wasFine && (found !== null || last !== null);
+    const plans: [number, boolean][] = this.still ? [] : [[s, false]];
     if (s > 1 && this.fullSize) plans.push([1, false]);
     if (this.inverted) {
       plans.push([s, true]);
@@ -100,7 +111,7 @@ export class CameraDecoder {
         const text = this.attempt(frame, whole, scale, invert);
         if (text !== null) return text;
       }
-    } else if (++this.misses % this.every === 0) {
+    } else if (plans.length > 0 && ++this.misses % this.every === 0) {
       const [scale, invert] = plans[(this.misses / this.every - 1) % plans.length];
       const text = this.attempt(frame, whole, scale, invert);
       if (text !== null) return text;
@@ -134,6 +145,7 @@ export class CameraDecoder {
     const xs = [L.topLeftCorner.x, L.topRightCorner.x, L.bottomLeftCorner.x, L.bottomRightCorner.x];
     const ys = [L.topLeftCorner.y, L.topRightCorner.y, L.bottomLeftCorner.y, L.bottomRightCorner.y];
     this.misses = 0;
+    this.fine = false;
     const dim = 17 + 4 * r.version;
     this.module = (s * Math.hypot(L.topRightCorner.x - L.topLeftCorner.x, L.topRightCorner.y - L.topLeftCorner.y)) / dim;
     this.last = {
@@ -146,9 +158,9 @@ export class CameraDecoder {
   }
 }
 
-/** The sampling step that leaves about 2.5 pixels a module (1: none). */
-function cropStep(module: number): number {
-  const s = module / 2.5;
+/** The sampling step that leaves about 2.2 (fine: 3.2) pixels a module (1: none). */
+function cropStep(module: number, fine: boolean): number {
+  const s = module / (fine ? 3.2 : 2.2);
   return s < 1.25 ? 1 : s;
 }
 

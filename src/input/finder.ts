@@ -39,14 +39,21 @@ function greySub(f: Frame, s: number, w: number, h: number, out: Uint8Array): vo
   }
 }
 
-/** Binarises (1 = dark) against the mean of the 5×5 blocks around each pixel's block. */
-function binarise(g: Uint8Array, w: number, h: number, out: Uint8Array): void {
+/**
+ * Dark/light threshold of each 8×8 block: the mean of the 5×5 blocks around it, estimated from every
+ * other pixel of every other row. A pixel is dark when below its block's threshold.
+ */
+function thresholds(g: Uint8Array, w: number, h: number): { thr: Float32Array; bw: number } {
   const bw = Math.ceil(w / BLOCK);
   const bh = Math.ceil(h / BLOCK);
   const sum = new Float32Array(bw * bh);
-  for (let y = 0; y < h; y++) {
+  const cnt = new Float32Array(bw * bh);
+  for (let y = 0; y < h; y += 2) {
     const brow = (y >> 3) * bw;
-    for (let x = 0, p = y * w; x < w; x++, p++) sum[brow + (x >> 3)] += g[p];
+    for (let x = 0, p = y * w; x < w; x += 2, p += 2) {
+      sum[brow + (x >> 3)] += g[p];
+      cnt[brow + (x >> 3)]++;
+    }
   }
   const thr = new Float32Array(bw * bh);
   for (let by = 0; by < bh; by++) {
@@ -56,16 +63,13 @@ function binarise(g: Uint8Array, w: number, h: number, out: Uint8Array): void {
       for (let j = Math.max(0, by - 2); j <= Math.min(bh - 1, by + 2); j++) {
         for (let i = Math.max(0, bx - 2); i <= Math.min(bw - 1, bx + 2); i++) {
           t += sum[j * bw + i];
-          n += Math.min(BLOCK, w - i * BLOCK) * Math.min(BLOCK, h - j * BLOCK);
+          n += cnt[j * bw + i];
         }
       }
       thr[by * bw + bx] = t / n;
     }
   }
-  for (let y = 0; y < h; y++) {
-    const brow = (y >> 3) * bw;
-    for (let x = 0, p = y * w; x < w; x++, p++) out[p] = g[p] < thr[brow + (x >> 3)] ? 1 : 0;
-  }
+  return { thr, bw };
 }
 
 function ratioOk(a: number, b: number, c: number, d: number, e: number): number {
@@ -80,24 +84,25 @@ function ratioOk(a: number, b: number, c: number, d: number, e: number): number 
 }
 
 /** Checks the column through (x, y) for the 1:1:3:1:1 runs; returns [centre y, module] or null. */
-function vertical(b: Uint8Array, w: number, h: number, x: number, y: number, maxRun: number): [number, number] | null {
-  const at = (yy: number) => b[yy * w + x];
-  if (!at(y)) return null;
+function vertical(g: Uint8Array, thr: Float32Array, bw: number, w: number, h: number, x: number, y: number, maxRun: number): [number, number] | null {
+  const bx = x >> 3;
+  const dark = (yy: number) => g[yy * w + x] < thr[(yy >> 3) * bw + bx];
+  if (!dark(y)) return null;
   let up = y;
-  while (up > 0 && at(up - 1) && y - up < maxRun) up--;
+  while (up > 0 && dark(up - 1) && y - up < maxRun) up--;
   let dn = y;
-  while (dn < h - 1 && at(dn + 1) && dn - y < maxRun) dn++;
+  while (dn < h - 1 && dark(dn + 1) && dn - y < maxRun) dn++;
   const c = dn - up + 1;
   let p = up - 1;
   let b1 = 0;
-  while (p >= 0 && !at(p) && b1 <= maxRun) (b1++, p--);
+  while (p >= 0 && !dark(p) && b1 <= maxRun) (b1++, p--);
   let a1 = 0;
-  while (p >= 0 && at(p) && a1 <= maxRun) (a1++, p--);
+  while (p >= 0 && dark(p) && a1 <= maxRun) (a1++, p--);
   p = dn + 1;
   let d1 = 0;
-  while (p < h && !at(p) && d1 <= maxRun) (d1++, p++);
+  while (p < h && !dark(p) && d1 <= maxRun) (d1++, p++);
   let e1 = 0;
-  while (p < h && at(p) && e1 <= maxRun) (e1++, p++);
+  while (p < h && dark(p) && e1 <= maxRun) (e1++, p++);
   const m = ratioOk(a1, b1, c, d1, e1);
   return m ? [(up + dn) / 2, m] : null;
 }
@@ -111,51 +116,25 @@ interface Cluster {
 
 export class FinderLocator {
   private grey = new Uint8Array(0);
-  private bin = new Uint8Array(0);
 
   locate(f: Frame): Located | null {
     const s = Math.max(1, Math.floor(Math.max(f.width, f.height) / TARGET));
     const w = Math.floor(f.width / s);
     const h = Math.floor(f.height / s);
     if (w < 21 || h < 21) return null;
-    if (this.grey.length < w * h) {
-      this.grey = new Uint8Array(w * h);
-      this.bin = new Uint8Array(w * h);
-    }
-    greySub(f, s, w, h, this.grey);
-    binarise(this.grey, w, h, this.bin);
-    const b = this.bin;
+    if (this.grey.length < w * h) this.grey = new Uint8Array(w * h);
+    const g = this.grey;
+    greySub(f, s, w, h, g);
+    const { thr, bw } = thresholds(g, w, h);
     const clusters: Cluster[] = [];
-    const runs = [0, 0, 0, 0, 0];
-    for (let y = 0; y < h; y++) {
-      const row = y * w;
-      // runs[4] is the current run; colours alternate, runs[0] dark when the pattern can match.
-      let color = b[row];
-      runs[0] = runs[1] = runs[2] = runs[3] = 0;
-      runs[4] = 1;
-      for (let x = 1; x <= w; x++) {
-        const c = x < w ? b[row + x] : color ^ 1;
-        if (c === color) {
-          runs[4]++;
-          continue;
-        }
-        if (color === 1) {
-          const m = ratioOk(runs[0], runs[1], runs[2], runs[3], runs[4]);
-          if (m) {
-            const cx = Math.round(x - runs[4] - runs[3] - runs[2] / 2);
-            const v = vertical(b, w, h, cx, y, Math.ceil(m * 5));
-            if (v && v[1] < m * 2 && v[1] > m / 2) this.add(clusters, cx, v[0], (m + v[1]) / 2);
-          }
-        }
-        runs[0] = runs[1];
-        runs[1] = runs[2];
-        runs[2] = runs[3];
-        runs[3] = runs[4];
-        runs[4] = 1;
-        color = c;
-      }
+    // Even rows first; the odd ones only when something finder-like showed up but no triangle (a
+    // small code: its finder centres are only 3 rows tall here).
+    this.scanRows(g, thr, bw, w, h, 0, clusters);
+    let tri = bestTriangle(clusters);
+    if (!tri && clusters.length > 0) {
+      this.scanRows(g, thr, bw, w, h, 1, clusters);
+      tri = bestTriangle(clusters);
     }
-    const tri = bestTriangle(clusters);
     if (!tri) return null;
     const [tl, a, c] = tri;
     const dx = a.x + c.x - tl.x;
@@ -173,6 +152,39 @@ export class FinderLocator {
       },
       module: m * s,
     };
+  }
+
+  private scanRows(g: Uint8Array, thr: Float32Array, bw: number, w: number, h: number, first: number, clusters: Cluster[]): void {
+    const runs = [0, 0, 0, 0, 0];
+    for (let y = first; y < h; y += 2) {
+      const row = y * w;
+      const trow = (y >> 3) * bw;
+      // runs[4] is the current run; colours alternate, runs[0] dark when the pattern can match.
+      let color = g[row] < thr[trow] ? 1 : 0;
+      runs[0] = runs[1] = runs[2] = runs[3] = 0;
+      runs[4] = 1;
+      for (let x = 1; x <= w; x++) {
+        const c = x < w ? (g[row + x] < thr[trow + (x >> 3)] ? 1 : 0) : color ^ 1;
+        if (c === color) {
+          runs[4]++;
+          continue;
+        }
+        if (color === 1) {
+          const m = ratioOk(runs[0], runs[1], runs[2], runs[3], runs[4]);
+          if (m) {
+            const cx = Math.round(x - runs[4] - runs[3] - runs[2] / 2);
+            const v = vertical(g, thr, bw, w, h, cx, y, Math.ceil(m * 5));
+            if (v && v[1] < m * 2 && v[1] > m / 2) this.add(clusters, cx, v[0], (m + v[1]) / 2);
+          }
+        }
+        runs[0] = runs[1];
+        runs[1] = runs[2];
+        runs[2] = runs[3];
+        runs[3] = runs[4];
+        runs[4] = 1;
+        color = c;
+      }
+    }
   }
 
   private add(cs: Cluster[], x: number, y: number, m: number): void {
