@@ -6,6 +6,8 @@ import { BEEPS } from '../../firmware/signals.ts';
 import { boot, chipWith, flat, ledgerEntries, testConfig, ticket, writeConfig } from './harness.ts';
 import { TestDevice } from './test-device.ts';
 import type { QjsVariant } from '../../hw-sim/qjs-host.ts';
+import { transmit } from '../../hw-sim/scanners/index.ts';
+import { seededRng } from '../../hw-sim/rng.ts';
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const lastTones = (td: TestDevice) => td.tones[td.tones.length - 1];
@@ -184,6 +186,34 @@ for (const variant of ['quickjs', 'quickjs-ng'] as QjsVariant[]) {
     }
   });
 }
+
+test('the same verdicts through a keyboard-wedge scanner (French layout) and a HID POS scanner', async () => {
+  const { td, vm } = await boot(chipWith());
+  try {
+    const play = (via: 'hid-keyboard' | 'hid-pos', code: string, options: Record<string, string | number | boolean> = {}) => {
+      const tx = transmit(via, code, options, seededRng(1));
+      let t = 0;
+      for (const d of tx.deliveries) {
+        td.time.advance(d.t - t);
+        t = d.t;
+        if (d.input === 'hid-keyboard') td.hid('keyboard').push(d.data);
+        else if (d.input === 'hid-pos') td.hid('pos').push(d.data);
+      }
+    };
+    play('hid-keyboard', ticket({ number: 31, prizeEur: 150 }), { layout: 'fr' });
+    assert.match(flat(td.screen), /^GAGNANT .* 150 €$/);
+    td.press('C');
+    play('hid-keyboard', ticket({ number: 32 }), { layout: 'us' });
+    assert.match(flat(td.screen), /^PERDANT/);
+    play('hid-pos', ticket({ number: 33, prizeEur: 25000 }));
+    assert.match(flat(td.screen), /^GAGNANT .* 25 000 €$/);
+    play('hid-pos', 'NOT A TICKET');
+    assert.match(flat(td.screen), /^NON VALIDE/);
+    assert.equal(vm.faults, []);
+  } finally {
+    vm.dispose();
+  }
+});
 
 test('a hung app is interrupted (the watchdog reset)', async () => {
   const { vm } = await boot(chipWith());

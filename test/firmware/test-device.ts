@@ -119,8 +119,10 @@ export class TestDevice {
     };
     this.device = {
       HIDInput: class extends Source<Uint8Array> implements HIDInput {
+        readonly _mode: string;
         constructor(opts: HIDInputOptions) {
           super(opts);
+          this._mode = opts.mode;
           self.hids.push(this);
         }
       },
@@ -237,6 +239,13 @@ export class TestDevice {
     for (let i = 0; i < code.length; i++) bytes[i] = code.charCodeAt(i) & 0xff;
     bytes[code.length] = 13;
     this.serials[0].push(bytes);
+  }
+
+  /** The HID input the app opened in `mode`. */
+  hid(mode: 'keyboard' | 'pos'): Source<Uint8Array> {
+    const h = this.hids.find((x) => (x as unknown as { _mode: string })._mode === mode);
+    if (!h) throw new Error(`no HID input in ${mode} mode`);
+    return h;
   }
 
   press(key: Key): void {
