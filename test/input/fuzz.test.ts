@@ -92,6 +92,29 @@ test('camera: random and malformed frames give null, never an exception', () => 
   );
 });
 
+test('camera: frames of random dark and light blocks (finder-like runs) in both modes', () => {
+  const still = new CameraDecoder({ mode: 'still', inverted: false, fullSizeFallback: false });
+  const stream = new CameraDecoder({ fallbackEvery: 1 });
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1, max: 6 }),
+      fc.uint8Array({ minLength: 40 * 30, maxLength: 40 * 30 }),
+      (px, cells) => {
+        const width = 40 * px;
+        const height = 30 * px;
+        const data = new Uint8Array(width * height);
+        for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data[y * width + x] = cells[Math.floor(y / px) * 40 + Math.floor(x / px)] & 0x80 ? 20 : 230;
+        const f = { width, height, format: 'y8' as const, data };
+        for (const cam of [still, stream]) {
+          const r = cam.decode(f);
+          assert.ok(r === null || typeof r === 'string');
+        }
+      },
+    ),
+    { numRuns: 40 },
+  );
+});
+
 test('capture parser: random text', () => {
   fc.assert(
     fc.property(fc.string({ maxLength: 400 }), (s) => {
