@@ -2,11 +2,12 @@
 // the ledger between runs.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, existsSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, existsSync, openSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../helpers.ts';
+import { ticketCode } from '../../hw-sim/tickets.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-sim-cli-'));
 
@@ -64,6 +65,49 @@ test('demo (npm start) without a TTY: every step passes, a summary, exit 0', () 
   assert.match(r.out, /1 payment\(s\) recorded in the ledger, €150/);
   assert.match(r.out, /│DÉJÀ PAYÉ/);
   assert.not.match(r.out, /FAIL/);
+});
+
+test('sim --bridge-serial: a scanner on a serial line (socat pty pair) feeds the simulated device', async () => {
+  const a = join(dir, 'scanner-a');
+  const b = join(dir, 'scanner-b');
+  const socat = spawn('socat', ['-d', '-d', `pty,raw,echo=0,link=${a}`, `pty,raw,echo=0,link=${b}`], { stdio: 'ignore' });
+  const sim = spawn(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--bridge-serial', a, '--baud', '115200', '--lang', 'en'], {
+    cwd: dir,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  sim.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  sim.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const until = async (re: RegExp, ms: number) => {
+    const end = Date.now() + ms;
+    while (!re.test(out)) {
+      if (Date.now() > end || sim.exitCode !== null) throw new Error(`waited for ${re}: ${out}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  try {
+    for (let i = 0; i < 100 && !existsSync(a); i++) await new Promise((r) => setTimeout(r, 50));
+    await until(/real scanner attached/, 60_000);
+    await until(/Simulator ready/, 10_000);
+    // What a serial scanner sends: the code and a CR terminator.
+    const fd = openSync(b, 'w');
+    writeSync(fd, ticketCode({ emission: 1, block: 1, number: 77, prize: 0 }) + '\r');
+    closeSync(fd);
+    await until(/LOSER|PERDANT/, 20_000);
+    assert.match(out, /1-1-77/);
+    sim.stdin.end('quit\n');
+    const code = await new Promise<number | null>((r) => sim.once('exit', (c) => r(c)));
+    assert.is(code, 0, out);
+  } finally {
+    if (sim.exitCode === null) sim.kill('SIGKILL');
+    socat.kill('SIGTERM');
+  }
+});
+
+test('sim --bridge-hid: a device that is not there gets an actionable message (exit 1)', () => {
+  const r = saphir(['sim', '--bridge-hid', 'ffff:fffe', '--lang', 'en']);
+  assert.is(r.code, 1, r.out + r.err);
+  assert.match(r.err, /ffff:fffe/i);
 });
 
 test.run();

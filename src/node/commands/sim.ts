@@ -239,8 +239,14 @@ async function interactive(o: InteractiveOptions): Promise<number> {
   const say = (s: string) => process.stdout.write(s + '\n');
 
   const bridges: (() => Promise<void> | void)[] = [];
-  if (o.bridgeHid) bridges.push(await bridgeHid(sim, serial, o.bridgeHid, o.hidMode, o.lang, say));
-  if (o.bridgeSerial) bridges.push(await bridgeSerial(sim, serial, o.bridgeSerial, o.baud, o.lang, say));
+  try {
+    if (o.bridgeHid) bridges.push(await bridgeHid(sim, serial, o.bridgeHid, o.hidMode, o.lang, say));
+    if (o.bridgeSerial) bridges.push(await bridgeSerial(sim, serial, o.bridgeSerial, o.baud, o.lang, say));
+  } catch (e) {
+    for (const b of bridges) await b();
+    await live.close();
+    throw e;
+  }
 
   say(m.ready(via));
   const scan = (code: string) => {
