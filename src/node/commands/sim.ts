@@ -343,6 +343,11 @@ async function interactive(o: InteractiveOptions): Promise<number> {
 
   const rl = createInterface({ input: process.stdin, terminal: false });
   let stop = false;
+  // Ctrl-C: end like 'quit' (the flash file is saved on the way out).
+  process.once('SIGINT', () => {
+    stop = true;
+    rl.close();
+  });
   for await (const line of rl) {
     // Non-interactive input (a pipe) runs at once: let virtual time catch up before each command.
     const go = await serial(async () => {
@@ -356,6 +361,7 @@ async function interactive(o: InteractiveOptions): Promise<number> {
     }
   }
   if (!stop && bridges.length > 0) await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+  process.removeAllListeners('SIGINT');
   if (!process.stdin.isTTY) await serial(() => sim.run(1000));
   rl.close();
   for (const b of bridges) await b();
