@@ -186,6 +186,7 @@ interface InteractiveOptions {
 async function liveSimulator(o: { lang: Lang; flash?: string; variant: 'quickjs' | 'quickjs-ng'; config?: SimConfig }) {
   const chip = o.flash ? NorFlash.load(o.flash) : new NorFlash();
   let last = '';
+  let drawPending = false;
   const sim = new Simulator({
     chip,
     variant: o.variant,
@@ -193,11 +194,17 @@ async function liveSimulator(o: { lang: Lang; flash?: string; variant: 'quickjs'
     clockMs: Date.now(),
     bundle: ensureBundle((s) => process.stderr.write(s + '\n')),
     events: {
+      // Drawn once the firmware's callback is over, so the frame shows the LED it set after the text.
       display: () => {
-        const frame = displayFrame(sim);
-        const body = frame.split('\n').slice(1).join('\n');
-        if (body !== last) process.stdout.write(frame + '\n');
-        last = body;
+        if (drawPending) return;
+        drawPending = true;
+        queueMicrotask(() => {
+          drawPending = false;
+          const frame = displayFrame(sim);
+          const body = frame.split('\n').slice(1).join('\n');
+          if (body !== last) process.stdout.write(frame + '\n');
+          last = body;
+        });
       },
     },
   });
