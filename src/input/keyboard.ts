@@ -124,6 +124,8 @@ export class KeyboardWedgeDecoder {
     }
     for (const u of now) {
       if (this.prev.indexOf(u) >= 0) continue;
+      // any press (Alt+numpad digits too) keeps a partial code alive
+      if (this.keys.length > 0 || this.discarding) this.lastMs = nowMs;
       if (u === CAPS_LOCK) {
         this.caps = !this.caps;
       } else if (alt && u >= 0x59 && u <= 0x62) {
