@@ -24,8 +24,8 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const BUNDLE_PATH = join(ROOT, 'firmware', 'dist', 'saphir-fw.js');
 export const IMAGE_PATH = join(ROOT, 'firmware', 'dist', 'saphir-fw.img');
 
-/** The firmware tests' limits: the simulator runs the bundle under the same ones. */
-export const VM_LIMITS = { memoryLimit: 4 * 1024 * 1024, stackLimit: 256 * 1024, deadlineMs: 2000 };
+/** The firmware tests' limits (test/firmware/harness.ts): the simulator runs the bundle under the same. */
+export const VM_LIMITS = { memoryLimit: 8 << 20, stackLimit: 256 * 1024, deadlineMs: 2000 };
 
 /** Builds firmware/dist/saphir-fw.js when it is missing (`npm run build`). */
 export function ensureBundle(log: (s: string) => void = () => {}): string {
