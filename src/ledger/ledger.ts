@@ -65,6 +65,8 @@ export class Ledger {
   private maxSeq = 0;
   private index!: KeyIndex;
   private stale = true;
+  /** Compaction pass: sectors up to this sequence number were found clean (-1: none yet). */
+  private cursorSeq = -1;
 
   private constructor(private readonly flash: Flash, private readonly deviceId: string | undefined) {
     const bl = flash.blockLength;
@@ -125,19 +127,21 @@ export class Ledger {
       throw new LedgerError('DUPLICATE', `ticket ${p.emission}-${p.block}-${p.number} is already in the ledger`);
     }
     this.mutate(() => {
-      if (!this.roomForPayment()) {
-        if (this.deadSlots() > 0) {
-          try {
-            this.compactInner(() => true);
-          } catch (e) {
-            if (!(e instanceof LedgerFull)) throw e;
-          }
+      if (!this.roomForPayment() && this.deadSlots() > 0) {
+        // Reclaim sector by sector, only until there is room: a payment waits for little.
+        const keepAll = () => true;
+        this.cursorSeq = -1;
+        try {
+          while (!this.roomForPayment() && !this.step(keepAll).done);
+        } catch (e) {
+          if (!(e instanceof LedgerFull)) throw e;
         }
-        if (!this.roomForPayment()) {
-          throw new LedgerFull(`ledger full: ${this.index.count} payments held (capacity ${this.capacity}); compact it`);
-        }
+        this.cursorSeq = -1;
       }
-      this.append(encodePayment(p), keyHash(p.emission, p.block, p.number), -1);
+      if (!this.roomForPayment()) {
+        throw new LedgerFull(`ledger full: ${this.index.count} payments held (capacity ${this.capacity}); compact it`);
+      }
+      this.append(encodePayment(p), keyHash(p.emission, p.block, p.number));
     });
   }
 
@@ -151,9 +155,29 @@ export class Ledger {
     if (typeof keep !== 'function') throw new LedgerError('INVALID', 'compact: keep must be a function');
     let dropped = 0;
     this.mutate(() => {
-      dropped = this.compactInner(keep);
+      this.cursorSeq = -1;
+      for (;;) {
+        const r = this.step(keep);
+        dropped += r.dropped;
+        if (r.done) break;
+      }
     });
     return dropped;
+  }
+
+  /**
+   * One step of compaction: at most one sector copied and erased (on a real chip about 50–100 ms),
+   * for a device that must keep its watchdog fed; call again until `done`. Successive steps make a
+   * pass over the sectors oldest first; same guarantees as `compact`.
+   */
+  compactStep(keep: (p: Payment) => boolean): { dropped: number; done: boolean } {
+    this.fresh();
+    if (typeof keep !== 'function') throw new LedgerError('INVALID', 'compactStep: keep must be a function');
+    let r = { dropped: 0, done: true };
+    this.mutate(() => {
+      r = this.step(keep);
+    });
+    return r;
   }
 
   /** Every payment held, in order of payment time. */
@@ -254,6 +278,7 @@ export class Ledger {
         this.seq[s] = FREE;
       }
     }
+    this.cursorSeq = -1;
     this.stale = false;
   }
 
@@ -338,20 +363,15 @@ export class Ledger {
     this.head = s;
   }
 
-  /** Writes one slot at the head; `cell` ≥ 0 moves an indexed key there, else a new key is added. */
-  private append(slot: Uint8Array, h: number, cell: number): void {
+  /** Writes the slot of a new payment at the head. */
+  private append(slot: Uint8Array, h: number): void {
     if (this.head < 0 || this.used[this.head] >= this.slotsPerSector) this.openHead();
     const s = this.head;
     const loc = s * this.slotsPerSector + this.used[s];
     this.used[s]++; // consumed even if the write is cut short
     this.flash.write(slot, this.slotAddr(loc));
     this.live[s]++;
-    if (cell >= 0) {
-      this.live[Math.floor(this.index.loc(cell) / this.slotsPerSector)]--;
-      this.index.setLoc(cell, loc);
-    } else {
-      this.index.insert(h, loc);
-    }
+    this.index.insert(h, loc);
   }
 
   /** Decides, for every live payment of sector `x`, whether it stays; returns the kept slots' offsets. */
@@ -384,45 +404,61 @@ export class Ledger {
     return headRoom + (free >= 1 ? this.slotsPerSector : 0);
   }
 
-  // Sector by sector, oldest first among those whose kept payments fit where they can go now: copy
-  // the kept payments to the head, then erase the sector. A step uses at most one free sector and
-  // gives one back, so compaction can always proceed while one sector is free.
-  private compactInner(keep: (p: Payment) => boolean): number {
-    const todo: number[] = [];
-    const keptCount: number[] = [];
+  // Oldest first, the first sector with something to give back whose kept payments fit where they
+  // can go now: copy them to the head, then erase it. A step uses at most one free sector and gives
+  // one back, so compaction can always proceed while one sector is free. Sectors found clean are
+  // remembered (cursorSeq) until the pass ends, so a pass reads each sector about once.
+  private step(keep: (p: Payment) => boolean): { dropped: number; done: boolean } {
+    let clean = true;
     for (const x of this.inUseByAge()) {
-      const sorted = this.sortSector(x, this.flash.read(x * this.bl, this.bl), keep);
+      if (this.seq[x] >= 0 && this.seq[x] <= this.cursorSeq) continue;
+      const data = this.flash.read(x * this.bl, this.bl);
+      const sorted = this.sortSector(x, data, keep);
       // Untouched: a sector whose slots all stay, and which is full or the head. (A part-filled
       // older sector only exists after a power cut; it is packed to give its room back.)
       const whole = x === this.head || this.used[x] === this.slotsPerSector;
-      if (this.seq[x] !== ORPHAN && sorted.kept.length === this.used[x] && whole) continue;
-      todo.push(x);
-      keptCount.push(sorted.kept.length);
-    }
-    let dropped = 0;
-    while (todo.length > 0) {
-      let i = 0;
-      while (i < todo.length && keptCount[i] > this.compactRoom(todo[i])) i++;
-      if (i === todo.length) throw new LedgerFull('ledger full: no free sector to compact into');
-      const x = todo.splice(i, 1)[0];
-      keptCount.splice(i, 1);
-      const data = this.flash.read(x * this.bl, this.bl);
-      const { kept, keptCells, dropCells } = this.sortSector(x, data, keep);
-      if (x === this.head) this.openHead();
-      for (let k = 0; k < kept.length; k++) {
-        const o = kept[k];
-        const h = keyHash(slotEmission(data, o), slotBlock(data, o), slotNumber(data, o));
-        this.append(data.subarray(o, o + SLOT_SIZE), h, keptCells[k]);
+      if (this.seq[x] !== ORPHAN && sorted.kept.length === this.used[x] && whole) {
+        if (clean) this.cursorSeq = this.seq[x];
+        continue;
       }
-      // Every kept payment of x now has a newer copy: x can go.
-      this.flash.eraseBlock(x);
-      for (const c of dropCells) this.index.remove(c);
-      dropped += dropCells.length;
-      this.seq[x] = FREE;
-      this.used[x] = 0;
-      this.live[x] = 0;
+      if (sorted.kept.length > this.compactRoom(x)) {
+        clean = false;
+        continue;
+      }
+      return { dropped: this.moveOut(x, data, sorted), done: false };
     }
-    return dropped;
+    this.cursorSeq = -1;
+    if (!clean) throw new LedgerFull('ledger full: no free sector to compact into');
+    return { dropped: 0, done: true };
+  }
+
+  /** Copies the kept payments of sector x to the head (a few slots a write), then erases x. */
+  private moveOut(x: number, data: Uint8Array, sorted: { kept: number[]; keptCells: number[]; dropCells: number[] }): number {
+    const { kept, keptCells, dropCells } = sorted;
+    if (x === this.head) this.openHead();
+    for (let i = 0; i < kept.length; ) {
+      if (this.used[this.head] >= this.slotsPerSector) this.openHead();
+      const s = this.head;
+      const n = Math.min(kept.length - i, this.slotsPerSector - this.used[s]);
+      const buf = new Uint8Array(n * SLOT_SIZE);
+      for (let k = 0; k < n; k++) buf.set(data.subarray(kept[i + k], kept[i + k] + SLOT_SIZE), k * SLOT_SIZE);
+      const loc0 = s * this.slotsPerSector + this.used[s];
+      this.used[s] += n; // consumed even if the write is cut short
+      this.flash.write(buf, this.slotAddr(loc0));
+      for (let k = 0; k < n; k++) {
+        this.live[s]++;
+        this.live[x]--;
+        this.index.setLoc(keptCells[i + k], loc0 + k);
+      }
+      i += n;
+    }
+    // Every kept payment of x now has a newer copy: x can go.
+    this.flash.eraseBlock(x);
+    for (const c of dropCells) this.index.remove(c);
+    this.seq[x] = FREE;
+    this.used[x] = 0;
+    this.live[x] = 0;
+    return dropCells.length;
   }
 }
 

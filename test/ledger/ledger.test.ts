@@ -143,6 +143,52 @@ test('compaction keeps the content of what it keeps, entries stay in payment ord
   assert.is(Ledger.open(chip).stats().deadSlots, 0);
 });
 
+test('compactStep: a sector a step, the same result as compact', () => {
+  const build = () => {
+    const chip = new NorFlash({ size: 8 * 256, sectorSize: 256 });
+    const l = Ledger.open(chip);
+    for (let i = 0; i < 36; i++) l.record(pay(i));
+    return { chip, l };
+  };
+  const keep = (p: Payment) => p.number % 4 !== 1;
+  const a = build();
+  const droppedAll = a.l.compact(keep);
+  const b = build();
+  let dropped = 0;
+  let steps = 0;
+  for (;;) {
+    const erases = b.chip.counters.erases;
+    const r = b.l.compactStep(keep);
+    assert.ok(b.chip.counters.erases - erases <= 2, 'at most one new head and one erased sector a step');
+    dropped += r.dropped;
+    if (r.done) break;
+    steps++;
+    assert.ok(steps < 50);
+  }
+  assert.is(dropped, droppedAll);
+  assert.is(dropped, 9);
+  assert.is(steps, 6, 'the six sectors holding a dropped payment');
+  assert.equal(Ledger.open(b.chip).entries(), Ledger.open(a.chip).entries());
+  assert.equal(b.l.compactStep(keep), { dropped: 0, done: true });
+  assert.throws(() => b.l.compactStep(null as never), (e: unknown) => e instanceof LedgerError);
+});
+
+test('a payment into a full ledger with dead slots reclaims only what it needs', () => {
+  const chip = new NorFlash({ size: 6 * 256, sectorSize: 256 });
+  const l = Ledger.open(chip);
+  for (let i = 0; i < 24; i++) l.record(pay(i));
+  for (let s = 0; s < 4; s++) chip.bytes[s * 256 + HEADER_SIZE + 2 * SLOT_SIZE + 7] ^= 0x80; // slot 2 of sectors 0–3
+  const r = Ledger.open(chip);
+  assert.is(r.count, 20);
+  const erases = chip.counters.erases;
+  r.record(pay(100));
+  assert.ok(chip.counters.erases - erases <= 2, `${chip.counters.erases - erases} erases`);
+  assert.is(Ledger.open(chip).count, 21);
+  for (let i = 101; i < 104; i++) r.record(pay(i));
+  assert.is(Ledger.open(chip).count, 24);
+  assert.throws(() => r.record(pay(104)), (e: unknown) => e instanceof LedgerFull);
+});
+
 test('the head sector is compacted too', () => {
   const chip = smallChip();
   const l = Ledger.open(chip);

@@ -46,8 +46,10 @@ test('counters count every operation', () => {
   c.read(0, 10);
   c.write(new Uint8Array(5), 0);
   c.eraseBlock(0);
-  assert.equal(c.counters, { reads: 1, writes: 1, erases: 1, bytesRead: 10, bytesWritten: 5 });
+  assert.equal(c.counters, { reads: 1, writes: 1, erases: 1, bytesRead: 10, bytesWritten: 5, busyMs: 45.4 });
   assert.is(c.ops, 2);
+  c.write(new Uint8Array(2), 255); // across a page boundary: two page programs
+  assert.ok(Math.abs(c.counters.busyMs - 46.2) < 1e-9);
 });
 
 test('out-of-range and malformed operations throw RangeError', () => {
