@@ -50,6 +50,8 @@ export interface LedgerStats {
 const FREE = -1;
 /** Free sectors a payment leaves: capacity is (sectors - RESERVE) × slots a sector. */
 const RESERVE = 2;
+/** Clean sectors a compaction step reads at most before it returns. */
+const STEP_SCAN = 16;
 /** A sector without a valid header but with valid slots (a damaged header, an interrupted erase). */
 const ORPHAN = -2;
 
@@ -410,6 +412,7 @@ export class Ledger {
   // remembered (cursorSeq) until the pass ends, so a pass reads each sector about once.
   private step(keep: (p: Payment) => boolean): { dropped: number; done: boolean } {
     let clean = true;
+    let passed = 0;
     for (const x of this.inUseByAge()) {
       if (this.seq[x] >= 0 && this.seq[x] <= this.cursorSeq) continue;
       const data = this.flash.read(x * this.bl, this.bl);
@@ -418,7 +421,11 @@ export class Ledger {
       // older sector only exists after a power cut; it is packed to give its room back.)
       const whole = x === this.head || this.used[x] === this.slotsPerSector;
       if (this.seq[x] !== ORPHAN && sorted.kept.length === this.used[x] && whole) {
-        if (clean) this.cursorSeq = this.seq[x];
+        if (clean) {
+          this.cursorSeq = this.seq[x];
+          // bounded work a step; the pass goes on from the cursor at the next one
+          if (++passed >= STEP_SCAN) return { dropped: 0, done: false };
+        }
         continue;
       }
       if (sorted.kept.length > this.compactRoom(x)) {

@@ -173,6 +173,22 @@ test('compactStep: a sector a step, the same result as compact', () => {
   assert.throws(() => b.l.compactStep(null as never), (e: unknown) => e instanceof LedgerError);
 });
 
+test('compactStep reads a bounded number of clean sectors a call', () => {
+  const chip = new NorFlash({ size: 48 * 256, sectorSize: 256 });
+  const l = Ledger.open(chip);
+  for (let i = 0; i < 40 * 6; i++) l.record(pay(i));
+  const calls: number[] = [];
+  for (let r = { done: false }; !r.done; ) {
+    const reads = chip.counters.reads;
+    r = l.compactStep(() => true);
+    calls.push(chip.counters.reads - reads);
+    assert.ok(calls.length < 10);
+  }
+  assert.is(calls.length, 3, `${calls}`); // 16 + 16 + the last 8 sectors
+  assert.equal(calls, [16, 16, 8], "one read a sector");
+  assert.is(chip.counters.erases, 40, 'nothing moved: one erase a sector, when it was opened');
+});
+
 test('a payment into a full ledger with dead slots reclaims only what it needs', () => {
   const chip = new NorFlash({ size: 6 * 256, sectorSize: 256 });
   const l = Ledger.open(chip);
