@@ -182,18 +182,40 @@ export class Ledger {
     return r;
   }
 
-  /** Every payment held, in order of payment time. */
+  /**
+   * Every payment held, in order of payment time. Builds them all: ~100 bytes of heap a payment,
+   * megabytes when the ledger is full; on the device prefer `some` or `forEach`.
+   */
   entries(): Payment[] {
-    this.fresh();
     const out: Payment[] = [];
+    this.forEach((p) => {
+      out.push(p);
+    });
+    return out.sort((a, b) => a.paidAtMs - b.paidAtMs);
+  }
+
+  /** Calls `fn` for every payment held, one sector at a time (oldest sector first); `false` stops. */
+  forEach(fn: (p: Payment) => boolean | void): void {
+    this.fresh();
     for (const s of this.inUseByAge()) {
       const data = this.flash.read(s * this.bl, this.bl);
       for (let k = 0; k < this.used[s]; k++) {
         const o = HEADER_SIZE + k * SLOT_SIZE;
-        if (slotState(data, o) === 'ok' && this.isLive(data, o, s * this.slotsPerSector + k)) out.push(decodePayment(data, o));
+        if (slotState(data, o) === 'ok' && this.isLive(data, o, s * this.slotsPerSector + k)) {
+          if (fn(decodePayment(data, o)) === false) return;
+        }
       }
     }
-    return out.sort((a, b) => a.paidAtMs - b.paidAtMs);
+  }
+
+  /** True if some payment held satisfies `pred` (stops at the first). */
+  some(pred: (p: Payment) => boolean): boolean {
+    let found = false;
+    this.forEach((p) => {
+      if (pred(p)) found = true;
+      return !found;
+    });
+    return found;
   }
 
   stats(): LedgerStats {

@@ -58,6 +58,24 @@ test('record, find, entries; a reopened ledger holds the same', () => {
   assert.equal(Ledger.readEntries(chip), ps);
 });
 
+test('forEach and some walk the payments without building a list, and stop early', () => {
+  const chip = smallChip();
+  const l = Ledger.open(chip);
+  for (let i = 0; i < 14; i++) l.record(pay(i));
+  const seen: number[] = [];
+  l.forEach((p) => {
+    seen.push(p.number);
+  });
+  assert.equal(seen.sort(), Array.from({ length: 14 }, (_, i) => 1000 + i));
+  let calls = 0;
+  assert.ok(l.some((p) => (calls++, p.number === 1003)));
+  assert.is(calls, 4);
+  assert.not.ok(l.some((p) => p.prizeEur > 1000));
+  calls = 0;
+  l.forEach(() => ++calls < 5);
+  assert.is(calls, 5);
+});
+
 test('a ticket is recorded once: DUPLICATE', () => {
   const l = Ledger.open(smallChip());
   l.record(pay(1));
