@@ -122,6 +122,12 @@ async function qjsFigures() {
   };
   run(out.outputFiles[0].text);
   const capacity = run('capacity') as number;
+  const emptyOpens: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    run('reopen()');
+    emptyOpens.push(performance.now() - t);
+  }
   const heap0 = heap();
   run(`fill(0, ${capacity - 100})`);
   const times: number[] = [];
@@ -151,6 +157,7 @@ async function qjsFigures() {
   rt.dispose();
   return {
     qjs_ledger_record_ms: median(times),
+    qjs_ledger_open_ms_empty: median(emptyOpens),
     qjs_ledger_open_ms_full: median(opens),
     qjs_ledger_find_ms_full: findMs,
     // compacting away a third of a full ledger, step by step: CPU time of a step (flash time apart)

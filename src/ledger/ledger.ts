@@ -4,7 +4,7 @@
 // at least one valid copy on flash. Format and power-cut promise: docs/ledger.md. Portable.
 import type { Flash } from '../hal.ts';
 import {
-  HEADER_SIZE, SLOT_SIZE, decodeHeader, decodePayment, encodeHeader, encodePayment, paymentProblem,
+  HEADER_SIZE, SLOT_SIZE, SLOT_TYPE_PAYMENT, decodeHeader, decodePayment, encodeHeader, encodePayment, paymentProblem,
   slotBlock, slotEmission, slotNumber, slotState, type Payment, type TicketKey,
 } from './format.ts';
 import { KeyIndex, MAX_LOC_BITS, keyHash } from './key-index.ts';
@@ -268,14 +268,14 @@ export class Ledger {
     for (const s of withHeader) order.push(s);
     for (const s of order) {
       const data = this.flash.read(s * this.bl, this.bl);
-      let used = 0;
+      // Only a valid slot starts with the type byte, so most slots need no closer look; where the
+      // used slots end (the last one not erased) matters only for a sector with a header.
+      let used = this.slotsPerSector;
+      if (this.seq[s] >= 0) while (used > 0 && slotState(data, HEADER_SIZE + (used - 1) * SLOT_SIZE) === 'empty') used--;
       let valid = 0;
-      for (let k = 0; k < this.slotsPerSector; k++) {
+      for (let k = 0; k < used; k++) {
         const o = HEADER_SIZE + k * SLOT_SIZE;
-        const st = slotState(data, o);
-        if (st === 'empty') continue;
-        used = k + 1;
-        if (st !== 'ok') continue;
+        if (data[o] !== SLOT_TYPE_PAYMENT || slotState(data, o) !== 'ok') continue;
         valid++;
         const e = slotEmission(data, o), b = slotBlock(data, o), num = slotNumber(data, o);
         const h = keyHash(e, b, num);
@@ -297,6 +297,7 @@ export class Ledger {
         }
       } else if (valid > 0) {
         this.seq[s] = ORPHAN;
+        while (used > 0 && slotState(data, HEADER_SIZE + (used - 1) * SLOT_SIZE) === 'empty') used--;
         this.used[s] = used;
       } else {
         this.seq[s] = FREE;
