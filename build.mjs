@@ -6,7 +6,7 @@
 // --key or SAPHIR_FW_KEY_FILE, never from the repository. Fails on any Node import in the firmware.
 import { build as esbuild } from 'esbuild';
 import { builtinModules } from 'node:module';
-import { mkdirSync, readFileSync, writeFileSync, statSync, existsSync, readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync as writeFileDirect, renameSync, statSync, existsSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from './src/image/format.ts';
@@ -21,6 +21,13 @@ export const IMAGE_PATH = join(DIST, 'saphir-fw.img');
 export const CORE_PATH = join(DIST, 'saphir-fw-core.js');
 export const BUDGET_BUNDLE = 160 * 1024;
 export const BUDGET_CORE = 48 * 1024;
+
+/** Whole files only: a test or the simulator reading firmware/dist while another process builds never sees half a file. */
+function writeFileSync(path, data) {
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileDirect(tmp, data);
+  renameSync(tmp, path);
+}
 
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 
