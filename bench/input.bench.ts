@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import QRCode from 'qrcode';
 import { build } from 'esbuild';
-import { getQuickJS } from 'quickjs-emscripten';
+import { getQuickJS, newQuickJSWASMModuleFromVariant } from 'quickjs-emscripten';
 import jsQRModule from 'jsqr';
 import { CameraDecoder } from '../src/input/camera.ts';
 import { KeyboardWedgeDecoder } from '../src/input/keyboard.ts';
@@ -90,9 +90,9 @@ function qrFrame(text: string, x: number, y: number, px: number): Uint8Array {
 
 const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
 
-// The camera path in QuickJS (the device's engine class, no JIT): camera.ts bundled as the firmware
+// The camera path in QuickJS and QuickJS-ng (the device's engine class, no JIT): camera.ts bundled as the firmware
 // bundles it, 640×480 grey frames handed over as ArrayBuffers.
-async function quickjsFigures(): Promise<Record<string, number>> {
+async function quickjsFigures(ng: boolean): Promise<Record<string, number>> {
   const entry = `
     import { CameraDecoder } from './src/input/camera.ts';
     import jsQRModule from 'jsqr';
@@ -114,7 +114,9 @@ async function quickjsFigures(): Promise<Record<string, number>> {
     stdin: { contents: entry, resolveDir: join(import.meta.dirname, '..'), loader: 'js' },
     bundle: true, format: 'iife', target: 'es2020', platform: 'neutral', mainFields: ['module', 'main'], write: false, minify: true,
   });
-  const QuickJS = await getQuickJS();
+  const QuickJS = ng
+    ? await newQuickJSWASMModuleFromVariant(import('@jitl/quickjs-ng-wasmfile-release-sync') as never)
+    : await getQuickJS();
   const vm = QuickJS.newContext();
   const run = (code: string) => {
     const r = vm.evalCode(code);
@@ -161,16 +163,21 @@ async function quickjsFigures(): Promise<Record<string, number>> {
   run('cold(FRAME)');
   for (let i = 0; i < 3; i++) blank.push(timed('warm(FRAME)', null));
   vm.dispose();
+  const p = ng ? 'qjs_ng_camera_640x480_ms' : 'qjs_camera_640x480_ms';
   return {
-    qjs_camera_640x480_ms_cold: median(cold),
-    qjs_camera_640x480_ms_region: median(warm),
-    qjs_camera_640x480_ms_no_code: median(blank),
-    qjs_camera_640x480_ms_stock_jsqr: median(stock),
+    [`${p}_cold`]: median(cold),
+    [`${p}_region`]: median(warm),
+    [`${p}_no_code`]: median(blank),
+    [`${p}_stock_jsqr`]: median(stock),
   };
 }
 
 export default async function (): Promise<Record<string, number>> {
-  const figures: Record<string, number> = { ...corpusFigures(loadCorpus()), ...(await quickjsFigures()) };
+  const figures: Record<string, number> = {
+    ...corpusFigures(loadCorpus()),
+    ...(await quickjsFigures(false)),
+    ...(await quickjsFigures(true)),
+  };
 
   const reps = keyboardReports();
   const kb = new KeyboardWedgeDecoder({ layout: 'auto' });
