@@ -8,6 +8,9 @@ import { TestDevice } from './test-device.ts';
 import type { QjsVariant } from '../../hw-sim/qjs-host.ts';
 import { transmit } from '../../hw-sim/scanners/index.ts';
 import { seededRng } from '../../hw-sim/rng.ts';
+import { REASON_TEXT } from '../../src/i18n.ts';
+import type { Reason } from '../../src/sph1/check.ts';
+import { loadVectors } from '../helpers.ts';
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const lastTones = (td: TestDevice) => td.tones[td.tones.length - 1];
@@ -209,6 +212,27 @@ test('the same verdicts through a keyboard-wedge scanner (French layout) and a H
     assert.match(flat(td.screen), /^GAGNANT .* 25 000 €$/);
     play('hid-pos', 'NOT A TICKET');
     assert.match(flat(td.screen), /^NON VALIDE/);
+    assert.equal(vm.faults, []);
+  } finally {
+    vm.dispose();
+  }
+});
+
+test('every invalid SPH1 vector: NON VALIDE with its reason in words, nothing recorded', async () => {
+  const { td, vm } = await boot(chipWith());
+  try {
+    const invalid = loadVectors().vectors.filter((v) => v.expect.status === 'invalid');
+    assert.ok(invalid.length >= 15);
+    for (const v of invalid) {
+      td.scanSerial(v.code);
+      const words = REASON_TEXT.fr[v.expect.reason as Reason];
+      assert.is(td.screen[0], 'NON VALIDE', v.name);
+      assert.is(td.screen.slice(1, 3).join(' ').trim(), words, v.name);
+      assert.is(td.screen[3], 'NON VALIDE');
+      td.press('OK');
+      td.press('OK');
+    }
+    assert.equal(ledgerEntries(td.chip), []);
     assert.equal(vm.faults, []);
   } finally {
     vm.dispose();
