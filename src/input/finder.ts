@@ -22,20 +22,13 @@ const TARGET = 320;
 const BLOCK = 8; // binarisation blocks (the >> 3 below)
 const MAX_CANDIDATES = 64;
 
-/** Grey copy of the frame subsampled by `s` (one pixel in s×s: enough to find finder patterns). */
+/** Grey copy of an RGBA frame subsampled by `s` (one pixel in s×s: enough to find finder patterns). */
 function greySub(f: Frame, s: number, w: number, h: number, out: Uint8Array): void {
   const W = f.width;
   const d = f.data;
-  if (f.format === 'rgba') {
-    for (let y = 0; y < h; y++) {
-      let p = y * s * W;
-      for (let x = 0, o = y * w; x < w; x++, o++, p += s) out[o] = (54 * d[4 * p] + 183 * d[4 * p + 1] + 19 * d[4 * p + 2]) >> 8;
-    }
-  } else {
-    for (let y = 0; y < h; y++) {
-      let p = y * s * W;
-      for (let x = 0, o = y * w; x < w; x++, o++, p += s) out[o] = d[p];
-    }
+  for (let y = 0; y < h; y++) {
+    let p = y * s * W;
+    for (let x = 0, o = y * w; x < w; x++, o++, p += s) out[o] = (54 * d[4 * p] + 183 * d[4 * p + 1] + 19 * d[4 * p + 2]) >> 8;
   }
 }
 
@@ -43,14 +36,14 @@ function greySub(f: Frame, s: number, w: number, h: number, out: Uint8Array): vo
  * Dark/light threshold of each 8×8 block: the mean of the 5×5 blocks around it, estimated from every
  * other pixel of every other row. A pixel is dark when below its block's threshold.
  */
-function thresholds(g: Uint8Array, w: number, h: number): { thr: Float32Array; bw: number } {
+function thresholds(g: Uint8Array, rs: number, cs: number, w: number, h: number): { thr: Float32Array; bw: number } {
   const bw = Math.ceil(w / BLOCK);
   const bh = Math.ceil(h / BLOCK);
   const sum = new Float32Array(bw * bh);
   const cnt = new Float32Array(bw * bh);
   for (let y = 0; y < h; y += 2) {
     const brow = (y >> 3) * bw;
-    for (let x = 0, p = y * w; x < w; x += 2, p += 2) {
+    for (let x = 0, p = y * rs; x < w; x += 2, p += 2 * cs) {
       sum[brow + (x >> 3)] += g[p];
       cnt[brow + (x >> 3)]++;
     }
@@ -84,9 +77,10 @@ function ratioOk(a: number, b: number, c: number, d: number, e: number): number 
 }
 
 /** Checks the column through (x, y) for the 1:1:3:1:1 runs; returns [centre y, module] or null. */
-function vertical(g: Uint8Array, thr: Float32Array, bw: number, w: number, h: number, x: number, y: number, maxRun: number): [number, number] | null {
+function vertical(g: Uint8Array, rs: number, cs: number, thr: Float32Array, bw: number, h: number, x: number, y: number, maxRun: number): [number, number] | null {
   const bx = x >> 3;
-  const dark = (yy: number) => g[yy * w + x] < thr[(yy >> 3) * bw + bx];
+  const xo = x * cs;
+  const dark = (yy: number) => g[yy * rs + xo] < thr[(yy >> 3) * bw + bx];
   if (!dark(y)) return null;
   let up = y;
   while (up > 0 && dark(up - 1) && y - up < maxRun) up--;
@@ -122,17 +116,25 @@ export class FinderLocator {
     const w = Math.floor(f.width / s);
     const h = Math.floor(f.height / s);
     if (w < 21 || h < 21) return null;
-    if (this.grey.length < w * h) this.grey = new Uint8Array(w * h);
-    const g = this.grey;
-    greySub(f, s, w, h, g);
-    const { thr, bw } = thresholds(g, w, h);
+    // Pixel (x, y) of the subsampled image is g[y * rs + x * cs]: the frame itself when it is grey.
+    let g = f.data;
+    let rs = s * f.width;
+    let cs = s;
+    if (f.format === 'rgba') {
+      if (this.grey.length < w * h) this.grey = new Uint8Array(w * h);
+      g = this.grey;
+      greySub(f, s, w, h, g);
+      rs = w;
+      cs = 1;
+    }
+    const { thr, bw } = thresholds(g, rs, cs, w, h);
     const clusters: Cluster[] = [];
     // Even rows first; the odd ones only when something finder-like showed up but no triangle (a
     // small code: its finder centres are only 3 rows tall here).
-    this.scanRows(g, thr, bw, w, h, 0, clusters);
+    this.scanRows(g, rs, cs, thr, bw, w, h, 0, clusters);
     let tri = bestTriangle(clusters);
     if (!tri && clusters.length > 0) {
-      this.scanRows(g, thr, bw, w, h, 1, clusters);
+      this.scanRows(g, rs, cs, thr, bw, w, h, 1, clusters);
       tri = bestTriangle(clusters);
     }
     if (!tri) return null;
@@ -154,17 +156,17 @@ export class FinderLocator {
     };
   }
 
-  private scanRows(g: Uint8Array, thr: Float32Array, bw: number, w: number, h: number, first: number, clusters: Cluster[]): void {
+  private scanRows(g: Uint8Array, rs: number, cs: number, thr: Float32Array, bw: number, w: number, h: number, first: number, clusters: Cluster[]): void {
     const runs = [0, 0, 0, 0, 0];
     for (let y = first; y < h; y += 2) {
-      const row = y * w;
+      const row = y * rs;
       const trow = (y >> 3) * bw;
       // runs[4] is the current run; colours alternate, runs[0] dark when the pattern can match.
       let color = g[row] < thr[trow] ? 1 : 0;
       runs[0] = runs[1] = runs[2] = runs[3] = 0;
       runs[4] = 1;
       for (let x = 1; x <= w; x++) {
-        const c = x < w ? (g[row + x] < thr[trow + (x >> 3)] ? 1 : 0) : color ^ 1;
+        const c = x < w ? (g[row + x * cs] < thr[trow + (x >> 3)] ? 1 : 0) : color ^ 1;
         if (c === color) {
           runs[4]++;
           continue;
@@ -173,7 +175,7 @@ export class FinderLocator {
           const m = ratioOk(runs[0], runs[1], runs[2], runs[3], runs[4]);
           if (m) {
             const cx = Math.round(x - runs[4] - runs[3] - runs[2] / 2);
-            const v = vertical(g, thr, bw, w, h, cx, y, Math.ceil(m * 5));
+            const v = vertical(g, rs, cs, thr, bw, h, cx, y, Math.ceil(m * 5));
             if (v && v[1] < m * 2 && v[1] > m / 2) this.add(clusters, cx, v[0], (m + v[1]) / 2);
           }
         }
