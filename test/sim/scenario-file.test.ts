@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseScenario, parseDuration, parseInstant, ScenarioError } from '../../hw-sim/scenario.ts';
+import fc from 'fast-check';
 import { ROOT } from '../helpers.ts';
 
 function problems(text: string): { line: number; message: string }[] {
@@ -137,6 +138,26 @@ test('durations and instants', () => {
   assert.is(parseInstant('2027-03-31'), Date.UTC(2027, 2, 31));
   assert.is(parseInstant('2027-03-31T10:00'), null, 'a time without a zone is ambiguous');
   assert.is(parseInstant('yesterday'), null);
+});
+
+test('any text, and any cut or splice of a real scenario, is accepted or refused with lines; never a crash', () => {
+  const demo = readFileSync(join(ROOT, 'hw-sim', 'scenarios', 'demo.yaml'), 'utf8');
+  const check = (text: string) => {
+    try {
+      parseScenario(text, 'x.yaml');
+    } catch (e) {
+      if (!(e instanceof ScenarioError)) throw e;
+      for (const p of e.problems) assert.ok(Number.isInteger(p.line) && p.line >= 1, JSON.stringify(p));
+    }
+  };
+  fc.assert(fc.property(fc.string({ maxLength: 300 }), check), { numRuns: 150 });
+  fc.assert(
+    fc.property(fc.nat(demo.length), fc.nat(demo.length), fc.string({ maxLength: 20 }), (a, b, ins) => {
+      const [i, j] = a < b ? [a, b] : [b, a];
+      check(demo.slice(0, i) + ins + demo.slice(j));
+    }),
+    { numRuns: 150 },
+  );
 });
 
 test.run();
