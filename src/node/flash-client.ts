@@ -118,6 +118,7 @@ export class ServiceClient {
   private readonly reader: PacketReader;
   private lost: Error | null = null;
   private onAck: ((p: Packet) => void) | null = null;
+  private onLost: ((e: Error) => void) | null = null;
 
   constructor(
     private readonly link: Link,
@@ -132,6 +133,7 @@ export class ServiceClient {
         p.reject(this.lost);
       }
       this.pending.clear();
+      this.onLost?.(this.lost);
     });
   }
 
@@ -290,6 +292,7 @@ export class ServiceClient {
         finished = true;
         if (timer) clearTimeout(timer);
         this.onAck = null;
+        this.onLost = null;
         if (err) reject(err);
         else resolve(sent);
       };
@@ -318,8 +321,8 @@ export class ServiceClient {
             const r = queue.shift()!;
             const seq = this.nextSeq();
             inflight.set(seq, { r, at: performance.now() });
-            this.send(CMD.WRITE, seq, writePayload(r[0], image.subarray(r[0], r[1])));
             sent += r[1] - r[0];
+            this.send(CMD.WRITE, seq, writePayload(r[0], image.subarray(r[0], r[1])));
           }
           if (inflight.size === 0 && queue.length === 0) return end();
           arm();
@@ -327,6 +330,7 @@ export class ServiceClient {
           end(e as Error);
         }
       };
+      this.onLost = (e) => end(e);
       this.onAck = (p) => {
         const f = inflight.get(p.seq);
         if (!f) return;

@@ -89,14 +89,17 @@ export class PacketReader {
   }
 
   private end(): void {
-    if (this.overflow) this.dropped++;
-    else if (this.len > 0) {
-      const p = decodePacket(this.buf.subarray(0, this.len));
-      if (p) this.onPacket({ ...p, payload: p.payload.slice() });
-      else this.dropped++;
-    }
+    const overflow = this.overflow;
+    const frame = this.len > 0 && !overflow ? this.buf.slice(0, this.len) : null;
+    // Reset before the callback: it may push more bytes (a synchronous peer).
     this.len = 0;
     this.overflow = false;
+    if (overflow) this.dropped++;
+    else if (frame) {
+      const p = decodePacket(frame);
+      if (p) this.onPacket(p);
+      else this.dropped++;
+    }
   }
 
   /** Forgets a partial frame (after a link reset). */

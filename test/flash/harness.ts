@@ -3,7 +3,7 @@
 // Its service port is exposed as a real pseudo-terminal (socat) when `pty()` is called.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { bootSelect, provision, type BootedImage } from '../../hw-sim/bootloader.ts';
+import { bootSelect, provision, type BootedImage, type NorChip } from '../../hw-sim/bootloader.ts';
 import type { ServiceHost } from '../../hw-sim/service.ts';
 import { exposeServicePort, type ServicePty } from '../../hw-sim/pty.ts';
 import { LAYOUT } from '../../hw-sim/layout.ts';
@@ -14,9 +14,11 @@ import { ROOT } from '../helpers.ts';
 
 export const FACTORY = image({ version: '1.0.0', counter: 1, size: 30000, salt: 1 });
 
+let template: Uint8Array | null = null;
+
 export class TestDevice implements ServiceHost {
-  readonly nor = new NorFlash();
-  readonly chip = norChip(this.nor);
+  readonly nor: NorFlash;
+  readonly chip: NorChip;
   readonly deviceId = 'SPH-000042';
   current: BootedImage | null = null;
   boots = 0;
@@ -25,11 +27,18 @@ export class TestDevice implements ServiceHost {
   ptyBridge: ServicePty | null = null;
 
   constructor() {
-    provision(this.chip, FACTORY, 1);
-    const ledger = Ledger.open(this.nor.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), { deviceId: this.deviceId });
-    for (let i = 0; i < 5; i++) {
-      ledger.record({ emission: 1, block: 7, number: 1000 + i, prizeEur: 20 * (i + 1), paidAtMs: Date.UTC(2026, 10, 1 + i, 10) });
+    if (!template) {
+      // Factory state, made once: FACTORY in slot A, five payments in the ledger.
+      const nor = new NorFlash();
+      provision(norChip(nor), FACTORY, 1);
+      const ledger = Ledger.open(nor.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), { deviceId: this.deviceId });
+      for (let i = 0; i < 5; i++) {
+        ledger.record({ emission: 1, block: 7, number: 1000 + i, prizeEur: 20 * (i + 1), paidAtMs: Date.UTC(2026, 10, 1 + i, 10) });
+      }
+      template = nor.bytes.slice();
     }
+    this.nor = new NorFlash({ bytes: template });
+    this.chip = norChip(this.nor);
     this.start();
   }
 

@@ -1,0 +1,120 @@
+// Power cuts during an update driven over the service protocol (in process, unpaced, no pty: the
+// pty path is covered by pty.test.ts): at seeded points of the transfer (RAM), of FINISH's flash
+// writes, of the test boot and of the confirm. Afterwards the device always boots a valid image, old or
+// new, the ledger is intact, and a re-run completes the update.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ServicePort } from '../../hw-sim/service.ts';
+import { ServiceClient, FlashError, type Link } from '../../src/node/flash-client.ts';
+import { TestDevice, FACTORY } from './harness.ts';
+import { image } from './images.ts';
+import { PowerCut, seeded } from './chip.ts';
+import { parseImage } from '../../src/image/format.ts';
+import { toHex } from '../../src/hex.ts';
+
+const NEW = image({ version: '1.1.0', counter: 2, size: 24000, salt: 9 });
+const hashOf = (b: Uint8Array) => {
+  const p = parseImage(b);
+  if ('error' in p) throw new Error(p.error);
+  return toHex(p.hash);
+};
+const OLD_HASH = hashOf(FACTORY);
+const NEW_HASH = hashOf(NEW);
+
+/** A link to the device's service port that dies with the device's power. */
+function connect(dev: TestDevice, opts: { cutAfterBytes?: number } = {}) {
+  let toHost: (b: Uint8Array) => void = () => {};
+  let closed: (err?: Error) => void = () => {};
+  let dead = false;
+  let bytes = 0;
+  const port = new ServicePort(dev, { send: (b) => !dead && toHost(b) });
+  const powerFail = () => {
+    dead = true;
+    port.close();
+    dev.nor.powerOn();
+    dev.start();
+    closed(new Error('device lost power'));
+  };
+  const link: Link = {
+    write(b) {
+      if (dead) return;
+      bytes += b.length;
+      if (opts.cutAfterBytes !== undefined && bytes >= opts.cutAfterBytes) {
+        // Power fails while these bytes are on the wire: the RAM session is gone.
+        queueMicrotask(powerFail);
+        return;
+      }
+      try {
+        port.receive(b.slice());
+      } catch (e) {
+        if (!(e instanceof PowerCut)) throw e;
+        queueMicrotask(powerFail);
+      }
+    },
+    onData: (cb) => (toHost = cb),
+    onClose: (cb) => (closed = cb),
+    close: async () => {},
+  };
+  return new ServiceClient(link, 921600);
+}
+
+async function update(dev: TestDevice, opts: { cutAfterBytes?: number } = {}): Promise<void> {
+  const c = connect(dev, opts);
+  await c.flash(NEW);
+  await c.reboot();
+  dev.reboot(); // and one more reset after the confirm
+}
+
+test('power cut at 220 seeded points of transfer and swap: always a valid image, ledger intact, re-run completes', async () => {
+  // Flash operations of one whole update, and bytes on the wire.
+  const probe = new TestDevice();
+  const ops0 = probe.nor.ops;
+  await update(probe);
+  const totalOps = probe.nor.ops - ops0;
+  assert.is(probe.current?.imageHash, NEW_HASH);
+  assert.ok(totalOps > 50, `${totalOps} flash operations`);
+
+  const ENTRIES = JSON.stringify(probe.ledgerEntries());
+  assert.is(JSON.parse(ENTRIES).length, 5);
+  const counts = { old: 0, new: 0, transfer: 0, flash: 0 };
+  for (let seed = 1; seed <= 220; seed++) {
+    const ts = performance.now();
+    const rnd = seeded(seed);
+    const dev = new TestDevice();
+    const data = dev.dataSnapshot();
+    let err: unknown = null;
+    if (seed % 4 === 0) {
+      counts.transfer++;
+      err = await update(dev, { cutAfterBytes: 1 + Math.floor(rnd() * NEW.length) }).then(() => null, (e) => e);
+    } else {
+      counts.flash++;
+      dev.nor.cutAtOp(1 + Math.floor(rnd() * totalOps), rnd);
+      err = await update(dev).then(() => null, (e) => e);
+    }
+    if (err !== null && !(err instanceof FlashError) && !(err instanceof PowerCut)) throw err;
+    if (err instanceof PowerCut) {
+      // Cut in the last reset (outside the protocol): power comes back.
+      dev.nor.powerOn();
+      dev.start();
+    }
+    dev.nor.cutAtOp(0);
+    for (let r = 0; r < 2; r++) {
+      dev.reboot();
+      const h = dev.current?.imageHash;
+      assert.ok(h === OLD_HASH || h === NEW_HASH, `seed ${seed}: boots ${h}`);
+      if (h === NEW_HASH) counts.new++;
+      else counts.old++;
+    }
+    assert.ok(dev.dataSnapshot().equals(data), `seed ${seed}: ledger and config untouched`);
+    if (seed % 20 === 0) assert.is(JSON.stringify(dev.ledgerEntries()), ENTRIES);
+    if (seed % 10 === 0 || dev.current?.imageHash !== NEW_HASH) {
+      if (dev.current?.imageHash !== NEW_HASH) await update(dev);
+      assert.is(dev.current?.imageHash, NEW_HASH, `seed ${seed}: re-run completes`);
+      assert.not.ok(dev.current?.pendingConfirm);
+    }
+    if (process.env.FLASH_TIMING && performance.now() - ts > 100) process.stderr.write(`seed ${seed}: ${Math.round(performance.now() - ts)} ms ${String(err)}\n`);
+  }
+  assert.ok(counts.old > 0 && counts.new > 0, JSON.stringify(counts));
+});
+
+test.run();
