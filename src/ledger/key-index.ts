@@ -22,6 +22,7 @@ export function keyHash(emission: number, block: number, number: number): number
 export class KeyIndex {
   private cells: Uint32Array;
   private bits: number;
+  private readonly maxBits: number;
   private filled = 0; // live + tombstones
   count = 0;
   readonly locBits: number;
@@ -33,10 +34,15 @@ export class KeyIndex {
     let b = 1;
     while ((1 << b) - 1 <= locations) b++;
     if (b > MAX_LOC_BITS) throw new RangeError('ledger index: too many slots');
+    // (2^15 locations need at most 2^16 cells: the 17 tag bits can place them.)
     this.locBits = b;
     this.tagBits = 32 - b;
     this.locMask = (1 << b) - 1;
-    this.bits = 6;
+    // Every key held has its own location, so this many cells always keep the load under MAX_LOAD.
+    let cap = 6;
+    while ((1 << cap) * MAX_LOAD < locations + 1) cap++;
+    this.maxBits = cap;
+    this.bits = Math.min(6, cap);
     this.cells = new Uint32Array(1 << this.bits);
   }
 
@@ -110,10 +116,9 @@ export class KeyIndex {
   // Doubles (or, when tombstones dominate, rebuilds at the same size) from the tags alone.
   private resize(): void {
     const old = this.cells;
-    if (this.count + 1 > old.length * MAX_LOAD * 0.5) {
-      if (this.bits + 1 > this.tagBits) throw new RangeError('ledger index: table full');
-      this.bits++;
-    }
+    // Double while live keys fill more than half of what is allowed; else (or at the largest size
+    // ever needed) rebuild at the same size, which clears the tombstones compaction left.
+    if (this.count + 1 > old.length * MAX_LOAD * 0.5 && this.bits < this.maxBits) this.bits++;
     this.cells = new Uint32Array(1 << this.bits);
     this.filled = 0;
     const mask = this.cells.length - 1;

@@ -266,6 +266,30 @@ test('a damaged sector header does not hide its records, and its sector is not r
   for (let i = 0; i < 18; i++) assert.equal(again.find(key(pay(i))), pay(i));
 });
 
+test('the index never outgrows 4 bytes a slot of the partition, even after compactions', () => {
+  const chip = new NorFlash();
+  const l = Ledger.open(chip.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size));
+  let n = 0;
+  const fill = () => {
+    for (;;) {
+      try {
+        l.record(pay(n++));
+      } catch (e) {
+        if (e instanceof LedgerFull) return;
+        throw e;
+      }
+    }
+  };
+  fill();
+  assert.is(l.count, l.capacity);
+  assert.is(l.stats().indexBytes, 128 * 1024);
+  l.compact((p) => p.number % 3 !== 0); // number = 1000 + i
+  fill();
+  assert.is(l.count, l.capacity);
+  assert.is(l.stats().indexBytes, 128 * 1024);
+  for (let i = 0; i < n; i += 501) assert.is(l.find(key(pay(i))) !== undefined, i >= 25908 || (1000 + i) % 3 !== 0, `payment ${i}`);
+});
+
 test('the index stays small: 4 bytes a cell', () => {
   const chip = new NorFlash();
   const l = Ledger.open(chip.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size));
