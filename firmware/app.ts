@@ -25,6 +25,9 @@ import { PRODUCTION, VERSION } from './build-info.ts';
 /** The idle loop period: watchdog kick, decoder timeouts, screen timeouts. */
 export const TICK_MS = 100;
 export const WATCHDOG_MS = 5000;
+/** The RTC is trusted for compaction only between these (2024-01-01, 2100-01-01 UTC). */
+const PLAUSIBLE_FROM = 1704067200000;
+const PLAUSIBLE_UNTIL = 4102444800000;
 /** The same code seen again by the camera within this time is the same ticket still in view. */
 const CAMERA_REPEAT_MS = 3000;
 
@@ -130,6 +133,11 @@ export class App {
   private compactExpired(): void {
     if (this.ledger.stats().freeSectors >= this.config.compactFreeSectors) return;
     const now = this.rtc.now();
+    // A clock far in the future would drop payments still needed: never compact on an implausible clock.
+    if (!(now >= PLAUSIBLE_FROM && now < PLAUSIBLE_UNTIL)) {
+      this.log.write(`ledger: clock implausible (${now}), no compaction`);
+      return;
+    }
     const keep = (p: { emission: number }) => {
       const dl = this.deadlines.get(p.emission);
       return dl === undefined || now < dl;

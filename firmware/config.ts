@@ -1,6 +1,7 @@
 // The device configuration: stored on the `config` flash partition, with defaults built in.
 // Record (one per 4 KiB sector, two sectors so a rewrite never leaves none):
-//   "SPHC" · format 1 (u8) · sequence (u32) · payload length (u32) · payload (UTF-8 JSON) · CRC-32 of all before.
+//   "SPHC" · format 1 (u8) · sequence (u32) · payload length (u32) · payload (JSON, ASCII: other
+//   characters escaped) · CRC-32 of all before.
 // The valid record with the highest sequence wins; none valid → built-in defaults. Portable.
 import { crc32 } from '../src/crc32.ts';
 import { fromHex } from '../src/hex.ts';
@@ -59,49 +60,22 @@ const FORMAT = 1;
 const HEAD = 13;
 export const CONFIG_RECORD_MAX = 4096;
 
-// --- UTF-8 without TextEncoder --------------------------------------------------------------------
+// --- ASCII JSON (no TextEncoder on the device) -------------------------------------------------
 
-export function utf8Encode(s: string): Uint8Array {
-  const out: number[] = [];
-  for (let i = 0; i < s.length; i++) {
-    let c = s.charCodeAt(i);
-    if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d < 0xe000) {
-        c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-        i++;
-      }
-    }
-    if (c < 0x80) out.push(c);
-    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
-    else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-    else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-  }
-  return new Uint8Array(out);
+/** JSON text with every non-ASCII character escaped (`\\uXXXX`), one byte a character. */
+export function asciiBytes(json: string): Uint8Array {
+  const t = json.replace(/[\u0080-\uffff]/g, (c) => '\\u' + ('000' + c.charCodeAt(0).toString(16)).slice(-4));
+  const b = new Uint8Array(t.length);
+  for (let i = 0; i < t.length; i++) b[i] = t.charCodeAt(i);
+  return b;
 }
 
-/** Strict enough for our own records: a malformed sequence gives null. */
-export function utf8Decode(b: Uint8Array): string | null {
+/** The text of ASCII bytes, or null when a byte is not ASCII. */
+export function asciiText(b: Uint8Array): string | null {
   let s = '';
-  for (let i = 0; i < b.length; ) {
-    const c = b[i];
-    let cp: number;
-    let n: number;
-    if (c < 0x80) (cp = c), (n = 0);
-    else if (c >= 0xc2 && c < 0xe0) (cp = c & 31), (n = 1);
-    else if (c >= 0xe0 && c < 0xf0) (cp = c & 15), (n = 2);
-    else if (c >= 0xf0 && c < 0xf5) (cp = c & 7), (n = 3);
-    else return null;
-    for (let k = 1; k <= n; k++) {
-      const d = b[i + k];
-      if (d === undefined || (d & 0xc0) !== 0x80) return null;
-      cp = (cp << 6) | (d & 63);
-    }
-    i += n + 1;
-    if (cp >= 0x10000) {
-      cp -= 0x10000;
-      s += String.fromCharCode(0xd800 + (cp >> 10), 0xdc00 + (cp & 1023));
-    } else s += String.fromCharCode(cp);
+  for (let i = 0; i < b.length; i++) {
+    if (b[i] > 0x7f) return null;
+    s += String.fromCharCode(b[i]);
   }
   return s;
 }
@@ -172,7 +146,7 @@ function withDefaults(o: Record<string, unknown>, production: boolean): Record<s
 export function encodeConfig(cfg: Config, seq = 1): Uint8Array {
   const problems = configProblems(cfg, false);
   if (problems.length) throw new RangeError(problems.join('; '));
-  const payload = utf8Encode(JSON.stringify(cfg));
+  const payload = asciiBytes(JSON.stringify(cfg));
   const total = HEAD + payload.length + 4;
   if (total > CONFIG_RECORD_MAX) throw new RangeError(`config record of ${total} bytes exceeds ${CONFIG_RECORD_MAX}`);
   const b = new Uint8Array(total);
@@ -203,8 +177,8 @@ export function decodeConfig(bytes: Uint8Array, production = PRODUCTION): Decode
   const n = get32(9);
   if (HEAD + n + 4 > bytes.length || HEAD + n + 4 > CONFIG_RECORD_MAX) return { error: 'config: bad length' };
   if (get32(HEAD + n) !== crc32(bytes.subarray(0, HEAD + n))) return { error: 'config: bad CRC' };
-  const text = utf8Decode(bytes.subarray(HEAD, HEAD + n));
-  if (text === null) return { error: 'config: bad UTF-8' };
+  const text = asciiText(bytes.subarray(HEAD, HEAD + n));
+  if (text === null) return { error: 'config: not ASCII' };
   let raw: unknown;
   try {
     raw = JSON.parse(text);

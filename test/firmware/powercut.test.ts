@@ -110,4 +110,19 @@ test('power cut at every flash operation of a compaction at boot', async () => {
   assert.ok(cuts >= 3, `a compaction takes several operations (${cuts})`);
 });
 
+test('no compaction on an implausible clock (far future): every payment is kept', async () => {
+  const base = chipWith(testConfig({ compactFreeSectors: 65535 }));
+  const l = Ledger.open(partitionOf(base, 'ledger'), { deviceId: 'SPH-000042' });
+  for (let i = 0; i < 6; i++) l.record({ emission: i % 2 ? 9 : 1, block: 0, number: i, prizeEur: 10, paidAtMs: Date.UTC(2026, 0, 5) });
+  const td = new TestDevice({ chip: base });
+  td.time.epoch = Date.UTC(2150, 0, 1);
+  const { vm } = await boot(base, 'quickjs', td);
+  try {
+    assert.ok(td.logs.some((l) => /clock implausible/.test(l)));
+    assert.is(ledgerEntries(base).length, 6);
+  } finally {
+    vm.dispose();
+  }
+});
+
 test.run();
