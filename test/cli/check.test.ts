@@ -3,6 +3,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadVectors } from '../helpers.ts';
 import { noStack, saphir } from './run-cli.ts';
+import { run } from '../../src/node/commands/check.ts';
+import { UsageError } from '../../src/node/args.ts';
 
 const { vectors } = loadVectors();
 const byName = (n: string) => vectors.find((v) => v.name === n)!.code;
@@ -43,12 +45,20 @@ test('readable lines in French by default, English with --lang en; exit 0 when a
   assert.ok(en.stdout.startsWith('NOT VALID — invalid signature'), en.stdout);
 });
 
-test('usage errors exit 2 without a stack trace', () => {
-  for (const args of [['check', '--lang', 'de', win30], ['check', '--bogus'], ['nosuchcommand']]) {
-    const r = saphir(args);
-    assert.is(r.code, 2, args.join(' '));
-    assert.ok(noStack(r.stderr), r.stderr);
+test('usage errors exit 2 without a stack trace', async () => {
+  for (const args of [['--lang', 'de', win30], ['--bogus']]) {
+    try {
+      await run(args);
+      assert.unreachable(args.join(' '));
+    } catch (e) {
+      assert.instance(e, UsageError, args.join(' '));
+    }
   }
+  const r = saphir(['check', '--lang', 'de', win30]);
+  assert.is(r.code, 2);
+  assert.is(r.stdout, '');
+  assert.match(r.stderr, /^saphir check: --lang must be fr or en/);
+  assert.ok(noStack(r.stderr), r.stderr);
 });
 
 test('stdin: binary garbage, empty lines and a 10 MB line each get a reason, in order', () => {

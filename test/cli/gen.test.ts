@@ -27,8 +27,8 @@ test('a range equals the same lines of a larger generation; same seed, same outp
   const part = saphir(['gen', '--emission', '3', '--block', '4', '--from', '5', '--count', '4', '--seed', 'abc', '--lang', 'en']);
   assert.is(part.stdout, lines.slice(5, 9).join('\n') + '\n');
   assert.match(part.stderr, /TEST key/);
-  const other = saphir(['gen', '--emission', '3', '--block', '4', '--from', '5', '--count', '4', '--seed', 'abd']);
-  assert.is.not(other.stdout, part.stdout);
+  const other = new RangeEncoder(blockGenerator('abd', 3, 4), { keyId: 0, seed: fromHex(TEST_KEY_SEED_HEX) }, nodeSign).encode(5, 4);
+  assert.is.not(Buffer.from(other).toString('latin1'), part.stdout);
   // Every generated code is genuine.
   const check = saphir(['check', '-'], all.stdout);
   assert.is(check.code, 0, check.stdout);
@@ -75,7 +75,7 @@ test('key files: the documented format is read, anything else is a usage error',
 });
 
 test('a reader that goes away (gen | head) ends gen quietly, workers included', async () => {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'gen', '--emission', '1', '--block', '1', '--from', '0', '--count', '200000'], {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'gen', '--emission', '1', '--block', '1', '--from', '0', '--count', '30000', '--jobs', '2'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -116,7 +116,7 @@ test('usage errors: a UsageError (exit 2 through the CLI), with a message and no
       assert.instance(e, UsageError, args.join(' '));
     }
   }
-  for (const args of [['gen', '--emission', 'x', '--block', '1', '--full'], ['gen', '--from', '1', '--nope']]) {
+  for (const args of [['gen', '--emission', 'x', '--block', '1', '--full']]) {
     const r = saphir(args);
     assert.is(r.code, 2, args.join(' '));
     assert.is(r.stdout, '');
