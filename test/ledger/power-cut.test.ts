@@ -180,6 +180,19 @@ test('any flipped bit anywhere hides at most the one payment whose slot it lands
   }
 });
 
+test('device geometry (4 KiB sectors, 102 slots): cut at every operation of a compaction', () => {
+  const chip = new NorFlash({ size: 6 * 4096, sectorSize: 4096 });
+  const l = Ledger.open(chip);
+  const paid: Payment[] = [];
+  for (let i = 0; i < 3 * 102 + 60; i++) {
+    l.record(pay(i));
+    paid.push(pay(i));
+  }
+  assert.is(l.capacity, 4 * 102);
+  const keep = (p: Payment) => p.number % 3 !== 1;
+  cutEverywhere('4 KiB compaction', chip, (x) => x.compact(keep), paid.filter(keep), paid.filter((p) => !keep(p)), 12, 8);
+});
+
 // Random runs: payments, compactions and cuts in any order; a model of what must be there.
 test('random sequences of payments, compactions and power cuts never lose a recorded payment', () => {
   const stats = { cuts: 0, full: 0 };
