@@ -119,6 +119,8 @@ export class ServiceClient {
   private lost: Error | null = null;
   private onAck: ((p: Packet) => void) | null = null;
   private onLost: ((e: Error) => void) | null = null;
+  /** Send a lone delimiter first: it ends whatever partial frame the device holds (line noise). */
+  private resync = true;
 
   constructor(
     private readonly link: Link,
@@ -169,6 +171,10 @@ export class ServiceClient {
 
   private send(type: number, seq: number, payload: Uint8Array): void {
     if (this.lost) throw this.lost;
+    if (this.resync) {
+      this.resync = false;
+      this.link.write(new Uint8Array(1));
+    }
     this.link.write(encodePacket({ type, seq, payload }));
   }
 
@@ -183,6 +189,7 @@ export class ServiceClient {
       const p = await new Promise<Packet | null>((resolve, reject) => {
         const timer = setTimeout(() => {
           this.pending.delete(seq);
+          this.resync = true;
           resolve(null);
         }, timeoutMs);
         this.pending.set(seq, { resolve, reject, timer });
@@ -307,6 +314,7 @@ export class ServiceClient {
       };
       const onSilence = () => {
         if (++silentRounds > 4) return end(new FlashError('no-answer', `no answer at ${this.baud} baud`, { baud: this.baud }));
+        this.resync = true;
         // Resend whatever was not acknowledged.
         const lost = [...inflight.values()].map((v) => v.r);
         inflight.clear();
