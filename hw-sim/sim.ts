@@ -12,7 +12,7 @@ import { NorFlash, PowerCut } from './nor-flash.ts';
 import { Peripherals, partitionFlash, type BeepRecord } from './device.ts';
 import { QjsDevice, type QjsFault, type QjsVariant } from './qjs-host.ts';
 import { bootSelect, slotSummary, type BootedImage, type NorChip } from './bootloader.ts';
-import { LAYOUT, SECTOR_SIZE } from './layout.ts';
+import { SECTOR_SIZE } from './layout.ts';
 import { seededRng, type Rng } from './rng.ts';
 import type { Transmission } from './scanners/types.ts';
 import { defaultConfig, storeConfig, configProblems, type Config } from '../firmware/config.ts';
@@ -373,4 +373,3 @@ export class Simulator {
   }
 }
 
-export { LAYOUT };
