@@ -101,9 +101,13 @@ export class KeyboardWedgeDecoder {
     this.detected = this.layout === 'fr' ? 'fr' : 'us';
   }
 
-  /** One input report: modifier byte, reserved byte, up to 6 key usages (8 bytes on a boot keyboard). */
+  /**
+   * One input report: modifier byte, reserved byte, up to 6 key usages (8 bytes on a boot keyboard).
+   * A 9-byte report is taken as one with its report ID in front (composite devices, hidraw).
+   */
   push(report: Uint8Array, nowMs: number): void {
     this.tick(nowMs);
+    if (report.length === 9) report = report.subarray(1);
     if (report.length < 3 || report.length > 64) return this.drop('bad-report');
     const mods = report[0];
     const now: number[] = [];

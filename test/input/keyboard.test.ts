@@ -101,6 +101,11 @@ test('bad reports: too short, and the ErrorRollOver phantom state', () => {
   ]);
 });
 
+test('9-byte reports carry a report ID in front', () => {
+  const withId = reportsOf('us-alphabet.hid').map((r) => Uint8Array.of(1, ...r));
+  assert.equal(codes(run(kb('auto'), withId)), ['SPH1:' + ALPHABET]);
+});
+
 test('Ctrl/GUI chords and unknown keys type nothing; Enter alone gives no code', () => {
   const ev = run(kb('us'), [report(0x01, 0x04), report(0), report(0x08, 0x05), report(0), report(0, 0x3a), report(0, 0x28), report(0)]);
   assert.equal(ev, []);
