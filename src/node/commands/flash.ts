@@ -170,9 +170,13 @@ export async function run(args: string[]): Promise<number> {
     }
     await client.reboot();
     // The device restarts; ask again what it runs.
-    await new Promise((res) => setTimeout(res, 200));
-    const after = await client.identify({ tries: 10, timeoutMs: 500 + client.wireMs(3000) });
-    const runNow = after.running;
+    // While it restarts the device is silent, or says nothing runs yet: ask again for a few seconds.
+    let after = null;
+    for (let i = 0; i < 20 && !after?.running; i++) {
+      await new Promise((res) => setTimeout(res, 250));
+      after = await client.identify({ tries: 10, timeoutMs: 500 + client.wireMs(3000) });
+    }
+    const runNow = after?.running;
     if (!runNow || runNow.hash !== r.hash) {
       return fail(
         fr

@@ -1,0 +1,82 @@
+// The real firmware bundle (firmware/dist, built if missing) in the simulator: an update written by
+// `saphir flash` through the pty boots in QuickJS, the firmware confirms it after its self-test, and it
+// survives a reset; the ledger is untouched.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Simulator, bootChip, ensureImage } from '../../hw-sim/sim.ts';
+import { NorFlash } from '../../hw-sim/nor-flash.ts';
+import { provision } from '../../hw-sim/bootloader.ts';
+import { exposeServicePort } from '../../hw-sim/pty.ts';
+import { LAYOUT } from '../../hw-sim/layout.ts';
+import { Ledger } from '../../src/ledger/index.ts';
+import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage, parseImage } from '../../src/image/format.ts';
+import { fromHex } from '../../src/hex.ts';
+import { nodeSign } from '../../src/node/node-crypto.ts';
+import { saphirIn } from './harness.ts';
+
+const BAUD = 921600;
+
+test('real bundle: flash over the pty, test boot in QuickJS, firmware confirms, survives a reset', async () => {
+  const factory = ensureImage();
+  const p = parseImage(factory);
+  if ('error' in p) throw new Error(p.error);
+  const next = packImage({
+    bundle: p.bundle,
+    version: '9.9.9',
+    boardId: BOARD_ID,
+    securityCounter: p.header.securityCounter,
+    seed: fromHex(DEV_FIRMWARE_SEED_HEX),
+    sign: nodeSign,
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'saphir-real-'));
+  const file = join(dir, 'next.img');
+  writeFileSync(file, next);
+
+  const chip = new NorFlash();
+  provision(bootChip(chip), factory, p.header.securityCounter);
+  const ledger = Ledger.open(chip.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), { deviceId: 'SIM-0001' });
+  ledger.record({ emission: 1, block: 3, number: 77, prizeEur: 50, paidAtMs: Date.UTC(2026, 5, 1) });
+  ledger.record({ emission: 1, block: 3, number: 78, prizeEur: 10, paidAtMs: Date.UTC(2026, 5, 2) });
+  const sim = new Simulator({ chip });
+  sim.configure({});
+  await sim.boot();
+  assert.is(sim.booted?.version, p.versionText);
+  const before = JSON.stringify(sim.ledger());
+  let rebooting: Promise<void> = Promise.resolve();
+  const pty = await exposeServicePort(
+    {
+      chip: bootChip(chip),
+      deviceId: sim.deviceId,
+      running: () => sim.booted,
+      reboot: () => {
+        rebooting = sim.reboot();
+      },
+      ledgerEntries: () => sim.ledger(),
+    },
+    { baud: BAUD },
+  );
+  try {
+    const r = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', file]);
+    await rebooting;
+    assert.is(r.code, 0, r.stderr);
+    assert.match(r.stdout, /Restarted on 9\.9\.9, confirmed/);
+    assert.is(sim.booted?.version, '9.9.9');
+    assert.not.ok(sim.pendingConfirm);
+    await sim.reboot();
+    assert.is(sim.booted?.version, '9.9.9');
+    assert.is(sim.booted?.slot, 1);
+    assert.is(JSON.stringify(sim.ledger()), before);
+    const csv = await saphirIn(['ledger', 'export', '--port', pty.path, '--baud', String(BAUD)]);
+    assert.is(csv.code, 0, csv.stderr);
+    assert.is(csv.stdout.trim().split('\n').length, 3);
+  } finally {
+    await pty.close();
+    sim.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();
