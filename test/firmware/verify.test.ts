@@ -3,7 +3,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
 import { sha512 as nobleSha512 } from '@noble/hashes/sha2.js';
-import { deviceVerify } from '../../firmware/verify.ts';
+import { deviceVerify, internals } from '../../firmware/verify.ts';
+import { Point } from '@noble/ed25519';
 import { sha512 } from '../../firmware/sha512.ts';
 import { nobleVerify, nobleSign, publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { base45Decode } from '../../src/sph1/base45.ts';
@@ -17,6 +18,16 @@ test('sha512 matches @noble/hashes at every length around the block boundaries',
     assert.is(toHex(sha512(m)), toHex(nobleSha512(m)), `length ${n}`);
   }
   fc.assert(fc.property(fc.uint8Array({ maxLength: 1000 }), (m) => toHex(sha512(m)) === toHex(nobleSha512(m))), { numRuns: 200 });
+});
+
+test('verifier constants: d, √−1 and the base point agree with the curve and with noble', () => {
+  const { P, D, RM1, baseAffine } = internals;
+  assert.is((D * 121666n + 121665n) % P, 0n);
+  assert.is((RM1 * RM1 + 1n) % P, 0n);
+  const b = baseAffine()!;
+  const nb = Point.BASE.toAffine();
+  assert.is(b[0], nb.x);
+  assert.is(b[1], nb.y);
 });
 
 test('deviceVerify agrees with nobleVerify on every SPH1 vector', () => {
@@ -47,8 +58,41 @@ test('deviceVerify agrees with nobleVerify on random keys, messages and bit flip
       else if (where === 2 && m.length) m[bit % m.length] ^= 1 << (bit % 8);
       return deviceVerify(s, m, p) === nobleVerify(s, m, p);
     }),
-    { numRuns: 60 },
+    { numRuns: 150 },
   );
+});
+
+test('deviceVerify agrees with nobleVerify on arbitrary bytes as key or R, and on edge encodings', () => {
+  const seed = new Uint8Array(32).fill(3);
+  const pub = publicKeyOf(seed);
+  const msg = new Uint8Array([9, 8, 7]);
+  const sig = nobleSign(msg, seed);
+  fc.assert(
+    fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.boolean(), (bytes, asKey) => {
+      const s = sig.slice();
+      let p = pub;
+      if (asKey) p = bytes;
+      else s.set(bytes, 0);
+      return deviceVerify(s, msg, p) === nobleVerify(s, msg, p);
+    }),
+    { numRuns: 300 },
+  );
+  // y = p + i (non-canonical), y = 1 / p − 1 with and without the sign bit, all-zero, all-ones.
+  const P = 2n ** 255n - 19n;
+  const enc = (y: bigint, signBit: boolean) => {
+    const b = new Uint8Array(32);
+    for (let i = 0; i < 32; i++, y >>= 8n) b[i] = Number(y & 255n);
+    if (signBit) b[31] |= 0x80;
+    return b;
+  };
+  const edge: Uint8Array[] = [];
+  for (const y of [0n, 1n, 2n, P - 1n, P, P + 1n, P + 18n, 2n ** 255n - 1n]) for (const sb of [false, true]) edge.push(enc(y, sb));
+  for (const e of edge) {
+    assert.is(deviceVerify(sig, msg, e), nobleVerify(sig, msg, e), `key ${toHex(e)}`);
+    const s = sig.slice();
+    s.set(e, 0);
+    assert.is(deviceVerify(s, msg, pub), nobleVerify(s, msg, pub), `R ${toHex(e)}`);
+  }
 });
 
 test('deviceVerify refuses S ≥ L, a small-order key, non-canonical R, wrong lengths', () => {
