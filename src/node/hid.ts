@@ -146,6 +146,10 @@ export interface HidScannerOptions {
   onEvent: (e: InputEvent) => void;
   /** A read error after opening (the scanner was unplugged…): node-hid's message. */
   onError?: (message: string) => void;
+  /** 'unplugged' after a read error, 'reopened' when the scanner is back and open again. */
+  onStatus?: (status: 'unplugged' | 'reopened', detail: string) => void;
+  /** How often to look for an unplugged scanner coming back. Default 500 ms. */
+  reopenMs?: number;
   load?: HidLoader;
   now?: () => number;
   platform?: string;
@@ -155,6 +159,8 @@ export interface HidScannerOptions {
 
 export interface HidScanner {
   info: HidDeviceInfo;
+  /** True while the device is open (false between an unplug and its return). */
+  readonly isOpen: boolean;
   /** Feeds one report as if the device sent it (what the data listener does). */
   feed(report: Uint8Array): void;
   close(): void;
@@ -177,7 +183,7 @@ export async function openHidScanner(o: HidScannerOptions): Promise<HidScanner> 
   const spec = parseHidSpec(o.device);
   const info = pickDevice(all, spec, o.mode);
   if (!info.path) throw new HidError('open', 'no device path', o.device);
-  let dev: HidDevice;
+  let dev: HidDevice | null;
   try {
     dev = new hid.HID(info.path);
   } catch (e) {
@@ -185,6 +191,8 @@ export async function openHidScanner(o: HidScannerOptions): Promise<HidScanner> 
   }
   const now = o.now ?? (() => performance.now());
   const decoder = o.mode === 'pos' ? new HidPosDecoder() : new KeyboardWedgeDecoder({ layout: o.layout ?? 'auto' });
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
   const drain = () => {
     for (let e = decoder.read(); e; e = decoder.read()) o.onEvent(e);
   };
@@ -192,21 +200,57 @@ export async function openHidScanner(o: HidScannerOptions): Promise<HidScanner> 
     decoder.push(report, now());
     drain();
   };
-  dev.on('data', (b: Buffer) => feed(new Uint8Array(b.buffer, b.byteOffset, b.length)));
-  dev.on('error', (err: Error) => o.onError?.(err.message));
+  const attach = (d: HidDevice) => {
+    dev = d;
+    d.on('data', (b: Buffer) => {
+      if (dev === d) feed(new Uint8Array(b.buffer, b.byteOffset, b.length));
+    });
+    d.on('error', (err: Error) => {
+      if (dev !== d || closed) return;
+      o.onError?.(err.message);
+      o.onStatus?.('unplugged', err.message);
+      dev = null;
+      try {
+        d.close();
+      } catch {
+        // already gone
+      }
+      lookAgain();
+    });
+  };
+  // The scanner may come back on another path (hidraw numbers change): look it up again each time.
+  const lookAgain = () => {
+    retry = setTimeout(() => {
+      if (closed) return;
+      try {
+        const again = pickDevice(hid.devices(), spec, o.mode);
+        attach(new hid.HID(again.path!));
+        o.onStatus?.('reopened', again.path!);
+      } catch {
+        lookAgain();
+      }
+    }, o.reopenMs ?? 500);
+  };
+  attach(dev);
   const tickMs = o.tickMs ?? 100;
   const timer = tickMs > 0 ? setInterval(() => (decoder.tick(now()), drain()), tickMs) : undefined;
   timer?.unref();
   return {
     info,
+    get isOpen() {
+      return dev !== null;
+    },
     feed,
     close() {
+      closed = true;
       if (timer) clearInterval(timer);
+      if (retry) clearTimeout(retry);
       try {
-        dev.close();
+        dev?.close();
       } catch {
         // already closed by an unplug
       }
+      dev = null;
     },
   };
 }

@@ -33,7 +33,7 @@ const SCANNER: HidDeviceInfo[] = [
 function fake(opts: { devices?: HidDeviceInfo[]; openError?: string; opened?: FakeDevice[] } = {}): () => Promise<HidModule> {
   const opened = opts.opened ?? [];
   return async () => ({
-    devices: () => opts.devices ?? SCANNER,
+    devices: () => (opts.devices ?? SCANNER).slice(),
     HID: class {
       constructor(path: string) {
         if (opts.openError) throw new Error(opts.openError);
@@ -89,6 +89,32 @@ test('a read error after opening is passed on', async () => {
   await openHidScanner({ device: '0c2e:0b61', mode: 'pos', load: fake({ opened }), onEvent: () => {}, onError: (m) => errors.push(m), tickMs: 0 });
   opened[0].emit('error', new Error('could not read from HID device'));
   assert.equal(errors, ['could not read from HID device']);
+});
+
+test('unplug: reported, the scanner looked up again (on a new path) and reopened', async () => {
+  const opened: FakeDevice[] = [];
+  const devices = [...SCANNER];
+  const events: InputEvent[] = [];
+  const status: string[] = [];
+  const s = await openHidScanner({
+    device: '0c2e:0b61', mode: 'pos', load: fake({ opened, devices }), tickMs: 0, reopenMs: 5,
+    onEvent: (e) => events.push(e), onStatus: (st, d) => status.push(`${st} ${d}`),
+  });
+  devices.splice(0, 2);
+  opened[0].emit('error', new Error('could not read from HID device'));
+  assert.ok(opened[0].closed);
+  assert.is(s.isOpen, false);
+  await new Promise((r) => setTimeout(r, 30));
+  assert.is(opened.length, 1);
+  devices.push({ ...SCANNER[1], path: '/dev/hidraw7' });
+  for (let i = 0; i < 100 && opened.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
+  assert.equal(status, ['unplugged could not read from HID device', 'reopened /dev/hidraw7']);
+  assert.ok(s.isOpen);
+  for (const r of reportsOf('pos-no-report-id.hid')) opened[1].emit('data', Buffer.from(r));
+  opened[0].emit('data', Buffer.from(reportsOf('pos-no-report-id.hid')[0]));
+  assert.equal(codes(events), ['SPH1:' + ALPHABET]);
+  s.close();
+  assert.ok(opened[1].closed);
 });
 
 test('libusb or libudev missing: the package to install', async () => {

@@ -90,7 +90,7 @@ export async function run(args: string[]): Promise<number> {
   let close: () => Promise<void> | void;
   try {
     if (values.hid) {
-      const s = await openHidScanner({ device: values.hid, mode, layout, onEvent, onError: (m) => onStatus('error', m) });
+      const s = await openHidScanner({ device: values.hid, mode, layout, onEvent, onStatus });
       close = () => s.close();
     } else {
       const s = await openSerialScanner({ path: values.serial!, baud, framing: { ack: values.ack === true }, onEvent, onStatus });
