@@ -40,7 +40,7 @@ export interface QjsStartOptions {
   memoryLimit?: number;
   /** Bytes of VM stack; default 256 KiB. */
   stackLimit?: number;
-  /** Longest one entry into the VM (a callback, an eval) may run before it is interrupted; default 2000. */
+  /** Longest one entry into the VM (a callback, an eval) may run before it is interrupted; default 5000 (the app's watchdog timeout; wall-clock, so a loaded machine has room). */
   deadlineMs?: number;
   /** The same for evaluating the bundle, i.e. the app's boot (a cold WASM engine is slow); default 20000. */
   bootDeadlineMs?: number;
@@ -247,7 +247,7 @@ export class QjsDevice {
   private enter(where: string, f: () => { error?: QuickJSHandle; value?: QuickJSHandle }): void {
     if (this.disposed) return;
     const outer = this.depth === 0;
-    const limit = where === 'boot' ? this.opts.bootDeadlineMs ?? 20000 : this.opts.deadlineMs ?? 2000;
+    const limit = where === 'boot' ? this.opts.bootDeadlineMs ?? 20000 : this.opts.deadlineMs ?? 5000;
     if (outer) this.deadline = Date.now() + limit;
     this.depth++;
     try {
