@@ -98,14 +98,15 @@ export class App {
     this.log.write(`boot ${VERSION}${PRODUCTION ? '' : ' (dev)'} image ${d.identity.imageHash.slice(0, 16)} config ${loaded.source}`);
     this.keys = keyRingOf(this.config);
     this.deadlines = deadlines(this.config.emissions);
-    this.deviceId = this.config.deviceId || d.identity.deviceId;
+    // Payments hold at most 16 printable ASCII characters of it.
+    this.deviceId = (this.config.deviceId || String(d.identity.deviceId)).replace(/[^\x20-\x7e]/g, '?').slice(0, 16);
     // Wake-ups come from here on, so a hang anywhere below is caught by the watchdog.
     this.timers.set(() => this.guard(() => this.tick()), TICK_MS, TICK_MS);
     this.watchdog.kick();
 
     const flash: Flash = new d.Flash({ partition: 'ledger' });
     try {
-      this.ledger = Ledger.open(flash, { deviceId: this.deviceId.slice(0, 16) });
+      this.ledger = Ledger.open(flash, { deviceId: this.deviceId });
       this.compactExpired();
     } catch (e) {
       this.halt(`ledger: ${messageOf(e)}`);
@@ -289,7 +290,7 @@ export class App {
         number: t.number,
         prizeEur: v.prizeEur,
         paidAtMs: Math.floor(this.rtc.now()),
-        deviceId: this.deviceId.slice(0, 16),
+        deviceId: this.deviceId,
       });
     } catch (e) {
       if (e instanceof LedgerError && e.code === 'DUPLICATE') {

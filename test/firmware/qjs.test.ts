@@ -105,12 +105,17 @@ for (const variant of ['quickjs', 'quickjs-ng'] as QjsVariant[]) {
     } finally {
       b.vm.dispose();
     }
-    b = await boot(chip, variant, new TestDevice({ chip, deviceId: 'SPH-000043' }));
+    b = await boot(chip, variant, new TestDevice({ chip, deviceId: 'Caisse n°7 — entrée principale' }));
     try {
       b.td.scanSerial(code);
       assert.match(flat(b.td.screen), /^DÉJÀ PAYÉ .* par SPH-000042/);
       b.td.press('OK');
       assert.is(ledgerEntries(chip).length, 1);
+      // A device id that is not printable ASCII is made so for the ledger, not refused.
+      b.td.scanSerial(ticket({ number: 43, prizeEur: 10 }));
+      b.td.press('OK');
+      assert.match(flat(b.td.screen), /^PAYÉ/);
+      assert.is(ledgerEntries(chip)[1].deviceId, 'Caisse n?7 ? ent');
     } finally {
       b.vm.dispose();
     }
