@@ -50,7 +50,7 @@ export class CameraDecoder {
   private readonly finder = new FinderLocator();
   private buf32 = new Uint32Array(0);
   private misses = 0;
-  // After a crop failed at ~2.2 pixels a module, the next frame's crops take ~3.2 (tilted codes).
+  // After a crop failed at ~2.2 pixels a module, the next frame's crops take ~4 (blur, tilt).
   private fine = false;
   private module = 0;
   /** Where the last code was, in frame pixels; null when the last frame had none. */
@@ -158,9 +158,9 @@ export class CameraDecoder {
   }
 }
 
-/** The sampling step that leaves about 2.2 (fine: 3.2) pixels a module (1: none). */
+/** The sampling step that leaves about 2.2 (fine: 4) pixels a module (1: none). */
 function cropStep(module: number, fine: boolean): number {
-  const s = module / (fine ? 3.2 : 2.2);
+  const s = module / (fine ? 4 : 2.2);
   return s < 1.25 ? 1 : s;
 }
 
