@@ -172,6 +172,22 @@ test('link cut at random points: re-running resumes and completes', async () => 
   }
 });
 
+test('line lost between FINISH and the restart: the re-run only restarts the device', async () => {
+  const dev = new TestDevice();
+  const pty = await dev.pty(BAUD);
+  try {
+    const c = await ServiceClient.open(pty.path, { baud: BAUD });
+    await c.flash(NEW);
+    await c.close();
+    const r = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', file('new.img', NEW)]);
+    assert.is(r.code, 0, r.stderr);
+    assert.match(r.stdout, /already written to slot B, waiting for a restart/);
+    assert.match(r.stdout, /Restarted on 1\.1\.0, confirmed/);
+  } finally {
+    await dev.close();
+  }
+});
+
 test('an image that does not confirm is reverted at the next reset', async () => {
   const dev = new TestDevice();
   dev.selfTestPasses = false;

@@ -155,11 +155,18 @@ export async function run(args: string[]): Promise<number> {
       say(fr ? 'Essai à blanc : l’image serait acceptée. Rien n’a été écrit.' : 'Dry run: the image would be accepted. Nothing was written.');
       return 0;
     }
-    const r = await client.flash(image, { onProgress: progressBar(lang) });
-    if (r.resumedFrom > 32 + 200) {
+    const hash = toHex(p.hash);
+    const waiting = id.trial ? id.slots.find((s) => s.slot === id.trial && s.status === 'valid' && s.hash === hash) : undefined;
+    let r;
+    if (waiting) {
+      // An earlier run wrote and verified it, then lost the line before the restart.
+      say(fr ? `Cette image est déjà écrite dans l’emplacement ${waiting.slot}, en attente de redémarrage.` : `This image is already written to slot ${waiting.slot}, waiting for a restart.`);
+      r = { slot: waiting.slot, hash, version: p.versionText, resumedFrom: image.length, sent: 0 };
+    } else r = await client.flash(image, { onProgress: progressBar(lang) });
+    if (!waiting && r.resumedFrom > 32 + 200) {
       say(fr ? `Reprise : ${r.resumedFrom} octets étaient déjà sur l’appareil.` : `Resumed: the device already held ${r.resumedFrom} bytes.`);
     }
-    say(
+    if (!waiting) say(
       fr
         ? `Image ${r.version} écrite dans l’emplacement ${r.slot} et vérifiée (SHA-256 ${r.hash.slice(0, 16)}…).`
         : `Image ${r.version} written to slot ${r.slot} and verified (SHA-256 ${r.hash.slice(0, 16)}…).`,
@@ -169,7 +176,6 @@ export async function run(args: string[]): Promise<number> {
       return 0;
     }
     await client.reboot();
-    // The device restarts; ask again what it runs.
     // While it restarts the device is silent, or says nothing runs yet: ask again for a few seconds.
     let after = null;
     for (let i = 0; i < 20 && !after?.running; i++) {
