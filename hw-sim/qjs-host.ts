@@ -213,9 +213,15 @@ export class QjsDevice {
     return this.runtime.dumpMemoryUsage();
   }
 
+  /** Frees the VM. Called from inside a HAL call (the VM is running), it takes effect when that entry returns. */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    if (this.depth > 0) return;
+    this.free();
+  }
+
+  private free(): void {
     this.dispatch?.dispose();
     this.objects.clear();
     this.hostFns.clear();
@@ -253,7 +259,7 @@ export class QjsDevice {
     try {
       const r = f();
       if (r.error) {
-        this.classify(this.vm.dump(r.error), where);
+        if (!this.disposed) this.classify(this.vm.dump(r.error), where);
         r.error.dispose();
       } else r.value?.dispose();
       if (outer && !this.disposed) {
@@ -264,9 +270,10 @@ export class QjsDevice {
         } else jobs.value;
       }
     } catch (err) {
-      this.classify(err, where);
+      if (!this.disposed) this.classify(err, where);
     } finally {
       this.depth--;
+      if (this.depth === 0 && this.disposed) this.free();
     }
   }
 
@@ -291,12 +298,14 @@ export class QjsDevice {
       h.dispose();
     };
     fn('make', (name, json, ...bins) => {
+      if (this.disposed) throw new Error('device reset');
       const Ctor = device[vm.getString(name)] as new (o: unknown) => Record<string, unknown>;
       const options = this.decode(vm.getString(json), bins);
       return this.toVm(this.register(new Ctor(options)));
     });
     fn('identity', () => this.toVm(this.register(device.identity as Record<string, unknown>)));
     fn('call', (id, method, json, ...bins) => {
+      if (this.disposed) throw new Error('device reset');
       const key = vm.getNumber(id);
       const obj = this.objects.get(key);
       if (!obj) throw new Error('closed');
@@ -307,6 +316,7 @@ export class QjsDevice {
       return this.toVm(result);
     });
     fn('get', (id, prop) => {
+      if (this.disposed) throw new Error('device reset');
       const obj = this.objects.get(vm.getNumber(id));
       if (!obj) throw new Error('closed');
       return this.toVm(obj.target[vm.getString(prop)]);

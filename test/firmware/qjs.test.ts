@@ -258,4 +258,25 @@ test('a hung app is interrupted (the watchdog reset)', async () => {
   }
 });
 
+test('a reset (dispose) from inside a HAL call takes effect when the call returns', async () => {
+  const td = new TestDevice();
+  let vm: QjsDevice | undefined;
+  (td.device as unknown as { Log: unknown }).Log = class {
+    write(l: string) {
+      if (l === 'reset me') vm!.dispose();
+    }
+  };
+  vm = await QjsDevice.start({
+    bundle: `new device.Timers({}).set(() => { new device.Log({}).write('reset me'); new device.TextDisplay({}).show(['after']); }, 10);`,
+    device: td.device,
+  });
+  td.time.advance(20);
+  assert.is(vm.alive, false);
+  assert.equal(td.screens, [], 'no HAL call goes through after the reset');
+  td.time.advance(20);
+  const other = await QjsDevice.start({ bundle: 'globalThis.x = 6 * 7', device: new TestDevice().device });
+  assert.is(other.eval('x'), 42, 'the shared engine still works');
+  other.dispose();
+});
+
 test.run();
