@@ -81,7 +81,10 @@ function fmtTime(s: number): string {
 function progressBar(lang: Lang): (p: Progress) => void {
   if (!process.stderr.isTTY) return () => {};
   let last = 0;
+  let base = -1;
   return (p) => {
+    // Rate from what the device acknowledged (bytes merely queued to the port would flatter it).
+    if (base < 0) base = p.done;
     const now = performance.now();
     if (now - last < 100 && p.done < p.total) return;
     last = now;
@@ -89,7 +92,7 @@ function progressBar(lang: Lang): (p: Progress) => void {
     const width = 30;
     const fill = Math.round(frac * width);
     const secs = (now - p.startedAt) / 1000;
-    const rate = secs > 0 ? p.sent / secs : 0;
+    const rate = secs > 0 ? (p.done - base) / secs : 0;
     const left = rate > 0 ? (p.total - p.done) / rate : Infinity;
     const unit = lang === 'fr' ? 'Ko/s' : 'KB/s';
     const leftWord = lang === 'fr' ? 'reste' : 'left';
