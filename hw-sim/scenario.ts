@@ -167,13 +167,22 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
 
   const cfg = top.get('config');
   if (cfg) {
-    const f = fields(cfg.node, 'config', ['payout-limit', 'language', 'emissions', 'clock', 'device-id', 'verdict-ms', 'pay-wait-ms']);
+    const f = fields(cfg.node, 'config', [
+      'payout-limit', 'language', 'emissions', 'clock', 'device-id', 'verdict-ms', 'pay-wait-ms', 'compact-free-sectors', 'inputs',
+    ]);
     const c: SimConfig = {};
     if (f.has('payout-limit')) c.payoutLimitEur = int(f.get('payout-limit')!.node, 'payout-limit', 0, 0xffffffff);
     if (f.has('language')) c.lang = oneOf(f.get('language')!.node, 'language', ['fr', 'en'] as const);
     if (f.has('device-id')) c.deviceId = str(f.get('device-id')!.node, 'device-id');
     if (f.has('verdict-ms')) c.verdictMs = int(f.get('verdict-ms')!.node, 'verdict-ms', 100, 3_600_000);
     if (f.has('pay-wait-ms')) c.payWaitMs = int(f.get('pay-wait-ms')!.node, 'pay-wait-ms', 100, 3_600_000);
+    if (f.has('compact-free-sectors')) c.compactFreeSectors = int(f.get('compact-free-sectors')!.node, 'compact-free-sectors', 0, 256);
+    if (f.has('inputs')) {
+      const n = f.get('inputs')!.node;
+      const kinds = ['serial', 'keyboard', 'pos', 'camera'] as const;
+      if (!isSeq(n)) fail(n as Node, `inputs must be a list of ${kinds.join(', ')}`);
+      else c.inputs = n.items.map((x) => oneOf(x, 'inputs', kinds)).filter((x): x is (typeof kinds)[number] => x !== undefined);
+    }
     if (f.has('clock')) {
       const n = f.get('clock')!.node;
       const ms = parseInstant(str(n, 'clock'));

@@ -76,6 +76,10 @@ export interface SimConfig {
   deviceId?: string;
   verdictMs?: number;
   payWaitMs?: number;
+  /** The ledger compacts expired payments at boot when fewer sectors than this are free. */
+  compactFreeSectors?: number;
+  /** Which scanner inputs the firmware opens. */
+  inputs?: Config['inputs'];
 }
 
 export interface SimEvents {
@@ -174,6 +178,8 @@ export class Simulator {
     if (c.deviceId !== undefined) cfg.deviceId = c.deviceId;
     if (c.verdictMs !== undefined) cfg.verdictMs = c.verdictMs;
     if (c.payWaitMs !== undefined) cfg.payWaitMs = c.payWaitMs;
+    if (c.compactFreeSectors !== undefined) cfg.compactFreeSectors = c.compactFreeSectors;
+    if (c.inputs !== undefined) cfg.inputs = c.inputs;
     const problems = configProblems(cfg, false);
     if (problems.length > 0) throw new SimError(`config: ${problems.join('; ')}`);
     if (!this.chip.powered) this.chip.powerOn();

@@ -73,6 +73,14 @@ steps:
   assert.equal(sc.steps[13], { kind: 'power-cut', line: 22, afterFlashOps: 2 });
 });
 
+test('config: compaction threshold and the inputs the firmware opens', () => {
+  const sc = parseScenario('name: t\nconfig:\n  compact-free-sectors: 8\n  inputs: [serial, pos]\nsteps:\n  - boot\n', 't.yaml');
+  assert.equal(sc.config, { compactFreeSectors: 8, inputs: ['serial', 'pos'] });
+  const p = problems('name: t\nconfig:\n  inputs: [serial, usb]\nsteps:\n  - boot\n');
+  assert.equal(p.map((x) => x.line), [3]);
+  assert.match(p[0].message, /usb/);
+});
+
 test('an unknown step names its line', () => {
   const p = problems(`${HEAD}  - delay: 1s\n  - scna: { code: X }\n`);
   assert.is(p.length, 1);
