@@ -51,6 +51,8 @@ export interface ServiceHost {
   reboot(): void;
   /** The paid-ticket ledger (src/ledger readEntries), for LEDGER. */
   ledgerEntries?(): unknown[];
+  /** Called when a flash operation of a request met a power cut (the chip is unpowered). */
+  powerLost?(): void;
 }
 
 export interface ServicePortOptions {
@@ -158,6 +160,22 @@ export class ServicePort {
   }
 
   private handle(p: Packet): void {
+    try {
+      this.serve(p);
+    } catch (e) {
+      // A power cut mid-FINISH (the NOR model throws PowerCut): the device is dead, it says nothing; the
+      // simulator sees the unpowered chip and restarts it. Anything else is answered, never thrown.
+      if (e instanceof Error && e.name === 'PowerCut') {
+        this.session = null;
+        this.host.powerLost?.();
+        return;
+      }
+      const detail = e instanceof Error ? e.message : String(e);
+      this.tx.push(encodePacket({ type: ERROR, seq: p.seq, payload: jsonBytes({ ok: false, reason: 'internal', detail }) }));
+    }
+  }
+
+  private serve(p: Packet): void {
     switch (p.type) {
       case CMD.IDENTIFY:
         return this.reply(p, jsonBytes(this.identify()));
@@ -174,7 +192,14 @@ export class ServicePort {
         return this.reply(p, jsonBytes({ ok: true }));
       case CMD.REBOOT:
         this.session = null;
-        return this.reply(p, jsonBytes({ ok: true }), () => this.host.reboot());
+        return this.reply(p, jsonBytes({ ok: true }), () => {
+          try {
+            this.host.reboot();
+          } catch (e) {
+            if (e instanceof Error && e.name === 'PowerCut') this.host.powerLost?.();
+            else throw e;
+          }
+        });
       case CMD.LEDGER:
         return this.reply(p, jsonBytes(this.ledger(p.payload)));
       default:

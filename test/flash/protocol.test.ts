@@ -110,4 +110,19 @@ test('the device survives any bytes and answers what it understands', () => {
   port.close();
 });
 
+test('a failure inside the device is answered, never thrown', () => {
+  const dev = new TestDevice();
+  dev.ledgerEntries = () => {
+    throw new Error('ledger unreadable');
+  };
+  const replies: Packet[] = [];
+  const reader = new PacketReader((p) => replies.push(p), 1 << 16);
+  const port = new ServicePort(dev, { send: (b) => reader.push(b) });
+  port.receive(encodePacket({ type: CMD.LEDGER, seq: 5, payload: new Uint8Array(4) }));
+  assert.is(replies.length, 1);
+  assert.is(replies[0].type, 0x7f);
+  assert.equal(parseJson(replies[0].payload), { ok: false, reason: 'internal', detail: 'ledger unreadable' });
+  port.close();
+});
+
 test.run();
