@@ -25,4 +25,10 @@ for (const f of readdirSync(dir).filter((x) => x.endsWith('.yaml') && x !== 'dem
   });
 }
 
+test('a scenario on the QuickJS-ng engine too (reboot.yaml)', async () => {
+  const file = join(dir, 'reboot.yaml');
+  const r = await runScenario(parseScenario(readFileSync(file, 'utf8'), file), { bundle, lang: 'en', variant: 'quickjs-ng' });
+  assert.ok(r.ok, JSON.stringify(r.steps.find((s) => !s.ok)));
+});
+
 test.run();
