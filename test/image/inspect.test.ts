@@ -1,0 +1,56 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { saphirIn } from '../flash/harness.ts';
+import { image } from '../flash/images.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'saphir-inspect-'));
+const good = image({ version: '1.2.3+4', counter: 5, size: 3000 });
+const put = (name: string, b: Uint8Array) => {
+  const p = join(dir, name);
+  writeFileSync(p, b);
+  return p;
+};
+
+test('a good image: header printed, both checks pass, exit 0', async () => {
+  const r = await saphirIn(['image', 'inspect', put('good.img', good)]);
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, /Version\s+1\.2\.3\+4/);
+  assert.match(r.stdout, /Compteur de sécurité\s+5/);
+  assert.match(r.stdout, /0x53480001 \(terminal SAPHIR\)/);
+  assert.match(r.stdout, /conforme/);
+  assert.match(r.stdout, /clé de développement publiée : valide/);
+  const j = await saphirIn(['image', 'inspect', '--json', join(dir, 'good.img')]);
+  const o = JSON.parse(j.stdout);
+  assert.is(o.ok, true);
+  assert.is(o.security_counter, 5);
+  assert.is(o.signer, 'dev');
+});
+
+test('corrupted, truncated, other key: exit 1 with the reason', async () => {
+  const bad = good.slice();
+  bad[500] ^= 4;
+  const c = await saphirIn(['image', 'inspect', '--lang', 'en', put('bad.img', bad)]);
+  assert.is(c.code, 1);
+  assert.match(c.stdout, /SHA-256 .* MISMATCH/);
+  const t = await saphirIn(['image', 'inspect', put('t.img', good.subarray(0, 2000))]);
+  assert.is(t.code, 1);
+  assert.match(t.stdout, /NON VALIDE — truncated/);
+  const k = await saphirIn(['image', 'inspect', '--key', '11'.repeat(32), join(dir, 'good.img')]);
+  assert.is(k.code, 1);
+  assert.match(k.stdout, /une autre clé : NON VALIDE/);
+  const g = await saphirIn(['image', 'inspect', put('garbage.img', new Uint8Array(100).fill(7))]);
+  assert.is(g.code, 1);
+  assert.match(g.stdout, /bad magic/);
+});
+
+test('usage errors exit 2', async () => {
+  assert.is((await saphirIn(['image'])).code, 2);
+  assert.is((await saphirIn(['image', 'inspect', '--key', 'xyz', 'f'])).code, 2);
+  assert.is((await saphirIn(['image', 'inspect', join(dir, 'missing.img')])).code, 1);
+});
+
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+test.run();
