@@ -363,7 +363,8 @@ export class ServiceClient {
     const session = await this.begin(image);
     const resumedFrom = coveredBytes(session.received);
     const sent = await this.upload(image, session.received, opts);
-    const r = await this.finish(3000 + this.wireMs(2000) * 3);
+    // The device erases and programs a slot and reads it back: seconds on real NOR (512 KiB ≈ 8 s).
+    const r = await this.finish(20000);
     const expected = Buffer.from(p.hash).toString('hex');
     if (r.hash !== expected) throw new FlashError('verify', `device reports hash ${r.hash}, the image has ${expected}`);
     return { ...r, resumedFrom, sent };
