@@ -166,14 +166,18 @@ export async function run(args: string[]): Promise<number> {
       say(fr ? `Cette image est déjà écrite dans l’emplacement ${waiting.slot}, en attente de redémarrage.` : `This image is already written to slot ${waiting.slot}, waiting for a restart.`);
       r = { slot: waiting.slot, hash, version: p.versionText, resumedFrom: image.length, sent: 0 };
     } else r = await client.flash(image, { onProgress: progressBar(lang) });
-    if (!waiting && r.resumedFrom > 32 + 200) {
+    // BEGIN hands the device the header and the TLV area: more than that was left by an earlier run.
+    const manifest = p.header.headerSize + (image.length - p.signedLength);
+    if (!waiting && r.resumedFrom > manifest) {
       say(fr ? `Reprise : ${r.resumedFrom} octets étaient déjà sur l’appareil.` : `Resumed: the device already held ${r.resumedFrom} bytes.`);
     }
-    if (!waiting) say(
-      fr
-        ? `Image ${r.version} écrite dans l’emplacement ${r.slot} et vérifiée (SHA-256 ${r.hash.slice(0, 16)}…).`
-        : `Image ${r.version} written to slot ${r.slot} and verified (SHA-256 ${r.hash.slice(0, 16)}…).`,
-    );
+    if (!waiting) {
+      say(
+        fr
+          ? `Image ${r.version} écrite dans l’emplacement ${r.slot} et vérifiée (SHA-256 ${r.hash.slice(0, 16)}…).`
+          : `Image ${r.version} written to slot ${r.slot} and verified (SHA-256 ${r.hash.slice(0, 16)}…).`,
+      );
+    }
     if (values['no-reboot']) {
       say(fr ? 'Elle démarrera en mode test au prochain redémarrage.' : 'It starts in test mode at the next reset.');
       return 0;
@@ -207,7 +211,6 @@ export async function run(args: string[]): Promise<number> {
     if (e instanceof FlashError) return fail(errorText(e, lang, values.port));
     throw e;
   } finally {
-    if (process.stderr.isTTY) process.stderr.write('');
     await client?.close();
   }
 }
