@@ -119,6 +119,8 @@ export class ServiceClient {
   private lost: Error | null = null;
   private onAck: ((p: Packet) => void) | null = null;
   private onLost: ((e: Error) => void) | null = null;
+  private deviceChunk = MAX_CHUNK;
+  private deviceWindow = 8;
   /** Send a lone delimiter first: it ends whatever partial frame the device holds (line noise). */
   private resync = true;
 
@@ -219,6 +221,9 @@ export class ServiceClient {
   async identify(opts: { tries?: number; timeoutMs?: number } = {}): Promise<Identity> {
     const id = await this.json<Identity>(CMD.IDENTIFY, undefined, opts);
     if (typeof id.boardId !== 'number' || !Array.isArray(id.slots)) throw new FlashError('protocol', 'IDENTIFY reply malformed');
+    // What the device can take: later uploads stay within it.
+    if (Number.isInteger(id.maxChunk) && id.maxChunk > 0) this.deviceChunk = Math.min(id.maxChunk, MAX_CHUNK);
+    if (Number.isInteger(id.window) && id.window > 0) this.deviceWindow = Math.min(id.window, 64);
     return id;
   }
 
@@ -281,8 +286,8 @@ export class ServiceClient {
     have: readonly Range[],
     opts: { window?: number; chunk?: number; onProgress?: (p: Progress) => void; signal?: AbortSignal } = {},
   ): Promise<number> {
-    const chunk = Math.min(opts.chunk ?? MAX_CHUNK, MAX_CHUNK);
-    const window = opts.window ?? 8;
+    const chunk = Math.min(opts.chunk ?? this.deviceChunk, this.deviceChunk);
+    const window = opts.window ?? this.deviceWindow;
     const queue: Range[] = [];
     for (const [a, b] of missingRanges(have, image.length)) for (let o = a; o < b; o += chunk) queue.push([o, Math.min(o + chunk, b)]);
     let done = coveredBytes(have);
