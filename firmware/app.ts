@@ -143,10 +143,16 @@ export class App {
       const dl = this.deadlines.get(p.emission);
       return dl === undefined || now < dl;
     };
-    if (this.ledger.entries().some((p) => !keep(p))) {
-      const n = this.ledger.compact(keep);
-      this.log.write(`ledger: compacted, ${n} expired payments dropped`);
+    // some() reads a sector at a time (entries() would hold every payment in the heap at once).
+    if (!this.ledger.some((p) => !keep(p))) return;
+    // One sector a step, the watchdog fed between steps: a large compaction takes seconds of chip time.
+    let dropped = 0;
+    for (let r = { dropped: 0, done: false }; !r.done; ) {
+      r = this.ledger.compactStep(keep);
+      dropped += r.dropped;
+      this.watchdog.kick();
     }
+    this.log.write(`ledger: compacted, ${dropped} expired payments dropped`);
   }
 
   private openInputs(): void {
