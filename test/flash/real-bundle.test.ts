@@ -16,6 +16,7 @@ import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage, parseImage } from '../../sr
 import { fromHex } from '../../src/hex.ts';
 import { nodeSign } from '../../src/node/node-crypto.ts';
 import { saphirIn } from './harness.ts';
+import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
 
 const BAUD = 921600;
 
@@ -72,6 +73,67 @@ test('real bundle: flash over the pty, test boot in QuickJS, firmware confirms, 
     const csv = await saphirIn(['ledger', 'export', '--port', pty.path, '--baud', String(BAUD)]);
     assert.is(csv.code, 0, csv.stderr);
     assert.is(csv.stdout.trim().split('\n').length, 3);
+  } finally {
+    await pty.close();
+    sim.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('real bundle: power cut in the middle of FINISH, the old firmware runs, a re-run completes', async () => {
+  const factory = ensureImage();
+  const p = parseImage(factory);
+  if ('error' in p) throw new Error(p.error);
+  const next = packImage({
+    bundle: p.bundle,
+    version: '9.9.8',
+    boardId: BOARD_ID,
+    securityCounter: p.header.securityCounter,
+    seed: fromHex(DEV_FIRMWARE_SEED_HEX),
+    sign: nodeSign,
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'saphir-real-'));
+  const file = join(dir, 'next.img');
+  writeFileSync(file, next);
+  const chip = new NorFlash();
+  provision(bootChip(chip), factory, p.header.securityCounter);
+  const sim = new Simulator({ chip });
+  sim.configure({});
+  await sim.boot();
+  let rebooting: Promise<void> = Promise.resolve();
+  const pty = await exposeServicePort(
+    {
+      chip: bootChip(chip),
+      deviceId: sim.deviceId,
+      running: () => sim.booted,
+      reboot: () => {
+        rebooting = sim.reboot();
+      },
+      ledgerEntries: () => sim.ledger(),
+      powerLost: () => {
+        sim.powerOff('power cut');
+        rebooting = sim.boot();
+      },
+    },
+    { baud: BAUD },
+  );
+  try {
+    const c = await ServiceClient.open(pty.path, { baud: BAUD });
+    await c.identify();
+    await c.begin(next);
+    const have = await c.status();
+    await c.upload(next, have!.received);
+    chip.cutAtOp(12); // among the slot's erases and programs
+    const err = await c.finish(1000).then(() => null, (e: FlashError) => e);
+    await c.close();
+    await rebooting;
+    assert.instance(err, FlashError);
+    assert.is(sim.booted?.version, p.versionText, 'the old firmware runs');
+    const r = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', file]);
+    await rebooting;
+    assert.is(r.code, 0, r.stderr);
+    assert.is(sim.booted?.version, '9.9.8');
+    assert.not.ok(sim.pendingConfirm);
   } finally {
     await pty.close();
     sim.dispose();
