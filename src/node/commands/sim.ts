@@ -29,7 +29,7 @@ const HELP = `usage: saphir sim [options]
   --flash FILE            keep the simulated NOR flash in FILE between runs (scenarios too)
   --bridge-hid VID:PID|PATH [--hid-mode keyboard|pos]   a real HID scanner feeds the simulated device
   --bridge-serial PATH [--baud N]                      a real serial scanner feeds the simulated device
-  --pty [PATH]            expose the device's service port as a pseudo-terminal (for saphir flash)
+  --pty [PATH] [--baud N] expose the device's service port as a pseudo-terminal (for saphir flash)
   --lang fr|en            language of this tool's messages (default fr)
 Without --scenario: interactive. Type 'aide' / 'help' for the commands.`;
 
@@ -59,7 +59,10 @@ export async function run(args: string[]): Promise<number> {
     // Scenario files given after --scenario, as further options or as positionals.
     return scenarios([...values.scenario, ...positionals], { lang, quiet: !!values.quiet, screenshots: values.screenshots, variant, flash: values.flash });
   }
-  if (values.pty) return pty(positionals[0], { lang, flash: values.flash, variant });
+  if (values.pty) {
+    const baud = values.baud === undefined ? undefined : intOf(values.baud, '--baud', 300, 4_000_000);
+    return pty(positionals[0], { lang, flash: values.flash, variant, baud });
+  }
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}' (scenarios go after --scenario)`);
   return interactive({
     lang,
@@ -435,7 +438,7 @@ async function bridgeSerial(sim: Simulator, serial: Serial, path: string, baud: 
 
 // --- service port on a pty ------------------------------------------------------------------------
 
-async function pty(link: string | undefined, o: { lang: Lang; flash?: string; variant: 'quickjs' | 'quickjs-ng' }): Promise<number> {
+async function pty(link: string | undefined, o: { lang: Lang; flash?: string; variant: 'quickjs' | 'quickjs-ng'; baud?: number }): Promise<number> {
   const live = await liveSimulator(o);
   const { sim, serial } = live;
   const { exposeServicePort } = await import('../../../hw-sim/pty.ts');
@@ -446,8 +449,13 @@ async function pty(link: string | undefined, o: { lang: Lang; flash?: string; va
       running: () => sim.booted,
       reboot: () => void serial(() => sim.reboot()),
       ledgerEntries: () => sim.ledger(),
+      // A power cut the service port simulates (during FINISH) restarts the device as a real one would.
+      powerLost: () => {
+        sim.powerOff('power cut');
+        void serial(() => sim.boot());
+      },
     },
-    { link },
+    { link, baud: o.baud },
   );
   process.stdout.write(`${o.lang === 'fr' ? 'port de service' : 'service port'}: ${port.path}\n`);
   await new Promise<void>((resolve) => {
