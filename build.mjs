@@ -79,7 +79,14 @@ const slim = {
       const start = src.indexOf('exports.shiftJISTable = {');
       const end = start < 0 ? -1 : src.indexOf('};', start);
       if (end < 0) return { errors: [{ text: 'jsQR: Shift-JIS table not found (jsqr version changed?)' }] };
-      return { contents: src.slice(0, start) + 'exports.shiftJISTable = {};' + src.slice(end + 2), loader: 'js' };
+      let out = src.slice(0, start) + 'exports.shiftJISTable = {};' + src.slice(end + 2);
+      // Reed-Solomon made a new GF(256) per block, a field↔polynomial reference cycle that only QuickJS's
+      // cycle collector frees (when the heap has grown by half): ~60 KB a frame piled up. One field, read-only.
+      const gf = 'var field = new GenericGF_1.default(0x011D, 256, 0);';
+      if (out.split(gf).length !== 2 || out.split('function decode(bytes, twoS) {').length !== 2) return { errors: [{ text: 'jsQR: Reed-Solomon field not found (jsqr version changed?)' }] };
+      out = out.replace(gf, 'var field = rsField || (rsField = new GenericGF_1.default(0x011D, 256, 0));');
+      out = out.replace('function decode(bytes, twoS) {', 'var rsField;\nfunction decode(bytes, twoS) {');
+      return { contents: out, loader: 'js' };
     });
   },
 };

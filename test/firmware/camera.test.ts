@@ -29,4 +29,27 @@ test('camera: a VGA frame with a ticket QR code → verdict, once per ticket in 
   }
 });
 
+test('camera: 60 decoded frames keep the VM heap flat', async () => {
+  const { td, vm } = await boot(chipWith());
+  try {
+    const codes = Array.from({ length: 6 }, (_, i) => ticket({ number: 300 + i, prizeEur: i % 2 ? 150 : 0 }));
+    const frames = codes.map((c, i) => qrFrame(c, { x: 40 + (i % 3) * 8, y: 30 + (i % 2) * 6 }));
+    const samples: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      td.time.advance(4000);
+      const before = td.screens.length;
+      td.cameras[0].push(frames[i % frames.length]);
+      assert.ok(td.screens.length > before, `frame ${i} gave no verdict`);
+      td.press('C');
+      if (i >= 10 && i % 5 === 0) samples.push(vm.heapUsed());
+    }
+    // Before the fix each decoded frame left ~60 KB of cyclic garbage (jsQR's Reed-Solomon field).
+    const grown = Math.max(...samples.slice(-3)) - Math.max(...samples.slice(0, 3));
+    assert.ok(grown < 32 * 1024, `heap grew by ${grown} bytes over 50 frames: ${samples.join(', ')}`);
+    assert.equal(vm.faults, []);
+  } finally {
+    vm.dispose();
+  }
+});
+
 test.run();
