@@ -1,8 +1,8 @@
 // Camera frames (Y8 grey or RGBA) → QR code text, through jsQR. Kept out of the other decoders so a
 // firmware without a camera does not carry jsQR.
-// jsQR is slow without a JIT, so it is given as few pixels as will do: first the region where the last
-// code was, resampled to about 2.2 pixels a module; else a crop around the finder patterns our own quick
-// locator (finder.ts) found; only then (every frame in 'still' mode, one in `fallbackEvery` in 'stream'
+// jsQR is slow without a JIT, so it is given as few pixels as will do: first a crop around the finder
+// patterns our own quick locator (finder.ts) found, resampled to about 2.2 pixels a module; else the
+// region where the last code was (the locator may miss a blurred code jsQR still reads); only then (every frame in 'still' mode, one in `fallbackEvery` in 'stream'
 // mode) the whole frame, shrunk then full size, normal then inverted (light code on a dark background).
 // 'still' mode reads the whole (shrunk) image first, as stock jsQR does, so that of several codes in one
 // photo it returns the one jsQR would.
@@ -73,6 +73,22 @@ export class CameraDecoder {
     const W = frame.width;
     const H = frame.height;
     const last = this.last;
+    const whole: Box = { x0: 0, y0: 0, x1: W, y1: H };
+    const s = Math.max(1, Math.ceil(Math.max(W, H) / this.maxSide));
+    // A still image is first read whole as stock jsQR would (the code it picks when there are several).
+    if (this.still) {
+      const text = this.attempt(frame, whole, s, false);
+      if (text !== null) return text;
+    }
+    // The locator (a fraction of a jsQR run) before the last region: a code that moved since the last
+    // frame would make the region try a wasted jsQR run on a crop that cuts it.
+    const found = this.finder.locate(frame);
+    if (found) {
+      const step = cropStep(found.module, this.fine);
+      let text = this.attempt(frame, found.box, step, false);
+      if (text === null && step > 1 && this.still) text = this.attempt(frame, found.box, 1, false);
+      if (text !== null) return text;
+    }
     if (last && this.module > 0) {
       // room for a quiet zone and some movement since the last frame
       const mx = this.module * 3 + (last.x1 - last.x0) * 0.04;
@@ -82,20 +98,6 @@ export class CameraDecoder {
         x1: Math.min(W, Math.ceil(last.x1 + mx)), y1: Math.min(H, Math.ceil(last.y1 + my)),
       };
       const text = this.attempt(frame, r, cropStep(this.module, this.fine), false);
-      if (text !== null) return text;
-    }
-    const whole: Box = { x0: 0, y0: 0, x1: W, y1: H };
-    const s = Math.max(1, Math.ceil(Math.max(W, H) / this.maxSide));
-    // A still image is first read whole as stock jsQR would (the code it picks when there are several).
-    if (this.still) {
-      const text = this.attempt(frame, whole, s, false);
-      if (text !== null) return text;
-    }
-    const found = this.finder.locate(frame);
-    if (found) {
-      const step = cropStep(found.module, this.fine);
-      let text = this.attempt(frame, found.box, step, false);
-      if (text === null && step > 1 && this.still) text = this.attempt(frame, found.box, 1, false);
       if (text !== null) return text;
     }
     const wasFine = this.fine;
