@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Readable } from 'node:stream';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BLOCK_SIZE } from '../../src/game/rules.ts';
@@ -19,6 +19,7 @@ import { UsageError } from '../../src/node/args.ts';
 import { noStack, saphir } from './run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-audit-test-'));
+test.after(() => rmSync(dir, { recursive: true, force: true }));
 const seed = fromHex(TEST_KEY_SEED_HEX);
 const gen = (emission: number, block: number, from: number, count: number) =>
   Buffer.from(new RangeEncoder(blockGenerator('t', emission, block), { keyId: 0, seed }, nodeSign).encode(from, count))

@@ -1,7 +1,7 @@
 // `saphir gen`, run as the real CLI: ranges, determinism, keys, worker threads, usage errors.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { ROOT } from '../helpers.ts';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import { UsageError } from '../../src/node/args.ts';
 import { noStack, saphir } from './run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-gen-test-'));
+test.after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('a range equals the same lines of a larger generation; same seed, same output; test-key warning', () => {
   const all = saphir(['gen', '--emission', '3', '--block', '4', '--from', '0', '--count', '12', '--seed', 'abc']);
