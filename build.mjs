@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from './src/image/format.ts';
 import { fromHex } from './src/hex.ts';
 import { nodeSign } from './src/node/node-crypto.ts';
+import { patchJsQR } from './build-jsqr.mjs';
 
 export const ROOT = dirname(fileURLToPath(import.meta.url));
 export const DIST = join(ROOT, 'firmware', 'dist');
@@ -66,27 +67,19 @@ const noCamera = {
 };
 
 /**
- * Size: SPH1 codes are alphanumeric, never Kanji, so jsQR's 7 000-entry Shift-JIS table is dropped (a
- * Kanji-mode code then decodes to garbage, which SPH1 refuses); and Ed25519's SHA-512 comes from the
- * small firmware/sha512.ts instead of @noble/hashes/sha2.js (which carries SHA-256/384/224 too).
+ * jsQR as build-jsqr.mjs patches it (no Shift-JIS table, no per-frame garbage cycle, fewer calls per
+ * pixel: same results); and Ed25519's SHA-512 comes from the small firmware/sha512.ts instead of @noble/hashes/sha2.js (which carries SHA-256/384/224 too).
  */
 const slim = {
   name: 'slim',
   setup(b) {
     b.onResolve({ filter: /^@noble\/hashes\/sha2(\.js)?$/ }, () => ({ path: join(ROOT, 'firmware', 'sha512.ts') }));
     b.onLoad({ filter: /jsqr[\\/]dist[\\/]jsQR\.js$/ }, (args) => {
-      const src = readFileSync(args.path, 'utf8');
-      const start = src.indexOf('exports.shiftJISTable = {');
-      const end = start < 0 ? -1 : src.indexOf('};', start);
-      if (end < 0) return { errors: [{ text: 'jsQR: Shift-JIS table not found (jsqr version changed?)' }] };
-      let out = src.slice(0, start) + 'exports.shiftJISTable = {};' + src.slice(end + 2);
-      // Reed-Solomon made a new GF(256) per block, a field↔polynomial reference cycle that only QuickJS's
-      // cycle collector frees (when the heap has grown by half): ~60 KB a frame piled up. One field, read-only.
-      const gf = 'var field = new GenericGF_1.default(0x011D, 256, 0);';
-      if (out.split(gf).length !== 2 || out.split('function decode(bytes, twoS) {').length !== 2) return { errors: [{ text: 'jsQR: Reed-Solomon field not found (jsqr version changed?)' }] };
-      out = out.replace(gf, 'var field = rsField || (rsField = new GenericGF_1.default(0x011D, 256, 0));');
-      out = out.replace('function decode(bytes, twoS) {', 'var rsField;\nfunction decode(bytes, twoS) {');
-      return { contents: out, loader: 'js' };
+      try {
+        return { contents: patchJsQR(readFileSync(args.path, 'utf8')), loader: 'js' };
+      } catch (e) {
+        return { errors: [{ text: e.message }] };
+      }
     });
   },
 };

@@ -1,0 +1,249 @@
+// jsQR 1.4.0 (node_modules/jsqr/dist/jsQR.js) as the firmware bundles it: the same results, less work in
+// an engine without a JIT (QuickJS). build.mjs applies `patchJsQR` when bundling; test/firmware/camera.test.ts
+// checks that the patched text decodes exactly as the stock one (text and corners).
+// Each patch replaces an exact piece of the dist text and fails the build if that text is not found once.
+
+const PATCHES = [
+  {
+    what: 'Shift-JIS table (SPH1 codes are alphanumeric: a Kanji-mode code decodes to garbage, which SPH1 refuses)',
+    apply(src) {
+      const start = src.indexOf('exports.shiftJISTable = {');
+      const end = start < 0 ? -1 : src.indexOf('};', start);
+      return end < 0 ? null : src.slice(0, start) + 'exports.shiftJISTable = {};' + src.slice(end + 2);
+    },
+  },
+  {
+    // A new GF(256) per block is a field↔polynomial reference cycle that QuickJS's refcounting cannot free:
+    // only its cycle collector does, once the heap has grown by half (~60 KB a camera frame piled up).
+    what: 'one read-only Reed-Solomon field instead of one per block',
+    apply: (src) =>
+      replaceOnce(
+        replaceOnce(src, 'function decode(bytes, twoS) {', 'var rsField;\nfunction decode(bytes, twoS) {'),
+        'var field = new GenericGF_1.default(0x011D, 256, 0);',
+        'var field = rsField || (rsField = new GenericGF_1.default(0x011D, 256, 0));',
+      ),
+  },
+  {
+    // Same arithmetic, same index expressions (including jsQR's reads and writes past the row end when
+    // the width is not a multiple of 8) and loop order; no method call per pixel.
+    what: 'binarizer: plain typed-array loops',
+    apply(src) {
+      const start = src.indexOf('function binarize(data, width, height, returnInverted) {');
+      const end = src.indexOf('exports.binarize = binarize;');
+      if (start < 0 || end < start || src.indexOf('exports.binarize = binarize;', end + 1) >= 0) return null;
+      return src.slice(0, start) + BINARIZE + '\n' + src.slice(end);
+    },
+  },
+  {
+    // The row scan for finder and alignment patterns: a closure call and a get() per pixel, and at each
+    // colour change new arrays, reduce() and filter() closures. Same runs, same quads, same order.
+    what: 'locator row scan: plain loops',
+    apply(src) {
+      const start = src.indexOf('    var _loop_1 = function (y) {');
+      const endMark = '    for (var y = 0; y <= matrix.height; y++) {\n        _loop_1(y);\n    }\n';
+      const end = src.indexOf(endMark, start);
+      if (start < 0 || end < 0) return null;
+      return src.slice(0, start) + ROW_SCAN + src.slice(end + endMark.length);
+    },
+  },
+  {
+    // locate() calls findAlignmentPattern twice with the same quads; each call scored every
+    // alignment-pattern candidate (hundreds in a code's data area) with scorePattern, a pure function of
+    // the matrix and the quad. The score is kept on the quad for the second call.
+    what: 'alignment candidates scored once',
+    apply: (src) =>
+      replaceOnce(
+        src,
+        '        var sizeScore = scorePattern({ x: Math.floor(x), y: Math.floor(y) }, [1, 1, 1], matrix);',
+        '        var sizeScore = q.sizeScore === undefined ? (q.sizeScore = scorePattern({ x: Math.floor(x), y: Math.floor(y) }, [1, 1, 1], matrix)) : q.sizeScore;',
+      ),
+  },
+];
+
+function replaceOnce(src, from, to) {
+  if (src === null) return null;
+  const i = src.indexOf(from);
+  if (i < 0 || src.indexOf(from, i + 1) >= 0) return null;
+  return src.slice(0, i) + to + src.slice(i + from.length);
+}
+
+const BINARIZE = `function binarize(data, width, height, returnInverted) {
+    if (data.length !== width * height * 4) {
+        throw new Error("Malformed data passed to binarizer.");
+    }
+    var greyscalePixels = new Matrix(width, height);
+    var gp = greyscalePixels.data;
+    for (var i = 0, n = width * height; i < n; i++) {
+        gp[i] = 0.2126 * data[4 * i] + 0.7152 * data[4 * i + 1] + 0.0722 * data[4 * i + 2];
+    }
+    var horizontalRegionCount = Math.ceil(width / REGION_SIZE);
+    var verticalRegionCount = Math.ceil(height / REGION_SIZE);
+    var blackPoints = new Matrix(horizontalRegionCount, verticalRegionCount);
+    var bp = blackPoints.data;
+    for (var verticalRegion = 0; verticalRegion < verticalRegionCount; verticalRegion++) {
+        for (var hortizontalRegion = 0; hortizontalRegion < horizontalRegionCount; hortizontalRegion++) {
+            var sum = 0;
+            var min = Infinity;
+            var max = 0;
+            for (var y = 0; y < REGION_SIZE; y++) {
+                var rowIndex = (verticalRegion * REGION_SIZE + y) * width + hortizontalRegion * REGION_SIZE;
+                for (var x = 0; x < REGION_SIZE; x++) {
+                    var pixelLumosity = gp[rowIndex + x];
+                    sum += pixelLumosity;
+                    min = Math.min(min, pixelLumosity);
+                    max = Math.max(max, pixelLumosity);
+                }
+            }
+            var average = sum / 64;
+            if (max - min <= MIN_DYNAMIC_RANGE) {
+                average = min / 2;
+                if (verticalRegion > 0 && hortizontalRegion > 0) {
+                    var averageNeighborBlackPoint = (bp[(verticalRegion - 1) * horizontalRegionCount + hortizontalRegion] +
+                        (2 * bp[verticalRegion * horizontalRegionCount + hortizontalRegion - 1]) +
+                        bp[(verticalRegion - 1) * horizontalRegionCount + hortizontalRegion - 1]) / 4;
+                    if (min < averageNeighborBlackPoint) {
+                        average = averageNeighborBlackPoint;
+                    }
+                }
+            }
+            bp[verticalRegion * horizontalRegionCount + hortizontalRegion] = average;
+        }
+    }
+    var binarized = BitMatrix_1.BitMatrix.createEmpty(width, height);
+    var bd = binarized.data;
+    var inverted = null;
+    var id = null;
+    if (returnInverted) {
+        inverted = BitMatrix_1.BitMatrix.createEmpty(width, height);
+        id = inverted.data;
+    }
+    for (var verticalRegion = 0; verticalRegion < verticalRegionCount; verticalRegion++) {
+        for (var hortizontalRegion = 0; hortizontalRegion < horizontalRegionCount; hortizontalRegion++) {
+            var left = numBetween(hortizontalRegion, 2, horizontalRegionCount - 3);
+            var top_1 = numBetween(verticalRegion, 2, verticalRegionCount - 3);
+            var sum = 0;
+            for (var xRegion = -2; xRegion <= 2; xRegion++) {
+                for (var yRegion = -2; yRegion <= 2; yRegion++) {
+                    sum += bp[(top_1 + yRegion) * horizontalRegionCount + left + xRegion];
+                }
+            }
+            var threshold = sum / 25;
+            for (var xRegion = 0; xRegion < REGION_SIZE; xRegion++) {
+                for (var yRegion = 0; yRegion < REGION_SIZE; yRegion++) {
+                    var x = hortizontalRegion * REGION_SIZE + xRegion;
+                    var y = verticalRegion * REGION_SIZE + yRegion;
+                    var lum = gp[y * width + x];
+                    bd[y * width + x] = lum <= threshold ? 1 : 0;
+                    if (returnInverted) {
+                        id[y * width + x] = !(lum <= threshold) ? 1 : 0;
+                    }
+                }
+            }
+        }
+    }
+    if (returnInverted) {
+        return { binarized: binarized, inverted: inverted };
+    }
+    return { binarized: binarized };
+}`;
+
+// BitMatrix.get(x, y) is false outside the matrix and !!data[y * width + x] inside.
+const ROW_SCAN = `    var mw = matrix.width, mh = matrix.height, md = matrix.data;
+    for (var y = 0; y <= mh; y++) {
+        var length_1 = 0;
+        var lastBit = false;
+        var s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0;
+        var rowIndex = y * mw;
+        for (var x = -1; x <= mw; x++) {
+            var v = y < mh && x >= 0 && x < mw ? md[rowIndex + x] !== 0 : false;
+            if (v === lastBit) {
+                length_1++;
+                continue;
+            }
+            s0 = s1; s1 = s2; s2 = s3; s3 = s4; s4 = length_1;
+            length_1 = 1;
+            lastBit = v;
+            var af = (s0 + s1 + s2 + s3 + s4) / 7;
+            var validFinderPattern = Math.abs(s0 - af) < af &&
+                Math.abs(s1 - af) < af &&
+                Math.abs(s2 - 3 * af) < 3 * af &&
+                Math.abs(s3 - af) < af &&
+                Math.abs(s4 - af) < af &&
+                !v;
+            var aa = (s2 + s3 + s4) / 3;
+            var validAlignmentPattern = Math.abs(s2 - aa) < aa &&
+                Math.abs(s3 - aa) < aa &&
+                Math.abs(s4 - aa) < aa &&
+                v;
+            if (validFinderPattern) {
+                var endX_1 = x - s3 - s4;
+                var startX_1 = endX_1 - s2;
+                var line = { startX: startX_1, endX: endX_1, y: y };
+                var match = null;
+                for (var i = 0; i < activeFinderPatternQuads.length; i++) {
+                    var q = activeFinderPatternQuads[i];
+                    if ((startX_1 >= q.bottom.startX && startX_1 <= q.bottom.endX) ||
+                        (endX_1 >= q.bottom.startX && startX_1 <= q.bottom.endX) ||
+                        (startX_1 <= q.bottom.startX && endX_1 >= q.bottom.endX && ((s2 / (q.bottom.endX - q.bottom.startX)) < MAX_QUAD_RATIO &&
+                            (s2 / (q.bottom.endX - q.bottom.startX)) > MIN_QUAD_RATIO))) {
+                        match = q;
+                        break;
+                    }
+                }
+                if (match) {
+                    match.bottom = line;
+                }
+                else {
+                    activeFinderPatternQuads.push({ top: line, bottom: line });
+                }
+            }
+            if (validAlignmentPattern) {
+                var endX_2 = x - s4;
+                var startX_2 = endX_2 - s3;
+                var line = { startX: startX_2, y: y, endX: endX_2 };
+                var match = null;
+                for (var i = 0; i < activeAlignmentPatternQuads.length; i++) {
+                    var q = activeAlignmentPatternQuads[i];
+                    if ((startX_2 >= q.bottom.startX && startX_2 <= q.bottom.endX) ||
+                        (endX_2 >= q.bottom.startX && startX_2 <= q.bottom.endX) ||
+                        (startX_2 <= q.bottom.startX && endX_2 >= q.bottom.endX && ((s2 / (q.bottom.endX - q.bottom.startX)) < MAX_QUAD_RATIO &&
+                            (s2 / (q.bottom.endX - q.bottom.startX)) > MIN_QUAD_RATIO))) {
+                        match = q;
+                        break;
+                    }
+                }
+                if (match) {
+                    match.bottom = line;
+                }
+                else {
+                    activeAlignmentPatternQuads.push({ top: line, bottom: line });
+                }
+            }
+        }
+        var stillF = [];
+        for (var i = 0; i < activeFinderPatternQuads.length; i++) {
+            var q = activeFinderPatternQuads[i];
+            if (q.bottom.y === y) stillF.push(q);
+            else if (q.bottom.y - q.top.y >= 2) finderPatternQuads.push(q);
+        }
+        activeFinderPatternQuads = stillF;
+        var stillA = [];
+        for (var i = 0; i < activeAlignmentPatternQuads.length; i++) {
+            var q = activeAlignmentPatternQuads[i];
+            if (q.bottom.y === y) stillA.push(q);
+            else alignmentPatternQuads.push(q);
+        }
+        activeAlignmentPatternQuads = stillA;
+    }
+`;
+
+/** The patched dist text, or throws naming the patch whose anchor text was not found. */
+export function patchJsQR(src) {
+  let out = src;
+  for (const p of PATCHES) {
+    const next = p.apply(out);
+    if (next === null) throw new Error(`jsQR patch not applicable (jsqr version changed?): ${p.what}`);
+    out = next;
+  }
+  return out;
+}
