@@ -198,22 +198,40 @@ function shrinkInto(f: Frame, box: Box, s: number, w: number, h: number, invert:
 function resampleInto(f: Frame, box: Box, s: number, w: number, h: number, invert: boolean, out: Uint32Array): void {
   const W = f.width;
   const H = f.height;
-  const d = f.data;
-  const rgba = f.format === 'rgba';
-  const lum = (p: number) => (rgba ? (54 * d[4 * p] + 183 * d[4 * p + 1] + 19 * d[4 * p + 2]) >> 8 : d[p]);
+  let d = f.data;
+  let base = 0;
+  const stride = W;
+  if (f.format === 'rgba') {
+    // Grey of the rows the box needs, then the same sampling as a grey frame.
+    const y0 = Math.min(H - 2, Math.max(0, Math.floor(box.y0 + 0.5 * s - 0.5)));
+    const y1 = Math.min(H - 1, Math.max(0, Math.floor(box.y0 + (h - 0.5) * s - 0.5)) + 1);
+    const g = new Uint8Array((y1 - y0 + 1) * W);
+    for (let i = 0, p = y0 * W * 4; i < g.length; i++, p += 4) g[i] = (54 * f.data[p] + 183 * f.data[p + 1] + 19 * f.data[p + 2]) >> 8;
+    d = g;
+    base = -y0 * W;
+  }
+  // Column positions and weights are the same on every row.
+  const xs = new Int32Array(w);
+  const txs = new Float64Array(w);
+  for (let x = 0; x < w; x++) {
+    const fx = box.x0 + (x + 0.5) * s - 0.5;
+    const x0 = Math.min(W - 2, Math.max(0, Math.floor(fx)));
+    xs[x] = x0;
+    txs[x] = Math.min(1, Math.max(0, fx - x0));
+  }
   for (let y = 0; y < h; y++) {
     const fy = box.y0 + (y + 0.5) * s - 0.5;
     const y0 = Math.min(H - 2, Math.max(0, Math.floor(fy)));
     const ty = Math.min(1, Math.max(0, fy - y0));
-    for (let x = 0; x < w; x++) {
-      const fx = box.x0 + (x + 0.5) * s - 0.5;
-      const x0 = Math.min(W - 2, Math.max(0, Math.floor(fx)));
-      const tx = Math.min(1, Math.max(0, fx - x0));
-      const p = y0 * W + x0;
-      const top = lum(p) + (lum(p + 1) - lum(p)) * tx;
-      const bot = lum(p + W) + (lum(p + W + 1) - lum(p + W)) * tx;
-      const v = (top + (bot - top) * ty) | 0;
-      out[y * w + x] = (invert ? 255 - v : v) * 0x01010101;
+    const row = base + y0 * stride;
+    for (let x = 0, o = y * w; x < w; x++, o++) {
+      const p = row + xs[x];
+      const tx = txs[x];
+      const a = d[p];
+      const c = d[p + stride];
+      const top = a + (d[p + 1] - a) * tx;
+      const v = (top + (c + (d[p + stride + 1] - c) * tx - top) * ty) | 0;
+      out[o] = (invert ? 255 - v : v) * 0x01010101;
     }
   }
 }
