@@ -4,7 +4,9 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import QRCode from 'qrcode';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
+import { createRequire } from 'node:module';
+import { patchJsQR } from '../build-jsqr.mjs';
 import { getQuickJS, newQuickJSWASMModuleFromVariant } from 'quickjs-emscripten';
 import jsQRModule from 'jsqr';
 import { CameraDecoder } from '../src/input/camera.ts';
@@ -90,12 +92,24 @@ function qrFrame(text: string, x: number, y: number, px: number): Uint8Array {
 
 const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
 
+const stockJsQRPath = createRequire(import.meta.url).resolve('jsqr');
+/** 'jsqr' as the firmware bundles it; 'jsqr-stock' the package as published. */
+const jsqrAsFirmware: Plugin = {
+  name: 'jsqr-as-firmware',
+  setup(b) {
+    b.onResolve({ filter: /^jsqr-stock$/ }, () => ({ path: stockJsQRPath, namespace: 'jsqr-stock' }));
+    b.onLoad({ filter: /.*/, namespace: 'jsqr-stock' }, (a) => ({ contents: readFileSync(a.path, 'utf8'), loader: 'js' }));
+    b.onLoad({ filter: /jsqr[\\/]dist[\\/]jsQR\.js$/ }, (a) => ({ contents: patchJsQR(readFileSync(a.path, 'utf8')), loader: 'js' }));
+  },
+};
+
 // The camera path in QuickJS and QuickJS-ng (the device's engine class, no JIT): camera.ts bundled as the firmware
-// bundles it, 640×480 grey frames handed over as ArrayBuffers.
+// bundles it (jsQR patched by build-jsqr.mjs), 640×480 grey frames handed over as ArrayBuffers; stock jsQR
+// for comparison.
 async function quickjsFigures(ng: boolean): Promise<Record<string, number>> {
   const entry = `
     import { CameraDecoder } from './src/input/camera.ts';
-    import jsQRModule from 'jsqr';
+    import jsQRModule from 'jsqr-stock';
     const jsQR = jsQRModule.default || jsQRModule;
     const cam = new CameraDecoder();
     const frame = (buf) => ({ width: 640, height: 480, format: 'y8', data: new Uint8Array(buf) });
@@ -113,6 +127,7 @@ async function quickjsFigures(ng: boolean): Promise<Record<string, number>> {
   const out = await build({
     stdin: { contents: entry, resolveDir: join(import.meta.dirname, '..'), loader: 'js' },
     bundle: true, format: 'iife', target: 'es2020', platform: 'neutral', mainFields: ['module', 'main'], write: false, minify: true,
+    plugins: [jsqrAsFirmware],
   });
   const QuickJS = ng
     ? await newQuickJSWASMModuleFromVariant(import('@jitl/quickjs-ng-wasmfile-release-sync') as never)
