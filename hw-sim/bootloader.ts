@@ -25,6 +25,7 @@ import {
   type ParsedImage,
 } from '../src/image/format.ts';
 import { fromHex } from '../src/hex.ts';
+import type { SlotReport } from '../src/service/protocol.ts';
 import type { Verifier } from '../src/crypto/ed25519.ts';
 import { nodeVerify } from '../src/node/node-crypto.ts';
 
@@ -73,17 +74,8 @@ export interface BootedImage {
   confirm(): void;
 }
 
-export interface SlotSummary {
-  slot: 'A' | 'B';
-  /** 'empty': erased header; 'invalid': present but would not boot (see detail). */
-  status: 'valid' | 'invalid' | 'empty';
-  version?: string;
-  boardId?: number;
-  securityCounter?: number;
-  hash?: string;
-  size?: number;
-  detail?: string;
-}
+/** What the service protocol reports of a slot ('empty': erased header; 'invalid': would not boot). */
+export type SlotSummary = SlotReport;
 
 export type Refusal = 'malformed' | 'hash' | 'signature' | 'board' | 'rollback' | 'too-large' | 'busy' | 'flash';
 

@@ -50,6 +50,7 @@ export function isRangeList(v: unknown): v is Range[] {
 
 export interface SlotReport {
   slot: 'A' | 'B';
+  /** 'empty': erased header; 'invalid': present but would not boot (see detail). */
   status: 'valid' | 'invalid' | 'empty';
   version?: string;
   boardId?: number;
