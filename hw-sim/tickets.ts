@@ -1,6 +1,7 @@
 // Tickets for scenarios: generated zones of a chosen prize, signed with the SPH1 test key (or forged
 // with another key). The same fields always give the same code, so a ticket can be scanned twice.
-import { composeZones, makeRng, utf8 } from '../src/gen/index.ts';
+import { composeZones, makeRng } from '../src/gen/index.ts';
+import { utf8Encode } from '../src/utf8.ts';
 import { encodeTicket } from '../src/sph1/encode.ts';
 import { TEST_KEY_ID, TEST_KEY_SEED_HEX } from '../src/sph1/keys.ts';
 import { fromHex } from '../src/hex.ts';
@@ -31,7 +32,7 @@ export function ticketProblem(t: TicketSpec): string | null {
 export function ticketCode(t: TicketSpec): string {
   const problem = ticketProblem(t);
   if (problem) throw new RangeError(problem);
-  const rng = makeRng(utf8(`sim:${t.emission}/${t.block}/${t.number}/${t.prize}`));
+  const rng = makeRng(utf8Encode(`sim:${t.emission}/${t.block}/${t.number}/${t.prize}`));
   const zones = composeZones(t.prize, rng);
   const seed = t.key === 'other' ? OTHER_SEED : fromHex(TEST_KEY_SEED_HEX);
   return encodeTicket({ emission: t.emission, block: t.block, number: t.number, keyId: TEST_KEY_ID }, zones, seed, nodeSign);

@@ -4,7 +4,8 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { BLOCK_SIZE, type Zones } from '../game/rules.ts';
 import { PRIZE_TABLE, type PrizeTable } from '../game/prize-table.ts';
 import { makePermutation, type Permutation } from './permutation.ts';
-import { mixWords, rngOfWords, utf8 } from './rng.ts';
+import { mixWords, rngOfWords } from './rng.ts';
+import { utf8Encode } from '../utf8.ts';
 import { composeZones } from './compose.ts';
 
 /** Default seed of `saphir gen`. */
@@ -30,7 +31,7 @@ export function prizeOfRank(rank: number): number {
 }
 
 function keyOf(domain: string, seed: string, emission: number, block: number): Uint8Array {
-  const s = utf8(seed);
+  const s = utf8Encode(seed);
   const m = new Uint8Array(domain.length + 1 + s.length + 4);
   for (let i = 0; i < domain.length; i++) m[i] = domain.charCodeAt(i);
   let o = domain.length + 1;

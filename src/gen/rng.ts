@@ -74,23 +74,3 @@ export function mixWords(key: readonly number[], v: number): [number, number, nu
     fmix32(key[3] ^ fmix32(v ^ 0x85a308d3)),
   ];
 }
-
-/** UTF-8 bytes of a string (the core has no TextEncoder). */
-export function utf8(s: string): Uint8Array {
-  const out: number[] = [];
-  for (let i = 0; i < s.length; i++) {
-    let c = s.charCodeAt(i);
-    if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length) {
-      const lo = s.charCodeAt(i + 1);
-      if (lo >= 0xdc00 && lo < 0xe000) {
-        c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
-        i++;
-      }
-    }
-    if (c < 0x80) out.push(c);
-    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
-    else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-    else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-  }
-  return new Uint8Array(out);
-}

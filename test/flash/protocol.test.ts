@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { cobsDecode, cobsEncode } from '../../src/service/cobs.ts';
 import { CMD, PacketReader, RESPONSE, decodePacket, encodePacket, type Packet } from '../../src/service/packet.ts';
 import { addRange, coveredBytes, missingRanges, type Range } from '../../src/service/protocol.ts';
-import { jsonBytes, parseJson, utf8Decode, utf8Encode } from '../../src/service/json.ts';
+import { jsonBytes, parseJson } from '../../src/service/json.ts';
+import { utf8Decode, utf8Encode } from '../../src/utf8.ts';
 import { ServicePort } from '../../hw-sim/service.ts';
 import { TestDevice } from './harness.ts';
 

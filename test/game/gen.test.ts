@@ -12,7 +12,6 @@ import {
   prizeOfRank,
   splitsOf,
   ticketOf,
-  utf8,
 } from '../../src/gen/index.ts';
 import { encodeTicket } from '../../src/sph1/encode.ts';
 import { checkCode } from '../../src/sph1/check.ts';
@@ -45,10 +44,6 @@ test('makeRng: same bytes, same sequence; next in [0,1); int in range; different
   const r = makeRng(new Uint8Array(0));
   for (let i = 0; i < 10000; i++) counts[r.int(10)]++;
   assert.ok(counts.every((n) => n > 850 && n < 1150), counts.join(','));
-});
-
-test('utf8 encodes like the standard', () => {
-  for (const s of ['', 'saphir', 'émission €', '𝄞x']) assert.equal([...utf8(s)], [...Buffer.from(s, 'utf8')]);
 });
 
 test('the permutation is a bijection (small domains, exhaustively) and its inverse undoes it', () => {
