@@ -58,6 +58,17 @@ const PATCHES = [
         '        var sizeScore = q.sizeScore === undefined ? (q.sizeScore = scorePattern({ x: Math.floor(x), y: Math.floor(y) }, [1, 1, 1], matrix)) : q.sizeScore;',
       ),
   },
+  {
+    // The black/white run counts behind every pattern score: an object per colour switch, shift/concat,
+    // reduce/forEach closures. Same walk (Bresenham, same early stops), same float arithmetic, in order.
+    what: 'run counting and scoring without per-switch objects and closures',
+    apply(src) {
+      const start = src.indexOf('function countBlackWhiteRunTowardsPoint(origin, end, matrix, length) {');
+      const end = src.indexOf('// Takes an X,Y point and an array of sizes and scores the point against those ratios.', start);
+      if (start < 0 || end < 0) return null;
+      return src.slice(0, start) + RUNS + src.slice(end);
+    },
+  },
 ];
 
 function replaceOnce(src, from, to) {
@@ -235,6 +246,105 @@ const ROW_SCAN = `    var mw = matrix.width, mh = matrix.height, md = matrix.dat
         }
         activeAlignmentPatternQuads = stillA;
     }
+`;
+
+const RUNS = `var switchXs = [0, 0, 0, 0, 0, 0, 0, 0];
+var switchYs = [0, 0, 0, 0, 0, 0, 0, 0];
+function countBlackWhiteRunTowardsPoint(origin, end, matrix, length) {
+    var sx = length + 1 > switchXs.length ? new Array(length + 1) : switchXs;
+    var sy = length + 1 > switchYs.length ? new Array(length + 1) : switchYs;
+    sx[0] = Math.floor(origin.x);
+    sy[0] = Math.floor(origin.y);
+    var count = 1;
+    var steep = Math.abs(end.y - origin.y) > Math.abs(end.x - origin.x);
+    var fromX;
+    var fromY;
+    var toX;
+    var toY;
+    if (steep) {
+        fromX = Math.floor(origin.y);
+        fromY = Math.floor(origin.x);
+        toX = Math.floor(end.y);
+        toY = Math.floor(end.x);
+    }
+    else {
+        fromX = Math.floor(origin.x);
+        fromY = Math.floor(origin.y);
+        toX = Math.floor(end.x);
+        toY = Math.floor(end.y);
+    }
+    var dx = Math.abs(toX - fromX);
+    var dy = Math.abs(toY - fromY);
+    var error = Math.floor(-dx / 2);
+    var xStep = fromX < toX ? 1 : -1;
+    var yStep = fromY < toY ? 1 : -1;
+    var currentPixel = true;
+    var mw = matrix.width, mh = matrix.height, md = matrix.data;
+    for (var x = fromX, y = fromY; x !== toX + xStep; x += xStep) {
+        var realX = steep ? y : x;
+        var realY = steep ? x : y;
+        var pixel = realX < 0 || realX >= mw || realY < 0 || realY >= mh ? false : !!md[realY * mw + realX];
+        if (pixel !== currentPixel) {
+            currentPixel = !currentPixel;
+            sx[count] = realX;
+            sy[count] = realY;
+            count++;
+            if (count === length + 1) {
+                break;
+            }
+        }
+        error += dy;
+        if (error > 0) {
+            if (y === toY) {
+                break;
+            }
+            y += yStep;
+            error -= dx;
+        }
+    }
+    var distances = [];
+    for (var i = 0; i < length; i++) {
+        if (i + 1 < count) {
+            distances.push(Math.sqrt(Math.pow((sx[i + 1] - sx[i]), 2) + Math.pow((sy[i + 1] - sy[i]), 2)));
+        }
+        else {
+            distances.push(0);
+        }
+    }
+    return distances;
+}
+function countBlackWhiteRun(origin, end, matrix, length) {
+    var rise = end.y - origin.y;
+    var run = end.x - origin.x;
+    var half = Math.ceil(length / 2);
+    var towardsEnd = countBlackWhiteRunTowardsPoint(origin, end, matrix, half);
+    var awayFromEnd = countBlackWhiteRunTowardsPoint(origin, { x: origin.x - run, y: origin.y - rise }, matrix, half);
+    var result = [];
+    for (var i = 1; i < awayFromEnd.length; i++) {
+        result.push(awayFromEnd[i]);
+    }
+    result.push(towardsEnd[0] + awayFromEnd[0] - 1);
+    for (var i = 1; i < towardsEnd.length; i++) {
+        result.push(towardsEnd[i]);
+    }
+    return result;
+}
+function scoreBlackWhiteRun(sequence, ratios) {
+    var sequenceSum = sequence[0];
+    for (var i = 1; i < sequence.length; i++) {
+        sequenceSum = sequenceSum + sequence[i];
+    }
+    var ratioSum = ratios[0];
+    for (var i = 1; i < ratios.length; i++) {
+        ratioSum = ratioSum + ratios[i];
+    }
+    var averageSize = sequenceSum / ratioSum;
+    var error = 0;
+    for (var i = 0; i < ratios.length; i++) {
+        error += Math.pow((sequence[i] - ratios[i] * averageSize), 2);
+    }
+    return { averageSize: averageSize, error: error };
+}
 `;
 
 /** The patched dist text, or throws naming the patch whose anchor text was not found. */
