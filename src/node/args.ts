@@ -26,3 +26,22 @@ export function intOf(value: unknown, name: string, min = 0, max = Number.MAX_SA
   if (!(n >= min && n <= max)) throw new UsageError(`${name} must be an integer from ${min} to ${max}`);
   return n;
 }
+
+const COMMON = {
+  lang: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/**
+ * Parses a command's arguments plus the `--lang` and `--help` every command takes. Prints `help` and
+ * returns null when asked for it.
+ */
+export function parseCommand<O extends Options>(args: string[], help: string, options: O) {
+  const r = parse(args, { ...options, ...COMMON } as O & typeof COMMON);
+  const common = r.values as { help?: boolean; lang?: string };
+  if (common.help) {
+    process.stdout.write(help + '\n');
+    return null;
+  }
+  return { values: r.values, positionals: r.positionals, lang: langOf(common.lang) };
+}

@@ -6,7 +6,7 @@ import { fromHex, toHex } from '../../hex.ts';
 import { REASON_TEXT, formatEur, type Lang } from '../../i18n.ts';
 import { testKeyRing, type KeyRing } from '../../sph1/keys.ts';
 import type { Reason } from '../../sph1/check.ts';
-import { UsageError, intOf, langOf, parse } from '../args.ts';
+import { UsageError, intOf, parseCommand } from '../args.ts';
 import { nodeVerify } from '../node-crypto.ts';
 import { AuditTally, EXAMPLES, checkChunk, type AuditReport, type BlockReport } from '../workers/audit-core.ts';
 import { OrderedPool, startWorkers, workerCount } from '../workers/pool.ts';
@@ -122,18 +122,13 @@ async function* jobsOf(input: Readable): AsyncGenerator<{ bytes: Uint8Array; las
 }
 
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
+  const parsed = parseCommand(args, HELP, {
     json: { type: 'boolean' },
-    lang: { type: 'string' },
     key: { type: 'string' },
     jobs: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
   });
-  if (values.help) {
-    process.stdout.write(HELP + '\n');
-    return 0;
-  }
-  const lang = langOf(values.lang);
+  if (!parsed) return 0;
+  const { values, positionals, lang } = parsed;
   if (positionals.length > 1) throw new UsageError('one FILE at most (or - for standard input)');
   const keys = values.key !== undefined ? readKeyRing(values.key) : testKeyRing();
   const jobs = values.jobs === undefined ? workerCount() : intOf(values.jobs, '--jobs', 1, 64);

@@ -2,7 +2,7 @@
 import { checkCode } from '../../sph1/check.ts';
 import { testKeyRing } from '../../sph1/keys.ts';
 import { nodeVerify } from '../node-crypto.ts';
-import { langOf, parse } from '../args.ts';
+import { parseCommand } from '../args.ts';
 import { lines } from '../lines.ts';
 import { verdictJson, verdictLine } from '../verdict.ts';
 
@@ -11,16 +11,9 @@ Checks SAPHIR ticket codes given as arguments, or one per line on standard input
 Exit 0 when every code is genuine, 1 when any is not, 2 on a usage error.`;
 
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
-    json: { type: 'boolean' },
-    lang: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (values.help) {
-    process.stdout.write(HELP + '\n');
-    return 0;
-  }
-  const lang = langOf(values.lang);
+  const parsed = parseCommand(args, HELP, { json: { type: 'boolean' } });
+  if (!parsed) return 0;
+  const { values, positionals, lang } = parsed;
   const opts = { keys: testKeyRing(), verify: nodeVerify };
   let allGenuine = true;
   let out = '';

@@ -2,7 +2,7 @@
 // The field technician's view of "what does the validator see from this scanner": every code, in order.
 import { readFile } from 'node:fs/promises';
 import { PNG } from 'pngjs';
-import { langOf, intOf, parse, UsageError } from '../args.ts';
+import { intOf, UsageError, parseCommand } from '../args.ts';
 import { parseHexReports } from '../../input/capture.ts';
 import { KeyboardWedgeDecoder } from '../../input/keyboard.ts';
 import { HidPosDecoder } from '../../input/hid-pos.ts';
@@ -109,20 +109,15 @@ function rawFrame(file: string, bytes: Uint8Array, raw: Raw, lang: Lang, warn: (
 }
 
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
+  const parsed = parseCommand(args, HELP, {
     source: { type: 'string' },
     layout: { type: 'string' },
     width: { type: 'string' },
     height: { type: 'string' },
     format: { type: 'string' },
-    lang: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
   });
-  if (values.help) {
-    process.stdout.write(HELP + '\n');
-    return 0;
-  }
-  const lang = langOf(values.lang);
+  if (!parsed) return 0;
+  const { values, positionals, lang } = parsed;
   const source = values.source as Source;
   if (!SOURCES.includes(source)) throw new UsageError(`--source must be one of ${SOURCES.join(', ')}`);
   const layout = (values.layout ?? 'auto') as 'us' | 'fr' | 'auto';

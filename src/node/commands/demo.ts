@@ -3,7 +3,7 @@
 // a TTY (CI, pipes): the output is plain lines.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { langOf, parse } from '../args.ts';
+import { parseCommand } from '../args.ts';
 import { formatEur, type Lang } from '../../i18n.ts';
 import { parseScenario, ScenarioError } from '../../../hw-sim/scenario.ts';
 import { runScenario, simulatorFor } from '../../../hw-sim/runner.ts';
@@ -42,17 +42,12 @@ const W = {
 } as const;
 
 export async function run(args: string[]): Promise<number> {
-  const { values } = parse(args, {
-    lang: { type: 'string' },
+  const parsed = parseCommand(args, HELP, {
     scenario: { type: 'string' },
     quiet: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
   });
-  if (values.help) {
-    process.stdout.write(HELP + '\n');
-    return 0;
-  }
-  const lang: Lang = langOf(values.lang);
+  if (!parsed) return 0;
+  const { values, lang } = parsed;
   const w = W[lang];
   const out = (s: string) => process.stdout.write(s + '\n');
   const file = values.scenario ?? join(ROOT, 'hw-sim', 'scenarios', 'demo.yaml');

@@ -1,7 +1,7 @@
 // saphir device info --port PATH [--baud N] [--json] [--lang fr|en]
 import { ServiceClient, FlashError, errorText } from '../flash-client.ts';
 import type { Identity } from '../../service/protocol.ts';
-import { UsageError, intOf, langOf, parse } from '../args.ts';
+import { UsageError, intOf, parseCommand } from '../args.ts';
 
 const HELP = `usage: saphir device info --port PATH [--baud N] [--json] [--lang fr|en]
 Asks a device over its service port who it is and what it runs (board, device id, both image slots,
@@ -44,18 +44,13 @@ export function infoText(id: Identity, lang: 'fr' | 'en'): string {
 }
 
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
+  const parsed = parseCommand(args, HELP, {
     port: { type: 'string', short: 'p' },
     baud: { type: 'string', short: 'b' },
     json: { type: 'boolean' },
-    lang: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
   });
-  if (values.help) {
-    process.stdout.write(HELP + '\n');
-    return 0;
-  }
-  const lang = langOf(values.lang);
+  if (!parsed) return 0;
+  const { values, positionals, lang } = parsed;
   if (positionals.length !== 1 || positionals[0] !== 'info') throw new UsageError(HELP);
   if (!values.port) throw new UsageError('--port PATH is required');
   const baud = values.baud === undefined ? 115200 : intOf(values.baud, '--baud', 300, 4000000);

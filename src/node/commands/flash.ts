@@ -5,7 +5,7 @@ import { parseImage, compareVersions, parseVersion, equalBytes } from '../../ima
 import { toHex } from '../../hex.ts';
 import { ServiceClient, FlashError, errorText, refusalText, type Progress } from '../flash-client.ts';
 import type { Identity } from '../../service/protocol.ts';
-import { UsageError, intOf, langOf, parse } from '../args.ts';
+import { UsageError, intOf, parseCommand } from '../args.ts';
 
 const HELP = `usage: saphir flash --port PATH [--baud N] [--dry-run] [--no-reboot] [--lang fr|en] IMAGE
 Writes a signed firmware image to a device over its service serial port: shows the device and the
@@ -104,19 +104,14 @@ function progressBar(lang: Lang): (p: Progress) => void {
 }
 
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
+  const parsed = parseCommand(args, HELP, {
     port: { type: 'string', short: 'p' },
     baud: { type: 'string', short: 'b' },
     'dry-run': { type: 'boolean' },
     'no-reboot': { type: 'boolean' },
-    lang: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
   });
-  if (values.help) {
-    process.stdout.write(HELP + '\n');
-    return 0;
-  }
-  const lang = langOf(values.lang);
+  if (!parsed) return 0;
+  const { values, positionals, lang } = parsed;
   const fr = lang === 'fr';
   if (!values.port) throw new UsageError('--port PATH is required');
   if (positionals.length !== 1) throw new UsageError('one IMAGE file expected');

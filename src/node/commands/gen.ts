@@ -5,7 +5,7 @@ import { blockGenerator, DEFAULT_SEED } from '../../gen/index.ts';
 import { fromHex } from '../../hex.ts';
 import { TEST_KEY_ID, TEST_KEY_SEED_HEX } from '../../sph1/keys.ts';
 import type { Lang } from '../../i18n.ts';
-import { UsageError, intOf, langOf, parse } from '../args.ts';
+import { UsageError, intOf, parseCommand } from '../args.ts';
 import { nodeSign } from '../node-crypto.ts';
 import { RangeEncoder, type SigningKey } from '../workers/gen-core.ts';
 import { runOrdered, startWorkers, workerCount } from '../workers/pool.ts';
@@ -53,7 +53,7 @@ export function readKeyFile(path: string): SigningKey {
 }
 
 export async function run(args: string[]): Promise<number> {
-  const { values } = parse(args, {
+  const parsed = parseCommand(args, HELP, {
     emission: { type: 'string' },
     block: { type: 'string' },
     full: { type: 'boolean' },
@@ -62,14 +62,9 @@ export async function run(args: string[]): Promise<number> {
     seed: { type: 'string' },
     key: { type: 'string' },
     jobs: { type: 'string' },
-    lang: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
   });
-  if (values.help) {
-    process.stdout.write(HELP + '\n');
-    return 0;
-  }
-  const lang = langOf(values.lang);
+  if (!parsed) return 0;
+  const { values, lang } = parsed;
   if (values.emission === undefined || values.block === undefined) throw new UsageError('--emission and --block are required');
   const emission = intOf(values.emission, '--emission', 0, 0xffff);
   const block = intOf(values.block, '--block', 0, 0xffff);

@@ -4,7 +4,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { BOARD_ID, DEV_FIRMWARE_PUBLIC_KEY_HEX, equalBytes, parseImage, verifyImage } from '../../image/format.ts';
 import { fromHex, toHex } from '../../hex.ts';
 import { nodeVerify } from '../node-crypto.ts';
-import { UsageError, langOf, parse } from '../args.ts';
+import { UsageError, parseCommand } from '../args.ts';
 
 const HELP = `usage: saphir image inspect [--key HEX] [--json] [--lang fr|en] FILE
 Prints a signed firmware image's header and checks its SHA-256 and Ed25519 signature, by default
@@ -12,17 +12,12 @@ against the published development key (--key: another public key, 64 hex digits)
 Exit 0 when the image is intact and signed by that key, 1 when not, 2 on a usage error.`;
 
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
+  const parsed = parseCommand(args, HELP, {
     key: { type: 'string' },
     json: { type: 'boolean' },
-    lang: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
   });
-  if (values.help) {
-    process.stdout.write(HELP + '\n');
-    return 0;
-  }
-  const lang = langOf(values.lang);
+  if (!parsed) return 0;
+  const { values, positionals, lang } = parsed;
   const [sub, file, ...extra] = positionals;
   if (sub !== 'inspect' || !file || extra.length) throw new UsageError(HELP);
   let key: Uint8Array;

@@ -1,6 +1,6 @@
 // saphir ledger export --port PATH [--baud N] [--format csv|json] [--lang fr|en]
 import { ServiceClient, FlashError, errorText } from '../flash-client.ts';
-import { UsageError, intOf, langOf, parse } from '../args.ts';
+import { UsageError, intOf, parseCommand } from '../args.ts';
 
 const HELP = `usage: saphir ledger export --port PATH [--baud N] [--format csv|json] [--lang fr|en]
 Reads the paid-ticket ledger of a device over its service port and writes it to standard output:
@@ -30,18 +30,13 @@ export function toCsv(entries: unknown[]): string {
 }
 
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
+  const parsed = parseCommand(args, HELP, {
     port: { type: 'string', short: 'p' },
     baud: { type: 'string', short: 'b' },
     format: { type: 'string' },
-    lang: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
   });
-  if (values.help) {
-    process.stdout.write(HELP + '\n');
-    return 0;
-  }
-  const lang = langOf(values.lang);
+  if (!parsed) return 0;
+  const { values, positionals, lang } = parsed;
   if (positionals.length !== 1 || positionals[0] !== 'export') throw new UsageError(HELP);
   if (!values.port) throw new UsageError('--port PATH is required');
   const format = values.format ?? 'csv';

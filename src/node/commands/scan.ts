@@ -3,7 +3,7 @@
 import { checkCode } from '../../sph1/check.ts';
 import { testKeyRing } from '../../sph1/keys.ts';
 import { nodeVerify } from '../node-crypto.ts';
-import { intOf, langOf, parse, UsageError } from '../args.ts';
+import { intOf, UsageError, parseCommand } from '../args.ts';
 import { verdictJson, verdictLine } from '../verdict.ts';
 import { HidError, openHidScanner } from '../hid.ts';
 import { openSerialScanner, SerialOpenError, type SerialStatus } from '../serial.ts';
@@ -37,7 +37,7 @@ const TEXT = {
 };
 
 export async function run(args: string[]): Promise<number> {
-  const { values } = parse(args, {
+  const parsed = parseCommand(args, HELP, {
     hid: { type: 'string' },
     mode: { type: 'string' },
     layout: { type: 'string' },
@@ -46,14 +46,9 @@ export async function run(args: string[]): Promise<number> {
     ack: { type: 'boolean' },
     json: { type: 'boolean' },
     count: { type: 'string' },
-    lang: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
   });
-  if (values.help) {
-    process.stdout.write(HELP + '\n');
-    return 0;
-  }
-  const lang: Lang = langOf(values.lang);
+  if (!parsed) return 0;
+  const { values, lang } = parsed;
   const t = TEXT[lang];
   if (!values.hid === !values.serial) throw new UsageError('give exactly one of --hid VID:PID|PATH or --serial PATH');
   if (values.hid && (values.baud !== undefined || values.ack)) throw new UsageError('--baud and --ack apply to --serial only');

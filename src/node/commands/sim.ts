@@ -6,7 +6,7 @@
 //   saphir sim --pty [PATH]            the device's service port on a pseudo-terminal (hw-sim/pty.ts)
 import { readFileSync, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { intOf, langOf, parse, UsageError } from '../args.ts';
+import { intOf, UsageError, parseCommand } from '../args.ts';
 import type { Lang } from '../../i18n.ts';
 import { formatEur } from '../../i18n.ts';
 import type { Key } from '../../hal.ts';
@@ -34,7 +34,7 @@ const HELP = `usage: saphir sim [options]
 Without --scenario: interactive. Type 'aide' / 'help' for the commands.`;
 
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
+  const parsed = parseCommand(args, HELP, {
     scenario: { type: 'string', multiple: true },
     quiet: { type: 'boolean' },
     screenshots: { type: 'string' },
@@ -45,14 +45,9 @@ export async function run(args: string[]): Promise<number> {
     'bridge-serial': { type: 'string' },
     baud: { type: 'string' },
     pty: { type: 'boolean' },
-    lang: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
   });
-  if (values.help) {
-    process.stdout.write(HELP + '\n');
-    return 0;
-  }
-  const lang = langOf(values.lang);
+  if (!parsed) return 0;
+  const { values, positionals, lang } = parsed;
   const variant = values.variant ?? 'quickjs';
   if (variant !== 'quickjs' && variant !== 'quickjs-ng') throw new UsageError('--variant must be quickjs or quickjs-ng');
   if (values.scenario) {
