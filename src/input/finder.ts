@@ -35,29 +35,56 @@ function greySub(f: Frame, s: number, w: number, h: number, out: Uint8Array): vo
 /**
  * Dark/light threshold of each 8×8 block: the mean of the 5×5 blocks around it, estimated from every
  * other pixel of every other row. A pixel is dark when below its block's threshold.
+ * (Sums and counts are integers, so the separable 5×5 sums are exact.)
  */
 function thresholds(g: Uint8Array, rs: number, cs: number, w: number, h: number): { thr: Float32Array; bw: number } {
   const bw = Math.ceil(w / BLOCK);
   const bh = Math.ceil(h / BLOCK);
-  const sum = new Float32Array(bw * bh);
-  const cnt = new Float32Array(bw * bh);
+  const sum = new Float64Array(bw * bh);
+  const cnt = new Float64Array(bw * bh);
+  const step = 2 * cs;
   for (let y = 0; y < h; y += 2) {
     const brow = (y >> 3) * bw;
-    for (let x = 0, p = y * rs; x < w; x += 2, p += 2 * cs) {
-      sum[brow + (x >> 3)] += g[p];
-      cnt[brow + (x >> 3)]++;
+    let p = y * rs;
+    for (let bx = 0; bx < bw; bx++) {
+      const xe = Math.min(w, bx * BLOCK + BLOCK);
+      let s = 0;
+      let n = 0;
+      for (let x = bx * BLOCK; x < xe; x += 2, p += step) {
+        s += g[p];
+        n++;
+      }
+      sum[brow + bx] += s;
+      cnt[brow + bx] += n;
+    }
+  }
+  // 5 blocks across, then 5 down.
+  const hs = new Float64Array(bw * bh);
+  const hc = new Float64Array(bw * bh);
+  for (let by = 0; by < bh; by++) {
+    const r = by * bw;
+    for (let bx = 0; bx < bw; bx++) {
+      const i1 = Math.min(bw - 1, bx + 2);
+      let t = 0;
+      let n = 0;
+      for (let i = Math.max(0, bx - 2); i <= i1; i++) {
+        t += sum[r + i];
+        n += cnt[r + i];
+      }
+      hs[r + bx] = t;
+      hc[r + bx] = n;
     }
   }
   const thr = new Float32Array(bw * bh);
   for (let by = 0; by < bh; by++) {
+    const j0 = Math.max(0, by - 2);
+    const j1 = Math.min(bh - 1, by + 2);
     for (let bx = 0; bx < bw; bx++) {
       let t = 0;
       let n = 0;
-      for (let j = Math.max(0, by - 2); j <= Math.min(bh - 1, by + 2); j++) {
-        for (let i = Math.max(0, bx - 2); i <= Math.min(bw - 1, bx + 2); i++) {
-          t += sum[j * bw + i];
-          n += cnt[j * bw + i];
-        }
+      for (let j = j0; j <= j1; j++) {
+        t += hs[j * bw + bx];
+        n += hc[j * bw + bx];
       }
       thr[by * bw + bx] = t / n;
     }
@@ -157,34 +184,42 @@ export class FinderLocator {
   }
 
   private scanRows(g: Uint8Array, rs: number, cs: number, thr: Float32Array, bw: number, w: number, h: number, first: number, clusters: Cluster[]): void {
-    const runs = [0, 0, 0, 0, 0];
     for (let y = first; y < h; y += 2) {
       const row = y * rs;
       const trow = (y >> 3) * bw;
-      // runs[4] is the current run; colours alternate, runs[0] dark when the pattern can match.
+      // r4 is the current run; colours alternate, r0 dark when the pattern can match.
       let color = g[row] < thr[trow] ? 1 : 0;
-      runs[0] = runs[1] = runs[2] = runs[3] = 0;
-      runs[4] = 1;
-      for (let x = 1; x <= w; x++) {
-        const c = x < w ? (g[row + x * cs] < thr[trow + (x >> 3)] ? 1 : 0) : color ^ 1;
-        if (c === color) {
-          runs[4]++;
-          continue;
-        }
-        if (color === 1) {
-          const m = ratioOk(runs[0], runs[1], runs[2], runs[3], runs[4]);
-          if (m) {
-            const cx = Math.round(x - runs[4] - runs[3] - runs[2] / 2);
-            const v = vertical(g, rs, cs, thr, bw, h, cx, y, Math.ceil(m * 5));
-            if (v && v[1] < m * 2 && v[1] > m / 2) this.add(clusters, cx, v[0], (m + v[1]) / 2);
+      let r0 = 0;
+      let r1 = 0;
+      let r2 = 0;
+      let r3 = 0;
+      let r4 = 1;
+      // x = w closes the last run (as if the colour changed there).
+      for (let x = 1; x <= w; ) {
+        // One threshold a block of 8: the inner loop is a load, a compare and a count a pixel.
+        const end = x < w ? Math.min(w, (x | 7) + 1) : w + 1;
+        const t = x < w ? thr[trow + (x >> 3)] : 0;
+        for (let p = row + x * cs; x < end; x++, p += cs) {
+          const c = x < w ? (g[p] < t ? 1 : 0) : color ^ 1;
+          if (c === color) {
+            r4++;
+            continue;
           }
+          if (color === 1) {
+            const m = ratioOk(r0, r1, r2, r3, r4);
+            if (m) {
+              const cx = Math.round(x - r4 - r3 - r2 / 2);
+              const v = vertical(g, rs, cs, thr, bw, h, cx, y, Math.ceil(m * 5));
+              if (v && v[1] < m * 2 && v[1] > m / 2) this.add(clusters, cx, v[0], (m + v[1]) / 2);
+            }
+          }
+          r0 = r1;
+          r1 = r2;
+          r2 = r3;
+          r3 = r4;
+          r4 = 1;
+          color = c;
         }
-        runs[0] = runs[1];
-        runs[1] = runs[2];
-        runs[2] = runs[3];
-        runs[3] = runs[4];
-        runs[4] = 1;
-        color = c;
       }
     }
   }
