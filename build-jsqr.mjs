@@ -99,10 +99,11 @@ const BINARIZE = `function binarize(data, width, height, returnInverted) {
             for (var y = 0; y < REGION_SIZE; y++) {
                 var rowIndex = (verticalRegion * REGION_SIZE + y) * width + hortizontalRegion * REGION_SIZE;
                 for (var x = 0; x < REGION_SIZE; x++) {
-                    var pixelLumosity = gp[rowIndex + x];
+                    var pixelLumosity = +gp[rowIndex + x]; // undefined past the end: NaN, as Math.min sees it
                     sum += pixelLumosity;
-                    min = Math.min(min, pixelLumosity);
-                    max = Math.max(max, pixelLumosity);
+                    // Math.min/Math.max without the calls; a NaN (a read past the image) sticks as there.
+                    if (pixelLumosity < min || pixelLumosity !== pixelLumosity) min = pixelLumosity;
+                    if (pixelLumosity > max || pixelLumosity !== pixelLumosity) max = pixelLumosity;
                 }
             }
             var average = sum / 64;
@@ -165,8 +166,9 @@ const ROW_SCAN = `    var mw = matrix.width, mh = matrix.height, md = matrix.dat
         var lastBit = false;
         var s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0;
         var rowIndex = y * mw;
+        var rowEnd = y < mh ? mw : -1;
         for (var x = -1; x <= mw; x++) {
-            var v = y < mh && x >= 0 && x < mw ? md[rowIndex + x] !== 0 : false;
+            var v = x >= 0 && x < rowEnd ? md[rowIndex + x] !== 0 : false;
             if (v === lastBit) {
                 length_1++;
                 continue;
