@@ -265,7 +265,8 @@ export function isStale() {
       if (e.isDirectory()) return e.name !== 'dist' && e.name !== 'node' && newer(p);
       return /\.(ts|js|mjs|json)$/.test(e.name) && statSync(p).mtimeMs > built;
     });
-  return newer(join(ROOT, 'firmware')) || newer(join(ROOT, 'src')) || statSync(join(ROOT, 'package.json')).mtimeMs > built;
+  const files = ['package.json', 'build-jsqr.mjs'].map((f) => statSync(join(ROOT, f)).mtimeMs);
+  return newer(join(ROOT, 'firmware')) || newer(join(ROOT, 'src')) || files.some((t) => t > built);
 }
 
 /** Builds only when stale (tests and benchmarks call this). */
