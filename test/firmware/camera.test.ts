@@ -47,6 +47,25 @@ test('camera: a VGA frame with a ticket QR code → verdict, once per ticket in 
   }
 });
 
+test('camera on QuickJS-ng: a frame gives its verdict and 12 more keep the heap flat', async () => {
+  const { td, vm } = await boot(chipWith(), 'quickjs-ng');
+  try {
+    const samples: number[] = [];
+    for (let i = 0; i < 13; i++) {
+      td.time.advance(4000);
+      td.cameras[0].push(qrFrame(ticket({ number: 400 + (i % 3) }), { x: 40 + (i % 3) * 90, y: 30 + (i % 2) * 70 }));
+      assert.match(flat(td.screen), /^PERDANT/, `frame ${i}`);
+      td.press('C');
+      if (i >= 3) samples.push(vm.heapUsed());
+    }
+    const grown = Math.max(...samples.slice(-3)) - Math.max(...samples.slice(0, 3));
+    assert.ok(grown < 32 * 1024, `heap grew by ${grown} bytes: ${samples.join(', ')}`);
+    assert.equal(vm.faults, []);
+  } finally {
+    vm.dispose();
+  }
+});
+
 test('the patched jsQR of the bundle reads exactly what stock jsQR reads: text and corners', () => {
   const patched = patchedJsQR();
   const same = (rgba: Uint8ClampedArray, w: number, h: number, what: string) => {
