@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from './src/image/format.ts';
 import { fromHex } from './src/hex.ts';
 import { nodeSign } from './src/node/node-crypto.ts';
-import { patchJsQR } from './build-jsqr.mjs';
+import { patchJsQR } from './firmware/jsqr-patch.mjs';
 
 export const ROOT = dirname(fileURLToPath(import.meta.url));
 export const DIST = join(ROOT, 'firmware', 'dist');
@@ -67,7 +67,7 @@ const noCamera = {
 };
 
 /**
- * jsQR as build-jsqr.mjs patches it (no Shift-JIS table, no per-frame garbage cycle, fewer calls per
+ * jsQR as firmware/jsqr-patch.mjs patches it (no Shift-JIS table, no per-frame garbage cycle, fewer calls per
  * pixel: same results); and Ed25519's SHA-512 comes from the small firmware/sha512.ts instead of @noble/hashes/sha2.js (which carries SHA-256/384/224 too).
  */
 const slim = {
@@ -265,7 +265,7 @@ export function isStale() {
       if (e.isDirectory()) return e.name !== 'dist' && e.name !== 'node' && newer(p);
       return /\.(ts|js|mjs|json)$/.test(e.name) && statSync(p).mtimeMs > built;
     });
-  const files = ['package.json', 'build-jsqr.mjs'].map((f) => statSync(join(ROOT, f)).mtimeMs);
+  const files = ['package.json', 'build.mjs'].map((f) => statSync(join(ROOT, f)).mtimeMs);
   return newer(join(ROOT, 'firmware')) || newer(join(ROOT, 'src')) || files.some((t) => t > built);
 }
 

@@ -6,7 +6,7 @@ import { PNG } from 'pngjs';
 import QRCode from 'qrcode';
 import { build, type Plugin } from 'esbuild';
 import { createRequire } from 'node:module';
-import { patchJsQR } from '../build-jsqr.mjs';
+import { patchJsQR } from '../firmware/jsqr-patch.mjs';
 import { getQuickJS, newQuickJSWASMModuleFromVariant } from 'quickjs-emscripten';
 import jsQRModule from 'jsqr';
 import { CameraDecoder } from '../src/input/camera.ts';
@@ -104,7 +104,7 @@ const jsqrAsFirmware: Plugin = {
 };
 
 // The camera path in QuickJS and QuickJS-ng (the device's engine class, no JIT): camera.ts bundled as the firmware
-// bundles it (jsQR patched by build-jsqr.mjs), 640×480 grey frames handed over as ArrayBuffers; stock jsQR
+// bundles it (jsQR patched by firmware/jsqr-patch.mjs), 640×480 grey frames handed over as ArrayBuffers; stock jsQR
 // for comparison.
 async function quickjsFigures(ng: boolean): Promise<Record<string, number>> {
   const entry = `

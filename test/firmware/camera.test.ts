@@ -8,7 +8,7 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
-import { patchJsQR } from '../../build-jsqr.mjs';
+import { patchJsQR } from '../../firmware/jsqr-patch.mjs';
 import { SHARED } from '../helpers.ts';
 
 type JsQR = typeof import('jsqr').default;
@@ -16,7 +16,7 @@ const require = createRequire(import.meta.url);
 const stockPath = require.resolve('jsqr');
 const stockJsQR = require(stockPath) as JsQR & { default?: JsQR };
 const stock = (stockJsQR.default || stockJsQR) as JsQR;
-/** jsQR as the firmware bundles it (build-jsqr.mjs), loaded as the CommonJS module it is. */
+/** jsQR as the firmware bundles it (firmware/jsqr-patch.mjs), loaded as the CommonJS module it is. */
 function patchedJsQR(): JsQR {
   const m = { exports: {} as { default: JsQR } };
   new Function('module', 'exports', patchJsQR(readFileSync(stockPath, 'utf8')))(m, m.exports);

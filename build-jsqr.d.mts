@@ -1,2 +1,0 @@
-/** jsQR's dist text as the firmware bundles it (build-jsqr.mjs). */
-export function patchJsQR(src: string): string;

@@ -1,0 +1,2 @@
+/** jsQR's dist text as the firmware bundles it (firmware/jsqr-patch.mjs). */
+export function patchJsQR(src: string): string;
