@@ -8,7 +8,7 @@ import { formatEur, type Lang } from '../../i18n.ts';
 import { parseScenario, ScenarioError } from '../../../hw-sim/scenario.ts';
 import { runScenario, simulatorFor } from '../../../hw-sim/runner.ts';
 import { ensureBundle, ROOT } from '../../../hw-sim/sim.ts';
-import { displayFrame, fmtVirtual, indent, reportText, stepLine } from '../../../hw-sim/present.ts';
+import { displayFrame, indent, reportText, stepLine } from '../../../hw-sim/present.ts';
 
 const HELP = `usage: saphir demo [--lang fr|en] [--scenario FILE] [--quiet]
 Boots the firmware in the simulator and plays hw-sim/scenarios/demo.yaml (or FILE), drawing the
@@ -22,7 +22,6 @@ const W = {
     scans: 'tickets scannés',
     outcomes: (w: number, l: number, r: number) => `${w} gagnant(s), ${l} perdant(s), ${r} refusé(s)`,
     paid: (n: number, total: string) => `${n} paiement(s) enregistré(s) au registre, ${total}`,
-    time: (v: string, wall: number) => `${v} simulées en ${(wall / 1000).toFixed(1)} s`,
     firmware: (mode: string, hash: string) => `firmware : ${mode}, image ${hash.slice(0, 16)}`,
     ok: 'Démonstration réussie.',
     failed: 'La démonstration a échoué.',
@@ -34,7 +33,6 @@ const W = {
     scans: 'tickets scanned',
     outcomes: (w: number, l: number, r: number) => `${w} winning, ${l} losing, ${r} refused`,
     paid: (n: number, total: string) => `${n} payment(s) recorded in the ledger, ${total}`,
-    time: (v: string, wall: number) => `${v} simulated in ${(wall / 1000).toFixed(1)} s`,
     firmware: (mode: string, hash: string) => `firmware: ${mode}, image ${hash.slice(0, 16)}`,
     ok: 'Demo passed.',
     failed: 'The demo failed.',
@@ -104,7 +102,6 @@ export async function run(args: string[]): Promise<number> {
   out(reportText(report, lang));
   out(`  ${report.scans} ${w.scans}${lang === 'fr' ? ' :' : ':'} ${w.outcomes(count('win'), count('lose'), count('refused'))}`);
   out(`  ${w.paid(ledger.length, total)}`);
-  out(`  ${w.time(fmtVirtual(report.virtualMs), report.wallMs)}`);
   out(`  ${w.firmware(sim.bootMode, sim.imageHash)}`);
   out(report.ok ? w.ok : w.failed);
   sim.dispose();
