@@ -1,7 +1,7 @@
 // The device application: boot, scan → verdict, pay, and back to ready. Talks to the world only
 // through the HAL Device it is given. Every entry point (input callbacks, the tick) is guarded: an
 // exception is logged, shown, and the app returns to ready.
-import type { Beeper, Device, Flash, Key, Led, Log, MonotonicClock, RealTimeClock, TextDisplay, Timers, Watchdog } from '../src/hal.ts';
+import type { Beeper, Device, Flash, Input, Key, Led, Log, MonotonicClock, RealTimeClock, TextDisplay, Timers, Watchdog } from '../src/hal.ts';
 import { checkCode } from '../src/sph1/check.ts';
 import { deviceVerify, prepareVerify } from './verify.ts';
 import { fromHex } from '../src/hex.ts';
@@ -158,42 +158,19 @@ export class App {
   private openInputs(): void {
     const d = this.dev;
     const on = (name: string) => this.config.inputs.indexOf(name as never) >= 0;
-    if (on('serial')) {
-      const dec = new SerialDecoder();
-      const port = new d.Serial({
-        baud: 115200,
-        onReadable: () =>
-          this.guard(() => {
-            for (let b = port.read(); b; b = port.read()) dec.push(b, this.mono.now());
-            this.drain(dec);
-          }),
-      });
+    // A byte or report input feeds its decoder; whole codes go on to the scan path.
+    const feed = (dec: Decoder & { push(b: Uint8Array, now: number): void }, open: (onReadable: () => void) => Input<Uint8Array>) => {
+      const input = open(() =>
+        this.guard(() => {
+          for (let b = input.read(); b; b = input.read()) dec.push(b, this.mono.now());
+          this.drain(dec);
+        }),
+      );
       this.decoders.push(dec);
-    }
-    if (on('keyboard')) {
-      const dec = new KeyboardWedgeDecoder();
-      const hid = new d.HIDInput({
-        mode: 'keyboard',
-        onReadable: () =>
-          this.guard(() => {
-            for (let r = hid.read(); r; r = hid.read()) dec.push(r, this.mono.now());
-            this.drain(dec);
-          }),
-      });
-      this.decoders.push(dec);
-    }
-    if (on('pos')) {
-      const dec = new HidPosDecoder();
-      const hid = new d.HIDInput({
-        mode: 'pos',
-        onReadable: () =>
-          this.guard(() => {
-            for (let r = hid.read(); r; r = hid.read()) dec.push(r, this.mono.now());
-            this.drain(dec);
-          }),
-      });
-      this.decoders.push(dec);
-    }
+    };
+    if (on('serial')) feed(new SerialDecoder(), (onReadable) => new d.Serial({ baud: 115200, onReadable }));
+    if (on('keyboard')) feed(new KeyboardWedgeDecoder(), (onReadable) => new d.HIDInput({ mode: 'keyboard', onReadable }));
+    if (on('pos')) feed(new HidPosDecoder(), (onReadable) => new d.HIDInput({ mode: 'pos', onReadable }));
     if (on('camera') && newFrameDecoder) {
       const make = newFrameDecoder;
       const cam = new d.Camera({
