@@ -17,6 +17,8 @@ import { AuditTally, FIELDS, KIND_GENUINE, KIND_INVALID } from '../../src/node/w
 import { audit, renderReport, reportJson, run } from '../../src/node/commands/audit.ts';
 import { UsageError } from '../../src/node/args.ts';
 import { noStack, saphir } from './run-cli.ts';
+import { spawnSync } from 'node:child_process';
+import { ROOT } from '../helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-audit-test-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -159,6 +161,20 @@ test('the real CLI: exit 1 and a JSON report on an incomplete set; usage errors 
   const u = saphir(['audit', join(dir, 'nope.txt')]);
   assert.is(u.code, 2);
   assert.ok(noStack(u.stderr), u.stderr);
+});
+
+test('on a terminal, a progress bar on stderr that is cleared before the report', () => {
+  // util-linux `script` gives the command a real pseudo-terminal.
+  const file = join(dir, 'tty.txt');
+  writeFileSync(file, smallSet().text, 'latin1');
+  const cmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'bin', 'saphir.mjs'))} audit ${JSON.stringify(file)} --lang en`;
+  const r = spawnSync('script', ['-qfec', cmd, '/dev/null'], { encoding: 'latin1', env: { ...process.env, TERM: 'xterm' } });
+  assert.is(r.status, 1, r.stderr);
+  const bar = r.stdout.indexOf('] 100 %');
+  assert.ok(bar >= 0, 'the bar reaches 100 %');
+  const cleared = r.stdout.indexOf('\r\x1b[K', bar);
+  assert.ok(cleared > bar, 'the bar line is cleared');
+  assert.ok(r.stdout.indexOf('Result: NOT COMPLIANT') > cleared, 'then the report');
 });
 
 test('usage errors are UsageErrors (exit 2); an empty input is not a pass', async () => {
