@@ -83,9 +83,13 @@ export interface CliResult {
 }
 
 /** Runs `saphir ARGS…` in a child process (the real CLI, on the real pty). */
-export function saphir(args: string[], opts: { timeoutMs?: number } = {}): Promise<CliResult> {
+export function saphir(args: string[], opts: { timeoutMs?: number; tty?: boolean } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const argv = [process.execPath, join(ROOT, 'bin', 'saphir.mjs'), ...args];
+    // tty: util-linux `script` runs it on a pseudo-terminal (stdout and stderr both arrive on stdout).
+    const p = opts.tty
+      ? spawn('script', ['-qfec', argv.map((a) => JSON.stringify(a)).join(' '), '/dev/null'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(argv[0], argv.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     p.stdout.on('data', (d) => (stdout += d));

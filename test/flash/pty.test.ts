@@ -67,6 +67,19 @@ test('saphir flash: good image written, test boot, confirmed, survives a reset; 
   }
 });
 
+test('saphir flash on a terminal: a progress bar with the rate and the time left', async () => {
+  const dev = new TestDevice();
+  const pty = await dev.pty(BAUD);
+  try {
+    const r = await saphir(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', file('tty.img', NEW)], { tty: true });
+    assert.is(r.code, 0, r.stdout);
+    assert.match(r.stdout, /\] 100 %\s+[\d.]+ KB\/s\s+left /);
+    assert.is(dev.current?.imageHash, hashOf(NEW));
+  } finally {
+    await dev.close();
+  }
+});
+
 test('refusals leave slots and ledger unchanged (CLI and device checks)', async () => {
   const dev = new TestDevice();
   const pty = await dev.pty(BAUD);
