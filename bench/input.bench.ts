@@ -13,6 +13,7 @@ import { CameraDecoder } from '../src/input/camera.ts';
 import { KeyboardWedgeDecoder } from '../src/input/keyboard.ts';
 import { SerialDecoder } from '../src/input/serial.ts';
 import type { Frame } from '../src/hal.ts';
+import { evaluator } from './qjs-eval.ts';
 
 const jsQR = ((jsQRModule as unknown as { default?: unknown }).default || jsQRModule) as typeof jsQRModule.default;
 const CORPUS = join(import.meta.dirname, '..', '..', 'shared', 'corpus', 'jsqr-e2e');
@@ -133,17 +134,7 @@ async function quickjsFigures(ng: boolean): Promise<Record<string, number>> {
     ? await newQuickJSWASMModuleFromVariant(import('@jitl/quickjs-ng-wasmfile-release-sync') as never)
     : await getQuickJS();
   const vm = QuickJS.newContext();
-  const run = (code: string) => {
-    const r = vm.evalCode(code);
-    if (r.error) {
-      const e = vm.dump(r.error);
-      r.error.dispose();
-      throw new Error(`QuickJS: ${JSON.stringify(e)}`);
-    }
-    const v = vm.dump(r.value);
-    r.value.dispose();
-    return v;
-  };
+  const run = evaluator(vm);
   const setFrame = (d: Uint8Array) => {
     const h = vm.newArrayBuffer(d.slice().buffer);
     vm.setProp(vm.global, 'FRAME', h);

@@ -6,6 +6,7 @@ import { getQuickJS } from 'quickjs-emscripten';
 import { NorFlash } from '../hw-sim/nor-flash.ts';
 import { LAYOUT } from '../hw-sim/layout.ts';
 import { Ledger, LedgerFull, type Payment } from '../src/ledger/index.ts';
+import { evaluator } from './qjs-eval.ts';
 
 const pay = (i: number): Payment => ({
   emission: 1 + (i % 3), block: (i * 7) % 400, number: (i * 7919) % 3_000_000, prizeEur: 10, paidAtMs: 1_780_000_000_000 + i * 30_000, deviceId: 'SAPH-000123',
@@ -103,17 +104,7 @@ async function qjsFigures() {
   const rt = QuickJS.newRuntime();
   rt.setMemoryLimit(16 * 1024 * 1024);
   const vm = rt.newContext();
-  const run = (code: string) => {
-    const r = vm.evalCode(code);
-    if (r.error) {
-      const e = vm.dump(r.error);
-      r.error.dispose();
-      throw new Error(`QuickJS: ${JSON.stringify(e)}`);
-    }
-    const v = vm.dump(r.value);
-    r.value.dispose();
-    return v;
-  };
+  const run = evaluator(vm);
   const heap = () => {
     const h = rt.computeMemoryUsage();
     const u = vm.dump(h) as { memory_used_size: number };
