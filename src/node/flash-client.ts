@@ -442,3 +442,29 @@ export function errorText(e: unknown, lang: Lang, path?: string): string {
 export function refusalText(reason: string, lang: Lang): string {
   return REFUSAL_TEXT[lang][reason] ?? reason;
 }
+
+/**
+ * What `saphir device` and `saphir ledger` do around their request: open the service port, run `fn`,
+ * close; a link or device failure becomes its message on stderr and exit code 1.
+ */
+export async function withServiceClient(
+  command: string,
+  port: string,
+  baud: number,
+  lang: Lang,
+  fn: (client: ServiceClient) => Promise<number>,
+): Promise<number> {
+  let client: ServiceClient | null = null;
+  try {
+    client = await ServiceClient.open(port, { baud });
+    return await fn(client);
+  } catch (e) {
+    if (e instanceof FlashError) {
+      process.stderr.write(`saphir ${command}: ${errorText(e, lang, port)}\n`);
+      return 1;
+    }
+    throw e;
+  } finally {
+    await client?.close();
+  }
+}

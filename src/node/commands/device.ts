@@ -1,5 +1,5 @@
 // saphir device info --port PATH [--baud N] [--json] [--lang fr|en]
-import { ServiceClient, FlashError, errorText } from '../flash-client.ts';
+import { withServiceClient } from '../flash-client.ts';
 import type { Identity } from '../../service/protocol.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';
 
@@ -54,19 +54,9 @@ export async function run(args: string[]): Promise<number> {
   if (positionals.length !== 1 || positionals[0] !== 'info') throw new UsageError(HELP);
   if (!values.port) throw new UsageError('--port PATH is required');
   const baud = values.baud === undefined ? 115200 : intOf(values.baud, '--baud', 300, 4000000);
-  let client: ServiceClient | null = null;
-  try {
-    client = await ServiceClient.open(values.port, { baud });
+  return withServiceClient('device', values.port, baud, lang, async (client) => {
     const id = await client.identify();
     process.stdout.write((values.json ? JSON.stringify(id) : infoText(id, lang)) + '\n');
     return 0;
-  } catch (e) {
-    if (e instanceof FlashError) {
-      process.stderr.write(`saphir device: ${errorText(e, lang, values.port)}\n`);
-      return 1;
-    }
-    throw e;
-  } finally {
-    await client?.close();
-  }
+  });
 }

@@ -1,5 +1,5 @@
 // saphir ledger export --port PATH [--baud N] [--format csv|json] [--lang fr|en]
-import { ServiceClient, FlashError, errorText } from '../flash-client.ts';
+import { withServiceClient } from '../flash-client.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';
 
 const HELP = `usage: saphir ledger export --port PATH [--baud N] [--format csv|json] [--lang fr|en]
@@ -42,20 +42,10 @@ export async function run(args: string[]): Promise<number> {
   const format = values.format ?? 'csv';
   if (format !== 'csv' && format !== 'json') throw new UsageError('--format must be csv or json');
   const baud = values.baud === undefined ? 115200 : intOf(values.baud, '--baud', 300, 4000000);
-  let client: ServiceClient | null = null;
-  try {
-    client = await ServiceClient.open(values.port, { baud });
+  return withServiceClient('ledger', values.port, baud, lang, async (client) => {
     const entries = await client.ledger();
     process.stdout.write(format === 'json' ? JSON.stringify(entries.map(exportRow), null, 1) + '\n' : toCsv(entries));
     process.stderr.write(lang === 'fr' ? `${entries.length} paiement(s) exporté(s)\n` : `${entries.length} payment(s) exported\n`);
     return 0;
-  } catch (e) {
-    if (e instanceof FlashError) {
-      process.stderr.write(`saphir ledger: ${errorText(e, lang, values.port)}\n`);
-      return 1;
-    }
-    throw e;
-  } finally {
-    await client?.close();
-  }
+  });
 }
