@@ -20,13 +20,14 @@ import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
 
 const BAUD = 921600;
 
-test('real bundle: flash over the pty, test boot in QuickJS, firmware confirms, survives a reset', async () => {
+/** The factory image's bundle repacked as `version` (same board and counter), written to a temp file. */
+function nextImage(version: string) {
   const factory = ensureImage();
   const p = parseImage(factory);
   if ('error' in p) throw new Error(p.error);
   const next = packImage({
     bundle: p.bundle,
-    version: '9.9.9',
+    version,
     boardId: BOARD_ID,
     securityCounter: p.header.securityCounter,
     seed: fromHex(DEV_FIRMWARE_SEED_HEX),
@@ -35,6 +36,11 @@ test('real bundle: flash over the pty, test boot in QuickJS, firmware confirms, 
   const dir = mkdtempSync(join(tmpdir(), 'saphir-real-'));
   const file = join(dir, 'next.img');
   writeFileSync(file, next);
+  return { factory, p, next, dir, file };
+}
+
+test('real bundle: flash over the pty, test boot in QuickJS, firmware confirms, survives a reset', async () => {
+  const { factory, p, dir, file } = nextImage('9.9.9');
 
   const chip = new NorFlash();
   provision(bootChip(chip), factory, p.header.securityCounter);
@@ -81,20 +87,7 @@ test('real bundle: flash over the pty, test boot in QuickJS, firmware confirms, 
 });
 
 test('real bundle: power cut in the middle of FINISH, the old firmware runs, a re-run completes', async () => {
-  const factory = ensureImage();
-  const p = parseImage(factory);
-  if ('error' in p) throw new Error(p.error);
-  const next = packImage({
-    bundle: p.bundle,
-    version: '9.9.8',
-    boardId: BOARD_ID,
-    securityCounter: p.header.securityCounter,
-    seed: fromHex(DEV_FIRMWARE_SEED_HEX),
-    sign: nodeSign,
-  });
-  const dir = mkdtempSync(join(tmpdir(), 'saphir-real-'));
-  const file = join(dir, 'next.img');
-  writeFileSync(file, next);
+  const { factory, p, next, dir, file } = nextImage('9.9.8');
   const chip = new NorFlash();
   provision(bootChip(chip), factory, p.header.securityCounter);
   const sim = new Simulator({ chip });
