@@ -15,4 +15,6 @@ export const LAYOUT = {
   bootState: { offset: 0x100000, size: 0x002000 },
   config: { offset: 0x102000, size: 0x002000 },
   ledger: { offset: 0x110000, size: 0x100000 },
+  /** Write-once provisioning area (the device's trust anchors, hw-sim/provision.ts): never erased. */
+  otp: { offset: 0x3ff000, size: 0x001000 },
 } as const satisfies Record<string, Partition>;
