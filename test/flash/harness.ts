@@ -11,6 +11,7 @@ import { Ledger } from '../../src/ledger/index.ts';
 import { NorFlash, norChip } from './chip.ts';
 import { image } from './images.ts';
 import { ROOT } from '../helpers.ts';
+import { provisionTrust, type Trust } from '../../hw-sim/provision.ts';
 import { ServicePort } from '../../hw-sim/service.ts';
 import { CMD, PacketReader, encodePacket, type Packet } from '../../src/service/packet.ts';
 import { parseJson } from '../../src/service/json.ts';
@@ -33,7 +34,16 @@ export class TestDevice implements ServiceHost {
   selfTestPasses = true;
   ptyBridge: ServicePty | null = null;
 
-  constructor() {
+  /** `provisioned`: a chip provisioned with these trust anchors, `factory` (signed for them) in slot A. */
+  constructor(o: { provisioned?: Partial<Omit<Trust, 'provisioned'>>; factory?: Uint8Array } = {}) {
+    if (o.provisioned) {
+      this.nor = new NorFlash();
+      this.chip = norChip(this.nor);
+      provisionTrust(this.chip, o.provisioned);
+      provision(this.chip, o.factory ?? FACTORY, 1);
+      this.start();
+      return;
+    }
     if (!template) {
       // Factory state, made once: FACTORY in slot A, five payments in the ledger.
       const nor = new NorFlash();
