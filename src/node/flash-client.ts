@@ -506,10 +506,11 @@ export async function withServiceClient(
   baud: number,
   lang: Lang,
   fn: (client: ServiceClient) => Promise<number>,
+  techSeed?: Uint8Array,
 ): Promise<number> {
   let client: ServiceClient | null = null;
   try {
-    client = await ServiceClient.open(port, { baud });
+    client = await ServiceClient.open(port, { baud, techSeed });
     return await fn(client);
   } catch (e) {
     if (e instanceof FlashError) {
