@@ -4,6 +4,7 @@
 import type { Beeper, Device, Flash, Input, Key, Led, Log, MonotonicClock, RealTimeClock, TextDisplay, Timers, Watchdog } from '../src/hal.ts';
 import { checkCode } from '../src/sph1/check.ts';
 import { deviceVerify, prepareVerify } from './verify.ts';
+import { provisionedKeys } from './trust.ts';
 import { fromHex } from '../src/hex.ts';
 import type { KeyRing } from '../src/sph1/keys.ts';
 import { TEST_PUBLIC_KEY_HEX } from '../src/sph1/keys.ts';
@@ -96,7 +97,7 @@ export class App {
     this.display.show(bootScreen(this.lang, d.identity.imageHash));
     this.led.set('off');
     this.log.write(`boot ${VERSION}${PRODUCTION ? '' : ' (dev)'} image ${d.identity.imageHash.slice(0, 16)} config ${loaded.source}`);
-    this.keys = keyRingOf(this.config);
+    this.keys = provisionedKeys(d.identity) ?? keyRingOf(this.config);
     this.deadlines = deadlines(this.config.emissions);
     // Payments hold at most 16 printable ASCII characters of it.
     this.deviceId = (this.config.deviceId || String(d.identity.deviceId)).replace(/[^\x20-\x7e]/g, '?').slice(0, 16);

@@ -29,7 +29,7 @@ export interface PeripheralOptions {
   chip: NorFlash;
   /** Real-time clock: ms since the epoch when the scheduler's time is 0. */
   rtcBase: () => number;
-  identity: { deviceId: string; boardId: number; imageHash: string; pendingConfirm: boolean; confirm(): void };
+  identity: { deviceId: string; boardId: number; imageHash: string; pendingConfirm: boolean; confirm(): void; ticketKeys?: string; production?: boolean };
   events?: DeviceEvents;
   rows?: number;
   columns?: number;
@@ -137,6 +137,12 @@ export class Peripherals {
       },
       confirm() {
         o.identity.confirm();
+      },
+      get ticketKeys() {
+        return o.identity.ticketKeys;
+      },
+      get production() {
+        return o.identity.production;
       },
     };
     return {

@@ -9,6 +9,7 @@ import { transmit, ScannerOptionError } from './scanners/index.ts';
 import { ticketCode } from './tickets.ts';
 import type { Scenario, Step } from './scenario.ts';
 import { formatEur } from '../src/i18n.ts';
+import { publicKeyArg } from '../src/node/key-args.ts';
 
 export interface StepReport {
   line: number;
@@ -48,6 +49,9 @@ export interface RunOptions {
   chip?: NorFlash;
   /** Language of the problems reported (default fr, like all technician-facing text). */
   lang?: 'fr' | 'en';
+  /** Keys to provision the device with when the scenario names none (`saphir sim --firmware-key`…). */
+  firmwareKey?: Uint8Array;
+  techKey?: Uint8Array;
 }
 
 export function describe(s: Step): string {
@@ -90,7 +94,18 @@ export function describe(s: Step): string {
 /** Builds the simulator a scenario asks for (its flash file, clock, seed, device id). */
 export function simulatorFor(sc: Scenario, o: RunOptions = {}): Simulator {
   const chip = o.chip ?? (sc.device?.flash ? NorFlash.load(resolveFrom(sc.file, sc.device.flash)) : new NorFlash());
-  return new Simulator({ chip, seed: sc.seed, clockMs: sc.clockMs, deviceId: sc.device?.id, events: o.events, bundle: o.bundle, variant: o.variant });
+  const key = (v: string | undefined, option: string) => (v === undefined ? undefined : publicKeyArg(option, /^[0-9a-fA-F]{64}$/.test(v) ? v : resolveFrom(sc.file, v)));
+  return new Simulator({
+    chip,
+    seed: sc.seed,
+    clockMs: sc.clockMs,
+    deviceId: sc.device?.id,
+    events: o.events,
+    bundle: o.bundle,
+    variant: o.variant,
+    firmwareKey: key(sc.device?.firmwareKey, 'firmware-key') ?? o.firmwareKey,
+    techKey: key(sc.device?.techKey, 'tech-key') ?? o.techKey,
+  });
 }
 
 function resolveFrom(file: string, p: string): string {

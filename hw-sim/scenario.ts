@@ -36,7 +36,8 @@ export interface Scenario {
   seed: string | number;
   config?: SimConfig;
   clockMs?: number;
-  device?: { flash?: string; id?: string };
+  /** `firmware-key` / `tech-key`: HEX or a file (relative to the scenario) to provision the device with. */
+  device?: { flash?: string; id?: string; firmwareKey?: string; techKey?: string };
   steps: Step[];
 }
 
@@ -208,10 +209,12 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
   }
   const dev = top.get('device');
   if (dev) {
-    const f = fields(dev.node, 'device', ['flash', 'id']);
+    const f = fields(dev.node, 'device', ['flash', 'id', 'firmware-key', 'tech-key']);
     scenario.device = {};
     if (f.has('flash')) scenario.device.flash = str(f.get('flash')!.node, 'flash');
     if (f.has('id')) scenario.device.id = str(f.get('id')!.node, 'id');
+    if (f.has('firmware-key')) scenario.device.firmwareKey = str(f.get('firmware-key')!.node, 'firmware-key');
+    if (f.has('tech-key')) scenario.device.techKey = str(f.get('tech-key')!.node, 'tech-key');
   }
 
   const steps = top.get('steps');

@@ -13,6 +13,8 @@ import { Peripherals, partitionFlash, type BeepRecord } from './device.ts';
 import { QjsDevice, type QjsFault, type QjsVariant } from './qjs-host.ts';
 import { bootSelect, slotSummary, type BootedImage, type NorChip } from './bootloader.ts';
 import { SECTOR_SIZE } from './layout.ts';
+import { provisionTrust, readTrust, isDevFirmwareKey, type Trust } from './provision.ts';
+import { toHex } from '../src/hex.ts';
 import { seededRng, type Rng } from './rng.ts';
 import type { Transmission } from './scanners/types.ts';
 import { defaultConfig, storeConfig, configProblems, type Config } from '../firmware/config.ts';
@@ -103,6 +105,14 @@ export interface SimOptions {
   clockMs?: number;
   deviceId?: string;
   events?: SimEvents;
+  /**
+   * Trust anchors to provision into the chip's write-once area at the first boot (hw-sim/provision.ts).
+   * A firmware key other than the development one makes a production device unless `production` says
+   * otherwise. None given and nothing provisioned: the development keys.
+   */
+  firmwareKey?: Uint8Array;
+  techKey?: Uint8Array;
+  production?: boolean;
 }
 
 export class SimError extends Error {}
@@ -133,8 +143,16 @@ export class Simulator {
   private rtcOffset: number;
   private resetReason: string | undefined;
   private bundleText: string | undefined;
+  private provisionWith: Partial<Omit<Trust, 'provisioned'>> | null = null;
 
   constructor(o: SimOptions = {}) {
+    if (o.firmwareKey || o.techKey || o.production !== undefined) {
+      const p: Partial<Omit<Trust, 'provisioned'>> = {};
+      if (o.firmwareKey) p.firmwareKey = o.firmwareKey;
+      if (o.techKey) p.techKey = o.techKey;
+      p.production = o.production ?? (o.firmwareKey !== undefined && !isDevFirmwareKey(o.firmwareKey));
+      this.provisionWith = p;
+    }
     this.chip = o.chip ?? new NorFlash();
     this.bundleText = o.bundle;
     this.variant = o.variant ?? 'quickjs';
@@ -186,12 +204,30 @@ export class Simulator {
     storeConfig(partitionFlash(this.chip, 'config'), cfg, false);
   }
 
+  /** The trust anchors on the chip (provisioning them first when the options asked for it). */
+  trust(): Trust {
+    if (!this.chip.powered) this.chip.powerOn();
+    const chip = bootChip(this.chip);
+    if (this.provisionWith) {
+      try {
+        provisionTrust(chip, this.provisionWith);
+      } catch (e) {
+        throw new SimError(`provisioning: ${(e as Error).message}`);
+      }
+      this.provisionWith = null;
+    }
+    const t = readTrust(chip);
+    if ('error' in t) throw new SimError(`bootloader: ${t.error}`);
+    return t;
+  }
+
   /** Power on: the bootloader picks a verified image, or developer mode loads the bundle file. */
   async boot(): Promise<void> {
     if (this.on) throw new SimError('boot: the device is already on (use reboot)');
     this.chip.powerOn();
     this.resetReason = undefined;
     let bundle: string;
+    const trust = this.trust();
     const chip = bootChip(this.chip);
     const hasImage = [0, 1].some((s) => slotSummary(chip, s as 0 | 1).status !== 'empty');
     let confirm = () => {};
@@ -208,6 +244,7 @@ export class Simulator {
         this.pendingConfirm = false;
       };
     } else {
+      if (trust.production) throw new SimError('bootloader: no image, and a production device has no developer mode');
       if (this.bundleText === undefined) this.bundleText = ensureBundle();
       bundle = this.bundleText;
       this.bootMode = 'developer';
@@ -226,6 +263,9 @@ export class Simulator {
         return sim.pendingConfirm;
       },
       confirm: () => confirm(),
+      // Provisioned ticket keys win over the configuration's (firmware/trust.ts).
+      ticketKeys: trust.provisioned ? [...trust.ticketKeys].map(([id, k]) => `${id}:${toHex(k)}`).join(',') : undefined,
+      production: trust.production,
     };
     const periph = new Peripherals({
       scheduler: this.scheduler,

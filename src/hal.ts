@@ -133,6 +133,13 @@ export interface Identity {
   readonly pendingConfirm: boolean;
   /** Marks the running image good (MCUboot's confirm); no-op when already confirmed. */
   confirm(): void;
+  /**
+   * Ticket keys provisioned in the device's write-once area, `id:hex` items joined by commas; absent
+   * on a device provisioned with none (the configuration's keys are used).
+   */
+  readonly ticketKeys?: string;
+  /** Provisioned as a production device. */
+  readonly production?: boolean;
 }
 
 export interface LogOptions {}

@@ -20,6 +20,8 @@ import { drawPng } from '../../../hw-sim/render.ts';
 import { T, displayFrame, reportText, stepLine } from '../../../hw-sim/present.ts';
 import { isPrizeAmount } from '../../game/prize-table.ts';
 import { writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { publicKeyArg } from '../key-args.ts';
 
 const HELP = `usage: saphir sim [options]
   --scenario FILE…        play scenario files (hw-sim/scenarios/*.yaml); exit 1 if any fails
@@ -30,6 +32,9 @@ const HELP = `usage: saphir sim [options]
   --bridge-hid VID:PID|PATH [--hid-mode keyboard|pos]   a real HID scanner feeds the simulated device
   --bridge-serial PATH [--baud N]                      a real serial scanner feeds the simulated device
   --pty [PATH] [--baud N] expose the device's service port as a pseudo-terminal (for saphir flash)
+  --firmware-key HEX|FILE provision the device with this firmware public key (a production device
+                          unless it is the development key); default: the development keys
+  --tech-key HEX|FILE     provision the device with this technician public key (service port access)
   --lang fr|en            language of this tool's messages (default fr)
 Without --scenario: interactive. Type 'aide' / 'help' for the commands.`;
 
@@ -45,18 +50,26 @@ export async function run(args: string[]): Promise<number> {
     'bridge-serial': { type: 'string' },
     baud: { type: 'string' },
     pty: { type: 'boolean' },
+    'firmware-key': { type: 'string' },
+    'tech-key': { type: 'string' },
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
+  const keys = {
+    firmwareKey: values['firmware-key'] === undefined ? undefined : publicKeyArg('--firmware-key', values['firmware-key']),
+    techKey: values['tech-key'] === undefined ? undefined : publicKeyArg('--tech-key', values['tech-key']),
+  };
+  // First line: which keys the simulated device trusts (the chip of --flash may already hold some).
+  process.stdout.write(trustLine(new Simulator({ chip: values.flash ? NorFlash.load(values.flash) : new NorFlash(), ...keys }), lang) + '\n');
   const variant = values.variant ?? 'quickjs';
   if (variant !== 'quickjs' && variant !== 'quickjs-ng') throw new UsageError('--variant must be quickjs or quickjs-ng');
   if (values.scenario) {
     // Scenario files given after --scenario, as further options or as positionals.
-    return scenarios([...values.scenario, ...positionals], { lang, quiet: !!values.quiet, screenshots: values.screenshots, variant, flash: values.flash });
+    return scenarios([...values.scenario, ...positionals], { lang, quiet: !!values.quiet, screenshots: values.screenshots, variant, flash: values.flash, ...keys });
   }
   if (values.pty) {
     const baud = values.baud === undefined ? undefined : intOf(values.baud, '--baud', 300, 4_000_000);
-    return pty(positionals[0], { lang, flash: values.flash, variant, baud });
+    return pty(positionals[0], { lang, flash: values.flash, variant, baud, ...keys });
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}' (scenarios go after --scenario)`);
   return interactive({
@@ -67,14 +80,39 @@ export async function run(args: string[]): Promise<number> {
     hidMode: values['hid-mode'],
     bridgeSerial: values['bridge-serial'],
     baud: values.baud === undefined ? undefined : intOf(values.baud, '--baud', 300, 4_000_000),
+    ...keys,
   });
+}
+
+interface KeyOptions {
+  firmwareKey?: Uint8Array;
+  techKey?: Uint8Array;
+}
+
+/** What the simulated device trusts, in one line; provisions `sim`'s chip first when its options ask. */
+export function trustLine(sim: Simulator, lang: Lang): string {
+  const fr = lang === 'fr';
+  let t;
+  try {
+    t = sim.trust();
+  } catch (e) {
+    return (fr ? 'clés de l’appareil : ' : 'device keys: ') + (e as Error).message;
+  }
+  const h = (k: Uint8Array) => createHash('sha256').update(k).digest('hex').slice(0, 16) + '…';
+  if (!t.provisioned) {
+    return fr
+      ? 'appareil de DÉVELOPPEMENT : il fait confiance aux clés de développement publiées (--firmware-key, --tech-key pour en provisionner)'
+      : 'DEVELOPMENT device: it trusts the published development keys (--firmware-key, --tech-key to provision others)';
+  }
+  const kind = t.production ? (fr ? 'appareil de PRODUCTION' : 'PRODUCTION device') : fr ? 'appareil de développement' : 'development device';
+  return `${kind}${fr ? ' provisionné' : ', provisioned'}: ${fr ? 'clé firmware' : 'firmware key'} SHA-256 ${h(t.firmwareKey)}, ${fr ? 'clé technicien' : 'technician key'} SHA-256 ${h(t.techKey)}`;
 }
 
 // --- scenarios ------------------------------------------------------------------------------------
 
 async function scenarios(
   files: string[],
-  o: { lang: Lang; quiet: boolean; screenshots?: string; variant: 'quickjs' | 'quickjs-ng'; flash?: string },
+  o: { lang: Lang; quiet: boolean; screenshots?: string; variant: 'quickjs' | 'quickjs-ng'; flash?: string } & KeyOptions,
 ): Promise<number> {
   const t = T[o.lang];
   const out = (s: string) => process.stdout.write(s + '\n');
@@ -102,7 +140,7 @@ async function scenarios(
     out(`${sc.name}  (${sc.file})`);
     // With --flash, each scenario starts from the saved chip and leaves its state there.
     const chip = o.flash ? NorFlash.load(o.flash) : undefined;
-    const sim = simulatorFor(sc, { bundle, chip, variant: o.variant });
+    const sim = simulatorFor(sc, { bundle, chip, variant: o.variant, firmwareKey: o.firmwareKey, techKey: o.techKey });
     const r = await runScenario(sc, {
       sim,
       bundle,
@@ -170,7 +208,7 @@ const I = {
   },
 } as const;
 
-interface InteractiveOptions {
+interface InteractiveOptions extends KeyOptions {
   lang: Lang;
   flash?: string;
   variant: 'quickjs' | 'quickjs-ng';
@@ -181,7 +219,7 @@ interface InteractiveOptions {
 }
 
 /** A simulator on wall-clock pace: virtual time follows real time while a person watches. */
-async function liveSimulator(o: { lang: Lang; flash?: string; variant: 'quickjs' | 'quickjs-ng'; config?: SimConfig }) {
+async function liveSimulator(o: { lang: Lang; flash?: string; variant: 'quickjs' | 'quickjs-ng'; config?: SimConfig } & KeyOptions) {
   const chip = o.flash ? NorFlash.load(o.flash) : new NorFlash();
   let last = '';
   let drawPending = false;
@@ -191,6 +229,8 @@ async function liveSimulator(o: { lang: Lang; flash?: string; variant: 'quickjs'
     seed: Date.now(),
     clockMs: Date.now(),
     bundle: ensureBundle((s) => process.stderr.write(s + '\n')),
+    firmwareKey: o.firmwareKey,
+    techKey: o.techKey,
     events: {
       // Drawn once the firmware's callback is over, so the frame shows the LED it set after the text.
       display: () => {
@@ -433,7 +473,7 @@ async function bridgeSerial(sim: Simulator, serial: Serial, path: string, baud: 
 
 // --- service port on a pty ------------------------------------------------------------------------
 
-async function pty(link: string | undefined, o: { lang: Lang; flash?: string; variant: 'quickjs' | 'quickjs-ng'; baud?: number }): Promise<number> {
+async function pty(link: string | undefined, o: { lang: Lang; flash?: string; variant: 'quickjs' | 'quickjs-ng'; baud?: number } & KeyOptions): Promise<number> {
   const live = await liveSimulator(o);
   const { sim, serial } = live;
   const { exposeServicePort } = await import('../../../hw-sim/pty.ts');
