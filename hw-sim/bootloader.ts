@@ -30,7 +30,7 @@ import {
 import { fromHex } from '../src/hex.ts';
 import type { SlotReport } from '../src/service/protocol.ts';
 import type { Verifier } from '../src/crypto/ed25519.ts';
-import { nodeVerify } from '../src/node/node-crypto.ts';
+import { hostVerify } from '../src/node/node-crypto.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { readTrust } from './provision.ts';
 
@@ -180,7 +180,7 @@ function options(o: BootOptions): Required<BootOptions> {
   return {
     publicKey: o.publicKey ?? fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX),
     boardId: o.boardId ?? BOARD_ID,
-    verify: o.verify ?? nodeVerify,
+    verify: o.verify ?? hostVerify,
     production: o.production ?? false,
   };
 }
@@ -194,7 +194,7 @@ export function trustedOptions(chip: NorChip, o: BootOptions = {}): BootOptions 
 }
 
 /** True when `image` was signed by the published development firmware key. */
-export function devSigned(image: { keyHash?: Uint8Array; signature: Uint8Array; hash: Uint8Array }, verify: Verifier = nodeVerify): boolean {
+export function devSigned(image: { keyHash?: Uint8Array; signature: Uint8Array; hash: Uint8Array }, verify: Verifier = hostVerify): boolean {
   const dev = fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX);
   if (image.keyHash) return equalHash(image.keyHash, sha256(dev));
   return verify(image.signature, image.hash, dev);

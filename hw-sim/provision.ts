@@ -18,6 +18,7 @@ import { TEST_KEY_ID, TEST_PUBLIC_KEY_HEX } from '../src/sph1/keys.ts';
 import { fromHex, toHex } from '../src/hex.ts';
 import type { TrustReport } from '../src/service/protocol.ts';
 import type { NorChip } from './bootloader.ts';
+import { publicKeyProblem } from '../src/node/node-crypto.ts';
 
 export interface Trust {
   firmwareKey: Uint8Array;
@@ -116,6 +117,10 @@ export function readTrust(chip: NorChip): Trust | { error: string } {
 export function provisionTrust(chip: NorChip, t: Partial<Omit<Trust, 'provisioned'>>): Trust {
   const full = { ...devTrust(), ...t };
   if (full.production && isDevFirmwareKey(full.firmwareKey)) throw new Error('a production device cannot trust the development firmware key');
+  for (const [name, k] of [['firmware key', full.firmwareKey], ['technician key', full.techKey], ...[...full.ticketKeys].map(([id, k]) => [`ticket key ${id}`, k] as const)] as const) {
+    const problem = publicKeyProblem(k);
+    if (problem) throw new Error(`${name}: ${problem}, no signature would verify with it`);
+  }
   const bytes = encodeTrust(full);
   const now = decodeTrust(chip.read(LAYOUT.otp.offset, LAYOUT.otp.size));
   if (!('error' in now)) {

@@ -48,7 +48,7 @@ import {
 } from '../src/service/protocol.ts';
 import { BOARD_ID, DEV_FIRMWARE_PUBLIC_KEY_HEX, HEADER_SIZE, equalBytes, parseHeader, parseImage } from '../src/image/format.ts';
 import { fromHex, toHex } from '../src/hex.ts';
-import { nodeVerify } from '../src/node/node-crypto.ts';
+import { hostVerify } from '../src/node/node-crypto.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { readTrust, trustReport } from './provision.ts';
 import { NONCE_SIZE, authMessage } from '../src/service/auth.ts';
@@ -283,7 +283,7 @@ export class ServicePort {
     return {
       publicKey: o.publicKey ?? fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX),
       boardId: o.boardId ?? BOARD_ID,
-      verify: o.verify ?? nodeVerify,
+      verify: o.verify ?? hostVerify,
       production: o.production ?? false,
     };
   }
@@ -313,7 +313,7 @@ export class ServicePort {
     const trust = readTrust(this.host.chip);
     if ('error' in trust) return refuse(trust.error);
     const msg = authMessage(this.opts().boardId, this.host.deviceId, n.bytes);
-    if (payload.length !== 64 || !nodeVerify(payload, msg, trust.techKey)) return refuse('signature does not verify with the technician key');
+    if (payload.length !== 64 || !hostVerify(payload, msg, trust.techKey)) return refuse('signature does not verify with the technician key');
     this.authedUntil = this.now() + AUTH_IDLE_MS;
     return { ok: true as const };
   }

@@ -161,6 +161,7 @@ test('the provisioning area is write-once and a damaged record trusts nothing', 
   assert.throws(() => dev.nor.write(new Uint8Array(4), LAYOUT.otp.offset), (e: unknown) => e instanceof WriteOnceError);
   assert.throws(() => provisionTrust(dev.chip, { production: false }), /already provisioned/);
   assert.throws(() => provisionTrust(new TestDevice().chip, { production: true }), /development firmware key/);
+  assert.throws(() => provisionTrust(new TestDevice().chip, { techKey: fromHex('01' + '00'.repeat(31)) }), /small-order/);
   // Clearing bits of the record (all that programming can do) makes it damaged, never "blank = dev".
   const t = readTrust(dev.chip);
   assert.not.ok('error' in t);

@@ -25,8 +25,11 @@ const TECH_SEED = new Uint8Array(32).fill(9);
 const ERASE_LEDGER = 'var f=new device.Flash({partition:"ledger"});for(var i=0;i<f.size/f.blockLength;i++)f.eraseBlock(i);\n';
 
 const factory = ensureImage();
-const fp = parseImage(factory);
-if ('error' in fp) throw new Error(fp.error);
+const fp = (() => {
+  const p = parseImage(factory);
+  if ('error' in p) throw new Error(p.error);
+  return p;
+})();
 const pack = (bundle: Uint8Array, version: string, seed: Uint8Array) =>
   packImage({ bundle, version, boardId: BOARD_ID, securityCounter: fp.header.securityCounter, seed, sign: nodeSign });
 const evilBundle = new Uint8Array([...utf8Encode(ERASE_LEDGER), ...fp.bundle]);
