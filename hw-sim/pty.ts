@@ -9,7 +9,7 @@
 // `cut()` kills socat (both ends see the line drop; the device keeps its update session) and
 // `reconnect()` brings a new socat up on the same paths: the link-cut tests use them.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readlinkSync, rmSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SerialPortStream } from '@serialport/stream';
@@ -19,8 +19,35 @@ import { ServicePort, type ServiceHost } from './service.ts';
 export interface PtyOptions {
   /** Simulated UART rate of the device (default 115200). */
   baud?: number;
-  /** Path of the symlink to the host end (default: in a fresh temporary directory). */
+  /**
+   * Path of the symlink to the host end (default: in a fresh temporary directory). Refused when
+   * something other than a pseudo-terminal link (one a previous run left) is there.
+   */
   link?: string;
+  /** socat ended on its own (not through cut() or close()): the port is gone. */
+  onDown?: (why: string) => void;
+}
+
+/** The port cannot be made: socat missing or failing, or PATH taken. The message says what to do. */
+export class PtyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PtyError';
+  }
+}
+
+export const SOCAT_HINT = 'install socat (Debian/Ubuntu: sudo apt-get install socat; macOS: brew install socat)';
+
+/** Whether `path` is a symlink to a pseudo-terminal (what socat's link= makes), or absent. */
+export function freeForLink(path: string): boolean {
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch {
+    return true;
+  }
+  if (!st.isSymbolicLink()) return false;
+  return /^\/dev\/(pts\/\d+|ptmx|tty\w*)$/.test(readlinkSync(path));
 }
 
 export interface ServicePty {
@@ -44,6 +71,9 @@ async function waitFor(check: () => boolean, ms: number, what: string): Promise<
 
 export async function exposeServicePort(host: ServiceHost, opts: PtyOptions = {}): Promise<ServicePty> {
   const baud = opts.baud ?? 115200;
+  if (opts.link !== undefined && !freeForLink(opts.link)) {
+    throw new PtyError(`${opts.link} exists and is not a pseudo-terminal link: choose another path (it is left as it is)`);
+  }
   const dir = mkdtempSync(join(tmpdir(), 'saphir-pty-'));
   const devLink = join(dir, 'device');
   const path = opts.link ?? join(dir, 'tty');
@@ -58,8 +88,10 @@ export async function exposeServicePort(host: ServiceHost, opts: PtyOptions = {}
     },
   });
 
+  let stopping = false;
   const up = async () => {
-    if (existsSync(path)) rmSync(path, { force: true });
+    if (!freeForLink(path)) throw new PtyError(`${path} exists and is not a pseudo-terminal link: choose another path (it is left as it is)`);
+    rmSync(path, { force: true });
     if (existsSync(devLink)) rmSync(devLink, { force: true });
     const p = spawn('socat', ['-d', '-d', `pty,raw,echo=0,link=${devLink}`, `pty,raw,echo=0,link=${path}`], {
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -68,14 +100,25 @@ export async function exposeServicePort(host: ServiceHost, opts: PtyOptions = {}
     socatLog = '';
     let started = false;
     let failed: Error | null = null;
-    p.on('error', (e) => (failed = new Error(`cannot start socat: ${e.message}`)));
+    p.on('error', (e: NodeJS.ErrnoException) => {
+      failed = new PtyError(e.code === 'ENOENT' ? `socat not found: ${SOCAT_HINT}` : `cannot start socat: ${e.message}`);
+    });
+    p.on('exit', (code, signal) => {
+      if (!started || stopping || socat !== p) return;
+      opts.onDown?.(`socat ended (${signal ?? `exit ${code}`}): ${socatLog.trim().split('\n').pop() ?? ''}`);
+    });
     p.stderr!.on('data', (d: Buffer) => {
       socatLog += d.toString();
       if (socatLog.includes('starting data transfer loop')) started = true;
     });
-    await waitFor(() => started || failed !== null || p.exitCode !== null, 5000, 'socat');
+    try {
+      await waitFor(() => started || failed !== null || p.exitCode !== null || p.signalCode !== null, 5000, 'socat');
+    } catch {
+      p.kill('SIGKILL');
+      throw new PtyError(`socat did not start within 5 s: ${socatLog.trim()}`);
+    }
     if (failed) throw failed;
-    if (!started) throw new Error(`socat exited: ${socatLog.trim()}`);
+    if (!started) throw new PtyError(`socat could not make the port: ${socatLog.trim().split('\n').pop() ?? `exit ${p.exitCode}`}`);
     const s = await new Promise<SerialPortStream>((resolve, reject) => {
       const sp = new SerialPortStream({ binding: autoDetect(), path: devLink, baudRate: baud, autoOpen: false, lock: false });
       sp.open((err) => (err ? reject(err) : resolve(sp)));
@@ -86,20 +129,29 @@ export async function exposeServicePort(host: ServiceHost, opts: PtyOptions = {}
   };
 
   const down = async () => {
+    stopping = true;
     const s = serial;
     serial = null;
     const p = socat;
     socat = null;
-    if (p && p.exitCode === null) {
+    // A signal leaves exitCode null: both say whether it already ended.
+    if (p && p.exitCode === null && p.signalCode === null) {
       const gone = new Promise((r) => p.once('exit', r));
       p.kill('SIGTERM');
       await gone;
     }
     if (s?.isOpen) await new Promise<void>((r) => s.close(() => r()));
     port.linkReset();
+    stopping = false;
   };
 
-  await up();
+  try {
+    await up();
+  } catch (e) {
+    port.close();
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
   return {
     path,
     device: realpathSync(path),
@@ -110,7 +162,8 @@ export async function exposeServicePort(host: ServiceHost, opts: PtyOptions = {}
       await down();
       port.close();
       rmSync(dir, { recursive: true, force: true });
-      if (opts.link) rmSync(opts.link, { force: true });
+      // Only our own link: never a file someone put there since.
+      if (opts.link && freeForLink(opts.link)) rmSync(opts.link, { force: true });
     },
   };
 }

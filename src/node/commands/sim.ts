@@ -474,30 +474,55 @@ async function bridgeSerial(sim: Simulator, serial: Serial, path: string, baud: 
 // --- service port on a pty ------------------------------------------------------------------------
 
 async function pty(link: string | undefined, o: { lang: Lang; flash?: string; variant: 'quickjs' | 'quickjs-ng'; baud?: number } & KeyOptions): Promise<number> {
+  const { exposeServicePort, freeForLink, PtyError } = await import('../../../hw-sim/pty.ts');
+  const fail = (why: string) => {
+    process.stderr.write(`saphir sim: ${o.lang === 'fr' ? 'port de service impossible' : 'no service port'}: ${why}\n`);
+    return 1;
+  };
+  // Checked before the device starts: a path that is not ours is never replaced.
+  if (link !== undefined && !freeForLink(link)) {
+    return fail(o.lang === 'fr' ? `${link} existe déjà et n’est pas un lien de pseudo-terminal : choisissez un autre chemin` : `${link} exists and is not a pseudo-terminal link: choose another path`);
+  }
   const live = await liveSimulator(o);
   const { sim, serial } = live;
-  const { exposeServicePort } = await import('../../../hw-sim/pty.ts');
-  const port = await exposeServicePort(
-    {
-      chip: bootChip(sim.chip),
-      deviceId: sim.deviceId,
-      running: () => sim.booted,
-      reboot: () => void serial(() => sim.reboot()),
-      ledgerEntries: () => sim.ledger(),
-      // A power cut the service port simulates (during FINISH) restarts the device as a real one would.
-      powerLost: () => {
-        sim.powerOff('power cut');
-        void serial(() => sim.boot());
+  let down: string | null = null;
+  let wake = () => {};
+  let port;
+  try {
+    port = await exposeServicePort(
+      {
+        chip: bootChip(sim.chip),
+        deviceId: sim.deviceId,
+        running: () => sim.booted,
+        reboot: () => void serial(() => sim.reboot()),
+        ledgerEntries: () => sim.ledger(),
+        // A power cut the service port simulates (during FINISH) restarts the device as a real one would.
+        powerLost: () => {
+          sim.powerOff('power cut');
+          void serial(() => sim.boot());
+        },
       },
-    },
-    { link, baud: o.baud },
-  );
+      {
+        link,
+        baud: o.baud,
+        onDown: (why) => {
+          down = why;
+          wake();
+        },
+      },
+    );
+  } catch (e) {
+    await live.close();
+    if (e instanceof PtyError) return fail(e.message);
+    throw e;
+  }
   process.stdout.write(`${o.lang === 'fr' ? 'port de service' : 'service port'}: ${port.path}\n`);
   await new Promise<void>((resolve) => {
+    wake = resolve;
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
   });
   await port.close();
   await live.close();
-  return 0;
+  return down === null ? 0 : fail(down);
 }
