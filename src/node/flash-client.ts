@@ -131,6 +131,7 @@ export class ServiceClient {
   /** Send a lone delimiter first: it ends whatever partial frame the device holds (line noise). */
   private resync = true;
   private authed = false;
+  private identity: Identity | null = null;
   private readonly techSeed: Uint8Array;
 
   constructor(
@@ -159,7 +160,8 @@ export class ServiceClient {
 
   /** CHALLENGE, then AUTH with the technician key's signature of the device's nonce. */
   async authenticate(): Promise<void> {
-    const id = await this.identify();
+    // Board and device id are signed with the nonce: from the last IDENTIFY, or a fresh one.
+    const id = this.identity ?? (await this.identify());
     const c = await this.json<{ ok: boolean; nonce?: string; reason?: string; detail?: string }>(CMD.CHALLENGE);
     if (!c.ok || typeof c.nonce !== 'string' || !/^[0-9a-f]+$/.test(c.nonce) || c.nonce.length !== 2 * NONCE_SIZE) {
       throw new FlashError('protocol', 'CHALLENGE reply malformed');
@@ -253,6 +255,7 @@ export class ServiceClient {
     // What the device can take: later uploads stay within it.
     if (Number.isInteger(id.maxChunk) && id.maxChunk > 0) this.deviceChunk = Math.min(id.maxChunk, MAX_CHUNK);
     if (Number.isInteger(id.window) && id.window > 0) this.deviceWindow = Math.min(id.window, 64);
+    this.identity = id;
     return id;
   }
 
