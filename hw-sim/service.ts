@@ -217,6 +217,7 @@ export class ServicePort {
       // simulator sees the unpowered chip and restarts it. Anything else is answered, never thrown.
       if (e instanceof Error && e.name === 'PowerCut') {
         this.session = null;
+        this.endAuth();
         this.host.powerLost?.();
         return;
       }

@@ -46,8 +46,13 @@ const keyProblems = new Map<string, string | null>();
  * Why the device would refuse this public key for every signature (not 32 bytes, not a canonical
  * point encoding, small order), or null. Cached: key rings are small.
  */
+let lastGood: Uint8Array | null = null;
+let lastGoodCopy = new Uint8Array(32);
+
 export function publicKeyProblem(publicKey: Uint8Array): string | null {
   if (publicKey.length !== 32) return 'not 32 bytes';
+  // Key rings hand the same array for every ticket: skip the lookup when it is unchanged.
+  if (publicKey === lastGood && Buffer.compare(publicKey, lastGoodCopy) === 0) return null;
   const id = Buffer.from(publicKey).toString('hex');
   let p = keyProblems.get(id);
   if (p === undefined) {
@@ -58,6 +63,10 @@ export function publicKeyProblem(publicKey: Uint8Array): string | null {
     }
     if (keyProblems.size > 4096) keyProblems.clear();
     keyProblems.set(id, p);
+  }
+  if (p === null) {
+    lastGood = publicKey;
+    lastGoodCopy = publicKey.slice();
   }
   return p;
 }

@@ -59,13 +59,16 @@ test('a production device: shows its key hash; refuses the dev technician key an
     const noKey = await saphirIn(['ledger', 'export', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en']);
     assert.is(noKey.code, 1);
     assert.match(noKey.stderr, /service access refused/);
-    const img = file('dev.img', DEV_NEW);
-    const f1 = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', img]);
+    // An image signed for it, but the development technician key: no session, nothing written.
+    const prodImg = file('prod.img', image({ version: '1.1.0', counter: 2, size: 20000, salt: 6, seed: PROD_SEED }));
+    const f1 = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', prodImg]);
     assert.is(f1.code, 1);
     assert.match(f1.stderr, /service access refused/);
+    const img = file('dev.img', DEV_NEW);
     const f2 = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', '--tech-key', techFile, img]);
     assert.is(f2.code, 1);
-    assert.match(f2.stderr, /refused by the device: signature refused.*production device/);
+    assert.match(f2.stderr, /refused: image signed with the DEVELOPMENT key: a production device refuses it/);
+    assert.match(f2.stdout, /Nothing was written/);
     assert.ok(Buffer.from(dev.nor.bytes).equals(before), 'nothing written');
     assert.is(dev.boots, 1);
   } finally {

@@ -18,6 +18,7 @@ import { nodeSign } from '../../src/node/node-crypto.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { utf8Encode } from '../../src/utf8.ts';
 import { saphirIn } from './harness.ts';
+import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
 
 const BAUD = 921600;
 const PROD_SEED = new Uint8Array(32).fill(7);
@@ -81,16 +82,23 @@ test('a production device refuses it over the service port and at boot; the paym
     assert.is(sim.booted?.version, fp.versionText);
     const open = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', img]);
     assert.is(open.code, 1);
-    assert.match(open.stderr, /service access refused/);
+    assert.match(open.stderr, /DEVELOPMENT key: a production device refuses it/);
     const keyed = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', '--tech-key', tech, img]);
     assert.is(keyed.code, 1);
     assert.match(keyed.stderr, /production device/);
+    // The device's own check at BEGIN, past the host's.
+    const c = await ServiceClient.open(pty.path, { baud: BAUD, techSeed: TECH_SEED });
+    const err = await c.begin(EVIL).then(() => null, (e: FlashError) => e);
+    await c.close();
+    assert.instance(err, FlashError);
+    assert.is(err!.detail.reason, 'signature');
+    assert.match(err!.message, /development-signed image: this is a production device/);
     await rebooting;
     assert.is(sim.booted?.version, fp.versionText);
     // At boot: the image in the confirmed slot is refused, nothing runs, the ledger is intact.
     overwriteSlotA(chip, EVIL);
-    const err = await sim.reboot().then(() => null, (e: Error) => e);
-    assert.match(String(err?.message), /production device/);
+    const bootErr = await sim.reboot().then(() => null, (e: Error) => e);
+    assert.match(String(bootErr?.message), /production device/);
     assert.not.ok(sim.on);
     assert.is(sim.ledger().length, 1);
   } finally {

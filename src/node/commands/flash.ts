@@ -1,8 +1,8 @@
 // saphir flash --port PATH [--baud N] [--dry-run] [--no-reboot] [--json] [--lang fr|en] IMAGE
 import { readFileSync } from 'node:fs';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { parseImage, compareVersions, parseVersion, equalBytes } from '../../image/format.ts';
-import { toHex } from '../../hex.ts';
+import { parseImage, compareVersions, parseVersion, equalBytes, DEV_FIRMWARE_PUBLIC_KEY_HEX } from '../../image/format.ts';
+import { fromHex, toHex } from '../../hex.ts';
 import { ServiceClient, FlashError, errorText, refusalText, type Progress } from '../flash-client.ts';
 import type { Identity } from '../../service/protocol.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';
@@ -17,6 +17,8 @@ session (JSON {"seed_hex": …} or 64 hex digits; default: the published develop
 warning). Exit 0 on success, 1 on a refusal or an error, 2 on a usage error.`;
 
 type Lang = 'fr' | 'en';
+
+const DEV_KEY_HASH = toHex(sha256(fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX)));
 
 export interface Check {
   ok: boolean;
@@ -39,6 +41,10 @@ export function compare(id: Identity, image: Uint8Array, lang: Lang): Check {
   if (h.boardId !== id.boardId) problems.push(refusalText('board', lang) + ` (${hex(h.boardId)} ≠ ${hex(id.boardId)})`);
   if (h.securityCounter < id.securityCounter) {
     problems.push(refusalText('rollback', lang) + ` (${h.securityCounter} < ${id.securityCounter})`);
+  }
+  // A production device refuses development-signed images (it would say so at BEGIN): say it first.
+  if (id.trust?.production && p.keyHash && toHex(p.keyHash) === DEV_KEY_HASH) {
+    problems.push(fr ? 'image signée avec la clé de DÉVELOPPEMENT : un appareil de production la refuse' : 'image signed with the DEVELOPMENT key: a production device refuses it');
   }
   if (run && run.pendingConfirm) {
     const inactive = id.confirmed === 'A' ? 'B' : 'A';
