@@ -117,6 +117,14 @@ test('small-order and non-canonical public keys are named as the device refuses 
   for (const t of TORSION) assert.is(publicKeyProblem(t.toBytes()), 'small-order point');
   assert.is(publicKeyProblem(fromHex('02' + '00'.repeat(31))), 'not a canonical curve point');
   assert.is(publicKeyProblem(testKeyRing().get(TEST_KEY_ID)!), null);
+  // The same array, changed in place into a small-order key, is looked at again.
+  const key = testKeyRing().get(TEST_KEY_ID)!;
+  const msg = utf8Encode('m');
+  assert.is(publicKeyProblem(key), null);
+  key.set(Point.ZERO.toBytes());
+  assert.is(publicKeyProblem(key), 'small-order point');
+  assert.not.ok(hostVerify(cat(Point.ZERO.toBytes(), le(0n)), msg, key));
+  assert.ok(nodeVerify(cat(Point.ZERO.toBytes(), le(0n)), msg, key), 'node:crypto alone takes it');
 });
 
 test('saphir check and audit: a torsion-R ticket gets the device verdict, a forged one does not', () => {
