@@ -9,6 +9,7 @@ import { TestDevice, saphirIn } from './harness.ts';
 import { image } from './images.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { toHex } from '../../src/hex.ts';
+import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
 
 const BAUD = 921600;
 const dir = mkdtempSync(join(tmpdir(), 'saphir-auth-cli-'));
@@ -71,6 +72,36 @@ test('a production device: shows its key hash; refuses the dev technician key an
     assert.match(f2.stdout, /Nothing was written/);
     assert.ok(Buffer.from(dev.nor.bytes).equals(before), 'nothing written');
     assert.is(dev.boots, 1);
+  } finally {
+    await dev.close();
+  }
+});
+
+test('issue 9 item 4 over the pty: fragmenting WRITEs are cut off, device info still answers, flash completes', async () => {
+  const dev = new TestDevice();
+  const pty = await dev.pty(BAUD);
+  const big = image({ version: '1.3.0', counter: 2, size: 120000, salt: 11 });
+  try {
+    const c = await ServiceClient.open(pty.path, { baud: BAUD });
+    await c.identify();
+    await c.begin(big);
+    // "Already held": everything but every other byte of the first 4 000: one-byte WRITEs at alternating offsets.
+    const have: [number, number][] = [];
+    for (let o = 40; o < 4040; o += 2) have.push([o + 1, o + 2]);
+    have.unshift([0, 41]);
+    have.push([4041, big.length]);
+    const err = await c.upload(big, have, { chunk: 1 }).then(() => null, (e: FlashError) => e);
+    await c.close();
+    assert.instance(err, FlashError);
+    assert.match(err!.message, /out of range/);
+    const id = dev.ptyBridge!.port.identify();
+    assert.ok(JSON.stringify(id).length < 4000, `IDENTIFY ${JSON.stringify(id).length} bytes`);
+    const info = await saphirIn(['device', 'info', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en']);
+    assert.is(info.code, 0, info.stderr);
+    assert.match(info.stdout, /Interrupted transfer/);
+    const f = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', file('big.img', big)]);
+    assert.is(f.code, 0, f.stderr);
+    assert.match(f.stdout, /Restarted on 1\.3\.0/);
   } finally {
     await dev.close();
   }
