@@ -24,17 +24,26 @@ export interface PtyOptions {
    * something other than a pseudo-terminal link (one a previous run left) is there.
    */
   link?: string;
-  /** socat ended on its own (not through cut() or close()): the port is gone. */
+  /** socat ended on its own (not through cut() or close()): the port is gone. `why`: how, its last words. */
   onDown?: (why: string) => void;
 }
 
-/** The port cannot be made: socat missing or failing, or PATH taken. The message says what to do. */
+/**
+ * The port cannot be made: `path-taken` (PATH is not a pseudo-terminal link), `no-socat`, `socat-failed`
+ * (`detail`: socat's last words). The message (English) says what to do.
+ */
 export class PtyError extends Error {
-  constructor(message: string) {
+  constructor(
+    readonly code: 'path-taken' | 'no-socat' | 'socat-failed',
+    readonly detail: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'PtyError';
   }
 }
+
+export const pathTaken = (p: string) => new PtyError('path-taken', p, `${p} exists and is not a pseudo-terminal link: choose another path (it is left as it is)`);
 
 export const SOCAT_HINT = 'install socat (Debian/Ubuntu: sudo apt-get install socat; macOS: brew install socat)';
 
@@ -72,7 +81,7 @@ async function waitFor(check: () => boolean, ms: number, what: string): Promise<
 export async function exposeServicePort(host: ServiceHost, opts: PtyOptions = {}): Promise<ServicePty> {
   const baud = opts.baud ?? 115200;
   if (opts.link !== undefined && !freeForLink(opts.link)) {
-    throw new PtyError(`${opts.link} exists and is not a pseudo-terminal link: choose another path (it is left as it is)`);
+    throw pathTaken(opts.link);
   }
   const dir = mkdtempSync(join(tmpdir(), 'saphir-pty-'));
   const devLink = join(dir, 'device');
@@ -90,7 +99,7 @@ export async function exposeServicePort(host: ServiceHost, opts: PtyOptions = {}
 
   let stopping = false;
   const up = async () => {
-    if (!freeForLink(path)) throw new PtyError(`${path} exists and is not a pseudo-terminal link: choose another path (it is left as it is)`);
+    if (!freeForLink(path)) throw pathTaken(path);
     rmSync(path, { force: true });
     if (existsSync(devLink)) rmSync(devLink, { force: true });
     const p = spawn('socat', ['-d', '-d', `pty,raw,echo=0,link=${devLink}`, `pty,raw,echo=0,link=${path}`], {
@@ -101,11 +110,11 @@ export async function exposeServicePort(host: ServiceHost, opts: PtyOptions = {}
     let started = false;
     let failed: Error | null = null;
     p.on('error', (e: NodeJS.ErrnoException) => {
-      failed = new PtyError(e.code === 'ENOENT' ? `socat not found: ${SOCAT_HINT}` : `cannot start socat: ${e.message}`);
+      failed = e.code === 'ENOENT' ? new PtyError('no-socat', '', `socat not found: ${SOCAT_HINT}`) : new PtyError('socat-failed', e.message, `cannot start socat: ${e.message}`);
     });
     p.on('exit', (code, signal) => {
       if (!started || stopping || socat !== p) return;
-      opts.onDown?.(`socat ended (${signal ?? `exit ${code}`}): ${socatLog.trim().split('\n').pop() ?? ''}`);
+      opts.onDown?.(`${signal ?? `exit ${code}`}: ${socatLog.trim().split('\n').pop() ?? ''}`);
     });
     p.stderr!.on('data', (d: Buffer) => {
       socatLog += d.toString();
@@ -115,10 +124,13 @@ export async function exposeServicePort(host: ServiceHost, opts: PtyOptions = {}
       await waitFor(() => started || failed !== null || p.exitCode !== null || p.signalCode !== null, 5000, 'socat');
     } catch {
       p.kill('SIGKILL');
-      throw new PtyError(`socat did not start within 5 s: ${socatLog.trim()}`);
+      throw new PtyError('socat-failed', socatLog.trim(), `socat did not start within 5 s: ${socatLog.trim()}`);
     }
     if (failed) throw failed;
-    if (!started) throw new PtyError(`socat could not make the port: ${socatLog.trim().split('\n').pop() ?? `exit ${p.exitCode}`}`);
+    if (!started) {
+      const last = socatLog.trim().split('\n').pop() || `exit ${p.exitCode ?? p.signalCode}`;
+      throw new PtyError('socat-failed', last, `socat could not make the port: ${last}`);
+    }
     const s = await new Promise<SerialPortStream>((resolve, reject) => {
       const sp = new SerialPortStream({ binding: autoDetect(), path: devLink, baudRate: baud, autoOpen: false, lock: false });
       sp.open((err) => (err ? reject(err) : resolve(sp)));

@@ -46,6 +46,9 @@ test('socat missing: a clear message with an install hint, no hang', () => {
   assert.is(r.status, 1, r.stderr);
   assert.match(r.stderr, /socat not found: install socat \(Debian\/Ubuntu: sudo apt-get install socat/);
   assert.not.ok(existsSync(join(dir, 'tty0')));
+  const fr = spawnSync(process.execPath, [BIN, 'sim', '--pty', join(dir, 'tty0')], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, PATH: empty } });
+  assert.is(fr.status, 1);
+  assert.match(fr.stderr, /port de service impossible: socat introuvable : installez-le \(Debian\/Ubuntu : sudo apt-get install socat/);
 });
 
 test('socat dies while the simulator runs: it exits with the reason', async () => {
@@ -70,7 +73,7 @@ test('socat dies while the simulator runs: it exits with the reason', async () =
     process.kill(pid, 'SIGKILL');
     const code = await exited;
     assert.is(code, 1, out + err);
-    assert.match(err, /no service port: socat ended \(SIGKILL\)/);
+    assert.match(err, /no service port: socat ended \(SIGKILL/);
   } finally {
     clearTimeout(killer);
     if (p.exitCode === null) p.kill('SIGKILL');

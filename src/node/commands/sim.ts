@@ -474,15 +474,26 @@ async function bridgeSerial(sim: Simulator, serial: Serial, path: string, baud: 
 // --- service port on a pty ------------------------------------------------------------------------
 
 async function pty(link: string | undefined, o: { lang: Lang; flash?: string; variant: 'quickjs' | 'quickjs-ng'; baud?: number } & KeyOptions): Promise<number> {
-  const { exposeServicePort, freeForLink, PtyError } = await import('../../../hw-sim/pty.ts');
+  const { exposeServicePort, freeForLink, pathTaken, PtyError } = await import('../../../hw-sim/pty.ts');
+  const fr = o.lang === 'fr';
   const fail = (why: string) => {
-    process.stderr.write(`saphir sim: ${o.lang === 'fr' ? 'port de service impossible' : 'no service port'}: ${why}\n`);
+    process.stderr.write(`saphir sim: ${fr ? 'port de service impossible' : 'no service port'}: ${why}\n`);
     return 1;
   };
+  const ptyText = (e: InstanceType<typeof PtyError>) =>
+    e.code === 'path-taken'
+      ? fr
+        ? `${e.detail} existe déjà et n’est pas un lien de pseudo-terminal : choisissez un autre chemin (rien n’y a été touché)`
+        : e.message
+      : e.code === 'no-socat'
+        ? fr
+          ? 'socat introuvable : installez-le (Debian/Ubuntu : sudo apt-get install socat ; macOS : brew install socat)'
+          : e.message
+        : fr
+          ? `socat n’a pas pu créer le port : ${e.detail}`
+          : e.message;
   // Checked before the device starts: a path that is not ours is never replaced.
-  if (link !== undefined && !freeForLink(link)) {
-    return fail(o.lang === 'fr' ? `${link} existe déjà et n’est pas un lien de pseudo-terminal : choisissez un autre chemin` : `${link} exists and is not a pseudo-terminal link: choose another path`);
-  }
+  if (link !== undefined && !freeForLink(link)) return fail(ptyText(pathTaken(link)));
   const live = await liveSimulator(o);
   const { sim, serial } = live;
   let down: string | null = null;
@@ -513,7 +524,7 @@ async function pty(link: string | undefined, o: { lang: Lang; flash?: string; va
     );
   } catch (e) {
     await live.close();
-    if (e instanceof PtyError) return fail(e.message);
+    if (e instanceof PtyError) return fail(ptyText(e));
     throw e;
   }
   process.stdout.write(`${o.lang === 'fr' ? 'port de service' : 'service port'}: ${port.path}\n`);
@@ -524,5 +535,5 @@ async function pty(link: string | undefined, o: { lang: Lang; flash?: string; va
   });
   await port.close();
   await live.close();
-  return down === null ? 0 : fail(down);
+  return down === null ? 0 : fail(`${fr ? 'socat s’est arrêté' : 'socat ended'} (${down})`);
 }
