@@ -406,7 +406,7 @@ export class ServicePort {
     if (!s) return { ok: false as const, reason: 'no-session', detail: 'no update in progress (BEGIN first)' };
     const missing = missingRanges(s.received, s.size);
     if (missing.length) {
-      return { ok: false as const, reason: 'incomplete', detail: `${s.size - coveredBytes(s.received)} bytes missing`, missing };
+      return { ok: false as const, reason: 'incomplete', detail: `${s.size - coveredBytes(s.received)} bytes missing`, missing: missing.slice(0, MAX_REPORTED_RANGES) };
     }
     const r = this.host.running();
     const res = installImage(this.host.chip, s.buf, { ...this.opts(), running: r && r.pendingConfirm ? r.slot : null });

@@ -117,6 +117,11 @@ test('the fragmenting WRITE pattern: replies stay small, the received set stays 
   assert.ok(id < 6000, `IDENTIFY reply ${id} bytes`);
   assert.ok(st.session.received.length <= MAX_REPORTED_RANGES);
   assert.is(st.session.truncated, true);
+  const fin = json(CMD.FINISH) as { reason: string; missing: unknown[] };
+  assert.is(fin.reason, 'incomplete');
+  assert.ok(fin.missing.length <= MAX_REPORTED_RANGES, `${fin.missing.length} missing ranges listed`);
+  assert.ok(JSON.stringify(fin).length < 2000);
+  assert.is(json(CMD.BEGIN, begin(big)).ok, true, 'FINISH dropped nothing: the session resumes');
   // A WRITE that extends a held range is still taken.
   assert.is(ask(CMD.WRITE, writePayload(HEADER_SIZE, new Uint8Array(2))).payload[0], WRITE_OK);
 });
