@@ -79,7 +79,16 @@ export function publicKeyProblem(publicKey: Uint8Array): string | null {
  * equation). node:crypto's yes is the device's yes for an acceptable key: it re-encodes R, so R was
  * canonical, it checks S < L, and the cofactorless equation implies the cofactored one.
  */
-export const hostVerify: Verifier = (signature, message, publicKey) => {
-  if (signature.length !== 64 || publicKeyProblem(publicKey) !== null) return false;
-  return nodeVerify(signature, message, publicKey) || nobleVerify(signature, message, publicKey);
-};
+export const hostVerify: Verifier = withDeviceRules(nodeVerify);
+
+/**
+ * The device's verdict from a fast host verifier (node:crypto, sodium-native, …) whose yes is sound
+ * for an acceptable key (canonical R, S < L, cofactorless or cofactored equation): keys the device
+ * refuses are refused first, and its no is checked against the device's rules.
+ */
+export function withDeviceRules(fast: Verifier): Verifier {
+  return (signature, message, publicKey) => {
+    if (signature.length !== 64 || publicKeyProblem(publicKey) !== null) return false;
+    return fast(signature, message, publicKey) || nobleVerify(signature, message, publicKey);
+  };
+}
