@@ -11,7 +11,7 @@ import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { DEV_TECH_SEED_HEX, authMessage } from '../../src/service/auth.ts';
 import { BOARD_ID } from '../../src/image/format.ts';
 import { fromHex } from '../../src/hex.ts';
-import { NONCE_TTL_MS, MAX_RANGES } from '../../hw-sim/service.ts';
+import { NONCE_TTL_MS, MAX_RANGES, AUTH_IDLE_MS } from '../../hw-sim/service.ts';
 import { bootSelect, installImage } from '../../hw-sim/bootloader.ts';
 import { provisionTrust, readTrust } from '../../hw-sim/provision.ts';
 import { LAYOUT } from '../../hw-sim/layout.ts';
@@ -97,6 +97,25 @@ test('replayed, stale, foreign-key and unasked answers are refused', () => {
   // The right one, in time.
   assert.is(authenticate().reply.ok, true);
   assert.is(json(CMD.LEDGER, u32le(0)).ok, true);
+});
+
+test('a session ends after AUTH_IDLE_MS unused, at a new CHALLENGE and at a link reset', () => {
+  const dev = new TestDevice();
+  let clock = 0;
+  const { port, json, authenticate } = directPort(dev, { now: () => clock });
+  authenticate();
+  clock += AUTH_IDLE_MS - 1;
+  assert.is(json(CMD.LEDGER, u32le(0)).ok, true, 'used in time: kept');
+  clock += AUTH_IDLE_MS - 1;
+  assert.is(json(CMD.LEDGER, u32le(0)).ok, true, 'each request restarts the idle time');
+  clock += AUTH_IDLE_MS + 1;
+  assert.is(json(CMD.LEDGER, u32le(0)).reason, 'auth');
+  authenticate();
+  json(CMD.CHALLENGE);
+  assert.is(json(CMD.LEDGER, u32le(0)).reason, 'auth');
+  authenticate();
+  port.linkReset();
+  assert.is(json(CMD.LEDGER, u32le(0)).reason, 'auth');
 });
 
 test('the fragmenting WRITE pattern: replies stay small, the received set stays bounded', () => {
