@@ -179,7 +179,7 @@ export class ServicePort {
     this.rx.push(bytes);
   }
 
-  /** The link went away: a partial frame is forgotten, the update session is kept. */
+  /** The link went away: a partial frame and the authentication are forgotten, the update session is kept. */
   linkReset(): void {
     this.reader.reset();
     this.endAuth();
