@@ -2,7 +2,7 @@
 // must be unique (a ticket's holder, a nonce) is a primary key in the database, so several server
 // processes can share one database. See docs/registry.md.
 import { fromHex } from '../../hex.ts';
-import { checkCode } from '../../sph1/check.ts';
+import { checkCode, type CheckResult } from '../../sph1/check.ts';
 import type { KeyRing } from '../../sph1/keys.ts';
 import { nodeVerify as hostVerify } from '../node-crypto.ts';
 import {
@@ -151,16 +151,17 @@ export class RegistryStore {
 
   /** Handles a signed claim or sync; the whole request is one transaction. */
   async handle(req: SignedRequest): Promise<PaymentResult[]> {
+    // Ticket checks need no database: done before the transaction, so it is held only for the SQL.
+    const checked = req.payments.map((p) => ({ paidAt: p.paid_at, c: checkCode(p.code.trim(), { keys: this.opts.keys, verify: hostVerify }) }));
     return this.db.tx(async (q) => {
       await this.authenticate(q, req);
       const out: PaymentResult[] = [];
-      for (const p of req.payments) out.push(await this.one(q, req, p.code, p.paid_at));
+      for (const { c, paidAt } of checked) out.push(await this.one(q, req, c, paidAt));
       return out;
     });
   }
 
-  private async one(q: Query, req: SignedRequest, code: string, paidAt: number): Promise<PaymentResult> {
-    const c = checkCode(code.trim(), { keys: this.opts.keys, verify: hostVerify });
+  private async one(q: Query, req: SignedRequest, c: CheckResult, paidAt: number): Promise<PaymentResult> {
     if (c.status === 'invalid') return { result: 'invalid', reason: c.reason! };
     if (c.status !== 'win' || !c.ticket) return { result: 'invalid', reason: 'E_NOT_WINNER' };
     const ticket = { emission: c.ticket.emission, block: c.ticket.block, number: c.ticket.number };
