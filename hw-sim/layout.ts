@@ -15,4 +15,6 @@ export const LAYOUT = {
   bootState: { offset: 0x100000, size: 0x002000 },
   config: { offset: 0x102000, size: 0x002000 },
   ledger: { offset: 0x110000, size: 0x100000 },
+  /** Offline payments waiting for the fleet registry (src/registry/outbox.ts). */
+  outbox: { offset: 0x3c0000, size: 0x010000 },
 } as const satisfies Record<string, Partition>;
