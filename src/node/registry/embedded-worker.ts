@@ -11,7 +11,9 @@ const db = await openPglite(dir);
 const store = new RegistryStore(db, { keys: testKeyRing(), freshnessMs });
 const srv = await serveRegistry(store);
 parentPort!.on('message', async (m: { type: string; id?: number }) => {
-  if (m.type === 'report') parentPort!.postMessage({ type: 'report', id: m.id, report: await store.report(), counts: await store.counts() });
+  if (m.type === 'report') {
+    parentPort!.postMessage({ type: 'report', id: m.id, report: await store.report(), counts: await store.counts(), holders: await store.holders() });
+  }
   if (m.type === 'close') {
     await srv.close();
     await db.close();

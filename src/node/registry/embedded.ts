@@ -6,7 +6,11 @@ import type { RegistryStore } from './store.ts';
 
 export interface EmbeddedRegistry {
   url: string;
-  report(): Promise<{ report: Awaited<ReturnType<RegistryStore['report']>>; counts: Awaited<ReturnType<RegistryStore['counts']>> }>;
+  report(): Promise<{
+    report: Awaited<ReturnType<RegistryStore['report']>>;
+    counts: Awaited<ReturnType<RegistryStore['counts']>>;
+    holders: Awaited<ReturnType<RegistryStore['holders']>>;
+  }>;
   close(): Promise<void>;
 }
 
@@ -43,6 +47,17 @@ export async function startEmbeddedRegistry(opts: { dir?: string; freshnessMs?: 
       w.postMessage({ type: 'close' });
       await done;
       await (w as Worker).terminate();
+    },
+  };
+}
+
+/** What a scenario run sees of an embedded registry (hw-sim/runner.ts). */
+export function scenarioRegistry(reg: EmbeddedRegistry) {
+  return {
+    url: reg.url,
+    async state() {
+      const r = await reg.report();
+      return { holders: r.holders, conflicts: r.counts.conflicts };
     },
   };
 }

@@ -244,6 +244,15 @@ export class RegistryStore {
     };
   }
 
+  /** Every ticket's holder, at most `limit` (small fleets, tests and scenarios). */
+  async holders(limit = 10_000): Promise<{ emission: number; block: number; number: number; device_id: string }[]> {
+    const r = await this.db.query<{ emission: number; block: number; number: number; device_id: string }>(
+      `SELECT emission, block, number, device_id FROM payments ORDER BY emission, block, number LIMIT $1`,
+      [limit],
+    );
+    return r.rows.map((x) => ({ ...x, number: Number(x.number) }));
+  }
+
   async counts(): Promise<{ payments: number; conflicts: number; devices: number }> {
     const r = await this.db.query<{ p: number; c: number; d: number }>(
       `SELECT (SELECT COUNT(*) FROM payments)::INTEGER AS p, (SELECT COUNT(*) FROM conflicts)::INTEGER AS c,
