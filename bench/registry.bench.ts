@@ -9,6 +9,9 @@ import { testKeyRing } from '../src/sph1/keys.ts';
 import { ticketCode } from '../hw-sim/tickets.ts';
 import { dev } from '../test/registry/cases.ts';
 import { postgresBin, startPostgres } from '../test/registry/pg-cluster.ts';
+import { startEmbeddedRegistry } from '../src/node/registry/embedded.ts';
+import { Simulator } from '../hw-sim/sim.ts';
+import { transmit } from '../hw-sim/scanners/index.ts';
 
 const CLIENTS = 50;
 const CLAIMS = 2000;
@@ -55,8 +58,43 @@ async function claims(db: Db, prefix: string): Promise<Record<string, number>> {
   };
 }
 
+/**
+ * A retailer's wait on a device with a 50 ms (one-way) network: the device's work from the scan to
+ * the verdict and from OK to PAYÉ (wall time, QuickJS and the real registry on PGlite) plus the
+ * simulated network's round trip (virtual time). The person's own OK press is not counted.
+ */
+async function onlineScanToPaid(): Promise<Record<string, number>> {
+  const reg = await startEmbeddedRegistry();
+  const sim = new Simulator({ registry: reg.url, deviceId: 'BENCH-1', clockMs: Date.UTC(2027, 0, 12, 10) });
+  sim.configure({ deviceId: 'BENCH-1' });
+  await sim.boot();
+  await sim.run(500);
+  sim.network!.state = { up: true, latencyMs: 50, loss: 0 };
+  const samples: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    const code = ticketCode({ emission: 1, block: 9, number: 5000 + i, prize: 30 });
+    const tx = transmit('serial', code, {}, sim.rng);
+    const w0 = performance.now();
+    const end = sim.transmit(tx);
+    await sim.run(end - sim.now);
+    await sim.runUntil(() => sim.screen[0] === 'GAGNANT', 1000);
+    const w1 = performance.now();
+    const v0 = sim.now;
+    await sim.press('OK');
+    await sim.runUntil(() => sim.screen[0] === 'PAYÉ', 5000);
+    if (sim.screen[0] !== 'PAYÉ') throw new Error(`not paid: ${sim.screen.join(' | ')}`);
+    samples.push(w1 - w0 + (performance.now() - w1) + (sim.now - v0));
+    await sim.run(9000);
+  }
+  sim.dispose();
+  await reg.close();
+  samples.sort((a, b) => a - b);
+  return { online_scan_to_paid_ms: quantile(samples, 0.5) };
+}
+
 export default async function (): Promise<Record<string, number>> {
-  const out = await claims(await openPglite(), 'pglite');
+  const out = await onlineScanToPaid();
+  Object.assign(out, await claims(await openPglite(), 'pglite'));
   if (postgresBin()) {
     const cluster = await startPostgres();
     try {
