@@ -20,6 +20,10 @@ import type { Transmission } from './scanners/types.ts';
 import { defaultConfig, storeConfig, configProblems, type Config } from '../firmware/config.ts';
 import { BEEPS, type Signal } from '../firmware/signals.ts';
 import { Ledger } from '../src/ledger/index.ts';
+import { SimNetwork } from './network.ts';
+import { fromHex } from '../src/hex.ts';
+import { nobleSign, publicKeyOf } from '../src/crypto/ed25519.ts';
+import { DEV_DEVICE_SEED_HEX } from '../src/registry/protocol.ts';
 import type { Payment } from '../src/ledger/index.ts';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -82,6 +86,11 @@ export interface SimConfig {
   compactFreeSectors?: number;
   /** Which scanner inputs the firmware opens. */
   inputs?: Config['inputs'];
+  /** The fleet registry's URL (docs/registry.md); the simulator's `registry` option gives it by default. */
+  registryUrl?: string;
+  offlineLimitEur?: number;
+  registryTimeoutMs?: number;
+  syncIntervalMs?: number;
 }
 
 export interface SimEvents {
@@ -113,6 +122,10 @@ export interface SimOptions {
   firmwareKey?: Uint8Array;
   techKey?: Uint8Array;
   production?: boolean;
+  /** A fleet registry URL: the device gets a network (SimNetwork) and its key; `configure` points it there. */
+  registry?: string;
+  /** The device's Ed25519 private seed, hex (default: the published development device key). */
+  deviceSeedHex?: string;
 }
 
 export class SimError extends Error {}
@@ -144,6 +157,10 @@ export class Simulator {
   private resetReason: string | undefined;
   private bundleText: string | undefined;
   private provisionWith: Partial<Omit<Trust, 'provisioned'>> | null = null;
+  /** The device's network (with `registry`): `network.state` takes it down, up, slow or lossy. */
+  readonly network: SimNetwork | undefined;
+  readonly registry: string | undefined;
+  private readonly deviceKey: { publicKey: Uint8Array; sign(m: Uint8Array): Uint8Array } | undefined;
 
   constructor(o: SimOptions = {}) {
     if (o.firmwareKey || o.techKey || o.production !== undefined) {
@@ -160,6 +177,12 @@ export class Simulator {
     this.rtcOffset = o.clockMs ?? Date.UTC(2026, 5, 15, 10, 0, 0);
     this.deviceId = o.deviceId ?? 'SIM-0001';
     this.events = o.events ?? {};
+    this.registry = o.registry;
+    if (o.registry) {
+      this.network = new SimNetwork(seededRng(`${o.seed ?? 1}:network`), () => this.now);
+      const seed = fromHex(o.deviceSeedHex ?? DEV_DEVICE_SEED_HEX);
+      this.deviceKey = { publicKey: publicKeyOf(seed), sign: (m) => nobleSign(m, seed) };
+    }
   }
 
   get on(): boolean {
@@ -198,6 +221,11 @@ export class Simulator {
     if (c.payWaitMs !== undefined) cfg.payWaitMs = c.payWaitMs;
     if (c.compactFreeSectors !== undefined) cfg.compactFreeSectors = c.compactFreeSectors;
     if (c.inputs !== undefined) cfg.inputs = c.inputs;
+    const url = c.registryUrl ?? this.registry;
+    if (url !== undefined) cfg.registryUrl = url;
+    if (c.offlineLimitEur !== undefined) cfg.offlineLimitEur = c.offlineLimitEur;
+    if (c.registryTimeoutMs !== undefined) cfg.registryTimeoutMs = c.registryTimeoutMs;
+    if (c.syncIntervalMs !== undefined) cfg.syncIntervalMs = c.syncIntervalMs;
     const problems = configProblems(cfg, false);
     if (problems.length > 0) throw new SimError(`config: ${problems.join('; ')}`);
     if (!this.chip.powered) this.chip.powerOn();
@@ -272,6 +300,8 @@ export class Simulator {
       chip: this.chip,
       rtcBase: () => this.rtcOffset,
       identity,
+      network: this.network,
+      deviceKey: this.deviceKey,
       events: {
         display: (lines) => {
           this.screens.push({ t: this.now, lines });
@@ -416,6 +446,7 @@ export class Simulator {
 
   dispose(): void {
     this.powerOff('dispose');
+    this.network?.close();
   }
 }
 

@@ -10,8 +10,9 @@ import { intOf, UsageError, parseCommand } from '../args.ts';
 import type { Lang } from '../../i18n.ts';
 import { formatEur } from '../../i18n.ts';
 import type { Key } from '../../hal.ts';
-import { parseScenario, ScenarioError, parseDuration } from '../../../hw-sim/scenario.ts';
-import { runScenario, simulatorFor } from '../../../hw-sim/runner.ts';
+import { parseScenario, ScenarioError, parseDuration, needsRegistry, type Scenario } from '../../../hw-sim/scenario.ts';
+import { runScenario, simulatorFor, type ScenarioRegistry } from '../../../hw-sim/runner.ts';
+import { scenarioRegistry, startEmbeddedRegistry } from '../registry/embedded.ts';
 import { Simulator, ensureBundle, bootChip, type SimConfig } from '../../../hw-sim/sim.ts';
 import { NorFlash } from '../../../hw-sim/nor-flash.ts';
 import { transmit, SCANNER_KINDS, type ScannerKind } from '../../../hw-sim/scanners/index.ts';
@@ -35,6 +36,8 @@ const HELP = `usage: saphir sim [options]
   --firmware-key HEX|FILE provision the device with this firmware public key (a production device
                           unless it is the development key); default: the development keys
   --tech-key HEX|FILE     provision the device with this technician public key (service port access)
+  --registry URL|embedded the fleet registry the device asks before paying (embedded: PGlite, in-process);
+                          fleet scenarios (devices:, network:, expect-registry:) start an embedded one
   --lang fr|en            language of this tool's messages (default fr)
 Without --scenario: interactive. Type 'aide' / 'help' for the commands.`;
 
@@ -52,6 +55,7 @@ export async function run(args: string[]): Promise<number> {
     pty: { type: 'boolean' },
     'firmware-key': { type: 'string' },
     'tech-key': { type: 'string' },
+    registry: { type: 'string' },
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
@@ -65,7 +69,7 @@ export async function run(args: string[]): Promise<number> {
   if (variant !== 'quickjs' && variant !== 'quickjs-ng') throw new UsageError('--variant must be quickjs or quickjs-ng');
   if (values.scenario) {
     // Scenario files given after --scenario, as further options or as positionals.
-    return scenarios([...values.scenario, ...positionals], { lang, quiet: !!values.quiet, screenshots: values.screenshots, variant, flash: values.flash, ...keys });
+    return scenarios([...values.scenario, ...positionals], { lang, quiet: !!values.quiet, screenshots: values.screenshots, variant, flash: values.flash, ...keys, registry: registryOption(values.registry) });
   }
   if (values.pty) {
     const baud = values.baud === undefined ? undefined : intOf(values.baud, '--baud', 300, 4_000_000);
@@ -73,6 +77,7 @@ export async function run(args: string[]): Promise<number> {
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}' (scenarios go after --scenario)`);
   return interactive({
+    registry: registryOption(values.registry),
     lang,
     flash: values.flash,
     variant,
@@ -108,16 +113,35 @@ export function trustLine(sim: Simulator, lang: Lang): string {
   return `${kind}${fr ? ' provisionné' : ', provisioned'}: ${fr ? 'clé firmware' : 'firmware key'} SHA-256 ${h(t.firmwareKey)}, ${fr ? 'clé technicien' : 'technician key'} SHA-256 ${h(t.techKey)}`;
 }
 
+// --- the fleet registry ---------------------------------------------------------------------------
+
+function registryOption(v: string | undefined): string | undefined {
+  if (v === undefined || v === 'embedded') return v;
+  if (!/^https?:\/\/[\x21-\x7e]+$/.test(v)) throw new UsageError('--registry takes an http://host:port URL or embedded');
+  return v.replace(/\/$/, '');
+}
+
+/** The registry a run uses: the URL given, or an embedded one (started here, closed by `close`). */
+async function openRegistry(v: string, lang: Lang): Promise<{ reg: ScenarioRegistry; close(): Promise<void> }> {
+  if (v !== 'embedded') {
+    const no = lang === 'fr' ? 'expect-registry a besoin de --registry embedded' : 'expect-registry needs --registry embedded';
+    return { reg: { url: v, state: () => Promise.reject(new Error(no)) }, close: async () => {} };
+  }
+  const e = await startEmbeddedRegistry();
+  process.stderr.write(lang === 'fr' ? `registre central intégré : ${e.url} (PGlite en mémoire)\n` : `embedded registry: ${e.url} (in-memory PGlite)\n`);
+  return { reg: scenarioRegistry(e), close: () => e.close() };
+}
+
 // --- scenarios ------------------------------------------------------------------------------------
 
 async function scenarios(
   files: string[],
-  o: { lang: Lang; quiet: boolean; screenshots?: string; variant: 'quickjs' | 'quickjs-ng'; flash?: string } & KeyOptions,
+  o: { lang: Lang; quiet: boolean; screenshots?: string; variant: 'quickjs' | 'quickjs-ng'; flash?: string; registry?: string } & KeyOptions,
 ): Promise<number> {
   const t = T[o.lang];
   const out = (s: string) => process.stdout.write(s + '\n');
   // Every file is checked before any runs.
-  const parsed = [];
+  const parsed: Scenario[] = [];
   let bad = false;
   for (const f of files) {
     if (!existsSync(f)) {
@@ -135,15 +159,25 @@ async function scenarios(
   }
   if (bad) return 2;
   const bundle = ensureBundle((s) => process.stderr.write(s + '\n'));
+  const want = o.registry ?? (parsed.some(needsRegistry) ? 'embedded' : undefined);
+  const registry = want ? await openRegistry(want, o.lang) : undefined;
+  try {
+    return await playAll();
+  } finally {
+    await registry?.close();
+  }
+
+  async function playAll(): Promise<number> {
   let passed = 0;
   for (const sc of parsed) {
     out(`${sc.name}  (${sc.file})`);
     // With --flash, each scenario starts from the saved chip and leaves its state there.
     const chip = o.flash ? NorFlash.load(o.flash) : undefined;
-    const sim = simulatorFor(sc, { bundle, chip, variant: o.variant, firmwareKey: o.firmwareKey, techKey: o.techKey });
+    const sim = simulatorFor(sc, { bundle, chip, variant: o.variant, firmwareKey: o.firmwareKey, techKey: o.techKey, registry: registry?.reg }, sc.devices?.[0] ?? sc.device?.id);
     const r = await runScenario(sc, {
       sim,
       bundle,
+      registry: registry?.reg,
       lang: o.lang,
       screenshotDir: o.screenshots,
       onStep: (s) => {
@@ -157,6 +191,7 @@ async function scenarios(
   }
   out(t.total(passed, parsed.length));
   return passed === parsed.length ? 0 : 1;
+  }
 }
 
 // --- interactive and bridges ----------------------------------------------------------------------
@@ -172,6 +207,7 @@ const I = {
   attendre DURÉE    avancer le temps simulé, ex. « attendre 10s »
   reboot | coupure | boot     redémarrer, couper le courant, rallumer
   registre          les paiements enregistrés
+  réseau coupé|rétabli        couper ou rétablir le réseau (avec --registry)
   capture FICHIER.png         l’écran en PNG
   quitter`,
     ready: (via: string) => `Simulateur prêt (lecteur : ${via}). « aide » pour les commandes.`,
@@ -183,6 +219,8 @@ const I = {
     bridged: (what: string) => `lecteur réel branché : ${what}`,
     bye: 'au revoir',
     saved: (f: string) => `écrit : ${f}`,
+    noNetwork: 'pas de réseau : lancez avec --registry URL|embedded',
+    network: (up: boolean) => (up ? 'réseau rétabli' : 'réseau coupé'),
   },
   en: {
     help: `Commands:
@@ -194,6 +232,7 @@ const I = {
   wait DURATION     advance simulated time, e.g. "wait 10s"
   reboot | cut | boot         reboot, cut the power, power on
   ledger            the recorded payments
+  network down|up   cut or restore the network (with --registry)
   shot FILE.png     the display as a PNG
   quit`,
     ready: (via: string) => `Simulator ready (scanner: ${via}). "help" for the commands.`,
@@ -205,10 +244,13 @@ const I = {
     bridged: (what: string) => `real scanner attached: ${what}`,
     bye: 'bye',
     saved: (f: string) => `written: ${f}`,
+    noNetwork: 'no network: start with --registry URL|embedded',
+    network: (up: boolean) => (up ? 'network up' : 'network down'),
   },
 } as const;
 
 interface InteractiveOptions extends KeyOptions {
+  registry?: string;
   lang: Lang;
   flash?: string;
   variant: 'quickjs' | 'quickjs-ng';
@@ -219,8 +261,9 @@ interface InteractiveOptions extends KeyOptions {
 }
 
 /** A simulator on wall-clock pace: virtual time follows real time while a person watches. */
-async function liveSimulator(o: { lang: Lang; flash?: string; variant: 'quickjs' | 'quickjs-ng'; config?: SimConfig } & KeyOptions) {
+async function liveSimulator(o: { lang: Lang; flash?: string; variant: 'quickjs' | 'quickjs-ng'; config?: SimConfig; registry?: string } & KeyOptions) {
   const chip = o.flash ? NorFlash.load(o.flash) : new NorFlash();
+  const registry = o.registry ? await openRegistry(o.registry, o.lang) : undefined;
   let last = '';
   let drawPending = false;
   const sim = new Simulator({
@@ -231,6 +274,7 @@ async function liveSimulator(o: { lang: Lang; flash?: string; variant: 'quickjs'
     bundle: ensureBundle((s) => process.stderr.write(s + '\n')),
     firmwareKey: o.firmwareKey,
     techKey: o.techKey,
+    registry: registry?.reg.url,
     events: {
       // Drawn once the firmware's callback is over, so the frame shows the LED it set after the text.
       display: () => {
@@ -247,7 +291,7 @@ async function liveSimulator(o: { lang: Lang; flash?: string; variant: 'quickjs'
     },
   });
   if (o.config) sim.configure(o.config);
-  else if (!o.flash) sim.configure({});
+  else if (!o.flash || registry) sim.configure({});
   await sim.boot();
   // One queue: ticks and commands never run at the same time.
   let queue: Promise<unknown> = Promise.resolve();
@@ -271,6 +315,7 @@ async function liveSimulator(o: { lang: Lang; flash?: string; variant: 'quickjs'
     await queue;
     sim.dispose();
     save();
+    await registry?.close();
   };
   return { sim, serial, close, save };
 }
@@ -362,6 +407,18 @@ async function interactive(o: InteractiveOptions): Promise<number> {
         const entries = sim.ledger();
         say(m.ledger(entries.length));
         for (const p of entries) say(`  ${p.emission}/${p.block}/${p.number}  ${formatEur(p.prizeEur, o.lang)}  ${new Date(p.paidAtMs).toISOString()}  ${p.deviceId}`);
+        return true;
+      }
+      case 'réseau':
+      case 'reseau':
+      case 'network': {
+        if (!sim.network) {
+          say(m.noNetwork);
+          return true;
+        }
+        const up = /^(up|rétabli|retabli|on)$/i.test(arg);
+        sim.network.state = { ...sim.network.state, up };
+        say(m.network(up));
         return true;
       }
       case 'capture':
