@@ -3,10 +3,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, spawnSync } from 'node:child_process';
+import { ROOT, requireTool } from '../helpers.ts';
+
+const withSocat = requireTool('socat');
 import { mkdtempSync, writeFileSync, existsSync, openSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../helpers.ts';
 import { ticketCode } from '../../hw-sim/tickets.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-sim-cli-'));
@@ -67,10 +69,12 @@ test('demo (npm start) without a TTY: every step passes, a summary, exit 0', () 
   assert.not.match(r.out, /FAIL/);
 });
 
-test('sim --bridge-serial: a scanner on a serial line (socat pty pair) feeds the simulated device', async () => {
+withSocat('sim --bridge-serial: a scanner on a serial line (socat pty pair) feeds the simulated device', async () => {
   const a = join(dir, 'scanner-a');
   const b = join(dir, 'scanner-b');
   const socat = spawn('socat', ['-d', '-d', `pty,raw,echo=0,link=${a}`, `pty,raw,echo=0,link=${b}`], { stdio: 'ignore' });
+  let socatError: Error | undefined;
+  socat.on('error', (e) => (socatError = e));
   const sim = spawn(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--bridge-serial', a, '--baud', '115200', '--lang', 'en'], {
     cwd: dir,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -86,7 +90,8 @@ test('sim --bridge-serial: a scanner on a serial line (socat pty pair) feeds the
     }
   };
   try {
-    for (let i = 0; i < 100 && !existsSync(a); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && !existsSync(a) && !socatError; i++) await new Promise((r) => setTimeout(r, 50));
+    if (socatError) throw socatError;
     await until(/real scanner attached/, 60_000);
     await until(/Simulator ready/, 10_000);
     // What a serial scanner sends: the code and a CR terminator.
