@@ -1,0 +1,226 @@
+// Every message of the CLI and the simulator, in English. fr.ts has the same keys (its type is this
+// file's), and test/cli/messages.test.ts walks both. Functions take what the message needs.
+
+export const en = {
+  cli: {
+    usage: 'usage: saphir <command> [options]',
+    more: 'saphir help COMMAND or saphir COMMAND --help for the details of a command; saphir --version',
+    unknown: (name: string) => `unknown command '${name}'`,
+    version: (v: string) => `saphir ${v}`,
+    internal: 'internal error (SAPHIR_DEBUG=1 shows where)',
+    summaries: {
+      check: 'check ticket codes (arguments or stdin)',
+      gen: 'generate signed ticket codes for a block',
+      audit: 'verify a file of codes against Article 3',
+      decode: 'decode a scanner capture (HID, serial, image)',
+      scan: 'read a scanner attached to this computer',
+      image: 'firmware images: image inspect FILE',
+      sim: 'hardware simulator (scenarios, interactive, bridges, --pty)',
+      demo: 'the simulator demo (npm start)',
+      flash: 'flash a firmware image over a serial link',
+      device: 'device info --port PATH',
+      ledger: 'ledger export --port PATH',
+      help: 'help [COMMAND]: this list, or the help of a command',
+    },
+  },
+  args: {
+    lang: (v: string) => `--lang must be fr or en, not '${v}'`,
+    int: (name: string, min: number, max: number) => `${name} must be an integer from ${min} to ${max}`,
+    unknownOption: (opt: string) => `unknown option '${opt}'`,
+    needsValue: (opt: string) => `option '${opt}' needs a value`,
+    noValue: (opt: string) => `option '${opt}' takes no value`,
+    unexpected: (arg: string) => `unexpected argument '${arg}'`,
+    other: (detail: string) => `bad arguments: ${detail}`,
+  },
+  keys: {
+    cannotRead: (path: string, why: string) => `--key: cannot read ${path}: ${why}`,
+    notJson: (path: string) => `--key: ${path} is not JSON ({"key_id": 1, "public_hex": "…"})`,
+    keyId: (path: string) => `--key: ${path}: key_id must be an integer from 0 to 255`,
+    needHex: (path: string) => `--key: ${path}: give public_hex or seed_hex (64 hex digits)`,
+    seedHex: (path: string) => `--key: ${path}: seed_hex must be 64 hex digits (a 32-byte Ed25519 private seed)`,
+    testKey: 'warning: tickets signed with the TEST key (id 0), refused by a production validator',
+  },
+  check: {
+    empty: 'no code to check: give codes as arguments, or one per line on standard input',
+    emptyArg: 'an empty code: give the code itself (quoted if it has spaces)',
+    quote: (n: number) => `hint: a code was given as ${n} separate arguments (its spaces split it); put it in quotes: saphir check 'SPH1:…'`,
+  },
+  gen: {
+    needBlock: '--emission and --block are required',
+    fullExcludes: '--full excludes --from/--count',
+    fullOrRange: 'give --full, or --from N and --count K',
+  },
+  audit: {
+    oneFile: 'one FILE at most (or - for standard input)',
+    cannotRead: (file: string, why: string) => `cannot read ${file}: ${why}`,
+    summary: (l: string, g: string, i: string, b: string) => `Audit: ${l} lines, ${g} genuine codes, ${i} invalid, ${b} blank lines`,
+    block: (e: number, b: number) => `Emission ${e}, block ${b}`,
+    tickets: (d: string, dup: string, m: string) => `  distinct tickets: ${d} of 3,000,000 — duplicates: ${dup} — missing: ${m}`,
+    header: ['prize', 'expected', 'found'],
+    losing: 'losing',
+    dupLine: (line: number, n: number) => `    line ${line}: ticket #${n} seen before`,
+    missingRange: (a: number, b: number) => (a === b ? `    #${a}` : `    #${a} to ${b}`),
+    missingTitle: '  missing numbers (first ones):',
+    dupTitle: '  duplicates (first ones):',
+    invalidTitle: (n: string) => `Invalid codes: ${n}`,
+    invalidLine: (line: number, why: string, id: string) => `  line ${line}: ${why}${id}`,
+    byReason: (why: string, n: string) => `  ${why}: ${n}`,
+    ok: 'COMPLIANT',
+    notOk: 'NOT COMPLIANT',
+    result: 'Result',
+    noBlock: 'no genuine code: no block to check',
+    colon: ':',
+    lineTooLong: (max: number) => `a line longer than ${max} bytes`,
+  },
+  drop: {
+    timeout: 'incomplete code (timeout)',
+    'too-long': 'code too long',
+    noise: 'code cut by line noise',
+    'bad-report': 'bad HID report',
+    overflow: 'codes lost: the decoder queue overflowed',
+  },
+  decode: {
+    source: (list: string) => `--source must be one of ${list}`,
+    layout: '--layout must be us, fr or auto',
+    layoutKeyboard: '--layout applies to --source hid-keyboard only',
+    rawImage: '--width/--height/--format apply to --source image only',
+    format: '--format must be y8 or rgba',
+    noFile: 'no capture FILE given',
+    read: (f: string, m: string) => `${f}: cannot read: ${m}`,
+    line: (f: string, n: number, m: string) => `${f}:${n}: line skipped: ${m}`,
+    none: (f: string) => `${f}: no code`,
+    dropped: (f: string, why: string, partial: string) => `${f}: ${why}${partial ? ` "${partial}"` : ''}`,
+    lost: (f: string, why: string, n: number) => `${f}: ${why} (${n})`,
+    png: (f: string, m: string) => `${f}: unreadable PNG: ${m}`,
+    raw: (f: string, n: number, want: number) => `${f}: ${n} bytes, ${want} expected for this image format`,
+    tooLarge: (f: string, kind: string, w: number, h: number, max: number) =>
+      `${f}: ${kind} of ${w}×${h} pixels, more than the ${max} million pixels decoded`,
+    jpeg: (f: string) => `${f}: JPEG images are not decoded; convert it to PNG`,
+    notImage: (f: string) => `${f}: neither PNG nor JPEG (give raw pixels with --width/--height/--format)`,
+  },
+  scan: {
+    one: 'give exactly one of --hid VID:PID|PATH or --serial PATH',
+    serialOnly: '--baud and --ack apply to --serial only',
+    hidOnly: '--mode and --layout apply to --hid only',
+    mode: '--mode must be keyboard or pos',
+    layout: '--layout must be us, fr or auto',
+    ready: (what: string) => `ready: scan a ticket (${what}) — Ctrl+C to stop`,
+    drop: {
+      timeout: 'incomplete code, scan again',
+      'too-long': 'code too long, scan again',
+      noise: 'garbled code, scan again',
+      'bad-report': 'HID read disturbed, scan again',
+      overflow: 'codes came faster than they were read: scan the last tickets again',
+    },
+    unplugged: (d: string) => `scanner unplugged (${d}): waiting for it to come back…`,
+    reopened: (d: string) => `scanner plugged back (${d})`,
+    error: (d: string) => `scanner error: ${d}`,
+  },
+  hid: {
+    libusb: (d: string) => `node-hid cannot start: libusb is missing (${d}). Install it: sudo apt-get install libusb-1.0-0`,
+    libudev: (d: string) => `node-hid cannot start: libudev is missing (${d}). Install it: sudo apt-get install libudev1`,
+    load: (d: string) => `node-hid cannot start: ${d} (reinstall with npm ci)`,
+    notFound: (id: string, d: string) => `no HID device ${id}; connected: ${d}`,
+    permission: (id: string, d: string, rule: string) =>
+      `permission denied opening ${id} (${d}). Add this udev rule to /etc/udev/rules.d/70-saphir-scanner.rules:\n  ${rule}\n` +
+      `then run: sudo udevadm control --reload-rules && sudo udevadm trigger (and replug the scanner)`,
+    keyboardOwned: (id: string, d: string) =>
+      `the system keeps the keyboard interface of ${id} for itself (${d}). Set the scanner to HID POS mode ` +
+      `(saphir scan --hid ${id} --mode pos) or to its serial (USB COM) mode (saphir scan --serial PATH)`,
+    open: (id: string, d: string) => `cannot open ${id}: ${d}`,
+    none: 'none',
+  },
+  serial: {
+    open: (path: string, d: string) => `cannot open ${path}: ${d}`,
+  },
+  image: {
+    usage: 'give the subcommand and the file: saphir image inspect FILE',
+    key: '--key must be 64 hex digits (an Ed25519 public key)',
+    cannotRead: (file: string, m: string) => `cannot read ${file}: ${m}`,
+    invalid: 'INVALID image',
+    thisBoard: ' (SAPHIR handheld)',
+    otherBoard: ' (another board)',
+    signer: { dev: 'published development key', given: 'given key (--key)', other: 'another key', unknown: 'key not recorded' },
+    file: 'File',
+    version: 'Version',
+    board: 'Board',
+    counter: 'Security counter',
+    bundle: 'Bundle',
+    sha: 'SHA-256',
+    signature: 'Signature',
+    bytes: (n: number) => `${n} bytes`,
+    fileSize: (file: string, n: number) => `${file} (${n} bytes)`,
+    hashOk: 'matches',
+    hashBad: 'MISMATCH',
+    sigOk: 'valid',
+    sigBad: 'INVALID',
+    sigUnchecked: 'not checked',
+    colon: ':',
+    intact: 'Image intact and signed.',
+  },
+  demo: {
+    title: 'SAPHIR 250 000 € — validator demo (simulator, real firmware in QuickJS)',
+    name: 'validator demo',
+    building: 'Building the firmware…',
+    summary: (name: string) => `Summary — ${name}`,
+    scans: (n: number, outcomes: string) => `  ${n} tickets scanned: ${outcomes}`,
+    outcomes: (w: number, l: number, r: number) => `${w} winning, ${l} losing, ${r} refused`,
+    paid: (n: number, total: string) => `${n} payment(s) recorded in the ledger, ${total}`,
+    firmware: (mode: string, hash: string) => `firmware: ${mode}, image ${hash.slice(0, 16)}`,
+    ok: 'Demo passed.',
+    failed: 'The demo failed.',
+  },
+  help: {
+    check: `usage: saphir check [--json] [--key HEX|FILE] [--lang fr|en] [CODE… | -]
+Checks SAPHIR ticket codes given as arguments, or one per line on standard input ('-' or none).
+Spaces and tabs around a code are ignored; quote a code that contains spaces.
+  --json          one JSON object per code (snake_case keys)
+  --key HEX|FILE  trust this public key (64 hex digits, for any key id) or key file
+                  ({"key_id": 1, "public_hex": "…"}) instead of the test key
+  --lang fr|en    language of the messages (default fr, or en when LANG is en*)
+Exit 0 when every code is genuine, 1 when any is not, 2 on a usage error (no code at all included).`,
+    gen: (seed: string) => `usage: saphir gen --emission E --block B (--full | --from N --count K) [--seed S] [--key FILE]
+                  [--jobs J] [--lang fr|en]
+Prints signed SPH1 ticket codes of one block, one per line, in ticket-number order.
+  --full          the whole block: 3 000 000 tickets whose prizes are exactly those of Article 3
+  --from/--count  tickets N … N+K-1 only (the same lines as in the full block)
+  --seed S        the secret the prizes and zones derive from (default '${seed}'); same seed, same output
+  --key FILE      signing key, JSON {"key_id": 1, "seed_hex": "<32-byte Ed25519 private seed, hex>"};
+                  without it the published test key (key id 0) signs, with a warning
+  --jobs J        worker threads (default: one per core)`,
+    audit: `usage: saphir audit [FILE | -] [--json] [--lang fr|en] [--key HEX|FILE] [--jobs J]
+Verifies every code of FILE (or standard input), one per line, signature included, and per
+(emission, block) tallies the prizes against Article 3; reports invalid codes, duplicate and missing
+ticket numbers. Exit 0 only when every block is complete, genuine and equal to Article 3; 1 otherwise;
+2 on a usage error.
+  --key HEX|FILE  trust this key instead of the test key: 64 hex digits (for any key id), or
+                  JSON {"key_id": 1, "public_hex": "…"} (or "seed_hex", as for saphir gen)
+  --jobs J        worker threads (default: one per core)`,
+    decode: `usage: saphir decode --source hid-keyboard|hid-pos|serial|image [options] FILE…
+Prints each code a scanner capture holds, one a line, in order.
+  --source S        hid-keyboard, hid-pos: one report a line as hex bytes ("02 00 16 00 00 00 00 00"),
+                    blank lines and # comments ignored; serial: the raw bytes; image: a PNG, or raw
+                    pixels with --width/--height/--format
+  --layout L        keyboard layout of hid-keyboard captures: us, fr or auto (default auto)
+  --width N --height N --format y8|rgba   raw image frames
+  --lang fr|en      language of the messages (default fr)
+Exit 0 when every file gave at least one code, 1 otherwise, 2 on a usage error.`,
+    scan: `usage: saphir scan (--hid VID:PID|PATH [--mode keyboard|pos] [--layout us|fr|auto]
+                   | --serial PATH [--baud N] [--ack]) [--json] [--lang fr|en] [--count N]
+Reads the scanner attached to this computer and prints the verdict of every ticket scanned, until
+Ctrl+C (or N codes with --count).
+  --hid VID:PID|PATH  a USB HID scanner (hex ids, e.g. 0c2e:0b61, or a /dev/hidraw path)
+  --mode keyboard|pos its keyboard-wedge interface (default) or its HID POS one
+  --layout us|fr|auto keyboard layout the scanner types with (default auto)
+  --serial PATH       a serial or USB virtual COM scanner; --baud N (default 9600); --ack answers ACK/NAK`,
+    image: `usage: saphir image inspect [--key HEX] [--json] [--lang fr|en] FILE
+Prints a signed firmware image's header and checks its SHA-256 and Ed25519 signature, by default
+against the published development key (--key: another public key, 64 hex digits).
+Exit 0 when the image is intact and signed by that key, 1 when not, 2 on a usage error.`,
+    demo: `usage: saphir demo [--lang fr|en] [--scenario FILE] [--quiet]
+Boots the firmware in the simulator and plays hw-sim/scenarios/demo.yaml (or FILE), drawing the
+display as it changes. --quiet prints the summary only. Exit 0 when every step passed.`,
+  },
+};
+
+export type Messages = typeof en;

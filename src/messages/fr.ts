@@ -1,0 +1,225 @@
+// Every message of the CLI and the simulator, in French (the default). Same keys as en.ts.
+import type { Messages } from './en.ts';
+
+export const fr: Messages = {
+  cli: {
+    usage: 'usage : saphir <commande> [options]',
+    more: "saphir help COMMANDE ou saphir COMMANDE --help pour le détail d'une commande ; saphir --version",
+    unknown: (name: string) => `commande inconnue « ${name} »`,
+    version: (v: string) => `saphir ${v}`,
+    internal: "erreur interne (SAPHIR_DEBUG=1 montre d'où elle vient)",
+    summaries: {
+      check: 'vérifie des codes de tickets (arguments ou entrée standard)',
+      gen: "génère les codes signés d'un bloc",
+      audit: "contrôle un fichier de codes par rapport à l'article 3",
+      decode: "décode une capture de scanner (HID, série, image)",
+      scan: 'lit un scanner branché sur cet ordinateur',
+      image: 'images du firmware : image inspect FICHIER',
+      sim: 'simulateur du terminal (scénarios, interactif, passerelles, --pty)',
+      demo: 'la démonstration du simulateur (npm start)',
+      flash: 'installe une image du firmware par une liaison série',
+      device: 'device info --port CHEMIN',
+      ledger: 'ledger export --port CHEMIN',
+      help: "help [COMMANDE] : cette liste, ou l'aide d'une commande",
+    },
+  },
+  args: {
+    lang: (v: string) => `--lang vaut fr ou en, pas « ${v} »`,
+    int: (name: string, min: number, max: number) => `${name} doit être un entier de ${min} à ${max}`,
+    unknownOption: (opt: string) => `option inconnue « ${opt} »`,
+    needsValue: (opt: string) => `l'option « ${opt} » attend une valeur`,
+    noValue: (opt: string) => `l'option « ${opt} » ne prend pas de valeur`,
+    unexpected: (arg: string) => `argument en trop « ${arg} »`,
+    other: (detail: string) => `arguments incorrects : ${detail}`,
+  },
+  keys: {
+    cannotRead: (path: string, why: string) => `--key : lecture impossible de ${path} : ${why}`,
+    notJson: (path: string) => `--key : ${path} n'est pas du JSON ({"key_id": 1, "public_hex": "…"})`,
+    keyId: (path: string) => `--key : ${path} : key_id doit être un entier de 0 à 255`,
+    needHex: (path: string) => `--key : ${path} : donner public_hex ou seed_hex (64 chiffres hexadécimaux)`,
+    seedHex: (path: string) => `--key : ${path} : seed_hex doit compter 64 chiffres hexadécimaux (graine privée Ed25519 de 32 octets)`,
+    testKey: 'attention : tickets signés avec la clé de TEST (id 0), refusés par un validateur de production',
+  },
+  check: {
+    empty: 'aucun code à vérifier : donner les codes en arguments, ou un par ligne sur l’entrée standard',
+    emptyArg: 'code vide : donner le code lui-même (entre guillemets s’il contient des espaces)',
+    quote: (n: number) =>
+      `conseil : un code a été donné en ${n} arguments séparés (coupé à ses espaces) ; le mettre entre guillemets : saphir check 'SPH1:…'`,
+  },
+  gen: {
+    needBlock: '--emission et --block sont obligatoires',
+    fullExcludes: '--full exclut --from/--count',
+    fullOrRange: 'donner --full, ou --from N et --count K',
+  },
+  audit: {
+    oneFile: "un FICHIER au plus (ou - pour l'entrée standard)",
+    cannotRead: (file: string, why: string) => `lecture impossible de ${file} : ${why}`,
+    summary: (l: string, g: string, i: string, b: string) => `Audit : ${l} lignes, ${g} codes authentiques, ${i} non valides, ${b} lignes vides`,
+    block: (e: number, b: number) => `Émission ${e}, bloc ${b}`,
+    tickets: (d: string, dup: string, m: string) => `  tickets distincts : ${d} sur 3 000 000 — en double : ${dup} — manquants : ${m}`,
+    header: ['lot', 'attendu', 'trouvé'],
+    losing: 'perdant',
+    dupLine: (line: number, n: number) => `    ligne ${line} : ticket n° ${n} déjà vu`,
+    missingRange: (a: number, b: number) => (a === b ? `    n° ${a}` : `    n° ${a} à ${b}`),
+    missingTitle: '  numéros manquants (premiers) :',
+    dupTitle: '  doublons (premiers) :',
+    invalidTitle: (n: string) => `Codes non valides : ${n}`,
+    invalidLine: (line: number, why: string, id: string) => `  ligne ${line} : ${why}${id}`,
+    byReason: (why: string, n: string) => `  ${why} : ${n}`,
+    ok: 'CONFORME',
+    notOk: 'NON CONFORME',
+    result: 'Résultat',
+    noBlock: 'aucun code authentique : aucun bloc à vérifier',
+    colon: ' :',
+    lineTooLong: (max: number) => `une ligne de plus de ${max} octets`,
+  },
+  drop: {
+    timeout: 'code incomplet (délai dépassé)',
+    'too-long': 'code trop long',
+    noise: 'code coupé par du bruit',
+    'bad-report': 'rapport HID invalide',
+    overflow: "codes perdus : la file d'attente du décodeur a débordé",
+  },
+  decode: {
+    source: (list: string) => `--source vaut ${list}`,
+    layout: '--layout vaut us, fr ou auto',
+    layoutKeyboard: '--layout ne vaut que pour --source hid-keyboard',
+    rawImage: '--width/--height/--format ne valent que pour --source image',
+    format: '--format vaut y8 ou rgba',
+    noFile: 'aucun FICHIER de capture donné',
+    read: (f: string, m: string) => `${f} : lecture impossible : ${m}`,
+    line: (f: string, n: number, m: string) => `${f}:${n} : ligne ignorée : ${m}`,
+    none: (f: string) => `${f} : aucun code`,
+    dropped: (f: string, why: string, partial: string) => `${f} : ${why}${partial ? ` « ${partial} »` : ''}`,
+    lost: (f: string, why: string, n: number) => `${f} : ${why} (${n})`,
+    png: (f: string, m: string) => `${f} : PNG illisible : ${m}`,
+    raw: (f: string, n: number, want: number) => `${f} : ${n} octets, ${want} attendus pour ce format d'image`,
+    tooLarge: (f: string, kind: string, w: number, h: number, max: number) =>
+      `${f} : ${kind} de ${w}×${h} pixels, plus que les ${max} millions de pixels décodés`,
+    jpeg: (f: string) => `${f} : les images JPEG ne sont pas décodées ; la convertir en PNG`,
+    notImage: (f: string) => `${f} : ni PNG ni JPEG (pour des pixels bruts : --width/--height/--format)`,
+  },
+  scan: {
+    one: 'donner soit --hid VID:PID|CHEMIN, soit --serial CHEMIN',
+    serialOnly: '--baud et --ack ne valent que pour --serial',
+    hidOnly: '--mode et --layout ne valent que pour --hid',
+    mode: '--mode vaut keyboard ou pos',
+    layout: '--layout vaut us, fr ou auto',
+    ready: (what: string) => `prêt : scannez un ticket (${what}) — Ctrl+C pour arrêter`,
+    drop: {
+      timeout: 'code incomplet, rescanner',
+      'too-long': 'code trop long, rescanner',
+      noise: 'code brouillé, rescanner',
+      'bad-report': 'lecture HID perturbée, rescanner',
+      overflow: 'codes arrivés plus vite que lus : rescanner les derniers tickets',
+    },
+    unplugged: (d: string) => `scanner débranché (${d}) : en attente de son retour…`,
+    reopened: (d: string) => `scanner rebranché (${d})`,
+    error: (d: string) => `erreur du scanner : ${d}`,
+  },
+  hid: {
+    libusb: (d: string) => `node-hid ne peut pas démarrer : libusb manque (${d}). L'installer : sudo apt-get install libusb-1.0-0`,
+    libudev: (d: string) => `node-hid ne peut pas démarrer : libudev manque (${d}). L'installer : sudo apt-get install libudev1`,
+    load: (d: string) => `node-hid ne peut pas démarrer : ${d} (réinstaller avec npm ci)`,
+    notFound: (id: string, d: string) => `aucun périphérique HID ${id} ; branchés : ${d}`,
+    permission: (id: string, d: string, rule: string) =>
+      `accès refusé à ${id} (${d}). Ajouter cette règle udev dans /etc/udev/rules.d/70-saphir-scanner.rules :\n  ${rule}\n` +
+      `puis : sudo udevadm control --reload-rules && sudo udevadm trigger (et rebrancher le scanner)`,
+    keyboardOwned: (id: string, d: string) =>
+      `le système garde pour lui l'interface clavier de ${id} (${d}). Passer le scanner en mode HID POS ` +
+      `(saphir scan --hid ${id} --mode pos) ou en mode série (saphir scan --serial CHEMIN)`,
+    open: (id: string, d: string) => `impossible d'ouvrir ${id} : ${d}`,
+    none: 'aucun',
+  },
+  serial: {
+    open: (path: string, d: string) => `impossible d'ouvrir ${path} : ${d}`,
+  },
+  image: {
+    usage: 'donner la sous-commande et le fichier : saphir image inspect FICHIER',
+    key: '--key doit compter 64 chiffres hexadécimaux (une clé publique Ed25519)',
+    cannotRead: (file: string, m: string) => `lecture impossible de ${file} : ${m}`,
+    invalid: 'image NON VALIDE',
+    thisBoard: ' (terminal SAPHIR)',
+    otherBoard: ' (autre carte)',
+    signer: { dev: 'clé de développement publiée', given: 'clé donnée (--key)', other: 'une autre clé', unknown: 'clé non indiquée' },
+    file: 'Fichier',
+    version: 'Version',
+    board: 'Carte',
+    counter: 'Compteur de sécurité',
+    bundle: 'Bundle',
+    sha: 'SHA-256',
+    signature: 'Signature',
+    bytes: (n: number) => `${n} octets`,
+    fileSize: (file: string, n: number) => `${file} (${n} octets)`,
+    hashOk: 'conforme',
+    hashBad: 'NON CONFORME',
+    sigOk: 'valide',
+    sigBad: 'NON VALIDE',
+    sigUnchecked: 'non vérifiée',
+    colon: ' :',
+    intact: 'Image intègre et signée.',
+  },
+  demo: {
+    title: 'SAPHIR 250 000 € — démonstration du validateur (simulateur, firmware réel en QuickJS)',
+    name: 'démonstration du validateur',
+    building: 'Construction du firmware…',
+    summary: (name: string) => `Résumé — ${name}`,
+    scans: (n: number, outcomes: string) => `  ${n} tickets scannés : ${outcomes}`,
+    outcomes: (w: number, l: number, r: number) => `${w} gagnant(s), ${l} perdant(s), ${r} refusé(s)`,
+    paid: (n: number, total: string) => `${n} paiement(s) enregistré(s) au registre, ${total}`,
+    firmware: (mode: string, hash: string) => `firmware : ${mode}, image ${hash.slice(0, 16)}`,
+    ok: 'Démonstration réussie.',
+    failed: 'La démonstration a échoué.',
+  },
+  help: {
+    check: `usage : saphir check [--json] [--key HEX|FICHIER] [--lang fr|en] [CODE… | -]
+Vérifie des codes de tickets SAPHIR donnés en arguments, ou un par ligne sur l'entrée standard ('-' ou rien).
+Les espaces et tabulations autour d'un code sont ignorés ; mettre entre guillemets un code qui contient des espaces.
+  --json             un objet JSON par code (clés en snake_case)
+  --key HEX|FICHIER  se fier à cette clé publique (64 chiffres hexadécimaux, pour tout numéro de clé) ou à ce
+                     fichier de clé ({"key_id": 1, "public_hex": "…"}) au lieu de la clé de test
+  --lang fr|en       langue des messages (fr par défaut, en quand LANG vaut en*)
+Sortie 0 quand tous les codes sont authentiques, 1 sinon, 2 pour une erreur d'usage (dont l'absence de code).`,
+    gen: (seed: string) => `usage : saphir gen --emission E --block B (--full | --from N --count K) [--seed S] [--key FICHIER]
+                  [--jobs J] [--lang fr|en]
+Écrit les codes SPH1 signés d'un bloc, un par ligne, dans l'ordre des numéros de ticket.
+  --full          le bloc entier : 3 000 000 tickets dont les lots sont exactement ceux de l'article 3
+  --from/--count  les tickets N … N+K-1 seulement (les mêmes lignes que dans le bloc entier)
+  --seed S        le secret dont découlent lots et zones (par défaut '${seed}') ; même graine, même sortie
+  --key FICHIER   clé de signature, JSON {"key_id": 1, "seed_hex": "<graine privée Ed25519 de 32 octets, hex>"} ;
+                  sans elle, la clé de test publiée (numéro 0) signe, avec un avertissement
+  --jobs J        fils de calcul (par défaut : un par cœur)`,
+    audit: `usage : saphir audit [FICHIER | -] [--json] [--lang fr|en] [--key HEX|FICHIER] [--jobs J]
+Vérifie chaque code de FICHIER (ou de l'entrée standard), un par ligne, signature comprise, et compte
+les lots de chaque (émission, bloc) par rapport à l'article 3 ; signale les codes non valides, les
+numéros de ticket en double et manquants. Sortie 0 seulement quand chaque bloc est complet, authentique
+et conforme à l'article 3 ; 1 sinon ; 2 pour une erreur d'usage.
+  --key HEX|FICHIER  se fier à cette clé au lieu de la clé de test : 64 chiffres hexadécimaux (pour tout
+                     numéro de clé), ou JSON {"key_id": 1, "public_hex": "…"} (ou "seed_hex", comme saphir gen)
+  --jobs J           fils de calcul (par défaut : un par cœur)`,
+    decode: `usage : saphir decode --source hid-keyboard|hid-pos|serial|image [options] FICHIER…
+Écrit chaque code que contient une capture de scanner, un par ligne, dans l'ordre.
+  --source S        hid-keyboard, hid-pos : un rapport par ligne en octets hexadécimaux ("02 00 16 00 00 00 00 00"),
+                    lignes vides et commentaires # ignorés ; serial : les octets bruts ; image : un PNG, ou des
+                    pixels bruts avec --width/--height/--format
+  --layout L        disposition du clavier des captures hid-keyboard : us, fr ou auto (par défaut auto)
+  --width N --height N --format y8|rgba   images brutes
+  --lang fr|en      langue des messages (fr par défaut)
+Sortie 0 quand chaque fichier a donné au moins un code, 1 sinon, 2 pour une erreur d'usage.`,
+    scan: `usage : saphir scan (--hid VID:PID|CHEMIN [--mode keyboard|pos] [--layout us|fr|auto]
+                   | --serial CHEMIN [--baud N] [--ack]) [--json] [--lang fr|en] [--count N]
+Lit le scanner branché sur cet ordinateur et écrit le verdict de chaque ticket scanné, jusqu'à
+Ctrl+C (ou N codes avec --count).
+  --hid VID:PID|CHEMIN  un scanner USB HID (identifiants hexadécimaux, ex. 0c2e:0b61, ou un chemin /dev/hidraw)
+  --mode keyboard|pos   son interface clavier (par défaut) ou son interface HID POS
+  --layout us|fr|auto   disposition du clavier du scanner (par défaut auto)
+  --serial CHEMIN       un scanner série ou port COM virtuel USB ; --baud N (par défaut 9600) ; --ack répond ACK/NAK`,
+    image: `usage : saphir image inspect [--key HEX] [--json] [--lang fr|en] FICHIER
+Affiche l'en-tête d'une image signée du firmware et vérifie son SHA-256 et sa signature Ed25519, par
+défaut avec la clé de développement publiée (--key : une autre clé publique, 64 chiffres hexadécimaux).
+Sortie 0 quand l'image est intègre et signée par cette clé, 1 sinon, 2 pour une erreur d'usage.`,
+    demo: `usage : saphir demo [--lang fr|en] [--scenario FICHIER] [--quiet]
+Démarre le firmware dans le simulateur et joue hw-sim/scenarios/demo.yaml (ou FICHIER), en dessinant
+l'écran à chaque changement. --quiet n'écrit que le résumé. Sortie 0 quand toutes les étapes ont réussi.`,
+  },
+};
