@@ -1,6 +1,6 @@
 // Plays a checked scenario on a Simulator: each step is reported as it passes; the first failing step
 // stops the run with the display and what was expected.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { Simulator, type SimEvents } from './sim.ts';
 import { NorFlash } from './nor-flash.ts';
@@ -91,6 +91,17 @@ export function describe(s: Step): string {
 export function simulatorFor(sc: Scenario, o: RunOptions = {}): Simulator {
   const chip = o.chip ?? (sc.device?.flash ? NorFlash.load(resolveFrom(sc.file, sc.device.flash)) : new NorFlash());
   return new Simulator({ chip, seed: sc.seed, clockMs: sc.clockMs, deviceId: sc.device?.id, events: o.events, bundle: o.bundle, variant: o.variant });
+}
+
+/**
+ * mkdir -p, one level at a time: Node 20's recursive mkdirSync loops forever under a parent it cannot
+ * create (/proc/x/y), this throws instead.
+ */
+function makeDirs(dir: string): void {
+  if (existsSync(dir)) return;
+  const parent = dirname(dir);
+  if (parent !== dir) makeDirs(parent);
+  mkdirSync(dir);
 }
 
 function resolveFrom(file: string, p: string): string {
@@ -214,8 +225,13 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
       }
       case 'screenshot': {
         const file = o.screenshotDir && !isAbsolute(s.file) ? resolve(o.screenshotDir, s.file) : resolveFrom(sc.file, s.file);
-        mkdirSync(dirname(file), { recursive: true });
-        writeFileSync(file, drawPng({ lines: sim.screen, rows: 4, columns: 20, led: sim.led }));
+        try {
+          makeDirs(dirname(file));
+          writeFileSync(file, drawPng({ lines: sim.screen, rows: 4, columns: 20, led: sim.led }));
+        } catch (e) {
+          const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+          return tr(`capture d'écran impossible dans ${file} : ${why}`, `cannot write the screenshot ${file}: ${why}`);
+        }
         return;
       }
     }

@@ -157,6 +157,8 @@ export const en = {
     sigUnchecked: 'not checked',
     colon: ':',
     intact: 'Image intact and signed.',
+    /** The image checks' detail (src/image/format.ts says it in English). */
+    detail: (d: string) => d,
   },
   demo: {
     title: 'SAPHIR 250 000 € — validator demo (simulator, real firmware in QuickJS)',

@@ -158,6 +158,7 @@ export const fr: Messages = {
     sigUnchecked: 'non vérifiée',
     colon: ' :',
     intact: 'Image intègre et signée.',
+    detail: (d: string) => frImageDetail(d),
   },
   demo: {
     title: 'SAPHIR 250 000 € — démonstration du validateur (simulateur, firmware réel en QuickJS)',
@@ -223,3 +224,34 @@ Démarre le firmware dans le simulateur et joue hw-sim/scenarios/demo.yaml (ou F
 l'écran à chaque changement. --quiet n'écrit que le résumé. Sortie 0 quand toutes les étapes ont réussi.`,
   },
 };
+
+/** The details of src/image/format.ts (English, from the portable core) in French; unknown ones as they are. */
+const IMAGE_DETAILS: [RegExp, (...g: string[]) => string][] = [
+  [/^unsupported header size (\d+)$/, (n) => `taille d'en-tête ${n} non prise en charge (32 attendu)`],
+  [/^bad magic (0x[0-9a-f]+): not a firmware image$/, (x) => `signature de format ${x} incorrecte : pas une image de firmware`],
+  [/^truncated: (\d+) bytes, the header alone is (\d+)$/, (n, h) => `tronquée : ${n} octets, l'en-tête seul en fait ${h}`],
+  [/^truncated: (\d+) bytes, header says the bundle alone ends at (\d+)$/, (n, e) => `tronquée : ${n} octets, l'en-tête place la fin du bundle à ${e}`],
+  [/^truncated: (\d+) bytes of (\d+)$/, (n, t) => `tronquée : ${n} octets sur ${t}`],
+  [/^unknown flags (0x[0-9a-f]+)$/, (f) => `drapeaux inconnus ${f}`],
+  [/^(\d+) unexpected bytes after the image$/, (n) => `${n} octets en trop après l'image`],
+  [/^corrupted: no TLV area after the bundle$/, () => 'corrompue : pas de zone TLV après le bundle'],
+  [/^corrupted: TLV area size (\d+)$/, (n) => `corrompue : taille de zone TLV ${n}`],
+  [/^corrupted: TLV record cut$/, () => 'corrompue : enregistrement TLV coupé'],
+  [/^corrupted: TLV record overruns the area$/, () => 'corrompue : un enregistrement TLV dépasse la zone'],
+  [/^corrupted: SHA-256 record is not 32 bytes$/, () => "corrompue : l'enregistrement SHA-256 ne fait pas 32 octets"],
+  [/^corrupted: Ed25519 record is not 64 bytes$/, () => "corrompue : l'enregistrement Ed25519 ne fait pas 64 octets"],
+  [/^corrupted: key hash record is not 32 bytes$/, () => "corrompue : l'empreinte de clé ne fait pas 32 octets"],
+  [/^corrupted: no SHA-256 record$/, () => "corrompue : pas d'enregistrement SHA-256"],
+  [/^unsigned: no Ed25519 record$/, () => "non signée : pas d'enregistrement Ed25519"],
+  [/^SHA-256 mismatch: computed ([0-9a-f]+)$/, (h) => `SHA-256 non conforme : calculé ${h}`],
+  [/^signed by another key than the firmware key$/, () => 'signée par une autre clé que la clé du firmware'],
+  [/^Ed25519 signature does not verify with the firmware key$/, () => 'la signature Ed25519 ne se vérifie pas avec la clé du firmware'],
+];
+
+function frImageDetail(d: string): string {
+  for (const [re, say] of IMAGE_DETAILS) {
+    const m = re.exec(d);
+    if (m) return say(...m.slice(1));
+  }
+  return d;
+}

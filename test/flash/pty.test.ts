@@ -56,6 +56,11 @@ withSocat('saphir flash: good image written, test boot, confirmed, survives a re
     assert.is(info.code, 0, info.stderr);
     assert.match(info.stdout, /SPH-000042/);
     assert.match(info.stdout, /Slot B\s+1\.1\.0, counter 2, \d+ bytes, confirmed/);
+    const infoJson = await saphirIn(['device', 'info', '--port', pty.path, '--baud', String(BAUD), '--json']);
+    const id = JSON.parse(infoJson.stdout);
+    assert.is(id.device_id, 'SPH-000042');
+    assert.is(id.security_counter, 2);
+    assert.ok(!/"[a-z]+[A-Z]\w*"\s*:/.test(infoJson.stdout), `snake_case keys only: ${infoJson.stdout}`);
     assert.match(info.stdout, /Security counter\s+2/);
 
     const csv = await saphirIn(['ledger', 'export', '--port', pty.path, '--baud', String(BAUD)]);

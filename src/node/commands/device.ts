@@ -2,6 +2,7 @@
 import { withServiceClient } from '../flash-client.ts';
 import type { Identity } from '../../service/protocol.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';
+import { snakeKeys } from '../json.ts';
 
 const HELP = `usage: saphir device info --port PATH [--baud N] [--json] [--lang fr|en]
 Asks a device over its service port who it is and what it runs (board, device id, both image slots,
@@ -56,7 +57,7 @@ export async function run(args: string[]): Promise<number> {
   const baud = values.baud === undefined ? 115200 : intOf(values.baud, '--baud', 300, 4000000);
   return withServiceClient('device', values.port, baud, lang, async (client) => {
     const id = await client.identify();
-    process.stdout.write((values.json ? JSON.stringify(id) : infoText(id, lang)) + '\n');
+    process.stdout.write((values.json ? JSON.stringify(snakeKeys(id)) : infoText(id, lang)) + '\n');
     return 0;
   });
 }
