@@ -128,7 +128,6 @@ export const en = {
       `the system keeps the keyboard interface of ${id} for itself (${d}). Set the scanner to HID POS mode ` +
       `(saphir scan --hid ${id} --mode pos) or to its serial (USB COM) mode (saphir scan --serial PATH)`,
     open: (id: string, d: string) => `cannot open ${id}: ${d}`,
-    none: 'none',
   },
   serial: {
     open: (path: string, d: string) => `cannot open ${path}: ${d}`,

@@ -129,7 +129,6 @@ export const fr: Messages = {
       `le système garde pour lui l'interface clavier de ${id} (${d}). Passer le scanner en mode HID POS ` +
       `(saphir scan --hid ${id} --mode pos) ou en mode série (saphir scan --serial CHEMIN)`,
     open: (id: string, d: string) => `impossible d'ouvrir ${id} : ${d}`,
-    none: 'aucun',
   },
   serial: {
     open: (path: string, d: string) => `impossible d'ouvrir ${path} : ${d}`,
