@@ -4,6 +4,8 @@ import type { Lang } from '../src/i18n.ts';
 import { drawText } from './render.ts';
 import type { RunReport, StepReport } from './runner.ts';
 import type { Simulator } from './sim.ts';
+import type { ScenarioError } from './scenario.ts';
+import { messages } from '../src/messages/index.ts';
 
 export const T = {
   fr: {
@@ -63,4 +65,10 @@ export function indent(s: string, n: number): string {
 /** The display of a running simulator, framed, with the virtual time. */
 export function displayFrame(sim: Simulator): string {
   return drawText({ lines: sim.screen, rows: 4, columns: 20, led: sim.led }, `t=${fmtVirtual(sim.now)}`);
+}
+
+/** A refused scenario file: each problem on its own line, `file:line: problem`, in `lang`. */
+export function scenarioErrorText(e: ScenarioError, lang: Lang): string {
+  const m = messages(lang).scenario;
+  return e.problems.map((p) => m.problem(e.file, p.line, p.message)).join('\n');
 }

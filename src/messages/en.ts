@@ -171,6 +171,11 @@ export const en = {
     ok: 'Demo passed.',
     failed: 'The demo failed.',
   },
+  scenario: {
+    invalid: 'invalid scenario:',
+    /** A problem of hw-sim/scenario.ts (which says it in English), with its file and line. */
+    problem: (file: string, line: number, message: string) => `${file}:${line}: ${message}`,
+  },
   help: {
     check: `usage: saphir check [--json] [--key HEX|FILE] [--lang fr|en] [CODE… | -]
 Checks SAPHIR ticket codes given as arguments, or one per line on standard input ('-' or none).

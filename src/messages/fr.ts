@@ -171,6 +171,10 @@ export const fr: Messages = {
     ok: 'Démonstration réussie.',
     failed: 'La démonstration a échoué.',
   },
+  scenario: {
+    invalid: 'scénario invalide :',
+    problem: (file: string, line: number, message: string) => `${file}:${line} : ${frScenarioProblem(message)}`,
+  },
   help: {
     check: `usage : saphir check [--json] [--key HEX|FICHIER] [--lang fr|en] [CODE… | -]
 Vérifie des codes de tickets SAPHIR donnés en arguments, ou un par ligne sur l'entrée standard ('-' ou rien).
@@ -253,4 +257,68 @@ function frImageDetail(d: string): string {
     if (m) return say(...m.slice(1));
   }
   return d;
+}
+
+/** What a step or field needs, as hw-sim/scenario.ts names it. */
+const NEEDS: Record<string, string> = {
+  'a duration (250ms, 2s)': 'une durée (250ms, 2s)',
+  'an ISO date-time': 'une date-heure ISO',
+  'a key: OK, C or 0-9': 'une touche : OK, C ou 0-9',
+  'code or ticket': 'code ou ticket',
+  'contains or matches': 'contains ou matches',
+  'count or contains': 'count ou contains',
+  'a file name ending in .png': 'un nom de fichier en .png',
+  'text': 'du texte',
+  'boolean': 'un booléen',
+  'number': 'un nombre',
+  'string': 'du texte',
+  'the scenario': 'le scénario',
+};
+const need = (w: string) => NEEDS[w] ?? w;
+
+/** The problems of hw-sim/scenario.ts and hw-sim/tickets.ts (English) in French; unknown ones as they are. */
+const SCENARIO_PROBLEMS: [RegExp, (...g: string[]) => string][] = [
+  [/^(.+) must be a single value$/, (w) => `${w} doit être une valeur unique`],
+  [/^(.+) must be an integer from (-?\d+) to (-?\d+)$/, (w, a, b) => `${w} doit être un entier de ${a} à ${b}`],
+  [/^(.+) must be text$/, (w) => `${w} doit être du texte`],
+  [/^(.+) must be one of (.+), not '(.*)'$/, (w, l, v) => `${w} vaut ${l}, pas « ${v} »`],
+  [/^(.+) must be a duration such as 250ms, 2s, 5m, 1h$/, (w) => `${w} doit être une durée comme 250ms, 2s, 5m, 1h`],
+  [/^(.+) must be a map \((.*)\)$/, (w, l) => `${w} doit être une table (${l})`],
+  [/^unknown field '(.+)' in (.+) \(known: (.*)\)$/, (k, w, l) => `champ inconnu « ${k} » dans ${need(w)} (connus : ${l})`],
+  [/^missing '(\w+)'$/, (k) => `« ${k} » manque`],
+  [/^inputs must be a list of (.*)$/, (l) => `inputs doit être une liste de ${l}`],
+  [/^(clock|set-clock) must be an ISO date-time such as (\S+)$/, (k, x) => `${k} doit être une date-heure ISO comme ${x}`],
+  [/^emissions must be a list of \{emission, closes\}$/, () => 'emissions doit être une liste de {emission, closes}'],
+  [/^an emission needs emission and closes \(YYYY-MM-DD\)$/, () => 'une émission demande emission et closes (AAAA-MM-JJ)'],
+  [/^closes must be a date YYYY-MM-DD$/, () => 'closes doit être une date AAAA-MM-JJ'],
+  [/^steps must be a list$/, () => 'steps doit être une liste'],
+  [/^steps is empty$/, () => 'steps est vide'],
+  [/^a step is a name \(boot\) or a map of one step name to its arguments \(delay: 250ms\)$/, () => "une étape est un nom (boot) ou une table d'un nom d'étape vers ses arguments (delay: 250ms)"],
+  [/^unknown step '(.+)' \(known: (.*)\)$/, (k, l) => `étape inconnue « ${k} » (connues : ${l})`],
+  [/^(\S+) takes no arguments$/, (k) => `${k} ne prend pas d'argument`],
+  [/^matches: (.*)$/, (e) => `matches : ${e}`],
+  [/^expect-display needs exactly one of contains or matches$/, () => 'expect-display demande soit contains, soit matches'],
+  [/^(\S+) needs 'is'$/, (k) => `${k} demande « is »`],
+  [/^contains needs emission, block and number$/, () => 'contains demande emission, block et number'],
+  [/^expect-ledger needs count or contains$/, () => 'expect-ledger demande count ou contains'],
+  [/^screenshot must name a \.png file$/, () => 'screenshot doit nommer un fichier .png'],
+  [/^scan needs exactly one of code or ticket$/, () => 'scan demande soit code, soit ticket'],
+  [/^code must be text \(quote it\)$/, () => 'code doit être du texte (entre guillemets)'],
+  [/^key applies to ticket, not to code$/, () => 'key ne s’applique qu’à ticket, pas à code'],
+  [/^ticket needs emission, number and prize \(block defaults to 1\)$/, () => 'ticket demande emission, number et prize (block vaut 1 par défaut)'],
+  [/^scanner (\S+) has no option '(.+)' \(its options: (.*)\)$/, (v, k, l) => `le lecteur ${v} n'a pas d'option « ${k} » (ses options : ${l})`],
+  [/^(\S+) must be a (\w+)$/, (k, t) => `${k} doit être ${need(t)}`],
+  [/^a scenario is a map with name, steps, and optionally config, device, seed$/, () => 'un scénario est une table avec name, steps, et au besoin config, device, seed'],
+  [/^(emission|block) must be 0 … 65535$/, (k) => `${k} doit valoir de 0 à 65535`],
+  [/^number must be 0 … 2999999$/, () => 'number doit valoir de 0 à 2999999'],
+  [/^prize (\d+) is neither 0 nor an amount of the prize table$/, (p) => `le lot ${p} n'est ni 0 ni un montant du barème`],
+  [/^(\S+) needs (.+)$/, (k, w) => `${k} demande ${need(w)}`],
+];
+
+function frScenarioProblem(d: string): string {
+  for (const [re, say] of SCENARIO_PROBLEMS) {
+    const m = re.exec(d);
+    if (m) return say(...m.slice(1));
+  }
+  return `YAML : ${d}`;
 }

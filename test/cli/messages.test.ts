@@ -6,6 +6,7 @@ import { CATALOGUES } from '../../src/messages/index.ts';
 import { REASON_TEXT, WORDS } from '../../src/i18n.ts';
 import { parseImage } from '../../src/image/format.ts';
 import { ensureImage } from '../../hw-sim/sim.ts';
+import { parseScenario, ScenarioError } from '../../hw-sim/scenario.ts';
 
 type Leaf = { path: string; fr: string; en: string };
 
@@ -111,6 +112,43 @@ test('the French catalogue says every image check in French', () => {
     assert.is.not(fr, d, `untranslated: ${d}`);
     assert.equal(words(fr).filter((w) => ENGLISH.has(w)), [], fr);
   }
+});
+
+test('the French catalogue says every scenario problem in French', () => {
+  const bad = [
+    'steps: [boot]',
+    '- a list',
+    'name: x\nsteps: []',
+    'name: x\nsteps: 3',
+    'name: [1, 2]\nsteps: [boot]',
+    'name: x\nseed: [1]\nsteps: [boot]',
+    'name: x\nwhat: 1\nsteps: [boot]',
+    'name: x\nconfig: { clock: yesterday, inputs: 3, emissions: 3, payout-limit: -1 }\nsteps: [boot]',
+    'name: x\nconfig: { emissions: [{ emission: 1 }, { emission: 1, closes: soon }] }\nsteps: [boot]',
+    'name: x\nconfig: 3\nsteps: [boot]',
+    'name: x\nsteps:\n  - bootz\n  - boot: now\n  - delay\n  - delay: forever\n  - set-clock: later\n  - press: X\n  - press',
+    'name: x\nsteps:\n  - { a: 1, b: 2 }\n  - expect-display: { contains: A, matches: B }\n  - expect-display: { matches: "(" }\n  - expect-beep\n  - expect-beep: { within: 1s }',
+    'name: x\nsteps:\n  - expect-ledger: { within: 1s }\n  - expect-ledger: { contains: { emission: 1 } }\n  - screenshot: a.jpg\n  - screenshot',
+    'name: x\nsteps:\n  - scan: { code: A, ticket: { emission: 1, number: 1, prize: 0 } }\n  - scan: { code: [1] }\n  - scan: { code: A, key: test }',
+    'name: x\nsteps:\n  - scan: { ticket: { emission: 1 } }\n  - scan: { ticket: { emission: 1, number: 1, prize: 35 } }\n  - scan: { code: A, via: serial, bogus: 1 }\n  - scan: { code: A, via: serial, baud: fast }\n  - scan',
+    'name: x\nsteps:\n  - power-cut: { after-flash-ops: 0 }\n  - scan: { code: A, via: telepathy }\n  - expect-led: purple',
+  ];
+  const seen = new Set<string>();
+  for (const text of bad) {
+    try {
+      parseScenario(text, 's.yaml');
+      assert.unreachable(text);
+    } catch (e) {
+      assert.instance(e, ScenarioError, text);
+      for (const p of (e as ScenarioError).problems) {
+        const fr = CATALOGUES.fr.scenario.problem('s.yaml', p.line, p.message);
+        assert.not.match(fr, /: YAML : /, `untranslated: ${p.message}`);
+        assert.is.not(fr, CATALOGUES.en.scenario.problem('s.yaml', p.line, p.message), p.message);
+        seen.add(p.message.replace(/'[^']*'|\d+/g, '·'));
+      }
+    }
+  }
+  assert.ok(seen.size >= 25, `${seen.size} kinds of problem tried`);
 });
 
 test.run();

@@ -3,13 +3,13 @@
 // a TTY (CI, pipes): the output is plain lines.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseCommand } from '../args.ts';
+import { Failure, parseCommand } from '../args.ts';
 import { formatEur, type Lang } from '../../i18n.ts';
 import { messages } from '../../messages/index.ts';
 import { parseScenario, ScenarioError } from '../../../hw-sim/scenario.ts';
 import { runScenario, simulatorFor } from '../../../hw-sim/runner.ts';
 import { ensureBundle, ROOT } from '../../../hw-sim/sim.ts';
-import { displayFrame, indent, reportText, stepLine } from '../../../hw-sim/present.ts';
+import { displayFrame, indent, reportText, scenarioErrorText, stepLine } from '../../../hw-sim/present.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.demo;
 
@@ -28,7 +28,7 @@ export async function run(args: string[]): Promise<number> {
   try {
     sc = parseScenario(readFileSync(file, 'utf8'), file);
   } catch (e) {
-    if (e instanceof ScenarioError) throw new Error(e.message);
+    if (e instanceof ScenarioError) throw new Failure(() => `${messages(lang).scenario.invalid}\n${scenarioErrorText(e, lang)}`);
     throw e;
   }
   out(w.title);
