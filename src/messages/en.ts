@@ -171,6 +171,120 @@ export const en = {
     ok: 'Demo passed.',
     failed: 'The demo failed.',
   },
+  service: {
+    refusal: {
+      malformed: 'truncated or malformed image',
+      hash: 'corrupted image (SHA-256 mismatch)',
+      signature: 'signature refused (not the firmware key)',
+      board: 'image for another device model',
+      rollback: "older than the device's security counter (anti-rollback)",
+      'too-large': 'image too large for a slot',
+      busy: 'the running image is not confirmed yet',
+      flash: 'flash write error',
+      incomplete: 'incomplete transfer',
+      'no-session': 'no update in progress',
+    } as Record<string, string>,
+    noPort: (p: string) => `no such serial port: ${p}`,
+    busy: (p: string) => `serial port busy (open in another program): ${p}`,
+    openFailed: (p: string, m: string) => `cannot open ${p}: ${m}`,
+    noAnswer: (baud: string) => `no answer from the device at ${baud} baud (cable, device off, or another speed?)`,
+    linkLost: (m: string) => `link lost (${m}): run the command again, the transfer resumes`,
+    refused: (why: string, m: string) => `refused by the device: ${why} — ${m}`,
+    verify: (m: string) => `verification failed: ${m}`,
+    protocol: (m: string) => `protocol error: ${m}`,
+    port: '--port PATH is required',
+  },
+  flash: {
+    oneImage: 'one IMAGE file expected',
+    cannotRead: (file: string, m: string) => `cannot read ${file}: ${m}`,
+    newer: 'newer',
+    older: 'older',
+    same: 'same',
+    device: 'Device',
+    image: 'Image',
+    deviceId: 'Device id',
+    board: 'Board',
+    version: 'Version',
+    slotOf: (slot: string) => `slot ${slot}`,
+    unconfirmed: ', unconfirmed',
+    none: 'none',
+    counter: 'Security counter',
+    slot: (slot: string) => `Slot ${slot}`,
+    empty: 'empty',
+    invalid: 'invalid',
+    rate: 'KB/s',
+    left: 'left',
+    refused: (why: string) => `refused: ${why}`,
+    nothingWritten: 'Nothing was written.',
+    alreadyRuns: 'This image already runs on the device, confirmed: nothing to do.',
+    dryRun: 'Dry run: the image would be accepted. Nothing was written.',
+    waiting: (slot: string) => `This image is already written to slot ${slot}, waiting for a restart.`,
+    resumed: (n: number) => `Resumed: the device already held ${n} bytes.`,
+    written: (v: string, slot: string, hash: string) => `Image ${v} written to slot ${slot} and verified (SHA-256 ${hash}…).`,
+    nextReset: 'It starts in test mode at the next reset.',
+    didNotStart: (what: string) => `after the restart the device runs ${what}: the new image did not start`,
+    noImage: 'no image',
+    testMode: (v: string) => `Restarted on ${v} in test mode: the device confirms it after its self-test (otherwise the old one returns at the next reset).`,
+    confirmed: (v: string) => `Restarted on ${v}, confirmed.`,
+  },
+  device: {
+    usage: 'give the subcommand: saphir device info --port PATH',
+    deviceId: 'Device id',
+    board: 'Board',
+    running: 'Running',
+    slotOf: (slot: string) => `slot ${slot}`,
+    testMode: ', test mode, unconfirmed',
+    noImage: 'no valid image',
+    counter: 'Security counter',
+    counterOf: (n: number) => `counter ${n}`,
+    bytes: (n: number) => `${n} bytes`,
+    confirmed: ', confirmed',
+    toTest: ', to test',
+    empty: 'empty',
+    invalid: (d: string) => `invalid (${d})`,
+    slot: (slot: string) => `Slot ${slot}`,
+    interrupted: 'Interrupted transfer',
+    received: (got: number, size: number, hash: string) => `${got} / ${size} bytes (${hash}…)`,
+  },
+  ledger: {
+    usage: 'give the subcommand: saphir ledger export --port PATH',
+    format: '--format must be csv or json',
+    exported: (n: number) => `${n} payment(s) exported`,
+  },
+  sim: {
+    variant: '--variant must be quickjs or quickjs-ng',
+    hidMode: '--hid-mode must be keyboard or pos',
+    unexpected: (a: string) => `unexpected argument '${a}' (scenarios go after --scenario)`,
+    noFile: (f: string) => `${f}: no such file`,
+    servicePort: (p: string) => `service port: ${p}`,
+    help: (kinds: string) => `Commands:
+  SPH1:…            scan this code (pasted or typed)
+  ticket PRIZE      generate and scan a ticket of this prize (0 = losing), e.g. "ticket 150"
+  forged PRIZE      a ticket of this prize signed with another key
+  via SCANNER       pick the scanner: ${kinds}
+  ok | c | 0…9      press a key
+  wait DURATION     advance simulated time, e.g. "wait 10s"
+  reboot | cut | boot         reboot, cut the power, power on
+  ledger            the recorded payments
+  shot FILE.png     the display as a PNG
+  quit`,
+    ready: (via: string) => `Simulator ready (scanner: ${via}). "help" for the commands.`,
+    unknown: (s: string) => `unknown command: ${s} ("help")`,
+    ledger: (n: number) => `${n} payment(s) in the ledger`,
+    via: (v: string) => `scanner: ${v}`,
+    badPrize: 'not a prize of the table (0, 5, 10, 15, 30, 150, 500, 2500, 25000, 250000)',
+    off: 'device off ("boot" to power on)',
+    bridged: (what: string) => `real scanner attached: ${what}`,
+    bye: 'bye',
+    saved: (f: string) => `written: ${f}`,
+    pass: 'ok',
+    fail: 'FAIL',
+    line: 'line',
+    display: 'Display when it failed:',
+    scenarioOk: (n: number, virtual: string, wallMs: string) => `passed: ${n} steps, ${virtual} simulated in ${wallMs} ms`,
+    scenarioFail: (line: number) => `failed at line ${line}`,
+    total: (ok: number, all: number) => `${ok}/${all} scenarios passed`,
+  },
   scenario: {
     invalid: 'invalid scenario:',
     /** A problem of hw-sim/scenario.ts (which says it in English), with its file and line. */
@@ -223,6 +337,28 @@ Ctrl+C (or N codes with --count).
 Prints a signed firmware image's header and checks its SHA-256 and Ed25519 signature, by default
 against the published development key (--key: another public key, 64 hex digits).
 Exit 0 when the image is intact and signed by that key, 1 when not, 2 on a usage error.`,
+    flash: `usage: saphir flash --port PATH [--baud N] [--dry-run] [--no-reboot] [--lang fr|en] IMAGE
+Writes a signed firmware image to a device over its service serial port: shows the device and the
+image side by side, refuses a mismatch before writing, resumes an interrupted transfer, checks the
+hash the device reports, then restarts the device on the new image (test mode until it confirms).
+--dry-run stops after the comparison. Exit 0 on success, 1 on a refusal or an error, 2 on a usage error.`,
+    device: `usage: saphir device info --port PATH [--baud N] [--json] [--lang fr|en]
+Asks a device over its service port who it is and what it runs (board, device id, both image slots,
+security counter, an interrupted transfer). Exit 0, 1 on an error, 2 on a usage error.`,
+    ledger: `usage: saphir ledger export --port PATH [--baud N] [--format csv|json] [--lang fr|en]
+Reads the paid-ticket ledger of a device over its service port and writes it to standard output:
+CSV (default; one payment a line) or JSON (an array). Exit 0, 1 on an error, 2 on a usage error.`,
+    sim: `usage: saphir sim [options]
+  --scenario FILE…        play scenario files (hw-sim/scenarios/*.yaml); exit 1 if any fails
+  --quiet                 with --scenario: print failures and the summary only
+  --screenshots DIR       where scenario screenshots go (default: beside each scenario)
+  --variant quickjs|quickjs-ng   the engine (default quickjs)
+  --flash FILE            keep the simulated NOR flash in FILE between runs (scenarios too)
+  --bridge-hid VID:PID|PATH [--hid-mode keyboard|pos]   a real HID scanner feeds the simulated device
+  --bridge-serial PATH [--baud N]                      a real serial scanner feeds the simulated device
+  --pty [PATH] [--baud N] expose the device's service port as a pseudo-terminal (for saphir flash)
+  --lang fr|en            language of this tool's messages (default fr)
+Without --scenario: interactive. Type 'aide' / 'help' for the commands.`,
     demo: `usage: saphir demo [--lang fr|en] [--scenario FILE] [--quiet]
 Boots the firmware in the simulator and plays hw-sim/scenarios/demo.yaml (or FILE), drawing the
 display as it changes. --quiet prints the summary only. Exit 0 when every step passed.`,

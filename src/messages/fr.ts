@@ -171,6 +171,120 @@ export const fr: Messages = {
     ok: 'Démonstration réussie.',
     failed: 'La démonstration a échoué.',
   },
+  service: {
+    refusal: {
+      malformed: 'image tronquée ou mal formée',
+      hash: 'image corrompue (SHA-256 faux)',
+      signature: 'signature refusée (pas la clé du firmware)',
+      board: "image pour un autre modèle d'appareil",
+      rollback: 'version plus ancienne que le compteur de sécurité de l’appareil (anti-retour)',
+      'too-large': 'image trop grande pour un emplacement',
+      busy: "l'image en cours n'est pas encore confirmée",
+      flash: "erreur d'écriture de la mémoire flash",
+      incomplete: 'transfert incomplet',
+      'no-session': 'aucune mise à jour en cours',
+    },
+    noPort: (p: string) => `port série introuvable : ${p}`,
+    busy: (p: string) => `port série occupé (déjà ouvert par un autre programme) : ${p}`,
+    openFailed: (p: string, m: string) => `impossible d'ouvrir ${p} : ${m}`,
+    noAnswer: (baud: string) => `pas de réponse de l'appareil à ${baud} bauds (câble, appareil éteint ou autre vitesse ?)`,
+    linkLost: (m: string) => `liaison coupée (${m}) : relancez la commande, le transfert reprendra`,
+    refused: (why: string, m: string) => `refusée par l'appareil : ${why} — ${m}`,
+    verify: (m: string) => `vérification échouée : ${m}`,
+    protocol: (m: string) => `erreur de protocole : ${m}`,
+    port: '--port CHEMIN est obligatoire',
+  },
+  flash: {
+    oneImage: 'un seul fichier IMAGE attendu',
+    cannotRead: (file: string, m: string) => `lecture impossible de ${file} : ${m}`,
+    newer: 'plus récente',
+    older: 'plus ancienne',
+    same: 'identique',
+    device: 'Appareil',
+    image: 'Image',
+    deviceId: 'Identifiant',
+    board: 'Carte',
+    version: 'Version',
+    slotOf: (slot: string) => `emplacement ${slot}`,
+    unconfirmed: ', non confirmée',
+    none: 'aucune',
+    counter: 'Compteur de sécurité',
+    slot: (slot: string) => `Emplacement ${slot}`,
+    empty: 'vide',
+    invalid: 'invalide',
+    rate: 'Ko/s',
+    left: 'reste',
+    refused: (why: string) => `refusé : ${why}`,
+    nothingWritten: 'Rien n’a été écrit.',
+    alreadyRuns: 'Cette image tourne déjà sur l’appareil, confirmée : rien à faire.',
+    dryRun: 'Essai à blanc : l’image serait acceptée. Rien n’a été écrit.',
+    waiting: (slot: string) => `Cette image est déjà écrite dans l’emplacement ${slot}, en attente de redémarrage.`,
+    resumed: (n: number) => `Reprise : ${n} octets étaient déjà sur l’appareil.`,
+    written: (v: string, slot: string, hash: string) => `Image ${v} écrite dans l’emplacement ${slot} et vérifiée (SHA-256 ${hash}…).`,
+    nextReset: 'Elle démarrera en mode test au prochain redémarrage.',
+    didNotStart: (what: string) => `après redémarrage l’appareil exécute ${what} : la nouvelle image n’a pas démarré`,
+    noImage: 'aucune image',
+    testMode: (v: string) => `Redémarré sur ${v} en mode test : l’appareil la confirmera après son autotest (sinon retour à l’ancienne au prochain redémarrage).`,
+    confirmed: (v: string) => `Redémarré sur ${v}, confirmée.`,
+  },
+  device: {
+    usage: 'donner la sous-commande : saphir device info --port CHEMIN',
+    deviceId: 'Identifiant',
+    board: 'Carte',
+    running: 'En cours',
+    slotOf: (slot: string) => `emplacement ${slot}`,
+    testMode: ', mode test, non confirmée',
+    noImage: 'aucune image valide',
+    counter: 'Compteur de sécurité',
+    counterOf: (n: number) => `compteur ${n}`,
+    bytes: (n: number) => `${n} octets`,
+    confirmed: ', confirmée',
+    toTest: ', à tester',
+    empty: 'vide',
+    invalid: (d: string) => `invalide (${d})`,
+    slot: (slot: string) => `Emplacement ${slot}`,
+    interrupted: 'Transfert interrompu',
+    received: (got: number, size: number, hash: string) => `${got} / ${size} octets (${hash}…)`,
+  },
+  ledger: {
+    usage: 'donner la sous-commande : saphir ledger export --port CHEMIN',
+    format: '--format vaut csv ou json',
+    exported: (n: number) => `${n} paiement(s) exporté(s)`,
+  },
+  sim: {
+    variant: '--variant vaut quickjs ou quickjs-ng',
+    hidMode: '--hid-mode vaut keyboard ou pos',
+    unexpected: (a: string) => `argument en trop « ${a} » (les scénarios suivent --scenario)`,
+    noFile: (f: string) => `${f} : fichier introuvable`,
+    servicePort: (p: string) => `port de service : ${p}`,
+    help: (kinds: string) => `Commandes :
+  SPH1:…            scanner ce code (collé ou tapé)
+  ticket PRIX       générer et scanner un ticket de ce gain (0 = perdant), ex. « ticket 150 »
+  faux PRIX         un ticket de ce gain signé avec une autre clé (contrefaçon)
+  via LECTEUR       choisir le lecteur : ${kinds}
+  ok | c | 0…9      appuyer sur une touche
+  attendre DURÉE    avancer le temps simulé, ex. « attendre 10s »
+  reboot | coupure | boot     redémarrer, couper le courant, rallumer
+  registre          les paiements enregistrés
+  capture FICHIER.png         l’écran en PNG
+  quitter`,
+    ready: (via: string) => `Simulateur prêt (lecteur : ${via}). « aide » pour les commandes.`,
+    unknown: (s: string) => `commande inconnue : ${s} (« aide »)`,
+    ledger: (n: number) => `${n} paiement(s) au registre`,
+    via: (v: string) => `lecteur : ${v}`,
+    badPrize: 'gain inconnu du barème (0, 5, 10, 15, 30, 150, 500, 2500, 25000, 250000)',
+    off: 'appareil éteint (« boot » pour rallumer)',
+    bridged: (what: string) => `lecteur réel branché : ${what}`,
+    bye: 'au revoir',
+    saved: (f: string) => `écrit : ${f}`,
+    pass: 'ok',
+    fail: 'ÉCHEC',
+    line: 'ligne',
+    display: 'Écran au moment de l’échec :',
+    scenarioOk: (n: number, virtual: string, wallMs: string) => `réussi : ${n} étapes, ${virtual} simulées en ${wallMs} ms`,
+    scenarioFail: (line: number) => `échoué à la ligne ${line}`,
+    total: (ok: number, all: number) => `${ok}/${all} scénarios réussis`,
+  },
   scenario: {
     invalid: 'scénario invalide :',
     problem: (file: string, line: number, message: string) => `${file}:${line} : ${frScenarioProblem(message)}`,
@@ -222,6 +336,31 @@ Ctrl+C (ou N codes avec --count).
 Affiche l'en-tête d'une image signée du firmware et vérifie son SHA-256 et sa signature Ed25519, par
 défaut avec la clé de développement publiée (--key : une autre clé publique, 64 chiffres hexadécimaux).
 Sortie 0 quand l'image est intègre et signée par cette clé, 1 sinon, 2 pour une erreur d'usage.`,
+    flash: `usage : saphir flash --port CHEMIN [--baud N] [--dry-run] [--no-reboot] [--lang fr|en] IMAGE
+Écrit une image signée du firmware dans un appareil par son port série de service : montre l'appareil et
+l'image côte à côte, refuse une incompatibilité avant d'écrire, reprend un transfert interrompu, vérifie
+l'empreinte que l'appareil annonce, puis redémarre l'appareil sur la nouvelle image (mode test jusqu'à
+sa confirmation). --dry-run s'arrête après la comparaison. Sortie 0 en cas de réussite, 1 pour un refus
+ou une erreur, 2 pour une erreur d'usage.`,
+    device: `usage : saphir device info --port CHEMIN [--baud N] [--json] [--lang fr|en]
+Demande à un appareil, par son port de service, qui il est et ce qu'il exécute (carte, identifiant, les
+deux emplacements d'image, compteur de sécurité, un transfert interrompu). Sortie 0, 1 pour une erreur,
+2 pour une erreur d'usage.`,
+    ledger: `usage : saphir ledger export --port CHEMIN [--baud N] [--format csv|json] [--lang fr|en]
+Lit le registre des tickets payés d'un appareil par son port de service et l'écrit sur la sortie
+standard : CSV (par défaut ; un paiement par ligne) ou JSON (un tableau). Sortie 0, 1 pour une erreur,
+2 pour une erreur d'usage.`,
+    sim: `usage : saphir sim [options]
+  --scenario FICHIER…     jouer des fichiers de scénario (hw-sim/scenarios/*.yaml) ; sortie 1 si l'un échoue
+  --quiet                 avec --scenario : n'écrire que les échecs et le bilan
+  --screenshots DOSSIER   où vont les captures d'écran des scénarios (par défaut : à côté de chaque scénario)
+  --variant quickjs|quickjs-ng   le moteur (par défaut quickjs)
+  --flash FICHIER         garder la mémoire NOR simulée dans FICHIER d'une exécution à l'autre (scénarios compris)
+  --bridge-hid VID:PID|CHEMIN [--hid-mode keyboard|pos]   un vrai scanner HID alimente l'appareil simulé
+  --bridge-serial CHEMIN [--baud N]                      un vrai scanner série alimente l'appareil simulé
+  --pty [CHEMIN] [--baud N] exposer le port de service de l'appareil comme pseudo-terminal (pour saphir flash)
+  --lang fr|en            langue des messages de cet outil (fr par défaut)
+Sans --scenario : interactif. Taper « aide » / « help » pour les commandes.`,
     demo: `usage : saphir demo [--lang fr|en] [--scenario FICHIER] [--quiet]
 Démarre le firmware dans le simulateur et joue hw-sim/scenarios/demo.yaml (ou FICHIER), en dessinant
 l'écran à chaque changement. --quiet n'écrit que le résumé. Sortie 0 quand toutes les étapes ont réussi.`,

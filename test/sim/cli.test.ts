@@ -23,7 +23,8 @@ test('sim --scenario: a bad file is refused before anything runs, with its line 
   writeFileSync(f, 'name: bad\nsteps:\n  - boot\n  - scna: { code: X }\n');
   const r = saphir(['sim', '--scenario', f]);
   assert.is(r.code, 2);
-  assert.match(r.err, /bad\.yaml:4: unknown step 'scna'/);
+  assert.match(r.err, /scénario invalide :\n.*bad\.yaml:4 : étape inconnue « scna »/);
+  assert.match(saphir(['sim', '--scenario', f, '--lang', 'en']).err, /bad\.yaml:4: unknown step 'scna'/);
 });
 
 test('sim --scenario: a failing step shows the display and what was expected (exit 1)', () => {

@@ -17,21 +17,12 @@ import { NorFlash } from '../../../hw-sim/nor-flash.ts';
 import { transmit, SCANNER_KINDS, type ScannerKind } from '../../../hw-sim/scanners/index.ts';
 import { ticketCode } from '../../../hw-sim/tickets.ts';
 import { drawPng } from '../../../hw-sim/render.ts';
-import { T, displayFrame, reportText, stepLine } from '../../../hw-sim/present.ts';
+import { T, displayFrame, reportText, scenarioErrorText, stepLine } from '../../../hw-sim/present.ts';
+import { messages } from '../../messages/index.ts';
 import { isPrizeAmount } from '../../game/prize-table.ts';
 import { writeFileSync } from 'node:fs';
 
-const HELP = `usage: saphir sim [options]
-  --scenario FILE…        play scenario files (hw-sim/scenarios/*.yaml); exit 1 if any fails
-  --quiet                 with --scenario: print failures and the summary only
-  --screenshots DIR       where scenario screenshots go (default: beside each scenario)
-  --variant quickjs|quickjs-ng   the engine (default quickjs)
-  --flash FILE            keep the simulated NOR flash in FILE between runs (scenarios too)
-  --bridge-hid VID:PID|PATH [--hid-mode keyboard|pos]   a real HID scanner feeds the simulated device
-  --bridge-serial PATH [--baud N]                      a real serial scanner feeds the simulated device
-  --pty [PATH] [--baud N] expose the device's service port as a pseudo-terminal (for saphir flash)
-  --lang fr|en            language of this tool's messages (default fr)
-Without --scenario: interactive. Type 'aide' / 'help' for the commands.`;
+const HELP = (lang: Lang) => messages(lang).help.sim;
 
 export async function run(args: string[]): Promise<number> {
   const parsed = parseCommand(args, HELP, {
@@ -49,7 +40,7 @@ export async function run(args: string[]): Promise<number> {
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
   const variant = values.variant ?? 'quickjs';
-  if (variant !== 'quickjs' && variant !== 'quickjs-ng') throw new UsageError('--variant must be quickjs or quickjs-ng');
+  if (variant !== 'quickjs' && variant !== 'quickjs-ng') throw new UsageError((m) => m.sim.variant);
   if (values.scenario) {
     // Scenario files given after --scenario, as further options or as positionals.
     return scenarios([...values.scenario, ...positionals], { lang, quiet: !!values.quiet, screenshots: values.screenshots, variant, flash: values.flash });
@@ -58,7 +49,7 @@ export async function run(args: string[]): Promise<number> {
     const baud = values.baud === undefined ? undefined : intOf(values.baud, '--baud', 300, 4_000_000);
     return pty(positionals[0], { lang, flash: values.flash, variant, baud });
   }
-  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}' (scenarios go after --scenario)`);
+  if (positionals.length > 0) throw new UsageError((m) => m.sim.unexpected(positionals[0]));
   return interactive({
     lang,
     flash: values.flash,
@@ -83,7 +74,7 @@ async function scenarios(
   let bad = false;
   for (const f of files) {
     if (!existsSync(f)) {
-      process.stderr.write(`${f}: ${o.lang === 'fr' ? 'fichier introuvable' : 'no such file'}\n`);
+      process.stderr.write(messages(o.lang).sim.noFile(f) + '\n');
       bad = true;
       continue;
     }
@@ -91,7 +82,7 @@ async function scenarios(
       parsed.push(parseScenario(readFileSync(f, 'utf8'), f));
     } catch (e) {
       if (!(e instanceof ScenarioError)) throw e;
-      process.stderr.write(`${t.invalid}\n${e.message}\n`);
+      process.stderr.write(`${t.invalid}\n${scenarioErrorText(e, o.lang)}\n`);
       bad = true;
     }
   }
@@ -123,52 +114,9 @@ async function scenarios(
 
 // --- interactive and bridges ----------------------------------------------------------------------
 
-const I = {
-  fr: {
-    help: `Commandes :
-  SPH1:…            scanner ce code (collé ou tapé)
-  ticket PRIX       générer et scanner un ticket de ce gain (0 = perdant), ex. « ticket 150 »
-  faux PRIX         un ticket de ce gain signé avec une autre clé (contrefaçon)
-  via LECTEUR       choisir le lecteur : ${SCANNER_KINDS.join(', ')}
-  ok | c | 0…9      appuyer sur une touche
-  attendre DURÉE    avancer le temps simulé, ex. « attendre 10s »
-  reboot | coupure | boot     redémarrer, couper le courant, rallumer
-  registre          les paiements enregistrés
-  capture FICHIER.png         l’écran en PNG
-  quitter`,
-    ready: (via: string) => `Simulateur prêt (lecteur : ${via}). « aide » pour les commandes.`,
-    unknown: (s: string) => `commande inconnue : ${s} (« aide »)`,
-    ledger: (n: number) => `${n} paiement(s) au registre`,
-    via: (v: string) => `lecteur : ${v}`,
-    badPrize: 'gain inconnu du barème (0, 5, 10, 15, 30, 150, 500, 2500, 25000, 250000)',
-    off: 'appareil éteint (« boot » pour rallumer)',
-    bridged: (what: string) => `lecteur réel branché : ${what}`,
-    bye: 'au revoir',
-    saved: (f: string) => `écrit : ${f}`,
-  },
-  en: {
-    help: `Commands:
-  SPH1:…            scan this code (pasted or typed)
-  ticket PRIZE      generate and scan a ticket of this prize (0 = losing), e.g. "ticket 150"
-  forged PRIZE      a ticket of this prize signed with another key
-  via SCANNER       pick the scanner: ${SCANNER_KINDS.join(', ')}
-  ok | c | 0…9      press a key
-  wait DURATION     advance simulated time, e.g. "wait 10s"
-  reboot | cut | boot         reboot, cut the power, power on
-  ledger            the recorded payments
-  shot FILE.png     the display as a PNG
-  quit`,
-    ready: (via: string) => `Simulator ready (scanner: ${via}). "help" for the commands.`,
-    unknown: (s: string) => `unknown command: ${s} ("help")`,
-    ledger: (n: number) => `${n} payment(s) in the ledger`,
-    via: (v: string) => `scanner: ${v}`,
-    badPrize: 'not a prize of the table (0, 5, 10, 15, 30, 150, 500, 2500, 25000, 250000)',
-    off: 'device off ("boot" to power on)',
-    bridged: (what: string) => `real scanner attached: ${what}`,
-    bye: 'bye',
-    saved: (f: string) => `written: ${f}`,
-  },
-} as const;
+/** The interactive simulator's words; `help` lists the scanner kinds. */
+const words = (lang: Lang) => ({ ...messages(lang).sim, help: messages(lang).sim.help(SCANNER_KINDS.join(', ')) });
+const I = { fr: words('fr'), en: words('en') };
 
 interface InteractiveOptions {
   lang: Lang;
@@ -380,7 +328,7 @@ type Serial = <R>(f: () => Promise<R> | R) => Promise<R>;
 /** Raw reports of a real HID scanner go to the simulated device's HID input, decoded by the firmware. */
 async function bridgeHid(sim: Simulator, serial: Serial, spec: string, modeOpt: string | undefined, lang: Lang, say: (s: string) => void) {
   const mode = modeOpt ?? 'pos';
-  if (mode !== 'pos' && mode !== 'keyboard') throw new UsageError('--hid-mode must be keyboard or pos');
+  if (mode !== 'pos' && mode !== 'keyboard') throw new UsageError((m) => m.sim.hidMode);
   const { defaultHidLoader, loadError, parseHidSpec, pickDevice, openError, HidError } = await import('../hid.ts');
   let dev;
   try {
@@ -452,7 +400,7 @@ async function pty(link: string | undefined, o: { lang: Lang; flash?: string; va
     },
     { link, baud: o.baud },
   );
-  process.stdout.write(`${o.lang === 'fr' ? 'port de service' : 'service port'}: ${port.path}\n`);
+  process.stdout.write(messages(o.lang).sim.servicePort(port.path) + '\n');
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
