@@ -38,9 +38,9 @@ export function onPath(name: string): boolean {
 }
 
 interface Tool {
-  /** What is missing, as the skip line says it ("socat not installed"). */
-  what: string;
-  install: string;
+  /** What is missing, as the skip line says it ("socat not installed"), from why the probe failed. */
+  what: string | ((why: string) => string);
+  install: string | ((why: string) => string);
   /** Null when the tool is usable, else why not. */
   check(): string | null;
 }
@@ -51,8 +51,8 @@ const TOOLS: Record<string, Tool> = {
   socat: { what: 'socat not installed', install: 'apt-get install socat', check: () => (onPath('socat') ? null : 'not on PATH') },
   script: { what: 'util-linux script not installed', install: 'apt-get install bsdutils', check: () => (onPath('script') ? null : 'not on PATH') },
   'node-hid': {
-    what: 'node-hid cannot load (libusb/libudev)',
-    install: 'apt-get install libusb-1.0-0 libudev1',
+    what: (why) => (/Cannot find (module|package)/.test(why) ? 'node-hid not installed' : 'node-hid cannot load (libusb/libudev)'),
+    install: (why) => (/Cannot find (module|package)/.test(why) ? 'npm ci' : 'apt-get install libusb-1.0-0 libudev1'),
     check: () => {
       try {
         const m = require('node-hid') as { devices?: unknown };
@@ -95,8 +95,9 @@ export function requireTool(
   const tool = TOOLS[name];
   const why = toolMissing(name, opts.check);
   if (why === null) return (title, fn) => t(title, fn as () => void);
-  const what = opts.what ?? tool?.what ?? `${name} not available`;
-  const install = installHint ?? tool?.install ?? `install ${name}`;
+  const said = (v: string | ((why: string) => string) | undefined) => (typeof v === 'function' ? v(why) : v);
+  const what = opts.what ?? said(tool?.what) ?? `${name} not available`;
+  const install = installHint ?? said(tool?.install) ?? `install ${name}`;
   return (title, fn) => {
     if (STRICT) {
       t(title, () => {
