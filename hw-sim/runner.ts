@@ -9,6 +9,7 @@ import { transmit, ScannerOptionError } from './scanners/index.ts';
 import { ticketCode } from './tickets.ts';
 import type { Scenario, Step } from './scenario.ts';
 import { formatEur } from '../src/i18n.ts';
+import { messages } from '../src/messages/index.ts';
 
 export interface StepReport {
   line: number;
@@ -116,8 +117,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
   if (sc.config) sim.configure(sc.config);
   const report: RunReport = { scenario: sc.name, file: sc.file, ok: true, steps: [], virtualMs: 0, wallMs: 0, scans: 0, payments: 0 };
   const start = sim.now;
-  const en = o.lang === 'en';
-  const tr = (fr: string, english: string) => (en ? english : fr);
+  const say = messages(o.lang ?? 'fr').step;
   /** Beeps count from the last action (scan, press, boot). */
   let mark = sim.beepLog.length;
   for (const step of sc.steps) {
@@ -132,7 +132,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
     o.onStep?.(r);
     if (problem) {
       report.ok = false;
-      report.display = drawText({ lines: sim.screen, rows: 4, columns: 20, led: sim.led }, sim.on ? '' : tr('(hors tension)', '(power off)'));
+      report.display = drawText({ lines: sim.screen, rows: 4, columns: 20, led: sim.led }, sim.on ? '' : say.powerOff);
       break;
     }
   }
@@ -143,7 +143,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
 
   async function play(s: Step): Promise<string | undefined> {
     const needOn = () => {
-      if (!sim.on) throw new Error(tr("l'appareil est éteint (ajoutez une étape boot)", 'the device is off (add a boot step)'));
+      if (!sim.on) throw new Error(say.deviceOff);
     };
     switch (s.kind) {
       case 'boot':
@@ -171,7 +171,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         try {
           tx = transmit(s.via, code, s.options, sim.rng);
         } catch (e) {
-          if (e instanceof ScannerOptionError) return `${tr('lecteur', 'scanner')}: ${e.message}`;
+          if (e instanceof ScannerOptionError) return say.scanner(e.message);
           throw e;
         }
         const missed = sim.undelivered;
@@ -179,7 +179,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         const end = sim.transmit(tx);
         await sim.run(end - sim.now);
         report.scans++;
-        if (sim.undelivered > missed) return tr(`le firmware n'a ouvert aucune entrée ${s.via} : le scan n'est arrivé nulle part`, `the firmware opened no ${s.via} input: the scan went nowhere`);
+        if (sim.undelivered > missed) return say.nowhere(s.via);
         return;
       }
       case 'press':
@@ -196,16 +196,16 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         };
         if (await sim.runUntil(test, s.withinMs)) return;
         const what = s.contains !== undefined ? `"${s.contains}"` : `/${s.matches!.source}/`;
-        return tr(`attendu ${what}${s.row ? ` à la ligne ${s.row}` : ''} en ${s.withinMs} ms`, `expected ${what}${s.row ? ` on line ${s.row}` : ''} within ${s.withinMs} ms`);
+        return say.display(what, s.row ?? 0, s.withinMs);
       }
       case 'expect-beep': {
         const heard = () => sim.beepLog.slice(mark).map((b) => b.kind);
         if (await sim.runUntil(() => heard().includes(s.beep as never), s.withinMs)) return;
-        return tr(`attendu le bip ${s.beep} en ${s.withinMs} ms ; entendu : ${heard().join(', ') || 'rien'}`, `expected a ${s.beep} beep within ${s.withinMs} ms; heard: ${heard().join(', ') || 'nothing'}`);
+        return say.beep(s.beep, s.withinMs, heard().join(', '));
       }
       case 'expect-led':
         if (await sim.runUntil(() => sim.led === s.color, s.withinMs)) return;
-        return tr(`attendu la LED ${s.color}, elle est ${sim.led}`, `expected the LED ${s.color}, it is ${sim.led}`);
+        return say.led(s.color, sim.led);
       case 'expect-ledger': {
         let entries = sim.ledger();
         const test = () => {
@@ -221,7 +221,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         }
         const list = entries.map((p) => `${p.emission}/${p.block}/${p.number} ${p.prizeEur} €`).join('; ');
         const want = describe(s).slice('expect-ledger '.length);
-        return tr(`attendu le registre ${want} ; il contient ${entries.length}${list ? ' : ' + list : ''}`, `expected the ledger ${want}; it holds ${entries.length}${list ? ': ' + list : ''}`);
+        return say.ledger(want, entries.length, list);
       }
       case 'screenshot': {
         const file = o.screenshotDir && !isAbsolute(s.file) ? resolve(o.screenshotDir, s.file) : resolveFrom(sc.file, s.file);
@@ -230,7 +230,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
           writeFileSync(file, drawPng({ lines: sim.screen, rows: 4, columns: 20, led: sim.led }));
         } catch (e) {
           const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-          return tr(`capture d'écran impossible dans ${file} : ${why}`, `cannot write the screenshot ${file}: ${why}`);
+          return say.screenshot(file, why);
         }
         return;
       }

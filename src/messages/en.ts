@@ -285,6 +285,17 @@ export const en = {
     scenarioFail: (line: number) => `failed at line ${line}`,
     total: (ok: number, all: number) => `${ok}/${all} scenarios passed`,
   },
+  step: {
+    powerOff: '(power off)',
+    deviceOff: 'the device is off (add a boot step)',
+    scanner: (m: string) => `scanner: ${m}`,
+    nowhere: (via: string) => `the firmware opened no ${via} input: the scan went nowhere`,
+    display: (what: string, row: number, ms: number) => `expected ${what}${row ? ` on line ${row}` : ''} within ${ms} ms`,
+    beep: (beep: string, ms: number, heard: string) => `expected a ${beep} beep within ${ms} ms; heard: ${heard || 'nothing'}`,
+    led: (want: string, is: string) => `expected the LED ${want}, it is ${is}`,
+    ledger: (want: string, n: number, list: string) => `expected the ledger ${want}; it holds ${n}${list ? ': ' + list : ''}`,
+    screenshot: (file: string, why: string) => `cannot write the screenshot ${file}: ${why}`,
+  },
   scenario: {
     invalid: 'invalid scenario:',
     /** A problem of hw-sim/scenario.ts (which says it in English), with its file and line. */

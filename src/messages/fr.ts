@@ -285,6 +285,17 @@ export const fr: Messages = {
     scenarioFail: (line: number) => `échoué à la ligne ${line}`,
     total: (ok: number, all: number) => `${ok}/${all} scénarios réussis`,
   },
+  step: {
+    powerOff: '(hors tension)',
+    deviceOff: "l'appareil est éteint (ajoutez une étape boot)",
+    scanner: (m: string) => `lecteur : ${m}`,
+    nowhere: (via: string) => `le firmware n'a ouvert aucune entrée ${via} : le scan n'est arrivé nulle part`,
+    display: (what: string, row: number, ms: number) => `attendu ${what}${row ? ` à la ligne ${row}` : ''} en ${ms} ms`,
+    beep: (beep: string, ms: number, heard: string) => `attendu le bip ${beep} en ${ms} ms ; entendu : ${heard || 'rien'}`,
+    led: (want: string, is: string) => `attendu la LED ${want}, elle est ${is}`,
+    ledger: (want: string, n: number, list: string) => `attendu le registre ${want} ; il contient ${n}${list ? ' : ' + list : ''}`,
+    screenshot: (file: string, why: string) => `capture d'écran impossible dans ${file} : ${why}`,
+  },
   scenario: {
     invalid: 'scénario invalide :',
     problem: (file: string, line: number, message: string) => `${file}:${line} : ${frScenarioProblem(message)}`,
