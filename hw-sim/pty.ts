@@ -68,7 +68,10 @@ export async function exposeServicePort(host: ServiceHost, opts: PtyOptions = {}
     socatLog = '';
     let started = false;
     let failed: Error | null = null;
-    p.on('error', (e) => (failed = new Error(`cannot start socat: ${e.message}`)));
+    p.on('error', (e: NodeJS.ErrnoException) => {
+      // code SOCAT_MISSING lets the CLI say what to install.
+      failed = Object.assign(new Error(`cannot start socat: ${e.message}`), { code: e.code === 'ENOENT' ? 'SOCAT_MISSING' : 'SOCAT_FAILED' });
+    });
     p.stderr!.on('data', (d: Buffer) => {
       socatLog += d.toString();
       if (socatLog.includes('starting data transfer loop')) started = true;

@@ -257,6 +257,7 @@ export const en = {
     unexpected: (a: string) => `unexpected argument '${a}' (scenarios go after --scenario)`,
     noFile: (f: string) => `${f}: no such file`,
     servicePort: (p: string) => `service port: ${p}`,
+    noSocat: 'socat is not installed: it makes the pseudo-terminal. Install it: sudo apt-get install socat',
     help: (kinds: string) => `Commands:
   SPH1:…            scan this code (pasted or typed)
   ticket PRIZE      generate and scan a ticket of this prize (0 = losing), e.g. "ticket 150"

@@ -257,6 +257,7 @@ export const fr: Messages = {
     unexpected: (a: string) => `argument en trop « ${a} » (les scénarios suivent --scenario)`,
     noFile: (f: string) => `${f} : fichier introuvable`,
     servicePort: (p: string) => `port de service : ${p}`,
+    noSocat: 'socat n’est pas installé : il crée le pseudo-terminal. L’installer : sudo apt-get install socat',
     help: (kinds: string) => `Commandes :
   SPH1:…            scanner ce code (collé ou tapé)
   ticket PRIX       générer et scanner un ticket de ce gain (0 = perdant), ex. « ticket 150 »

@@ -4,12 +4,12 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, spawnSync } from 'node:child_process';
 import { ROOT, requireTool } from '../helpers.ts';
-
-const withSocat = requireTool('socat');
-import { mkdtempSync, writeFileSync, existsSync, openSync, writeSync, closeSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, existsSync, openSync, writeSync, closeSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ticketCode } from '../../hw-sim/tickets.ts';
+
+const withSocat = requireTool('socat');
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-sim-cli-'));
 
@@ -68,6 +68,21 @@ test('demo (npm start) without a TTY: every step passes, a summary, exit 0', () 
   assert.match(r.out, /1 payment\(s\) recorded in the ledger, €150/);
   assert.match(r.out, /│DÉJÀ PAYÉ/);
   assert.not.match(r.out, /FAIL/);
+});
+
+test('sim --pty without socat: the package to install, exit 1, nothing left running', () => {
+  const bin = mkdtempSync(join(tmpdir(), 'saphir-nosocat-'));
+  symlinkSync(process.execPath, join(bin, 'node'));
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--pty'], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, PATH: bin },
+  });
+  rmSync(bin, { recursive: true, force: true });
+  assert.is(r.status, 1, r.stderr);
+  assert.match(r.stderr, 'saphir sim: socat n’est pas installé');
+  assert.match(r.stderr, 'apt-get install socat');
 });
 
 withSocat('sim --bridge-serial: a scanner on a serial line (socat pty pair) feeds the simulated device', async () => {

@@ -6,7 +6,7 @@
 //   saphir sim --pty [PATH]            the device's service port on a pseudo-terminal (hw-sim/pty.ts)
 import { readFileSync, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { intOf, UsageError, parseCommand } from '../args.ts';
+import { Failure, intOf, UsageError, parseCommand } from '../args.ts';
 import type { Lang } from '../../i18n.ts';
 import { formatEur } from '../../i18n.ts';
 import type { Key } from '../../hal.ts';
@@ -381,11 +381,22 @@ async function bridgeSerial(sim: Simulator, serial: Serial, path: string, baud: 
 
 // --- service port on a pty ------------------------------------------------------------------------
 
+/** Opens the pty; when that fails the simulator is stopped, and a missing socat is said with its package. */
+async function exposePort<P>(live: { close(): Promise<void> | void }, open: () => Promise<P>): Promise<P> {
+  try {
+    return await open();
+  } catch (e) {
+    await live.close();
+    if ((e as { code?: string }).code === 'SOCAT_MISSING') throw new Failure((m) => m.sim.noSocat);
+    throw e;
+  }
+}
+
 async function pty(link: string | undefined, o: { lang: Lang; flash?: string; variant: 'quickjs' | 'quickjs-ng'; baud?: number }): Promise<number> {
   const live = await liveSimulator(o);
   const { sim, serial } = live;
   const { exposeServicePort } = await import('../../../hw-sim/pty.ts');
-  const port = await exposeServicePort(
+  const port = await exposePort(live, () => exposeServicePort(
     {
       chip: bootChip(sim.chip),
       deviceId: sim.deviceId,
@@ -399,7 +410,7 @@ async function pty(link: string | undefined, o: { lang: Lang; flash?: string; va
       },
     },
     { link, baud: o.baud },
-  );
+  ));
   process.stdout.write(messages(o.lang).sim.servicePort(port.path) + '\n');
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
