@@ -167,6 +167,8 @@ export const en = {
     scans: (n: number, outcomes: string) => `  ${n} tickets scanned: ${outcomes}`,
     outcomes: (w: number, l: number, r: number) => `${w} winning, ${l} losing, ${r} refused`,
     paid: (n: number, total: string) => `${n} payment(s) recorded in the ledger, ${total}`,
+    /** How the simulator booted (hw-sim/sim.ts bootMode). */
+    mode: (m: string) => m,
     firmware: (mode: string, hash: string) => `firmware: ${mode}, image ${hash.slice(0, 16)}`,
     ok: 'Demo passed.',
     failed: 'The demo failed.',

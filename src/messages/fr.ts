@@ -167,6 +167,7 @@ export const fr: Messages = {
     scans: (n: number, outcomes: string) => `  ${n} tickets scannés : ${outcomes}`,
     outcomes: (w: number, l: number, r: number) => `${w} gagnant(s), ${l} perdant(s), ${r} refusé(s)`,
     paid: (n: number, total: string) => `${n} paiement(s) enregistré(s) au registre, ${total}`,
+    mode: (m: string) => (m === 'developer' ? 'développeur (bundle sans image)' : m.replace(/^image slot (\w) v/, 'image, emplacement $1, v')),
     firmware: (mode: string, hash: string) => `firmware : ${mode}, image ${hash.slice(0, 16)}`,
     ok: 'Démonstration réussie.',
     failed: 'La démonstration a échoué.',

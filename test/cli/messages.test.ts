@@ -73,7 +73,7 @@ function words(s: string): string[] {
 }
 
 /** Keys whose text is the same in both languages on purpose. */
-const SAME = new Set(['cli.version', 'image.version', 'image.bundle', 'image.sha', 'image.signature', 'image.detail', 'flash.image', 'flash.version', 'sim.pass']);
+const SAME = new Set(['cli.version', 'image.version', 'image.bundle', 'image.sha', 'image.signature', 'image.detail', 'flash.image', 'flash.version', 'sim.pass', 'demo.mode']);
 
 test('every key exists in French and English, and none is empty', () => {
   const all = leaves();
@@ -90,6 +90,12 @@ test('no English left in French: no English word, and no text left the same', ()
     assert.equal(english, [], `fr ${l.path}: "${l.fr}"`);
     if (!SAME.has(l.path) && !/^drop|^words/.test(l.path)) assert.is.not(l.fr, l.en, `fr ${l.path} is the English text`);
   }
+});
+
+test('the boot modes of the simulator in French', () => {
+  assert.match(CATALOGUES.fr.demo.mode('developer'), 'développeur');
+  assert.is(CATALOGUES.fr.demo.mode('image slot B v1.2.0'), 'image, emplacement B, v1.2.0');
+  assert.is(CATALOGUES.en.demo.mode('developer'), 'developer');
 });
 
 test('the French catalogue says every image check in French', () => {

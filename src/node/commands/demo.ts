@@ -77,7 +77,7 @@ export async function run(args: string[]): Promise<number> {
   out(reportText(report, lang));
   out(w.scans(report.scans, w.outcomes(count('win'), count('lose'), count('refused'))));
   out(`  ${w.paid(ledger.length, total)}`);
-  out(`  ${w.firmware(sim.bootMode, sim.imageHash)}`);
+  out(`  ${w.firmware(w.mode(sim.bootMode), sim.imageHash)}`);
   out(report.ok ? w.ok : w.failed);
   sim.dispose();
   return report.ok ? 0 : 1;
