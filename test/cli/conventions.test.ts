@@ -257,6 +257,13 @@ test('image inspect: a bad header-size field is said as such, even in a file sho
   assert.match((await run('image', 'inspect', '--lang', 'en', f)).out, 'truncated: 20 bytes');
 });
 
+test('audit: a file that cannot be read is said in the user language, not as a raw Node error', async () => {
+  const r = await run('audit', dir);
+  assert.is(r.code, 1);
+  assert.is(r.err, `saphir audit: lecture impossible de ${dir} : EISDIR\n`);
+  assert.is((await run('audit', join(dir, 'none.txt'))).code, 2);
+});
+
 test('screenshot: to a path that cannot be written is a failed step with its line, at once', async () => {
   const sc = parseScenario('name: shot\nsteps:\n  - boot\n  - screenshot: /proc/no-such-dir/x.png\n  - delay: 1s\n', join(dir, 'shot.yaml'));
   const t0 = Date.now();

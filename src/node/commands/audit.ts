@@ -81,7 +81,15 @@ export async function run(args: string[]): Promise<number> {
     }
   }
   const input: Readable = file !== null ? createReadStream(file, { highWaterMark: JOB_BYTES }) : process.stdin;
-  const report = await audit(input, keys, jobs, file !== null ? total : 0);
+  let report: AuditReport;
+  try {
+    report = await audit(input, keys, jobs, file !== null ? total : 0);
+  } catch (e) {
+    // A file that cannot be read (a directory, an I/O error) is said like one that does not exist.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) throw new Failure((m) => m.audit.cannotRead(file ?? '-', code));
+    throw e;
+  }
   process.stdout.write(values.json ? JSON.stringify(reportJson(report)) + '\n' : renderReport(report, lang));
   return report.ok ? 0 : 1;
 }
