@@ -16,9 +16,9 @@ let tail = '';
 const reasons = new Map();
 let partial = '';
 let uncaught = 0; // errors test/guard.mjs caught outside any test: each one a failure
-child.stdout.on('data', (b) => {
-  process.stdout.write(b);
-  const text = b.toString('utf8');
+child.stdout.setEncoding('utf8'); // whole characters per chunk: the skip lines hold an em dash
+child.stdout.on('data', (text) => {
+  process.stdout.write(text);
   tail = (tail + text).slice(-4096);
   const lines = (partial + text).split('\n');
   partial = lines.pop();
