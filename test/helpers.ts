@@ -1,6 +1,6 @@
 // Shared test fixtures (everything a test reads lives in this repository) and the gate for tests that
 // need a system tool.
-import { accessSync, constants, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { delimiter, dirname, join } from 'node:path';
@@ -62,6 +62,30 @@ const TOOLS: Record<string, Tool> = {
       }
     },
   },
+  chromium: {
+    what: 'chromium not available',
+    install: 'npx playwright-core install chromium (or apt-get install chromium)',
+    check: () => {
+      try {
+        const pw = require('playwright-core') as { chromium: { executablePath(): string } };
+        if (existsSync(pw.chromium.executablePath())) return null;
+      } catch {
+        // no playwright-core, or no browser it knows of: look on PATH
+      }
+      return ['chromium', 'chromium-browser', 'google-chrome'].some(onPath) ? null : 'no chromium found';
+    },
+  },
+  postgres: {
+    what: 'PostgreSQL server not installed',
+    install: 'apt-get install postgresql',
+    check: () => {
+      if (process.env.DATABASE_URL || process.env.PGHOST) return null;
+      if (onPath('postgres') || onPath('pg_ctl')) return null;
+      const lib = '/usr/lib/postgresql';
+      const versions = existsSync(lib) ? readdirSync(lib) : [];
+      return versions.some((v) => existsSync(join(lib, v, 'bin', 'postgres'))) ? null : 'no postgres binary, no DATABASE_URL';
+    },
+  },
 };
 
 const known = new Map<string, string | null>();
@@ -75,8 +99,8 @@ export const STRICT = process.env.SAPHIR_TEST_STRICT === '1';
 type Register = (name: string, fn: () => unknown) => void;
 
 /**
- * The `test` to register tests that need a system tool (socat, util-linux script, node-hid, chromium, a
- * PostgreSQL server…): uvu's own `test` when the tool is there; otherwise the test is skipped, with one
+ * The `test` to register tests that need a system tool (built in: 'socat', 'script' (util-linux),
+ * 'node-hid' (libusb, libudev), 'chromium', 'postgres'): uvu's own `test` when the tool is there; otherwise the test is skipped, with one
  * line `# skip: <what> (<install>)` on stdout that test/run.mjs counts in its summary. Under
  * SAPHIR_TEST_STRICT=1 (CI) a missing tool is a failing test instead.
  *
