@@ -4,29 +4,19 @@ import type { Lang } from '../src/i18n.ts';
 import { drawText } from './render.ts';
 import type { RunReport, StepReport } from './runner.ts';
 import type { Simulator } from './sim.ts';
+import type { ScenarioError } from './scenario.ts';
+import { messages } from '../src/messages/index.ts';
 
-export const T = {
-  fr: {
-    pass: 'ok',
-    fail: 'ÉCHEC',
-    line: 'ligne',
-    display: 'Écran au moment de l’échec :',
-    scenarioOk: (n: number, ms: number, wall: number) => `réussi : ${n} étapes, ${fmtVirtual(ms)} simulées en ${wall.toFixed(0)} ms`,
-    scenarioFail: (line: number) => `échoué à la ligne ${line}`,
-    total: (ok: number, all: number) => `${ok}/${all} scénarios réussis`,
-    invalid: 'scénario invalide :',
-  },
-  en: {
-    pass: 'ok',
-    fail: 'FAIL',
-    line: 'line',
-    display: 'Display when it failed:',
-    scenarioOk: (n: number, ms: number, wall: number) => `passed: ${n} steps, ${fmtVirtual(ms)} simulated in ${wall.toFixed(0)} ms`,
-    scenarioFail: (line: number) => `failed at line ${line}`,
-    total: (ok: number, all: number) => `${ok}/${all} scenarios passed`,
-    invalid: 'invalid scenario:',
-  },
-} as const;
+/** The simulator's words (src/messages/), with the virtual time formatted here. */
+function words(lang: Lang) {
+  const m = messages(lang);
+  return {
+    ...m.sim,
+    scenarioOk: (n: number, ms: number, wall: number) => m.sim.scenarioOk(n, fmtVirtual(ms), wall.toFixed(0)),
+    invalid: m.scenario.invalid,
+  };
+}
+export const T = { fr: words('fr'), en: words('en') };
 
 /** Virtual time as `1 h 02 min 03.250 s`, shortest form. */
 export function fmtVirtual(ms: number): string {
@@ -63,4 +53,10 @@ export function indent(s: string, n: number): string {
 /** The display of a running simulator, framed, with the virtual time. */
 export function displayFrame(sim: Simulator): string {
   return drawText({ lines: sim.screen, rows: 4, columns: 20, led: sim.led }, `t=${fmtVirtual(sim.now)}`);
+}
+
+/** A refused scenario file: each problem on its own line, `file:line: problem`, in `lang`. */
+export function scenarioErrorText(e: ScenarioError, lang: Lang): string {
+  const m = messages(lang).scenario;
+  return e.problems.map((p) => m.problem(e.file, p.line, p.message)).join('\n');
 }

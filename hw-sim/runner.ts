@@ -1,6 +1,6 @@
 // Plays a checked scenario on a Simulator: each step is reported as it passes; the first failing step
 // stops the run with the display and what was expected.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { Simulator, type SimEvents } from './sim.ts';
 import { NorFlash } from './nor-flash.ts';
@@ -10,6 +10,7 @@ import { ticketCode } from './tickets.ts';
 import type { Scenario, Step } from './scenario.ts';
 import { formatEur } from '../src/i18n.ts';
 import { publicKeyArg } from '../src/node/key-args.ts';
+import { messages } from '../src/messages/index.ts';
 
 export interface StepReport {
   line: number;
@@ -130,6 +131,17 @@ export function simulatorFor(sc: Scenario, o: RunOptions = {}, deviceId = sc.dev
   });
 }
 
+/**
+ * mkdir -p, one level at a time: Node 20's recursive mkdirSync loops forever under a parent it cannot
+ * create (/proc/x/y), this throws instead.
+ */
+function makeDirs(dir: string): void {
+  if (existsSync(dir)) return;
+  const parent = dirname(dir);
+  if (parent !== dir) makeDirs(parent);
+  mkdirSync(dir);
+}
+
 function resolveFrom(file: string, p: string): string {
   return isAbsolute(p) ? p : resolve(dirname(file), p);
 }
@@ -152,8 +164,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
   let sim = first;
   const report: RunReport = { scenario: sc.name, file: sc.file, ok: true, steps: [], virtualMs: 0, wallMs: 0, scans: 0, payments: 0 };
   const start = sim.now;
-  const en = o.lang === 'en';
-  const tr = (fr: string, english: string) => (en ? english : fr);
+  const say = messages(o.lang ?? 'fr').step;
   /** Beeps count from the last action (scan, press, boot). */
   let mark = sim.beepLog.length;
   for (const step of sc.steps) {
@@ -169,7 +180,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
     o.onStep?.(r);
     if (problem) {
       report.ok = false;
-      report.display = drawText({ lines: sim.screen, rows: 4, columns: 20, led: sim.led }, sim.on ? '' : tr('(hors tension)', '(power off)'));
+      report.display = drawText({ lines: sim.screen, rows: 4, columns: 20, led: sim.led }, sim.on ? '' : say.powerOff);
       break;
     }
   }
@@ -180,7 +191,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
 
   async function play(s: Step): Promise<string | undefined> {
     const needOn = () => {
-      if (!sim.on) throw new Error(tr("l'appareil est éteint (ajoutez une étape boot)", 'the device is off (add a boot step)'));
+      if (!sim.on) throw new Error(say.deviceOff);
     };
     switch (s.kind) {
       case 'boot':
@@ -210,7 +221,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         try {
           tx = transmit(s.via, code, s.options, sim.rng);
         } catch (e) {
-          if (e instanceof ScannerOptionError) return `${tr('lecteur', 'scanner')}: ${e.message}`;
+          if (e instanceof ScannerOptionError) return say.scanner(e.message);
           throw e;
         }
         const missed = sim.undelivered;
@@ -218,7 +229,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         const end = sim.transmit(tx);
         await sim.run(end - sim.now);
         report.scans++;
-        if (sim.undelivered > missed) return tr(`le firmware n'a ouvert aucune entrée ${s.via} : le scan n'est arrivé nulle part`, `the firmware opened no ${s.via} input: the scan went nowhere`);
+        if (sim.undelivered > missed) return say.nowhere(s.via);
         return;
       }
       case 'press':
@@ -235,16 +246,16 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         };
         if (await sim.runUntil(test, s.withinMs)) return;
         const what = s.contains !== undefined ? `"${s.contains}"` : `/${s.matches!.source}/`;
-        return tr(`attendu ${what}${s.row ? ` à la ligne ${s.row}` : ''} en ${s.withinMs} ms`, `expected ${what}${s.row ? ` on line ${s.row}` : ''} within ${s.withinMs} ms`);
+        return say.display(what, s.row ?? 0, s.withinMs);
       }
       case 'expect-beep': {
         const heard = () => sim.beepLog.slice(mark).map((b) => b.kind);
         if (await sim.runUntil(() => heard().includes(s.beep as never), s.withinMs)) return;
-        return tr(`attendu le bip ${s.beep} en ${s.withinMs} ms ; entendu : ${heard().join(', ') || 'rien'}`, `expected a ${s.beep} beep within ${s.withinMs} ms; heard: ${heard().join(', ') || 'nothing'}`);
+        return say.beep(s.beep, s.withinMs, heard().join(', '));
       }
       case 'expect-led':
         if (await sim.runUntil(() => sim.led === s.color, s.withinMs)) return;
-        return tr(`attendu la LED ${s.color}, elle est ${sim.led}`, `expected the LED ${s.color}, it is ${sim.led}`);
+        return say.led(s.color, sim.led);
       case 'expect-ledger': {
         let entries = sim.ledger();
         const test = () => {
@@ -260,17 +271,17 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         }
         const list = entries.map((p) => `${p.emission}/${p.block}/${p.number} ${p.prizeEur} €`).join('; ');
         const want = describe(s).slice('expect-ledger '.length);
-        return tr(`attendu le registre ${want} ; il contient ${entries.length}${list ? ' : ' + list : ''}`, `expected the ledger ${want}; it holds ${entries.length}${list ? ': ' + list : ''}`);
+        return say.ledger(want, entries.length, list);
       }
       case 'network': {
-        if (!sim.network) return tr('ce scénario a besoin d’un registre (--registry URL|embedded)', 'this scenario needs a registry (--registry URL|embedded)');
+        if (!sim.network) return say.needsRegistry;
         const n = sim.network.state;
         sim.network.state = { up: s.up, latencyMs: s.latencyMs ?? n.latencyMs, loss: s.loss ?? n.loss };
         return;
       }
       case 'expect-registry': {
         const reg = o.registry;
-        if (!reg) return tr('ce scénario a besoin d’un registre (--registry URL|embedded)', 'this scenario needs a registry (--registry URL|embedded)');
+        if (!reg) return say.needsRegistry;
         let st = await reg.state();
         const test = () => {
           const c = s.contains;
@@ -288,15 +299,17 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         if (test()) return;
         const held = st.holders.map((h) => `${h.emission}/${h.block}/${h.number} ${h.device_id}`).join('; ');
         const want = describe(s).slice('expect-registry '.length);
-        return tr(
-          `attendu au registre central ${want} ; il tient ${st.holders.length} ticket(s)${held ? ' : ' + held : ''}, ${st.conflicts} conflit(s)`,
-          `expected the registry ${want}; it holds ${st.holders.length} ticket(s)${held ? ': ' + held : ''}, ${st.conflicts} conflict(s)`,
-        );
+        return say.registry(want, st.holders.length, held, st.conflicts);
       }
       case 'screenshot': {
         const file = o.screenshotDir && !isAbsolute(s.file) ? resolve(o.screenshotDir, s.file) : resolveFrom(sc.file, s.file);
-        mkdirSync(dirname(file), { recursive: true });
-        writeFileSync(file, drawPng({ lines: sim.screen, rows: 4, columns: 20, led: sim.led }));
+        try {
+          makeDirs(dirname(file));
+          writeFileSync(file, drawPng({ lines: sim.screen, rows: 4, columns: 20, led: sim.led }));
+        } catch (e) {
+          const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+          return say.screenshot(file, why);
+        }
         return;
       }
     }

@@ -1,10 +1,13 @@
-// Shared test fixtures: the spec's vectors are read from ../shared, never copied.
-import { readFileSync } from 'node:fs';
+// Shared test fixtures (everything a test reads lives in this repository) and the gate for tests that
+// need a system tool.
+import { accessSync, constants, existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
+import { test as uvuTest } from 'uvu';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const SHARED = join(ROOT, '..', 'shared');
+export const FIXTURES = join(ROOT, 'test', 'fixtures');
 
 export interface Vector {
   name: string;
@@ -12,6 +15,127 @@ export interface Vector {
   expect: { status: 'win' | 'lose' | 'invalid'; prize_eur: number; reason: string | null };
 }
 
+/** The SPH1 test vectors of docs/sph1.md. */
 export function loadVectors(): { test_public_key_hex: string; vectors: Vector[] } {
-  return JSON.parse(readFileSync(join(SHARED, 'spec', 'sph1-vectors.json'), 'utf8'));
+  return JSON.parse(readFileSync(join(FIXTURES, 'sph1-vectors.json'), 'utf8'));
+}
+
+/** A few photos from the jsQR end-to-end corpus (Apache-2.0, see fixtures/jsqr/NOTICE): `input.png`, `output.json`. */
+export const JSQR_PHOTOS = ['0', '1', '10', 'issue-59-inverted'].map((n) => join(FIXTURES, 'jsqr', n));
+
+/** An executable of that name on PATH (looked up the way a shell would, without running it). */
+export function onPath(name: string): boolean {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return true;
+    } catch {
+      // not in this directory
+    }
+  }
+  return false;
+}
+
+interface Tool {
+  /** What is missing, as the skip line says it ("socat not installed"), from why the probe failed. */
+  what: string | ((why: string) => string);
+  install: string | ((why: string) => string);
+  /** Null when the tool is usable, else why not. */
+  check(): string | null;
+}
+
+const require = createRequire(import.meta.url);
+
+const TOOLS: Record<string, Tool> = {
+  socat: { what: 'socat not installed', install: 'apt-get install socat', check: () => (onPath('socat') ? null : 'not on PATH') },
+  script: { what: 'util-linux script not installed', install: 'apt-get install bsdutils', check: () => (onPath('script') ? null : 'not on PATH') },
+  'node-hid': {
+    what: (why) => (/Cannot find (module|package)/.test(why) ? 'node-hid not installed' : 'node-hid cannot load (libusb/libudev)'),
+    install: (why) => (/Cannot find (module|package)/.test(why) ? 'npm ci' : 'apt-get install libusb-1.0-0 libudev1'),
+    check: () => {
+      try {
+        const m = require('node-hid') as { devices?: unknown };
+        return typeof m.devices === 'function' ? null : 'no devices() in node-hid';
+      } catch (e) {
+        return (e as Error).message.split('\n')[0];
+      }
+    },
+  },
+  chromium: {
+    what: 'chromium not available',
+    install: 'npx playwright-core install chromium (or apt-get install chromium)',
+    check: () => {
+      try {
+        const pw = require('playwright-core') as { chromium: { executablePath(): string } };
+        if (existsSync(pw.chromium.executablePath())) return null;
+      } catch {
+        // no playwright-core, or no browser it knows of: look on PATH
+      }
+      return ['chromium', 'chromium-browser', 'google-chrome'].some(onPath) ? null : 'no chromium found';
+    },
+  },
+  postgres: {
+    what: 'PostgreSQL server not installed',
+    install: 'apt-get install postgresql',
+    check: () => {
+      if (process.env.DATABASE_URL || process.env.PGHOST) return null;
+      if (onPath('postgres') || onPath('pg_ctl')) return null;
+      const lib = '/usr/lib/postgresql';
+      const versions = existsSync(lib) ? readdirSync(lib) : [];
+      return versions.some((v) => existsSync(join(lib, v, 'bin', 'postgres'))) ? null : 'no postgres binary, no DATABASE_URL';
+    },
+  },
+};
+
+const known = new Map<string, string | null>();
+/** Why `name` cannot be used here (null when it can). `check` overrides the built-in probe. */
+export function toolMissing(name: string, check?: () => string | null): string | null {
+  if (!known.has(name)) known.set(name, (check ?? TOOLS[name]?.check ?? (() => (onPath(name) ? null : 'not on PATH')))());
+  return known.get(name)!;
+}
+
+export const STRICT = process.env.SAPHIR_TEST_STRICT === '1';
+type Register = (name: string, fn: () => unknown) => void;
+
+/**
+ * The `test` to register tests that need a system tool (built in: 'socat', 'script' (util-linux),
+ * 'node-hid' (libusb, libudev), 'chromium', 'postgres'): uvu's own `test` when the tool is there; otherwise the test is skipped, with one
+ * line `# skip: <what> (<install>)` on stdout that test/run.mjs counts in its summary. Under
+ * SAPHIR_TEST_STRICT=1 (CI) a missing tool is a failing test instead.
+ *
+ *   const withSocat = requireTool('socat');
+ *   withSocat('a pty pair…', async () => { … });
+ *
+ * An unknown `name` is looked up on PATH unless `check` says otherwise; `installHint` names the
+ * package (`apt-get install …`), `t` is a uvu suite when the file uses one.
+ */
+export function requireTool(
+  name: string,
+  installHint?: string,
+  opts: { check?: () => string | null; what?: string; t?: typeof uvuTest } = {},
+): Register {
+  const t = opts.t ?? uvuTest;
+  const tool = TOOLS[name];
+  const why = toolMissing(name, opts.check);
+  if (why === null) return (title, fn) => t(title, fn as () => void);
+  const said = (v: string | ((why: string) => string) | undefined) => (typeof v === 'function' ? v(why) : v);
+  const what = opts.what ?? said(tool?.what) ?? `${name} not available`;
+  const install = installHint ?? said(tool?.install) ?? `install ${name}`;
+  return (title, fn) => {
+    if (STRICT) {
+      t(title, () => {
+        throw new Error(`${what} (${why}); SAPHIR_TEST_STRICT=1 requires it: ${install}`);
+      });
+      return;
+    }
+    process.stdout.write(`# skip: ${what}: ${install} — ${title}\n`);
+    t.skip(title, fn as () => void);
+  };
+}
+
+/** `requireTool` for a test that needs several tools: skipped (or failed under strict) for the first one missing. */
+export function requireTools(names: string[], opts: { t?: typeof uvuTest } = {}): Register {
+  const missing = names.find((n) => toolMissing(n) !== null);
+  return requireTool(missing ?? names[0], undefined, opts);
 }

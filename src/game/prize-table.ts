@@ -32,7 +32,7 @@ export const PRINTED_PRIZE_TABLE: PrizeTable = {
   totalEur: 10199995,
 };
 
-/** The table the code uses: the printed one with row 9 corrected to 5 € (see SPH1.md). */
+/** The table the code uses: the printed one with row 9 corrected to 5 € (see docs/sph1.md). */
 export const PRIZE_TABLE: PrizeTable = {
   ...PRINTED_PRIZE_TABLE,
   rows: PRINTED_PRIZE_TABLE.rows.map((r, i) => (i === 8 ? { ...r, amountEur: 5 } : r)),

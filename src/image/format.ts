@@ -144,12 +144,13 @@ export function packImage(o: PackOptions): Uint8Array {
 
 /** Reads only the header; for a slot whose TLV area may be missing. */
 export function parseHeader(bytes: Uint8Array): ImageHeader | { error: string } {
-  if (bytes.length < HEADER_SIZE) return { error: `truncated: ${bytes.length} bytes, the header alone is ${HEADER_SIZE}` };
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const magic = dv.getUint32(0, true);
+  // The fields a short file does hold are judged before its length: a wrong header size is said as such.
+  const magic = bytes.length >= 4 ? dv.getUint32(0, true) : IMAGE_MAGIC;
   if (magic !== IMAGE_MAGIC) return { error: `bad magic 0x${magic.toString(16).padStart(8, '0')}: not a firmware image` };
-  const headerSize = dv.getUint16(4, true);
+  const headerSize = bytes.length >= 6 ? dv.getUint16(4, true) : HEADER_SIZE;
   if (headerSize !== HEADER_SIZE) return { error: `unsupported header size ${headerSize}` };
+  if (bytes.length < HEADER_SIZE) return { error: `truncated: ${bytes.length} bytes, the header alone is ${HEADER_SIZE}` };
   const flags = dv.getUint16(6, true);
   if ((flags & ~KNOWN_FLAGS) !== 0) return { error: `unknown flags 0x${flags.toString(16)}` };
   return {

@@ -1,8 +1,26 @@
 // Small argument parser shared by every command (node:util parseArgs, with usage errors typed).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Lang } from '../i18n.ts';
+import { messages, type Messages } from '../messages/index.ts';
 
-export class UsageError extends Error {}
+/**
+ * A usage error (exit 2). Give it a catalogue message, `(m) => m.decode.noFile`, and the dispatcher prints
+ * it in the user's language; `message` is the English text.
+ */
+export class UsageError extends Error {
+  readonly say: (m: Messages) => string;
+  constructor(say: string | ((m: Messages) => string)) {
+    const f = typeof say === 'string' ? () => say : say;
+    super(f(messages('en')));
+    this.say = f;
+  }
+  text(lang: Lang): string {
+    return this.say(messages(lang));
+  }
+}
+
+/** A failure the user can act on (exit 1), said in the user's language like a UsageError. */
+export class Failure extends UsageError {}
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -10,20 +28,52 @@ export function parse<O extends Options>(args: string[], options: O) {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw parseError(e as Error & { code?: string });
   }
 }
 
+/** node:util's parse errors (English) as catalogue messages. */
+function parseError(e: Error & { code?: string }): UsageError {
+  const quoted = /'([^']+)'/.exec(e.message)?.[1] ?? '';
+  switch (e.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return new UsageError((m) => m.args.unknownOption(quoted));
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return new UsageError((m) => m.args.unexpected(quoted));
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
+      const opt = /(--[\w-]+)/.exec(e.message)?.[1] ?? quoted;
+      return /does not take an argument/.test(e.message) ? new UsageError((m) => m.args.noValue(opt)) : new UsageError((m) => m.args.needsValue(opt));
+    }
+    default:
+      return new UsageError((m) => m.args.other(e.message));
+  }
+}
+
+/** The language of the environment: English when LC_ALL, LC_MESSAGES or LANG (the first set) is en*. */
+export function envLang(env: NodeJS.ProcessEnv = process.env): Lang {
+  const v = env.LC_ALL || env.LC_MESSAGES || env.LANG || '';
+  return /^en/i.test(v) ? 'en' : 'fr';
+}
+
 export function langOf(value: unknown): Lang {
-  if (value === undefined) return 'fr';
+  if (value === undefined) return envLang();
   if (value === 'fr' || value === 'en') return value;
-  throw new UsageError(`--lang must be fr or en, not '${String(value)}'`);
+  throw new UsageError((m) => m.args.lang(String(value)));
+}
+
+/** The language asked for in `args` (`--lang X`, `--lang=X`) or by the environment, before parsing them. */
+export function langOfArgs(args: string[]): Lang {
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i] === '--lang' ? args[i + 1] : args[i].startsWith('--lang=') ? args[i].slice(7) : undefined;
+    if (v === 'fr' || v === 'en') return v;
+  }
+  return envLang();
 }
 
 /** Parses a non-negative integer option; `name` is used in the error. */
 export function intOf(value: unknown, name: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!(n >= min && n <= max)) throw new UsageError(`${name} must be an integer from ${min} to ${max}`);
+  if (!(n >= min && n <= max)) throw new UsageError((m) => m.args.int(name, min, max));
   return n;
 }
 
@@ -32,16 +82,20 @@ const COMMON = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+/** A command's --help: one text, or one per language. */
+export type HelpText = string | ((lang: Lang) => string);
+
 /**
  * Parses a command's arguments plus the `--lang` and `--help` every command takes. Prints `help` and
  * returns null when asked for it.
  */
-export function parseCommand<O extends Options>(args: string[], help: string, options: O) {
+export function parseCommand<O extends Options>(args: string[], help: HelpText, options: O) {
   const r = parse(args, { ...options, ...COMMON } as O & typeof COMMON);
   const common = r.values as { help?: boolean; lang?: string };
+  const lang = langOf(common.lang);
   if (common.help) {
-    process.stdout.write(help + '\n');
+    process.stdout.write((typeof help === 'string' ? help : help(lang)) + '\n');
     return null;
   }
-  return { values: r.values, positionals: r.positionals, lang: langOf(common.lang) };
+  return { values: r.values, positionals: r.positionals, lang };
 }

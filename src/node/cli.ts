@@ -1,50 +1,85 @@
 // `saphir` command dispatcher. Each command lives in commands/<name>.ts and exports
 // `run(args: string[]): Promise<number>` (the exit code).
-import { UsageError } from './args.ts';
+import { readFileSync } from 'node:fs';
+import { Failure, UsageError, langOfArgs } from './args.ts';
+import { messages, type Messages } from '../messages/index.ts';
+import type { Lang } from '../i18n.ts';
 
-interface Command {
-  file: string;
-  summary: string;
-}
-
-const COMMANDS: Record<string, Command> = {
-  check: { file: 'check', summary: 'check ticket codes (arguments or stdin)' },
-  gen: { file: 'gen', summary: 'generate signed ticket codes for a block' },
-  audit: { file: 'audit', summary: 'verify a file of codes against Article 3' },
-  decode: { file: 'decode', summary: 'decode a scanner capture (HID, serial, image)' },
-  scan: { file: 'scan', summary: 'read a scanner attached to this computer' },
-  image: { file: 'image', summary: 'firmware images: image inspect FILE' },
-  sim: { file: 'sim', summary: 'hardware simulator (scenarios, interactive, bridges, --pty)' },
-  demo: { file: 'demo', summary: 'the simulator demo (npm start)' },
-  flash: { file: 'flash', summary: 'flash a firmware image over a serial link' },
-  device: { file: 'device', summary: 'device info --port PATH' },
-  ledger: { file: 'ledger', summary: 'ledger export --port PATH' },
-  registry: { file: 'registry', summary: 'the fleet paid-ticket registry (serve, devices, report)' },
+type Name = keyof Messages['cli']['summaries'];
+/** Commands and the file of each under commands/ (`help` is the dispatcher's own). */
+const COMMANDS: Partial<Record<Name, string>> = {
+  check: 'check',
+  gen: 'gen',
+  audit: 'audit',
+  decode: 'decode',
+  scan: 'scan',
+  image: 'image',
+  sim: 'sim',
+  demo: 'demo',
+  flash: 'flash',
+  device: 'device',
+  ledger: 'ledger',
+  registry: 'registry',
 };
 
-function usage(): string {
-  const rows = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(8)} ${c.summary}`);
-  return ['usage: saphir <command> [options]', '', ...rows, '', 'saphir <command> --help for details'].join('\n');
+function commandFile(name: string): string | undefined {
+  return Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name as Name] : undefined;
+}
+
+function usage(lang: Lang): string {
+  const m = messages(lang).cli;
+  const rows = (Object.keys(m.summaries) as Name[]).map((n) => `  ${n.padEnd(8)} ${m.summaries[n]}`);
+  return [m.usage, '', ...rows, '', m.more].join('\n');
+}
+
+export function version(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h') {
-    process.stdout.write(usage() + '\n');
-    return name ? 0 : 2;
+  const lang = langOfArgs(argv);
+  const m = messages(lang);
+  // A leading --lang belongs to the command that follows.
+  const lead: string[] = [];
+  let args = argv;
+  while (args[0] === '--lang' || args[0]?.startsWith('--lang=')) {
+    const n = args[0] === '--lang' ? 2 : 1;
+    lead.push(...args.slice(0, n));
+    args = args.slice(n);
   }
-  const cmd = COMMANDS[name];
-  if (!cmd) {
-    process.stderr.write(`saphir: unknown command '${name}'\n${usage()}\n`);
+  const [first, ...after] = args;
+  if (first === '--version' || first === '-V') {
+    process.stdout.write(m.cli.version(version()) + '\n');
+    return 0;
+  }
+  if (!first || first === '--help' || first === '-h') {
+    process.stdout.write(usage(lang) + '\n');
+    return first ? 0 : 2;
+  }
+  let name = first;
+  let rest = [...lead, ...after];
+  if (first === 'help') {
+    // saphir help COMMAND is saphir COMMAND --help.
+    const i = after.findIndex((a, k) => !a.startsWith('-') && after[k - 1] !== '--lang');
+    if (i < 0) {
+      process.stdout.write(usage(lang) + '\n');
+      return 0;
+    }
+    name = after[i];
+    rest = [...lead, ...after.slice(0, i), ...after.slice(i + 1), '--help'];
+  }
+  const file = commandFile(name);
+  if (!file) {
+    process.stderr.write(`saphir: ${m.cli.unknown(name)}\n${usage(lang)}\n`);
     return 2;
   }
   try {
-    const mod = (await import(`./commands/${cmd.file}.ts`)) as { run(args: string[]): Promise<number> };
+    const mod = (await import(`./commands/${file}.ts`)) as { run(args: string[]): Promise<number> };
     return await mod.run(rest);
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`saphir ${name}: ${e.message}\n`);
-      return 2;
+      process.stderr.write(`saphir ${name}: ${e.text(lang)}\n`);
+      return e instanceof Failure ? 1 : 2;
     }
     process.stderr.write(`saphir ${name}: ${e instanceof Error ? e.message : String(e)}\n`);
     if (process.env.SAPHIR_DEBUG) process.stderr.write(`${(e as Error)?.stack}\n`);

@@ -9,6 +9,7 @@
 // Requests that change the device or read its records first authenticate the session with a technician
 // key (`techSeed`, default the published development one): CHALLENGE, then AUTH with its signature.
 // Errors are FlashError with a `code` the commands turn into French or English text.
+import { messages } from '../messages/index.ts';
 import { SerialPortStream } from '@serialport/stream';
 import { autoDetect } from '@serialport/bindings-cpp';
 import { CMD, ERROR, MAX_CHUNK, PacketReader, RESPONSE, encodePacket, type Packet } from '../service/packet.ts';
@@ -435,68 +436,38 @@ function describe(v: unknown): string {
 
 type Lang = 'fr' | 'en';
 
-const REFUSAL_TEXT: Record<Lang, Record<string, string>> = {
-  fr: {
-    malformed: 'image tronquée ou mal formée',
-    hash: 'image corrompue (SHA-256 faux)',
-    signature: 'signature refusée (pas la clé du firmware)',
-    board: "image pour un autre modèle d'appareil",
-    rollback: 'version plus ancienne que le compteur de sécurité de l’appareil (anti-retour)',
-    'too-large': 'image trop grande pour un emplacement',
-    busy: "l'image en cours n'est pas encore confirmée",
-    flash: "erreur d'écriture de la mémoire flash",
-    incomplete: 'transfert incomplet',
-    'no-session': 'aucune mise à jour en cours',
-  },
-  en: {
-    malformed: 'truncated or malformed image',
-    hash: 'corrupted image (SHA-256 mismatch)',
-    signature: 'signature refused (not the firmware key)',
-    board: 'image for another device model',
-    rollback: "older than the device's security counter (anti-rollback)",
-    'too-large': 'image too large for a slot',
-    busy: 'the running image is not confirmed yet',
-    flash: 'flash write error',
-    incomplete: 'incomplete transfer',
-    'no-session': 'no update in progress',
-  },
-};
 
 /** The technician-facing sentence for an error of this module. */
 export function errorText(e: unknown, lang: Lang, path?: string): string {
   if (!(e instanceof FlashError)) return e instanceof Error ? e.message : String(e);
-  const fr = lang === 'fr';
+  const m = messages(lang).service;
   const p = e.detail.path ?? path ?? '';
   switch (e.code) {
     case 'no-port':
-      return fr ? `port série introuvable : ${p}` : `no such serial port: ${p}`;
+      return m.noPort(p);
     case 'busy':
-      return fr ? `port série occupé (déjà ouvert par un autre programme) : ${p}` : `serial port busy (open in another program): ${p}`;
+      return m.busy(p);
     case 'open-failed':
-      return fr ? `impossible d'ouvrir ${p} : ${e.message}` : `cannot open ${p}: ${e.message}`;
+      return m.openFailed(p, e.message);
     case 'no-answer':
-      return fr
-        ? `pas de réponse de l'appareil à ${e.detail.baud} bauds (câble, appareil éteint ou autre vitesse ?)`
-        : `no answer from the device at ${e.detail.baud} baud (cable, device off, or another speed?)`;
+      return m.noAnswer(String(e.detail.baud));
     case 'link-lost':
-      return fr ? `liaison coupée (${e.message}) : relancez la commande, le transfert reprendra` : `link lost (${e.message}): run the command again, the transfer resumes`;
+      return m.linkLost(e.message);
     case 'refused': {
-      const why = REFUSAL_TEXT[lang][e.detail.reason ?? ''] ?? e.detail.reason ?? '';
-      return fr ? `refusée par l'appareil : ${why} — ${e.message}` : `refused by the device: ${why} — ${e.message}`;
+      const why = m.refusal[e.detail.reason ?? ''] ?? e.detail.reason ?? '';
+      return m.refused(why, e.message);
     }
     case 'verify':
-      return fr ? `vérification échouée : ${e.message}` : `verification failed: ${e.message}`;
+      return m.verify(e.message);
     case 'auth':
-      return fr
-        ? `accès de service refusé (clé de technicien non reconnue par l’appareil ?) : ${e.message}`
-        : `service access refused (technician key not trusted by the device?): ${e.message}`;
+      return m.auth(e.message);
     default:
-      return fr ? `erreur de protocole : ${e.message}` : `protocol error: ${e.message}`;
+      return m.protocol(e.message);
   }
 }
 
 export function refusalText(reason: string, lang: Lang): string {
-  return REFUSAL_TEXT[lang][reason] ?? reason;
+  return messages(lang).service.refusal[reason] ?? reason;
 }
 
 /**

@@ -4,6 +4,7 @@
 import { KeyboardWedgeDecoder, type KeyboardLayout } from '../input/keyboard.ts';
 import { HidPosDecoder } from '../input/hid-pos.ts';
 import type { InputEvent } from '../input/event.ts';
+import { messages } from '../messages/index.ts';
 
 /** What we use of node-hid, so tests can inject a fake. */
 export interface HidDeviceInfo {
@@ -42,34 +43,22 @@ export class HidError extends Error {
   }
   text(lang: 'fr' | 'en'): string {
     const { detail: d, device: id, rule } = this;
-    const fr = lang === 'fr';
+    const m = messages(lang).hid;
     switch (this.kind) {
       case 'libusb':
-        return fr
-          ? `node-hid ne peut pas démarrer : libusb manque (${d}). L'installer : sudo apt-get install libusb-1.0-0`
-          : `node-hid cannot start: libusb is missing (${d}). Install it: sudo apt-get install libusb-1.0-0`;
+        return m.libusb(d);
       case 'libudev':
-        return fr
-          ? `node-hid ne peut pas démarrer : libudev manque (${d}). L'installer : sudo apt-get install libudev1`
-          : `node-hid cannot start: libudev is missing (${d}). Install it: sudo apt-get install libudev1`;
+        return m.libudev(d);
       case 'load':
-        return fr ? `node-hid ne peut pas démarrer : ${d} (réinstaller avec npm ci)` : `node-hid cannot start: ${d} (reinstall with npm ci)`;
+        return m.load(d);
       case 'not-found':
-        return fr ? `aucun périphérique HID ${id} ; branchés : ${d}` : `no HID device ${id}; connected: ${d}`;
+        return m.notFound(id, d);
       case 'permission':
-        return fr
-          ? `accès refusé à ${id} (${d}). Ajouter cette règle udev dans /etc/udev/rules.d/70-saphir-scanner.rules :\n  ${rule}\n` +
-              `puis : sudo udevadm control --reload-rules && sudo udevadm trigger (et rebrancher le scanner)`
-          : `permission denied opening ${id} (${d}). Add this udev rule to /etc/udev/rules.d/70-saphir-scanner.rules:\n  ${rule}\n` +
-              `then run: sudo udevadm control --reload-rules && sudo udevadm trigger (and replug the scanner)`;
+        return m.permission(id, d, rule);
       case 'keyboard-owned':
-        return fr
-          ? `le système garde pour lui l'interface clavier de ${id} (${d}). Passer le scanner en mode HID POS ` +
-              `(saphir scan --hid ${id} --mode pos) ou en mode série (saphir scan --serial CHEMIN)`
-          : `the system keeps the keyboard interface of ${id} for itself (${d}). Set the scanner to HID POS mode ` +
-              `(saphir scan --hid ${id} --mode pos) or to its serial (USB COM) mode (saphir scan --serial PATH)`;
+        return m.keyboardOwned(id, d);
       default:
-        return fr ? `impossible d'ouvrir ${id} : ${d}` : `cannot open ${id}: ${d}`;
+        return m.open(id, d);
     }
   }
 }

@@ -1,6 +1,7 @@
 // Serial scanner host adapter: @serialport/stream over @serialport/bindings-cpp (or an injected binding),
 // feeding the portable SerialDecoder. An unplugged scanner is reported, and the port is reopened when it
 // comes back.
+import { messages } from '../messages/index.ts';
 import { existsSync } from 'node:fs';
 import { SerialPortStream, type OpenOptions } from '@serialport/stream';
 import { SerialDecoder, type SerialDecoderOptions } from '../input/serial.ts';
@@ -38,10 +39,10 @@ export class SerialOpenError extends Error {
     readonly path: string,
     readonly detail: string,
   ) {
-    super(`cannot open ${path}: ${detail}`);
+    super(messages('en').serial.open(path, detail));
   }
   text(lang: 'fr' | 'en'): string {
-    return lang === 'fr' ? `impossible d'ouvrir ${this.path} : ${this.detail}` : this.message;
+    return messages(lang).serial.open(this.path, this.detail);
   }
 }
 

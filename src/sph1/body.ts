@@ -1,4 +1,4 @@
-// The 42-byte SPH1 body: fixed fields, then the two zones bit-packed MSB first (SPH1.md).
+// The 42-byte SPH1 body: fixed fields, then the two zones bit-packed MSB first (docs/sph1.md).
 import { AMOUNTS_EUR, NUMBERS, PLAYER_COUNT, WINNING_COUNT, type Zones } from '../game/rules.ts';
 
 export const BODY_LENGTH = 42;
@@ -90,7 +90,7 @@ export function zonesOf(raw: RawZones): Zones | null {
   };
 }
 
-/** Packs a body. Numbers and euros must belong to the lists of SPH1.md. */
+/** Packs a body. Numbers and euros must belong to the lists of docs/sph1.md. */
 export function packBody(id: Omit<TicketId, 'game'> & { game?: number }, zones: Zones, version = FORMAT_VERSION): Uint8Array {
   const b = new Uint8Array(BODY_LENGTH);
   const game = id.game ?? GAME_SAPHIR;

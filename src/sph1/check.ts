@@ -1,4 +1,4 @@
-// SPH1 decoding and verification, checks in the order of SPH1.md: the first that fails is the reason.
+// SPH1 decoding and verification, checks in the order of docs/sph1.md: the first that fails is the reason.
 import { hasDuplicate, outcome, type PlayerCell } from '../game/rules.ts';
 import { isPrizeAmount } from '../game/prize-table.ts';
 import { BLOCK_SIZE } from '../game/rules.ts';

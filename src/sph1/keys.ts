@@ -1,4 +1,4 @@
-// The SPH1 test key (published in SPH1.md: anyone can sign with it, so production never trusts it).
+// The SPH1 test key (published in docs/sph1.md: anyone can sign with it, so production never trusts it).
 import { fromHex } from '../hex.ts';
 
 export const TEST_KEY_ID = 0;

@@ -18,7 +18,9 @@ import { audit, renderReport, reportJson, run } from '../../src/node/commands/au
 import { UsageError } from '../../src/node/args.ts';
 import { noStack, saphir } from './run-cli.ts';
 import { spawnSync } from 'node:child_process';
-import { ROOT } from '../helpers.ts';
+import { ROOT, requireTool } from '../helpers.ts';
+
+const withScript = requireTool('script');
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-audit-test-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -163,7 +165,7 @@ test('the real CLI: exit 1 and a JSON report on an incomplete set; usage errors 
   assert.ok(noStack(u.stderr), u.stderr);
 });
 
-test('on a terminal, a progress bar on stderr that is cleared before the report', () => {
+withScript('on a terminal, a progress bar on stderr that is cleared before the report', () => {
   // util-linux `script` gives the command a real pseudo-terminal.
   const file = join(dir, 'tty.txt');
   writeFileSync(file, smallSet().text, 'latin1');

@@ -57,7 +57,7 @@ test('usage errors exit 2 without a stack trace', async () => {
   const r = saphir(['check', '--lang', 'de', win30]);
   assert.is(r.code, 2);
   assert.is(r.stdout, '');
-  assert.match(r.stderr, /^saphir check: --lang must be fr or en/);
+  assert.match(r.stderr, /^saphir check: --lang vaut fr ou en, pas « de »/);
   assert.ok(noStack(r.stderr), r.stderr);
 });
 

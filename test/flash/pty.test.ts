@@ -11,6 +11,10 @@ import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
 import { parseImage } from '../../src/image/format.ts';
 import { toHex } from '../../src/hex.ts';
 import { seeded } from './chip.ts';
+import { requireTool, requireTools } from '../helpers.ts';
+
+const withSocat = requireTool('socat');
+const withSocatAndScript = requireTools(['socat', 'script']);
 
 const BAUD = 921600;
 const dir = mkdtempSync(join(tmpdir(), 'saphir-flash-test-'));
@@ -26,7 +30,7 @@ const hashOf = (b: Uint8Array) => {
 };
 const NEW = image({ version: '1.1.0', counter: 2, size: 60000, salt: 2 });
 
-test('saphir flash: good image written, test boot, confirmed, survives a reset; info and ledger export', async () => {
+withSocat('saphir flash: good image written, test boot, confirmed, survives a reset; info and ledger export', async () => {
   const dev = new TestDevice();
   const data = dev.dataSnapshot();
   const pty = await dev.pty(BAUD);
@@ -52,6 +56,11 @@ test('saphir flash: good image written, test boot, confirmed, survives a reset; 
     assert.is(info.code, 0, info.stderr);
     assert.match(info.stdout, /SPH-000042/);
     assert.match(info.stdout, /Slot B\s+1\.1\.0, counter 2, \d+ bytes, confirmed/);
+    const infoJson = await saphirIn(['device', 'info', '--port', pty.path, '--baud', String(BAUD), '--json']);
+    const id = JSON.parse(infoJson.stdout);
+    assert.is(id.device_id, 'SPH-000042');
+    assert.is(id.security_counter, 2);
+    assert.ok(!/"[a-z]+[A-Z]\w*"\s*:/.test(infoJson.stdout), `snake_case keys only: ${infoJson.stdout}`);
     assert.match(info.stdout, /Security counter\s+2/);
 
     const csv = await saphirIn(['ledger', 'export', '--port', pty.path, '--baud', String(BAUD)]);
@@ -67,7 +76,7 @@ test('saphir flash: good image written, test boot, confirmed, survives a reset; 
   }
 });
 
-test('saphir flash on a terminal: a progress bar with the rate and the time left', async () => {
+withSocatAndScript('saphir flash on a terminal: a progress bar with the rate and the time left', async () => {
   const dev = new TestDevice();
   const pty = await dev.pty(BAUD);
   try {
@@ -80,7 +89,7 @@ test('saphir flash on a terminal: a progress bar with the rate and the time left
   }
 });
 
-test('refusals leave slots and ledger unchanged (CLI and device checks)', async () => {
+withSocat('refusals leave slots and ledger unchanged (CLI and device checks)', async () => {
   const dev = new TestDevice();
   const pty = await dev.pty(BAUD);
   const before = Buffer.from(dev.nor.bytes);
@@ -137,7 +146,7 @@ test('refusals leave slots and ledger unchanged (CLI and device checks)', async 
   }
 });
 
-test('link cut at random points: re-running resumes and completes', async () => {
+withSocat('link cut at random points: re-running resumes and completes', async () => {
   // Larger than the client's window (8 × 4 KiB in flight), so a cut leaves bytes missing.
   const BIG = image({ version: '1.2.0', counter: 2, size: 150000, salt: 5 });
   const dev = new TestDevice();
@@ -185,7 +194,7 @@ test('link cut at random points: re-running resumes and completes', async () => 
   }
 });
 
-test('line lost between FINISH and the restart: the re-run only restarts the device', async () => {
+withSocat('line lost between FINISH and the restart: the re-run only restarts the device', async () => {
   const dev = new TestDevice();
   const pty = await dev.pty(BAUD);
   try {
@@ -201,7 +210,7 @@ test('line lost between FINISH and the restart: the re-run only restarts the dev
   }
 });
 
-test('an image that does not confirm is reverted at the next reset', async () => {
+withSocat('an image that does not confirm is reverted at the next reset', async () => {
   const dev = new TestDevice();
   dev.selfTestPasses = false;
   const pty = await dev.pty(BAUD);
@@ -218,7 +227,7 @@ test('an image that does not confirm is reverted at the next reset', async () =>
   }
 });
 
-test('clear errors: no such port, port busy, no answer with the baud rate', async () => {
+withSocat('clear errors: no such port, port busy, no answer with the baud rate', async () => {
   const none = await saphirIn(['device', 'info', '--port', join(dir, 'nope')]);
   assert.is(none.code, 1);
   assert.match(none.stderr, /port série introuvable/);

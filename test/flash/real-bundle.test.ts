@@ -17,6 +17,9 @@ import { fromHex } from '../../src/hex.ts';
 import { nodeSign } from '../../src/node/node-crypto.ts';
 import { saphirIn } from './harness.ts';
 import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
+import { requireTool } from '../helpers.ts';
+
+const withSocat = requireTool('socat');
 
 const BAUD = 921600;
 
@@ -39,7 +42,7 @@ function nextImage(version: string) {
   return { factory, p, next, dir, file };
 }
 
-test('real bundle: flash over the pty, test boot in QuickJS, firmware confirms, survives a reset', async () => {
+withSocat('real bundle: flash over the pty, test boot in QuickJS, firmware confirms, survives a reset', async () => {
   const { factory, p, dir, file } = nextImage('9.9.9');
 
   const chip = new NorFlash();
@@ -86,7 +89,7 @@ test('real bundle: flash over the pty, test boot in QuickJS, firmware confirms, 
   }
 });
 
-test('real bundle: power cut in the middle of FINISH, the old firmware runs, a re-run completes', async () => {
+withSocat('real bundle: power cut in the middle of FINISH, the old firmware runs, a re-run completes', async () => {
   const { factory, p, next, dir, file } = nextImage('9.9.8');
   const chip = new NorFlash();
   provision(bootChip(chip), factory, p.header.securityCounter);

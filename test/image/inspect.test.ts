@@ -37,13 +37,13 @@ test('corrupted, truncated, other key: exit 1 with the reason', async () => {
   assert.match(c.stdout, /SHA-256 .* MISMATCH/);
   const t = await saphirIn(['image', 'inspect', put('t.img', good.subarray(0, 2000))]);
   assert.is(t.code, 1);
-  assert.match(t.stdout, /NON VALIDE — truncated/);
+  assert.match(t.stdout, /NON VALIDE — tronquée : 2000 octets/);
   const k = await saphirIn(['image', 'inspect', '--key', '11'.repeat(32), join(dir, 'good.img')]);
   assert.is(k.code, 1);
   assert.match(k.stdout, /une autre clé : NON VALIDE/);
   const g = await saphirIn(['image', 'inspect', put('garbage.img', new Uint8Array(100).fill(7))]);
   assert.is(g.code, 1);
-  assert.match(g.stdout, /bad magic/);
+  assert.match(g.stdout, /signature de format 0x07070707 incorrecte/);
 });
 
 test('usage errors exit 2', async () => {

@@ -6,7 +6,10 @@ import { mkdtempSync, writeFileSync, rmSync, openSync, writeSync, closeSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import QRCode from 'qrcode';
-import { ROOT, loadVectors } from '../helpers.ts';
+import { JSQR_PHOTOS, ROOT, loadVectors, requireTool } from '../helpers.ts';
+
+const withSocat = requireTool('socat');
+const withNodeHid = requireTool('node-hid');
 import { ALPHABET, FIXTURES, qrFrame, saphirIn } from './helpers.ts';
 
 const BIN = join(ROOT, 'bin', 'saphir.mjs');
@@ -38,7 +41,7 @@ test('decode images: a PNG from qrcode of a real SPH1 code, a raw y8 frame, a co
   await QRCode.toFile(png, vectors[30].code, { errorCorrectionLevel: 'M', scale: 4 });
   const raw = join(tmp, 'frame.y8');
   writeFileSync(raw, qrFrame(vectors[31].code).data);
-  const photo = join(ROOT, '..', 'shared', 'corpus', 'jsqr-e2e', '1', 'input.png');
+  const photo = join(JSQR_PHOTOS[1], 'input.png');
   const r = await saphir('decode', '--source', 'image', png, photo);
   assert.is(r.status, 0, r.stderr);
   assert.is(r.stdout, `${vectors[30].code}\nhttp://adsites.com.au/?E=280\n`);
@@ -64,7 +67,7 @@ test('decode: bad input gives reasons, not crashes', async () => {
   assert.match((await saphir('decode', '--source', 'image', broken)).stderr, 'PNG illisible');
 });
 
-test('scan --serial on a socat pty pair: the verdict of every code scanned', async () => {
+withSocat('scan --serial on a socat pty pair: the verdict of every code scanned', async () => {
   const sp = spawn('socat', ['-d', '-d', 'pty,raw,echo=0', 'pty,raw,echo=0'], { stdio: ['ignore', 'ignore', 'pipe'] });
   const ptys = await new Promise<string[]>((resolve, reject) => {
     let err = '';
@@ -73,6 +76,7 @@ test('scan --serial on a socat pty pair: the verdict of every code scanned', asy
       const m = [...err.matchAll(/PTY is (\S+)/g)].map((x) => x[1]);
       if (m.length === 2) resolve(m);
     });
+    sp.on('error', reject);
     sp.on('exit', () => reject(new Error(err)));
   });
   try {
@@ -105,9 +109,12 @@ test('scan: usage errors and a clear message for a missing device', async () => 
   const r = await saphir('scan', '--serial', join(tmp, 'no-such-port'));
   assert.is(r.status, 1);
   assert.match(r.stderr, "impossible d'ouvrir");
+});
+
+withNodeHid('scan --hid: the real node-hid loads and a scanner that is not there is named', async () => {
   const h = await saphir('scan', '--hid', 'ffff:fffe', '--lang', 'en');
   assert.is(h.status, 1);
-  assert.match(h.stderr, /no HID device ffff:fffe|node-hid cannot start/);
+  assert.match(h.stderr, 'no HID device ffff:fffe');
 });
 
 test.after(() => rmSync(tmp, { recursive: true, force: true }));

@@ -7,7 +7,9 @@ import { openSync, writeSync, closeSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { openSerialScanner, SerialOpenError, type BindingInterface, type SerialScanner } from '../../src/node/serial.ts';
 import type { InputEvent } from '../../src/input/event.ts';
-import { loadVectors } from '../helpers.ts';
+import { loadVectors, requireTool } from '../helpers.ts';
+
+const withSocat = requireTool('socat');
 
 // binding-mock ships types for require() only; this is the part the tests use.
 interface MockPortBinding {
@@ -114,7 +116,7 @@ function stop(p: ChildProcess): Promise<void> {
   });
 }
 
-test('real pty pair (socat) through the native binding: a real SPH1 code, noise, every terminator', async () => {
+withSocat('real pty pair (socat) through the native binding: a real SPH1 code, noise, every terminator', async () => {
   const { proc, a, b } = await socatPair();
   let s: SerialScanner | undefined;
   try {
@@ -132,7 +134,7 @@ test('real pty pair (socat) through the native binding: a real SPH1 code, noise,
   }
 });
 
-test('real pty: socat killed (unplug) then restarted on the same path (replug)', async () => {
+withSocat('real pty: socat killed (unplug) then restarted on the same path (replug)', async () => {
   const base = `/tmp/saphir-input-test-${process.pid}`;
   const links: [string, string] = [`${base}-scanner`, `${base}-host`];
   let pair = await socatPair(links);

@@ -3,11 +3,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, existsSync, openSync, writeSync, closeSync } from 'node:fs';
+import { ROOT, requireTool } from '../helpers.ts';
+import { mkdtempSync, writeFileSync, existsSync, openSync, writeSync, closeSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../helpers.ts';
 import { ticketCode } from '../../hw-sim/tickets.ts';
+
+const withSocat = requireTool('socat');
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-sim-cli-'));
 
@@ -21,7 +23,8 @@ test('sim --scenario: a bad file is refused before anything runs, with its line 
   writeFileSync(f, 'name: bad\nsteps:\n  - boot\n  - scna: { code: X }\n');
   const r = saphir(['sim', '--scenario', f]);
   assert.is(r.code, 2);
-  assert.match(r.err, /bad\.yaml:4: unknown step 'scna'/);
+  assert.match(r.err, /scénario invalide :\n.*bad\.yaml:4 : étape inconnue « scna »/);
+  assert.match(saphir(['sim', '--scenario', f, '--lang', 'en']).err, /bad\.yaml:4: unknown step 'scna'/);
 });
 
 test('sim --scenario: a failing step shows the display and what was expected (exit 1)', () => {
@@ -67,10 +70,27 @@ test('demo (npm start) without a TTY: every step passes, a summary, exit 0', () 
   assert.not.match(r.out, /FAIL/);
 });
 
-test('sim --bridge-serial: a scanner on a serial line (socat pty pair) feeds the simulated device', async () => {
+test('sim --pty without socat: the package to install, exit 1, nothing left running', () => {
+  const bin = mkdtempSync(join(tmpdir(), 'saphir-nosocat-'));
+  symlinkSync(process.execPath, join(bin, 'node'));
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--pty'], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, PATH: bin },
+  });
+  rmSync(bin, { recursive: true, force: true });
+  assert.is(r.status, 1, r.stderr);
+  assert.match(r.stderr, 'saphir sim: socat n’est pas installé');
+  assert.match(r.stderr, 'apt-get install socat');
+});
+
+withSocat('sim --bridge-serial: a scanner on a serial line (socat pty pair) feeds the simulated device', async () => {
   const a = join(dir, 'scanner-a');
   const b = join(dir, 'scanner-b');
   const socat = spawn('socat', ['-d', '-d', `pty,raw,echo=0,link=${a}`, `pty,raw,echo=0,link=${b}`], { stdio: 'ignore' });
+  let socatError: Error | undefined;
+  socat.on('error', (e) => (socatError = e));
   const sim = spawn(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--bridge-serial', a, '--baud', '115200', '--lang', 'en'], {
     cwd: dir,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -86,7 +106,8 @@ test('sim --bridge-serial: a scanner on a serial line (socat pty pair) feeds the
     }
   };
   try {
-    for (let i = 0; i < 100 && !existsSync(a); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && !existsSync(a) && !socatError; i++) await new Promise((r) => setTimeout(r, 50));
+    if (socatError) throw socatError;
     await until(/real scanner attached/, 60_000);
     await until(/Simulator ready/, 10_000);
     // What a serial scanner sends: the code and a CR terminator.

@@ -44,11 +44,11 @@ test('socat missing: a clear message with an install hint, no hang', () => {
     env: { ...process.env, PATH: empty },
   });
   assert.is(r.status, 1, r.stderr);
-  assert.match(r.stderr, /socat not found: install socat \(Debian\/Ubuntu: sudo apt-get install socat/);
+  assert.match(r.stderr, /saphir sim: socat is not installed: it makes the pseudo-terminal\. Install it: sudo apt-get install socat/);
   assert.not.ok(existsSync(join(dir, 'tty0')));
   const fr = spawnSync(process.execPath, [BIN, 'sim', '--pty', join(dir, 'tty0')], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, PATH: empty } });
   assert.is(fr.status, 1);
-  assert.match(fr.stderr, /port de service impossible: socat introuvable : installez-le \(Debian\/Ubuntu : sudo apt-get install socat/);
+  assert.match(fr.stderr, /saphir sim: socat n’est pas installé : il crée le pseudo-terminal\. L’installer : sudo apt-get install socat/);
 });
 
 test('socat dies while the simulator runs: it exits with the reason', async () => {

@@ -1,95 +1,28 @@
 // saphir audit [FILE | -] [--json] [--lang fr|en] [--key FILE] [--jobs J]
-import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { publicKeyOf } from '../../crypto/ed25519.ts';
-import { fromHex, toHex } from '../../hex.ts';
+import { toHex } from '../../hex.ts';
 import { REASON_TEXT, formatEur, type Lang } from '../../i18n.ts';
 import { testKeyRing, type KeyRing } from '../../sph1/keys.ts';
 import type { Reason } from '../../sph1/check.ts';
-import { UsageError, intOf, parseCommand } from '../args.ts';
-import { hostVerify, publicKeyProblem } from '../node-crypto.ts';
+import { Failure, UsageError, intOf, parseCommand } from '../args.ts';
+import { hostVerify } from '../node-crypto.ts';
+import { readTrustedKeys } from '../keys.ts';
+import { messages } from '../../messages/index.ts';
 import { AuditTally, EXAMPLES, checkChunk, type AuditReport, type BlockReport } from '../workers/audit-core.ts';
 import { OrderedPool, startWorkers, workerCount } from '../workers/pool.ts';
 
-const HELP = `usage: saphir audit [FILE | -] [--json] [--lang fr|en] [--key FILE] [--jobs J]
-Verifies every code of FILE (or standard input), one per line, signature included, and per
-(emission, block) tallies the prizes against Article 3; reports invalid codes, duplicate and missing
-ticket numbers. Exit 0 only when every block is complete, genuine and equal to Article 3; 1 otherwise;
-2 on a usage error.
-  --key FILE   trust this key instead of the test key: JSON {"key_id": 1, "public_hex": "…"}
-               (or "seed_hex", as for saphir gen)
-  --jobs J     worker threads (default: one per core)`;
+const HELP = (lang: Lang) => messages(lang).help.audit;
 
 /** Bytes of input a worker job covers (≈ 6 000 codes). */
 const JOB_BYTES = 1 << 20;
 /** A line longer than this without a line feed stops the audit (it cannot be a code anyway). */
 const MAX_LINE = 256 << 20;
 
-const T = {
-  fr: {
-    summary: (l: string, g: string, i: string, b: string) => `Audit : ${l} lignes, ${g} codes authentiques, ${i} non valides, ${b} lignes vides`,
-    block: (e: number, b: number) => `Émission ${e}, bloc ${b}`,
-    tickets: (d: string, dup: string, m: string) => `  tickets distincts : ${d} sur 3 000 000 — en double : ${dup} — manquants : ${m}`,
-    header: ['lot', 'attendu', 'trouvé'],
-    losing: 'perdant',
-    dupLine: (line: number, n: number) => `    ligne ${line} : ticket n° ${n} déjà vu`,
-    missingRange: (a: number, b: number) => (a === b ? `    n° ${a}` : `    n° ${a} à ${b}`),
-    missingTitle: '  numéros manquants (premiers) :',
-    dupTitle: '  doublons (premiers) :',
-    invalidTitle: (n: string) => `Codes non valides : ${n}`,
-    invalidLine: (line: number, why: string, id: string) => `  ligne ${line} : ${why}${id}`,
-    byReason: (why: string, n: string) => `  ${why} : ${n}`,
-    ok: 'CONFORME',
-    notOk: 'NON CONFORME',
-    result: 'Résultat',
-    noBlock: 'aucun code authentique : aucun bloc à vérifier',
-    colon: ' :',
-  },
-  en: {
-    summary: (l: string, g: string, i: string, b: string) => `Audit: ${l} lines, ${g} genuine codes, ${i} invalid, ${b} blank lines`,
-    block: (e: number, b: number) => `Emission ${e}, block ${b}`,
-    tickets: (d: string, dup: string, m: string) => `  distinct tickets: ${d} of 3,000,000 — duplicates: ${dup} — missing: ${m}`,
-    header: ['prize', 'expected', 'found'],
-    losing: 'losing',
-    dupLine: (line: number, n: number) => `    line ${line}: ticket #${n} seen before`,
-    missingRange: (a: number, b: number) => (a === b ? `    #${a}` : `    #${a} to ${b}`),
-    missingTitle: '  missing numbers (first ones):',
-    dupTitle: '  duplicates (first ones):',
-    invalidTitle: (n: string) => `Invalid codes: ${n}`,
-    invalidLine: (line: number, why: string, id: string) => `  line ${line}: ${why}${id}`,
-    byReason: (why: string, n: string) => `  ${why}: ${n}`,
-    ok: 'COMPLIANT',
-    notOk: 'NOT COMPLIANT',
-    result: 'Result',
-    noBlock: 'no genuine code: no block to check',
-    colon: ':',
-  },
-} as const;
+const T = { fr: messages('fr').audit, en: messages('en').audit };
 
 function int(n: number, lang: Lang): string {
   return formatEur(n, lang).replace(/ €$|^€/g, '');
-}
-
-/** Reads an audit --key file: {"key_id", "public_hex"} or {"key_id", "seed_hex"}. */
-function readKeyRing(path: string): KeyRing {
-  let o: { key_id?: unknown; public_hex?: unknown; seed_hex?: unknown };
-  try {
-    o = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (e) {
-    throw new UsageError(`--key: cannot read ${path} as JSON: ${(e as Error).message}`);
-  }
-  if (typeof o !== 'object' || o === null || !Number.isInteger(o.key_id) || (o.key_id as number) < 0 || (o.key_id as number) > 255) {
-    throw new UsageError(`--key: ${path}: key_id must be an integer from 0 to 255`);
-  }
-  const hex64 = (v: unknown) => typeof v === 'string' && /^[0-9a-fA-F]{64}$/.test(v);
-  if (hex64(o.public_hex)) {
-    // The device refuses such a key for every signature; a key ring holding one is a mistake or a trap.
-    const problem = publicKeyProblem(fromHex(o.public_hex as string));
-    if (problem) throw new UsageError(`--key: ${path}: public_hex is refused by the device (${problem})`);
-    return new Map([[o.key_id as number, fromHex(o.public_hex as string)]]);
-  }
-  if (hex64(o.seed_hex)) return new Map([[o.key_id as number, publicKeyOf(fromHex(o.seed_hex as string))]]);
-  throw new UsageError(`--key: ${path}: give public_hex or seed_hex (64 hex digits)`);
 }
 
 /** Cuts a byte stream into jobs of whole lines (the last one may lack its line feed). */
@@ -112,7 +45,7 @@ async function* jobsOf(input: Readable): AsyncGenerator<{ bytes: Uint8Array; las
     if (carried < JOB_BYTES) continue;
     const nl = chunk.lastIndexOf(10);
     if (nl < 0) {
-      if (carried > MAX_LINE) throw new Error(`a line longer than ${MAX_LINE} bytes`);
+      if (carried > MAX_LINE) throw new Failure((m) => m.audit.lineTooLong(MAX_LINE));
       continue;
     }
     const n = carried - chunk.length + nl + 1;
@@ -134,8 +67,8 @@ export async function run(args: string[]): Promise<number> {
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
-  if (positionals.length > 1) throw new UsageError('one FILE at most (or - for standard input)');
-  const keys = values.key !== undefined ? readKeyRing(values.key) : testKeyRing();
+  if (positionals.length > 1) throw new UsageError((m) => m.audit.oneFile);
+  const keys = values.key !== undefined ? readTrustedKeys(values.key) : testKeyRing();
   const jobs = values.jobs === undefined ? workerCount() : intOf(values.jobs, '--jobs', 1, 64);
   const file = positionals[0] !== undefined && positionals[0] !== '-' ? positionals[0] : null;
   let total = 0;
@@ -143,11 +76,20 @@ export async function run(args: string[]): Promise<number> {
     try {
       total = statSync(file).size;
     } catch (e) {
-      throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+      throw new UsageError((m) => m.audit.cannotRead(file, why));
     }
   }
   const input: Readable = file !== null ? createReadStream(file, { highWaterMark: JOB_BYTES }) : process.stdin;
-  const report = await audit(input, keys, jobs, file !== null ? total : 0);
+  let report: AuditReport;
+  try {
+    report = await audit(input, keys, jobs, file !== null ? total : 0);
+  } catch (e) {
+    // A file that cannot be read (a directory, an I/O error) is said like one that does not exist.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) throw new Failure((m) => m.audit.cannotRead(file ?? '-', code));
+    throw e;
+  }
   process.stdout.write(values.json ? JSON.stringify(reportJson(report)) + '\n' : renderReport(report, lang));
   return report.ok ? 0 : 1;
 }

@@ -8,45 +8,20 @@ import { KeyboardWedgeDecoder } from '../../input/keyboard.ts';
 import { HidPosDecoder } from '../../input/hid-pos.ts';
 import { SerialDecoder } from '../../input/serial.ts';
 import { CameraDecoder } from '../../input/camera.ts';
-import type { InputEvent, DropReason } from '../../input/event.ts';
+import type { InputEvent } from '../../input/event.ts';
 import type { Frame } from '../../hal.ts';
 import type { Lang } from '../../i18n.ts';
+import { messages } from '../../messages/index.ts';
 
-const HELP = `usage: saphir decode --source hid-keyboard|hid-pos|serial|image [options] FILE…
-Prints each code a scanner capture holds, one a line, in order.
-  --source S        hid-keyboard, hid-pos: one report a line as hex bytes ("02 00 16 00 00 00 00 00"),
-                    blank lines and # comments ignored; serial: the raw bytes; image: a PNG, or raw
-                    pixels with --width/--height/--format
-  --layout L        keyboard layout of hid-keyboard captures: us, fr or auto (default auto)
-  --width N --height N --format y8|rgba   raw image frames
-  --lang fr|en      language of the messages (default fr)
-Exit 0 when every file gave at least one code, 1 otherwise, 2 on a usage error.`;
+const HELP = (lang: Lang) => messages(lang).help.decode;
 
 const SOURCES = ['hid-keyboard', 'hid-pos', 'serial', 'image'] as const;
 type Source = (typeof SOURCES)[number];
 
-const DROP: Record<Lang, Record<DropReason, string>> = {
-  fr: { timeout: 'code incomplet (délai dépassé)', 'too-long': 'code trop long', noise: 'code coupé par du bruit', 'bad-report': 'rapport HID invalide' },
-  en: { timeout: 'incomplete code (timeout)', 'too-long': 'code too long', noise: 'code cut by line noise', 'bad-report': 'bad HID report' },
-};
-const MSG = {
-  fr: {
-    read: (f: string, m: string) => `${f} : lecture impossible : ${m}`,
-    line: (f: string, n: number, m: string) => `${f}:${n} : ligne ignorée : ${m}`,
-    none: (f: string) => `${f} : aucun code`,
-    dropped: (f: string, why: string, partial: string) => `${f} : ${why}${partial ? ` « ${partial} »` : ''}`,
-    png: (f: string, m: string) => `${f} : PNG illisible : ${m}`,
-    raw: (f: string, n: number, want: number) => `${f} : ${n} octets, ${want} attendus pour ce format d'image`,
-  },
-  en: {
-    read: (f: string, m: string) => `${f}: cannot read: ${m}`,
-    line: (f: string, n: number, m: string) => `${f}:${n}: line skipped: ${m}`,
-    none: (f: string) => `${f}: no code`,
-    dropped: (f: string, why: string, partial: string) => `${f}: ${why}${partial ? ` "${partial}"` : ''}`,
-    png: (f: string, m: string) => `${f}: unreadable PNG: ${m}`,
-    raw: (f: string, n: number, want: number) => `${f}: ${n} bytes, ${want} expected for this image format`,
-  },
-};
+/** Images whose header declares more pixels than this are refused before decoding (16 Mpx: 64 MB RGBA). */
+export const MAX_IMAGE_PIXELS = 16 << 20;
+/** Serial bytes handed to the decoder at a time: too few codes to fill its event queue between reads. */
+const SERIAL_CHUNK = 16;
 
 interface Raw {
   width: number;
@@ -56,11 +31,13 @@ interface Raw {
 
 /** The codes of one capture file; warnings go to `warn`. */
 export function decodeCapture(source: Source, file: string, bytes: Uint8Array, o: { layout: 'us' | 'fr' | 'auto'; raw?: Raw; lang: Lang; warn: (s: string) => void }): string[] {
-  const m = MSG[o.lang];
+  const m = messages(o.lang).decode;
+  const drop = messages(o.lang).drop;
   const out: string[] = [];
   const take = (e: InputEvent) => {
     if (e.type === 'code') out.push(e.text);
-    else o.warn(m.dropped(file, DROP[o.lang][e.reason], e.partial));
+    else if (e.reason === 'overflow') o.warn(m.lost(file, drop.overflow, e.lost ?? 0));
+    else o.warn(m.dropped(file, drop[e.reason], e.partial));
   };
   if (source === 'image') {
     const frame = o.raw ? rawFrame(file, bytes, o.raw, o.lang, o.warn) : pngFrame(file, bytes, o.lang, o.warn);
@@ -71,7 +48,10 @@ export function decodeCapture(source: Source, file: string, bytes: Uint8Array, o
   let t = 0;
   if (source === 'serial') {
     const d = new SerialDecoder();
-    d.push(bytes, t);
+    for (let i = 0; i < bytes.length; i += SERIAL_CHUNK) {
+      d.push(bytes.subarray(i, i + SERIAL_CHUNK), t);
+      for (let e = d.read(); e; e = d.read()) take(e);
+    }
     d.tick(Number.MAX_SAFE_INTEGER);
     for (let e = d.read(); e; e = d.read()) take(e);
     return out;
@@ -89,12 +69,48 @@ export function decodeCapture(source: Source, file: string, bytes: Uint8Array, o
   return out;
 }
 
+/** The pixel size an image file declares in its header, before anything is decoded. */
+export function declaredSize(b: Uint8Array): { kind: 'PNG' | 'JPEG'; width: number; height: number } | null {
+  const u32 = (i: number) => ((b[i] << 24) | (b[i + 1] << 16) | (b[i + 2] << 8) | b[i + 3]) >>> 0;
+  const u16 = (i: number) => (b[i] << 8) | b[i + 1];
+  if (b.length >= 24 && u32(0) === 0x89504e47 && u32(4) === 0x0d0a1a0a && u32(12) === 0x49484452) {
+    return { kind: 'PNG', width: u32(16), height: u32(20) };
+  }
+  if (b.length >= 4 && b[0] === 0xff && b[1] === 0xd8) {
+    // Segments up to the first start-of-frame (SOF0…SOF15 but DHT, JPG and DAC).
+    for (let i = 2; i + 9 < b.length; ) {
+      if (b[i] !== 0xff) return { kind: 'JPEG', width: 0, height: 0 };
+      const marker = b[i + 1];
+      if (marker === 0xff) {
+        i++;
+        continue;
+      }
+      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+        return { kind: 'JPEG', width: u16(i + 7), height: u16(i + 5) };
+      }
+      i += 2 + u16(i + 2);
+    }
+    return { kind: 'JPEG', width: 0, height: 0 };
+  }
+  return null;
+}
+
 function pngFrame(file: string, bytes: Uint8Array, lang: Lang, warn: (s: string) => void): Frame | null {
+  const m = messages(lang).decode;
+  const size = declaredSize(bytes);
+  if (size && size.width * size.height > MAX_IMAGE_PIXELS) {
+    warn(m.tooLarge(file, size.kind, size.width, size.height, MAX_IMAGE_PIXELS / (1 << 20)));
+    return null;
+  }
+  if (size?.kind === 'JPEG') {
+    warn(m.jpeg(file));
+    return null;
+  }
   try {
     const png = PNG.sync.read(Buffer.from(bytes));
     return { width: png.width, height: png.height, format: 'rgba', data: new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.length) };
   } catch (e) {
-    warn(MSG[lang].png(file, (e as Error).message));
+    warn(m.png(file, (e as Error).message));
     return null;
   }
 }
@@ -102,7 +118,7 @@ function pngFrame(file: string, bytes: Uint8Array, lang: Lang, warn: (s: string)
 function rawFrame(file: string, bytes: Uint8Array, raw: Raw, lang: Lang, warn: (s: string) => void): Frame | null {
   const want = raw.width * raw.height * (raw.format === 'rgba' ? 4 : 1);
   if (bytes.length !== want) {
-    warn(MSG[lang].raw(file, bytes.length, want));
+    warn(messages(lang).decode.raw(file, bytes.length, want));
     return null;
   }
   return { ...raw, data: bytes };
@@ -119,18 +135,18 @@ export async function run(args: string[]): Promise<number> {
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
   const source = values.source as Source;
-  if (!SOURCES.includes(source)) throw new UsageError(`--source must be one of ${SOURCES.join(', ')}`);
+  if (!SOURCES.includes(source)) throw new UsageError((m) => m.decode.source(SOURCES.join(', ')));
   const layout = (values.layout ?? 'auto') as 'us' | 'fr' | 'auto';
-  if (!['us', 'fr', 'auto'].includes(layout)) throw new UsageError('--layout must be us, fr or auto');
-  if (values.layout !== undefined && source !== 'hid-keyboard') throw new UsageError('--layout applies to --source hid-keyboard only');
+  if (!['us', 'fr', 'auto'].includes(layout)) throw new UsageError((m) => m.decode.layout);
+  if (values.layout !== undefined && source !== 'hid-keyboard') throw new UsageError((m) => m.decode.layoutKeyboard);
   let raw: Raw | undefined;
   if (values.width !== undefined || values.height !== undefined || values.format !== undefined) {
-    if (source !== 'image') throw new UsageError('--width/--height/--format apply to --source image only');
+    if (source !== 'image') throw new UsageError((m) => m.decode.rawImage);
     const format = values.format ?? 'y8';
-    if (format !== 'y8' && format !== 'rgba') throw new UsageError('--format must be y8 or rgba');
+    if (format !== 'y8' && format !== 'rgba') throw new UsageError((m) => m.decode.format);
     raw = { width: intOf(values.width, '--width', 1, 16384), height: intOf(values.height, '--height', 1, 16384), format };
   }
-  if (positionals.length === 0) throw new UsageError('no capture FILE given');
+  if (positionals.length === 0) throw new UsageError((m) => m.decode.noFile);
   const warn = (s: string) => process.stderr.write(s + '\n');
   let ok = true;
   for (const file of positionals) {
@@ -138,13 +154,13 @@ export async function run(args: string[]): Promise<number> {
     try {
       bytes = new Uint8Array(await readFile(file));
     } catch (e) {
-      warn(MSG[lang].read(file, (e as NodeJS.ErrnoException).code ?? (e as Error).message));
+      warn(messages(lang).decode.read(file, (e as NodeJS.ErrnoException).code ?? (e as Error).message));
       ok = false;
       continue;
     }
     const codes = decodeCapture(source, file, bytes, { layout, raw, lang, warn });
     if (codes.length === 0) {
-      warn(MSG[lang].none(file));
+      warn(messages(lang).decode.none(file));
       ok = false;
     }
     for (const c of codes) process.stdout.write(c + '\n');

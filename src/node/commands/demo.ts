@@ -3,41 +3,16 @@
 // a TTY (CI, pipes): the output is plain lines.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseCommand } from '../args.ts';
+import { Failure, parseCommand } from '../args.ts';
 import { formatEur, type Lang } from '../../i18n.ts';
+import { messages } from '../../messages/index.ts';
 import { parseScenario, ScenarioError } from '../../../hw-sim/scenario.ts';
 import { runScenario, simulatorFor } from '../../../hw-sim/runner.ts';
 import { ensureBundle, ROOT } from '../../../hw-sim/sim.ts';
-import { displayFrame, indent, reportText, stepLine } from '../../../hw-sim/present.ts';
+import { displayFrame, indent, reportText, scenarioErrorText, stepLine } from '../../../hw-sim/present.ts';
 
-const HELP = `usage: saphir demo [--lang fr|en] [--scenario FILE] [--quiet]
-Boots the firmware in the simulator and plays hw-sim/scenarios/demo.yaml (or FILE), drawing the
-display as it changes. --quiet prints the summary only. Exit 0 when every step passed.`;
+const HELP = (lang: Lang) => messages(lang).help.demo;
 
-const W = {
-  fr: {
-    title: 'SAPHIR 250 000 € — démonstration du validateur (simulateur, firmware réel en QuickJS)',
-    building: 'Construction du firmware…',
-    summary: 'Résumé',
-    scans: 'tickets scannés',
-    outcomes: (w: number, l: number, r: number) => `${w} gagnant(s), ${l} perdant(s), ${r} refusé(s)`,
-    paid: (n: number, total: string) => `${n} paiement(s) enregistré(s) au registre, ${total}`,
-    firmware: (mode: string, hash: string) => `firmware : ${mode}, image ${hash.slice(0, 16)}`,
-    ok: 'Démonstration réussie.',
-    failed: 'La démonstration a échoué.',
-  },
-  en: {
-    title: 'SAPHIR 250 000 € — validator demo (simulator, real firmware in QuickJS)',
-    building: 'Building the firmware…',
-    summary: 'Summary',
-    scans: 'tickets scanned',
-    outcomes: (w: number, l: number, r: number) => `${w} winning, ${l} losing, ${r} refused`,
-    paid: (n: number, total: string) => `${n} payment(s) recorded in the ledger, ${total}`,
-    firmware: (mode: string, hash: string) => `firmware: ${mode}, image ${hash.slice(0, 16)}`,
-    ok: 'Demo passed.',
-    failed: 'The demo failed.',
-  },
-} as const;
 
 export async function run(args: string[]): Promise<number> {
   const parsed = parseCommand(args, HELP, {
@@ -46,14 +21,14 @@ export async function run(args: string[]): Promise<number> {
   });
   if (!parsed) return 0;
   const { values, lang } = parsed;
-  const w = W[lang];
+  const w = messages(lang).demo;
   const out = (s: string) => process.stdout.write(s + '\n');
   const file = values.scenario ?? join(ROOT, 'hw-sim', 'scenarios', 'demo.yaml');
   let sc;
   try {
     sc = parseScenario(readFileSync(file, 'utf8'), file);
   } catch (e) {
-    if (e instanceof ScenarioError) throw new Error(e.message);
+    if (e instanceof ScenarioError) throw new Failure(() => `${messages(lang).scenario.invalid}\n${scenarioErrorText(e, lang)}`);
     throw e;
   }
   out(w.title);
@@ -98,11 +73,11 @@ export async function run(args: string[]): Promise<number> {
     lang,
   );
   out('');
-  out(`${w.summary} — ${sc.name}`);
+  out(w.summary(values.scenario === undefined ? w.name : sc.name));
   out(reportText(report, lang));
-  out(`  ${report.scans} ${w.scans}${lang === 'fr' ? ' :' : ':'} ${w.outcomes(count('win'), count('lose'), count('refused'))}`);
+  out(w.scans(report.scans, w.outcomes(count('win'), count('lose'), count('refused'))));
   out(`  ${w.paid(ledger.length, total)}`);
-  out(`  ${w.firmware(sim.bootMode, sim.imageHash)}`);
+  out(`  ${w.firmware(w.mode(sim.bootMode), sim.imageHash)}`);
   out(report.ok ? w.ok : w.failed);
   sim.dispose();
   return report.ok ? 0 : 1;

@@ -7,14 +7,9 @@ import { ServiceClient, FlashError, errorText, refusalText, type Progress } from
 import type { Identity } from '../../service/protocol.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';
 import { devTechKeyWarning, techSeedOf } from '../key-args.ts';
+import { messages } from '../../messages/index.ts';
 
-const HELP = `usage: saphir flash --port PATH [--baud N] [--dry-run] [--no-reboot] [--tech-key FILE] [--lang fr|en] IMAGE
-Writes a signed firmware image to a device over its service serial port: shows the device and the
-image side by side, refuses a mismatch before writing, resumes an interrupted transfer, checks the
-hash the device reports, then restarts the device on the new image (test mode until it confirms).
---dry-run stops after the comparison. --tech-key: the technician key that opens the device's service
-session (JSON {"seed_hex": …} or 64 hex digits; default: the published development key, with a
-warning). Exit 0 on success, 1 on a refusal or an error, 2 on a usage error.`;
+const HELP = (lang: Lang) => messages(lang).help.flash;
 
 type Lang = 'fr' | 'en';
 
@@ -30,7 +25,7 @@ export interface Check {
 
 /** Compares what the device says with the image; the table is the side-by-side view. */
 export function compare(id: Identity, image: Uint8Array, lang: Lang): Check {
-  const fr = lang === 'fr';
+  const t = messages(lang).flash;
   const p = parseImage(image);
   if ('error' in p) return { ok: false, problems: [p.error], table: '', sameImage: false };
   const h = p.header;
@@ -44,7 +39,7 @@ export function compare(id: Identity, image: Uint8Array, lang: Lang): Check {
   }
   // A production device refuses development-signed images (it would say so at BEGIN): say it first.
   if (id.trust?.production && p.keyHash && toHex(p.keyHash) === DEV_KEY_HASH) {
-    problems.push(fr ? 'image signée avec la clé de DÉVELOPPEMENT : un appareil de production la refuse' : 'image signed with the DEVELOPMENT key: a production device refuses it');
+    problems.push(messages(lang).flash.devKeyOnProduction);
   }
   if (run && run.pendingConfirm) {
     const inactive = id.confirmed === 'A' ? 'B' : 'A';
@@ -53,24 +48,24 @@ export function compare(id: Identity, image: Uint8Array, lang: Lang): Check {
   const mark = (good: boolean) => (good ? '✓' : '✗');
   const rv = run ? parseVersion(run.version) : null;
   const newer = rv && !('error' in rv) ? compareVersions(h.version, rv) : 1;
-  const note = newer > 0 ? (fr ? 'plus récente' : 'newer') : newer < 0 ? (fr ? 'plus ancienne' : 'older') : fr ? 'identique' : 'same';
+  const note = newer > 0 ? t.newer : newer < 0 ? t.older : t.same;
   const rows: [string, string, string, string][] = [
-    ['', fr ? 'Appareil' : 'Device', 'Image', ''],
-    [fr ? 'Identifiant' : 'Device id', id.deviceId, '', ''],
-    [fr ? 'Carte' : 'Board', hex(id.boardId), hex(h.boardId), mark(h.boardId === id.boardId)],
+    ['', t.device, t.image, ''],
+    [t.deviceId, id.deviceId, '', ''],
+    [t.board, hex(id.boardId), hex(h.boardId), mark(h.boardId === id.boardId)],
     [
-      'Version',
-      run ? `${run.version} (${fr ? 'emplacement' : 'slot'} ${run.slot}${run.pendingConfirm ? (fr ? ', non confirmée' : ', unconfirmed') : ''})` : fr ? 'aucune' : 'none',
+      t.version,
+      run ? `${run.version} (${t.slotOf(run.slot)}${run.pendingConfirm ? t.unconfirmed : ''})` : t.none,
       p.versionText,
       note,
     ],
-    [fr ? 'Compteur de sécurité' : 'Security counter', String(id.securityCounter), String(h.securityCounter), mark(h.securityCounter >= id.securityCounter)],
+    [t.counter, String(id.securityCounter), String(h.securityCounter), mark(h.securityCounter >= id.securityCounter)],
     ['SHA-256', run ? run.hash.slice(0, 16) + '…' : '—', hash.slice(0, 16) + '…', ''],
     ...id.slots.map(
       (s) =>
         [
-          `${fr ? 'Emplacement' : 'Slot'} ${s.slot}`,
-          s.status === 'valid' ? `${s.version}` : s.status === 'empty' ? (fr ? 'vide' : 'empty') : fr ? 'invalide' : 'invalid',
+          t.slot(s.slot),
+          s.status === 'valid' ? `${s.version}` : s.status === 'empty' ? t.empty : t.invalid,
           '',
           '',
         ] as [string, string, string, string],
@@ -103,8 +98,8 @@ function progressBar(lang: Lang): (p: Progress) => void {
     const secs = (now - p.startedAt) / 1000;
     const rate = secs > 0 ? (p.done - base) / secs : 0;
     const left = rate > 0 ? (p.total - p.done) / rate : Infinity;
-    const unit = lang === 'fr' ? 'Ko/s' : 'KB/s';
-    const leftWord = lang === 'fr' ? 'reste' : 'left';
+    const unit = messages(lang).flash.rate;
+    const leftWord = messages(lang).flash.left;
     process.stderr.write(
       `\r[${'#'.repeat(fill)}${'-'.repeat(width - fill)}] ${String(Math.floor(frac * 100)).padStart(3)} %  ${(rate / 1000).toFixed(1)} ${unit}  ${leftWord} ${fmtTime(left)} `,
     );
@@ -122,9 +117,9 @@ export async function run(args: string[]): Promise<number> {
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
-  const fr = lang === 'fr';
-  if (!values.port) throw new UsageError('--port PATH is required');
-  if (positionals.length !== 1) throw new UsageError('one IMAGE file expected');
+  const t = messages(lang).flash;
+  if (!values.port) throw new UsageError((m) => m.service.port);
+  if (positionals.length !== 1) throw new UsageError((m) => m.flash.oneImage);
   const baud = values.baud === undefined ? 115200 : intOf(values.baud, '--baud', 300, 4000000);
   const file = positionals[0];
   const tech = techSeedOf(values['tech-key']);
@@ -139,10 +134,10 @@ export async function run(args: string[]): Promise<number> {
   try {
     image = new Uint8Array(readFileSync(file));
   } catch (e) {
-    return fail(`${fr ? 'lecture impossible' : 'cannot read'} ${file}: ${(e as Error).message}`);
+    return fail(t.cannotRead(file, (e as NodeJS.ErrnoException).code ?? (e as Error).message));
   }
   const p = parseImage(image);
-  if ('error' in p) return fail(`${file}: ${refusalText('malformed', lang)} — ${p.error}`);
+  if ('error' in p) return fail(`${file}: ${refusalText('malformed', lang)} — ${messages(lang).image.detail(p.error)}`);
   // The device checks the signature; the file's own integrity is checked before anything is sent.
   if (!equalBytes(sha256(image.subarray(0, p.signedLength)), p.hash)) return fail(`${file}: ${refusalText('hash', lang)}`);
 
@@ -153,16 +148,16 @@ export async function run(args: string[]): Promise<number> {
     const c = compare(id, image, lang);
     say(c.table);
     if (!c.ok) {
-      for (const pr of c.problems) process.stderr.write(`saphir flash: ${fr ? 'refusé' : 'refused'}: ${pr}\n`);
-      say(fr ? 'Rien n’a été écrit.' : 'Nothing was written.');
+      for (const pr of c.problems) process.stderr.write(`saphir flash: ${t.refused(pr)}\n`);
+      say(t.nothingWritten);
       return 1;
     }
     if (c.sameImage) {
-      say(fr ? 'Cette image tourne déjà sur l’appareil, confirmée : rien à faire.' : 'This image already runs on the device, confirmed: nothing to do.');
+      say(t.alreadyRuns);
       return 0;
     }
     if (values['dry-run']) {
-      say(fr ? 'Essai à blanc : l’image serait acceptée. Rien n’a été écrit.' : 'Dry run: the image would be accepted. Nothing was written.');
+      say(t.dryRun);
       return 0;
     }
     const hash = toHex(p.hash);
@@ -170,23 +165,19 @@ export async function run(args: string[]): Promise<number> {
     let r;
     if (waiting) {
       // An earlier run wrote and verified it, then lost the line before the restart.
-      say(fr ? `Cette image est déjà écrite dans l’emplacement ${waiting.slot}, en attente de redémarrage.` : `This image is already written to slot ${waiting.slot}, waiting for a restart.`);
+      say(t.waiting(waiting.slot));
       r = { slot: waiting.slot, hash, version: p.versionText, resumedFrom: image.length, sent: 0 };
     } else r = await client.flash(image, { onProgress: progressBar(lang) });
     // BEGIN hands the device the header and the TLV area: more than that was left by an earlier run.
     const manifest = p.header.headerSize + (image.length - p.signedLength);
     if (!waiting && r.resumedFrom > manifest) {
-      say(fr ? `Reprise : ${r.resumedFrom} octets étaient déjà sur l’appareil.` : `Resumed: the device already held ${r.resumedFrom} bytes.`);
+      say(t.resumed(r.resumedFrom));
     }
     if (!waiting) {
-      say(
-        fr
-          ? `Image ${r.version} écrite dans l’emplacement ${r.slot} et vérifiée (SHA-256 ${r.hash.slice(0, 16)}…).`
-          : `Image ${r.version} written to slot ${r.slot} and verified (SHA-256 ${r.hash.slice(0, 16)}…).`,
-      );
+      say(t.written(r.version, r.slot, r.hash.slice(0, 16)));
     }
     if (values['no-reboot']) {
-      say(fr ? 'Elle démarrera en mode test au prochain redémarrage.' : 'It starts in test mode at the next reset.');
+      say(t.nextReset);
       return 0;
     }
     await client.reboot();
@@ -198,21 +189,9 @@ export async function run(args: string[]): Promise<number> {
     }
     const runNow = after?.running;
     if (!runNow || runNow.hash !== r.hash) {
-      return fail(
-        fr
-          ? `après redémarrage l’appareil exécute ${runNow ? runNow.version : 'aucune image'} : la nouvelle image n’a pas démarré`
-          : `after the restart the device runs ${runNow ? runNow.version : 'no image'}: the new image did not start`,
-      );
+      return fail(t.didNotStart(runNow ? runNow.version : t.noImage));
     }
-    say(
-      runNow.pendingConfirm
-        ? fr
-          ? `Redémarré sur ${runNow.version} en mode test : l’appareil la confirmera après son autotest (sinon retour à l’ancienne au prochain redémarrage).`
-          : `Restarted on ${runNow.version} in test mode: the device confirms it after its self-test (otherwise the old one returns at the next reset).`
-        : fr
-          ? `Redémarré sur ${runNow.version}, confirmée.`
-          : `Restarted on ${runNow.version}, confirmed.`,
-    );
+    say(runNow.pendingConfirm ? t.testMode(runNow.version) : t.confirmed(runNow.version));
     return 0;
   } catch (e) {
     if (e instanceof FlashError) return fail(errorText(e, lang, values.port));

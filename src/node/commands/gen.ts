@@ -1,56 +1,24 @@
 // saphir gen --emission E --block B (--full | --from N --count K) [--seed S] [--key FILE] [--jobs J]
-import { readFileSync } from 'node:fs';
 import { BLOCK_SIZE } from '../../game/rules.ts';
 import { blockGenerator, DEFAULT_SEED } from '../../gen/index.ts';
 import { fromHex } from '../../hex.ts';
 import { TEST_KEY_ID, TEST_KEY_SEED_HEX } from '../../sph1/keys.ts';
 import type { Lang } from '../../i18n.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';
+import { readSigningKey } from '../keys.ts';
+import { messages } from '../../messages/index.ts';
 import { nodeSign } from '../node-crypto.ts';
 import { RangeEncoder, type SigningKey } from '../workers/gen-core.ts';
 import { runOrdered, startWorkers, workerCount } from '../workers/pool.ts';
 
-const HELP = `usage: saphir gen --emission E --block B (--full | --from N --count K) [--seed S] [--key FILE]
-                  [--jobs J] [--lang fr|en]
-Prints signed SPH1 ticket codes of one block, one per line, in ticket-number order.
-  --full          the whole block: 3 000 000 tickets whose prizes are exactly those of Article 3
-  --from/--count  tickets N … N+K-1 only (the same lines as in the full block)
-  --seed S        the secret the prizes and zones derive from (default '${DEFAULT_SEED}'); same seed, same output
-  --key FILE      signing key, JSON {"key_id": 1, "seed_hex": "<32-byte Ed25519 private seed, hex>"};
-                  without it the published test key (key id 0) signs, with a warning
-  --jobs J        worker threads (default: one per core)`;
+const HELP = (lang: Lang) => messages(lang).help.gen(DEFAULT_SEED);
 
-const TEXT: Record<Lang, { testKey: string }> = {
-  fr: { testKey: 'attention : tickets signés avec la clé de TEST (id 0), refusés par un validateur de production' },
-  en: { testKey: 'warning: tickets signed with the TEST key (id 0), refused by a production validator' },
-};
 
 /** Tickets a worker job covers (≈ 1.3 MB of output). */
 const CHUNK = 8192;
 
 /** Reads a --key file: JSON {"key_id": 0…255, "seed_hex": 64 hex digits}. */
-export function readKeyFile(path: string): SigningKey {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new UsageError(`--key: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  let o: unknown;
-  try {
-    o = JSON.parse(text);
-  } catch {
-    throw new UsageError(`--key: ${path} is not JSON ({"key_id": 1, "seed_hex": "…"})`);
-  }
-  const k = o as { key_id?: unknown; seed_hex?: unknown };
-  if (typeof k !== 'object' || k === null || !Number.isInteger(k.key_id) || (k.key_id as number) < 0 || (k.key_id as number) > 255) {
-    throw new UsageError(`--key: ${path}: key_id must be an integer from 0 to 255`);
-  }
-  if (typeof k.seed_hex !== 'string' || !/^[0-9a-fA-F]{64}$/.test(k.seed_hex)) {
-    throw new UsageError(`--key: ${path}: seed_hex must be 64 hex digits (a 32-byte Ed25519 private seed)`);
-  }
-  return { keyId: k.key_id as number, seed: fromHex(k.seed_hex) };
-}
+export const readKeyFile: (path: string) => SigningKey = readSigningKey;
 
 export async function run(args: string[]): Promise<number> {
   const parsed = parseCommand(args, HELP, {
@@ -65,17 +33,17 @@ export async function run(args: string[]): Promise<number> {
   });
   if (!parsed) return 0;
   const { values, lang } = parsed;
-  if (values.emission === undefined || values.block === undefined) throw new UsageError('--emission and --block are required');
+  if (values.emission === undefined || values.block === undefined) throw new UsageError((m) => m.gen.needBlock);
   const emission = intOf(values.emission, '--emission', 0, 0xffff);
   const block = intOf(values.block, '--block', 0, 0xffff);
   let from: number;
   let count: number;
   if (values.full) {
-    if (values.from !== undefined || values.count !== undefined) throw new UsageError('--full excludes --from/--count');
+    if (values.from !== undefined || values.count !== undefined) throw new UsageError((m) => m.gen.fullExcludes);
     from = 0;
     count = BLOCK_SIZE;
   } else {
-    if (values.from === undefined || values.count === undefined) throw new UsageError('give --full, or --from N and --count K');
+    if (values.from === undefined || values.count === undefined) throw new UsageError((m) => m.gen.fullOrRange);
     from = intOf(values.from, '--from', 0, BLOCK_SIZE - 1);
     count = intOf(values.count, '--count', 0, BLOCK_SIZE - from);
   }
@@ -85,7 +53,7 @@ export async function run(args: string[]): Promise<number> {
   if (values.key !== undefined) key = readKeyFile(values.key);
   else {
     key = { keyId: TEST_KEY_ID, seed: fromHex(TEST_KEY_SEED_HEX) };
-    process.stderr.write(`saphir gen: ${TEXT[lang].testKey}\n`);
+    process.stderr.write(`saphir gen: ${messages(lang).keys.testKey}\n`);
   }
 
   // A reader that goes away (`gen … | head`) ends the output quietly.

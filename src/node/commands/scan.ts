@@ -7,34 +7,13 @@ import { intOf, UsageError, parseCommand } from '../args.ts';
 import { verdictJson, verdictLine } from '../verdict.ts';
 import { HidError, openHidScanner } from '../hid.ts';
 import { openSerialScanner, SerialOpenError, type SerialStatus } from '../serial.ts';
-import type { InputEvent, DropReason } from '../../input/event.ts';
+import type { InputEvent } from '../../input/event.ts';
 import type { Lang } from '../../i18n.ts';
+import { messages } from '../../messages/index.ts';
 
-const HELP = `usage: saphir scan (--hid VID:PID|PATH [--mode keyboard|pos] [--layout us|fr|auto]
-                   | --serial PATH [--baud N] [--ack]) [--json] [--lang fr|en] [--count N]
-Reads the scanner attached to this computer and prints the verdict of every ticket scanned, until
-Ctrl+C (or N codes with --count).
-  --hid VID:PID|PATH  a USB HID scanner (hex ids, e.g. 0c2e:0b61, or a /dev/hidraw path)
-  --mode keyboard|pos its keyboard-wedge interface (default) or its HID POS one
-  --layout us|fr|auto keyboard layout the scanner types with (default auto)
-  --serial PATH       a serial or USB virtual COM scanner; --baud N (default 9600); --ack answers ACK/NAK`;
+const HELP = (lang: Lang) => messages(lang).help.scan;
 
-const TEXT = {
-  fr: {
-    ready: (what: string) => `prêt : scannez un ticket (${what}) — Ctrl+C pour arrêter`,
-    drop: { timeout: 'code incomplet, rescanner', 'too-long': 'code trop long, rescanner', noise: 'code brouillé, rescanner', 'bad-report': 'lecture HID perturbée, rescanner' } as Record<DropReason, string>,
-    unplugged: (d: string) => `scanner débranché (${d}) : en attente de son retour…`,
-    reopened: (d: string) => `scanner rebranché (${d})`,
-    error: (d: string) => `erreur du scanner : ${d}`,
-  },
-  en: {
-    ready: (what: string) => `ready: scan a ticket (${what}) — Ctrl+C to stop`,
-    drop: { timeout: 'incomplete code, scan again', 'too-long': 'code too long, scan again', noise: 'garbled code, scan again', 'bad-report': 'HID read disturbed, scan again' } as Record<DropReason, string>,
-    unplugged: (d: string) => `scanner unplugged (${d}): waiting for it to come back…`,
-    reopened: (d: string) => `scanner plugged back (${d})`,
-    error: (d: string) => `scanner error: ${d}`,
-  },
-};
+const TEXT = { fr: messages('fr').scan, en: messages('en').scan };
 
 export async function run(args: string[]): Promise<number> {
   const parsed = parseCommand(args, HELP, {
@@ -50,13 +29,13 @@ export async function run(args: string[]): Promise<number> {
   if (!parsed) return 0;
   const { values, lang } = parsed;
   const t = TEXT[lang];
-  if (!values.hid === !values.serial) throw new UsageError('give exactly one of --hid VID:PID|PATH or --serial PATH');
-  if (values.hid && (values.baud !== undefined || values.ack)) throw new UsageError('--baud and --ack apply to --serial only');
-  if (values.serial && (values.mode !== undefined || values.layout !== undefined)) throw new UsageError('--mode and --layout apply to --hid only');
+  if (!values.hid === !values.serial) throw new UsageError((m) => m.scan.one);
+  if (values.hid && (values.baud !== undefined || values.ack)) throw new UsageError((m) => m.scan.serialOnly);
+  if (values.serial && (values.mode !== undefined || values.layout !== undefined)) throw new UsageError((m) => m.scan.hidOnly);
   const mode = (values.mode ?? 'keyboard') as 'keyboard' | 'pos';
-  if (mode !== 'keyboard' && mode !== 'pos') throw new UsageError('--mode must be keyboard or pos');
+  if (mode !== 'keyboard' && mode !== 'pos') throw new UsageError((m) => m.scan.mode);
   const layout = (values.layout ?? 'auto') as 'us' | 'fr' | 'auto';
-  if (!['us', 'fr', 'auto'].includes(layout)) throw new UsageError('--layout must be us, fr or auto');
+  if (!['us', 'fr', 'auto'].includes(layout)) throw new UsageError((m) => m.scan.layout);
   const baud = values.baud === undefined ? 9600 : intOf(values.baud, '--baud', 50, 4000000);
   const count = values.count === undefined ? Infinity : intOf(values.count, '--count', 1);
 
@@ -68,7 +47,7 @@ export async function run(args: string[]): Promise<number> {
   const onEvent = (e: InputEvent) => {
     if (seen >= count) return;
     if (e.type === 'dropped') {
-      if (e.partial || e.reason === 'bad-report') process.stderr.write(t.drop[e.reason] + '\n');
+      if (e.partial || e.reason === 'bad-report' || e.reason === 'overflow') process.stderr.write(t.drop[e.reason] + '\n');
       return;
     }
     const r = checkCode(e.text, opts);

@@ -6,7 +6,7 @@
 //   saphir sim --pty [PATH]            the device's service port on a pseudo-terminal (hw-sim/pty.ts)
 import { readFileSync, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { intOf, UsageError, parseCommand } from '../args.ts';
+import { Failure, intOf, UsageError, parseCommand } from '../args.ts';
 import type { Lang } from '../../i18n.ts';
 import { formatEur } from '../../i18n.ts';
 import type { Key } from '../../hal.ts';
@@ -18,28 +18,14 @@ import { NorFlash } from '../../../hw-sim/nor-flash.ts';
 import { transmit, SCANNER_KINDS, type ScannerKind } from '../../../hw-sim/scanners/index.ts';
 import { ticketCode } from '../../../hw-sim/tickets.ts';
 import { drawPng } from '../../../hw-sim/render.ts';
-import { T, displayFrame, reportText, stepLine } from '../../../hw-sim/present.ts';
+import { T, displayFrame, reportText, scenarioErrorText, stepLine } from '../../../hw-sim/present.ts';
+import { messages } from '../../messages/index.ts';
 import { isPrizeAmount } from '../../game/prize-table.ts';
 import { writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { publicKeyArg } from '../key-args.ts';
 
-const HELP = `usage: saphir sim [options]
-  --scenario FILE…        play scenario files (hw-sim/scenarios/*.yaml); exit 1 if any fails
-  --quiet                 with --scenario: print failures and the summary only
-  --screenshots DIR       where scenario screenshots go (default: beside each scenario)
-  --variant quickjs|quickjs-ng   the engine (default quickjs)
-  --flash FILE            keep the simulated NOR flash in FILE between runs (scenarios too)
-  --bridge-hid VID:PID|PATH [--hid-mode keyboard|pos]   a real HID scanner feeds the simulated device
-  --bridge-serial PATH [--baud N]                      a real serial scanner feeds the simulated device
-  --pty [PATH] [--baud N] expose the device's service port as a pseudo-terminal (for saphir flash)
-  --firmware-key HEX|FILE provision the device with this firmware public key (a production device
-                          unless it is the development key); default: the development keys
-  --tech-key HEX|FILE     provision the device with this technician public key (service port access)
-  --registry URL|embedded the fleet registry the device asks before paying (embedded: PGlite, in-process);
-                          fleet scenarios (devices:, network:, expect-registry:) start an embedded one
-  --lang fr|en            language of this tool's messages (default fr)
-Without --scenario: interactive. Type 'aide' / 'help' for the commands.`;
+const HELP = (lang: Lang) => messages(lang).help.sim;
 
 export async function run(args: string[]): Promise<number> {
   const parsed = parseCommand(args, HELP, {
@@ -66,7 +52,7 @@ export async function run(args: string[]): Promise<number> {
   // First line: which keys the simulated device trusts (the chip of --flash may already hold some).
   process.stdout.write(trustLine(new Simulator({ chip: values.flash ? NorFlash.load(values.flash) : new NorFlash(), ...keys }), lang) + '\n');
   const variant = values.variant ?? 'quickjs';
-  if (variant !== 'quickjs' && variant !== 'quickjs-ng') throw new UsageError('--variant must be quickjs or quickjs-ng');
+  if (variant !== 'quickjs' && variant !== 'quickjs-ng') throw new UsageError((m) => m.sim.variant);
   if (values.scenario) {
     // Scenario files given after --scenario, as further options or as positionals.
     return scenarios([...values.scenario, ...positionals], { lang, quiet: !!values.quiet, screenshots: values.screenshots, variant, flash: values.flash, ...keys, registry: registryOption(values.registry) });
@@ -75,7 +61,7 @@ export async function run(args: string[]): Promise<number> {
     const baud = values.baud === undefined ? undefined : intOf(values.baud, '--baud', 300, 4_000_000);
     return pty(positionals[0], { lang, flash: values.flash, variant, baud, ...keys });
   }
-  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}' (scenarios go after --scenario)`);
+  if (positionals.length > 0) throw new UsageError((m) => m.sim.unexpected(positionals[0]));
   return interactive({
     registry: registryOption(values.registry),
     lang,
@@ -145,7 +131,7 @@ async function scenarios(
   let bad = false;
   for (const f of files) {
     if (!existsSync(f)) {
-      process.stderr.write(`${f}: ${o.lang === 'fr' ? 'fichier introuvable' : 'no such file'}\n`);
+      process.stderr.write(messages(o.lang).sim.noFile(f) + '\n');
       bad = true;
       continue;
     }
@@ -153,7 +139,7 @@ async function scenarios(
       parsed.push(parseScenario(readFileSync(f, 'utf8'), f));
     } catch (e) {
       if (!(e instanceof ScenarioError)) throw e;
-      process.stderr.write(`${t.invalid}\n${e.message}\n`);
+      process.stderr.write(`${t.invalid}\n${scenarioErrorText(e, o.lang)}\n`);
       bad = true;
     }
   }
@@ -196,58 +182,9 @@ async function scenarios(
 
 // --- interactive and bridges ----------------------------------------------------------------------
 
-const I = {
-  fr: {
-    help: `Commandes :
-  SPH1:…            scanner ce code (collé ou tapé)
-  ticket PRIX       générer et scanner un ticket de ce gain (0 = perdant), ex. « ticket 150 »
-  faux PRIX         un ticket de ce gain signé avec une autre clé (contrefaçon)
-  via LECTEUR       choisir le lecteur : ${SCANNER_KINDS.join(', ')}
-  ok | c | 0…9      appuyer sur une touche
-  attendre DURÉE    avancer le temps simulé, ex. « attendre 10s »
-  reboot | coupure | boot     redémarrer, couper le courant, rallumer
-  registre          les paiements enregistrés
-  réseau coupé|rétabli        couper ou rétablir le réseau (avec --registry)
-  capture FICHIER.png         l’écran en PNG
-  quitter`,
-    ready: (via: string) => `Simulateur prêt (lecteur : ${via}). « aide » pour les commandes.`,
-    unknown: (s: string) => `commande inconnue : ${s} (« aide »)`,
-    ledger: (n: number) => `${n} paiement(s) au registre`,
-    via: (v: string) => `lecteur : ${v}`,
-    badPrize: 'gain inconnu du barème (0, 5, 10, 15, 30, 150, 500, 2500, 25000, 250000)',
-    off: 'appareil éteint (« boot » pour rallumer)',
-    bridged: (what: string) => `lecteur réel branché : ${what}`,
-    bye: 'au revoir',
-    saved: (f: string) => `écrit : ${f}`,
-    noNetwork: 'pas de réseau : lancez avec --registry URL|embedded',
-    network: (up: boolean) => (up ? 'réseau rétabli' : 'réseau coupé'),
-  },
-  en: {
-    help: `Commands:
-  SPH1:…            scan this code (pasted or typed)
-  ticket PRIZE      generate and scan a ticket of this prize (0 = losing), e.g. "ticket 150"
-  forged PRIZE      a ticket of this prize signed with another key
-  via SCANNER       pick the scanner: ${SCANNER_KINDS.join(', ')}
-  ok | c | 0…9      press a key
-  wait DURATION     advance simulated time, e.g. "wait 10s"
-  reboot | cut | boot         reboot, cut the power, power on
-  ledger            the recorded payments
-  network down|up   cut or restore the network (with --registry)
-  shot FILE.png     the display as a PNG
-  quit`,
-    ready: (via: string) => `Simulator ready (scanner: ${via}). "help" for the commands.`,
-    unknown: (s: string) => `unknown command: ${s} ("help")`,
-    ledger: (n: number) => `${n} payment(s) in the ledger`,
-    via: (v: string) => `scanner: ${v}`,
-    badPrize: 'not a prize of the table (0, 5, 10, 15, 30, 150, 500, 2500, 25000, 250000)',
-    off: 'device off ("boot" to power on)',
-    bridged: (what: string) => `real scanner attached: ${what}`,
-    bye: 'bye',
-    saved: (f: string) => `written: ${f}`,
-    noNetwork: 'no network: start with --registry URL|embedded',
-    network: (up: boolean) => (up ? 'network up' : 'network down'),
-  },
-} as const;
+/** The interactive simulator's words; `help` lists the scanner kinds. */
+const words = (lang: Lang) => ({ ...messages(lang).sim, help: messages(lang).sim.help(SCANNER_KINDS.join(', ')) });
+const I = { fr: words('fr'), en: words('en') };
 
 interface InteractiveOptions extends KeyOptions {
   registry?: string;
@@ -477,7 +414,7 @@ type Serial = <R>(f: () => Promise<R> | R) => Promise<R>;
 /** Raw reports of a real HID scanner go to the simulated device's HID input, decoded by the firmware. */
 async function bridgeHid(sim: Simulator, serial: Serial, spec: string, modeOpt: string | undefined, lang: Lang, say: (s: string) => void) {
   const mode = modeOpt ?? 'pos';
-  if (mode !== 'pos' && mode !== 'keyboard') throw new UsageError('--hid-mode must be keyboard or pos');
+  if (mode !== 'pos' && mode !== 'keyboard') throw new UsageError((m) => m.sim.hidMode);
   const { defaultHidLoader, loadError, parseHidSpec, pickDevice, openError, HidError } = await import('../hid.ts');
   let dev;
   try {
@@ -532,23 +469,13 @@ async function bridgeSerial(sim: Simulator, serial: Serial, path: string, baud: 
 
 async function pty(link: string | undefined, o: { lang: Lang; flash?: string; variant: 'quickjs' | 'quickjs-ng'; baud?: number } & KeyOptions): Promise<number> {
   const { exposeServicePort, freeForLink, pathTaken, PtyError } = await import('../../../hw-sim/pty.ts');
-  const fr = o.lang === 'fr';
+  const m = messages(o.lang).sim;
   const fail = (why: string) => {
-    process.stderr.write(`saphir sim: ${fr ? 'port de service impossible' : 'no service port'}: ${why}\n`);
+    process.stderr.write(`saphir sim: ${why}\n`);
     return 1;
   };
   const ptyText = (e: InstanceType<typeof PtyError>) =>
-    e.code === 'path-taken'
-      ? fr
-        ? `${e.detail} existe déjà et n’est pas un lien de pseudo-terminal : choisissez un autre chemin (rien n’y a été touché)`
-        : e.message
-      : e.code === 'no-socat'
-        ? fr
-          ? 'socat introuvable : installez-le (Debian/Ubuntu : sudo apt-get install socat ; macOS : brew install socat)'
-          : e.message
-        : fr
-          ? `socat n’a pas pu créer le port : ${e.detail}`
-          : e.message;
+    e.code === 'path-taken' ? m.noPort(m.pathTaken(e.detail)) : e.code === 'no-socat' ? m.noSocat : m.noPort(m.socatFailed(e.detail));
   // Checked before the device starts: a path that is not ours is never replaced.
   if (link !== undefined && !freeForLink(link)) return fail(ptyText(pathTaken(link)));
   const live = await liveSimulator(o);
@@ -584,7 +511,7 @@ async function pty(link: string | undefined, o: { lang: Lang; flash?: string; va
     if (e instanceof PtyError) return fail(ptyText(e));
     throw e;
   }
-  process.stdout.write(`${o.lang === 'fr' ? 'port de service' : 'service port'}: ${port.path}\n`);
+  process.stdout.write(messages(o.lang).sim.servicePort(port.path) + '\n');
   await new Promise<void>((resolve) => {
     wake = resolve;
     process.once('SIGINT', () => resolve());
@@ -592,5 +519,5 @@ async function pty(link: string | undefined, o: { lang: Lang; flash?: string; va
   });
   await port.close();
   await live.close();
-  return down === null ? 0 : fail(`${fr ? 'socat s’est arrêté' : 'socat ended'} (${down})`);
+  return down === null ? 0 : fail(m.noPort(m.socatEnded(down)));
 }

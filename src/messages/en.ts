@@ -1,0 +1,417 @@
+// Every message of the CLI and the simulator, in English. fr.ts has the same keys (its type is this
+// file's), and test/cli/messages.test.ts walks both. Functions take what the message needs.
+
+export const en = {
+  cli: {
+    usage: 'usage: saphir <command> [options]',
+    more: 'saphir help COMMAND or saphir COMMAND --help for the details of a command; saphir --version',
+    unknown: (name: string) => `unknown command '${name}'`,
+    version: (v: string) => `saphir ${v}`,
+    internal: 'internal error (SAPHIR_DEBUG=1 shows where)',
+    summaries: {
+      check: 'check ticket codes (arguments or stdin)',
+      gen: 'generate signed ticket codes for a block',
+      audit: 'verify a file of codes against Article 3',
+      decode: 'decode a scanner capture (HID, serial, image)',
+      scan: 'read a scanner attached to this computer',
+      image: 'firmware images: image inspect FILE',
+      sim: 'hardware simulator (scenarios, interactive, bridges, --pty)',
+      demo: 'the simulator demo (npm start)',
+      flash: 'flash a firmware image over a serial link',
+      device: 'device info --port PATH',
+      ledger: 'ledger export --port PATH',
+      registry: "the fleet's paid-ticket registry ('serve', 'devices', 'report')",
+      help: 'help [COMMAND]: this list, or the help of a command',
+    },
+  },
+  args: {
+    lang: (v: string) => `--lang must be fr or en, not '${v}'`,
+    int: (name: string, min: number, max: number) => `${name} must be an integer from ${min} to ${max}`,
+    unknownOption: (opt: string) => `unknown option '${opt}'`,
+    needsValue: (opt: string) => `option '${opt}' needs a value`,
+    noValue: (opt: string) => `option '${opt}' takes no value`,
+    unexpected: (arg: string) => `unexpected argument '${arg}'`,
+    other: (detail: string) => `bad arguments: ${detail}`,
+  },
+  keys: {
+    cannotRead: (path: string, why: string) => `--key: cannot read ${path}: ${why}`,
+    notJson: (path: string) => `--key: ${path} is not JSON ({"key_id": 1, "public_hex": "…"})`,
+    keyId: (path: string) => `--key: ${path}: key_id must be an integer from 0 to 255`,
+    needHex: (path: string) => `--key: ${path}: give public_hex or seed_hex (64 hex digits)`,
+    seedHex: (path: string) => `--key: ${path}: seed_hex must be 64 hex digits (a 32-byte Ed25519 private seed)`,
+    testKey: 'warning: tickets signed with the TEST key (id 0), refused by a production validator',
+    refused: (where: string, why: string) => `${where}: public key refused by the device (${why})`,
+  },
+  check: {
+    empty: 'no code to check: give codes as arguments, or one per line on standard input',
+    emptyArg: 'an empty code: give the code itself (quoted if it has spaces)',
+    quote: (n: number) => `hint: a code was given as ${n} separate arguments (its spaces split it); put it in quotes: saphir check 'SPH1:…'`,
+  },
+  gen: {
+    needBlock: '--emission and --block are required',
+    fullExcludes: '--full excludes --from/--count',
+    fullOrRange: 'give --full, or --from N and --count K',
+  },
+  audit: {
+    oneFile: 'one FILE at most (or - for standard input)',
+    cannotRead: (file: string, why: string) => `cannot read ${file}: ${why}`,
+    summary: (l: string, g: string, i: string, b: string) => `Audit: ${l} lines, ${g} genuine codes, ${i} invalid, ${b} blank lines`,
+    block: (e: number, b: number) => `Emission ${e}, block ${b}`,
+    tickets: (d: string, dup: string, m: string) => `  distinct tickets: ${d} of 3,000,000 — duplicates: ${dup} — missing: ${m}`,
+    header: ['prize', 'expected', 'found'],
+    losing: 'losing',
+    dupLine: (line: number, n: number) => `    line ${line}: ticket #${n} seen before`,
+    missingRange: (a: number, b: number) => (a === b ? `    #${a}` : `    #${a} to ${b}`),
+    missingTitle: '  missing numbers (first ones):',
+    dupTitle: '  duplicates (first ones):',
+    invalidTitle: (n: string) => `Invalid codes: ${n}`,
+    invalidLine: (line: number, why: string, id: string) => `  line ${line}: ${why}${id}`,
+    byReason: (why: string, n: string) => `  ${why}: ${n}`,
+    ok: 'COMPLIANT',
+    notOk: 'NOT COMPLIANT',
+    result: 'Result',
+    noBlock: 'no genuine code: no block to check',
+    colon: ':',
+    lineTooLong: (max: number) => `a line longer than ${max} bytes`,
+  },
+  drop: {
+    timeout: 'incomplete code (timeout)',
+    'too-long': 'code too long',
+    noise: 'code cut by line noise',
+    'bad-report': 'bad HID report',
+    overflow: 'codes lost: the decoder queue overflowed',
+  },
+  decode: {
+    source: (list: string) => `--source must be one of ${list}`,
+    layout: '--layout must be us, fr or auto',
+    layoutKeyboard: '--layout applies to --source hid-keyboard only',
+    rawImage: '--width/--height/--format apply to --source image only',
+    format: '--format must be y8 or rgba',
+    noFile: 'no capture FILE given',
+    read: (f: string, m: string) => `${f}: cannot read: ${m}`,
+    line: (f: string, n: number, m: string) => `${f}:${n}: line skipped: ${m}`,
+    none: (f: string) => `${f}: no code`,
+    dropped: (f: string, why: string, partial: string) => `${f}: ${why}${partial ? ` "${partial}"` : ''}`,
+    lost: (f: string, why: string, n: number) => `${f}: ${why} (${n})`,
+    png: (f: string, m: string) => `${f}: unreadable PNG: ${m}`,
+    raw: (f: string, n: number, want: number) => `${f}: ${n} bytes, ${want} expected for this image format`,
+    tooLarge: (f: string, kind: string, w: number, h: number, max: number) =>
+      `${f}: ${kind} of ${w}×${h} pixels, more than the ${max} million pixels decoded`,
+    jpeg: (f: string) => `${f}: JPEG images are not decoded; convert it to PNG`,
+    notImage: (f: string) => `${f}: neither PNG nor JPEG (give raw pixels with --width/--height/--format)`,
+  },
+  scan: {
+    one: 'give exactly one of --hid VID:PID|PATH or --serial PATH',
+    serialOnly: '--baud and --ack apply to --serial only',
+    hidOnly: '--mode and --layout apply to --hid only',
+    mode: '--mode must be keyboard or pos',
+    layout: '--layout must be us, fr or auto',
+    ready: (what: string) => `ready: scan a ticket (${what}) — Ctrl+C to stop`,
+    drop: {
+      timeout: 'incomplete code, scan again',
+      'too-long': 'code too long, scan again',
+      noise: 'garbled code, scan again',
+      'bad-report': 'HID read disturbed, scan again',
+      overflow: 'codes came faster than they were read: scan the last tickets again',
+    },
+    unplugged: (d: string) => `scanner unplugged (${d}): waiting for it to come back…`,
+    reopened: (d: string) => `scanner plugged back (${d})`,
+    error: (d: string) => `scanner error: ${d}`,
+  },
+  hid: {
+    libusb: (d: string) => `node-hid cannot start: libusb is missing (${d}). Install it: sudo apt-get install libusb-1.0-0`,
+    libudev: (d: string) => `node-hid cannot start: libudev is missing (${d}). Install it: sudo apt-get install libudev1`,
+    load: (d: string) => `node-hid cannot start: ${d} (reinstall with npm ci)`,
+    notFound: (id: string, d: string) => `no HID device ${id}; connected: ${d}`,
+    permission: (id: string, d: string, rule: string) =>
+      `permission denied opening ${id} (${d}). Add this udev rule to /etc/udev/rules.d/70-saphir-scanner.rules:\n  ${rule}\n` +
+      `then run: sudo udevadm control --reload-rules && sudo udevadm trigger (and replug the scanner)`,
+    keyboardOwned: (id: string, d: string) =>
+      `the system keeps the keyboard interface of ${id} for itself (${d}). Set the scanner to HID POS mode ` +
+      `(saphir scan --hid ${id} --mode pos) or to its serial (USB COM) mode (saphir scan --serial PATH)`,
+    open: (id: string, d: string) => `cannot open ${id}: ${d}`,
+  },
+  serial: {
+    open: (path: string, d: string) => `cannot open ${path}: ${d}`,
+  },
+  image: {
+    usage: 'give the subcommand and the file: saphir image inspect FILE',
+    key: '--key must be 64 hex digits (an Ed25519 public key)',
+    cannotRead: (file: string, m: string) => `cannot read ${file}: ${m}`,
+    invalid: 'INVALID image',
+    thisBoard: ' (SAPHIR handheld)',
+    otherBoard: ' (another board)',
+    signer: { dev: 'published development key', given: 'given key (--key)', other: 'another key', unknown: 'key not recorded' },
+    file: 'File',
+    version: 'Version',
+    board: 'Board',
+    counter: 'Security counter',
+    bundle: 'Bundle',
+    sha: 'SHA-256',
+    signature: 'Signature',
+    bytes: (n: number) => `${n} bytes`,
+    fileSize: (file: string, n: number) => `${file} (${n} bytes)`,
+    hashOk: 'matches',
+    hashBad: 'MISMATCH',
+    sigOk: 'valid',
+    sigBad: 'INVALID',
+    sigUnchecked: 'not checked',
+    colon: ':',
+    intact: 'Image intact and signed.',
+    /** The image checks' detail (src/image/format.ts says it in English). */
+    detail: (d: string) => d,
+  },
+  demo: {
+    title: 'SAPHIR 250 000 € — validator demo (simulator, real firmware in QuickJS)',
+    name: 'validator demo',
+    building: 'Building the firmware…',
+    summary: (name: string) => `Summary — ${name}`,
+    scans: (n: number, outcomes: string) => `  ${n} tickets scanned: ${outcomes}`,
+    outcomes: (w: number, l: number, r: number) => `${w} winning, ${l} losing, ${r} refused`,
+    paid: (n: number, total: string) => `${n} payment(s) recorded in the ledger, ${total}`,
+    /** How the simulator booted (hw-sim/sim.ts bootMode). */
+    mode: (m: string) => m,
+    firmware: (mode: string, hash: string) => `firmware: ${mode}, image ${hash.slice(0, 16)}`,
+    ok: 'Demo passed.',
+    failed: 'The demo failed.',
+  },
+  service: {
+    refusal: {
+      malformed: 'truncated or malformed image',
+      hash: 'corrupted image (SHA-256 mismatch)',
+      signature: 'signature refused (not the firmware key)',
+      board: 'image for another device model',
+      rollback: "older than the device's security counter (anti-rollback)",
+      'too-large': 'image too large for a slot',
+      busy: 'the running image is not confirmed yet',
+      flash: 'flash write error',
+      incomplete: 'incomplete transfer',
+      'no-session': 'no update in progress',
+    } as Record<string, string>,
+    noPort: (p: string) => `no such serial port: ${p}`,
+    busy: (p: string) => `serial port busy (open in another program): ${p}`,
+    openFailed: (p: string, m: string) => `cannot open ${p}: ${m}`,
+    noAnswer: (baud: string) => `no answer from the device at ${baud} baud (cable, device off, or another speed?)`,
+    linkLost: (m: string) => `link lost (${m}): run the command again, the transfer resumes`,
+    refused: (why: string, m: string) => `refused by the device: ${why} — ${m}`,
+    verify: (m: string) => `verification failed: ${m}`,
+    protocol: (m: string) => `protocol error: ${m}`,
+    port: '--port PATH is required',
+    auth: (m: string) => `service access refused (technician key not trusted by the device?): ${m}`,
+  },
+  flash: {
+    oneImage: 'one IMAGE file expected',
+    cannotRead: (file: string, m: string) => `cannot read ${file}: ${m}`,
+    newer: 'newer',
+    older: 'older',
+    same: 'same',
+    device: 'Device',
+    image: 'Image',
+    deviceId: 'Device id',
+    board: 'Board',
+    version: 'Version',
+    slotOf: (slot: string) => `slot ${slot}`,
+    unconfirmed: ', unconfirmed',
+    none: 'none',
+    counter: 'Security counter',
+    slot: (slot: string) => `Slot ${slot}`,
+    empty: 'empty',
+    invalid: 'invalid',
+    rate: 'KB/s',
+    left: 'left',
+    refused: (why: string) => `refused: ${why}`,
+    nothingWritten: 'Nothing was written.',
+    alreadyRuns: 'This image already runs on the device, confirmed: nothing to do.',
+    dryRun: 'Dry run: the image would be accepted. Nothing was written.',
+    waiting: (slot: string) => `This image is already written to slot ${slot}, waiting for a restart.`,
+    resumed: (n: number) => `Resumed: the device already held ${n} bytes.`,
+    written: (v: string, slot: string, hash: string) => `Image ${v} written to slot ${slot} and verified (SHA-256 ${hash}…).`,
+    nextReset: 'It starts in test mode at the next reset.',
+    didNotStart: (what: string) => `after the restart the device runs ${what}: the new image did not start`,
+    noImage: 'no image',
+    testMode: (v: string) => `Restarted on ${v} in test mode: the device confirms it after its self-test (otherwise the old one returns at the next reset).`,
+    confirmed: (v: string) => `Restarted on ${v}, confirmed.`,
+    devKeyOnProduction: 'image signed with the DEVELOPMENT key: a production device refuses it',
+  },
+  device: {
+    usage: 'give the subcommand: saphir device info --port PATH',
+    deviceId: 'Device id',
+    board: 'Board',
+    running: 'Running',
+    slotOf: (slot: string) => `slot ${slot}`,
+    testMode: ', test mode, unconfirmed',
+    noImage: 'no valid image',
+    counter: 'Security counter',
+    counterOf: (n: number) => `counter ${n}`,
+    bytes: (n: number) => `${n} bytes`,
+    confirmed: ', confirmed',
+    toTest: ', to test',
+    empty: 'empty',
+    invalid: (d: string) => `invalid (${d})`,
+    slot: (slot: string) => `Slot ${slot}`,
+    interrupted: 'Interrupted transfer',
+    received: (got: number, size: number, hash: string) => `${got} / ${size} bytes (${hash}…)`,
+    firmwareKey: 'Firmware key (SHA-256)',
+    techKey: 'Technician key (SHA-256)',
+    kind: 'Kind',
+    production: 'PRODUCTION device',
+    development: (provisioned: boolean) => `development device (${provisioned ? 'provisioned keys' : 'published development keys'})`,
+    trusted: 'Trusted keys',
+    trustUnknown: 'unknown (provisioning unreadable?)',
+    access: 'Service access',
+    granted: 'granted (technician key trusted)',
+    refused: (why: string) => `refused: ${why}`,
+  },
+  ledger: {
+    usage: 'give the subcommand: saphir ledger export --port PATH',
+    format: '--format must be csv or json',
+    exported: (n: number) => `${n} payment(s) exported`,
+  },
+  sim: {
+    variant: '--variant must be quickjs or quickjs-ng',
+    hidMode: '--hid-mode must be keyboard or pos',
+    unexpected: (a: string) => `unexpected argument '${a}' (scenarios go after --scenario)`,
+    noFile: (f: string) => `${f}: no such file`,
+    servicePort: (p: string) => `service port: ${p}`,
+    noSocat: 'socat is not installed: it makes the pseudo-terminal. Install it: sudo apt-get install socat',
+    help: (kinds: string) => `Commands:
+  SPH1:…            scan this code (pasted or typed)
+  ticket PRIZE      generate and scan a ticket of this prize (0 = losing), e.g. "ticket 150"
+  forged PRIZE      a ticket of this prize signed with another key
+  via SCANNER       pick the scanner: ${kinds}
+  ok | c | 0…9      press a key
+  wait DURATION     advance simulated time, e.g. "wait 10s"
+  reboot | cut | boot         reboot, cut the power, power on
+  ledger            the recorded payments
+  network down|up   cut or restore the network (with --registry)
+  shot FILE.png     the display as a PNG
+  quit`,
+    ready: (via: string) => `Simulator ready (scanner: ${via}). "help" for the commands.`,
+    unknown: (s: string) => `unknown command: ${s} ("help")`,
+    ledger: (n: number) => `${n} payment(s) in the ledger`,
+    via: (v: string) => `scanner: ${v}`,
+    badPrize: 'not a prize of the table (0, 5, 10, 15, 30, 150, 500, 2500, 25000, 250000)',
+    off: 'device off ("boot" to power on)',
+    bridged: (what: string) => `real scanner attached: ${what}`,
+    bye: 'bye',
+    saved: (f: string) => `written: ${f}`,
+    pass: 'ok',
+    fail: 'FAIL',
+    line: 'line',
+    display: 'Display when it failed:',
+    scenarioOk: (n: number, virtual: string, wallMs: string) => `passed: ${n} steps, ${virtual} simulated in ${wallMs} ms`,
+    scenarioFail: (line: number) => `failed at line ${line}`,
+    total: (ok: number, all: number) => `${ok}/${all} scenarios passed`,
+    noNetwork: 'no network: start with --registry URL|embedded',
+    network: (up: boolean): string => (up ? 'network up' : 'network down'),
+    noPort: (why: string) => `no service port: ${why}`,
+    pathTaken: (path: string) => `${path} exists and is not a pseudo-terminal link: choose another path (nothing was touched there)`,
+    socatFailed: (why: string) => `socat could not make the port: ${why}`,
+    socatEnded: (why: string) => `socat ended (${why})`,
+  },
+  step: {
+    powerOff: '(power off)',
+    deviceOff: 'the device is off (add a boot step)',
+    scanner: (m: string) => `scanner: ${m}`,
+    nowhere: (via: string) => `the firmware opened no ${via} input: the scan went nowhere`,
+    display: (what: string, row: number, ms: number) => `expected ${what}${row ? ` on line ${row}` : ''} within ${ms} ms`,
+    beep: (beep: string, ms: number, heard: string) => `expected a ${beep} beep within ${ms} ms; heard: ${heard || 'nothing'}`,
+    led: (want: string, is: string) => `expected the LED ${want}, it is ${is}`,
+    ledger: (want: string, n: number, list: string) => `expected the ledger ${want}; it holds ${n}${list ? ': ' + list : ''}`,
+    screenshot: (file: string, why: string) => `cannot write the screenshot ${file}: ${why}`,
+    needsRegistry: 'this scenario needs a registry (--registry URL|embedded)',
+    registry: (want: string, n: number, held: string, conflicts: number) =>
+      `expected the registry ${want}; it holds ${n} ticket(s)${held ? ': ' + held : ''}, ${conflicts} conflict(s)`,
+  },
+  scenario: {
+    invalid: 'invalid scenario:',
+    /** A problem of hw-sim/scenario.ts (which says it in English), with its file and line. */
+    problem: (file: string, line: number, message: string) => `${file}:${line}: ${message}`,
+  },
+  help: {
+    check: `usage: saphir check [--json] [--key HEX|FILE] [--lang fr|en] [CODE… | -]
+Checks SAPHIR ticket codes given as arguments, or one per line on standard input ('-' or none).
+Spaces and tabs around a code are ignored; quote a code that contains spaces.
+  --json          one JSON object per code (snake_case keys)
+  --key HEX|FILE  trust this public key (64 hex digits, for any key id) or key file
+                  ({"key_id": 1, "public_hex": "…"}) instead of the test key
+  --lang fr|en    language of the messages (default fr, or en when LANG is en*)
+Exit 0 when every code is genuine, 1 when any is not, 2 on a usage error (no code at all included).`,
+    gen: (seed: string) => `usage: saphir gen --emission E --block B (--full | --from N --count K) [--seed S] [--key FILE]
+                  [--jobs J] [--lang fr|en]
+Prints signed SPH1 ticket codes of one block, one per line, in ticket-number order.
+  --full          the whole block: 3 000 000 tickets whose prizes are exactly those of Article 3
+  --from/--count  tickets N … N+K-1 only (the same lines as in the full block)
+  --seed S        the secret the prizes and zones derive from (default '${seed}'); same seed, same output
+  --key FILE      signing key, JSON {"key_id": 1, "seed_hex": "<32-byte Ed25519 private seed, hex>"};
+                  without it the published test key (key id 0) signs, with a warning
+  --jobs J        worker threads (default: one per core)`,
+    audit: `usage: saphir audit [FILE | -] [--json] [--lang fr|en] [--key HEX|FILE] [--jobs J]
+Verifies every code of FILE (or standard input), one per line, signature included, and per
+(emission, block) tallies the prizes against Article 3; reports invalid codes, duplicate and missing
+ticket numbers. Exit 0 only when every block is complete, genuine and equal to Article 3; 1 otherwise;
+2 on a usage error.
+  --key HEX|FILE  trust this key instead of the test key: 64 hex digits (for any key id), or
+                  JSON {"key_id": 1, "public_hex": "…"} (or "seed_hex", as for saphir gen)
+  --jobs J        worker threads (default: one per core)`,
+    decode: `usage: saphir decode --source hid-keyboard|hid-pos|serial|image [options] FILE…
+Prints each code a scanner capture holds, one a line, in order.
+  --source S        hid-keyboard, hid-pos: one report a line as hex bytes ("02 00 16 00 00 00 00 00"),
+                    blank lines and # comments ignored; serial: the raw bytes; image: a PNG, or raw
+                    pixels with --width/--height/--format
+  --layout L        keyboard layout of hid-keyboard captures: us, fr or auto (default auto)
+  --width N --height N --format y8|rgba   raw image frames
+  --lang fr|en      language of the messages (default fr)
+Exit 0 when every file gave at least one code, 1 otherwise, 2 on a usage error.`,
+    scan: `usage: saphir scan (--hid VID:PID|PATH [--mode keyboard|pos] [--layout us|fr|auto]
+                   | --serial PATH [--baud N] [--ack]) [--json] [--lang fr|en] [--count N]
+Reads the scanner attached to this computer and prints the verdict of every ticket scanned, until
+Ctrl+C (or N codes with --count).
+  --hid VID:PID|PATH  a USB HID scanner (hex ids, e.g. 0c2e:0b61, or a /dev/hidraw path)
+  --mode keyboard|pos its keyboard-wedge interface (default) or its HID POS one
+  --layout us|fr|auto keyboard layout the scanner types with (default auto)
+  --serial PATH       a serial or USB virtual COM scanner; --baud N (default 9600); --ack answers ACK/NAK`,
+    image: `usage: saphir image inspect [--key HEX] [--json] [--lang fr|en] FILE
+Prints a signed firmware image's header and checks its SHA-256 and Ed25519 signature, by default
+against the published development key (--key: another public key, 64 hex digits).
+Exit 0 when the image is intact and signed by that key, 1 when not, 2 on a usage error.`,
+    flash: `usage: saphir flash --port PATH [--baud N] [--dry-run] [--no-reboot] [--tech-key FILE] [--lang fr|en] IMAGE
+Writes a signed firmware image to a device over its service serial port: shows the device and the
+image side by side, refuses a mismatch before writing, resumes an interrupted transfer, checks the
+hash the device reports, then restarts the device on the new image (test mode until it confirms).
+--dry-run stops after the comparison. --tech-key: the technician key that opens the device's service
+session (JSON {"seed_hex": …} or 64 hex digits; default: the published development key, with a
+warning). Exit 0 on success, 1 on a refusal or an error, 2 on a usage error.`,
+    device: `usage: saphir device info --port PATH [--baud N] [--json] [--tech-key FILE] [--lang fr|en]
+Asks a device over its service port who it is and what it runs (board, device id, both image slots,
+security counter, an interrupted transfer), which firmware key it trusts (SHA-256), whether it is a
+production device, and whether the technician key (--tech-key; default: the published development
+key, with a warning) opens its service session. Exit 0, 1 on an error, 2 on a usage error.`,
+    ledger: `usage: saphir ledger export --port PATH [--baud N] [--format csv|json] [--tech-key FILE] [--lang fr|en]
+Reads the paid-ticket ledger of a device over its service port and writes it to standard output:
+CSV (default; one payment a line) or JSON (an array). --tech-key: the technician key that opens the
+device's service session (default: the published development key, with a warning).
+Exit 0, 1 on an error, 2 on a usage error.`,
+    sim: `usage: saphir sim [options]
+  --scenario FILE…        play scenario files (hw-sim/scenarios/*.yaml); exit 1 if any fails
+  --quiet                 with --scenario: print failures and the summary only
+  --screenshots DIR       where scenario screenshots go (default: beside each scenario)
+  --variant quickjs|quickjs-ng   the engine (default quickjs)
+  --flash FILE            keep the simulated NOR flash in FILE between runs (scenarios too)
+  --bridge-hid VID:PID|PATH [--hid-mode keyboard|pos]   a real HID scanner feeds the simulated device
+  --bridge-serial PATH [--baud N]                      a real serial scanner feeds the simulated device
+  --pty [PATH] [--baud N] expose the device's service port as a pseudo-terminal (for saphir flash)
+  --firmware-key HEX|FILE provision the device with this firmware public key (a production device
+                          unless it is the development key); default: the development keys
+  --tech-key HEX|FILE     provision the device with this technician public key (service port access)
+  --registry URL|embedded the fleet registry the device asks before paying (embedded: PGlite, in-process);
+                          fleet scenarios (devices:, network:, expect-registry:) start an embedded one
+  --lang fr|en            language of this tool's messages (default fr)
+Without --scenario: interactive. Type 'aide' / 'help' for the commands.`,
+    demo: `usage: saphir demo [--lang fr|en] [--scenario FILE] [--quiet]
+Boots the firmware in the simulator and plays hw-sim/scenarios/demo.yaml (or FILE), drawing the
+display as it changes. --quiet prints the summary only. Exit 0 when every step passed.`,
+  },
+};
+
+export type Messages = typeof en;

@@ -1,0 +1,511 @@
+// Every message of the CLI and the simulator, in French (the default). Same keys as en.ts.
+import type { Messages } from './en.ts';
+
+export const fr: Messages = {
+  cli: {
+    usage: 'usage : saphir <commande> [options]',
+    more: "saphir help COMMANDE ou saphir COMMANDE --help pour le détail d'une commande ; saphir --version",
+    unknown: (name: string) => `commande inconnue « ${name} »`,
+    version: (v: string) => `saphir ${v}`,
+    internal: "erreur interne (SAPHIR_DEBUG=1 montre d'où elle vient)",
+    summaries: {
+      check: 'vérifie des codes de tickets (arguments ou entrée standard)',
+      gen: "génère les codes signés d'un bloc",
+      audit: "contrôle un fichier de codes par rapport à l'article 3",
+      decode: "décode une capture de scanner (HID, série, image)",
+      scan: 'lit un scanner branché sur cet ordinateur',
+      image: 'images du firmware : image inspect FICHIER',
+      sim: 'simulateur du terminal (scénarios, interactif, passerelles, --pty)',
+      demo: 'la démonstration du simulateur (npm start)',
+      flash: 'installe une image du firmware par une liaison série',
+      device: 'device info --port CHEMIN',
+      ledger: 'ledger export --port CHEMIN',
+      registry: "le registre central des tickets payés de la flotte ('serve', 'devices', 'report')",
+      help: "help [COMMANDE] : cette liste, ou l'aide d'une commande",
+    },
+  },
+  args: {
+    lang: (v: string) => `--lang vaut fr ou en, pas « ${v} »`,
+    int: (name: string, min: number, max: number) => `${name} doit être un entier de ${min} à ${max}`,
+    unknownOption: (opt: string) => `option inconnue « ${opt} »`,
+    needsValue: (opt: string) => `l'option « ${opt} » attend une valeur`,
+    noValue: (opt: string) => `l'option « ${opt} » ne prend pas de valeur`,
+    unexpected: (arg: string) => `argument en trop « ${arg} »`,
+    other: (detail: string) => `arguments incorrects : ${detail}`,
+  },
+  keys: {
+    cannotRead: (path: string, why: string) => `--key : lecture impossible de ${path} : ${why}`,
+    notJson: (path: string) => `--key : ${path} n'est pas du JSON ({"key_id": 1, "public_hex": "…"})`,
+    keyId: (path: string) => `--key : ${path} : key_id doit être un entier de 0 à 255`,
+    needHex: (path: string) => `--key : ${path} : donner public_hex ou seed_hex (64 chiffres hexadécimaux)`,
+    seedHex: (path: string) => `--key : ${path} : seed_hex doit compter 64 chiffres hexadécimaux (graine privée Ed25519 de 32 octets)`,
+    testKey: 'attention : tickets signés avec la clé de TEST (id 0), refusés par un validateur de production',
+    refused: (where: string, why: string) => `${where} : clé publique refusée par l’appareil (${why})`,
+  },
+  check: {
+    empty: 'aucun code à vérifier : donner les codes en arguments, ou un par ligne sur l’entrée standard',
+    emptyArg: 'code vide : donner le code lui-même (entre guillemets s’il contient des espaces)',
+    quote: (n: number) =>
+      `conseil : un code a été donné en ${n} arguments séparés (coupé à ses espaces) ; le mettre entre guillemets : saphir check 'SPH1:…'`,
+  },
+  gen: {
+    needBlock: '--emission et --block sont obligatoires',
+    fullExcludes: '--full exclut --from/--count',
+    fullOrRange: 'donner --full, ou --from N et --count K',
+  },
+  audit: {
+    oneFile: "un FICHIER au plus (ou - pour l'entrée standard)",
+    cannotRead: (file: string, why: string) => `lecture impossible de ${file} : ${why}`,
+    summary: (l: string, g: string, i: string, b: string) => `Audit : ${l} lignes, ${g} codes authentiques, ${i} non valides, ${b} lignes vides`,
+    block: (e: number, b: number) => `Émission ${e}, bloc ${b}`,
+    tickets: (d: string, dup: string, m: string) => `  tickets distincts : ${d} sur 3 000 000 — en double : ${dup} — manquants : ${m}`,
+    header: ['lot', 'attendu', 'trouvé'],
+    losing: 'perdant',
+    dupLine: (line: number, n: number) => `    ligne ${line} : ticket n° ${n} déjà vu`,
+    missingRange: (a: number, b: number) => (a === b ? `    n° ${a}` : `    n° ${a} à ${b}`),
+    missingTitle: '  numéros manquants (premiers) :',
+    dupTitle: '  doublons (premiers) :',
+    invalidTitle: (n: string) => `Codes non valides : ${n}`,
+    invalidLine: (line: number, why: string, id: string) => `  ligne ${line} : ${why}${id}`,
+    byReason: (why: string, n: string) => `  ${why} : ${n}`,
+    ok: 'CONFORME',
+    notOk: 'NON CONFORME',
+    result: 'Résultat',
+    noBlock: 'aucun code authentique : aucun bloc à vérifier',
+    colon: ' :',
+    lineTooLong: (max: number) => `une ligne de plus de ${max} octets`,
+  },
+  drop: {
+    timeout: 'code incomplet (délai dépassé)',
+    'too-long': 'code trop long',
+    noise: 'code coupé par du bruit',
+    'bad-report': 'rapport HID invalide',
+    overflow: "codes perdus : la file d'attente du décodeur a débordé",
+  },
+  decode: {
+    source: (list: string) => `--source vaut ${list}`,
+    layout: '--layout vaut us, fr ou auto',
+    layoutKeyboard: '--layout ne vaut que pour --source hid-keyboard',
+    rawImage: '--width/--height/--format ne valent que pour --source image',
+    format: '--format vaut y8 ou rgba',
+    noFile: 'aucun FICHIER de capture donné',
+    read: (f: string, m: string) => `${f} : lecture impossible : ${m}`,
+    line: (f: string, n: number, m: string) => `${f}:${n} : ligne ignorée : ${m}`,
+    none: (f: string) => `${f} : aucun code`,
+    dropped: (f: string, why: string, partial: string) => `${f} : ${why}${partial ? ` « ${partial} »` : ''}`,
+    lost: (f: string, why: string, n: number) => `${f} : ${why} (${n})`,
+    png: (f: string, m: string) => `${f} : PNG illisible : ${m}`,
+    raw: (f: string, n: number, want: number) => `${f} : ${n} octets, ${want} attendus pour ce format d'image`,
+    tooLarge: (f: string, kind: string, w: number, h: number, max: number) =>
+      `${f} : ${kind} de ${w}×${h} pixels, plus que les ${max} millions de pixels décodés`,
+    jpeg: (f: string) => `${f} : les images JPEG ne sont pas décodées ; la convertir en PNG`,
+    notImage: (f: string) => `${f} : ni PNG ni JPEG (pour des pixels bruts : --width/--height/--format)`,
+  },
+  scan: {
+    one: 'donner soit --hid VID:PID|CHEMIN, soit --serial CHEMIN',
+    serialOnly: '--baud et --ack ne valent que pour --serial',
+    hidOnly: '--mode et --layout ne valent que pour --hid',
+    mode: '--mode vaut keyboard ou pos',
+    layout: '--layout vaut us, fr ou auto',
+    ready: (what: string) => `prêt : scannez un ticket (${what}) — Ctrl+C pour arrêter`,
+    drop: {
+      timeout: 'code incomplet, rescanner',
+      'too-long': 'code trop long, rescanner',
+      noise: 'code brouillé, rescanner',
+      'bad-report': 'lecture HID perturbée, rescanner',
+      overflow: 'codes arrivés plus vite que lus : rescanner les derniers tickets',
+    },
+    unplugged: (d: string) => `scanner débranché (${d}) : en attente de son retour…`,
+    reopened: (d: string) => `scanner rebranché (${d})`,
+    error: (d: string) => `erreur du scanner : ${d}`,
+  },
+  hid: {
+    libusb: (d: string) => `node-hid ne peut pas démarrer : libusb manque (${d}). L'installer : sudo apt-get install libusb-1.0-0`,
+    libudev: (d: string) => `node-hid ne peut pas démarrer : libudev manque (${d}). L'installer : sudo apt-get install libudev1`,
+    load: (d: string) => `node-hid ne peut pas démarrer : ${d} (réinstaller avec npm ci)`,
+    notFound: (id: string, d: string) => `aucun périphérique HID ${id} ; branchés : ${d}`,
+    permission: (id: string, d: string, rule: string) =>
+      `accès refusé à ${id} (${d}). Ajouter cette règle udev dans /etc/udev/rules.d/70-saphir-scanner.rules :\n  ${rule}\n` +
+      `puis : sudo udevadm control --reload-rules && sudo udevadm trigger (et rebrancher le scanner)`,
+    keyboardOwned: (id: string, d: string) =>
+      `le système garde pour lui l'interface clavier de ${id} (${d}). Passer le scanner en mode HID POS ` +
+      `(saphir scan --hid ${id} --mode pos) ou en mode série (saphir scan --serial CHEMIN)`,
+    open: (id: string, d: string) => `impossible d'ouvrir ${id} : ${d}`,
+  },
+  serial: {
+    open: (path: string, d: string) => `impossible d'ouvrir ${path} : ${d}`,
+  },
+  image: {
+    usage: 'donner la sous-commande et le fichier : saphir image inspect FICHIER',
+    key: '--key doit compter 64 chiffres hexadécimaux (une clé publique Ed25519)',
+    cannotRead: (file: string, m: string) => `lecture impossible de ${file} : ${m}`,
+    invalid: 'image NON VALIDE',
+    thisBoard: ' (terminal SAPHIR)',
+    otherBoard: ' (autre carte)',
+    signer: { dev: 'clé de développement publiée', given: 'clé donnée (--key)', other: 'une autre clé', unknown: 'clé non indiquée' },
+    file: 'Fichier',
+    version: 'Version',
+    board: 'Carte',
+    counter: 'Compteur de sécurité',
+    bundle: 'Bundle',
+    sha: 'SHA-256',
+    signature: 'Signature',
+    bytes: (n: number) => `${n} octets`,
+    fileSize: (file: string, n: number) => `${file} (${n} octets)`,
+    hashOk: 'conforme',
+    hashBad: 'NON CONFORME',
+    sigOk: 'valide',
+    sigBad: 'NON VALIDE',
+    sigUnchecked: 'non vérifiée',
+    colon: ' :',
+    intact: 'Image intègre et signée.',
+    detail: (d: string) => frImageDetail(d),
+  },
+  demo: {
+    title: 'SAPHIR 250 000 € — démonstration du validateur (simulateur, firmware réel en QuickJS)',
+    name: 'démonstration du validateur',
+    building: 'Construction du firmware…',
+    summary: (name: string) => `Résumé — ${name}`,
+    scans: (n: number, outcomes: string) => `  ${n} tickets scannés : ${outcomes}`,
+    outcomes: (w: number, l: number, r: number) => `${w} gagnant(s), ${l} perdant(s), ${r} refusé(s)`,
+    paid: (n: number, total: string) => `${n} paiement(s) enregistré(s) au registre, ${total}`,
+    mode: (m: string) => (m === 'developer' ? 'développeur (bundle sans image)' : m.replace(/^image slot (\w) v/, 'image, emplacement $1, v')),
+    firmware: (mode: string, hash: string) => `firmware : ${mode}, image ${hash.slice(0, 16)}`,
+    ok: 'Démonstration réussie.',
+    failed: 'La démonstration a échoué.',
+  },
+  service: {
+    refusal: {
+      malformed: 'image tronquée ou mal formée',
+      hash: 'image corrompue (SHA-256 faux)',
+      signature: 'signature refusée (pas la clé du firmware)',
+      board: "image pour un autre modèle d'appareil",
+      rollback: 'version plus ancienne que le compteur de sécurité de l’appareil (anti-retour)',
+      'too-large': 'image trop grande pour un emplacement',
+      busy: "l'image en cours n'est pas encore confirmée",
+      flash: "erreur d'écriture de la mémoire flash",
+      incomplete: 'transfert incomplet',
+      'no-session': 'aucune mise à jour en cours',
+    },
+    noPort: (p: string) => `port série introuvable : ${p}`,
+    busy: (p: string) => `port série occupé (déjà ouvert par un autre programme) : ${p}`,
+    openFailed: (p: string, m: string) => `impossible d'ouvrir ${p} : ${m}`,
+    noAnswer: (baud: string) => `pas de réponse de l'appareil à ${baud} bauds (câble, appareil éteint ou autre vitesse ?)`,
+    linkLost: (m: string) => `liaison coupée (${m}) : relancez la commande, le transfert reprendra`,
+    refused: (why: string, m: string) => `refusée par l'appareil : ${why} — ${m}`,
+    verify: (m: string) => `vérification échouée : ${m}`,
+    protocol: (m: string) => `erreur de protocole : ${m}`,
+    port: '--port CHEMIN est obligatoire',
+    auth: (m: string) => `accès de service refusé (clé de technicien non reconnue par l’appareil ?) : ${m}`,
+  },
+  flash: {
+    oneImage: 'un seul fichier IMAGE attendu',
+    cannotRead: (file: string, m: string) => `lecture impossible de ${file} : ${m}`,
+    newer: 'plus récente',
+    older: 'plus ancienne',
+    same: 'identique',
+    device: 'Appareil',
+    image: 'Image',
+    deviceId: 'Identifiant',
+    board: 'Carte',
+    version: 'Version',
+    slotOf: (slot: string) => `emplacement ${slot}`,
+    unconfirmed: ', non confirmée',
+    none: 'aucune',
+    counter: 'Compteur de sécurité',
+    slot: (slot: string) => `Emplacement ${slot}`,
+    empty: 'vide',
+    invalid: 'invalide',
+    rate: 'Ko/s',
+    left: 'reste',
+    refused: (why: string) => `refusé : ${why}`,
+    nothingWritten: 'Rien n’a été écrit.',
+    alreadyRuns: 'Cette image tourne déjà sur l’appareil, confirmée : rien à faire.',
+    dryRun: 'Essai à blanc : l’image serait acceptée. Rien n’a été écrit.',
+    waiting: (slot: string) => `Cette image est déjà écrite dans l’emplacement ${slot}, en attente de redémarrage.`,
+    resumed: (n: number) => `Reprise : ${n} octets étaient déjà sur l’appareil.`,
+    written: (v: string, slot: string, hash: string) => `Image ${v} écrite dans l’emplacement ${slot} et vérifiée (SHA-256 ${hash}…).`,
+    nextReset: 'Elle démarrera en mode test au prochain redémarrage.',
+    didNotStart: (what: string) => `après redémarrage l’appareil exécute ${what} : la nouvelle image n’a pas démarré`,
+    noImage: 'aucune image',
+    testMode: (v: string) => `Redémarré sur ${v} en mode test : l’appareil la confirmera après son autotest (sinon retour à l’ancienne au prochain redémarrage).`,
+    confirmed: (v: string) => `Redémarré sur ${v}, confirmée.`,
+    devKeyOnProduction: 'image signée avec la clé de DÉVELOPPEMENT : un appareil de production la refuse',
+  },
+  device: {
+    usage: 'donner la sous-commande : saphir device info --port CHEMIN',
+    deviceId: 'Identifiant',
+    board: 'Carte',
+    running: 'En cours',
+    slotOf: (slot: string) => `emplacement ${slot}`,
+    testMode: ', mode test, non confirmée',
+    noImage: 'aucune image valide',
+    counter: 'Compteur de sécurité',
+    counterOf: (n: number) => `compteur ${n}`,
+    bytes: (n: number) => `${n} octets`,
+    confirmed: ', confirmée',
+    toTest: ', à tester',
+    empty: 'vide',
+    invalid: (d: string) => `invalide (${d})`,
+    slot: (slot: string) => `Emplacement ${slot}`,
+    interrupted: 'Transfert interrompu',
+    received: (got: number, size: number, hash: string) => `${got} / ${size} octets (${hash}…)`,
+    firmwareKey: 'Clé firmware (SHA-256)',
+    techKey: 'Clé technicien (SHA-256)',
+    kind: 'Type',
+    production: 'appareil de PRODUCTION',
+    development: (provisioned: boolean) => `appareil de développement (${provisioned ? 'clés provisionnées' : 'clés de développement publiées'})`,
+    trusted: 'Clés de confiance',
+    trustUnknown: 'inconnues (provisionnement illisible ?)',
+    access: 'Accès de service',
+    granted: 'accordé (clé de technicien reconnue)',
+    refused: (why: string) => `refusé : ${why}`,
+  },
+  ledger: {
+    usage: 'donner la sous-commande : saphir ledger export --port CHEMIN',
+    format: '--format vaut csv ou json',
+    exported: (n: number) => `${n} paiement(s) exporté(s)`,
+  },
+  sim: {
+    variant: '--variant vaut quickjs ou quickjs-ng',
+    hidMode: '--hid-mode vaut keyboard ou pos',
+    unexpected: (a: string) => `argument en trop « ${a} » (les scénarios suivent --scenario)`,
+    noFile: (f: string) => `${f} : fichier introuvable`,
+    servicePort: (p: string) => `port de service : ${p}`,
+    noSocat: 'socat n’est pas installé : il crée le pseudo-terminal. L’installer : sudo apt-get install socat',
+    help: (kinds: string) => `Commandes :
+  SPH1:…            scanner ce code (collé ou tapé)
+  ticket PRIX       générer et scanner un ticket de ce gain (0 = perdant), ex. « ticket 150 »
+  faux PRIX         un ticket de ce gain signé avec une autre clé (contrefaçon)
+  via LECTEUR       choisir le lecteur : ${kinds}
+  ok | c | 0…9      appuyer sur une touche
+  attendre DURÉE    avancer le temps simulé, ex. « attendre 10s »
+  reboot | coupure | boot     redémarrer, couper le courant, rallumer
+  registre          les paiements enregistrés
+  réseau coupé|rétabli        couper ou rétablir le réseau (avec --registry)
+  capture FICHIER.png         l’écran en PNG
+  quitter`,
+    ready: (via: string) => `Simulateur prêt (lecteur : ${via}). « aide » pour les commandes.`,
+    unknown: (s: string) => `commande inconnue : ${s} (« aide »)`,
+    ledger: (n: number) => `${n} paiement(s) au registre`,
+    via: (v: string) => `lecteur : ${v}`,
+    badPrize: 'gain inconnu du barème (0, 5, 10, 15, 30, 150, 500, 2500, 25000, 250000)',
+    off: 'appareil éteint (« boot » pour rallumer)',
+    bridged: (what: string) => `lecteur réel branché : ${what}`,
+    bye: 'au revoir',
+    saved: (f: string) => `écrit : ${f}`,
+    pass: 'ok',
+    fail: 'ÉCHEC',
+    line: 'ligne',
+    display: 'Écran au moment de l’échec :',
+    scenarioOk: (n: number, virtual: string, wallMs: string) => `réussi : ${n} étapes, ${virtual} simulées en ${wallMs} ms`,
+    scenarioFail: (line: number) => `échoué à la ligne ${line}`,
+    total: (ok: number, all: number) => `${ok}/${all} scénarios réussis`,
+    noNetwork: 'pas de réseau : lancez avec --registry URL|embedded',
+    network: (up: boolean) => (up ? 'réseau rétabli' : 'réseau coupé'),
+    noPort: (why: string) => `port de service impossible : ${why}`,
+    pathTaken: (path: string) => `${path} existe déjà et n’est pas un lien de pseudo-terminal : choisissez un autre chemin (rien n’y a été touché)`,
+    socatFailed: (why: string) => `socat n’a pas pu créer le port : ${why}`,
+    socatEnded: (why: string) => `socat s’est arrêté (${why})`,
+  },
+  step: {
+    powerOff: '(hors tension)',
+    deviceOff: "l'appareil est éteint (ajoutez une étape boot)",
+    scanner: (m: string) => `lecteur : ${m}`,
+    nowhere: (via: string) => `le firmware n'a ouvert aucune entrée ${via} : le scan n'est arrivé nulle part`,
+    display: (what: string, row: number, ms: number) => `attendu ${what}${row ? ` à la ligne ${row}` : ''} en ${ms} ms`,
+    beep: (beep: string, ms: number, heard: string) => `attendu le bip ${beep} en ${ms} ms ; entendu : ${heard || 'rien'}`,
+    led: (want: string, is: string) => `attendu la LED ${want}, elle est ${is}`,
+    ledger: (want: string, n: number, list: string) => `attendu le registre ${want} ; il contient ${n}${list ? ' : ' + list : ''}`,
+    screenshot: (file: string, why: string) => `capture d'écran impossible dans ${file} : ${why}`,
+    needsRegistry: 'ce scénario a besoin d’un registre (--registry URL|embedded)',
+    registry: (want: string, n: number, held: string, conflicts: number) =>
+      `attendu au registre central ${want} ; il tient ${n} ticket(s)${held ? ' : ' + held : ''}, ${conflicts} conflit(s)`,
+  },
+  scenario: {
+    invalid: 'scénario invalide :',
+    problem: (file: string, line: number, message: string) => `${file}:${line} : ${frScenarioProblem(message)}`,
+  },
+  help: {
+    check: `usage : saphir check [--json] [--key HEX|FICHIER] [--lang fr|en] [CODE… | -]
+Vérifie des codes de tickets SAPHIR donnés en arguments, ou un par ligne sur l'entrée standard ('-' ou rien).
+Les espaces et tabulations autour d'un code sont ignorés ; mettre entre guillemets un code qui contient des espaces.
+  --json             un objet JSON par code (clés en snake_case)
+  --key HEX|FICHIER  se fier à cette clé publique (64 chiffres hexadécimaux, pour tout numéro de clé) ou à ce
+                     fichier de clé ({"key_id": 1, "public_hex": "…"}) au lieu de la clé de test
+  --lang fr|en       langue des messages (fr par défaut, en quand LANG vaut en*)
+Sortie 0 quand tous les codes sont authentiques, 1 sinon, 2 pour une erreur d'usage (dont l'absence de code).`,
+    gen: (seed: string) => `usage : saphir gen --emission E --block B (--full | --from N --count K) [--seed S] [--key FICHIER]
+                  [--jobs J] [--lang fr|en]
+Écrit les codes SPH1 signés d'un bloc, un par ligne, dans l'ordre des numéros de ticket.
+  --full          le bloc entier : 3 000 000 tickets dont les lots sont exactement ceux de l'article 3
+  --from/--count  les tickets N … N+K-1 seulement (les mêmes lignes que dans le bloc entier)
+  --seed S        le secret dont découlent lots et zones (par défaut '${seed}') ; même graine, même sortie
+  --key FICHIER   clé de signature, JSON {"key_id": 1, "seed_hex": "<graine privée Ed25519 de 32 octets, hex>"} ;
+                  sans elle, la clé de test publiée (numéro 0) signe, avec un avertissement
+  --jobs J        fils de calcul (par défaut : un par cœur)`,
+    audit: `usage : saphir audit [FICHIER | -] [--json] [--lang fr|en] [--key HEX|FICHIER] [--jobs J]
+Vérifie chaque code de FICHIER (ou de l'entrée standard), un par ligne, signature comprise, et compte
+les lots de chaque (émission, bloc) par rapport à l'article 3 ; signale les codes non valides, les
+numéros de ticket en double et manquants. Sortie 0 seulement quand chaque bloc est complet, authentique
+et conforme à l'article 3 ; 1 sinon ; 2 pour une erreur d'usage.
+  --key HEX|FICHIER  se fier à cette clé au lieu de la clé de test : 64 chiffres hexadécimaux (pour tout
+                     numéro de clé), ou JSON {"key_id": 1, "public_hex": "…"} (ou "seed_hex", comme saphir gen)
+  --jobs J           fils de calcul (par défaut : un par cœur)`,
+    decode: `usage : saphir decode --source hid-keyboard|hid-pos|serial|image [options] FICHIER…
+Écrit chaque code que contient une capture de scanner, un par ligne, dans l'ordre.
+  --source S        hid-keyboard, hid-pos : un rapport par ligne en octets hexadécimaux ("02 00 16 00 00 00 00 00"),
+                    lignes vides et commentaires # ignorés ; serial : les octets bruts ; image : un PNG, ou des
+                    pixels bruts avec --width/--height/--format
+  --layout L        disposition du clavier des captures hid-keyboard : us, fr ou auto (par défaut auto)
+  --width N --height N --format y8|rgba   images brutes
+  --lang fr|en      langue des messages (fr par défaut)
+Sortie 0 quand chaque fichier a donné au moins un code, 1 sinon, 2 pour une erreur d'usage.`,
+    scan: `usage : saphir scan (--hid VID:PID|CHEMIN [--mode keyboard|pos] [--layout us|fr|auto]
+                   | --serial CHEMIN [--baud N] [--ack]) [--json] [--lang fr|en] [--count N]
+Lit le scanner branché sur cet ordinateur et écrit le verdict de chaque ticket scanné, jusqu'à
+Ctrl+C (ou N codes avec --count).
+  --hid VID:PID|CHEMIN  un scanner USB HID (identifiants hexadécimaux, ex. 0c2e:0b61, ou un chemin /dev/hidraw)
+  --mode keyboard|pos   son interface clavier (par défaut) ou son interface HID POS
+  --layout us|fr|auto   disposition du clavier du scanner (par défaut auto)
+  --serial CHEMIN       un scanner série ou port COM virtuel USB ; --baud N (par défaut 9600) ; --ack répond ACK/NAK`,
+    image: `usage : saphir image inspect [--key HEX] [--json] [--lang fr|en] FICHIER
+Affiche l'en-tête d'une image signée du firmware et vérifie son SHA-256 et sa signature Ed25519, par
+défaut avec la clé de développement publiée (--key : une autre clé publique, 64 chiffres hexadécimaux).
+Sortie 0 quand l'image est intègre et signée par cette clé, 1 sinon, 2 pour une erreur d'usage.`,
+    flash: `usage : saphir flash --port CHEMIN [--baud N] [--dry-run] [--no-reboot] [--tech-key FICHIER] [--lang fr|en] IMAGE
+Écrit une image signée du firmware dans un appareil par son port série de service : montre l'appareil et
+l'image côte à côte, refuse une incompatibilité avant d'écrire, reprend un transfert interrompu, vérifie
+l'empreinte que l'appareil annonce, puis redémarre l'appareil sur la nouvelle image (mode test jusqu'à
+sa confirmation). --dry-run s'arrête après la comparaison. --tech-key : la clé de technicien qui ouvre
+la session de service de l'appareil (JSON {"seed_hex": …} ou 64 chiffres hexadécimaux ; par défaut la
+clé de développement publiée, avec un avertissement). Sortie 0 en cas de réussite, 1 pour un refus
+ou une erreur, 2 pour une erreur d'usage.`,
+    device: `usage : saphir device info --port CHEMIN [--baud N] [--json] [--tech-key FICHIER] [--lang fr|en]
+Demande à un appareil, par son port de service, qui il est et ce qu'il exécute (carte, identifiant, les
+deux emplacements d'image, compteur de sécurité, un transfert interrompu), à quelle clé firmware il se
+fie (SHA-256), s'il est un appareil de production, et si la clé de technicien (--tech-key ; par défaut
+la clé de développement publiée, avec un avertissement) ouvre sa session de service. Sortie 0, 1 pour
+une erreur, 2 pour une erreur d'usage.`,
+    ledger: `usage : saphir ledger export --port CHEMIN [--baud N] [--format csv|json] [--tech-key FICHIER] [--lang fr|en]
+Lit le registre des tickets payés d'un appareil par son port de service et l'écrit sur la sortie
+standard : CSV (par défaut ; un paiement par ligne) ou JSON (un tableau). --tech-key : la clé de
+technicien qui ouvre la session de service de l'appareil (par défaut la clé de développement publiée,
+avec un avertissement). Sortie 0, 1 pour une erreur, 2 pour une erreur d'usage.`,
+    sim: `usage : saphir sim [options]
+  --scenario FICHIER…     jouer des fichiers de scénario (hw-sim/scenarios/*.yaml) ; sortie 1 si l'un échoue
+  --quiet                 avec --scenario : n'écrire que les échecs et le bilan
+  --screenshots DOSSIER   où vont les captures d'écran des scénarios (par défaut : à côté de chaque scénario)
+  --variant quickjs|quickjs-ng   le moteur (par défaut quickjs)
+  --flash FICHIER         garder la mémoire NOR simulée dans FICHIER d'une exécution à l'autre (scénarios compris)
+  --bridge-hid VID:PID|CHEMIN [--hid-mode keyboard|pos]   un vrai scanner HID alimente l'appareil simulé
+  --bridge-serial CHEMIN [--baud N]                      un vrai scanner série alimente l'appareil simulé
+  --pty [CHEMIN] [--baud N] exposer le port de service de l'appareil comme pseudo-terminal (pour saphir flash)
+  --firmware-key HEX|FICHIER  provisionner l'appareil avec cette clé publique firmware (un appareil de
+                          production, sauf la clé de développement) ; par défaut : les clés de développement
+  --tech-key HEX|FICHIER  provisionner l'appareil avec cette clé publique de technicien (accès au port de service)
+  --registry URL|embedded le registre central que l'appareil interroge avant de payer (embedded : PGlite,
+                          dans le processus) ; les scénarios de flotte (devices:, network:, expect-registry:)
+                          en démarrent un intégré
+  --lang fr|en            langue des messages de cet outil (fr par défaut)
+Sans --scenario : interactif. Taper « aide » / « help » pour les commandes.`,
+    demo: `usage : saphir demo [--lang fr|en] [--scenario FICHIER] [--quiet]
+Démarre le firmware dans le simulateur et joue hw-sim/scenarios/demo.yaml (ou FICHIER), en dessinant
+l'écran à chaque changement. --quiet n'écrit que le résumé. Sortie 0 quand toutes les étapes ont réussi.`,
+  },
+};
+
+/** The details of src/image/format.ts (English, from the portable core) in French; unknown ones as they are. */
+const IMAGE_DETAILS: [RegExp, (...g: string[]) => string][] = [
+  [/^unsupported header size (\d+)$/, (n) => `taille d'en-tête ${n} non prise en charge (32 attendu)`],
+  [/^bad magic (0x[0-9a-f]+): not a firmware image$/, (x) => `signature de format ${x} incorrecte : pas une image de firmware`],
+  [/^truncated: (\d+) bytes, the header alone is (\d+)$/, (n, h) => `tronquée : ${n} octets, l'en-tête seul en fait ${h}`],
+  [/^truncated: (\d+) bytes, header says the bundle alone ends at (\d+)$/, (n, e) => `tronquée : ${n} octets, l'en-tête place la fin du bundle à ${e}`],
+  [/^truncated: (\d+) bytes of (\d+)$/, (n, t) => `tronquée : ${n} octets sur ${t}`],
+  [/^unknown flags (0x[0-9a-f]+)$/, (f) => `drapeaux inconnus ${f}`],
+  [/^(\d+) unexpected bytes after the image$/, (n) => `${n} octets en trop après l'image`],
+  [/^corrupted: no TLV area after the bundle$/, () => 'corrompue : pas de zone TLV après le bundle'],
+  [/^corrupted: TLV area size (\d+)$/, (n) => `corrompue : taille de zone TLV ${n}`],
+  [/^corrupted: TLV record cut$/, () => 'corrompue : enregistrement TLV coupé'],
+  [/^corrupted: TLV record overruns the area$/, () => 'corrompue : un enregistrement TLV dépasse la zone'],
+  [/^corrupted: SHA-256 record is not 32 bytes$/, () => "corrompue : l'enregistrement SHA-256 ne fait pas 32 octets"],
+  [/^corrupted: Ed25519 record is not 64 bytes$/, () => "corrompue : l'enregistrement Ed25519 ne fait pas 64 octets"],
+  [/^corrupted: key hash record is not 32 bytes$/, () => "corrompue : l'empreinte de clé ne fait pas 32 octets"],
+  [/^corrupted: no SHA-256 record$/, () => "corrompue : pas d'enregistrement SHA-256"],
+  [/^unsigned: no Ed25519 record$/, () => "non signée : pas d'enregistrement Ed25519"],
+  [/^SHA-256 mismatch: computed ([0-9a-f]+)$/, (h) => `SHA-256 non conforme : calculé ${h}`],
+  [/^signed by another key than the firmware key$/, () => 'signée par une autre clé que la clé du firmware'],
+  [/^Ed25519 signature does not verify with the firmware key$/, () => 'la signature Ed25519 ne se vérifie pas avec la clé du firmware'],
+];
+
+function frImageDetail(d: string): string {
+  for (const [re, say] of IMAGE_DETAILS) {
+    const m = re.exec(d);
+    if (m) return say(...m.slice(1));
+  }
+  return d;
+}
+
+/** What a step or field needs, as hw-sim/scenario.ts names it. */
+const NEEDS: Record<string, string> = {
+  'a duration (250ms, 2s)': 'une durée (250ms, 2s)',
+  'an ISO date-time': 'une date-heure ISO',
+  'a key: OK, C or 0-9': 'une touche : OK, C ou 0-9',
+  'code or ticket': 'code ou ticket',
+  'contains or matches': 'contains ou matches',
+  'count or contains': 'count ou contains',
+  'a file name ending in .png': 'un nom de fichier en .png',
+  'text': 'du texte',
+  'boolean': 'un booléen',
+  'number': 'un nombre',
+  'string': 'du texte',
+  'the scenario': 'le scénario',
+};
+const need = (w: string) => NEEDS[w] ?? w;
+
+/** The problems of hw-sim/scenario.ts and hw-sim/tickets.ts (English) in French; unknown ones as they are. */
+const SCENARIO_PROBLEMS: [RegExp, (...g: string[]) => string][] = [
+  [/^(.+) must be a single value$/, (w) => `${w} doit être une valeur unique`],
+  [/^(.+) must be an integer from (-?\d+) to (-?\d+)$/, (w, a, b) => `${w} doit être un entier de ${a} à ${b}`],
+  [/^(.+) must be text$/, (w) => `${w} doit être du texte`],
+  [/^(.+) must be one of (.+), not '(.*)'$/, (w, l, v) => `${w} vaut ${l}, pas « ${v} »`],
+  [/^(.+) must be a duration such as 250ms, 2s, 5m, 1h$/, (w) => `${w} doit être une durée comme 250ms, 2s, 5m, 1h`],
+  [/^(.+) must be a map \((.*)\)$/, (w, l) => `${w} doit être une table (${l})`],
+  [/^unknown field '(.+)' in (.+) \(known: (.*)\)$/, (k, w, l) => `champ inconnu « ${k} » dans ${need(w)} (connus : ${l})`],
+  [/^missing '(\w+)'$/, (k) => `« ${k} » manque`],
+  [/^inputs must be a list of (.*)$/, (l) => `inputs doit être une liste de ${l}`],
+  [/^(clock|set-clock) must be an ISO date-time such as (\S+)$/, (k, x) => `${k} doit être une date-heure ISO comme ${x}`],
+  [/^emissions must be a list of \{emission, closes\}$/, () => 'emissions doit être une liste de {emission, closes}'],
+  [/^an emission needs emission and closes \(YYYY-MM-DD\)$/, () => 'une émission demande emission et closes (AAAA-MM-JJ)'],
+  [/^closes must be a date YYYY-MM-DD$/, () => 'closes doit être une date AAAA-MM-JJ'],
+  [/^steps must be a list$/, () => 'steps doit être une liste'],
+  [/^steps is empty$/, () => 'steps est vide'],
+  [/^a step is a name \(boot\) or a map of one step name to its arguments \(delay: 250ms\)$/, () => "une étape est un nom (boot) ou une table d'un nom d'étape vers ses arguments (delay: 250ms)"],
+  [/^unknown step '(.+)' \(known: (.*)\)$/, (k, l) => `étape inconnue « ${k} » (connues : ${l})`],
+  [/^(\S+) takes no arguments$/, (k) => `${k} ne prend pas d'argument`],
+  [/^matches: (.*)$/, (e) => `matches : ${e}`],
+  [/^expect-display needs exactly one of contains or matches$/, () => 'expect-display demande soit contains, soit matches'],
+  [/^(\S+) needs 'is'$/, (k) => `${k} demande « is »`],
+  [/^contains needs emission, block and number$/, () => 'contains demande emission, block et number'],
+  [/^expect-ledger needs count or contains$/, () => 'expect-ledger demande count ou contains'],
+  [/^screenshot must name a \.png file$/, () => 'screenshot doit nommer un fichier .png'],
+  [/^scan needs exactly one of code or ticket$/, () => 'scan demande soit code, soit ticket'],
+  [/^code must be text \(quote it\)$/, () => 'code doit être du texte (entre guillemets)'],
+  [/^key applies to ticket, not to code$/, () => 'key ne s’applique qu’à ticket, pas à code'],
+  [/^ticket needs emission, number and prize \(block defaults to 1\)$/, () => 'ticket demande emission, number et prize (block vaut 1 par défaut)'],
+  [/^scanner (\S+) has no option '(.+)' \(its options: (.*)\)$/, (v, k, l) => `le lecteur ${v} n'a pas d'option « ${k} » (ses options : ${l})`],
+  [/^(\S+) must be a (\w+)$/, (k, t) => `${k} doit être ${need(t)}`],
+  [/^a scenario is a map with name, steps, and optionally config, device, seed$/, () => 'un scénario est une table avec name, steps, et au besoin config, device, seed'],
+  [/^(emission|block) must be 0 … 65535$/, (k) => `${k} doit valoir de 0 à 65535`],
+  [/^number must be 0 … 2999999$/, () => 'number doit valoir de 0 à 2999999'],
+  [/^prize (\d+) is neither 0 nor an amount of the prize table$/, (p) => `le lot ${p} n'est ni 0 ni un montant du barème`],
+  [/^(\S+) needs (.+)$/, (k, w) => `${k} demande ${need(w)}`],
+];
+
+function frScenarioProblem(d: string): string {
+  for (const [re, say] of SCENARIO_PROBLEMS) {
+    const m = re.exec(d);
+    if (m) return say(...m.slice(1));
+  }
+  return `YAML : ${d}`;
+}

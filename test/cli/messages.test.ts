@@ -1,0 +1,160 @@
+// The message catalogues (src/messages/): the same keys in French and English, nothing empty, and no
+// English left in the French one.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { CATALOGUES } from '../../src/messages/index.ts';
+import { REASON_TEXT, WORDS } from '../../src/i18n.ts';
+import { parseImage } from '../../src/image/format.ts';
+import { ensureImage } from '../../hw-sim/sim.ts';
+import { parseScenario, ScenarioError } from '../../hw-sim/scenario.ts';
+
+type Leaf = { path: string; fr: string; en: string };
+
+/** A message as text: a function is called with numbers, or strings when numbers do not fit it. */
+function say(v: unknown, path: string): string {
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v)) return v.join(' | ');
+  if (typeof v === 'function') {
+    const f = v as (...a: unknown[]) => unknown;
+    for (const arg of [7, '7']) {
+      try {
+        const r = f(...Array(f.length).fill(arg));
+        if (typeof r === 'string') return r;
+      } catch {
+        // try the other kind of argument
+      }
+    }
+    throw new Error(`${path}: no text from its function`);
+  }
+  throw new Error(`${path}: neither a text nor a function`);
+}
+
+function walk(fr: unknown, en: unknown, path: string, out: Leaf[]): void {
+  const isTree = (x: unknown) => x !== null && typeof x === 'object' && !Array.isArray(x);
+  if (isTree(fr) || isTree(en)) {
+    assert.ok(isTree(fr) && isTree(en), `${path}: a group in one language only`);
+    const fk = Object.keys(fr as object).sort();
+    const ek = Object.keys(en as object).sort();
+    assert.equal(fk, ek, `${path}: the same keys in both languages`);
+    for (const k of fk) walk((fr as Record<string, unknown>)[k], (en as Record<string, unknown>)[k], path ? `${path}.${k}` : k, out);
+    return;
+  }
+  out.push({ path, fr: say(fr, `fr ${path}`), en: say(en, `en ${path}`) });
+}
+
+function leaves(): Leaf[] {
+  const out: Leaf[] = [];
+  walk(CATALOGUES.fr, CATALOGUES.en, '', out);
+  walk(REASON_TEXT.fr, REASON_TEXT.en, 'reason', out);
+  walk(WORDS.fr, WORDS.en, 'words', out);
+  return out;
+}
+
+/** Words of English that French text never uses. */
+const ENGLISH = new Set(
+  ('the and with cannot can must of is are to from give only missing expected found no not none line lines bytes ' +
+    'key number warning error ready unplugged failed passed summary scanned winning losing refused payment recorded ' +
+    'building unknown command wrong should quote hint here when which what this that for into unreadable size ' +
+    'neither nor convert decoded lost queue overflowed incomplete too cut noise bad report again garbled ' +
+    'disturbed plugged back waiting stop scan prints reads writes checks trust instead default per each every ' +
+    'exit when otherwise usage:' ).split(/\s+/).filter(Boolean),
+);
+
+/** The words of a text, without what is the same in every language: options, JSON, paths, commands. */
+function words(s: string): string[] {
+  const plain = s
+    .replace(/\{[^}]*\}/g, ' ')
+    .replace(/--[\w-]+/g, ' ')
+    .replace(/\b\w+_\w+\b/g, ' ')
+    .replace(/'[^']*'|"[^"]*"/g, ' ')
+    .replace(/\S*\/\S*/g, ' ')
+    .replace(/saphir [a-z]+/g, ' ');
+  return plain.toLowerCase().match(/[a-zà-ÿ]+/g) ?? [];
+}
+
+/** Keys whose text is the same in both languages on purpose. */
+const SAME = new Set(['cli.version', 'image.version', 'image.bundle', 'image.sha', 'image.signature', 'image.detail', 'flash.image', 'flash.version', 'sim.pass', 'demo.mode']);
+
+test('every key exists in French and English, and none is empty', () => {
+  const all = leaves();
+  assert.ok(all.length > 150, `${all.length} messages`);
+  for (const l of all) {
+    assert.ok(l.fr.trim().length > 0, `fr ${l.path} is empty`);
+    assert.ok(l.en.trim().length > 0, `en ${l.path} is empty`);
+  }
+});
+
+test('no English left in French: no English word, and no text left the same', () => {
+  for (const l of leaves()) {
+    const english = words(l.fr).filter((w) => ENGLISH.has(w));
+    assert.equal(english, [], `fr ${l.path}: "${l.fr}"`);
+    if (!SAME.has(l.path) && !/^drop|^words/.test(l.path)) assert.is.not(l.fr, l.en, `fr ${l.path} is the English text`);
+  }
+});
+
+test('the boot modes of the simulator in French', () => {
+  assert.match(CATALOGUES.fr.demo.mode('developer'), 'développeur');
+  assert.is(CATALOGUES.fr.demo.mode('image slot B v1.2.0'), 'image, emplacement B, v1.2.0');
+  assert.is(CATALOGUES.en.demo.mode('developer'), 'developer');
+});
+
+test('the French catalogue says every image check in French', () => {
+  const good = ensureImage();
+  const bad = (f: (b: Uint8Array) => Uint8Array) => {
+    const p = parseImage(f(good.slice()));
+    assert.ok('error' in p);
+    return (p as { error: string }).error;
+  };
+  const details = [
+    bad((b) => b.subarray(0, 20)),
+    bad((b) => ((b[4] = 64), b)),
+    bad((b) => ((b[0] ^= 1), b)),
+    bad((b) => b.subarray(0, b.length - 10)),
+    bad((b) => Uint8Array.from([...b, 0])),
+    bad((b) => ((b[6] = 0x80), b)),
+  ];
+  for (const d of details) {
+    const fr = CATALOGUES.fr.image.detail(d);
+    assert.is.not(fr, d, `untranslated: ${d}`);
+    assert.equal(words(fr).filter((w) => ENGLISH.has(w)), [], fr);
+  }
+});
+
+test('the French catalogue says every scenario problem in French', () => {
+  const bad = [
+    'steps: [boot]',
+    '- a list',
+    'name: x\nsteps: []',
+    'name: x\nsteps: 3',
+    'name: [1, 2]\nsteps: [boot]',
+    'name: x\nseed: [1]\nsteps: [boot]',
+    'name: x\nwhat: 1\nsteps: [boot]',
+    'name: x\nconfig: { clock: yesterday, inputs: 3, emissions: 3, payout-limit: -1 }\nsteps: [boot]',
+    'name: x\nconfig: { emissions: [{ emission: 1 }, { emission: 1, closes: soon }] }\nsteps: [boot]',
+    'name: x\nconfig: 3\nsteps: [boot]',
+    'name: x\nsteps:\n  - bootz\n  - boot: now\n  - delay\n  - delay: forever\n  - set-clock: later\n  - press: X\n  - press',
+    'name: x\nsteps:\n  - { a: 1, b: 2 }\n  - expect-display: { contains: A, matches: B }\n  - expect-display: { matches: "(" }\n  - expect-beep\n  - expect-beep: { within: 1s }',
+    'name: x\nsteps:\n  - expect-ledger: { within: 1s }\n  - expect-ledger: { contains: { emission: 1 } }\n  - screenshot: a.jpg\n  - screenshot',
+    'name: x\nsteps:\n  - scan: { code: A, ticket: { emission: 1, number: 1, prize: 0 } }\n  - scan: { code: [1] }\n  - scan: { code: A, key: test }',
+    'name: x\nsteps:\n  - scan: { ticket: { emission: 1 } }\n  - scan: { ticket: { emission: 1, number: 1, prize: 35 } }\n  - scan: { code: A, via: serial, bogus: 1 }\n  - scan: { code: A, via: serial, baud: fast }\n  - scan',
+    'name: x\nsteps:\n  - power-cut: { after-flash-ops: 0 }\n  - scan: { code: A, via: telepathy }\n  - expect-led: purple',
+  ];
+  const seen = new Set<string>();
+  for (const text of bad) {
+    try {
+      parseScenario(text, 's.yaml');
+      assert.unreachable(text);
+    } catch (e) {
+      assert.instance(e, ScenarioError, text);
+      for (const p of (e as ScenarioError).problems) {
+        const fr = CATALOGUES.fr.scenario.problem('s.yaml', p.line, p.message);
+        assert.not.match(fr, /: YAML : /, `untranslated: ${p.message}`);
+        assert.is.not(fr, CATALOGUES.en.scenario.problem('s.yaml', p.line, p.message), p.message);
+        seen.add(p.message.replace(/'[^']*'|\d+/g, '·'));
+      }
+    }
+  }
+  assert.ok(seen.size >= 25, `${seen.size} kinds of problem tried`);
+});
+
+test.run();

@@ -1,0 +1,15 @@
+// Loaded before the tests by test/run.mjs: an error nobody handled (an 'error' event without a listener, a
+// rejected promise nobody awaited) is reported and counted as a failure instead of killing the runner, so
+// every other test still runs and the summary line is still printed.
+let uncaught = 0;
+function report(kind, e) {
+  uncaught++;
+  const msg = e instanceof Error ? e.message : String(e);
+  process.stdout.write(`\n# uncaught: ${kind}: ${msg.split('\n')[0]}\n`);
+  process.stderr.write(`${(e instanceof Error && e.stack) || msg}\n`);
+}
+process.on('uncaughtException', (e) => report('exception', e));
+process.on('unhandledRejection', (e) => report('rejection', e));
+process.on('exit', () => {
+  if (uncaught > 0) process.exitCode = 1;
+});
