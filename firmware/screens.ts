@@ -31,6 +31,8 @@ interface Words {
   emission: string;
   ledgerFull: string;
   recordFailed: string;
+  clockAhead: string;
+  clockKeys: string;
 }
 
 export const TEXT: Record<Lang, Words> = {
@@ -57,6 +59,8 @@ export const TEXT: Record<Lang, Words> = {
     emission: 'émission inconnue',
     ledgerFull: 'registre plein',
     recordFailed: 'paiement non enregistré',
+    clockAhead: 'HORLOGE EN AVANCE',
+    clockKeys: 'OK valider C refuser',
   },
   en: {
     ready: 'READY',
@@ -81,6 +85,8 @@ export const TEXT: Record<Lang, Words> = {
     emission: 'unknown emission',
     ledgerFull: 'ledger full',
     recordFailed: 'payment not recorded',
+    clockAhead: 'CLOCK JUMPED AHEAD',
+    clockKeys: 'OK accept  C refuse',
   },
 };
 
@@ -158,4 +164,10 @@ export function cancelledScreen(lang: Lang): string[] {
 export function errorScreen(lang: Lang, message: string): string[] {
   const w = TEXT[lang];
   return screen([w.error, ...wrap(message, 2)], w.error);
+}
+
+/** The RTC reads far ahead of the trusted time: the clerk confirms it (OK) or not (C). */
+export function clockScreen(lang: Lang, rtcMs: number): string[] {
+  const w = TEXT[lang];
+  return screen([w.clockAhead, parisDateTime(rtcMs), w.clockKeys], '');
 }
