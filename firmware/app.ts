@@ -122,6 +122,7 @@ export class App {
       this.mark = Math.max(this.markStored, this.ledger.latestPaidAtMs);
       this.markMono = this.mono.now();
       const now = this.trustedNow();
+      if (now !== this.rtc.now()) this.log.write(`clock: RTC ${this.rtc.now()} not believed, trusted ${now}`);
       // Keep the mark on flash within a day of trusted time, so a reboot loses little of it.
       if (now - this.markStored > DAY_MS && this.clockOk(now)) this.storeMark(now);
       this.repairLedger();

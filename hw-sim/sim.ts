@@ -17,7 +17,7 @@ import { seededRng, type Rng } from './rng.ts';
 import type { Transmission } from './scanners/types.ts';
 import { defaultConfig, storeConfig, configProblems, type Config } from '../firmware/config.ts';
 import { BEEPS, type Signal } from '../firmware/signals.ts';
-import { Ledger } from '../src/ledger/index.ts';
+import { readLedgerPartition } from '../src/ledger/index.ts';
 import type { Payment } from '../src/ledger/index.ts';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -78,6 +78,8 @@ export interface SimConfig {
   payWaitMs?: number;
   /** The ledger compacts expired payments at boot when fewer sectors than this are free. */
   compactFreeSectors?: number;
+  /** Days ahead of trusted time from which the RTC waits for a confirmation (firmware default 60). */
+  clockJumpDays?: number;
   /** Which scanner inputs the firmware opens. */
   inputs?: Config['inputs'];
 }
@@ -179,6 +181,7 @@ export class Simulator {
     if (c.verdictMs !== undefined) cfg.verdictMs = c.verdictMs;
     if (c.payWaitMs !== undefined) cfg.payWaitMs = c.payWaitMs;
     if (c.compactFreeSectors !== undefined) cfg.compactFreeSectors = c.compactFreeSectors;
+    if (c.clockJumpDays !== undefined) cfg.clockJumpDays = c.clockJumpDays;
     if (c.inputs !== undefined) cfg.inputs = c.inputs;
     const problems = configProblems(cfg, false);
     if (problems.length > 0) throw new SimError(`config: ${problems.join('; ')}`);
@@ -367,7 +370,7 @@ export class Simulator {
   ledger(): Payment[] {
     // Reading needs the chip powered; a later boot powers it anyway.
     this.chip.powerOn();
-    return Ledger.readEntries(partitionFlash(this.chip, 'ledger'));
+    return readLedgerPartition(partitionFlash(this.chip, 'ledger'));
   }
 
   heapUsed(): number {
