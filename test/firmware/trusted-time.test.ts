@@ -1,0 +1,109 @@
+// Trusted time (docs/ledger.md) with the real bundle in QuickJS: the mark is on flash before a
+// compaction drops a payment and before an EXPIRED verdict, so a clock set back by a few hours
+// and a reboot never make a paid or an expired ticket payable.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { NorFlash } from '../../hw-sim/nor-flash.ts';
+import { MirroredLedger, markView, readMark, writeMark } from '../../src/ledger/index.ts';
+import { claimEndMs } from '../../firmware/deadline.ts';
+import { boot, chipWith, flat, testConfig, ticket } from './harness.ts';
+import { TestDevice, partitionOf } from './test-device.ts';
+
+const HOUR = 3600000;
+/** Emission 9 of testConfig closes on 2026-01-10. */
+const END9 = claimEndMs('2026-01-10');
+
+/** Boots `chip` with the RTC at `rtc`, runs `f`, shuts the VM down. */
+async function at(chip: NorFlash, rtc: number, f: (td: TestDevice) => void): Promise<TestDevice> {
+  const td = new TestDevice({ chip });
+  td.time.epoch = rtc;
+  const { vm } = await boot(chip, 'quickjs', td);
+  try {
+    f(td);
+    assert.equal(vm.faults, []);
+  } finally {
+    vm.dispose();
+  }
+  return td;
+}
+
+const scan = (td: TestDevice, number: number) => {
+  td.scanSerial(ticket({ emission: 9, number, prizeEur: 150 }));
+  return flat(td.screen);
+};
+
+test('a compaction stores the mark first: the clock set back a few hours does not bring the payment back', async () => {
+  const chip = chipWith(testConfig({ compactFreeSectors: 65535 }));
+  await at(chip, END9 - 6 * HOUR, (td) => {
+    assert.match(scan(td, 1), /^GAGNANT/);
+    td.press('OK');
+    assert.match(flat(td.screen), /^PAYÉ/);
+  });
+  // One hour past the deadline (less than a day after the mark stored at the first boot): dropped.
+  await at(chip, END9 + HOUR, (td) => assert.ok(td.logs.some((l) => /1 expired payments dropped/.test(l)), td.logs.join('\n')));
+  assert.is(MirroredLedger.open(partitionOf(chip, 'ledger')).count, 0);
+  assert.ok(readMark(markView(partitionOf(chip, 'ledger'))) >= END9);
+  // Back before the deadline: behind the mark, not believed.
+  await at(chip, END9 - 3 * HOUR, (td) => {
+    assert.ok(td.logs.some((l) => /clock: RTC .* not believed/.test(l)));
+    assert.match(scan(td, 1), /^TICKET EXPIRÉ/);
+    td.press('OK');
+  });
+  assert.is(MirroredLedger.open(partitionOf(chip, 'ledger')).count, 0, 'nothing paid');
+});
+
+test('an EXPIRED verdict stores the mark: the clock set back a few hours keeps the ticket expired', async () => {
+  const chip = chipWith(testConfig({ compactFreeSectors: 0 }));
+  await at(chip, END9 - 6 * HOUR, (td) => assert.match(scan(td, 2), /^GAGNANT/));
+  await at(chip, END9 + HOUR, (td) => assert.match(scan(td, 2), /^TICKET EXPIRÉ/));
+  await at(chip, END9 - 3 * HOUR, (td) => {
+    assert.match(scan(td, 2), /^TICKET EXPIRÉ/);
+    td.press('OK');
+  });
+  assert.is(MirroredLedger.open(partitionOf(chip, 'ledger')).count, 0);
+});
+
+test('a payment is dated with trusted time when the clock is behind; a far jump waits for OK or C', async () => {
+  const chip = chipWith(testConfig());
+  const t = Date.UTC(2026, 5, 15, 10);
+  await at(chip, t, () => {});
+  // One week behind: not believed; the payment is dated from the mark (and the monotonic time since).
+  await at(chip, t - 7 * 24 * HOUR, (td) => {
+    td.scanSerial(ticket({ emission: 1, number: 3, prizeEur: 150 }));
+    td.press('OK');
+    assert.match(flat(td.screen), /^PAYÉ/);
+  });
+  const p = MirroredLedger.open(partitionOf(chip, 'ledger')).find({ emission: 1, block: 0, number: 3 })!;
+  assert.ok(p.paidAtMs >= t && p.paidAtMs < t + HOUR, `${new Date(p.paidAtMs).toISOString()}`);
+  // 90 days ahead (more than clockJumpDays, 60): asked; scans wait; C refuses and nothing is stored.
+  const ahead = t + 90 * 24 * HOUR;
+  await at(chip, ahead, (td) => {
+    assert.match(flat(td.screen), /^HORLOGE EN AVANCE/);
+    td.scanSerial(ticket({ emission: 1, number: 4, prizeEur: 150 }));
+    assert.match(flat(td.screen), /^HORLOGE EN AVANCE/, 'no scan while the clock is asked about');
+    td.press('C');
+    assert.match(flat(td.screen), /PRÊT/);
+    td.time.advance(60000);
+    assert.match(flat(td.screen), /PRÊT/, 'not asked again before a reboot');
+  });
+  assert.ok(readMark(markView(partitionOf(chip, 'ledger'))) < ahead - 80 * 24 * HOUR);
+  // Asked again at the next boot; OK stores it.
+  await at(chip, ahead, (td) => {
+    assert.match(flat(td.screen), /^HORLOGE EN AVANCE/);
+    td.press('OK');
+    assert.match(flat(td.screen), /PRÊT/);
+  });
+  assert.ok(readMark(markView(partitionOf(chip, 'ledger'))) >= ahead);
+  await at(chip, ahead + HOUR, (td) => assert.match(flat(td.screen), /PRÊT/));
+});
+
+test('a mark raised by a technician (service port) makes a far-ahead clock believed without asking', async () => {
+  const chip = chipWith(testConfig());
+  const t = Date.UTC(2026, 5, 15, 10);
+  await at(chip, t, () => {});
+  const later = t + 120 * 24 * HOUR;
+  writeMark(markView(partitionOf(chip, 'ledger')), later - HOUR);
+  await at(chip, later, (td) => assert.match(flat(td.screen), /PRÊT/));
+});
+
+test.run();
