@@ -13,6 +13,8 @@ export const CMD = {
   REBOOT: 0x06,
   LEDGER: 0x07,
   ABORT: 0x08,
+  /** Raises the device's trusted-time mark (docs/ledger.md): a far RTC jump is then believed. */
+  CLOCK: 0x09,
 } as const;
 export const RESPONSE = 0x80;
 /** Sent by the device for a request it cannot serve (unknown type, bad payload). JSON payload. */

@@ -4,7 +4,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { NorFlash } from '../../hw-sim/nor-flash.ts';
-import { MirroredLedger, markView, readMark, writeMark } from '../../src/ledger/index.ts';
+import { MirroredLedger, markView, readMark } from '../../src/ledger/index.ts';
+import { ServicePort } from '../../hw-sim/service.ts';
+import { CMD, PacketReader, encodePacket, type Packet } from '../../src/service/packet.ts';
+import { jsonBytes, parseJson } from '../../src/service/json.ts';
+import { norChip } from '../flash/chip.ts';
 import { claimEndMs } from '../../firmware/deadline.ts';
 import { boot, chipWith, flat, testConfig, ticket } from './harness.ts';
 import { TestDevice, partitionOf } from './test-device.ts';
@@ -97,12 +101,30 @@ test('a payment is dated with trusted time when the clock is behind; a far jump 
   await at(chip, ahead + HOUR, (td) => assert.match(flat(td.screen), /PRÊT/));
 });
 
-test('a mark raised by a technician (service port) makes a far-ahead clock believed without asking', async () => {
+test('CLOCK over the service port raises the mark (never lowers it); a far-ahead clock near it is then believed without asking', async () => {
   const chip = chipWith(testConfig());
   const t = Date.UTC(2026, 5, 15, 10);
   await at(chip, t, () => {});
+  const replies: Packet[] = [];
+  const reader = new PacketReader((p) => replies.push(p), 1 << 16);
+  const port = new ServicePort({ chip: norChip(chip), deviceId: 'SPH-000042', running: () => null, reboot() {} }, { send: (b) => reader.push(b) });
+  const clock = (payload: unknown) => {
+    port.receive(encodePacket({ type: CMD.CLOCK, seq: replies.length, payload: jsonBytes(payload) }));
+    return parseJson(replies[replies.length - 1].payload) as { ok: boolean; markMs?: number; previousMs?: number; reason?: string };
+  };
+  const marks = () => readMark(markView(partitionOf(chip, 'ledger')));
+  const stored = marks();
+  assert.ok(stored >= t && stored < t + HOUR);
+  const before = Buffer.from(chip.bytes);
+  for (const bad of [{}, { nowMs: 'soon' }, { nowMs: 1.5 }, { nowMs: Date.UTC(2150, 0, 1) }, { nowMs: 0 }, null]) {
+    assert.is(clock(bad).reason, 'malformed', JSON.stringify(bad));
+  }
+  assert.equal(clock({ nowMs: t - 30 * 24 * HOUR }), { ok: true, markMs: stored, previousMs: stored }, 'never lowered');
+  assert.ok(Buffer.from(chip.bytes).equals(before), 'nothing written by refused or lower requests');
   const later = t + 120 * 24 * HOUR;
-  writeMark(markView(partitionOf(chip, 'ledger')), later - HOUR);
+  assert.equal(clock({ nowMs: later - HOUR }), { ok: true, markMs: later - HOUR, previousMs: stored });
+  assert.is(marks(), later - HOUR);
+  port.close();
   await at(chip, later, (td) => assert.match(flat(td.screen), /PRÊT/));
 });
 
