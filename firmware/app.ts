@@ -117,6 +117,7 @@ export class App {
     const flash: Flash = new d.Flash({ partition: 'ledger' });
     try {
       this.ledger = MirroredLedger.open(flash, { deviceId: this.deviceId });
+      this.watchdog.kick(); // opening a full ledger takes ~1 s of QuickJS, a repair ~2 s more
       this.marks = markView(flash);
       this.markStored = readMark(this.marks);
       this.mark = Math.max(this.markStored, this.ledger.latestPaidAtMs);
@@ -126,6 +127,7 @@ export class App {
       // Keep the mark on flash within a day of trusted time, so a reboot loses little of it.
       if (now - this.markStored > DAY_MS && this.clockOk(now)) this.storeMark(now);
       this.repairLedger();
+      this.watchdog.kick();
       this.compactExpired();
     } catch (e) {
       this.halt(`ledger: ${messageOf(e)}`);
