@@ -289,10 +289,11 @@ export class Ledger {
       let used = this.slotsPerSector;
       if (this.seq[s] >= 0) while (used > 0 && slotState(data, HEADER_SIZE + (used - 1) * SLOT_SIZE) === 'empty') used--;
       let valid = 0;
+      let bad = 0;
       for (let k = 0; k < used; k++) {
         const o = HEADER_SIZE + k * SLOT_SIZE;
         if (data[o] !== SLOT_TYPE_PAYMENT || slotState(data, o) !== 'ok') {
-          if (data[o] !== 0xff) this.damage++;
+          if (data[o] !== 0xff) bad++;
           continue;
         }
         valid++;
@@ -310,6 +311,8 @@ export class Ledger {
         }
         this.live[s]++;
       }
+      // (garbage in a free sector is no damage: it holds nothing and is erased before use)
+      if (this.seq[s] >= 0 || valid > 0) this.damage += bad;
       if (this.seq[s] >= 0) {
         this.used[s] = used;
         if (this.seq[s] >= this.maxSeq) {
