@@ -36,6 +36,7 @@ export class MirroredLedger {
   private phase = 0; // compactStep: which log is being compacted
   private same = false; // both logs hold the same payments and neither saw damage
   private stale = true;
+  private synced = false; // a repair copied everything across since the last error
 
   private constructor(flash: Flash, opts: LedgerOptions) {
     const n = Math.floor((Math.floor(flash.size / flash.blockLength) - MARK_BLOCKS) / 2);
@@ -103,12 +104,16 @@ export class MirroredLedger {
     this.fresh();
     const copied: Payment[] = [];
     if (this.same) return copied;
+    let skipped = 0;
     this.mutate(() => {
       for (let i = 0; i < 2; i++) {
         const from = this.logs[i], to = this.logs[1 - i];
         const missing: Payment[] = [];
         from.forEach((p) => {
-          if (!to.find(p) && keep(p)) missing.push(p);
+          if (!to.find(p)) {
+            if (keep(p)) missing.push(p);
+            else skipped++;
+          }
         });
         for (const p of missing) {
           try {
@@ -116,10 +121,12 @@ export class MirroredLedger {
             copied.push(p);
           } catch (e) {
             if (!(e instanceof LedgerFull)) throw e; // the copy in `from` stays
+            skipped++;
           }
         }
       }
     });
+    this.synced = skipped === 0;
     return copied;
   }
 
@@ -161,13 +168,17 @@ export class MirroredLedger {
   private fresh(): void {
     if (!this.stale) return;
     const [a, b] = this.logs;
-    this.same = a.count === b.count && a.damage + b.damage === 0;
+    // (damage seen at open stays counted until a log is read again: after a full repair the logs agree)
+    this.same = this.synced || (a.count === b.count && a.damage + b.damage === 0);
     this.stale = false;
   }
 
   private mutate(fn: () => void): void {
     try {
       fn();
+    } catch (e) {
+      this.synced = false;
+      throw e;
     } finally {
       this.stale = true; // cheap: two counts and two damage figures
     }

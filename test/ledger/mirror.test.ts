@@ -47,6 +47,8 @@ test('a payment lost from one log is still found, counted once, and repaired fro
   // `keep` decides what is worth copying back (an expired payment is not).
   const copied = d.repair((p) => p.number !== 707);
   assert.equal(copied.map((p) => p.number).sort(), [702, 706]);
+  assert.is(d.count, 8, 'the union, each payment once');
+  assert.is(mirroredEntries(d).length, 8);
   const r = MirroredLedger.open(c);
   assert.is(r.logs[0].count, 8);
   assert.is(r.logs[1].count, 7);
