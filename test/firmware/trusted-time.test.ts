@@ -3,7 +3,7 @@
 // and a reboot never make a paid or an expired ticket payable.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { NorFlash } from '../../hw-sim/nor-flash.ts';
+import { seeded, type NorFlash } from '../../hw-sim/nor-flash.ts';
 import { MirroredLedger, markView, readMark } from '../../src/ledger/index.ts';
 import { ServicePort } from '../../hw-sim/service.ts';
 import { CMD, PacketReader, encodePacket, type Packet } from '../../src/service/packet.ts';
@@ -126,6 +126,45 @@ test('CLOCK over the service port raises the mark (never lowers it); a far-ahead
   assert.is(marks(), later - HOUR);
   port.close();
   await at(chip, later, (td) => assert.match(flat(td.screen), /PRÊT/));
+});
+
+test('random clock changes, reboots, keypad answers: a paid or an expired ticket never shows GAGNANT again (seeded)', async () => {
+  const DAY = 24 * HOUR;
+  const from = Date.UTC(2025, 11, 1), span = 500 * DAY; // across emission 9's and emission 1's deadlines
+  for (let run = 1; run <= 6; run++) {
+    const r = seeded(run * 31);
+    const chip = chipWith(testConfig({ compactFreeSectors: 65535, clockJumpDays: 30 }));
+    const paid = new Set<string>();
+    const expired = new Set<string>();
+    const history: string[] = [];
+    for (let boot = 0; boot < 7; boot++) {
+      const rtc = from + Math.floor(r() * span);
+      history.push(`boot at ${new Date(rtc).toISOString()}`);
+      await at(chip, rtc, (td) => {
+        if (/^HORLOGE/.test(flat(td.screen))) {
+          const k = r() < 0.5 ? 'OK' : 'C';
+          history.push(`clock asked: ${k}`);
+          td.press(k);
+        }
+        for (let i = 0; i < 3; i++) {
+          const e = r() < 0.5 ? 1 : 9;
+          const n = Math.floor(r() * 4);
+          const id = `${e}-0-${n}`;
+          td.scanSerial(ticket({ emission: e, number: n, prizeEur: 150 }));
+          const shown = flat(td.screen);
+          history.push(`${id}: ${shown}`);
+          if (paid.has(id) || expired.has(id)) assert.not.match(shown, /^GAGNANT/, history.join('\n'));
+          if (/^TICKET EXPIRÉ/.test(shown)) expired.add(id);
+          if (/^GAGNANT/.test(shown) && r() < 0.7) {
+            td.press('OK');
+            assert.match(flat(td.screen), /^PAYÉ/);
+            paid.add(id);
+          } else td.press('C');
+          td.time.advance(10000);
+        }
+      });
+    }
+  }
 });
 
 test.run();
