@@ -84,7 +84,7 @@ test('issue #9 reproduction 1: one flipped bit in a paid ticket\'s slot, in eith
   const { slots } = places(base);
   assert.is(slots.length, 2 * N);
   // Every bit of 6 slots (3 in each log), one at a time: 6 × 320 = 1920 flips, each checked on
-  // the ledger directly; a seeded few of them (about 40) also booted through the real bundle.
+  // the ledger directly; a seeded few of them (about 20) also booted through the real bundle.
   const r = seeded(9);
   const picked = [0, 1, N - 1, N, N + 1, 2 * N - 1].map((i) => slots[i]);
   let booted = 0;
@@ -95,7 +95,7 @@ test('issue #9 reproduction 1: one flipped bit in a paid ticket\'s slot, in eith
       const l = MirroredLedger.open(partitionOf(chip, 'ledger', SECTORS));
       assert.equal(l.find(s.key), s.key, `bit ${bit} of slot at ${s.at}`);
       assert.is(l.count, N);
-      if (r() < 0.015 || bit === 0 || bit === 300) {
+      if (r() < 0.008 || bit === 0 || bit === 300) {
         booted++;
         const b = await bootAndCheck(chip, s.key);
         assert.is(b.missing, '', `bit ${bit} of slot at ${s.at}`);
@@ -106,7 +106,23 @@ test('issue #9 reproduction 1: one flipped bit in a paid ticket\'s slot, in eith
       }
     }
   }
-  assert.ok(booted >= 25, `${booted} booted`);
+  assert.ok(booted >= 15, `${booted} booted`);
+});
+
+test('every bit of two sector headers (one in each log) flipped in turn: the sector\'s payments still count', async () => {
+  const { headers, slots } = places(base);
+  const r = seeded(12);
+  for (const h of [headers[0], headers[headers.length - 1]]) {
+    const inIt = slots.find((x) => x.at > h && x.at < h + SECTOR_SIZE)!;
+    for (let bit = 0; bit < HEADER_SIZE * 8; bit++) {
+      const chip = copy(base);
+      chip.bytes[h + (bit >> 3)] ^= 1 << (bit & 7);
+      const l = MirroredLedger.open(partitionOf(chip, 'ledger', SECTORS));
+      assert.is(l.count, N, `bit ${bit} of the header at ${h}`);
+      assert.equal(l.find(inIt.key), inIt.key);
+      if (bit === 70 || r() < 0.03) assert.is((await bootAndCheck(chip, inIt.key)).missing, '', `bit ${bit} of the header at ${h}`);
+    }
+  }
 });
 
 test('random single-bit flips anywhere in the written bytes (slots, headers, marks): 200 seeded cases, every payment stays', async () => {
@@ -123,7 +139,7 @@ test('random single-bit flips anywhere in the written bytes (slots, headers, mar
     chip.bytes[at] ^= 1 << Math.floor(r() * 8);
     const l = MirroredLedger.open(partitionOf(chip, 'ledger', SECTORS));
     assert.is(l.count, N, `case ${i}: flip at ${at}`);
-    if (i % 10 === 0) assert.is((await bootAndCheck(chip)).missing, '', `case ${i}: flip at ${at}`);
+    if (i % 20 === 0) assert.is((await bootAndCheck(chip)).missing, '', `case ${i}: flip at ${at}`);
   }
 });
 
@@ -136,6 +152,14 @@ test('each sector of the partition erased, then filled with garbage, in turn: ev
       for (let i = 0; i < SECTOR_SIZE; i++) chip.bytes[at + i] = how === 'erased' ? 0xff : Math.floor(r() * 256);
       // a ticket that was in that sector, if any (else any)
       const inIt = places(base).slots.find((x) => x.at >= at && x.at < at + SECTOR_SIZE);
+      if (!inIt && s >= MARK_BLOCKS && s % 5 !== 2) {
+        // A sector that held nothing: checked on the ledger directly (booting each costs time);
+        // garbage there is no damage (no repair walk at every boot).
+        const l = MirroredLedger.open(partitionOf(chip, 'ledger', SECTORS));
+        assert.is(l.count, N, `sector ${s} ${how}`);
+        assert.is(l.damage, 0, `sector ${s} ${how}`);
+        continue;
+      }
       const b = await bootAndCheck(chip, inIt?.key ?? payments[s]);
       assert.is(b.missing, '', `sector ${s} ${how}`);
       // After the repair both logs hold every payment again.
