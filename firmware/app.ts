@@ -207,7 +207,7 @@ export class App {
   private repairLedger(): void {
     if (this.ledger.stats().damage === 0 && this.ledger.logs[0].count === this.ledger.logs[1].count) return;
     const keep = this.keepAt(this.trustedNow());
-    const copied = this.ledger.repair(keep);
+    const copied = this.ledger.repair(keep, () => this.watchdog.kick());
     this.log.write(`ledger: ${this.ledger.damage} damaged, repaired ${copied.map((p) => `${p.emission}-${p.block}-${p.number}`).join(' ')}`);
   }
 

@@ -98,18 +98,21 @@ export class MirroredLedger {
 
   /**
    * Copies every payment held by one log only into the other (a damaged or lost copy, a payment
-   * cut between its two writes), unless `keep` refuses it. Returns the payments copied.
+   * cut between its two writes), unless `keep` refuses it. Returns the payments copied. `kick` is
+   * called every 1 024 payments looked at (a full ledger takes seconds: feed the watchdog).
    */
-  repair(keep: (p: Payment) => boolean = () => true): Payment[] {
+  repair(keep: (p: Payment) => boolean = () => true, kick?: () => void): Payment[] {
     this.fresh();
     const copied: Payment[] = [];
     if (this.same) return copied;
     let skipped = 0;
+    let seen = 0;
     this.mutate(() => {
       for (let i = 0; i < 2; i++) {
         const from = this.logs[i], to = this.logs[1 - i];
         const missing: Payment[] = [];
         from.forEach((p) => {
+          if ((++seen & 1023) === 0 && kick) kick();
           if (!to.find(p)) {
             if (keep(p)) missing.push(p);
             else skipped++;

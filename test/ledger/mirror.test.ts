@@ -56,6 +56,16 @@ test('a payment lost from one log is still found, counted once, and repaired fro
   assert.equal(MirroredLedger.open(c).repair(), []);
 });
 
+test('a repair over a large ledger calls kick (the watchdog) every 1 024 payments looked at', () => {
+  const c = new NorFlash({ size: 30 * 4096, sectorSize: 4096 }); // two logs of 14 sectors: 12 × 102 payments each
+  const l = MirroredLedger.open(c);
+  for (let i = 0; i < 1100; i++) l.record(pay(i, { block: i % 1000 }));
+  c.eraseBlock(MARK_BLOCKS + 14 + 3); // a full sector of the second log
+  let kicks = 0;
+  assert.is(MirroredLedger.open(c).repair(undefined, () => kicks++).length, 102);
+  assert.is(kicks, 2, 'two walks: 1 100 + 998 payments');
+});
+
 test('FULL in either log refuses the payment and writes nothing in the other', () => {
   const c = chip12();
   const l = MirroredLedger.open(c);
