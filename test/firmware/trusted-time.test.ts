@@ -10,6 +10,7 @@ import { CMD, PacketReader, encodePacket, type Packet } from '../../src/service/
 import { jsonBytes, parseJson } from '../../src/service/json.ts';
 import { norChip } from '../flash/chip.ts';
 import { claimEndMs } from '../../firmware/deadline.ts';
+import { clockScreen } from '../../firmware/screens.ts';
 import { boot, chipWith, flat, testConfig, ticket } from './harness.ts';
 import { TestDevice, partitionOf } from './test-device.ts';
 
@@ -126,6 +127,12 @@ test('CLOCK over the service port raises the mark (never lowers it); a far-ahead
   assert.is(marks(), later - HOUR);
   port.close();
   await at(chip, later, (td) => assert.match(flat(td.screen), /PRÊT/));
+});
+
+test('the clock screen, French and English: 4 rows of at most 20 columns, the RTC reading in Paris time', () => {
+  const ms = Date.UTC(2027, 9, 5, 8, 30);
+  assert.equal(clockScreen('fr', ms), ['HORLOGE EN AVANCE', '05/10/2027 10:30', 'OK valider C refuser', '']);
+  assert.equal(clockScreen('en', ms), ['CLOCK JUMPED AHEAD', '05/10/2027 10:30', 'OK accept  C refuse', '']);
 });
 
 test('random clock changes, reboots, keypad answers: a paid or an expired ticket never shows GAGNANT again (seeded)', async () => {
