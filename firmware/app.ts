@@ -166,7 +166,10 @@ export class App {
   /** Whether an RTC reading not behind the mark may be believed (plausible, not a far jump). */
   private clockOk(rtc: number): boolean {
     if (!(rtc >= PLAUSIBLE_FROM && rtc < PLAUSIBLE_UNTIL)) return false;
-    return this.mark === 0 || rtc - this.mark < this.config.clockJumpDays * DAY_MS;
+    // No mark yet (a fresh partition): measured from the latest claim deadline configured instead.
+    let from = this.mark;
+    if (from === 0) this.deadlines.forEach((d) => (from = Math.max(from, d)));
+    return from === 0 || rtc - from < this.config.clockJumpDays * DAY_MS;
   }
 
   /** Puts trusted time `ms` on flash (both mark sectors) if it is later than the mark there. */

@@ -129,6 +129,19 @@ test('CLOCK over the service port raises the mark (never lowers it); a far-ahead
   await at(chip, later, (td) => assert.match(flat(td.screen), /PRÊT/));
 });
 
+test('a fresh device asks about an RTC far past every configured claim deadline, and believes one before them', async () => {
+  const far = claimEndMs('2026-12-31') + 100 * 24 * HOUR;
+  const chip = chipWith(testConfig());
+  await at(chip, far, (td) => {
+    assert.match(flat(td.screen), /^HORLOGE EN AVANCE/);
+    td.press('C');
+  });
+  assert.is(readMark(markView(partitionOf(chip, 'ledger'))), 0, 'nothing stored');
+  const near = claimEndMs('2026-12-31') + 10 * 24 * HOUR;
+  await at(chip, near, (td) => assert.match(flat(td.screen), /PRÊT/));
+  assert.ok(readMark(markView(partitionOf(chip, 'ledger'))) >= near);
+});
+
 test('the clock screen, French and English: 4 rows of at most 20 columns, the RTC reading in Paris time', () => {
   const ms = Date.UTC(2027, 9, 5, 8, 30);
   assert.equal(clockScreen('fr', ms), ['HORLOGE EN AVANCE', '05/10/2027 10:30', 'OK valider C refuser', '']);
