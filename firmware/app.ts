@@ -1,10 +1,13 @@
 // The device application: boot, scan → verdict, pay, and back to ready. Talks to the world only
 // through the HAL Device it is given. Every entry point (input callbacks, the tick) is guarded: an
 // exception is logged, shown, and the app returns to ready.
-import type { Beeper, Device, Flash, Input, Key, Led, Log, MonotonicClock, RealTimeClock, TextDisplay, Timers, Watchdog } from '../src/hal.ts';
+import type { Beeper, Device, DeviceKey, Flash, Input, Key, Led, Log, MonotonicClock, Network, NetworkResponse, RealTimeClock, TextDisplay, Timers, Watchdog } from '../src/hal.ts';
 import { checkCode } from '../src/sph1/check.ts';
 import { deviceVerify, prepareVerify } from './verify.ts';
-import { fromHex } from '../src/hex.ts';
+import { provisionedKeys } from './trust.ts';
+import { fromHex, toHex } from '../src/hex.ts';
+import { Outbox, type OutboxEntry } from '../src/registry/outbox.ts';
+import { signedBytes, type PaymentResult, type RegistryRequest } from '../src/registry/protocol.ts';
 import type { KeyRing } from '../src/sph1/keys.ts';
 import { TEST_PUBLIC_KEY_HEX } from '../src/sph1/keys.ts';
 import { SerialDecoder } from '../src/input/serial.ts';
@@ -17,7 +20,7 @@ import { decide, type Verdict } from './decide.ts';
 import { deadlines } from './deadline.ts';
 import { BEEPS, LEDS, type Signal } from './signals.ts';
 import {
-  TEXT, bootScreen, cancelledScreen, clockScreen, errorScreen, paidScreen, readyScreen, verdictScreen,
+  TEXT, bootScreen, cancelledScreen, checkingScreen, clockScreen, errorScreen, paidScreen, payLaterScreen, readyScreen, verdictScreen,
 } from './screens.ts';
 import { newFrameDecoder, type FrameDecoder } from './camera.ts';
 import { PRODUCTION, VERSION } from './build-info.ts';
@@ -28,6 +31,8 @@ export const WATCHDOG_MS = 5000;
 /** The RTC is trusted for compaction only between these (2024-01-01, 2100-01-01 UTC). */
 const PLAUSIBLE_FROM = 1704067200000;
 const PLAUSIBLE_UNTIL = 4102444800000;
+/** Offline payments pushed in one sync request. */
+const SYNC_BATCH = 20;
 /** The same code seen again by the camera within this time is the same ticket still in view. */
 const CAMERA_REPEAT_MS = 3000;
 const DAY_MS = 86400000;
@@ -41,7 +46,9 @@ type State =
   | { kind: 'boot' }
   | { kind: 'ready' }
   | { kind: 'shown'; until: number }
-  | { kind: 'await-pay'; verdict: Extract<Verdict, { kind: 'win' }>; until: number }
+  | { kind: 'await-pay'; verdict: Extract<Verdict, { kind: 'win' }>; code: string; until: number }
+  /** OK pressed with a registry configured: waiting for its answer before paying. */
+  | { kind: 'claiming'; verdict: Extract<Verdict, { kind: 'win' }>; code: string; until: number }
   /** The RTC reads far ahead of the trusted time: OK believes it, C does not. */
   | { kind: 'clock'; rtcMs: number }
   /** Boot failed: the app shows why and does nothing else (the image is not confirmed). */
@@ -77,6 +84,14 @@ export class App {
   private frameDecoder: FrameDecoder | null = null;
   private lastCamera = { text: '', at: -1e12 };
   private deviceId = '';
+  /** The fleet registry (docs/registry.md): null when none is configured or the device has no network. */
+  private net: Network | null = null;
+  private deviceKey: DeviceKey | null = null;
+  private outbox: Outbox | null = null;
+  private inflight: { id: number; kind: 'claim' } | { id: number; kind: 'sync'; entries: OutboxEntry[] } | null = null;
+  private nextSyncAt = 0;
+  private nonceCount = 0;
+  private lastCode = '';
   /** Counts for diagnostics. */
   readonly stats = { scans: 0, payments: 0, errors: 0 };
 
@@ -106,7 +121,7 @@ export class App {
     this.display.show(bootScreen(this.lang, d.identity.imageHash));
     this.led.set('off');
     this.log.write(`boot ${VERSION}${PRODUCTION ? '' : ' (dev)'} image ${d.identity.imageHash.slice(0, 16)} config ${loaded.source}`);
-    this.keys = keyRingOf(this.config);
+    this.keys = provisionedKeys(d.identity) ?? keyRingOf(this.config);
     this.deadlines = deadlines(this.config.emissions);
     // Payments hold at most 16 printable ASCII characters of it.
     this.deviceId = (this.config.deviceId || String(d.identity.deviceId)).replace(/[^\x20-\x7e]/g, '?').slice(0, 16);
@@ -138,6 +153,7 @@ export class App {
       return;
     }
     prepareVerify(this.keys.values());
+    this.openRegistry();
     this.openInputs();
     this.log.write(`ready: ${this.ledger.count} payments held, ${this.keys.size} keys, limit ${this.config.payoutLimitEur} EUR`);
     if (d.identity.pendingConfirm) {
@@ -251,6 +267,32 @@ export class App {
     this.log.write(`ledger: compacted, ${dropped} expired payments dropped`);
   }
 
+  /** The registry link, when configured and the device has a network and a key. */
+  private openRegistry(): void {
+    const d = this.dev;
+    if (!this.config.registryUrl) return;
+    if (!d.Network || !d.DeviceKey) {
+      this.log.write('registry: configured, but this device has no network: payments stay local');
+      return;
+    }
+    try {
+      this.outbox = Outbox.open(new d.Flash({ partition: 'outbox' }));
+    } catch (e) {
+      this.log.write(`registry: no outbox (${messageOf(e)}): payments stay local`);
+      return;
+    }
+    this.deviceKey = new d.DeviceKey({});
+    const net: Network = new d.Network({
+      url: this.config.registryUrl,
+      onReadable: () =>
+        this.guard(() => {
+          for (let r = net.read(); r; r = net.read()) this.onAnswer(r);
+        }),
+    });
+    this.net = net;
+    this.log.write(`registry: ${this.config.registryUrl}, ${this.outbox.pending.length} offline payments to send`);
+  }
+
   private openInputs(): void {
     const d = this.dev;
     const on = (name: string) => this.config.inputs.indexOf(name as never) >= 0;
@@ -309,6 +351,7 @@ export class App {
   onCode(text: string): void {
     if (this.state.kind === 'halted' || this.state.kind === 'boot' || this.state.kind === 'clock') return;
     this.stats.scans++;
+    this.lastCode = text;
     const result = checkCode(text, { keys: this.keys, verify: deviceVerify });
     const paid = result.status === 'win' && result.ticket ? this.ledger.find(result.ticket) : undefined;
     const nowMs = this.trustedNow();
@@ -330,7 +373,7 @@ export class App {
     const now = this.mono.now();
     this.state =
       v.kind === 'win'
-        ? { kind: 'await-pay', verdict: v, until: now + this.config.payWaitMs }
+        ? { kind: 'await-pay', verdict: v, code: this.lastCode, until: now + this.config.payWaitMs }
         : { kind: 'shown', until: now + this.config.verdictMs };
   }
 
@@ -348,7 +391,7 @@ export class App {
     if (s.kind === 'halted' || s.kind === 'boot') return;
     if (s.kind === 'clock') return this.answerClock(k, s.rtcMs);
     if (s.kind === 'await-pay') {
-      if (k === 'OK') return this.pay(s.verdict);
+      if (k === 'OK') return this.net ? this.claim(s.verdict, s.code) : this.pay(s.verdict);
       if (k === 'C') {
         this.beeper.play(BEEPS.key);
         this.display.show(cancelledScreen(this.lang));
@@ -360,11 +403,133 @@ export class App {
       return;
     }
     this.beeper.play(BEEPS.key);
+    // While the registry is asked, keys wait: the answer decides.
     if ((k === 'OK' || k === 'C') && s.kind === 'shown') this.ready();
   }
 
+  // --- the fleet registry ------------------------------------------------------------------------
+
+  private request(kind: 'claim' | 'sync', payments: { code: string; paid_at: number }[]): number {
+    const now = Math.floor(this.rtc.now());
+    this.nonceCount++;
+    // Unique per device: the time, the uptime and a counter (the registry refuses a nonce seen before).
+    const nonce = `${now.toString(36)}-${this.mono.now().toString(36)}-${this.nonceCount.toString(36)}`;
+    const req: RegistryRequest = { kind, device_id: this.deviceId, nonce, sent_at: now, payments };
+    const body = JSON.stringify({ ...req, signature: toHex(this.deviceKey!.sign(signedBytes(req))) });
+    return this.net!.request(`/v1/${kind}`, body, this.config.registryTimeoutMs);
+  }
+
+  /** OK on a payable win with a registry: ask it first; its answer (or its silence) decides. */
+  private claim(v: Extract<Verdict, { kind: 'win' }>, code: string): void {
+    const id = this.request('claim', [{ code, paid_at: Math.floor(this.trustedNow()) }]);
+    this.inflight = { id, kind: 'claim' };
+    this.display.show(checkingScreen(v.prizeEur, this.lang));
+    this.state = { kind: 'claiming', verdict: v, code, until: this.mono.now() + this.config.registryTimeoutMs + 1000 };
+  }
+
+  private onAnswer(r: NetworkResponse): void {
+    const f = this.inflight;
+    if (!f || r.id !== f.id) return; // an answer to a request given up on
+    this.inflight = null;
+    let results: PaymentResult[] | null = null;
+    let error = '';
+    if (r.status === 200) {
+      try {
+        const j = JSON.parse(r.body) as { results?: PaymentResult[] };
+        if (j && Array.isArray(j.results)) results = j.results;
+      } catch {
+        // not JSON: handled as no answer below
+      }
+    } else if (r.status >= 400 && r.status < 500) {
+      try {
+        error = String((JSON.parse(r.body) as { error?: string }).error || r.status);
+      } catch {
+        error = String(r.status);
+      }
+    }
+    if (f.kind === 'sync') return this.onSynced(f.entries, results, error || (results ? '' : `status ${r.status}`));
+    const s = this.state;
+    if (s.kind !== 'claiming') return;
+    const got = results && results.length === 1 ? results[0] : null;
+    if (got && got.result === 'granted') return this.pay(s.verdict);
+    if (got && got.result === 'already_paid') {
+      this.log.write(`registry: ${s.verdict.ticket.emission}-${s.verdict.ticket.block}-${s.verdict.ticket.number} already paid by ${got.by.device_id}`);
+      return this.showVerdict({
+        kind: 'already-paid',
+        ticket: s.verdict.ticket,
+        prizeEur: s.verdict.prizeEur,
+        paid: { prizeEur: s.verdict.prizeEur, paidAtMs: got.by.paid_at, deviceId: String(got.by.device_id).slice(0, 16) },
+      });
+    }
+    if (got || error) {
+      // The registry heard us and said no (the ticket, or this device): never paid offline then.
+      const why = got && got.result === 'invalid' ? got.reason : error;
+      this.log.write(`registry refused the claim: ${why}`);
+      this.display.show(errorScreen(this.lang, TEXT[this.lang].refused));
+      this.signal('refused');
+      this.state = { kind: 'shown', until: this.mono.now() + this.config.verdictMs };
+      return;
+    }
+    this.offline(s.verdict, s.code, `status ${r.status}`);
+  }
+
+  /** No answer from the registry: pay offline up to the offline limit, else not now. */
+  private offline(v: Extract<Verdict, { kind: 'win' }>, code: string, why: string): void {
+    this.log.write(`registry: no answer (${why})`);
+    if (v.prizeEur <= this.config.offlineLimitEur) {
+      const t = v.ticket;
+      try {
+        // The outbox first: a cut between the two leaves an entry the sync drops (no ledger record).
+        this.outbox!.add({ emission: t.emission, block: t.block, number: t.number, paidAtMs: Math.floor(this.trustedNow()), code });
+        return this.pay(v, true);
+      } catch (e) {
+        this.log.write(`outbox: ${messageOf(e)}`);
+      }
+    }
+    this.display.show(payLaterScreen(v.prizeEur, this.lang));
+    this.signal('refused');
+    this.state = { kind: 'shown', until: this.mono.now() + this.config.verdictMs };
+  }
+
+  /** Pushes offline payments while some wait, the device is idle and nothing else is asked. */
+  private sync(now: number): void {
+    const box = this.outbox;
+    if (!box || !this.net || this.inflight || this.state.kind !== 'ready' || now < this.nextSyncAt) return;
+    const batch: OutboxEntry[] = [];
+    const unpaid: OutboxEntry[] = [];
+    for (const e of box.pending) {
+      if (batch.length >= SYNC_BATCH) break;
+      (this.ledger.find(e) ? batch : unpaid).push(e);
+    }
+    if (unpaid.length) {
+      this.log.write(`outbox: ${unpaid.length} entries without a payment dropped`);
+      box.markSynced(unpaid);
+    }
+    if (!batch.length) return;
+    this.nextSyncAt = now + this.config.syncIntervalMs;
+    const id = this.request('sync', batch.map((e) => ({ code: e.code, paid_at: e.paidAtMs })));
+    this.inflight = { id, kind: 'sync', entries: batch };
+  }
+
+  private onSynced(entries: OutboxEntry[], results: PaymentResult[] | null, error: string): void {
+    if (!results || results.length !== entries.length) {
+      this.log.write(`sync: not sent (${error}), ${this.outbox!.pending.length} waiting`);
+      return;
+    }
+    results.forEach((r, i) => {
+      const t = entries[i];
+      if (r.result === 'conflict') this.log.write(`sync: ${t.emission}-${t.block}-${t.number} CONFLICT, also paid by ${r.by.device_id}`);
+      else if (r.result === 'invalid') this.log.write(`sync: ${t.emission}-${t.block}-${t.number} refused: ${r.reason}`);
+    });
+    this.outbox!.markSynced(entries);
+    const left = this.outbox!.pending.length;
+    this.log.write(`sync: ${entries.length} sent, ${left} waiting`);
+    if (left > 0) this.nextSyncAt = 0; // go on at the next tick
+    if (this.state.kind === 'ready') this.ready();
+  }
+
   /** Records the payment; PAYÉ only once `record` returned (the record is then on flash). */
-  private pay(v: Extract<Verdict, { kind: 'win' }>): void {
+  private pay(v: Extract<Verdict, { kind: 'win' }>, offline = false): void {
     const t = v.ticket;
     try {
       this.ledger.record({
@@ -388,8 +553,8 @@ export class App {
       return;
     }
     this.stats.payments++;
-    this.log.write(`paid ${t.emission}-${t.block}-${t.number} ${v.prizeEur} EUR`);
-    this.display.show(paidScreen(v.prizeEur, this.lang));
+    this.log.write(`paid ${t.emission}-${t.block}-${t.number} ${v.prizeEur} EUR${offline ? ' offline' : ''}`);
+    this.display.show(paidScreen(v.prizeEur, this.lang, offline));
     this.signal('paid');
     this.state = { kind: 'shown', until: this.mono.now() + this.config.verdictMs };
   }
@@ -402,14 +567,20 @@ export class App {
       this.drain(d);
     }
     const s = this.state;
+    if (s.kind === 'claiming' && now >= s.until) {
+      // The network never answered (it must, with status 0): give up on it and decide offline.
+      this.inflight = null;
+      return this.offline(s.verdict, s.code, 'timeout');
+    }
     if ((s.kind === 'shown' || s.kind === 'await-pay') && now >= s.until) this.ready();
     else if (s.kind === 'ready') this.clockPending();
+    this.sync(now);
   }
 
   private ready(): void {
     if (this.clockPending()) return;
     this.state = { kind: 'ready' };
-    this.display.show(readyScreen(this.lang));
+    this.display.show(readyScreen(this.lang, this.outbox ? this.outbox.pending.length : 0));
     this.led.set('off');
   }
 

@@ -35,6 +35,14 @@ export interface Config {
   clockJumpDays: number;
   /** Which scanner inputs to open. */
   inputs: ('serial' | 'keyboard' | 'pos' | 'camera')[];
+  /** The fleet registry's base URL (`http://host:port`); empty: no registry, every payment is local. */
+  registryUrl: string;
+  /** With a registry that does not answer, wins up to this many euros are paid offline (and pushed later). */
+  offlineLimitEur: number;
+  /** How long a claim waits for the registry, ms. */
+  registryTimeoutMs: number;
+  /** How often offline payments are pushed while some wait, ms. */
+  syncIntervalMs: number;
 }
 
 export const DEMO_PAYOUT_LIMIT_EUR = 300;
@@ -55,6 +63,10 @@ export function defaultConfig(production = PRODUCTION): Config {
     compactFreeSectors: 32,
     clockJumpDays: 60,
     inputs: ['serial', 'keyboard', 'pos', 'camera'],
+    registryUrl: '',
+    offlineLimitEur: 150,
+    registryTimeoutMs: 3000,
+    syncIntervalMs: 30000,
   };
 }
 
@@ -133,6 +145,12 @@ export function configProblems(c: unknown, production = PRODUCTION): string[] {
   if (!Array.isArray(o.inputs) || !o.inputs.every((x) => inputs.indexOf(x as string) >= 0)) {
     p.push('inputs: not a list of serial, keyboard, pos, camera');
   }
+  if (typeof o.registryUrl !== 'string' || !/^(|https?:\/\/[\x21-\x7e]{1,200})$/.test(o.registryUrl)) {
+    p.push('registryUrl: not empty or an http(s):// URL');
+  }
+  if (!isInt(o.offlineLimitEur, 0, 0xffffffff)) p.push('offlineLimitEur: not a whole number of euros');
+  if (!isInt(o.registryTimeoutMs, 100, 60000)) p.push('registryTimeoutMs: not 100…60000');
+  if (!isInt(o.syncIntervalMs, 1000, 86400000)) p.push('syncIntervalMs: not 1000…86400000');
   return p;
 }
 

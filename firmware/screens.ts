@@ -31,6 +31,13 @@ interface Words {
   emission: string;
   ledgerFull: string;
   recordFailed: string;
+  checking: string;
+  registry: string;
+  offline: string;
+  payLater: string;
+  networkDown: string;
+  refused: string;
+  toSend: string;
   clockAhead: string;
   clockKeys: string;
 }
@@ -59,6 +66,13 @@ export const TEXT: Record<Lang, Words> = {
     emission: 'émission inconnue',
     ledgerFull: 'registre plein',
     recordFailed: 'paiement non enregistré',
+    checking: 'VÉRIFICATION',
+    registry: 'Registre central…',
+    offline: 'hors ligne',
+    payLater: 'payer plus tard',
+    networkDown: 'réseau indisponible',
+    refused: 'refusé par le registre',
+    toSend: 'à transmettre',
     clockAhead: 'HORLOGE EN AVANCE',
     clockKeys: 'OK valider C refuser',
   },
@@ -85,6 +99,13 @@ export const TEXT: Record<Lang, Words> = {
     emission: 'unknown emission',
     ledgerFull: 'ledger full',
     recordFailed: 'payment not recorded',
+    checking: 'CHECKING',
+    registry: 'Central registry…',
+    offline: 'offline',
+    payLater: 'pay later',
+    networkDown: 'network unavailable',
+    refused: 'refused by the registry',
+    toSend: 'to send',
     clockAhead: 'CLOCK JUMPED AHEAD',
     clockKeys: 'OK accept  C refuse',
   },
@@ -120,9 +141,21 @@ function screen(clerk: string[], customer: string): string[] {
 
 const ticketLine = (t: { emission: number; block: number; number: number }) => `${t.emission}-${t.block}-${t.number}`;
 
-export function readyScreen(lang: Lang): string[] {
+/** `unsent`: offline payments the registry has not heard yet (shown when some wait). */
+export function readyScreen(lang: Lang, unsent = 0): string[] {
   const w = TEXT[lang];
-  return screen([PRODUCT, w.ready, w.scan], '');
+  return screen([PRODUCT, w.ready, w.scan], unsent > 0 ? `${unsent} ${w.toSend}` : '');
+}
+
+export function checkingScreen(prizeEur: number, lang: Lang): string[] {
+  const w = TEXT[lang];
+  return screen([w.checking, w.registry], formatEur(prizeEur, lang));
+}
+
+/** A win the registry could not be asked about, above the offline limit: not paid now. */
+export function payLaterScreen(prizeEur: number, lang: Lang): string[] {
+  const w = TEXT[lang];
+  return screen([w.notPayable, w.networkDown, w.payLater], formatEur(prizeEur, lang));
 }
 
 export function bootScreen(lang: Lang, imageHash: string): string[] {
@@ -152,9 +185,10 @@ export function verdictScreen(v: Verdict, lang: Lang): string[] {
   }
 }
 
-export function paidScreen(prizeEur: number, lang: Lang): string[] {
+/** `offline`: paid without the registry's answer; the payment waits in the outbox. */
+export function paidScreen(prizeEur: number, lang: Lang, offline = false): string[] {
   const w = TEXT[lang];
-  return screen([w.paid, w.recorded], formatEur(prizeEur, lang));
+  return screen(offline ? [w.paid, w.recorded, w.offline] : [w.paid, w.recorded], formatEur(prizeEur, lang));
 }
 
 export function cancelledScreen(lang: Lang): string[] {

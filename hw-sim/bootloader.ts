@@ -10,6 +10,9 @@
 //       marks it for one test boot; refusals change nothing on the chip.
 //   provision(chip, bytes)             factory programming: slot A, confirmed (tests, simulator start).
 //   bootInfo(chip, opts?)              boot state and both slots' summaries (service `identify`).
+//   trustedOptions(chip, opts?)        the firmware key, board id and production flag provisioned in the
+//       chip's write-once area (hw-sim/provision.ts); bootSelect, installImage and bootInfo use them
+//       unless `opts.publicKey` is given (tests).
 //
 // Boot state: 32-byte records appended to the two sectors of `bootState`, each with a sequence number and
 // a CRC-32; the valid record with the highest sequence wins. A cut mid-record leaves a bad CRC (ignored:
@@ -27,7 +30,9 @@ import {
 import { fromHex } from '../src/hex.ts';
 import type { SlotReport } from '../src/service/protocol.ts';
 import type { Verifier } from '../src/crypto/ed25519.ts';
-import { nodeVerify } from '../src/node/node-crypto.ts';
+import { hostVerify } from '../src/node/node-crypto.ts';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { readTrust } from './provision.ts';
 
 /** What the bootloader needs of the NOR chip (whole-chip addresses). */
 export interface NorChip {
@@ -49,6 +54,8 @@ export interface BootOptions {
   publicKey?: Uint8Array;
   boardId?: number;
   verify?: Verifier;
+  /** A production device refuses development-signed images, whatever key it trusts. */
+  production?: boolean;
 }
 
 export interface BootState {
@@ -173,9 +180,31 @@ function options(o: BootOptions): Required<BootOptions> {
   return {
     publicKey: o.publicKey ?? fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX),
     boardId: o.boardId ?? BOARD_ID,
-    verify: o.verify ?? nodeVerify,
+    verify: o.verify ?? hostVerify,
+    production: o.production ?? false,
   };
 }
+
+/** The options of the device's provisioned trust anchors; `o.publicKey` given: `o` as is (tests). */
+export function trustedOptions(chip: NorChip, o: BootOptions = {}): BootOptions | { error: string } {
+  if (o.publicKey) return o;
+  const t = readTrust(chip);
+  if ('error' in t) return { error: `${t.error}: the device trusts no key` };
+  return { boardId: t.boardId, production: t.production, ...o, publicKey: t.firmwareKey };
+}
+
+/** True when `image` was signed by the published development firmware key. */
+export function devSigned(image: { keyHash?: Uint8Array; signature: Uint8Array; hash: Uint8Array }, verify: Verifier = hostVerify): boolean {
+  const dev = fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX);
+  if (image.keyHash) return equalHash(image.keyHash, sha256(dev));
+  return verify(image.signature, image.hash, dev);
+}
+
+function equalHash(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+export const DEV_SIGNED_DETAIL = 'development-signed image: this is a production device';
 
 function readSlot(chip: NorChip, slot: Slot): Uint8Array | { error: string; empty: boolean } {
   const part = SLOTS[slot];
@@ -197,6 +226,7 @@ export function checkImage(bytes: Uint8Array, minCounter: number, o: BootOptions
   const opt = options(o);
   if (bytes.length > SLOT_SIZE) return { ok: false, reason: 'too-large', detail: `${bytes.length} bytes, a slot holds ${SLOT_SIZE}` };
   const v = verifyImage(bytes, opt.publicKey, { verify: opt.verify, exact });
+  if (opt.production && v.image && devSigned(v.image, opt.verify)) return { ok: false, reason: 'signature', detail: DEV_SIGNED_DETAIL };
   if (!v.ok) return { ok: false, reason: v.reason, detail: v.detail };
   const h = v.image.header;
   if (h.boardId !== opt.boardId) {
@@ -239,7 +269,9 @@ function booted(chip: NorChip, slot: Slot, c: Extract<Checked, { ok: true }>, pe
 }
 
 /** At reset: picks, checks and returns the image to start. See the top of the file. */
-export function bootSelect(chip: NorChip, o: BootOptions = {}): BootedImage | { error: string } {
+export function bootSelect(chip: NorChip, opts: BootOptions = {}): BootedImage | { error: string } {
+  const o = trustedOptions(chip, opts);
+  if ('error' in o) return o;
   let st = readBootState(chip);
   if (st.trial !== null) {
     if (!st.trialBooted) {
@@ -275,7 +307,10 @@ export type InstallResult = { ok: true; slot: Slot; hashHex: string } | { ok: fa
  * before the first write, so a refusal leaves the chip as it was. `running` is the slot executing now
  * (an unconfirmed trial may not be overwritten).
  */
-export function installImage(chip: NorChip, bytes: Uint8Array, o: BootOptions & { running?: Slot | null } = {}): InstallResult {
+export function installImage(chip: NorChip, bytes: Uint8Array, opts: BootOptions & { running?: Slot | null } = {}): InstallResult {
+  const t = trustedOptions(chip, opts);
+  if ('error' in t) return { ok: false, reason: 'signature', detail: t.error };
+  const o = { ...t, running: opts.running };
   const st = readBootState(chip);
   const c = checkImage(bytes, st.minCounter, o);
   if (!c.ok) return c;
@@ -324,6 +359,8 @@ export interface BootInfo {
   slots: [SlotSummary, SlotSummary];
 }
 
-export function bootInfo(chip: NorChip, o: BootOptions = {}): BootInfo {
+export function bootInfo(chip: NorChip, opts: BootOptions = {}): BootInfo {
+  const t = trustedOptions(chip, opts);
+  const o = 'error' in t ? { ...opts, publicKey: new Uint8Array(32) } : t;
   return { state: readBootState(chip), slots: [slotSummary(chip, 0, o), slotSummary(chip, 1, o)] };
 }

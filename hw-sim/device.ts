@@ -2,13 +2,14 @@
 // src/hal.ts, on virtual time (hw-sim/scheduler.ts). The VM (hw-sim/qjs-host.ts) gets `device`;
 // the simulator drives the inputs and observes the outputs through this object.
 import type {
-  Camera, CameraOptions, Device, Flash, FlashOptions, Frame, HIDInput, HIDInputOptions, Identity, Key, Keypad,
-  KeypadOptions, LedColor, Serial, SerialOptions, TextDisplay, Tone, WatchdogOptions,
+  Camera, CameraOptions, Device, DeviceKey, Flash, FlashOptions, Frame, HIDInput, HIDInputOptions, Identity, Key, Keypad,
+  KeypadOptions, LedColor, Network, NetworkOptions, NetworkResponse, Serial, SerialOptions, TextDisplay, Tone, WatchdogOptions,
 } from '../src/hal.ts';
 import { LAYOUT, SECTOR_SIZE } from './layout.ts';
 import type { Scheduler } from './scheduler.ts';
 
 import type { NorFlash } from './nor-flash.ts';
+import type { SimNetwork } from './network.ts';
 
 export interface BeepRecord {
   t: number;
@@ -29,10 +30,13 @@ export interface PeripheralOptions {
   chip: NorFlash;
   /** Real-time clock: ms since the epoch when the scheduler's time is 0. */
   rtcBase: () => number;
-  identity: { deviceId: string; boardId: number; imageHash: string; pendingConfirm: boolean; confirm(): void };
+  identity: { deviceId: string; boardId: number; imageHash: string; pendingConfirm: boolean; confirm(): void; ticketKeys?: string; production?: boolean };
   events?: DeviceEvents;
   rows?: number;
   columns?: number;
+  /** The device's network and its Ed25519 key (docs/registry.md); without them the HAL has neither. */
+  network?: SimNetwork;
+  deviceKey?: { publicKey: Uint8Array; sign(message: Uint8Array): Uint8Array };
 }
 
 type InputKind = 'hid-keyboard' | 'hid-pos' | 'serial' | 'camera' | 'keypad';
@@ -138,8 +142,14 @@ export class Peripherals {
       confirm() {
         o.identity.confirm();
       },
+      get ticketKeys() {
+        return o.identity.ticketKeys;
+      },
+      get production() {
+        return o.identity.production;
+      },
     };
-    return {
+    const device: Device = {
       HIDInput: class extends Source<Uint8Array> implements HIDInput {
         constructor(opts: HIDInputOptions) {
           super(opts?.onReadable);
@@ -281,6 +291,37 @@ export class Peripherals {
       },
       identity,
     };
+    const net = o.network;
+    const key = o.deviceKey;
+    if (net && key) {
+      device.Network = class extends Source<NetworkResponse> implements Network {
+        private readonly url: string;
+        private nextId = 1;
+        constructor(opts: NetworkOptions) {
+          super(opts?.onReadable);
+          this.url = String(opts?.url ?? '');
+        }
+        request(path: string, body: string, timeoutMs: number): number {
+          const id = this.nextId++;
+          const timeout = Math.max(1, Number(timeoutMs) || 1);
+          const answer = (after: number, status: number, text: string) =>
+            sched.after(after, () => {
+              if (!self.off) this.push({ id, status, body: text });
+            });
+          net.send(this.url + String(path), String(body), timeout, answer);
+          return id;
+        }
+      };
+      device.DeviceKey = class implements DeviceKey {
+        get publicKey(): Uint8Array {
+          return key.publicKey.slice();
+        }
+        sign(message: Uint8Array): Uint8Array {
+          return key.sign(message);
+        }
+      };
+    }
+    return device;
   }
 }
 
@@ -295,7 +336,7 @@ class CameraSource extends Source<Frame> implements Camera {
 
 /** The HAL Flash of a firmware partition of the chip. */
 export function partitionFlash(chip: NorFlash, partition: unknown): Flash {
-  const p = partition === 'config' ? LAYOUT.config : partition === 'ledger' ? LAYOUT.ledger : null;
-  if (!p) throw new TypeError("Flash partition must be 'config' or 'ledger'");
+  const p = partition === 'config' ? LAYOUT.config : partition === 'ledger' ? LAYOUT.ledger : partition === 'outbox' ? LAYOUT.outbox : null;
+  if (!p) throw new TypeError("Flash partition must be 'config', 'ledger' or 'outbox'");
   return chip.partition(p.offset, p.size);
 }

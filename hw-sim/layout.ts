@@ -16,4 +16,8 @@ export const LAYOUT = {
   config: { offset: 0x102000, size: 0x002000 },
   // Two time-mark sectors, then two mirrored logs of 1 MiB (src/ledger/mirror.ts).
   ledger: { offset: 0x110000, size: 0x202000 },
+  /** Write-once provisioning area (the device's trust anchors, hw-sim/provision.ts): never erased. */
+  otp: { offset: 0x3ff000, size: 0x001000 },
+  /** Offline payments waiting for the fleet registry (src/registry/outbox.ts). */
+  outbox: { offset: 0x3c0000, size: 0x010000 },
 } as const satisfies Record<string, Partition>;

@@ -3,7 +3,7 @@
 // done. `partition()` gives the HAL Flash the firmware sees for one partition.
 import { readFileSync, writeFileSync, renameSync, existsSync } from 'node:fs';
 import type { Flash } from '../src/hal.ts';
-import { CHIP_SIZE, SECTOR_SIZE } from './layout.ts';
+import { CHIP_SIZE, LAYOUT, SECTOR_SIZE, type Partition } from './layout.ts';
 
 /** Thrown by the operation a power cut interrupted, then by every operation until `powerOn()`. */
 export class PowerCut extends Error {
@@ -54,6 +54,19 @@ export interface NorFlashOptions {
   /** Randomness for power cuts when `cutAtOp` is given none. Default: seed 1. */
   random?: Random;
   timing?: FlashTiming;
+  /**
+   * Write-once areas: never erased, and a byte once programmed is never programmed again (both throw
+   * WriteOnceError). Default: LAYOUT.otp on a chip of the layout's size, none otherwise.
+   */
+  writeOnce?: Partition[];
+}
+
+/** An erase or a second program of a write-once area (OTP): refused, the chip is unchanged. */
+export class WriteOnceError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WriteOnceError';
+  }
 }
 
 /** What the last power cut did, for tests and logs. */
@@ -78,6 +91,7 @@ export class NorFlash implements Flash {
   private cutIn = 0;
   private cutRandom: Random;
   private readonly random: Random;
+  readonly writeOnce: readonly Partition[];
 
   constructor(opts: NorFlashOptions = {}) {
     this.size = opts.size ?? CHIP_SIZE;
@@ -92,6 +106,7 @@ export class NorFlash implements Flash {
     this.random = opts.random ?? seeded(1);
     this.timing = opts.timing ?? TYPICAL_TIMING;
     this.cutRandom = this.random;
+    this.writeOnce = opts.writeOnce ?? (this.size === CHIP_SIZE && this.blockLength === SECTOR_SIZE ? [LAYOUT.otp] : []);
   }
 
   /** Loads a chip saved by `save`, or a fresh erased one when the file does not exist. */
@@ -131,6 +146,11 @@ export class NorFlash implements Flash {
   write(bytes: Uint8Array, offset: number): void {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('flash write: bytes must be a Uint8Array');
     this.check(offset, bytes.length);
+    for (const w of this.writeOnce) {
+      for (let i = Math.max(offset, w.offset); i < Math.min(offset + bytes.length, w.offset + w.size); i++) {
+        if (this.bytes[i] !== 0xff) throw new WriteOnceError(`flash: byte 0x${i.toString(16)} of a write-once area is already programmed`);
+      }
+    }
     this.ops++;
     this.counters.writes++;
     const n = bytes.length;
@@ -158,6 +178,10 @@ export class NorFlash implements Flash {
       throw new RangeError(`flash erase: no sector ${block}`);
     }
     this.checkPower();
+    const at = block * this.blockLength;
+    if (this.writeOnce.some((w) => at < w.offset + w.size && at + this.blockLength > w.offset)) {
+      throw new WriteOnceError(`flash erase: sector ${block} is write-once`);
+    }
     this.ops++;
     this.counters.erases++;
     this.counters.busyMs += this.timing.eraseMs;

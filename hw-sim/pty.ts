@@ -9,7 +9,7 @@
 // `cut()` kills socat (both ends see the line drop; the device keeps its update session) and
 // `reconnect()` brings a new socat up on the same paths: the link-cut tests use them.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readlinkSync, rmSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SerialPortStream } from '@serialport/stream';
@@ -19,8 +19,44 @@ import { ServicePort, type ServiceHost } from './service.ts';
 export interface PtyOptions {
   /** Simulated UART rate of the device (default 115200). */
   baud?: number;
-  /** Path of the symlink to the host end (default: in a fresh temporary directory). */
+  /**
+   * Path of the symlink to the host end (default: in a fresh temporary directory). Refused when
+   * something other than a pseudo-terminal link (one a previous run left) is there.
+   */
   link?: string;
+  /** socat ended on its own (not through cut() or close()): the port is gone. `why`: how, its last words. */
+  onDown?: (why: string) => void;
+}
+
+/**
+ * The port cannot be made: `path-taken` (PATH is not a pseudo-terminal link), `no-socat`, `socat-failed`
+ * (`detail`: socat's last words). The message (English) says what to do.
+ */
+export class PtyError extends Error {
+  constructor(
+    readonly code: 'path-taken' | 'no-socat' | 'socat-failed',
+    readonly detail: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PtyError';
+  }
+}
+
+export const pathTaken = (p: string) => new PtyError('path-taken', p, `${p} exists and is not a pseudo-terminal link: choose another path (it is left as it is)`);
+
+export const SOCAT_HINT = 'install socat (Debian/Ubuntu: sudo apt-get install socat; macOS: brew install socat)';
+
+/** Whether `path` is a symlink to a pseudo-terminal (what socat's link= makes), or absent. */
+export function freeForLink(path: string): boolean {
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch {
+    return true;
+  }
+  if (!st.isSymbolicLink()) return false;
+  return /^\/dev\/(pts\/\d+|ptmx|tty\w*)$/.test(readlinkSync(path));
 }
 
 export interface ServicePty {
@@ -44,6 +80,9 @@ async function waitFor(check: () => boolean, ms: number, what: string): Promise<
 
 export async function exposeServicePort(host: ServiceHost, opts: PtyOptions = {}): Promise<ServicePty> {
   const baud = opts.baud ?? 115200;
+  if (opts.link !== undefined && !freeForLink(opts.link)) {
+    throw pathTaken(opts.link);
+  }
   const dir = mkdtempSync(join(tmpdir(), 'saphir-pty-'));
   const devLink = join(dir, 'device');
   const path = opts.link ?? join(dir, 'tty');
@@ -58,8 +97,10 @@ export async function exposeServicePort(host: ServiceHost, opts: PtyOptions = {}
     },
   });
 
+  let stopping = false;
   const up = async () => {
-    if (existsSync(path)) rmSync(path, { force: true });
+    if (!freeForLink(path)) throw pathTaken(path);
+    rmSync(path, { force: true });
     if (existsSync(devLink)) rmSync(devLink, { force: true });
     const p = spawn('socat', ['-d', '-d', `pty,raw,echo=0,link=${devLink}`, `pty,raw,echo=0,link=${path}`], {
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -68,14 +109,28 @@ export async function exposeServicePort(host: ServiceHost, opts: PtyOptions = {}
     socatLog = '';
     let started = false;
     let failed: Error | null = null;
-    p.on('error', (e) => (failed = new Error(`cannot start socat: ${e.message}`)));
+    p.on('error', (e: NodeJS.ErrnoException) => {
+      failed = e.code === 'ENOENT' ? new PtyError('no-socat', '', `socat not found: ${SOCAT_HINT}`) : new PtyError('socat-failed', e.message, `cannot start socat: ${e.message}`);
+    });
+    p.on('exit', (code, signal) => {
+      if (!started || stopping || socat !== p) return;
+      opts.onDown?.(`${signal ?? `exit ${code}`}: ${socatLog.trim().split('\n').pop() ?? ''}`);
+    });
     p.stderr!.on('data', (d: Buffer) => {
       socatLog += d.toString();
       if (socatLog.includes('starting data transfer loop')) started = true;
     });
-    await waitFor(() => started || failed !== null || p.exitCode !== null, 5000, 'socat');
+    try {
+      await waitFor(() => started || failed !== null || p.exitCode !== null || p.signalCode !== null, 5000, 'socat');
+    } catch {
+      p.kill('SIGKILL');
+      throw new PtyError('socat-failed', socatLog.trim(), `socat did not start within 5 s: ${socatLog.trim()}`);
+    }
     if (failed) throw failed;
-    if (!started) throw new Error(`socat exited: ${socatLog.trim()}`);
+    if (!started) {
+      const last = socatLog.trim().split('\n').pop() || `exit ${p.exitCode ?? p.signalCode}`;
+      throw new PtyError('socat-failed', last, `socat could not make the port: ${last}`);
+    }
     const s = await new Promise<SerialPortStream>((resolve, reject) => {
       const sp = new SerialPortStream({ binding: autoDetect(), path: devLink, baudRate: baud, autoOpen: false, lock: false });
       sp.open((err) => (err ? reject(err) : resolve(sp)));
@@ -86,20 +141,29 @@ export async function exposeServicePort(host: ServiceHost, opts: PtyOptions = {}
   };
 
   const down = async () => {
+    stopping = true;
     const s = serial;
     serial = null;
     const p = socat;
     socat = null;
-    if (p && p.exitCode === null) {
+    // A signal leaves exitCode null: both say whether it already ended.
+    if (p && p.exitCode === null && p.signalCode === null) {
       const gone = new Promise((r) => p.once('exit', r));
       p.kill('SIGTERM');
       await gone;
     }
     if (s?.isOpen) await new Promise<void>((r) => s.close(() => r()));
     port.linkReset();
+    stopping = false;
   };
 
-  await up();
+  try {
+    await up();
+  } catch (e) {
+    port.close();
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
   return {
     path,
     device: realpathSync(path),
@@ -110,7 +174,8 @@ export async function exposeServicePort(host: ServiceHost, opts: PtyOptions = {}
       await down();
       port.close();
       rmSync(dir, { recursive: true, force: true });
-      if (opts.link) rmSync(opts.link, { force: true });
+      // Only our own link: never a file someone put there since.
+      if (opts.link && freeForLink(opts.link)) rmSync(opts.link, { force: true });
     },
   };
 }

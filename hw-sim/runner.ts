@@ -9,6 +9,7 @@ import { transmit, ScannerOptionError } from './scanners/index.ts';
 import { ticketCode } from './tickets.ts';
 import type { Scenario, Step } from './scenario.ts';
 import { formatEur } from '../src/i18n.ts';
+import { publicKeyArg } from '../src/node/key-args.ts';
 
 export interface StepReport {
   line: number;
@@ -48,6 +49,17 @@ export interface RunOptions {
   chip?: NorFlash;
   /** Language of the problems reported (default fr, like all technician-facing text). */
   lang?: 'fr' | 'en';
+  /** Keys to provision the device with when the scenario names none (`saphir sim --firmware-key`…). */
+  firmwareKey?: Uint8Array;
+  techKey?: Uint8Array;
+  /** The fleet registry the devices talk to, and what it holds (for expect-registry). */
+  registry?: ScenarioRegistry;
+}
+
+/** What a scenario sees of its registry. */
+export interface ScenarioRegistry {
+  url: string;
+  state(): Promise<{ holders: { emission: number; block: number; number: number; device_id: string }[]; conflicts: number }>;
 }
 
 export function describe(s: Step): string {
@@ -84,13 +96,38 @@ export function describe(s: Step): string {
     }
     case 'screenshot':
       return `screenshot ${s.file}`;
+    case 'network':
+      return s.up ? `network up${s.latencyMs !== undefined ? ` latency ${s.latencyMs} ms` : ''}${s.loss !== undefined ? ` loss ${s.loss}` : ''}` : 'network down';
+    case 'expect-registry': {
+      const parts: string[] = [];
+      if (s.claims !== undefined) parts.push(`claims ${s.claims}`);
+      if (s.conflicts !== undefined) parts.push(`conflicts ${s.conflicts}`);
+      if (s.contains) parts.push(`contains ${s.contains.emission}/${s.contains.block}/${s.contains.number}${s.contains.device ? ` by ${s.contains.device}` : ''}`);
+      return `expect-registry ${parts.join(', ')}`;
+    }
   }
 }
 
+function describeOn(s: Step): string {
+  return s.on ? `[${s.on}] ${describe(s)}` : describe(s);
+}
+
 /** Builds the simulator a scenario asks for (its flash file, clock, seed, device id). */
-export function simulatorFor(sc: Scenario, o: RunOptions = {}): Simulator {
+export function simulatorFor(sc: Scenario, o: RunOptions = {}, deviceId = sc.device?.id): Simulator {
   const chip = o.chip ?? (sc.device?.flash ? NorFlash.load(resolveFrom(sc.file, sc.device.flash)) : new NorFlash());
-  return new Simulator({ chip, seed: sc.seed, clockMs: sc.clockMs, deviceId: sc.device?.id, events: o.events, bundle: o.bundle, variant: o.variant });
+  const key = (v: string | undefined, option: string) => (v === undefined ? undefined : publicKeyArg(option, /^[0-9a-fA-F]{64}$/.test(v) ? v : resolveFrom(sc.file, v)));
+  return new Simulator({
+    chip,
+    seed: sc.seed,
+    clockMs: sc.clockMs,
+    deviceId,
+    events: o.events,
+    bundle: o.bundle,
+    variant: o.variant,
+    firmwareKey: key(sc.device?.firmwareKey, 'firmware-key') ?? o.firmwareKey,
+    techKey: key(sc.device?.techKey, 'tech-key') ?? o.techKey,
+    registry: o.registry?.url,
+  });
 }
 
 function resolveFrom(file: string, p: string): string {
@@ -99,10 +136,20 @@ function resolveFrom(file: string, p: string): string {
 
 export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<RunReport> {
   const wall = performance.now();
-  const sim = o.sim ?? simulatorFor(sc, o);
-  if (o.sim && o.events) sim.events = o.events;
-  if (o.sim && sc.clockMs !== undefined) sim.setClock(sc.clockMs);
-  if (sc.config) sim.configure(sc.config);
+  const first = o.sim ?? simulatorFor(sc, o, sc.devices?.[0] ?? sc.device?.id);
+  if (o.sim && o.events) first.events = o.events;
+  if (o.sim && sc.clockMs !== undefined) first.setClock(sc.clockMs);
+  // A fleet scenario: one simulator a device, each with its own chip, all on the scenario's registry.
+  const fleet = new Map<string, Simulator>();
+  if (sc.devices) {
+    fleet.set(sc.devices[0], first);
+    for (const id of sc.devices.slice(1)) fleet.set(id, simulatorFor({ ...sc, device: { ...sc.device, flash: undefined } }, { ...o, chip: undefined }, id));
+  }
+  const all = sc.devices ? [...fleet.values()] : [first];
+  for (const [id, d] of sc.devices ? fleet : new Map([['', first]])) {
+    if (sc.config || o.registry) d.configure({ ...sc.config, ...(id ? { deviceId: id } : {}) });
+  }
+  let sim = first;
   const report: RunReport = { scenario: sc.name, file: sc.file, ok: true, steps: [], virtualMs: 0, wallMs: 0, scans: 0, payments: 0 };
   const start = sim.now;
   const en = o.lang === 'en';
@@ -111,12 +158,13 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
   let mark = sim.beepLog.length;
   for (const step of sc.steps) {
     let problem: string | undefined;
+    sim = step.on ? fleet.get(step.on)! : first;
     try {
       problem = await play(step);
     } catch (e) {
       problem = e instanceof Error ? e.message : String(e);
     }
-    const r: StepReport = { line: step.line, text: describe(step), ok: !problem, t: sim.now - start, problem };
+    const r: StepReport = { line: step.line, text: describeOn(step), ok: !problem, t: sim.now - start, problem };
     report.steps.push(r);
     o.onStep?.(r);
     if (problem) {
@@ -125,9 +173,9 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
       break;
     }
   }
-  report.virtualMs = sim.now - start;
+  report.virtualMs = first.now - start;
   report.wallMs = performance.now() - wall;
-  if (!o.sim) sim.dispose();
+  for (const d of all) if (d !== o.sim) d.dispose();
   return report;
 
   async function play(s: Step): Promise<string | undefined> {
@@ -136,7 +184,8 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
     };
     switch (s.kind) {
       case 'boot':
-        await sim.boot();
+        // Without `on`, the whole fleet powers on.
+        for (const d of s.on ? [sim] : all) await d.boot();
         mark = sim.beepLog.length;
         return;
       case 'reboot':
@@ -148,7 +197,8 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         else sim.powerCut();
         return;
       case 'delay':
-        await sim.run(s.ms);
+        // Without `on`, time passes for the whole fleet.
+        for (const d of s.on ? [sim] : all) await d.run(s.ms);
         return;
       case 'set-clock':
         sim.setClock(s.ms);
@@ -211,6 +261,37 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         const list = entries.map((p) => `${p.emission}/${p.block}/${p.number} ${p.prizeEur} €`).join('; ');
         const want = describe(s).slice('expect-ledger '.length);
         return tr(`attendu le registre ${want} ; il contient ${entries.length}${list ? ' : ' + list : ''}`, `expected the ledger ${want}; it holds ${entries.length}${list ? ': ' + list : ''}`);
+      }
+      case 'network': {
+        if (!sim.network) return tr('ce scénario a besoin d’un registre (--registry URL|embedded)', 'this scenario needs a registry (--registry URL|embedded)');
+        const n = sim.network.state;
+        sim.network.state = { up: s.up, latencyMs: s.latencyMs ?? n.latencyMs, loss: s.loss ?? n.loss };
+        return;
+      }
+      case 'expect-registry': {
+        const reg = o.registry;
+        if (!reg) return tr('ce scénario a besoin d’un registre (--registry URL|embedded)', 'this scenario needs a registry (--registry URL|embedded)');
+        let st = await reg.state();
+        const test = () => {
+          const c = s.contains;
+          return (
+            (s.claims === undefined || st.holders.length === s.claims) &&
+            (s.conflicts === undefined || st.conflicts === s.conflicts) &&
+            (!c || st.holders.some((h) => h.emission === c.emission && h.block === c.block && h.number === c.number && (!c.device || h.device_id === c.device)))
+          );
+        };
+        // Devices push on their own time: run them, asking the registry every virtual second.
+        for (let waited = 0; !test() && waited < s.withinMs; waited += 1000) {
+          for (const d of all) await d.run(1000);
+          st = await reg.state();
+        }
+        if (test()) return;
+        const held = st.holders.map((h) => `${h.emission}/${h.block}/${h.number} ${h.device_id}`).join('; ');
+        const want = describe(s).slice('expect-registry '.length);
+        return tr(
+          `attendu au registre central ${want} ; il tient ${st.holders.length} ticket(s)${held ? ' : ' + held : ''}, ${st.conflicts} conflit(s)`,
+          `expected the registry ${want}; it holds ${st.holders.length} ticket(s)${held ? ': ' + held : ''}, ${st.conflicts} conflict(s)`,
+        );
       }
       case 'screenshot': {
         const file = o.screenshotDir && !isAbsolute(s.file) ? resolve(o.screenshotDir, s.file) : resolveFrom(sc.file, s.file);

@@ -13,7 +13,8 @@ export interface Where {
 /** `row`: the display line (1-based) the text must be on; the YAML field is `line`. */
 export type DisplayExpect = { contains?: string; matches?: RegExp; row?: number; withinMs: number };
 
-export type Step = Where &
+/** `on`: the device of a multi-device scenario the step is for (default: the first one). */
+export type Step = Where & { on?: string } &
   (
     | { kind: 'boot' }
     | { kind: 'reboot' }
@@ -27,7 +28,14 @@ export type Step = Where &
     | { kind: 'expect-led'; color: LedColor; withinMs: number }
     | { kind: 'expect-ledger'; count?: number; contains?: { emission: number; block: number; number: number }; withinMs: number }
     | { kind: 'screenshot'; file: string }
+    | { kind: 'network'; up: boolean; latencyMs?: number; loss?: number }
+    | { kind: 'expect-registry'; claims?: number; conflicts?: number; contains?: { emission: number; block: number; number: number; device?: string }; withinMs: number }
   );
+
+/** Whether a scenario needs a fleet registry to run (several devices, network steps). */
+export function needsRegistry(sc: Scenario): boolean {
+  return !!sc.devices || sc.steps.some((s) => s.kind === 'network' || s.kind === 'expect-registry');
+}
 
 export interface Scenario {
   file: string;
@@ -36,7 +44,10 @@ export interface Scenario {
   seed: string | number;
   config?: SimConfig;
   clockMs?: number;
-  device?: { flash?: string; id?: string };
+  /** `firmware-key` / `tech-key`: HEX or a file (relative to the scenario) to provision the device with. */
+  device?: { flash?: string; id?: string; firmwareKey?: string; techKey?: string };
+  /** Several devices of one fleet (ids); they share the scenario's registry (docs/registry.md). */
+  devices?: string[];
   steps: Step[];
 }
 
@@ -52,7 +63,7 @@ export class ScenarioError extends Error {
 
 export const STEP_KINDS = [
   'boot', 'reboot', 'power-cut', 'delay', 'set-clock', 'scan', 'press',
-  'expect-display', 'expect-beep', 'expect-led', 'expect-ledger', 'screenshot',
+  'expect-display', 'expect-beep', 'expect-led', 'expect-ledger', 'screenshot', 'network', 'expect-registry',
 ] as const;
 export const BEEP_KINDS = ['win', 'lose', 'refused', 'paid', 'boot', 'key', 'error'] as const;
 const KEYS = ['OK', 'C', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
@@ -154,7 +165,7 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
     return out;
   };
 
-  const top = fields(root, 'the scenario', ['name', 'description', 'seed', 'config', 'device', 'steps']);
+  const top = fields(root, 'the scenario', ['name', 'description', 'seed', 'config', 'device', 'devices', 'steps']);
   const scenario: Scenario = { file, name: '', seed: file, steps: [] };
   const name = top.get('name');
   if (!name) fail(root, "missing 'name'");
@@ -210,10 +221,28 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
   }
   const dev = top.get('device');
   if (dev) {
-    const f = fields(dev.node, 'device', ['flash', 'id']);
+    const f = fields(dev.node, 'device', ['flash', 'id', 'firmware-key', 'tech-key']);
     scenario.device = {};
     if (f.has('flash')) scenario.device.flash = str(f.get('flash')!.node, 'flash');
     if (f.has('id')) scenario.device.id = str(f.get('id')!.node, 'id');
+    if (f.has('firmware-key')) scenario.device.firmwareKey = str(f.get('firmware-key')!.node, 'firmware-key');
+    if (f.has('tech-key')) scenario.device.techKey = str(f.get('tech-key')!.node, 'tech-key');
+  }
+
+  const devs = top.get('devices');
+  if (devs) {
+    const n = devs.node;
+    if (!isSeq(n) || n.items.length === 0) fail(n as Node, 'devices must be a list of device ids');
+    else {
+      scenario.devices = [];
+      for (const item of n.items) {
+        const id = str(item, 'a device id');
+        if (id === undefined) continue;
+        if (!/^[\x21-\x7e]{1,16}$/.test(id)) fail(item as Node, 'a device id is 1 to 16 printable ASCII characters');
+        else if (scenario.devices.includes(id)) fail(item as Node, `device ${id} is listed twice`);
+        else scenario.devices.push(id);
+      }
+    }
   }
 
   const steps = top.get('steps');
@@ -222,7 +251,9 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
   else {
     for (const item of steps.node.items) {
       const s = parseStep(item as Node);
-      if (s) scenario.steps.push(s);
+      if (s && s.on !== undefined && !(scenario.devices ?? []).includes(s.on)) {
+        fail(item as Node, `on: ${s.on} is not one of the scenario's devices (${(scenario.devices ?? []).join(', ') || 'none declared'})`);
+      } else if (s) scenario.steps.push(s);
     }
     if (steps.node.items.length === 0) fail(steps.node as Node, 'steps is empty');
   }
@@ -230,10 +261,28 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
   return scenario;
 
   function parseStep(item: Node): Step | undefined {
+    let on: string | undefined;
+    // `on: DEVICE` may sit beside the step's own key.
+    if (isMap(item) && item.items.length === 2) {
+      const i = item.items.findIndex((p) => isScalar(p.key) && p.key.value === 'on');
+      if (i >= 0) {
+        on = str(item.items[i].value, 'on');
+        const rest = item.items[1 - i];
+        const s = parseStepOf(item, rest);
+        return s && on !== undefined ? { ...s, on } : s;
+      }
+    }
+    return parseStepOf(item, null);
+  }
+
+  function parseStepOf(item: Node, only: Pair | null): Step | undefined {
     const line = lineOf(item);
     let kind: string;
     let arg: unknown = null;
-    if (isScalar(item)) {
+    if (only) {
+      kind = isScalar(only.key) ? String(only.key.value) : '';
+      arg = only.value;
+    } else if (isScalar(item)) {
       kind = String(item.value);
     } else if (isMap(item) && item.items.length === 1) {
       const pair = item.items[0];
@@ -343,6 +392,42 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
           else s.contains = { emission, block, number };
         }
         if (!f.has('count') && !f.has('contains')) fail(arg as Node, 'expect-ledger needs count or contains');
+        if (f.has('within')) s.withinMs = duration(f.get('within')!.node, 'within') ?? 0;
+        return s;
+      }
+      case 'network': {
+        if (!needArg('down, up, or {latency, loss}')) return undefined;
+        if (isScalar(arg)) {
+          const v = oneOf(arg, 'network', ['down', 'up'] as const);
+          return v === undefined ? undefined : { kind, line, up: v === 'up' };
+        }
+        const f = fields(arg, 'network', ['latency', 'loss']);
+        const s: Step & { kind: 'network' } = { kind, line, up: true };
+        if (f.has('latency')) s.latencyMs = duration(f.get('latency')!.node, 'latency');
+        if (f.has('loss')) {
+          const n = f.get('loss')!.node;
+          const v = scalar(n, 'loss');
+          if (typeof v !== 'number' || !(v >= 0 && v <= 1)) fail(n as Node, 'loss must be a number from 0 to 1');
+          else s.loss = v;
+        }
+        return s;
+      }
+      case 'expect-registry': {
+        if (!needArg('claims, conflicts or contains')) return undefined;
+        const f = fields(arg, 'expect-registry', ['claims', 'conflicts', 'contains', 'within']);
+        const s: Step & { kind: 'expect-registry' } = { kind, line, withinMs: 0 };
+        if (f.has('claims')) s.claims = int(f.get('claims')!.node, 'claims', 0, 1_000_000);
+        if (f.has('conflicts')) s.conflicts = int(f.get('conflicts')!.node, 'conflicts', 0, 1_000_000);
+        if (f.has('contains')) {
+          const c = fields(f.get('contains')!.node, 'contains', ['emission', 'block', 'number', 'device']);
+          const emission = c.has('emission') ? int(c.get('emission')!.node, 'emission', 0, 0xffff) : undefined;
+          const block = c.has('block') ? int(c.get('block')!.node, 'block', 0, 0xffff) : undefined;
+          const number = c.has('number') ? int(c.get('number')!.node, 'number', 0, 2_999_999) : undefined;
+          const device = c.has('device') ? str(c.get('device')!.node, 'device') : undefined;
+          if (emission === undefined || block === undefined || number === undefined) fail(f.get('contains')!.node as Node, 'contains needs emission, block and number');
+          else s.contains = { emission, block, number, device };
+        }
+        if (!f.has('claims') && !f.has('conflicts') && !f.has('contains')) fail(arg as Node, 'expect-registry needs claims, conflicts or contains');
         if (f.has('within')) s.withinMs = duration(f.get('within')!.node, 'within') ?? 0;
         return s;
       }

@@ -8,6 +8,12 @@
 // An update is gathered in RAM (the session survives a link cut, not a reset); FINISH verifies it whole
 // and only then writes the inactive slot (hw-sim/bootloader.ts installImage), so a refused image never
 // touches the chip.
+//
+// IDENTIFY, STATUS and CHALLENGE are open; every other request needs a session authenticated by a
+// technician key the chip was provisioned with (hw-sim/provision.ts): CHALLENGE gives a fresh nonce,
+// AUTH answers it with a signature (src/service/auth.ts). A nonce serves one AUTH and lives NONCE_TTL_MS;
+// the session ends at REBOOT, at a link reset, at a new CHALLENGE and after AUTH_IDLE_MS without a request.
+import { randomBytes } from 'node:crypto';
 import {
   bootInfo,
   inactiveSlot,
@@ -15,6 +21,9 @@ import {
   readBootState,
   SLOT_NAMES,
   SLOT_SIZE,
+  DEV_SIGNED_DETAIL,
+  devSigned,
+  trustedOptions,
   type BootedImage,
   type BootOptions,
   type NorChip,
@@ -26,6 +35,8 @@ import type { Flash } from '../src/hal.ts';
 import { LAYOUT, SECTOR_SIZE } from './layout.ts';
 import {
   PROTOCOL_VERSION,
+  MAX_REPORTED_RANGES,
+  WRITE_NOT_AUTHENTICATED,
   WRITE_NO_SESSION,
   WRITE_OK,
   WRITE_OUT_OF_RANGE,
@@ -40,8 +51,10 @@ import {
 } from '../src/service/protocol.ts';
 import { BOARD_ID, DEV_FIRMWARE_PUBLIC_KEY_HEX, HEADER_SIZE, equalBytes, parseHeader, parseImage } from '../src/image/format.ts';
 import { fromHex, toHex } from '../src/hex.ts';
-import { nodeVerify } from '../src/node/node-crypto.ts';
+import { hostVerify } from '../src/node/node-crypto.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
+import { readTrust, trustReport } from './provision.ts';
+import { NONCE_SIZE, authMessage } from '../src/service/auth.ts';
 
 /** What the simulated device gives its service port. */
 export interface ServiceHost {
@@ -62,7 +75,19 @@ export interface ServicePortOptions {
   send(bytes: Uint8Array): void;
   /** Simulated UART rate; unpaced when absent. */
   baud?: number;
+  /** Nonce source (default node:crypto randomBytes) and clock (default performance.now), for tests. */
+  random?: (n: number) => Uint8Array;
+  now?: () => number;
 }
+
+/** A nonce answered later than this is stale. */
+export const NONCE_TTL_MS = 30_000;
+/** An authenticated session unused this long ends. */
+export const AUTH_IDLE_MS = 120_000;
+/** Received ranges an update session may hold: a WRITE that would make more is refused. */
+export const MAX_RANGES = 256;
+/** Longest `detail` text of an error reply. */
+const MAX_DETAIL = 200;
 
 export const WINDOW = 8;
 const PIECE = 256;
@@ -126,13 +151,27 @@ class Wire {
   }
 }
 
+const GATED = new Set<number>([CMD.BEGIN, CMD.WRITE, CMD.FINISH, CMD.REBOOT, CMD.ABORT, CMD.LEDGER, CMD.CLOCK]);
+
+/** Whether [a, b) touches one of `ranges` (adding it makes no new range). */
+function joins(ranges: readonly Range[], a: number, b: number): boolean {
+  for (const r of ranges) if (r[0] <= b && a <= r[1]) return true;
+  return false;
+}
+
 export class ServicePort {
   private readonly reader: PacketReader;
   private readonly rx: Wire;
   private readonly tx: Wire;
   private session: Session | null = null;
+  private nonce: { bytes: Uint8Array; at: number } | null = null;
+  private authedUntil = -Infinity;
+  private readonly random: (n: number) => Uint8Array;
+  private readonly now: () => number;
 
   constructor(private readonly host: ServiceHost, opts: ServicePortOptions) {
+    this.random = opts.random ?? ((n) => new Uint8Array(randomBytes(n)));
+    this.now = opts.now ?? (() => performance.now());
     this.reader = new PacketReader((p) => this.handle(p));
     this.rx = new Wire(opts.baud, (b) => this.reader.push(b));
     this.tx = new Wire(opts.baud, opts.send);
@@ -143,9 +182,20 @@ export class ServicePort {
     this.rx.push(bytes);
   }
 
-  /** The link went away: a partial frame is forgotten, the update session is kept. */
+  /** The link went away: a partial frame and the authentication are forgotten, the update session is kept. */
   linkReset(): void {
     this.reader.reset();
+    this.endAuth();
+  }
+
+  /** Whether requests that change the device or read its records are served now. */
+  get authenticated(): boolean {
+    return this.now() < this.authedUntil;
+  }
+
+  private endAuth(): void {
+    this.authedUntil = -Infinity;
+    this.nonce = null;
   }
 
   close(): void {
@@ -170,16 +220,34 @@ export class ServicePort {
       // simulator sees the unpowered chip and restarts it. Anything else is answered, never thrown.
       if (e instanceof Error && e.name === 'PowerCut') {
         this.session = null;
+        this.endAuth();
         this.host.powerLost?.();
         return;
       }
-      const detail = e instanceof Error ? e.message : String(e);
+      const detail = (e instanceof Error ? e.message : String(e)).slice(0, MAX_DETAIL);
       this.tx.push(encodePacket({ type: ERROR, seq: p.seq, payload: jsonBytes({ ok: false, reason: 'internal', detail }) }));
     }
   }
 
   private serve(p: Packet): void {
+    if (GATED.has(p.type)) {
+      if (!this.authenticated) {
+        this.authedUntil = -Infinity;
+        if (p.type === CMD.WRITE) {
+          const ack = new Uint8Array(9);
+          ack[0] = WRITE_NOT_AUTHENTICATED;
+          ack.set(p.payload.subarray(0, 4), 1);
+          return this.reply(p, ack);
+        }
+        return this.reply(p, jsonBytes({ ok: false, reason: 'auth', detail: 'no authenticated session (CHALLENGE, then AUTH with a technician key)' }));
+      }
+      this.authedUntil = this.now() + AUTH_IDLE_MS;
+    }
     switch (p.type) {
+      case CMD.CHALLENGE:
+        return this.reply(p, jsonBytes(this.challenge()));
+      case CMD.AUTH:
+        return this.reply(p, jsonBytes(this.auth(p.payload)));
       case CMD.IDENTIFY:
         return this.reply(p, jsonBytes(this.identify()));
       case CMD.BEGIN:
@@ -195,6 +263,7 @@ export class ServicePort {
         return this.reply(p, jsonBytes({ ok: true }));
       case CMD.REBOOT:
         this.session = null;
+        this.endAuth();
         return this.reply(p, jsonBytes({ ok: true }), () => {
           try {
             this.host.reboot();
@@ -212,17 +281,47 @@ export class ServicePort {
     }
   }
 
+  /** The firmware key, board id and production flag: host.boot (tests) or the chip's provisioning. */
   private opts() {
+    const t = trustedOptions(this.host.chip, this.host.boot);
+    // Damaged provisioning: a key nothing verifies with (the bootloader refuses to boot too).
+    const o = 'error' in t ? { publicKey: new Uint8Array(32) } : t;
     return {
-      publicKey: this.host.boot?.publicKey ?? fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX),
-      boardId: this.host.boot?.boardId ?? BOARD_ID,
-      verify: this.host.boot?.verify ?? nodeVerify,
+      publicKey: o.publicKey ?? fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX),
+      boardId: o.boardId ?? BOARD_ID,
+      verify: o.verify ?? hostVerify,
+      production: o.production ?? false,
     };
   }
 
   private sessionReport(): SessionReport | null {
     const s = this.session;
-    return s ? { hash: s.hashHex, size: s.size, received: s.received } : null;
+    if (!s) return null;
+    const r: SessionReport = { hash: s.hashHex, size: s.size, received: s.received.slice(0, MAX_REPORTED_RANGES) };
+    if (s.received.length > MAX_REPORTED_RANGES) r.truncated = true;
+    return r;
+  }
+
+  private challenge() {
+    const bytes = this.random(NONCE_SIZE);
+    this.endAuth();
+    this.nonce = { bytes, at: this.now() };
+    return { ok: true as const, nonce: toHex(bytes) };
+  }
+
+  /** AUTH payload: the 64-byte signature of authMessage(board, device id, nonce). One try per nonce. */
+  private auth(payload: Uint8Array) {
+    const n = this.nonce;
+    this.nonce = null;
+    const refuse = (detail: string) => ({ ok: false as const, reason: 'auth', detail });
+    if (!n) return refuse('no challenge outstanding (CHALLENGE first; a nonce serves once)');
+    if (this.now() - n.at > NONCE_TTL_MS) return refuse('stale answer: the challenge expired');
+    const trust = readTrust(this.host.chip);
+    if ('error' in trust) return refuse(trust.error);
+    const msg = authMessage(this.opts().boardId, this.host.deviceId, n.bytes);
+    if (payload.length !== 64 || !hostVerify(payload, msg, trust.techKey)) return refuse('signature does not verify with the technician key');
+    this.authedUntil = this.now() + AUTH_IDLE_MS;
+    return { ok: true as const };
   }
 
   identify(): Identity {
@@ -240,7 +339,14 @@ export class ServicePort {
       maxChunk: MAX_CHUNK,
       window: WINDOW,
       session: this.sessionReport(),
+      trust: this.trustReport(),
     };
+  }
+
+  private trustReport() {
+    const t = readTrust(this.host.chip);
+    if ('error' in t) return undefined;
+    return trustReport(this.host.boot?.publicKey ? { ...t, firmwareKey: this.host.boot.publicKey } : t);
   }
 
   private begin(payload: Uint8Array) {
@@ -264,6 +370,7 @@ export class ServicePort {
     buf.set(tlv, total - tlv.length);
     const img = parseImage(buf);
     if ('error' in img) return refuse('malformed', img.error);
+    if (o.production && devSigned(img, o.verify)) return refuse('signature', DEV_SIGNED_DETAIL);
     if (img.keyHash && !equalBytes(img.keyHash, sha256(o.publicKey))) return refuse('signature', 'signed by another key than the firmware key');
     if (!o.verify(img.signature, img.hash, o.publicKey)) return refuse('signature', 'Ed25519 signature does not verify with the firmware key');
     const r = this.host.running();
@@ -288,7 +395,7 @@ export class ServicePort {
       return ack;
     }
     const data = payload.subarray(4);
-    if (payload.length < 4 || offset + data.length > s.size) {
+    if (payload.length < 4 || offset + data.length > s.size || (s.received.length >= MAX_RANGES && !joins(s.received, offset, offset + data.length))) {
       ack[0] = WRITE_OUT_OF_RANGE;
     } else {
       s.buf.set(data, offset);
@@ -304,7 +411,7 @@ export class ServicePort {
     if (!s) return { ok: false as const, reason: 'no-session', detail: 'no update in progress (BEGIN first)' };
     const missing = missingRanges(s.received, s.size);
     if (missing.length) {
-      return { ok: false as const, reason: 'incomplete', detail: `${s.size - coveredBytes(s.received)} bytes missing`, missing };
+      return { ok: false as const, reason: 'incomplete', detail: `${s.size - coveredBytes(s.received)} bytes missing`, missing: missing.slice(0, MAX_REPORTED_RANGES) };
     }
     const r = this.host.running();
     const res = installImage(this.host.chip, s.buf, { ...this.opts(), running: r && r.pendingConfirm ? r.slot : null });

@@ -13,11 +13,17 @@ import { Peripherals, partitionFlash, type BeepRecord } from './device.ts';
 import { QjsDevice, type QjsFault, type QjsVariant } from './qjs-host.ts';
 import { bootSelect, slotSummary, type BootedImage, type NorChip } from './bootloader.ts';
 import { SECTOR_SIZE } from './layout.ts';
+import { provisionTrust, readTrust, isDevFirmwareKey, type Trust } from './provision.ts';
+import { toHex } from '../src/hex.ts';
 import { seededRng, type Rng } from './rng.ts';
 import type { Transmission } from './scanners/types.ts';
 import { defaultConfig, storeConfig, configProblems, type Config } from '../firmware/config.ts';
 import { BEEPS, type Signal } from '../firmware/signals.ts';
 import { readLedgerPartition } from '../src/ledger/index.ts';
+import { SimNetwork } from './network.ts';
+import { fromHex } from '../src/hex.ts';
+import { nobleSign, publicKeyOf } from '../src/crypto/ed25519.ts';
+import { DEV_DEVICE_SEED_HEX } from '../src/registry/protocol.ts';
 import type { Payment } from '../src/ledger/index.ts';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -82,6 +88,11 @@ export interface SimConfig {
   clockJumpDays?: number;
   /** Which scanner inputs the firmware opens. */
   inputs?: Config['inputs'];
+  /** The fleet registry's URL (docs/registry.md); the simulator's `registry` option gives it by default. */
+  registryUrl?: string;
+  offlineLimitEur?: number;
+  registryTimeoutMs?: number;
+  syncIntervalMs?: number;
 }
 
 export interface SimEvents {
@@ -105,6 +116,18 @@ export interface SimOptions {
   clockMs?: number;
   deviceId?: string;
   events?: SimEvents;
+  /**
+   * Trust anchors to provision into the chip's write-once area at the first boot (hw-sim/provision.ts).
+   * A firmware key other than the development one makes a production device unless `production` says
+   * otherwise. None given and nothing provisioned: the development keys.
+   */
+  firmwareKey?: Uint8Array;
+  techKey?: Uint8Array;
+  production?: boolean;
+  /** A fleet registry URL: the device gets a network (SimNetwork) and its key; `configure` points it there. */
+  registry?: string;
+  /** The device's Ed25519 private seed, hex (default: the published development device key). */
+  deviceSeedHex?: string;
 }
 
 export class SimError extends Error {}
@@ -135,8 +158,20 @@ export class Simulator {
   private rtcOffset: number;
   private resetReason: string | undefined;
   private bundleText: string | undefined;
+  private provisionWith: Partial<Omit<Trust, 'provisioned'>> | null = null;
+  /** The device's network (with `registry`): `network.state` takes it down, up, slow or lossy. */
+  readonly network: SimNetwork | undefined;
+  readonly registry: string | undefined;
+  private readonly deviceKey: { publicKey: Uint8Array; sign(m: Uint8Array): Uint8Array } | undefined;
 
   constructor(o: SimOptions = {}) {
+    if (o.firmwareKey || o.techKey || o.production !== undefined) {
+      const p: Partial<Omit<Trust, 'provisioned'>> = {};
+      if (o.firmwareKey) p.firmwareKey = o.firmwareKey;
+      if (o.techKey) p.techKey = o.techKey;
+      p.production = o.production ?? (o.firmwareKey !== undefined && !isDevFirmwareKey(o.firmwareKey));
+      this.provisionWith = p;
+    }
     this.chip = o.chip ?? new NorFlash();
     this.bundleText = o.bundle;
     this.variant = o.variant ?? 'quickjs';
@@ -144,6 +179,12 @@ export class Simulator {
     this.rtcOffset = o.clockMs ?? Date.UTC(2026, 5, 15, 10, 0, 0);
     this.deviceId = o.deviceId ?? 'SIM-0001';
     this.events = o.events ?? {};
+    this.registry = o.registry;
+    if (o.registry) {
+      this.network = new SimNetwork(seededRng(`${o.seed ?? 1}:network`), () => this.now);
+      const seed = fromHex(o.deviceSeedHex ?? DEV_DEVICE_SEED_HEX);
+      this.deviceKey = { publicKey: publicKeyOf(seed), sign: (m) => nobleSign(m, seed) };
+    }
   }
 
   get on(): boolean {
@@ -183,10 +224,32 @@ export class Simulator {
     if (c.compactFreeSectors !== undefined) cfg.compactFreeSectors = c.compactFreeSectors;
     if (c.clockJumpDays !== undefined) cfg.clockJumpDays = c.clockJumpDays;
     if (c.inputs !== undefined) cfg.inputs = c.inputs;
+    const url = c.registryUrl ?? this.registry;
+    if (url !== undefined) cfg.registryUrl = url;
+    if (c.offlineLimitEur !== undefined) cfg.offlineLimitEur = c.offlineLimitEur;
+    if (c.registryTimeoutMs !== undefined) cfg.registryTimeoutMs = c.registryTimeoutMs;
+    if (c.syncIntervalMs !== undefined) cfg.syncIntervalMs = c.syncIntervalMs;
     const problems = configProblems(cfg, false);
     if (problems.length > 0) throw new SimError(`config: ${problems.join('; ')}`);
     if (!this.chip.powered) this.chip.powerOn();
     storeConfig(partitionFlash(this.chip, 'config'), cfg, false);
+  }
+
+  /** The trust anchors on the chip (provisioning them first when the options asked for it). */
+  trust(): Trust {
+    if (!this.chip.powered) this.chip.powerOn();
+    const chip = bootChip(this.chip);
+    if (this.provisionWith) {
+      try {
+        provisionTrust(chip, this.provisionWith);
+      } catch (e) {
+        throw new SimError(`provisioning: ${(e as Error).message}`);
+      }
+      this.provisionWith = null;
+    }
+    const t = readTrust(chip);
+    if ('error' in t) throw new SimError(`bootloader: ${t.error}`);
+    return t;
   }
 
   /** Power on: the bootloader picks a verified image, or developer mode loads the bundle file. */
@@ -195,6 +258,7 @@ export class Simulator {
     this.chip.powerOn();
     this.resetReason = undefined;
     let bundle: string;
+    const trust = this.trust();
     const chip = bootChip(this.chip);
     const hasImage = [0, 1].some((s) => slotSummary(chip, s as 0 | 1).status !== 'empty');
     let confirm = () => {};
@@ -211,6 +275,7 @@ export class Simulator {
         this.pendingConfirm = false;
       };
     } else {
+      if (trust.production) throw new SimError('bootloader: no image, and a production device has no developer mode');
       if (this.bundleText === undefined) this.bundleText = ensureBundle();
       bundle = this.bundleText;
       this.bootMode = 'developer';
@@ -229,12 +294,17 @@ export class Simulator {
         return sim.pendingConfirm;
       },
       confirm: () => confirm(),
+      // Provisioned ticket keys win over the configuration's (firmware/trust.ts).
+      ticketKeys: trust.provisioned ? [...trust.ticketKeys].map(([id, k]) => `${id}:${toHex(k)}`).join(',') : undefined,
+      production: trust.production,
     };
     const periph = new Peripherals({
       scheduler: this.scheduler,
       chip: this.chip,
       rtcBase: () => this.rtcOffset,
       identity,
+      network: this.network,
+      deviceKey: this.deviceKey,
       events: {
         display: (lines) => {
           this.screens.push({ t: this.now, lines });
@@ -379,6 +449,7 @@ export class Simulator {
 
   dispose(): void {
     this.powerOff('dispose');
+    this.network?.close();
   }
 }
 

@@ -77,8 +77,8 @@ export interface Led {
 // --- storage --------------------------------------------------------------------------------------
 
 export interface FlashOptions {
-  /** The firmware's two data partitions. */
-  partition: 'config' | 'ledger';
+  /** The firmware's data partitions (`outbox`: payments waiting for the registry). */
+  partition: 'config' | 'ledger' | 'outbox';
 }
 /**
  * NOR flash. Erased bytes read 0xFF; `write` can only clear bits (the result is old & new); only
@@ -120,6 +120,32 @@ export interface Watchdog {
   kick(): void;
 }
 
+// --- network (the fleet registry) -----------------------------------------------------------------
+
+export interface NetworkOptions extends InputOptions {
+  /** The registry's base URL (`http://host:port`); the device speaks to nothing else. */
+  url: string;
+}
+export interface NetworkResponse {
+  /** The id `request()` returned. */
+  id: number;
+  /** The HTTP status; 0 when no answer came within the timeout (network down, host unreachable). */
+  status: number;
+  body: string;
+}
+/** HTTP JSON request/response. Answers arrive through `onReadable` + `read()`, one per request, in any order. */
+export interface Network extends Input<NetworkResponse> {
+  /** POSTs `body` to `url + path`; returns the request id. An answer (status 0 at worst) always follows. */
+  request(path: string, body: string, timeoutMs: number): number;
+}
+
+export interface DeviceKeyOptions {}
+/** The device's own Ed25519 key, kept by the hardware (a secure element): the firmware never sees it. */
+export interface DeviceKey {
+  readonly publicKey: Uint8Array;
+  sign(message: Uint8Array): Uint8Array;
+}
+
 // --- identity and diagnostics ---------------------------------------------------------------------
 
 export interface Identity {
@@ -133,6 +159,13 @@ export interface Identity {
   readonly pendingConfirm: boolean;
   /** Marks the running image good (MCUboot's confirm); no-op when already confirmed. */
   confirm(): void;
+  /**
+   * Ticket keys provisioned in the device's write-once area, `id:hex` items joined by commas; absent
+   * on a device provisioned with none (the configuration's keys are used).
+   */
+  readonly ticketKeys?: string;
+  /** Provisioned as a production device. */
+  readonly production?: boolean;
 }
 
 export interface LogOptions {}
@@ -157,5 +190,8 @@ export interface Device {
   Timers: Ctor<TimerOptions, Timers>;
   Watchdog: Ctor<WatchdogOptions, Watchdog>;
   Log: Ctor<LogOptions, Log>;
+  /** Absent on a device without network: it then pays offline only (see docs/registry.md). */
+  Network?: Ctor<NetworkOptions, Network>;
+  DeviceKey?: Ctor<DeviceKeyOptions, DeviceKey>;
   identity: Identity;
 }

@@ -19,6 +19,7 @@ const COMMANDS: Record<string, Command> = {
   flash: { file: 'flash', summary: 'flash a firmware image over a serial link' },
   device: { file: 'device', summary: 'device info --port PATH' },
   ledger: { file: 'ledger', summary: 'ledger export --port PATH' },
+  registry: { file: 'registry', summary: 'the fleet paid-ticket registry (serve, devices, report)' },
 };
 
 function usage(): string {

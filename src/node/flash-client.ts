@@ -6,12 +6,15 @@
 //   const r = await c.flash(imageBytes, { onProgress });   // BEGIN, missing chunks, FINISH
 //   await c.reboot(); await c.close();
 //
+// Requests that change the device or read its records first authenticate the session with a technician
+// key (`techSeed`, default the published development one): CHALLENGE, then AUTH with its signature.
 // Errors are FlashError with a `code` the commands turn into French or English text.
 import { SerialPortStream } from '@serialport/stream';
 import { autoDetect } from '@serialport/bindings-cpp';
 import { CMD, ERROR, MAX_CHUNK, PacketReader, RESPONSE, encodePacket, type Packet } from '../service/packet.ts';
 import { parseJson } from '../service/json.ts';
 import {
+  WRITE_NOT_AUTHENTICATED,
   WRITE_OK,
   beginPayload,
   coveredBytes,
@@ -26,6 +29,9 @@ import {
   type SessionReport,
 } from '../service/protocol.ts';
 import { HEADER_SIZE, parseImage } from '../image/format.ts';
+import { DEV_TECH_SEED_HEX, NONCE_SIZE, authMessage } from '../service/auth.ts';
+import { fromHex } from '../hex.ts';
+import { nodeSign } from './node-crypto.ts';
 
 export type FlashErrorCode =
   | 'no-port'
@@ -35,7 +41,8 @@ export type FlashErrorCode =
   | 'link-lost'
   | 'refused'
   | 'protocol'
-  | 'verify';
+  | 'verify'
+  | 'auth';
 
 export class FlashError extends Error {
   constructor(
@@ -123,11 +130,16 @@ export class ServiceClient {
   private deviceWindow = 8;
   /** Send a lone delimiter first: it ends whatever partial frame the device holds (line noise). */
   private resync = true;
+  private authed = false;
+  private identity: Identity | null = null;
+  private readonly techSeed: Uint8Array;
 
   constructor(
     private readonly link: Link,
     readonly baud: number,
+    opts: { techSeed?: Uint8Array } = {},
   ) {
+    this.techSeed = opts.techSeed ?? fromHex(DEV_TECH_SEED_HEX);
     this.reader = new PacketReader((p) => this.dispatch(p), 1 << 16);
     link.onData((b) => this.reader.push(b));
     link.onClose((err) => {
@@ -141,9 +153,28 @@ export class ServiceClient {
     });
   }
 
-  static async open(path: string, opts: { baud?: number } = {}): Promise<ServiceClient> {
+  static async open(path: string, opts: { baud?: number; techSeed?: Uint8Array } = {}): Promise<ServiceClient> {
     const baud = opts.baud ?? 115200;
-    return new ServiceClient(await openSerial(path, baud), baud);
+    return new ServiceClient(await openSerial(path, baud), baud, { techSeed: opts.techSeed });
+  }
+
+  /** CHALLENGE, then AUTH with the technician key's signature of the device's nonce. */
+  async authenticate(): Promise<void> {
+    // Board and device id are signed with the nonce: from the last IDENTIFY, or a fresh one.
+    const id = this.identity ?? (await this.identify());
+    const c = await this.json<{ ok: boolean; nonce?: string; reason?: string; detail?: string }>(CMD.CHALLENGE);
+    if (!c.ok || typeof c.nonce !== 'string' || !/^[0-9a-f]+$/.test(c.nonce) || c.nonce.length !== 2 * NONCE_SIZE) {
+      throw new FlashError('protocol', 'CHALLENGE reply malformed');
+    }
+    const sig = nodeSign(authMessage(id.boardId, id.deviceId, fromHex(c.nonce)), this.techSeed);
+    // One try: a resent AUTH would meet a spent nonce.
+    const r = await this.json<{ ok: boolean; reason?: string; detail?: string }>(CMD.AUTH, sig, { tries: 1 });
+    if (!r.ok) throw new FlashError('auth', r.detail ?? 'refused', { reason: r.reason });
+    this.authed = true;
+  }
+
+  private async ensureAuth(): Promise<void> {
+    if (!this.authed) await this.authenticate();
   }
 
   close(): Promise<void> {
@@ -224,6 +255,7 @@ export class ServiceClient {
     // What the device can take: later uploads stay within it.
     if (Number.isInteger(id.maxChunk) && id.maxChunk > 0) this.deviceChunk = Math.min(id.maxChunk, MAX_CHUNK);
     if (Number.isInteger(id.window) && id.window > 0) this.deviceWindow = Math.min(id.window, 64);
+    this.identity = id;
     return id;
   }
 
@@ -233,19 +265,33 @@ export class ServiceClient {
   }
 
   async reboot(): Promise<void> {
-    await this.json(CMD.REBOOT);
+    await this.ensureAuth();
+    await this.gated(CMD.REBOOT);
+    this.authed = false;
   }
 
   async abort(): Promise<void> {
-    await this.json(CMD.ABORT);
+    await this.ensureAuth();
+    await this.gated(CMD.ABORT);
+  }
+
+  /** A JSON request that needs the session; a refusal for want of it is an 'auth' error. */
+  private async gated<T extends { ok?: boolean; reason?: string; detail?: string }>(type: number, payload?: Uint8Array, opts?: { timeoutMs?: number; tries?: number }): Promise<T> {
+    const r = await this.json<T>(type, payload, opts);
+    if (r.ok === false && r.reason === 'auth') {
+      this.authed = false;
+      throw new FlashError('auth', r.detail ?? 'not authenticated', { reason: 'auth' });
+    }
+    return r;
   }
 
   /** Every ledger entry, page by page. */
   async ledger(): Promise<unknown[]> {
     const out: unknown[] = [];
     let next: number | null = 0;
+    await this.ensureAuth();
     while (next !== null) {
-      const page: LedgerPage & { ok?: boolean } = await this.json<LedgerPage>(CMD.LEDGER, u32le(next));
+      const page: LedgerPage & { ok?: boolean } = await this.gated<LedgerPage & { ok?: boolean }>(CMD.LEDGER, u32le(next));
       if (!Array.isArray(page.entries)) throw new FlashError('protocol', 'LEDGER reply malformed');
       out.push(...page.entries);
       if (page.next !== null && (typeof page.next !== 'number' || page.next <= next)) throw new FlashError('protocol', 'LEDGER paging broken');
@@ -258,7 +304,8 @@ export class ServiceClient {
   async begin(image: Uint8Array): Promise<SessionReport> {
     const p = parseImage(image);
     if ('error' in p) throw new FlashError('refused', p.error, { reason: 'malformed' });
-    const r = await this.json<{ ok: boolean; reason?: string; detail?: string; session?: SessionReport }>(
+    await this.ensureAuth();
+    const r = await this.gated<{ ok: boolean; reason?: string; detail?: string; session?: SessionReport }>(
       CMD.BEGIN,
       beginPayload(image, p.signedLength, HEADER_SIZE),
     );
@@ -268,7 +315,8 @@ export class ServiceClient {
   }
 
   async finish(timeoutMs = 30000): Promise<{ slot: string; hash: string; version: string }> {
-    const r = await this.json<{ ok: boolean; reason?: string; detail?: string; slot: string; hash: string; version: string }>(
+    await this.ensureAuth();
+    const r = await this.gated<{ ok: boolean; reason?: string; detail?: string; slot: string; hash: string; version: string }>(
       CMD.FINISH,
       undefined,
       { timeoutMs, tries: 1 },
@@ -350,6 +398,10 @@ export class ServiceClient {
         inflight.delete(p.seq);
         silentRounds = 0;
         const status = p.payload[0];
+        if (status === WRITE_NOT_AUTHENTICATED) {
+          this.authed = false;
+          return end(new FlashError('auth', 'the device ended the authenticated session', { reason: 'auth' }));
+        }
         if (status !== WRITE_OK) {
           return end(new FlashError('protocol', status === 1 ? 'device lost the update session' : 'write refused (out of range)'));
         }
@@ -434,6 +486,10 @@ export function errorText(e: unknown, lang: Lang, path?: string): string {
     }
     case 'verify':
       return fr ? `vérification échouée : ${e.message}` : `verification failed: ${e.message}`;
+    case 'auth':
+      return fr
+        ? `accès de service refusé (clé de technicien non reconnue par l’appareil ?) : ${e.message}`
+        : `service access refused (technician key not trusted by the device?): ${e.message}`;
     default:
       return fr ? `erreur de protocole : ${e.message}` : `protocol error: ${e.message}`;
   }
@@ -453,10 +509,11 @@ export async function withServiceClient(
   baud: number,
   lang: Lang,
   fn: (client: ServiceClient) => Promise<number>,
+  techSeed?: Uint8Array,
 ): Promise<number> {
   let client: ServiceClient | null = null;
   try {
-    client = await ServiceClient.open(port, { baud });
+    client = await ServiceClient.open(port, { baud, techSeed });
     return await fn(client);
   } catch (e) {
     if (e instanceof FlashError) {

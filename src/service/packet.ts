@@ -13,8 +13,12 @@ export const CMD = {
   REBOOT: 0x06,
   LEDGER: 0x07,
   ABORT: 0x08,
+  /** Asks for a fresh nonce (open). */
+  CHALLENGE: 0x09,
+  /** Answers the nonce: Ed25519 signature by a technician key (src/service/auth.ts). */
+  AUTH: 0x0a,
   /** Raises the device's trusted-time mark (docs/ledger.md): a far RTC jump is then believed. */
-  CLOCK: 0x09,
+  CLOCK: 0x0b,
 } as const;
 export const RESPONSE = 0x80;
 /** Sent by the device for a request it cannot serve (unknown type, bad payload). JSON payload. */

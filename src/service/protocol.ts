@@ -63,8 +63,13 @@ export interface SlotReport {
 export interface SessionReport {
   hash: string;
   size: number;
+  /** At most MAX_REPORTED_RANGES ranges; `truncated` when the device holds more. */
   received: Range[];
+  truncated?: boolean;
 }
+
+/** Replies list at most this many received ranges, so that IDENTIFY and STATUS stay small. */
+export const MAX_REPORTED_RANGES = 64;
 
 /** IDENTIFY response. */
 export interface Identity {
@@ -82,6 +87,17 @@ export interface Identity {
   maxChunk: number;
   window: number;
   session: SessionReport | null;
+  /** The device's provisioned trust anchors (absent from older devices). */
+  trust?: TrustReport;
+}
+
+/** Which keys a device trusts (SHA-256 of each public key, hex) and whether it is a production device. */
+export interface TrustReport {
+  firmwareKeySha256: string;
+  techKeySha256: string;
+  production: boolean;
+  /** False: nothing provisioned, the development keys are trusted. */
+  provisioned: boolean;
 }
 
 /** BEGIN / STATUS / FINISH / REBOOT / ABORT responses. */
@@ -109,6 +125,8 @@ export interface LedgerPage {
 export const WRITE_OK = 0;
 export const WRITE_NO_SESSION = 1;
 export const WRITE_OUT_OF_RANGE = 2;
+/** No authenticated session (CHALLENGE, AUTH first). */
+export const WRITE_NOT_AUTHENTICATED = 3;
 
 export function u32le(n: number, out: Uint8Array = new Uint8Array(4), at = 0): Uint8Array {
   out[at] = n & 0xff;

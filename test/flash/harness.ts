@@ -11,6 +11,14 @@ import { MirroredLedger, readLedgerPartition } from '../../src/ledger/index.ts';
 import { NorFlash, norChip } from './chip.ts';
 import { image } from './images.ts';
 import { ROOT } from '../helpers.ts';
+import { provisionTrust, type Trust } from '../../hw-sim/provision.ts';
+import { ServicePort } from '../../hw-sim/service.ts';
+import { CMD, PacketReader, encodePacket, type Packet } from '../../src/service/packet.ts';
+import { parseJson } from '../../src/service/json.ts';
+import { DEV_TECH_SEED_HEX, authMessage } from '../../src/service/auth.ts';
+import { BOARD_ID } from '../../src/image/format.ts';
+import { fromHex } from '../../src/hex.ts';
+import { nodeSign } from '../../src/node/node-crypto.ts';
 
 export const FACTORY = image({ version: '1.0.0', counter: 1, size: 30000, salt: 1 });
 
@@ -26,7 +34,16 @@ export class TestDevice implements ServiceHost {
   selfTestPasses = true;
   ptyBridge: ServicePty | null = null;
 
-  constructor() {
+  /** `provisioned`: a chip provisioned with these trust anchors, `factory` (signed for them) in slot A. */
+  constructor(o: { provisioned?: Partial<Omit<Trust, 'provisioned'>>; factory?: Uint8Array } = {}) {
+    if (o.provisioned) {
+      this.nor = new NorFlash();
+      this.chip = norChip(this.nor);
+      provisionTrust(this.chip, o.provisioned);
+      provision(this.chip, o.factory ?? FACTORY, 1);
+      this.start();
+      return;
+    }
     if (!template) {
       // Factory state, made once: FACTORY in slot A, five payments in the ledger.
       const nor = new NorFlash();
@@ -122,4 +139,26 @@ export async function saphirIn(args: string[]): Promise<CliResult> {
     process.stdout.write = out;
     process.stderr.write = err;
   }
+}
+
+/** An unpaced ServicePort on `dev` with its replies collected; `ask` sends one request and returns its reply. */
+export function directPort(dev: ServiceHost, opts: { now?: () => number } = {}) {
+  const replies: Packet[] = [];
+  const reader = new PacketReader((p) => replies.push(p), 1 << 16);
+  const port = new ServicePort(dev, { send: (b) => reader.push(b), now: opts.now });
+  let seq = 0;
+  const ask = (type: number, payload: Uint8Array = new Uint8Array(0)): Packet => {
+    const n = replies.length;
+    port.receive(encodePacket({ type, seq: ++seq, payload }));
+    if (replies.length !== n + 1) throw new Error(`no single reply to 0x${type.toString(16)}`);
+    return replies[n];
+  };
+  const json = (type: number, payload?: Uint8Array) => parseJson(ask(type, payload).payload) as Record<string, unknown>;
+  /** CHALLENGE and the AUTH answering it (signed by `seed`, default the development technician key); AUTH's reply and the signature. */
+  const authenticate = (seed = fromHex(DEV_TECH_SEED_HEX)) => {
+    const c = json(CMD.CHALLENGE);
+    const sig = nodeSign(authMessage(BOARD_ID, dev.deviceId, fromHex(String(c.nonce))), seed);
+    return { reply: json(CMD.AUTH, sig), sig };
+  };
+  return { port, replies, ask, json, authenticate };
 }

@@ -7,7 +7,7 @@ import { addRange, coveredBytes, missingRanges, type Range } from '../../src/ser
 import { jsonBytes, parseJson } from '../../src/service/json.ts';
 import { utf8Decode, utf8Encode } from '../../src/utf8.ts';
 import { ServicePort } from '../../hw-sim/service.ts';
-import { TestDevice } from './harness.ts';
+import { TestDevice, directPort } from './harness.ts';
 
 test('COBS round trip, no zero inside, overhead ≤ 1 per 254 + 2', () => {
   fc.assert(
@@ -116,9 +116,9 @@ test('a failure inside the device is answered, never thrown', () => {
   dev.ledgerEntries = () => {
     throw new Error('ledger unreadable');
   };
-  const replies: Packet[] = [];
-  const reader = new PacketReader((p) => replies.push(p), 1 << 16);
-  const port = new ServicePort(dev, { send: (b) => reader.push(b) });
+  const { port, replies, authenticate } = directPort(dev);
+  authenticate();
+  replies.length = 0;
   port.receive(encodePacket({ type: CMD.LEDGER, seq: 5, payload: new Uint8Array(4) }));
   assert.is(replies.length, 1);
   assert.is(replies[0].type, 0x7f);

@@ -7,7 +7,7 @@ import { REASON_TEXT, formatEur, type Lang } from '../../i18n.ts';
 import { testKeyRing, type KeyRing } from '../../sph1/keys.ts';
 import type { Reason } from '../../sph1/check.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';
-import { nodeVerify } from '../node-crypto.ts';
+import { hostVerify, publicKeyProblem } from '../node-crypto.ts';
 import { AuditTally, EXAMPLES, checkChunk, type AuditReport, type BlockReport } from '../workers/audit-core.ts';
 import { OrderedPool, startWorkers, workerCount } from '../workers/pool.ts';
 
@@ -82,7 +82,12 @@ function readKeyRing(path: string): KeyRing {
     throw new UsageError(`--key: ${path}: key_id must be an integer from 0 to 255`);
   }
   const hex64 = (v: unknown) => typeof v === 'string' && /^[0-9a-fA-F]{64}$/.test(v);
-  if (hex64(o.public_hex)) return new Map([[o.key_id as number, fromHex(o.public_hex as string)]]);
+  if (hex64(o.public_hex)) {
+    // The device refuses such a key for every signature; a key ring holding one is a mistake or a trap.
+    const problem = publicKeyProblem(fromHex(o.public_hex as string));
+    if (problem) throw new UsageError(`--key: ${path}: public_hex is refused by the device (${problem})`);
+    return new Map([[o.key_id as number, fromHex(o.public_hex as string)]]);
+  }
   if (hex64(o.seed_hex)) return new Map([[o.key_id as number, publicKeyOf(fromHex(o.seed_hex as string))]]);
   throw new UsageError(`--key: ${path}: give public_hex or seed_hex (64 hex digits)`);
 }
@@ -157,7 +162,7 @@ export async function audit(input: Readable, keys: KeyRing, jobs: number, total 
     for await (const job of jobsOf(input)) {
       if (!pool && (job.last || jobs === 1)) {
         // Small input (or --jobs 1): no thread to start.
-        const r = checkChunk(job.bytes, { keys, verify: nodeVerify });
+        const r = checkChunk(job.bytes, { keys, verify: hostVerify });
         tally.add(r.results, r.lines);
         progress?.(job.bytes.length, r.lines);
         continue;

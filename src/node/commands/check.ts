@@ -1,7 +1,7 @@
 // saphir check [--json] [--lang fr|en] [CODE… | -]
 import { checkCode } from '../../sph1/check.ts';
 import { testKeyRing } from '../../sph1/keys.ts';
-import { nodeVerify } from '../node-crypto.ts';
+import { hostVerify } from '../node-crypto.ts';
 import { parseCommand } from '../args.ts';
 import { lines } from '../lines.ts';
 import { verdictJson, verdictLine } from '../verdict.ts';
@@ -14,7 +14,7 @@ export async function run(args: string[]): Promise<number> {
   const parsed = parseCommand(args, HELP, { json: { type: 'boolean' } });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
-  const opts = { keys: testKeyRing(), verify: nodeVerify };
+  const opts = { keys: testKeyRing(), verify: hostVerify };
   let allGenuine = true;
   let out = '';
   const flush = async (force: boolean) => {

@@ -1,19 +1,24 @@
 // saphir flash --port PATH [--baud N] [--dry-run] [--no-reboot] [--json] [--lang fr|en] IMAGE
 import { readFileSync } from 'node:fs';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { parseImage, compareVersions, parseVersion, equalBytes } from '../../image/format.ts';
-import { toHex } from '../../hex.ts';
+import { parseImage, compareVersions, parseVersion, equalBytes, DEV_FIRMWARE_PUBLIC_KEY_HEX } from '../../image/format.ts';
+import { fromHex, toHex } from '../../hex.ts';
 import { ServiceClient, FlashError, errorText, refusalText, type Progress } from '../flash-client.ts';
 import type { Identity } from '../../service/protocol.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';
+import { devTechKeyWarning, techSeedOf } from '../key-args.ts';
 
-const HELP = `usage: saphir flash --port PATH [--baud N] [--dry-run] [--no-reboot] [--lang fr|en] IMAGE
+const HELP = `usage: saphir flash --port PATH [--baud N] [--dry-run] [--no-reboot] [--tech-key FILE] [--lang fr|en] IMAGE
 Writes a signed firmware image to a device over its service serial port: shows the device and the
 image side by side, refuses a mismatch before writing, resumes an interrupted transfer, checks the
 hash the device reports, then restarts the device on the new image (test mode until it confirms).
---dry-run stops after the comparison. Exit 0 on success, 1 on a refusal or an error, 2 on a usage error.`;
+--dry-run stops after the comparison. --tech-key: the technician key that opens the device's service
+session (JSON {"seed_hex": …} or 64 hex digits; default: the published development key, with a
+warning). Exit 0 on success, 1 on a refusal or an error, 2 on a usage error.`;
 
 type Lang = 'fr' | 'en';
+
+const DEV_KEY_HASH = toHex(sha256(fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX)));
 
 export interface Check {
   ok: boolean;
@@ -36,6 +41,10 @@ export function compare(id: Identity, image: Uint8Array, lang: Lang): Check {
   if (h.boardId !== id.boardId) problems.push(refusalText('board', lang) + ` (${hex(h.boardId)} ≠ ${hex(id.boardId)})`);
   if (h.securityCounter < id.securityCounter) {
     problems.push(refusalText('rollback', lang) + ` (${h.securityCounter} < ${id.securityCounter})`);
+  }
+  // A production device refuses development-signed images (it would say so at BEGIN): say it first.
+  if (id.trust?.production && p.keyHash && toHex(p.keyHash) === DEV_KEY_HASH) {
+    problems.push(fr ? 'image signée avec la clé de DÉVELOPPEMENT : un appareil de production la refuse' : 'image signed with the DEVELOPMENT key: a production device refuses it');
   }
   if (run && run.pendingConfirm) {
     const inactive = id.confirmed === 'A' ? 'B' : 'A';
@@ -109,6 +118,7 @@ export async function run(args: string[]): Promise<number> {
     baud: { type: 'string', short: 'b' },
     'dry-run': { type: 'boolean' },
     'no-reboot': { type: 'boolean' },
+    'tech-key': { type: 'string' },
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
@@ -117,6 +127,8 @@ export async function run(args: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('one IMAGE file expected');
   const baud = values.baud === undefined ? 115200 : intOf(values.baud, '--baud', 300, 4000000);
   const file = positionals[0];
+  const tech = techSeedOf(values['tech-key']);
+  if (tech.dev) process.stderr.write(devTechKeyWarning('flash', lang));
   const say = (s: string) => process.stdout.write(s + '\n');
   const fail = (s: string) => {
     process.stderr.write(`saphir flash: ${s}\n`);
@@ -136,7 +148,7 @@ export async function run(args: string[]): Promise<number> {
 
   let client: ServiceClient | null = null;
   try {
-    client = await ServiceClient.open(values.port, { baud });
+    client = await ServiceClient.open(values.port, { baud, techSeed: tech.seed });
     const id = await client.identify();
     const c = compare(id, image, lang);
     say(c.table);

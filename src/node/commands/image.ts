@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { BOARD_ID, DEV_FIRMWARE_PUBLIC_KEY_HEX, equalBytes, parseImage, verifyImage } from '../../image/format.ts';
 import { fromHex, toHex } from '../../hex.ts';
-import { nodeVerify } from '../node-crypto.ts';
+import { hostVerify } from '../node-crypto.ts';
 import { UsageError, parseCommand } from '../args.ts';
 
 const HELP = `usage: saphir image inspect [--key HEX] [--json] [--lang fr|en] FILE
@@ -42,7 +42,7 @@ export async function run(args: string[]): Promise<number> {
     else process.stdout.write(`${file}: ${fr ? 'image NON VALIDE' : 'INVALID image'} — ${p.error}\n`);
     return 1;
   }
-  const v = verifyImage(bytes, key, { verify: nodeVerify });
+  const v = verifyImage(bytes, key, { verify: hostVerify });
   const h = p.header;
   const hashOk = v.ok || v.reason === 'signature';
   const sigOk = v.ok;

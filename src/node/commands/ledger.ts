@@ -1,10 +1,13 @@
 // saphir ledger export --port PATH [--baud N] [--format csv|json] [--lang fr|en]
 import { withServiceClient } from '../flash-client.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';
+import { devTechKeyWarning, techSeedOf } from '../key-args.ts';
 
-const HELP = `usage: saphir ledger export --port PATH [--baud N] [--format csv|json] [--lang fr|en]
+const HELP = `usage: saphir ledger export --port PATH [--baud N] [--format csv|json] [--tech-key FILE] [--lang fr|en]
 Reads the paid-ticket ledger of a device over its service port and writes it to standard output:
-CSV (default; one payment a line) or JSON (an array). Exit 0, 1 on an error, 2 on a usage error.`;
+CSV (default; one payment a line) or JSON (an array). --tech-key: the technician key that opens the
+device's service session (default: the published development key, with a warning).
+Exit 0, 1 on an error, 2 on a usage error.`;
 
 const COLUMNS = ['emission', 'block', 'number', 'prize_eur', 'paid_at', 'device_id'] as const;
 
@@ -34,6 +37,7 @@ export async function run(args: string[]): Promise<number> {
     port: { type: 'string', short: 'p' },
     baud: { type: 'string', short: 'b' },
     format: { type: 'string' },
+    'tech-key': { type: 'string' },
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
@@ -42,10 +46,12 @@ export async function run(args: string[]): Promise<number> {
   const format = values.format ?? 'csv';
   if (format !== 'csv' && format !== 'json') throw new UsageError('--format must be csv or json');
   const baud = values.baud === undefined ? 115200 : intOf(values.baud, '--baud', 300, 4000000);
+  const tech = techSeedOf(values['tech-key']);
+  if (tech.dev) process.stderr.write(devTechKeyWarning('ledger', lang));
   return withServiceClient('ledger', values.port, baud, lang, async (client) => {
     const entries = await client.ledger();
     process.stdout.write(format === 'json' ? JSON.stringify(entries.map(exportRow), null, 1) + '\n' : toCsv(entries));
     process.stderr.write(lang === 'fr' ? `${entries.length} paiement(s) exporté(s)\n` : `${entries.length} payment(s) exported\n`);
     return 0;
-  });
+  }, tech.seed);
 }

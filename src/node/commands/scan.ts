@@ -2,7 +2,7 @@
 // The retailer's PC mode: reads a scanner attached to this computer and prints the verdict of every code.
 import { checkCode } from '../../sph1/check.ts';
 import { testKeyRing } from '../../sph1/keys.ts';
-import { nodeVerify } from '../node-crypto.ts';
+import { hostVerify } from '../node-crypto.ts';
 import { intOf, UsageError, parseCommand } from '../args.ts';
 import { verdictJson, verdictLine } from '../verdict.ts';
 import { HidError, openHidScanner } from '../hid.ts';
@@ -60,7 +60,7 @@ export async function run(args: string[]): Promise<number> {
   const baud = values.baud === undefined ? 9600 : intOf(values.baud, '--baud', 50, 4000000);
   const count = values.count === undefined ? Infinity : intOf(values.count, '--count', 1);
 
-  const opts = { keys: testKeyRing(), verify: nodeVerify };
+  const opts = { keys: testKeyRing(), verify: hostVerify };
   let seen = 0;
   let allGenuine = true;
   let finish: () => void = () => {};

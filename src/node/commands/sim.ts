@@ -10,8 +10,9 @@ import { intOf, UsageError, parseCommand } from '../args.ts';
 import type { Lang } from '../../i18n.ts';
 import { formatEur } from '../../i18n.ts';
 import type { Key } from '../../hal.ts';
-import { parseScenario, ScenarioError, parseDuration } from '../../../hw-sim/scenario.ts';
-import { runScenario, simulatorFor } from '../../../hw-sim/runner.ts';
+import { parseScenario, ScenarioError, parseDuration, needsRegistry, type Scenario } from '../../../hw-sim/scenario.ts';
+import { runScenario, simulatorFor, type ScenarioRegistry } from '../../../hw-sim/runner.ts';
+import { scenarioRegistry, startEmbeddedRegistry } from '../registry/embedded.ts';
 import { Simulator, ensureBundle, bootChip, type SimConfig } from '../../../hw-sim/sim.ts';
 import { NorFlash } from '../../../hw-sim/nor-flash.ts';
 import { transmit, SCANNER_KINDS, type ScannerKind } from '../../../hw-sim/scanners/index.ts';
@@ -20,6 +21,8 @@ import { drawPng } from '../../../hw-sim/render.ts';
 import { T, displayFrame, reportText, stepLine } from '../../../hw-sim/present.ts';
 import { isPrizeAmount } from '../../game/prize-table.ts';
 import { writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { publicKeyArg } from '../key-args.ts';
 
 const HELP = `usage: saphir sim [options]
   --scenario FILE…        play scenario files (hw-sim/scenarios/*.yaml); exit 1 if any fails
@@ -30,6 +33,11 @@ const HELP = `usage: saphir sim [options]
   --bridge-hid VID:PID|PATH [--hid-mode keyboard|pos]   a real HID scanner feeds the simulated device
   --bridge-serial PATH [--baud N]                      a real serial scanner feeds the simulated device
   --pty [PATH] [--baud N] expose the device's service port as a pseudo-terminal (for saphir flash)
+  --firmware-key HEX|FILE provision the device with this firmware public key (a production device
+                          unless it is the development key); default: the development keys
+  --tech-key HEX|FILE     provision the device with this technician public key (service port access)
+  --registry URL|embedded the fleet registry the device asks before paying (embedded: PGlite, in-process);
+                          fleet scenarios (devices:, network:, expect-registry:) start an embedded one
   --lang fr|en            language of this tool's messages (default fr)
 Without --scenario: interactive. Type 'aide' / 'help' for the commands.`;
 
@@ -45,21 +53,31 @@ export async function run(args: string[]): Promise<number> {
     'bridge-serial': { type: 'string' },
     baud: { type: 'string' },
     pty: { type: 'boolean' },
+    'firmware-key': { type: 'string' },
+    'tech-key': { type: 'string' },
+    registry: { type: 'string' },
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
+  const keys = {
+    firmwareKey: values['firmware-key'] === undefined ? undefined : publicKeyArg('--firmware-key', values['firmware-key']),
+    techKey: values['tech-key'] === undefined ? undefined : publicKeyArg('--tech-key', values['tech-key']),
+  };
+  // First line: which keys the simulated device trusts (the chip of --flash may already hold some).
+  process.stdout.write(trustLine(new Simulator({ chip: values.flash ? NorFlash.load(values.flash) : new NorFlash(), ...keys }), lang) + '\n');
   const variant = values.variant ?? 'quickjs';
   if (variant !== 'quickjs' && variant !== 'quickjs-ng') throw new UsageError('--variant must be quickjs or quickjs-ng');
   if (values.scenario) {
     // Scenario files given after --scenario, as further options or as positionals.
-    return scenarios([...values.scenario, ...positionals], { lang, quiet: !!values.quiet, screenshots: values.screenshots, variant, flash: values.flash });
+    return scenarios([...values.scenario, ...positionals], { lang, quiet: !!values.quiet, screenshots: values.screenshots, variant, flash: values.flash, ...keys, registry: registryOption(values.registry) });
   }
   if (values.pty) {
     const baud = values.baud === undefined ? undefined : intOf(values.baud, '--baud', 300, 4_000_000);
-    return pty(positionals[0], { lang, flash: values.flash, variant, baud });
+    return pty(positionals[0], { lang, flash: values.flash, variant, baud, ...keys });
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}' (scenarios go after --scenario)`);
   return interactive({
+    registry: registryOption(values.registry),
     lang,
     flash: values.flash,
     variant,
@@ -67,19 +85,63 @@ export async function run(args: string[]): Promise<number> {
     hidMode: values['hid-mode'],
     bridgeSerial: values['bridge-serial'],
     baud: values.baud === undefined ? undefined : intOf(values.baud, '--baud', 300, 4_000_000),
+    ...keys,
   });
+}
+
+interface KeyOptions {
+  firmwareKey?: Uint8Array;
+  techKey?: Uint8Array;
+}
+
+/** What the simulated device trusts, in one line; provisions `sim`'s chip first when its options ask. */
+export function trustLine(sim: Simulator, lang: Lang): string {
+  const fr = lang === 'fr';
+  let t;
+  try {
+    t = sim.trust();
+  } catch (e) {
+    return (fr ? 'clés de l’appareil : ' : 'device keys: ') + (e as Error).message;
+  }
+  const h = (k: Uint8Array) => createHash('sha256').update(k).digest('hex').slice(0, 16) + '…';
+  if (!t.provisioned) {
+    return fr
+      ? 'appareil de DÉVELOPPEMENT : il fait confiance aux clés de développement publiées (--firmware-key, --tech-key pour en provisionner)'
+      : 'DEVELOPMENT device: it trusts the published development keys (--firmware-key, --tech-key to provision others)';
+  }
+  const kind = t.production ? (fr ? 'appareil de PRODUCTION' : 'PRODUCTION device') : fr ? 'appareil de développement' : 'development device';
+  return `${kind}${fr ? ' provisionné' : ', provisioned'}: ${fr ? 'clé firmware' : 'firmware key'} SHA-256 ${h(t.firmwareKey)}, ${fr ? 'clé technicien' : 'technician key'} SHA-256 ${h(t.techKey)}`;
+}
+
+// --- the fleet registry ---------------------------------------------------------------------------
+
+function registryOption(v: string | undefined): string | undefined {
+  if (v === undefined || v === 'embedded') return v;
+  if (!/^https?:\/\/[\x21-\x7e]+$/.test(v)) throw new UsageError('--registry takes an http://host:port URL or embedded');
+  return v.replace(/\/$/, '');
+}
+
+/** The registry a run uses: the URL given, or an embedded one (started here, closed by `close`). */
+async function openRegistry(v: string, lang: Lang): Promise<{ reg: ScenarioRegistry; close(): Promise<void> }> {
+  if (v !== 'embedded') {
+    const no = lang === 'fr' ? 'expect-registry a besoin de --registry embedded' : 'expect-registry needs --registry embedded';
+    return { reg: { url: v, state: () => Promise.reject(new Error(no)) }, close: async () => {} };
+  }
+  const e = await startEmbeddedRegistry();
+  process.stderr.write(lang === 'fr' ? `registre central intégré : ${e.url} (PGlite en mémoire)\n` : `embedded registry: ${e.url} (in-memory PGlite)\n`);
+  return { reg: scenarioRegistry(e), close: () => e.close() };
 }
 
 // --- scenarios ------------------------------------------------------------------------------------
 
 async function scenarios(
   files: string[],
-  o: { lang: Lang; quiet: boolean; screenshots?: string; variant: 'quickjs' | 'quickjs-ng'; flash?: string },
+  o: { lang: Lang; quiet: boolean; screenshots?: string; variant: 'quickjs' | 'quickjs-ng'; flash?: string; registry?: string } & KeyOptions,
 ): Promise<number> {
   const t = T[o.lang];
   const out = (s: string) => process.stdout.write(s + '\n');
   // Every file is checked before any runs.
-  const parsed = [];
+  const parsed: Scenario[] = [];
   let bad = false;
   for (const f of files) {
     if (!existsSync(f)) {
@@ -97,15 +159,25 @@ async function scenarios(
   }
   if (bad) return 2;
   const bundle = ensureBundle((s) => process.stderr.write(s + '\n'));
+  const want = o.registry ?? (parsed.some(needsRegistry) ? 'embedded' : undefined);
+  const registry = want ? await openRegistry(want, o.lang) : undefined;
+  try {
+    return await playAll();
+  } finally {
+    await registry?.close();
+  }
+
+  async function playAll(): Promise<number> {
   let passed = 0;
   for (const sc of parsed) {
     out(`${sc.name}  (${sc.file})`);
     // With --flash, each scenario starts from the saved chip and leaves its state there.
     const chip = o.flash ? NorFlash.load(o.flash) : undefined;
-    const sim = simulatorFor(sc, { bundle, chip, variant: o.variant });
+    const sim = simulatorFor(sc, { bundle, chip, variant: o.variant, firmwareKey: o.firmwareKey, techKey: o.techKey, registry: registry?.reg }, sc.devices?.[0] ?? sc.device?.id);
     const r = await runScenario(sc, {
       sim,
       bundle,
+      registry: registry?.reg,
       lang: o.lang,
       screenshotDir: o.screenshots,
       onStep: (s) => {
@@ -119,6 +191,7 @@ async function scenarios(
   }
   out(t.total(passed, parsed.length));
   return passed === parsed.length ? 0 : 1;
+  }
 }
 
 // --- interactive and bridges ----------------------------------------------------------------------
@@ -134,6 +207,7 @@ const I = {
   attendre DURÉE    avancer le temps simulé, ex. « attendre 10s »
   reboot | coupure | boot     redémarrer, couper le courant, rallumer
   registre          les paiements enregistrés
+  réseau coupé|rétabli        couper ou rétablir le réseau (avec --registry)
   capture FICHIER.png         l’écran en PNG
   quitter`,
     ready: (via: string) => `Simulateur prêt (lecteur : ${via}). « aide » pour les commandes.`,
@@ -145,6 +219,8 @@ const I = {
     bridged: (what: string) => `lecteur réel branché : ${what}`,
     bye: 'au revoir',
     saved: (f: string) => `écrit : ${f}`,
+    noNetwork: 'pas de réseau : lancez avec --registry URL|embedded',
+    network: (up: boolean) => (up ? 'réseau rétabli' : 'réseau coupé'),
   },
   en: {
     help: `Commands:
@@ -156,6 +232,7 @@ const I = {
   wait DURATION     advance simulated time, e.g. "wait 10s"
   reboot | cut | boot         reboot, cut the power, power on
   ledger            the recorded payments
+  network down|up   cut or restore the network (with --registry)
   shot FILE.png     the display as a PNG
   quit`,
     ready: (via: string) => `Simulator ready (scanner: ${via}). "help" for the commands.`,
@@ -167,10 +244,13 @@ const I = {
     bridged: (what: string) => `real scanner attached: ${what}`,
     bye: 'bye',
     saved: (f: string) => `written: ${f}`,
+    noNetwork: 'no network: start with --registry URL|embedded',
+    network: (up: boolean) => (up ? 'network up' : 'network down'),
   },
 } as const;
 
-interface InteractiveOptions {
+interface InteractiveOptions extends KeyOptions {
+  registry?: string;
   lang: Lang;
   flash?: string;
   variant: 'quickjs' | 'quickjs-ng';
@@ -181,8 +261,9 @@ interface InteractiveOptions {
 }
 
 /** A simulator on wall-clock pace: virtual time follows real time while a person watches. */
-async function liveSimulator(o: { lang: Lang; flash?: string; variant: 'quickjs' | 'quickjs-ng'; config?: SimConfig }) {
+async function liveSimulator(o: { lang: Lang; flash?: string; variant: 'quickjs' | 'quickjs-ng'; config?: SimConfig; registry?: string } & KeyOptions) {
   const chip = o.flash ? NorFlash.load(o.flash) : new NorFlash();
+  const registry = o.registry ? await openRegistry(o.registry, o.lang) : undefined;
   let last = '';
   let drawPending = false;
   const sim = new Simulator({
@@ -191,6 +272,9 @@ async function liveSimulator(o: { lang: Lang; flash?: string; variant: 'quickjs'
     seed: Date.now(),
     clockMs: Date.now(),
     bundle: ensureBundle((s) => process.stderr.write(s + '\n')),
+    firmwareKey: o.firmwareKey,
+    techKey: o.techKey,
+    registry: registry?.reg.url,
     events: {
       // Drawn once the firmware's callback is over, so the frame shows the LED it set after the text.
       display: () => {
@@ -207,7 +291,7 @@ async function liveSimulator(o: { lang: Lang; flash?: string; variant: 'quickjs'
     },
   });
   if (o.config) sim.configure(o.config);
-  else if (!o.flash) sim.configure({});
+  else if (!o.flash || registry) sim.configure({});
   await sim.boot();
   // One queue: ticks and commands never run at the same time.
   let queue: Promise<unknown> = Promise.resolve();
@@ -231,6 +315,7 @@ async function liveSimulator(o: { lang: Lang; flash?: string; variant: 'quickjs'
     await queue;
     sim.dispose();
     save();
+    await registry?.close();
   };
   return { sim, serial, close, save };
 }
@@ -322,6 +407,18 @@ async function interactive(o: InteractiveOptions): Promise<number> {
         const entries = sim.ledger();
         say(m.ledger(entries.length));
         for (const p of entries) say(`  ${p.emission}/${p.block}/${p.number}  ${formatEur(p.prizeEur, o.lang)}  ${new Date(p.paidAtMs).toISOString()}  ${p.deviceId}`);
+        return true;
+      }
+      case 'réseau':
+      case 'reseau':
+      case 'network': {
+        if (!sim.network) {
+          say(m.noNetwork);
+          return true;
+        }
+        const up = /^(up|rétabli|retabli|on)$/i.test(arg);
+        sim.network.state = { ...sim.network.state, up };
+        say(m.network(up));
         return true;
       }
       case 'capture':
@@ -433,31 +530,67 @@ async function bridgeSerial(sim: Simulator, serial: Serial, path: string, baud: 
 
 // --- service port on a pty ------------------------------------------------------------------------
 
-async function pty(link: string | undefined, o: { lang: Lang; flash?: string; variant: 'quickjs' | 'quickjs-ng'; baud?: number }): Promise<number> {
+async function pty(link: string | undefined, o: { lang: Lang; flash?: string; variant: 'quickjs' | 'quickjs-ng'; baud?: number } & KeyOptions): Promise<number> {
+  const { exposeServicePort, freeForLink, pathTaken, PtyError } = await import('../../../hw-sim/pty.ts');
+  const fr = o.lang === 'fr';
+  const fail = (why: string) => {
+    process.stderr.write(`saphir sim: ${fr ? 'port de service impossible' : 'no service port'}: ${why}\n`);
+    return 1;
+  };
+  const ptyText = (e: InstanceType<typeof PtyError>) =>
+    e.code === 'path-taken'
+      ? fr
+        ? `${e.detail} existe déjà et n’est pas un lien de pseudo-terminal : choisissez un autre chemin (rien n’y a été touché)`
+        : e.message
+      : e.code === 'no-socat'
+        ? fr
+          ? 'socat introuvable : installez-le (Debian/Ubuntu : sudo apt-get install socat ; macOS : brew install socat)'
+          : e.message
+        : fr
+          ? `socat n’a pas pu créer le port : ${e.detail}`
+          : e.message;
+  // Checked before the device starts: a path that is not ours is never replaced.
+  if (link !== undefined && !freeForLink(link)) return fail(ptyText(pathTaken(link)));
   const live = await liveSimulator(o);
   const { sim, serial } = live;
-  const { exposeServicePort } = await import('../../../hw-sim/pty.ts');
-  const port = await exposeServicePort(
-    {
-      chip: bootChip(sim.chip),
-      deviceId: sim.deviceId,
-      running: () => sim.booted,
-      reboot: () => void serial(() => sim.reboot()),
-      ledgerEntries: () => sim.ledger(),
-      // A power cut the service port simulates (during FINISH) restarts the device as a real one would.
-      powerLost: () => {
-        sim.powerOff('power cut');
-        void serial(() => sim.boot());
+  let down: string | null = null;
+  let wake = () => {};
+  let port;
+  try {
+    port = await exposeServicePort(
+      {
+        chip: bootChip(sim.chip),
+        deviceId: sim.deviceId,
+        running: () => sim.booted,
+        reboot: () => void serial(() => sim.reboot()),
+        ledgerEntries: () => sim.ledger(),
+        // A power cut the service port simulates (during FINISH) restarts the device as a real one would.
+        powerLost: () => {
+          sim.powerOff('power cut');
+          void serial(() => sim.boot());
+        },
       },
-    },
-    { link, baud: o.baud },
-  );
+      {
+        link,
+        baud: o.baud,
+        onDown: (why) => {
+          down = why;
+          wake();
+        },
+      },
+    );
+  } catch (e) {
+    await live.close();
+    if (e instanceof PtyError) return fail(ptyText(e));
+    throw e;
+  }
   process.stdout.write(`${o.lang === 'fr' ? 'port de service' : 'service port'}: ${port.path}\n`);
   await new Promise<void>((resolve) => {
+    wake = resolve;
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
   });
   await port.close();
   await live.close();
-  return 0;
+  return down === null ? 0 : fail(`${fr ? 'socat s’est arrêté' : 'socat ended'} (${down})`);
 }

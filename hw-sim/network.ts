@@ -1,0 +1,61 @@
+// The simulated device's network: up or down, latency and loss, on virtual time. Requests reach a real
+// HTTP server (the fleet registry) through blocking HTTP (sync-http.ts), so the answer is known when
+// the scheduler reaches it. Each request gets exactly one answer: the server's, or status 0 after the
+// timeout (down, lost on the way out or on the way back, or too slow).
+import type { Rng } from './rng.ts';
+import { SyncHttp } from './sync-http.ts';
+
+export interface NetworkState {
+  up: boolean;
+  /** One way, virtual ms. */
+  latencyMs: number;
+  /** Probability that a message (request or answer) is lost, 0…1. */
+  loss: number;
+}
+
+export interface SentRecord {
+  t: number;
+  path: string;
+  status: number;
+}
+
+/** `answer(afterMs, status, body)` schedules the answer the firmware will read. */
+export type Answer = (afterMs: number, status: number, body: string) => void;
+
+export class SimNetwork {
+  state: NetworkState = { up: true, latencyMs: 20, loss: 0 };
+  readonly sent: SentRecord[] = [];
+  private readonly http = new SyncHttp();
+
+  constructor(
+    private readonly rng: Rng,
+    private readonly now: () => number,
+  ) {}
+
+  send(url: string, body: string, timeoutMs: number, answer: Answer): void {
+    const s = this.state;
+    const lost = () => s.loss > 0 && this.rng.next() < s.loss;
+    if (!s.up || lost()) {
+      this.record(url, 0);
+      return answer(timeoutMs, 0, '');
+    }
+    const r = this.http.post(url, body, timeoutMs);
+    const roundTrip = 2 * s.latencyMs;
+    // Lost on the way back: the server acted, the device never knows.
+    if (r.status === 0 || roundTrip >= timeoutMs || lost()) {
+      this.record(url, 0);
+      return answer(timeoutMs, 0, '');
+    }
+    this.record(url, r.status);
+    answer(roundTrip, r.status, r.body);
+  }
+
+  private record(url: string, status: number): void {
+    this.sent.push({ t: this.now(), path: url.replace(/^https?:\/\/[^/]+/, ''), status });
+    if (this.sent.length > 1000) this.sent.splice(0, this.sent.length - 1000);
+  }
+
+  close(): void {
+    this.http.close();
+  }
+}

@@ -1,0 +1,87 @@
+// The paid-ticket registry's wire format, shared by the device (portable core) and the server (Node).
+// A request is JSON; its signature covers the canonical text below, not the JSON, so the device needs
+// no JSON canonicalisation. See docs/registry.md.
+import { utf8Encode } from '../utf8.ts';
+import { toHex } from '../hex.ts';
+
+/** The published development device key: anyone can sign with it, so a production fleet never trusts it. */
+export const DEV_DEVICE_SEED_HEX = '2c2ce9b0c6639e482519acb9bbb85c86b27f657c44d579476bb29b41fe708df7';
+export const DEV_DEVICE_PUBLIC_KEY_HEX = 'c7fe7635a1ddda35c4c060104d6910e606572f8e2924c40a7d0a4470fb19f974';
+
+export const PROTOCOL = 'SAPHIR-REGISTRY-V1';
+/** Payments a sync request may carry. */
+export const MAX_BATCH = 500;
+/** Largest request body the server reads, in bytes. */
+export const MAX_BODY_BYTES = 1 << 20;
+
+/** A payment as the device reports it: the ticket's SPH1 code and when it was paid (ms since 1970 UTC). */
+export interface PaymentClaim {
+  code: string;
+  paid_at: number;
+}
+
+/** What a device signs: `claim` asks before paying; `sync` reports payments made offline. */
+export interface RegistryRequest {
+  kind: 'claim' | 'sync';
+  device_id: string;
+  /** Unique per device: the registry refuses a nonce it has seen (replay). */
+  nonce: string;
+  /** The device's trusted time when it sent the request (ms since 1970 UTC). */
+  sent_at: number;
+  payments: PaymentClaim[];
+}
+
+export interface SignedRequest extends RegistryRequest {
+  /** Ed25519 signature, hex, over `signedText(request)` in UTF-8. */
+  signature: string;
+}
+
+export interface TicketRef {
+  emission: number;
+  block: number;
+  number: number;
+}
+
+export type PaymentResult =
+  /** The ticket is this device's to pay (claim), or its offline payment is recorded (sync). */
+  | { result: 'granted'; ticket: TicketRef; prize_eur: number }
+  /** Another device paid it first (claim: do not pay). A claim by the holder itself is `granted` again. */
+  | { result: 'already_paid'; ticket: TicketRef; by: { device_id: string; paid_at: number } }
+  /** Sync only: this device paid offline a ticket another device had paid: recorded as a conflict. */
+  | { result: 'conflict'; ticket: TicketRef; by: { device_id: string; paid_at: number } }
+  /** The code is not a genuine winning SAPHIR ticket (reason: an SPH1 reason or `E_NOT_WINNER`). */
+  | { result: 'invalid'; reason: string };
+
+export interface RegistryResponse {
+  results: PaymentResult[];
+}
+
+export interface RegistryError {
+  error: 'bad_request' | 'unknown_device' | 'revoked' | 'bad_signature' | 'replay' | 'stale' | 'internal';
+  detail: string;
+}
+
+function field(s: string): string {
+  // Newlines would let one field pose as two; the server refuses them anyway.
+  return s.replace(/[\r\n]/g, ' ');
+}
+
+/** The text a device signs: one field a line, then one line a payment. */
+export function signedText(r: RegistryRequest): string {
+  const lines = [PROTOCOL, r.kind, field(r.device_id), field(r.nonce), String(r.sent_at)];
+  for (const p of r.payments) lines.push(`${field(p.code)} ${p.paid_at}`);
+  return lines.join('\n');
+}
+
+export function signedBytes(r: RegistryRequest): Uint8Array {
+  return utf8Encode(signedText(r));
+}
+
+/** Signs a request with the device's key (`sign` is the platform's Ed25519, e.g. nobleSign). */
+export function signRequest(
+  r: RegistryRequest,
+  seed: Uint8Array,
+  sign: (message: Uint8Array, seed: Uint8Array) => Uint8Array,
+): SignedRequest {
+  return { ...r, signature: toHex(sign(signedBytes(r), seed)) };
+}

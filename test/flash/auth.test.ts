@@ -1,0 +1,201 @@
+// The guarded service port and the provisioned trust anchors (issue 9: keys, service).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { TestDevice, FACTORY, directPort } from './harness.ts';
+import { image } from './images.ts';
+import { CMD } from '../../src/service/packet.ts';
+import { beginPayload, writePayload, u32le, WRITE_NOT_AUTHENTICATED, WRITE_OK, WRITE_OUT_OF_RANGE, MAX_REPORTED_RANGES } from '../../src/service/protocol.ts';
+import { HEADER_SIZE, parseImage } from '../../src/image/format.ts';
+import { nodeSign } from '../../src/node/node-crypto.ts';
+import { publicKeyOf } from '../../src/crypto/ed25519.ts';
+import { DEV_TECH_SEED_HEX, authMessage } from '../../src/service/auth.ts';
+import { BOARD_ID } from '../../src/image/format.ts';
+import { fromHex } from '../../src/hex.ts';
+import { NONCE_TTL_MS, MAX_RANGES, AUTH_IDLE_MS } from '../../hw-sim/service.ts';
+import { bootSelect, installImage } from '../../hw-sim/bootloader.ts';
+import { provisionTrust, readTrust } from '../../hw-sim/provision.ts';
+import { LAYOUT } from '../../hw-sim/layout.ts';
+import { WriteOnceError } from '../../hw-sim/nor-flash.ts';
+
+const PROD_SEED = new Uint8Array(32).fill(7);
+const PROD_KEY = publicKeyOf(PROD_SEED);
+const TECH_SEED = new Uint8Array(32).fill(9);
+const TECH_KEY = publicKeyOf(TECH_SEED);
+const DEV_NEW = image({ version: '1.1.0', counter: 2, size: 20000, salt: 3 });
+const PROD_FACTORY = image({ version: '1.0.0', counter: 1, size: 20000, salt: 4, seed: PROD_SEED });
+const PROD_NEW = image({ version: '1.1.0', counter: 2, size: 20000, salt: 5, seed: PROD_SEED });
+
+const begin = (img: Uint8Array) => {
+  const p = parseImage(img);
+  if ('error' in p) throw new Error(p.error);
+  return beginPayload(img, p.signedLength, HEADER_SIZE);
+};
+const production = () => new TestDevice({ provisioned: { firmwareKey: PROD_KEY, techKey: TECH_KEY, production: true }, factory: PROD_FACTORY });
+
+test('without a session: IDENTIFY and STATUS answer, every request that changes or reads records is refused', () => {
+  const dev = new TestDevice();
+  const before = Buffer.from(dev.nor.bytes);
+  const { json, ask } = directPort(dev);
+  assert.is(json(CMD.IDENTIFY).deviceId, 'SPH-000042');
+  assert.is(json(CMD.STATUS).ok, true);
+  for (const [type, payload] of [
+    [CMD.BEGIN, begin(DEV_NEW)],
+    [CMD.FINISH, undefined],
+    [CMD.ABORT, undefined],
+    [CMD.REBOOT, undefined],
+    [CMD.LEDGER, u32le(0)],
+  ] as const) {
+    const r = json(type, payload);
+    assert.is(r.ok, false, `0x${type.toString(16)}`);
+    assert.is(r.reason, 'auth');
+  }
+  const w = ask(CMD.WRITE, writePayload(0, new Uint8Array(16)));
+  assert.is(w.payload[0], WRITE_NOT_AUTHENTICATED);
+  assert.is(dev.boots, 1, 'no reboot');
+  assert.ok(Buffer.from(dev.nor.bytes).equals(before), 'chip untouched');
+});
+
+test('authenticated with the development technician key, a development device serves; it says it is one', () => {
+  const dev = new TestDevice();
+  const { json, authenticate } = directPort(dev);
+  const id = json(CMD.IDENTIFY) as { trust: { production: boolean; provisioned: boolean; techKeySha256: string } };
+  assert.is(id.trust.production, false);
+  assert.is(id.trust.provisioned, false);
+  assert.is(authenticate().reply.ok, true);
+  const l = json(CMD.LEDGER, u32le(0));
+  assert.is(l.ok, true);
+  assert.is(l.total, 5);
+});
+
+test('replayed, stale, foreign-key and unasked answers are refused', () => {
+  const dev = new TestDevice();
+  let clock = 0;
+  const { json, authenticate } = directPort(dev, { now: () => clock });
+  // Replay: the signature that opened a session, sent again, for the same nonce and for a new one.
+  const { sig } = authenticate();
+  json(CMD.REBOOT); // ends the session
+  const again = json(CMD.AUTH, sig);
+  assert.is(again.ok, false);
+  assert.match(String(again.detail), /no challenge/);
+  json(CMD.CHALLENGE);
+  assert.is(json(CMD.AUTH, sig).ok, false, 'an old answer does not fit a new nonce');
+  assert.is(json(CMD.LEDGER, u32le(0)).reason, 'auth');
+  // One try per nonce: a good answer after a bad one is refused.
+  const c = json(CMD.CHALLENGE);
+  const good = nodeSign(authMessage(BOARD_ID, dev.deviceId, fromHex(String(c.nonce))), fromHex(DEV_TECH_SEED_HEX));
+  assert.is(json(CMD.AUTH, new Uint8Array(64)).ok, false);
+  assert.is(json(CMD.AUTH, good).ok, false);
+  // Stale: answered after the nonce's lifetime.
+  const c2 = json(CMD.CHALLENGE);
+  clock += NONCE_TTL_MS + 1;
+  const late = json(CMD.AUTH, nodeSign(authMessage(BOARD_ID, dev.deviceId, fromHex(String(c2.nonce))), fromHex(DEV_TECH_SEED_HEX)));
+  assert.is(late.ok, false);
+  assert.match(String(late.detail), /stale/);
+  // Another technician key than the provisioned one.
+  assert.is(authenticate(TECH_SEED).reply.ok, false);
+  assert.is(json(CMD.LEDGER, u32le(0)).reason, 'auth');
+  // The right one, in time.
+  assert.is(authenticate().reply.ok, true);
+  assert.is(json(CMD.LEDGER, u32le(0)).ok, true);
+});
+
+test('a session ends after AUTH_IDLE_MS unused, at a new CHALLENGE and at a link reset', () => {
+  const dev = new TestDevice();
+  let clock = 0;
+  const { port, json, authenticate } = directPort(dev, { now: () => clock });
+  authenticate();
+  clock += AUTH_IDLE_MS - 1;
+  assert.is(json(CMD.LEDGER, u32le(0)).ok, true, 'used in time: kept');
+  clock += AUTH_IDLE_MS - 1;
+  assert.is(json(CMD.LEDGER, u32le(0)).ok, true, 'each request restarts the idle time');
+  clock += AUTH_IDLE_MS + 1;
+  assert.is(json(CMD.LEDGER, u32le(0)).reason, 'auth');
+  authenticate();
+  json(CMD.CHALLENGE);
+  assert.is(json(CMD.LEDGER, u32le(0)).reason, 'auth');
+  authenticate();
+  port.linkReset();
+  assert.is(json(CMD.LEDGER, u32le(0)).reason, 'auth');
+});
+
+test('the fragmenting WRITE pattern: replies stay small, the received set stays bounded', () => {
+  const dev = new TestDevice();
+  const { json, ask, authenticate } = directPort(dev);
+  authenticate();
+  const big = image({ version: '1.2.0', counter: 2, size: 200000, salt: 9 });
+  assert.is(json(CMD.BEGIN, begin(big)).ok, true);
+  let refused = 0;
+  for (let i = 0; i < 20000; i++) {
+    const r = ask(CMD.WRITE, writePayload(HEADER_SIZE + 2 + i * 2 * 4, new Uint8Array([0xaa])));
+    if (r.payload[0] === WRITE_OUT_OF_RANGE) refused++;
+    else assert.is(r.payload[0], WRITE_OK);
+  }
+  assert.ok(refused >= 20000 - MAX_RANGES, `${refused} refused`);
+  const id = ask(CMD.IDENTIFY).payload.length;
+  const st = json(CMD.STATUS) as { session: { received: unknown[]; truncated?: boolean } };
+  assert.ok(id < 6000, `IDENTIFY reply ${id} bytes`);
+  assert.ok(st.session.received.length <= MAX_REPORTED_RANGES);
+  assert.is(st.session.truncated, true);
+  const fin = json(CMD.FINISH) as { reason: string; missing: unknown[] };
+  assert.is(fin.reason, 'incomplete');
+  assert.ok(fin.missing.length <= MAX_REPORTED_RANGES, `${fin.missing.length} missing ranges listed`);
+  assert.ok(JSON.stringify(fin).length < 2000);
+  assert.is(json(CMD.BEGIN, begin(big)).ok, true, 'FINISH dropped nothing: the session resumes');
+  // A WRITE that extends a held range is still taken.
+  assert.is(ask(CMD.WRITE, writePayload(HEADER_SIZE, new Uint8Array(2))).payload[0], WRITE_OK);
+});
+
+test('a production device refuses development-signed images at BEGIN, at FINISH and at boot', () => {
+  const dev = production();
+  assert.is(dev.current?.version, '1.0.0', 'its own image boots');
+  const { json, authenticate } = directPort(dev);
+  const id = json(CMD.IDENTIFY) as { trust: { production: boolean; provisioned: boolean } };
+  assert.equal([id.trust.production, id.trust.provisioned], [true, true]);
+  // The development technician key opens nothing here.
+  assert.is(authenticate().reply.ok, false);
+  assert.is(authenticate(TECH_SEED).reply.ok, true);
+  const r = json(CMD.BEGIN, begin(DEV_NEW));
+  assert.is(r.ok, false);
+  assert.is(r.reason, 'signature');
+  assert.match(String(r.detail), /production/);
+  // FINISH's check (installImage), reached directly.
+  const before = Buffer.from(dev.nor.bytes);
+  const f = installImage(dev.chip, DEV_NEW);
+  assert.is(f.ok, false);
+  assert.ok(Buffer.from(dev.nor.bytes).equals(before), 'refused before writing');
+  // At boot: a development image put in both slots by other means (a flash programmer) does not start.
+  const put = (off: number) => {
+    for (let o = 0; o < LAYOUT.slotA.size; o += 4096) dev.nor.eraseBlock((off + o) / 4096);
+    dev.nor.write(FACTORY, off);
+  };
+  put(LAYOUT.slotA.offset);
+  put(LAYOUT.slotB.offset);
+  const b = bootSelect(dev.chip);
+  assert.ok('error' in b, 'nothing boots');
+  // A production-signed image goes through.
+  const good = new TestDevice({ provisioned: { firmwareKey: PROD_KEY, techKey: TECH_KEY, production: true }, factory: PROD_FACTORY });
+  const g = directPort(good);
+  g.authenticate(TECH_SEED);
+  assert.is(g.json(CMD.BEGIN, begin(PROD_NEW)).ok, true);
+});
+
+test('the provisioning area is write-once and a damaged record trusts nothing', () => {
+  const dev = production();
+  assert.throws(() => dev.nor.eraseBlock(LAYOUT.otp.offset / 4096), (e: unknown) => e instanceof WriteOnceError);
+  assert.throws(() => dev.nor.write(new Uint8Array(4), LAYOUT.otp.offset), (e: unknown) => e instanceof WriteOnceError);
+  assert.throws(() => provisionTrust(dev.chip, { production: false }), /already provisioned/);
+  assert.throws(() => provisionTrust(new TestDevice().chip, { production: true }), /development firmware key/);
+  assert.throws(() => provisionTrust(new TestDevice().chip, { techKey: fromHex('01' + '00'.repeat(31)) }), /small-order/);
+  // Clearing bits of the record (all that programming can do) makes it damaged, never "blank = dev".
+  const t = readTrust(dev.chip);
+  assert.not.ok('error' in t);
+  const at = LAYOUT.otp.offset + 28 + PROD_KEY.findIndex((x) => (x & 1) === 1);
+  dev.nor.bytes[at] &= 0xfe;
+  assert.ok('error' in readTrust(dev.chip));
+  const b = bootSelect(dev.chip);
+  assert.ok('error' in b);
+  const { json } = directPort(dev);
+  assert.is(json(CMD.IDENTIFY).trust, undefined);
+});
+
+test.run();

@@ -1,0 +1,46 @@
+// `saphir sim` with a registry, as a developer runs it: the real binary, an embedded registry.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { writeFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../helpers.ts';
+import { noStack, saphir } from '../cli/run-cli.ts';
+
+test('interactive with --registry embedded: paid online, then offline once the network is cut', () => {
+  const script = ['ticket 30', 'attendre 1s', 'ok', 'attendre 3s', 'réseau coupé', 'ticket 15', 'attendre 1s', 'ok', 'attendre 3s', 'registre', 'quitter', ''].join('\n');
+  const r = saphir(['sim', '--registry', 'embedded'], script);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /registre central intégré : http:\/\/127\.0\.0\.1:\d+/);
+  assert.match(r.stdout, /PAYÉ/);
+  assert.match(r.stdout, /réseau coupé/);
+  assert.match(r.stdout, /hors ligne/);
+  assert.match(r.stdout, /2 paiement\(s\) au registre/);
+});
+
+test('a fleet scenario starts its own registry; a wrong expectation fails with the registry state', () => {
+  const ok = saphir(['sim', '--scenario', join(ROOT, 'hw-sim', 'scenarios', 'fleet.yaml'), '--quiet', '--lang', 'en']);
+  assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+  assert.match(ok.stdout, /1\/1 scenarios passed/);
+  const dir = mkdtempSync(join(tmpdir(), 'saphir-fleet-'));
+  const bad = join(dir, 'bad.yaml');
+  writeFileSync(bad, readFileSync(join(ROOT, 'hw-sim', 'scenarios', 'fleet.yaml'), 'utf8').replace('claims: 2, conflicts: 1, within: 60s', 'claims: 2, conflicts: 0, within: 5s'));
+  const r = saphir(['sim', '--scenario', bad, '--quiet', '--lang', 'en']);
+  assert.equal(r.code, 1);
+  assert.match(r.stdout, /expected the registry claims 2, conflicts 0; it holds \d ticket/);
+  assert.ok(noStack(r.stdout + r.stderr));
+});
+
+test('scenario problems with devices and on: name their line', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'saphir-fleet-'));
+  const f = join(dir, 'p.yaml');
+  writeFileSync(f, 'name: p\ndevices: [A, A]\nsteps:\n  - boot\n  - press: OK\n    on: B\n  - network: sideways\n');
+  const r = saphir(['sim', '--scenario', f, '--lang', 'en']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /p\.yaml:2: device A is listed twice/);
+  assert.match(r.stderr, /p\.yaml:5: on: B is not one of the scenario's devices/);
+  assert.match(r.stderr, /p\.yaml:7: network must be one of down, up/);
+  assert.equal(saphir(['sim', '--registry', 'ftp://x']).code, 2);
+});
+
+test.run();

@@ -1,0 +1,187 @@
+// The registry's behaviour, as one suite run against PGlite (always) and PostgreSQL (when a server can
+// be started here). Each case gets an empty database.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { publicKeyOf } from '../../src/crypto/ed25519.ts';
+import { toHex } from '../../src/hex.ts';
+import { DEV_DEVICE_SEED_HEX } from '../../src/registry/protocol.ts';
+import type { Db } from '../../src/node/registry/db.ts';
+import { RegistryStore } from '../../src/node/registry/store.ts';
+import { serveRegistry, type RegistryServer } from '../../src/node/registry/server.ts';
+import { postRegistry, type DeviceCredentials } from '../../src/node/registry/client.ts';
+import { testKeyRing } from '../../src/sph1/keys.ts';
+import { ticketCode } from '../../hw-sim/tickets.ts';
+
+export const dev = (deviceId: string): DeviceCredentials => ({ deviceId, seedHex: DEV_DEVICE_SEED_HEX });
+export function ownKey(deviceId: string): DeviceCredentials & { publicHex: string } {
+  const seedHex = toHex(new Uint8Array(32).map((_, i) => (deviceId.charCodeAt(i % deviceId.length) * 31 + i) & 255));
+  return { deviceId, seedHex, publicHex: toHex(publicKeyOf(Uint8Array.from(Buffer.from(seedHex, 'hex')))) };
+}
+export const win = (number: number, prize = 30) => ticketCode({ emission: 7, block: 3, number, prize });
+export const lose = (number: number) => ticketCode({ emission: 7, block: 3, number, prize: 0 });
+export const forged = (number: number) => ticketCode({ emission: 7, block: 3, number, prize: 150, key: 'other' });
+
+interface Ctx {
+  db: Db;
+  store: RegistryStore;
+  srv: RegistryServer;
+  url: string;
+}
+
+/** Registers the cases on a suite; `open` gives a fresh, empty database for each case. */
+export function registryCases(name: string, open: () => Promise<Db>, opts: { production?: boolean } = {}) {
+  const test = suite<Ctx>(name, {} as Ctx);
+  test.before.each(async (ctx) => {
+    ctx.db = await open();
+    ctx.store = new RegistryStore(ctx.db, { keys: testKeyRing(), production: opts.production });
+    ctx.srv = await serveRegistry(ctx.store);
+    ctx.url = ctx.srv.url;
+  });
+  test.after.each(async (ctx) => {
+    await ctx.srv.close();
+    await ctx.db.close();
+  });
+
+  test('the first device to claim a ticket gets it; another gets "already paid by" it, with when', async ({ url, store }) => {
+    const a = await postRegistry(url, 'claim', dev('CAISSE-1'), [{ code: win(1), paid_at: Date.now() }]);
+    assert.ok(a.ok);
+    assert.equal(a.ok && a.body.results[0].result, 'granted');
+    const b = await postRegistry(url, 'claim', dev('CAISSE-2'), [{ code: win(1), paid_at: Date.now() }]);
+    assert.ok(b.ok);
+    const r = b.ok ? b.body.results[0] : null;
+    assert.equal(r?.result, 'already_paid');
+    if (r?.result === 'already_paid') {
+      assert.equal(r.by.device_id, 'CAISSE-1');
+      assert.ok(Math.abs(r.by.paid_at - Date.now()) < 60_000);
+    }
+    // The holder asking again (its answer was lost) is granted again, and nothing is counted twice.
+    const again = await postRegistry(url, 'claim', dev('CAISSE-1'), [{ code: win(1), paid_at: Date.now() }]);
+    assert.equal(again.ok && again.body.results[0].result, 'granted');
+    assert.equal((await store.counts()).payments, 1);
+  });
+
+  test('losing, forged and malformed codes are never granted, and change nothing', async ({ url, store }) => {
+    for (const [code, reason] of [
+      [lose(2), 'E_NOT_WINNER'],
+      [forged(3), 'E_SIGNATURE'],
+      ['SPH1:NOT-A-CODE', 'E_BASE45'],
+      ['HELLO', 'E_PREFIX'],
+    ]) {
+      const r = await postRegistry(url, 'claim', dev('CAISSE-1'), [{ code, paid_at: Date.now() }]);
+      assert.ok(r.ok, code);
+      assert.equal(r.ok && r.body.results[0], { result: 'invalid', reason }, code);
+    }
+    assert.equal((await store.counts()).payments, 0);
+  });
+
+  test('replayed, unsigned, re-signed and stale requests are refused', async ({ url, store }) => {
+    const body = { code: win(4), paid_at: Date.now() };
+    const first = await postRegistry(url, 'claim', dev('CAISSE-1'), [body], { nonce: 'nonce-0001' });
+    assert.ok(first.ok);
+    const replay = await postRegistry(url, 'claim', dev('CAISSE-1'), [body], { nonce: 'nonce-0001' });
+    assert.equal(replay.status, 409);
+    assert.equal(!replay.ok && replay.body.error, 'replay');
+    // A signature by another key, and no signature at all.
+    const wrong = await postRegistry(url, 'claim', { deviceId: 'CAISSE-1', seedHex: '11'.repeat(32) }, [{ code: win(5), paid_at: 1 }]);
+    assert.equal(wrong.status, 401);
+    assert.equal(!wrong.ok && wrong.body.error, 'bad_signature');
+    const unsigned = await fetch(`${url}/v1/claim`, {
+      method: 'POST',
+      body: JSON.stringify({ device_id: 'CAISSE-1', nonce: 'abcdefgh1', sent_at: Date.now(), payments: [{ code: win(5), paid_at: 1 }] }),
+    });
+    assert.equal(unsigned.status, 400);
+    const stale = await postRegistry(url, 'claim', dev('CAISSE-1'), [{ code: win(5), paid_at: 1 }], { sentAt: Date.now() - 3 * 86400_000 });
+    assert.equal(!stale.ok && stale.body.error, 'stale');
+    assert.equal((await store.counts()).payments, 1);
+  });
+
+  test('bad requests get a clear error and change nothing', async ({ url, store }) => {
+    const post = (path: string, body: string) => fetch(`${url}${path}`, { method: 'POST', body });
+    for (const [path, body] of [
+      ['/v1/claim', 'not json'],
+      ['/v1/claim', '[]'],
+      ['/v1/claim', '{"device_id":"A\\nB","nonce":"12345678","sent_at":1,"payments":[],"signature":"00"}'],
+      ['/v1/sync', JSON.stringify({ device_id: 'X', nonce: '12345678', sent_at: 1, signature: '0'.repeat(128), payments: new Array(501).fill({ code: 'x', paid_at: 1 }) })],
+    ]) {
+      const r = await post(path, body);
+      assert.equal(r.status, 400, body.slice(0, 40));
+      const j = (await r.json()) as { error: string; detail: string };
+      assert.equal(j.error, 'bad_request');
+      assert.ok(j.detail.length > 5);
+    }
+    const big = await post('/v1/sync', 'x'.repeat(1.5 * 1024 * 1024)).catch(() => null);
+    assert.ok(big === null || big.status === 413);
+    assert.equal((await fetch(`${url}/v1/nothing`)).status, 404);
+    assert.equal((await fetch(`${url}/v1/claim`)).status, 405);
+    assert.equal((await store.counts()).payments, 0);
+  });
+
+  test('a development fleet takes the published device key until a device is enrolled; revoked devices are refused', async ({ url, store }) => {
+    assert.equal(((await (await fetch(`${url}/health`)).json()) as { fleet: string }).fleet, opts.production ? 'production' : 'development');
+    const own = ownKey('CAISSE-9');
+    await store.addDevice(own.deviceId, own.publicHex);
+    assert.equal(((await (await fetch(`${url}/health`)).json()) as { fleet: string }).fleet, 'production');
+    const devNow = await postRegistry(url, 'claim', dev('CAISSE-1'), [{ code: win(6), paid_at: 1 }]);
+    assert.equal(!devNow.ok && devNow.body.error, 'unknown_device');
+    // An enrolled device signing with the development key is refused too.
+    const devKey = await postRegistry(url, 'claim', dev('CAISSE-9'), [{ code: win(6), paid_at: 1 }]);
+    assert.equal(!devKey.ok && devKey.body.error, 'bad_signature');
+    const ok = await postRegistry(url, 'claim', own, [{ code: win(6), paid_at: 1 }]);
+    assert.equal(ok.ok && ok.body.results[0].result, 'granted');
+    assert.ok(await store.revokeDevice('CAISSE-9'));
+    const revoked = await postRegistry(url, 'claim', own, [{ code: win(7), paid_at: 1 }]);
+    assert.equal(revoked.status, 403);
+    assert.equal(!revoked.ok && revoked.body.error, 'revoked');
+    const list = await store.listDevices();
+    assert.equal(list.length, 1);
+    assert.ok(list[0].revoked_at !== null && list[0].last_seen_at !== null);
+    assert.equal((await store.counts()).payments, 1);
+  });
+
+  test('offline payments of one ticket by two devices: one conflict, nothing lost, nothing counted twice; a resent batch changes nothing', async ({ url, store }) => {
+    const t0 = Date.parse('2027-01-10T10:00:00Z');
+    const a = [{ code: win(10, 150), paid_at: t0 }, { code: win(11, 30), paid_at: t0 + 1000 }];
+    const b = [{ code: win(10, 150), paid_at: t0 + 5000 }, { code: win(12, 500), paid_at: t0 + 6000 }];
+    const ra = await postRegistry(url, 'sync', dev('CAISSE-1'), a);
+    assert.equal(ra.ok && ra.body.results.map((r) => r.result), ['granted', 'granted']);
+    const rb = await postRegistry(url, 'sync', dev('CAISSE-2'), b);
+    assert.equal(rb.ok && rb.body.results.map((r) => r.result), ['conflict', 'granted']);
+    for (let i = 0; i < 2; i++) {
+      await postRegistry(url, 'sync', dev('CAISSE-1'), a);
+      await postRegistry(url, 'sync', dev('CAISSE-2'), b);
+    }
+    const rep = await store.report();
+    assert.equal(rep.conflicts.length, 1);
+    assert.equal(rep.conflicts[0].device_id, 'CAISSE-2');
+    assert.equal(rep.conflicts[0].first_device_id, 'CAISSE-1');
+    assert.equal(rep.conflicts[0].number, 10);
+    assert.equal(rep.totals, { payments: 3, total_eur: 680 });
+    assert.equal(rep.per_device, [
+      { device_id: 'CAISSE-1', payments: 2, total_eur: 180, offline: 2 },
+      { device_id: 'CAISSE-2', payments: 1, total_eur: 500, offline: 1 },
+    ]);
+    assert.equal(rep.per_day, [{ day: '2027-01-10', payments: 3, total_eur: 680 }]);
+  });
+
+  test('1 000 concurrent claims of 100 tickets from 50 devices: exactly one grant per ticket', async ({ url, store }) => {
+    const codes = Array.from({ length: 100 }, (_, i) => win(1000 + i));
+    const jobs = Array.from({ length: 1000 }, (_, i) => ({ who: dev(`CAISSE-${i % 50}`), code: codes[(i * 37) % 100] }));
+    const answers = await Promise.all(jobs.map((j) => postRegistry(url, 'claim', j.who, [{ code: j.code, paid_at: Date.now() }], { timeoutMs: 60_000 })));
+    const grants = new Map<string, Set<string>>();
+    for (let i = 0; i < jobs.length; i++) {
+      const a = answers[i];
+      assert.ok(a.ok, JSON.stringify(a.body));
+      const r = a.ok ? a.body.results[0] : null;
+      if (r?.result === 'granted') {
+        const s = grants.get(jobs[i].code) ?? new Set();
+        s.add(jobs[i].who.deviceId);
+        grants.set(jobs[i].code, s);
+      } else assert.equal(r?.result, 'already_paid');
+    }
+    assert.equal(grants.size, 100);
+    for (const s of grants.values()) assert.equal(s.size, 1);
+    assert.equal((await store.counts()).payments, 100);
+  });
+
+  return test;
+}

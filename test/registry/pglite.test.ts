@@ -1,0 +1,9 @@
+// The registry on PGlite (embedded PostgreSQL in WebAssembly): what `saphir registry serve` runs by default.
+import { openPglite } from '../../src/node/registry/db.ts';
+import { registryCases } from './cases.ts';
+import { sharedDb } from './shared-db.ts';
+
+const shared = sharedDb(() => openPglite());
+const test = registryCases('registry on PGlite', shared.open);
+test.after(() => shared.closeAll());
+test.run();

@@ -1,0 +1,70 @@
+// Provisioned trust anchors in the simulator: the first line of `saphir sim` says which keys the device
+// trusts; a production device runs only images signed for it and takes its ticket keys from the
+// write-once area, not from the configuration.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { ROOT } from '../helpers.ts';
+import { Simulator, ensureImage, bootChip } from '../../hw-sim/sim.ts';
+import { NorFlash } from '../../hw-sim/nor-flash.ts';
+import { provision } from '../../hw-sim/bootloader.ts';
+import { transmit } from '../../hw-sim/scanners/index.ts';
+import { ticketCode } from '../../hw-sim/tickets.ts';
+import { BOARD_ID, packImage, parseImage } from '../../src/image/format.ts';
+import { publicKeyOf } from '../../src/crypto/ed25519.ts';
+import { nodeSign } from '../../src/node/node-crypto.ts';
+import { toHex } from '../../src/hex.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'saphir-provision-'));
+const PROD_SEED = new Uint8Array(32).fill(7);
+const PROD_KEY = toHex(publicKeyOf(PROD_SEED));
+const saphir = (args: string[]) => {
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), ...args], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+};
+const scenario = (name: string, device = '') => {
+  const f = join(dir, `${name}.yaml`);
+  writeFileSync(f, `name: ${name}\n${device}steps:\n  - boot\n  - expect-display: PRÊT\n`);
+  return f;
+};
+
+test('saphir sim: the first line says development keys, or the provisioned production key', () => {
+  const dev = saphir(['sim', '--lang', 'en', '--scenario', scenario('dev')]);
+  assert.is(dev.code, 0, dev.err);
+  assert.match(dev.out.split('\n')[0], /^DEVELOPMENT device: it trusts the published development keys/);
+  const hash = toHex(sha256(publicKeyOf(PROD_SEED))).slice(0, 16);
+  const prod = saphir(['sim', '--lang', 'en', '--firmware-key', PROD_KEY, '--scenario', scenario('prod')]);
+  assert.match(prod.out.split('\n')[0], new RegExp(`^PRODUCTION device, provisioned: firmware key SHA-256 ${hash}`));
+  // No image signed for it on a fresh chip, and no developer mode: it does not start.
+  assert.is(prod.code, 1);
+  assert.match(prod.out, /production device has no developer mode/);
+  // The scenario's own keys, from a file beside it.
+  writeFileSync(join(dir, 'fw.pub'), PROD_KEY + '\n');
+  const sc = saphir(['sim', '--lang', 'en', '--scenario', scenario('prod-file', 'device: { firmware-key: fw.pub }\n')]);
+  assert.match(sc.out, /production device has no developer mode/);
+  const bad = saphir(['sim', '--firmware-key', join(dir, 'missing.pub'), '--scenario', scenario('x')]);
+  assert.is(bad.code, 2);
+  assert.match(bad.err, /--firmware-key: cannot read/);
+});
+
+test('a production device boots its own image and trusts the provisioned ticket keys only', async () => {
+  const p = parseImage(ensureImage());
+  if ('error' in p) throw new Error(p.error);
+  const img = packImage({ bundle: p.bundle, version: p.versionText, boardId: BOARD_ID, securityCounter: 1, seed: PROD_SEED, sign: nodeSign });
+  const chip = new NorFlash();
+  provision(bootChip(chip), img);
+  const sim = new Simulator({ chip, firmwareKey: publicKeyOf(PROD_SEED), clockMs: Date.UTC(2027, 0, 15, 9) });
+  // The configuration still lists the test key: the provisioned ring (no test key on production) wins.
+  sim.configure({});
+  await sim.boot();
+  assert.match(sim.bootMode, /^image slot A/);
+  await sim.run(sim.transmit(transmit('hid-pos', ticketCode({ emission: 1, block: 1, number: 1, prize: 0 }), {}, sim.rng)) - sim.now + 10);
+  assert.match(sim.screen.join(' '), /NON VALIDE/);
+  sim.dispose();
+});
+
+test.run();

@@ -1,0 +1,84 @@
+// `saphir sim --pty PATH` (issue 9, item 6): it never replaces a file that is not its own link, and it
+// exits with a clear message, instead of hanging, when socat is missing or dies.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, readFileSync, rmSync, lstatSync, symlinkSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../helpers.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'saphir-sim-pty-'));
+const BIN = join(ROOT, 'bin', 'saphir.mjs');
+const socat = !spawnSync('socat', ['-V']).error;
+/** Tests needing socat skip visibly without it (and fail under SAPHIR_TEST_STRICT=1). */
+const needSocat = (name: string) => {
+  if (socat) return true;
+  if (process.env.SAPHIR_TEST_STRICT === '1') throw new Error('socat missing (SAPHIR_TEST_STRICT=1)');
+  console.log(`  skipped (socat missing): ${name}`);
+  return false;
+};
+
+test('a PATH that exists and is not a pseudo-terminal link is refused and left as it was', () => {
+  const f = join(dir, 'precious.txt');
+  writeFileSync(f, 'do not touch\n');
+  const r = spawnSync(process.execPath, [BIN, 'sim', '--pty', f, '--lang', 'en'], { encoding: 'utf8', timeout: 60_000 });
+  assert.is(r.status, 1, r.stderr);
+  assert.match(r.stderr, /precious\.txt exists and is not a pseudo-terminal link/);
+  assert.is(readFileSync(f, 'utf8'), 'do not touch\n');
+  assert.ok(lstatSync(f).isFile());
+  // A symlink to something else is not ours either.
+  const l = join(dir, 'other-link');
+  symlinkSync(f, l);
+  const r2 = spawnSync(process.execPath, [BIN, 'sim', '--pty', l], { encoding: 'utf8', timeout: 60_000 });
+  assert.is(r2.status, 1);
+  assert.match(r2.stderr, /n’est pas un lien de pseudo-terminal/);
+  assert.ok(lstatSync(l).isSymbolicLink());
+});
+
+test('socat missing: a clear message with an install hint, no hang', () => {
+  const empty = mkdtempSync(join(dir, 'bin-'));
+  const r = spawnSync(process.execPath, [BIN, 'sim', '--pty', join(dir, 'tty0'), '--lang', 'en'], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, PATH: empty },
+  });
+  assert.is(r.status, 1, r.stderr);
+  assert.match(r.stderr, /socat not found: install socat \(Debian\/Ubuntu: sudo apt-get install socat/);
+  assert.not.ok(existsSync(join(dir, 'tty0')));
+  const fr = spawnSync(process.execPath, [BIN, 'sim', '--pty', join(dir, 'tty0')], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, PATH: empty } });
+  assert.is(fr.status, 1);
+  assert.match(fr.stderr, /port de service impossible: socat introuvable : installez-le \(Debian\/Ubuntu : sudo apt-get install socat/);
+});
+
+test('socat dies while the simulator runs: it exits with the reason', async () => {
+  if (!needSocat('socat dies')) return;
+  const link = join(dir, 'tty1');
+  const p = spawn(process.execPath, [BIN, 'sim', '--pty', link, '--lang', 'en'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  p.stdout.on('data', (d) => (out += d));
+  p.stderr.on('data', (d) => (err += d));
+  const exited = new Promise<number | null>((r) => p.on('close', (code) => r(code)));
+  const killer = setTimeout(() => p.kill('SIGKILL'), 60_000);
+  try {
+    const until = Date.now() + 50_000;
+    while (!out.includes('service port:') && Date.now() < until && p.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+    assert.match(out, /service port: /, err);
+    assert.ok(lstatSync(link).isSymbolicLink());
+    // The socat this simulator started (its child), by pid.
+    const ps = spawnSync('ps', ['-o', 'pid=,comm=', '--ppid', String(p.pid)], { encoding: 'utf8' });
+    const pid = Number(ps.stdout.split('\n').find((l) => /socat/.test(l))?.trim().split(/\s+/)[0]);
+    assert.ok(pid > 0, ps.stdout);
+    process.kill(pid, 'SIGKILL');
+    const code = await exited;
+    assert.is(code, 1, out + err);
+    assert.match(err, /no service port: socat ended \(SIGKILL/);
+  } finally {
+    clearTimeout(killer);
+    if (p.exitCode === null) p.kill('SIGKILL');
+  }
+});
+
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+test.run();

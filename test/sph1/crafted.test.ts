@@ -1,0 +1,155 @@
+// One verdict everywhere (issue 9, item 5): crafted Ed25519 edge cases (torsion components in R and in A,
+// small-order keys, S ≥ L, non-canonical encodings) get the same verdict from the host path that
+// `saphir check`, `audit` and `scan` use (hostVerify) as from the device's verifier (firmware/verify.ts)
+// and noble's RFC 8032 strict rules. node:crypto alone disagrees on some of them: the test counts those
+// too, so it keeps exercising the difference.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Point, utils } from '@noble/ed25519';
+import { sha512 } from '@noble/hashes/sha2.js';
+import { deviceVerify } from '../../firmware/verify.ts';
+import { nobleVerify } from '../../src/crypto/ed25519.ts';
+import { hostVerify, nodeVerify, publicKeyProblem } from '../../src/node/node-crypto.ts';
+import { TEST_KEY_ID, TEST_KEY_SEED_HEX, testKeyRing } from '../../src/sph1/keys.ts';
+import { encodeTicket } from '../../src/sph1/encode.ts';
+import { checkCode } from '../../src/sph1/check.ts';
+import { composeZones, makeRng } from '../../src/gen/index.ts';
+import { fromHex } from '../../src/hex.ts';
+import { utf8Encode } from '../../src/utf8.ts';
+import { saphir } from '../cli/run-cli.ts';
+
+const L = 2n ** 252n + 27742317777372353535851937790883648493n;
+const le = (n: bigint, len = 32) => {
+  const b = new Uint8Array(len);
+  for (let i = 0; i < len; i++, n >>= 8n) b[i] = Number(n & 255n);
+  return b;
+};
+const num = (b: Uint8Array) => {
+  let n = 0n;
+  for (let i = b.length - 1; i >= 0; i--) n = (n << 8n) | BigInt(b[i]);
+  return n;
+};
+const cat = (...a: Uint8Array[]) => {
+  const o = new Uint8Array(a.reduce((n, x) => n + x.length, 0));
+  let at = 0;
+  for (const x of a) o.set(x, (at += x.length) - x.length);
+  return o;
+};
+const H = (...a: Uint8Array[]) => num(sha512(cat(...a))) % L;
+
+// The 8 points of small order: multiples of a point of order 8.
+const T8 = Point.fromBytes(fromHex('c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a'), false);
+const TORSION: Point[] = [Point.ZERO];
+for (let i = 1; i < 8; i++) TORSION.push(TORSION[i - 1].add(T8));
+
+/** A signature of `msg` by `seed` whose R carries the torsion point `t` (and whose key may carry `ta`). */
+function torsionSign(msg: Uint8Array, seed: Uint8Array, t: Point, ta: Point = Point.ZERO) {
+  const { scalar, point } = utils.getExtendedPublicKey(seed);
+  const A = point.add(ta).toBytes();
+  const r = H(utf8Encode('nonce'), seed, msg) || 1n;
+  const R = Point.BASE.multiply(r).add(t).toBytes();
+  const s = (r + H(R, A, msg) * scalar) % L;
+  return { sig: cat(R, le(s)), pub: A };
+}
+
+interface Case {
+  name: string;
+  sig: Uint8Array;
+  msg: Uint8Array;
+  pub: Uint8Array;
+}
+
+function crafted(): Case[] {
+  const seed = fromHex(TEST_KEY_SEED_HEX);
+  const msg = utf8Encode('SPH1 crafted');
+  const out: Case[] = [];
+  const good = torsionSign(msg, seed, Point.ZERO);
+  out.push({ name: 'valid', ...good, msg });
+  TORSION.forEach((t, i) => {
+    // Torsion component in R (cofactored equation holds, cofactorless does not).
+    out.push({ name: `torsion R ${i}`, ...torsionSign(msg, seed, t), msg });
+    // Mixed-order public key A + T.
+    out.push({ name: `torsion A ${i}`, ...torsionSign(msg, seed, Point.ZERO, t), msg });
+    // Small-order public key, R small order, S = 0: [0]B = R + [k]A holds for some pairs.
+    TORSION.forEach((r, j) => out.push({ name: `small-order A ${i}, R ${j}, S 0`, sig: cat(r.toBytes(), le(0n)), msg, pub: t.toBytes() }));
+  });
+  // S ≥ L: the same signature with S + L (and with S + 8L).
+  const s = num(good.sig.subarray(32));
+  out.push({ name: 'S + L', sig: cat(good.sig.subarray(0, 32), le(s + L)), msg, pub: good.pub });
+  out.push({ name: 'S + 8L', sig: cat(good.sig.subarray(0, 32), le(s + 8n * L)), msg, pub: good.pub });
+  out.push({ name: 'S = 2^256 - 1', sig: cat(good.sig.subarray(0, 32), new Uint8Array(32).fill(255)), msg, pub: good.pub });
+  // Non-canonical encodings: y + p for y = 0 and y = 1 (points of order 4 and 1), and the "negative
+  // zero" sign bit on the points with x = 0 (y = 1, y = -1).
+  const P = 2n ** 255n - 19n;
+  const signed = (y: bigint) => {
+    const b = le(y);
+    b[31] |= 0x80;
+    return b;
+  };
+  const nonCanonical = [le(P), le(P + 1n), signed(1n), signed(P - 1n)];
+  for (const [k, enc] of nonCanonical.entries()) {
+    out.push({ name: `non-canonical A ${k}, R identity, S 0`, sig: cat(Point.ZERO.toBytes(), le(0n)), msg, pub: enc });
+    out.push({ name: `non-canonical R ${k}, small-order A`, sig: cat(enc, le(0n)), msg, pub: Point.ZERO.toBytes() });
+    out.push({ name: `non-canonical R ${k}, test key`, sig: cat(enc, good.sig.subarray(32)), msg, pub: good.pub });
+  }
+  // Not a point at all.
+  out.push({ name: 'A off the curve', sig: good.sig, msg, pub: fromHex('02' + '00'.repeat(31)) });
+  return out;
+}
+
+test('hostVerify gives the device verdict on every crafted case; node:crypto alone does not', () => {
+  const cases = crafted();
+  assert.ok(cases.length >= 88, `${cases.length} cases`);
+  let nodeDisagrees = 0;
+  let accepted = 0;
+  for (const c of cases) {
+    const device = deviceVerify(c.sig, c.msg, c.pub);
+    assert.is(nobleVerify(c.sig, c.msg, c.pub), device, `noble vs device: ${c.name}`);
+    assert.is(hostVerify(c.sig, c.msg, c.pub), device, `host vs device: ${c.name}`);
+    if (nodeVerify(c.sig, c.msg, c.pub) !== device) nodeDisagrees++;
+    if (device) accepted++;
+  }
+  assert.ok(nodeDisagrees >= 10, `node:crypto disagrees on ${nodeDisagrees} cases only: the crafted set lost its teeth`);
+  assert.ok(accepted >= 8, `${accepted} accepted`);
+});
+
+test('small-order and non-canonical public keys are named as the device refuses them', () => {
+  for (const t of TORSION) assert.is(publicKeyProblem(t.toBytes()), 'small-order point');
+  assert.is(publicKeyProblem(fromHex('02' + '00'.repeat(31))), 'not a canonical curve point');
+  assert.is(publicKeyProblem(testKeyRing().get(TEST_KEY_ID)!), null);
+  // The same array, changed in place into a small-order key, is looked at again.
+  const key = testKeyRing().get(TEST_KEY_ID)!;
+  const msg = utf8Encode('m');
+  assert.is(publicKeyProblem(key), null);
+  key.set(Point.ZERO.toBytes());
+  assert.is(publicKeyProblem(key), 'small-order point');
+  assert.not.ok(hostVerify(cat(Point.ZERO.toBytes(), le(0n)), msg, key));
+  assert.ok(nodeVerify(cat(Point.ZERO.toBytes(), le(0n)), msg, key), 'node:crypto alone takes it');
+});
+
+test('saphir check and audit: a torsion-R ticket gets the device verdict, a forged one does not', () => {
+  const seed = fromHex(TEST_KEY_SEED_HEX);
+  const codes = [1, 2, 3, 4].map((i) => {
+    const zones = composeZones(i === 1 ? 0 : 10, makeRng(utf8Encode(`crafted:${i}`)));
+    return encodeTicket({ emission: 1, block: 9, number: i, keyId: TEST_KEY_ID }, zones, seed, (m, sd) => torsionSign(m, sd, TORSION[i]).sig);
+  });
+  for (const code of codes) {
+    const device = checkCode(code, { keys: testKeyRing(), verify: deviceVerify });
+    assert.not.equal(device.reason, 'E_SIGNATURE', 'the device accepts the torsion-R signature');
+    const node = checkCode(code, { keys: testKeyRing(), verify: nodeVerify });
+    assert.is(node.reason, 'E_SIGNATURE', 'node:crypto alone would call it forged');
+  }
+  const r = saphir(['check', '--json', ...codes]);
+  const verdicts = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  assert.is(verdicts.length, 4, r.stderr);
+  codes.forEach((code, i) => {
+    const device = checkCode(code, { keys: testKeyRing(), verify: deviceVerify });
+    assert.is(verdicts[i].status, device.status, `check: ticket ${i}`);
+    assert.is(verdicts[i].reason ?? null, device.reason ?? null);
+  });
+  const a = saphir(['audit', '--json', '-'], codes.join('\n') + '\n');
+  const rep = JSON.parse(a.stdout);
+  assert.is(rep.genuine, 4, a.stdout);
+});
+
+test.run();
