@@ -14,13 +14,13 @@ import { SerialDecoder } from '../src/input/serial.ts';
 import { KeyboardWedgeDecoder } from '../src/input/keyboard.ts';
 import { HidPosDecoder } from '../src/input/hid-pos.ts';
 import type { InputEvent } from '../src/input/event.ts';
-import { Ledger, LedgerError } from '../src/ledger/index.ts';
+import { LedgerError, MARK_KEYPAD, MirroredLedger, markView, readMark, writeMark } from '../src/ledger/index.ts';
 import { loadConfig, keyRingOf, type Config } from './config.ts';
 import { decide, type Verdict } from './decide.ts';
 import { deadlines } from './deadline.ts';
 import { BEEPS, LEDS, type Signal } from './signals.ts';
 import {
-  TEXT, bootScreen, cancelledScreen, checkingScreen, errorScreen, paidScreen, payLaterScreen, readyScreen, verdictScreen,
+  TEXT, bootScreen, cancelledScreen, checkingScreen, clockScreen, errorScreen, paidScreen, payLaterScreen, readyScreen, verdictScreen,
 } from './screens.ts';
 import { newFrameDecoder, type FrameDecoder } from './camera.ts';
 import { PRODUCTION, VERSION } from './build-info.ts';
@@ -35,6 +35,7 @@ const PLAUSIBLE_UNTIL = 4102444800000;
 const SYNC_BATCH = 20;
 /** The same code seen again by the camera within this time is the same ticket still in view. */
 const CAMERA_REPEAT_MS = 3000;
+const DAY_MS = 86400000;
 
 // Boot self-test: the test key's signature of "SAPHIR-SELFTEST-V1" (checks the Ed25519 path works).
 const SELFTEST_MSG = 'SAPHIR-SELFTEST-V1';
@@ -48,6 +49,8 @@ type State =
   | { kind: 'await-pay'; verdict: Extract<Verdict, { kind: 'win' }>; code: string; until: number }
   /** OK pressed with a registry configured: waiting for its answer before paying. */
   | { kind: 'claiming'; verdict: Extract<Verdict, { kind: 'win' }>; code: string; until: number }
+  /** The RTC reads far ahead of the trusted time: OK believes it, C does not. */
+  | { kind: 'clock'; rtcMs: number }
   /** Boot failed: the app shows why and does nothing else (the image is not confirmed). */
   | { kind: 'halted' };
 
@@ -67,7 +70,14 @@ export class App {
   private mono!: MonotonicClock;
   private timers!: Timers;
   private watchdog!: Watchdog;
-  private ledger!: Ledger;
+  private ledger!: MirroredLedger;
+  private marks!: Flash;
+  /** Trusted time (docs/ledger.md): the mark, the monotonic clock reading then, the mark on flash. */
+  private mark = 0;
+  private markMono = 0;
+  private markStored = 0;
+  /** An RTC reading far ahead that the clerk refused (C): not asked again until a reboot. */
+  private clockRefused = false;
   private keys!: KeyRing;
   private deadlines = new Map<number, number>();
   private decoders: Decoder[] = [];
@@ -121,7 +131,18 @@ export class App {
 
     const flash: Flash = new d.Flash({ partition: 'ledger' });
     try {
-      this.ledger = Ledger.open(flash, { deviceId: this.deviceId });
+      this.ledger = MirroredLedger.open(flash, { deviceId: this.deviceId });
+      this.watchdog.kick(); // opening a full ledger takes ~1 s of QuickJS, a repair ~2 s more
+      this.marks = markView(flash);
+      this.markStored = readMark(this.marks);
+      this.mark = Math.max(this.markStored, this.ledger.latestPaidAtMs);
+      this.markMono = this.mono.now();
+      const now = this.trustedNow();
+      if (now !== this.rtc.now()) this.log.write(`clock: RTC ${this.rtc.now()} not believed, trusted ${now}`);
+      // Keep the mark on flash within a day of trusted time, so a reboot loses little of it.
+      if (now - this.markStored > DAY_MS && this.clockOk(now)) this.storeMark(now);
+      this.repairLedger();
+      this.watchdog.kick();
       this.compactExpired();
     } catch (e) {
       this.halt(`ledger: ${messageOf(e)}`);
@@ -143,24 +164,99 @@ export class App {
     this.ready();
   }
 
+  // --- trusted time -----------------------------------------------------------------------------
+
+  /**
+   * The time every decision uses: the RTC when it reads between the mark and the mark plus
+   * `clockJumpDays`, else the mark plus the monotonic time since. Never earlier than a time used before.
+   */
+  trustedNow(): number {
+    const base = this.mark + (this.mono.now() - this.markMono);
+    const rtc = this.rtc.now();
+    if (!(rtc >= base) || !this.clockOk(rtc)) return base;
+    this.mark = rtc;
+    this.markMono = this.mono.now();
+    return rtc;
+  }
+
+  /** Whether an RTC reading not behind the mark may be believed (plausible, not a far jump). */
+  private clockOk(rtc: number): boolean {
+    if (!(rtc >= PLAUSIBLE_FROM && rtc < PLAUSIBLE_UNTIL)) return false;
+    // No mark yet (a fresh partition): measured from the latest claim deadline configured instead.
+    let from = this.mark;
+    if (from === 0) this.deadlines.forEach((d) => (from = Math.max(from, d)));
+    return from === 0 || rtc - from < this.config.clockJumpDays * DAY_MS;
+  }
+
+  /** Puts trusted time `ms` on flash (both mark sectors) if it is later than the mark there. */
+  private storeMark(ms: number, source?: number): void {
+    if (ms <= this.markStored) return;
+    writeMark(this.marks, ms, source);
+    this.markStored = ms;
+  }
+
+  /** At boot or in the ready state: an RTC far ahead of trusted time asks the clerk. */
+  private clockPending(): boolean {
+    const rtc = this.rtc.now();
+    if (this.clockRefused || rtc < PLAUSIBLE_FROM || rtc >= PLAUSIBLE_UNTIL || this.clockOk(rtc) || rtc < this.trustedNow()) return false;
+    this.log.write(`clock: ${rtc} far ahead of ${this.trustedNow()}, asked`);
+    this.display.show(clockScreen(this.lang, rtc));
+    this.signal('refused');
+    this.state = { kind: 'clock', rtcMs: rtc };
+    return true;
+  }
+
+  /** OK: the RTC reading becomes the mark, on flash first; C: not believed until a reboot. */
+  private answerClock(k: Key, rtcMs: number): void {
+    if (k === 'OK') {
+      this.storeMark(rtcMs, MARK_KEYPAD);
+      this.mark = rtcMs;
+      this.markMono = this.mono.now();
+      this.log.write(`clock: ${rtcMs} confirmed`);
+      this.compactExpired();
+    } else if (k === 'C') {
+      this.clockRefused = true;
+      this.log.write('clock: refused');
+    } else return this.beeper.play(BEEPS.key);
+    this.beeper.play(BEEPS.key);
+    this.ready();
+  }
+
+  /** A payment whose copy in one log was damaged or lost is copied back from the other. */
+  private repairLedger(): void {
+    if (this.ledger.stats().damage === 0 && this.ledger.logs[0].count === this.ledger.logs[1].count) return;
+    const keep = this.keepAt(this.trustedNow());
+    const copied = this.ledger.repair(keep, () => this.watchdog.kick());
+    this.log.write(`ledger: ${this.ledger.damage} damaged, repaired ${copied.map((p) => `${p.emission}-${p.block}-${p.number}`).join(' ')}`);
+  }
+
+  /** Payments still claimable at `now` (trusted time). */
+  private keepAt(now: number) {
+    return (p: { emission: number }) => {
+      const dl = this.deadlines.get(p.emission);
+      return dl === undefined || now < dl;
+    };
+  }
+
   /**
    * Drops payments whose emission's claim deadline has passed (no copy of those tickets can be paid
    * any more), when free sectors run low: it reads the whole ledger, so not at every boot.
    */
   private compactExpired(): void {
-    if (this.ledger.stats().freeSectors >= this.config.compactFreeSectors) return;
-    const now = this.rtc.now();
+    if (this.ledger.stats().freeSectors >= this.config.compactFreeSectors && this.ledger.damage === 0) return;
+    let now = this.trustedNow();
+    // (the mark stored at boot, a moment ago, serves: a minute less drops nothing more)
+    if (now - this.markStored < 60000) now = this.markStored;
     // A clock far in the future would drop payments still needed: never compact on an implausible clock.
     if (!(now >= PLAUSIBLE_FROM && now < PLAUSIBLE_UNTIL)) {
       this.log.write(`ledger: clock implausible (${now}), no compaction`);
       return;
     }
-    const keep = (p: { emission: number }) => {
-      const dl = this.deadlines.get(p.emission);
-      return dl === undefined || now < dl;
-    };
+    const keep = this.keepAt(now);
     // some() reads a sector at a time (entries() would hold every payment in the heap at once).
-    if (!this.ledger.some((p) => !keep(p))) return;
+    if (this.ledger.damage === 0 && !this.ledger.some((p) => !keep(p))) return;
+    // The time that drops them goes on flash first: no later clock can make them claimable again.
+    this.storeMark(now);
     // One sector a step, the watchdog fed between steps: a large compaction takes seconds of chip time.
     let dropped = 0;
     for (let r = { dropped: 0, done: false }; !r.done; ) {
@@ -253,18 +349,21 @@ export class App {
 
   /** A complete code text from any scanner. */
   onCode(text: string): void {
-    if (this.state.kind === 'halted' || this.state.kind === 'boot') return;
+    if (this.state.kind === 'halted' || this.state.kind === 'boot' || this.state.kind === 'clock') return;
     this.stats.scans++;
     this.lastCode = text;
     const result = checkCode(text, { keys: this.keys, verify: deviceVerify });
     const paid = result.status === 'win' && result.ticket ? this.ledger.find(result.ticket) : undefined;
+    const nowMs = this.trustedNow();
     const verdict = decide({
       result,
       paid,
-      nowMs: this.rtc.now(),
+      nowMs,
       deadlineMs: result.ticket ? this.deadlines.get(result.ticket.emission) : undefined,
       payoutLimitEur: this.config.payoutLimitEur,
     });
+    // Expired at a time not yet on flash: store it, so no reboot and clock can make it payable.
+    if (verdict.kind === 'expired' && this.markStored < verdict.deadlineMs) this.storeMark(nowMs);
     this.showVerdict(verdict);
   }
 
@@ -280,7 +379,7 @@ export class App {
 
   /** A scan that ended badly (timeout mid-code, noise, too long): refused, nothing touched. */
   private onDropped(): void {
-    if (this.state.kind === 'halted' || this.state.kind === 'boot') return;
+    if (this.state.kind === 'halted' || this.state.kind === 'boot' || this.state.kind === 'clock') return;
     const w = TEXT[this.lang];
     this.display.show([w.invalid, this.lang === 'fr' ? 'lecture incomplète' : 'incomplete scan', '', w.invalid]);
     this.signal('refused');
@@ -290,6 +389,7 @@ export class App {
   onKey(k: Key): void {
     const s = this.state;
     if (s.kind === 'halted' || s.kind === 'boot') return;
+    if (s.kind === 'clock') return this.answerClock(k, s.rtcMs);
     if (s.kind === 'await-pay') {
       if (k === 'OK') return this.net ? this.claim(s.verdict, s.code) : this.pay(s.verdict);
       if (k === 'C') {
@@ -321,7 +421,7 @@ export class App {
 
   /** OK on a payable win with a registry: ask it first; its answer (or its silence) decides. */
   private claim(v: Extract<Verdict, { kind: 'win' }>, code: string): void {
-    const id = this.request('claim', [{ code, paid_at: Math.floor(this.rtc.now()) }]);
+    const id = this.request('claim', [{ code, paid_at: Math.floor(this.trustedNow()) }]);
     this.inflight = { id, kind: 'claim' };
     this.display.show(checkingScreen(v.prizeEur, this.lang));
     this.state = { kind: 'claiming', verdict: v, code, until: this.mono.now() + this.config.registryTimeoutMs + 1000 };
@@ -380,7 +480,7 @@ export class App {
       const t = v.ticket;
       try {
         // The outbox first: a cut between the two leaves an entry the sync drops (no ledger record).
-        this.outbox!.add({ emission: t.emission, block: t.block, number: t.number, paidAtMs: Math.floor(this.rtc.now()), code });
+        this.outbox!.add({ emission: t.emission, block: t.block, number: t.number, paidAtMs: Math.floor(this.trustedNow()), code });
         return this.pay(v, true);
       } catch (e) {
         this.log.write(`outbox: ${messageOf(e)}`);
@@ -437,7 +537,7 @@ export class App {
         block: t.block,
         number: t.number,
         prizeEur: v.prizeEur,
-        paidAtMs: Math.floor(this.rtc.now()),
+        paidAtMs: Math.floor(this.trustedNow()),
         deviceId: this.deviceId,
       });
     } catch (e) {
@@ -473,10 +573,12 @@ export class App {
       return this.offline(s.verdict, s.code, 'timeout');
     }
     if ((s.kind === 'shown' || s.kind === 'await-pay') && now >= s.until) this.ready();
+    else if (s.kind === 'ready') this.clockPending();
     this.sync(now);
   }
 
   private ready(): void {
+    if (this.clockPending()) return;
     this.state = { kind: 'ready' };
     this.display.show(readyScreen(this.lang, this.outbox ? this.outbox.pending.length : 0));
     this.led.set('off');

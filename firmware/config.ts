@@ -31,6 +31,8 @@ export interface Config {
   payWaitMs: number;
   /** At boot, payments past their claim deadline are compacted away when fewer ledger sectors than this are free. */
   compactFreeSectors: number;
+  /** An RTC this many days or more ahead of the trusted-time mark waits for a confirmation (keypad or service port). */
+  clockJumpDays: number;
   /** Which scanner inputs to open. */
   inputs: ('serial' | 'keyboard' | 'pos' | 'camera')[];
   /** The fleet registry's base URL (`http://host:port`); empty: no registry, every payment is local. */
@@ -59,6 +61,7 @@ export function defaultConfig(production = PRODUCTION): Config {
     verdictMs: 8000,
     payWaitMs: 60000,
     compactFreeSectors: 32,
+    clockJumpDays: 60,
     inputs: ['serial', 'keyboard', 'pos', 'camera'],
     registryUrl: '',
     offlineLimitEur: 150,
@@ -137,6 +140,7 @@ export function configProblems(c: unknown, production = PRODUCTION): string[] {
   if (!isInt(o.verdictMs, 500, 600000)) p.push('verdictMs: not 500…600000');
   if (!isInt(o.payWaitMs, 1000, 3600000)) p.push('payWaitMs: not 1000…3600000');
   if (!isInt(o.compactFreeSectors, 0, 65535)) p.push('compactFreeSectors: not 0…65535');
+  if (!isInt(o.clockJumpDays, 1, 3650)) p.push('clockJumpDays: not 1…3650');
   const inputs = ['serial', 'keyboard', 'pos', 'camera'];
   if (!Array.isArray(o.inputs) || !o.inputs.every((x) => inputs.indexOf(x as string) >= 0)) {
     p.push('inputs: not a list of serial, keyboard, pos, camera');

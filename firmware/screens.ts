@@ -38,6 +38,8 @@ interface Words {
   networkDown: string;
   refused: string;
   toSend: string;
+  clockAhead: string;
+  clockKeys: string;
 }
 
 export const TEXT: Record<Lang, Words> = {
@@ -71,6 +73,8 @@ export const TEXT: Record<Lang, Words> = {
     networkDown: 'réseau indisponible',
     refused: 'refusé par le registre',
     toSend: 'à transmettre',
+    clockAhead: 'HORLOGE EN AVANCE',
+    clockKeys: 'OK valider C refuser',
   },
   en: {
     ready: 'READY',
@@ -102,6 +106,8 @@ export const TEXT: Record<Lang, Words> = {
     networkDown: 'network unavailable',
     refused: 'refused by the registry',
     toSend: 'to send',
+    clockAhead: 'CLOCK JUMPED AHEAD',
+    clockKeys: 'OK accept  C refuse',
   },
 };
 
@@ -192,4 +198,10 @@ export function cancelledScreen(lang: Lang): string[] {
 export function errorScreen(lang: Lang, message: string): string[] {
   const w = TEXT[lang];
   return screen([w.error, ...wrap(message, 2)], w.error);
+}
+
+/** The RTC reads far ahead of the trusted time: the clerk confirms it (OK) or not (C). */
+export function clockScreen(lang: Lang, rtcMs: number): string[] {
+  const w = TEXT[lang];
+  return screen([w.clockAhead, parisDateTime(rtcMs), w.clockKeys], '');
 }

@@ -14,7 +14,8 @@ export const LAYOUT = {
   slotB: { offset: 0x080000, size: 0x080000 },
   bootState: { offset: 0x100000, size: 0x002000 },
   config: { offset: 0x102000, size: 0x002000 },
-  ledger: { offset: 0x110000, size: 0x100000 },
+  // Two time-mark sectors, then two mirrored logs of 1 MiB (src/ledger/mirror.ts).
+  ledger: { offset: 0x110000, size: 0x202000 },
   /** Write-once provisioning area (the device's trust anchors, hw-sim/provision.ts): never erased. */
   otp: { offset: 0x3ff000, size: 0x001000 },
   /** Offline payments waiting for the fleet registry (src/registry/outbox.ts). */

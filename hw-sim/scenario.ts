@@ -180,6 +180,7 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
   if (cfg) {
     const f = fields(cfg.node, 'config', [
       'payout-limit', 'language', 'emissions', 'clock', 'device-id', 'verdict-ms', 'pay-wait-ms', 'compact-free-sectors', 'inputs',
+      'clock-jump-days',
     ]);
     const c: SimConfig = {};
     if (f.has('payout-limit')) c.payoutLimitEur = int(f.get('payout-limit')!.node, 'payout-limit', 0, 0xffffffff);
@@ -188,6 +189,7 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
     if (f.has('verdict-ms')) c.verdictMs = int(f.get('verdict-ms')!.node, 'verdict-ms', 100, 3_600_000);
     if (f.has('pay-wait-ms')) c.payWaitMs = int(f.get('pay-wait-ms')!.node, 'pay-wait-ms', 100, 3_600_000);
     if (f.has('compact-free-sectors')) c.compactFreeSectors = int(f.get('compact-free-sectors')!.node, 'compact-free-sectors', 0, 256);
+    if (f.has('clock-jump-days')) c.clockJumpDays = int(f.get('clock-jump-days')!.node, 'clock-jump-days', 1, 3650);
     if (f.has('inputs')) {
       const n = f.get('inputs')!.node;
       const kinds = ['serial', 'keyboard', 'pos', 'camera'] as const;

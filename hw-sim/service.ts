@@ -29,7 +29,10 @@ import {
   type NorChip,
 } from './bootloader.ts';
 import { CMD, ERROR, MAX_CHUNK, PacketReader, RESPONSE, encodePacket, type Packet } from '../src/service/packet.ts';
-import { jsonBytes } from '../src/service/json.ts';
+import { jsonBytes, parseJson } from '../src/service/json.ts';
+import { MARK_BLOCKS, MARK_SERVICE, readMark, writeMark } from '../src/ledger/index.ts';
+import type { Flash } from '../src/hal.ts';
+import { LAYOUT, SECTOR_SIZE } from './layout.ts';
 import {
   PROTOCOL_VERSION,
   MAX_REPORTED_RANGES,
@@ -148,7 +151,7 @@ class Wire {
   }
 }
 
-const GATED = new Set<number>([CMD.BEGIN, CMD.WRITE, CMD.FINISH, CMD.REBOOT, CMD.ABORT, CMD.LEDGER]);
+const GATED = new Set<number>([CMD.BEGIN, CMD.WRITE, CMD.FINISH, CMD.REBOOT, CMD.ABORT, CMD.LEDGER, CMD.CLOCK]);
 
 /** Whether [a, b) touches one of `ranges` (adding it makes no new range). */
 function joins(ranges: readonly Range[], a: number, b: number): boolean {
@@ -271,6 +274,8 @@ export class ServicePort {
         });
       case CMD.LEDGER:
         return this.reply(p, jsonBytes(this.ledger(p.payload)));
+      case CMD.CLOCK:
+        return this.reply(p, jsonBytes(this.clock(p.payload)));
       default:
         this.tx.push(encodePacket({ type: ERROR, seq: p.seq, payload: jsonBytes({ ok: false, reason: 'unknown-command', detail: `type 0x${p.type.toString(16)}` }) }));
     }
@@ -414,6 +419,28 @@ export class ServicePort {
     if (!res.ok) return res;
     const p = parseImage(s.buf);
     return { ok: true as const, slot: SLOT_NAMES[res.slot], hash: res.hashHex, version: 'error' in p ? '' : p.versionText };
+  }
+
+  /** CLOCK: raises the trusted-time mark of the ledger partition; the firmware reads it at its next boot. */
+  private clock(payload: Uint8Array) {
+    const req = parseJson(payload) as { nowMs?: unknown } | undefined;
+    const ms = req && typeof req === 'object' ? req.nowMs : undefined;
+    // 2024-01-01 … 2100-01-01, the firmware's plausible range
+    if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 1704067200000 || ms >= 4102444800000) {
+      return { ok: false as const, reason: 'malformed', detail: 'CLOCK wants {"nowMs": integer ms since 1970 UTC, 2024…2099}' };
+    }
+    const c = this.host.chip;
+    const base = LAYOUT.ledger.offset;
+    const marks: Flash = {
+      size: MARK_BLOCKS * SECTOR_SIZE,
+      blockLength: SECTOR_SIZE,
+      read: (o, n) => c.read(base + o, n),
+      write: (b, o) => c.program(base + o, b),
+      eraseBlock: (k) => c.eraseSector(base + k * SECTOR_SIZE),
+    };
+    const previousMs = readMark(marks);
+    if (ms > previousMs) writeMark(marks, ms, MARK_SERVICE);
+    return { ok: true as const, markMs: Math.max(ms, previousMs), previousMs };
   }
 
   private ledger(payload: Uint8Array) {

@@ -19,7 +19,7 @@ import { seededRng, type Rng } from './rng.ts';
 import type { Transmission } from './scanners/types.ts';
 import { defaultConfig, storeConfig, configProblems, type Config } from '../firmware/config.ts';
 import { BEEPS, type Signal } from '../firmware/signals.ts';
-import { Ledger } from '../src/ledger/index.ts';
+import { readLedgerPartition } from '../src/ledger/index.ts';
 import { SimNetwork } from './network.ts';
 import { fromHex } from '../src/hex.ts';
 import { nobleSign, publicKeyOf } from '../src/crypto/ed25519.ts';
@@ -84,6 +84,8 @@ export interface SimConfig {
   payWaitMs?: number;
   /** The ledger compacts expired payments at boot when fewer sectors than this are free. */
   compactFreeSectors?: number;
+  /** Days ahead of trusted time from which the RTC waits for a confirmation (firmware default 60). */
+  clockJumpDays?: number;
   /** Which scanner inputs the firmware opens. */
   inputs?: Config['inputs'];
   /** The fleet registry's URL (docs/registry.md); the simulator's `registry` option gives it by default. */
@@ -220,6 +222,7 @@ export class Simulator {
     if (c.verdictMs !== undefined) cfg.verdictMs = c.verdictMs;
     if (c.payWaitMs !== undefined) cfg.payWaitMs = c.payWaitMs;
     if (c.compactFreeSectors !== undefined) cfg.compactFreeSectors = c.compactFreeSectors;
+    if (c.clockJumpDays !== undefined) cfg.clockJumpDays = c.clockJumpDays;
     if (c.inputs !== undefined) cfg.inputs = c.inputs;
     const url = c.registryUrl ?? this.registry;
     if (url !== undefined) cfg.registryUrl = url;
@@ -437,7 +440,7 @@ export class Simulator {
   ledger(): Payment[] {
     // Reading needs the chip powered; a later boot powers it anyway.
     this.chip.powerOn();
-    return Ledger.readEntries(partitionFlash(this.chip, 'ledger'));
+    return readLedgerPartition(partitionFlash(this.chip, 'ledger'));
   }
 
   heapUsed(): number {

@@ -69,6 +69,10 @@ export class Ledger {
   private stale = true;
   /** Compaction pass: sectors up to this sequence number were found clean (-1: none yet). */
   private cursorSeq = -1;
+  /** Slots found corrupted or torn by the last scan (a mirror then compares its two logs). */
+  damage = 0;
+  /** The latest payment time held on flash (a lower bound of trusted time). */
+  latestPaidAtMs = 0;
 
   private constructor(private readonly flash: Flash, private readonly deviceId: string | undefined) {
     const bl = flash.blockLength;
@@ -129,6 +133,19 @@ export class Ledger {
       throw new LedgerError('DUPLICATE', `ticket ${p.emission}-${p.block}-${p.number} is already in the ledger`);
     }
     this.mutate(() => {
+      if (!this.ensureRoom()) {
+        throw new LedgerFull(`ledger full: ${this.index.count} payments held (capacity ${this.capacity}); compact it`);
+      }
+      this.append(encodePayment(p), keyHash(p.emission, p.block, p.number));
+      if (p.paidAtMs > this.latestPaidAtMs) this.latestPaidAtMs = p.paidAtMs;
+    });
+  }
+
+  /** Makes room for one payment by reclaiming dead slots if needed (drops nothing); false when full. */
+  ensureRoom(): boolean {
+    this.fresh();
+    let ok = false;
+    this.mutate(() => {
       if (!this.roomForPayment() && this.deadSlots() > 0) {
         // Reclaim sector by sector, only until there is room: a payment waits for little.
         const keepAll = () => true;
@@ -140,11 +157,9 @@ export class Ledger {
         }
         this.cursorSeq = -1;
       }
-      if (!this.roomForPayment()) {
-        throw new LedgerFull(`ledger full: ${this.index.count} payments held (capacity ${this.capacity}); compact it`);
-      }
-      this.append(encodePayment(p), keyHash(p.emission, p.block, p.number));
+      ok = this.roomForPayment();
     });
+    return ok;
   }
 
   /**
@@ -254,6 +269,7 @@ export class Ledger {
     this.index = new KeyIndex(n * this.slotsPerSector);
     this.head = -1;
     this.maxSeq = 0;
+    this.damage = 0;
     for (let s = 0; s < n; s++) {
       this.seq[s] = decodeHeader(this.flash.read(s * this.bl, HEADER_SIZE));
       this.used[s] = 0;
@@ -273,10 +289,16 @@ export class Ledger {
       let used = this.slotsPerSector;
       if (this.seq[s] >= 0) while (used > 0 && slotState(data, HEADER_SIZE + (used - 1) * SLOT_SIZE) === 'empty') used--;
       let valid = 0;
+      let bad = 0;
       for (let k = 0; k < used; k++) {
         const o = HEADER_SIZE + k * SLOT_SIZE;
-        if (data[o] !== SLOT_TYPE_PAYMENT || slotState(data, o) !== 'ok') continue;
+        if (data[o] !== SLOT_TYPE_PAYMENT || slotState(data, o) !== 'ok') {
+          if (data[o] !== 0xff) bad++;
+          continue;
+        }
         valid++;
+        const at = ((data[o + 14] << 8) | data[o + 15]) * 0x100000000 + (((data[o + 16] << 24) | (data[o + 17] << 16) | (data[o + 18] << 8) | data[o + 19]) >>> 0);
+        if (at > this.latestPaidAtMs) this.latestPaidAtMs = at;
         const e = slotEmission(data, o), b = slotBlock(data, o), num = slotNumber(data, o);
         const h = keyHash(e, b, num);
         const loc = s * this.slotsPerSector + k;
@@ -289,6 +311,8 @@ export class Ledger {
         }
         this.live[s]++;
       }
+      // (garbage in a free sector is no damage: it holds nothing and is erased before use)
+      if (this.seq[s] >= 0 || valid > 0) this.damage += bad;
       if (this.seq[s] >= 0) {
         this.used[s] = used;
         if (this.seq[s] >= this.maxSeq) {

@@ -17,6 +17,8 @@ export const CMD = {
   CHALLENGE: 0x09,
   /** Answers the nonce: Ed25519 signature by a technician key (src/service/auth.ts). */
   AUTH: 0x0a,
+  /** Raises the device's trusted-time mark (docs/ledger.md): a far RTC jump is then believed. */
+  CLOCK: 0x0b,
 } as const;
 export const RESPONSE = 0x80;
 /** Sent by the device for a request it cannot serve (unknown type, bad payload). JSON payload. */

@@ -103,6 +103,17 @@ export interface TrustReport {
 /** BEGIN / STATUS / FINISH / REBOOT / ABORT responses. */
 export type Reply<T = {}> = ({ ok: true } & T) | { ok: false; reason: string; detail: string };
 
+/** CLOCK request: the technician's trusted time, ms since 1970 UTC. */
+export interface ClockRequest {
+  nowMs: number;
+}
+
+/** CLOCK reply: the mark on flash now (it only ever rises) and before. */
+export interface ClockReply {
+  markMs: number;
+  previousMs: number;
+}
+
 export interface LedgerPage {
   total: number;
   entries: unknown[];

@@ -8,7 +8,7 @@ import { fromHex } from '../../src/hex.ts';
 import { TEST_KEY_SEED_HEX, TEST_PUBLIC_KEY_HEX } from '../../src/sph1/keys.ts';
 import { nodeSign } from '../../src/node/node-crypto.ts';
 import { AMOUNTS_EUR, NUMBERS } from '../../src/game/rules.ts';
-import { Ledger, type Payment } from '../../src/ledger/index.ts';
+import { MirroredLedger, mirroredEntries, type Payment } from '../../src/ledger/index.ts';
 import { encodeConfig, defaultConfig, type Config } from '../../firmware/config.ts';
 import { TestDevice, newChip, partitionOf } from './test-device.ts';
 import type { NorFlash } from '../../hw-sim/nor-flash.ts';
@@ -73,7 +73,7 @@ export function chipWith(cfg: Config = testConfig()): NorFlash {
 }
 
 export function ledgerEntries(chip: NorFlash): Payment[] {
-  return Ledger.open(partitionOf(chip, 'ledger')).entries();
+  return mirroredEntries(MirroredLedger.open(partitionOf(chip, 'ledger')));
 }
 
 export interface Booted {

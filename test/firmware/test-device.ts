@@ -72,7 +72,7 @@ class Source<T> {
 
 export interface TestDeviceOptions {
   chip?: NorFlash;
-  /** Ledger partition size in sectors; 0 = the real layout's 1 MiB. Default TEST_LEDGER_SECTORS. */
+  /** Ledger partition size in sectors; 0 = the real layout's whole partition. Default TEST_LEDGER_SECTORS. */
   ledgerSectors?: number;
   time?: VirtualTime;
   deviceId?: string;

@@ -7,7 +7,7 @@ import { bootSelect, provision, type BootedImage, type NorChip } from '../../hw-
 import type { ServiceHost } from '../../hw-sim/service.ts';
 import { exposeServicePort, type ServicePty } from '../../hw-sim/pty.ts';
 import { LAYOUT } from '../../hw-sim/layout.ts';
-import { Ledger } from '../../src/ledger/index.ts';
+import { MirroredLedger, readLedgerPartition } from '../../src/ledger/index.ts';
 import { NorFlash, norChip } from './chip.ts';
 import { image } from './images.ts';
 import { ROOT } from '../helpers.ts';
@@ -48,7 +48,7 @@ export class TestDevice implements ServiceHost {
       // Factory state, made once: FACTORY in slot A, five payments in the ledger.
       const nor = new NorFlash();
       provision(norChip(nor), FACTORY, 1);
-      const ledger = Ledger.open(nor.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), { deviceId: this.deviceId });
+      const ledger = MirroredLedger.open(nor.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), { deviceId: this.deviceId });
       for (let i = 0; i < 5; i++) {
         ledger.record({ emission: 1, block: 7, number: 1000 + i, prizeEur: 20 * (i + 1), paidAtMs: Date.UTC(2026, 10, 1 + i, 10) });
       }
@@ -75,7 +75,7 @@ export class TestDevice implements ServiceHost {
   }
 
   ledgerEntries(): unknown[] {
-    return Ledger.readEntries(this.nor.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size));
+    return readLedgerPartition(this.nor.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size));
   }
 
   /** Bytes of the chip outside the update path: the ledger and config partitions. */

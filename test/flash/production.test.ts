@@ -11,7 +11,7 @@ import { NorFlash } from '../../hw-sim/nor-flash.ts';
 import { provision } from '../../hw-sim/bootloader.ts';
 import { exposeServicePort } from '../../hw-sim/pty.ts';
 import { LAYOUT } from '../../hw-sim/layout.ts';
-import { Ledger } from '../../src/ledger/index.ts';
+import { MirroredLedger } from '../../src/ledger/index.ts';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage, parseImage } from '../../src/image/format.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
 import { nodeSign } from '../../src/node/node-crypto.ts';
@@ -40,7 +40,7 @@ async function device(o: { production: boolean }) {
   const chip = new NorFlash();
   const sim = new Simulator(o.production ? { chip, firmwareKey: publicKeyOf(PROD_SEED), techKey: publicKeyOf(TECH_SEED) } : { chip });
   provision(bootChip(chip), o.production ? pack(fp.bundle, fp.versionText, PROD_SEED) : factory, fp.header.securityCounter);
-  const ledger = Ledger.open(chip.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), { deviceId: 'SIM-0001' });
+  const ledger = MirroredLedger.open(chip.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), { deviceId: 'SIM-0001' });
   ledger.record({ emission: 1, block: 3, number: 77, prizeEur: 50, paidAtMs: Date.UTC(2026, 5, 1) });
   sim.configure({});
   await sim.boot();

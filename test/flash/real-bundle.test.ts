@@ -11,7 +11,7 @@ import { NorFlash } from '../../hw-sim/nor-flash.ts';
 import { provision } from '../../hw-sim/bootloader.ts';
 import { exposeServicePort } from '../../hw-sim/pty.ts';
 import { LAYOUT } from '../../hw-sim/layout.ts';
-import { Ledger } from '../../src/ledger/index.ts';
+import { MirroredLedger } from '../../src/ledger/index.ts';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage, parseImage } from '../../src/image/format.ts';
 import { fromHex } from '../../src/hex.ts';
 import { nodeSign } from '../../src/node/node-crypto.ts';
@@ -47,7 +47,7 @@ withSocat('real bundle: flash over the pty, test boot in QuickJS, firmware confi
 
   const chip = new NorFlash();
   provision(bootChip(chip), factory, p.header.securityCounter);
-  const ledger = Ledger.open(chip.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), { deviceId: 'SIM-0001' });
+  const ledger = MirroredLedger.open(chip.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), { deviceId: 'SIM-0001' });
   ledger.record({ emission: 1, block: 3, number: 77, prizeEur: 50, paidAtMs: Date.UTC(2026, 5, 1) });
   ledger.record({ emission: 1, block: 3, number: 78, prizeEur: 10, paidAtMs: Date.UTC(2026, 5, 2) });
   const sim = new Simulator({ chip });

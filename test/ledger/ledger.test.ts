@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { NorFlash } from '../../hw-sim/nor-flash.ts';
 import { LAYOUT } from '../../hw-sim/layout.ts';
-import { Ledger, LedgerError, LedgerFull, type Payment } from '../../src/ledger/index.ts';
+import { Ledger, LedgerError, LedgerFull, MARK_BLOCKS, blockView, type Payment } from '../../src/ledger/index.ts';
 import { HEADER_SIZE, SLOT_SIZE, crcRange, encodePayment, decodePayment, slotState } from '../../src/ledger/format.ts';
 import { crc32 } from '../../src/crc32.ts';
 import { seeded } from '../../hw-sim/nor-flash.ts';
@@ -13,6 +13,8 @@ const pay = (n: number, over: Partial<Payment> = {}): Payment => ({
   emission: 12, block: n % 5, number: 1000 + n, prizeEur: 10 + (n % 3) * 5, paidAtMs: 1_780_000_000_000 + n * 1000, deviceId: 'SAPH-0042', ...over,
 });
 const key = (p: Payment) => ({ emission: p.emission, block: p.block, number: p.number });
+/** One of the two logs of the device's ledger partition (after the time-mark sectors; src/ledger/mirror.ts). */
+const deviceLog = (chip: NorFlash) => blockView(chip.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), MARK_BLOCKS, 256);
 
 test('format: a payment slot round-trips, extremes included', () => {
   for (const p of [
@@ -34,9 +36,9 @@ test('format: the fast CRC of a range equals the shared CRC-32', () => {
   assert.is(crcRange(new TextEncoder().encode('123456789'), 0, 9), 0xcbf43926);
 });
 
-test('a new ledger is empty; capacity of the device partition', () => {
+test('a new ledger is empty; capacity of one log of the device partition', () => {
   const chip = new NorFlash();
-  const l = Ledger.open(chip.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size));
+  const l = Ledger.open(deviceLog(chip));
   assert.is(l.count, 0);
   assert.is(l.capacity, 254 * 102);
   assert.equal(l.entries(), []);
@@ -268,7 +270,7 @@ test('a damaged sector header does not hide its records, and its sector is not r
 
 test('the index never outgrows 4 bytes a slot of the partition, even after compactions', () => {
   const chip = new NorFlash();
-  const l = Ledger.open(chip.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size));
+  const l = Ledger.open(deviceLog(chip));
   let n = 0;
   const fill = () => {
     for (;;) {
@@ -292,7 +294,7 @@ test('the index never outgrows 4 bytes a slot of the partition, even after compa
 
 test('the index stays small: 4 bytes a cell', () => {
   const chip = new NorFlash();
-  const l = Ledger.open(chip.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size));
+  const l = Ledger.open(deviceLog(chip));
   for (let i = 0; i < 3000; i++) l.record(pay(i));
   assert.ok(l.stats().indexBytes <= 32 * 1024, `${l.stats().indexBytes} bytes`);
   for (let i = 0; i < 3000; i += 97) assert.equal(l.find(key(pay(i))), pay(i));

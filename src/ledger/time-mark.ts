@@ -1,0 +1,62 @@
+// The persisted high-water mark of trusted time (docs/ledger.md, "Trusted time"): 16-byte records
+// appended to each of two sectors in turn; the highest valid one wins, so a power cut or the loss
+// of one sector keeps the mark. Portable.
+import type { Flash } from '../hal.ts';
+import { crcRange } from './format.ts';
+
+/** Sectors the mark takes at the start of the ledger partition. */
+export const MARK_BLOCKS = 2;
+const REC = 16;
+const MAGIC = [0x53, 0x50, 0x54, 0x4d]; // "SPTM"
+/** Why a mark was written: the RTC was believed, the clerk confirmed it, a technician set it. */
+export const MARK_RTC = 1;
+export const MARK_KEYPAD = 2;
+export const MARK_SERVICE = 3;
+
+/** The highest valid mark (ms since 1970 UTC) on the two mark sectors of `flash`, 0 when none. */
+export function readMark(flash: Flash): number {
+  let best = 0;
+  for (let s = 0; s < MARK_BLOCKS; s++) best = Math.max(best, scanBlock(flash, s).max);
+  return best;
+}
+
+/** Appends the mark `ms` to both sectors (erasing a full one first). Power-safe: one sector at a time. */
+export function writeMark(flash: Flash, ms: number, source = MARK_RTC): void {
+  const r = new Uint8Array(REC);
+  r.set(MAGIC);
+  const hi = Math.floor(ms / 0x100000000);
+  r[4] = hi >> 8;
+  r[5] = hi & 255;
+  for (let i = 0; i < 4; i++) r[6 + i] = (ms >>> (24 - 8 * i)) & 255;
+  r[10] = source;
+  r[11] = 255;
+  const c = crcRange(r, 0, 12);
+  for (let i = 0; i < 4; i++) r[12 + i] = (c >>> (24 - 8 * i)) & 255;
+  for (let s = 0; s < MARK_BLOCKS; s++) {
+    let at = scanBlock(flash, s).free;
+    if (at < 0) {
+      flash.eraseBlock(s);
+      at = 0;
+    }
+    flash.write(r, s * flash.blockLength + at);
+  }
+}
+
+/** The highest valid record of sector `s`, and where the next one goes (-1: full). */
+function scanBlock(flash: Flash, s: number): { max: number; free: number } {
+  const bl = flash.blockLength;
+  const b = flash.read(s * bl, bl);
+  let max = 0;
+  let end = 0;
+  for (let o = 0; o + REC <= bl; o += REC) {
+    let erased = 255;
+    for (let i = 0; i < REC; i++) erased &= b[o + i];
+    if (erased !== 255) end = o + REC;
+    if (b[o] !== MAGIC[0] || b[o + 1] !== MAGIC[1] || b[o + 2] !== MAGIC[2] || b[o + 3] !== MAGIC[3]) continue;
+    const crc = ((b[o + 12] << 24) | (b[o + 13] << 16) | (b[o + 14] << 8) | b[o + 15]) >>> 0;
+    if (crc !== crcRange(b, o, 12)) continue;
+    const ms = ((b[o + 4] << 8) | b[o + 5]) * 0x100000000 + (((b[o + 6] << 24) | (b[o + 7] << 16) | (b[o + 8] << 8) | b[o + 9]) >>> 0);
+    if (ms > max) max = ms;
+  }
+  return { max, free: end + REC <= bl ? end : -1 };
+}

@@ -1,0 +1,45 @@
+// FULL refuses to pay, with the real bundle in QuickJS on the mirrored ledger: the till says so,
+// nothing is written in either log, and the ticket is still payable once room is made.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { MirroredLedger } from '../../src/ledger/index.ts';
+import { boot, chipWith, flat, testConfig, ticket } from './harness.ts';
+import { TestDevice, partitionOf } from './test-device.ts';
+
+/** 2 mark sectors and two logs of 3 sectors: each log holds (3 - 2) × 102 = 102 payments. */
+const SECTORS = 8;
+
+test('a full ledger: ERREUR registre plein, nothing written, both logs unchanged', async () => {
+  const chip = chipWith(testConfig({ compactFreeSectors: 0 }));
+  const part = () => partitionOf(chip, 'ledger', SECTORS);
+  const l = MirroredLedger.open(part(), { deviceId: 'SPH-000042' });
+  assert.is(l.capacity, 102);
+  for (let i = 0; i < 102; i++) l.record({ emission: 1, block: 1, number: i, prizeEur: 150, paidAtMs: Date.UTC(2026, 5, 14) + i });
+  const before = Buffer.from(chip.bytes);
+  const td = new TestDevice({ chip, ledgerSectors: SECTORS });
+  const { vm } = await boot(chip, 'quickjs', td);
+  try {
+    assert.match(flat(td.screen), /PRÊT/);
+    td.scanSerial(ticket({ number: 500, prizeEur: 150 }));
+    assert.match(flat(td.screen), /^GAGNANT/);
+    const writes = chip.counters.writes + chip.counters.erases;
+    td.press('OK');
+    assert.match(flat(td.screen), /^ERREUR \| registre plein/);
+    assert.is(chip.counters.writes + chip.counters.erases, writes, 'no flash operation');
+    td.time.advance(10000);
+    td.scanSerial(ticket({ number: 500, prizeEur: 150 }));
+    assert.match(flat(td.screen), /^GAGNANT/, 'still unpaid');
+    td.scanSerial(ticket({ block: 1, number: 7, prizeEur: 150 }));
+    assert.match(flat(td.screen), /^DÉJÀ PAYÉ/);
+    assert.equal(vm.faults, []);
+  } finally {
+    vm.dispose();
+  }
+  const after = MirroredLedger.open(part());
+  assert.is(after.logs[0].count, 102);
+  assert.is(after.logs[1].count, 102);
+  assert.is(after.find({ emission: 1, block: 0, number: 500 }), undefined);
+  assert.ok(Buffer.from(chip.bytes).subarray(0x110000 + 2 * 4096, 0x110000 + SECTORS * 4096).equals(before.subarray(0x110000 + 2 * 4096, 0x110000 + SECTORS * 4096)));
+});
+
+test.run();

@@ -1,0 +1,190 @@
+// The mirrored ledger (src/ledger/mirror.ts) and the trusted-time mark (src/ledger/time-mark.ts) in
+// Node: union of the two logs, repair, FULL in either log writes nothing, a power cut at every flash
+// operation of a payment, of a repair and of a compaction loses nothing, and the mark never goes down.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { NorFlash, PowerCut, seeded } from '../../hw-sim/nor-flash.ts';
+import {
+  LedgerError, LedgerFull, MARK_BLOCKS, MirroredLedger, compactMirrored, markView, mirroredEntries, readMark, writeMark, type Payment,
+} from '../../src/ledger/index.ts';
+import { HEADER_SIZE, SLOT_SIZE } from '../../src/ledger/format.ts';
+
+const SECTOR = 256; // 6 slots a sector
+/** 2 mark sectors and two logs of 5 sectors: each log holds (5 - 2) × 6 = 18 payments. */
+const chip12 = () => new NorFlash({ size: 12 * SECTOR, sectorSize: SECTOR });
+const pay = (n: number, over: Partial<Payment> = {}): Payment => ({
+  emission: 4, block: n % 3, number: 700 + n, prizeEur: 10, paidAtMs: 1_790_000_000_000 + n * 1000, deviceId: 'DEV-1', ...over,
+});
+const key = (p: Payment) => ({ emission: p.emission, block: p.block, number: p.number });
+const clone = (c: NorFlash) => new NorFlash({ size: c.size, sectorSize: c.blockLength, bytes: c.bytes });
+/** Chip offset of the first slot of log `log`'s sector `s`. */
+const slotAt = (log: number, s: number, k = 0) => (MARK_BLOCKS + log * 5 + s) * SECTOR + HEADER_SIZE + k * SLOT_SIZE;
+
+test('a payment goes into both logs; capacity is one log\'s; entries and count are the union', () => {
+  const c = chip12();
+  const l = MirroredLedger.open(c, { deviceId: 'DEV-1' });
+  assert.is(l.capacity, 18);
+  for (let i = 0; i < 5; i++) l.record(pay(i));
+  assert.is(l.logs[0].count, 5);
+  assert.is(l.logs[1].count, 5);
+  const again = MirroredLedger.open(c);
+  assert.equal(mirroredEntries(again), [0, 1, 2, 3, 4].map((i) => pay(i)));
+  assert.throws(() => again.record(pay(2)), (e: unknown) => e instanceof LedgerError && e.code === 'DUPLICATE');
+  assert.throws(() => MirroredLedger.open(new NorFlash({ size: 7 * SECTOR, sectorSize: SECTOR })), /at least 8 blocks/);
+});
+
+test('a payment lost from one log is still found, counted once, and repaired from the other', () => {
+  const c = chip12();
+  const l = MirroredLedger.open(c);
+  for (let i = 0; i < 8; i++) l.record(pay(i));
+  c.bytes[slotAt(0, 0, 2) + 7] ^= 0x10; // payment 2 in the first log
+  c.eraseBlock(MARK_BLOCKS + 5 + 1); // the second log's second sector: payments 6, 7
+  const d = MirroredLedger.open(c);
+  assert.ok(d.damage > 0);
+  assert.is(d.count, 8);
+  for (let i = 0; i < 8; i++) assert.equal(d.find(key(pay(i))), pay(i), `payment ${i}`);
+  assert.equal(mirroredEntries(d).map((p) => p.number), [700, 701, 702, 703, 704, 705, 706, 707]);
+  // `keep` decides what is worth copying back (an expired payment is not).
+  const copied = d.repair((p) => p.number !== 707);
+  assert.equal(copied.map((p) => p.number).sort(), [702, 706]);
+  assert.is(d.count, 8, 'the union, each payment once');
+  assert.is(mirroredEntries(d).length, 8);
+  const r = MirroredLedger.open(c);
+  assert.is(r.logs[0].count, 8);
+  assert.is(r.logs[1].count, 7);
+  assert.equal(r.repair().map((p) => p.number), [707]);
+  assert.equal(MirroredLedger.open(c).repair(), []);
+});
+
+test('a repair over a large ledger calls kick (the watchdog) every 1 024 payments looked at', () => {
+  const c = new NorFlash({ size: 30 * 4096, sectorSize: 4096 }); // two logs of 14 sectors: 12 × 102 payments each
+  const l = MirroredLedger.open(c);
+  for (let i = 0; i < 1100; i++) l.record(pay(i, { block: i % 1000 }));
+  c.eraseBlock(MARK_BLOCKS + 14 + 3); // a full sector of the second log
+  let kicks = 0;
+  assert.is(MirroredLedger.open(c).repair(undefined, () => kicks++).length, 102);
+  assert.is(kicks, 2, 'two walks: 1 100 + 998 payments');
+});
+
+test('FULL in either log refuses the payment and writes nothing in the other', () => {
+  const c = chip12();
+  const l = MirroredLedger.open(c);
+  for (let i = 0; i < 18; i++) l.record(pay(i));
+  const before = Buffer.from(c.bytes);
+  assert.throws(() => l.record(pay(99)), (e: unknown) => e instanceof LedgerFull);
+  assert.ok(Buffer.from(c.bytes).equals(before));
+  // The second log alone is full (its first log lost a sector: the same payments, fewer sectors used).
+  const c2 = chip12();
+  const m = MirroredLedger.open(c2);
+  for (let i = 0; i < 17; i++) m.record(pay(i));
+  c2.eraseBlock(MARK_BLOCKS); // first log, first sector
+  const d = MirroredLedger.open(c2);
+  assert.is(d.count, 17);
+  d.record(pay(50)); // room in both still (the second log has one slot left)
+  const snap = Buffer.from(c2.bytes);
+  assert.throws(() => d.record(pay(51)), (e: unknown) => e instanceof LedgerFull);
+  assert.ok(Buffer.from(c2.bytes).equals(snap), 'nothing written in the first log either');
+  assert.is(MirroredLedger.open(c2).find(key(pay(51))), undefined);
+});
+
+/** Every payment in `must` found exactly; nothing else but `may`. */
+function check(c: NorFlash, must: Payment[], may: Payment[], what: string): MirroredLedger {
+  const l = MirroredLedger.open(c);
+  for (const p of must) assert.equal(l.find(key(p)), p, `${what}: ${p.number} lost`);
+  const allowed = new Map([...must, ...may].map((p) => [p.number, p]));
+  for (const e of mirroredEntries(l)) assert.equal(e, allowed.get(e.number), `${what}: unexpected ${e.number}`);
+  return l;
+}
+
+function cutEverywhere(name: string, base: NorFlash, fn: (l: MirroredLedger) => void, must: Payment[], may: Payment[], minOps: number) {
+  const probe = clone(base);
+  const ops0 = probe.ops;
+  fn(MirroredLedger.open(probe));
+  const total = probe.ops - ops0;
+  assert.ok(total >= minOps, `${name}: ${total} operations`);
+  for (let n = 1; n <= total; n++) {
+    for (let seed = 1; seed <= 3; seed++) {
+      const c = clone(base);
+      const l = MirroredLedger.open(c);
+      c.cutAtOp(n, seeded(seed * 100 + n));
+      assert.throws(() => fn(l), (e: unknown) => e instanceof PowerCut, `${name}: op ${n}`);
+      c.powerOn();
+      const what = `${name}, cut at op ${n}/${total}, seed ${seed}`;
+      const r = check(c, must, may, what);
+      // The next boot repairs and the ledger goes on working.
+      r.repair();
+      const after = check(c, must, may, what + ' after repair');
+      assert.is(after.logs[0].count, after.logs[1].count, what);
+      after.record(pay(900));
+      assert.ok(MirroredLedger.open(c).find(key(pay(900))), what);
+    }
+  }
+}
+
+test('power cut at every flash operation of a payment (first one: both logs open a sector) and of a later one', () => {
+  cutEverywhere('first payment', chip12(), (l) => l.record(pay(0)), [], [pay(0)], 6);
+  const c = chip12();
+  const l = MirroredLedger.open(c);
+  const before = [0, 1, 2, 3, 4, 5].map((i) => pay(i)); // fills a sector in each log
+  for (const p of before) l.record(p);
+  cutEverywhere('payment opening new sectors', c, (m) => m.record(pay(6)), before, [pay(6)], 6);
+});
+
+test('power cut at every flash operation of a compaction and of a repair', () => {
+  const c = chip12();
+  const l = MirroredLedger.open(c);
+  const all = Array.from({ length: 14 }, (_, i) => pay(i, { emission: i % 3 === 0 ? 9 : 4 }));
+  for (const p of all) l.record(p);
+  const kept = all.filter((p) => p.emission !== 9);
+  const gone = all.filter((p) => p.emission === 9);
+  cutEverywhere('compaction', c, (m) => assert.is(compactMirrored(m, (p) => p.emission !== 9), gone.length), kept, gone, 8);
+  const d = clone(c);
+  d.eraseBlock(MARK_BLOCKS + 5); // the second log's first sector
+  cutEverywhere('repair', d, (m) => assert.ok(m.repair().length >= 6), all, [], 6);
+});
+
+test('the time mark: the highest record of either sector; a full sector is erased; a cut or a lost sector never lowers it', () => {
+  const c = chip12();
+  const m = markView(c);
+  assert.is(readMark(m), 0);
+  let t = 1_790_000_000_000;
+  for (let i = 0; i < 40; i++) writeMark(m, (t += 1000)); // 16 records a 256-byte sector: erased twice
+  assert.is(readMark(m), t);
+  assert.ok(c.wear[0] >= 2 && c.wear[1] >= 2, `${c.wear[0]} ${c.wear[1]}`);
+  // Mark writes never touch the logs.
+  assert.ok(c.bytes.subarray(MARK_BLOCKS * SECTOR).every((b) => b === 0xff));
+  // A cut at every operation of the next write (including erases): the mark is the old or the new one.
+  for (let k = 0; k < 20; k++) {
+    const probe = clone(c);
+    const ops0 = probe.ops;
+    writeMark(markView(probe), t + 1000);
+    const total = probe.ops - ops0;
+    for (let n = 1; n <= total; n++) {
+      const d = clone(c);
+      d.cutAtOp(n, seeded(n + 7 * k));
+      assert.throws(() => writeMark(markView(d), t + 1000), (e: unknown) => e instanceof PowerCut);
+      d.powerOn();
+      assert.ok([t, t + 1000].includes(readMark(markView(d))), `cut at ${n}/${total}`);
+    }
+    writeMark(m, (t += 1000));
+  }
+  // Either sector lost (erased or garbage): the other holds the mark.
+  for (const s of [0, 1]) {
+    const d = clone(c);
+    d.eraseBlock(s);
+    assert.is(readMark(markView(d)), t);
+    const g = clone(c);
+    const r = seeded(s + 3);
+    for (let i = 0; i < SECTOR; i++) g.bytes[s * SECTOR + i] = Math.floor(r() * 256);
+    assert.is(readMark(markView(g)), t);
+  }
+  // A flipped bit anywhere in the mark sectors never raises or lowers it by more than the last write.
+  const r = seeded(5);
+  for (let i = 0; i < 300; i++) {
+    const d = clone(c);
+    d.bytes[Math.floor(r() * 2 * SECTOR)] ^= 1 << Math.floor(r() * 8);
+    assert.is(readMark(markView(d)), t);
+  }
+});
+
+test.run();
