@@ -15,4 +15,6 @@ export const LAYOUT = {
   bootState: { offset: 0x100000, size: 0x002000 },
   config: { offset: 0x102000, size: 0x002000 },
   ledger: { offset: 0x110000, size: 0x100000 },
+  /** The bootloader's record of an update in progress (hw-sim/update.ts): survives a power cut. */
+  updateJournal: { offset: 0x3f0000, size: 0x001000 },
 } as const satisfies Record<string, Partition>;

@@ -5,9 +5,11 @@
 //
 // `host` is the simulated device (ServiceHost below). With `baud`, the port models the UART: received
 // bytes reach the protocol, and replies leave, no faster than baud / 10 bytes a second (8N1).
-// An update is gathered in RAM (the session survives a link cut, not a reset); FINISH verifies it whole
-// and only then writes the inactive slot (hw-sim/bootloader.ts installImage), so a refused image never
-// touches the chip.
+// An update streams into the inactive slot (hw-sim/update.ts SlotWriter): each WRITE is one whole 4 KiB
+// chunk, programmed at once and recorded in the update journal, so a power cut resumes from what was
+// programmed. With `baud`, the chip's own time (host.chip.busyMs) is paced too: a WRITE is acknowledged
+// once its chunk is programmed, the next 64 KiB block is erased while later chunks are on the line, and at
+// most RAM_CHUNKS chunks wait in RAM (a WRITE beyond that is dropped, as a UART overrun would).
 import {
   bootInfo,
   inactiveSlot,
@@ -21,6 +23,7 @@ import {
 } from './bootloader.ts';
 import { CMD, ERROR, MAX_CHUNK, PacketReader, RESPONSE, encodePacket, type Packet } from '../src/service/packet.ts';
 import { jsonBytes } from '../src/service/json.ts';
+import { SlotWriter, CHUNK, clearJournal, readJournal, doneRanges } from './update.ts';
 import {
   PROTOCOL_VERSION,
   WRITE_NO_SESSION,
@@ -61,7 +64,11 @@ export interface ServicePortOptions {
   baud?: number;
 }
 
-export const WINDOW = 8;
+/** Chunks the device holds in RAM while the chip works: the update's RAM is RAM_CHUNKS × 4 KiB + the manifest. */
+export const RAM_CHUNKS = 6;
+export const WINDOW = RAM_CHUNKS;
+/** WRITE status: not one whole chunk at a chunk boundary. */
+export const WRITE_UNALIGNED = 3;
 const PIECE = 256;
 const LEDGER_PAGE_BYTES = 3000;
 
@@ -69,8 +76,9 @@ interface Session {
   hash: Uint8Array;
   hashHex: string;
   size: number;
-  buf: Uint8Array;
-  received: Range[];
+  /** Header and TLV area from BEGIN: all the image the device keeps in RAM besides chunks in flight. */
+  manifestBytes: number;
+  writer: SlotWriter;
 }
 
 /** Delivers byte pieces no faster than `baud` / 10 bytes a second. */
@@ -128,11 +136,19 @@ export class ServicePort {
   private readonly rx: Wire;
   private readonly tx: Wire;
   private session: Session | null = null;
+  private readonly paced: boolean;
+  /** performance.now() at which the chip finishes what it was given (paced mode). */
+  private chipFree = 0;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private held = 0;
+  /** Most update bytes held in RAM at once (chunks waiting for the chip + the manifest): update_ram_kib. */
+  updateRamPeak = 0;
 
   constructor(private readonly host: ServiceHost, opts: ServicePortOptions) {
     this.reader = new PacketReader((p) => this.handle(p));
     this.rx = new Wire(opts.baud, (b) => this.reader.push(b));
     this.tx = new Wire(opts.baud, opts.send);
+    this.paced = !!opts.baud;
   }
 
   /** Bytes arriving from the serial line. */
@@ -148,6 +164,51 @@ export class ServicePort {
   close(): void {
     this.rx.close();
     this.tx.close();
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  /** A flash operation met a power cut: RAM (session, chunks waiting, their acknowledgements) is gone. */
+  private powerGone(): void {
+    this.session = null;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    this.held = 0;
+    this.chipFree = 0;
+    this.host.powerLost?.();
+  }
+
+  /** Runs chip work `f` and returns when (performance.now()) the chip is done with it; no delay unpaced. */
+  private chipWork(f: () => void): number {
+    const before = this.host.chip.busyMs?.() ?? 0;
+    f();
+    if (!this.paced) return 0;
+    const ms = (this.host.chip.busyMs?.() ?? 0) - before;
+    this.chipFree = Math.max(this.chipFree, performance.now()) + ms;
+    return this.chipFree;
+  }
+
+  /** Calls `f` at `due` (performance.now()), at once when it is past. */
+  private at(due: number, f: () => void): void {
+    const delay = due - performance.now();
+    if (delay <= 0) return f();
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      f();
+    }, delay);
+    this.timers.add(t);
+  }
+
+  /** 64 KiB block `b` erased in the background (a power cut there is handled like any other). */
+  private eraseAhead(b: number): void {
+    const s = this.session;
+    if (!s) return;
+    try {
+      this.chipWork(() => s.writer.eraseAhead(b));
+    } catch (e) {
+      if (!(e instanceof Error && e.name === 'PowerCut')) throw e;
+      this.powerGone();
+    }
   }
 
   /** Frames dropped for a bad CRC or framing. */
@@ -166,8 +227,7 @@ export class ServicePort {
       // A power cut mid-FINISH (the NOR model throws PowerCut): the device is dead, it says nothing; the
       // simulator sees the unpowered chip and restarts it. Anything else is answered, never thrown.
       if (e instanceof Error && e.name === 'PowerCut') {
-        this.session = null;
-        this.host.powerLost?.();
+        this.powerGone();
         return;
       }
       const detail = e instanceof Error ? e.message : String(e);
@@ -179,16 +239,21 @@ export class ServicePort {
     switch (p.type) {
       case CMD.IDENTIFY:
         return this.reply(p, jsonBytes(this.identify()));
-      case CMD.BEGIN:
-        return this.reply(p, jsonBytes(this.begin(p.payload)));
+      case CMD.BEGIN: {
+        const r = this.begin(p.payload);
+        this.reply(p, jsonBytes(r));
+        if (r.ok && this.session) this.eraseAhead(this.session.writer.firstMissingBlock());
+        return;
+      }
       case CMD.WRITE:
-        return this.reply(p, this.write(p.payload));
+        return this.writePaced(p);
       case CMD.STATUS:
         return this.reply(p, jsonBytes({ ok: true, session: this.sessionReport() }));
       case CMD.FINISH:
         return this.reply(p, jsonBytes(this.finish()));
       case CMD.ABORT:
         this.session = null;
+        clearJournal(this.host.chip);
         return this.reply(p, jsonBytes({ ok: true }));
       case CMD.REBOOT:
         this.session = null;
@@ -217,7 +282,10 @@ export class ServicePort {
 
   private sessionReport(): SessionReport | null {
     const s = this.session;
-    return s ? { hash: s.hashHex, size: s.size, received: s.received } : null;
+    if (s) return { hash: s.hashHex, size: s.size, received: s.writer.received() };
+    // After a reset: what the journal on flash says (BEGIN with the same image resumes it).
+    const j = readJournal(this.host.chip);
+    return j ? { hash: toHex(j.hash), size: j.size, received: doneRanges(j.done, j.size) } : null;
   }
 
   identify(): Identity {
@@ -254,6 +322,7 @@ export class ServicePort {
     }
     const min = readBootState(this.host.chip).minCounter;
     if (h.securityCounter < min) return refuse('rollback', `security counter ${h.securityCounter} below the device's ${min}`);
+    // The image with only its manifest filled in (a sparse view for parseImage: the bundle is not kept).
     const buf = new Uint8Array(total);
     buf.set(header, 0);
     buf.set(tlv, total - tlv.length);
@@ -267,13 +336,30 @@ export class ServicePort {
     }
     const hashHex = toHex(img.hash);
     if (!this.session || this.session.hashHex !== hashHex || this.session.size !== total) {
-      const received = addRange(addRange([], 0, HEADER_SIZE), total - tlv.length, total);
-      this.session = { hash: img.hash.slice(), hashHex, size: total, buf, received };
+      this.session = null;
+      const writer = SlotWriter.begin(this.host.chip, img.hash.slice(), total);
+      this.session = { hash: img.hash.slice(), hashHex, size: total, manifestBytes: HEADER_SIZE + tlv.length, writer };
     }
     return { ok: true as const, session: this.sessionReport() };
   }
 
-  private write(payload: Uint8Array): Uint8Array {
+  /** WRITE: the chunk waits in RAM until the chip has programmed it; then the acknowledgement leaves. */
+  private writePaced(p: Packet): void {
+    if (this.held >= RAM_CHUNKS) return; // no buffer free: dropped, the host resends after its timeout
+    const s = this.session;
+    if (s) this.updateRamPeak = Math.max(this.updateRamPeak, (this.held + 1) * CHUNK + s.manifestBytes);
+    let due = 0;
+    const ack = this.write(p.payload, (f) => (due = this.chipWork(f)));
+    const next = SlotWriter.nextBlock(Math.floor(readU32le(ack, 1) / CHUNK));
+    this.held++;
+    this.at(due, () => {
+      this.held--;
+      this.reply(p, ack);
+      if (ack[0] === WRITE_OK) this.eraseAhead(next);
+    });
+  }
+
+  private write(payload: Uint8Array, chip: (f: () => void) => void = (f) => f()): Uint8Array {
     const ack = new Uint8Array(9);
     const s = this.session;
     const offset = payload.length >= 4 ? readU32le(payload, 0) : 0;
@@ -283,30 +369,22 @@ export class ServicePort {
       return ack;
     }
     const data = payload.subarray(4);
-    if (payload.length < 4 || offset + data.length > s.size) {
-      ack[0] = WRITE_OUT_OF_RANGE;
-    } else {
-      s.buf.set(data, offset);
-      s.received = addRange(s.received, offset, offset + data.length);
-      ack[0] = WRITE_OK;
-    }
-    u32le(coveredBytes(s.received), ack, 5);
+    let r: string = 'out-of-range';
+    if (payload.length >= 4) chip(() => (r = s.writer.write(offset, data)));
+    ack[0] = r === 'ok' ? WRITE_OK : r === 'unaligned' ? WRITE_UNALIGNED : WRITE_OUT_OF_RANGE;
+    u32le(coveredBytes(s.writer.received()), ack, 5);
     return ack;
   }
 
   private finish() {
     const s = this.session;
     if (!s) return { ok: false as const, reason: 'no-session', detail: 'no update in progress (BEGIN first)' };
-    const missing = missingRanges(s.received, s.size);
-    if (missing.length) {
-      return { ok: false as const, reason: 'incomplete', detail: `${s.size - coveredBytes(s.received)} bytes missing`, missing };
-    }
     const r = this.host.running();
-    const res = installImage(this.host.chip, s.buf, { ...this.opts(), running: r && r.pendingConfirm ? r.slot : null });
+    const res = s.writer.finish(this.opts(), r && r.pendingConfirm ? r.slot : null);
+    if (!res.ok && res.reason === 'incomplete') return res;
     this.session = null;
     if (!res.ok) return res;
-    const p = parseImage(s.buf);
-    return { ok: true as const, slot: SLOT_NAMES[res.slot], hash: res.hashHex, version: 'error' in p ? '' : p.versionText };
+    return { ok: true as const, slot: SLOT_NAMES[res.slot], hash: res.hashHex, version: res.version };
   }
 
   private ledger(payload: Uint8Array) {

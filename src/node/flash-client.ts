@@ -121,6 +121,7 @@ export class ServiceClient {
   private onLost: ((e: Error) => void) | null = null;
   private deviceChunk = MAX_CHUNK;
   private deviceWindow = 8;
+  private identified = false;
   /** Send a lone delimiter first: it ends whatever partial frame the device holds (line noise). */
   private resync = true;
 
@@ -224,6 +225,7 @@ export class ServiceClient {
     // What the device can take: later uploads stay within it.
     if (Number.isInteger(id.maxChunk) && id.maxChunk > 0) this.deviceChunk = Math.min(id.maxChunk, MAX_CHUNK);
     if (Number.isInteger(id.window) && id.window > 0) this.deviceWindow = Math.min(id.window, 64);
+    this.identified = true;
     return id;
   }
 
@@ -289,7 +291,10 @@ export class ServiceClient {
     const chunk = Math.min(opts.chunk ?? this.deviceChunk, this.deviceChunk);
     const window = opts.window ?? this.deviceWindow;
     const queue: Range[] = [];
-    for (const [a, b] of missingRanges(have, image.length)) for (let o = a; o < b; o += chunk) queue.push([o, Math.min(o + chunk, b)]);
+    // Chunks on chunk boundaries (the device programs whole chunks: docs/service-protocol.md).
+    for (const [a, b] of missingRanges(have, image.length)) {
+      for (let o = a - (a % chunk); o < b; o += chunk) if (!queue.length || queue[queue.length - 1][0] !== o) queue.push([o, Math.min(o + chunk, image.length)]);
+    }
     let done = coveredBytes(have);
     const startedAt = performance.now();
     let sent = 0;
@@ -351,7 +356,8 @@ export class ServiceClient {
         silentRounds = 0;
         const status = p.payload[0];
         if (status !== WRITE_OK) {
-          return end(new FlashError('protocol', status === 1 ? 'device lost the update session' : 'write refused (out of range)'));
+          const why = status === 1 ? 'device lost the update session' : status === 3 ? 'write refused (not a whole chunk)' : 'write refused (out of range)';
+          return end(new FlashError('protocol', why));
         }
         done = Math.max(done, p.payload.length >= 9 ? readU32le(p.payload, 5) : done + f.r[1] - f.r[0]);
         opts.onProgress?.({ done, total: image.length, sent, startedAt });
@@ -365,6 +371,8 @@ export class ServiceClient {
   async flash(image: Uint8Array, opts: { onProgress?: (p: Progress) => void; window?: number; signal?: AbortSignal } = {}): Promise<FlashResult> {
     const p = parseImage(image);
     if ('error' in p) throw new FlashError('refused', p.error, { reason: 'malformed' });
+    // The device's chunk size and RAM window decide how the image is cut and paced.
+    if (!this.identified) await this.identify();
     const session = await this.begin(image);
     const resumedFrom = coveredBytes(session.received);
     const sent = await this.upload(image, session.received, opts);
