@@ -11,6 +11,8 @@ import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
 import { parseImage } from '../../src/image/format.ts';
 import { toHex } from '../../src/hex.ts';
 import { seeded } from './chip.ts';
+import { LAYOUT } from '../../hw-sim/layout.ts';
+import { readJournal } from '../../hw-sim/update.ts';
 
 const BAUD = 921600;
 const dir = mkdtempSync(join(tmpdir(), 'saphir-flash-test-'));
@@ -80,7 +82,7 @@ test('saphir flash on a terminal: a progress bar with the rate and the time left
   }
 });
 
-test('refusals leave slots and ledger unchanged (CLI and device checks)', async () => {
+test('refusals leave the running image, boot state and ledger unchanged (CLI and device checks)', async () => {
   const dev = new TestDevice();
   const pty = await dev.pty(BAUD);
   const before = Buffer.from(dev.nor.bytes);
@@ -106,8 +108,10 @@ test('refusals leave slots and ledger unchanged (CLI and device checks)', async 
     const dry = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--dry-run', file('new.img', NEW)]);
     assert.is(dry.code, 0);
     assert.match(dry.stdout, /Essai à blanc/);
+    assert.ok(Buffer.from(dev.nor.bytes).equals(before), 'host and BEGIN refusals: chip byte for byte as it was');
 
     // The device's own checks, past a host that does not check: corrupted bundle, truncated manifest.
+    // The corrupted bundle streams into the inactive slot B and is refused by FINISH's check in place.
     const c = await ServiceClient.open(pty.path, { baud: BAUD });
     try {
       await c.flash(bad).then(
@@ -129,7 +133,9 @@ test('refusals leave slots and ledger unchanged (CLI and device checks)', async 
     } finally {
       await c.close();
     }
-    assert.ok(Buffer.from(dev.nor.bytes).equals(before), 'chip byte for byte as it was');
+    const kept = (b: Uint8Array) => Buffer.concat([b.subarray(LAYOUT.slotA.offset, LAYOUT.slotA.offset + LAYOUT.slotA.size), b.subarray(LAYOUT.bootState.offset, LAYOUT.ledger.offset + LAYOUT.ledger.size)]);
+    assert.ok(kept(dev.nor.bytes).equals(kept(before)), 'slot A, boot state, config and ledger byte for byte as they were');
+    assert.is(readJournal(dev.chip), null, 'the refused transfer is forgotten');
     dev.reboot();
     assert.is(dev.current?.imageHash, hashOf(FACTORY));
   } finally {
