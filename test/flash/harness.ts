@@ -25,6 +25,8 @@ export class TestDevice implements ServiceHost {
   /** The firmware's self-test result: false leaves a test-mode image unconfirmed. */
   selfTestPasses = true;
   ptyBridge: ServicePty | null = null;
+  /** What a test does when a flash operation of the service port met a power cut. */
+  powerLost?: () => void;
 
   constructor() {
     if (!template) {
