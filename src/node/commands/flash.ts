@@ -1,16 +1,19 @@
-// saphir flash --port PATH [--baud N] [--dry-run] [--no-reboot] [--json] [--lang fr|en] IMAGE
+// saphir flash --port PATH [--baud N] [--key HEX] [--force] [--dry-run] [--no-reboot] [--lang fr|en] IMAGE
 import { readFileSync } from 'node:fs';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { parseImage, compareVersions, parseVersion, equalBytes } from '../../image/format.ts';
-import { toHex } from '../../hex.ts';
+import { parseImage, compareVersions, parseVersion, equalBytes, verifyImage, DEV_FIRMWARE_PUBLIC_KEY_HEX } from '../../image/format.ts';
+import { fromHex, toHex } from '../../hex.ts';
+import { nodeVerify } from '../node-crypto.ts';
 import { ServiceClient, FlashError, errorText, refusalText, type Progress } from '../flash-client.ts';
 import type { Identity } from '../../service/protocol.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';
 
-const HELP = `usage: saphir flash --port PATH [--baud N] [--dry-run] [--no-reboot] [--lang fr|en] IMAGE
-Writes a signed firmware image to a device over its service serial port: shows the device and the
-image side by side, refuses a mismatch before writing, resumes an interrupted transfer, checks the
-hash the device reports, then restarts the device on the new image (test mode until it confirms).
+const HELP = `usage: saphir flash --port PATH [--baud N] [--key HEX] [--force] [--dry-run] [--no-reboot] [--lang fr|en] IMAGE
+Writes a signed firmware image to a device over its service serial port. The file is checked first
+(format, SHA-256, signature by the firmware key: --key, default the published development key); then
+the device and the image are shown side by side and a mismatch is refused before writing. An
+interrupted transfer resumes; the hash the device reports is checked; the device restarts on the new
+image (test mode until it confirms). --force reinstalls the image the device already runs.
 --dry-run stops after the comparison. Exit 0 on success, 1 on a refusal or an error, 2 on a usage error.`;
 
 type Lang = 'fr' | 'en';
@@ -44,7 +47,9 @@ export function compare(id: Identity, image: Uint8Array, lang: Lang): Check {
   const mark = (good: boolean) => (good ? '✓' : '✗');
   const rv = run ? parseVersion(run.version) : null;
   const newer = rv && !('error' in rv) ? compareVersions(h.version, rv) : 1;
-  const note = newer > 0 ? (fr ? 'plus récente' : 'newer') : newer < 0 ? (fr ? 'plus ancienne' : 'older') : fr ? 'identique' : 'same';
+  const sameHash = !!run && run.hash === hash;
+  const note =
+    newer > 0 ? (fr ? 'plus récente' : 'newer') : newer < 0 ? (fr ? 'plus ancienne' : 'older') : sameHash ? (fr ? 'identique' : 'same') : fr ? 'même numéro, autre image' : 'same number, other image';
   const rows: [string, string, string, string][] = [
     ['', fr ? 'Appareil' : 'Device', 'Image', ''],
     [fr ? 'Identifiant' : 'Device id', id.deviceId, '', ''],
@@ -109,6 +114,8 @@ export async function run(args: string[]): Promise<number> {
     baud: { type: 'string', short: 'b' },
     'dry-run': { type: 'boolean' },
     'no-reboot': { type: 'boolean' },
+    key: { type: 'string' },
+    force: { type: 'boolean' },
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
@@ -116,6 +123,13 @@ export async function run(args: string[]): Promise<number> {
   if (!values.port) throw new UsageError('--port PATH is required');
   if (positionals.length !== 1) throw new UsageError('one IMAGE file expected');
   const baud = values.baud === undefined ? 115200 : intOf(values.baud, '--baud', 300, 4000000);
+  let key: Uint8Array;
+  try {
+    key = fromHex(values.key ?? DEV_FIRMWARE_PUBLIC_KEY_HEX);
+    if (key.length !== 32) throw new Error();
+  } catch {
+    throw new UsageError('--key must be 64 hex digits (an Ed25519 public key)');
+  }
   const file = positionals[0];
   const say = (s: string) => process.stdout.write(s + '\n');
   const fail = (s: string) => {
@@ -133,6 +147,10 @@ export async function run(args: string[]): Promise<number> {
   if ('error' in p) return fail(`${file}: ${refusalText('malformed', lang)} — ${p.error}`);
   // The device checks the signature; the file's own integrity is checked before anything is sent.
   if (!equalBytes(sha256(image.subarray(0, p.signedLength)), p.hash)) return fail(`${file}: ${refusalText('hash', lang)}`);
+  // What `saphir image inspect` checks, before anything is asked of the device: a file signed by another
+  // key is refused even when the device runs an image with the same hash.
+  const v = verifyImage(image, key, { verify: nodeVerify });
+  if (!v.ok) return fail(`${file}: ${refusalText(v.reason, lang)} — ${v.detail}`);
 
   let client: ServiceClient | null = null;
   try {
@@ -145,8 +163,12 @@ export async function run(args: string[]): Promise<number> {
       say(fr ? 'Rien n’a été écrit.' : 'Nothing was written.');
       return 1;
     }
-    if (c.sameImage) {
-      say(fr ? 'Cette image tourne déjà sur l’appareil, confirmée : rien à faire.' : 'This image already runs on the device, confirmed: nothing to do.');
+    if (c.sameImage && !values.force) {
+      say(
+        fr
+          ? 'Cette image tourne déjà sur l’appareil, confirmée : rien à faire (--force pour la réinstaller).'
+          : 'This image already runs on the device, confirmed: nothing to do (--force reinstalls it).',
+      );
       return 0;
     }
     if (values['dry-run']) {
@@ -161,9 +183,7 @@ export async function run(args: string[]): Promise<number> {
       say(fr ? `Cette image est déjà écrite dans l’emplacement ${waiting.slot}, en attente de redémarrage.` : `This image is already written to slot ${waiting.slot}, waiting for a restart.`);
       r = { slot: waiting.slot, hash, version: p.versionText, resumedFrom: image.length, sent: 0 };
     } else r = await client.flash(image, { onProgress: progressBar(lang) });
-    // BEGIN hands the device the header and the TLV area: more than that was left by an earlier run.
-    const manifest = p.header.headerSize + (image.length - p.signedLength);
-    if (!waiting && r.resumedFrom > manifest) {
+    if (!waiting && r.resumedFrom > 0) {
       say(fr ? `Reprise : ${r.resumedFrom} octets étaient déjà sur l’appareil.` : `Resumed: the device already held ${r.resumedFrom} bytes.`);
     }
     if (!waiting) {
