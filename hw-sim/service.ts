@@ -13,7 +13,6 @@
 import {
   bootInfo,
   inactiveSlot,
-  installImage,
   readBootState,
   SLOT_NAMES,
   SLOT_SIZE,
@@ -29,9 +28,7 @@ import {
   WRITE_NO_SESSION,
   WRITE_OK,
   WRITE_OUT_OF_RANGE,
-  addRange,
   coveredBytes,
-  missingRanges,
   readU32le,
   u32le,
   type Identity,
@@ -322,7 +319,7 @@ export class ServicePort {
     }
     const min = readBootState(this.host.chip).minCounter;
     if (h.securityCounter < min) return refuse('rollback', `security counter ${h.securityCounter} below the device's ${min}`);
-    // The image with only its manifest filled in (a sparse view for parseImage: the bundle is not kept).
+    // The manifest placed where it sits in the image, for parseImage; transient (the session keeps the hash).
     const buf = new Uint8Array(total);
     buf.set(header, 0);
     buf.set(tlv, total - tlv.length);
