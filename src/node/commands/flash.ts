@@ -1,5 +1,7 @@
-// saphir flash --port PATH [--baud N] [--key HEX] [--force] [--dry-run] [--no-reboot] [--lang fr|en] IMAGE
-import { readFileSync } from 'node:fs';
+// saphir flash --port PATH [--port PATH…] [--ports GLOB] [--baud N] [--key HEX] [--force] [--dry-run]
+//              [--no-reboot] [--quiet] [--lang fr|en] IMAGE
+import { readFileSync, readdirSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { parseImage, compareVersions, parseVersion, equalBytes, verifyImage, DEV_FIRMWARE_PUBLIC_KEY_HEX } from '../../image/format.ts';
 import { fromHex, toHex } from '../../hex.ts';
@@ -8,13 +10,17 @@ import { ServiceClient, FlashError, errorText, refusalText, type Progress } from
 import type { Identity } from '../../service/protocol.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';
 
-const HELP = `usage: saphir flash --port PATH [--baud N] [--key HEX] [--force] [--dry-run] [--no-reboot] [--lang fr|en] IMAGE
+const HELP = `usage: saphir flash --port PATH [--port PATH…] [--ports GLOB] [--baud N] [--key HEX] [--force]
+                    [--dry-run] [--no-reboot] [--quiet] [--lang fr|en] IMAGE
 Writes a signed firmware image to a device over its service serial port. The file is checked first
 (format, SHA-256, signature by the firmware key: --key, default the published development key); then
 the device and the image are shown side by side and a mismatch is refused before writing. An
 interrupted transfer resumes; the hash the device reports is checked; the device restarts on the new
 image (test mode until it confirms). --force reinstalls the image the device already runs.
---dry-run stops after the comparison. Exit 0 on success, 1 on a refusal or an error, 2 on a usage error.`;
+--dry-run stops after the comparison. Several --port (or --ports '/dev/ttyUSB*') flash the devices in
+parallel, one progress line each and a summary table at the end; one failing never stops the others.
+Off a terminal, progress is a plain line every 10 % (--quiet: none).
+Exit 0 on success, 1 on a refusal or an error (on any device), 2 on a usage error.`;
 
 type Lang = 'fr' | 'en';
 
@@ -83,8 +89,20 @@ function fmtTime(s: number): string {
   return `${m}:${String(Math.round(s % 60)).padStart(2, '0')}`;
 }
 
-function progressBar(lang: Lang): (p: Progress) => void {
-  if (!process.stderr.isTTY) return () => {};
+/** Off a terminal (or for several devices): "LABEL 30 %" every 10 %, nothing with `quiet`. */
+export function plainProgress(label: string, quiet: boolean, write: (s: string) => void = (s) => process.stderr.write(s)): (p: Progress) => void {
+  if (quiet) return () => {};
+  let next = 10;
+  return (p) => {
+    const pct = p.total ? Math.floor((p.done * 100) / p.total) : 100;
+    if (pct < next) return;
+    while (next <= pct) next += 10;
+    write(`${label}${label ? ' ' : ''}${Math.min(100, next - 10)} %\n`);
+  };
+}
+
+function progressBar(lang: Lang, quiet = false): (p: Progress) => void {
+  if (!process.stderr.isTTY) return plainProgress('', quiet);
   let last = 0;
   let base = -1;
   return (p) => {
@@ -110,7 +128,9 @@ function progressBar(lang: Lang): (p: Progress) => void {
 
 export async function run(args: string[]): Promise<number> {
   const parsed = parseCommand(args, HELP, {
-    port: { type: 'string', short: 'p' },
+    port: { type: 'string', short: 'p', multiple: true },
+    ports: { type: 'string' },
+    quiet: { type: 'boolean', short: 'q' },
     baud: { type: 'string', short: 'b' },
     'dry-run': { type: 'boolean' },
     'no-reboot': { type: 'boolean' },
@@ -120,7 +140,12 @@ export async function run(args: string[]): Promise<number> {
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
   const fr = lang === 'fr';
-  if (!values.port) throw new UsageError('--port PATH is required');
+  const ports = [...new Set([...(values.port ?? []), ...(values.ports ? expandGlob(values.ports) : [])])];
+  if (values.ports && ports.length === 0) {
+    process.stderr.write(`saphir flash: ${fr ? 'aucun port ne correspond à' : 'no port matches'} ${values.ports}\n`);
+    return 1;
+  }
+  if (ports.length === 0) throw new UsageError('--port PATH (or --ports GLOB) is required');
   if (positionals.length !== 1) throw new UsageError('one IMAGE file expected');
   const baud = values.baud === undefined ? 115200 : intOf(values.baud, '--baud', 300, 4000000);
   let key: Uint8Array;
@@ -131,7 +156,6 @@ export async function run(args: string[]): Promise<number> {
     throw new UsageError('--key must be 64 hex digits (an Ed25519 public key)');
   }
   const file = positionals[0];
-  const say = (s: string) => process.stdout.write(s + '\n');
   const fail = (s: string) => {
     process.stderr.write(`saphir flash: ${s}\n`);
     return 1;
@@ -152,28 +176,107 @@ export async function run(args: string[]): Promise<number> {
   const v = verifyImage(image, key, { verify: nodeVerify });
   if (!v.ok) return fail(`${file}: ${refusalText(v.reason, lang)} — ${v.detail}`);
 
+  const opts: DeviceRun = { image, p, baud, lang, force: !!values.force, dryRun: !!values['dry-run'], noReboot: !!values['no-reboot'], quiet: !!values.quiet };
+  if (ports.length === 1) return (await flashDevice(ports[0], opts)).code;
+  const results = await Promise.all(ports.map((port) => flashDevice(port, { ...opts, label: port })));
+  process.stdout.write(summaryTable(results, lang) + '\n');
+  return results.some((r) => r.code !== 0) ? 1 : 0;
+}
+
+interface DeviceRun {
+  image: Uint8Array;
+  p: Extract<ReturnType<typeof parseImage>, { hash: Uint8Array }>;
+  baud: number;
+  lang: Lang;
+  force: boolean;
+  dryRun: boolean;
+  noReboot: boolean;
+  quiet: boolean;
+  /** Set when several devices are flashed: prefixes every line, progress as plain lines. */
+  label?: string;
+}
+
+export interface DeviceResult {
+  port: string;
+  deviceId: string;
+  before: string;
+  after: string;
+  /** Technician-facing outcome. */
+  result: string;
+  ms: number;
+  code: number;
+}
+
+/** `/dev/ttyUSB*`-style patterns: `*` and `?` in the last path component. */
+export function expandGlob(pattern: string): string[] {
+  const dir = dirname(pattern);
+  const base = basename(pattern);
+  const re = new RegExp('^' + base.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$');
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.filter((n) => re.test(n)).sort().map((n) => join(dir, n));
+}
+
+export function summaryTable(rs: DeviceResult[], lang: Lang): string {
+  const fr = lang === 'fr';
+  const rows = [
+    [fr ? 'Appareil' : 'Device', 'Port', fr ? 'Avant → après' : 'Before → after', fr ? 'Résultat' : 'Result', fr ? 'Durée' : 'Time'],
+    ...rs.map((r) => [r.deviceId || '?', r.port, `${r.before || '?'} → ${r.after || '?'}`, r.result, `${(r.ms / 1000).toFixed(1)} s`]),
+  ];
+  const w = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(w[i]))).join('  ').trimEnd()).join('\n');
+}
+
+/** One device: IDENTIFY, compare, upload, FINISH, restart. Never throws a FlashError: it is the result. */
+async function flashDevice(port: string, o: DeviceRun): Promise<DeviceResult> {
+  const { image, p, baud, lang } = o;
+  const fr = lang === 'fr';
+  const t0 = performance.now();
+  const res: DeviceResult = { port, deviceId: '', before: '', after: '', result: '', ms: 0, code: 1 };
+  const prefix = o.label ? `[${o.label}] ` : '';
+  const say = (s: string) => process.stdout.write(s.split('\n').map((l) => prefix + l).join('\n') + '\n');
+  const fail = (s: string) => {
+    process.stderr.write(`saphir flash: ${prefix}${s}\n`);
+    res.result = s;
+    return 1;
+  };
+  const done = (code: number, result?: string) => {
+    res.code = code;
+    if (result !== undefined) res.result = result;
+    res.ms = performance.now() - t0;
+    return res;
+  };
+  const values = { 'no-reboot': o.noReboot, 'dry-run': o.dryRun, port };
+
   let client: ServiceClient | null = null;
   try {
-    client = await ServiceClient.open(values.port, { baud });
+    client = await ServiceClient.open(port, { baud });
     const id = await client.identify();
+    res.deviceId = id.deviceId;
+    res.before = id.running?.version ?? '—';
+    res.after = res.before;
     const c = compare(id, image, lang);
     say(c.table);
     if (!c.ok) {
       for (const pr of c.problems) process.stderr.write(`saphir flash: ${fr ? 'refusé' : 'refused'}: ${pr}\n`);
       say(fr ? 'Rien n’a été écrit.' : 'Nothing was written.');
-      return 1;
+      return done(1, `${fr ? 'refusé' : 'refused'}: ${c.problems.join('; ')}`);
     }
-    if (c.sameImage && !values.force) {
+    if (c.sameImage && !o.force) {
       say(
         fr
           ? 'Cette image tourne déjà sur l’appareil, confirmée : rien à faire (--force pour la réinstaller).'
           : 'This image already runs on the device, confirmed: nothing to do (--force reinstalls it).',
       );
-      return 0;
+      return done(0, fr ? 'déjà à jour' : 'up to date');
     }
     if (values['dry-run']) {
       say(fr ? 'Essai à blanc : l’image serait acceptée. Rien n’a été écrit.' : 'Dry run: the image would be accepted. Nothing was written.');
-      return 0;
+      return done(0, fr ? 'essai à blanc' : 'dry run');
     }
     const hash = toHex(p.hash);
     const waiting = id.trial ? id.slots.find((s) => s.slot === id.trial && s.status === 'valid' && s.hash === hash) : undefined;
@@ -182,7 +285,7 @@ export async function run(args: string[]): Promise<number> {
       // An earlier run wrote and verified it, then lost the line before the restart.
       say(fr ? `Cette image est déjà écrite dans l’emplacement ${waiting.slot}, en attente de redémarrage.` : `This image is already written to slot ${waiting.slot}, waiting for a restart.`);
       r = { slot: waiting.slot, hash, version: p.versionText, resumedFrom: image.length, sent: 0 };
-    } else r = await client.flash(image, { onProgress: progressBar(lang) });
+    } else r = await client.flash(image, { onProgress: o.label ? plainProgress(`[${o.label}]`, o.quiet) : progressBar(lang, o.quiet) });
     if (!waiting && r.resumedFrom > 0) {
       say(fr ? `Reprise : ${r.resumedFrom} octets étaient déjà sur l’appareil.` : `Resumed: the device already held ${r.resumedFrom} bytes.`);
     }
@@ -195,7 +298,7 @@ export async function run(args: string[]): Promise<number> {
     }
     if (values['no-reboot']) {
       say(fr ? 'Elle démarrera en mode test au prochain redémarrage.' : 'It starts in test mode at the next reset.');
-      return 0;
+      return done(0, fr ? 'écrite, redémarrage à faire' : 'written, restart pending');
     }
     await client.reboot();
     // While it restarts the device is silent, or says nothing runs yet: ask again for a few seconds.
@@ -205,12 +308,14 @@ export async function run(args: string[]): Promise<number> {
       after = await client.identify({ tries: 10, timeoutMs: 500 + client.wireMs(3000) });
     }
     const runNow = after?.running;
+    res.after = runNow?.version ?? '—';
     if (!runNow || runNow.hash !== r.hash) {
-      return fail(
+      fail(
         fr
           ? `après redémarrage l’appareil exécute ${runNow ? runNow.version : 'aucune image'} : la nouvelle image n’a pas démarré`
           : `after the restart the device runs ${runNow ? runNow.version : 'no image'}: the new image did not start`,
       );
+      return done(1);
     }
     say(
       runNow.pendingConfirm
@@ -221,9 +326,12 @@ export async function run(args: string[]): Promise<number> {
           ? `Redémarré sur ${runNow.version}, confirmée.`
           : `Restarted on ${runNow.version}, confirmed.`,
     );
-    return 0;
+    return done(0, runNow.pendingConfirm ? (fr ? 'ok, mode test' : 'ok, test mode') : fr ? 'ok, confirmée' : 'ok, confirmed');
   } catch (e) {
-    if (e instanceof FlashError) return fail(errorText(e, lang, values.port));
+    if (e instanceof FlashError) {
+      fail(errorText(e, lang, port));
+      return done(1);
+    }
     throw e;
   } finally {
     await client?.close();
