@@ -5,6 +5,8 @@
 // counts. Targets ≥ 0.95 at 115 200, ≥ 0.90 at 921 600.
 // update_ram_kib: the most update bytes the device held in RAM at once (chunks waiting for the chip +
 // the manifest), over both runs. Target ≤ 32.
+// flash_4_devices_s beside flash_1_device_s: four devices flashed at once (what `saphir flash --port A
+// --port B …` does: one client each, in parallel) against one, 120 kB at 921 600 baud.
 import { exposeServicePort } from '../hw-sim/pty.ts';
 import { ServiceClient } from '../src/node/flash-client.ts';
 import { TestDevice } from '../test/flash/harness.ts';
@@ -33,11 +35,36 @@ async function efficiency(baud: number, size: number): Promise<number> {
   }
 }
 
+async function flashMany(n: number): Promise<number> {
+  const devs = Array.from({ length: n }, () => new TestDevice());
+  const ptys = await Promise.all(devs.map((d) => exposeServicePort(d, { baud: 921600 })));
+  try {
+    const img = image({ version: '1.2.0', counter: 2, size: 120_000, salt: 4 });
+    const t0 = performance.now();
+    await Promise.all(
+      ptys.map(async (p) => {
+        const c = await ServiceClient.open(p.path, { baud: 921600 });
+        try {
+          await c.identify();
+          await c.flash(img);
+        } finally {
+          await c.close();
+        }
+      }),
+    );
+    return Math.round((performance.now() - t0) / 10) / 100;
+  } finally {
+    for (const p of ptys) await p.close();
+  }
+}
+
 export default async function (): Promise<Record<string, number>> {
   return {
     // About 9 s and 2.5 s of line time.
     flash_efficiency_115200: Math.round((await efficiency(115200, 100_000)) * 1000) / 1000,
     flash_efficiency_921600: Math.round((await efficiency(921600, 220_000)) * 1000) / 1000,
     update_ram_kib: Math.round((ramPeak / 1024) * 10) / 10,
+    flash_1_device_s: await flashMany(1),
+    flash_4_devices_s: await flashMany(4),
   };
 }
