@@ -138,6 +138,7 @@ export class ServicePort {
   private chipFree = 0;
   private readonly timers = new Set<NodeJS.Timeout>();
   private held = 0;
+  private off = false;
   /** Most update bytes held in RAM at once (chunks waiting for the chip + the manifest): update_ram_kib. */
   updateRamPeak = 0;
 
@@ -208,6 +209,24 @@ export class ServicePort {
     }
   }
 
+  /**
+   * The device is unpowered (`saphir sim --pty`'s `coupure`): RAM is lost, nothing is answered until
+   * `powerOn()`. The journal on flash keeps what was programmed.
+   */
+  powerOff(): void {
+    this.off = true;
+    this.session = null;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    this.held = 0;
+    this.chipFree = 0;
+    this.reader.reset();
+  }
+
+  powerOn(): void {
+    this.off = false;
+  }
+
   /** Frames dropped for a bad CRC or framing. */
   get dropped(): number {
     return this.reader.dropped;
@@ -218,6 +237,7 @@ export class ServicePort {
   }
 
   private handle(p: Packet): void {
+    if (this.off) return;
     try {
       this.serve(p);
     } catch (e) {
