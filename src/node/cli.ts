@@ -19,6 +19,7 @@ const COMMANDS: Record<string, Command> = {
   flash: { file: 'flash', summary: 'flash a firmware image over a serial link' },
   device: { file: 'device', summary: 'device info --port PATH' },
   ledger: { file: 'ledger', summary: 'ledger export --port PATH' },
+  ports: { file: 'ports', summary: 'serial ports and the devices that answer on them' },
 };
 
 function usage(): string {
