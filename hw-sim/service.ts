@@ -31,6 +31,10 @@ import {
   coveredBytes,
   readU32le,
   u32le,
+  encodeLedgerPage,
+  LEDGER_BINARY,
+  LEDGER_PAGE_ENTRIES,
+  type LedgerEntry,
   type Identity,
   type Range,
   type SessionReport,
@@ -283,6 +287,7 @@ export class ServicePort {
           }
         });
       case CMD.LEDGER:
+        if (p.payload.length >= 7 && p.payload[6] === LEDGER_BINARY) return this.reply(p, this.ledgerBinary(p.payload));
         return this.reply(p, jsonBytes(this.ledger(p.payload)));
       default:
         this.tx.push(encodePacket({ type: ERROR, seq: p.seq, payload: jsonBytes({ ok: false, reason: 'unknown-command', detail: `type 0x${p.type.toString(16)}` }) }));
@@ -402,6 +407,16 @@ export class ServicePort {
     this.session = null;
     if (!res.ok) return res;
     return { ok: true as const, slot: SLOT_NAMES[res.slot], hash: res.hashHex, version: res.version };
+  }
+
+  private ledgerCache: LedgerEntry[] | null = null;
+
+  /** A binary page (src/service/protocol.ts); the ledger is read again when an export starts (index 0). */
+  private ledgerBinary(payload: Uint8Array): Uint8Array {
+    const first = readU32le(payload, 0);
+    const count = Math.min(payload[4] | (payload[5] << 8), LEDGER_PAGE_ENTRIES);
+    if (first === 0 || !this.ledgerCache) this.ledgerCache = (this.host.ledgerEntries ? this.host.ledgerEntries() : []) as LedgerEntry[];
+    return encodeLedgerPage(this.ledgerCache, Math.min(first, this.ledgerCache.length), count);
   }
 
   private ledger(payload: Uint8Array) {

@@ -20,6 +20,12 @@ import {
   readU32le,
   u32le,
   writePayload,
+  ledgerRequest,
+  decodeLedgerPage,
+  LEDGER_BINARY,
+  LEDGER_ENTRY_BYTES,
+  LEDGER_PAGE_ENTRIES,
+  type LedgerEntry,
   type Identity,
   type LedgerPage,
   type Range,
@@ -242,12 +248,52 @@ export class ServiceClient {
     await this.json(CMD.ABORT);
   }
 
-  /** Every ledger entry, page by page. */
-  async ledger(): Promise<unknown[]> {
+  /**
+   * Every ledger entry: binary pages, `window` requests in flight (their replies queue on the line, so
+   * each waits for those before it). A device that answers the first page in JSON is read page by page.
+   */
+  async ledger(opts: { window?: number; onProgress?: (p: Progress) => void } = {}): Promise<unknown[]> {
+    const window = opts.window ?? 4;
+    const startedAt = performance.now();
+    const timeoutMs = 800 + this.wireMs((window + 1) * (LEDGER_PAGE_ENTRIES * LEDGER_ENTRY_BYTES + 400)) * 1.5;
+    const page = async (first: number) => {
+      const p = await this.request(CMD.LEDGER, ledgerRequest(first, LEDGER_PAGE_ENTRIES), { timeoutMs });
+      return p.payload;
+    };
+    const head = await page(0);
+    if (head[0] !== LEDGER_BINARY) return this.ledgerJson(head);
+    const d0 = decodeLedgerPage(head);
+    if (!d0 || d0.first !== 0) throw new FlashError('protocol', 'LEDGER reply malformed');
+    const total = d0.total;
+    const pages: LedgerEntry[][] = [d0.entries];
+    let got = d0.entries.length;
+    opts.onProgress?.({ done: got, total, sent: 0, startedAt });
+    let next = LEDGER_PAGE_ENTRIES;
+    const worker = async () => {
+      while (next < total) {
+        const first = next;
+        next += LEDGER_PAGE_ENTRIES;
+        const d = decodeLedgerPage(await page(first));
+        if (!d || d.first !== first || d.total !== total) throw new FlashError('protocol', 'LEDGER reply malformed (did the ledger change during the export?)');
+        if (d.entries.length !== Math.min(LEDGER_PAGE_ENTRIES, total - first)) throw new FlashError('protocol', 'LEDGER page short');
+        pages[first / LEDGER_PAGE_ENTRIES] = d.entries;
+        got += d.entries.length;
+        opts.onProgress?.({ done: got, total, sent: 0, startedAt });
+      }
+    };
+    await Promise.all(Array.from({ length: window }, worker));
+    return pages.flat();
+  }
+
+  /** The JSON paging of devices without binary pages; `head` is the reply to index 0. */
+  private async ledgerJson(head: Uint8Array): Promise<unknown[]> {
     const out: unknown[] = [];
     let next: number | null = 0;
+    let first: Uint8Array | null = head;
     while (next !== null) {
-      const page: LedgerPage & { ok?: boolean } = await this.json<LedgerPage>(CMD.LEDGER, u32le(next));
+      const page = (first ? parseJson(first) : await this.json<LedgerPage>(CMD.LEDGER, u32le(next))) as LedgerPage;
+      first = null;
+      if (!page || typeof page !== 'object') throw new FlashError('protocol', 'LEDGER reply malformed');
       if (!Array.isArray(page.entries)) throw new FlashError('protocol', 'LEDGER reply malformed');
       out.push(...page.entries);
       if (page.next !== null && (typeof page.next !== 'number' || page.next <= next)) throw new FlashError('protocol', 'LEDGER paging broken');

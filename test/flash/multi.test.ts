@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestDevice, saphir, saphirIn } from './harness.ts';
 import { image } from './images.ts';
-import { plainProgress } from '../../src/node/commands/flash.ts';
+import { plainProgress } from '../../src/node/progress.ts';
 
 const BAUD = 921600;
 const dir = mkdtempSync(join(tmpdir(), 'saphir-multi-'));
@@ -66,12 +66,12 @@ test('four devices, one unplugged half-way: the others finish, the summary says 
 test('plain progress: one line every 10 %, none with --quiet', () => {
   const lines: string[] = [];
   const on = plainProgress('[A]', false, (s) => lines.push(s));
-  for (let d = 0; d <= 1000; d += 7) on({ done: d, total: 1000, sent: d, startedAt: 0 });
-  on({ done: 1000, total: 1000, sent: 1000, startedAt: 0 });
+  for (let d = 0; d <= 1000; d += 7) on({ done: d, total: 1000 });
+  on({ done: 1000, total: 1000 });
   assert.equal(lines, [10, 20, 30, 40, 50, 60, 70, 80, 90, 100].map((n) => `[A] ${n} %\n`));
   const quiet: string[] = [];
   const off = plainProgress('[A]', true, (s) => quiet.push(s));
-  off({ done: 1000, total: 1000, sent: 1000, startedAt: 0 });
+  off({ done: 1000, total: 1000 });
   assert.equal(quiet, []);
 });
 

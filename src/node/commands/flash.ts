@@ -9,6 +9,7 @@ import { nodeVerify } from '../node-crypto.ts';
 import { ServiceClient, FlashError, errorText, refusalText, type Progress } from '../flash-client.ts';
 import type { Identity } from '../../service/protocol.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';
+import { plainProgress } from '../progress.ts';
 
 const HELP = `usage: saphir flash --port PATH [--port PATH…] [--ports GLOB] [--baud N] [--key HEX] [--force]
                     [--dry-run] [--no-reboot] [--quiet] [--lang fr|en] IMAGE
@@ -87,18 +88,6 @@ function fmtTime(s: number): string {
   if (!isFinite(s)) return '--:--';
   const m = Math.floor(s / 60);
   return `${m}:${String(Math.round(s % 60)).padStart(2, '0')}`;
-}
-
-/** Off a terminal (or for several devices): "LABEL 30 %" every 10 %, nothing with `quiet`. */
-export function plainProgress(label: string, quiet: boolean, write: (s: string) => void = (s) => process.stderr.write(s)): (p: Progress) => void {
-  if (quiet) return () => {};
-  let next = 10;
-  return (p) => {
-    const pct = p.total ? Math.floor((p.done * 100) / p.total) : 100;
-    if (pct < next) return;
-    while (next <= pct) next += 10;
-    write(`${label}${label ? ' ' : ''}${Math.min(100, next - 10)} %\n`);
-  };
 }
 
 function progressBar(lang: Lang, quiet = false): (p: Progress) => void {

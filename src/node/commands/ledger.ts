@@ -1,10 +1,12 @@
-// saphir ledger export --port PATH [--baud N] [--format csv|json] [--lang fr|en]
+// saphir ledger export --port PATH [--baud N] [--format csv|json] [--quiet] [--lang fr|en]
 import { withServiceClient } from '../flash-client.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';
+import { progressOffTty } from '../progress.ts';
 
-const HELP = `usage: saphir ledger export --port PATH [--baud N] [--format csv|json] [--lang fr|en]
+const HELP = `usage: saphir ledger export --port PATH [--baud N] [--format csv|json] [--quiet] [--lang fr|en]
 Reads the paid-ticket ledger of a device over its service port and writes it to standard output:
-CSV (default; one payment a line) or JSON (an array). Exit 0, 1 on an error, 2 on a usage error.`;
+CSV (default; one payment a line) or JSON (an array). Progress goes to stderr every 10 % when it is
+not a terminal (--quiet: none). Exit 0, 1 on an error, 2 on a usage error.`;
 
 const COLUMNS = ['emission', 'block', 'number', 'prize_eur', 'paid_at', 'device_id'] as const;
 
@@ -34,6 +36,7 @@ export async function run(args: string[]): Promise<number> {
     port: { type: 'string', short: 'p' },
     baud: { type: 'string', short: 'b' },
     format: { type: 'string' },
+    quiet: { type: 'boolean', short: 'q' },
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
@@ -43,7 +46,7 @@ export async function run(args: string[]): Promise<number> {
   if (format !== 'csv' && format !== 'json') throw new UsageError('--format must be csv or json');
   const baud = values.baud === undefined ? 115200 : intOf(values.baud, '--baud', 300, 4000000);
   return withServiceClient('ledger', values.port, baud, lang, async (client) => {
-    const entries = await client.ledger();
+    const entries = await client.ledger({ onProgress: progressOffTty('', !!values.quiet) });
     process.stdout.write(format === 'json' ? JSON.stringify(entries.map(exportRow), null, 1) + '\n' : toCsv(entries));
     process.stderr.write(lang === 'fr' ? `${entries.length} paiement(s) exporté(s)\n` : `${entries.length} payment(s) exported\n`);
     return 0;
