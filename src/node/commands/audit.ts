@@ -10,15 +10,17 @@ import { UsageError, intOf, parseCommand } from '../args.ts';
 import { nodeVerify } from '../node-crypto.ts';
 import { AuditTally, EXAMPLES, checkChunk, type AuditReport, type BlockReport } from '../workers/audit-core.ts';
 import { OrderedPool, startWorkers, workerCount } from '../workers/pool.ts';
+import { plainProgress } from '../progress.ts';
 
-const HELP = `usage: saphir audit [FILE | -] [--json] [--lang fr|en] [--key FILE] [--jobs J]
+const HELP = `usage: saphir audit [FILE | -] [--json] [--lang fr|en] [--key FILE] [--jobs J] [--quiet]
 Verifies every code of FILE (or standard input), one per line, signature included, and per
 (emission, block) tallies the prizes against Article 3; reports invalid codes, duplicate and missing
 ticket numbers. Exit 0 only when every block is complete, genuine and equal to Article 3; 1 otherwise;
 2 on a usage error.
   --key FILE   trust this key instead of the test key: JSON {"key_id": 1, "public_hex": "…"}
                (or "seed_hex", as for saphir gen)
-  --jobs J     worker threads (default: one per core)`;
+  --jobs J     worker threads (default: one per core)
+  --quiet      no progress (otherwise, for a FILE, a line every 10 % on stderr when it is not a terminal)`;
 
 /** Bytes of input a worker job covers (≈ 6 000 codes). */
 const JOB_BYTES = 1 << 20;
@@ -126,6 +128,7 @@ export async function run(args: string[]): Promise<number> {
     json: { type: 'boolean' },
     key: { type: 'string' },
     jobs: { type: 'string' },
+    quiet: { type: 'boolean', short: 'q' },
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
@@ -142,15 +145,15 @@ export async function run(args: string[]): Promise<number> {
     }
   }
   const input: Readable = file !== null ? createReadStream(file, { highWaterMark: JOB_BYTES }) : process.stdin;
-  const report = await audit(input, keys, jobs, file !== null ? total : 0);
+  const report = await audit(input, keys, jobs, file !== null ? total : 0, !!values.quiet);
   process.stdout.write(values.json ? JSON.stringify(reportJson(report)) + '\n' : renderReport(report, lang));
   return report.ok ? 0 : 1;
 }
 
 /** Audits a stream of codes; `total` (bytes, 0 if unknown) scales the progress bar. */
-export async function audit(input: Readable, keys: KeyRing, jobs: number, total = 0): Promise<AuditReport> {
+export async function audit(input: Readable, keys: KeyRing, jobs: number, total = 0, quiet = false): Promise<AuditReport> {
   const tally = new AuditTally();
-  const progress = process.stderr.isTTY ? progressBar(total) : null;
+  const progress = quiet ? null : process.stderr.isTTY ? progressBar(total) : total > JOB_BYTES ? plainBytes(total) : null;
   let pool: OrderedPool<{ lines: number; results: Int32Array; size: number }> | null = null;
   let workers: ReturnType<typeof startWorkers> = [];
   try {
@@ -176,9 +179,16 @@ export async function audit(input: Readable, keys: KeyRing, jobs: number, total 
     await pool?.finish();
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
-    if (progress) process.stderr.write('\r\x1b[K');
+    if (progress && process.stderr.isTTY) process.stderr.write('\r\x1b[K');
   }
   return tally.report();
+}
+
+/** Off a terminal: src/node/progress.ts's line every 10 % of the file's bytes. */
+function plainBytes(total: number): (bytes: number, lines: number) => void {
+  const line = plainProgress('', false);
+  let bytes = 0;
+  return (b) => line({ done: (bytes += b), total });
 }
 
 function progressBar(total: number): (bytes: number, lines: number) => void {

@@ -9,6 +9,7 @@ import { UsageError, intOf, parseCommand } from '../args.ts';
 import { nodeSign } from '../node-crypto.ts';
 import { RangeEncoder, type SigningKey } from '../workers/gen-core.ts';
 import { runOrdered, startWorkers, workerCount } from '../workers/pool.ts';
+import { progressOffTty } from '../progress.ts';
 
 const HELP = `usage: saphir gen --emission E --block B (--full | --from N --count K) [--seed S] [--key FILE]
                   [--jobs J] [--lang fr|en]
@@ -18,7 +19,8 @@ Prints signed SPH1 ticket codes of one block, one per line, in ticket-number ord
   --seed S        the secret the prizes and zones derive from (default '${DEFAULT_SEED}'); same seed, same output
   --key FILE      signing key, JSON {"key_id": 1, "seed_hex": "<32-byte Ed25519 private seed, hex>"};
                   without it the published test key (key id 0) signs, with a warning
-  --jobs J        worker threads (default: one per core)`;
+  --jobs J        worker threads (default: one per core)
+  --quiet         no progress (otherwise a line every 10 % on stderr when it is not a terminal)`;
 
 const TEXT: Record<Lang, { testKey: string }> = {
   fr: { testKey: 'attention : tickets signés avec la clé de TEST (id 0), refusés par un validateur de production' },
@@ -59,6 +61,7 @@ export async function run(args: string[]): Promise<number> {
     full: { type: 'boolean' },
     from: { type: 'string' },
     count: { type: 'string' },
+    quiet: { type: 'boolean', short: 'q' },
     seed: { type: 'string' },
     key: { type: 'string' },
     jobs: { type: 'string' },
@@ -109,12 +112,17 @@ export async function run(args: string[]): Promise<number> {
     });
   const chunks = Math.ceil(count / CHUNK);
   const range = (i: number) => ({ from: from + i * CHUNK, count: Math.min(CHUNK, count - i * CHUNK) });
+  // Output that is one job is done at once: no progress for it.
+  const progress = progressOffTty('', !!values.quiet || chunks <= 1);
+  let written = 0;
+  const wrote = (n: number) => progress({ done: (written += n), total: count });
 
   if (jobs === 1 || chunks <= 1) {
     const enc = new RangeEncoder(blockGenerator(seed, emission, block), key, nodeSign);
     for (let i = 0; i < chunks && !closed; i++) {
       const r = range(i);
       await write(enc.encode(r.from, r.count));
+      wrote(r.count);
     }
     return 0;
   }
@@ -133,6 +141,7 @@ export async function run(args: string[]): Promise<number> {
       async (r) => {
         if (closed) throw new Stop();
         await write(r.bytes);
+        wrote(Math.min(CHUNK, count - written));
       },
     );
   } catch (e) {
