@@ -63,6 +63,22 @@ test('four devices, one unplugged half-way: the others finish, the summary says 
   }
 });
 
+test('device info on several ports: each under its name; a missing one fails alone, exit 1', async () => {
+  const devs = [new TestDevice(), new TestDevice()];
+  try {
+    const ptys = await Promise.all(devs.map((d) => d.pty(BAUD)));
+    const r = await saphirIn(['device', 'info', '--port', ptys[0].path, '--port', join(dir, 'nope'), '--port', ptys[1].path, '--baud', String(BAUD), '--lang', 'en']);
+    assert.is(r.code, 1);
+    assert.match(r.stdout, new RegExp(`== ${ptys[0].path}\\nDevice id\\s+SPH-000042[\\s\\S]*== ${ptys[1].path}\\nDevice id\\s+SPH-000042`));
+    assert.match(r.stderr, /no such serial port/);
+    const j = await saphirIn(['device', 'info', '--port', ptys[0].path, '--port', ptys[1].path, '--baud', String(BAUD), '--json']);
+    assert.is(j.code, 0);
+    assert.equal(j.stdout.trim().split('\n').map((l) => JSON.parse(l).port), [ptys[0].path, ptys[1].path]);
+  } finally {
+    for (const d of devs) await d.close();
+  }
+});
+
 test('plain progress: one line every 10 %, none with --quiet', () => {
   const lines: string[] = [];
   const on = plainProgress('[A]', false, (s) => lines.push(s));

@@ -1,11 +1,12 @@
-// saphir device info --port PATH [--baud N] [--json] [--lang fr|en]
+// saphir device info --port PATH [--port PATH…] [--baud N] [--json] [--lang fr|en]
 import { withServiceClient } from '../flash-client.ts';
 import type { Identity } from '../../service/protocol.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';
 
-const HELP = `usage: saphir device info --port PATH [--baud N] [--json] [--lang fr|en]
+const HELP = `usage: saphir device info --port PATH [--port PATH…] [--baud N] [--json] [--lang fr|en]
 Asks a device over its service port who it is and what it runs (board, device id, both image slots,
-security counter, an interrupted transfer). Exit 0, 1 on an error, 2 on a usage error.`;
+security counter, an interrupted transfer). Several --port: each in turn, under its port's name (--json:
+one object a line). Exit 0, 1 on an error (on any port), 2 on a usage error.`;
 
 export function infoText(id: Identity, lang: 'fr' | 'en'): string {
   const fr = lang === 'fr';
@@ -45,18 +46,25 @@ export function infoText(id: Identity, lang: 'fr' | 'en'): string {
 
 export async function run(args: string[]): Promise<number> {
   const parsed = parseCommand(args, HELP, {
-    port: { type: 'string', short: 'p' },
+    port: { type: 'string', short: 'p', multiple: true },
     baud: { type: 'string', short: 'b' },
     json: { type: 'boolean' },
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
   if (positionals.length !== 1 || positionals[0] !== 'info') throw new UsageError(HELP);
-  if (!values.port) throw new UsageError('--port PATH is required');
+  const ports = values.port ?? [];
+  if (ports.length === 0) throw new UsageError('--port PATH is required');
   const baud = values.baud === undefined ? 115200 : intOf(values.baud, '--baud', 300, 4000000);
-  return withServiceClient('device', values.port, baud, lang, async (client) => {
-    const id = await client.identify();
-    process.stdout.write((values.json ? JSON.stringify(id) : infoText(id, lang)) + '\n');
-    return 0;
-  });
+  let code = 0;
+  for (const port of ports) {
+    const c = await withServiceClient('device', port, baud, lang, async (client) => {
+      const id = await client.identify();
+      const head = ports.length > 1 && !values.json ? `== ${port}\n` : '';
+      process.stdout.write(head + (values.json ? JSON.stringify(ports.length > 1 ? { port, ...id } : id) : infoText(id, lang)) + '\n');
+      return 0;
+    });
+    code = Math.max(code, c);
+  }
+  return code;
 }
