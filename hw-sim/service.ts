@@ -173,6 +173,7 @@ export class ServicePort {
   /** A flash operation met a power cut: RAM (session, chunks waiting, their acknowledgements) is gone. */
   private powerGone(): void {
     this.session = null;
+    this.ledgerCache = null;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     this.held = 0;
@@ -220,6 +221,7 @@ export class ServicePort {
   powerOff(): void {
     this.off = true;
     this.session = null;
+    this.ledgerCache = null;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     this.held = 0;
@@ -261,9 +263,14 @@ export class ServicePort {
       case CMD.IDENTIFY:
         return this.reply(p, jsonBytes(this.identify()));
       case CMD.BEGIN: {
-        const r = this.begin(p.payload);
-        this.reply(p, jsonBytes(r));
-        if (r.ok && this.session) this.eraseAhead(this.session.writer.firstMissingBlock());
+        // A new update rewrites the journal (an erase): the reply waits for the chip.
+        let r: ReturnType<ServicePort['begin']> | null = null;
+        const due = this.chipWork(() => (r = this.begin(p.payload)));
+        const res = r!;
+        this.at(due, () => {
+          this.reply(p, jsonBytes(res));
+          if (res.ok && this.session) this.eraseAhead(this.session.writer.firstMissingBlock());
+        });
         return;
       }
       case CMD.WRITE:
