@@ -61,7 +61,7 @@ export function readJournal(chip: NorChip): Journal | null {
 }
 
 function writeJournalHead(chip: NorChip, slot: Slot, size: number, hash: Uint8Array): void {
-  chip.eraseSector(J.offset);
+  clearJournal(chip); // usually already blank (FINISH cleared it): no erase then
   const b = new Uint8Array(J_HEAD);
   const dv = new DataView(b.buffer);
   dv.setUint32(0, J_MAGIC, true);
