@@ -144,7 +144,7 @@ test('refusals leave the running image, boot state and ledger unchanged (CLI and
 });
 
 test('link cut at random points: re-running resumes and completes', async () => {
-  // Larger than the client's window (8 × 4 KiB in flight), so a cut leaves bytes missing.
+  // Larger than the window (6 × 4 KiB in flight), so a cut leaves bytes missing.
   const BIG = image({ version: '1.2.0', counter: 2, size: 150000, salt: 5 });
   const dev = new TestDevice();
   const data = dev.dataSnapshot();
