@@ -41,11 +41,15 @@ export interface NorChip {
   program(offset: number, bytes: Uint8Array): void;
   /** Erases the SECTOR_SIZE sector starting at `offset` to 0xFF. */
   eraseSector(offset: number): void;
+  /** Erases the 64 KiB block starting at `offset` in one operation, when the chip has it. */
+  eraseBlock64?(offset: number): void;
+  /** The chip's busy time so far (ms, typical figures): what the service port paces its replies by. */
+  busyMs?(): number;
 }
 
 export type Slot = 0 | 1;
 export const SLOT_NAMES = ['A', 'B'] as const;
-const SLOTS = [LAYOUT.slotA, LAYOUT.slotB] as const;
+export const SLOTS = [LAYOUT.slotA, LAYOUT.slotB] as const;
 export const SLOT_SIZE = LAYOUT.slotA.size;
 const NONE = 0xff;
 const PAGE = 256;
@@ -160,7 +164,7 @@ export function readBootState(chip: NorChip): BootState {
 }
 
 /** Appends a new state record (sequence number = previous + 1). */
-function writeState(chip: NorChip, change: Partial<Omit<BootState, 'seq'>>): BootState {
+export function writeState(chip: NorChip, change: Partial<Omit<BootState, 'seq'>>): BootState {
   const scan = scanState(chip);
   const s: BootState = { ...scan.state, ...change, seq: scan.state.seq + 1 };
   let sector = scan.sector;
@@ -238,7 +242,7 @@ export function checkImage(bytes: Uint8Array, minCounter: number, o: BootOptions
   return { ok: true, image: v.image, hashHex: v.hashHex };
 }
 
-function checkSlot(chip: NorChip, slot: Slot, minCounter: number, o: BootOptions): Checked {
+export function checkSlot(chip: NorChip, slot: Slot, minCounter: number, o: BootOptions): Checked {
   const bytes = readSlot(chip, slot);
   if (!(bytes instanceof Uint8Array)) return { ok: false, reason: 'malformed', detail: bytes.error };
   return checkImage(bytes, minCounter, o);
@@ -330,7 +334,7 @@ export function installImage(chip: NorChip, bytes: Uint8Array, opts: BootOptions
 
 /** Factory programming: erases both slots and the boot state, writes `bytes` to slot A, confirmed. */
 export function provision(chip: NorChip, bytes: Uint8Array, minCounter = 0): void {
-  for (const p of [LAYOUT.slotA, LAYOUT.slotB, LAYOUT.bootState]) {
+  for (const p of [LAYOUT.slotA, LAYOUT.slotB, LAYOUT.bootState, LAYOUT.updateJournal]) {
     for (let off = 0; off < p.size; off += SECTOR_SIZE) chip.eraseSector(p.offset + off);
   }
   for (let off = 0; off < bytes.length; off += PAGE) chip.program(LAYOUT.slotA.offset + off, bytes.subarray(off, Math.min(off + PAGE, bytes.length)));

@@ -20,4 +20,6 @@ export const LAYOUT = {
   otp: { offset: 0x3ff000, size: 0x001000 },
   /** Offline payments waiting for the fleet registry (src/registry/outbox.ts). */
   outbox: { offset: 0x3c0000, size: 0x010000 },
+  /** The bootloader's record of an update in progress (hw-sim/update.ts): survives a power cut. */
+  updateJournal: { offset: 0x3f0000, size: 0x001000 },
 } as const satisfies Record<string, Partition>;

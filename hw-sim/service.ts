@@ -5,19 +5,21 @@
 //
 // `host` is the simulated device (ServiceHost below). With `baud`, the port models the UART: received
 // bytes reach the protocol, and replies leave, no faster than baud / 10 bytes a second (8N1).
-// An update is gathered in RAM (the session survives a link cut, not a reset); FINISH verifies it whole
-// and only then writes the inactive slot (hw-sim/bootloader.ts installImage), so a refused image never
-// touches the chip.
+// An update streams into the inactive slot (hw-sim/update.ts SlotWriter): each WRITE is one whole 4 KiB
+// chunk, programmed at once and recorded in the update journal, so a power cut resumes from what was
+// programmed. With `baud`, the chip's own time (host.chip.busyMs) is paced too: a WRITE is acknowledged
+// once its chunk is programmed, the next 64 KiB block is erased while later chunks are on the line, and at
+// most RAM_CHUNKS chunks wait in RAM (a WRITE beyond that is dropped, as a UART overrun would).
 //
 // IDENTIFY, STATUS and CHALLENGE are open; every other request needs a session authenticated by a
 // technician key the chip was provisioned with (hw-sim/provision.ts): CHALLENGE gives a fresh nonce,
 // AUTH answers it with a signature (src/service/auth.ts). A nonce serves one AUTH and lives NONCE_TTL_MS;
-// the session ends at REBOOT, at a link reset, at a new CHALLENGE and after AUTH_IDLE_MS without a request.
+// the session ends at REBOOT, at a link reset, at a power cut, at a new CHALLENGE and after AUTH_IDLE_MS
+// without a request.
 import { randomBytes } from 'node:crypto';
 import {
   bootInfo,
   inactiveSlot,
-  installImage,
   readBootState,
   SLOT_NAMES,
   SLOT_SIZE,
@@ -33,18 +35,22 @@ import { jsonBytes, parseJson } from '../src/service/json.ts';
 import { MARK_BLOCKS, MARK_SERVICE, readMark, writeMark } from '../src/ledger/index.ts';
 import type { Flash } from '../src/hal.ts';
 import { LAYOUT, SECTOR_SIZE } from './layout.ts';
+import { SlotWriter, CHUNK, clearJournal, readJournal, doneRanges } from './update.ts';
 import {
   PROTOCOL_VERSION,
   MAX_REPORTED_RANGES,
   WRITE_NOT_AUTHENTICATED,
+  WRITE_UNALIGNED,
   WRITE_NO_SESSION,
   WRITE_OK,
   WRITE_OUT_OF_RANGE,
-  addRange,
   coveredBytes,
-  missingRanges,
   readU32le,
   u32le,
+  encodeLedgerPage,
+  LEDGER_BINARY,
+  LEDGER_PAGE_ENTRIES,
+  type LedgerEntry,
   type Identity,
   type Range,
   type SessionReport,
@@ -84,12 +90,13 @@ export interface ServicePortOptions {
 export const NONCE_TTL_MS = 30_000;
 /** An authenticated session unused this long ends. */
 export const AUTH_IDLE_MS = 120_000;
-/** Received ranges an update session may hold: a WRITE that would make more is refused. */
-export const MAX_RANGES = 256;
 /** Longest `detail` text of an error reply. */
 const MAX_DETAIL = 200;
 
-export const WINDOW = 8;
+/** Chunks the device holds in RAM while the chip works: the update's RAM is RAM_CHUNKS × 4 KiB + the manifest. */
+export const RAM_CHUNKS = 6;
+export const WINDOW = RAM_CHUNKS;
+export { WRITE_UNALIGNED };
 const PIECE = 256;
 const LEDGER_PAGE_BYTES = 3000;
 
@@ -97,8 +104,9 @@ interface Session {
   hash: Uint8Array;
   hashHex: string;
   size: number;
-  buf: Uint8Array;
-  received: Range[];
+  /** Header and TLV area from BEGIN: all the image the device keeps in RAM besides chunks in flight. */
+  manifestBytes: number;
+  writer: SlotWriter;
 }
 
 /** Delivers byte pieces no faster than `baud` / 10 bytes a second. */
@@ -153,17 +161,19 @@ class Wire {
 
 const GATED = new Set<number>([CMD.BEGIN, CMD.WRITE, CMD.FINISH, CMD.REBOOT, CMD.ABORT, CMD.LEDGER, CMD.CLOCK]);
 
-/** Whether [a, b) touches one of `ranges` (adding it makes no new range). */
-function joins(ranges: readonly Range[], a: number, b: number): boolean {
-  for (const r of ranges) if (r[0] <= b && a <= r[1]) return true;
-  return false;
-}
-
 export class ServicePort {
   private readonly reader: PacketReader;
   private readonly rx: Wire;
   private readonly tx: Wire;
   private session: Session | null = null;
+  private readonly paced: boolean;
+  /** performance.now() at which the chip finishes what it was given (paced mode). */
+  private chipFree = 0;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private held = 0;
+  private off = false;
+  /** Most update bytes held in RAM at once (chunks waiting for the chip + the manifest): update_ram_kib. */
+  updateRamPeak = 0;
   private nonce: { bytes: Uint8Array; at: number } | null = null;
   private authedUntil = -Infinity;
   private readonly random: (n: number) => Uint8Array;
@@ -175,6 +185,7 @@ export class ServicePort {
     this.reader = new PacketReader((p) => this.handle(p));
     this.rx = new Wire(opts.baud, (b) => this.reader.push(b));
     this.tx = new Wire(opts.baud, opts.send);
+    this.paced = !!opts.baud;
   }
 
   /** Bytes arriving from the serial line. */
@@ -201,6 +212,72 @@ export class ServicePort {
   close(): void {
     this.rx.close();
     this.tx.close();
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  /** A flash operation met a power cut: RAM (session, chunks waiting, their acknowledgements) is gone. */
+  private powerGone(): void {
+    this.session = null;
+    this.endAuth();
+    this.ledgerCache = null;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    this.held = 0;
+    this.chipFree = 0;
+    this.host.powerLost?.();
+  }
+
+  /** Runs chip work `f` and returns when (performance.now()) the chip is done with it; no delay unpaced. */
+  private chipWork(f: () => void): number {
+    const before = this.host.chip.busyMs?.() ?? 0;
+    f();
+    if (!this.paced) return 0;
+    const ms = (this.host.chip.busyMs?.() ?? 0) - before;
+    this.chipFree = Math.max(this.chipFree, performance.now()) + ms;
+    return this.chipFree;
+  }
+
+  /** Calls `f` at `due` (performance.now()), at once when it is past. */
+  private at(due: number, f: () => void): void {
+    const delay = due - performance.now();
+    if (delay <= 0) return f();
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      f();
+    }, delay);
+    this.timers.add(t);
+  }
+
+  /** 64 KiB block `b` erased in the background (a power cut there is handled like any other). */
+  private eraseAhead(b: number): void {
+    const s = this.session;
+    if (!s) return;
+    try {
+      this.chipWork(() => s.writer.eraseAhead(b));
+    } catch (e) {
+      if (!(e instanceof Error && e.name === 'PowerCut')) throw e;
+      this.powerGone();
+    }
+  }
+
+  /**
+   * The device is unpowered (`saphir sim --pty`'s `coupure`): RAM is lost, nothing is answered until
+   * `powerOn()`. The journal on flash keeps what was programmed.
+   */
+  powerOff(): void {
+    this.off = true;
+    this.session = null;
+    this.ledgerCache = null;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    this.held = 0;
+    this.chipFree = 0;
+    this.reader.reset();
+  }
+
+  powerOn(): void {
+    this.off = false;
   }
 
   /** Frames dropped for a bad CRC or framing. */
@@ -213,15 +290,14 @@ export class ServicePort {
   }
 
   private handle(p: Packet): void {
+    if (this.off) return;
     try {
       this.serve(p);
     } catch (e) {
       // A power cut mid-FINISH (the NOR model throws PowerCut): the device is dead, it says nothing; the
       // simulator sees the unpowered chip and restarts it. Anything else is answered, never thrown.
       if (e instanceof Error && e.name === 'PowerCut') {
-        this.session = null;
-        this.endAuth();
-        this.host.powerLost?.();
+        this.powerGone();
         return;
       }
       const detail = (e instanceof Error ? e.message : String(e)).slice(0, MAX_DETAIL);
@@ -250,16 +326,26 @@ export class ServicePort {
         return this.reply(p, jsonBytes(this.auth(p.payload)));
       case CMD.IDENTIFY:
         return this.reply(p, jsonBytes(this.identify()));
-      case CMD.BEGIN:
-        return this.reply(p, jsonBytes(this.begin(p.payload)));
+      case CMD.BEGIN: {
+        // A new update rewrites the journal (an erase): the reply waits for the chip.
+        let r: ReturnType<ServicePort['begin']> | null = null;
+        const due = this.chipWork(() => (r = this.begin(p.payload)));
+        const res = r!;
+        this.at(due, () => {
+          this.reply(p, jsonBytes(res));
+          if (res.ok && this.session) this.eraseAhead(this.session.writer.firstMissingBlock());
+        });
+        return;
+      }
       case CMD.WRITE:
-        return this.reply(p, this.write(p.payload));
+        return this.writePaced(p);
       case CMD.STATUS:
         return this.reply(p, jsonBytes({ ok: true, session: this.sessionReport() }));
       case CMD.FINISH:
         return this.reply(p, jsonBytes(this.finish()));
       case CMD.ABORT:
         this.session = null;
+        clearJournal(this.host.chip);
         return this.reply(p, jsonBytes({ ok: true }));
       case CMD.REBOOT:
         this.session = null;
@@ -273,6 +359,7 @@ export class ServicePort {
           }
         });
       case CMD.LEDGER:
+        if (p.payload.length >= 7 && p.payload[6] === LEDGER_BINARY) return this.reply(p, this.ledgerBinary(p.payload));
         return this.reply(p, jsonBytes(this.ledger(p.payload)));
       case CMD.CLOCK:
         return this.reply(p, jsonBytes(this.clock(p.payload)));
@@ -296,9 +383,18 @@ export class ServicePort {
 
   private sessionReport(): SessionReport | null {
     const s = this.session;
-    if (!s) return null;
-    const r: SessionReport = { hash: s.hashHex, size: s.size, received: s.received.slice(0, MAX_REPORTED_RANGES) };
-    if (s.received.length > MAX_REPORTED_RANGES) r.truncated = true;
+    // After a reset: what the journal on flash says (BEGIN with the same image resumes it).
+    const j = s ? null : readJournal(this.host.chip);
+    const r: SessionReport | null = s
+      ? { hash: s.hashHex, size: s.size, received: s.writer.received() }
+      : j
+        ? { hash: toHex(j.hash), size: j.size, received: doneRanges(j.done, j.size) }
+        : null;
+    // Replies never grow with what a host sent: at most MAX_REPORTED_RANGES ranges.
+    if (r && r.received.length > MAX_REPORTED_RANGES) {
+      r.received = r.received.slice(0, MAX_REPORTED_RANGES);
+      r.truncated = true;
+    }
     return r;
   }
 
@@ -324,101 +420,10 @@ export class ServicePort {
     return { ok: true as const };
   }
 
-  identify(): Identity {
-    const info = bootInfo(this.host.chip, this.host.boot);
-    const r = this.host.running();
-    return {
-      protocol: PROTOCOL_VERSION,
-      boardId: this.opts().boardId,
-      deviceId: this.host.deviceId,
-      running: r ? { slot: SLOT_NAMES[r.slot], version: r.version, hash: r.imageHash, pendingConfirm: r.pendingConfirm } : null,
-      securityCounter: info.state.minCounter,
-      confirmed: SLOT_NAMES[info.state.confirmed],
-      trial: info.state.trial === null ? null : SLOT_NAMES[info.state.trial],
-      slots: info.slots,
-      maxChunk: MAX_CHUNK,
-      window: WINDOW,
-      session: this.sessionReport(),
-      trust: this.trustReport(),
-    };
-  }
-
   private trustReport() {
     const t = readTrust(this.host.chip);
     if ('error' in t) return undefined;
     return trustReport(this.host.boot?.publicKey ? { ...t, firmwareKey: this.host.boot.publicKey } : t);
-  }
-
-  private begin(payload: Uint8Array) {
-    const refuse = (reason: string, detail: string) => ({ ok: false as const, reason, detail });
-    if (payload.length < 4 + HEADER_SIZE) return refuse('malformed', 'BEGIN too short for an image header');
-    const total = readU32le(payload, 0);
-    const header = payload.subarray(4, 4 + HEADER_SIZE);
-    const tlv = payload.subarray(4 + HEADER_SIZE);
-    const h = parseHeader(header);
-    if ('error' in h) return refuse('malformed', h.error);
-    if (total !== HEADER_SIZE + h.imageSize + tlv.length) return refuse('malformed', 'sizes in BEGIN do not add up');
-    if (total > SLOT_SIZE) return refuse('too-large', `${total} bytes, a slot holds ${SLOT_SIZE}`);
-    const o = this.opts();
-    if (h.boardId !== o.boardId) {
-      return refuse('board', `image for board 0x${h.boardId.toString(16)}, this is board 0x${o.boardId.toString(16)}`);
-    }
-    const min = readBootState(this.host.chip).minCounter;
-    if (h.securityCounter < min) return refuse('rollback', `security counter ${h.securityCounter} below the device's ${min}`);
-    const buf = new Uint8Array(total);
-    buf.set(header, 0);
-    buf.set(tlv, total - tlv.length);
-    const img = parseImage(buf);
-    if ('error' in img) return refuse('malformed', img.error);
-    if (o.production && devSigned(img, o.verify)) return refuse('signature', DEV_SIGNED_DETAIL);
-    if (img.keyHash && !equalBytes(img.keyHash, sha256(o.publicKey))) return refuse('signature', 'signed by another key than the firmware key');
-    if (!o.verify(img.signature, img.hash, o.publicKey)) return refuse('signature', 'Ed25519 signature does not verify with the firmware key');
-    const r = this.host.running();
-    if (r && r.pendingConfirm && r.slot === inactiveSlot(this.host.chip)) {
-      return refuse('busy', 'the running image is not confirmed yet; reset or let it confirm first');
-    }
-    const hashHex = toHex(img.hash);
-    if (!this.session || this.session.hashHex !== hashHex || this.session.size !== total) {
-      const received = addRange(addRange([], 0, HEADER_SIZE), total - tlv.length, total);
-      this.session = { hash: img.hash.slice(), hashHex, size: total, buf, received };
-    }
-    return { ok: true as const, session: this.sessionReport() };
-  }
-
-  private write(payload: Uint8Array): Uint8Array {
-    const ack = new Uint8Array(9);
-    const s = this.session;
-    const offset = payload.length >= 4 ? readU32le(payload, 0) : 0;
-    u32le(offset, ack, 1);
-    if (!s) {
-      ack[0] = WRITE_NO_SESSION;
-      return ack;
-    }
-    const data = payload.subarray(4);
-    if (payload.length < 4 || offset + data.length > s.size || (s.received.length >= MAX_RANGES && !joins(s.received, offset, offset + data.length))) {
-      ack[0] = WRITE_OUT_OF_RANGE;
-    } else {
-      s.buf.set(data, offset);
-      s.received = addRange(s.received, offset, offset + data.length);
-      ack[0] = WRITE_OK;
-    }
-    u32le(coveredBytes(s.received), ack, 5);
-    return ack;
-  }
-
-  private finish() {
-    const s = this.session;
-    if (!s) return { ok: false as const, reason: 'no-session', detail: 'no update in progress (BEGIN first)' };
-    const missing = missingRanges(s.received, s.size);
-    if (missing.length) {
-      return { ok: false as const, reason: 'incomplete', detail: `${s.size - coveredBytes(s.received)} bytes missing`, missing: missing.slice(0, MAX_REPORTED_RANGES) };
-    }
-    const r = this.host.running();
-    const res = installImage(this.host.chip, s.buf, { ...this.opts(), running: r && r.pendingConfirm ? r.slot : null });
-    this.session = null;
-    if (!res.ok) return res;
-    const p = parseImage(s.buf);
-    return { ok: true as const, slot: SLOT_NAMES[res.slot], hash: res.hashHex, version: 'error' in p ? '' : p.versionText };
   }
 
   /** CLOCK: raises the trusted-time mark of the ledger partition; the firmware reads it at its next boot. */
@@ -441,6 +446,117 @@ export class ServicePort {
     const previousMs = readMark(marks);
     if (ms > previousMs) writeMark(marks, ms, MARK_SERVICE);
     return { ok: true as const, markMs: Math.max(ms, previousMs), previousMs };
+  }
+
+  identify(): Identity {
+    const info = bootInfo(this.host.chip, this.host.boot);
+    const r = this.host.running();
+    return {
+      protocol: PROTOCOL_VERSION,
+      boardId: this.opts().boardId,
+      deviceId: this.host.deviceId,
+      running: r ? { slot: SLOT_NAMES[r.slot], version: r.version, hash: r.imageHash, pendingConfirm: r.pendingConfirm } : null,
+      securityCounter: info.state.minCounter,
+      confirmed: SLOT_NAMES[info.state.confirmed],
+      trial: info.state.trial === null ? null : SLOT_NAMES[info.state.trial],
+      slots: info.slots,
+      maxChunk: MAX_CHUNK,
+      window: WINDOW,
+      session: this.sessionReport(),
+      trust: this.trustReport(),
+    };
+  }
+
+  private begin(payload: Uint8Array) {
+    const refuse = (reason: string, detail: string) => ({ ok: false as const, reason, detail });
+    if (payload.length < 4 + HEADER_SIZE) return refuse('malformed', 'BEGIN too short for an image header');
+    const total = readU32le(payload, 0);
+    const header = payload.subarray(4, 4 + HEADER_SIZE);
+    const tlv = payload.subarray(4 + HEADER_SIZE);
+    const h = parseHeader(header);
+    if ('error' in h) return refuse('malformed', h.error);
+    if (total !== HEADER_SIZE + h.imageSize + tlv.length) return refuse('malformed', 'sizes in BEGIN do not add up');
+    if (total > SLOT_SIZE) return refuse('too-large', `${total} bytes, a slot holds ${SLOT_SIZE}`);
+    const o = this.opts();
+    if (h.boardId !== o.boardId) {
+      return refuse('board', `image for board 0x${h.boardId.toString(16)}, this is board 0x${o.boardId.toString(16)}`);
+    }
+    const min = readBootState(this.host.chip).minCounter;
+    if (h.securityCounter < min) return refuse('rollback', `security counter ${h.securityCounter} below the device's ${min}`);
+    // The manifest placed where it sits in the image, for parseImage; transient (the session keeps the hash).
+    const buf = new Uint8Array(total);
+    buf.set(header, 0);
+    buf.set(tlv, total - tlv.length);
+    const img = parseImage(buf);
+    if ('error' in img) return refuse('malformed', img.error);
+    if (o.production && devSigned(img, o.verify)) return refuse('signature', DEV_SIGNED_DETAIL);
+    if (img.keyHash && !equalBytes(img.keyHash, sha256(o.publicKey))) return refuse('signature', 'signed by another key than the firmware key');
+    if (!o.verify(img.signature, img.hash, o.publicKey)) return refuse('signature', 'Ed25519 signature does not verify with the firmware key');
+    const r = this.host.running();
+    if (r && r.pendingConfirm && r.slot === inactiveSlot(this.host.chip)) {
+      return refuse('busy', 'the running image is not confirmed yet; reset or let it confirm first');
+    }
+    const hashHex = toHex(img.hash);
+    if (!this.session || this.session.hashHex !== hashHex || this.session.size !== total) {
+      this.session = null;
+      const writer = SlotWriter.begin(this.host.chip, img.hash.slice(), total);
+      this.session = { hash: img.hash.slice(), hashHex, size: total, manifestBytes: HEADER_SIZE + tlv.length, writer };
+    }
+    return { ok: true as const, session: this.sessionReport() };
+  }
+
+  /** WRITE: the chunk waits in RAM until the chip has programmed it; then the acknowledgement leaves. */
+  private writePaced(p: Packet): void {
+    if (this.held >= RAM_CHUNKS) return; // no buffer free: dropped, the host resends after its timeout
+    const s = this.session;
+    if (s) this.updateRamPeak = Math.max(this.updateRamPeak, (this.held + 1) * CHUNK + s.manifestBytes);
+    let due = 0;
+    const ack = this.write(p.payload, (f) => (due = this.chipWork(f)));
+    const next = SlotWriter.nextBlock(Math.floor(readU32le(ack, 1) / CHUNK));
+    this.held++;
+    this.at(due, () => {
+      this.held--;
+      this.reply(p, ack);
+      if (ack[0] === WRITE_OK) this.eraseAhead(next);
+    });
+  }
+
+  private write(payload: Uint8Array, chip: (f: () => void) => void = (f) => f()): Uint8Array {
+    const ack = new Uint8Array(9);
+    const s = this.session;
+    const offset = payload.length >= 4 ? readU32le(payload, 0) : 0;
+    u32le(offset, ack, 1);
+    if (!s) {
+      ack[0] = WRITE_NO_SESSION;
+      return ack;
+    }
+    const data = payload.subarray(4);
+    let r: string = 'out-of-range';
+    if (payload.length >= 4) chip(() => (r = s.writer.write(offset, data)));
+    ack[0] = r === 'ok' ? WRITE_OK : r === 'unaligned' ? WRITE_UNALIGNED : WRITE_OUT_OF_RANGE;
+    u32le(coveredBytes(s.writer.received()), ack, 5);
+    return ack;
+  }
+
+  private finish() {
+    const s = this.session;
+    if (!s) return { ok: false as const, reason: 'no-session', detail: 'no update in progress (BEGIN first)' };
+    const r = this.host.running();
+    const res = s.writer.finish(this.opts(), r && r.pendingConfirm ? r.slot : null);
+    if (!res.ok && res.reason === 'incomplete') return { ...res, missing: res.missing?.slice(0, MAX_REPORTED_RANGES) };
+    this.session = null;
+    if (!res.ok) return res;
+    return { ok: true as const, slot: SLOT_NAMES[res.slot], hash: res.hashHex, version: res.version };
+  }
+
+  private ledgerCache: LedgerEntry[] | null = null;
+
+  /** A binary page (src/service/protocol.ts); the ledger is read again when an export starts (index 0). */
+  private ledgerBinary(payload: Uint8Array): Uint8Array {
+    const first = readU32le(payload, 0);
+    const count = Math.min(payload[4] | (payload[5] << 8), LEDGER_PAGE_ENTRIES);
+    if (first === 0 || !this.ledgerCache) this.ledgerCache = (this.host.ledgerEntries ? this.host.ledgerEntries() : []) as LedgerEntry[];
+    return encodeLedgerPage(this.ledgerCache, Math.min(first, this.ledgerCache.length), count);
   }
 
   private ledger(payload: Uint8Array) {

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Frame, Key, LedColor } from '../src/hal.ts';
 import { Scheduler } from './scheduler.ts';
-import { NorFlash, PowerCut } from './nor-flash.ts';
+import { BLOCK64, NorFlash, PowerCut } from './nor-flash.ts';
 import { Peripherals, partitionFlash, type BeepRecord } from './device.ts';
 import { QjsDevice, type QjsFault, type QjsVariant } from './qjs-host.ts';
 import { bootSelect, slotSummary, type BootedImage, type NorChip } from './bootloader.ts';
@@ -61,6 +61,8 @@ export function bootChip(chip: NorFlash): NorChip {
     read: (o, l) => chip.read(o, l),
     program: (o, b) => chip.write(b, o),
     eraseSector: (o) => chip.eraseBlock(o / SECTOR_SIZE),
+    eraseBlock64: (o) => chip.eraseBlock64(o / BLOCK64),
+    busyMs: () => chip.counters.busyMs,
   };
 }
 

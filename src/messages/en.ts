@@ -21,6 +21,7 @@ export const en = {
       device: 'device info --port PATH',
       ledger: 'ledger export --port PATH',
       registry: "the fleet's paid-ticket registry ('serve', 'devices', 'report')",
+      ports: 'serial ports and the devices that answer on them',
       help: 'help [COMMAND]: this list, or the help of a command',
     },
   },
@@ -338,14 +339,15 @@ Spaces and tabs around a code are ignored; quote a code that contains spaces.
   --lang fr|en    language of the messages (default fr, or en when LANG is en*)
 Exit 0 when every code is genuine, 1 when any is not, 2 on a usage error (no code at all included).`,
     gen: (seed: string) => `usage: saphir gen --emission E --block B (--full | --from N --count K) [--seed S] [--key FILE]
-                  [--jobs J] [--lang fr|en]
+                  [--jobs J] [--quiet] [--lang fr|en]
 Prints signed SPH1 ticket codes of one block, one per line, in ticket-number order.
   --full          the whole block: 3 000 000 tickets whose prizes are exactly those of Article 3
   --from/--count  tickets N … N+K-1 only (the same lines as in the full block)
   --seed S        the secret the prizes and zones derive from (default '${seed}'); same seed, same output
   --key FILE      signing key, JSON {"key_id": 1, "seed_hex": "<32-byte Ed25519 private seed, hex>"};
                   without it the published test key (key id 0) signs, with a warning
-  --jobs J        worker threads (default: one per core)`,
+  --jobs J        worker threads (default: one per core)
+  --quiet         no progress (otherwise a line every 10 % on stderr when it is not a terminal)`,
     audit: `usage: saphir audit [FILE | -] [--json] [--lang fr|en] [--key HEX|FILE] [--jobs J]
 Verifies every code of FILE (or standard input), one per line, signature included, and per
 (emission, block) tallies the prizes against Article 3; reports invalid codes, duplicate and missing
@@ -353,7 +355,8 @@ ticket numbers. Exit 0 only when every block is complete, genuine and equal to A
 2 on a usage error.
   --key HEX|FILE  trust this key instead of the test key: 64 hex digits (for any key id), or
                   JSON {"key_id": 1, "public_hex": "…"} (or "seed_hex", as for saphir gen)
-  --jobs J        worker threads (default: one per core)`,
+  --jobs J        worker threads (default: one per core)
+  --quiet         no progress (otherwise, for a FILE, a line every 10 % on stderr when it is not a terminal)`,
     decode: `usage: saphir decode --source hid-keyboard|hid-pos|serial|image [options] FILE…
 Prints each code a scanner capture holds, one a line, in order.
   --source S        hid-keyboard, hid-pos: one report a line as hex bytes ("02 00 16 00 00 00 00 00"),
@@ -375,18 +378,25 @@ Ctrl+C (or N codes with --count).
 Prints a signed firmware image's header and checks its SHA-256 and Ed25519 signature, by default
 against the published development key (--key: another public key, 64 hex digits).
 Exit 0 when the image is intact and signed by that key, 1 when not, 2 on a usage error.`,
-    flash: `usage: saphir flash --port PATH [--baud N] [--dry-run] [--no-reboot] [--tech-key FILE] [--lang fr|en] IMAGE
-Writes a signed firmware image to a device over its service serial port: shows the device and the
-image side by side, refuses a mismatch before writing, resumes an interrupted transfer, checks the
-hash the device reports, then restarts the device on the new image (test mode until it confirms).
---dry-run stops after the comparison. --tech-key: the technician key that opens the device's service
-session (JSON {"seed_hex": …} or 64 hex digits; default: the published development key, with a
-warning). Exit 0 on success, 1 on a refusal or an error, 2 on a usage error.`,
-    device: `usage: saphir device info --port PATH [--baud N] [--json] [--tech-key FILE] [--lang fr|en]
+    flash: `usage: saphir flash --port PATH [--port PATH…] [--ports GLOB] [--baud N] [--key HEX] [--force]
+                    [--dry-run] [--no-reboot] [--quiet] [--tech-key FILE] [--lang fr|en] IMAGE
+Writes a signed firmware image to a device over its service serial port. The file is checked first
+(format, SHA-256, signature by the firmware key: --key, default the published development key); then
+the device and the image are shown side by side and a mismatch is refused before writing. An
+interrupted transfer resumes; the hash the device reports is checked; the device restarts on the new
+image (test mode until it confirms). --force reinstalls the image the device already runs.
+--dry-run stops after the comparison. Several --port (or --ports '/dev/ttyUSB*') flash the devices in
+parallel, one progress line each and a summary table at the end; one failing never stops the others.
+Off a terminal, progress is a plain line every 10 % (--quiet: none). --tech-key: the technician key
+that opens the device's service session (JSON {"seed_hex": …} or 64 hex digits; default: the
+published development key, with a warning).
+Exit 0 on success, 1 on a refusal or an error (on any device), 2 on a usage error.`,
+    device: `usage: saphir device info --port PATH [--port PATH…] [--baud N] [--json] [--tech-key FILE] [--lang fr|en]
 Asks a device over its service port who it is and what it runs (board, device id, both image slots,
 security counter, an interrupted transfer), which firmware key it trusts (SHA-256), whether it is a
 production device, and whether the technician key (--tech-key; default: the published development
-key, with a warning) opens its service session. Exit 0, 1 on an error, 2 on a usage error.`,
+key, with a warning) opens its service session. Several --port: each in turn, under its port's name
+(--json: one object a line). Exit 0, 1 on an error (on any port), 2 on a usage error.`,
     ledger: `usage: saphir ledger export --port PATH [--baud N] [--format csv|json] [--tech-key FILE] [--lang fr|en]
 Reads the paid-ticket ledger of a device over its service port and writes it to standard output:
 CSV (default; one payment a line) or JSON (an array). --tech-key: the technician key that opens the

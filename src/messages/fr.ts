@@ -21,6 +21,7 @@ export const fr: Messages = {
       device: 'device info --port CHEMIN',
       ledger: 'ledger export --port CHEMIN',
       registry: "le registre central des tickets payés de la flotte ('serve', 'devices', 'report')",
+      ports: 'les ports série et les appareils qui y répondent',
       help: "help [COMMANDE] : cette liste, ou l'aide d'une commande",
     },
   },
@@ -343,7 +344,8 @@ Sortie 0 quand tous les codes sont authentiques, 1 sinon, 2 pour une erreur d'us
   --seed S        le secret dont découlent lots et zones (par défaut '${seed}') ; même graine, même sortie
   --key FICHIER   clé de signature, JSON {"key_id": 1, "seed_hex": "<graine privée Ed25519 de 32 octets, hex>"} ;
                   sans elle, la clé de test publiée (numéro 0) signe, avec un avertissement
-  --jobs J        fils de calcul (par défaut : un par cœur)`,
+  --jobs J        fils de calcul (par défaut : un par cœur)
+  --quiet         sans progression (sinon une ligne tous les 10 % sur stderr hors terminal)`,
     audit: `usage : saphir audit [FICHIER | -] [--json] [--lang fr|en] [--key HEX|FICHIER] [--jobs J]
 Vérifie chaque code de FICHIER (ou de l'entrée standard), un par ligne, signature comprise, et compte
 les lots de chaque (émission, bloc) par rapport à l'article 3 ; signale les codes non valides, les
@@ -351,7 +353,8 @@ numéros de ticket en double et manquants. Sortie 0 seulement quand chaque bloc 
 et conforme à l'article 3 ; 1 sinon ; 2 pour une erreur d'usage.
   --key HEX|FICHIER  se fier à cette clé au lieu de la clé de test : 64 chiffres hexadécimaux (pour tout
                      numéro de clé), ou JSON {"key_id": 1, "public_hex": "…"} (ou "seed_hex", comme saphir gen)
-  --jobs J           fils de calcul (par défaut : un par cœur)`,
+  --jobs J           fils de calcul (par défaut : un par cœur)
+  --quiet         sans progression (sinon, pour un FICHIER, une ligne tous les 10 % sur stderr hors terminal)`,
     decode: `usage : saphir decode --source hid-keyboard|hid-pos|serial|image [options] FICHIER…
 Écrit chaque code que contient une capture de scanner, un par ligne, dans l'ordre.
   --source S        hid-keyboard, hid-pos : un rapport par ligne en octets hexadécimaux ("02 00 16 00 00 00 00 00"),
@@ -373,20 +376,27 @@ Ctrl+C (ou N codes avec --count).
 Affiche l'en-tête d'une image signée du firmware et vérifie son SHA-256 et sa signature Ed25519, par
 défaut avec la clé de développement publiée (--key : une autre clé publique, 64 chiffres hexadécimaux).
 Sortie 0 quand l'image est intègre et signée par cette clé, 1 sinon, 2 pour une erreur d'usage.`,
-    flash: `usage : saphir flash --port CHEMIN [--baud N] [--dry-run] [--no-reboot] [--tech-key FICHIER] [--lang fr|en] IMAGE
-Écrit une image signée du firmware dans un appareil par son port série de service : montre l'appareil et
-l'image côte à côte, refuse une incompatibilité avant d'écrire, reprend un transfert interrompu, vérifie
-l'empreinte que l'appareil annonce, puis redémarre l'appareil sur la nouvelle image (mode test jusqu'à
-sa confirmation). --dry-run s'arrête après la comparaison. --tech-key : la clé de technicien qui ouvre
+    flash: `usage : saphir flash --port CHEMIN [--port CHEMIN…] [--ports MOTIF] [--baud N] [--key HEX] [--force]
+                     [--dry-run] [--no-reboot] [--quiet] [--tech-key FICHIER] [--lang fr|en] IMAGE
+Écrit une image signée du firmware dans un appareil par son port série de service. Le fichier est
+vérifié d'abord (format, SHA-256, signature par la clé du firmware : --key, par défaut la clé de
+développement publiée) ; puis l'appareil et l'image sont montrés côte à côte et une incompatibilité est
+refusée avant d'écrire. Un transfert interrompu reprend ; l'empreinte que l'appareil annonce est
+vérifiée ; l'appareil redémarre sur la nouvelle image (mode test jusqu'à sa confirmation). --force
+réinstalle l'image que l'appareil exécute déjà. --dry-run s'arrête après la comparaison. Plusieurs
+--port (ou --ports '/dev/ttyUSB*') flashent les appareils en parallèle, une ligne de progression chacun
+et un tableau récapitulatif à la fin ; l'échec de l'un n'arrête jamais les autres. Hors terminal, la
+progression est une ligne tous les 10 % (--quiet : aucune). --tech-key : la clé de technicien qui ouvre
 la session de service de l'appareil (JSON {"seed_hex": …} ou 64 chiffres hexadécimaux ; par défaut la
-clé de développement publiée, avec un avertissement). Sortie 0 en cas de réussite, 1 pour un refus
-ou une erreur, 2 pour une erreur d'usage.`,
-    device: `usage : saphir device info --port CHEMIN [--baud N] [--json] [--tech-key FICHIER] [--lang fr|en]
+clé de développement publiée, avec un avertissement).
+Sortie 0 en cas de réussite, 1 pour un refus ou une erreur (sur l'un des appareils), 2 pour une erreur d'usage.`,
+    device: `usage : saphir device info --port CHEMIN [--port CHEMIN…] [--baud N] [--json] [--tech-key FICHIER] [--lang fr|en]
 Demande à un appareil, par son port de service, qui il est et ce qu'il exécute (carte, identifiant, les
 deux emplacements d'image, compteur de sécurité, un transfert interrompu), à quelle clé firmware il se
 fie (SHA-256), s'il est un appareil de production, et si la clé de technicien (--tech-key ; par défaut
-la clé de développement publiée, avec un avertissement) ouvre sa session de service. Sortie 0, 1 pour
-une erreur, 2 pour une erreur d'usage.`,
+la clé de développement publiée, avec un avertissement) ouvre sa session de service. Plusieurs --port :
+chacun à son tour, sous le nom de son port (--json : un objet par ligne). Sortie 0, 1 pour une erreur
+(sur l'un des ports), 2 pour une erreur d'usage.`,
     ledger: `usage : saphir ledger export --port CHEMIN [--baud N] [--format csv|json] [--tech-key FICHIER] [--lang fr|en]
 Lit le registre des tickets payés d'un appareil par son port de service et l'écrit sur la sortie
 standard : CSV (par défaut ; un paiement par ligne) ou JSON (un tableau). --tech-key : la clé de

@@ -20,6 +20,7 @@ const COMMANDS: Partial<Record<Name, string>> = {
   device: 'device',
   ledger: 'ledger',
   registry: 'registry',
+  ports: 'ports',
 };
 
 function commandFile(name: string): string | undefined {

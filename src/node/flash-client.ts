@@ -16,6 +16,7 @@ import { CMD, ERROR, MAX_CHUNK, PacketReader, RESPONSE, encodePacket, type Packe
 import { parseJson } from '../service/json.ts';
 import {
   WRITE_NOT_AUTHENTICATED,
+  WRITE_UNALIGNED,
   WRITE_OK,
   beginPayload,
   coveredBytes,
@@ -24,6 +25,12 @@ import {
   readU32le,
   u32le,
   writePayload,
+  ledgerRequest,
+  decodeLedgerPage,
+  LEDGER_BINARY,
+  LEDGER_ENTRY_BYTES,
+  LEDGER_PAGE_ENTRIES,
+  type LedgerEntry,
   type Identity,
   type LedgerPage,
   type Range,
@@ -129,6 +136,7 @@ export class ServiceClient {
   private onLost: ((e: Error) => void) | null = null;
   private deviceChunk = MAX_CHUNK;
   private deviceWindow = 8;
+  private identified = false;
   /** Send a lone delimiter first: it ends whatever partial frame the device holds (line noise). */
   private resync = true;
   private authed = false;
@@ -257,6 +265,7 @@ export class ServiceClient {
     if (Number.isInteger(id.maxChunk) && id.maxChunk > 0) this.deviceChunk = Math.min(id.maxChunk, MAX_CHUNK);
     if (Number.isInteger(id.window) && id.window > 0) this.deviceWindow = Math.min(id.window, 64);
     this.identity = id;
+    this.identified = true;
     return id;
   }
 
@@ -286,13 +295,57 @@ export class ServiceClient {
     return r;
   }
 
-  /** Every ledger entry, page by page. */
-  async ledger(): Promise<unknown[]> {
+  /**
+   * Every ledger entry: binary pages, `window` requests in flight (their replies queue on the line, so
+   * each waits for those before it). A device that answers the first page in JSON is read page by page.
+   */
+  async ledger(opts: { window?: number; onProgress?: (p: Progress) => void } = {}): Promise<unknown[]> {
+    const window = opts.window ?? 4;
+    await this.ensureAuth();
+    const startedAt = performance.now();
+    const timeoutMs = 800 + this.wireMs((window + 1) * (LEDGER_PAGE_ENTRIES * LEDGER_ENTRY_BYTES + 400)) * 1.5;
+    const page = async (first: number) => {
+      const p = await this.request(CMD.LEDGER, ledgerRequest(first, LEDGER_PAGE_ENTRIES), { timeoutMs });
+      return p.payload;
+    };
+    const head = await page(0);
+    if (head[0] !== LEDGER_BINARY) return this.ledgerJson(head);
+    const d0 = decodeLedgerPage(head);
+    if (!d0 || d0.first !== 0) throw new FlashError('protocol', 'LEDGER reply malformed');
+    const total = d0.total;
+    const pages: LedgerEntry[][] = [d0.entries];
+    let got = d0.entries.length;
+    opts.onProgress?.({ done: got, total, sent: 0, startedAt });
+    let next = LEDGER_PAGE_ENTRIES;
+    const worker = async () => {
+      while (next < total) {
+        const first = next;
+        next += LEDGER_PAGE_ENTRIES;
+        const d = decodeLedgerPage(await page(first));
+        if (!d || d.first !== first || d.total !== total) throw new FlashError('protocol', 'LEDGER reply malformed (did the ledger change during the export?)');
+        if (d.entries.length !== Math.min(LEDGER_PAGE_ENTRIES, total - first)) throw new FlashError('protocol', 'LEDGER page short');
+        pages[first / LEDGER_PAGE_ENTRIES] = d.entries;
+        got += d.entries.length;
+        opts.onProgress?.({ done: got, total, sent: 0, startedAt });
+      }
+    };
+    await Promise.all(Array.from({ length: window }, worker));
+    return pages.flat();
+  }
+
+  /** The JSON paging of devices without binary pages; `head` is the reply to index 0. */
+  private async ledgerJson(head: Uint8Array): Promise<unknown[]> {
     const out: unknown[] = [];
     let next: number | null = 0;
-    await this.ensureAuth();
+    let first: Uint8Array | null = head;
     while (next !== null) {
-      const page: LedgerPage & { ok?: boolean } = await this.gated<LedgerPage & { ok?: boolean }>(CMD.LEDGER, u32le(next));
+      const page = (first ? parseJson(first) : await this.json<LedgerPage>(CMD.LEDGER, u32le(next))) as LedgerPage & { ok?: boolean; reason?: string; detail?: string };
+      first = null;
+      if (!page || typeof page !== 'object') throw new FlashError('protocol', 'LEDGER reply malformed');
+      if (page.ok === false && page.reason === 'auth') {
+        this.authed = false;
+        throw new FlashError('auth', page.detail ?? 'not authenticated', { reason: 'auth' });
+      }
       if (!Array.isArray(page.entries)) throw new FlashError('protocol', 'LEDGER reply malformed');
       out.push(...page.entries);
       if (page.next !== null && (typeof page.next !== 'number' || page.next <= next)) throw new FlashError('protocol', 'LEDGER paging broken');
@@ -338,7 +391,10 @@ export class ServiceClient {
     const chunk = Math.min(opts.chunk ?? this.deviceChunk, this.deviceChunk);
     const window = opts.window ?? this.deviceWindow;
     const queue: Range[] = [];
-    for (const [a, b] of missingRanges(have, image.length)) for (let o = a; o < b; o += chunk) queue.push([o, Math.min(o + chunk, b)]);
+    // Chunks on chunk boundaries (the device programs whole chunks: docs/service-protocol.md).
+    for (const [a, b] of missingRanges(have, image.length)) {
+      for (let o = a - (a % chunk); o < b; o += chunk) if (!queue.length || queue[queue.length - 1][0] !== o) queue.push([o, Math.min(o + chunk, image.length)]);
+    }
     let done = coveredBytes(have);
     const startedAt = performance.now();
     let sent = 0;
@@ -404,7 +460,8 @@ export class ServiceClient {
           return end(new FlashError('auth', 'the device ended the authenticated session', { reason: 'auth' }));
         }
         if (status !== WRITE_OK) {
-          return end(new FlashError('protocol', status === 1 ? 'device lost the update session' : 'write refused (out of range)'));
+          const why = status === 1 ? 'device lost the update session' : status === WRITE_UNALIGNED ? 'write refused (not a whole chunk)' : 'write refused (out of range)';
+          return end(new FlashError('protocol', why));
         }
         done = Math.max(done, p.payload.length >= 9 ? readU32le(p.payload, 5) : done + f.r[1] - f.r[0]);
         opts.onProgress?.({ done, total: image.length, sent, startedAt });
@@ -418,6 +475,8 @@ export class ServiceClient {
   async flash(image: Uint8Array, opts: { onProgress?: (p: Progress) => void; window?: number; signal?: AbortSignal } = {}): Promise<FlashResult> {
     const p = parseImage(image);
     if ('error' in p) throw new FlashError('refused', p.error, { reason: 'malformed' });
+    // The device's chunk size and RAM window decide how the image is cut and paced.
+    if (!this.identified) await this.identify();
     const session = await this.begin(image);
     const resumedFrom = coveredBytes(session.received);
     const sent = await this.upload(image, session.received, opts);

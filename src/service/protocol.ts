@@ -127,6 +127,8 @@ export const WRITE_NO_SESSION = 1;
 export const WRITE_OUT_OF_RANGE = 2;
 /** No authenticated session (CHALLENGE, AUTH first). */
 export const WRITE_NOT_AUTHENTICATED = 3;
+/** Not one whole chunk at a chunk boundary: refused at once, so a host cannot fragment the session. */
+export const WRITE_UNALIGNED = 4;
 
 export function u32le(n: number, out: Uint8Array = new Uint8Array(4), at = 0): Uint8Array {
   out[at] = n & 0xff;
@@ -155,4 +157,105 @@ export function writePayload(offset: number, data: Uint8Array): Uint8Array {
   u32le(offset, out, 0);
   out.set(data, 4);
   return out;
+}
+
+// --- binary LEDGER pages ------------------------------------------------------------------------
+// Request: first index u32 · count u16 · 0x01 (binary). Without the last three bytes the device answers
+// the JSON page above. Reply: 0x01 · total u32 · first u32 · n u16 · device ids (k u8, then k × (len u8 ·
+// ASCII)) · n × 19-byte entries {emission u16, block u16, number u32, prizeEur u32, paidAtMs u48,
+// device id index u8}, all little-endian.
+
+export const LEDGER_BINARY = 1;
+export const LEDGER_ENTRY_BYTES = 19;
+/** Entries in a binary page: about 3.6 KB, within the largest frame. */
+export const LEDGER_PAGE_ENTRIES = 190;
+
+export interface LedgerEntry {
+  emission: number;
+  block: number;
+  number: number;
+  prizeEur: number;
+  paidAtMs: number;
+  deviceId: string;
+}
+
+export function ledgerRequest(first: number, count: number): Uint8Array {
+  const out = new Uint8Array(7);
+  u32le(first, out, 0);
+  out[4] = count & 0xff;
+  out[5] = (count >>> 8) & 0xff;
+  out[6] = LEDGER_BINARY;
+  return out;
+}
+
+/** A binary page of `entries[first … first + count)`. */
+export function encodeLedgerPage(entries: readonly LedgerEntry[], first: number, count: number): Uint8Array {
+  const page = entries.slice(first, first + count);
+  const ids: string[] = [];
+  for (const e of page) if (!ids.includes(e.deviceId)) ids.push(e.deviceId);
+  let idBytes = 1;
+  for (const id of ids) idBytes += 1 + id.length;
+  const out = new Uint8Array(11 + idBytes + page.length * LEDGER_ENTRY_BYTES);
+  out[0] = LEDGER_BINARY;
+  u32le(entries.length, out, 1);
+  u32le(first, out, 5);
+  out[9] = page.length & 0xff;
+  out[10] = (page.length >>> 8) & 0xff;
+  let o = 11;
+  out[o++] = ids.length;
+  for (const id of ids) {
+    out[o++] = id.length;
+    for (let i = 0; i < id.length; i++) out[o++] = id.charCodeAt(i) & 0x7f;
+  }
+  for (const e of page) {
+    out[o] = e.emission & 0xff;
+    out[o + 1] = (e.emission >>> 8) & 0xff;
+    out[o + 2] = e.block & 0xff;
+    out[o + 3] = (e.block >>> 8) & 0xff;
+    u32le(e.number, out, o + 4);
+    u32le(e.prizeEur, out, o + 8);
+    const ms = e.paidAtMs;
+    u32le(ms % 0x100000000, out, o + 12);
+    const hi = Math.floor(ms / 0x100000000);
+    out[o + 16] = hi & 0xff;
+    out[o + 17] = (hi >>> 8) & 0xff;
+    out[o + 18] = ids.indexOf(e.deviceId);
+    o += LEDGER_ENTRY_BYTES;
+  }
+  return out;
+}
+
+/** Decodes a binary page; null when it is not one or does not add up. */
+export function decodeLedgerPage(b: Uint8Array): { total: number; first: number; entries: LedgerEntry[] } | null {
+  if (b.length < 12 || b[0] !== LEDGER_BINARY) return null;
+  const total = readU32le(b, 1);
+  const first = readU32le(b, 5);
+  const n = b[9] | (b[10] << 8);
+  let o = 11;
+  const k = b[o++];
+  const ids: string[] = [];
+  for (let i = 0; i < k; i++) {
+    if (o >= b.length) return null;
+    const len = b[o++];
+    if (o + len > b.length) return null;
+    let s = '';
+    for (let j = 0; j < len; j++) s += String.fromCharCode(b[o + j]);
+    ids.push(s);
+    o += len;
+  }
+  if (b.length !== o + n * LEDGER_ENTRY_BYTES) return null;
+  const entries: LedgerEntry[] = [];
+  for (let i = 0; i < n; i++, o += LEDGER_ENTRY_BYTES) {
+    const dev = b[o + 18];
+    if (dev >= ids.length) return null;
+    entries.push({
+      emission: b[o] | (b[o + 1] << 8),
+      block: b[o + 2] | (b[o + 3] << 8),
+      number: readU32le(b, o + 4),
+      prizeEur: readU32le(b, o + 8),
+      paidAtMs: readU32le(b, o + 12) + (b[o + 16] | (b[o + 17] << 8)) * 0x100000000,
+      deviceId: ids[dev],
+    });
+  }
+  return { total, first, entries };
 }

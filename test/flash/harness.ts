@@ -33,6 +33,8 @@ export class TestDevice implements ServiceHost {
   /** The firmware's self-test result: false leaves a test-mode image unconfirmed. */
   selfTestPasses = true;
   ptyBridge: ServicePty | null = null;
+  /** What a test does when a flash operation of the service port met a power cut. */
+  powerLost?: () => void;
 
   /** `provisioned`: a chip provisioned with these trust anchors, `factory` (signed for them) in slot A. */
   constructor(o: { provisioned?: Partial<Omit<Trust, 'provisioned'>>; factory?: Uint8Array } = {}) {
@@ -161,4 +163,24 @@ export function directPort(dev: ServiceHost, opts: { now?: () => number } = {}) 
     return { reply: json(CMD.AUTH, sig), sig };
   };
   return { port, replies, ask, json, authenticate };
+}
+
+/**
+ * Opens an authenticated session on a port a test drives by hand (CHALLENGE, AUTH with the development
+ * technician key). `last()` is the newest reply the test's reader holds; paced ports answer later.
+ */
+export async function authenticatePort(port: ServicePort, dev: ServiceHost, last: () => Packet | undefined): Promise<void> {
+  const reply = async (type: number) => {
+    for (const t0 = performance.now(); performance.now() - t0 < 5000; await new Promise((r) => setTimeout(r, 1))) {
+      const p = last();
+      if (p && p.type === (type | 0x80)) return parseJson(p.payload) as Record<string, unknown>;
+    }
+    throw new Error(`no reply to 0x${type.toString(16)}`);
+  };
+  port.receive(encodePacket({ type: CMD.CHALLENGE, seq: 0xfff0, payload: new Uint8Array(0) }));
+  const c = await reply(CMD.CHALLENGE);
+  const sig = nodeSign(authMessage(BOARD_ID, dev.deviceId, fromHex(String(c.nonce))), fromHex(DEV_TECH_SEED_HEX));
+  port.receive(encodePacket({ type: CMD.AUTH, seq: 0xfff1, payload: sig }));
+  const a = await reply(CMD.AUTH);
+  if (a.ok !== true) throw new Error(`AUTH refused: ${String(a.detail)}`);
 }

@@ -1,6 +1,7 @@
 // Power cuts during an update driven over the service protocol (in process, unpaced, no pty: the
-// pty path is covered by pty.test.ts): at seeded points of the transfer (RAM), of FINISH's flash
-// writes, of the test boot and of the confirm. Afterwards the device always boots a valid image, old or
+// pty path is covered by pty.test.ts and resume.test.ts): at seeded points of the transfer (bytes on
+// the wire, or the slot's erases, programs and journal marks), of FINISH's boot-state write, of the test
+// boot and of the confirm. Afterwards the device always boots a valid image, old or
 // new, the ledger is intact, and a re-run completes the update.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';

@@ -15,6 +15,8 @@ import { requireTool, requireTools } from '../helpers.ts';
 
 const withSocat = requireTool('socat');
 const withSocatAndScript = requireTools(['socat', 'script']);
+import { LAYOUT } from '../../hw-sim/layout.ts';
+import { readJournal } from '../../hw-sim/update.ts';
 
 const BAUD = 921600;
 const dir = mkdtempSync(join(tmpdir(), 'saphir-flash-test-'));
@@ -89,7 +91,7 @@ withSocatAndScript('saphir flash on a terminal: a progress bar with the rate and
   }
 });
 
-withSocat('refusals leave slots and ledger unchanged (CLI and device checks)', async () => {
+withSocat('refusals leave the running image, boot state and ledger unchanged (CLI and device checks)', async () => {
   const dev = new TestDevice();
   const pty = await dev.pty(BAUD);
   const before = Buffer.from(dev.nor.bytes);
@@ -115,8 +117,10 @@ withSocat('refusals leave slots and ledger unchanged (CLI and device checks)', a
     const dry = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--dry-run', file('new.img', NEW)]);
     assert.is(dry.code, 0);
     assert.match(dry.stdout, /Essai à blanc/);
+    assert.ok(Buffer.from(dev.nor.bytes).equals(before), 'host and BEGIN refusals: chip byte for byte as it was');
 
     // The device's own checks, past a host that does not check: corrupted bundle, truncated manifest.
+    // The corrupted bundle streams into the inactive slot B and is refused by FINISH's check in place.
     const c = await ServiceClient.open(pty.path, { baud: BAUD });
     try {
       await c.flash(bad).then(
@@ -138,7 +142,9 @@ withSocat('refusals leave slots and ledger unchanged (CLI and device checks)', a
     } finally {
       await c.close();
     }
-    assert.ok(Buffer.from(dev.nor.bytes).equals(before), 'chip byte for byte as it was');
+    const kept = (b: Uint8Array) => Buffer.concat([b.subarray(LAYOUT.slotA.offset, LAYOUT.slotA.offset + LAYOUT.slotA.size), b.subarray(LAYOUT.bootState.offset, LAYOUT.ledger.offset + LAYOUT.ledger.size)]);
+    assert.ok(kept(dev.nor.bytes).equals(kept(before)), 'slot A, boot state, config and ledger byte for byte as they were');
+    assert.is(readJournal(dev.chip), null, 'the refused transfer is forgotten');
     dev.reboot();
     assert.is(dev.current?.imageHash, hashOf(FACTORY));
   } finally {
@@ -147,7 +153,7 @@ withSocat('refusals leave slots and ledger unchanged (CLI and device checks)', a
 });
 
 withSocat('link cut at random points: re-running resumes and completes', async () => {
-  // Larger than the client's window (8 × 4 KiB in flight), so a cut leaves bytes missing.
+  // Larger than the window (6 × 4 KiB in flight), so a cut leaves bytes missing.
   const BIG = image({ version: '1.2.0', counter: 2, size: 150000, salt: 5 });
   const dev = new TestDevice();
   const data = dev.dataSnapshot();

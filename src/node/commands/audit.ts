@@ -11,6 +11,7 @@ import { readTrustedKeys } from '../keys.ts';
 import { messages } from '../../messages/index.ts';
 import { AuditTally, EXAMPLES, checkChunk, type AuditReport, type BlockReport } from '../workers/audit-core.ts';
 import { OrderedPool, startWorkers, workerCount } from '../workers/pool.ts';
+import { plainProgress } from '../progress.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.audit;
 
@@ -64,6 +65,7 @@ export async function run(args: string[]): Promise<number> {
     json: { type: 'boolean' },
     key: { type: 'string' },
     jobs: { type: 'string' },
+    quiet: { type: 'boolean', short: 'q' },
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
@@ -83,7 +85,7 @@ export async function run(args: string[]): Promise<number> {
   const input: Readable = file !== null ? createReadStream(file, { highWaterMark: JOB_BYTES }) : process.stdin;
   let report: AuditReport;
   try {
-    report = await audit(input, keys, jobs, file !== null ? total : 0);
+    report = await audit(input, keys, jobs, file !== null ? total : 0, !!values.quiet);
   } catch (e) {
     // A file that cannot be read (a directory, an I/O error) is said like one that does not exist.
     const code = (e as NodeJS.ErrnoException).code;
@@ -95,9 +97,9 @@ export async function run(args: string[]): Promise<number> {
 }
 
 /** Audits a stream of codes; `total` (bytes, 0 if unknown) scales the progress bar. */
-export async function audit(input: Readable, keys: KeyRing, jobs: number, total = 0): Promise<AuditReport> {
+export async function audit(input: Readable, keys: KeyRing, jobs: number, total = 0, quiet = false): Promise<AuditReport> {
   const tally = new AuditTally();
-  const progress = process.stderr.isTTY ? progressBar(total) : null;
+  const progress = quiet ? null : process.stderr.isTTY ? progressBar(total) : total > JOB_BYTES ? plainBytes(total) : null;
   let pool: OrderedPool<{ lines: number; results: Int32Array; size: number }> | null = null;
   let workers: ReturnType<typeof startWorkers> = [];
   try {
@@ -123,9 +125,16 @@ export async function audit(input: Readable, keys: KeyRing, jobs: number, total 
     await pool?.finish();
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
-    if (progress) process.stderr.write('\r\x1b[K');
+    if (progress && process.stderr.isTTY) process.stderr.write('\r\x1b[K');
   }
   return tally.report();
+}
+
+/** Off a terminal: src/node/progress.ts's line every 10 % of the file's bytes. */
+function plainBytes(total: number): (bytes: number, lines: number) => void {
+  const line = plainProgress('', false);
+  let bytes = 0;
+  return (b) => line({ done: (bytes += b), total });
 }
 
 function progressBar(total: number): (bytes: number, lines: number) => void {

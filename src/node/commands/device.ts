@@ -1,4 +1,4 @@
-// saphir device info --port PATH [--baud N] [--json] [--tech-key FILE] [--lang fr|en]
+// saphir device info --port PATH [--port PATH…] [--baud N] [--json] [--tech-key FILE] [--lang fr|en]
 import { FlashError, errorText, withServiceClient } from '../flash-client.ts';
 import { devTechKeyWarning, techSeedOf } from '../key-args.ts';
 import type { Identity } from '../../service/protocol.ts';
@@ -44,7 +44,7 @@ export function infoText(id: Identity, lang: 'fr' | 'en', access?: string): stri
 
 export async function run(args: string[]): Promise<number> {
   const parsed = parseCommand(args, HELP, {
-    port: { type: 'string', short: 'p' },
+    port: { type: 'string', short: 'p', multiple: true },
     baud: { type: 'string', short: 'b' },
     json: { type: 'boolean' },
     'tech-key': { type: 'string' },
@@ -52,25 +52,34 @@ export async function run(args: string[]): Promise<number> {
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
   if (positionals.length !== 1 || positionals[0] !== 'info') throw new UsageError((m) => m.device.usage);
-  if (!values.port) throw new UsageError((m) => m.service.port);
+  const ports = values.port ?? [];
+  if (ports.length === 0) throw new UsageError((m) => m.service.port);
   const baud = values.baud === undefined ? 115200 : intOf(values.baud, '--baud', 300, 4000000);
   const tech = techSeedOf(values['tech-key']);
   if (tech.dev) process.stderr.write(devTechKeyWarning('device', lang));
-  return withServiceClient('device', values.port, baud, lang, async (client) => {
-    const id = await client.identify();
-    // IDENTIFY is open; whether this technician key opens a session is worth knowing before a flash.
-    const t = messages(lang).device;
-    let access: string;
-    let granted = false;
-    try {
-      await client.authenticate();
-      granted = true;
-      access = t.granted;
-    } catch (e) {
-      if (!(e instanceof FlashError) || e.code !== 'auth') throw e;
-      access = t.refused(errorText(e, lang));
-    }
-    process.stdout.write((values.json ? JSON.stringify(snakeKeys({ ...id, serviceAccess: granted })) : infoText(id, lang, access)) + '\n');
-    return 0;
-  }, tech.seed);
+  const t = messages(lang).device;
+  let code = 0;
+  // Several ports: each in turn, under its port's name (--json: one object a line).
+  for (const port of ports) {
+    const c = await withServiceClient('device', port, baud, lang, async (client) => {
+      const id = await client.identify();
+      // IDENTIFY is open; whether this technician key opens a session is worth knowing before a flash.
+      let access: string;
+      let granted = false;
+      try {
+        await client.authenticate();
+        granted = true;
+        access = t.granted;
+      } catch (e) {
+        if (!(e instanceof FlashError) || e.code !== 'auth') throw e;
+        access = t.refused(errorText(e, lang));
+      }
+      const head = ports.length > 1 && !values.json ? `== ${port}\n` : '';
+      const json = snakeKeys({ ...(ports.length > 1 ? { port } : {}), ...id, serviceAccess: granted });
+      process.stdout.write(head + (values.json ? JSON.stringify(json) : infoText(id, lang, access)) + '\n');
+      return 0;
+    }, tech.seed);
+    code = Math.max(code, c);
+  }
+  return code;
 }

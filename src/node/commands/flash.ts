@@ -1,12 +1,16 @@
-// saphir flash --port PATH [--baud N] [--dry-run] [--no-reboot] [--json] [--lang fr|en] IMAGE
-import { readFileSync } from 'node:fs';
+// saphir flash --port PATH [--port PATH…] [--ports GLOB] [--baud N] [--key HEX] [--force] [--dry-run]
+//              [--no-reboot] [--quiet] [--lang fr|en] IMAGE
+import { readFileSync, readdirSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { parseImage, compareVersions, parseVersion, equalBytes, DEV_FIRMWARE_PUBLIC_KEY_HEX } from '../../image/format.ts';
+import { parseImage, compareVersions, parseVersion, equalBytes, verifyImage, DEV_FIRMWARE_PUBLIC_KEY_HEX } from '../../image/format.ts';
 import { fromHex, toHex } from '../../hex.ts';
+import { hostVerify } from '../node-crypto.ts';
+import { devTechKeyWarning, techSeedOf } from '../key-args.ts';
 import { ServiceClient, FlashError, errorText, refusalText, type Progress } from '../flash-client.ts';
 import type { Identity } from '../../service/protocol.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';
-import { devTechKeyWarning, techSeedOf } from '../key-args.ts';
+import { plainProgress } from '../progress.ts';
 import { messages } from '../../messages/index.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.flash;
@@ -26,6 +30,7 @@ export interface Check {
 /** Compares what the device says with the image; the table is the side-by-side view. */
 export function compare(id: Identity, image: Uint8Array, lang: Lang): Check {
   const t = messages(lang).flash;
+  const fr = lang === 'fr';
   const p = parseImage(image);
   if ('error' in p) return { ok: false, problems: [p.error], table: '', sameImage: false };
   const h = p.header;
@@ -48,7 +53,9 @@ export function compare(id: Identity, image: Uint8Array, lang: Lang): Check {
   const mark = (good: boolean) => (good ? '✓' : '✗');
   const rv = run ? parseVersion(run.version) : null;
   const newer = rv && !('error' in rv) ? compareVersions(h.version, rv) : 1;
-  const note = newer > 0 ? t.newer : newer < 0 ? t.older : t.same;
+  const sameHash = !!run && run.hash === hash;
+  const note =
+    newer > 0 ? (fr ? 'plus récente' : 'newer') : newer < 0 ? (fr ? 'plus ancienne' : 'older') : sameHash ? (fr ? 'identique' : 'same') : fr ? 'même numéro, autre image' : 'same number, other image';
   const rows: [string, string, string, string][] = [
     ['', t.device, t.image, ''],
     [t.deviceId, id.deviceId, '', ''],
@@ -82,8 +89,8 @@ function fmtTime(s: number): string {
   return `${m}:${String(Math.round(s % 60)).padStart(2, '0')}`;
 }
 
-function progressBar(lang: Lang): (p: Progress) => void {
-  if (!process.stderr.isTTY) return () => {};
+function progressBar(lang: Lang, quiet = false): (p: Progress) => void {
+  if (!process.stderr.isTTY) return plainProgress('', quiet);
   let last = 0;
   let base = -1;
   return (p) => {
@@ -109,22 +116,36 @@ function progressBar(lang: Lang): (p: Progress) => void {
 
 export async function run(args: string[]): Promise<number> {
   const parsed = parseCommand(args, HELP, {
-    port: { type: 'string', short: 'p' },
+    port: { type: 'string', short: 'p', multiple: true },
+    ports: { type: 'string' },
+    quiet: { type: 'boolean', short: 'q' },
     baud: { type: 'string', short: 'b' },
     'dry-run': { type: 'boolean' },
     'no-reboot': { type: 'boolean' },
+    key: { type: 'string' },
+    force: { type: 'boolean' },
     'tech-key': { type: 'string' },
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
+  const fr = lang === 'fr';
   const t = messages(lang).flash;
-  if (!values.port) throw new UsageError((m) => m.service.port);
-  if (positionals.length !== 1) throw new UsageError((m) => m.flash.oneImage);
+  const ports = [...new Set([...(values.port ?? []), ...(values.ports ? expandGlob(values.ports) : [])])];
+  if (values.ports && ports.length === 0) {
+    process.stderr.write(`saphir flash: ${fr ? 'aucun port ne correspond à' : 'no port matches'} ${values.ports}\n`);
+    return 1;
+  }
+  if (ports.length === 0) throw new UsageError('--port PATH (or --ports GLOB) is required');
+  if (positionals.length !== 1) throw new UsageError('one IMAGE file expected');
   const baud = values.baud === undefined ? 115200 : intOf(values.baud, '--baud', 300, 4000000);
+  let key: Uint8Array;
+  try {
+    key = fromHex(values.key ?? DEV_FIRMWARE_PUBLIC_KEY_HEX);
+    if (key.length !== 32) throw new Error();
+  } catch {
+    throw new UsageError('--key must be 64 hex digits (an Ed25519 public key)');
+  }
   const file = positionals[0];
-  const tech = techSeedOf(values['tech-key']);
-  if (tech.dev) process.stderr.write(devTechKeyWarning('flash', lang));
-  const say = (s: string) => process.stdout.write(s + '\n');
   const fail = (s: string) => {
     process.stderr.write(`saphir flash: ${s}\n`);
     return 1;
@@ -140,25 +161,117 @@ export async function run(args: string[]): Promise<number> {
   if ('error' in p) return fail(`${file}: ${refusalText('malformed', lang)} — ${messages(lang).image.detail(p.error)}`);
   // The device checks the signature; the file's own integrity is checked before anything is sent.
   if (!equalBytes(sha256(image.subarray(0, p.signedLength)), p.hash)) return fail(`${file}: ${refusalText('hash', lang)}`);
+  // What `saphir image inspect` checks, before anything is asked of the device: a file signed by another
+  // key is refused even when the device runs an image with the same hash.
+  const v = verifyImage(image, key, { verify: hostVerify });
+  if (!v.ok) return fail(`${file}: ${refusalText(v.reason, lang)} — ${v.detail}`);
+
+  const tech = techSeedOf(values['tech-key']);
+  if (tech.dev) process.stderr.write(devTechKeyWarning('flash', lang));
+  const opts: DeviceRun = { image, p, baud, lang, techSeed: tech.seed, force: !!values.force, dryRun: !!values['dry-run'], noReboot: !!values['no-reboot'], quiet: !!values.quiet };
+  if (ports.length === 1) return (await flashDevice(ports[0], opts)).code;
+  const results = await Promise.all(ports.map((port) => flashDevice(port, { ...opts, label: port })));
+  process.stdout.write(summaryTable(results, lang) + '\n');
+  return results.some((r) => r.code !== 0) ? 1 : 0;
+}
+
+interface DeviceRun {
+  image: Uint8Array;
+  p: Extract<ReturnType<typeof parseImage>, { hash: Uint8Array }>;
+  baud: number;
+  lang: Lang;
+  /** The technician key that opens the device's service session. */
+  techSeed: Uint8Array;
+  force: boolean;
+  dryRun: boolean;
+  noReboot: boolean;
+  quiet: boolean;
+  /** Set when several devices are flashed: prefixes every line, progress as plain lines. */
+  label?: string;
+}
+
+export interface DeviceResult {
+  port: string;
+  deviceId: string;
+  before: string;
+  after: string;
+  /** Technician-facing outcome. */
+  result: string;
+  ms: number;
+  code: number;
+}
+
+/** `/dev/ttyUSB*`-style patterns: `*` and `?` in the last path component. */
+export function expandGlob(pattern: string): string[] {
+  const dir = dirname(pattern);
+  const base = basename(pattern);
+  const re = new RegExp('^' + base.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$');
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.filter((n) => re.test(n)).sort().map((n) => join(dir, n));
+}
+
+export function summaryTable(rs: DeviceResult[], lang: Lang): string {
+  const fr = lang === 'fr';
+  const rows = [
+    [fr ? 'Appareil' : 'Device', 'Port', fr ? 'Avant → après' : 'Before → after', fr ? 'Résultat' : 'Result', fr ? 'Durée' : 'Time'],
+    ...rs.map((r) => [r.deviceId || '?', r.port, `${r.before || '?'} → ${r.after || '?'}`, r.result, `${(r.ms / 1000).toFixed(1)} s`]),
+  ];
+  const w = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(w[i]))).join('  ').trimEnd()).join('\n');
+}
+
+/** One device: IDENTIFY, compare, upload, FINISH, restart. Never throws a FlashError: it is the result. */
+async function flashDevice(port: string, o: DeviceRun): Promise<DeviceResult> {
+  const { image, p, baud, lang } = o;
+  const fr = lang === 'fr';
+  const t = messages(lang).flash;
+  const t0 = performance.now();
+  const res: DeviceResult = { port, deviceId: '', before: '', after: '', result: '', ms: 0, code: 1 };
+  const prefix = o.label ? `[${o.label}] ` : '';
+  const say = (s: string) => process.stdout.write(s.split('\n').map((l) => prefix + l).join('\n') + '\n');
+  const fail = (s: string) => {
+    process.stderr.write(`saphir flash: ${prefix}${s}\n`);
+    res.result = s;
+    return 1;
+  };
+  const done = (code: number, result?: string) => {
+    res.code = code;
+    if (result !== undefined) res.result = result;
+    res.ms = performance.now() - t0;
+    return res;
+  };
+  const values = { 'no-reboot': o.noReboot, 'dry-run': o.dryRun, port };
 
   let client: ServiceClient | null = null;
   try {
-    client = await ServiceClient.open(values.port, { baud, techSeed: tech.seed });
+    client = await ServiceClient.open(port, { baud, techSeed: o.techSeed });
     const id = await client.identify();
+    res.deviceId = id.deviceId;
+    res.before = id.running?.version ?? '—';
+    res.after = res.before;
     const c = compare(id, image, lang);
     say(c.table);
     if (!c.ok) {
-      for (const pr of c.problems) process.stderr.write(`saphir flash: ${t.refused(pr)}\n`);
-      say(t.nothingWritten);
-      return 1;
+      for (const pr of c.problems) process.stderr.write(`saphir flash: ${fr ? 'refusé' : 'refused'}: ${pr}\n`);
+      say(fr ? 'Rien n’a été écrit.' : 'Nothing was written.');
+      return done(1, `${fr ? 'refusé' : 'refused'}: ${c.problems.join('; ')}`);
     }
-    if (c.sameImage) {
-      say(t.alreadyRuns);
-      return 0;
+    if (c.sameImage && !o.force) {
+      say(
+        fr
+          ? 'Cette image tourne déjà sur l’appareil, confirmée : rien à faire (--force pour la réinstaller).'
+          : 'This image already runs on the device, confirmed: nothing to do (--force reinstalls it).',
+      );
+      return done(0, fr ? 'déjà à jour' : 'up to date');
     }
     if (values['dry-run']) {
-      say(t.dryRun);
-      return 0;
+      say(fr ? 'Essai à blanc : l’image serait acceptée. Rien n’a été écrit.' : 'Dry run: the image would be accepted. Nothing was written.');
+      return done(0, fr ? 'essai à blanc' : 'dry run');
     }
     const hash = toHex(p.hash);
     const waiting = id.trial ? id.slots.find((s) => s.slot === id.trial && s.status === 'valid' && s.hash === hash) : undefined;
@@ -167,18 +280,16 @@ export async function run(args: string[]): Promise<number> {
       // An earlier run wrote and verified it, then lost the line before the restart.
       say(t.waiting(waiting.slot));
       r = { slot: waiting.slot, hash, version: p.versionText, resumedFrom: image.length, sent: 0 };
-    } else r = await client.flash(image, { onProgress: progressBar(lang) });
-    // BEGIN hands the device the header and the TLV area: more than that was left by an earlier run.
-    const manifest = p.header.headerSize + (image.length - p.signedLength);
-    if (!waiting && r.resumedFrom > manifest) {
-      say(t.resumed(r.resumedFrom));
+    } else r = await client.flash(image, { onProgress: o.label ? plainProgress(`[${o.label}]`, o.quiet) : progressBar(lang, o.quiet) });
+    if (!waiting && r.resumedFrom > 0) {
+      say(fr ? `Reprise : ${r.resumedFrom} octets étaient déjà sur l’appareil.` : `Resumed: the device already held ${r.resumedFrom} bytes.`);
     }
     if (!waiting) {
       say(t.written(r.version, r.slot, r.hash.slice(0, 16)));
     }
     if (values['no-reboot']) {
-      say(t.nextReset);
-      return 0;
+      say(fr ? 'Elle démarrera en mode test au prochain redémarrage.' : 'It starts in test mode at the next reset.');
+      return done(0, fr ? 'écrite, redémarrage à faire' : 'written, restart pending');
     }
     await client.reboot();
     // While it restarts the device is silent, or says nothing runs yet: ask again for a few seconds.
@@ -188,13 +299,30 @@ export async function run(args: string[]): Promise<number> {
       after = await client.identify({ tries: 10, timeoutMs: 500 + client.wireMs(3000) });
     }
     const runNow = after?.running;
+    res.after = runNow?.version ?? '—';
     if (!runNow || runNow.hash !== r.hash) {
-      return fail(t.didNotStart(runNow ? runNow.version : t.noImage));
+      fail(
+        fr
+          ? `après redémarrage l’appareil exécute ${runNow ? runNow.version : 'aucune image'} : la nouvelle image n’a pas démarré`
+          : `after the restart the device runs ${runNow ? runNow.version : 'no image'}: the new image did not start`,
+      );
+      return done(1);
     }
-    say(runNow.pendingConfirm ? t.testMode(runNow.version) : t.confirmed(runNow.version));
-    return 0;
+    say(
+      runNow.pendingConfirm
+        ? fr
+          ? `Redémarré sur ${runNow.version} en mode test : l’appareil la confirmera après son autotest (sinon retour à l’ancienne au prochain redémarrage).`
+          : `Restarted on ${runNow.version} in test mode: the device confirms it after its self-test (otherwise the old one returns at the next reset).`
+        : fr
+          ? `Redémarré sur ${runNow.version}, confirmée.`
+          : `Restarted on ${runNow.version}, confirmed.`,
+    );
+    return done(0, runNow.pendingConfirm ? (fr ? 'ok, mode test' : 'ok, test mode') : fr ? 'ok, confirmée' : 'ok, confirmed');
   } catch (e) {
-    if (e instanceof FlashError) return fail(errorText(e, lang, values.port));
+    if (e instanceof FlashError) {
+      fail(errorText(e, lang, port));
+      return done(1);
+    }
     throw e;
   } finally {
     await client?.close();

@@ -10,6 +10,7 @@ import { messages } from '../../messages/index.ts';
 import { nodeSign } from '../node-crypto.ts';
 import { RangeEncoder, type SigningKey } from '../workers/gen-core.ts';
 import { runOrdered, startWorkers, workerCount } from '../workers/pool.ts';
+import { progressOffTty } from '../progress.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.gen(DEFAULT_SEED);
 
@@ -27,6 +28,7 @@ export async function run(args: string[]): Promise<number> {
     full: { type: 'boolean' },
     from: { type: 'string' },
     count: { type: 'string' },
+    quiet: { type: 'boolean', short: 'q' },
     seed: { type: 'string' },
     key: { type: 'string' },
     jobs: { type: 'string' },
@@ -77,12 +79,17 @@ export async function run(args: string[]): Promise<number> {
     });
   const chunks = Math.ceil(count / CHUNK);
   const range = (i: number) => ({ from: from + i * CHUNK, count: Math.min(CHUNK, count - i * CHUNK) });
+  // Output that is one job is done at once: no progress for it.
+  const progress = progressOffTty('', !!values.quiet || chunks <= 1);
+  let written = 0;
+  const wrote = (n: number) => progress({ done: (written += n), total: count });
 
   if (jobs === 1 || chunks <= 1) {
     const enc = new RangeEncoder(blockGenerator(seed, emission, block), key, nodeSign);
     for (let i = 0; i < chunks && !closed; i++) {
       const r = range(i);
       await write(enc.encode(r.from, r.count));
+      wrote(r.count);
     }
     return 0;
   }
@@ -101,6 +108,7 @@ export async function run(args: string[]): Promise<number> {
       async (r) => {
         if (closed) throw new Stop();
         await write(r.bytes);
+        wrote(Math.min(CHUNK, count - written));
       },
     );
   } catch (e) {

@@ -1,4 +1,4 @@
-// saphir ledger export --port PATH [--baud N] [--format csv|json] [--lang fr|en]
+// saphir ledger export --port PATH [--baud N] [--format csv|json] [--quiet] [--lang fr|en]
 import { withServiceClient } from '../flash-client.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';
 import { devTechKeyWarning, techSeedOf } from '../key-args.ts';
@@ -6,6 +6,7 @@ import type { Lang } from '../../i18n.ts';
 import { messages } from '../../messages/index.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.ledger;
+import { progressOffTty } from '../progress.ts';
 
 const COLUMNS = ['emission', 'block', 'number', 'prize_eur', 'paid_at', 'device_id'] as const;
 
@@ -36,6 +37,7 @@ export async function run(args: string[]): Promise<number> {
     baud: { type: 'string', short: 'b' },
     format: { type: 'string' },
     'tech-key': { type: 'string' },
+    quiet: { type: 'boolean', short: 'q' },
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
@@ -47,7 +49,7 @@ export async function run(args: string[]): Promise<number> {
   const tech = techSeedOf(values['tech-key']);
   if (tech.dev) process.stderr.write(devTechKeyWarning('ledger', lang));
   return withServiceClient('ledger', values.port, baud, lang, async (client) => {
-    const entries = await client.ledger();
+    const entries = await client.ledger({ onProgress: progressOffTty('', !!values.quiet) });
     process.stdout.write(format === 'json' ? JSON.stringify(entries.map(exportRow), null, 1) + '\n' : toCsv(entries));
     process.stderr.write(messages(lang).ledger.exported(entries.length) + '\n');
     return 0;

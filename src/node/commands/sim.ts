@@ -516,8 +516,67 @@ async function pty(link: string | undefined, o: { lang: Lang; flash?: string; va
     wake = resolve;
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
+    ptyCommands(live, port.port, o.lang, resolve);
   });
   await port.close();
   await live.close();
   return down === null ? 0 : fail(m.noPort(m.socatEnded(down)));
+}
+
+/**
+ * `saphir sim --pty`'s command line on stdin (a technician, a test or a script): `coupure`/`cut` cuts
+ * the power (mid-transfer too: the update journal keeps what was programmed), `boot` powers on again,
+ * `reboot`, `registre`/`ledger`, `quitter`/`quit` (calls `done`). The end of stdin leaves the port up
+ * until a signal, as before.
+ */
+function ptyCommands(
+  live: Awaited<ReturnType<typeof liveSimulator>>,
+  port: import('../../../hw-sim/service.ts').ServicePort,
+  lang: Lang,
+  done: () => void,
+): void {
+  const { sim, serial } = live;
+  const fr = lang === 'fr';
+  const say = (s: string) => process.stdout.write(s + '\n');
+  const rl = createInterface({ input: process.stdin, terminal: false });
+  rl.on('line', (raw) =>
+    void serial(async () => {
+      const w = raw.trim().toLowerCase();
+      if (!w) return;
+      switch (w) {
+        case 'coupure':
+        case 'cut':
+          port.powerOff();
+          sim.powerCut();
+          live.save();
+          say(fr ? 'courant coupé' : 'power cut');
+          return;
+        case 'boot':
+          if (!sim.on) await sim.boot();
+          port.powerOn();
+          say(fr ? `allumé : ${sim.bootMode}` : `on: ${sim.bootMode}`);
+          return;
+        case 'reboot':
+          port.powerOff();
+          await sim.reboot();
+          port.powerOn();
+          say(fr ? `redémarré : ${sim.bootMode}` : `restarted: ${sim.bootMode}`);
+          return;
+        case 'registre':
+        case 'ledger': {
+          const entries = sim.ledger();
+          say(fr ? `${entries.length} paiement(s)` : `${entries.length} payment(s)`);
+          for (const p of entries) say(`  ${p.emission}/${p.block}/${p.number}  ${formatEur(p.prizeEur, lang)}  ${new Date(p.paidAtMs).toISOString()}  ${p.deviceId}`);
+          return;
+        }
+        case 'quitter':
+        case 'quit':
+          rl.close();
+          done();
+          return;
+        default:
+          say(fr ? `commande inconnue : ${w} (coupure, boot, reboot, registre, quitter)` : `unknown command: ${w} (cut, boot, reboot, ledger, quit)`);
+      }
+    }),
+  );
 }

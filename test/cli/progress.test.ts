@@ -1,0 +1,44 @@
+// Off a terminal (CI logs), gen and audit say how far they are: a line every 10 % on stderr; --quiet: none.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { saphir } from './run-cli.ts';
+
+const TENTHS = /^10 %\n20 %\n30 %\n40 %\n50 %\n60 %\n70 %\n80 %\n90 %\n100 %$/m;
+/** Plain lines, each a multiple of 10 above the last, ending at 100 %. */
+function steady(stderr: string): boolean {
+  const ps = stderr.split('\n').filter((l) => / %$/.test(l)).map((l) => Number(/^(\d+) %$/.exec(l)?.[1]));
+  return ps.length >= 4 && ps.every((p, i) => p % 10 === 0 && (i === 0 || p > ps[i - 1])) && ps[ps.length - 1] === 100;
+}
+
+test('gen: a progress line every 10 % (one thread and workers alike), none with --quiet', () => {
+  for (const jobs of ['1', '2']) {
+    const r = saphir(['gen', '--emission', '1', '--block', '2', '--from', '0', '--count', '90000', '--jobs', jobs, '--lang', 'en']);
+    assert.is(r.code, 0, r.stderr);
+    assert.match(r.stderr, TENTHS);
+    assert.is(r.stdout.trim().split('\n').length, 90000);
+  }
+  const q = saphir(['gen', '--emission', '1', '--block', '2', '--from', '0', '--count', '90000', '--quiet']);
+  assert.is(q.code, 0);
+  assert.not.match(q.stderr, /%/);
+});
+
+test('audit FILE: a progress line every 10 % of the file, none with --quiet', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'saphir-progress-'));
+  try {
+    const g = saphir(['gen', '--emission', '1', '--block', '2', '--from', '0', '--count', '60000', '--quiet']);
+    const f = join(dir, 'codes.txt');
+    writeFileSync(f, g.stdout);
+    const r = saphir(['audit', f, '--jobs', '2', '--lang', 'en']);
+    assert.ok(steady(r.stderr), r.stderr);
+    const q = saphir(['audit', f, '--jobs', '2', '--quiet', '--lang', 'en']);
+    assert.not.match(q.stderr, /%/);
+    assert.is(q.stdout, r.stdout);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();

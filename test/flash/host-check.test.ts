@@ -1,0 +1,75 @@
+// `saphir flash` checks the file itself before asking the device anything (the reproduction of issue
+// #12: a file signed by another key, with the hash of the image the device runs, was "nothing to do").
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TestDevice, FACTORY, saphirIn } from './harness.ts';
+import { image } from './images.ts';
+import { parseImage } from '../../src/image/format.ts';
+import { toHex } from '../../src/hex.ts';
+
+const BAUD = 921600;
+const dir = mkdtempSync(join(tmpdir(), 'saphir-host-check-'));
+const file = (name: string, bytes: Uint8Array) => {
+  const p = join(dir, name);
+  writeFileSync(p, bytes);
+  return p;
+};
+const hashOf = (b: Uint8Array) => {
+  const p = parseImage(b);
+  if ('error' in p) throw new Error(p.error);
+  return toHex(p.hash);
+};
+
+test('a file signed by another key with the running image hash is refused, before the device is asked', async () => {
+  // FACTORY's header and bundle, signed by another key: the same SHA-256.
+  const forged = image({ version: '1.0.0', counter: 1, size: 30000, salt: 1, seed: new Uint8Array(32).fill(7) });
+  assert.is(hashOf(forged), hashOf(FACTORY));
+  const dev = new TestDevice();
+  const pty = await dev.pty(BAUD);
+  const before = Buffer.from(dev.nor.bytes);
+  try {
+    let received = 0;
+    const receive = pty.port.receive.bind(pty.port);
+    pty.port.receive = (b: Uint8Array) => {
+      received += b.length;
+      receive(b);
+    };
+    const r = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), file('forged.img', forged)]);
+    assert.is(r.code, 1, r.stdout);
+    assert.match(r.stderr, /signature refusée/);
+    assert.not.match(r.stdout, /rien à faire/);
+    assert.is(received, 0, 'the device was not even asked');
+    assert.ok(Buffer.from(dev.nor.bytes).equals(before));
+  } finally {
+    await dev.close();
+  }
+});
+
+test('--force reinstalls the running image; a same-number build with another hash is not "identique"', async () => {
+  const dev = new TestDevice();
+  const pty = await dev.pty(BAUD);
+  try {
+    const same = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), file('factory.img', FACTORY)]);
+    assert.is(same.code, 0);
+    assert.match(same.stdout, /rien à faire \(--force pour la réinstaller\)/);
+    assert.match(same.stdout, /1\.0\.0.*1\.0\.0\s+identique/);
+    const forced = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', '--force', file('factory.img', FACTORY)]);
+    assert.is(forced.code, 0, forced.stderr);
+    assert.match(forced.stdout, /written to slot B and verified/);
+    assert.match(forced.stdout, /Restarted on 1\.0\.0, confirmed/);
+    assert.is(dev.current?.slot, 1);
+    assert.is(dev.current?.imageHash, hashOf(FACTORY));
+    const rebuild = image({ version: '1.0.0', counter: 1, size: 30000, salt: 99 });
+    const dry = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--dry-run', file('rebuild.img', rebuild)]);
+    assert.is(dry.code, 0, dry.stderr);
+    assert.match(dry.stdout, /même numéro, autre image/);
+  } finally {
+    await dev.close();
+  }
+});
+
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+test.run();

@@ -1,0 +1,83 @@
+// `saphir sim --pty` keeps a command line on stdin: a script cuts the power during a real `saphir flash`
+// (real firmware image, real QuickJS, real pty), boots again, and the next `saphir flash` resumes.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bootChip, ensureImage } from '../../hw-sim/sim.ts';
+import { NorFlash } from '../../hw-sim/nor-flash.ts';
+import { provision } from '../../hw-sim/bootloader.ts';
+import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage, parseImage } from '../../src/image/format.ts';
+import { fromHex } from '../../src/hex.ts';
+import { nodeSign } from '../../src/node/node-crypto.ts';
+import { ROOT } from '../helpers.ts';
+import { saphir } from './harness.ts';
+
+const BAUD = 460800;
+const bin = join(ROOT, 'bin', 'saphir.mjs');
+
+/** Resolves when `re` shows up in what `stream` printed (from now on). */
+function waitFor(stream: NodeJS.ReadableStream, re: RegExp, ms = 20000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const t = setTimeout(() => {
+      stream.off('data', on);
+      reject(new Error(`timed out waiting for ${re}: ${seen.slice(-500)}`));
+    }, ms);
+    const on = (d: Buffer) => {
+      seen += d.toString();
+      if (re.test(seen)) {
+        clearTimeout(t);
+        stream.off('data', on);
+        resolve(seen);
+      }
+    };
+    stream.on('data', on);
+  });
+}
+
+test('sim --pty: "cut" during a transfer, "boot", flash again resumes and the real firmware confirms', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'saphir-sim-pty-'));
+  const factory = ensureImage();
+  const p = parseImage(factory);
+  if ('error' in p) throw new Error(p.error);
+  const next = packImage({ bundle: p.bundle, version: '9.9.7', boardId: BOARD_ID, securityCounter: p.header.securityCounter, seed: fromHex(DEV_FIRMWARE_SEED_HEX), sign: nodeSign });
+  const imgFile = join(dir, 'next.img');
+  writeFileSync(imgFile, next);
+  const chip = new NorFlash();
+  provision(bootChip(chip), factory, p.header.securityCounter);
+  const chipFile = join(dir, 'chip.bin');
+  chip.save(chipFile);
+  const link = join(dir, 'tty');
+  const sim: ChildProcessWithoutNullStreams = spawn(process.execPath, [bin, 'sim', '--pty', link, '--flash', chipFile, '--baud', String(BAUD), '--lang', 'en'], { cwd: ROOT });
+  try {
+    await waitFor(sim.stdout, /service port: /);
+    const first = spawn(process.execPath, [bin, 'flash', '--port', link, '--baud', String(BAUD), '--lang', 'en', imgFile], { cwd: ROOT });
+    let firstErr = '';
+    first.stderr.on('data', (d) => (firstErr += d));
+    const exited = new Promise<number>((r) => first.on('close', (c) => r(c ?? -1)));
+    await waitFor(first.stderr, /^50 %$/m);
+    sim.stdin.write('cut\n');
+    await waitFor(sim.stdout, /power cut/);
+    assert.is(await exited, 1, firstErr);
+    sim.stdin.write('boot\n');
+    await waitFor(sim.stdout, /on: image slot A/);
+    const again = await saphir(['flash', '--port', link, '--baud', String(BAUD), '--lang', 'en', imgFile], { timeoutMs: 60000 });
+    assert.is(again.code, 0, again.stderr);
+    const held = Number(/Resumed: the device already held (\d+) bytes/.exec(again.stdout)?.[1]);
+    assert.ok(held >= next.length * 0.4 && held < next.length, `resumed from ${held} of ${next.length}`);
+    assert.match(again.stdout, /Restarted on 9\.9\.7, confirmed/);
+    sim.stdin.write('ledger\n');
+    await waitFor(sim.stdout, /0 payment\(s\)/);
+    sim.stdin.write('quit\n');
+    const code = await new Promise<number>((r) => sim.on('close', (c) => r(c ?? -1)));
+    assert.is(code, 0);
+  } finally {
+    if (sim.exitCode === null) sim.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();
