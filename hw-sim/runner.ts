@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { Simulator, type SimEvents } from './sim.ts';
 import { NorFlash } from './nor-flash.ts';
-import { drawPng, drawText } from './render.ts';
+import { drawPng, drawText, type Panel } from './render.ts';
 import { transmit, ScannerOptionError } from './scanners/index.ts';
 import { ticketCode } from './tickets.ts';
 import type { Scenario, Step } from './scenario.ts';
@@ -48,6 +48,10 @@ export interface RunOptions {
   chip?: NorFlash;
   /** Language of the problems reported (default fr, like all technician-facing text). */
   lang?: 'fr' | 'en';
+  /** Awaited before each step (the web page's step-by-step mode). */
+  beforeStep?: (step: Step) => Promise<void> | void;
+  /** Takes a `screenshot:` step instead of writing a PNG file (the web page offers it as a download). */
+  screenshot?: (file: string, panel: Panel) => Promise<void> | void;
 }
 
 export function describe(s: Step): string {
@@ -111,6 +115,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
   let mark = sim.beepLog.length;
   for (const step of sc.steps) {
     let problem: string | undefined;
+    await o.beforeStep?.(step);
     try {
       problem = await play(step);
     } catch (e) {
@@ -213,6 +218,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         return tr(`attendu le registre ${want} ; il contient ${entries.length}${list ? ' : ' + list : ''}`, `expected the ledger ${want}; it holds ${entries.length}${list ? ': ' + list : ''}`);
       }
       case 'screenshot': {
+        if (o.screenshot) return void (await o.screenshot(s.file, { lines: sim.screen, rows: 4, columns: 20, led: sim.led }));
         const file = o.screenshotDir && !isAbsolute(s.file) ? resolve(o.screenshotDir, s.file) : resolveFrom(sc.file, s.file);
         mkdirSync(dirname(file), { recursive: true });
         writeFileSync(file, drawPng({ lines: sim.screen, rows: 4, columns: 20, led: sim.led }));

@@ -1,7 +1,6 @@
 // The whole handheld in software: the NOR chip, the bootloader (or developer mode), the firmware bundle
 // running in QuickJS with the simulated peripherals, on virtual time. Scenarios, the demo, the
 // interactive mode and the benchmarks all drive this class.
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -19,6 +18,9 @@ import { defaultConfig, storeConfig, configProblems, type Config } from '../firm
 import { BEEPS, type Signal } from '../firmware/signals.ts';
 import { Ledger } from '../src/ledger/index.ts';
 import type { Payment } from '../src/ledger/index.ts';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { toHex } from '../src/hex.ts';
+import { utf8Encode } from '../src/utf8.ts';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const BUNDLE_PATH = join(ROOT, 'firmware', 'dist', 'saphir-fw.js');
@@ -212,7 +214,7 @@ export class Simulator {
       bundle = this.bundleText;
       this.bootMode = 'developer';
       this.booted = null;
-      this.imageHash = createHash('sha256').update(bundle).digest('hex');
+      this.imageHash = toHex(sha256(utf8Encode(bundle)));
       this.pendingConfirm = false;
     }
     const sim = this;

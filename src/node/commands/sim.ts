@@ -30,6 +30,7 @@ const HELP = `usage: saphir sim [options]
   --bridge-hid VID:PID|PATH [--hid-mode keyboard|pos]   a real HID scanner feeds the simulated device
   --bridge-serial PATH [--baud N]                      a real serial scanner feeds the simulated device
   --pty [PATH] [--baud N] expose the device's service port as a pseudo-terminal (for saphir flash)
+  --web [--port N] [--host H] [--open]   the simulator in a web page, on a local HTTP server (default 127.0.0.1)
   --lang fr|en            language of this tool's messages (default fr)
 Without --scenario: interactive. Type 'aide' / 'help' for the commands.`;
 
@@ -45,6 +46,10 @@ export async function run(args: string[]): Promise<number> {
     'bridge-serial': { type: 'string' },
     baud: { type: 'string' },
     pty: { type: 'boolean' },
+    web: { type: 'boolean' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    open: { type: 'boolean' },
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
@@ -53,6 +58,10 @@ export async function run(args: string[]): Promise<number> {
   if (values.scenario) {
     // Scenario files given after --scenario, as further options or as positionals.
     return scenarios([...values.scenario, ...positionals], { lang, quiet: !!values.quiet, screenshots: values.screenshots, variant, flash: values.flash });
+  }
+  if (values.web) {
+    const port = values.port === undefined ? 0 : intOf(values.port, '--port', 0, 65535);
+    return web({ lang, port, host: values.host, open: !!values.open });
   }
   if (values.pty) {
     const baud = values.baud === undefined ? undefined : intOf(values.baud, '--baud', 300, 4_000_000);
@@ -459,5 +468,27 @@ async function pty(link: string | undefined, o: { lang: Lang; flash?: string; va
   });
   await port.close();
   await live.close();
+  return 0;
+}
+
+// --- web ------------------------------------------------------------------------------------------
+
+async function web(o: { lang: Lang; port: number; host?: string; open: boolean }): Promise<number> {
+  const { startWebServer } = await import('../../../hw-sim/web/server.ts');
+  const w = await startWebServer({ port: o.port, host: o.host });
+  const fr = o.lang === 'fr';
+  process.stdout.write(`${fr ? 'Simulateur web' : 'Web simulator'}: ${w.url}\n${fr ? 'Ctrl-C pour arrêter.' : 'Ctrl-C to stop.'}\n`);
+  if (o.open) {
+    const { spawn } = await import('node:child_process');
+    const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+    const child = spawn(cmd, [w.url], { stdio: 'ignore', detached: true });
+    child.on('error', () => process.stderr.write(`${fr ? 'impossible d’ouvrir le navigateur' : 'could not open a browser'} (${cmd}); ${fr ? 'ouvrez' : 'open'} ${w.url}\n`));
+    child.unref();
+  }
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await w.close();
   return 0;
 }
