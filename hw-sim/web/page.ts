@@ -345,7 +345,9 @@ function press(key: string): void {
 for (const b of document.querySelectorAll<HTMLButtonElement>('[data-key]')) b.onclick = () => press(b.dataset.key!);
 document.addEventListener('keydown', (e) => {
   const el = e.target as HTMLElement;
-  if (el.closest('input, textarea, select, button, [contenteditable]') || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (el.closest('input, textarea, select, [contenteditable]') || e.ctrlKey || e.metaKey || e.altKey) return;
+  // Enter on a focused button presses that button.
+  if (el.closest('button, a') && (e.key === 'Enter' || e.key === ' ')) return;
   const key = /^[0-9]$/.test(e.key) ? e.key : e.key === 'Enter' ? 'OK' : e.key === 'Escape' || e.key === 'Backspace' ? 'C' : '';
   if (!key) return;
   e.preventDefault();

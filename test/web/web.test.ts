@@ -1,0 +1,185 @@
+// The web simulator (hw-sim/web/) in a real Chromium: the real firmware bundle in QuickJS-wasm in a
+// Web Worker, driven through the page's stable hooks (data-test). Skipped, and said so, without
+// /usr/bin/chromium; a failure then under SAPHIR_TEST_STRICT=1.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ticketCode } from '../../hw-sim/tickets.ts';
+import { chromiumMissing, display, launch, server, ticketPng, ticketY4m, waitDisplay, type Browser } from './browser.ts';
+import type { WebServer } from '../../hw-sim/web/server.ts';
+import type { Page } from 'playwright-core';
+
+const missing = chromiumMissing();
+const web = suite('web simulator in Chromium');
+
+if (missing) {
+  web(`SKIPPED (no browser): ${missing}`, () => {
+    process.stderr.write(`\n  SKIPPED test/web: ${missing}\n`);
+    if (process.env.SAPHIR_TEST_STRICT === '1') assert.unreachable(`SAPHIR_TEST_STRICT=1 and ${missing}`);
+  });
+} else {
+  let srv: WebServer;
+  let b: Browser;
+  let p: Page;
+  const winning = ticketCode({ emission: 1, block: 9, number: 501, prize: 150 });
+
+  const scan = async (code: string) => {
+    await p.fill('[data-test="code"]', code);
+    await p.click('[data-test="scan"]');
+  };
+
+  web.before(async () => {
+    srv = await server();
+    b = await launch();
+    p = b.page;
+  });
+  web.after(async () => {
+    await b?.close();
+    await srv?.close();
+  });
+
+  web('boots the real firmware to PRÊT', async () => {
+    await p.goto(srv.url);
+    const text = await waitDisplay(p, 'PRÊT', 30000);
+    assert.match(text, /SAPHIR/);
+    assert.is(await p.getAttribute('[data-test="led"]', 'data-color'), 'off');
+    assert.equal(b.errors, [], 'no page error, no failed request');
+  });
+
+  web('a pasted genuine winning code → GAGNANT 150 € → OK → PAYÉ, saved in the ledger', async () => {
+    await scan(winning);
+    const text = await waitDisplay(p, 'GAGNANT');
+    assert.match(text, /150 €/);
+    await p.waitForSelector('[data-test="led"][data-color="green"]');
+    await p.click('[data-test="key-OK"]');
+    await waitDisplay(p, 'PAYÉ');
+    await p.waitForSelector('body[data-payments="1"]');
+    assert.match(await p.locator('[data-test="ledger"] tbody').innerText(), /1\s+9\s+501\s+150 €/);
+    assert.match(await p.locator('[data-test="beeps"]').innerText(), /win/);
+  });
+
+  web('the same code again → DÉJÀ PAYÉ', async () => {
+    await scan(winning);
+    await waitDisplay(p, 'DÉJÀ PAYÉ');
+  });
+
+  web('a reload keeps the ledger (the chip is in IndexedDB)', async () => {
+    await p.reload();
+    await waitDisplay(p, 'PRÊT', 30000);
+    await p.waitForSelector('body[data-payments="1"]');
+    await scan(winning);
+    await waitDisplay(p, 'DÉJÀ PAYÉ');
+  });
+
+  web('a forged code → NON VALIDE, red LED', async () => {
+    await scan(ticketCode({ emission: 1, block: 9, number: 502, prize: 150, key: 'other' }));
+    await waitDisplay(p, 'NON VALIDE');
+    await p.waitForSelector('[data-test="led"][data-color="red"]');
+  });
+
+  web('a generated ticket through the serial scanner, paid from the keyboard (Enter = OK)', async () => {
+    await p.selectOption('[data-test="via"]', 'serial');
+    await p.fill('[data-test="options"]', 'baud=115200 terminator=crlf');
+    await p.fill('[data-test="t-number"]', '777');
+    await p.selectOption('[data-test="t-prize"]', '10');
+    await p.click('[data-test="ticket"]');
+    await waitDisplay(p, 'GAGNANT');
+    await p.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await p.keyboard.press('Enter');
+    await waitDisplay(p, 'PAYÉ');
+    await p.waitForSelector('body[data-payments="2"]');
+    await p.selectOption('[data-test="via"]', 'hid-pos');
+    await p.fill('[data-test="options"]', '');
+  });
+
+  web('a bad scanner option is reported, nothing crashes', async () => {
+    await p.fill('[data-test="options"]', 'baud=7');
+    await p.selectOption('[data-test="via"]', 'serial');
+    await scan(winning);
+    await p.waitForFunction(() => /baud/.test(document.querySelector('[data-test="status"]')!.textContent!));
+    await p.fill('[data-test="options"]', '');
+    await p.selectOption('[data-test="via"]', 'hid-pos');
+    await scan(winning);
+    await waitDisplay(p, 'DÉJÀ PAYÉ');
+  });
+
+  web('a dropped photo of a ticket → its verdict', async () => {
+    const png = ticketPng(ticketCode({ emission: 1, block: 9, number: 503, prize: 0 }));
+    await p.evaluate(async (b64) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const dt = new DataTransfer();
+      dt.items.add(new File([bytes], 'ticket.png', { type: 'image/png' }));
+      document.querySelector('[data-test="drop"]')!.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, png.toString('base64'));
+    await waitDisplay(p, 'PERDANT');
+  });
+
+  web('a shipped scenario passes in the page, with its screenshot to download', async () => {
+    await p.selectOption('[data-test="scenario-pick"]', 'english.yaml');
+    await p.click('[data-test="scenario-run"]');
+    await p.waitForSelector('[data-test="scenario-result"][data-ok]', { timeout: 60000 });
+    assert.is(await p.getAttribute('[data-test="scenario-result"]', 'data-ok'), 'true', await p.locator('[data-test="scenario-steps"]').innerText());
+    assert.ok((await p.locator('[data-test="scenario-steps"] li.pass').count()) > 3);
+    const shot = p.locator('[data-test="screenshot"]');
+    await shot.waitFor();
+    const [dl] = await Promise.all([p.waitForEvent('download'), shot.click()]);
+    assert.match(dl.suggestedFilename(), /\.png$/);
+    // The live device is back on screen.
+    await waitDisplay(p, 'SAPHIR');
+  });
+
+  web('a broken scenario shows its FILE:LINE problems; a failing expect is marked on its line', async () => {
+    await p.fill('[data-test="scenario-text"]', 'name: broken\nsteps:\n  - boot\n  - jump: 3\n');
+    await p.click('[data-test="scenario-run"]');
+    await p.waitForSelector('[data-test="scenario-problems"] li');
+    assert.match(await p.locator('[data-test="scenario-problems"]').innerText(), /english\.yaml:4: .*jump/);
+    await p.fill('[data-test="scenario-text"]', 'name: failing\nsteps:\n  - boot\n  - expect-display: GAGNANT\n');
+    await p.click('[data-test="scenario-run"]');
+    await p.waitForSelector('[data-test="scenario-result"][data-ok="false"]', { timeout: 30000 });
+    assert.match(await p.locator('[data-test="scenario-steps"] li.fail').innerText(), /:4: expect-display/);
+  });
+
+  web('step by step: one step a click, the current one highlighted', async () => {
+    await p.fill('[data-test="scenario-text"]', 'name: steps\nsteps:\n  - boot\n  - expect-display: PRÊT\n  - press: OK\n');
+    await p.click('[data-test="scenario-step"]');
+    await p.waitForSelector('[data-test="scenario-steps"] li.current[data-line="3"]');
+    assert.is(await p.locator('[data-test="scenario-steps"] li.pass').count(), 0);
+    await p.click('[data-test="scenario-step"]');
+    await p.waitForSelector('[data-test="scenario-steps"] li.current[data-line="4"]');
+    assert.is(await p.locator('[data-test="scenario-steps"] li.pass').count(), 1);
+    await p.click('[data-test="scenario-run"]');
+    await p.waitForSelector('[data-test="scenario-result"][data-ok="true"]');
+  });
+
+  web('English switch', async () => {
+    await p.selectOption('[data-test="lang"]', 'en');
+    assert.is(await p.locator('[data-test="scan"]').innerText(), 'Scan');
+    await p.selectOption('[data-test="lang"]', 'fr');
+    assert.is(await p.locator('[data-test="scan"]').innerText(), 'Scanner');
+    assert.equal(b.errors.filter((e) => !/status of 404/.test(e)), []);
+  });
+
+  web('the webcam (Chromium fake capture of a ticket video) → its verdict', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'saphir-y4m-'));
+    const video = join(dir, 'ticket.y4m');
+    ticketY4m(ticketCode({ emission: 1, block: 9, number: 504, prize: 0 }), video);
+    const cam = await launch({
+      args: ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${video}`],
+    });
+    try {
+      await cam.context.grantPermissions(['camera'], { origin: srv.url.replace(/\/$/, '') });
+      await cam.page.goto(srv.url);
+      await waitDisplay(cam.page, 'PRÊT', 30000);
+      await cam.page.click('[data-test="webcam"]');
+      await waitDisplay(cam.page, 'PERDANT', 30000);
+      assert.ok((await display(cam.page).innerText()).length > 0);
+    } finally {
+      await cam.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+web.run();
