@@ -30,10 +30,13 @@ if (missing) {
     await p.click('[data-test="scan"]');
   };
 
+  /** Every URL the page asked for: nothing may come from anywhere but the local server. */
+  const requested: string[] = [];
   web.before(async () => {
     srv = await server();
     b = await launch();
     p = b.page;
+    p.on('request', (r) => requested.push(r.url()));
   });
   web.after(async () => {
     await b?.close();
@@ -46,6 +49,8 @@ if (missing) {
     assert.match(text, /SAPHIR/);
     assert.is(await p.getAttribute('[data-test="led"]', 'data-color'), 'off');
     assert.equal(b.errors, [], 'no page error, no failed request');
+    assert.ok(requested.length >= 5);
+    assert.equal(requested.filter((u) => !u.startsWith(srv.url) && !/^(data|blob):/.test(u)), [], 'nothing fetched from elsewhere');
   });
 
   web('a pasted genuine winning code → GAGNANT 150 € → OK → PAYÉ, saved in the ledger', async () => {
@@ -159,6 +164,32 @@ if (missing) {
     await p.selectOption('[data-test="lang"]', 'fr');
     assert.is(await p.locator('[data-test="scan"]').innerText(), 'Scanner');
     assert.equal(b.errors.filter((e) => !/status of 404/.test(e)), []);
+  });
+
+  web('chip export and import (the saphir sim --flash format); a wrong file changes nothing', async () => {
+    const [dl] = await Promise.all([p.waitForEvent('download'), p.click('[data-test="export"]')]);
+    const file = await dl.path();
+    const { statSync, readFileSync } = await import('node:fs');
+    assert.is(statSync(file).size, 4 * 1024 * 1024);
+    const { NorFlash } = await import('../../hw-sim/nor-flash.ts');
+    const { Ledger } = await import('../../src/ledger/index.ts');
+    const { partitionFlash } = await import('../../hw-sim/device.ts');
+    const chip = new NorFlash({ bytes: new Uint8Array(readFileSync(file)) });
+    const paid = Ledger.readEntries(partitionFlash(chip, 'ledger'));
+    assert.is(paid.length, 2);
+    assert.ok(paid.some((x) => x.block === 9 && x.number === 501 && x.prizeEur === 150));
+
+    await p.setInputFiles('[data-test="import"]', { name: 'bad.bin', mimeType: 'application/octet-stream', buffer: Buffer.from('not a chip') });
+    await p.waitForFunction(() => /10 bytes/.test(document.querySelector('[data-test="status"]')!.textContent!));
+    assert.is(await p.getAttribute('body', 'data-payments'), '2');
+
+    await p.click('[data-test="erase"]');
+    await p.waitForSelector('body[data-payments="0"]');
+    await p.setInputFiles('[data-test="import"]', file);
+    await p.waitForSelector('body[data-payments="2"]');
+    await waitDisplay(p, 'PRÊT');
+    await scan(winning);
+    await waitDisplay(p, 'DÉJÀ PAYÉ');
   });
 
   web('the webcam (Chromium fake capture of a ticket video) → its verdict', async () => {
