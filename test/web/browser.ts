@@ -64,7 +64,7 @@ export const display = (p: Page) => p.locator('[data-test="display"]');
 
 /** Waits until the display shows `text`; returns its four lines. */
 export async function waitDisplay(p: Page, text: string, timeout = 20000): Promise<string> {
-  await p.waitForFunction((t) => document.querySelector('[data-test="display"]')!.textContent!.includes(t), text, { timeout });
+  await p.waitForFunction(`document.querySelector('[data-test="display"]').textContent.includes(${JSON.stringify(text)})`, null, { timeout });
   return display(p).innerText();
 }
 
