@@ -21,6 +21,7 @@ const TEXT = {
     loading: 'démarrage du terminal…', ready: 'prêt', saved: 'puce enregistrée dans le navigateur', off: 'hors tension',
     passed: (n: number) => `scénario réussi (${n} étapes)`, failed: 'scénario en échec', invalid: 'scénario invalide',
     webcamStop: 'Arrêter la webcam', noWebcam: 'webcam indisponible : ', badImage: 'image illisible : ',
+    fromScenario: ' (scénario)',
   },
   en: {
     title: 'SAPHIR 250 000 € simulator', language: 'Language', mute: 'Mute', device: 'Device', customer: 'Customer',
@@ -34,6 +35,7 @@ const TEXT = {
     loading: 'starting the device…', ready: 'ready', saved: 'chip saved in the browser', off: 'power off',
     passed: (n: number) => `scenario passed (${n} steps)`, failed: 'scenario failed', invalid: 'invalid scenario',
     webcamStop: 'Stop the webcam', noWebcam: 'webcam unavailable: ', badImage: 'unreadable image: ',
+    fromScenario: ' (scenario)',
   },
 } as const;
 
@@ -251,12 +253,14 @@ async function toggleWebcam(): Promise<void> {
     clearInterval(webcam.timer);
     for (const tr of webcam.stream.getTracks()) tr.stop();
     webcam = undefined;
+    $('video').hidden = true;
     button.textContent = t().webcam;
     return;
   }
   try {
     const stream = await navigator.mediaDevices.getUserMedia({ video: { width: CAM_W, height: CAM_H }, audio: false });
     const video = $<HTMLVideoElement>('video');
+    video.hidden = false;
     video.srcObject = stream;
     await video.play();
     // About 4 frames a second: the camera keeps the latest only, the firmware decodes what it can.
@@ -287,7 +291,7 @@ worker.onmessage = (e: MessageEvent<ToPage>) => {
       return;
     case 'beep':
       beep(m.tones);
-      addLine('beeps', `${stamp()} ${m.kind}${m.source === 'scenario' ? ' (scénario)' : ''}`);
+      addLine('beeps', `${stamp()} ${m.kind}${m.source === 'scenario' ? t().fromScenario : ''}`);
       return;
     case 'log':
       addLine('log', `${stamp()} ${m.line}`);
@@ -312,7 +316,9 @@ worker.onmessage = (e: MessageEvent<ToPage>) => {
       for (const li of $('sc-steps').querySelectorAll('li.current')) li.classList.remove('current');
       const li = stepItem(m.line);
       li.classList.add('current');
-      li.scrollIntoView({ block: 'nearest' });
+      // Scrolls the list only, not the page.
+      const ol = $('sc-steps');
+      if (li.offsetTop < ol.scrollTop || li.offsetTop > ol.scrollTop + ol.clientHeight - li.offsetHeight) ol.scrollTop = li.offsetTop - ol.clientHeight / 2;
       return;
     }
     case 'step-done': {
