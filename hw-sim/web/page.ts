@@ -22,6 +22,7 @@ const TEXT = {
     passed: (n: number) => `scénario réussi (${n} étapes)`, failed: 'scénario en échec', invalid: 'scénario invalide',
     webcamStop: 'Arrêter la webcam', noWebcam: 'webcam indisponible : ', badImage: 'image illisible : ',
     fromScenario: ' (scénario)',
+    otherTab: 'le simulateur est ouvert dans un autre onglet : celui-ci n’enregistre pas la puce',
   },
   en: {
     title: 'SAPHIR 250 000 € simulator', language: 'Language', mute: 'Mute', device: 'Device', customer: 'Customer',
@@ -36,6 +37,7 @@ const TEXT = {
     passed: (n: number) => `scenario passed (${n} steps)`, failed: 'scenario failed', invalid: 'invalid scenario',
     webcamStop: 'Stop the webcam', noWebcam: 'webcam unavailable: ', badImage: 'unreadable image: ',
     fromScenario: ' (scenario)',
+    otherTab: 'the simulator is open in another tab: this one does not save the chip',
   },
 } as const;
 
@@ -277,12 +279,17 @@ async function toggleWebcam(): Promise<void> {
 // --- wiring ---------------------------------------------------------------------------------------
 
 let nextNumber = 1;
+let otherTab = false;
 
 worker.onmessage = (e: MessageEvent<ToPage>) => {
   const m = e.data;
   switch (m.type) {
+    case 'other-tab':
+      otherTab = true;
+      status(t().otherTab, true);
+      return;
     case 'ready':
-      status(t().ready);
+      if (!otherTab) status(t().ready);
       document.body.dataset.ready = '1';
       return;
     case 'state':

@@ -22,6 +22,8 @@ export type ToWorker =
 
 export type ToPage =
   | { type: 'ready' }
+  /** Another tab owns the stored chip: this one saves nothing. */
+  | { type: 'other-tab' }
   | { type: 'state'; source: 'live' | 'scenario'; lines: string[]; led: LedColor; on: boolean; bootMode: string }
   | { type: 'beep'; kind: string; tones: { hz: number; ms: number }[]; source: 'live' | 'scenario' }
   | { type: 'log'; line: string }

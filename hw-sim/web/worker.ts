@@ -51,9 +51,26 @@ function storeChip(db: IDBDatabase, bytes: Uint8Array): Promise<void> {
   });
 }
 
+/** One tab owns the stored chip; another one runs from a copy and saves nothing (they would overwrite each other). */
+function ownChip(): Promise<boolean> {
+  const locks = (navigator as unknown as { locks?: { request(n: string, o: object, f: (l: unknown) => unknown): Promise<unknown> } }).locks;
+  if (!locks) return Promise.resolve(true);
+  // A reloaded page's old worker may still hold it for a moment: wait a little before giving up.
+  return new Promise((resolve) => {
+    locks
+      .request('saphir-sim-chip', { signal: AbortSignal.timeout(1500) }, () => {
+        resolve(true);
+        return new Promise(() => {}); // held as long as this worker lives
+      })
+      .catch(() => resolve(false));
+  });
+}
+
 // --- the live device ------------------------------------------------------------------------------
 
 let db: IDBDatabase | undefined;
+/** False in a second tab: the chip is loaded from IndexedDB but never written back. */
+let owner = true;
 let bundle = '';
 let live: Simulator;
 let savedOps = -1;
@@ -100,14 +117,14 @@ async function persist(force = false): Promise<void> {
   const chip = live.chip;
   if (!force && chip.ops === savedOps) return;
   savedOps = chip.ops;
-  if (db) {
+  if (db && owner) {
     try {
       await storeChip(db, chip.bytes);
     } catch (e) {
       post({ type: 'error', message: `IndexedDB: ${(e as Error)?.message ?? e}` });
     }
   }
-  post({ type: 'ledger', entries: live.ledger(), saved: !!db });
+  post({ type: 'ledger', entries: live.ledger(), saved: !!db && owner });
 }
 
 // One queue: ticks and commands never interleave.
@@ -280,6 +297,8 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
     bundle = await (await fetch(new URL('saphir-fw.js', self.location.href).href)).text();
     try {
       db = await openDb();
+      owner = await ownChip();
+      if (!owner) post({ type: 'other-tab' });
     } catch (e) {
       post({ type: 'error', message: `IndexedDB: ${(e as Error)?.message ?? e} (the chip will not survive a reload)` });
     }

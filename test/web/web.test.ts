@@ -78,6 +78,28 @@ if (missing) {
     await waitDisplay(p, 'DÉJÀ PAYÉ');
   });
 
+  web('a second tab says it does not save the chip, and does not overwrite the first one', async () => {
+    const other = await b.context.newPage();
+    try {
+      await other.goto(srv.url);
+      await waitDisplay(other, 'PRÊT', 30000);
+      await other.waitForFunction(`/autre onglet/.test(document.querySelector('[data-test="status"]').textContent)`);
+      await other.waitForSelector('body[data-payments="1"]');
+      await other.fill('[data-test="code"]', ticketCode({ emission: 1, block: 9, number: 505, prize: 10 }));
+      await other.click('[data-test="scan"]');
+      await waitDisplay(other, 'GAGNANT');
+      await other.click('[data-test="key-OK"]');
+      await waitDisplay(other, 'PAYÉ');
+      await other.waitForSelector('body[data-payments="2"]');
+    } finally {
+      await other.close();
+    }
+    await p.reload();
+    await waitDisplay(p, 'PRÊT', 30000);
+    await p.waitForSelector('body[data-payments="1"]');
+    assert.not.match(await p.locator('[data-test="status"]').innerText(), /autre onglet/);
+  });
+
   web('a forged code → NON VALIDE, red LED', async () => {
     await scan(ticketCode({ emission: 1, block: 9, number: 502, prize: 150, key: 'other' }));
     await waitDisplay(p, 'NON VALIDE');
