@@ -1,6 +1,7 @@
 // The web simulator's page: draws the handheld the worker (worker.ts) runs, and sends it keys, scans,
 // camera frames, power and chip commands, scenarios. No device logic here.
 import { drawPixels } from '../pixels.ts';
+import { toCsv } from '../../src/ledger/csv.ts';
 import type { LedColor } from '../../src/hal.ts';
 import type { Payment } from '../../src/ledger/index.ts';
 import type { ToPage, ToWorker } from './protocol.ts';
@@ -132,16 +133,6 @@ function showLedger(entries: Payment[]): void {
       return tr;
     }),
   );
-}
-
-/** The same columns as `saphir ledger export` (src/node/commands/ledger.ts). */
-function ledgerCsv(entries: Payment[]): string {
-  const field = (v: unknown) => {
-    const s = String(v ?? '');
-    return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  const rows = entries.map((p) => [p.emission, p.block, p.number, p.prizeEur, new Date(p.paidAtMs).toISOString(), p.deviceId].map(field).join(','));
-  return ['emission,block,number,prize_eur,paid_at,device_id', ...rows].join('\n') + '\n';
 }
 
 function download(name: string, data: BlobPart, type: string): void {
@@ -402,7 +393,7 @@ $<HTMLInputElement>('import').onchange = async (e) => {
   send({ type: 'import', bytes }, [bytes]);
   (e.target as HTMLInputElement).value = '';
 };
-$('csv').onclick = () => download('saphir-ledger.csv', ledgerCsv(payments), 'text/csv');
+$('csv').onclick = () => download('saphir-ledger.csv', toCsv(payments), 'text/csv');
 
 const drop = $('drop');
 drop.ondragover = (e) => {

@@ -100,6 +100,15 @@ if (missing) {
     assert.not.match(await p.locator('[data-test="status"]').innerText(), /autre onglet/);
   });
 
+  web('the ledger panel exports CSV in the columns of saphir ledger export', async () => {
+    const [dl] = await Promise.all([p.waitForEvent('download'), p.click('[data-test="csv"]')]);
+    const { readFileSync } = await import('node:fs');
+    const csv = readFileSync(await dl.path(), 'utf8').split('\n');
+    assert.is(csv[0], 'emission,block,number,prize_eur,paid_at,device_id');
+    assert.match(csv[1], /^1,9,501,150,\d{4}-\d\d-\d\dT[\d:.]+Z,SIM-0001$/);
+    assert.is(csv.length, 3);
+  });
+
   web('a forged code → NON VALIDE, red LED', async () => {
     await scan(ticketCode({ emission: 1, block: 9, number: 502, prize: 150, key: 'other' }));
     await waitDisplay(p, 'NON VALIDE');

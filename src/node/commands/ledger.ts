@@ -1,33 +1,13 @@
 // saphir ledger export --port PATH [--baud N] [--format csv|json] [--lang fr|en]
 import { withServiceClient } from '../flash-client.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';
+import { exportRow, toCsv } from '../../ledger/csv.ts';
 
 const HELP = `usage: saphir ledger export --port PATH [--baud N] [--format csv|json] [--lang fr|en]
 Reads the paid-ticket ledger of a device over its service port and writes it to standard output:
 CSV (default; one payment a line) or JSON (an array). Exit 0, 1 on an error, 2 on a usage error.`;
 
-const COLUMNS = ['emission', 'block', 'number', 'prize_eur', 'paid_at', 'device_id'] as const;
-
-function csvField(v: unknown): string {
-  const s = v === undefined || v === null ? '' : String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-/** One payment as the export shows it (ISO time; snake_case names). */
-export function exportRow(e: unknown): Record<(typeof COLUMNS)[number], unknown> {
-  const o = (e && typeof e === 'object' ? e : {}) as Record<string, unknown>;
-  const t = typeof o.paidAtMs === 'number' && isFinite(o.paidAtMs) ? new Date(o.paidAtMs).toISOString() : '';
-  return { emission: o.emission, block: o.block, number: o.number, prize_eur: o.prizeEur, paid_at: t, device_id: o.deviceId };
-}
-
-export function toCsv(entries: unknown[]): string {
-  const lines = [COLUMNS.join(',')];
-  for (const e of entries) {
-    const r = exportRow(e);
-    lines.push(COLUMNS.map((c) => csvField(r[c])).join(','));
-  }
-  return lines.join('\n') + '\n';
-}
+export { exportRow, toCsv };
 
 export async function run(args: string[]): Promise<number> {
   const parsed = parseCommand(args, HELP, {
