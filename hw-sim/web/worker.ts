@@ -81,14 +81,17 @@ function stateOf(sim: Simulator, source: 'live' | 'scenario'): ToPage {
   return { type: 'state', source, lines: sim.screen, led: sim.led, on: sim.on, bootMode: sim.bootMode };
 }
 
-let statePending = false;
-/** Posted once the firmware's callback is over, so the page sees the LED it set after the text. */
+const statePending = new Set<Simulator>();
+/**
+ * Posted once the firmware's callback is over, so the page sees the LED it set after the text. Only
+ * the simulator that has the screen posts: the live one, or the scenario's while it runs.
+ */
 function postState(sim: Simulator, source: 'live' | 'scenario'): void {
-  if (statePending) return;
-  statePending = true;
+  if (statePending.has(sim)) return;
+  statePending.add(sim);
   queueMicrotask(() => {
-    statePending = false;
-    post(stateOf(sim, source));
+    statePending.delete(sim);
+    if ((source === 'scenario') === (scenario?.sim === sim)) post(stateOf(sim, source));
   });
 }
 
@@ -254,7 +257,7 @@ async function playScenario(name: string, text: string, stepping: boolean, lang:
     events: {
       display: () => postState(s.sim, 'scenario'),
       led: () => postState(s.sim, 'scenario'),
-      beep: (b, kind) => post({ type: 'beep', kind, tones: b.tones, source: 'scenario' }),
+      beep: (b, kind) => scenario === s && post({ type: 'beep', kind, tones: b.tones, source: 'scenario' }),
       power: () => postState(s.sim, 'scenario'),
     },
   });
@@ -281,8 +284,8 @@ async function playScenario(name: string, text: string, stepping: boolean, lang:
   } catch (e) {
     post({ type: 'scenario-done', ok: false, steps: 0, virtualMs: 0, error: e instanceof Error ? e.message : String(e) });
   } finally {
-    s.sim.dispose();
     scenario = undefined;
+    s.sim.dispose();
     wall = performance.now();
     post(stateOf(live, 'live'));
   }

@@ -3,7 +3,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { ROOT } from '../helpers.ts';
@@ -61,6 +62,30 @@ web('prints a 127.0.0.1 URL, serves the page, the wasm and the firmware bundle, 
     child.kill('SIGINT');
   }
   assert.is(await exited, 0);
+});
+
+web('--open hands the URL to the desktop opener (xdg-open)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'saphir-open-'));
+  const seen = join(dir, 'seen');
+  writeFileSync(join(dir, 'xdg-open'), `#!/bin/sh\necho "$1" > ${seen}\n`, { mode: 0o755 });
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--web', '--open', '--lang', 'en'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PATH: `${dir}:${process.env.PATH}` },
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let out = '';
+  child.stdout.on('data', (b) => (out += b));
+  try {
+    const deadline = Date.now() + 120000;
+    while (!existsSync(seen) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    assert.match(out, /Web simulator: http:\/\/127\.0\.0\.1:\d+\//);
+    assert.is(readFileSync(seen, 'utf8').trim(), /(http\S+)/.exec(out)![1]);
+  } finally {
+    child.kill('SIGINT');
+    await exited;
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 web('a bad --port is a usage error', () => {

@@ -162,8 +162,11 @@ if (missing) {
     await shot.waitFor();
     const [dl] = await Promise.all([p.waitForEvent('download'), shot.click()]);
     assert.match(dl.suggestedFilename(), /\.png$/);
-    // The live device is back on screen.
-    await waitDisplay(p, 'SAPHIR');
+    // The live device is back on screen, and stays there.
+    await waitDisplay(p, 'PRÊT');
+    await p.waitForTimeout(300);
+    assert.match(await display(p).innerText(), /PRÊT/);
+    assert.not.match(await p.locator('[data-test="power"]').innerText(), /hors tension/);
   });
 
   web('a broken scenario shows its FILE:LINE problems; a failing expect is marked on its line', async () => {
@@ -187,6 +190,19 @@ if (missing) {
     assert.is(await p.locator('[data-test="scenario-steps"] li.pass').count(), 1);
     await p.click('[data-test="scenario-run"]');
     await p.waitForSelector('[data-test="scenario-result"][data-ok="true"]');
+    await p.waitForTimeout(300);
+    assert.match(await display(p).innerText(), /PRÊT/, 'the live device is back on screen');
+  });
+
+  web('power cut, boot and reboot buttons', async () => {
+    await p.click('[data-test="cut"]');
+    await p.waitForFunction(`document.querySelector('[data-test="display"]').innerText.trim() === ''`);
+    assert.match(await p.locator('[data-test="power"]').innerText(), /hors tension/);
+    await p.click('[data-test="boot"]');
+    await waitDisplay(p, 'PRÊT');
+    await p.click('[data-test="reboot"]');
+    await p.waitForFunction(`/power: off \\(reboot\\)/.test(document.querySelector('[data-test="log"]').textContent)`);
+    await waitDisplay(p, 'PRÊT');
   });
 
   web('English switch', async () => {
