@@ -48,6 +48,7 @@ if (missing) {
     const text = await waitDisplay(p, 'PRÊT', 30000);
     assert.match(text, /SAPHIR/);
     assert.is(await p.getAttribute('[data-test="led"]', 'data-color'), 'off');
+    assert.match(await p.locator('[data-test="log"]').innerText(), /power: boot \(developer\)[\s\S]*ready: 0 payments/);
     assert.equal(b.errors, [], 'no page error, no failed request');
     assert.ok(requested.length >= 5);
     assert.equal(requested.filter((u) => !u.startsWith(srv.url) && !/^(data|blob):/.test(u)), [], 'nothing fetched from elsewhere');
@@ -57,6 +58,7 @@ if (missing) {
     await scan(winning);
     const text = await waitDisplay(p, 'GAGNANT');
     assert.match(text, /150 €/);
+    assert.is(await p.locator('[data-test="customer"]').innerText(), '150 €');
     await p.waitForSelector('[data-test="led"][data-color="green"]');
     await p.click('[data-test="key-OK"]');
     await waitDisplay(p, 'PAYÉ');
