@@ -132,6 +132,20 @@ if (missing) {
     await p.fill('[data-test="options"]', '');
   });
 
+  web('generated tickets through the camera model and an AZERTY keyboard wedge', async () => {
+    await p.selectOption('[data-test="t-prize"]', '0');
+    for (const [via, options, n] of [['camera', 'blur=0.3', '801'], ['hid-keyboard', 'layout=fr', '802']]) {
+      await p.selectOption('[data-test="via"]', via);
+      await p.fill('[data-test="options"]', options);
+      await p.fill('[data-test="t-number"]', n);
+      await p.click('[data-test="ticket"]');
+      await waitDisplay(p, `1-1-${n}`);
+      assert.match(await display(p).innerText(), /PERDANT/);
+    }
+    await p.selectOption('[data-test="via"]', 'hid-pos');
+    await p.fill('[data-test="options"]', '');
+  });
+
   web('a bad scanner option is reported, nothing crashes', async () => {
     await p.fill('[data-test="options"]', 'baud=7');
     await p.selectOption('[data-test="via"]', 'serial');
