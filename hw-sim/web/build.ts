@@ -22,7 +22,8 @@ async function ensureFirmware(): Promise<void> {
 /** Node-only imports of shared hw-sim modules, and what the browser build uses instead. */
 const SHIMMED = new Set(['node:fs', 'node:path', 'node:url', 'node:child_process', 'pngjs']);
 
-const browserOnly: Plugin = {
+/** Exported for the tests. */
+export const browserOnly: Plugin = {
   name: 'browser-only',
   setup(b) {
     b.onResolve({ filter: /.*/ }, (args) => {
