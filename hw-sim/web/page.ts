@@ -53,6 +53,7 @@ function applyLang(): void {
     const v = (t() as Record<string, unknown>)[el.dataset.i18n!];
     if (typeof v === 'string') el.textContent = v;
   }
+  if (webcam) $('webcam').textContent = t().webcamStop;
 }
 
 const worker = new Worker(new URL('worker.js', import.meta.url), { type: 'module' });
