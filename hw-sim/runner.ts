@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { Simulator, type SimEvents } from './sim.ts';
 import { NorFlash } from './nor-flash.ts';
-import { drawPng, drawText } from './render.ts';
+import { drawPng, drawText, type Panel } from './render.ts';
 import { transmit, ScannerOptionError } from './scanners/index.ts';
 import { ticketCode } from './tickets.ts';
 import type { Scenario, Step } from './scenario.ts';
@@ -55,6 +55,10 @@ export interface RunOptions {
   techKey?: Uint8Array;
   /** The fleet registry the devices talk to, and what it holds (for expect-registry). */
   registry?: ScenarioRegistry;
+  /** Awaited before each step (the web page's step-by-step mode). */
+  beforeStep?: (step: Step) => Promise<void> | void;
+  /** Takes a `screenshot:` step instead of writing a PNG file (the web page offers it as a download). */
+  screenshot?: (file: string, panel: Panel) => Promise<void> | void;
 }
 
 /** What a scenario sees of its registry. */
@@ -170,6 +174,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
   for (const step of sc.steps) {
     let problem: string | undefined;
     sim = step.on ? fleet.get(step.on)! : first;
+    await o.beforeStep?.(step);
     try {
       problem = await play(step);
     } catch (e) {
@@ -302,6 +307,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         return say.registry(want, st.holders.length, held, st.conflicts);
       }
       case 'screenshot': {
+        if (o.screenshot) return void (await o.screenshot(s.file, { lines: sim.screen, rows: 4, columns: 20, led: sim.led }));
         const file = o.screenshotDir && !isAbsolute(s.file) ? resolve(o.screenshotDir, s.file) : resolveFrom(sc.file, s.file);
         try {
           makeDirs(dirname(file));

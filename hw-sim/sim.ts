@@ -1,7 +1,6 @@
 // The whole handheld in software: the NOR chip, the bootloader (or developer mode), the firmware bundle
 // running in QuickJS with the simulated peripherals, on virtual time. Scenarios, the demo, the
 // interactive mode and the benchmarks all drive this class.
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -25,6 +24,8 @@ import { fromHex } from '../src/hex.ts';
 import { nobleSign, publicKeyOf } from '../src/crypto/ed25519.ts';
 import { DEV_DEVICE_SEED_HEX } from '../src/registry/protocol.ts';
 import type { Payment } from '../src/ledger/index.ts';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { utf8Encode } from '../src/utf8.ts';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const BUNDLE_PATH = join(ROOT, 'firmware', 'dist', 'saphir-fw.js');
@@ -282,7 +283,7 @@ export class Simulator {
       bundle = this.bundleText;
       this.bootMode = 'developer';
       this.booted = null;
-      this.imageHash = createHash('sha256').update(bundle).digest('hex');
+      this.imageHash = toHex(sha256(utf8Encode(bundle)));
       this.pendingConfirm = false;
     }
     const sim = this;

@@ -411,6 +411,7 @@ Exit 0, 1 on an error, 2 on a usage error.`,
   --bridge-hid VID:PID|PATH [--hid-mode keyboard|pos]   a real HID scanner feeds the simulated device
   --bridge-serial PATH [--baud N]                      a real serial scanner feeds the simulated device
   --pty [PATH] [--baud N] expose the device's service port as a pseudo-terminal (for saphir flash)
+  --web [--port N] [--host H] [--open]   the simulator in a web page, on a local HTTP server (default 127.0.0.1)
   --firmware-key HEX|FILE provision the device with this firmware public key (a production device
                           unless it is the development key); default: the development keys
   --tech-key HEX|FILE     provision the device with this technician public key (service port access)

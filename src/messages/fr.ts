@@ -411,6 +411,7 @@ avec un avertissement). Sortie 0, 1 pour une erreur, 2 pour une erreur d'usage.`
   --bridge-hid VID:PID|CHEMIN [--hid-mode keyboard|pos]   un vrai scanner HID alimente l'appareil simulé
   --bridge-serial CHEMIN [--baud N]                      un vrai scanner série alimente l'appareil simulé
   --pty [CHEMIN] [--baud N] exposer le port de service de l'appareil comme pseudo-terminal (pour saphir flash)
+  --web [--port N] [--host H] [--open]   le simulateur dans une page web, sur un serveur HTTP local (127.0.0.1 par défaut)
   --firmware-key HEX|FICHIER  provisionner l'appareil avec cette clé publique firmware (un appareil de
                           production, sauf la clé de développement) ; par défaut : les clés de développement
   --tech-key HEX|FICHIER  provisionner l'appareil avec cette clé publique de technicien (accès au port de service)

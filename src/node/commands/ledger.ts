@@ -4,32 +4,12 @@ import { UsageError, intOf, parseCommand } from '../args.ts';
 import { devTechKeyWarning, techSeedOf } from '../key-args.ts';
 import type { Lang } from '../../i18n.ts';
 import { messages } from '../../messages/index.ts';
+import { exportRow, toCsv } from '../../ledger/csv.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.ledger;
 import { progressOffTty } from '../progress.ts';
 
-const COLUMNS = ['emission', 'block', 'number', 'prize_eur', 'paid_at', 'device_id'] as const;
-
-function csvField(v: unknown): string {
-  const s = v === undefined || v === null ? '' : String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-/** One payment as the export shows it (ISO time; snake_case names). */
-export function exportRow(e: unknown): Record<(typeof COLUMNS)[number], unknown> {
-  const o = (e && typeof e === 'object' ? e : {}) as Record<string, unknown>;
-  const t = typeof o.paidAtMs === 'number' && isFinite(o.paidAtMs) ? new Date(o.paidAtMs).toISOString() : '';
-  return { emission: o.emission, block: o.block, number: o.number, prize_eur: o.prizeEur, paid_at: t, device_id: o.deviceId };
-}
-
-export function toCsv(entries: unknown[]): string {
-  const lines = [COLUMNS.join(',')];
-  for (const e of entries) {
-    const r = exportRow(e);
-    lines.push(COLUMNS.map((c) => csvField(r[c])).join(','));
-  }
-  return lines.join('\n') + '\n';
-}
+export { exportRow, toCsv };
 
 export async function run(args: string[]): Promise<number> {
   const parsed = parseCommand(args, HELP, {

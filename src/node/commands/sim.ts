@@ -42,6 +42,10 @@ export async function run(args: string[]): Promise<number> {
     'firmware-key': { type: 'string' },
     'tech-key': { type: 'string' },
     registry: { type: 'string' },
+    web: { type: 'boolean' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    open: { type: 'boolean' },
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
@@ -56,6 +60,10 @@ export async function run(args: string[]): Promise<number> {
   if (values.scenario) {
     // Scenario files given after --scenario, as further options or as positionals.
     return scenarios([...values.scenario, ...positionals], { lang, quiet: !!values.quiet, screenshots: values.screenshots, variant, flash: values.flash, ...keys, registry: registryOption(values.registry) });
+  }
+  if (values.web) {
+    const port = values.port === undefined ? 0 : intOf(values.port, '--port', 0, 65535);
+    return web({ lang, port, host: values.host, open: !!values.open });
   }
   if (values.pty) {
     const baud = values.baud === undefined ? undefined : intOf(values.baud, '--baud', 300, 4_000_000);
@@ -579,4 +587,26 @@ function ptyCommands(
       }
     }),
   );
+}
+
+// --- web ------------------------------------------------------------------------------------------
+
+async function web(o: { lang: Lang; port: number; host?: string; open: boolean }): Promise<number> {
+  const { startWebServer } = await import('../../../hw-sim/web/server.ts');
+  const w = await startWebServer({ port: o.port, host: o.host });
+  const fr = o.lang === 'fr';
+  process.stdout.write(`${fr ? 'Simulateur web' : 'Web simulator'}: ${w.url}\n${fr ? 'Ctrl-C pour arrêter.' : 'Ctrl-C to stop.'}\n`);
+  if (o.open) {
+    const { spawn } = await import('node:child_process');
+    const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+    const child = spawn(cmd, [w.url], { stdio: 'ignore', detached: true });
+    child.on('error', () => process.stderr.write(`${fr ? 'impossible d’ouvrir le navigateur' : 'could not open a browser'} (${cmd}); ${fr ? 'ouvrez' : 'open'} ${w.url}\n`));
+    child.unref();
+  }
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await w.close();
+  return 0;
 }
