@@ -165,7 +165,8 @@ export class Simulator {
   /** The device's network (with `registry`): `network.state` takes it down, up, slow or lossy. */
   readonly network: SimNetwork | undefined;
   readonly registry: string | undefined;
-  private readonly deviceKey: { publicKey: Uint8Array; sign(m: Uint8Array): Uint8Array } | undefined;
+  /** The device's own key (its secure element): signs registry requests, by the firmware or the service port. */
+  readonly deviceKey: { publicKey: Uint8Array; sign(m: Uint8Array): Uint8Array };
 
   constructor(o: SimOptions = {}) {
     if (o.firmwareKey || o.techKey || o.production !== undefined) {
@@ -183,11 +184,9 @@ export class Simulator {
     this.deviceId = o.deviceId ?? 'SIM-0001';
     this.events = o.events ?? {};
     this.registry = o.registry;
-    if (o.registry) {
-      this.network = new SimNetwork(seededRng(`${o.seed ?? 1}:network`), () => this.now);
-      const seed = fromHex(o.deviceSeedHex ?? DEV_DEVICE_SEED_HEX);
-      this.deviceKey = { publicKey: publicKeyOf(seed), sign: (m) => nobleSign(m, seed) };
-    }
+    const seed = fromHex(o.deviceSeedHex ?? DEV_DEVICE_SEED_HEX);
+    this.deviceKey = { publicKey: publicKeyOf(seed), sign: (m) => nobleSign(m, seed) };
+    if (o.registry) this.network = new SimNetwork(seededRng(`${o.seed ?? 1}:network`), () => this.now);
   }
 
   get on(): boolean {
@@ -307,7 +306,7 @@ export class Simulator {
       rtcBase: () => this.rtcOffset,
       identity,
       network: this.network,
-      deviceKey: this.deviceKey,
+      deviceKey: this.network ? this.deviceKey : undefined,
       events: {
         display: (lines) => {
           this.screens.push({ t: this.now, lines });

@@ -267,6 +267,11 @@ export const en = {
     usage: 'give the subcommand: saphir ledger export --port PATH',
     format: '--format must be csv or json',
     exported: (n: number) => `${n} payment(s) exported`,
+    toUrl: '--to takes the registry\'s http://host:port URL',
+    noRegistry: (url: string, why: string) => `the registry at ${url} did not answer (${why}): nothing was marked sent`,
+    registryRefused: (error: string, detail: string) => `the registry refused the batch: ${error} ${detail}`,
+    pushed: (n: number, conflicts: number, invalid: number) =>
+      `${n} offline payment(s) sent to the registry, ${conflicts} conflict(s), ${invalid} refused`,
   },
   sim: {
     variant: '--variant must be quickjs or quickjs-ng',
@@ -397,10 +402,12 @@ security counter, an interrupted transfer), which firmware key it trusts (SHA-25
 production device, and whether the technician key (--tech-key; default: the published development
 key, with a warning) opens its service session. Several --port: each in turn, under its port's name
 (--json: one object a line). Exit 0, 1 on an error (on any port), 2 on a usage error.`,
-    ledger: `usage: saphir ledger export --port PATH [--baud N] [--format csv|json] [--tech-key FILE] [--lang fr|en]
+    ledger: `usage: saphir ledger export --port PATH [--baud N] [--format csv|json] [--quiet] [--tech-key FILE] [--to URL] [--lang fr|en]
 Reads the paid-ticket ledger of a device over its service port and writes it to standard output:
-CSV (default; one payment a line) or JSON (an array). --tech-key: the technician key that opens the
-device's service session (default: the published development key, with a warning).
+CSV (default; one payment a line) or JSON (an array). Progress goes to stderr every 10 % when it is
+not a terminal (--quiet: none). --tech-key: the technician key that opens the device's service session
+(default: the published development key, with a warning). --to URL: instead, carry the device's
+offline payments (signed by the device) to the fleet registry at URL; the device marks them sent.
 Exit 0, 1 on an error, 2 on a usage error.`,
     sim: `usage: saphir sim [options]
   --scenario FILE…        play scenario files (hw-sim/scenarios/*.yaml); exit 1 if any fails

@@ -266,6 +266,11 @@ export const fr: Messages = {
     usage: 'donner la sous-commande : saphir ledger export --port CHEMIN',
     format: '--format vaut csv ou json',
     exported: (n: number) => `${n} paiement(s) exporté(s)`,
+    toUrl: '--to prend l’URL http://hôte:port du registre central',
+    noRegistry: (url: string, why: string) => `le registre central ${url} n’a pas répondu (${why}) : rien n’a été marqué transmis`,
+    registryRefused: (error: string, detail: string) => `le registre central a refusé le lot : ${error} ${detail}`,
+    pushed: (n: number, conflicts: number, invalid: number) =>
+      `${n} paiement(s) hors ligne transmis au registre central, ${conflicts} conflit(s), ${invalid} refusé(s)`,
   },
   sim: {
     variant: '--variant vaut quickjs ou quickjs-ng',
@@ -397,11 +402,13 @@ fie (SHA-256), s'il est un appareil de production, et si la clé de technicien (
 la clé de développement publiée, avec un avertissement) ouvre sa session de service. Plusieurs --port :
 chacun à son tour, sous le nom de son port (--json : un objet par ligne). Sortie 0, 1 pour une erreur
 (sur l'un des ports), 2 pour une erreur d'usage.`,
-    ledger: `usage : saphir ledger export --port CHEMIN [--baud N] [--format csv|json] [--tech-key FICHIER] [--lang fr|en]
+    ledger: `usage : saphir ledger export --port CHEMIN [--baud N] [--format csv|json] [--quiet] [--tech-key FICHIER] [--to URL] [--lang fr|en]
 Lit le registre des tickets payés d'un appareil par son port de service et l'écrit sur la sortie
-standard : CSV (par défaut ; un paiement par ligne) ou JSON (un tableau). --tech-key : la clé de
-technicien qui ouvre la session de service de l'appareil (par défaut la clé de développement publiée,
-avec un avertissement). Sortie 0, 1 pour une erreur, 2 pour une erreur d'usage.`,
+standard : CSV (par défaut ; un paiement par ligne) ou JSON (un tableau). Hors terminal, la progression
+va sur stderr tous les 10 % (--quiet : aucune). --tech-key : la clé de technicien qui ouvre la session
+de service de l'appareil (par défaut la clé de développement publiée, avec un avertissement). --to URL :
+à la place, porter les paiements hors ligne de l'appareil (signés par l'appareil) au registre central à
+URL ; l'appareil les marque transmis. Sortie 0, 1 pour une erreur, 2 pour une erreur d'usage.`,
     sim: `usage : saphir sim [options]
   --scenario FICHIER…     jouer des fichiers de scénario (hw-sim/scenarios/*.yaml) ; sortie 1 si l'un échoue
   --quiet                 avec --scenario : n'écrire que les échecs et le bilan

@@ -8,6 +8,9 @@ import { exportRow, toCsv } from '../../ledger/csv.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.ledger;
 import { progressOffTty } from '../progress.ts';
+import { Failure } from '../args.ts';
+import type { ServiceClient } from '../flash-client.ts';
+import type { RegistryError, RegistryResponse } from '../../registry/protocol.ts';
 
 export { exportRow, toCsv };
 
@@ -18,6 +21,7 @@ export async function run(args: string[]): Promise<number> {
     format: { type: 'string' },
     'tech-key': { type: 'string' },
     quiet: { type: 'boolean', short: 'q' },
+    to: { type: 'string' },
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
@@ -26,12 +30,51 @@ export async function run(args: string[]): Promise<number> {
   const format = values.format ?? 'csv';
   if (format !== 'csv' && format !== 'json') throw new UsageError((m) => m.ledger.format);
   const baud = values.baud === undefined ? 115200 : intOf(values.baud, '--baud', 300, 4000000);
+  if (values.to !== undefined && !/^https?:\/\/[\x21-\x7e]+$/.test(values.to)) throw new UsageError((m) => m.ledger.toUrl);
   const tech = techSeedOf(values['tech-key']);
   if (tech.dev) process.stderr.write(devTechKeyWarning('ledger', lang));
+  if (values.to !== undefined) return withServiceClient('ledger', values.port, baud, lang, (client) => pushOutbox(client, values.to!, lang), tech.seed);
   return withServiceClient('ledger', values.port, baud, lang, async (client) => {
     const entries = await client.ledger({ onProgress: progressOffTty('', !!values.quiet) });
     process.stdout.write(format === 'json' ? JSON.stringify(entries.map(exportRow), null, 1) + '\n' : toCsv(entries));
     process.stderr.write(messages(lang).ledger.exported(entries.length) + '\n');
     return 0;
   }, tech.seed);
+}
+
+/**
+ * `--to URL`: the device's offline payments, signed by the device itself (OUTBOX), carried to the fleet
+ * registry; each batch the registry answered is marked heard on the device. Idempotent: a batch sent
+ * twice is `granted` again, never counted twice.
+ */
+export async function pushOutbox(client: ServiceClient, url: string, lang: Lang): Promise<number> {
+  const t = messages(lang).ledger;
+  let sent = 0;
+  let conflicts = 0;
+  let invalid = 0;
+  for (let round = 0; round < 100; round++) {
+    const { request, slots } = await client.outbox();
+    if (!request) break;
+    let res: Response;
+    try {
+      res = await fetch(`${url.replace(/\/$/, '')}/v1/sync`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(request),
+        signal: AbortSignal.timeout(30_000),
+      });
+    } catch (e) {
+      throw new Failure((m) => m.ledger.noRegistry(url, e instanceof Error ? e.message : String(e)));
+    }
+    const body = (await res.json().catch(() => ({}))) as RegistryResponse & RegistryError;
+    if (!res.ok || !Array.isArray(body.results)) throw new Failure((m) => m.ledger.registryRefused(String(body.error ?? res.status), String(body.detail ?? '')));
+    for (const r of body.results) {
+      if (r.result === 'conflict') conflicts++;
+      else if (r.result === 'invalid') invalid++;
+    }
+    sent += body.results.length;
+    await client.outboxDone(slots);
+  }
+  process.stdout.write(t.pushed(sent, conflicts, invalid) + '\n');
+  return 0;
 }

@@ -499,6 +499,8 @@ async function pty(link: string | undefined, o: { lang: Lang; flash?: string; va
         running: () => sim.booted,
         reboot: () => void serial(() => sim.reboot()),
         ledgerEntries: () => sim.ledger(),
+        deviceKey: sim.deviceKey,
+        nowMs: () => sim.clock,
         // A power cut the service port simulates (during FINISH) restarts the device as a real one would.
         powerLost: () => {
           sim.powerOff('power cut');
