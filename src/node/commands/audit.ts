@@ -7,7 +7,7 @@ import { REASON_TEXT, formatEur, type Lang } from '../../i18n.ts';
 import { testKeyRing, type KeyRing } from '../../sph1/keys.ts';
 import type { Reason } from '../../sph1/check.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';
-import { nodeVerify } from '../node-crypto.ts';
+import { HOST_CRYPTO, nodeVerify } from '../node-crypto.ts';
 import { AuditTally, EXAMPLES, checkChunk, type AuditReport, type BlockReport } from '../workers/audit-core.ts';
 import { OrderedPool, startWorkers, workerCount } from '../workers/pool.ts';
 
@@ -226,6 +226,8 @@ export function reportJson(r: AuditReport): Record<string, unknown> {
       matches_article_3: b.matchesArticle3,
       ok: b.ok,
     })),
+    // The library that verified the signatures (src/node/node-crypto.ts).
+    crypto: HOST_CRYPTO,
   };
 }
 
