@@ -107,15 +107,22 @@ const jsqrAsFirmware: Plugin = {
 // The camera path in QuickJS and QuickJS-ng (the device's engine class, no JIT): camera.ts bundled as the firmware
 // bundles it (jsQR patched by firmware/jsqr-patch.mjs), 640×480 grey frames handed over as ArrayBuffers; stock jsQR
 // for comparison.
-async function quickjsFigures(ng: boolean): Promise<Record<string, number>> {
+export async function quickjsFigures(ng: boolean): Promise<Record<string, number>> {
   const entry = `
     import { CameraDecoder } from './src/input/camera.ts';
     import jsQRModule from 'jsqr-stock';
     const jsQR = jsQRModule.default || jsQRModule;
-    const cam = new CameraDecoder();
+    let cam = new CameraDecoder();
     const frame = (buf) => ({ width: 640, height: 480, format: 'y8', data: new Uint8Array(buf) });
     globalThis.cold = (buf) => { cam.last = null; return cam.decode(frame(buf)); };
     globalThis.warm = (buf) => cam.decode(frame(buf));
+    // The last-region path alone (the locator would find the code first); throws unless one jsQR run read it.
+    globalThis.region = (buf) => {
+      cam.useLocator = false;
+      try { const t = cam.decode(frame(buf)); if (cam.attempts !== 1) throw new Error('region path took ' + cam.attempts + ' runs'); return t; }
+      finally { cam.useLocator = true; }
+    };
+    globalThis.fresh = () => { cam = new CameraDecoder(); return 1; };
     globalThis.stock = (buf) => {
       const g = new Uint8Array(buf);
       const rgba = new Uint8ClampedArray(640 * 480 * 4);
@@ -153,6 +160,7 @@ async function quickjsFigures(ng: boolean): Promise<Record<string, number>> {
   const code = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'shared', 'spec', 'sph1-vectors.json'), 'utf8')).vectors[0].code;
   const cold: number[] = [];
   const warm: number[] = [];
+  const region: number[] = [];
   const blank: number[] = [];
   const stock: number[] = [];
   const places = [[180, 90], [40, 30], [330, 200], [97, 151], [251, 13]];
@@ -160,21 +168,29 @@ async function quickjsFigures(ng: boolean): Promise<Record<string, number>> {
     setFrame(qrFrame(code, x, y, 4));
     cold.push(timed('cold(FRAME)', code));
     warm.push(timed('warm(FRAME)', code));
+    region.push(timed('region(FRAME)', code));
     if (stock.length < 3) {
       run('stock(FRAME)');
       stock.push(timed('stockDecode()', code));
     }
   }
+  // Idle frames (no code) on a fresh decoder: a whole-frame fallback runs on one frame in four, cycling
+  // through its 4 plans (shrunk / full size, normal / inverted), so 16 frames hold each plan once.
+  run('fresh()');
   setFrame(new Uint8Array(640 * 480).fill(128));
-  run('cold(FRAME)');
-  for (let i = 0; i < 3; i++) blank.push(timed('warm(FRAME)', null));
+  for (let i = 0; i < 16; i++) blank.push(timed('warm(FRAME)', null));
   vm.dispose();
   const p = ng ? 'qjs_ng_camera_640x480_ms' : 'qjs_camera_640x480_ms';
   return {
     [`${p}_cold`]: median(cold),
-    [`${p}_region`]: median(warm),
+    // A frame of a code seen in the previous frame: the locator and its crop (what the device runs).
+    [`${p}_warm`]: median(warm),
+    [`${p}_region`]: median(region),
+    // The median idle frame (the locator only) and the mean one including its share of fallbacks.
     [`${p}_no_code`]: median(blank),
+    [`${p}_idle_mean`]: blank.reduce((a, b) => a + b, 0) / blank.length,
     [`${p}_stock_jsqr`]: median(stock),
+    [`${p}_cold_ratio_vs_stock`]: median(cold) / median(stock),
   };
 }
 

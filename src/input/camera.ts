@@ -57,6 +57,8 @@ export class CameraDecoder {
   last: Box | null = null;
   /** How many jsQR runs the last `decode` took (1 when the first try found the code). */
   attempts = 0;
+  /** False skips the finder locator, so that a benchmark can time the last-region path alone. */
+  useLocator = true;
 
   constructor(options: CameraDecoderOptions = {}) {
     this.still = options.mode === 'still';
@@ -82,7 +84,7 @@ export class CameraDecoder {
     }
     // The locator (a fraction of a jsQR run) before the last region: a code that moved since the last
     // frame would make the region try a wasted jsQR run on a crop that cuts it.
-    const found = this.finder.locate(frame);
+    const found = this.useLocator ? this.finder.locate(frame) : null;
     if (found) {
       const step = cropStep(found.module, this.fine);
       let text = this.attempt(frame, found.box, step, false);
