@@ -104,8 +104,9 @@ export function deviceVerify(signature: Uint8Array, message: Uint8Array, publicK
     const TB = baseTable || (baseTable = combTable(Point.BASE));
     const cs = combIndexes(sBytes);
     const ck = combIndexes(bytesLE(k));
-    let Q = Point.ZERO;
-    for (let j = SPAN - 1; j >= 0; j--) {
+    // T[0] is ZERO: the top column needs no doubling and at most one addition.
+    let Q = ck[SPAN - 1] ? TB[cs[SPAN - 1]].add(TA[ck[SPAN - 1]]) : TB[cs[SPAN - 1]];
+    for (let j = SPAN - 2; j >= 0; j--) {
       Q = Q.double();
       if (cs[j]) Q = Q.add(TB[cs[j]]);
       if (ck[j]) Q = Q.add(TA[ck[j]]);
