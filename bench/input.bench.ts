@@ -14,6 +14,7 @@ import { KeyboardWedgeDecoder } from '../src/input/keyboard.ts';
 import { SerialDecoder } from '../src/input/serial.ts';
 import type { Frame } from '../src/hal.ts';
 import { evaluator } from './qjs-eval.ts';
+import { degradedFrames } from '../test/input/degraded.ts';
 
 const jsQR = ((jsQRModule as unknown as { default?: unknown }).default || jsQRModule) as typeof jsQRModule.default;
 const CORPUS = join(import.meta.dirname, '..', '..', 'shared', 'corpus', 'jsqr-e2e');
@@ -194,9 +195,47 @@ export async function quickjsFigures(ng: boolean): Promise<Record<string, number
   };
 }
 
+/**
+ * Stream mode on 300 seeded degraded frames (test/input/degraded.ts): of the frames stock jsQR reads
+ * whole (RGBA, attemptBoth), the share a fresh stream decoder reads in its first frame (Node: the
+ * decoder's choices do not depend on the engine).
+ */
+export function firstFrameFigures(): Record<string, number> {
+  const vectors = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'shared', 'spec', 'sph1-vectors.json'), 'utf8')).vectors as { code: string }[];
+  const codes = vectors.map((v) => v.code).filter((c) => c.startsWith('SPH1:') && c.length === 164).slice(0, 8);
+  let stock = 0;
+  let first = 0;
+  let within3 = 0;
+  for (const { frame, text } of degradedFrames(codes, 300)) {
+    const rgba = new Uint8ClampedArray(frame.width * frame.height * 4);
+    for (let p = 0; p < frame.width * frame.height; p++) {
+      rgba[4 * p] = rgba[4 * p + 1] = rgba[4 * p + 2] = frame.data[p];
+      rgba[4 * p + 3] = 255;
+    }
+    const r = jsQR(rgba, frame.width, frame.height, { inversionAttempts: 'attemptBoth' });
+    if (!r || r.data !== text) continue;
+    stock++;
+    const cam = new CameraDecoder();
+    for (let k = 0; k < 3; k++) {
+      if (cam.decode(frame) === text) {
+        if (k === 0) first++;
+        within3++;
+        break;
+      }
+    }
+  }
+  return {
+    camera_degraded_frames: 300,
+    camera_degraded_stock_jsqr: stock,
+    camera_first_frame_rate: first / stock,
+    camera_within_3_frames_rate: within3 / stock,
+  };
+}
+
 export default async function (): Promise<Record<string, number>> {
   const figures: Record<string, number> = {
     ...corpusFigures(loadCorpus()),
+    ...firstFrameFigures(),
     ...(await quickjsFigures(false)),
     ...(await quickjsFigures(true)),
   };

@@ -1,0 +1,239 @@
+// Camera frames (Y8 grey or RGBA) → QR code text, through jsQR. Kept out of the other decoders so a
+// firmware without a camera does not carry jsQR.
+// jsQR is slow without a JIT, so it is given as few pixels as will do: first a crop around the finder
+// patterns our own quick locator (finder.ts) found, resampled to about 2.2 pixels a module; else the
+// region where the last code was (the locator may miss a blurred code jsQR still reads); only then (every frame in 'still' mode, one in `fallbackEvery` in 'stream'
+// mode) the whole frame, shrunk then full size, normal then inverted (light code on a dark background).
+// 'still' mode reads the whole (shrunk) image first, as stock jsQR does, so that of several codes in one
+// photo it returns the one jsQR would.
+// jsQR's own inversion is not used: its 'onlyInvert' never builds the inverted image, and it mutates its
+// default options; the inverted grey image is made here instead.
+import jsQRModule from 'jsqr';
+import type { Frame } from '../src/hal.ts';
+import { FinderLocator, type Box } from '../src/input/finder.ts';
+
+// jsQR is CommonJS with `exports.default`: bundlers and Node hand over either form.
+const jsQR = ((jsQRModule as unknown as { default?: unknown }).default || jsQRModule) as typeof jsQRModule.default;
+
+export type { Box };
+
+export interface CameraDecoderOptions {
+  /**
+   * 'stream' (default, the device's camera): a frame costs at most the region try, the locator and its
+   * crop, plus one whole-frame fallback every `fallbackEvery` frames without a code. 'still' (one image:
+   * CLI, photos): every strategy in turn until one reads the code.
+   */
+  mode?: 'stream' | 'still';
+  fallbackEvery?: number;
+  /** Whole-frame tries shrink the frame by an integer factor to at most this side. Default 320. */
+  maxSide?: number;
+  /** After a failure at the shrunk size, also try the whole frame at full size. Default true. */
+  fullSizeFallback?: boolean;
+  /** Also try the inverted image (light code on a dark background). Default true. */
+  inverted?: boolean;
+}
+
+function frameValid(f: Frame): boolean {
+  const bpp = f.format === 'rgba' ? 4 : f.format === 'y8' ? 1 : 0;
+  return (
+    bpp > 0 && f.width > 0 && f.height > 0 && f.width * f.height <= 1 << 24 &&
+    Number.isInteger(f.width) && Number.isInteger(f.height) && f.data.length >= f.width * f.height * bpp
+  );
+}
+
+export class CameraDecoder {
+  private readonly still: boolean;
+  private readonly every: number;
+  private readonly maxSide: number;
+  private readonly fullSize: boolean;
+  private readonly inverted: boolean;
+  private readonly finder = new FinderLocator();
+  private buf32 = new Uint32Array(0);
+  private misses = 0;
+  // After a crop failed at ~2.2 pixels a module, the next frame's crops take ~4 (blur, tilt).
+  private fine = false;
+  private module = 0;
+  /** Where the last code was, in frame pixels; null when the last frame had none. */
+  last: Box | null = null;
+  /** How many jsQR runs the last `decode` took (1 when the first try found the code). */
+  attempts = 0;
+  /** False skips the finder locator, so that a benchmark can time the last-region path alone. */
+  useLocator = true;
+
+  constructor(options: CameraDecoderOptions = {}) {
+    this.still = options.mode === 'still';
+    this.every = Math.max(1, options.fallbackEvery ?? 4);
+    this.maxSide = Math.max(64, options.maxSide ?? 320);
+    this.fullSize = options.fullSizeFallback !== false;
+    this.inverted = options.inverted !== false;
+  }
+
+  /** The text of the QR code in `frame`, or null (also for a malformed frame). */
+  decode(frame: Frame): string | null {
+    this.attempts = 0;
+    if (!frameValid(frame)) return null;
+    const W = frame.width;
+    const H = frame.height;
+    const last = this.last;
+    const whole: Box = { x0: 0, y0: 0, x1: W, y1: H };
+    const s = Math.max(1, Math.ceil(Math.max(W, H) / this.maxSide));
+    // A still image is first read whole as stock jsQR would (the code it picks when there are several).
+    if (this.still) {
+      const text = this.attempt(frame, whole, s, false);
+      if (text !== null) return text;
+    }
+    // The locator (a fraction of a jsQR run) before the last region: a code that moved since the last
+    // frame would make the region try a wasted jsQR run on a crop that cuts it.
+    const found = this.useLocator ? this.finder.locate(frame) : null;
+    if (found) {
+      const step = cropStep(found.module, this.fine);
+      let text = this.attempt(frame, found.box, step, false);
+      if (text === null && step > 1 && this.still) text = this.attempt(frame, found.box, 1, false);
+      if (text !== null) return text;
+    }
+    if (last && this.module > 0) {
+      // room for a quiet zone and some movement since the last frame
+      const mx = this.module * 3 + (last.x1 - last.x0) * 0.04;
+      const my = this.module * 3 + (last.y1 - last.y0) * 0.04;
+      const r = {
+        x0: Math.max(0, Math.floor(last.x0 - mx)), y0: Math.max(0, Math.floor(last.y0 - my)),
+        x1: Math.min(W, Math.ceil(last.x1 + mx)), y1: Math.min(H, Math.ceil(last.y1 + my)),
+      };
+      const text = this.attempt(frame, r, cropStep(this.module, this.fine), false);
+      if (text !== null) return text;
+    }
+    const wasFine = this.fine;
+    this.fine = !wasFine && (found !== null || last !== null);
+    const plans: [number, boolean][] = this.still ? [] : [[s, false]];
+    if (s > 1 && this.fullSize) plans.push([1, false]);
+    if (this.inverted) {
+      plans.push([s, true]);
+      if (s > 1 && this.fullSize) plans.push([1, true]);
+    }
+    if (this.still) {
+      for (const [scale, invert] of plans) {
+        const text = this.attempt(frame, whole, scale, invert);
+        if (text !== null) return text;
+      }
+    } else if (plans.length > 0 && ++this.misses % this.every === 0) {
+      const [scale, invert] = plans[(this.misses / this.every - 1) % plans.length];
+      const text = this.attempt(frame, whole, scale, invert);
+      if (text !== null) return text;
+    }
+    this.last = null;
+    return null;
+  }
+
+  private attempt(frame: Frame, box: Box, s: number, invert: boolean): string | null {
+    this.attempts++;
+    const w = Math.floor((box.x1 - box.x0) / s);
+    const h = Math.floor((box.y1 - box.y0) / s);
+    if (w < 21 || h < 21) return null;
+    let rgba: Uint8ClampedArray;
+    if (!invert && frame.format === 'rgba' && s === 1 && w === frame.width && h === frame.height) {
+      rgba = new Uint8ClampedArray(frame.data.buffer, frame.data.byteOffset, w * h * 4);
+    } else {
+      if (this.buf32.length < w * h) this.buf32 = new Uint32Array(w * h);
+      if (s === Math.floor(s)) shrinkInto(frame, box, s, w, h, invert, this.buf32);
+      else resampleInto(frame, box, s, w, h, invert, this.buf32);
+      rgba = new Uint8ClampedArray(this.buf32.buffer, 0, w * h * 4);
+    }
+    let r;
+    try {
+      r = jsQR(rgba, w, h, { inversionAttempts: 'dontInvert' });
+    } catch (e) {
+      return null;
+    }
+    if (!r) return null;
+    const L = r.location;
+    const xs = [L.topLeftCorner.x, L.topRightCorner.x, L.bottomLeftCorner.x, L.bottomRightCorner.x];
+    const ys = [L.topLeftCorner.y, L.topRightCorner.y, L.bottomLeftCorner.y, L.bottomRightCorner.y];
+    this.misses = 0;
+    this.fine = false;
+    const dim = 17 + 4 * r.version;
+    this.module = (s * Math.hypot(L.topRightCorner.x - L.topLeftCorner.x, L.topRightCorner.y - L.topLeftCorner.y)) / dim;
+    this.last = {
+      x0: Math.max(0, Math.floor(box.x0 + Math.min(...xs) * s)),
+      y0: Math.max(0, Math.floor(box.y0 + Math.min(...ys) * s)),
+      x1: Math.min(frame.width, Math.ceil(box.x0 + Math.max(...xs) * s)),
+      y1: Math.min(frame.height, Math.ceil(box.y0 + Math.max(...ys) * s)),
+    };
+    return r.data;
+  }
+}
+
+/** The sampling step that leaves about 2.2 (fine: 4) pixels a module (1: none). */
+function cropStep(module: number, fine: boolean): number {
+  const s = module / (fine ? 4 : 2.2);
+  return s < 1.25 ? 1 : s;
+}
+
+/** Grey box average of `box` shrunk by `s` (inverted if asked), as 4 equal bytes a pixel for jsQR. */
+function shrinkInto(f: Frame, box: Box, s: number, w: number, h: number, invert: boolean, out: Uint32Array): void {
+  const W = f.width;
+  const d = f.data;
+  const rgba = f.format === 'rgba';
+  const n = s * s;
+  for (let y = 0; y < h; y++) {
+    const sy = box.y0 + y * s;
+    for (let x = 0; x < w; x++) {
+      const sx = box.x0 + x * s;
+      let sum = 0;
+      for (let j = 0; j < s; j++) {
+        let p = (sy + j) * W + sx;
+        if (rgba) {
+          for (let i = 0; i < s; i++, p++) sum += (54 * d[4 * p] + 183 * d[4 * p + 1] + 19 * d[4 * p + 2]) >> 8;
+        } else {
+          for (let i = 0; i < s; i++, p++) sum += d[p];
+        }
+      }
+      const v = (sum / n) | 0;
+      out[y * w + x] = (invert ? 255 - v : v) * 0x01010101;
+    }
+  }
+}
+
+/**
+ * Bilinear point samples of `box` at a fractional step `s` (> 1). Used for crops, where a box average
+ * down to ~2 pixels a module would blur half the modules into grey depending on where the crop starts.
+ */
+function resampleInto(f: Frame, box: Box, s: number, w: number, h: number, invert: boolean, out: Uint32Array): void {
+  const W = f.width;
+  const H = f.height;
+  let d = f.data;
+  let base = 0;
+  const stride = W;
+  if (f.format === 'rgba') {
+    // Grey of the rows the box needs, then the same sampling as a grey frame.
+    const y0 = Math.min(H - 2, Math.max(0, Math.floor(box.y0 + 0.5 * s - 0.5)));
+    const y1 = Math.min(H - 1, Math.max(0, Math.floor(box.y0 + (h - 0.5) * s - 0.5)) + 1);
+    const g = new Uint8Array((y1 - y0 + 1) * W);
+    for (let i = 0, p = y0 * W * 4; i < g.length; i++, p += 4) g[i] = (54 * f.data[p] + 183 * f.data[p + 1] + 19 * f.data[p + 2]) >> 8;
+    d = g;
+    base = -y0 * W;
+  }
+  // Column positions and weights are the same on every row.
+  const xs = new Int32Array(w);
+  const txs = new Float64Array(w);
+  for (let x = 0; x < w; x++) {
+    const fx = box.x0 + (x + 0.5) * s - 0.5;
+    const x0 = Math.min(W - 2, Math.max(0, Math.floor(fx)));
+    xs[x] = x0;
+    txs[x] = Math.min(1, Math.max(0, fx - x0));
+  }
+  for (let y = 0; y < h; y++) {
+    const fy = box.y0 + (y + 0.5) * s - 0.5;
+    const y0 = Math.min(H - 2, Math.max(0, Math.floor(fy)));
+    const ty = Math.min(1, Math.max(0, fy - y0));
+    const row = base + y0 * stride;
+    for (let x = 0, o = y * w; x < w; x++, o++) {
+      const p = row + xs[x];
+      const tx = txs[x];
+      const a = d[p];
+      const c = d[p + stride];
+      const top = a + (d[p + 1] - a) * tx;
+      const v = (top + (c + (d[p + stride + 1] - c) * tx - top) * ty) | 0;
+      out[o] = (invert ? 255 - v : v) * 0x01010101;
+    }
+  }
+}
