@@ -113,6 +113,9 @@ export default async function (): Promise<Record<string, number>> {
       audit_tenth_block_s_node_crypto: Math.round(aNode.s * 100) / 100,
       audit_tenth_block_s: Math.round(aHost.s * 100) / 100,
       audit_ratio_vs_node_crypto: Math.round((aHost.s / aNode.s) * 1000) / 1000,
+      // The same ratios in CPU seconds (all threads): steadier than wall time on a busy machine.
+      gen_ratio_vs_node_crypto_cpu: Math.round((gHost.cpu / gNode.cpu) * 1000) / 1000,
+      audit_ratio_vs_node_crypto_cpu: Math.round((aHost.cpu / aNode.cpu) * 1000) / 1000,
       // The 1-minute load average at the end: above the core count, the wall times above are inflated.
       core_bench_load_avg: Math.round(loadavg()[0] * 100) / 100,
     };
