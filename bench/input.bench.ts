@@ -21,10 +21,29 @@ const CORPUS = join(import.meta.dirname, '..', '..', 'shared', 'corpus', 'jsqr-e
 
 interface Item {
   frame: Frame;
+  /** output.json (stock jsQR's text), else the ZXing-C++ label, else null (nobody reads it). */
   expected: string | null;
+  /** Labelled by ZXing-C++ only (stock jsQR reads nothing). */
+  zxingOnly?: boolean;
+}
+
+const CONTROL = ['NUL', 'SOH', 'STX', 'ETX', 'EOT', 'ENQ', 'ACK', 'BEL', 'BS', 'HT', 'LF', 'VT', 'FF', 'CR', 'SO', 'SI', 'DLE', 'DC1', 'DC2', 'DC3', 'DC4', 'NAK', 'SYN', 'ETB', 'CAN', 'EM', 'SUB', 'ESC', 'FS', 'GS', 'RS', 'US'];
+
+/** A ZXing label as text: `<SOH>`-style control names, `<DEL>` and `<U+8E>` stand for those characters. */
+export function labelText(label: string): string {
+  return label.replace(/<([A-Z]{2,3}|U\+[0-9A-F]{2,6})>/g, (m, name: string) => {
+    if (name.startsWith('U+')) return String.fromCodePoint(parseInt(name.slice(2), 16));
+    if (name === 'DEL') return '\u007f';
+    const i = CONTROL.indexOf(name);
+    return i < 0 ? m : String.fromCharCode(i);
+  });
 }
 
 function loadCorpus(): Item[] {
+  const labelsPath = join(CORPUS, '..', 'zxing-extra-labels.json');
+  const labels = existsSync(labelsPath)
+    ? (JSON.parse(readFileSync(labelsPath, 'utf8')) as { labels: Record<string, { data: string }> }).labels
+    : {};
   const items: Item[] = [];
   for (const d of readdirSync(CORPUS).sort((a, b) => Number(a) - Number(b))) {
     const png = join(CORPUS, d, 'input.png');
@@ -32,13 +51,17 @@ function loadCorpus(): Item[] {
     const img = PNG.sync.read(readFileSync(png));
     const out = JSON.parse(readFileSync(join(CORPUS, d, 'output.json'), 'utf8')) as { data: string } | null;
     const data = new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.length);
-    items.push({ frame: { width: img.width, height: img.height, format: 'rgba', data }, expected: out ? out.data : null });
+    const label = labels[d] ? labelText(labels[d].data) : null;
+    items.push({ frame: { width: img.width, height: img.height, format: 'rgba', data }, expected: out ? out.data : label, zxingOnly: !out && label !== null });
   }
   return items;
 }
 
 export function corpusFigures(items: Item[]) {
   let ours = 0;
+  let oursZxing = 0;
+  let wrong = 0;
+  let unlabelled = 0;
   let stock = 0;
   let oursMs = 0;
   let stockMs = 0;
@@ -53,10 +76,20 @@ export function corpusFigures(items: Item[]) {
     t = performance.now();
     const text = new CameraDecoder({ mode: 'still' }).decode(f);
     oursMs += performance.now() - t;
-    if (it.expected !== null && text === it.expected) ours++;
+    if (it.expected !== null && text === it.expected) {
+      ours++;
+      if (it.zxingOnly) oursZxing++;
+    } else if (text !== null) {
+      if (it.expected !== null) wrong++;
+      else unlabelled++;
+    }
   }
   return {
+    qr_corpus_labelled: items.filter((it) => it.expected !== null).length,
     qr_corpus_decoded: ours,
+    qr_corpus_decoded_zxing_only: oursZxing,
+    qr_corpus_wrong_text: wrong,
+    qr_corpus_unlabelled_reads: unlabelled,
     qr_corpus_ms_per_image: oursMs / items.length,
     qr_corpus_decoded_stock_jsqr: stock,
     qr_corpus_ms_per_image_stock_jsqr: stockMs / items.length,
