@@ -115,6 +115,8 @@ export class CameraDecoder {
       plans.push([s, true]);
       if (s > 1 && this.fullSize) plans.push([1, true]);
     }
+    // Still mode, last: one step less shrinking (a fine-printed code the box average blurred away).
+    if (this.still && s >= 3) plans.push([s - 1, false]);
     if (this.still) {
       for (const [scale, invert] of plans) {
         const text = this.attempt(frame, whole, scale, invert);

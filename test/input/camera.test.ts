@@ -112,4 +112,11 @@ test('photos of the jsQR corpus decode to the reference text', () => {
   }
 });
 
+test('still mode: a finely printed code that only a lighter shrink keeps (a ZXing-C++ label of the corpus)', () => {
+  const labels = JSON.parse(readFileSync(join(SHARED, 'corpus', 'zxing-extra-labels.json'), 'utf8')).labels;
+  const png = PNG.sync.read(readFileSync(join(SHARED, 'corpus', 'jsqr-e2e', 'school-flyer', 'input.png')));
+  const f: Frame = { width: png.width, height: png.height, format: 'rgba', data: new Uint8Array(png.data) };
+  assert.is(new CameraDecoder({ mode: 'still' }).decode(f), labels['school-flyer'].data);
+});
+
 test.run();
