@@ -84,6 +84,11 @@ export function describe(s: Step): string {
     }
     case 'screenshot':
       return `screenshot ${s.file}`;
+    case 'ensure-on':
+      return 'ensure-on';
+    case 'flip-bit':
+    case 'lose-sector':
+      return `${s.kind} ${s.index}`;
   }
 }
 
@@ -146,6 +151,18 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
       case 'power-cut':
         if (s.afterFlashOps) sim.cutAfterFlashOps(s.afterFlashOps);
         else sim.powerCut();
+        return;
+      case 'ensure-on':
+        if (!sim.on) {
+          await sim.boot();
+          mark = sim.beepLog.length;
+        }
+        return;
+      case 'flip-bit':
+        sim.damageLedger('flip-bit', s.index);
+        return;
+      case 'lose-sector':
+        sim.damageLedger('lose-sector', s.index);
         return;
       case 'delay':
         await sim.run(s.ms);

@@ -27,6 +27,12 @@ export type Step = Where &
     | { kind: 'expect-led'; color: LedColor; withinMs: number }
     | { kind: 'expect-ledger'; count?: number; contains?: { emission: number; block: number; number: number }; withinMs: number }
     | { kind: 'screenshot'; file: string }
+    /** Boots only when the device is off (after a cut that may or may not have happened). */
+    | { kind: 'ensure-on' }
+    /** Flips bit `index % 8` of the `index`-th programmed (not 0xFF) byte of the ledger partition, counted modulo. */
+    | { kind: 'flip-bit'; index: number }
+    /** Erases the `index`-th (modulo) sector of the ledger partition that holds data: a lost sector. */
+    | { kind: 'lose-sector'; index: number }
   );
 
 export interface Scenario {
@@ -53,6 +59,7 @@ export class ScenarioError extends Error {
 export const STEP_KINDS = [
   'boot', 'reboot', 'power-cut', 'delay', 'set-clock', 'scan', 'press',
   'expect-display', 'expect-beep', 'expect-led', 'expect-ledger', 'screenshot',
+  'ensure-on', 'flip-bit', 'lose-sector',
 ] as const;
 export const BEEP_KINDS = ['win', 'lose', 'refused', 'paid', 'boot', 'key', 'error'] as const;
 const KEYS = ['OK', 'C', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
@@ -253,8 +260,15 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
     switch (kind) {
       case 'boot':
       case 'reboot':
+      case 'ensure-on':
         if (!empty) fail(arg as Node, `${kind} takes no arguments`);
         return { kind, line };
+      case 'flip-bit':
+      case 'lose-sector': {
+        if (!needArg('an index')) return undefined;
+        const index = int(arg, kind, 0, 0x7fffffff);
+        return index === undefined ? undefined : { kind, line, index };
+      }
       case 'power-cut': {
         if (empty || (isScalar(arg) && arg.value === 'now')) return { kind, line };
         const f = fields(arg, 'power-cut', ['after-flash-ops']);

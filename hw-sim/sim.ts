@@ -12,7 +12,7 @@ import { NorFlash, PowerCut } from './nor-flash.ts';
 import { Peripherals, partitionFlash, type BeepRecord } from './device.ts';
 import { QjsDevice, type QjsFault, type QjsVariant } from './qjs-host.ts';
 import { bootSelect, slotSummary, type BootedImage, type NorChip } from './bootloader.ts';
-import { SECTOR_SIZE } from './layout.ts';
+import { LAYOUT, SECTOR_SIZE } from './layout.ts';
 import { seededRng, type Rng } from './rng.ts';
 import type { Transmission } from './scanners/types.ts';
 import { defaultConfig, storeConfig, configProblems, type Config } from '../firmware/config.ts';
@@ -368,6 +368,42 @@ export class Simulator {
     // Reading needs the chip powered; a later boot powers it anyway.
     this.chip.powerOn();
     return Ledger.readEntries(partitionFlash(this.chip, 'ledger'));
+  }
+
+  /**
+   * Damage the ledger's cells directly (what the chip does, not the firmware): `flip-bit` inverts bit
+   * `index % 8` of the `index`-th programmed byte (modulo their count); `lose-sector` erases the
+   * `index`-th sector holding data (modulo). Nothing happens on an empty ledger. Returns the chip offset.
+   */
+  damageLedger(how: 'flip-bit' | 'lose-sector', index: number): number | undefined {
+    const { offset, size } = LAYOUT.ledger;
+    const b = this.chip.bytes;
+    if (how === 'flip-bit') {
+      let n = 0;
+      for (let i = offset; i < offset + size; i++) if (b[i] !== 0xff) n++;
+      if (n === 0) return undefined;
+      let k = index % n;
+      for (let i = offset; i < offset + size; i++) {
+        if (b[i] !== 0xff && k-- === 0) {
+          b[i] ^= 1 << (index % 8);
+          return i;
+        }
+      }
+      return undefined;
+    }
+    const used: number[] = [];
+    for (let s = offset; s < offset + size; s += SECTOR_SIZE) {
+      for (let i = s; i < s + SECTOR_SIZE; i++) {
+        if (b[i] !== 0xff) {
+          used.push(s);
+          break;
+        }
+      }
+    }
+    if (used.length === 0) return undefined;
+    const at = used[index % used.length];
+    b.fill(0xff, at, at + SECTOR_SIZE);
+    return at;
   }
 
   heapUsed(): number {

@@ -1,0 +1,275 @@
+// The explorer's reference model: what the device may show and hold after each step, written apart
+// from the firmware (no import of firmware/ or src/ledger): it knows the tickets it generated, the
+// payments it saw confirmed, the configuration and the clock, and reads the device only through what
+// a person sees (the display) and what the flash holds (the ledger, read by the simulator).
+import type { Step } from '../scenario.ts';
+import type { TicketSpec } from '../tickets.ts';
+import type { Schedule, StepMeta } from './schedule.ts';
+
+const DAY = 86_400_000;
+
+export type Shown = 'win' | 'centre' | 'lose' | 'invalid' | 'already-paid' | 'expired' | 'paid' | 'cancelled' | 'error' | 'ready' | 'boot' | 'other';
+
+/** The words of the device's screens the model recognises (the product's UI specification). */
+const WORDS: Record<'fr' | 'en', { first: [string, Shown][]; okLine: string; ready: string }> = {
+  fr: {
+    first: [['GAGNANT', 'win'], ['PERDANT', 'lose'], ['NON VALIDE', 'invalid'], ['DÉJÀ PAYÉ', 'already-paid'], ['TICKET EXPIRÉ', 'expired'], ['PAYÉ', 'paid'], ['Paiement annulé', 'cancelled'], ['ERREUR', 'error']],
+    okLine: 'OK payer',
+    ready: 'PRÊT',
+  },
+  en: {
+    first: [['WINNER', 'win'], ['LOSER', 'lose'], ['NOT VALID', 'invalid'], ['ALREADY PAID', 'already-paid'], ['TICKET EXPIRED', 'expired'], ['PAID', 'paid'], ['Payment cancelled', 'cancelled'], ['ERROR', 'error']],
+    okLine: 'OK pay',
+    ready: 'READY',
+  },
+};
+
+export function wordFor(lang: 'fr' | 'en', kind: Shown): string {
+  if (kind === 'ready') return WORDS[lang].ready;
+  if (kind === 'centre') return WORDS[lang].first[0][0];
+  return WORDS[lang].first.find(([, k]) => k === kind)?.[0] ?? kind;
+}
+
+export function classify(lines: readonly string[], lang: 'fr' | 'en'): Shown {
+  const w = WORDS[lang];
+  const first = (lines[0] ?? '').trim();
+  if ((lines[1] ?? '').trim() === w.ready) return 'ready';
+  for (const [word, kind] of w.first) {
+    if (first === word) {
+      if (kind === 'win') return (lines[2] ?? '').startsWith(w.okLine) ? 'win' : 'centre';
+      return kind;
+    }
+  }
+  if ((lines[3] ?? '').trim().length > 0 && /…|\.\.\./.test(lines[3] ?? '')) return 'boot';
+  return 'other';
+}
+
+const VERDICTS: ReadonlySet<Shown> = new Set(['win', 'centre', 'lose', 'invalid', 'already-paid', 'expired']);
+
+export interface Payment {
+  emission: number;
+  block: number;
+  number: number;
+  prizeEur: number;
+}
+
+export interface Violation {
+  invariant: number;
+  /** 1-based step of the scenario where it showed. */
+  step: number;
+  message: string;
+  /** What a replay checks right after that step (scenario steps, or none when a scenario cannot say it). */
+  expect?: Step[];
+}
+
+export class ViolationError extends Error {
+  constructor(readonly v: Violation) {
+    super(`invariant ${v.invariant}, step ${v.step}: ${v.message}`);
+  }
+}
+
+const key = (t: { emission: number; block: number; number: number }) => `${t.emission}-${t.block}-${t.number}`;
+
+/** What one step let the model see. */
+export interface Observation {
+  step: Step;
+  meta: StepMeta;
+  index: number;
+  /** Screens shown during the step, in order. */
+  screens: string[][];
+  /** Power events during the step (`boot …`, `off (…)`). */
+  power: string[];
+  logs: string[];
+  on: boolean;
+  clockMs: number;
+  /** The ledger after the step, when it was read. */
+  ledger?: Payment[] | { error: string };
+  heapBytes?: number;
+}
+
+export interface ModelOptions {
+  /** Heap bound of the firmware (bytes). */
+  heapLimit: number;
+  /** Whether halting on a damaged ledger is a documented outcome (the ledger-damage menu is on). */
+  haltAllowed: boolean;
+}
+
+export class Model {
+  readonly paid = new Map<string, Payment>();
+  /** OK pressed on a win when the power went: the ledger may or may not hold it. */
+  readonly inFlight = new Map<string, Payment>();
+  /** The last screen shown (before the step being observed). */
+  last: string[] = [];
+  halted = false;
+  /** The latest real-time clock the device was ever shown (a trusted-time high-water mark). */
+  highWater = 0;
+  readonly lang: 'fr' | 'en';
+  private readonly tickets = new Map<string, TicketSpec>();
+
+  constructor(
+    readonly schedule: Schedule,
+    readonly o: ModelOptions,
+  ) {
+    this.lang = schedule.config.lang;
+    for (const op of schedule.ops) for (const s of op.steps) if (s.kind === 'scan' && s.ticket && s.ticket.key !== 'other') this.tickets.set(key(s.ticket), s.ticket);
+  }
+
+  /** The verdicts a genuine ticket may get now, per the configuration, the clock and the payments seen. */
+  expected(t: TicketSpec): Shown[] {
+    if (t.prize === 0) return ['lose'];
+    const em = this.schedule.config.emissions.find((e) => e.emission === t.emission);
+    if (!em) return ['invalid'];
+    const { open, expired } = this.claim(t.emission);
+    // Past the deadline, compaction may drop the payment: then the ticket is shown expired.
+    if (this.paid.has(key(t))) return open ? ['already-paid'] : ['already-paid', 'expired'];
+    const mayBePaid = this.inFlight.has(key(t));
+    const payable: Shown = t.prize > this.schedule.config.payoutLimitEur ? 'centre' : 'win';
+    const out: Shown[] = expired ? ['expired'] : open ? [payable] : ['expired', payable];
+    if (mayBePaid) out.push('already-paid');
+    return out;
+  }
+
+  /**
+   * Claims close 30 days after the closing date, moved past holidays, at midnight Paris time: the model
+   * does not repeat that arithmetic; around the deadline both outcomes are accepted.
+   */
+  claim(emission: number): { open: boolean; expired: boolean } {
+    const em = this.schedule.config.emissions.find((e) => e.emission === emission);
+    if (!em) return { open: false, expired: false };
+    const close = Date.parse(`${em.closingDate}T00:00:00Z`);
+    return { open: this.highWater < close + 29 * DAY, expired: this.highWater >= close + 40 * DAY };
+  }
+
+  observe(ob: Observation): void {
+    const fail = (invariant: number, message: string, expect?: Step[]): never => {
+      throw new ViolationError({ invariant, step: ob.index, message, expect });
+    };
+    const lang = this.lang;
+    const { step, meta, screens } = ob;
+    const wasOn = !this.halted;
+    this.highWater = Math.max(this.highWater, ob.clockMs);
+    const within = 1;
+
+    // 4: no reset the schedule did not ask for, no unhandled exception.
+    for (const p of ob.power) if (/reset/.test(p)) fail(4, `the device reset by itself: ${p}`);
+    // The power went during the step: what the firmware logged on its way down (a PowerCut caught) is moot.
+    const cut = ob.power.some((p) => p.startsWith('off'));
+    for (const l of cut ? [] : ob.logs) {
+      if (/^error:/.test(l)) fail(4, `unhandled exception in the firmware: ${l}`, [{ kind: 'expect-display', line: 0, matches: new RegExp(`^(?![\\s\\S]*${wordFor(lang, 'error')})`), withinMs: within }]);
+      if (/^halted:/.test(l)) {
+        if (!this.o.haltAllowed) fail(4, `the firmware halted: ${l}`, [{ kind: 'expect-display', line: 0, matches: new RegExp(`^(?![\\s\\S]*${wordFor(lang, 'error')})`), withinMs: within }]);
+        this.halted = true;
+      }
+    }
+    if (ob.power.some((p) => p.startsWith('boot'))) this.halted = ob.logs.some((l) => /^halted:/.test(l));
+
+    // 1, 2: PAYÉ only after OK on a payable win, once per ticket, for its amount.
+    let prev = this.last;
+    let sawPaid = false;
+    for (const s of screens) {
+      const k = classify(s, lang);
+      if (k === 'paid') {
+        sawPaid = true;
+        const offer = classify(prev, lang);
+        if (!(step.kind === 'press' && step.key === 'OK')) fail(1, `PAYÉ shown without OK (on ${describeStep(step)})`, [notOnLine(lang, 'paid', 1)]);
+        if (offer !== 'win') fail(1, `PAYÉ shown after ${offer}, not after a payable GAGNANT`, [notOnLine(lang, 'paid', 1)]);
+        const id = (prev[1] ?? '').trim();
+        const t = this.tickets.get(id);
+        if (!t) fail(3, `PAYÉ for ${id}, a ticket the schedule never scanned`, [notOnLine(lang, 'paid', 1)]);
+        else {
+          if (this.paid.has(id)) fail(1, `ticket ${id} paid a second time`, [notOnLine(lang, 'paid', 1)]);
+          const amount = Number((s[3] ?? '').replace(/[^0-9]/g, ''));
+          if (amount !== t.prize) fail(2, `PAYÉ shows ${s[3]} for ticket ${id} of ${t.prize} €`);
+          this.paid.set(id, { emission: t.emission, block: t.block, number: t.number, prizeEur: t.prize });
+          this.inFlight.delete(id);
+        }
+      }
+      prev = s;
+    }
+    if (step.kind === 'press' && step.key === 'OK' && !sawPaid && classify(this.last, lang) === 'win' && ob.power.some((p) => p.startsWith('off'))) {
+      const t = this.tickets.get((this.last[1] ?? '').trim());
+      if (t) this.inFlight.set(key(t), { emission: t.emission, block: t.block, number: t.number, prizeEur: t.prize });
+    }
+
+    // 3: verdicts.
+    if (step.kind === 'scan' && wasOn && ob.on && !ob.power.length) {
+      const verdicts = screens.map((s) => classify(s, lang)).filter((k) => VERDICTS.has(k));
+      const got = verdicts[verdicts.length - 1];
+      const lastScreen = screens[screens.length - 1];
+      if (meta.cls === 'genuine' && step.ticket) {
+        const want = this.expected(step.ticket);
+        if (got === undefined) {
+          if (step.via !== 'camera') fail(3, `no verdict for ticket ${key(step.ticket)} (expected ${want.join(' or ')})`, [expectFirst(lang, want)]);
+        } else if (!want.includes(got)) {
+          const inv = got === 'win' && this.paid.has(key(step.ticket)) ? 1 : 3;
+          fail(inv, `ticket ${key(step.ticket)} (${step.ticket.prize} €, emission ${step.ticket.emission}) shown ${got}, the model says ${want.join(' or ')}`, [expectFirst(lang, want)]);
+        } else if (got === 'win' && (lastScreen?.[1] ?? '').trim() !== key(step.ticket)) {
+          fail(3, `GAGNANT shows ticket ${lastScreen?.[1]}, scanned ${key(step.ticket)}`);
+        }
+      } else if (meta.cls === 'forged') {
+        if (got !== undefined && got !== 'invalid') fail(3, `a forged ticket was shown ${got}`, [expectFirst(lang, ['invalid'])]);
+      } else if (meta.cls === 'mutated' || meta.cls === 'garbage') {
+        if (got === 'win' || got === 'centre' || got === 'already-paid' || got === 'expired') fail(3, `a ${meta.cls} code was shown ${got}`, [notOnLine(lang, got, 1)]);
+      }
+    }
+
+    // 4: a boot ends on PRÊT (or the documented halt).
+    if ((step.kind === 'boot' || step.kind === 'reboot' || step.kind === 'ensure-on') && ob.on && ob.power.some((p) => p.startsWith('boot'))) {
+      const end = screens[screens.length - 1] ?? [];
+      if (!this.halted && classify(end, lang) !== 'ready') fail(4, `not ready after boot: ${end.join(' | ')}`, [readyExpect(lang)]);
+    }
+    if (meta.op === 'settle' && ob.on && !this.halted) {
+      const end = screens.length ? screens[screens.length - 1] : this.last;
+      if (classify(end, lang) !== 'ready') fail(4, `not back to ${wordFor(lang, 'ready')} ${step.kind === 'delay' ? step.ms : 0} ms after the last operation: ${end.join(' | ')}`, [readyExpect(lang)]);
+    }
+
+    // 2: the ledger holds exactly what was shown PAYÉ (and maybe what was in flight at a cut).
+    if (ob.ledger) {
+      if (!Array.isArray(ob.ledger)) return fail(2, `the ledger cannot be read: ${ob.ledger.error}`);
+      const seen = new Set<string>();
+      for (const p of ob.ledger) {
+        const id = key(p);
+        if (seen.has(id)) fail(2, `ticket ${id} is in the ledger twice`);
+        seen.add(id);
+        const known = this.paid.get(id) ?? this.inFlight.get(id);
+        if (!known) return fail(2, `the ledger holds ${id} (${p.prizeEur} €), never shown PAYÉ`, [{ kind: 'expect-ledger', line: 0, count: this.paid.size, withinMs: 0 }]);
+        if (known.prizeEur !== p.prizeEur) fail(2, `the ledger holds ${id} for ${p.prizeEur} €, paid ${known.prizeEur} €`);
+        if (!this.paid.has(id)) {
+          this.paid.set(id, known);
+          this.inFlight.delete(id);
+        }
+      }
+      for (const [id, p] of this.paid) {
+        // Compaction drops payments whose claims have closed: allowed once the claim period may be over.
+        if (!seen.has(id) && this.claim(p.emission).open) fail(2, `payment of ${id} (${p.prizeEur} €) shown PAYÉ is missing from the ledger`, [{ kind: 'expect-ledger', line: 0, contains: { emission: p.emission, block: p.block, number: p.number }, withinMs: 0 }]);
+      }
+    }
+
+    // 6: heap.
+    if (ob.heapBytes !== undefined && ob.heapBytes > this.o.heapLimit) fail(6, `firmware heap ${ob.heapBytes} B above the bound of ${this.o.heapLimit} B`);
+
+    if (screens.length) this.last = screens[screens.length - 1];
+    if (!ob.on) this.last = [];
+  }
+}
+
+function expectFirst(lang: 'fr' | 'en', want: Shown[]): Step {
+  const words = [...new Set(want.map((k) => wordFor(lang, k)))];
+  return { kind: 'expect-display', line: 0, row: 1, matches: new RegExp(`^(${words.map(escape).join('|')})$`), withinMs: 1 };
+}
+
+function notOnLine(lang: 'fr' | 'en', kind: Shown, row: number): Step {
+  return { kind: 'expect-display', line: 0, row, matches: new RegExp(`^(?!${escape(wordFor(lang, kind))}$)`), withinMs: 1 };
+}
+
+function readyExpect(lang: 'fr' | 'en'): Step {
+  return { kind: 'expect-display', line: 0, row: 2, contains: wordFor(lang, 'ready'), withinMs: 1 };
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function describeStep(s: Step): string {
+  return s.kind === 'press' ? `press ${s.key}` : s.kind;
+}
