@@ -30,6 +30,8 @@ const HELP = `usage: saphir sim [options]
   --bridge-hid VID:PID|PATH [--hid-mode keyboard|pos]   a real HID scanner feeds the simulated device
   --bridge-serial PATH [--baud N]                      a real serial scanner feeds the simulated device
   --pty [PATH] [--baud N] expose the device's service port as a pseudo-terminal (for saphir flash)
+  --explore N [--seed S] [--index I] [--jobs J] [--json] [--out DIR] [--faults ledger-damage,clock-back|all]
+                          the fault explorer: N random schedules checked by a model (docs/explorer.md); exit 1 on a violation
   --lang fr|en            language of this tool's messages (default fr)
 Without --scenario: interactive. Type 'aide' / 'help' for the commands.`;
 
@@ -45,11 +47,22 @@ export async function run(args: string[]): Promise<number> {
     'bridge-serial': { type: 'string' },
     baud: { type: 'string' },
     pty: { type: 'boolean' },
+    explore: { type: 'string' },
+    seed: { type: 'string' },
+    index: { type: 'string' },
+    jobs: { type: 'string' },
+    json: { type: 'boolean' },
+    out: { type: 'string' },
+    faults: { type: 'string' },
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
   const variant = values.variant ?? 'quickjs';
   if (variant !== 'quickjs' && variant !== 'quickjs-ng') throw new UsageError('--variant must be quickjs or quickjs-ng');
+  if (values.explore !== undefined) {
+    const { exploreCommand } = await import('./sim-explore.ts');
+    return exploreCommand({ ...values, explore: values.explore, lang });
+  }
   if (values.scenario) {
     // Scenario files given after --scenario, as further options or as positionals.
     return scenarios([...values.scenario, ...positionals], { lang, quiet: !!values.quiet, screenshots: values.screenshots, variant, flash: values.flash });
