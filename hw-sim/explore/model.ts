@@ -239,6 +239,9 @@ export class Model {
           this.inFlight.delete(id);
         }
       }
+      // A payment cut short is settled by what the flash holds (read by the simulator's own ledger
+      // reader, CRC and all): absent now, it was never made, and the ticket is payable again.
+      for (const id of [...this.inFlight.keys()]) if (!seen.has(id)) this.inFlight.delete(id);
       for (const [id, p] of this.paid) {
         // Compaction drops payments whose claims have closed: allowed once the claim period may be over.
         if (!seen.has(id) && this.claim(p.emission).open) fail(2, `payment of ${id} (${p.prizeEur} €) shown PAYÉ is missing from the ledger`, [{ kind: 'expect-ledger', line: 0, contains: { emission: p.emission, block: p.block, number: p.number }, withinMs: 0 }]);

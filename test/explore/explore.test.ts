@@ -44,6 +44,7 @@ const TEETH: [DefectName, number][] = [
   ['skip-ledger-write', 5],
   ['accept-bad-signature', 5],
   ['pay-on-c', 20],
+  ['drop-crc-check', 25],
 ];
 
 for (const [defect, within] of TEETH) {
