@@ -85,7 +85,12 @@ export function describe(s: Step): string {
     case 'screenshot':
       return `screenshot ${s.file}`;
     case 'ensure-on':
-      return 'ensure-on';
+    case 'provision':
+      return s.kind;
+    case 'expect-image':
+      return `expect-image${s.slot ? ` slot ${s.slot}` : ''}${s.confirmed !== undefined ? ` confirmed ${s.confirmed}` : ''}`;
+    case 'update':
+      return `update ${s.image}${s.afterFlashOps ? ` (power cut at flash operation ${s.afterFlashOps})` : ''}`;
     case 'flip-bit':
     case 'lose-sector':
       return `${s.kind} ${s.index}`;
@@ -160,6 +165,22 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         return;
       case 'flip-bit':
         sim.damageLedger('flip-bit', s.index);
+        return;
+      case 'provision':
+        if (sim.on) throw new Error(tr("provision : l'appareil doit être éteint", 'provision: the device must be off'));
+        sim.provisionImage();
+        return;
+      case 'expect-image': {
+        const b = sim.booted;
+        if (!b) return tr(`attendu une image signée en marche ; mode ${sim.bootMode || 'éteint'}`, `expected a signed image running; mode ${sim.bootMode || 'off'}`);
+        const slot = 'AB'[b.slot];
+        if (s.slot && s.slot !== slot) return tr(`attendu l'image du slot ${s.slot}, c'est celle du slot ${slot}`, `expected the image of slot ${s.slot}, running slot ${slot}`);
+        if (s.confirmed !== undefined && s.confirmed === sim.pendingConfirm) return tr(`attendu une image ${s.confirmed ? 'confirmée' : 'à l’essai'}`, `expected a ${s.confirmed ? 'confirmed' : 'trial'} image`);
+        return;
+      }
+      case 'update':
+        needOn();
+        sim.update(s.image, s.afterFlashOps);
         return;
       case 'lose-sector':
         sim.damageLedger('lose-sector', s.index);

@@ -33,6 +33,12 @@ export type Step = Where &
     | { kind: 'flip-bit'; index: number }
     /** Erases the `index`-th (modulo) sector of the ledger partition that holds data: a lost sector. */
     | { kind: 'lose-sector'; index: number }
+    /** Factory programming: the bundle as a signed image in slot A (boots through the bootloader). */
+    | { kind: 'provision' }
+    /** A firmware update written to the inactive slot (power cut at its N-th flash operation, if given). */
+    | { kind: 'update'; image: 'base' | 'next' | 'older' | 'forged'; afterFlashOps?: number }
+    /** The running image: from this slot, and/or confirmed. */
+    | { kind: 'expect-image'; slot?: 'A' | 'B'; confirmed?: boolean }
   );
 
 export interface Scenario {
@@ -59,7 +65,7 @@ export class ScenarioError extends Error {
 export const STEP_KINDS = [
   'boot', 'reboot', 'power-cut', 'delay', 'set-clock', 'scan', 'press',
   'expect-display', 'expect-beep', 'expect-led', 'expect-ledger', 'screenshot',
-  'ensure-on', 'flip-bit', 'lose-sector',
+  'ensure-on', 'flip-bit', 'lose-sector', 'provision', 'update', 'expect-image',
 ] as const;
 export const BEEP_KINDS = ['win', 'lose', 'refused', 'paid', 'boot', 'key', 'error'] as const;
 const KEYS = ['OK', 'C', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
@@ -261,8 +267,30 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
       case 'boot':
       case 'reboot':
       case 'ensure-on':
+      case 'provision':
         if (!empty) fail(arg as Node, `${kind} takes no arguments`);
         return { kind, line };
+      case 'update': {
+        if (!needArg('an image: base, next, older or forged')) return undefined;
+        const f = fields(arg, 'update', ['image', 'after-flash-ops']);
+        const image = f.has('image') ? oneOf(f.get('image')!.node, 'image', ['base', 'next', 'older', 'forged'] as const) : undefined;
+        if (!f.has('image')) fail(arg as Node, 'update needs image (base, next, older or forged)');
+        const n = f.has('after-flash-ops') ? int(f.get('after-flash-ops')!.node, 'after-flash-ops', 1, 1_000_000) : undefined;
+        return image === undefined ? undefined : { kind, line, image, ...(n !== undefined ? { afterFlashOps: n } : {}) };
+      }
+      case 'expect-image': {
+        if (!needArg('slot or confirmed')) return undefined;
+        const f = fields(arg, 'expect-image', ['slot', 'confirmed']);
+        const st: Step & { kind: 'expect-image' } = { kind, line };
+        if (f.has('slot')) st.slot = oneOf(f.get('slot')!.node, 'slot', ['A', 'B'] as const);
+        if (f.has('confirmed')) {
+          const v = scalar(f.get('confirmed')!.node, 'confirmed');
+          if (typeof v !== 'boolean') fail(f.get('confirmed')!.node as Node, 'confirmed must be true or false');
+          else st.confirmed = v;
+        }
+        if (!f.has('slot') && !f.has('confirmed')) fail(arg as Node, 'expect-image needs slot or confirmed');
+        return st;
+      }
       case 'flip-bit':
       case 'lose-sector': {
         if (!needArg('an index')) return undefined;

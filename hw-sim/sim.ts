@@ -11,7 +11,10 @@ import { Scheduler } from './scheduler.ts';
 import { NorFlash, PowerCut } from './nor-flash.ts';
 import { Peripherals, partitionFlash, type BeepRecord } from './device.ts';
 import { QjsDevice, type QjsFault, type QjsVariant } from './qjs-host.ts';
-import { bootSelect, slotSummary, type BootedImage, type NorChip } from './bootloader.ts';
+import { bootSelect, installImage, provision, slotSummary, type BootedImage, type InstallResult, type NorChip } from './bootloader.ts';
+import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from '../src/image/format.ts';
+import { fromHex } from '../src/hex.ts';
+import { nodeSign } from '../src/node/node-crypto.ts';
 import { LAYOUT, SECTOR_SIZE } from './layout.ts';
 import { seededRng, type Rng } from './rng.ts';
 import type { Transmission } from './scanners/types.ts';
@@ -106,6 +109,8 @@ export interface SimOptions {
 }
 
 export class SimError extends Error {}
+
+export type UpdateImageKind = 'base' | 'next' | 'older' | 'forged';
 
 export class Simulator {
   readonly scheduler = new Scheduler();
@@ -404,6 +409,47 @@ export class Simulator {
     const at = used[index % used.length];
     b.fill(0xff, at, at + SECTOR_SIZE);
     return at;
+  }
+
+  /** What the last `update` did (an install result, or the power cut that stopped it). */
+  lastUpdate: InstallResult | { ok: false; reason: 'power-cut'; detail: string } | undefined;
+
+  /**
+   * Images of this simulator's firmware bundle, signed with the development key: `base` (0.1.0,
+   * security counter 1, what `provisionImage` writes), `next` (0.2.0, counter 2), `older` (0.0.9,
+   * counter 0: refused once a counter-2 image was confirmed), `forged` (0.2.0, an unknown key).
+   */
+  updateImage(kind: UpdateImageKind): Uint8Array {
+    if (this.bundleText === undefined) this.bundleText = ensureBundle();
+    const bundle = new TextEncoder().encode(this.bundleText);
+    const v = { base: ['0.1.0', 1], next: ['0.2.0', 2], older: ['0.0.9', 0], forged: ['0.2.0', 2] } as const;
+    const [version, securityCounter] = v[kind];
+    const seed = kind === 'forged' ? new Uint8Array(32).fill(0x0f) : fromHex(DEV_FIRMWARE_SEED_HEX);
+    return packImage({ bundle, version, boardId: BOARD_ID, securityCounter, seed, sign: nodeSign });
+  }
+
+  /** Factory programming: the `base` image in slot A, confirmed; the device then boots through the bootloader. */
+  provisionImage(): void {
+    this.chip.powerOn();
+    provision(bootChip(this.chip), this.updateImage('base'));
+  }
+
+  /**
+   * A firmware update as the service port's FINISH does it (hw-sim/bootloader.ts installImage), with
+   * the power cut in the middle of its `cutAfterFlashOps`-th flash operation when given; the running
+   * firmware keeps running until a reboot starts the new image on trial.
+   */
+  update(kind: UpdateImageKind, cutAfterFlashOps?: number): void {
+    if (!this.on) throw new SimError('update: the device is off');
+    if (cutAfterFlashOps) this.chip.cutAtOp(cutAfterFlashOps);
+    try {
+      this.lastUpdate = installImage(bootChip(this.chip), this.updateImage(kind), { running: this.booted?.slot ?? null });
+    } catch (e) {
+      if (!(e instanceof PowerCut)) throw e;
+      this.lastUpdate = { ok: false, reason: 'power-cut', detail: e.message };
+      this.powerOff('power cut during an update');
+    }
+    if (cutAfterFlashOps) this.chip.cutAtOp(0);
   }
 
   heapUsed(): number {

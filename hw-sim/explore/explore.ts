@@ -2,11 +2,12 @@
 // after every step, shrinks a failing schedule (delta debugging over its operations) and writes it as
 // a scenario that `saphir sim --scenario FILE` replays.
 import { stringify } from 'yaml';
-import { Simulator } from '../sim.ts';
+import { Simulator, bootChip } from '../sim.ts';
+import { bootInfo } from '../bootloader.ts';
 import { runScenario, simulatorFor } from '../runner.ts';
 import { parseScenario, type Scenario, type Step } from '../scenario.ts';
 import { ticketCode } from '../tickets.ts';
-import { Model, ViolationError, type Violation } from './model.ts';
+import { Model, ViolationError, type BootView, type Violation } from './model.ts';
 import { makeSchedule, toScenario, type Op, type Schedule, type ScheduleOptions } from './schedule.ts';
 import type { Gate } from './menu.ts';
 
@@ -63,6 +64,26 @@ export function resolveCode(code: string): string {
   return good.slice(0, at) + repl + good.slice(at + 1);
 }
 
+const BOOT_STEPS = new Set(['boot', 'reboot', 'ensure-on', 'power-cut', 'update', 'provision']);
+
+function bootView(sim: Simulator, step: Step): BootView {
+  sim.chip.powerOn();
+  const info = bootInfo(bootChip(sim.chip));
+  const u = step.kind === 'update' ? sim.lastUpdate : undefined;
+  const counters = { base: 1, next: 2, older: 0, forged: 2 } as const;
+  return {
+    minCounter: info.state.minCounter,
+    validCounters: info.slots.filter((x) => x.status === 'valid').map((x) => x.securityCounter ?? -1),
+    bootMode: sim.bootMode,
+    runningSlot: sim.booted ? sim.booted.slot : null,
+    pendingConfirm: sim.pendingConfirm,
+    update:
+      step.kind === 'update' && u
+        ? { image: step.image, counter: counters[step.image], ok: u.ok, reason: u.ok ? undefined : u.reason, slot: u.ok ? u.slot : undefined }
+        : undefined,
+  };
+}
+
 interface Run {
   violation?: Violation;
   steps: number;
@@ -86,7 +107,7 @@ export async function runOps(s: Schedule, ops: readonly Op[], bundle: string | u
   });
   // The runner plays `code` when a step has one; the model reads `ticket`. Signed once per ticket.
   for (const st of scenario.steps) if (st.kind === 'scan' && st.ticket) st.code = cachedCode(st.ticket);
-  const checks: Record<number, number> = { 1: 0, 2: 0, 3: 0, 4: 0, 6: 0 };
+  const checks: Record<number, number> = { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0 };
   let faults = 0;
   let chipOps = -1;
   let violation: Violation | undefined;
@@ -124,10 +145,12 @@ export async function runOps(s: Schedule, ops: readonly Op[], bundle: string | u
           on: sim.on,
           clockMs: sim.clock,
           ledger,
+          boot: s.images && BOOT_STEPS.has(step.kind) ? bootView(sim, step) : undefined,
           heapBytes: i % 16 === 15 || meta[i].op === 'settle' ? sim.heapUsed() : undefined,
         });
         checks[3]++;
         if (ledger) checks[2]++;
+        if (s.images && BOOT_STEPS.has(step.kind)) checks[5]++;
         checks[1]++;
         checks[4]++;
         if (i % 16 === 15) checks[6]++;
@@ -271,7 +294,12 @@ function stepYaml(s: Step): unknown {
     case 'boot':
     case 'reboot':
     case 'ensure-on':
+    case 'provision':
       return s.kind;
+    case 'expect-image':
+      return { 'expect-image': { ...(s.slot ? { slot: s.slot } : {}), ...(s.confirmed !== undefined ? { confirmed: s.confirmed } : {}) } };
+    case 'update':
+      return { update: { image: s.image, ...(s.afterFlashOps ? { 'after-flash-ops': s.afterFlashOps } : {}) } };
     case 'power-cut':
       return s.afterFlashOps ? { 'power-cut': { 'after-flash-ops': s.afterFlashOps } } : 'power-cut';
     case 'delay':

@@ -30,6 +30,7 @@ export const MENU = [
   { kind: 'reboot', weight: 3, tests: [2, 4], what: 'a clean reboot' },
   { kind: 'power-cut', weight: 2, tests: [2, 4], what: 'power cut now, then boot' },
   { kind: 'cut-at-flash-op', weight: 6, tests: [1, 2, 4], what: 'power cut in the middle of the N-th flash operation from now (payments, compaction at boot)' },
+  { kind: 'update', weight: 3, tests: [5], what: 'a firmware update (newer, older, forged or same image) written to the inactive slot, maybe cut at its N-th flash operation, then a reboot (on devices that boot images: a third of schedules)' },
   { kind: 'clock-back', weight: 3, tests: [1, 3], gate: 'clock-back', what: 'the real-time clock moved back (hours to a year)' },
   { kind: 'flip-bit', weight: 2, tests: [1, 2], gate: 'ledger-damage', what: 'one bit of the ledger flipped' },
   { kind: 'lose-sector', weight: 1, tests: [1, 2], gate: 'ledger-damage', what: 'one sector of the ledger erased' },
@@ -43,7 +44,7 @@ export const INVARIANTS: Record<number, string> = {
   2: 'the ledger holds exactly the payments shown PAYÉ (amounts and ids)',
   3: 'every verdict is the model’s: forged, mutated and garbage never win, losers lose, expired never payable',
   4: 'back to PRÊT after any fault; no reset, no unhandled exception',
-  5: 'firmware update completes or the previous image keeps running (not explored yet)',
+  5: 'a firmware update completes and confirms, or the previous image keeps running; always a bootable image; anti-rollback never goes down',
   6: 'the firmware heap stays bounded',
 };
 

@@ -85,6 +85,20 @@ export interface Observation {
   /** The ledger after the step, when it was read. */
   ledger?: Payment[] | { error: string };
   heapBytes?: number;
+  /** On devices that boot images: the bootloader's state and slots, how the device runs, the last update. */
+  boot?: BootView;
+}
+
+export interface BootView {
+  minCounter: number;
+  /** Security counters of the slots that hold a valid image. */
+  validCounters: number[];
+  /** `developer` or `image slot A v0.2.0`. */
+  bootMode: string;
+  runningSlot: number | null;
+  pendingConfirm: boolean;
+  /** The result of this step's update. */
+  update?: { image: string; counter: number; ok: boolean; reason?: string; slot?: number };
 }
 
 export interface ModelOptions {
@@ -127,6 +141,32 @@ export class Model {
     const out: Shown[] = expired ? ['expired'] : open ? [payable] : ['expired', payable];
     if (mayBePaid) out.push('already-paid');
     return out;
+  }
+
+  private minCounter = 0;
+  /** An update was installed: the next boot runs it on trial from this slot. */
+  private trialSlot: number | null = null;
+
+  private observeBoot(ob: Observation, b: BootView, fail: (inv: number, msg: string, expect?: Step[]) => never): void {
+    if (b.minCounter < this.minCounter) fail(5, `anti-rollback went down: minimum security counter ${b.minCounter} after ${this.minCounter}`);
+    this.minCounter = b.minCounter;
+    if (!b.validCounters.some((c) => c >= b.minCounter)) fail(5, `no bootable image left (valid slots' counters ${b.validCounters.join(', ') || 'none'}, minimum ${b.minCounter})`);
+    const u = b.update;
+    if (u) {
+      if (u.image === 'forged' && (u.ok || u.reason !== 'signature')) fail(5, `a forged image was ${u.ok ? 'installed' : `refused for ${u.reason}, not its signature`}`);
+      else if (u.image !== 'forged' && u.counter < b.minCounter && (u.ok || u.reason !== 'rollback')) fail(5, `an image of security counter ${u.counter} below ${b.minCounter} was ${u.ok ? 'installed' : `refused for ${u.reason}`}`);
+      else if (u.image !== 'forged' && u.counter >= b.minCounter && !u.ok && u.reason !== 'power-cut' && u.reason !== 'busy') fail(5, `a good update was refused: ${u.reason}`);
+      if (u.ok) this.trialSlot = u.slot ?? null;
+      else if (u.reason === 'power-cut') this.trialSlot = null;
+    }
+    if (ob.power.some((p) => p.startsWith('boot'))) {
+      if (!b.bootMode.startsWith('image')) fail(5, `the device booted ${b.bootMode}, not a signed image`);
+      if (this.trialSlot !== null && b.runningSlot !== this.trialSlot && !ob.power.some((p) => /reset/.test(p))) {
+        fail(5, `an installed update (slot ${'AB'[this.trialSlot]}) did not start at the next boot (${b.bootMode})`, [{ kind: 'expect-image', line: 0, slot: 'AB'[this.trialSlot] as 'A' }]);
+      }
+      this.trialSlot = null;
+      if (ob.on && !this.halted && b.pendingConfirm) fail(5, `the firmware reached ready but did not confirm its image (${b.bootMode})`, [{ kind: 'expect-image', line: 0, confirmed: true }]);
+    }
   }
 
   /**
@@ -247,6 +287,9 @@ export class Model {
         if (!seen.has(id) && this.claim(p.emission).open) fail(2, `payment of ${id} (${p.prizeEur} €) shown PAYÉ is missing from the ledger`, [{ kind: 'expect-ledger', line: 0, contains: { emission: p.emission, block: p.block, number: p.number }, withinMs: 0 }]);
       }
     }
+
+    // 5: updates and the bootloader.
+    if (ob.boot) this.observeBoot(ob, ob.boot, fail);
 
     // 6: heap.
     if (ob.heapBytes !== undefined && ob.heapBytes > this.o.heapLimit) fail(6, `firmware heap ${ob.heapBytes} B above the bound of ${this.o.heapLimit} B`);

@@ -39,6 +39,12 @@ export const DEFECTS = {
     replacement: "return 'ok';",
     what: 'the ledger trusts a payment slot without checking its CRC (a torn write reads as a payment)',
   },
+  'never-confirm': {
+    file: 'firmware/app.ts',
+    anchor: 'd.identity.confirm();',
+    replacement: '/* not confirmed */',
+    what: 'an updated image never confirms itself, so the bootloader reverts it at the next reset',
+  },
 } as const satisfies Record<string, PlantedDefect>;
 
 export type DefectName = keyof typeof DEFECTS;

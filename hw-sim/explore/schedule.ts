@@ -39,6 +39,8 @@ export interface Schedule {
   clockMs: number;
   ops: Op[];
   gates: Gate[];
+  /** The device boots signed images through the bootloader (and takes updates). */
+  images: boolean;
 }
 
 export interface ScheduleOptions {
@@ -90,7 +92,8 @@ export function makeSchedule(seed: string | number, index: number, o: ScheduleOp
     tickets.push({ emission, block: 1 + rng.int(3), number: rng.int(3_000_000), prize });
   }
 
-  const menu = MENU.filter((m) => !('gate' in m) || gates.includes(m.gate));
+  const images = rng.next() < 0.35;
+  const menu = MENU.filter((m) => (!('gate' in m) || gates.includes(m.gate)) && (images || m.kind !== 'update'));
   const total = menu.reduce((s, m) => s + m.weight, 0);
   const draw = (): OpKind => {
     let x = rng.next() * total;
@@ -102,10 +105,14 @@ export function makeSchedule(seed: string | number, index: number, o: ScheduleOp
   const max = o.maxOps ?? 300;
   // Short schedules are more common (cheaper, and shrink faster); long ones still come.
   const count = min + Math.floor((max - min) * rng.next() ** 2);
-  const ops: Op[] = [{ kind: 'boot', steps: [{ kind: 'boot', line: 0 }], meta: [{ op: 'boot' }] }];
+  const ops: Op[] = [
+    images
+      ? { kind: 'boot', steps: [{ kind: 'provision', line: 0 }, { kind: 'boot', line: 0 }], meta: [{ op: 'boot' }, { op: 'boot' }] }
+      : { kind: 'boot', steps: [{ kind: 'boot', line: 0 }], meta: [{ op: 'boot' }] },
+  ];
   let clock = clockMs;
   // Keyboard wedges and cameras are the slowest to simulate (a report per key press, a QR frame): rarer.
-  const viaWeights = vias.map((v) => (v === 'hid-pos' ? 6 : v === 'serial' ? 3 : v === 'hid-keyboard' ? 1.5 : 0.3));
+  const viaWeights = vias.map((v) => (v === 'hid-pos' ? 6 : v === 'serial' ? 3 : v === 'hid-keyboard' ? 0.6 : 0.3));
   const viaTotal = viaWeights.reduce((a, b) => a + b, 0);
   const scanStep = (code: { ticket?: TicketSpec; code?: string }, garbage = false): Step => {
     let x = rng.next() * viaTotal;
@@ -209,6 +216,15 @@ export function makeSchedule(seed: string | number, index: number, o: ScheduleOp
         op(steps, meta);
         break;
       }
+      case 'update': {
+        const r = rng.next();
+        const image = r < 0.5 ? 'next' : r < 0.7 ? 'older' : r < 0.85 ? 'forged' : 'base';
+        const cut = rng.next() < 0.4 ? 1 + rng.int(700) : undefined;
+        const steps: Step[] = [{ kind: 'ensure-on', line: 0 }, { kind: 'update', line: 0, image, ...(cut ? { afterFlashOps: cut } : {}) }];
+        if (cut || rng.next() < 0.7) steps.push({ kind: 'reboot', line: 0 });
+        op(steps, steps.map(() => ({ op: kind })));
+        break;
+      }
       case 'flip-bit':
       case 'lose-sector':
         op([{ kind, line: 0, index: rng.int(1 << 30) }], [{ op: kind }]);
@@ -216,7 +232,7 @@ export function makeSchedule(seed: string | number, index: number, o: ScheduleOp
     }
   }
   ops.push({ kind: 'settle', steps: [{ kind: 'delay', line: 0, ms: Math.max(config.verdictMs, config.payWaitMs) + 1000 }], meta: [{ op: 'settle' }] });
-  return { seed: String(seed), index, config, clockMs, ops, gates };
+  return { seed: String(seed), index, config, clockMs, ops, gates, images };
 }
 
 function scannerOptions(rng: Rng, via: ScannerKind, garbage: boolean): ModelOptions {

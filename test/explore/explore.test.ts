@@ -45,6 +45,7 @@ const TEETH: [DefectName, number][] = [
   ['accept-bad-signature', 5],
   ['pay-on-c', 20],
   ['drop-crc-check', 25],
+  ['never-confirm', 10],
 ];
 
 for (const [defect, within] of TEETH) {
