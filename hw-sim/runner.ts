@@ -66,7 +66,7 @@ export function describe(s: Step): string {
         ? `ticket ${s.ticket.emission}/${s.ticket.block}/${s.ticket.number} (${s.ticket.prize ? formatEur(s.ticket.prize) : 'perdant'}${s.ticket.key === 'other' ? ', forged' : ''})`
         : `code ${s.code!.length > 24 ? s.code!.slice(0, 21) + '…' : s.code}`;
       const opts = Object.entries(s.options).map(([k, v]) => `${k}=${v}`).join(' ');
-      return `scan ${what} via ${s.via}${opts ? ' ' + opts : ''}`;
+      return `scan ${what} via ${s.via}${opts ? ' ' + opts : ''}${s.during ? ` (press ${s.during.key} at ${s.during.atMs} ms)` : ''}`;
     }
     case 'press':
       return `press ${s.key}`;
@@ -204,6 +204,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         const missed = sim.undelivered;
         mark = sim.beepLog.length;
         const end = sim.transmit(tx);
+        if (s.during) sim.pressAt(s.during.key, s.during.atMs);
         await sim.run(end - sim.now);
         report.scans++;
         if (sim.undelivered > missed) return tr(`le firmware n'a ouvert aucune entrée ${s.via} : le scan n'est arrivé nulle part`, `the firmware opened no ${s.via} input: the scan went nowhere`);

@@ -20,7 +20,7 @@ export type Step = Where &
     | { kind: 'power-cut'; afterFlashOps?: number }
     | { kind: 'delay'; ms: number }
     | { kind: 'set-clock'; ms: number; text: string }
-    | { kind: 'scan'; code?: string; ticket?: TicketSpec; via: ScannerKind; options: ModelOptions }
+    | { kind: 'scan'; code?: string; ticket?: TicketSpec; via: ScannerKind; options: ModelOptions; during?: { key: Key; atMs: number } }
     | { kind: 'press'; key: Key }
     | ({ kind: 'expect-display' } & DisplayExpect)
     | { kind: 'expect-beep'; beep: string; withinMs: number }
@@ -399,7 +399,7 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
   function parseScan(arg: unknown, line: number): Step | undefined {
     const allOptions = new Set<string>();
     for (const k of SCANNER_KINDS) for (const o of Object.keys(MODEL_OPTIONS[k])) allOptions.add(o);
-    const f = fields(arg, 'scan', ['code', 'ticket', 'key', 'via', ...allOptions]);
+    const f = fields(arg, 'scan', ['code', 'ticket', 'key', 'via', 'press', ...allOptions]);
     if (!isMap(arg)) return undefined;
     const via = f.has('via') ? oneOf(f.get('via')!.node, 'via', SCANNER_KINDS) : 'hid-pos';
     if (via === undefined) return undefined;
@@ -433,9 +433,17 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
         else s.ticket = spec;
       }
     }
+    if (f.has('press')) {
+      // A key pressed while the code is still arriving: { key: OK, at: 40ms } from the scan's start.
+      const p = fields(f.get('press')!.node, 'press', ['key', 'at']);
+      const k = p.has('key') ? oneOf(p.get('key')!.node, 'key', KEYS) : undefined;
+      const at = p.has('at') ? duration(p.get('at')!.node, 'at') : 0;
+      if (!p.has('key')) fail(f.get('press')!.node as Node, 'press needs key (OK, C or 0-9) and at (a duration)');
+      else if (k !== undefined && at !== undefined) s.during = { key: k as Key, atMs: at };
+    }
     const known = MODEL_OPTIONS[via];
     for (const [k, { node }] of f) {
-      if (k === 'code' || k === 'ticket' || k === 'key' || k === 'via') continue;
+      if (k === 'code' || k === 'ticket' || k === 'key' || k === 'via' || k === 'press') continue;
       if (!(k in known)) {
         fail(node as Node, `scanner ${via} has no option '${k}' (its options: ${Object.keys(known).join(', ')})`);
         continue;

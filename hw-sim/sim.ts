@@ -368,6 +368,17 @@ export class Simulator {
     await this.settle();
   }
 
+  /** A key pressed `ms` of virtual time from now (during a scan, say); lost if the device is off then. */
+  pressAt(key: Key, ms: number): void {
+    this.scheduler.after(ms, () => {
+      try {
+        if (!this.periph?.feed('keypad', key)) this.undelivered++;
+      } catch (e) {
+        if (!(e instanceof PowerCut)) throw e;
+      }
+    });
+  }
+
   /** Payments on the chip's ledger partition, read as the firmware would. */
   ledger(): Payment[] {
     // Reading needs the chip powered; a later boot powers it anyway.

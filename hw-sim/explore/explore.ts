@@ -313,6 +313,7 @@ function stepYaml(s: Step): unknown {
       return { [s.kind]: s.index };
     case 'scan': {
       const body: Record<string, unknown> = s.ticket ? { ticket: { ...s.ticket } } : { code: s.code };
+      if (s.during) body.press = { key: s.during.key, at: `${s.during.atMs}ms` };
       return { scan: { ...body, via: s.via, ...s.options } };
     }
     case 'expect-display': {

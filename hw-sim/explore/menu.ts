@@ -24,6 +24,7 @@ export const MENU = [
   { kind: 'flood', weight: 2, tests: [3, 4, 6], what: '3 to 12 scans back to back (garbage and genuine)' },
   { kind: 'press-ok', weight: 10, tests: [1, 2], what: 'OK at any moment' },
   { kind: 'press-c', weight: 5, tests: [1, 2], what: 'C at any moment' },
+  { kind: 'press-during-scan', weight: 4, tests: [1, 2, 3], what: 'OK, C or a digit pressed while a code is still arriving' },
   { kind: 'press-digit', weight: 3, tests: [4], what: 'a digit key' },
   { kind: 'delay', weight: 8, tests: [4], what: '10 ms to 90 s: verdicts and payment offers time out' },
   { kind: 'clock-forward', weight: 3, tests: [3], what: 'the real-time clock moved forward (minutes to a year)' },

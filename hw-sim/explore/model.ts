@@ -211,7 +211,8 @@ export class Model {
       if (k === 'paid') {
         sawPaid = true;
         const offer = classify(prev, lang);
-        if (!(step.kind === 'press' && step.key === 'OK')) fail(1, `PAYÉ shown without OK (on ${describeStep(step)})`, [notOnLine(lang, 'paid', 1)]);
+        const okPressed = (step.kind === 'press' && step.key === 'OK') || (step.kind === 'scan' && step.during?.key === 'OK');
+        if (!okPressed) fail(1, `PAYÉ shown without OK (on ${describeStep(step)})`, [notOnLine(lang, 'paid', 1)]);
         if (offer !== 'win') fail(1, `PAYÉ shown after ${offer}, not after a payable GAGNANT`, [notOnLine(lang, 'paid', 1)]);
         const id = (prev[1] ?? '').trim();
         const t = this.tickets.get(id);
@@ -233,9 +234,9 @@ export class Model {
 
     // 3: verdicts.
     if (step.kind === 'scan' && wasOn && ob.on && !ob.power.length) {
-      const verdicts = screens.map((s) => classify(s, lang)).filter((k) => VERDICTS.has(k));
-      const got = verdicts[verdicts.length - 1];
-      const lastScreen = screens[screens.length - 1];
+      const verdictScreens = screens.filter((s) => VERDICTS.has(classify(s, lang)));
+      const lastScreen = verdictScreens[verdictScreens.length - 1];
+      const got = lastScreen ? classify(lastScreen, lang) : undefined;
       if (meta.cls === 'genuine' && step.ticket) {
         const want = this.expected(step.ticket);
         if (got === undefined) {

@@ -170,6 +170,16 @@ export function makeSchedule(seed: string | number, index: number, o: ScheduleOp
         op(steps, meta);
         break;
       }
+      case 'press-during-scan': {
+        const st = scanStep({ ticket: pick(rng, tickets) });
+        if (st.kind === 'scan') {
+          const r = rng.next();
+          // Within the first 20 ms: before the code is complete for every scanner model but the fastest POS.
+          st.during = { key: r < 0.5 ? 'OK' : r < 0.8 ? 'C' : (String(rng.int(10)) as '0'), atMs: rng.int(20) };
+        }
+        op([st], [{ op: kind, cls: 'genuine' }]);
+        break;
+      }
       case 'press-ok':
         op([{ kind: 'press', line: 0, key: 'OK' }], [{ op: kind }]);
         break;
