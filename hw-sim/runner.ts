@@ -203,8 +203,12 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         }
         const missed = sim.undelivered;
         mark = sim.beepLog.length;
-        const end = sim.transmit(tx);
-        if (s.during) sim.pressAt(s.during.key, s.during.atMs);
+        let end = sim.transmit(tx);
+        if (s.during) {
+          // The step lasts until the key too, so the press belongs to this step whatever the scanner's speed.
+          sim.pressAt(s.during.key, s.during.atMs);
+          end = Math.max(end, sim.now + s.during.atMs);
+        }
         await sim.run(end - sim.now);
         report.scans++;
         if (sim.undelivered > missed) return tr(`le firmware n'a ouvert aucune entrée ${s.via} : le scan n'est arrivé nulle part`, `the firmware opened no ${s.via} input: the scan went nowhere`);
