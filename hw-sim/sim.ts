@@ -201,7 +201,15 @@ export class Simulator {
     const hasImage = [0, 1].some((s) => slotSummary(chip, s as 0 | 1).status !== 'empty');
     let confirm = () => {};
     if (hasImage) {
-      const b = bootSelect(chip);
+      let b;
+      try {
+        b = bootSelect(chip);
+      } catch (e) {
+        // The power went while the bootloader wrote its state: the device stays off.
+        if (!(e instanceof PowerCut)) throw e;
+        this.events.power?.('off (power cut in the bootloader)');
+        return;
+      }
       if ('error' in b) throw new SimError(`bootloader: ${b.error}`);
       this.booted = b;
       bundle = new TextDecoder().decode(b.bundle);

@@ -93,6 +93,25 @@ steps:
   }
 });
 
+test('a power cut while the bootloader writes its state leaves the device off; the next boot starts the update', async () => {
+  const sc = parseScenario(
+    `name: cut in the bootloader
+steps:
+  - provision
+  - boot
+  - update: { image: next }
+  - power-cut: { after-flash-ops: 1 }
+  - reboot
+  - ensure-on
+  - expect-image: { slot: B, confirmed: true }
+  - expect-display: { contains: PRÊT, line: 2 }
+`,
+    'b.yaml',
+  );
+  const r = await runScenario(sc);
+  assert.ok(r.ok, JSON.stringify(r.steps.find((s) => !s.ok)));
+});
+
 test('saphir sim --explore 1 --seed S --index I --json: one schedule, its counts', () => {
   const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--explore', '1', '--seed', 'cli', '--index', '3', '--json', '--jobs', '1'], {
     cwd: ROOT,
