@@ -203,6 +203,9 @@ export class Model {
     }
     if (ob.power.some((p) => p.startsWith('boot'))) this.halted = ob.logs.some((l) => /^halted:/.test(l));
 
+    // The verdict a scan must get is the one due when it arrived (a key during the scan may pay it after).
+    const wantNow = step.kind === 'scan' && step.ticket && meta.cls === 'genuine' ? this.expected(step.ticket) : [];
+
     // 1, 2: PAYÉ only after OK on a payable win, once per ticket, for its amount.
     let prev = this.last;
     let sawPaid = false;
@@ -238,7 +241,7 @@ export class Model {
       const lastScreen = verdictScreens[verdictScreens.length - 1];
       const got = lastScreen ? classify(lastScreen, lang) : undefined;
       if (meta.cls === 'genuine' && step.ticket) {
-        const want = this.expected(step.ticket);
+        const want = wantNow;
         if (got === undefined) {
           if (step.via !== 'camera') fail(3, `no verdict for ticket ${key(step.ticket)} (expected ${want.join(' or ')})`, [expectFirst(lang, want)]);
         } else if (!want.includes(got)) {
