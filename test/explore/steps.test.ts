@@ -130,4 +130,25 @@ test('saphir sim --explore 1 --seed S --index I --json: one schedule, its counts
   assert.match(faults.stderr, /ledger-damage/);
 });
 
+
+test('model: OK pressed while a fast scanner delivers pays that ticket, which is then DÉJÀ PAYÉ', async () => {
+  const { runOps } = await import('../../hw-sim/explore/explore.ts');
+  const base = makeSchedule('model', 0);
+  const ticket = { emission: 1, block: 2, number: 77, prize: 5 };
+  const scan = (during?: { key: 'OK'; atMs: number }) => ({
+    kind: 'scan-ticket' as const,
+    steps: [{ kind: 'scan' as const, line: 0, via: 'hid-pos' as const, options: {}, ticket, ...(during ? { during } : {}) }],
+    meta: [{ op: 'scan-ticket' as const, cls: 'genuine' as const }],
+  });
+  const s = {
+    ...base,
+    images: false,
+    config: { ...base.config, payoutLimitEur: 300, inputs: ['pos' as const] },
+    ops: [{ kind: 'boot' as const, steps: [{ kind: 'boot' as const, line: 0 }], meta: [{ op: 'boot' as const }] }, scan({ key: 'OK', atMs: 13 }), scan(), base.ops[base.ops.length - 1]],
+  };
+  const r = await runOps(s, s.ops, undefined);
+  assert.is(r.violation, undefined, JSON.stringify(r.violation));
+  assert.is(r.steps, 4);
+});
+
 test.run();
