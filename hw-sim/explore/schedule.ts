@@ -123,8 +123,15 @@ export function makeSchedule(seed: string | number, index: number, o: ScheduleOp
     }
     return { kind: 'scan', line: 0, via, options: scannerOptions(rng, via, garbage), ...code };
   };
+  // One damage to the ledger a schedule: what a redundant ledger can promise to survive (two flips may
+  // hit both copies of a record).
+  let damaged = false;
   while (ops.length < count) {
     const kind = draw();
+    if (kind === 'flip-bit' || kind === 'lose-sector') {
+      if (damaged) continue;
+      damaged = true;
+    }
     const op = (steps: Step[], meta: StepMeta[]) => ops.push({ kind, steps, meta });
     switch (kind) {
       case 'scan-ticket':

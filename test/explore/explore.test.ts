@@ -29,6 +29,11 @@ test('a schedule depends on (seed, index) only', () => {
   for (let i = 0; i < 20; i++) for (const op of makeSchedule('s', i).ops) assert.not.ok(gated.has(op.kind), op.kind);
   const all = Array.from({ length: 20 }, (_, i) => makeSchedule('s', i, { gates: ['ledger-damage', 'clock-back'] }).ops).flat();
   assert.ok(all.some((op) => gated.has(op.kind)));
+  // One damage to the ledger at most a schedule (what a redundant ledger can promise to survive).
+  for (let i = 0; i < 60; i++) {
+    const n = makeSchedule('s', i, { gates: ['ledger-damage'] }).ops.filter((op) => op.kind === 'flip-bit' || op.kind === 'lose-sector').length;
+    assert.ok(n <= 1, `schedule ${i}: ${n} ledger damages`);
+  }
 });
 
 test('smoke: seeded schedules on the firmware find no violation', async () => {
