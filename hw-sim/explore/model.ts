@@ -209,10 +209,13 @@ export class Model {
     // 1, 2: PAYÉ only after OK on a payable win, once per ticket, for its amount.
     let prev = this.last;
     let sawPaid = false;
-    for (const s of screens) {
+    /** Tickets paid during this step, with the index of their PAYÉ screen. */
+    const paidAt = new Map<string, number>();
+    for (const [n, s] of screens.entries()) {
       const k = classify(s, lang);
       if (k === 'paid') {
         sawPaid = true;
+        paidAt.set((prev[1] ?? '').trim(), n);
         const offer = classify(prev, lang);
         const okPressed = (step.kind === 'press' && step.key === 'OK') || (step.kind === 'scan' && step.during?.key === 'OK');
         if (!okPressed) fail(1, `PAYÉ shown without OK (on ${describeStep(step)})`, [notOnLine(lang, 'paid', 1)]);
@@ -241,7 +244,9 @@ export class Model {
       const lastScreen = verdictScreens[verdictScreens.length - 1];
       const got = lastScreen ? classify(lastScreen, lang) : undefined;
       if (meta.cls === 'genuine' && step.ticket) {
-        const want = wantNow;
+        // An OK during the scan may have paid this very ticket (offered by an earlier scan) before its verdict.
+        const paidHere = paidAt.get(key(step.ticket));
+        const want = paidHere !== undefined && paidHere < screens.lastIndexOf(lastScreen) ? this.expected(step.ticket) : wantNow;
         if (got === undefined) {
           if (step.via !== 'camera') fail(3, `no verdict for ticket ${key(step.ticket)} (expected ${want.join(' or ')})`, [expectFirst(lang, want)]);
         } else if (!want.includes(got)) {

@@ -135,9 +135,9 @@ test('model: OK pressed while a fast scanner delivers pays that ticket, which is
   const { runOps } = await import('../../hw-sim/explore/explore.ts');
   const base = makeSchedule('model', 0);
   const ticket = { emission: 1, block: 2, number: 77, prize: 5 };
-  const scan = (during?: { key: 'OK'; atMs: number }) => ({
+  const scan = (during?: { key: 'OK'; atMs: number }, interval?: number) => ({
     kind: 'scan-ticket' as const,
-    steps: [{ kind: 'scan' as const, line: 0, via: 'hid-pos' as const, options: {}, ticket, ...(during ? { during } : {}) }],
+    steps: [{ kind: 'scan' as const, line: 0, via: 'hid-pos' as const, options: interval ? { interval } : {}, ticket, ...(during ? { during } : {}) }],
     meta: [{ op: 'scan-ticket' as const, cls: 'genuine' as const }],
   });
   const s = {
@@ -149,6 +149,10 @@ test('model: OK pressed while a fast scanner delivers pays that ticket, which is
   const r = await runOps(s, s.ops, undefined);
   assert.is(r.violation, undefined, JSON.stringify(r.violation));
   assert.is(r.steps, 4);
+  // A slow scan of the same ticket while it is offered: the OK during it pays the offer, then its verdict is DÉJÀ PAYÉ.
+  const s2 = { ...s, ops: [s.ops[0], scan({ key: 'OK', atMs: 5 }, 6), scan({ key: 'OK', atMs: 4 }, 15), s.ops[3]] };
+  const r2 = await runOps(s2, s2.ops, undefined);
+  assert.is(r2.violation, undefined, JSON.stringify(r2.violation));
 });
 
 test.run();
