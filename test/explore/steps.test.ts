@@ -137,7 +137,7 @@ test('model: OK pressed while a fast scanner delivers pays that ticket, which is
   const ticket = { emission: 1, block: 2, number: 77, prize: 5 };
   const scan = (during?: { key: 'OK'; atMs: number }, interval?: number) => ({
     kind: 'scan-ticket' as const,
-    steps: [{ kind: 'scan' as const, line: 0, via: 'hid-pos' as const, options: interval ? { interval } : {}, ticket, ...(during ? { during } : {}) }],
+    steps: [{ kind: 'scan' as const, line: 0, via: 'hid-pos' as const, options: (interval ? { interval } : {}) as Record<string, number>, ticket, ...(during ? { during } : {}) }],
     meta: [{ op: 'scan-ticket' as const, cls: 'genuine' as const }],
   });
   const s = {
