@@ -161,7 +161,9 @@ export class Model {
     }
     if (ob.power.some((p) => p.startsWith('boot'))) {
       if (!b.bootMode.startsWith('image')) fail(5, `the device booted ${b.bootMode}, not a signed image`);
-      if (this.trialSlot !== null && b.runningSlot !== this.trialSlot && !ob.power.some((p) => /reset/.test(p))) {
+      // The slot of the last boot in this step (the device may be off again by now).
+      const bootedSlot = /image slot ([AB])/.exec(b.bootMode)?.[1];
+      if (this.trialSlot !== null && bootedSlot !== 'AB'[this.trialSlot] && !ob.power.some((p) => /reset/.test(p))) {
         fail(5, `an installed update (slot ${'AB'[this.trialSlot]}) did not start at the next boot (${b.bootMode})`, [{ kind: 'expect-image', line: 0, slot: 'AB'[this.trialSlot] as 'A' }]);
       }
       this.trialSlot = null;

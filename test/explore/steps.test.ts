@@ -112,6 +112,32 @@ steps:
   assert.ok(r.ok, JSON.stringify(r.steps.find((s) => !s.ok)));
 });
 
+test('a scan cut short by a power cut is no scenario error; ensure-on boots again after a boot the cut struck', async () => {
+  const sc = parseScenario(
+    `name: cut during a scan
+config:
+  inputs: [pos, serial]
+steps:
+  - provision
+  - boot
+  - scan: { ticket: { emission: 1, number: 5, prize: 10 } }
+  - power-cut: { after-flash-ops: 1 }
+  - scan: { ticket: { emission: 1, number: 6, prize: 10 }, via: serial, baud: 9600, press: { key: OK, at: 5ms } }
+  - ensure-on
+  - expect-ledger: { count: 0 }
+  - expect-display: { contains: PRÊT, line: 2 }
+  - update: { image: next }
+  - power-cut: { after-flash-ops: 1 }
+  - power-cut
+  - ensure-on
+  - expect-display: { contains: PRÊT, line: 2 }
+`,
+    'c.yaml',
+  );
+  const r = await runScenario(sc);
+  assert.ok(r.ok, JSON.stringify(r.steps.find((s) => !s.ok)));
+});
+
 test('saphir sim --explore 1 --seed S --index I --json: one schedule, its counts', () => {
   const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--explore', '1', '--seed', 'cli', '--index', '3', '--json', '--jobs', '1'], {
     cwd: ROOT,
