@@ -83,7 +83,7 @@ export function describe(s: Step): string {
         ? `ticket ${s.ticket.emission}/${s.ticket.block}/${s.ticket.number} (${s.ticket.prize ? formatEur(s.ticket.prize) : 'perdant'}${s.ticket.key === 'other' ? ', forged' : ''})`
         : `code ${s.code!.length > 24 ? s.code!.slice(0, 21) + '…' : s.code}`;
       const opts = Object.entries(s.options).map(([k, v]) => `${k}=${v}`).join(' ');
-      return `scan ${what} via ${s.via}${opts ? ' ' + opts : ''}`;
+      return `scan ${what} via ${s.via}${opts ? ' ' + opts : ''}${s.during ? ` (press ${s.during.key} at ${s.during.atMs} ms)` : ''}`;
     }
     case 'press':
       return `press ${s.key}`;
@@ -110,6 +110,16 @@ export function describe(s: Step): string {
       if (s.contains) parts.push(`contains ${s.contains.emission}/${s.contains.block}/${s.contains.number}${s.contains.device ? ` by ${s.contains.device}` : ''}`);
       return `expect-registry ${parts.join(', ')}`;
     }
+    case 'ensure-on':
+    case 'provision':
+      return s.kind;
+    case 'expect-image':
+      return `expect-image${s.slot ? ` slot ${s.slot}` : ''}${s.confirmed !== undefined ? ` confirmed ${s.confirmed}` : ''}`;
+    case 'update':
+      return `update ${s.image}${s.afterFlashOps ? ` (power cut at flash operation ${s.afterFlashOps})` : ''}`;
+    case 'flip-bit':
+    case 'lose-sector':
+      return `${s.kind} ${s.index}`;
   }
 }
 
@@ -212,6 +222,35 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         if (s.afterFlashOps) sim.cutAfterFlashOps(s.afterFlashOps);
         else sim.powerCut();
         return;
+      case 'ensure-on':
+        // A cut still armed may strike this boot too; it strikes once, so a second boot comes up.
+        for (let i = 0; i < 3 && !sim.on; i++) {
+          await sim.boot();
+          mark = sim.beepLog.length;
+        }
+        return;
+      case 'flip-bit':
+        sim.damageLedger('flip-bit', s.index);
+        return;
+      case 'provision':
+        if (sim.on) throw new Error(say.provisionOn);
+        sim.provisionImage();
+        return;
+      case 'expect-image': {
+        const b = sim.booted;
+        if (!b) return say.noImage(sim.bootMode);
+        const slot = 'AB'[b.slot];
+        if (s.slot && s.slot !== slot) return say.imageSlot(s.slot, slot);
+        if (s.confirmed !== undefined && s.confirmed === sim.pendingConfirm) return say.imageConfirmed(s.confirmed);
+        return;
+      }
+      case 'update':
+        needOn();
+        sim.update(s.image, s.afterFlashOps);
+        return;
+      case 'lose-sector':
+        sim.damageLedger('lose-sector', s.index);
+        return;
       case 'delay':
         // Without `on`, time passes for the whole fleet.
         for (const d of s.on ? [sim] : all) await d.run(s.ms);
@@ -230,11 +269,18 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
           throw e;
         }
         const missed = sim.undelivered;
+        const boots = sim.boots;
         mark = sim.beepLog.length;
-        const end = sim.transmit(tx);
+        let end = sim.transmit(tx);
+        if (s.during) {
+          // The step lasts until the key too, so the press belongs to this step whatever the scanner's speed.
+          sim.pressAt(s.during.key, s.during.atMs);
+          end = Math.max(end, sim.now + s.during.atMs);
+        }
         await sim.run(end - sim.now);
         report.scans++;
-        if (sim.undelivered > missed) return say.nowhere(s.via);
+        // A device that went off or restarted during the scan (a key paid, a cut armed) lost the rest of it.
+        if (sim.undelivered > missed && sim.on && sim.boots === boots) return say.nowhere(s.via);
         return;
       }
       case 'press':

@@ -10,8 +10,10 @@ import { Scheduler } from './scheduler.ts';
 import { BLOCK64, NorFlash, PowerCut } from './nor-flash.ts';
 import { Peripherals, partitionFlash, type BeepRecord } from './device.ts';
 import { QjsDevice, type QjsFault, type QjsVariant } from './qjs-host.ts';
-import { bootSelect, slotSummary, type BootedImage, type NorChip } from './bootloader.ts';
-import { SECTOR_SIZE } from './layout.ts';
+import { bootSelect, installImage, provision, slotSummary, type BootedImage, type InstallResult, type NorChip } from './bootloader.ts';
+import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from '../src/image/format.ts';
+import { nodeSign } from '../src/node/node-crypto.ts';
+import { LAYOUT, SECTOR_SIZE } from './layout.ts';
 import { provisionTrust, readTrust, isDevFirmwareKey, type Trust } from './provision.ts';
 import { toHex } from '../src/hex.ts';
 import { seededRng, type Rng } from './rng.ts';
@@ -134,6 +136,8 @@ export interface SimOptions {
 }
 
 export class SimError extends Error {}
+
+export type UpdateImageKind = 'base' | 'next' | 'older' | 'forged';
 
 export class Simulator {
   readonly scheduler = new Scheduler();
@@ -265,7 +269,15 @@ export class Simulator {
     const hasImage = [0, 1].some((s) => slotSummary(chip, s as 0 | 1).status !== 'empty');
     let confirm = () => {};
     if (hasImage) {
-      const b = bootSelect(chip);
+      let b;
+      try {
+        b = bootSelect(chip);
+      } catch (e) {
+        // The power went while the bootloader wrote its state: the device stays off.
+        if (!(e instanceof PowerCut)) throw e;
+        this.events.power?.('off (power cut in the bootloader)');
+        return;
+      }
       if ('error' in b) throw new SimError(`bootloader: ${b.error}`);
       this.booted = b;
       bundle = new TextDecoder().decode(b.bundle);
@@ -438,11 +450,99 @@ export class Simulator {
     await this.settle();
   }
 
+  /** A key pressed `ms` of virtual time from now (during a scan, say); lost if the device is off then. */
+  pressAt(key: Key, ms: number): void {
+    this.scheduler.after(ms, () => {
+      try {
+        if (!this.periph?.feed('keypad', key)) this.undelivered++;
+      } catch (e) {
+        if (!(e instanceof PowerCut)) throw e;
+      }
+    });
+  }
+
   /** Payments on the chip's ledger partition, read as the firmware would. */
   ledger(): Payment[] {
     // Reading needs the chip powered; a later boot powers it anyway.
     this.chip.powerOn();
     return readLedgerPartition(partitionFlash(this.chip, 'ledger'));
+  }
+
+  /**
+   * Damage the ledger's cells directly (what the chip does, not the firmware): `flip-bit` inverts bit
+   * `index % 8` of the `index`-th programmed byte (modulo their count); `lose-sector` erases the
+   * `index`-th sector holding data (modulo). Nothing happens on an empty ledger. Returns the chip offset.
+   */
+  damageLedger(how: 'flip-bit' | 'lose-sector', index: number): number | undefined {
+    const { offset, size } = LAYOUT.ledger;
+    const b = this.chip.bytes;
+    if (how === 'flip-bit') {
+      let n = 0;
+      for (let i = offset; i < offset + size; i++) if (b[i] !== 0xff) n++;
+      if (n === 0) return undefined;
+      let k = index % n;
+      for (let i = offset; i < offset + size; i++) {
+        if (b[i] !== 0xff && k-- === 0) {
+          b[i] ^= 1 << (index % 8);
+          return i;
+        }
+      }
+      return undefined;
+    }
+    const used: number[] = [];
+    for (let s = offset; s < offset + size; s += SECTOR_SIZE) {
+      for (let i = s; i < s + SECTOR_SIZE; i++) {
+        if (b[i] !== 0xff) {
+          used.push(s);
+          break;
+        }
+      }
+    }
+    if (used.length === 0) return undefined;
+    const at = used[index % used.length];
+    b.fill(0xff, at, at + SECTOR_SIZE);
+    return at;
+  }
+
+  /** What the last `update` did (an install result, or the power cut that stopped it). */
+  lastUpdate: InstallResult | { ok: false; reason: 'power-cut'; detail: string } | undefined;
+
+  /**
+   * Images of this simulator's firmware bundle, signed with the development key: `base` (0.1.0,
+   * security counter 1, what `provisionImage` writes), `next` (0.2.0, counter 2), `older` (0.0.9,
+   * counter 0: refused once a counter-2 image was confirmed), `forged` (0.2.0, an unknown key).
+   */
+  updateImage(kind: UpdateImageKind): Uint8Array {
+    if (this.bundleText === undefined) this.bundleText = ensureBundle();
+    const bundle = new TextEncoder().encode(this.bundleText);
+    const v = { base: ['0.1.0', 1], next: ['0.2.0', 2], older: ['0.0.9', 0], forged: ['0.2.0', 2] } as const;
+    const [version, securityCounter] = v[kind];
+    const seed = kind === 'forged' ? new Uint8Array(32).fill(0x0f) : fromHex(DEV_FIRMWARE_SEED_HEX);
+    return packImage({ bundle, version, boardId: BOARD_ID, securityCounter, seed, sign: nodeSign });
+  }
+
+  /** Factory programming: the `base` image in slot A, confirmed; the device then boots through the bootloader. */
+  provisionImage(): void {
+    this.chip.powerOn();
+    provision(bootChip(this.chip), this.updateImage('base'));
+  }
+
+  /**
+   * A firmware update as the service port's FINISH does it (hw-sim/bootloader.ts installImage), with
+   * the power cut in the middle of its `cutAfterFlashOps`-th flash operation when given; the running
+   * firmware keeps running until a reboot starts the new image on trial.
+   */
+  update(kind: UpdateImageKind, cutAfterFlashOps?: number): void {
+    if (!this.on) throw new SimError('update: the device is off');
+    if (cutAfterFlashOps) this.chip.cutAtOp(cutAfterFlashOps);
+    try {
+      this.lastUpdate = installImage(bootChip(this.chip), this.updateImage(kind), { running: this.booted?.slot ?? null });
+    } catch (e) {
+      if (!(e instanceof PowerCut)) throw e;
+      this.lastUpdate = { ok: false, reason: 'power-cut', detail: e.message };
+      this.powerOff('power cut during an update');
+    }
+    if (cutAfterFlashOps) this.chip.cutAtOp(0);
   }
 
   heapUsed(): number {

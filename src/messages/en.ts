@@ -328,6 +328,10 @@ export const en = {
     needsRegistry: 'this scenario needs a registry (--registry URL|embedded)',
     registry: (want: string, n: number, held: string, conflicts: number) =>
       `expected the registry ${want}; it holds ${n} ticket(s)${held ? ': ' + held : ''}, ${conflicts} conflict(s)`,
+    provisionOn: 'provision: the device must be off',
+    noImage: (mode: string) => `expected a signed image running; mode ${mode || 'off'}`,
+    imageSlot: (want: string, is: string) => `expected the image of slot ${want}, running slot ${is}`,
+    imageConfirmed: (confirmed: boolean) => `expected a ${confirmed ? 'confirmed' : 'trial'} image`,
   },
   scenario: {
     invalid: 'invalid scenario:',
@@ -419,6 +423,8 @@ Exit 0, 1 on an error, 2 on a usage error.`,
   --bridge-serial PATH [--baud N]                      a real serial scanner feeds the simulated device
   --pty [PATH] [--baud N] expose the device's service port as a pseudo-terminal (for saphir flash)
   --web [--port N] [--host H] [--open]   the simulator in a web page, on a local HTTP server (default 127.0.0.1)
+  --explore N [--seed S] [--index I] [--jobs J] [--json] [--out DIR] [--faults ledger-damage,clock-back|all]
+                          the fault explorer: N random schedules checked by a model (docs/explorer.md); exit 1 on a violation
   --firmware-key HEX|FILE provision the device with this firmware public key (a production device
                           unless it is the development key); default: the development keys
   --tech-key HEX|FILE     provision the device with this technician public key (service port access)

@@ -46,6 +46,13 @@ export async function run(args: string[]): Promise<number> {
     port: { type: 'string' },
     host: { type: 'string' },
     open: { type: 'boolean' },
+    explore: { type: 'string' },
+    seed: { type: 'string' },
+    index: { type: 'string' },
+    jobs: { type: 'string' },
+    json: { type: 'boolean' },
+    out: { type: 'string' },
+    faults: { type: 'string' },
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
@@ -53,10 +60,15 @@ export async function run(args: string[]): Promise<number> {
     firmwareKey: values['firmware-key'] === undefined ? undefined : publicKeyArg('--firmware-key', values['firmware-key']),
     techKey: values['tech-key'] === undefined ? undefined : publicKeyArg('--tech-key', values['tech-key']),
   };
-  // First line: which keys the simulated device trusts (the chip of --flash may already hold some).
-  process.stdout.write(trustLine(new Simulator({ chip: values.flash ? NorFlash.load(values.flash) : new NorFlash(), ...keys }), lang) + '\n');
   const variant = values.variant ?? 'quickjs';
   if (variant !== 'quickjs' && variant !== 'quickjs-ng') throw new UsageError((m) => m.sim.variant);
+  // The explorer runs its own devices (and --json must stay JSON).
+  if (values.explore !== undefined) {
+    const { exploreCommand } = await import('./sim-explore.ts');
+    return exploreCommand({ ...values, explore: values.explore, lang });
+  }
+  // First line: which keys the simulated device trusts (the chip of --flash may already hold some).
+  process.stdout.write(trustLine(new Simulator({ chip: values.flash ? NorFlash.load(values.flash) : new NorFlash(), ...keys }), lang) + '\n');
   if (values.scenario) {
     // Scenario files given after --scenario, as further options or as positionals.
     return scenarios([...values.scenario, ...positionals], { lang, quiet: !!values.quiet, screenshots: values.screenshots, variant, flash: values.flash, ...keys, registry: registryOption(values.registry) });
