@@ -423,7 +423,7 @@ Exit 0, 1 on an error, 2 on a usage error.`,
   --bridge-serial PATH [--baud N]                      a real serial scanner feeds the simulated device
   --pty [PATH] [--baud N] expose the device's service port as a pseudo-terminal (for saphir flash)
   --web [--port N] [--host H] [--open]   the simulator in a web page, on a local HTTP server (default 127.0.0.1)
-  --explore N [--seed S] [--index I] [--jobs J] [--json] [--out DIR] [--faults ledger-damage,clock-back|all]
+  --explore N [--seed S] [--index I] [--jobs J] [--json] [--out DIR] [--faults GROUPS]
                           the fault explorer: N random schedules checked by a model (docs/explorer.md); exit 1 on a violation
   --firmware-key HEX|FILE provision the device with this firmware public key (a production device
                           unless it is the development key); default: the development keys

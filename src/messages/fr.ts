@@ -423,8 +423,9 @@ URL ; l'appareil les marque transmis. Sortie 0, 1 pour une erreur, 2 pour une er
   --bridge-serial CHEMIN [--baud N]                      un vrai scanner série alimente l'appareil simulé
   --pty [CHEMIN] [--baud N] exposer le port de service de l'appareil comme pseudo-terminal (pour saphir flash)
   --web [--port N] [--host H] [--open]   le simulateur dans une page web, sur un serveur HTTP local (127.0.0.1 par défaut)
-  --explore N [--seed S] [--index I] [--jobs J] [--json] [--out DIR] [--faults ledger-damage,clock-back|all]
-                          l'explorateur de pannes : N scénarios aléatoires vérifiés par un modèle (docs/explorer.md) ; sortie 1 sur une violation
+  --explore N [--seed S] [--index I] [--jobs J] [--json] [--out DOSSIER] [--faults GROUPES]
+                          l'explorateur de pannes : N scénarios aléatoires vérifiés par un modèle (docs/explorer.md) ;
+                          sortie 1 sur une violation
   --firmware-key HEX|FICHIER  provisionner l'appareil avec cette clé publique firmware (un appareil de
                           production, sauf la clé de développement) ; par défaut : les clés de développement
   --tech-key HEX|FICHIER  provisionner l'appareil avec cette clé publique de technicien (accès au port de service)
