@@ -437,6 +437,23 @@ Sans --scenario : interactif. Taper « aide » / « help » pour les commandes.`
     demo: `usage : saphir demo [--lang fr|en] [--scenario FICHIER] [--quiet]
 Démarre le firmware dans le simulateur et joue hw-sim/scenarios/demo.yaml (ou FICHIER), en dessinant
 l'écran à chaque changement. --quiet n'écrit que le résumé. Sortie 0 quand toutes les étapes ont réussi.`,
+    ports: `usage : saphir ports [--json] [--port CHEMIN…] [--baud N] [--timeout MS] [--lang fr|en]
+Liste les ports série de cet ordinateur (lus dans /sys/class/tty et /dev/serial/by-id) : chemin by-id,
+VID:PID USB, numéro de série et, quand un appareil SAPHIR répond à IDENTIFY en moins de --timeout
+(300 ms par défaut) à --baud (115200 par défaut), son identifiant et sa version en cours. --port ajoute
+un port que le système ne liste pas (un pseudo-terminal). Sortie 0 (même quand il n'y en a aucun), 2
+pour une erreur d'usage.`,
+    registry: `usage : saphir registry serve [--db DOSSIER | --postgres URL] [--port N] [--host H] [--production]
+        saphir registry devices add ID CLÉ [--db DOSSIER | --postgres URL]
+        saphir registry devices list [--json] [--db DOSSIER | --postgres URL]
+        saphir registry devices revoke ID [--db DOSSIER | --postgres URL]
+        saphir registry 'report' [--json] [--since AAAA-MM-JJ] [--stale-days N] [--db DOSSIER | --postgres URL]
+Le registre central des tickets payés de la flotte : le premier appareil qui réclame un ticket l'obtient,
+toute réclamation suivante apprend qui l'a payé et quand ; des paiements hors ligne du même ticket par
+deux appareils, transmis plus tard, sont des conflits (voir le rapport). Stockage : PGlite dans DOSSIER (par
+défaut .saphir-registry/, rien à installer) ou PostgreSQL à URL. Sans appareil enrôlé, le registre est
+une flotte de développement qui accepte la clé d'appareil de développement publiée ; enrôler le premier
+appareil, ou --production, y met fin. Sortie 0, 1 pour une erreur, 2 pour une erreur d'usage.`,
   },
 };
 
