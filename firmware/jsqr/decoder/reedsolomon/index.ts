@@ -91,11 +91,16 @@ function findErrorMagnitudes(field: GenericGF, errorEvaluator: GenericGFPoly, er
   return result;
 }
 
+// saphir: one read-only field for every block. A new GF(256) per block is a field<->polynomial reference
+// cycle that QuickJS's refcounting cannot free: only its cycle collector does, once the heap has grown by
+// half (~60 KB a camera frame piled up).
+let rsField: GenericGF;
+
 export function decode(bytes: number[], twoS: number) {
   const outputBytes = new Uint8ClampedArray(bytes.length);
   outputBytes.set(bytes);
 
-  const field = new GenericGF(0x011D, 256, 0); // x^8 + x^4 + x^3 + x^2 + 1
+  const field = rsField || (rsField = new GenericGF(0x011D, 256, 0)); // x^8 + x^4 + x^3 + x^2 + 1
   const poly = new GenericGFPoly(field, outputBytes);
 
   const syndromeCoefficients = new Uint8ClampedArray(twoS);
