@@ -9,7 +9,7 @@ function numBetween(value: number, min: number, max: number): number {
 
 // Like BitMatrix but accepts arbitry Uint8 values
 class Matrix {
-  private data: Uint8ClampedArray;
+  public data: Uint8ClampedArray;
   private width: number;
   constructor(width: number, height: number) {
     this.width = width;
@@ -23,36 +23,37 @@ class Matrix {
   }
 }
 
+// saphir: plain typed-array loops instead of a get()/set() call per pixel (QuickJS has no JIT). Same
+// arithmetic, same index expressions (including the reads and writes past the row end when the width is
+// not a multiple of 8) and the same loop order.
 export function binarize(data: Uint8ClampedArray, width: number, height: number, returnInverted: boolean) {
   if (data.length !== width * height * 4) {
     throw new Error("Malformed data passed to binarizer.");
   }
   // Convert image to greyscale
   const greyscalePixels = new Matrix(width, height);
-  for (let x = 0; x < width; x++) {
-    for (let y = 0; y < height; y++) {
-      const r = data[((y * width + x) * 4) + 0];
-      const g = data[((y * width + x) * 4) + 1];
-      const b = data[((y * width + x) * 4) + 2];
-      greyscalePixels.set(x, y, 0.2126 * r + 0.7152 * g + 0.0722 * b);
-    }
+  const gp = greyscalePixels.data;
+  for (let i = 0, n = width * height; i < n; i++) {
+    gp[i] = 0.2126 * data[4 * i] + 0.7152 * data[4 * i + 1] + 0.0722 * data[4 * i + 2];
   }
   const horizontalRegionCount = Math.ceil(width / REGION_SIZE);
   const verticalRegionCount = Math.ceil(height / REGION_SIZE);
 
   const blackPoints = new Matrix(horizontalRegionCount, verticalRegionCount);
+  const bp = blackPoints.data;
   for (let verticalRegion = 0; verticalRegion < verticalRegionCount; verticalRegion++) {
     for (let hortizontalRegion = 0; hortizontalRegion < horizontalRegionCount; hortizontalRegion++) {
       let sum = 0;
       let min = Infinity;
       let max = 0;
       for (let y = 0; y < REGION_SIZE; y++) {
+        const rowIndex = (verticalRegion * REGION_SIZE + y) * width + hortizontalRegion * REGION_SIZE;
         for (let x = 0; x < REGION_SIZE; x++) {
-          const pixelLumosity =
-            greyscalePixels.get(hortizontalRegion * REGION_SIZE + x, verticalRegion * REGION_SIZE + y);
+          const pixelLumosity = +gp[rowIndex + x]; // undefined past the end: NaN, as Math.min sees it
           sum += pixelLumosity;
-          min = Math.min(min, pixelLumosity);
-          max = Math.max(max, pixelLumosity);
+          // Math.min/Math.max without the calls; a NaN (a read past the image) sticks as there.
+          if (pixelLumosity < min || pixelLumosity !== pixelLumosity) min = pixelLumosity;
+          if (pixelLumosity > max || pixelLumosity !== pixelLumosity) max = pixelLumosity;
         }
       }
 
@@ -74,23 +75,26 @@ export function binarize(data: Uint8ClampedArray, width: number, height: number,
 
           // The (min < bp) is arbitrary but works better than other heuristics that were tried.
           const averageNeighborBlackPoint = (
-            blackPoints.get(hortizontalRegion, verticalRegion - 1) +
-            (2 * blackPoints.get(hortizontalRegion - 1, verticalRegion)) +
-            blackPoints.get(hortizontalRegion - 1, verticalRegion - 1)
+            bp[(verticalRegion - 1) * horizontalRegionCount + hortizontalRegion] +
+            (2 * bp[verticalRegion * horizontalRegionCount + hortizontalRegion - 1]) +
+            bp[(verticalRegion - 1) * horizontalRegionCount + hortizontalRegion - 1]
           ) / 4;
           if (min < averageNeighborBlackPoint) {
             average = averageNeighborBlackPoint;
           }
         }
       }
-      blackPoints.set(hortizontalRegion, verticalRegion, average);
+      bp[verticalRegion * horizontalRegionCount + hortizontalRegion] = average;
     }
   }
 
   const binarized = BitMatrix.createEmpty(width, height);
+  const bd = binarized.data;
   let inverted: BitMatrix = null;
+  let id: Uint8ClampedArray = null;
   if (returnInverted) {
     inverted = BitMatrix.createEmpty(width, height);
+    id = inverted.data;
   }
   for (let verticalRegion = 0; verticalRegion < verticalRegionCount; verticalRegion++) {
     for (let hortizontalRegion = 0; hortizontalRegion < horizontalRegionCount; hortizontalRegion++) {
@@ -99,7 +103,7 @@ export function binarize(data: Uint8ClampedArray, width: number, height: number,
       let sum = 0;
       for (let xRegion = -2; xRegion <= 2; xRegion++) {
         for (let yRegion = -2; yRegion <= 2; yRegion++) {
-          sum += blackPoints.get(left + xRegion, top + yRegion);
+          sum += bp[(top + yRegion) * horizontalRegionCount + left + xRegion];
         }
       }
       const threshold = sum / 25;
@@ -107,10 +111,10 @@ export function binarize(data: Uint8ClampedArray, width: number, height: number,
         for (let yRegion = 0; yRegion < REGION_SIZE; yRegion++) {
           const x = hortizontalRegion * REGION_SIZE + xRegion;
           const y = verticalRegion * REGION_SIZE + yRegion;
-          const lum = greyscalePixels.get(x, y);
-          binarized.set(x, y, lum <= threshold);
+          const lum = gp[y * width + x];
+          bd[y * width + x] = lum <= threshold ? 1 : 0;
           if (returnInverted) {
-            inverted.set(x, y, !(lum <= threshold));
+            id[y * width + x] = !(lum <= threshold) ? 1 : 0;
           }
         }
       }
