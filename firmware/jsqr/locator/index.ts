@@ -249,96 +249,119 @@ interface Quad {
   };
 }
 
+// saphir: the first quad whose bottom line the new run [startX, endX] continues (jsQR's filter()[0]).
+function firstMatchingQuad(quads: Quad[], startX: number, endX: number, centerRun: number): Quad | null {
+  for (let i = 0; i < quads.length; i++) {
+    const q = quads[i];
+    if ((startX >= q.bottom.startX && startX <= q.bottom.endX) ||
+      (endX >= q.bottom.startX && startX <= q.bottom.endX) ||
+      (startX <= q.bottom.startX && endX >= q.bottom.endX && (
+        (centerRun / (q.bottom.endX - q.bottom.startX)) < MAX_QUAD_RATIO &&
+        (centerRun / (q.bottom.endX - q.bottom.startX)) > MIN_QUAD_RATIO
+      ))) {
+      return q;
+    }
+  }
+  return null;
+}
+
 export function locate(matrix: BitMatrix): QRLocation[] {
   const finderPatternQuads: Quad[] = [];
   let activeFinderPatternQuads: Quad[] = [];
   const alignmentPatternQuads: Quad[] = [];
   let activeAlignmentPatternQuads: Quad[] = [];
 
-  for (let y = 0; y <= matrix.height; y++) {
+  // saphir: the row scan without a get() call per pixel and without new arrays, reduce() and filter()
+  // closures at each colour change (QuickJS has no JIT). Same runs, same quads, same order.
+  // BitMatrix.get(x, y) is false outside the matrix and !!data[y * width + x] inside.
+  const mw = matrix.width;
+  const mh = matrix.height;
+  const md = matrix.data;
+  for (let y = 0; y <= mh; y++) {
     let length = 0;
     let lastBit = false;
-    let scans = [0, 0, 0, 0, 0];
+    // The last 5 run lengths, oldest first (jsQR's `scans`).
+    let s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0;
+    const rowIndex = y * mw;
+    const rowEnd = y < mh ? mw : -1;
 
-    for (let x = -1; x <= matrix.width; x++) {
-      const v = matrix.get(x, y);
+    for (let x = -1; x <= mw; x++) {
+      const v = x >= 0 && x < rowEnd ? md[rowIndex + x] !== 0 : false;
       if (v === lastBit) {
         length++;
-      } else {
-        scans = [scans[1], scans[2], scans[3], scans[4], length];
-        length = 1;
-        lastBit = v;
+        continue;
+      }
+      s0 = s1; s1 = s2; s2 = s3; s3 = s4; s4 = length;
+      length = 1;
+      lastBit = v;
 
-        // Do the last 5 color changes ~ match the expected ratio for a finder pattern? 1:1:3:1:1 of b:w:b:w:b
-        const averageFinderPatternBlocksize = sum(scans) / 7;
-        const validFinderPattern =
-          Math.abs(scans[0] - averageFinderPatternBlocksize) < averageFinderPatternBlocksize &&
-          Math.abs(scans[1] - averageFinderPatternBlocksize) < averageFinderPatternBlocksize &&
-          Math.abs(scans[2] - 3 * averageFinderPatternBlocksize) < 3 * averageFinderPatternBlocksize &&
-          Math.abs(scans[3] - averageFinderPatternBlocksize) < averageFinderPatternBlocksize &&
-          Math.abs(scans[4] - averageFinderPatternBlocksize) < averageFinderPatternBlocksize &&
-          !v; // And make sure the current pixel is white since finder patterns are bordered in white
+      // Do the last 5 color changes ~ match the expected ratio for a finder pattern? 1:1:3:1:1 of b:w:b:w:b
+      const af = (s0 + s1 + s2 + s3 + s4) / 7;
+      const validFinderPattern =
+        Math.abs(s0 - af) < af &&
+        Math.abs(s1 - af) < af &&
+        Math.abs(s2 - 3 * af) < 3 * af &&
+        Math.abs(s3 - af) < af &&
+        Math.abs(s4 - af) < af &&
+        !v; // And make sure the current pixel is white since finder patterns are bordered in white
 
-        // Do the last 3 color changes ~ match the expected ratio for an alignment pattern? 1:1:1 of w:b:w
-        const averageAlignmentPatternBlocksize = sum(scans.slice(-3)) / 3;
-        const validAlignmentPattern =
-          Math.abs(scans[2] - averageAlignmentPatternBlocksize) < averageAlignmentPatternBlocksize &&
-          Math.abs(scans[3] - averageAlignmentPatternBlocksize) < averageAlignmentPatternBlocksize &&
-          Math.abs(scans[4] - averageAlignmentPatternBlocksize) < averageAlignmentPatternBlocksize &&
-          v; // Is the current pixel black since alignment patterns are bordered in black
+      // Do the last 3 color changes ~ match the expected ratio for an alignment pattern? 1:1:1 of w:b:w
+      const aa = (s2 + s3 + s4) / 3;
+      const validAlignmentPattern =
+        Math.abs(s2 - aa) < aa &&
+        Math.abs(s3 - aa) < aa &&
+        Math.abs(s4 - aa) < aa &&
+        v; // Is the current pixel black since alignment patterns are bordered in black
 
-        if (validFinderPattern) {
-          // Compute the start and end x values of the large center black square
-          const endX = x - scans[3] - scans[4];
-          const startX = endX - scans[2];
-
-          const line = { startX, endX, y };
-          // Is there a quad directly above the current spot? If so, extend it with the new line. Otherwise, create a new quad with
-          // that line as the starting point.
-          const matchingQuads = activeFinderPatternQuads.filter(q =>
-            (startX >= q.bottom.startX && startX <= q.bottom.endX) ||
-            (endX >= q.bottom.startX && startX <= q.bottom.endX) ||
-            (startX <= q.bottom.startX && endX >= q.bottom.endX && (
-              (scans[2] / (q.bottom.endX - q.bottom.startX)) < MAX_QUAD_RATIO &&
-              (scans[2] / (q.bottom.endX - q.bottom.startX)) > MIN_QUAD_RATIO
-            )),
-          );
-          if (matchingQuads.length > 0) {
-            matchingQuads[0].bottom = line;
-          } else {
-            activeFinderPatternQuads.push({ top: line, bottom: line });
-          }
+      if (validFinderPattern) {
+        // Compute the start and end x values of the large center black square
+        const endX = x - s3 - s4;
+        const startX = endX - s2;
+        const line = { startX, endX, y };
+        // Is there a quad directly above the current spot? If so, extend the first one with the new line.
+        // Otherwise, create a new quad with that line as the starting point.
+        const match = firstMatchingQuad(activeFinderPatternQuads, startX, endX, s2);
+        if (match) {
+          match.bottom = line;
+        } else {
+          activeFinderPatternQuads.push({ top: line, bottom: line });
         }
-        if (validAlignmentPattern) {
-          // Compute the start and end x values of the center black square
-          const endX = x - scans[4];
-          const startX = endX - scans[3];
-
-          const line = { startX, y, endX };
-          // Is there a quad directly above the current spot? If so, extend it with the new line. Otherwise, create a new quad with
-          // that line as the starting point.
-          const matchingQuads = activeAlignmentPatternQuads.filter(q =>
-            (startX >= q.bottom.startX && startX <= q.bottom.endX) ||
-            (endX >= q.bottom.startX && startX <= q.bottom.endX) ||
-            (startX <= q.bottom.startX && endX >= q.bottom.endX && (
-              (scans[2] / (q.bottom.endX - q.bottom.startX)) < MAX_QUAD_RATIO &&
-              (scans[2] / (q.bottom.endX - q.bottom.startX)) > MIN_QUAD_RATIO
-            )),
-          );
-          if (matchingQuads.length > 0) {
-            matchingQuads[0].bottom = line;
-          } else {
-            activeAlignmentPatternQuads.push({ top: line, bottom: line });
-          }
+      }
+      if (validAlignmentPattern) {
+        // Compute the start and end x values of the center black square
+        const endX = x - s4;
+        const startX = endX - s3;
+        const line = { startX, y, endX };
+        const match = firstMatchingQuad(activeAlignmentPatternQuads, startX, endX, s2);
+        if (match) {
+          match.bottom = line;
+        } else {
+          activeAlignmentPatternQuads.push({ top: line, bottom: line });
         }
       }
     }
-    finderPatternQuads.push(...activeFinderPatternQuads.filter(q => q.bottom.y !== y && q.bottom.y - q.top.y >= 2));
-    activeFinderPatternQuads = activeFinderPatternQuads.filter(q => q.bottom.y === y);
 
-    alignmentPatternQuads.push(...activeAlignmentPatternQuads.filter(q => q.bottom.y !== y));
-    activeAlignmentPatternQuads = activeAlignmentPatternQuads.filter(q => q.bottom.y === y);
+    const stillFinder: Quad[] = [];
+    for (let i = 0; i < activeFinderPatternQuads.length; i++) {
+      const q = activeFinderPatternQuads[i];
+      if (q.bottom.y === y) {
+        stillFinder.push(q);
+      } else if (q.bottom.y - q.top.y >= 2) {
+        finderPatternQuads.push(q);
+      }
+    }
+    activeFinderPatternQuads = stillFinder;
 
+    const stillAlignment: Quad[] = [];
+    for (let i = 0; i < activeAlignmentPatternQuads.length; i++) {
+      const q = activeAlignmentPatternQuads[i];
+      if (q.bottom.y === y) {
+        stillAlignment.push(q);
+      } else {
+        alignmentPatternQuads.push(q);
+      }
+    }
+    activeAlignmentPatternQuads = stillAlignment;
   }
 
   finderPatternQuads.push(...activeFinderPatternQuads.filter(q => q.bottom.y - q.top.y >= 2));
