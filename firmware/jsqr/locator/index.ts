@@ -247,6 +247,7 @@ interface Quad {
     endX: number;
     y: number;
   };
+  sizeScore?: number; // saphir: see findAlignmentPattern
 }
 
 // saphir: the first quad whose bottom line the new run [startX, endX] continues (jsQR's filter()[0]).
@@ -479,7 +480,11 @@ function findAlignmentPattern(matrix: BitMatrix, alignmentPatternQuads: Quad[], 
 
       const lengths = [q.top.endX - q.top.startX, q.bottom.endX - q.bottom.startX, (q.bottom.y - q.top.y + 1)];
       const size = sum(lengths) / lengths.length;
-      const sizeScore = scorePattern({x: Math.floor(x), y: Math.floor(y)}, [1, 1, 1], matrix);
+      // saphir: locate() calls this twice with the same quads; the score (a pure function of the matrix
+      // and the quad) is kept on the quad for the second call.
+      const sizeScore = q.sizeScore === undefined
+        ? (q.sizeScore = scorePattern({x: Math.floor(x), y: Math.floor(y)}, [1, 1, 1], matrix))
+        : q.sizeScore;
       const score = sizeScore + distance({x, y}, expectedAlignmentPattern);
       return { x, y, score };
     })
