@@ -80,11 +80,21 @@ function computeDimension(topLeft: Point, topRight: Point, bottomLeft: Point, ma
   return { dimension, moduleSize };
 }
 
+// saphir: the run counting and scoring below walk the same line (Bresenham, same early stops) with the
+// same float arithmetic in the same order as jsQR's, without an object per colour switch, shift/concat or
+// reduce/forEach closures (QuickJS has no JIT). The switch points go into two reused arrays.
+const switchXs = [0, 0, 0, 0, 0, 0, 0, 0];
+const switchYs = [0, 0, 0, 0, 0, 0, 0, 0];
+
 // Takes an origin point and an end point and counts the sizes of the black white run from the origin towards the end point.
 // Returns an array of elements, representing the pixel size of the black white run.
 // Uses a variant of http://en.wikipedia.org/wiki/Bresenham's_line_algorithm
 function countBlackWhiteRunTowardsPoint(origin: Point, end: Point, matrix: BitMatrix, length: number) {
-  const switchPoints: Point[] = [{x: Math.floor(origin.x), y: Math.floor(origin.y)}];
+  const sx = length + 1 > switchXs.length ? new Array<number>(length + 1) : switchXs;
+  const sy = length + 1 > switchYs.length ? new Array<number>(length + 1) : switchYs;
+  sx[0] = Math.floor(origin.x);
+  sy[0] = Math.floor(origin.y);
+  let count = 1;
   const steep = Math.abs(end.y - origin.y) > Math.abs(end.x - origin.x);
 
   let fromX: number;
@@ -110,6 +120,9 @@ function countBlackWhiteRunTowardsPoint(origin: Point, end: Point, matrix: BitMa
   const yStep = fromY < toY ? 1 : -1;
 
   let currentPixel = true;
+  const mw = matrix.width;
+  const mh = matrix.height;
+  const md = matrix.data;
   // Loop up until x == toX, but not beyond
   for (let x = fromX, y = fromY; x !== toX + xStep; x += xStep) {
     // Does current pixel mean we have moved white to black or vice versa?
@@ -117,10 +130,13 @@ function countBlackWhiteRunTowardsPoint(origin: Point, end: Point, matrix: BitMa
     // color, advance to next state or end if we are in state 2 already
     const realX = steep ? y : x;
     const realY = steep ? x : y;
-    if (matrix.get(realX, realY) !== currentPixel) {
+    const pixel = realX < 0 || realX >= mw || realY < 0 || realY >= mh ? false : !!md[realY * mw + realX];
+    if (pixel !== currentPixel) {
       currentPixel = !currentPixel;
-      switchPoints.push({x: realX, y: realY});
-      if (switchPoints.length === length + 1) {
+      sx[count] = realX;
+      sy[count] = realY;
+      count++;
+      if (count === length + 1) {
         break;
       }
     }
@@ -135,8 +151,8 @@ function countBlackWhiteRunTowardsPoint(origin: Point, end: Point, matrix: BitMa
   }
   const distances: number[] = [];
   for (let i = 0; i < length; i++) {
-    if (switchPoints[i] && switchPoints[i + 1]) {
-      distances.push(distance(switchPoints[i], switchPoints[i + 1]));
+    if (i + 1 < count) {
+      distances.push(Math.sqrt((sx[i + 1] - sx[i]) ** 2 + (sy[i + 1] - sy[i]) ** 2));
     } else {
       distances.push(0);
     }
@@ -150,22 +166,40 @@ function countBlackWhiteRunTowardsPoint(origin: Point, end: Point, matrix: BitMa
 function countBlackWhiteRun(origin: Point, end: Point, matrix: BitMatrix, length: number) {
   const rise = end.y - origin.y;
   const run = end.x - origin.x;
+  const half = Math.ceil(length / 2);
 
-  const towardsEnd = countBlackWhiteRunTowardsPoint(origin, end, matrix, Math.ceil(length / 2));
-  const awayFromEnd = countBlackWhiteRunTowardsPoint(origin, {x: origin.x - run, y: origin.y - rise}, matrix, Math.ceil(length / 2));
+  const towardsEnd = countBlackWhiteRunTowardsPoint(origin, end, matrix, half);
+  const awayFromEnd = countBlackWhiteRunTowardsPoint(origin, {x: origin.x - run, y: origin.y - rise}, matrix, half);
 
-  const middleValue = towardsEnd.shift() + awayFromEnd.shift() - 1; // Substract one so we don't double count a pixel
-  return awayFromEnd.concat(middleValue).concat(...towardsEnd);
+  // awayFromEnd minus its first, the middle run, towardsEnd minus its first.
+  const result: number[] = [];
+  for (let i = 1; i < awayFromEnd.length; i++) {
+    result.push(awayFromEnd[i]);
+  }
+  result.push(towardsEnd[0] + awayFromEnd[0] - 1); // Substract one so we don't double count a pixel
+  for (let i = 1; i < towardsEnd.length; i++) {
+    result.push(towardsEnd[i]);
+  }
+  return result;
 }
 
 // Takes in a black white run and an array of expected ratios. Returns the average size of the run as well as the "error" -
 // that is the amount the run diverges from the expected ratio
 function scoreBlackWhiteRun(sequence: number[], ratios: number[]) {
-  const averageSize = sum(sequence) / sum(ratios);
+  // Summed left to right from the first element, as reduce() does.
+  let sequenceSum = sequence[0];
+  for (let i = 1; i < sequence.length; i++) {
+    sequenceSum = sequenceSum + sequence[i];
+  }
+  let ratioSum = ratios[0];
+  for (let i = 1; i < ratios.length; i++) {
+    ratioSum = ratioSum + ratios[i];
+  }
+  const averageSize = sequenceSum / ratioSum;
   let error = 0;
-  ratios.forEach((ratio, i) => {
-    error += (sequence[i] - ratio * averageSize) ** 2;
-  });
+  for (let i = 0; i < ratios.length; i++) {
+    error += (sequence[i] - ratios[i] * averageSize) ** 2;
+  }
 
   return { averageSize, error };
 }
