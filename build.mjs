@@ -12,7 +12,6 @@ import { fileURLToPath } from 'node:url';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from './src/image/format.ts';
 import { fromHex } from './src/hex.ts';
 import { nodeSign } from './src/node/node-crypto.ts';
-import { patchJsQR } from './firmware/jsqr-patch.mjs';
 
 export const ROOT = dirname(fileURLToPath(import.meta.url));
 export const DIST = join(ROOT, 'firmware', 'dist');
@@ -20,6 +19,8 @@ export const BUNDLE_PATH = join(DIST, 'saphir-fw.js');
 export const IMAGE_PATH = join(DIST, 'saphir-fw.img');
 /** The camera-less variant, written for measurements (heap of a text-only device); not imaged. */
 export const CORE_PATH = join(DIST, 'saphir-fw-core.js');
+/** The vendored jsQR source the firmware bundles instead of the npm package (firmware/jsqr/README.md). */
+export const JSQR_SOURCE = join(ROOT, 'firmware', 'jsqr', 'index.ts');
 export const BUDGET_BUNDLE = 160 * 1024;
 export const BUDGET_CORE = 64 * 1024;
 
@@ -67,20 +68,15 @@ const noCamera = {
 };
 
 /**
- * jsQR as firmware/jsqr-patch.mjs patches it (no Shift-JIS table, no per-frame garbage cycle, fewer calls per
- * pixel: same results); and Ed25519's SHA-512 comes from the small firmware/sha512.ts instead of @noble/hashes/sha2.js (which carries SHA-256/384/224 too).
+ * jsQR from its vendored source, firmware/jsqr/ (no Shift-JIS table, no per-frame garbage cycle, fewer calls
+ * per pixel: same results as the npm package, which the tests keep as the reference); and Ed25519's SHA-512
+ * comes from the small firmware/sha512.ts instead of @noble/hashes/sha2.js (which carries SHA-256/384/224 too).
  */
 const slim = {
   name: 'slim',
   setup(b) {
     b.onResolve({ filter: /^@noble\/hashes\/sha2(\.js)?$/ }, () => ({ path: join(ROOT, 'firmware', 'sha512.ts') }));
-    b.onLoad({ filter: /jsqr[\\/]dist[\\/]jsQR\.js$/ }, (args) => {
-      try {
-        return { contents: patchJsQR(readFileSync(args.path, 'utf8')), loader: 'js' };
-      } catch (e) {
-        return { errors: [{ text: e.message }] };
-      }
-    });
+    b.onResolve({ filter: /^jsqr$/ }, () => ({ path: JSQR_SOURCE }));
   },
 };
 

@@ -6,7 +6,6 @@ import { PNG } from 'pngjs';
 import QRCode from 'qrcode';
 import { build, type Plugin } from 'esbuild';
 import { createRequire } from 'node:module';
-import { patchJsQR } from '../firmware/jsqr-patch.mjs';
 import { getQuickJS, newQuickJSWASMModuleFromVariant } from 'quickjs-emscripten';
 import jsQRModule from 'jsqr';
 import { CameraDecoder } from '../src/input/camera.ts';
@@ -100,12 +99,12 @@ const jsqrAsFirmware: Plugin = {
   setup(b) {
     b.onResolve({ filter: /^jsqr-stock$/ }, () => ({ path: stockJsQRPath, namespace: 'jsqr-stock' }));
     b.onLoad({ filter: /.*/, namespace: 'jsqr-stock' }, (a) => ({ contents: readFileSync(a.path, 'utf8'), loader: 'js' }));
-    b.onLoad({ filter: /jsqr[\\/]dist[\\/]jsQR\.js$/ }, (a) => ({ contents: patchJsQR(readFileSync(a.path, 'utf8')), loader: 'js' }));
+    b.onResolve({ filter: /^jsqr$/ }, () => ({ path: join(import.meta.dirname, '..', 'firmware', 'jsqr', 'index.ts') }));
   },
 };
 
 // The camera path in QuickJS and QuickJS-ng (the device's engine class, no JIT): camera.ts bundled as the firmware
-// bundles it (jsQR patched by firmware/jsqr-patch.mjs), 640×480 grey frames handed over as ArrayBuffers; stock jsQR
+// bundles it (jsQR from its vendored source, firmware/jsqr/), 640×480 grey frames handed over as ArrayBuffers; stock jsQR
 // for comparison.
 async function quickjsFigures(ng: boolean): Promise<Record<string, number>> {
   const entry = `
