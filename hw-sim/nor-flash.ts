@@ -237,6 +237,7 @@ export class NorFlash implements Flash {
     if (offset % this.blockLength !== 0 || size % this.blockLength !== 0 || size <= 0 || offset < 0 || offset + size > this.size) {
       throw new RangeError('flash partition: must be whole sectors inside the chip');
     }
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the partition's closures read the live chip
     const chip = this;
     const first = offset / this.blockLength;
     const inside = (o: number, len: number) => {

@@ -267,7 +267,7 @@ export class QjsDevice {
         if (jobs.error) {
           this.classify(this.vm.dump(jobs.error), 'jobs');
           jobs.error.dispose();
-        } else jobs.value;
+        }
       }
     } catch (err) {
       if (!this.disposed) this.classify(err, where);

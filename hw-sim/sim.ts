@@ -285,6 +285,7 @@ export class Simulator {
       this.imageHash = createHash('sha256').update(bundle).digest('hex');
       this.pendingConfirm = false;
     }
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getters below read the live simulator
     const sim = this;
     const identity = {
       deviceId: this.deviceId,

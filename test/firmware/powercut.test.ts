@@ -51,7 +51,7 @@ for (const before of [0, 3]) {
     for (let n = 1; ; n++) {
       const chip = copy(base);
       const { td, vm } = await boot(chip);
-      let payeShown = false;
+      let payeShown: boolean;
       try {
         td.scanSerial(ticket({ number: 7, prizeEur: 150 }));
         assert.match(flat(td.screen), /^GAGNANT/);

@@ -260,6 +260,7 @@ test('a hung app is interrupted (the watchdog reset)', async () => {
 
 test('a reset (dispose) from inside a HAL call takes effect when the call returns', async () => {
   const td = new TestDevice();
+  // eslint-disable-next-line prefer-const -- declared before the Log class that reads it
   let vm: QjsDevice | undefined;
   (td.device as unknown as { Log: unknown }).Log = class {
     write(l: string) {

@@ -84,7 +84,7 @@ test('power cut at 220 seeded points of transfer and swap: always a valid image,
     const rnd = seeded(seed);
     const dev = new TestDevice();
     const data = dev.dataSnapshot();
-    let err: unknown = null;
+    let err: unknown;
     if (seed % 4 === 0) {
       counts.transfer++;
       err = await update(dev, { cutAfterBytes: 1 + Math.floor(rnd() * NEW.length) }).then(() => null, (e) => e);

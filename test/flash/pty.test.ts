@@ -6,7 +6,7 @@ import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestDevice, FACTORY, saphir, saphirIn } from './harness.ts';
-import { image, DEV_SEED } from './images.ts';
+import { image } from './images.ts';
 import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
 import { parseImage } from '../../src/image/format.ts';
 import { toHex } from '../../src/hex.ts';

@@ -259,7 +259,7 @@ test('random sequences of payments, compactions and power cuts never lose a reco
       stats.cuts += cuts;
       stats.full += full;
       if (l.count < l.capacity) {
-        const p = pay(next++);
+        const p = pay(next);
         l.record(p);
         assert.equal(Ledger.open(chip).find(key(p)), p);
       }
