@@ -6,7 +6,15 @@
 // --key or SAPHIR_FW_KEY_FILE, never from the repository. Fails on any Node import in the firmware.
 import { build as esbuild } from 'esbuild';
 import { builtinModules } from 'node:module';
-import { mkdirSync, readFileSync, writeFileSync as writeFileDirect, renameSync, statSync, existsSync, readdirSync } from 'node:fs';
+import {
+  mkdirSync,
+  readFileSync,
+  writeFileSync as writeFileDirect,
+  renameSync,
+  statSync,
+  existsSync,
+  readdirSync,
+} from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from './src/image/format.ts';
@@ -41,13 +49,22 @@ const portableOnly = {
       if (args.kind === 'entry-point') return undefined;
       const p = args.path;
       if (p.startsWith('node:') || builtins.has(p) || builtins.has(p.split('/')[0])) {
-        return { errors: [{ text: `the firmware must not import the Node built-in '${p}' (from ${relative(ROOT, args.importer)})` }] };
+        return {
+          errors: [
+            { text: `the firmware must not import the Node built-in '${p}' (from ${relative(ROOT, args.importer)})` },
+          ],
+        };
       }
       return undefined;
     });
     b.onLoad({ filter: /.*/ }, (args) => {
       const rel = relative(ROOT, args.path).split(sep).join('/');
-      if (rel.startsWith('src/node/') || rel.startsWith('hw-sim/') || rel.startsWith('test/') || rel.startsWith('bench/')) {
+      if (
+        rel.startsWith('src/node/') ||
+        rel.startsWith('hw-sim/') ||
+        rel.startsWith('test/') ||
+        rel.startsWith('bench/')
+      ) {
         return { errors: [{ text: `the firmware must not import the Node-only module ${rel}` }] };
       }
       return undefined;
@@ -176,7 +193,8 @@ function readSeed(file) {
 export async function build(opts = {}) {
   const production = !!opts.production;
   const keyFile = opts.keyFile ?? process.env.SAPHIR_FW_KEY_FILE;
-  if (production && !keyFile) throw new Error('a production build needs the signing key file: --key FILE or SAPHIR_FW_KEY_FILE');
+  if (production && !keyFile)
+    throw new Error('a production build needs the signing key file: --key FILE or SAPHIR_FW_KEY_FILE');
   const outDir = opts.outDir ?? DIST;
   const entry = opts.entry ?? join(ROOT, 'firmware', 'main.ts');
   const budgetBundle = opts.budgets?.bundle ?? BUDGET_BUNDLE;
@@ -234,7 +252,9 @@ export async function build(opts = {}) {
   };
   if (!opts.quiet) {
     const kib = (n) => (n / 1024).toFixed(1) + ' KiB';
-    const top = Object.entries(size.modules).slice(0, 6).map(([p, n]) => `    ${kib(n).padStart(9)}  ${p}`);
+    const top = Object.entries(size.modules)
+      .slice(0, 6)
+      .map(([p, n]) => `    ${kib(n).padStart(9)}  ${p}`);
     process.stdout.write(
       [
         `saphir-fw ${version}${production ? ' (production)' : ''}`,

@@ -30,7 +30,8 @@ function checksPerSecond(list: string[], verify: Verifier, seconds: number): num
   const t0 = performance.now();
   let t = t0;
   while (t - t0 < seconds * 1000) {
-    for (let i = 0; i < list.length; i++) if (checkCode(list[i], opts).status === 'invalid') throw new Error('bench code refused');
+    for (let i = 0; i < list.length; i++)
+      if (checkCode(list[i], opts).status === 'invalid') throw new Error('bench code refused');
     n += list.length;
     t = performance.now();
   }

@@ -25,7 +25,9 @@ async function heapPeak(bundle: string): Promise<number> {
   let peak = vm.heapUsed();
   for (let i = 0; i < 120; i++) {
     const kind = i % 4;
-    td.scanSerial(kind === 0 ? 'garbage' : ticket({ number: 1000 + i, prizeEur: kind === 1 ? 0 : kind === 2 ? 150 : 500 }));
+    td.scanSerial(
+      kind === 0 ? 'garbage' : ticket({ number: 1000 + i, prizeEur: kind === 1 ? 0 : kind === 2 ? 150 : 500 }),
+    );
     peak = Math.max(peak, vm.heapUsed());
     td.press(kind === 2 ? 'OK' : 'C');
     peak = Math.max(peak, vm.heapUsed());

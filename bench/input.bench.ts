@@ -30,7 +30,10 @@ function loadCorpus(): Item[] {
     const img = PNG.sync.read(readFileSync(png));
     const out = JSON.parse(readFileSync(join(CORPUS, d, 'output.json'), 'utf8')) as { data: string } | null;
     const data = new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.length);
-    items.push({ frame: { width: img.width, height: img.height, format: 'rgba', data }, expected: out ? out.data : null });
+    items.push({
+      frame: { width: img.width, height: img.height, format: 'rgba', data },
+      expected: out ? out.data : null,
+    });
   }
   return items;
 }
@@ -68,7 +71,14 @@ function keyboardReports(): Uint8Array[] {
     reps.push(new Uint8Array([mod, 0, u, 0, 0, 0, 0, 0]));
     reps.push(new Uint8Array(8));
   };
-  for (const [m, u] of [[2, 0x16], [2, 0x13], [2, 0x0b], [0, 0x1e], [2, 0x33]]) press(m, u);
+  for (const [m, u] of [
+    [2, 0x16],
+    [2, 0x13],
+    [2, 0x0b],
+    [0, 0x1e],
+    [2, 0x33],
+  ])
+    press(m, u);
   for (let i = 0; i < 159; i++) press(i % 2 ? 2 : 0, i % 2 ? 0x04 + (i % 26) : 0x1e + (i % 10));
   press(0, 0x28);
   return reps;
@@ -98,8 +108,13 @@ const jsqrAsFirmware: Plugin = {
   name: 'jsqr-as-firmware',
   setup(b) {
     b.onResolve({ filter: /^jsqr-stock$/ }, () => ({ path: stockJsQRPath, namespace: 'jsqr-stock' }));
-    b.onLoad({ filter: /.*/, namespace: 'jsqr-stock' }, (a) => ({ contents: readFileSync(a.path, 'utf8'), loader: 'js' }));
-    b.onResolve({ filter: /^jsqr$/ }, () => ({ path: join(import.meta.dirname, '..', 'firmware', 'jsqr', 'index.ts') }));
+    b.onLoad({ filter: /.*/, namespace: 'jsqr-stock' }, (a) => ({
+      contents: readFileSync(a.path, 'utf8'),
+      loader: 'js',
+    }));
+    b.onResolve({ filter: /^jsqr$/ }, () => ({
+      path: join(import.meta.dirname, '..', 'firmware', 'jsqr', 'index.ts'),
+    }));
   },
 };
 
@@ -126,7 +141,13 @@ async function quickjsFigures(ng: boolean): Promise<Record<string, number>> {
   `;
   const out = await build({
     stdin: { contents: entry, resolveDir: join(import.meta.dirname, '..'), loader: 'js' },
-    bundle: true, format: 'iife', target: 'es2020', platform: 'neutral', mainFields: ['module', 'main'], write: false, minify: true,
+    bundle: true,
+    format: 'iife',
+    target: 'es2020',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    write: false,
+    minify: true,
     plugins: [jsqrAsFirmware],
   });
   const QuickJS = ng
@@ -149,12 +170,20 @@ async function quickjsFigures(ng: boolean): Promise<Record<string, number>> {
     return ms;
   };
   run(out.outputFiles[0].text);
-  const code = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'test', 'fixtures', 'sph1-vectors.json'), 'utf8')).vectors[0].code;
+  const code = JSON.parse(
+    readFileSync(join(import.meta.dirname, '..', 'test', 'fixtures', 'sph1-vectors.json'), 'utf8'),
+  ).vectors[0].code;
   const cold: number[] = [];
   const warm: number[] = [];
   const blank: number[] = [];
   const stock: number[] = [];
-  const places = [[180, 90], [40, 30], [330, 200], [97, 151], [251, 13]];
+  const places = [
+    [180, 90],
+    [40, 30],
+    [330, 200],
+    [97, 151],
+    [251, 13],
+  ];
   for (const [x, y] of places) {
     setFrame(qrFrame(code, x, y, 4));
     cold.push(timed('cold(FRAME)', code));
@@ -202,7 +231,8 @@ export default async function (): Promise<Record<string, number>> {
   }
   figures.hid_decode_reports_per_s = Math.round(n / ((performance.now() - t) / 1000));
 
-  const line = 'SPH1:' + 'X5055AW62KS0F00*DGAQMB9D1F6S90B5TYKPUX5UMGSTU5:KP7017EXQLMKDZYB'.repeat(3).slice(0, 159) + '\r\n';
+  const line =
+    'SPH1:' + 'X5055AW62KS0F00*DGAQMB9D1F6S90B5TYKPUX5UMGSTU5:KP7017EXQLMKDZYB'.repeat(3).slice(0, 159) + '\r\n';
   const chunk = new Uint8Array(Buffer.from(line.repeat(400), 'latin1'));
   const ser = new SerialDecoder();
   let bytes = 0;

@@ -10,7 +10,12 @@ import { LedgerFull, MirroredLedger, compactMirrored, type Payment } from '../sr
 import { evaluator } from './qjs-eval.ts';
 
 const pay = (i: number): Payment => ({
-  emission: 1 + (i % 3), block: (i * 7) % 400, number: (i * 7919) % 3_000_000, prizeEur: 10, paidAtMs: 1_780_000_000_000 + i * 30_000, deviceId: 'SAPH-000123',
+  emission: 1 + (i % 3),
+  block: (i * 7) % 400,
+  number: (i * 7919) % 3_000_000,
+  prizeEur: 10,
+  paidAtMs: 1_780_000_000_000 + i * 30_000,
+  deviceId: 'SAPH-000123',
 });
 
 function median(xs: number[]): number {
@@ -101,7 +106,12 @@ async function qjsFigures() {
   `;
   const out = await build({
     stdin: { contents: entry, resolveDir: new URL('..', import.meta.url).pathname, loader: 'js' },
-    bundle: true, format: 'iife', target: 'es2020', platform: 'neutral', write: false, minify: true,
+    bundle: true,
+    format: 'iife',
+    target: 'es2020',
+    platform: 'neutral',
+    write: false,
+    minify: true,
   });
   const QuickJS = await getQuickJS();
   const rt = QuickJS.newRuntime();

@@ -27,5 +27,6 @@ for (const f of files) {
 }
 const w = Math.max(4, ...rows.map((r) => r[1].length));
 process.stdout.write(`${'area'.padEnd(10)} ${'name'.padEnd(w)} value\n`);
-for (const [a, k, v] of rows) process.stdout.write(`${a.padEnd(10)} ${k.padEnd(w)} ${Number.isInteger(v) ? v : v.toFixed(3)}\n`);
+for (const [a, k, v] of rows)
+  process.stdout.write(`${a.padEnd(10)} ${k.padEnd(w)} ${Number.isInteger(v) ? v : v.toFixed(3)}\n`);
 process.stdout.write(`\nwritten to ${resultsPath}\n`);

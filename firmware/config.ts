@@ -236,7 +236,10 @@ export function loadConfig(flash: Flash, production = PRODUCTION): LoadedConfig 
   let best: LoadedConfig | undefined;
   const errors: string[] = [];
   for (let s = 0; s < sectors; s++) {
-    const d = decodeConfig(flash.read(s * flash.blockLength, Math.min(flash.blockLength, CONFIG_RECORD_MAX)), production);
+    const d = decodeConfig(
+      flash.read(s * flash.blockLength, Math.min(flash.blockLength, CONFIG_RECORD_MAX)),
+      production,
+    );
     if ('error' in d) {
       errors.push(`sector ${s}: ${d.error}`);
       continue;

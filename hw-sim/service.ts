@@ -55,7 +55,14 @@ import {
   type Range,
   type SessionReport,
 } from '../src/service/protocol.ts';
-import { BOARD_ID, DEV_FIRMWARE_PUBLIC_KEY_HEX, HEADER_SIZE, equalBytes, parseHeader, parseImage } from '../src/image/format.ts';
+import {
+  BOARD_ID,
+  DEV_FIRMWARE_PUBLIC_KEY_HEX,
+  HEADER_SIZE,
+  equalBytes,
+  parseHeader,
+  parseImage,
+} from '../src/image/format.ts';
 import { fromHex, toHex } from '../src/hex.ts';
 import { hostVerify } from '../src/node/node-crypto.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
@@ -116,7 +123,10 @@ class Wire {
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
 
-  constructor(private readonly baud: number | undefined, private readonly deliver: (b: Uint8Array) => void) {}
+  constructor(
+    private readonly baud: number | undefined,
+    private readonly deliver: (b: Uint8Array) => void,
+  ) {}
 
   push(bytes: Uint8Array, after?: () => void): void {
     if (this.closed) return;
@@ -179,7 +189,10 @@ export class ServicePort {
   private readonly random: (n: number) => Uint8Array;
   private readonly now: () => number;
 
-  constructor(private readonly host: ServiceHost, opts: ServicePortOptions) {
+  constructor(
+    private readonly host: ServiceHost,
+    opts: ServicePortOptions,
+  ) {
     this.random = opts.random ?? ((n) => new Uint8Array(randomBytes(n)));
     this.now = opts.now ?? (() => performance.now());
     this.reader = new PacketReader((p) => this.handle(p));
@@ -301,7 +314,9 @@ export class ServicePort {
         return;
       }
       const detail = (e instanceof Error ? e.message : String(e)).slice(0, MAX_DETAIL);
-      this.tx.push(encodePacket({ type: ERROR, seq: p.seq, payload: jsonBytes({ ok: false, reason: 'internal', detail }) }));
+      this.tx.push(
+        encodePacket({ type: ERROR, seq: p.seq, payload: jsonBytes({ ok: false, reason: 'internal', detail }) }),
+      );
     }
   }
 
@@ -315,7 +330,14 @@ export class ServicePort {
           ack.set(p.payload.subarray(0, 4), 1);
           return this.reply(p, ack);
         }
-        return this.reply(p, jsonBytes({ ok: false, reason: 'auth', detail: 'no authenticated session (CHALLENGE, then AUTH with a technician key)' }));
+        return this.reply(
+          p,
+          jsonBytes({
+            ok: false,
+            reason: 'auth',
+            detail: 'no authenticated session (CHALLENGE, then AUTH with a technician key)',
+          }),
+        );
       }
       this.authedUntil = this.now() + AUTH_IDLE_MS;
     }
@@ -364,7 +386,13 @@ export class ServicePort {
       case CMD.CLOCK:
         return this.reply(p, jsonBytes(this.clock(p.payload)));
       default:
-        this.tx.push(encodePacket({ type: ERROR, seq: p.seq, payload: jsonBytes({ ok: false, reason: 'unknown-command', detail: `type 0x${p.type.toString(16)}` }) }));
+        this.tx.push(
+          encodePacket({
+            type: ERROR,
+            seq: p.seq,
+            payload: jsonBytes({ ok: false, reason: 'unknown-command', detail: `type 0x${p.type.toString(16)}` }),
+          }),
+        );
     }
   }
 
@@ -415,7 +443,8 @@ export class ServicePort {
     const trust = readTrust(this.host.chip);
     if ('error' in trust) return refuse(trust.error);
     const msg = authMessage(this.opts().boardId, this.host.deviceId, n.bytes);
-    if (payload.length !== 64 || !hostVerify(payload, msg, trust.techKey)) return refuse('signature does not verify with the technician key');
+    if (payload.length !== 64 || !hostVerify(payload, msg, trust.techKey))
+      return refuse('signature does not verify with the technician key');
     this.authedUntil = this.now() + AUTH_IDLE_MS;
     return { ok: true as const };
   }
@@ -432,7 +461,11 @@ export class ServicePort {
     const ms = req && typeof req === 'object' ? req.nowMs : undefined;
     // 2024-01-01 … 2100-01-01, the firmware's plausible range
     if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 1704067200000 || ms >= 4102444800000) {
-      return { ok: false as const, reason: 'malformed', detail: 'CLOCK wants {"nowMs": integer ms since 1970 UTC, 2024…2099}' };
+      return {
+        ok: false as const,
+        reason: 'malformed',
+        detail: 'CLOCK wants {"nowMs": integer ms since 1970 UTC, 2024…2099}',
+      };
     }
     const c = this.host.chip;
     const base = LAYOUT.ledger.offset;
@@ -455,7 +488,9 @@ export class ServicePort {
       protocol: PROTOCOL_VERSION,
       boardId: this.opts().boardId,
       deviceId: this.host.deviceId,
-      running: r ? { slot: SLOT_NAMES[r.slot], version: r.version, hash: r.imageHash, pendingConfirm: r.pendingConfirm } : null,
+      running: r
+        ? { slot: SLOT_NAMES[r.slot], version: r.version, hash: r.imageHash, pendingConfirm: r.pendingConfirm }
+        : null,
       securityCounter: info.state.minCounter,
       confirmed: SLOT_NAMES[info.state.confirmed],
       trial: info.state.trial === null ? null : SLOT_NAMES[info.state.trial],
@@ -482,7 +517,8 @@ export class ServicePort {
       return refuse('board', `image for board 0x${h.boardId.toString(16)}, this is board 0x${o.boardId.toString(16)}`);
     }
     const min = readBootState(this.host.chip).minCounter;
-    if (h.securityCounter < min) return refuse('rollback', `security counter ${h.securityCounter} below the device's ${min}`);
+    if (h.securityCounter < min)
+      return refuse('rollback', `security counter ${h.securityCounter} below the device's ${min}`);
     // The manifest placed where it sits in the image, for parseImage; transient (the session keeps the hash).
     const buf = new Uint8Array(total);
     buf.set(header, 0);
@@ -490,8 +526,10 @@ export class ServicePort {
     const img = parseImage(buf);
     if ('error' in img) return refuse('malformed', img.error);
     if (o.production && devSigned(img, o.verify)) return refuse('signature', DEV_SIGNED_DETAIL);
-    if (img.keyHash && !equalBytes(img.keyHash, sha256(o.publicKey))) return refuse('signature', 'signed by another key than the firmware key');
-    if (!o.verify(img.signature, img.hash, o.publicKey)) return refuse('signature', 'Ed25519 signature does not verify with the firmware key');
+    if (img.keyHash && !equalBytes(img.keyHash, sha256(o.publicKey)))
+      return refuse('signature', 'signed by another key than the firmware key');
+    if (!o.verify(img.signature, img.hash, o.publicKey))
+      return refuse('signature', 'Ed25519 signature does not verify with the firmware key');
     const r = this.host.running();
     if (r && r.pendingConfirm && r.slot === inactiveSlot(this.host.chip)) {
       return refuse('busy', 'the running image is not confirmed yet; reset or let it confirm first');
@@ -555,7 +593,8 @@ export class ServicePort {
   private ledgerBinary(payload: Uint8Array): Uint8Array {
     const first = readU32le(payload, 0);
     const count = Math.min(payload[4] | (payload[5] << 8), LEDGER_PAGE_ENTRIES);
-    if (first === 0 || !this.ledgerCache) this.ledgerCache = (this.host.ledgerEntries ? this.host.ledgerEntries() : []) as LedgerEntry[];
+    if (first === 0 || !this.ledgerCache)
+      this.ledgerCache = (this.host.ledgerEntries ? this.host.ledgerEntries() : []) as LedgerEntry[];
     return encodeLedgerPage(this.ledgerCache, Math.min(first, this.ledgerCache.length), count);
   }
 

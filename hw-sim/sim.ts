@@ -48,7 +48,10 @@ export function ensureImage(log: (s: string) => void = () => {}): Uint8Array {
 function build(path: string, log: (s: string) => void): void {
   if (!existsSync(path)) {
     log(`${path.slice(ROOT.length + 1)} missing: building the firmware (npm run build)…`);
-    const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'build.mjs')], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'build.mjs')], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     if (r.status !== 0 || !existsSync(path)) {
       throw new Error(`firmware build failed:\n${(r.stderr || r.stdout || '').slice(-2000)}`);
     }
@@ -71,7 +74,8 @@ export type BeepKind = Signal | 'unknown';
 /** Which of the firmware's patterns (firmware/signals.ts) a played beep is. */
 export function classifyBeep(tones: readonly { hz: number; ms: number }[]): BeepKind {
   for (const [name, pattern] of Object.entries(BEEPS) as [Signal, readonly { hz: number; ms: number }[]][]) {
-    if (pattern.length === tones.length && pattern.every((p, i) => p.hz === tones[i].hz && p.ms === tones[i].ms)) return name;
+    if (pattern.length === tones.length && pattern.every((p, i) => p.hz === tones[i].hz && p.ms === tones[i].ms))
+      return name;
   }
   return 'unknown';
 }
@@ -455,4 +459,3 @@ export class Simulator {
     this.network?.close();
   }
 }
-

@@ -35,5 +35,10 @@ export function ticketCode(t: TicketSpec): string {
   const rng = makeRng(utf8Encode(`sim:${t.emission}/${t.block}/${t.number}/${t.prize}`));
   const zones = composeZones(t.prize, rng);
   const seed = t.key === 'other' ? OTHER_SEED : fromHex(TEST_KEY_SEED_HEX);
-  return encodeTicket({ emission: t.emission, block: t.block, number: t.number, keyId: TEST_KEY_ID }, zones, seed, nodeSign);
+  return encodeTicket(
+    { emission: t.emission, block: t.block, number: t.number, keyId: TEST_KEY_ID },
+    zones,
+    seed,
+    nodeSign,
+  );
 }

@@ -11,7 +11,9 @@ export const CLAIM_DAYS = 30;
 export function dayNumber(date: string): number {
   const m = typeof date === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(date) : null;
   if (!m) return NaN;
-  const y = +m[1], mo = +m[2], d = +m[3];
+  const y = +m[1],
+    mo = +m[2],
+    d = +m[3];
   if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return NaN;
   return Date.UTC(y, mo - 1, d) / DAY_MS;
 }
@@ -28,7 +30,11 @@ function pad(n: number): string {
 }
 
 function daysInMonth(y: number, m: number): number {
-  return m === 2 ? ((y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28) : [31, 0, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
+  return m === 2
+    ? (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
+      ? 29
+      : 28
+    : [31, 0, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
 }
 
 function day(y: number, m: number, d: number): number {
@@ -43,14 +49,18 @@ function checkedDay(date: string, what: string): number {
 
 /** Easter Sunday of a Gregorian year (anonymous Gregorian algorithm, Meeus/Jones/Butcher). */
 export function easterSunday(year: number): string {
-  if (!Number.isInteger(year) || year < 1583 || year > 9999) throw new RangeError(`easterSunday: year ${year} outside 1583…9999`);
+  if (!Number.isInteger(year) || year < 1583 || year > 9999)
+    throw new RangeError(`easterSunday: year ${year} outside 1583…9999`);
   const a = year % 19;
-  const b = Math.floor(year / 100), c = year % 100;
-  const d = Math.floor(b / 4), e = b % 4;
+  const b = Math.floor(year / 100),
+    c = year % 100;
+  const d = Math.floor(b / 4),
+    e = b % 4;
   const f = Math.floor((b + 8) / 25);
   const g = Math.floor((b - f + 1) / 3);
   const h = (19 * a + b - d - g + 15) % 30;
-  const i = Math.floor(c / 4), k = c % 4;
+  const i = Math.floor(c / 4),
+    k = c % 4;
   const l = (32 + 2 * e + 2 * i - h - k) % 7;
   const m = Math.floor((a + 11 * h + 22 * l) / 451);
   const month = Math.floor((h + l - 7 * m + 114) / 31);
@@ -66,8 +76,17 @@ export function easterSunday(year: number): string {
 export function publicHolidays(year: number): string[] {
   const easter = checkedDay(easterSunday(year), 'publicHolidays');
   const days = [
-    day(year, 1, 1), easter + 1, day(year, 5, 1), day(year, 5, 8), easter + 39, easter + 50,
-    day(year, 7, 14), day(year, 8, 15), day(year, 11, 1), day(year, 11, 11), day(year, 12, 25),
+    day(year, 1, 1),
+    easter + 1,
+    day(year, 5, 1),
+    day(year, 5, 8),
+    easter + 39,
+    easter + 50,
+    day(year, 7, 14),
+    day(year, 8, 15),
+    day(year, 11, 1),
+    day(year, 11, 11),
+    day(year, 12, 25),
   ];
   return days.sort((x, y) => x - y).map(dateOfDay);
 }
@@ -133,7 +152,8 @@ export function parisMidnightUtc(date: string): number {
  * until 00:00 Paris of the next day, excluded.
  */
 export function isClaimable(closingDate: string, nowMs: number): boolean {
-  if (typeof nowMs !== 'number' || !Number.isFinite(nowMs)) throw new RangeError('isClaimable: nowMs must be a time in ms');
+  if (typeof nowMs !== 'number' || !Number.isFinite(nowMs))
+    throw new RangeError('isClaimable: nowMs must be a time in ms');
   const end = parisMidnightUtc(dateOfDay(checkedDay(claimDeadline(closingDate), 'isClaimable') + 1));
   return nowMs < end;
 }

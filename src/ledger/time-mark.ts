@@ -55,7 +55,9 @@ function scanBlock(flash: Flash, s: number): { max: number; free: number } {
     if (b[o] !== MAGIC[0] || b[o + 1] !== MAGIC[1] || b[o + 2] !== MAGIC[2] || b[o + 3] !== MAGIC[3]) continue;
     const crc = ((b[o + 12] << 24) | (b[o + 13] << 16) | (b[o + 14] << 8) | b[o + 15]) >>> 0;
     if (crc !== crcRange(b, o, 12)) continue;
-    const ms = ((b[o + 4] << 8) | b[o + 5]) * 0x100000000 + (((b[o + 6] << 24) | (b[o + 7] << 16) | (b[o + 8] << 8) | b[o + 9]) >>> 0);
+    const ms =
+      ((b[o + 4] << 8) | b[o + 5]) * 0x100000000 +
+      (((b[o + 6] << 24) | (b[o + 7] << 16) | (b[o + 8] << 8) | b[o + 9]) >>> 0);
     if (ms > max) max = ms;
   }
   return { max, free: end + REC <= bl ? end : -1 };

@@ -16,14 +16,18 @@ function readKeyText(option: string, path: string): { bare?: string; seed?: stri
   try {
     text = readFileSync(path, 'utf8').trim();
   } catch (e) {
-    throw new UsageError(`${option}: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new UsageError(
+      `${option}: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
   if (HEX64.test(text)) return { bare: text };
   let o: unknown;
   try {
     o = JSON.parse(text);
   } catch {
-    throw new UsageError(`${option}: ${path} is neither 64 hex digits nor JSON ({"seed_hex": "…"} or {"public_key_hex": "…"})`);
+    throw new UsageError(
+      `${option}: ${path} is neither 64 hex digits nor JSON ({"seed_hex": "…"} or {"public_key_hex": "…"})`,
+    );
   }
   const k = (o && typeof o === 'object' ? o : {}) as { seed_hex?: unknown; public_key_hex?: unknown };
   const seed = typeof k.seed_hex === 'string' && HEX64.test(k.seed_hex) ? k.seed_hex : undefined;

@@ -69,7 +69,10 @@ export class PacketReader {
   private overflow = false;
   dropped = 0;
 
-  constructor(private readonly onPacket: (p: Packet) => void, maxPayload = MAX_PAYLOAD) {
+  constructor(
+    private readonly onPacket: (p: Packet) => void,
+    maxPayload = MAX_PAYLOAD,
+  ) {
     this.buf = new Uint8Array(maxPayload + 7 + Math.ceil((maxPayload + 7) / 254) + 2);
   }
 

@@ -45,7 +45,10 @@ export function coveredBytes(ranges: readonly Range[]): number {
 }
 
 export function isRangeList(v: unknown): v is Range[] {
-  return Array.isArray(v) && v.every((r) => Array.isArray(r) && r.length === 2 && Number.isInteger(r[0]) && Number.isInteger(r[1]));
+  return (
+    Array.isArray(v) &&
+    v.every((r) => Array.isArray(r) && r.length === 2 && Number.isInteger(r[0]) && Number.isInteger(r[1]))
+  );
 }
 
 export interface SlotReport {

@@ -36,7 +36,10 @@ export interface Body {
 
 class BitReader {
   private bit = 0;
-  constructor(private readonly bytes: Uint8Array, offset: number) {
+  constructor(
+    private readonly bytes: Uint8Array,
+    offset: number,
+  ) {
     this.bit = offset * 8;
   }
   take(n: number): number {
@@ -50,7 +53,10 @@ class BitReader {
 
 class BitWriter {
   private bit = 0;
-  constructor(private readonly bytes: Uint8Array, offset: number) {
+  constructor(
+    private readonly bytes: Uint8Array,
+    offset: number,
+  ) {
     this.bit = offset * 8;
   }
   put(n: number, v: number): void {
@@ -91,7 +97,11 @@ export function zonesOf(raw: RawZones): Zones | null {
 }
 
 /** Packs a body. Numbers and euros must belong to the lists of docs/sph1.md. */
-export function packBody(id: Omit<TicketId, 'game'> & { game?: number }, zones: Zones, version = FORMAT_VERSION): Uint8Array {
+export function packBody(
+  id: Omit<TicketId, 'game'> & { game?: number },
+  zones: Zones,
+  version = FORMAT_VERSION,
+): Uint8Array {
   const b = new Uint8Array(BODY_LENGTH);
   const game = id.game ?? GAME_SAPHIR;
   b[0] = version;

@@ -48,11 +48,16 @@ test('a small generated set: incomplete, the tampered line and the duplicate rep
   assert.is(r.blankLines, 1);
   assert.is(r.genuine, 200 - 1 + 1 + 10);
   assert.is(r.invalid, 2);
-  assert.equal(r.invalidExamples.map((x) => [x.line, x.reason]), [
-    [tamperedLine, r.invalidExamples[0].reason],
-    [duplicateLine + 2, 'E_PREFIX'],
-  ]);
-  assert.ok(['E_SIGNATURE', 'E_BASE45', 'E_FIELD', 'E_KEY', 'E_VERSION', 'E_GAME'].includes(r.invalidExamples[0].reason));
+  assert.equal(
+    r.invalidExamples.map((x) => [x.line, x.reason]),
+    [
+      [tamperedLine, r.invalidExamples[0].reason],
+      [duplicateLine + 2, 'E_PREFIX'],
+    ],
+  );
+  assert.ok(
+    ['E_SIGNATURE', 'E_BASE45', 'E_FIELD', 'E_KEY', 'E_VERSION', 'E_GAME'].includes(r.invalidExamples[0].reason),
+  );
   assert.is(r.blocks.length, 2);
   const [b1, b2] = r.blocks;
   assert.equal([b1.emission, b1.block, b2.emission, b2.block], [1, 1, 1, 2]);
@@ -61,7 +66,10 @@ test('a small generated set: incomplete, the tampered line and the duplicate rep
   assert.is(b1.duplicates, 1);
   assert.equal(b1.duplicateExamples, [{ line: duplicateLine, number: 7 }]);
   assert.is(b1.missing, BLOCK_SIZE - 199);
-  assert.equal(b1.missingRanges, [[50, 50], [200, BLOCK_SIZE - 1]]);
+  assert.equal(b1.missingRanges, [
+    [50, 50],
+    [200, BLOCK_SIZE - 1],
+  ]);
   assert.is(b1.complete, false);
   assert.is(b1.matchesArticle3, false);
   // The tally counts what the generator planned for those tickets.
@@ -86,7 +94,11 @@ test('worker threads give the same report as a single thread', async () => {
   const text = lines.join('\n') + '\n';
   assert.ok(text.length > 1 << 20);
   const one = await audit(Readable.from([Buffer.from(text)]), testKeyRing(), 1);
-  const two = await audit(Readable.from([Buffer.from(text.slice(0, 700_000)), Buffer.from(text.slice(700_000))]), testKeyRing(), 2);
+  const two = await audit(
+    Readable.from([Buffer.from(text.slice(0, 700_000)), Buffer.from(text.slice(700_000))]),
+    testKeyRing(),
+    2,
+  );
   assert.equal(reportJson(two), reportJson(one));
   assert.is(one.genuine, 6699);
   assert.equal(one.invalidExamples, [{ line: 3001, reason: 'E_LENGTH' }]);
@@ -114,7 +126,10 @@ test('the tally of a whole planned block equals Article 3 (no signing: the resul
   assert.is(r.ok, true);
   const b = r.blocks[0];
   assert.equal([b.complete, b.matchesArticle3, b.duplicates, b.missing], [true, true, 0, 0]);
-  assert.equal(b.prizes.map((p) => p.found), PRIZE_TABLE.rows.map((row) => row.count));
+  assert.equal(
+    b.prizes.map((p) => p.found),
+    PRIZE_TABLE.rows.map((row) => row.count),
+  );
   assert.match(renderReport(r, 'fr'), /Résultat : CONFORME/);
 });
 
@@ -134,14 +149,19 @@ test('one duplicate, one invalid code or one extra code is enough to fail', () =
   r = tallyOf(bad);
   assert.is(r.ok, false);
   assert.is(r.invalid, 1);
-  assert.equal(r.invalidExamples, [{ line: BLOCK_SIZE, reason: 'E_SIGNATURE', ticket: { emission: 5, block: 6, number: BLOCK_SIZE - 1 } }]);
+  assert.equal(r.invalidExamples, [
+    { line: BLOCK_SIZE, reason: 'E_SIGNATURE', ticket: { emission: 5, block: 6, number: BLOCK_SIZE - 1 } },
+  ]);
   assert.equal(r.blocks[0].missingRanges, [[BLOCK_SIZE - 1, BLOCK_SIZE - 1]]);
   // A complete block plus one genuine code of another block: that block fails, so does the audit.
   const more = new Int32Array(whole.length + FIELDS);
   more.set(whole);
   more.set([KIND_GENUINE, -1, 5, 7, 0, 0], whole.length);
   r = tallyOf(more);
-  assert.equal(r.blocks.map((b) => b.ok), [true, false]);
+  assert.equal(
+    r.blocks.map((b) => b.ok),
+    [true, false],
+  );
   assert.is(r.ok, false);
 });
 
@@ -170,7 +190,10 @@ withScript('on a terminal, a progress bar on stderr that is cleared before the r
   const file = join(dir, 'tty.txt');
   writeFileSync(file, smallSet().text, 'latin1');
   const cmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'bin', 'saphir.mjs'))} audit ${JSON.stringify(file)} --lang en`;
-  const r = spawnSync('script', ['-qfec', cmd, '/dev/null'], { encoding: 'latin1', env: { ...process.env, TERM: 'xterm' } });
+  const r = spawnSync('script', ['-qfec', cmd, '/dev/null'], {
+    encoding: 'latin1',
+    env: { ...process.env, TERM: 'xterm' },
+  });
   assert.is(r.status, 1, r.stderr);
   const bar = r.stdout.indexOf('] 100 %');
   assert.ok(bar >= 0, 'the bar reaches 100 %');
@@ -180,7 +203,13 @@ withScript('on a terminal, a progress bar on stderr that is cleared before the r
 });
 
 test('usage errors are UsageErrors (exit 2); an empty input is not a pass', async () => {
-  for (const args of [[join(dir, 'nope.txt')], ['a', 'b'], ['--lang', 'xx'], ['--jobs', 'many', '-'], ['--key', join(dir, 'nope.json')]]) {
+  for (const args of [
+    [join(dir, 'nope.txt')],
+    ['a', 'b'],
+    ['--lang', 'xx'],
+    ['--jobs', 'many', '-'],
+    ['--key', join(dir, 'nope.json')],
+  ]) {
     try {
       await run(args);
       assert.unreachable(args.join(' '));

@@ -94,7 +94,8 @@ test('the vendored jsQR of the bundle reads exactly what stock jsQR reads: text 
     const [w, h, px] = [60 + ((i * 37) % 200), 60 + ((i * 53) % 190), 1 + (i % 4)];
     const f = qrFrame(i % 2 ? code : `SPH1:TEST${i * 7919}`, { width: w, height: h, x: i % 9, y: i % 7, px });
     const rgba = new Uint8ClampedArray(w * h * 4);
-    for (let p = 0; p < w * h; p++) rgba[4 * p] = rgba[4 * p + 1] = rgba[4 * p + 2] = f.data[p] + ((p * 2654435761) >>> 28) - 8;
+    for (let p = 0; p < w * h; p++)
+      rgba[4 * p] = rgba[4 * p + 1] = rgba[4 * p + 2] = f.data[p] + ((p * 2654435761) >>> 28) - 8;
     if (same(rgba, w, h, `crop ${i}: ${w}×${h} ${px} px`)) crops++;
   }
   assert.ok(crops > 20, `${crops} of 40 crops read`);

@@ -28,7 +28,13 @@ export async function bundleText(): Promise<string> {
 const seed = fromHex(TEST_KEY_SEED_HEX);
 
 /** A ticket of SAPHIR signed with the test key, winning exactly `prizeEur` (0 loses). */
-export function ticket(o: { emission?: number; block?: number; number: number; prizeEur?: number; keyId?: number }): string {
+export function ticket(o: {
+  emission?: number;
+  block?: number;
+  number: number;
+  prizeEur?: number;
+  keyId?: number;
+}): string {
   const prize = o.prizeEur ?? 0;
   const winning = NUMBERS.slice(0, 6);
   const player = NUMBERS.slice(6, 26).map((number) => ({ number, amountEur: 5 }));
@@ -81,7 +87,11 @@ export interface Booted {
   vm: QjsDevice;
 }
 
-export async function boot(chip: NorFlash, variant: QjsVariant = 'quickjs', td = new TestDevice({ chip })): Promise<Booted> {
+export async function boot(
+  chip: NorFlash,
+  variant: QjsVariant = 'quickjs',
+  td = new TestDevice({ chip }),
+): Promise<Booted> {
   const vm = await QjsDevice.start({ bundle: await bundleText(), device: td.device, variant, memoryLimit: 8 << 20 });
   return { td, vm };
 }

@@ -16,7 +16,10 @@ test('sha512 matches @noble/hashes at every length around the block boundaries',
     const m = Uint8Array.from({ length: n }, (_, i) => (i * 151 + n) & 255);
     assert.is(toHex(sha512(m)), toHex(nobleSha512(m)), `length ${n}`);
   }
-  fc.assert(fc.property(fc.uint8Array({ maxLength: 1000 }), (m) => toHex(sha512(m)) === toHex(nobleSha512(m))), { numRuns: 200 });
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 1000 }), (m) => toHex(sha512(m)) === toHex(nobleSha512(m))),
+    { numRuns: 200 },
+  );
 });
 
 test('deviceVerify agrees with nobleVerify on every SPH1 vector', () => {
@@ -37,16 +40,24 @@ test('deviceVerify agrees with nobleVerify on every SPH1 vector', () => {
 
 test('deviceVerify agrees with nobleVerify on random keys, messages and bit flips', () => {
   fc.assert(
-    fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ maxLength: 80 }), fc.nat(), fc.integer({ min: 0, max: 3 }), (seed, msg, bit, where) => {
-      const pub = publicKeyOf(seed);
-      const sig = nobleSign(msg, seed);
-      if (!deviceVerify(sig, msg, pub)) return false;
-      const s = sig.slice(), p = pub.slice(), m = msg.slice();
-      if (where === 0) s[bit % 64] ^= 1 << (bit % 8);
-      else if (where === 1) p[bit % 32] ^= 1 << (bit % 8);
-      else if (where === 2 && m.length) m[bit % m.length] ^= 1 << (bit % 8);
-      return deviceVerify(s, m, p) === nobleVerify(s, m, p);
-    }),
+    fc.property(
+      fc.uint8Array({ minLength: 32, maxLength: 32 }),
+      fc.uint8Array({ maxLength: 80 }),
+      fc.nat(),
+      fc.integer({ min: 0, max: 3 }),
+      (seed, msg, bit, where) => {
+        const pub = publicKeyOf(seed);
+        const sig = nobleSign(msg, seed);
+        if (!deviceVerify(sig, msg, pub)) return false;
+        const s = sig.slice(),
+          p = pub.slice(),
+          m = msg.slice();
+        if (where === 0) s[bit % 64] ^= 1 << (bit % 8);
+        else if (where === 1) p[bit % 32] ^= 1 << (bit % 8);
+        else if (where === 2 && m.length) m[bit % m.length] ^= 1 << (bit % 8);
+        return deviceVerify(s, m, p) === nobleVerify(s, m, p);
+      },
+    ),
     { numRuns: 150 },
   );
 });
@@ -75,7 +86,8 @@ test('deviceVerify agrees with nobleVerify on arbitrary bytes as key or R, and o
     return b;
   };
   const edge: Uint8Array[] = [];
-  for (const y of [0n, 1n, 2n, P - 1n, P, P + 1n, P + 18n, 2n ** 255n - 1n]) for (const sb of [false, true]) edge.push(enc(y, sb));
+  for (const y of [0n, 1n, 2n, P - 1n, P, P + 1n, P + 18n, 2n ** 255n - 1n])
+    for (const sb of [false, true]) edge.push(enc(y, sb));
   for (const e of edge) {
     assert.is(deviceVerify(sig, msg, e), nobleVerify(sig, msg, e), `key ${toHex(e)}`);
     const s = sig.slice();

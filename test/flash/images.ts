@@ -17,7 +17,14 @@ export function bundleOf(size: number, salt: number): Uint8Array {
   return b;
 }
 
-export function image(o: { version: string; counter?: number; size?: number; board?: number; seed?: Uint8Array; salt?: number }): Uint8Array {
+export function image(o: {
+  version: string;
+  counter?: number;
+  size?: number;
+  board?: number;
+  seed?: Uint8Array;
+  salt?: number;
+}): Uint8Array {
   return packImage({
     bundle: bundleOf(o.size ?? 20000, o.salt ?? o.version.length * 31 + (o.counter ?? 0)),
     version: o.version,

@@ -72,7 +72,11 @@ test('stream mode: one whole-frame fallback every N frames without a code, in tu
 
 test('the finder locator puts a code anywhere in the frame into one jsQR run', () => {
   for (const px of [2, 3, 5]) {
-    for (const [x, y] of [[0, 0], [640 - 61 * px, 480 - 61 * px], [123, 77]]) {
+    for (const [x, y] of [
+      [0, 0],
+      [640 - 61 * px, 480 - 61 * px],
+      [123, 77],
+    ]) {
       const cam = new CameraDecoder({ fallbackEvery: 1000 });
       assert.is(cam.decode(qrFrame(code, { x, y, px })), code, `${px} ${x} ${y}`);
       assert.is(cam.attempts, 1);

@@ -37,10 +37,14 @@ export function run(d: Decoder, items: Uint8Array[], stepMs = 10): InputEvent[] 
   return out;
 }
 
-export const codes = (events: InputEvent[]) => events.filter((e) => e.type === 'code').map((e) => (e as { text: string }).text);
+export const codes = (events: InputEvent[]) =>
+  events.filter((e) => e.type === 'code').map((e) => (e as { text: string }).text);
 
 /** A grey frame with the QR code of `text` drawn at (x, y), `px` pixels a module, 4-module quiet zone. */
-export function qrFrame(text: string, opts: { width?: number; height?: number; x?: number; y?: number; px?: number; invert?: boolean } = {}): Frame {
+export function qrFrame(
+  text: string,
+  opts: { width?: number; height?: number; x?: number; y?: number; px?: number; invert?: boolean } = {},
+): Frame {
   const { width = 640, height = 480, x = 40, y = 40, px = 4, invert = false } = opts;
   const qr = QRCode.create(text, { errorCorrectionLevel: 'M' });
   const n = qr.modules.size;
@@ -60,7 +64,6 @@ export function qrFrame(text: string, opts: { width?: number; height?: number; x
   }
   return { width, height, format: 'y8', data };
 }
-
 
 /** Runs `saphir ARGS…` in this process, capturing what it writes. */
 export async function saphirIn(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {

@@ -40,7 +40,12 @@ globalThis.result = JSON.stringify(out);
 test('the ledger and the claim deadline run in QuickJS', async () => {
   const b = await build({
     stdin: { contents: entry, resolveDir: ROOT, loader: 'js' },
-    bundle: true, format: 'iife', target: 'es2020', platform: 'neutral', write: false, minify: true,
+    bundle: true,
+    format: 'iife',
+    target: 'es2020',
+    platform: 'neutral',
+    write: false,
+    minify: true,
   });
   const QuickJS = await getQuickJS();
   const rt = QuickJS.newRuntime();
@@ -64,7 +69,14 @@ test('the ledger and the claim deadline run in QuickJS', async () => {
       duplicate: 'DUPLICATE',
       invalid: 'INVALID',
       reopened: 612,
-      found: JSON.stringify({ emission: 2, block: 3, number: 7, prizeEur: 15, paidAtMs: 1780000000007, deviceId: 'QJS-1' }),
+      found: JSON.stringify({
+        emission: 2,
+        block: 3,
+        number: 7,
+        prizeEur: 15,
+        paidAtMs: 1780000000007,
+        deviceId: 'QJS-1',
+      }),
       dropped: 306,
       after: 306,
       deadline: '2026-05-26',

@@ -147,8 +147,14 @@ test('rng: seeded, same seed same sequence', () => {
   const a = seededRng('x');
   const b = seededRng('x');
   const xs = Array.from({ length: 5 }, () => a.next());
-  assert.equal(xs, Array.from({ length: 5 }, () => b.next()));
-  assert.not.equal(xs, Array.from({ length: 5 }, () => seededRng('y').next()));
+  assert.equal(
+    xs,
+    Array.from({ length: 5 }, () => b.next()),
+  );
+  assert.not.equal(
+    xs,
+    Array.from({ length: 5 }, () => seededRng('y').next()),
+  );
 });
 
 const BUNDLE = `

@@ -64,20 +64,35 @@ steps:
   assert.equal(sc.config, { payoutLimitEur: 500, lang: 'en', emissions: [{ emission: 3, closingDate: '2027-02-27' }] });
   assert.is(sc.clockMs, Date.UTC(2027, 0, 15, 9));
   const scan = sc.steps[3];
-  assert.equal(scan.kind === 'scan' && [scan.via, scan.options, scan.ticket], ['hid-keyboard', { layout: 'fr', delay: 4 }, { emission: 3, block: 1, number: 7, prize: 150, key: undefined }]);
+  assert.equal(scan.kind === 'scan' && [scan.via, scan.options, scan.ticket], [
+    'hid-keyboard',
+    { layout: 'fr', delay: 4 },
+    { emission: 3, block: 1, number: 7, prize: 150, key: undefined },
+  ]);
   const forged = sc.steps[5];
   assert.is(forged.kind === 'scan' && forged.ticket?.key, 'other');
   assert.is(forged.kind === 'scan' && forged.ticket?.block, 1);
   const disp = sc.steps[8];
-  assert.equal(disp.kind === 'expect-display' && [disp.contains, disp.row, disp.withinMs, disp.line], ['WINNER', 1, 2000, 17]);
+  assert.equal(disp.kind === 'expect-display' && [disp.contains, disp.row, disp.withinMs, disp.line], [
+    'WINNER',
+    1,
+    2000,
+    17,
+  ]);
   assert.equal(sc.steps[13], { kind: 'power-cut', line: 22, afterFlashOps: 2 });
 });
 
 test('config: compaction threshold and the inputs the firmware opens', () => {
-  const sc = parseScenario('name: t\nconfig:\n  compact-free-sectors: 8\n  inputs: [serial, pos]\nsteps:\n  - boot\n', 't.yaml');
+  const sc = parseScenario(
+    'name: t\nconfig:\n  compact-free-sectors: 8\n  inputs: [serial, pos]\nsteps:\n  - boot\n',
+    't.yaml',
+  );
   assert.equal(sc.config, { compactFreeSectors: 8, inputs: ['serial', 'pos'] });
   const p = problems('name: t\nconfig:\n  inputs: [serial, usb]\nsteps:\n  - boot\n');
-  assert.equal(p.map((x) => x.line), [3]);
+  assert.equal(
+    p.map((x) => x.line),
+    [3],
+  );
   assert.match(p[0].message, /usb/);
 });
 
@@ -89,13 +104,24 @@ test('an unknown step names its line', () => {
 });
 
 test('an unknown field names its line, at every level', () => {
-  assert.equal(problems(`name: t\ncolour: red\nsteps:\n  - boot\n`).map((x) => x.line), [2]);
-  assert.match(problems(`name: t\nsteps:\n  - boot\n  - expect-display:\n      contain: PERDANT\n`)[0].message, /unknown field 'contain'/);
+  assert.equal(
+    problems(`name: t\ncolour: red\nsteps:\n  - boot\n`).map((x) => x.line),
+    [2],
+  );
+  assert.match(
+    problems(`name: t\nsteps:\n  - boot\n  - expect-display:\n      contain: PERDANT\n`)[0].message,
+    /unknown field 'contain'/,
+  );
   assert.is(problems(`name: t\nsteps:\n  - boot\n  - expect-display:\n      contain: PERDANT\n`)[0].line, 5);
   const p = problems(`name: t\nconfig:\n  payout: 3\nsteps:\n  - boot\n`);
   assert.equal([p[0].line, /unknown field 'payout' in config/.test(p[0].message)], [3, true]);
-  const q = problems(`${HEAD}  - scan:\n      ticket: { emission: 1, number: 2, prize: 0 }\n      via: serial\n      layout: fr\n`);
-  assert.equal(q.map((x) => x.line), [7]);
+  const q = problems(
+    `${HEAD}  - scan:\n      ticket: { emission: 1, number: 2, prize: 0 }\n      via: serial\n      layout: fr\n`,
+  );
+  assert.equal(
+    q.map((x) => x.line),
+    [7],
+  );
   assert.match(q[0].message, /serial has no option 'layout'/);
 });
 
@@ -113,7 +139,10 @@ steps:
   - scan: { via: hid-pos }
   - set-clock: tomorrow
 `);
-  assert.equal(p.map((x) => x.line), [4, 5, 6, 7, 8, 9, 10, 11, 12]);
+  assert.equal(
+    p.map((x) => x.line),
+    [4, 5, 6, 7, 8, 9, 10, 11, 12],
+  );
   assert.match(p[0].message, /duration/);
   assert.match(p[1].message, /OK, C/);
   assert.match(p[2].message, /prize table/);

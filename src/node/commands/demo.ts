@@ -13,7 +13,6 @@ import { displayFrame, indent, reportText, scenarioErrorText, stepLine } from '.
 
 const HELP = (lang: Lang) => messages(lang).help.demo;
 
-
 export async function run(args: string[]): Promise<number> {
   const parsed = parseCommand(args, HELP, {
     scenario: { type: 'string' },
@@ -28,7 +27,8 @@ export async function run(args: string[]): Promise<number> {
   try {
     sc = parseScenario(readFileSync(file, 'utf8'), file);
   } catch (e) {
-    if (e instanceof ScenarioError) throw new Failure(() => `${messages(lang).scenario.invalid}\n${scenarioErrorText(e, lang)}`);
+    if (e instanceof ScenarioError)
+      throw new Failure(() => `${messages(lang).scenario.invalid}\n${scenarioErrorText(e, lang)}`);
     throw e;
   }
   out(w.title);

@@ -14,7 +14,6 @@ import { progressOffTty } from '../progress.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.gen(DEFAULT_SEED);
 
-
 /** Tickets a worker job covers (≈ 1.3 MB of output). */
 const CHUNK = 8192;
 

@@ -32,12 +32,15 @@ export async function run(args: string[]): Promise<number> {
   try {
     bytes = new Uint8Array(readFileSync(file));
   } catch (e) {
-    process.stderr.write(`saphir image: ${t.cannotRead(file, (e as NodeJS.ErrnoException).code ?? (e as Error).message)}\n`);
+    process.stderr.write(
+      `saphir image: ${t.cannotRead(file, (e as NodeJS.ErrnoException).code ?? (e as Error).message)}\n`,
+    );
     return 1;
   }
   const p = parseImage(bytes);
   if ('error' in p) {
-    if (values.json) process.stdout.write(JSON.stringify({ file, ok: false, reason: 'malformed', detail: p.error }) + '\n');
+    if (values.json)
+      process.stdout.write(JSON.stringify({ file, ok: false, reason: 'malformed', detail: p.error }) + '\n');
     else process.stdout.write(`${file}${t.colon} ${t.invalid} — ${t.detail(p.error)}\n`);
     return 1;
   }

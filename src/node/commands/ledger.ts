@@ -19,7 +19,14 @@ function csvField(v: unknown): string {
 export function exportRow(e: unknown): Record<(typeof COLUMNS)[number], unknown> {
   const o = (e && typeof e === 'object' ? e : {}) as Record<string, unknown>;
   const t = typeof o.paidAtMs === 'number' && isFinite(o.paidAtMs) ? new Date(o.paidAtMs).toISOString() : '';
-  return { emission: o.emission, block: o.block, number: o.number, prize_eur: o.prizeEur, paid_at: t, device_id: o.deviceId };
+  return {
+    emission: o.emission,
+    block: o.block,
+    number: o.number,
+    prize_eur: o.prizeEur,
+    paid_at: t,
+    device_id: o.deviceId,
+  };
 }
 
 export function toCsv(entries: unknown[]): string {
@@ -48,10 +55,17 @@ export async function run(args: string[]): Promise<number> {
   const baud = values.baud === undefined ? 115200 : intOf(values.baud, '--baud', 300, 4000000);
   const tech = techSeedOf(values['tech-key']);
   if (tech.dev) process.stderr.write(devTechKeyWarning('ledger', lang));
-  return withServiceClient('ledger', values.port, baud, lang, async (client) => {
-    const entries = await client.ledger({ onProgress: progressOffTty('', !!values.quiet) });
-    process.stdout.write(format === 'json' ? JSON.stringify(entries.map(exportRow), null, 1) + '\n' : toCsv(entries));
-    process.stderr.write(messages(lang).ledger.exported(entries.length) + '\n');
-    return 0;
-  }, tech.seed);
+  return withServiceClient(
+    'ledger',
+    values.port,
+    baud,
+    lang,
+    async (client) => {
+      const entries = await client.ledger({ onProgress: progressOffTty('', !!values.quiet) });
+      process.stdout.write(format === 'json' ? JSON.stringify(entries.map(exportRow), null, 1) + '\n' : toCsv(entries));
+      process.stderr.write(messages(lang).ledger.exported(entries.length) + '\n');
+      return 0;
+    },
+    tech.seed,
+  );
 }

@@ -4,7 +4,9 @@ import { fromHex } from '../../hex.ts';
 import { hostVerify } from '../node-crypto.ts';
 import { checkChunk } from './audit-core.ts';
 
-const keys = new Map<number, Uint8Array>((workerData.keys as [number, string][]).map(([id, hex]) => [id, fromHex(hex)]));
+const keys = new Map<number, Uint8Array>(
+  (workerData.keys as [number, string][]).map(([id, hex]) => [id, fromHex(hex)]),
+);
 const opts = { keys, verify: hostVerify };
 parentPort!.on('message', (job: { id: number; bytes: Uint8Array }) => {
   const { lines, results } = checkChunk(job.bytes, opts);

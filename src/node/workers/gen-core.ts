@@ -61,7 +61,12 @@ export class RangeEncoder {
       let p = o + 12;
       for (let i = 0; i < 46; i++) {
         const width = i < 26 ? 6 : 4;
-        const v = i < 6 ? NUMBER_INDEX[winning[i]] : i < 26 ? NUMBER_INDEX[player[i - 6].number] : AMOUNT_INDEX.get(player[i - 26].amountEur)!;
+        const v =
+          i < 6
+            ? NUMBER_INDEX[winning[i]]
+            : i < 26
+              ? NUMBER_INDEX[player[i - 6].number]
+              : AMOUNT_INDEX.get(player[i - 26].amountEur)!;
         acc = (acc << width) | v;
         bits += width;
         if (bits >= 8) {
