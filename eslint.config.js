@@ -26,6 +26,12 @@ export default tseslint.config(
     },
   },
   {
+    // src/input/finder.ts's `while (…) (n++, p--);` runs are left as they are while #14 reworks the
+    // camera decoding there; drop this block once that lands.
+    files: ['src/input/finder.ts'],
+    rules: { '@typescript-eslint/no-unused-expressions': 'off' },
+  },
+  {
     // The portable core has no Node globals (tsconfig.core.json checks the types; this the names).
     files: ['src/**/*.ts', 'firmware/**/*.ts'],
     ignores: ['src/node/**'],

@@ -52,7 +52,6 @@ import {
   LEDGER_PAGE_ENTRIES,
   type LedgerEntry,
   type Identity,
-  type Range,
   type SessionReport,
 } from '../src/service/protocol.ts';
 import {

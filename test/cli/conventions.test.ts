@@ -155,7 +155,11 @@ test('check: empty input is a usage error (exit 2), not a silent success', async
 test('--json outputs use snake_case keys', async () => {
   const keysOf = (v: unknown, out: string[] = []): string[] => {
     if (Array.isArray(v)) v.forEach((x) => keysOf(x, out));
-    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) (out.push(k), keysOf(x, out));
+    else if (v && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) {
+        out.push(k);
+        keysOf(x, out);
+      }
     return out;
   };
   const snake = (what: string, v: unknown) => {

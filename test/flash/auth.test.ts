@@ -10,7 +10,6 @@ import {
   u32le,
   WRITE_NOT_AUTHENTICATED,
   WRITE_OK,
-  WRITE_OUT_OF_RANGE,
   MAX_REPORTED_RANGES,
 } from '../../src/service/protocol.ts';
 import { HEADER_SIZE, parseImage } from '../../src/image/format.ts';

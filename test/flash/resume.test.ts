@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestDevice, FACTORY, saphir, authenticatePort } from './harness.ts';
 import { image } from './images.ts';
-import { PowerCut, seeded } from './chip.ts';
+import { seeded } from './chip.ts';
 import { ServiceClient, FlashError, type Link } from '../../src/node/flash-client.ts';
 import { ServicePort, WRITE_UNALIGNED } from '../../hw-sim/service.ts';
 import { readJournal, CHUNKS } from '../../hw-sim/update.ts';

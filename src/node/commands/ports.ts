@@ -36,7 +36,7 @@ const readText = (p: string): string | null => {
  */
 export function listPorts(sys = '/sys', dev = '/dev'): PortInfo[] {
   const classDir = join(sys, 'class', 'tty');
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(classDir);
   } catch {

@@ -6,7 +6,7 @@
 //   saphir sim --pty [PATH]            the device's service port on a pseudo-terminal (hw-sim/pty.ts)
 import { readFileSync, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { Failure, intOf, UsageError, parseCommand } from '../args.ts';
+import { intOf, UsageError, parseCommand } from '../args.ts';
 import type { Lang } from '../../i18n.ts';
 import { formatEur } from '../../i18n.ts';
 import type { Key } from '../../hal.ts';
