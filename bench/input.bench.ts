@@ -13,6 +13,7 @@ import { KeyboardWedgeDecoder } from '../src/input/keyboard.ts';
 import { SerialDecoder } from '../src/input/serial.ts';
 import type { Frame } from '../src/hal.ts';
 import { evaluator } from './qjs-eval.ts';
+import { slim, ROOT, FIRMWARE_ESBUILD } from '../tools/build.ts';
 
 const jsQR = ((jsQRModule as unknown as { default?: unknown }).default || jsQRModule) as typeof jsQRModule.default;
 const CORPUS = join(import.meta.dirname, '..', '..', 'shared', 'corpus', 'jsqr-e2e');
@@ -112,9 +113,6 @@ const jsqrAsFirmware: Plugin = {
       contents: readFileSync(a.path, 'utf8'),
       loader: 'js',
     }));
-    b.onResolve({ filter: /^jsqr$/ }, () => ({
-      path: join(import.meta.dirname, '..', 'firmware', 'jsqr', 'index.ts'),
-    }));
   },
 };
 
@@ -140,15 +138,10 @@ async function quickjsFigures(ng: boolean): Promise<Record<string, number>> {
     globalThis.stockDecode = () => { const r = jsQR(globalThis.RGBA, 640, 480, { inversionAttempts: 'attemptBoth' }); return r && r.data; };
   `;
   const out = await build({
-    stdin: { contents: entry, resolveDir: join(import.meta.dirname, '..'), loader: 'js' },
-    bundle: true,
-    format: 'iife',
-    target: 'es2020',
-    platform: 'neutral',
-    mainFields: ['module', 'main'],
+    stdin: { contents: entry, resolveDir: ROOT, loader: 'js' },
+    ...FIRMWARE_ESBUILD,
     write: false,
-    minify: true,
-    plugins: [jsqrAsFirmware],
+    plugins: [jsqrAsFirmware, slim],
   });
   const QuickJS = ng
     ? await newQuickJSWASMModuleFromVariant(import('@jitl/quickjs-ng-wasmfile-release-sync') as never)

@@ -2,10 +2,7 @@
 // running in QuickJS with the simulated peripherals, on virtual time. Scenarios, the demo, the
 // interactive mode and the benchmarks all drive this class.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import type { Frame, Key, LedColor } from '../src/hal.ts';
 import { Scheduler } from './scheduler.ts';
 import { BLOCK64, NorFlash, PowerCut } from './nor-flash.ts';
@@ -24,38 +21,24 @@ import { SimNetwork } from './network.ts';
 import { fromHex } from '../src/hex.ts';
 import { nobleSign, publicKeyOf } from '../src/crypto/ed25519.ts';
 import { DEV_DEVICE_SEED_HEX } from '../src/registry/protocol.ts';
+import { ROOT, BUNDLE_PATH, IMAGE_PATH } from '../tools/paths.ts';
+import { ensureBuiltSync, type StaleReason } from '../tools/build.ts';
 import type { Payment } from '../src/ledger/index.ts';
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const BUNDLE_PATH = join(ROOT, 'firmware', 'dist', 'saphir-fw.js');
-export const IMAGE_PATH = join(ROOT, 'firmware', 'dist', 'saphir-fw.img');
+export { ROOT, BUNDLE_PATH, IMAGE_PATH };
 
 /** The firmware tests' limits (test/firmware/harness.ts): the simulator runs the bundle under the same. */
 export const VM_LIMITS = { memoryLimit: 8 << 20, stackLimit: 256 * 1024, deadlineMs: 2000 };
 
-/** Builds firmware/dist/saphir-fw.js when it is missing (`npm run build`). */
-export function ensureBundle(log: (s: string) => void = () => {}): string {
-  build(BUNDLE_PATH, log);
-  return readFileSync(BUNDLE_PATH, 'utf8');
+/** firmware/dist/saphir-fw.js, built first when missing or stale (tools/build.ts). */
+export function ensureBundle(onBuild?: (why: StaleReason) => void): string {
+  return readFileSync(ensureBuiltSync(onBuild), 'utf8');
 }
 
-/** The signed image firmware/dist/saphir-fw.img (built when missing), for booting through the bootloader. */
-export function ensureImage(log: (s: string) => void = () => {}): Uint8Array {
-  build(IMAGE_PATH, log);
+/** The signed image firmware/dist/saphir-fw.img (built when missing or stale), for booting through the bootloader. */
+export function ensureImage(onBuild?: (why: StaleReason) => void): Uint8Array {
+  ensureBuiltSync(onBuild);
   return new Uint8Array(readFileSync(IMAGE_PATH));
-}
-
-function build(path: string, log: (s: string) => void): void {
-  if (!existsSync(path)) {
-    log(`${path.slice(ROOT.length + 1)} missing: building the firmware (npm run build)…`);
-    const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'build.mjs')], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
-    if (r.status !== 0 || !existsSync(path)) {
-      throw new Error(`firmware build failed:\n${(r.stderr || r.stdout || '').slice(-2000)}`);
-    }
-  }
 }
 
 /** The bootloader's view of the chip. */
@@ -113,7 +96,7 @@ export interface SimEvents {
 export interface SimOptions {
   /** The chip to start from; default a fresh erased one. */
   chip?: NorFlash;
-  /** Firmware bundle text for developer mode; default firmware/dist/saphir-fw.js (built if missing). */
+  /** Firmware bundle text for developer mode; default firmware/dist/saphir-fw.js (built if missing or stale). */
   bundle?: string;
   variant?: QjsVariant;
   /** Seed of the simulator's randomness (scanner noise, camera frames). */

@@ -2,11 +2,11 @@
 // need a system tool.
 import { accessSync, constants, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { delimiter, dirname, join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { test as uvuTest } from 'uvu';
+import { ROOT } from '../tools/paths.ts';
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export { ROOT };
 export const FIXTURES = join(ROOT, 'test', 'fixtures');
 
 export interface Vector {

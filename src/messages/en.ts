@@ -325,6 +325,10 @@ export const en = {
     socatFailed: (why: string) => `socat could not make the port: ${why}`,
     socatEnded: (why: string) => `socat ended (${why})`,
   },
+  build: {
+    missing: (f: string) => `${f} missing: building the firmware (npm run build)…`,
+    newer: (f: string) => `${f} changed since the last build: rebuilding the firmware (npm run build)…`,
+  },
   step: {
     powerOff: '(power off)',
     deviceOff: 'the device is off (add a boot step)',

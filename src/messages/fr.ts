@@ -328,6 +328,10 @@ export const fr: Messages = {
     socatFailed: (why: string) => `socat n’a pas pu créer le port : ${why}`,
     socatEnded: (why: string) => `socat s’est arrêté (${why})`,
   },
+  build: {
+    missing: (f: string) => `${f} absent : construction du firmware (npm run build)…`,
+    newer: (f: string) => `${f} a changé depuis la dernière construction : reconstruction du firmware (npm run build)…`,
+  },
   step: {
     powerOff: '(hors tension)',
     deviceOff: "l'appareil est éteint (ajoutez une étape boot)",

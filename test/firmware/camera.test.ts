@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PNG } from 'pngjs';
 import { JSQR_PHOTOS } from '../helpers.ts';
+import { JSQR_SOURCE } from '../../tools/build.ts';
 
 type JsQR = typeof import('jsqr').default;
 const require = createRequire(import.meta.url);
@@ -18,8 +19,7 @@ const stockJsQR = require(stockPath) as JsQR & { default?: JsQR };
 const stock = (stockJsQR.default || stockJsQR) as JsQR;
 /** jsQR as the firmware bundles it: the vendored source in firmware/jsqr/ (a path tsc does not follow: its own settings). */
 async function firmwareJsQR(): Promise<JsQR> {
-  const path = join(import.meta.dirname, '..', '..', 'firmware', 'jsqr', 'index.ts');
-  return ((await import(pathToFileURL(path).href)) as { default: JsQR }).default;
+  return ((await import(pathToFileURL(JSQR_SOURCE).href)) as { default: JsQR }).default;
 }
 
 test('camera: a VGA frame with a ticket QR code → verdict, once per ticket in view', async () => {

@@ -1,7 +1,6 @@
 // Shared by the firmware tests: the real bundle (built when missing or stale), tickets signed with the
 // test key, a test configuration written to the config partition, and a VM booted on a TestDevice.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { QjsDevice, type QjsVariant } from '../../hw-sim/qjs-host.ts';
 import { encodeTicket } from '../../src/sph1/encode.ts';
 import { fromHex } from '../../src/hex.ts';
@@ -12,15 +11,14 @@ import { MirroredLedger, mirroredEntries, type Payment } from '../../src/ledger/
 import { encodeConfig, defaultConfig, type Config } from '../../firmware/config.ts';
 import { TestDevice, newChip, partitionOf } from './test-device.ts';
 import type { NorFlash } from '../../hw-sim/nor-flash.ts';
+import { ensureBuilt } from '../../tools/build.ts';
 
-export const ROOT_DIR = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
+export { ROOT as ROOT_DIR } from '../../tools/paths.ts';
 
 let bundle: string | undefined;
 export async function bundleText(): Promise<string> {
   if (!bundle) {
-    const spec = '../../build.mjs';
-    const b = (await import(spec)) as { ensureBuilt(): Promise<string> };
-    bundle = readFileSync(await b.ensureBuilt(), 'utf8');
+    bundle = readFileSync(await ensureBuilt(), 'utf8');
   }
   return bundle;
 }

@@ -21,6 +21,7 @@ import { drawPng } from '../../../hw-sim/render.ts';
 import { T, displayFrame, reportText, scenarioErrorText, stepLine } from '../../../hw-sim/present.ts';
 import { messages } from '../../messages/index.ts';
 import { isPrizeAmount } from '../../game/prize-table.ts';
+import { buildNotice } from '../build-notice.ts';
 import { writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { publicKeyArg } from '../key-args.ts';
@@ -175,7 +176,7 @@ async function scenarios(
     }
   }
   if (bad) return 2;
-  const bundle = ensureBundle((s) => process.stderr.write(s + '\n'));
+  const bundle = ensureBundle((why) => process.stderr.write(buildNotice(o.lang, why) + '\n'));
   const want = o.registry ?? (parsed.some(needsRegistry) ? 'embedded' : undefined);
   const registry = want ? await openRegistry(want, o.lang) : undefined;
   try {
@@ -251,7 +252,7 @@ async function liveSimulator(
     variant: o.variant,
     seed: Date.now(),
     clockMs: Date.now(),
-    bundle: ensureBundle((s) => process.stderr.write(s + '\n')),
+    bundle: ensureBundle((why) => process.stderr.write(buildNotice(o.lang, why) + '\n')),
     firmwareKey: o.firmwareKey,
     techKey: o.techKey,
     registry: registry?.reg.url,
