@@ -297,7 +297,14 @@ export type StaleReason = { missing: string } | { newer: string };
 
 /** The files whose times decide staleness: everything under firmware/ and src/ but dist and src/node. */
 const SOURCE_DIRS = ['firmware', 'src'];
-const SOURCE_FILES = ['package.json', 'package-lock.json', 'build.mjs', 'tools/build.ts', 'tools/paths.ts'];
+const SOURCE_FILES = [
+  'package.json',
+  'package-lock.json',
+  'build.mjs',
+  'tools/build.ts',
+  'tools/paths.ts',
+  'src/node/node-crypto.ts',
+];
 
 /** Null when firmware/dist is current, else why not (the first newer source found). */
 export function staleReason(): StaleReason | null {
