@@ -48,15 +48,14 @@ test('a small generated set: incomplete, the tampered line and the duplicate rep
   assert.is(r.blankLines, 1);
   assert.is(r.genuine, 200 - 1 + 1 + 10);
   assert.is(r.invalid, 2);
+  // The tampered character is one base45 digit of the signature off by one: the code still decodes,
+  // the signature no longer matches (the set is deterministic: seeded generator, deterministic Ed25519).
   assert.equal(
     r.invalidExamples.map((x) => [x.line, x.reason]),
     [
-      [tamperedLine, r.invalidExamples[0].reason],
+      [tamperedLine, 'E_SIGNATURE'],
       [duplicateLine + 2, 'E_PREFIX'],
     ],
-  );
-  assert.ok(
-    ['E_SIGNATURE', 'E_BASE45', 'E_FIELD', 'E_KEY', 'E_VERSION', 'E_GAME'].includes(r.invalidExamples[0].reason),
   );
   assert.is(r.blocks.length, 2);
   const [b1, b2] = r.blocks;
@@ -104,7 +103,44 @@ test('worker threads give the same report as a single thread', async () => {
   assert.equal(one.invalidExamples, [{ line: 3001, reason: 'E_LENGTH' }]);
 });
 
-/** Results of a whole block as the workers would send them (genuine codes in ticket order), no signing. */
+test('the whole path on real codes, one ticket of every prize tier: codes → decode → verify → tally', async () => {
+  // The generator's plan (prizeOf) only picks the tickets; what the audit counts comes from decoding
+  // and verifying the signed codes, so a decode, rules or tally slip shows as a tier off by one.
+  const g = blockGenerator('t', 1, 3);
+  const firstOf = new Map<number, number>();
+  const tiers = PRIZE_TABLE.rows.length + 1;
+  for (let n = 0; n < BLOCK_SIZE && firstOf.size < tiers; n++)
+    if (!firstOf.has(g.prizeOf(n))) firstOf.set(g.prizeOf(n), n);
+  assert.is(firstOf.size, tiers, 'every tier and a losing ticket');
+  const numbers = [...firstOf.values()].sort((a, b) => a - b);
+  const text = numbers.map((n) => gen(1, 3, n, 1)[0]).join('\n') + '\n';
+  const r = await audit(Readable.from([Buffer.from(text, 'latin1')]), testKeyRing(), 1);
+  assert.equal([r.lines, r.genuine, r.invalid], [tiers, tiers, 0]);
+  const [b] = r.blocks;
+  assert.equal(
+    [b.emission, b.block, b.codes, b.distinct, b.duplicates, b.missing],
+    [1, 3, tiers, tiers, 0, BLOCK_SIZE - tiers],
+  );
+  assert.equal(
+    b.prizes.map((p) => [p.amountEur, p.found]),
+    PRIZE_TABLE.rows.map((row) => [row.amountEur, 1]),
+  );
+  assert.is(b.losing.found, 1);
+  const gaps: [number, number][] = [];
+  let prev = -1;
+  for (const n of [...numbers, BLOCK_SIZE]) {
+    if (n > prev + 1) gaps.push([prev + 1, n - 1]);
+    prev = n;
+  }
+  assert.ok(b.missingRanges.length > 0);
+  assert.equal(b.missingRanges, gaps.slice(0, b.missingRanges.length), 'the gaps between the tickets read');
+  assert.is(b.matchesArticle3, false);
+  assert.is(r.ok, false);
+});
+
+/** Results of a whole block as the workers would send them (genuine codes in ticket order), no signing:
+ * a whole block is 3 000 000 signed codes (minutes to make), so this checks the tally alone; the path
+ * from real codes to the tally is the test above. */
 const g56 = blockGenerator('saphir', 5, 6);
 const whole = (() => {
   const results = new Int32Array(BLOCK_SIZE * FIELDS);
