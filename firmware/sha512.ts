@@ -1,6 +1,6 @@
 // SHA-512 (FIPS 180-4) in 32-bit halves, small: the firmware bundle uses it in place of
-// @noble/hashes/sha2.js (build.mjs aliases it) to keep the camera-less core within its 48 KiB budget.
-// Only `sha512` is provided; checked against @noble/hashes in test/firmware/sha512.test.ts.
+// @noble/hashes/sha2.js (the build aliases it, tools/build.ts) to keep the camera-less core within its 64 KiB budget.
+// Only `sha512` is provided; checked against @noble/hashes in test/firmware/verify.test.ts.
 
 const K = new Int32Array(160);
 (() => {

@@ -1,5 +1,5 @@
 // The hot loop of `saphir gen`: tickets of a range → signed SPH1 lines, written straight into bytes
-// (the same output as packBody + encodeTicket, checked by test/sph1/gen.test.ts, without their strings).
+// (the same output as packBody + encodeTicket, checked by test/game/gen.test.ts, without their strings).
 import { AMOUNTS_EUR, NUMBERS } from '../../game/rules.ts';
 import { BASE45_ALPHABET } from '../../sph1/base45.ts';
 import { BODY_LENGTH, FORMAT_VERSION, GAME_SAPHIR, PREFIX, SIGNING_CONTEXT } from '../../sph1/body.ts';
