@@ -4,6 +4,7 @@
 //   characters escaped) · CRC-32 of all before.
 // The valid record with the highest sequence wins; none valid → built-in defaults. Portable.
 import { crc32 } from '../src/crc32.ts';
+import { isDate } from '../src/claim.ts';
 import { fromHex } from '../src/hex.ts';
 import type { Flash } from '../src/hal.ts';
 import type { Lang } from '../src/i18n.ts';
@@ -100,13 +101,7 @@ export function asciiText(b: Uint8Array): string | null {
 const isInt = (v: unknown, min: number, max: number): v is number =>
   typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 
-/** A `YYYY-MM-DD` that is a real calendar date. */
-export function isDate(s: unknown): s is string {
-  if (typeof s !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
-  const [y, m, d] = s.split('-').map(Number);
-  const t = new Date(Date.UTC(y, m - 1, d));
-  return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
-}
+export { isDate };
 
 /** The problems of a candidate configuration (empty when valid). */
 export function configProblems(c: unknown, production = PRODUCTION): string[] {

@@ -1,6 +1,7 @@
 // Scenario files (hw-sim/scenarios/*.yaml): parsed with `yaml`'s Document API so that every problem
 // names its line, and checked whole before anything runs. Format: docs/simulator.md.
 import { LineCounter, parseDocument, isMap, isScalar, isSeq, type Node, type Pair, type YAMLMap } from 'yaml';
+import { isDate } from '../src/claim.ts';
 import { MODEL_OPTIONS, SCANNER_KINDS, type ModelOptions, type ScannerKind } from './scanners/index.ts';
 import { ticketProblem, type TicketSpec } from './tickets.ts';
 import type { SimConfig } from './sim.ts';
@@ -251,7 +252,7 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
           const closes = e.has('closes') ? str(e.get('closes')!.node, 'closes') : undefined;
           if (!e.has('emission') || !e.has('closes'))
             fail(item as Node, 'an emission needs emission and closes (YYYY-MM-DD)');
-          else if (closes !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(closes))
+          else if (closes !== undefined && !isDate(closes))
             fail(e.get('closes')!.node as Node, 'closes must be a date YYYY-MM-DD');
           else if (emission !== undefined && closes !== undefined) c.emissions.push({ emission, closingDate: closes });
         }

@@ -15,7 +15,18 @@ export function dayNumber(date: string): number {
     mo = +m[2],
     d = +m[3];
   if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return NaN;
-  return Date.UTC(y, mo - 1, d) / DAY_MS;
+  return day(y, mo, d);
+}
+
+/**
+ * A 'YYYY-MM-DD' that is a real calendar date in the years the claim rules can compute (1583…9998:
+ * the Gregorian calendar, Easter, a deadline before year 10000). The one date check of configurations
+ * and scenarios.
+ */
+export function isDate(s: unknown): s is string {
+  if (typeof s !== 'string' || Number.isNaN(dayNumber(s))) return false;
+  const y = +s.slice(0, 4);
+  return y >= 1583 && y <= 9998;
 }
 
 /** 'YYYY-MM-DD' of a day number. */
@@ -38,7 +49,8 @@ function daysInMonth(y: number, m: number): number {
 }
 
 function day(y: number, m: number, d: number): number {
-  return Date.UTC(y, m - 1, d) / DAY_MS;
+  // setUTCFullYear, not Date.UTC, which reads years 0…99 as 1900…1999.
+  return new Date(0).setUTCFullYear(y, m - 1, d) / DAY_MS;
 }
 
 function checkedDay(date: string, what: string): number {
@@ -154,6 +166,10 @@ export function parisMidnightUtc(date: string): number {
 export function isClaimable(closingDate: string, nowMs: number): boolean {
   if (typeof nowMs !== 'number' || !Number.isFinite(nowMs))
     throw new RangeError('isClaimable: nowMs must be a time in ms');
-  const end = parisMidnightUtc(dateOfDay(checkedDay(claimDeadline(closingDate), 'isClaimable') + 1));
-  return nowMs < end;
+  return nowMs < claimEndMs(closingDate);
+}
+
+/** The instant (UTC ms, exclusive) the claim period of an emission closing on `closingDate` ends. */
+export function claimEndMs(closingDate: string): number {
+  return parisMidnightUtc(dateOfDay(checkedDay(claimDeadline(closingDate), 'claimEndMs') + 1));
 }

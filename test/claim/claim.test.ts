@@ -3,10 +3,12 @@ import * as assert from 'uvu/assert';
 import fc from 'fast-check';
 import {
   claimDeadline,
+  claimEndMs,
   dateOfDay,
   dayNumber,
   easterSunday,
   isClaimable,
+  isDate,
   isPublicHoliday,
   isWorkingDay,
   parisDate,
@@ -120,7 +122,30 @@ test('bad dates are refused with a reason', () => {
     assert.throws(() => isClaimable(bad as string, 0), /not a date/);
   }
   assert.is(dayNumber('2024-02-29'), 19782);
+  for (const d of ['0050-03-01', '0000-02-29'])
+    assert.is(dateOfDay(dayNumber(d)), d, 'years 0…99 are not read as 1900…1999');
   assert.throws(() => isClaimable('2026-01-01', NaN), RangeError);
+});
+
+test('isDate: the one date check (configuration, scenarios): real dates the claim rules can handle', () => {
+  for (const good of ['2026-02-28', '2024-02-29', '1583-01-01', '9998-12-31']) assert.ok(isDate(good), good);
+  for (const bad of [
+    '2026-02-29',
+    '2026-13-01',
+    '2026-00-10',
+    '2026-1-5',
+    '05/01/2026',
+    '',
+    '1582-12-31',
+    '9999-01-01',
+    '0050-01-01',
+    null,
+    20260101,
+  ]) {
+    assert.not.ok(isDate(bad), String(bad));
+  }
+  // What isDate accepts, the claim rules compute without throwing.
+  for (const d of ['1583-01-01', '9998-12-31']) assert.type(claimEndMs(d), 'number');
 });
 
 test('Paris offset follows the EU rule at its exact instants', () => {

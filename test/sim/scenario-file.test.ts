@@ -20,6 +20,15 @@ function problems(text: string): { line: number; message: string }[] {
 
 const HEAD = 'name: t\nsteps:\n  - boot\n';
 
+test('an emission closing on a date that does not exist is refused at its line', () => {
+  const p = problems(`${HEAD}config:\n  emissions:\n    - { emission: 3, closes: 2027-02-30 }\n`);
+  assert.equal(
+    p.map((x) => x.line),
+    [6],
+  );
+  assert.match(p[0].message, /closes must be a date YYYY-MM-DD/);
+});
+
 test('every shipped scenario is valid', () => {
   const dir = join(ROOT, 'hw-sim', 'scenarios');
   const files = readdirSync(dir).filter((f) => f.endsWith('.yaml'));
