@@ -7,7 +7,7 @@ import { NorFlash, seeded } from '../../hw-sim/nor-flash.ts';
 import { LAYOUT, SECTOR_SIZE } from '../../hw-sim/layout.ts';
 import { MARK_BLOCKS, MirroredLedger, type Payment } from '../../src/ledger/index.ts';
 import { HEADER_SIZE, SLOT_SIZE, slotState } from '../../src/ledger/format.ts';
-import { parisDateTime } from '../../firmware/paris-time.ts';
+import { frenchDateTime } from '../../firmware/paris-time.ts';
 import { boot, chipWith, flat, ticket } from './harness.ts';
 import { TestDevice, partitionOf } from './test-device.ts';
 
@@ -68,7 +68,7 @@ async function bootAndCheck(chip: NorFlash, scan?: Payment) {
     if (scan) {
       td.scanSerial(ticket({ emission: scan.emission, block: scan.block, number: scan.number, prizeEur: 150 }));
       const s = flat(td.screen);
-      assert.ok(s.startsWith('DÉJÀ PAYÉ') && s.includes(parisDateTime(scan.paidAtMs)) && s.includes(DEVICE), s);
+      assert.ok(s.startsWith('DÉJÀ PAYÉ') && s.includes(frenchDateTime(scan.paidAtMs)) && s.includes(DEVICE), s);
       td.press('OK'); // back to ready: a paid ticket offers nothing to pay
       assert.match(flat(td.screen), /PRÊT/);
     }

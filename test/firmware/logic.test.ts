@@ -15,7 +15,7 @@ import {
   configProblems,
 } from '../../firmware/config.ts';
 import { claimEndMs, deadlines } from '../../firmware/deadline.ts';
-import { parisDate, parisDateTime } from '../../firmware/paris-time.ts';
+import { frenchDate, frenchDateTime } from '../../firmware/paris-time.ts';
 import { BEEPS, LEDS } from '../../firmware/signals.ts';
 import type { CheckResult } from '../../src/sph1/check.ts';
 import { partitionOf, newChip } from './test-device.ts';
@@ -169,9 +169,9 @@ test('deadlines: closing + 30 days, next working day, end at Paris midnight', ()
 });
 
 test('Paris time for the screens', () => {
-  assert.is(parisDate(Date.UTC(2026, 6, 14, 22, 30)), '15/07/2026');
-  assert.is(parisDateTime(Date.UTC(2026, 0, 1, 23, 59)), '02/01/2026 00:59');
-  assert.is(parisDateTime(Date.UTC(2026, 2, 29, 1, 0)), '29/03/2026 03:00');
+  assert.is(frenchDate(Date.UTC(2026, 6, 14, 22, 30)), '15/07/2026');
+  assert.is(frenchDateTime(Date.UTC(2026, 0, 1, 23, 59)), '02/01/2026 00:59');
+  assert.is(frenchDateTime(Date.UTC(2026, 2, 29, 1, 0)), '29/03/2026 03:00');
 });
 
 test.run();
