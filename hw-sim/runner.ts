@@ -8,7 +8,7 @@ import { drawPng, drawText } from './render.ts';
 import { transmit, ScannerOptionError } from './scanners/index.ts';
 import { ticketCode } from './tickets.ts';
 import type { Scenario, Step } from './scenario.ts';
-import { formatEur } from '../src/i18n.ts';
+import { formatEur, type Lang } from '../src/i18n.ts';
 import { publicKeyArg } from '../src/node/key-args.ts';
 import { messages } from '../src/messages/index.ts';
 
@@ -49,7 +49,7 @@ export interface RunOptions {
   /** The chip to start from (overrides the scenario's `device.flash`). */
   chip?: NorFlash;
   /** Language of the problems reported (default fr, like all technician-facing text). */
-  lang?: 'fr' | 'en';
+  lang?: Lang;
   /** Keys to provision the device with when the scenario names none (`saphir sim --firmware-key`…). */
   firmwareKey?: Uint8Array;
   techKey?: Uint8Array;

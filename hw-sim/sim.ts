@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Frame, Key, LedColor } from '../src/hal.ts';
+import type { Lang } from '../src/i18n.ts';
 import { Scheduler } from './scheduler.ts';
 import { BLOCK64, NorFlash, PowerCut } from './nor-flash.ts';
 import { Peripherals, partitionFlash, type BeepRecord } from './device.ts';
@@ -66,7 +67,7 @@ export function classifyBeep(tones: readonly { hz: number; ms: number }[]): Beep
 /** Scenario-level device configuration, mapped onto the firmware's Config. */
 export interface SimConfig {
   payoutLimitEur?: number;
-  lang?: 'fr' | 'en';
+  lang?: Lang;
   emissions?: { emission: number; closingDate: string }[];
   deviceId?: string;
   verdictMs?: number;

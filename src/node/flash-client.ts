@@ -10,6 +10,7 @@
 // key (`techSeed`, default the published development one): CHALLENGE, then AUTH with its signature.
 // Errors are FlashError with a `code` the commands turn into French or English text.
 import { messages } from '../messages/index.ts';
+import type { Lang } from '../i18n.ts';
 import { SerialPortStream } from '@serialport/stream';
 import { autoDetect } from '@serialport/bindings-cpp';
 import { CMD, ERROR, MAX_CHUNK, PacketReader, RESPONSE, encodePacket, type Packet } from '../service/packet.ts';
@@ -513,8 +514,6 @@ function describe(v: unknown): string {
   if (v && typeof v === 'object' && 'detail' in v) return String((v as { detail: unknown }).detail);
   return 'device error';
 }
-
-type Lang = 'fr' | 'en';
 
 /** The technician-facing sentence for an error of this module. */
 export function errorText(e: unknown, lang: Lang, path?: string): string {

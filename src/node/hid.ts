@@ -5,6 +5,7 @@ import { KeyboardWedgeDecoder, type KeyboardLayout } from '../input/keyboard.ts'
 import { HidPosDecoder } from '../input/hid-pos.ts';
 import type { InputEvent } from '../input/event.ts';
 import { messages } from '../messages/index.ts';
+import type { Lang } from '../i18n.ts';
 
 /** What we use of node-hid, so tests can inject a fake. */
 export interface HidDeviceInfo {
@@ -41,7 +42,7 @@ export class HidError extends Error {
     super('');
     this.message = this.text('en');
   }
-  text(lang: 'fr' | 'en'): string {
+  text(lang: Lang): string {
     const { detail: d, device: id, rule } = this;
     const m = messages(lang).hid;
     switch (this.kind) {

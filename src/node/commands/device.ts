@@ -9,7 +9,7 @@ import { messages } from '../../messages/index.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.device;
 
-export function infoText(id: Identity, lang: 'fr' | 'en', access?: string): string {
+export function infoText(id: Identity, lang: Lang, access?: string): string {
   const t = messages(lang).device;
   const hex = (n: number) => `0x${n.toString(16).padStart(8, '0')}`;
   const rows: [string, string][] = [

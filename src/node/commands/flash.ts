@@ -19,10 +19,9 @@ import type { Identity } from '../../service/protocol.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';
 import { plainProgress } from '../progress.ts';
 import { messages } from '../../messages/index.ts';
+import type { Lang } from '../../i18n.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.flash;
-
-type Lang = 'fr' | 'en';
 
 const DEV_KEY_HASH = toHex(sha256(fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX)));
 
