@@ -4,6 +4,7 @@
 import { readFileSync, writeFileSync, renameSync, existsSync } from 'node:fs';
 import type { Flash } from '../src/hal.ts';
 import { CHIP_SIZE, LAYOUT, SECTOR_SIZE, type Partition } from './layout.ts';
+import { seededRng } from './rng.ts';
 
 /** Thrown by the operation a power cut interrupted, then by every operation until `powerOn()`. */
 export class PowerCut extends Error {
@@ -42,16 +43,9 @@ export const BLOCK64 = 65536;
 /** Uniform in [0, 1). */
 export type Random = () => number;
 
-/** mulberry32: a small seeded generator, so that every cut is reproducible. */
+/** The simulator's seeded generator (rng.ts, mulberry32) as a function, so that every cut is reproducible. */
 export function seeded(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return seededRng(seed).next;
 }
 
 export interface NorFlashOptions {
