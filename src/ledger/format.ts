@@ -1,27 +1,6 @@
 // On-flash layout of the paid-ticket ledger (docs/ledger.md): sector headers and fixed-size payment
 // slots, each ending with a CRC-32. Portable.
-import { crc32 } from '../crc32.ts';
-
-// CRC-32 (the same as ../crc32.ts) of a range, four bytes a step ("slicing by 4") and without a
-// subarray a call: opening a full ledger checks ~26 000 slots, and in QuickJS this is most of it.
-let tables: Uint32Array | undefined;
-export function crcRange(b: Uint8Array, o: number, n: number): number {
-  let t = tables;
-  if (!t) {
-    t = tables = new Uint32Array(1024);
-    for (let i = 0; i < 256; i++) t[i] = ~crc32(new Uint8Array([i]), 0xffffffff) >>> 0; // the shared table
-    for (let i = 256; i < 1024; i++) t[i] = (t[i - 256] >>> 8) ^ t[t[i - 256] & 0xff];
-  }
-  let c = 0xffffffff;
-  let i = o;
-  const end = o + n;
-  for (; i + 4 <= end; i += 4) {
-    c ^= b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24);
-    c = t[768 + (c & 0xff)] ^ t[512 + ((c >>> 8) & 0xff)] ^ t[256 + ((c >>> 16) & 0xff)] ^ t[c >>> 24];
-  }
-  for (; i < end; i++) c = t[(c ^ b[i]) & 0xff] ^ (c >>> 8);
-  return ~c >>> 0;
-}
+import { crc32, crc32Range } from '../crc32.ts';
 
 /** A payment made at a till: which ticket, how much, when, on which device. */
 export interface Payment {
@@ -127,7 +106,7 @@ export function slotState(b: Uint8Array, o: number): 'empty' | 'bad' | 'ok' {
     return all === 0xff ? 'empty' : 'bad';
   }
   if (b[o + 1] > DEVICE_ID_MAX) return 'bad';
-  return get32(b, o + 36) === crcRange(b, o, 36) ? 'ok' : 'bad';
+  return get32(b, o + 36) === crc32Range(b, o, 36) ? 'ok' : 'bad';
 }
 
 /** The key fields of a slot already known to be 'ok'. */
