@@ -10,6 +10,7 @@ import type { Flash } from '../src/hal.ts';
 import type { Lang } from '../src/i18n.ts';
 import { TEST_KEY_ID, TEST_PUBLIC_KEY_HEX, type KeyRing } from '../src/sph1/keys.ts';
 import { PRODUCTION } from './build-info.ts';
+import { getU32BE, putU32BE } from '../src/bytes.ts';
 
 export interface EmissionConfig {
   emission: number;
@@ -169,16 +170,10 @@ export function encodeConfig(cfg: Config, seq = 1): Uint8Array {
   const b = new Uint8Array(total);
   b.set(MAGIC, 0);
   b[4] = FORMAT;
-  const put32 = (o: number, v: number) => {
-    b[o] = (v >>> 24) & 255;
-    b[o + 1] = (v >>> 16) & 255;
-    b[o + 2] = (v >>> 8) & 255;
-    b[o + 3] = v & 255;
-  };
-  put32(5, seq >>> 0);
-  put32(9, payload.length);
+  putU32BE(b, 5, seq >>> 0);
+  putU32BE(b, 9, payload.length);
   b.set(payload, HEAD);
-  put32(HEAD + payload.length, crc32(b.subarray(0, HEAD + payload.length)));
+  putU32BE(b, HEAD + payload.length, crc32(b.subarray(0, HEAD + payload.length)));
   return b;
 }
 
@@ -189,7 +184,7 @@ export function decodeConfig(bytes: Uint8Array, production = PRODUCTION): Decode
   if (!(bytes instanceof Uint8Array) || bytes.length < HEAD + 4) return { error: 'config: too short' };
   for (let i = 0; i < 4; i++) if (bytes[i] !== MAGIC[i]) return { error: 'config: no record' };
   if (bytes[4] !== FORMAT) return { error: `config: unknown format ${bytes[4]}` };
-  const get32 = (o: number) => ((bytes[o] << 24) | (bytes[o + 1] << 16) | (bytes[o + 2] << 8) | bytes[o + 3]) >>> 0;
+  const get32 = (o: number) => getU32BE(bytes, o);
   const seq = get32(5);
   const n = get32(9);
   if (HEAD + n + 4 > bytes.length || HEAD + n + 4 > CONFIG_RECORD_MAX) return { error: 'config: bad length' };
