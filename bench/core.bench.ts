@@ -10,7 +10,7 @@ import { fromHex } from '../src/hex.ts';
 import { checkCode } from '../src/sph1/check.ts';
 import { testKeyRing, TEST_KEY_SEED_HEX } from '../src/sph1/keys.ts';
 import { nobleVerify, type Verifier } from '../src/crypto/ed25519.ts';
-import { nodeSign, nodeVerify } from '../src/node/node-crypto.ts';
+import { nodeSign, nodeVerify } from '../tools/node-crypto.ts';
 import { RangeEncoder } from '../src/node/workers/gen-core.ts';
 import { ROOT } from '../tools/paths.ts';
 

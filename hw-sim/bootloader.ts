@@ -30,7 +30,7 @@ import {
 import { fromHex } from '../src/hex.ts';
 import type { SlotReport } from '../src/service/protocol.ts';
 import type { Verifier } from '../src/crypto/ed25519.ts';
-import { hostVerify } from '../src/node/node-crypto.ts';
+import { hostVerify } from '../tools/node-crypto.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { readTrust } from './provision.ts';
 

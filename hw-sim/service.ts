@@ -63,7 +63,7 @@ import {
   parseImage,
 } from '../src/image/format.ts';
 import { fromHex, toHex } from '../src/hex.ts';
-import { hostVerify } from '../src/node/node-crypto.ts';
+import { hostVerify } from '../tools/node-crypto.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { readTrust, trustReport } from './provision.ts';
 import { NONCE_SIZE, authMessage } from '../src/service/auth.ts';

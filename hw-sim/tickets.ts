@@ -5,7 +5,7 @@ import { utf8Encode } from '../src/utf8.ts';
 import { encodeTicket } from '../src/sph1/encode.ts';
 import { TEST_KEY_ID, TEST_KEY_SEED_HEX } from '../src/sph1/keys.ts';
 import { fromHex } from '../src/hex.ts';
-import { nodeSign } from '../src/node/node-crypto.ts';
+import { nodeSign } from '../tools/node-crypto.ts';
 import { isPrizeAmount } from '../src/game/prize-table.ts';
 
 export interface TicketSpec {

@@ -20,7 +20,7 @@ import { spawnSync } from 'node:child_process';
 import { join, relative, sep } from 'node:path';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from '../src/image/format.ts';
 import { fromHex } from '../src/hex.ts';
-import { nodeSign } from '../src/node/node-crypto.ts';
+import { nodeSign } from './node-crypto.ts';
 import { ROOT, DIST, BUNDLE_PATH, IMAGE_PATH, CORE_PATH } from './paths.ts';
 
 export { ROOT, DIST, BUNDLE_PATH, IMAGE_PATH, CORE_PATH };
@@ -303,7 +303,7 @@ const SOURCE_FILES = [
   'build.mjs',
   'tools/build.ts',
   'tools/paths.ts',
-  'src/node/node-crypto.ts',
+  'tools/node-crypto.ts',
 ];
 
 /** Null when firmware/dist is current, else why not (the first newer source found). */

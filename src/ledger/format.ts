@@ -31,7 +31,6 @@ export const SLOT_TYPE_PAYMENT = 0xa5;
 export const DEVICE_ID_MAX = 16;
 const MAX_MS = 2 ** 48 - 1;
 
-
 /** Sector header: magic, version, slot size, 0xFFFF, sequence number, CRC-32 of the 12 bytes before. */
 export function encodeHeader(seq: number): Uint8Array {
   const b = new Uint8Array(HEADER_SIZE);

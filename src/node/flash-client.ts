@@ -40,7 +40,7 @@ import {
 import { HEADER_SIZE, parseImage } from '../image/format.ts';
 import { DEV_TECH_SEED_HEX, NONCE_SIZE, authMessage } from '../service/auth.ts';
 import { fromHex } from '../hex.ts';
-import { nodeSign } from './node-crypto.ts';
+import { nodeSign } from '../../tools/node-crypto.ts';
 
 export type FlashErrorCode =
   'no-port' | 'busy' | 'open-failed' | 'no-answer' | 'link-lost' | 'refused' | 'protocol' | 'verify' | 'auth';

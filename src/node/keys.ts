@@ -4,7 +4,7 @@ import { publicKeyOf } from '../crypto/ed25519.ts';
 import { fromHex, toHex } from '../hex.ts';
 import { TEST_PUBLIC_KEY_HEX, type KeyRing } from '../sph1/keys.ts';
 import { UsageError } from './args.ts';
-import { publicKeyProblem } from './node-crypto.ts';
+import { publicKeyProblem } from '../../tools/node-crypto.ts';
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 

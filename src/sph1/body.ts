@@ -67,7 +67,6 @@ class BitWriter {
   }
 }
 
-
 /** Splits a 42-byte body into its fields (no range checks). */
 export function parseBody(b: Uint8Array): Body {
   const r = new BitReader(b, 12);

@@ -11,7 +11,7 @@ import { blockGenerator } from '../../src/gen/index.ts';
 import { fromHex } from '../../src/hex.ts';
 import { REASONS } from '../../src/sph1/check.ts';
 import { testKeyRing, TEST_KEY_SEED_HEX } from '../../src/sph1/keys.ts';
-import { nodeSign } from '../../src/node/node-crypto.ts';
+import { nodeSign } from '../../tools/node-crypto.ts';
 import { RangeEncoder } from '../../src/node/workers/gen-core.ts';
 import { AuditTally, FIELDS, KIND_GENUINE, KIND_INVALID } from '../../src/node/workers/audit-core.ts';
 import { audit, renderReport, reportJson, run } from '../../src/node/commands/audit.ts';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { blockGenerator } from '../../src/gen/index.ts';
 import { fromHex } from '../../src/hex.ts';
 import { TEST_KEY_SEED_HEX } from '../../src/sph1/keys.ts';
-import { nodeSign } from '../../src/node/node-crypto.ts';
+import { nodeSign } from '../../tools/node-crypto.ts';
 import { RangeEncoder } from '../../src/node/workers/gen-core.ts';
 import { readKeyFile, run } from '../../src/node/commands/gen.ts';
 import { UsageError } from '../../src/node/args.ts';

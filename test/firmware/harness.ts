@@ -5,7 +5,7 @@ import { QjsDevice, type QjsVariant } from '../../hw-sim/qjs-host.ts';
 import { encodeTicket } from '../../src/sph1/encode.ts';
 import { fromHex } from '../../src/hex.ts';
 import { TEST_KEY_SEED_HEX, TEST_PUBLIC_KEY_HEX } from '../../src/sph1/keys.ts';
-import { nodeSign } from '../../src/node/node-crypto.ts';
+import { nodeSign } from '../../tools/node-crypto.ts';
 import { AMOUNTS_EUR, NUMBERS } from '../../src/game/rules.ts';
 import { MirroredLedger, mirroredEntries, type Payment } from '../../src/ledger/index.ts';
 import { encodeConfig, defaultConfig, type Config } from '../../firmware/config.ts';

@@ -13,7 +13,7 @@ import {
   MAX_REPORTED_RANGES,
 } from '../../src/service/protocol.ts';
 import { HEADER_SIZE, parseImage } from '../../src/image/format.ts';
-import { nodeSign } from '../../src/node/node-crypto.ts';
+import { nodeSign } from '../../tools/node-crypto.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { DEV_TECH_SEED_HEX, authMessage } from '../../src/service/auth.ts';
 import { BOARD_ID } from '../../src/image/format.ts';

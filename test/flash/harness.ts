@@ -18,7 +18,7 @@ import { parseJson } from '../../src/service/json.ts';
 import { DEV_TECH_SEED_HEX, authMessage } from '../../src/service/auth.ts';
 import { BOARD_ID } from '../../src/image/format.ts';
 import { fromHex } from '../../src/hex.ts';
-import { nodeSign } from '../../src/node/node-crypto.ts';
+import { nodeSign } from '../../tools/node-crypto.ts';
 
 export const FACTORY = image({ version: '1.0.0', counter: 1, size: 30000, salt: 1 });
 

@@ -1,7 +1,7 @@
 // Test images signed with the development key (node:crypto for speed).
 import { packImage, BOARD_ID, DEV_FIRMWARE_SEED_HEX } from '../../src/image/format.ts';
 import { fromHex } from '../../src/hex.ts';
-import { nodeSign } from '../../src/node/node-crypto.ts';
+import { nodeSign } from '../../tools/node-crypto.ts';
 
 export const DEV_SEED = fromHex(DEV_FIRMWARE_SEED_HEX);
 

@@ -14,7 +14,7 @@ import { LAYOUT } from '../../hw-sim/layout.ts';
 import { MirroredLedger } from '../../src/ledger/index.ts';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage, parseImage } from '../../src/image/format.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
-import { nodeSign } from '../../src/node/node-crypto.ts';
+import { nodeSign } from '../../tools/node-crypto.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { utf8Encode } from '../../src/utf8.ts';
 import { saphirIn } from './harness.ts';

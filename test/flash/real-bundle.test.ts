@@ -14,7 +14,7 @@ import { LAYOUT } from '../../hw-sim/layout.ts';
 import { MirroredLedger } from '../../src/ledger/index.ts';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage, parseImage } from '../../src/image/format.ts';
 import { fromHex } from '../../src/hex.ts';
-import { nodeSign } from '../../src/node/node-crypto.ts';
+import { nodeSign } from '../../tools/node-crypto.ts';
 import { saphirIn } from './harness.ts';
 import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
 import { requireTool } from '../helpers.ts';

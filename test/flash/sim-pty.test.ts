@@ -11,7 +11,7 @@ import { NorFlash } from '../../hw-sim/nor-flash.ts';
 import { provision } from '../../hw-sim/bootloader.ts';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage, parseImage } from '../../src/image/format.ts';
 import { fromHex } from '../../src/hex.ts';
-import { nodeSign } from '../../src/node/node-crypto.ts';
+import { nodeSign } from '../../tools/node-crypto.ts';
 import { ROOT } from '../helpers.ts';
 import { saphir } from './harness.ts';
 

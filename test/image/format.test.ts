@@ -13,7 +13,7 @@ import {
 } from '../../src/image/format.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
-import { nodeSign, nodeVerify } from '../../src/node/node-crypto.ts';
+import { nodeSign, nodeVerify } from '../../tools/node-crypto.ts';
 
 const seed = fromHex(DEV_FIRMWARE_SEED_HEX);
 const pub = fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX);

@@ -16,7 +16,7 @@ import { transmit } from '../../hw-sim/scanners/index.ts';
 import { ticketCode } from '../../hw-sim/tickets.ts';
 import { BOARD_ID, packImage, parseImage } from '../../src/image/format.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
-import { nodeSign } from '../../src/node/node-crypto.ts';
+import { nodeSign } from '../../tools/node-crypto.ts';
 import { toHex } from '../../src/hex.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-provision-'));

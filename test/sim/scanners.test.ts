@@ -13,7 +13,7 @@ import { seededRng } from '../../hw-sim/rng.ts';
 import { ticketCode } from '../../hw-sim/tickets.ts';
 import { checkCode } from '../../src/sph1/check.ts';
 import { testKeyRing } from '../../src/sph1/keys.ts';
-import { nodeVerify } from '../../src/node/node-crypto.ts';
+import { nodeVerify } from '../../tools/node-crypto.ts';
 import { BASE45_ALPHABET } from '../../src/sph1/base45.ts';
 
 // jsQR is CommonJS with `exports.default`.

@@ -9,7 +9,7 @@ import { Point, utils } from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { deviceVerify } from '../../firmware/verify.ts';
 import { nobleVerify } from '../../src/crypto/ed25519.ts';
-import { hostVerify, nodeVerify, publicKeyProblem } from '../../src/node/node-crypto.ts';
+import { hostVerify, nodeVerify, publicKeyProblem } from '../../tools/node-crypto.ts';
 import { TEST_KEY_ID, TEST_KEY_SEED_HEX, testKeyRing } from '../../src/sph1/keys.ts';
 import { encodeTicket } from '../../src/sph1/encode.ts';
 import { checkCode } from '../../src/sph1/check.ts';

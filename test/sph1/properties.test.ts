@@ -9,7 +9,7 @@ import { checkCode } from '../../src/sph1/check.ts';
 import { codeText, encodeTicket } from '../../src/sph1/encode.ts';
 import { testKeyRing, TEST_KEY_SEED_HEX, BASE45_OK } from './fixtures.ts';
 import { nobleVerify } from '../../src/crypto/ed25519.ts';
-import { nodeSign, nodeVerify } from '../../src/node/node-crypto.ts';
+import { nodeSign, nodeVerify } from '../../tools/node-crypto.ts';
 import { fromHex } from '../../src/hex.ts';
 import { composeZones, makeRng } from '../../src/gen/index.ts';
 

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { checkCode } from '../../src/sph1/check.ts';
 import { testKeyRing, TEST_PUBLIC_KEY_HEX } from '../../src/sph1/keys.ts';
 import { nobleVerify } from '../../src/crypto/ed25519.ts';
-import { nodeVerify } from '../../src/node/node-crypto.ts';
+import { nodeVerify } from '../../tools/node-crypto.ts';
 import { loadVectors } from '../helpers.ts';
 
 const { vectors, test_public_key_hex } = loadVectors();

@@ -6,7 +6,7 @@ import { REASON_TEXT, formatEur, type Lang } from '../../i18n.ts';
 import { testKeyRing, type KeyRing } from '../../sph1/keys.ts';
 import type { Reason } from '../../sph1/check.ts';
 import { Failure, UsageError, intOf, parseCommand } from '../args.ts';
-import { hostVerify } from '../node-crypto.ts';
+import { hostVerify } from '../../../tools/node-crypto.ts';
 import { readTrustedKeys } from '../keys.ts';
 import { messages } from '../../messages/index.ts';
 import { AuditTally, EXAMPLES, checkChunk, type AuditReport, type BlockReport } from '../workers/audit-core.ts';

@@ -12,7 +12,7 @@ import {
   DEV_FIRMWARE_PUBLIC_KEY_HEX,
 } from '../../image/format.ts';
 import { fromHex, toHex } from '../../hex.ts';
-import { hostVerify } from '../node-crypto.ts';
+import { hostVerify } from '../../../tools/node-crypto.ts';
 import { devTechKeyWarning, techSeedOf } from '../key-args.ts';
 import { ServiceClient, FlashError, errorText, refusalText, type Progress } from '../flash-client.ts';
 import type { Identity } from '../../service/protocol.ts';

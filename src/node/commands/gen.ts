@@ -7,7 +7,7 @@ import type { Lang } from '../../i18n.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';
 import { readSigningKey } from '../keys.ts';
 import { messages } from '../../messages/index.ts';
-import { nodeSign } from '../node-crypto.ts';
+import { nodeSign } from '../../../tools/node-crypto.ts';
 import { RangeEncoder, type SigningKey } from '../workers/gen-core.ts';
 import { runOrdered, startWorkers, workerCount } from '../workers/pool.ts';
 import { progressOffTty } from '../progress.ts';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { BOARD_ID, DEV_FIRMWARE_PUBLIC_KEY_HEX, equalBytes, parseImage, verifyImage } from '../../image/format.ts';
 import { fromHex, toHex } from '../../hex.ts';
-import { hostVerify } from '../node-crypto.ts';
+import { hostVerify } from '../../../tools/node-crypto.ts';
 import { UsageError, parseCommand } from '../args.ts';
 import type { Lang } from '../../i18n.ts';
 import { messages } from '../../messages/index.ts';

@@ -2,7 +2,7 @@
 // The retailer's PC mode: reads a scanner attached to this computer and prints the verdict of every code.
 import { checkCode } from '../../sph1/check.ts';
 import { testKeyRing } from '../../sph1/keys.ts';
-import { hostVerify } from '../node-crypto.ts';
+import { hostVerify } from '../../../tools/node-crypto.ts';
 import { intOf, UsageError, parseCommand } from '../args.ts';
 import { verdictJson, verdictLine } from '../verdict.ts';
 import { HidError, openHidScanner } from '../hid.ts';

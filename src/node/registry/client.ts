@@ -1,7 +1,7 @@
 // A host-side registry client: signs with node:crypto and posts over HTTP (Node's fetch). Used by
 // `saphir ledger export --to URL`, the simulator's network adapter, tests and the bench.
 import { fromHex } from '../../hex.ts';
-import { nodeSign } from '../node-crypto.ts';
+import { nodeSign } from '../../../tools/node-crypto.ts';
 import { signRequest, type PaymentClaim, type RegistryError, type RegistryResponse } from '../../registry/protocol.ts';
 
 export type ClientAnswer =

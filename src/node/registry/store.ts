@@ -4,7 +4,7 @@
 import { fromHex } from '../../hex.ts';
 import { checkCode, type CheckResult } from '../../sph1/check.ts';
 import type { KeyRing } from '../../sph1/keys.ts';
-import { hostVerify } from '../node-crypto.ts';
+import { hostVerify } from '../../../tools/node-crypto.ts';
 import {
   DEV_DEVICE_PUBLIC_KEY_HEX,
   MAX_BATCH,

@@ -1,7 +1,7 @@
 // Worker thread of `saphir audit`: checks the lines of each chunk with node:crypto (the device's verdict: hostVerify).
 import { parentPort, workerData } from 'node:worker_threads';
 import { fromHex } from '../../hex.ts';
-import { hostVerify } from '../node-crypto.ts';
+import { hostVerify } from '../../../tools/node-crypto.ts';
 import { checkChunk } from './audit-core.ts';
 
 const keys = new Map<number, Uint8Array>(

@@ -2,7 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { blockGenerator } from '../../gen/index.ts';
 import { fromHex } from '../../hex.ts';
-import { nodeSign } from '../node-crypto.ts';
+import { nodeSign } from '../../../tools/node-crypto.ts';
 import { RangeEncoder } from './gen-core.ts';
 
 export interface GenWorkerData {

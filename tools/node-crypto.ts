@@ -1,7 +1,7 @@
 // Host-side Ed25519 through node:crypto (about 14× faster than noble here). Node-only.
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { Point } from '@noble/ed25519';
-import { nobleVerify, type Signer, type Verifier } from '../crypto/ed25519.ts';
+import { nobleVerify, type Signer, type Verifier } from '../src/crypto/ed25519.ts';
 
 const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
