@@ -5,6 +5,8 @@ import { readFileSync } from 'node:fs';
 import { QjsDevice } from '../hw-sim/qjs-host.ts';
 import { TestDevice } from '../test/firmware/test-device.ts';
 import { bundleText, chipWith, ticket } from '../test/firmware/harness.ts';
+import { CORE_PATH, DIST } from '../tools/paths.ts';
+import { join } from 'node:path';
 import { qrFrame } from '../test/input/helpers.ts';
 
 const median = (xs: number[]) => {
@@ -38,8 +40,8 @@ async function heapPeak(bundle: string): Promise<number> {
 
 export default async function (): Promise<Record<string, number>> {
   const bundle = await bundleText();
-  const core = readFileSync(new URL('../firmware/dist/saphir-fw-core.js', import.meta.url), 'utf8');
-  const size = JSON.parse(readFileSync(new URL('../firmware/dist/size.json', import.meta.url), 'utf8'));
+  const core = readFileSync(CORE_PATH, 'utf8');
+  const size = JSON.parse(readFileSync(join(DIST, 'size.json'), 'utf8'));
 
   // Warm the WASM engine (first-run tier-up), then boot on the real 1 MiB ledger partition.
   (await start(bundle)).vm.dispose();
