@@ -1,7 +1,18 @@
 // Scenario files (hw-sim/scenarios/*.yaml): parsed with `yaml`'s Document API so that every problem
 // names its line, and checked whole before anything runs. Format: docs/simulator.md.
 import { LineCounter, parseDocument, isMap, isScalar, isSeq, type Node, type Pair, type YAMLMap } from 'yaml';
-import { isDate } from '../src/claim.ts';
+import {
+  CONFIG_INPUTS,
+  CONFIG_INT_LIMITS,
+  CONFIG_LANGS,
+  CONFIG_YAML_NAMES,
+  DEVICE_ID_MAX,
+  EMISSION_LIMITS,
+  isDate,
+  isDeviceId,
+  type ConfigInput,
+  type ConfigIntField,
+} from '../src/config-schema.ts';
 import { MODEL_OPTIONS, SCANNER_KINDS, type ModelOptions, type ScannerKind } from './scanners/index.ts';
 import { ticketProblem, type TicketSpec } from './tickets.ts';
 import type { SimConfig } from './sim.ts';
@@ -205,35 +216,32 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
 
   const cfg = top.get('config');
   if (cfg) {
-    const f = fields(cfg.node, 'config', [
-      'payout-limit',
-      'language',
-      'emissions',
-      'clock',
-      'device-id',
-      'verdict-ms',
-      'pay-wait-ms',
-      'compact-free-sectors',
-      'inputs',
-      'clock-jump-days',
-    ]);
+    // The names and limits are the firmware's (src/config-schema.ts), so a scenario that passes here
+    // configures the device without a surprise.
+    const Y = CONFIG_YAML_NAMES;
+    const f = fields(cfg.node, 'config', [...Object.values(Y), 'clock']);
     const c: SimConfig = {};
-    if (f.has('payout-limit')) c.payoutLimitEur = int(f.get('payout-limit')!.node, 'payout-limit', 0, 0xffffffff);
-    if (f.has('language')) c.lang = oneOf(f.get('language')!.node, 'language', ['fr', 'en'] as const);
-    if (f.has('device-id')) c.deviceId = str(f.get('device-id')!.node, 'device-id');
-    if (f.has('verdict-ms')) c.verdictMs = int(f.get('verdict-ms')!.node, 'verdict-ms', 100, 3_600_000);
-    if (f.has('pay-wait-ms')) c.payWaitMs = int(f.get('pay-wait-ms')!.node, 'pay-wait-ms', 100, 3_600_000);
-    if (f.has('compact-free-sectors'))
-      c.compactFreeSectors = int(f.get('compact-free-sectors')!.node, 'compact-free-sectors', 0, 256);
-    if (f.has('clock-jump-days')) c.clockJumpDays = int(f.get('clock-jump-days')!.node, 'clock-jump-days', 1, 3650);
-    if (f.has('inputs')) {
-      const n = f.get('inputs')!.node;
-      const kinds = ['serial', 'keyboard', 'pos', 'camera'] as const;
-      if (!isSeq(n)) fail(n as Node, `inputs must be a list of ${kinds.join(', ')}`);
+    for (const k of Object.keys(CONFIG_INT_LIMITS) as ConfigIntField[]) {
+      if (!(k in Y)) continue;
+      const [min, max] = CONFIG_INT_LIMITS[k];
+      const name = Y[k as keyof typeof Y];
+      if (f.has(name)) c[k] = int(f.get(name)!.node, name, min, max);
+    }
+    if (f.has(Y.lang)) c.lang = oneOf(f.get(Y.lang)!.node, Y.lang, CONFIG_LANGS);
+    if (f.has(Y.deviceId)) {
+      const n = f.get(Y.deviceId)!.node;
+      const v = str(n, Y.deviceId);
+      if (v !== undefined && !isDeviceId(v))
+        fail(n as Node, `${Y.deviceId} must be printable ASCII of at most ${DEVICE_ID_MAX} characters`);
+      else c.deviceId = v;
+    }
+    if (f.has(Y.inputs)) {
+      const n = f.get(Y.inputs)!.node;
+      if (!isSeq(n)) fail(n as Node, `inputs must be a list of ${CONFIG_INPUTS.join(', ')}`);
       else
         c.inputs = n.items
-          .map((x) => oneOf(x, 'inputs', kinds))
-          .filter((x): x is (typeof kinds)[number] => x !== undefined);
+          .map((x) => oneOf(x, 'inputs', CONFIG_INPUTS))
+          .filter((x): x is ConfigInput => x !== undefined);
     }
     if (f.has('clock')) {
       const n = f.get('clock')!.node;
@@ -248,7 +256,7 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
         c.emissions = [];
         for (const item of n.items) {
           const e = fields(item, 'an emission', ['emission', 'closes']);
-          const emission = e.has('emission') ? int(e.get('emission')!.node, 'emission', 0, 0xffff) : undefined;
+          const emission = e.has('emission') ? int(e.get('emission')!.node, 'emission', ...EMISSION_LIMITS) : undefined;
           const closes = e.has('closes') ? str(e.get('closes')!.node, 'closes') : undefined;
           if (!e.has('emission') || !e.has('closes'))
             fail(item as Node, 'an emission needs emission and closes (YYYY-MM-DD)');

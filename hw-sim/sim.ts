@@ -4,7 +4,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Frame, Key, LedColor } from '../src/hal.ts';
-import type { Lang } from '../src/i18n.ts';
 import { Scheduler } from './scheduler.ts';
 import { BLOCK64, NorFlash, PowerCut } from './nor-flash.ts';
 import { Peripherals, partitionFlash, type BeepRecord } from './device.ts';
@@ -65,25 +64,8 @@ export function classifyBeep(tones: readonly { hz: number; ms: number }[]): Beep
 }
 
 /** Scenario-level device configuration, mapped onto the firmware's Config. */
-export interface SimConfig {
-  payoutLimitEur?: number;
-  lang?: Lang;
-  emissions?: { emission: number; closingDate: string }[];
-  deviceId?: string;
-  verdictMs?: number;
-  payWaitMs?: number;
-  /** The ledger compacts expired payments at boot when fewer sectors than this are free. */
-  compactFreeSectors?: number;
-  /** Days ahead of trusted time from which the RTC waits for a confirmation (firmware default 60). */
-  clockJumpDays?: number;
-  /** Which scanner inputs the firmware opens. */
-  inputs?: Config['inputs'];
-  /** The fleet registry's URL (docs/registry.md); the simulator's `registry` option gives it by default. */
-  registryUrl?: string;
-  offlineLimitEur?: number;
-  registryTimeoutMs?: number;
-  syncIntervalMs?: number;
-}
+/** The configurable fields (not the keys): the firmware's `Config`, checked by the one schema (src/config-schema.ts). */
+export type SimConfig = Partial<Omit<Config, 'keys'>>;
 
 export interface SimEvents {
   display?: (lines: string[], sim: Simulator) => void;

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { parseScenario, parseDuration, parseInstant, ScenarioError } from '../../hw-sim/scenario.ts';
 import fc from 'fast-check';
 import { ROOT } from '../helpers.ts';
+import { Simulator } from '../../hw-sim/sim.ts';
 
 function problems(text: string): { line: number; message: string }[] {
   try {
@@ -27,6 +28,26 @@ test('an emission closing on a date that does not exist is refused at its line',
     [6],
   );
   assert.match(p[0].message, /closes must be a date YYYY-MM-DD/);
+});
+
+test("config limits are the firmware's: what the checker passes, Simulator.configure takes", async () => {
+  const p = problems(
+    `${HEAD}config:\n  verdict-ms: 200\n  pay-wait-ms: 999\n  device-id: ABCDEFGHIJKLMNOPQ\n  emissions:\n    - { emission: 70000, closes: 2027-02-27 }\n`,
+  );
+  assert.equal(
+    p.map((x) => x.line),
+    [5, 6, 7, 9],
+  );
+  assert.match(p[0].message, /verdict-ms must be an integer from 500 to 600000/);
+  assert.match(p[1].message, /pay-wait-ms must be an integer from 1000 to 3600000/);
+  assert.match(p[2].message, /device-id must be printable ASCII of at most 16 characters/);
+  assert.match(p[3].message, /emission must be an integer from 0 to 65535/);
+  // At the limits the firmware allows (the checker once stopped compact-free-sectors at 256).
+  const sc = parseScenario(
+    `${HEAD}config:\n  verdict-ms: 500\n  pay-wait-ms: 3600000\n  compact-free-sectors: 65535\n  device-id: ABCDEFGHIJKLMNOP\n`,
+    't.yaml',
+  );
+  new Simulator({ bundle: '' }).configure(sc.config!);
 });
 
 test('every shipped scenario is valid', () => {
