@@ -6,6 +6,7 @@ import { QjsDevice } from '../hw-sim/qjs-host.ts';
 import { TestDevice } from '../test/firmware/test-device.ts';
 import { bundleText, chipWith, ticket } from '../test/firmware/harness.ts';
 import { CORE_PATH, DIST } from '../tools/paths.ts';
+import { VM_LIMITS } from '../hw-sim/sim.ts';
 import { join } from 'node:path';
 import { qrFrame } from '../test/input/helpers.ts';
 
@@ -17,7 +18,7 @@ const median = (xs: number[]) => {
 async function start(bundle: string, ledgerSectors = 16) {
   const chip = chipWith();
   const td = new TestDevice({ chip, ledgerSectors });
-  const vm = await QjsDevice.start({ bundle, device: td.device, memoryLimit: 8 << 20 });
+  const vm = await QjsDevice.start({ bundle, device: td.device, ...VM_LIMITS });
   return { td, vm };
 }
 

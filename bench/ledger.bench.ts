@@ -3,6 +3,7 @@
 // and in QuickJS (the firmware's engine), and the RAM the indexes need when full. Chip time is modelled
 // by hw-sim/nor-flash.ts TYPICAL_TIMING (W25Q32JV typical: 4 KiB erase 45 ms, page program 0.4 ms).
 import { build } from 'esbuild';
+import { FIRMWARE_ESBUILD, ROOT } from '../tools/build.ts';
 import { getQuickJS } from 'quickjs-emscripten';
 import { NorFlash } from '../hw-sim/nor-flash.ts';
 import { LAYOUT } from '../hw-sim/layout.ts';
@@ -105,13 +106,9 @@ async function qjsFigures() {
     globalThis.loseAndRepair = (k) => { mem.fill(0xff, k * BL, (k + 1) * BL); l = Ledger.open(flash); return l.repair().length; };
   `;
   const out = await build({
-    stdin: { contents: entry, resolveDir: new URL('..', import.meta.url).pathname, loader: 'js' },
-    bundle: true,
-    format: 'iife',
-    target: 'es2020',
-    platform: 'neutral',
+    stdin: { contents: entry, resolveDir: ROOT, loader: 'js' },
+    ...FIRMWARE_ESBUILD,
     write: false,
-    minify: true,
   });
   const QuickJS = await getQuickJS();
   const rt = QuickJS.newRuntime();

@@ -27,7 +27,7 @@ import type { Payment } from '../src/ledger/index.ts';
 
 export { ROOT, BUNDLE_PATH, IMAGE_PATH };
 
-/** The firmware tests' limits (test/firmware/harness.ts): the simulator runs the bundle under the same. */
+/** The device's VM limits: the simulator, the firmware tests (test/firmware/harness.ts) and the firmware bench run the bundle under these. */
 export const VM_LIMITS = { memoryLimit: 8 << 20, stackLimit: 256 * 1024, deadlineMs: 2000 };
 
 /** firmware/dist/saphir-fw.js, built first when missing or stale (tools/build.ts). */

@@ -12,6 +12,7 @@ import { encodeConfig, defaultConfig, type Config } from '../../firmware/config.
 import { TestDevice, newChip, partitionOf } from './test-device.ts';
 import type { NorFlash } from '../../hw-sim/nor-flash.ts';
 import { ensureBuilt } from '../../tools/build.ts';
+import { VM_LIMITS } from '../../hw-sim/sim.ts';
 
 export { ROOT as ROOT_DIR } from '../../tools/paths.ts';
 
@@ -90,7 +91,7 @@ export async function boot(
   variant: QjsVariant = 'quickjs',
   td = new TestDevice({ chip }),
 ): Promise<Booted> {
-  const vm = await QjsDevice.start({ bundle: await bundleText(), device: td.device, variant, memoryLimit: 8 << 20 });
+  const vm = await QjsDevice.start({ bundle: await bundleText(), device: td.device, variant, ...VM_LIMITS });
   return { td, vm };
 }
 

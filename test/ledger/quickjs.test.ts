@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { build } from 'esbuild';
 import { getQuickJS } from 'quickjs-emscripten';
 import { ROOT } from '../helpers.ts';
+import { FIRMWARE_ESBUILD } from '../../tools/build.ts';
 
 const entry = `
 import { Ledger, LedgerFull, LedgerError, keepWhileClaimable } from './src/ledger/index.ts';
@@ -40,12 +41,8 @@ globalThis.result = JSON.stringify(out);
 test('the ledger and the claim deadline run in QuickJS', async () => {
   const b = await build({
     stdin: { contents: entry, resolveDir: ROOT, loader: 'js' },
-    bundle: true,
-    format: 'iife',
-    target: 'es2020',
-    platform: 'neutral',
+    ...FIRMWARE_ESBUILD,
     write: false,
-    minify: true,
   });
   const QuickJS = await getQuickJS();
   const rt = QuickJS.newRuntime();
