@@ -34,7 +34,7 @@ import { LedgerError, MARK_KEYPAD, MirroredLedger, markView, readMark, writeMark
 import { loadConfig, keyRingOf, type Config } from './config.ts';
 import { decide, type Verdict } from './decide.ts';
 import { deadlines } from './deadline.ts';
-import { BEEPS, LEDS, type Signal } from './signals.ts';
+import { BEEPS, LEDS, type Signal } from '../src/signals.ts';
 import {
   TEXT,
   bootScreen,

@@ -15,7 +15,7 @@ import { toHex } from '../src/hex.ts';
 import { seededRng, type Rng } from './rng.ts';
 import type { Transmission } from './scanners/types.ts';
 import { defaultConfig, storeConfig, configProblems, type Config } from '../firmware/config.ts';
-import { BEEPS, type Signal } from '../firmware/signals.ts';
+import { BEEPS, type Signal } from '../src/signals.ts';
 import { readLedgerPartition } from '../src/ledger/index.ts';
 import { SimNetwork } from './network.ts';
 import { fromHex } from '../src/hex.ts';
@@ -54,7 +54,7 @@ export function bootChip(chip: NorFlash): NorChip {
 
 export type BeepKind = Signal | 'unknown';
 
-/** Which of the firmware's patterns (firmware/signals.ts) a played beep is. */
+/** Which of the firmware's patterns (src/signals.ts) a played beep is. */
 export function classifyBeep(tones: readonly { hz: number; ms: number }[]): BeepKind {
   for (const [name, pattern] of Object.entries(BEEPS) as [Signal, readonly { hz: number; ms: number }[]][]) {
     if (pattern.length === tones.length && pattern.every((p, i) => p.hz === tones[i].hz && p.ms === tones[i].ms))

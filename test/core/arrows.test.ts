@@ -23,7 +23,7 @@ const ALLOWED: Record<Area, Area[]> = {
   // firmware/ also pulls in jsQR through the build's alias, not by path.
   firmware: ['core', 'firmware'],
   tools: ['core', 'tools'],
-  // TODO(#13, config schema): the simulator still reads firmware/ for the config record and beep patterns.
+  // TODO(#13): the simulator still reads firmware/config.ts for the config record format.
   'hw-sim': ['core', 'firmware', 'hw-sim', 'tools'],
   node: ['core', 'node', 'tools'],
 };

@@ -16,7 +16,7 @@ import {
 } from '../../firmware/config.ts';
 import { claimEndMs, deadlines } from '../../firmware/deadline.ts';
 import { frenchDate, frenchDateTime } from '../../firmware/paris-time.ts';
-import { BEEPS, LEDS } from '../../firmware/signals.ts';
+import { BEEPS, LEDS } from '../../src/signals.ts';
 import type { CheckResult } from '../../src/sph1/check.ts';
 import { partitionOf, newChip } from './test-device.ts';
 

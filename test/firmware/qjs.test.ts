@@ -2,7 +2,7 @@
 // double pay, reboot, expiry, payout limit, bad input, exceptions.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BEEPS } from '../../firmware/signals.ts';
+import { BEEPS } from '../../src/signals.ts';
 import { boot, bundleText, chipWith, flat, ledgerEntries, testConfig, ticket, writeConfig } from './harness.ts';
 import { TestDevice } from './test-device.ts';
 import { QjsDevice, type QjsVariant } from '../../hw-sim/qjs-host.ts';

@@ -14,7 +14,7 @@ import { Simulator, classifyBeep } from '../../hw-sim/sim.ts';
 import { parseScenario } from '../../hw-sim/scenario.ts';
 import { runScenario } from '../../hw-sim/runner.ts';
 import { seededRng } from '../../hw-sim/rng.ts';
-import { BEEPS } from '../../firmware/signals.ts';
+import { BEEPS } from '../../src/signals.ts';
 import { LAYOUT } from '../../hw-sim/layout.ts';
 
 test('scheduler: events in time order, ties in insertion order, cancel, runUntil stops early', () => {
