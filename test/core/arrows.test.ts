@@ -23,8 +23,7 @@ const ALLOWED: Record<Area, Area[]> = {
   // firmware/ also pulls in jsQR through the build's alias, not by path.
   firmware: ['core', 'firmware'],
   tools: ['core', 'tools'],
-  // TODO(#13): the simulator still reads firmware/config.ts for the config record format.
-  'hw-sim': ['core', 'firmware', 'hw-sim', 'tools'],
+  'hw-sim': ['core', 'hw-sim', 'tools'],
   node: ['core', 'node', 'tools'],
 };
 /**
@@ -33,6 +32,8 @@ const ALLOWED: Record<Area, Area[]> = {
  * below both.
  */
 const KNOWN = ['hw-sim/runner.ts → src/node/key-args.ts'];
+// TODO(#13): the simulator still reads firmware/config.ts for the config record format.
+const SIM_READS_FIRMWARE = ['firmware/config.ts'];
 /** The only CLI modules that may import the simulator. */
 const SIM_COMMANDS = ['src/node/commands/sim.ts', 'src/node/commands/demo.ts'];
 
@@ -64,6 +65,7 @@ function violations(): string[] {
       if (to === null) bad.push(`${file} → ${target}: outside the source folders`);
       else if (from === 'node' && to === 'hw-sim' && SIM_COMMANDS.includes(file)) continue;
       else if (KNOWN.includes(`${file} → ${target}`)) continue;
+      else if (from === 'hw-sim' && to === 'firmware' && SIM_READS_FIRMWARE.includes(target)) continue;
       else if (!ALLOWED[from].includes(to)) bad.push(`${file} (${from}) → ${target} (${to})`);
     }
   }
