@@ -16,6 +16,8 @@ export interface TicketSpec {
   prize: number;
   /** `test` (default) signs with the published test key; `other` forges with an unknown key. */
   key?: 'test' | 'other';
+  /** The key id written in the code (default the test key's, 0). */
+  keyId?: number;
 }
 
 /** A seed no validator trusts, signing under key id 0: the signature check fails. */
@@ -26,6 +28,8 @@ export function ticketProblem(t: TicketSpec): string | null {
   if (!Number.isInteger(t.block) || t.block < 0 || t.block > 0xffff) return 'block must be 0 … 65535';
   if (!Number.isInteger(t.number) || t.number < 0 || t.number >= 3_000_000) return 'number must be 0 … 2999999';
   if (t.prize !== 0 && !isPrizeAmount(t.prize)) return `prize ${t.prize} is neither 0 nor an amount of the prize table`;
+  if (t.keyId !== undefined && !(Number.isInteger(t.keyId) && t.keyId >= 0 && t.keyId <= 255))
+    return 'key id must be 0 … 255';
   return null;
 }
 
@@ -36,7 +40,7 @@ export function ticketCode(t: TicketSpec): string {
   const zones = composeZones(t.prize, rng);
   const seed = t.key === 'other' ? OTHER_SEED : fromHex(TEST_KEY_SEED_HEX);
   return encodeTicket(
-    { emission: t.emission, block: t.block, number: t.number, keyId: TEST_KEY_ID },
+    { emission: t.emission, block: t.block, number: t.number, keyId: t.keyId ?? TEST_KEY_ID },
     zones,
     seed,
     nodeSign,

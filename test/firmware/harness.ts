@@ -2,16 +2,13 @@
 // test key, a test configuration written to the config partition, and a VM booted on a TestDevice.
 import { readFileSync } from 'node:fs';
 import { QjsDevice, type QjsVariant } from '../../hw-sim/qjs-host.ts';
-import { encodeTicket } from '../../src/sph1/encode.ts';
-import { fromHex } from '../../src/hex.ts';
-import { TEST_KEY_SEED_HEX, TEST_PUBLIC_KEY_HEX } from '../../src/sph1/keys.ts';
-import { nodeSign } from '../../tools/node-crypto.ts';
-import { AMOUNTS_EUR, NUMBERS } from '../../src/game/rules.ts';
+import { TEST_PUBLIC_KEY_HEX } from '../../src/sph1/keys.ts';
 import { MirroredLedger, mirroredEntries, type Payment } from '../../src/ledger/index.ts';
 import { encodeConfig, defaultConfig, type Config } from '../../firmware/config.ts';
 import { TestDevice, newChip, partitionOf } from './test-device.ts';
 import type { NorFlash } from '../../hw-sim/nor-flash.ts';
 import { ensureBuilt } from '../../tools/build.ts';
+import { ticketCode } from '../../hw-sim/tickets.ts';
 import { VM_LIMITS } from '../../hw-sim/sim.ts';
 
 export { ROOT as ROOT_DIR } from '../../tools/paths.ts';
@@ -24,9 +21,7 @@ export async function bundleText(): Promise<string> {
   return bundle;
 }
 
-const seed = fromHex(TEST_KEY_SEED_HEX);
-
-/** A ticket of SAPHIR signed with the test key, winning exactly `prizeEur` (0 loses). */
+/** A ticket of SAPHIR signed with the test key, winning exactly `prizeEur` (0 loses): the simulator's ticket factory. */
 export function ticket(o: {
   emission?: number;
   block?: number;
@@ -34,19 +29,13 @@ export function ticket(o: {
   prizeEur?: number;
   keyId?: number;
 }): string {
-  const prize = o.prizeEur ?? 0;
-  const winning = NUMBERS.slice(0, 6);
-  const player = NUMBERS.slice(6, 26).map((number) => ({ number, amountEur: 5 }));
-  if (prize > 0) {
-    if (AMOUNTS_EUR.indexOf(prize) < 0) throw new Error(`no single amount of ${prize}`);
-    player[3] = { number: winning[2], amountEur: prize };
-  }
-  return encodeTicket(
-    { emission: o.emission ?? 1, block: o.block ?? 0, number: o.number, keyId: o.keyId ?? 0 },
-    { winning, player },
-    seed,
-    nodeSign,
-  );
+  return ticketCode({
+    emission: o.emission ?? 1,
+    block: o.block ?? 0,
+    number: o.number,
+    prize: o.prizeEur ?? 0,
+    keyId: o.keyId,
+  });
 }
 
 /** Emission 1 is on sale, emission 9 closed long ago (its claim deadline has passed at TestDevice's clock). */
