@@ -133,26 +133,8 @@ export function saphir(args: string[], opts: { timeoutMs?: number; tty?: boolean
   });
 }
 
-/**
- * Runs `saphir ARGS…` in this process (same code as the binary, minus the Node start-up): stdout and
- * stderr are captured. Still over the real pty.
- */
-export async function saphirIn(args: string[]): Promise<CliResult> {
-  const { main } = await import('../../src/node/cli.ts');
-  const out = process.stdout.write.bind(process.stdout);
-  const err = process.stderr.write.bind(process.stderr);
-  let stdout = '';
-  let stderr = '';
-  process.stdout.write = ((s: string | Uint8Array) => ((stdout += String(s)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((s: string | Uint8Array) => ((stderr += String(s)), true)) as typeof process.stderr.write;
-  try {
-    const code = await main(args);
-    return { code, stdout, stderr };
-  } finally {
-    process.stdout.write = out;
-    process.stderr.write = err;
-  }
-}
+/** `saphir ARGS…` in this process, still over the real pty. */
+export { saphirIn } from '../cli/run-cli.ts';
 
 /** An unpaced ServicePort on `dev` with its replies collected; `ask` sends one request and returns its reply. */
 export function directPort(dev: ServiceHost, opts: { now?: () => number } = {}) {

@@ -6,7 +6,7 @@ import { parseHexReports } from '../../src/input/capture.ts';
 import type { InputEvent } from '../../src/input/event.ts';
 import type { Frame } from '../../src/hal.ts';
 import QRCode from 'qrcode';
-import { main } from '../../src/node/cli.ts';
+import { saphirIn as runInProcess } from '../cli/run-cli.ts';
 
 export const FIXTURES = join(ROOT, 'test', 'fixtures', 'input');
 export const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:';
@@ -65,19 +65,8 @@ export function qrFrame(
   return { width, height, format: 'y8', data };
 }
 
-/** Runs `saphir ARGS…` in this process, capturing what it writes. */
+/** Runs `saphir ARGS…` in this process, capturing what it writes (test/cli/run-cli.ts). */
 export async function saphirIn(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = process.stdout.write;
-  const err = process.stderr.write;
-  process.stdout.write = ((s: string | Uint8Array) => ((stdout += s), true)) as typeof out;
-  process.stderr.write = ((s: string | Uint8Array) => ((stderr += s), true)) as typeof err;
-  try {
-    const status = await main(args);
-    return { status, stdout, stderr };
-  } finally {
-    process.stdout.write = out;
-    process.stderr.write = err;
-  }
+  const r = await runInProcess(args);
+  return { status: r.code, stdout: r.stdout, stderr: r.stderr };
 }
