@@ -6,18 +6,12 @@ import { build } from 'esbuild';
 import { getQuickJS } from 'quickjs-emscripten';
 import { ROOT } from '../helpers.ts';
 import { FIRMWARE_ESBUILD } from '../../tools/build.ts';
+import { ramFlashJs } from './ram-flash.ts';
 
 const entry = `
 import { Ledger, LedgerFull, LedgerError, keepWhileClaimable } from './src/ledger/index.ts';
 import { claimDeadline, isClaimable, easterSunday } from './src/claim.ts';
-const BL = 4096, SIZE = 8 * BL;
-const mem = new Uint8Array(SIZE).fill(0xff);
-const flash = {
-  size: SIZE, blockLength: BL,
-  read: (o, n) => mem.slice(o, o + n),
-  write: (b, o) => { for (let i = 0; i < b.length; i++) mem[o + i] &= b[i]; },
-  eraseBlock: (k) => { mem.fill(0xff, k * BL, (k + 1) * BL); },
-};
+${ramFlashJs(8 * 4096)}
 const pay = (i) => ({ emission: 1 + (i % 2), block: 3, number: i, prizeEur: 15, paidAtMs: 1780000000000 + i });
 const out = {};
 let l = Ledger.open(flash, { deviceId: 'QJS-1' });
