@@ -6,18 +6,17 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, openSync, closeSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { blockGenerator } from '../src/gen/index.ts';
 import { fromHex } from '../src/hex.ts';
 import { checkCode } from '../src/sph1/check.ts';
 import { testKeyRing, TEST_KEY_SEED_HEX } from '../src/sph1/keys.ts';
 import { nobleVerify, type Verifier } from '../src/crypto/ed25519.ts';
-import { HOST_CRYPTO, nodeSign, nodeVerify } from '../src/node/node-crypto.ts';
-import { sodium } from '../src/node/sodium.ts';
+import { HOST_CRYPTO, nodeSign, nodeVerify } from '../tools/node-crypto.ts';
+import { sodium } from '../tools/sodium.ts';
 import { RangeEncoder } from '../src/node/workers/gen-core.ts';
+import { ROOT } from '../tools/paths.ts';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'saphir.mjs');
 
 function codes(count: number): string[] {
@@ -33,7 +32,8 @@ function checksPerSecond(list: string[], verify: Verifier, seconds: number): num
   const t0 = performance.now();
   let t = t0;
   while (t - t0 < seconds * 1000) {
-    for (let i = 0; i < list.length; i++) if (checkCode(list[i], opts).status === 'invalid') throw new Error('bench code refused');
+    for (let i = 0; i < list.length; i++)
+      if (checkCode(list[i], opts).status === 'invalid') throw new Error('bench code refused');
     n += list.length;
     t = performance.now();
   }
@@ -56,11 +56,19 @@ function cpuSeconds(pid: number): number {
  * Runs the CLI with stdout to `out` (or ignored): wall seconds, CPU seconds (all threads, sampled every
  * 200 ms, so within 0.2 s) and the exit code. The CPU figure tells a busy machine from a slow program.
  */
-function timeCli(args: string[], out: string | null, env: Record<string, string> = {}): Promise<{ s: number; cpu: number; code: number }> {
+function timeCli(
+  args: string[],
+  out: string | null,
+  env: Record<string, string> = {},
+): Promise<{ s: number; cpu: number; code: number }> {
   const fd = out ? openSync(out, 'w') : 'ignore';
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', fd, 'inherit'], cwd: ROOT, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      stdio: ['ignore', fd, 'inherit'],
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    });
     let cpu = 0;
     const poll = setInterval(() => {
       const c = cpuSeconds(child.pid!);
@@ -96,7 +104,8 @@ export default async function (): Promise<Record<string, number>> {
     const gHost = await timeCli(tenth, part);
     const aNode = await timeCli(['audit', part], null, { SAPHIR_CRYPTO: 'node' });
     const aHost = await timeCli(['audit', part], null);
-    if (aNode.code !== 1 || aHost.code !== 1) throw new Error('audit of a tenth of a block must report it incomplete (exit 1)');
+    if (aNode.code !== 1 || aHost.code !== 1)
+      throw new Error('audit of a tenth of a block must report it incomplete (exit 1)');
     return {
       check_codes_per_s_noble: noble,
       check_codes_per_s_node_crypto: node,

@@ -13,7 +13,13 @@ export default async function (): Promise<Record<string, number>> {
   const dev = new TestDevice();
   const ledger = Ledger.open(dev.nor.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), { deviceId: dev.deviceId });
   for (let i = ledger.count; i < ledger.capacity; i++) {
-    ledger.record({ emission: 3, block: 1 + (i % 500), number: i, prizeEur: 20, paidAtMs: Date.UTC(2026, 0, 1) + i * 1000 });
+    ledger.record({
+      emission: 3,
+      block: 1 + (i % 500),
+      number: i,
+      prizeEur: 20,
+      paidAtMs: Date.UTC(2026, 0, 1) + i * 1000,
+    });
   }
   const n = ledger.count;
   const pty = await exposeServicePort(dev, { baud });

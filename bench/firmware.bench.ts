@@ -5,11 +5,14 @@ import { readFileSync } from 'node:fs';
 import { QjsDevice } from '../hw-sim/qjs-host.ts';
 import { TestDevice } from '../test/firmware/test-device.ts';
 import { bundleText, chipWith, ticket } from '../test/firmware/harness.ts';
+import { CORE_PATH, DIST } from '../tools/paths.ts';
+import { VM_LIMITS } from '../hw-sim/sim.ts';
+import { join } from 'node:path';
 import { qrFrame } from '../test/input/helpers.ts';
 import { build } from 'esbuild';
 import { getQuickJS } from 'quickjs-emscripten';
 import { evaluator } from './qjs-eval.ts';
-import { nodeSign } from '../src/node/node-crypto.ts';
+import { nodeSign } from '../tools/node-crypto.ts';
 import { fromHex, toHex } from '../src/hex.ts';
 import { TEST_KEY_SEED_HEX, TEST_PUBLIC_KEY_HEX } from '../src/sph1/keys.ts';
 
@@ -21,7 +24,7 @@ const median = (xs: number[]) => {
 async function start(bundle: string, ledgerSectors = 16) {
   const chip = chipWith();
   const td = new TestDevice({ chip, ledgerSectors });
-  const vm = await QjsDevice.start({ bundle, device: td.device, memoryLimit: 8 << 20 });
+  const vm = await QjsDevice.start({ bundle, device: td.device, ...VM_LIMITS });
   return { td, vm };
 }
 
@@ -31,7 +34,9 @@ async function heapPeak(bundle: string): Promise<number> {
   let peak = vm.heapUsed();
   for (let i = 0; i < 120; i++) {
     const kind = i % 4;
-    td.scanSerial(kind === 0 ? 'garbage' : ticket({ number: 1000 + i, prizeEur: kind === 1 ? 0 : kind === 2 ? 150 : 500 }));
+    td.scanSerial(
+      kind === 0 ? 'garbage' : ticket({ number: 1000 + i, prizeEur: kind === 1 ? 0 : kind === 2 ? 150 : 500 }),
+    );
     peak = Math.max(peak, vm.heapUsed());
     td.press(kind === 2 ? 'OK' : 'C');
     peak = Math.max(peak, vm.heapUsed());
@@ -50,7 +55,12 @@ import { nobleVerify } from './src/crypto/ed25519.ts';
 globalThis.V = { deviceVerify, prepareVerify, nobleVerify };`;
   const out = await build({
     stdin: { contents: entry, resolveDir: new URL('..', import.meta.url).pathname, loader: 'ts' },
-    bundle: true, format: 'iife', target: 'es2020', platform: 'neutral', minify: true, write: false,
+    bundle: true,
+    format: 'iife',
+    target: 'es2020',
+    platform: 'neutral',
+    minify: true,
+    write: false,
   });
   const vm = (await getQuickJS()).newContext();
   const ev = evaluator(vm);
@@ -84,8 +94,8 @@ globalThis.run = (f, i) => { if (!V[f](SIGS[i][0], SIGS[i][1], PUB)) throw new E
 
 export default async function (): Promise<Record<string, number>> {
   const bundle = await bundleText();
-  const core = readFileSync(new URL('../firmware/dist/saphir-fw-core.js', import.meta.url), 'utf8');
-  const size = JSON.parse(readFileSync(new URL('../firmware/dist/size.json', import.meta.url), 'utf8'));
+  const core = readFileSync(CORE_PATH, 'utf8');
+  const size = JSON.parse(readFileSync(join(DIST, 'size.json'), 'utf8'));
 
   // Warm the WASM engine (first-run tier-up), then boot on the real 1 MiB ledger partition.
   (await start(bundle)).vm.dispose();

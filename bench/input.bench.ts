@@ -6,7 +6,6 @@ import { PNG } from 'pngjs';
 import QRCode from 'qrcode';
 import { build, type Plugin } from 'esbuild';
 import { createRequire } from 'node:module';
-import { patchJsQR } from '../firmware/jsqr-patch.mjs';
 import { getQuickJS, newQuickJSWASMModuleFromVariant } from 'quickjs-emscripten';
 import jsQRModule from 'jsqr';
 import { CameraDecoder } from '../src/input/camera.ts';
@@ -15,6 +14,7 @@ import { SerialDecoder } from '../src/input/serial.ts';
 import type { Frame } from '../src/hal.ts';
 import { evaluator } from './qjs-eval.ts';
 import { degradedFrames } from '../test/input/degraded.ts';
+import { slim, ROOT, FIRMWARE_ESBUILD } from '../tools/build.ts';
 
 const jsQR = ((jsQRModule as unknown as { default?: unknown }).default || jsQRModule) as typeof jsQRModule.default;
 const CORPUS = join(import.meta.dirname, '..', '..', 'shared', 'corpus', 'jsqr-e2e');
@@ -27,7 +27,40 @@ interface Item {
   zxingOnly?: boolean;
 }
 
-const CONTROL = ['NUL', 'SOH', 'STX', 'ETX', 'EOT', 'ENQ', 'ACK', 'BEL', 'BS', 'HT', 'LF', 'VT', 'FF', 'CR', 'SO', 'SI', 'DLE', 'DC1', 'DC2', 'DC3', 'DC4', 'NAK', 'SYN', 'ETB', 'CAN', 'EM', 'SUB', 'ESC', 'FS', 'GS', 'RS', 'US'];
+const CONTROL = [
+  'NUL',
+  'SOH',
+  'STX',
+  'ETX',
+  'EOT',
+  'ENQ',
+  'ACK',
+  'BEL',
+  'BS',
+  'HT',
+  'LF',
+  'VT',
+  'FF',
+  'CR',
+  'SO',
+  'SI',
+  'DLE',
+  'DC1',
+  'DC2',
+  'DC3',
+  'DC4',
+  'NAK',
+  'SYN',
+  'ETB',
+  'CAN',
+  'EM',
+  'SUB',
+  'ESC',
+  'FS',
+  'GS',
+  'RS',
+  'US',
+];
 
 /** A ZXing label as text: `<SOH>`-style control names, `<DEL>` and `<U+8E>` stand for those characters. */
 export function labelText(label: string): string {
@@ -52,7 +85,11 @@ function loadCorpus(): Item[] {
     const out = JSON.parse(readFileSync(join(CORPUS, d, 'output.json'), 'utf8')) as { data: string } | null;
     const data = new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.length);
     const label = labels[d] ? labelText(labels[d].data) : null;
-    items.push({ frame: { width: img.width, height: img.height, format: 'rgba', data }, expected: out ? out.data : label, zxingOnly: !out && label !== null });
+    items.push({
+      frame: { width: img.width, height: img.height, format: 'rgba', data },
+      expected: out ? out.data : label,
+      zxingOnly: !out && label !== null,
+    });
   }
   return items;
 }
@@ -103,7 +140,14 @@ function keyboardReports(): Uint8Array[] {
     reps.push(new Uint8Array([mod, 0, u, 0, 0, 0, 0, 0]));
     reps.push(new Uint8Array(8));
   };
-  for (const [m, u] of [[2, 0x16], [2, 0x13], [2, 0x0b], [0, 0x1e], [2, 0x33]]) press(m, u);
+  for (const [m, u] of [
+    [2, 0x16],
+    [2, 0x13],
+    [2, 0x0b],
+    [0, 0x1e],
+    [2, 0x33],
+  ])
+    press(m, u);
   for (let i = 0; i < 159; i++) press(i % 2 ? 2 : 0, i % 2 ? 0x04 + (i % 26) : 0x1e + (i % 10));
   press(0, 0x28);
   return reps;
@@ -133,13 +177,15 @@ const jsqrAsFirmware: Plugin = {
   name: 'jsqr-as-firmware',
   setup(b) {
     b.onResolve({ filter: /^jsqr-stock$/ }, () => ({ path: stockJsQRPath, namespace: 'jsqr-stock' }));
-    b.onLoad({ filter: /.*/, namespace: 'jsqr-stock' }, (a) => ({ contents: readFileSync(a.path, 'utf8'), loader: 'js' }));
-    b.onLoad({ filter: /jsqr[\\/]dist[\\/]jsQR\.js$/ }, (a) => ({ contents: patchJsQR(readFileSync(a.path, 'utf8')), loader: 'js' }));
+    b.onLoad({ filter: /.*/, namespace: 'jsqr-stock' }, (a) => ({
+      contents: readFileSync(a.path, 'utf8'),
+      loader: 'js',
+    }));
   },
 };
 
 // The camera path in QuickJS and QuickJS-ng (the device's engine class, no JIT): camera.ts bundled as the firmware
-// bundles it (jsQR patched by firmware/jsqr-patch.mjs), 640×480 grey frames handed over as ArrayBuffers; stock jsQR
+// bundles it (jsQR from its vendored source, firmware/jsqr/), 640×480 grey frames handed over as ArrayBuffers; stock jsQR
 // for comparison.
 export async function quickjsFigures(ng: boolean): Promise<Record<string, number>> {
   const entry = `
@@ -167,9 +213,10 @@ export async function quickjsFigures(ng: boolean): Promise<Record<string, number
     globalThis.stockDecode = () => { const r = jsQR(globalThis.RGBA, 640, 480, { inversionAttempts: 'attemptBoth' }); return r && r.data; };
   `;
   const out = await build({
-    stdin: { contents: entry, resolveDir: join(import.meta.dirname, '..'), loader: 'js' },
-    bundle: true, format: 'iife', target: 'es2020', platform: 'neutral', mainFields: ['module', 'main'], write: false, minify: true,
-    plugins: [jsqrAsFirmware],
+    stdin: { contents: entry, resolveDir: ROOT, loader: 'js' },
+    ...FIRMWARE_ESBUILD,
+    write: false,
+    plugins: [jsqrAsFirmware, slim],
   });
   const QuickJS = ng
     ? await newQuickJSWASMModuleFromVariant(import('@jitl/quickjs-ng-wasmfile-release-sync') as never)
@@ -191,13 +238,21 @@ export async function quickjsFigures(ng: boolean): Promise<Record<string, number
     return ms;
   };
   run(out.outputFiles[0].text);
-  const code = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'test', 'fixtures', 'sph1-vectors.json'), 'utf8')).vectors[0].code;
+  const code = JSON.parse(
+    readFileSync(join(import.meta.dirname, '..', 'test', 'fixtures', 'sph1-vectors.json'), 'utf8'),
+  ).vectors[0].code;
   const cold: number[] = [];
   const warm: number[] = [];
   const region: number[] = [];
   const blank: number[] = [];
   const stock: number[] = [];
-  const places = [[180, 90], [40, 30], [330, 200], [97, 151], [251, 13]];
+  const places = [
+    [180, 90],
+    [40, 30],
+    [330, 200],
+    [97, 151],
+    [251, 13],
+  ];
   for (const [x, y] of places) {
     setFrame(qrFrame(code, x, y, 4));
     cold.push(timed('cold(FRAME)', code));
@@ -234,8 +289,13 @@ export async function quickjsFigures(ng: boolean): Promise<Record<string, number
  * decoder's choices do not depend on the engine).
  */
 export function firstFrameFigures(): Record<string, number> {
-  const vectors = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'shared', 'spec', 'sph1-vectors.json'), 'utf8')).vectors as { code: string }[];
-  const codes = vectors.map((v) => v.code).filter((c) => c.startsWith('SPH1:') && c.length === 164).slice(0, 8);
+  const vectors = JSON.parse(
+    readFileSync(join(import.meta.dirname, '..', '..', 'shared', 'spec', 'sph1-vectors.json'), 'utf8'),
+  ).vectors as { code: string }[];
+  const codes = vectors
+    .map((v) => v.code)
+    .filter((c) => c.startsWith('SPH1:') && c.length === 164)
+    .slice(0, 8);
   let stock = 0;
   let first = 0;
   let within3 = 0;
@@ -291,7 +351,8 @@ export default async function (): Promise<Record<string, number>> {
   }
   figures.hid_decode_reports_per_s = Math.round(n / ((performance.now() - t) / 1000));
 
-  const line = 'SPH1:' + 'X5055AW62KS0F00*DGAQMB9D1F6S90B5TYKPUX5UMGSTU5:KP7017EXQLMKDZYB'.repeat(3).slice(0, 159) + '\r\n';
+  const line =
+    'SPH1:' + 'X5055AW62KS0F00*DGAQMB9D1F6S90B5TYKPUX5UMGSTU5:KP7017EXQLMKDZYB'.repeat(3).slice(0, 159) + '\r\n';
   const chunk = new Uint8Array(Buffer.from(line.repeat(400), 'latin1'));
   const ser = new SerialDecoder();
   let bytes = 0;

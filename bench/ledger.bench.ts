@@ -3,6 +3,8 @@
 // and in QuickJS (the firmware's engine), and the RAM the indexes need when full. Chip time is modelled
 // by hw-sim/nor-flash.ts TYPICAL_TIMING (W25Q32JV typical: 4 KiB erase 45 ms, page program 0.4 ms).
 import { build } from 'esbuild';
+import { FIRMWARE_ESBUILD, ROOT } from '../tools/build.ts';
+import { ramFlashJs } from '../test/ledger/ram-flash.ts';
 import { getQuickJS } from 'quickjs-emscripten';
 import { NorFlash } from '../hw-sim/nor-flash.ts';
 import { LAYOUT } from '../hw-sim/layout.ts';
@@ -10,7 +12,12 @@ import { LedgerFull, MirroredLedger, compactMirrored, type Payment } from '../sr
 import { evaluator } from './qjs-eval.ts';
 
 const pay = (i: number): Payment => ({
-  emission: 1 + (i % 3), block: (i * 7) % 400, number: (i * 7919) % 3_000_000, prizeEur: 10, paidAtMs: 1_780_000_000_000 + i * 30_000, deviceId: 'SAPH-000123',
+  emission: 1 + (i % 3),
+  block: (i * 7) % 400,
+  number: (i * 7919) % 3_000_000,
+  prizeEur: 10,
+  paidAtMs: 1_780_000_000_000 + i * 30_000,
+  deviceId: 'SAPH-000123',
 });
 
 function median(xs: number[]): number {
@@ -80,14 +87,7 @@ function nodeFigures() {
 async function qjsFigures() {
   const entry = `
     import { MirroredLedger as Ledger } from './src/ledger/index.ts';
-    const SIZE = ${LAYOUT.ledger.size}, BL = 4096;
-    const mem = new Uint8Array(SIZE).fill(0xff);
-    const flash = {
-      size: SIZE, blockLength: BL,
-      read: (o, n) => mem.slice(o, o + n),
-      write: (b, o) => { for (let i = 0; i < b.length; i++) mem[o + i] &= b[i]; },
-      eraseBlock: (k) => { mem.fill(0xff, k * BL, (k + 1) * BL); },
-    };
+    ${ramFlashJs(LAYOUT.ledger.size)}
     const pay = (i) => ({ emission: 1 + (i % 3), block: (i * 7) % 400, number: (i * 7919) % 3000000, prizeEur: 10, paidAtMs: 1780000000000 + i * 30000, deviceId: 'SAPH-000123' });
     let l = Ledger.open(flash);
     globalThis.fill = (from, to) => { for (let i = from; i < to; i++) l.record(pay(i)); };
@@ -100,8 +100,9 @@ async function qjsFigures() {
     globalThis.loseAndRepair = (k) => { mem.fill(0xff, k * BL, (k + 1) * BL); l = Ledger.open(flash); return l.repair().length; };
   `;
   const out = await build({
-    stdin: { contents: entry, resolveDir: new URL('..', import.meta.url).pathname, loader: 'js' },
-    bundle: true, format: 'iife', target: 'es2020', platform: 'neutral', write: false, minify: true,
+    stdin: { contents: entry, resolveDir: ROOT, loader: 'js' },
+    ...FIRMWARE_ESBUILD,
+    write: false,
   });
   const QuickJS = await getQuickJS();
   const rt = QuickJS.newRuntime();

@@ -32,7 +32,9 @@ async function claims(db: Db, prefix: string): Promise<Record<string, number>> {
       while (next < CLAIMS) {
         const i = next++;
         const s = performance.now();
-        const r = await postRegistry(srv.url, 'claim', dev(`BENCH-${c}`), [{ code: codes[i], paid_at: Date.now() }], { timeoutMs: 60_000 });
+        const r = await postRegistry(srv.url, 'claim', dev(`BENCH-${c}`), [{ code: codes[i], paid_at: Date.now() }], {
+          timeoutMs: 60_000,
+        });
         if (!r.ok) throw new Error(JSON.stringify(r.body));
         lat.push(performance.now() - s);
       }
@@ -41,10 +43,15 @@ async function claims(db: Db, prefix: string): Promise<Record<string, number>> {
   const s = (performance.now() - t0) / 1000;
   lat.sort((a, b) => a - b);
   // A device's 10 000 offline payments, pushed as the device does: batches, one after the other.
-  const sync = Array.from({ length: 10_000 }, (_, i) => ({ code: ticketCode({ emission: 9, block: 2, number: i, prize: 30 }), paid_at: 1_790_000_000_000 + i }));
+  const sync = Array.from({ length: 10_000 }, (_, i) => ({
+    code: ticketCode({ emission: 9, block: 2, number: i, prize: 30 }),
+    paid_at: 1_790_000_000_000 + i,
+  }));
   const t1 = performance.now();
   for (let i = 0; i < sync.length; i += MAX_BATCH) {
-    const r = await postRegistry(srv.url, 'sync', dev('BENCH-SYNC'), sync.slice(i, i + MAX_BATCH), { timeoutMs: 120_000 });
+    const r = await postRegistry(srv.url, 'sync', dev('BENCH-SYNC'), sync.slice(i, i + MAX_BATCH), {
+      timeoutMs: 120_000,
+    });
     if (!r.ok) throw new Error(JSON.stringify(r.body));
   }
   const syncS = (performance.now() - t1) / 1000;

@@ -29,6 +29,8 @@ for (const f of files) {
 const w = Math.max(4, ...rows.map((r) => r[1].length));
 process.stdout.write(`${'area'.padEnd(10)} ${'name'.padEnd(w)} ${'value'.padEnd(12)} target\n`);
 for (const [a, k, v] of rows) {
-  process.stdout.write(`${a.padEnd(10)} ${k.padEnd(w)} ${String(Number.isInteger(v) ? v : v.toFixed(3)).padEnd(12)} ${targetText(k, v)}\n`);
+  process.stdout.write(
+    `${a.padEnd(10)} ${k.padEnd(w)} ${String(Number.isInteger(v) ? v : v.toFixed(3)).padEnd(12)} ${targetText(k, v)}\n`,
+  );
 }
 process.stdout.write(`\nwritten to ${resultsPath}\n`);

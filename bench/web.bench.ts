@@ -21,7 +21,14 @@ export default async function (): Promise<Record<string, number>> {
       try {
         let sum = 0;
         const pending: Promise<void>[] = [];
-        b.page.on('response', (r) => pending.push(r.body().then((x) => void (sum += x.length), () => {})));
+        b.page.on('response', (r) =>
+          pending.push(
+            r.body().then(
+              (x) => void (sum += x.length),
+              () => {},
+            ),
+          ),
+        );
         const t0 = performance.now();
         await b.page.goto(srv.url);
         await waitDisplay(b.page, 'PRÊT', 60000);

@@ -1,7 +1,23 @@
 // The device application: boot, scan → verdict, pay, and back to ready. Talks to the world only
 // through the HAL Device it is given. Every entry point (input callbacks, the tick) is guarded: an
 // exception is logged, shown, and the app returns to ready.
-import type { Beeper, Device, DeviceKey, Flash, Input, Key, Led, Log, MonotonicClock, Network, NetworkResponse, RealTimeClock, TextDisplay, Timers, Watchdog } from '../src/hal.ts';
+import type {
+  Beeper,
+  Device,
+  DeviceKey,
+  Flash,
+  Input,
+  Key,
+  Led,
+  Log,
+  MonotonicClock,
+  Network,
+  NetworkResponse,
+  RealTimeClock,
+  TextDisplay,
+  Timers,
+  Watchdog,
+} from '../src/hal.ts';
 import { checkCode } from '../src/sph1/check.ts';
 import { deviceVerify, prepareVerify } from './verify.ts';
 import { provisionedKeys } from './trust.ts';
@@ -18,9 +34,18 @@ import { LedgerError, MARK_KEYPAD, MirroredLedger, markView, readMark, writeMark
 import { loadConfig, keyRingOf, type Config } from './config.ts';
 import { decide, type Verdict } from './decide.ts';
 import { deadlines } from './deadline.ts';
-import { BEEPS, LEDS, type Signal } from './signals.ts';
+import { BEEPS, LEDS, type Signal } from '../src/signals.ts';
 import {
-  TEXT, bootScreen, cancelledScreen, checkingScreen, clockScreen, errorScreen, paidScreen, payLaterScreen, readyScreen, verdictScreen,
+  TEXT,
+  bootScreen,
+  cancelledScreen,
+  checkingScreen,
+  clockScreen,
+  errorScreen,
+  paidScreen,
+  payLaterScreen,
+  readyScreen,
+  verdictScreen,
 } from './screens.ts';
 import { newFrameDecoder, type FrameDecoder } from './camera.ts';
 import { PRODUCTION, VERSION } from './build-info.ts';
@@ -120,7 +145,9 @@ export class App {
     this.config = loaded.config;
     this.display.show(bootScreen(this.lang, d.identity.imageHash));
     this.led.set('off');
-    this.log.write(`boot ${VERSION}${PRODUCTION ? '' : ' (dev)'} image ${d.identity.imageHash.slice(0, 16)} config ${loaded.source}`);
+    this.log.write(
+      `boot ${VERSION}${PRODUCTION ? '' : ' (dev)'} image ${d.identity.imageHash.slice(0, 16)} config ${loaded.source}`,
+    );
     this.keys = provisionedKeys(d.identity) ?? keyRingOf(this.config);
     this.deadlines = deadlines(this.config.emissions);
     // Payments hold at most 16 printable ASCII characters of it.
@@ -155,7 +182,9 @@ export class App {
     prepareVerify(this.keys.values());
     this.openRegistry();
     this.openInputs();
-    this.log.write(`ready: ${this.ledger.count} payments held, ${this.keys.size} keys, limit ${this.config.payoutLimitEur} EUR`);
+    this.log.write(
+      `ready: ${this.ledger.count} payments held, ${this.keys.size} keys, limit ${this.config.payoutLimitEur} EUR`,
+    );
     if (d.identity.pendingConfirm) {
       d.identity.confirm();
       this.log.write('image confirmed');
@@ -198,7 +227,14 @@ export class App {
   /** At boot or in the ready state: an RTC far ahead of trusted time asks the clerk. */
   private clockPending(): boolean {
     const rtc = this.rtc.now();
-    if (this.clockRefused || rtc < PLAUSIBLE_FROM || rtc >= PLAUSIBLE_UNTIL || this.clockOk(rtc) || rtc < this.trustedNow()) return false;
+    if (
+      this.clockRefused ||
+      rtc < PLAUSIBLE_FROM ||
+      rtc >= PLAUSIBLE_UNTIL ||
+      this.clockOk(rtc) ||
+      rtc < this.trustedNow()
+    )
+      return false;
     this.log.write(`clock: ${rtc} far ahead of ${this.trustedNow()}, asked`);
     this.display.show(clockScreen(this.lang, rtc));
     this.signal('refused');
@@ -227,7 +263,9 @@ export class App {
     if (this.ledger.stats().damage === 0 && this.ledger.logs[0].count === this.ledger.logs[1].count) return;
     const keep = this.keepAt(this.trustedNow());
     const copied = this.ledger.repair(keep, () => this.watchdog.kick());
-    this.log.write(`ledger: ${this.ledger.damage} damaged, repaired ${copied.map((p) => `${p.emission}-${p.block}-${p.number}`).join(' ')}`);
+    this.log.write(
+      `ledger: ${this.ledger.damage} damaged, repaired ${copied.map((p) => `${p.emission}-${p.block}-${p.number}`).join(' ')}`,
+    );
   }
 
   /** Payments still claimable at `now` (trusted time). */
@@ -259,7 +297,7 @@ export class App {
     this.storeMark(now);
     // One sector a step, the watchdog fed between steps: a large compaction takes seconds of chip time.
     let dropped = 0;
-    for (let r = { dropped: 0, done: false }; !r.done; ) {
+    for (let r = { dropped: 0, done: false }; !r.done;) {
       r = this.ledger.compactStep(keep);
       dropped += r.dropped;
       this.watchdog.kick();
@@ -297,7 +335,10 @@ export class App {
     const d = this.dev;
     const on = (name: string) => this.config.inputs.indexOf(name as never) >= 0;
     // A byte or report input feeds its decoder; whole codes go on to the scan path.
-    const feed = (dec: Decoder & { push(b: Uint8Array, now: number): void }, open: (onReadable: () => void) => Input<Uint8Array>) => {
+    const feed = (
+      dec: Decoder & { push(b: Uint8Array, now: number): void },
+      open: (onReadable: () => void) => Input<Uint8Array>,
+    ) => {
       const input = open(() =>
         this.guard(() => {
           for (let b = input.read(); b; b = input.read()) dec.push(b, this.mono.now());
@@ -307,7 +348,8 @@ export class App {
       this.decoders.push(dec);
     };
     if (on('serial')) feed(new SerialDecoder(), (onReadable) => new d.Serial({ baud: 115200, onReadable }));
-    if (on('keyboard')) feed(new KeyboardWedgeDecoder(), (onReadable) => new d.HIDInput({ mode: 'keyboard', onReadable }));
+    if (on('keyboard'))
+      feed(new KeyboardWedgeDecoder(), (onReadable) => new d.HIDInput({ mode: 'keyboard', onReadable }));
     if (on('pos')) feed(new HidPosDecoder(), (onReadable) => new d.HIDInput({ mode: 'pos', onReadable }));
     if (on('camera') && newFrameDecoder) {
       const make = newFrameDecoder;
@@ -453,12 +495,18 @@ export class App {
     const got = results && results.length === 1 ? results[0] : null;
     if (got && got.result === 'granted') return this.pay(s.verdict);
     if (got && got.result === 'already_paid') {
-      this.log.write(`registry: ${s.verdict.ticket.emission}-${s.verdict.ticket.block}-${s.verdict.ticket.number} already paid by ${got.by.device_id}`);
+      this.log.write(
+        `registry: ${s.verdict.ticket.emission}-${s.verdict.ticket.block}-${s.verdict.ticket.number} already paid by ${got.by.device_id}`,
+      );
       return this.showVerdict({
         kind: 'already-paid',
         ticket: s.verdict.ticket,
         prizeEur: s.verdict.prizeEur,
-        paid: { prizeEur: s.verdict.prizeEur, paidAtMs: got.by.paid_at, deviceId: String(got.by.device_id).slice(0, 16) },
+        paid: {
+          prizeEur: s.verdict.prizeEur,
+          paidAtMs: got.by.paid_at,
+          deviceId: String(got.by.device_id).slice(0, 16),
+        },
       });
     }
     if (got || error) {
@@ -480,7 +528,13 @@ export class App {
       const t = v.ticket;
       try {
         // The outbox first: a cut between the two leaves an entry the sync drops (no ledger record).
-        this.outbox!.add({ emission: t.emission, block: t.block, number: t.number, paidAtMs: Math.floor(this.trustedNow()), code });
+        this.outbox!.add({
+          emission: t.emission,
+          block: t.block,
+          number: t.number,
+          paidAtMs: Math.floor(this.trustedNow()),
+          code,
+        });
         return this.pay(v, true);
       } catch (e) {
         this.log.write(`outbox: ${messageOf(e)}`);
@@ -507,7 +561,10 @@ export class App {
     }
     if (!batch.length) return;
     this.nextSyncAt = now + this.config.syncIntervalMs;
-    const id = this.request('sync', batch.map((e) => ({ code: e.code, paid_at: e.paidAtMs })));
+    const id = this.request(
+      'sync',
+      batch.map((e) => ({ code: e.code, paid_at: e.paidAtMs })),
+    );
     this.inflight = { id, kind: 'sync', entries: batch };
   }
 
@@ -518,8 +575,10 @@ export class App {
     }
     results.forEach((r, i) => {
       const t = entries[i];
-      if (r.result === 'conflict') this.log.write(`sync: ${t.emission}-${t.block}-${t.number} CONFLICT, also paid by ${r.by.device_id}`);
-      else if (r.result === 'invalid') this.log.write(`sync: ${t.emission}-${t.block}-${t.number} refused: ${r.reason}`);
+      if (r.result === 'conflict')
+        this.log.write(`sync: ${t.emission}-${t.block}-${t.number} CONFLICT, also paid by ${r.by.device_id}`);
+      else if (r.result === 'invalid')
+        this.log.write(`sync: ${t.emission}-${t.block}-${t.number} refused: ${r.reason}`);
     });
     this.outbox!.markSynced(entries);
     const left = this.outbox!.pending.length;
@@ -547,7 +606,9 @@ export class App {
       }
       const w = TEXT[this.lang];
       this.log.write(`payment of ${t.emission}-${t.block}-${t.number} failed: ${messageOf(e)}`);
-      this.display.show(errorScreen(this.lang, e instanceof LedgerError && e.code === 'FULL' ? w.ledgerFull : w.recordFailed));
+      this.display.show(
+        errorScreen(this.lang, e instanceof LedgerError && e.code === 'FULL' ? w.ledgerFull : w.recordFailed),
+      );
       this.signal('error');
       this.state = { kind: 'shown', until: this.mono.now() + this.config.verdictMs };
       return;

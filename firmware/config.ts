@@ -4,11 +4,24 @@
 //   characters escaped) · CRC-32 of all before.
 // The valid record with the highest sequence wins; none valid → built-in defaults. Portable.
 import { crc32 } from '../src/crc32.ts';
+import {
+  CONFIG_INPUTS,
+  CONFIG_INT_LIMITS,
+  CONFIG_LANGS,
+  EMISSION_LIMITS,
+  KEY_ID_LIMITS,
+  isConfigInput,
+  isDate,
+  isDeviceId,
+  isIntIn,
+  type ConfigInput,
+} from '../src/config-schema.ts';
 import { fromHex } from '../src/hex.ts';
 import type { Flash } from '../src/hal.ts';
 import type { Lang } from '../src/i18n.ts';
 import { TEST_KEY_ID, TEST_PUBLIC_KEY_HEX, type KeyRing } from '../src/sph1/keys.ts';
 import { PRODUCTION } from './build-info.ts';
+import { getU32BE, putU32BE } from '../src/bytes.ts';
 
 export interface EmissionConfig {
   emission: number;
@@ -34,7 +47,7 @@ export interface Config {
   /** An RTC this many days or more ahead of the trusted-time mark waits for a confirmation (keypad or service port). */
   clockJumpDays: number;
   /** Which scanner inputs to open. */
-  inputs: ('serial' | 'keyboard' | 'pos' | 'camera')[];
+  inputs: ConfigInput[];
   /** The fleet registry's base URL (`http://host:port`); empty: no registry, every payment is local. */
   registryUrl: string;
   /** With a registry that does not answer, wins up to this many euros are paid offline (and pushed later). */
@@ -95,18 +108,9 @@ export function asciiText(b: Uint8Array): string | null {
   return s;
 }
 
-// --- validation -----------------------------------------------------------------------------------
+// --- validation (limits: src/config-schema.ts) ----------------------------------------------------
 
-const isInt = (v: unknown, min: number, max: number): v is number =>
-  typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
-
-/** A `YYYY-MM-DD` that is a real calendar date. */
-export function isDate(s: unknown): s is string {
-  if (typeof s !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
-  const [y, m, d] = s.split('-').map(Number);
-  const t = new Date(Date.UTC(y, m - 1, d));
-  return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
-}
+export { isDate };
 
 /** The problems of a candidate configuration (empty when valid). */
 export function configProblems(c: unknown, production = PRODUCTION): string[] {
@@ -118,39 +122,45 @@ export function configProblems(c: unknown, production = PRODUCTION): string[] {
     o.keys.forEach((k: unknown, i) => {
       const e = k as Record<string, unknown>;
       if (!e || typeof e !== 'object') return p.push(`keys[${i}]: not an object`);
-      if (!isInt(e.id, 0, 255)) p.push(`keys[${i}].id: not 0…255`);
+      if (!isIntIn(e.id, KEY_ID_LIMITS)) p.push(`keys[${i}].id: not 0…255`);
       else if (production && e.id === TEST_KEY_ID) p.push(`keys[${i}]: a production build refuses the test key id 0`);
       if (typeof e.publicKeyHex !== 'string' || !/^[0-9a-fA-F]{64}$/.test(e.publicKeyHex)) {
         p.push(`keys[${i}].publicKeyHex: not 64 hex digits`);
       }
     });
-  if (!isInt(o.payoutLimitEur, 0, 0xffffffff)) p.push('payoutLimitEur: not a whole number of euros');
-  if (o.lang !== 'fr' && o.lang !== 'en') p.push("lang: not 'fr' or 'en'");
+  if (!isIntIn(o.payoutLimitEur, CONFIG_INT_LIMITS.payoutLimitEur))
+    p.push('payoutLimitEur: not a whole number of euros');
+  if ((CONFIG_LANGS as readonly unknown[]).indexOf(o.lang) < 0) p.push("lang: not 'fr' or 'en'");
   if (!Array.isArray(o.emissions)) p.push('emissions: not a list');
   else
     o.emissions.forEach((e: unknown, i) => {
       const x = e as Record<string, unknown>;
       if (!x || typeof x !== 'object') return p.push(`emissions[${i}]: not an object`);
-      if (!isInt(x.emission, 0, 0xffff)) p.push(`emissions[${i}].emission: not 0…65535`);
+      if (!isIntIn(x.emission, EMISSION_LIMITS)) p.push(`emissions[${i}].emission: not 0…65535`);
       if (!isDate(x.closingDate)) p.push(`emissions[${i}].closingDate: not a YYYY-MM-DD date`);
     });
-  if (typeof o.deviceId !== 'string' || !/^[\x20-\x7e]{0,16}$/.test(o.deviceId)) {
-    p.push('deviceId: not printable ASCII of at most 16 characters');
+  if (!isDeviceId(o.deviceId)) p.push('deviceId: not printable ASCII of at most 16 characters');
+  const ranged = [
+    'verdictMs',
+    'payWaitMs',
+    'compactFreeSectors',
+    'clockJumpDays',
+    'registryTimeoutMs',
+    'syncIntervalMs',
+  ] as const;
+  for (const k of ranged) {
+    const [min, max] = CONFIG_INT_LIMITS[k];
+    if (!isIntIn(o[k], CONFIG_INT_LIMITS[k])) p.push(`${k}: not ${min}…${max}`);
   }
-  if (!isInt(o.verdictMs, 500, 600000)) p.push('verdictMs: not 500…600000');
-  if (!isInt(o.payWaitMs, 1000, 3600000)) p.push('payWaitMs: not 1000…3600000');
-  if (!isInt(o.compactFreeSectors, 0, 65535)) p.push('compactFreeSectors: not 0…65535');
-  if (!isInt(o.clockJumpDays, 1, 3650)) p.push('clockJumpDays: not 1…3650');
-  const inputs = ['serial', 'keyboard', 'pos', 'camera'];
-  if (!Array.isArray(o.inputs) || !o.inputs.every((x) => inputs.indexOf(x as string) >= 0)) {
-    p.push('inputs: not a list of serial, keyboard, pos, camera');
+  if (!Array.isArray(o.inputs) || !o.inputs.every(isConfigInput)) {
+    p.push(`inputs: not a list of ${CONFIG_INPUTS.join(', ')}`);
   }
   if (typeof o.registryUrl !== 'string' || !/^(|https?:\/\/[\x21-\x7e]{1,200})$/.test(o.registryUrl)) {
     p.push('registryUrl: not empty or an http(s):// URL');
   }
-  if (!isInt(o.offlineLimitEur, 0, 0xffffffff)) p.push('offlineLimitEur: not a whole number of euros');
-  if (!isInt(o.registryTimeoutMs, 100, 60000)) p.push('registryTimeoutMs: not 100…60000');
-  if (!isInt(o.syncIntervalMs, 1000, 86400000)) p.push('syncIntervalMs: not 1000…86400000');
+  if (!isIntIn(o.offlineLimitEur, CONFIG_INT_LIMITS.offlineLimitEur)) {
+    p.push('offlineLimitEur: not a whole number of euros');
+  }
   return p;
 }
 
@@ -174,16 +184,10 @@ export function encodeConfig(cfg: Config, seq = 1): Uint8Array {
   const b = new Uint8Array(total);
   b.set(MAGIC, 0);
   b[4] = FORMAT;
-  const put32 = (o: number, v: number) => {
-    b[o] = (v >>> 24) & 255;
-    b[o + 1] = (v >>> 16) & 255;
-    b[o + 2] = (v >>> 8) & 255;
-    b[o + 3] = v & 255;
-  };
-  put32(5, seq >>> 0);
-  put32(9, payload.length);
+  putU32BE(b, 5, seq >>> 0);
+  putU32BE(b, 9, payload.length);
   b.set(payload, HEAD);
-  put32(HEAD + payload.length, crc32(b.subarray(0, HEAD + payload.length)));
+  putU32BE(b, HEAD + payload.length, crc32(b.subarray(0, HEAD + payload.length)));
   return b;
 }
 
@@ -194,7 +198,7 @@ export function decodeConfig(bytes: Uint8Array, production = PRODUCTION): Decode
   if (!(bytes instanceof Uint8Array) || bytes.length < HEAD + 4) return { error: 'config: too short' };
   for (let i = 0; i < 4; i++) if (bytes[i] !== MAGIC[i]) return { error: 'config: no record' };
   if (bytes[4] !== FORMAT) return { error: `config: unknown format ${bytes[4]}` };
-  const get32 = (o: number) => ((bytes[o] << 24) | (bytes[o + 1] << 16) | (bytes[o + 2] << 8) | bytes[o + 3]) >>> 0;
+  const get32 = (o: number) => getU32BE(bytes, o);
   const seq = get32(5);
   const n = get32(9);
   if (HEAD + n + 4 > bytes.length || HEAD + n + 4 > CONFIG_RECORD_MAX) return { error: 'config: bad length' };
@@ -236,7 +240,10 @@ export function loadConfig(flash: Flash, production = PRODUCTION): LoadedConfig 
   let best: LoadedConfig | undefined;
   const errors: string[] = [];
   for (let s = 0; s < sectors; s++) {
-    const d = decodeConfig(flash.read(s * flash.blockLength, Math.min(flash.blockLength, CONFIG_RECORD_MAX)), production);
+    const d = decodeConfig(
+      flash.read(s * flash.blockLength, Math.min(flash.blockLength, CONFIG_RECORD_MAX)),
+      production,
+    );
     if ('error' in d) {
       errors.push(`sector ${s}: ${d.error}`);
       continue;

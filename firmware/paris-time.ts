@@ -1,16 +1,16 @@
-// Dates as the French read them (Paris time), for the screens. The offset rule is src/claim.ts's.
-import { parisOffsetMinutes } from '../src/claim.ts';
+// Dates as the French read them, for the screens: the Paris calendar of src/claim.ts in French order.
+import { parisDate, parisOffsetMinutes } from '../src/claim.ts';
 
 const two = (n: number) => (n < 10 ? '0' : '') + n;
 
 /** `dd/mm/yyyy` in Paris time. */
-export function parisDate(ms: number): string {
-  const d = new Date(ms + parisOffsetMinutes(ms) * 60000);
-  return `${two(d.getUTCDate())}/${two(d.getUTCMonth() + 1)}/${d.getUTCFullYear()}`;
+export function frenchDate(ms: number): string {
+  const [y, m, d] = parisDate(ms).split('-');
+  return `${d}/${m}/${y}`;
 }
 
 /** `dd/mm/yyyy hh:mm` in Paris time. */
-export function parisDateTime(ms: number): string {
+export function frenchDateTime(ms: number): string {
   const d = new Date(ms + parisOffsetMinutes(ms) * 60000);
-  return `${parisDate(ms)} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}`;
+  return `${frenchDate(ms)} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}`;
 }

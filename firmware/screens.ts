@@ -2,7 +2,7 @@
 // towards the customer on the device): the amount of a win, or the outcome in one word. Pure.
 import { REASON_TEXT, formatEur, type Lang } from '../src/i18n.ts';
 import type { Verdict } from './decide.ts';
-import { parisDate, parisDateTime } from './paris-time.ts';
+import { frenchDate, frenchDateTime } from './paris-time.ts';
 import { PRODUCT, VERSION } from './build-info.ts';
 
 export const COLUMNS = 20;
@@ -173,11 +173,11 @@ export function verdictScreen(v: Verdict, lang: Lang): string[] {
       return screen([w.lose, ticketLine(v.ticket)], w.lose);
     case 'already-paid':
       return screen(
-        [w.alreadyPaid, `${w.on} ${parisDateTime(v.paid.paidAtMs)}`, `${w.by} ${v.paid.deviceId}`],
+        [w.alreadyPaid, `${w.on} ${frenchDateTime(v.paid.paidAtMs)}`, `${w.by} ${v.paid.deviceId}`],
         w.alreadyPaid,
       );
     case 'expired':
-      return screen([w.expired, `${w.until} ${parisDate(v.deadlineMs - 1)}`, ticketLine(v.ticket)], w.notPayable);
+      return screen([w.expired, `${w.until} ${frenchDate(v.deadlineMs - 1)}`, ticketLine(v.ticket)], w.notPayable);
     case 'centre':
       return screen([w.win, ...wrap(v.idRequired ? w.centreId : w.centre, 2)], formatEur(v.prizeEur, lang));
     case 'win':
@@ -203,5 +203,5 @@ export function errorScreen(lang: Lang, message: string): string[] {
 /** The RTC reads far ahead of the trusted time: the clerk confirms it (OK) or not (C). */
 export function clockScreen(lang: Lang, rtcMs: number): string[] {
   const w = TEXT[lang];
-  return screen([w.clockAhead, parisDateTime(rtcMs), w.clockKeys], '');
+  return screen([w.clockAhead, frenchDateTime(rtcMs), w.clockKeys], '');
 }

@@ -1,6 +1,6 @@
 // SHA-512 (FIPS 180-4) in 32-bit halves, small: the firmware bundle uses it in place of
-// @noble/hashes/sha2.js (build.mjs aliases it) to keep the camera-less core within its 48 KiB budget.
-// Only `sha512` is provided; checked against @noble/hashes in test/firmware/sha512.test.ts.
+// @noble/hashes/sha2.js (the build aliases it, tools/build.ts) to keep the camera-less core within its 64 KiB budget.
+// Only `sha512` is provided; checked against @noble/hashes in test/firmware/verify.test.ts.
 
 const K = new Int32Array(160);
 (() => {
@@ -34,35 +34,62 @@ function block(H: Int32Array, m: Uint8Array, o: number): void {
   for (let i = 0; i < 32; i++, o += 4) W[i] = (m[o] << 24) | (m[o + 1] << 16) | (m[o + 2] << 8) | m[o + 3];
   for (let i = 16; i < 80; i++) {
     // σ0 of W[i-15] and σ1 of W[i-2], on (hi, lo) pairs.
-    let h = W[2 * (i - 15)], l = W[2 * (i - 15) + 1];
+    let h = W[2 * (i - 15)],
+      l = W[2 * (i - 15) + 1];
     const s0h = ((h >>> 1) | (l << 31)) ^ ((h >>> 8) | (l << 24)) ^ (h >>> 7);
     const s0l = ((l >>> 1) | (h << 31)) ^ ((l >>> 8) | (h << 24)) ^ ((l >>> 7) | (h << 25));
     h = W[2 * (i - 2)];
     l = W[2 * (i - 2) + 1];
     const s1h = ((h >>> 19) | (l << 13)) ^ ((l >>> 29) | (h << 3)) ^ (h >>> 6);
     const s1l = ((l >>> 19) | (h << 13)) ^ ((h >>> 29) | (l << 3)) ^ ((l >>> 6) | (h << 26));
-    let lo = (s0l >>> 0) + (s1l >>> 0) + (W[2 * (i - 7) + 1] >>> 0) + (W[2 * (i - 16) + 1] >>> 0);
+    const lo = (s0l >>> 0) + (s1l >>> 0) + (W[2 * (i - 7) + 1] >>> 0) + (W[2 * (i - 16) + 1] >>> 0);
     W[2 * i] = s0h + s1h + W[2 * (i - 7)] + W[2 * (i - 16)] + ((lo / 0x100000000) | 0);
     W[2 * i + 1] = lo | 0;
   }
-  let ah = H[0], al = H[1], bh = H[2], bl = H[3], ch = H[4], cl = H[5], dh = H[6], dl = H[7];
-  let eh = H[8], el = H[9], fh = H[10], fl = H[11], gh = H[12], gl = H[13], hh = H[14], hl = H[15];
+  let ah = H[0],
+    al = H[1],
+    bh = H[2],
+    bl = H[3],
+    ch = H[4],
+    cl = H[5],
+    dh = H[6],
+    dl = H[7];
+  let eh = H[8],
+    el = H[9],
+    fh = H[10],
+    fl = H[11],
+    gh = H[12],
+    gl = H[13],
+    hh = H[14],
+    hl = H[15];
   for (let i = 0; i < 160; i += 2) {
     const S1h = ((eh >>> 14) | (el << 18)) ^ ((eh >>> 18) | (el << 14)) ^ ((el >>> 9) | (eh << 23));
     const S1l = ((el >>> 14) | (eh << 18)) ^ ((el >>> 18) | (eh << 14)) ^ ((eh >>> 9) | (el << 23));
-    const chh = (eh & fh) ^ (~eh & gh), chl = (el & fl) ^ (~el & gl);
+    const chh = (eh & fh) ^ (~eh & gh),
+      chl = (el & fl) ^ (~el & gl);
     const t1l = (hl >>> 0) + (S1l >>> 0) + (chl >>> 0) + (K[i + 1] >>> 0) + (W[i + 1] >>> 0);
     const t1h = hh + S1h + chh + K[i] + W[i] + ((t1l / 0x100000000) | 0);
     const S0h = ((ah >>> 28) | (al << 4)) ^ ((al >>> 2) | (ah << 30)) ^ ((al >>> 7) | (ah << 25));
     const S0l = ((al >>> 28) | (ah << 4)) ^ ((ah >>> 2) | (al << 30)) ^ ((ah >>> 7) | (al << 25));
-    const mjh = (ah & bh) ^ (ah & ch) ^ (bh & ch), mjl = (al & bl) ^ (al & cl) ^ (bl & cl);
+    const mjh = (ah & bh) ^ (ah & ch) ^ (bh & ch),
+      mjl = (al & bl) ^ (al & cl) ^ (bl & cl);
     const t2l = (S0l >>> 0) + (mjl >>> 0);
     const t2h = S0h + mjh + ((t2l / 0x100000000) | 0);
-    hh = gh; hl = gl; gh = fh; gl = fl; fh = eh; fl = el;
+    hh = gh;
+    hl = gl;
+    gh = fh;
+    gl = fl;
+    fh = eh;
+    fl = el;
     let x = (dl >>> 0) + (t1l >>> 0);
     eh = (dh + t1h + ((x / 0x100000000) | 0)) | 0;
     el = x | 0;
-    dh = ch; dl = cl; ch = bh; cl = bl; bh = ah; bl = al;
+    dh = ch;
+    dl = cl;
+    ch = bh;
+    cl = bl;
+    bh = ah;
+    bl = al;
     x = (t1l >>> 0) + (t2l >>> 0);
     ah = (t1h + t2h + ((x / 0x100000000) | 0)) | 0;
     al = x | 0;

@@ -30,7 +30,7 @@ import {
 import { fromHex } from '../src/hex.ts';
 import type { SlotReport } from '../src/service/protocol.ts';
 import type { Verifier } from '../src/crypto/ed25519.ts';
-import { hostVerify } from '../src/node/node-crypto.ts';
+import { hostVerify } from '../tools/node-crypto.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { readTrust } from './provision.ts';
 
@@ -198,7 +198,10 @@ export function trustedOptions(chip: NorChip, o: BootOptions = {}): BootOptions 
 }
 
 /** True when `image` was signed by the published development firmware key. */
-export function devSigned(image: { keyHash?: Uint8Array; signature: Uint8Array; hash: Uint8Array }, verify: Verifier = hostVerify): boolean {
+export function devSigned(
+  image: { keyHash?: Uint8Array; signature: Uint8Array; hash: Uint8Array },
+  verify: Verifier = hostVerify,
+): boolean {
   const dev = fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX);
   if (image.keyHash) return equalHash(image.keyHash, sha256(dev));
   return verify(image.signature, image.hash, dev);
@@ -228,16 +231,26 @@ type Checked = { ok: true; image: ParsedImage; hashHex: string } | { ok: false; 
 /** Every check the bootloader makes before starting or accepting an image. */
 export function checkImage(bytes: Uint8Array, minCounter: number, o: BootOptions = {}, exact = true): Checked {
   const opt = options(o);
-  if (bytes.length > SLOT_SIZE) return { ok: false, reason: 'too-large', detail: `${bytes.length} bytes, a slot holds ${SLOT_SIZE}` };
+  if (bytes.length > SLOT_SIZE)
+    return { ok: false, reason: 'too-large', detail: `${bytes.length} bytes, a slot holds ${SLOT_SIZE}` };
   const v = verifyImage(bytes, opt.publicKey, { verify: opt.verify, exact });
-  if (opt.production && v.image && devSigned(v.image, opt.verify)) return { ok: false, reason: 'signature', detail: DEV_SIGNED_DETAIL };
+  if (opt.production && v.image && devSigned(v.image, opt.verify))
+    return { ok: false, reason: 'signature', detail: DEV_SIGNED_DETAIL };
   if (!v.ok) return { ok: false, reason: v.reason, detail: v.detail };
   const h = v.image.header;
   if (h.boardId !== opt.boardId) {
-    return { ok: false, reason: 'board', detail: `image for board 0x${h.boardId.toString(16)}, this is board 0x${opt.boardId.toString(16)}` };
+    return {
+      ok: false,
+      reason: 'board',
+      detail: `image for board 0x${h.boardId.toString(16)}, this is board 0x${opt.boardId.toString(16)}`,
+    };
   }
   if (h.securityCounter < minCounter) {
-    return { ok: false, reason: 'rollback', detail: `security counter ${h.securityCounter} below the device's ${minCounter}` };
+    return {
+      ok: false,
+      reason: 'rollback',
+      detail: `security counter ${h.securityCounter} below the device's ${minCounter}`,
+    };
   }
   return { ok: true, image: v.image, hashHex: v.hashHex };
 }
@@ -296,7 +309,9 @@ export function bootSelect(chip: NorChip, opts: BootOptions = {}): BootedImage |
     writeState(chip, { confirmed: other });
     return booted(chip, other, f, false);
   }
-  return { error: `no bootable image: slot ${SLOT_NAMES[st.confirmed]}: ${c.detail}; slot ${SLOT_NAMES[other]}: ${f.detail}` };
+  return {
+    error: `no bootable image: slot ${SLOT_NAMES[st.confirmed]}: ${c.detail}; slot ${SLOT_NAMES[other]}: ${f.detail}`,
+  };
 }
 
 /** The slot an update goes to: the one not confirmed. */
@@ -311,7 +326,11 @@ export type InstallResult = { ok: true; slot: Slot; hashHex: string } | { ok: fa
  * before the first write, so a refusal leaves the chip as it was. `running` is the slot executing now
  * (an unconfirmed trial may not be overwritten).
  */
-export function installImage(chip: NorChip, bytes: Uint8Array, opts: BootOptions & { running?: Slot | null } = {}): InstallResult {
+export function installImage(
+  chip: NorChip,
+  bytes: Uint8Array,
+  opts: BootOptions & { running?: Slot | null } = {},
+): InstallResult {
   const t = trustedOptions(chip, opts);
   if ('error' in t) return { ok: false, reason: 'signature', detail: t.error };
   const o = { ...t, running: opts.running };
@@ -325,7 +344,8 @@ export function installImage(chip: NorChip, bytes: Uint8Array, opts: BootOptions
   if (st.trial !== null) writeState(chip, { trial: null, trialBooted: false });
   const part = SLOTS[target];
   for (let off = 0; off < bytes.length; off += SECTOR_SIZE) chip.eraseSector(part.offset + off);
-  for (let off = 0; off < bytes.length; off += PAGE) chip.program(part.offset + off, bytes.subarray(off, Math.min(off + PAGE, bytes.length)));
+  for (let off = 0; off < bytes.length; off += PAGE)
+    chip.program(part.offset + off, bytes.subarray(off, Math.min(off + PAGE, bytes.length)));
   const back = checkSlot(chip, target, st.minCounter, o);
   if (!back.ok) return { ok: false, reason: 'flash', detail: `read-back check failed: ${back.detail}` };
   writeState(chip, { trial: target, trialBooted: false });
@@ -337,19 +357,22 @@ export function provision(chip: NorChip, bytes: Uint8Array, minCounter = 0): voi
   for (const p of [LAYOUT.slotA, LAYOUT.slotB, LAYOUT.bootState, LAYOUT.updateJournal]) {
     for (let off = 0; off < p.size; off += SECTOR_SIZE) chip.eraseSector(p.offset + off);
   }
-  for (let off = 0; off < bytes.length; off += PAGE) chip.program(LAYOUT.slotA.offset + off, bytes.subarray(off, Math.min(off + PAGE, bytes.length)));
+  for (let off = 0; off < bytes.length; off += PAGE)
+    chip.program(LAYOUT.slotA.offset + off, bytes.subarray(off, Math.min(off + PAGE, bytes.length)));
   writeState(chip, { confirmed: 0, trial: null, trialBooted: false, minCounter });
 }
 
 export function slotSummary(chip: NorChip, slot: Slot, o: BootOptions = {}): SlotSummary {
   const name = SLOT_NAMES[slot];
   const bytes = readSlot(chip, slot);
-  if (!(bytes instanceof Uint8Array)) return { slot: name, status: bytes.empty ? 'empty' : 'invalid', detail: bytes.error };
+  if (!(bytes instanceof Uint8Array))
+    return { slot: name, status: bytes.empty ? 'empty' : 'invalid', detail: bytes.error };
   const c = checkImage(bytes, 0, o);
   const h = parseHeader(bytes);
   const base: SlotSummary = { slot: name, status: c.ok ? 'valid' : 'invalid', size: bytes.length };
   if (!('error' in h)) {
-    base.version = `${h.version.major}.${h.version.minor}.${h.version.patch}` + (h.version.build ? `+${h.version.build}` : '');
+    base.version =
+      `${h.version.major}.${h.version.minor}.${h.version.patch}` + (h.version.build ? `+${h.version.build}` : '');
     base.boardId = h.boardId;
     base.securityCounter = h.securityCounter;
   }

@@ -2,8 +2,28 @@
 // src/hal.ts, on virtual time (hw-sim/scheduler.ts). The VM (hw-sim/qjs-host.ts) gets `device`;
 // the simulator drives the inputs and observes the outputs through this object.
 import type {
-  Camera, CameraOptions, Device, DeviceKey, Flash, FlashOptions, Frame, HIDInput, HIDInputOptions, Identity, Key, Keypad,
-  KeypadOptions, LedColor, Network, NetworkOptions, NetworkResponse, Serial, SerialOptions, TextDisplay, Tone, WatchdogOptions,
+  Camera,
+  CameraOptions,
+  Device,
+  DeviceKey,
+  Flash,
+  FlashOptions,
+  Frame,
+  HIDInput,
+  HIDInputOptions,
+  Identity,
+  Key,
+  Keypad,
+  KeypadOptions,
+  LedColor,
+  Network,
+  NetworkOptions,
+  NetworkResponse,
+  Serial,
+  SerialOptions,
+  TextDisplay,
+  Tone,
+  WatchdogOptions,
 } from '../src/hal.ts';
 import { LAYOUT, SECTOR_SIZE } from './layout.ts';
 import type { Scheduler } from './scheduler.ts';
@@ -30,7 +50,15 @@ export interface PeripheralOptions {
   chip: NorFlash;
   /** Real-time clock: ms since the epoch when the scheduler's time is 0. */
   rtcBase: () => number;
-  identity: { deviceId: string; boardId: number; imageHash: string; pendingConfirm: boolean; confirm(): void; ticketKeys?: string; production?: boolean };
+  identity: {
+    deviceId: string;
+    boardId: number;
+    imageHash: string;
+    pendingConfirm: boolean;
+    confirm(): void;
+    ticketKeys?: string;
+    production?: boolean;
+  };
   events?: DeviceEvents;
   rows?: number;
   columns?: number;
@@ -153,7 +181,8 @@ export class Peripherals {
       HIDInput: class extends Source<Uint8Array> implements HIDInput {
         constructor(opts: HIDInputOptions) {
           super(opts?.onReadable);
-          if (opts?.mode !== 'keyboard' && opts?.mode !== 'pos') throw new TypeError("HIDInput mode must be 'keyboard' or 'pos'");
+          if (opts?.mode !== 'keyboard' && opts?.mode !== 'pos')
+            throw new TypeError("HIDInput mode must be 'keyboard' or 'pos'");
           register(opts.mode === 'keyboard' ? 'hid-keyboard' : 'hid-pos', this);
         }
       },
@@ -208,7 +237,10 @@ export class Peripherals {
       Beeper: class {
         play(tones: readonly Tone[]): void {
           if (self.off) return;
-          const b = { t: sched.now, tones: (Array.isArray(tones) ? tones : []).map((x) => ({ hz: Number(x.hz), ms: Number(x.ms) })) };
+          const b = {
+            t: sched.now,
+            tones: (Array.isArray(tones) ? tones : []).map((x) => ({ hz: Number(x.hz), ms: Number(x.ms) })),
+          };
           self.beeps.push(b);
           if (self.beeps.length > 1000) self.beeps.splice(0, self.beeps.length - 1000);
           o.events?.beep?.(b);
@@ -336,7 +368,14 @@ class CameraSource extends Source<Frame> implements Camera {
 
 /** The HAL Flash of a firmware partition of the chip. */
 export function partitionFlash(chip: NorFlash, partition: unknown): Flash {
-  const p = partition === 'config' ? LAYOUT.config : partition === 'ledger' ? LAYOUT.ledger : partition === 'outbox' ? LAYOUT.outbox : null;
+  const p =
+    partition === 'config'
+      ? LAYOUT.config
+      : partition === 'ledger'
+        ? LAYOUT.ledger
+        : partition === 'outbox'
+          ? LAYOUT.outbox
+          : null;
   if (!p) throw new TypeError("Flash partition must be 'config', 'ledger' or 'outbox'");
   return chip.partition(p.offset, p.size);
 }

@@ -4,6 +4,7 @@
 import { readFileSync, writeFileSync, renameSync, existsSync } from 'node:fs';
 import type { Flash } from '../src/hal.ts';
 import { CHIP_SIZE, LAYOUT, SECTOR_SIZE, type Partition } from './layout.ts';
+import { seededRng } from './rng.ts';
 
 /** Thrown by the operation a power cut interrupted, then by every operation until `powerOn()`. */
 export class PowerCut extends Error {
@@ -42,16 +43,9 @@ export const BLOCK64 = 65536;
 /** Uniform in [0, 1). */
 export type Random = () => number;
 
-/** mulberry32: a small seeded generator, so that every cut is reproducible. */
+/** The simulator's seeded generator (rng.ts, mulberry32) as a function, so that every cut is reproducible. */
 export function seeded(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return seededRng(seed).next;
 }
 
 export interface NorFlashOptions {
@@ -104,17 +98,20 @@ export class NorFlash implements Flash {
   constructor(opts: NorFlashOptions = {}) {
     this.size = opts.size ?? CHIP_SIZE;
     this.blockLength = opts.sectorSize ?? SECTOR_SIZE;
-    if (!(this.blockLength > 0) || this.size % this.blockLength !== 0) throw new RangeError('flash: size must be a whole number of sectors');
+    if (!(this.blockLength > 0) || this.size % this.blockLength !== 0)
+      throw new RangeError('flash: size must be a whole number of sectors');
     this.bytes = new Uint8Array(this.size).fill(0xff);
     if (opts.bytes) {
-      if (opts.bytes.length !== this.size) throw new RangeError(`flash: image is ${opts.bytes.length} bytes, expected ${this.size}`);
+      if (opts.bytes.length !== this.size)
+        throw new RangeError(`flash: image is ${opts.bytes.length} bytes, expected ${this.size}`);
       this.bytes.set(opts.bytes);
     }
     this.wear = new Uint32Array(this.size / this.blockLength);
     this.random = opts.random ?? seeded(1);
     this.timing = opts.timing ?? TYPICAL_TIMING;
     this.cutRandom = this.random;
-    this.writeOnce = opts.writeOnce ?? (this.size === CHIP_SIZE && this.blockLength === SECTOR_SIZE ? [LAYOUT.otp] : []);
+    this.writeOnce =
+      opts.writeOnce ?? (this.size === CHIP_SIZE && this.blockLength === SECTOR_SIZE ? [LAYOUT.otp] : []);
   }
 
   /** Loads a chip saved by `save`, or a fresh erased one when the file does not exist. */
@@ -156,13 +153,15 @@ export class NorFlash implements Flash {
     this.check(offset, bytes.length);
     for (const w of this.writeOnce) {
       for (let i = Math.max(offset, w.offset); i < Math.min(offset + bytes.length, w.offset + w.size); i++) {
-        if (this.bytes[i] !== 0xff) throw new WriteOnceError(`flash: byte 0x${i.toString(16)} of a write-once area is already programmed`);
+        if (this.bytes[i] !== 0xff)
+          throw new WriteOnceError(`flash: byte 0x${i.toString(16)} of a write-once area is already programmed`);
       }
     }
     this.ops++;
     this.counters.writes++;
     const n = bytes.length;
-    const pages = n === 0 ? 0 : Math.floor((offset + n - 1) / this.timing.pageSize) - Math.floor(offset / this.timing.pageSize) + 1;
+    const pages =
+      n === 0 ? 0 : Math.floor((offset + n - 1) / this.timing.pageSize) - Math.floor(offset / this.timing.pageSize) + 1;
     this.counters.busyMs += pages * this.timing.pageProgramMs;
     if (this.cutNow()) {
       const r = this.cutRandom;
@@ -190,7 +189,12 @@ export class NorFlash implements Flash {
 
   /** Erases the 64 KiB block `block64` (the chip's block erase: one operation, far quicker than 16 sectors). */
   eraseBlock64(block64: number): void {
-    if (!Number.isInteger(block64) || block64 < 0 || block64 >= this.size / BLOCK64 || BLOCK64 % this.blockLength !== 0) {
+    if (
+      !Number.isInteger(block64) ||
+      block64 < 0 ||
+      block64 >= this.size / BLOCK64 ||
+      BLOCK64 % this.blockLength !== 0
+    ) {
       throw new RangeError(`flash erase: no 64 KiB block ${block64}`);
     }
     const ms = this.timing.blockEraseMs ?? (BLOCK64 / this.blockLength) * this.timing.eraseMs;
@@ -234,9 +238,16 @@ export class NorFlash implements Flash {
 
   /** The HAL Flash of one partition: offsets and blocks relative to it. */
   partition(offset: number, size: number): Flash {
-    if (offset % this.blockLength !== 0 || size % this.blockLength !== 0 || size <= 0 || offset < 0 || offset + size > this.size) {
+    if (
+      offset % this.blockLength !== 0 ||
+      size % this.blockLength !== 0 ||
+      size <= 0 ||
+      offset < 0 ||
+      offset + size > this.size
+    ) {
       throw new RangeError('flash partition: must be whole sectors inside the chip');
     }
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the partition's closures read the live chip
     const chip = this;
     const first = offset / this.blockLength;
     const inside = (o: number, len: number) => {

@@ -53,7 +53,8 @@ export function drawPixels(p: PanelLike, scale = 3): { width: number; height: nu
       }
     });
   });
-  const ledColor: [number, number, number] = p.led === 'green' ? [0, 220, 0] : p.led === 'red' ? [230, 0, 0] : [60, 60, 60];
+  const ledColor: [number, number, number] =
+    p.led === 'green' ? [0, 220, 0] : p.led === 'red' ? [230, 0, 0] : [60, 60, 60];
   const ly = margin + p.rows * cellH + 1;
   for (let y = ly; y < ly + ledH - 2; y++) for (let x = margin; x < margin + 8; x++) put(x, y, ledColor);
   return { width: w, height: h, data };

@@ -18,7 +18,7 @@ import { TEST_KEY_ID, TEST_PUBLIC_KEY_HEX } from '../src/sph1/keys.ts';
 import { fromHex, toHex } from '../src/hex.ts';
 import type { TrustReport } from '../src/service/protocol.ts';
 import type { NorChip } from './bootloader.ts';
-import { publicKeyProblem } from '../src/node/node-crypto.ts';
+import { publicKeyProblem } from '../tools/node-crypto.ts';
 
 export interface Trust {
   firmwareKey: Uint8Array;
@@ -70,7 +70,8 @@ export function encodeTrust(t: Omit<Trust, 'provisioned'>): Uint8Array {
   b.set(t.techKey, 60);
   let at = FIXED;
   for (const [id, key] of t.ticketKeys) {
-    if (key.length !== 32 || !Number.isInteger(id) || id < 0 || id > 255) throw new RangeError('ticket keys: id 0…255, 32-byte key');
+    if (key.length !== 32 || !Number.isInteger(id) || id < 0 || id > 255)
+      throw new RangeError('ticket keys: id 0…255, 32-byte key');
     b[at] = id;
     b.set(key, at + 1);
     at += 33;
@@ -82,7 +83,8 @@ export function encodeTrust(t: Omit<Trust, 'provisioned'>): Uint8Array {
 export function decodeTrust(b: Uint8Array): Trust | { error: string; blank: boolean } {
   if (b.every((x) => x === 0xff)) return { error: 'not provisioned', blank: true };
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  if (b.length < FIXED + 4 || dv.getUint32(0, true) !== MAGIC || b[4] !== 1) return { error: 'provisioning record damaged', blank: false };
+  if (b.length < FIXED + 4 || dv.getUint32(0, true) !== MAGIC || b[4] !== 1)
+    return { error: 'provisioning record damaged', blank: false };
   const n = b[6];
   const end = FIXED + 33 * n;
   if (n > MAX_TICKET_KEYS || end + 4 > b.length || dv.getUint32(end, true) !== crc32(b.subarray(0, end))) {
@@ -116,8 +118,13 @@ export function readTrust(chip: NorChip): Trust | { error: string } {
  */
 export function provisionTrust(chip: NorChip, t: Partial<Omit<Trust, 'provisioned'>>): Trust {
   const full = { ...devTrust(), ...t };
-  if (full.production && isDevFirmwareKey(full.firmwareKey)) throw new Error('a production device cannot trust the development firmware key');
-  for (const [name, k] of [['firmware key', full.firmwareKey], ['technician key', full.techKey], ...[...full.ticketKeys].map(([id, k]) => [`ticket key ${id}`, k] as const)] as const) {
+  if (full.production && isDevFirmwareKey(full.firmwareKey))
+    throw new Error('a production device cannot trust the development firmware key');
+  for (const [name, k] of [
+    ['firmware key', full.firmwareKey],
+    ['technician key', full.techKey],
+    ...[...full.ticketKeys].map(([id, k]) => [`ticket key ${id}`, k] as const),
+  ] as const) {
     const problem = publicKeyProblem(k);
     if (problem) throw new Error(`${name}: ${problem}, no signature would verify with it`);
   }

@@ -43,7 +43,12 @@ export class PtyError extends Error {
   }
 }
 
-export const pathTaken = (p: string) => new PtyError('path-taken', p, `${p} exists and is not a pseudo-terminal link: choose another path (it is left as it is)`);
+export const pathTaken = (p: string) =>
+  new PtyError(
+    'path-taken',
+    p,
+    `${p} exists and is not a pseudo-terminal link: choose another path (it is left as it is)`,
+  );
 
 export const SOCAT_HINT = 'install socat (Debian/Ubuntu: sudo apt-get install socat; macOS: brew install socat)';
 
@@ -110,7 +115,10 @@ export async function exposeServicePort(host: ServiceHost, opts: PtyOptions = {}
     let started = false;
     let failed: Error | null = null;
     p.on('error', (e: NodeJS.ErrnoException) => {
-      failed = e.code === 'ENOENT' ? new PtyError('no-socat', '', `socat not found: ${SOCAT_HINT}`) : new PtyError('socat-failed', e.message, `cannot start socat: ${e.message}`);
+      failed =
+        e.code === 'ENOENT'
+          ? new PtyError('no-socat', '', `socat not found: ${SOCAT_HINT}`)
+          : new PtyError('socat-failed', e.message, `cannot start socat: ${e.message}`);
     });
     p.on('exit', (code, signal) => {
       if (!started || stopping || socat !== p) return;
@@ -132,7 +140,13 @@ export async function exposeServicePort(host: ServiceHost, opts: PtyOptions = {}
       throw new PtyError('socat-failed', last, `socat could not make the port: ${last}`);
     }
     const s = await new Promise<SerialPortStream>((resolve, reject) => {
-      const sp = new SerialPortStream({ binding: autoDetect(), path: devLink, baudRate: baud, autoOpen: false, lock: false });
+      const sp = new SerialPortStream({
+        binding: autoDetect(),
+        path: devLink,
+        baudRate: baud,
+        autoOpen: false,
+        lock: false,
+      });
       sp.open((err) => (err ? reject(err) : resolve(sp)));
     });
     s.on('data', (d: Buffer) => port.receive(new Uint8Array(d.buffer, d.byteOffset, d.byteLength)));

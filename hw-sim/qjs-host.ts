@@ -258,7 +258,7 @@ export class QjsDevice {
   private enter(where: string, f: () => { error?: QuickJSHandle; value?: QuickJSHandle }): void {
     if (this.disposed) return;
     const outer = this.depth === 0;
-    const limit = where === 'boot' ? this.opts.bootDeadlineMs ?? 20000 : this.opts.deadlineMs ?? 5000;
+    const limit = where === 'boot' ? (this.opts.bootDeadlineMs ?? 20000) : (this.opts.deadlineMs ?? 5000);
     if (outer) this.deadline = Date.now() + limit;
     this.depth++;
     try {
@@ -272,7 +272,7 @@ export class QjsDevice {
         if (jobs.error) {
           this.classify(this.vm.dump(jobs.error), 'jobs');
           jobs.error.dispose();
-        } else jobs.value;
+        }
       }
     } catch (err) {
       if (!this.disposed) this.classify(err, where);
@@ -288,9 +288,14 @@ export class QjsDevice {
     const vm = this.vm;
     const device = this.opts.device as unknown as Record<string, unknown>;
     const ctors = Object.keys(device).filter((k) => typeof device[k] === 'function');
-    for (let p: object | null = Object.getPrototypeOf(device); p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+    for (
+      let p: object | null = Object.getPrototypeOf(device);
+      p && p !== Object.prototype;
+      p = Object.getPrototypeOf(p)
+    ) {
       for (const k of Object.getOwnPropertyNames(p)) {
-        if (k !== 'constructor' && /^[A-Z]/.test(k) && typeof device[k] === 'function' && !ctors.includes(k)) ctors.push(k);
+        if (k !== 'constructor' && /^[A-Z]/.test(k) && typeof device[k] === 'function' && !ctors.includes(k))
+          ctors.push(k);
       }
     }
     const H = vm.newObject();
@@ -370,7 +375,11 @@ export class QjsDevice {
         let out: unknown;
         this.enter('callback', () => {
           const wire = this.encode(args);
-          const handles = [this.vm.newNumber(id), this.vm.newString(wire.json), ...wire.bins.map((b) => this.vm.newArrayBuffer(b))];
+          const handles = [
+            this.vm.newNumber(id),
+            this.vm.newString(wire.json),
+            ...wire.bins.map((b) => this.vm.newArrayBuffer(b)),
+          ];
           const r = this.vm.callFunction(this.dispatch!, this.vm.undefined, ...handles);
           for (const h of handles) h.dispose();
           if (!r.error) {

@@ -8,7 +8,7 @@ import { drawPng, drawText, type Panel } from './render.ts';
 import { transmit, ScannerOptionError } from './scanners/index.ts';
 import { ticketCode } from './tickets.ts';
 import type { Scenario, Step } from './scenario.ts';
-import { formatEur } from '../src/i18n.ts';
+import { formatEur, type Lang } from '../src/i18n.ts';
 import { publicKeyArg } from '../src/node/key-args.ts';
 import { messages } from '../src/messages/index.ts';
 
@@ -49,7 +49,7 @@ export interface RunOptions {
   /** The chip to start from (overrides the scenario's `device.flash`). */
   chip?: NorFlash;
   /** Language of the problems reported (default fr, like all technician-facing text). */
-  lang?: 'fr' | 'en';
+  lang?: Lang;
   /** Keys to provision the device with when the scenario names none (`saphir sim --firmware-key`…). */
   firmwareKey?: Uint8Array;
   techKey?: Uint8Array;
@@ -64,7 +64,10 @@ export interface RunOptions {
 /** What a scenario sees of its registry. */
 export interface ScenarioRegistry {
   url: string;
-  state(): Promise<{ holders: { emission: number; block: number; number: number; device_id: string }[]; conflicts: number }>;
+  state(): Promise<{
+    holders: { emission: number; block: number; number: number; device_id: string }[];
+    conflicts: number;
+  }>;
 }
 
 export function describe(s: Step): string {
@@ -82,7 +85,9 @@ export function describe(s: Step): string {
       const what = s.ticket
         ? `ticket ${s.ticket.emission}/${s.ticket.block}/${s.ticket.number} (${s.ticket.prize ? formatEur(s.ticket.prize) : 'perdant'}${s.ticket.key === 'other' ? ', forged' : ''})`
         : `code ${s.code!.length > 24 ? s.code!.slice(0, 21) + '…' : s.code}`;
-      const opts = Object.entries(s.options).map(([k, v]) => `${k}=${v}`).join(' ');
+      const opts = Object.entries(s.options)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ');
       return `scan ${what} via ${s.via}${opts ? ' ' + opts : ''}${s.during ? ` (press ${s.during.key} at ${s.during.atMs} ms)` : ''}`;
     }
     case 'press':
@@ -102,12 +107,17 @@ export function describe(s: Step): string {
     case 'screenshot':
       return `screenshot ${s.file}`;
     case 'network':
-      return s.up ? `network up${s.latencyMs !== undefined ? ` latency ${s.latencyMs} ms` : ''}${s.loss !== undefined ? ` loss ${s.loss}` : ''}` : 'network down';
+      return s.up
+        ? `network up${s.latencyMs !== undefined ? ` latency ${s.latencyMs} ms` : ''}${s.loss !== undefined ? ` loss ${s.loss}` : ''}`
+        : 'network down';
     case 'expect-registry': {
       const parts: string[] = [];
       if (s.claims !== undefined) parts.push(`claims ${s.claims}`);
       if (s.conflicts !== undefined) parts.push(`conflicts ${s.conflicts}`);
-      if (s.contains) parts.push(`contains ${s.contains.emission}/${s.contains.block}/${s.contains.number}${s.contains.device ? ` by ${s.contains.device}` : ''}`);
+      if (s.contains)
+        parts.push(
+          `contains ${s.contains.emission}/${s.contains.block}/${s.contains.number}${s.contains.device ? ` by ${s.contains.device}` : ''}`,
+        );
       return `expect-registry ${parts.join(', ')}`;
     }
     case 'ensure-on':
@@ -130,7 +140,8 @@ function describeOn(s: Step): string {
 /** Builds the simulator a scenario asks for (its flash file, clock, seed, device id). */
 export function simulatorFor(sc: Scenario, o: RunOptions = {}, deviceId = sc.device?.id): Simulator {
   const chip = o.chip ?? (sc.device?.flash ? NorFlash.load(resolveFrom(sc.file, sc.device.flash)) : new NorFlash());
-  const key = (v: string | undefined, option: string) => (v === undefined ? undefined : publicKeyArg(option, /^[0-9a-fA-F]{64}$/.test(v) ? v : resolveFrom(sc.file, v)));
+  const key = (v: string | undefined, option: string) =>
+    v === undefined ? undefined : publicKeyArg(option, /^[0-9a-fA-F]{64}$/.test(v) ? v : resolveFrom(sc.file, v));
   return new Simulator({
     chip,
     seed: sc.seed,
@@ -169,14 +180,24 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
   const fleet = new Map<string, Simulator>();
   if (sc.devices) {
     fleet.set(sc.devices[0], first);
-    for (const id of sc.devices.slice(1)) fleet.set(id, simulatorFor({ ...sc, device: { ...sc.device, flash: undefined } }, { ...o, chip: undefined }, id));
+    for (const id of sc.devices.slice(1))
+      fleet.set(id, simulatorFor({ ...sc, device: { ...sc.device, flash: undefined } }, { ...o, chip: undefined }, id));
   }
   const all = sc.devices ? [...fleet.values()] : [first];
   for (const [id, d] of sc.devices ? fleet : new Map([['', first]])) {
     if (sc.config || o.registry) d.configure({ ...sc.config, ...(id ? { deviceId: id } : {}) });
   }
   let sim = first;
-  const report: RunReport = { scenario: sc.name, file: sc.file, ok: true, steps: [], virtualMs: 0, wallMs: 0, scans: 0, payments: 0 };
+  const report: RunReport = {
+    scenario: sc.name,
+    file: sc.file,
+    ok: true,
+    steps: [],
+    virtualMs: 0,
+    wallMs: 0,
+    scans: 0,
+    payments: 0,
+  };
   const start = sim.now;
   const say = messages(o.lang ?? 'fr').step;
   /** Beeps count from the last action (scan, press, boot). */
@@ -292,7 +313,15 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         const test = () => {
           const lines = sim.screen;
           // Without a line: the screen as lines, and as one text (a wrapped phrase still matches).
-          const cands = s.row ? [lines[s.row - 1] ?? ''] : [lines.join('\n'), lines.map((l) => l.trim()).filter(Boolean).join(' ')];
+          const cands = s.row
+            ? [lines[s.row - 1] ?? '']
+            : [
+                lines.join('\n'),
+                lines
+                  .map((l) => l.trim())
+                  .filter(Boolean)
+                  .join(' '),
+              ];
           return cands.some((l) => (s.contains !== undefined ? l.includes(s.contains) : s.matches!.test(l)));
         };
         if (await sim.runUntil(test, s.withinMs)) return;
@@ -313,7 +342,8 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
           entries = sim.ledger();
           const countOk = s.count === undefined || entries.length === s.count;
           const c = s.contains;
-          const hasOk = !c || entries.some((p) => p.emission === c.emission && p.block === c.block && p.number === c.number);
+          const hasOk =
+            !c || entries.some((p) => p.emission === c.emission && p.block === c.block && p.number === c.number);
           return countOk && hasOk;
         };
         if (await sim.runUntil(test, s.withinMs)) {
@@ -339,7 +369,14 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
           return (
             (s.claims === undefined || st.holders.length === s.claims) &&
             (s.conflicts === undefined || st.conflicts === s.conflicts) &&
-            (!c || st.holders.some((h) => h.emission === c.emission && h.block === c.block && h.number === c.number && (!c.device || h.device_id === c.device)))
+            (!c ||
+              st.holders.some(
+                (h) =>
+                  h.emission === c.emission &&
+                  h.block === c.block &&
+                  h.number === c.number &&
+                  (!c.device || h.device_id === c.device),
+              ))
           );
         };
         // Devices push on their own time: run them, asking the registry every virtual second.
@@ -353,8 +390,10 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         return say.registry(want, st.holders.length, held, st.conflicts);
       }
       case 'screenshot': {
-        if (o.screenshot) return void (await o.screenshot(s.file, { lines: sim.screen, rows: 4, columns: 20, led: sim.led }));
-        const file = o.screenshotDir && !isAbsolute(s.file) ? resolve(o.screenshotDir, s.file) : resolveFrom(sc.file, s.file);
+        if (o.screenshot)
+          return void (await o.screenshot(s.file, { lines: sim.screen, rows: 4, columns: 20, led: sim.led }));
+        const file =
+          o.screenshotDir && !isAbsolute(s.file) ? resolve(o.screenshotDir, s.file) : resolveFrom(sc.file, s.file);
         try {
           makeDirs(dirname(file));
           writeFileSync(file, drawPng({ lines: sim.screen, rows: 4, columns: 20, led: sim.led }));

@@ -1,6 +1,18 @@
 // Scenario files (hw-sim/scenarios/*.yaml): parsed with `yaml`'s Document API so that every problem
 // names its line, and checked whole before anything runs. Format: docs/simulator.md.
 import { LineCounter, parseDocument, isMap, isScalar, isSeq, type Node, type Pair, type YAMLMap } from 'yaml';
+import {
+  CONFIG_INPUTS,
+  CONFIG_INT_LIMITS,
+  CONFIG_LANGS,
+  CONFIG_YAML_NAMES,
+  DEVICE_ID_MAX,
+  EMISSION_LIMITS,
+  isDate,
+  isDeviceId,
+  type ConfigInput,
+  type ConfigIntField,
+} from '../src/config-schema.ts';
 import { MODEL_OPTIONS, SCANNER_KINDS, type ModelOptions, type ScannerKind } from './scanners/index.ts';
 import { ticketProblem, type TicketSpec } from './tickets.ts';
 import type { SimConfig } from './sim.ts';
@@ -14,22 +26,39 @@ export interface Where {
 export type DisplayExpect = { contains?: string; matches?: RegExp; row?: number; withinMs: number };
 
 /** `on`: the device of a multi-device scenario the step is for (default: the first one). */
-export type Step = Where & { on?: string } &
-  (
+export type Step = Where & { on?: string } & (
     | { kind: 'boot' }
     | { kind: 'reboot' }
     | { kind: 'power-cut'; afterFlashOps?: number }
     | { kind: 'delay'; ms: number }
     | { kind: 'set-clock'; ms: number; text: string }
-    | { kind: 'scan'; code?: string; ticket?: TicketSpec; via: ScannerKind; options: ModelOptions; during?: { key: Key; atMs: number } }
+    | {
+        kind: 'scan';
+        code?: string;
+        ticket?: TicketSpec;
+        via: ScannerKind;
+        options: ModelOptions;
+        during?: { key: Key; atMs: number };
+      }
     | { kind: 'press'; key: Key }
     | ({ kind: 'expect-display' } & DisplayExpect)
     | { kind: 'expect-beep'; beep: string; withinMs: number }
     | { kind: 'expect-led'; color: LedColor; withinMs: number }
-    | { kind: 'expect-ledger'; count?: number; contains?: { emission: number; block: number; number: number }; withinMs: number }
+    | {
+        kind: 'expect-ledger';
+        count?: number;
+        contains?: { emission: number; block: number; number: number };
+        withinMs: number;
+      }
     | { kind: 'screenshot'; file: string }
     | { kind: 'network'; up: boolean; latencyMs?: number; loss?: number }
-    | { kind: 'expect-registry'; claims?: number; conflicts?: number; contains?: { emission: number; block: number; number: number; device?: string }; withinMs: number }
+    | {
+        kind: 'expect-registry';
+        claims?: number;
+        conflicts?: number;
+        contains?: { emission: number; block: number; number: number; device?: string };
+        withinMs: number;
+      }
     /** Boots only when the device is off (after a cut that may or may not have happened). */
     | { kind: 'ensure-on' }
     /** Flips bit `index % 8` of the `index`-th programmed (not 0xFF) byte of the ledger partition, counted modulo. */
@@ -74,9 +103,26 @@ export class ScenarioError extends Error {
 }
 
 export const STEP_KINDS = [
-  'boot', 'reboot', 'power-cut', 'delay', 'set-clock', 'scan', 'press',
-  'expect-display', 'expect-beep', 'expect-led', 'expect-ledger', 'screenshot', 'network', 'expect-registry',
-  'ensure-on', 'flip-bit', 'lose-sector', 'provision', 'update', 'expect-image',
+  'boot',
+  'reboot',
+  'power-cut',
+  'delay',
+  'set-clock',
+  'scan',
+  'press',
+  'expect-display',
+  'expect-beep',
+  'expect-led',
+  'expect-ledger',
+  'screenshot',
+  'network',
+  'expect-registry',
+  'ensure-on',
+  'flip-bit',
+  'lose-sector',
+  'provision',
+  'update',
+  'expect-image',
 ] as const;
 export const BEEP_KINDS = ['win', 'lose', 'refused', 'paid', 'boot', 'key', 'error'] as const;
 const KEYS = ['OK', 'C', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
@@ -106,7 +152,8 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
   const problems: { line: number; message: string }[] = [];
   const lineOf = (n: Node | Pair | null | undefined): number => {
-    const r = (n as { range?: [number, number, number] } | null)?.range ?? ((n as Pair | null)?.key as Node | undefined)?.range;
+    const r =
+      (n as { range?: [number, number, number] } | null)?.range ?? ((n as Pair | null)?.key as Node | undefined)?.range;
     return r ? lc.linePos(r[0]).line : 1;
   };
   const fail = (n: Node | Pair | null | undefined, message: string) => problems.push({ line: lineOf(n), message });
@@ -114,7 +161,10 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
   if (problems.length) throw new ScenarioError(file, problems);
 
   const root = doc.contents;
-  if (!isMap(root)) throw new ScenarioError(file, [{ line: 1, message: 'a scenario is a map with name, steps, and optionally config, device, seed' }]);
+  if (!isMap(root))
+    throw new ScenarioError(file, [
+      { line: 1, message: 'a scenario is a map with name, steps, and optionally config, device, seed' },
+    ]);
 
   /** The scalar value of a node, or undefined (with a problem) when it is not a scalar. */
   const scalar = (n: unknown, what: string): unknown => {
@@ -191,23 +241,32 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
 
   const cfg = top.get('config');
   if (cfg) {
-    const f = fields(cfg.node, 'config', [
-      'payout-limit', 'language', 'emissions', 'clock', 'device-id', 'verdict-ms', 'pay-wait-ms', 'compact-free-sectors', 'inputs',
-      'clock-jump-days',
-    ]);
+    // The names and limits are the firmware's (src/config-schema.ts), so a scenario that passes here
+    // configures the device without a surprise.
+    const Y = CONFIG_YAML_NAMES;
+    const f = fields(cfg.node, 'config', [...Object.values(Y), 'clock']);
     const c: SimConfig = {};
-    if (f.has('payout-limit')) c.payoutLimitEur = int(f.get('payout-limit')!.node, 'payout-limit', 0, 0xffffffff);
-    if (f.has('language')) c.lang = oneOf(f.get('language')!.node, 'language', ['fr', 'en'] as const);
-    if (f.has('device-id')) c.deviceId = str(f.get('device-id')!.node, 'device-id');
-    if (f.has('verdict-ms')) c.verdictMs = int(f.get('verdict-ms')!.node, 'verdict-ms', 100, 3_600_000);
-    if (f.has('pay-wait-ms')) c.payWaitMs = int(f.get('pay-wait-ms')!.node, 'pay-wait-ms', 100, 3_600_000);
-    if (f.has('compact-free-sectors')) c.compactFreeSectors = int(f.get('compact-free-sectors')!.node, 'compact-free-sectors', 0, 256);
-    if (f.has('clock-jump-days')) c.clockJumpDays = int(f.get('clock-jump-days')!.node, 'clock-jump-days', 1, 3650);
-    if (f.has('inputs')) {
-      const n = f.get('inputs')!.node;
-      const kinds = ['serial', 'keyboard', 'pos', 'camera'] as const;
-      if (!isSeq(n)) fail(n as Node, `inputs must be a list of ${kinds.join(', ')}`);
-      else c.inputs = n.items.map((x) => oneOf(x, 'inputs', kinds)).filter((x): x is (typeof kinds)[number] => x !== undefined);
+    for (const k of Object.keys(CONFIG_INT_LIMITS) as ConfigIntField[]) {
+      if (!(k in Y)) continue;
+      const [min, max] = CONFIG_INT_LIMITS[k];
+      const name = Y[k as keyof typeof Y];
+      if (f.has(name)) c[k] = int(f.get(name)!.node, name, min, max);
+    }
+    if (f.has(Y.lang)) c.lang = oneOf(f.get(Y.lang)!.node, Y.lang, CONFIG_LANGS);
+    if (f.has(Y.deviceId)) {
+      const n = f.get(Y.deviceId)!.node;
+      const v = str(n, Y.deviceId);
+      if (v !== undefined && !isDeviceId(v))
+        fail(n as Node, `${Y.deviceId} must be printable ASCII of at most ${DEVICE_ID_MAX} characters`);
+      else c.deviceId = v;
+    }
+    if (f.has(Y.inputs)) {
+      const n = f.get(Y.inputs)!.node;
+      if (!isSeq(n)) fail(n as Node, `inputs must be a list of ${CONFIG_INPUTS.join(', ')}`);
+      else
+        c.inputs = n.items
+          .map((x) => oneOf(x, 'inputs', CONFIG_INPUTS))
+          .filter((x): x is ConfigInput => x !== undefined);
     }
     if (f.has('clock')) {
       const n = f.get('clock')!.node;
@@ -222,10 +281,12 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
         c.emissions = [];
         for (const item of n.items) {
           const e = fields(item, 'an emission', ['emission', 'closes']);
-          const emission = e.has('emission') ? int(e.get('emission')!.node, 'emission', 0, 0xffff) : undefined;
+          const emission = e.has('emission') ? int(e.get('emission')!.node, 'emission', ...EMISSION_LIMITS) : undefined;
           const closes = e.has('closes') ? str(e.get('closes')!.node, 'closes') : undefined;
-          if (!e.has('emission') || !e.has('closes')) fail(item as Node, 'an emission needs emission and closes (YYYY-MM-DD)');
-          else if (closes !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(closes)) fail(e.get('closes')!.node as Node, 'closes must be a date YYYY-MM-DD');
+          if (!e.has('emission') || !e.has('closes'))
+            fail(item as Node, 'an emission needs emission and closes (YYYY-MM-DD)');
+          else if (closes !== undefined && !isDate(closes))
+            fail(e.get('closes')!.node as Node, 'closes must be a date YYYY-MM-DD');
           else if (emission !== undefined && closes !== undefined) c.emissions.push({ emission, closingDate: closes });
         }
       }
@@ -265,12 +326,19 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
     for (const item of steps.node.items) {
       const s = parseStep(item as Node);
       if (s && s.on !== undefined && !(scenario.devices ?? []).includes(s.on)) {
-        fail(item as Node, `on: ${s.on} is not one of the scenario's devices (${(scenario.devices ?? []).join(', ') || 'none declared'})`);
+        fail(
+          item as Node,
+          `on: ${s.on} is not one of the scenario's devices (${(scenario.devices ?? []).join(', ') || 'none declared'})`,
+        );
       } else if (s) scenario.steps.push(s);
     }
     if (steps.node.items.length === 0) fail(steps.node as Node, 'steps is empty');
   }
-  if (problems.length) throw new ScenarioError(file, problems.sort((a, b) => a.line - b.line));
+  if (problems.length)
+    throw new ScenarioError(
+      file,
+      problems.sort((a, b) => a.line - b.line),
+    );
   return scenario;
 
   function parseStep(item: Node): Step | undefined {
@@ -324,10 +392,16 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
       case 'update': {
         if (!needArg('an image: base, next, older or forged')) return undefined;
         const f = fields(arg, 'update', ['image', 'after-flash-ops']);
-        const image = f.has('image') ? oneOf(f.get('image')!.node, 'image', ['base', 'next', 'older', 'forged'] as const) : undefined;
+        const image = f.has('image')
+          ? oneOf(f.get('image')!.node, 'image', ['base', 'next', 'older', 'forged'] as const)
+          : undefined;
         if (!f.has('image')) fail(arg as Node, 'update needs image (base, next, older or forged)');
-        const n = f.has('after-flash-ops') ? int(f.get('after-flash-ops')!.node, 'after-flash-ops', 1, 1_000_000) : undefined;
-        return image === undefined ? undefined : { kind, line, image, ...(n !== undefined ? { afterFlashOps: n } : {}) };
+        const n = f.has('after-flash-ops')
+          ? int(f.get('after-flash-ops')!.node, 'after-flash-ops', 1, 1_000_000)
+          : undefined;
+        return image === undefined
+          ? undefined
+          : { kind, line, image, ...(n !== undefined ? { afterFlashOps: n } : {}) };
       }
       case 'expect-image': {
         if (!needArg('slot or confirmed')) return undefined;
@@ -351,7 +425,9 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
       case 'power-cut': {
         if (empty || (isScalar(arg) && arg.value === 'now')) return { kind, line };
         const f = fields(arg, 'power-cut', ['after-flash-ops']);
-        const n = f.has('after-flash-ops') ? int(f.get('after-flash-ops')!.node, 'after-flash-ops', 1, 1_000_000) : undefined;
+        const n = f.has('after-flash-ops')
+          ? int(f.get('after-flash-ops')!.node, 'after-flash-ops', 1, 1_000_000)
+          : undefined;
         return n === undefined ? undefined : { kind, line, afterFlashOps: n };
       }
       case 'delay': {
@@ -394,7 +470,8 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
             fail(n as Node, `matches: ${(e as Error).message}`);
           }
         }
-        if (f.has('contains') === f.has('matches')) fail(arg as Node, 'expect-display needs exactly one of contains or matches');
+        if (f.has('contains') === f.has('matches'))
+          fail(arg as Node, 'expect-display needs exactly one of contains or matches');
         if (f.has('line')) s.row = int(f.get('line')!.node, 'line', 1, 16);
         if (f.has('within')) s.withinMs = duration(f.get('within')!.node, 'within') ?? DEFAULT_WITHIN_MS;
         return s;
@@ -430,7 +507,8 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
           const emission = c.has('emission') ? int(c.get('emission')!.node, 'emission', 0, 0xffff) : undefined;
           const block = c.has('block') ? int(c.get('block')!.node, 'block', 0, 0xffff) : undefined;
           const number = c.has('number') ? int(c.get('number')!.node, 'number', 0, 2_999_999) : undefined;
-          if (emission === undefined || block === undefined || number === undefined) fail(f.get('contains')!.node as Node, 'contains needs emission, block and number');
+          if (emission === undefined || block === undefined || number === undefined)
+            fail(f.get('contains')!.node as Node, 'contains needs emission, block and number');
           else s.contains = { emission, block, number };
         }
         if (!f.has('count') && !f.has('contains')) fail(arg as Node, 'expect-ledger needs count or contains');
@@ -466,10 +544,12 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
           const block = c.has('block') ? int(c.get('block')!.node, 'block', 0, 0xffff) : undefined;
           const number = c.has('number') ? int(c.get('number')!.node, 'number', 0, 2_999_999) : undefined;
           const device = c.has('device') ? str(c.get('device')!.node, 'device') : undefined;
-          if (emission === undefined || block === undefined || number === undefined) fail(f.get('contains')!.node as Node, 'contains needs emission, block and number');
+          if (emission === undefined || block === undefined || number === undefined)
+            fail(f.get('contains')!.node as Node, 'contains needs emission, block and number');
           else s.contains = { emission, block, number, device };
         }
-        if (!f.has('claims') && !f.has('conflicts') && !f.has('contains')) fail(arg as Node, 'expect-registry needs claims, conflicts or contains');
+        if (!f.has('claims') && !f.has('conflicts') && !f.has('contains'))
+          fail(arg as Node, 'expect-registry needs claims, conflicts or contains');
         if (f.has('within')) s.withinMs = duration(f.get('within')!.node, 'within') ?? 0;
         return s;
       }
@@ -512,7 +592,8 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
       const prize = t.has('prize') ? int(t.get('prize')!.node, 'prize', 0, 250_000) : undefined;
       if (t.has('key')) key = oneOf(t.get('key')!.node, 'key', ['test', 'other'] as const);
       if (emission === undefined || number === undefined || prize === undefined || block === undefined) {
-        if (isMap(n) && (!t.has('emission') || !t.has('number') || !t.has('prize'))) fail(n as Node, 'ticket needs emission, number and prize (block defaults to 1)');
+        if (isMap(n) && (!t.has('emission') || !t.has('number') || !t.has('prize')))
+          fail(n as Node, 'ticket needs emission, number and prize (block defaults to 1)');
       } else {
         const spec: TicketSpec = { emission, block, number, prize, key };
         const problem = ticketProblem(spec);

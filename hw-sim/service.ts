@@ -52,12 +52,18 @@ import {
   LEDGER_PAGE_ENTRIES,
   type LedgerEntry,
   type Identity,
-  type Range,
   type SessionReport,
 } from '../src/service/protocol.ts';
-import { BOARD_ID, DEV_FIRMWARE_PUBLIC_KEY_HEX, HEADER_SIZE, equalBytes, parseHeader, parseImage } from '../src/image/format.ts';
+import {
+  BOARD_ID,
+  DEV_FIRMWARE_PUBLIC_KEY_HEX,
+  HEADER_SIZE,
+  equalBytes,
+  parseHeader,
+  parseImage,
+} from '../src/image/format.ts';
 import { fromHex, toHex } from '../src/hex.ts';
-import { hostVerify } from '../src/node/node-crypto.ts';
+import { hostVerify } from '../tools/node-crypto.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { readTrust, trustReport } from './provision.ts';
 import { NONCE_SIZE, authMessage } from '../src/service/auth.ts';
@@ -121,7 +127,10 @@ class Wire {
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
 
-  constructor(private readonly baud: number | undefined, private readonly deliver: (b: Uint8Array) => void) {}
+  constructor(
+    private readonly baud: number | undefined,
+    private readonly deliver: (b: Uint8Array) => void,
+  ) {}
 
   push(bytes: Uint8Array, after?: () => void): void {
     if (this.closed) return;
@@ -164,7 +173,17 @@ class Wire {
   }
 }
 
-const GATED = new Set<number>([CMD.BEGIN, CMD.WRITE, CMD.FINISH, CMD.REBOOT, CMD.ABORT, CMD.LEDGER, CMD.CLOCK, CMD.OUTBOX, CMD.OUTBOX_DONE]);
+const GATED = new Set<number>([
+  CMD.BEGIN,
+  CMD.WRITE,
+  CMD.FINISH,
+  CMD.REBOOT,
+  CMD.ABORT,
+  CMD.LEDGER,
+  CMD.CLOCK,
+  CMD.OUTBOX,
+  CMD.OUTBOX_DONE,
+]);
 
 export class ServicePort {
   private readonly reader: PacketReader;
@@ -185,7 +204,10 @@ export class ServicePort {
   private readonly random: (n: number) => Uint8Array;
   private readonly now: () => number;
 
-  constructor(private readonly host: ServiceHost, opts: ServicePortOptions) {
+  constructor(
+    private readonly host: ServiceHost,
+    opts: ServicePortOptions,
+  ) {
     this.random = opts.random ?? ((n) => new Uint8Array(randomBytes(n)));
     this.now = opts.now ?? (() => performance.now());
     this.reader = new PacketReader((p) => this.handle(p));
@@ -307,7 +329,9 @@ export class ServicePort {
         return;
       }
       const detail = (e instanceof Error ? e.message : String(e)).slice(0, MAX_DETAIL);
-      this.tx.push(encodePacket({ type: ERROR, seq: p.seq, payload: jsonBytes({ ok: false, reason: 'internal', detail }) }));
+      this.tx.push(
+        encodePacket({ type: ERROR, seq: p.seq, payload: jsonBytes({ ok: false, reason: 'internal', detail }) }),
+      );
     }
   }
 
@@ -321,7 +345,14 @@ export class ServicePort {
           ack.set(p.payload.subarray(0, 4), 1);
           return this.reply(p, ack);
         }
-        return this.reply(p, jsonBytes({ ok: false, reason: 'auth', detail: 'no authenticated session (CHALLENGE, then AUTH with a technician key)' }));
+        return this.reply(
+          p,
+          jsonBytes({
+            ok: false,
+            reason: 'auth',
+            detail: 'no authenticated session (CHALLENGE, then AUTH with a technician key)',
+          }),
+        );
       }
       this.authedUntil = this.now() + AUTH_IDLE_MS;
     }
@@ -374,7 +405,13 @@ export class ServicePort {
       case CMD.OUTBOX_DONE:
         return this.reply(p, jsonBytes(this.outboxDone(p.payload)));
       default:
-        this.tx.push(encodePacket({ type: ERROR, seq: p.seq, payload: jsonBytes({ ok: false, reason: 'unknown-command', detail: `type 0x${p.type.toString(16)}` }) }));
+        this.tx.push(
+          encodePacket({
+            type: ERROR,
+            seq: p.seq,
+            payload: jsonBytes({ ok: false, reason: 'unknown-command', detail: `type 0x${p.type.toString(16)}` }),
+          }),
+        );
     }
   }
 
@@ -425,7 +462,8 @@ export class ServicePort {
     const trust = readTrust(this.host.chip);
     if ('error' in trust) return refuse(trust.error);
     const msg = authMessage(this.opts().boardId, this.host.deviceId, n.bytes);
-    if (payload.length !== 64 || !hostVerify(payload, msg, trust.techKey)) return refuse('signature does not verify with the technician key');
+    if (payload.length !== 64 || !hostVerify(payload, msg, trust.techKey))
+      return refuse('signature does not verify with the technician key');
     this.authedUntil = this.now() + AUTH_IDLE_MS;
     return { ok: true as const };
   }
@@ -454,14 +492,17 @@ export class ServicePort {
    * payment the ledger holds (an entry a power cut left without one is no payment).
    */
   private outbox() {
-    if (!this.host.deviceKey) return { ok: false as const, reason: 'no-key', detail: 'this device has no key for the registry' };
+    if (!this.host.deviceKey)
+      return { ok: false as const, reason: 'no-key', detail: 'this device has no key for the registry' };
     const paid = new Set(
       (this.host.ledgerEntries?.() ?? []).map((e) => {
         const p = e as { emission: number; block: number; number: number };
         return `${p.emission}/${p.block}/${p.number}`;
       }),
     );
-    const entries = Outbox.open(this.outboxFlash()).pending.filter((e) => paid.has(`${e.emission}/${e.block}/${e.number}`)).slice(0, MAX_BATCH);
+    const entries = Outbox.open(this.outboxFlash())
+      .pending.filter((e) => paid.has(`${e.emission}/${e.block}/${e.number}`))
+      .slice(0, MAX_BATCH);
     if (entries.length === 0) return { ok: true as const, request: null, slots: [] as number[] };
     this.outboxNonce++;
     const now = Math.floor(this.host.nowMs?.() ?? Date.now());
@@ -480,7 +521,8 @@ export class ServicePort {
   private outboxDone(payload: Uint8Array) {
     const req = parseJson(payload) as { slots?: unknown } | undefined;
     const slots = req && typeof req === 'object' && Array.isArray(req.slots) ? req.slots : null;
-    if (!slots || !slots.every((x) => Number.isInteger(x))) return { ok: false as const, reason: 'malformed', detail: 'OUTBOX_DONE wants {"slots": [integers]}' };
+    if (!slots || !slots.every((x) => Number.isInteger(x)))
+      return { ok: false as const, reason: 'malformed', detail: 'OUTBOX_DONE wants {"slots": [integers]}' };
     const box = Outbox.open(this.outboxFlash());
     const heard = box.pending.filter((e) => slots.includes(e.slot));
     box.markSynced(heard);
@@ -493,7 +535,11 @@ export class ServicePort {
     const ms = req && typeof req === 'object' ? req.nowMs : undefined;
     // 2024-01-01 … 2100-01-01, the firmware's plausible range
     if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 1704067200000 || ms >= 4102444800000) {
-      return { ok: false as const, reason: 'malformed', detail: 'CLOCK wants {"nowMs": integer ms since 1970 UTC, 2024…2099}' };
+      return {
+        ok: false as const,
+        reason: 'malformed',
+        detail: 'CLOCK wants {"nowMs": integer ms since 1970 UTC, 2024…2099}',
+      };
     }
     const c = this.host.chip;
     const base = LAYOUT.ledger.offset;
@@ -516,7 +562,9 @@ export class ServicePort {
       protocol: PROTOCOL_VERSION,
       boardId: this.opts().boardId,
       deviceId: this.host.deviceId,
-      running: r ? { slot: SLOT_NAMES[r.slot], version: r.version, hash: r.imageHash, pendingConfirm: r.pendingConfirm } : null,
+      running: r
+        ? { slot: SLOT_NAMES[r.slot], version: r.version, hash: r.imageHash, pendingConfirm: r.pendingConfirm }
+        : null,
       securityCounter: info.state.minCounter,
       confirmed: SLOT_NAMES[info.state.confirmed],
       trial: info.state.trial === null ? null : SLOT_NAMES[info.state.trial],
@@ -543,7 +591,8 @@ export class ServicePort {
       return refuse('board', `image for board 0x${h.boardId.toString(16)}, this is board 0x${o.boardId.toString(16)}`);
     }
     const min = readBootState(this.host.chip).minCounter;
-    if (h.securityCounter < min) return refuse('rollback', `security counter ${h.securityCounter} below the device's ${min}`);
+    if (h.securityCounter < min)
+      return refuse('rollback', `security counter ${h.securityCounter} below the device's ${min}`);
     // The manifest placed where it sits in the image, for parseImage; transient (the session keeps the hash).
     const buf = new Uint8Array(total);
     buf.set(header, 0);
@@ -551,8 +600,10 @@ export class ServicePort {
     const img = parseImage(buf);
     if ('error' in img) return refuse('malformed', img.error);
     if (o.production && devSigned(img, o.verify)) return refuse('signature', DEV_SIGNED_DETAIL);
-    if (img.keyHash && !equalBytes(img.keyHash, sha256(o.publicKey))) return refuse('signature', 'signed by another key than the firmware key');
-    if (!o.verify(img.signature, img.hash, o.publicKey)) return refuse('signature', 'Ed25519 signature does not verify with the firmware key');
+    if (img.keyHash && !equalBytes(img.keyHash, sha256(o.publicKey)))
+      return refuse('signature', 'signed by another key than the firmware key');
+    if (!o.verify(img.signature, img.hash, o.publicKey))
+      return refuse('signature', 'Ed25519 signature does not verify with the firmware key');
     const r = this.host.running();
     if (r && r.pendingConfirm && r.slot === inactiveSlot(this.host.chip)) {
       return refuse('busy', 'the running image is not confirmed yet; reset or let it confirm first');
@@ -616,7 +667,8 @@ export class ServicePort {
   private ledgerBinary(payload: Uint8Array): Uint8Array {
     const first = readU32le(payload, 0);
     const count = Math.min(payload[4] | (payload[5] << 8), LEDGER_PAGE_ENTRIES);
-    if (first === 0 || !this.ledgerCache) this.ledgerCache = (this.host.ledgerEntries ? this.host.ledgerEntries() : []) as LedgerEntry[];
+    if (first === 0 || !this.ledgerCache)
+      this.ledgerCache = (this.host.ledgerEntries ? this.host.ledgerEntries() : []) as LedgerEntry[];
     return encodeLedgerPage(this.ledgerCache, Math.min(first, this.ledgerCache.length), count);
   }
 

@@ -1,61 +1,55 @@
 // The whole handheld in software: the NOR chip, the bootloader (or developer mode), the firmware bundle
 // running in QuickJS with the simulated peripherals, on virtual time. Scenarios, the demo, the
 // interactive mode and the benchmarks all drive this class.
-import { existsSync, readFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import type { Frame, Key, LedColor } from '../src/hal.ts';
 import { Scheduler } from './scheduler.ts';
 import { BLOCK64, NorFlash, PowerCut } from './nor-flash.ts';
 import { Peripherals, partitionFlash, type BeepRecord } from './device.ts';
 import { QjsDevice, type QjsFault, type QjsVariant } from './qjs-host.ts';
-import { bootSelect, installImage, provision, slotSummary, type BootedImage, type InstallResult, type NorChip } from './bootloader.ts';
+import {
+  bootSelect,
+  installImage,
+  provision,
+  slotSummary,
+  type BootedImage,
+  type InstallResult,
+  type NorChip,
+} from './bootloader.ts';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from '../src/image/format.ts';
-import { nodeSign } from '../src/node/node-crypto.ts';
+import { nodeSign } from '../tools/node-crypto.ts';
 import { LAYOUT, SECTOR_SIZE } from './layout.ts';
 import { provisionTrust, readTrust, isDevFirmwareKey, type Trust } from './provision.ts';
 import { toHex } from '../src/hex.ts';
 import { seededRng, type Rng } from './rng.ts';
 import type { Transmission } from './scanners/types.ts';
 import { defaultConfig, storeConfig, configProblems, type Config } from '../firmware/config.ts';
-import { BEEPS, type Signal } from '../firmware/signals.ts';
+import { BEEPS, type Signal } from '../src/signals.ts';
 import { readLedgerPartition } from '../src/ledger/index.ts';
 import { SimNetwork } from './network.ts';
 import { fromHex } from '../src/hex.ts';
 import { nobleSign, publicKeyOf } from '../src/crypto/ed25519.ts';
 import { DEV_DEVICE_SEED_HEX } from '../src/registry/protocol.ts';
+import { ROOT, BUNDLE_PATH, IMAGE_PATH } from '../tools/paths.ts';
+import { ensureBuiltSync, type StaleReason } from '../tools/build.ts';
 import type { Payment } from '../src/ledger/index.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8Encode } from '../src/utf8.ts';
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const BUNDLE_PATH = join(ROOT, 'firmware', 'dist', 'saphir-fw.js');
-export const IMAGE_PATH = join(ROOT, 'firmware', 'dist', 'saphir-fw.img');
+export { ROOT, BUNDLE_PATH, IMAGE_PATH };
 
-/** The firmware tests' limits (test/firmware/harness.ts): the simulator runs the bundle under the same. */
+/** The device's VM limits: the simulator, the firmware tests (test/firmware/harness.ts) and the firmware bench run the bundle under these. */
 export const VM_LIMITS = { memoryLimit: 8 << 20, stackLimit: 256 * 1024, deadlineMs: 2000 };
 
-/** Builds firmware/dist/saphir-fw.js when it is missing (`npm run build`). */
-export function ensureBundle(log: (s: string) => void = () => {}): string {
-  build(BUNDLE_PATH, log);
-  return readFileSync(BUNDLE_PATH, 'utf8');
+/** firmware/dist/saphir-fw.js, built first when missing or stale (tools/build.ts). */
+export function ensureBundle(onBuild?: (why: StaleReason) => void): string {
+  return readFileSync(ensureBuiltSync(onBuild), 'utf8');
 }
 
-/** The signed image firmware/dist/saphir-fw.img (built when missing), for booting through the bootloader. */
-export function ensureImage(log: (s: string) => void = () => {}): Uint8Array {
-  build(IMAGE_PATH, log);
+/** The signed image firmware/dist/saphir-fw.img (built when missing or stale), for booting through the bootloader. */
+export function ensureImage(onBuild?: (why: StaleReason) => void): Uint8Array {
+  ensureBuiltSync(onBuild);
   return new Uint8Array(readFileSync(IMAGE_PATH));
-}
-
-function build(path: string, log: (s: string) => void): void {
-  if (!existsSync(path)) {
-    log(`${path.slice(ROOT.length + 1)} missing: building the firmware (npm run build)…`);
-    const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'build.mjs')], { cwd: ROOT, encoding: 'utf8' });
-    if (r.status !== 0 || !existsSync(path)) {
-      throw new Error(`firmware build failed:\n${(r.stderr || r.stdout || '').slice(-2000)}`);
-    }
-  }
 }
 
 /** The bootloader's view of the chip. */
@@ -71,34 +65,18 @@ export function bootChip(chip: NorFlash): NorChip {
 
 export type BeepKind = Signal | 'unknown';
 
-/** Which of the firmware's patterns (firmware/signals.ts) a played beep is. */
+/** Which of the firmware's patterns (src/signals.ts) a played beep is. */
 export function classifyBeep(tones: readonly { hz: number; ms: number }[]): BeepKind {
   for (const [name, pattern] of Object.entries(BEEPS) as [Signal, readonly { hz: number; ms: number }[]][]) {
-    if (pattern.length === tones.length && pattern.every((p, i) => p.hz === tones[i].hz && p.ms === tones[i].ms)) return name;
+    if (pattern.length === tones.length && pattern.every((p, i) => p.hz === tones[i].hz && p.ms === tones[i].ms))
+      return name;
   }
   return 'unknown';
 }
 
 /** Scenario-level device configuration, mapped onto the firmware's Config. */
-export interface SimConfig {
-  payoutLimitEur?: number;
-  lang?: 'fr' | 'en';
-  emissions?: { emission: number; closingDate: string }[];
-  deviceId?: string;
-  verdictMs?: number;
-  payWaitMs?: number;
-  /** The ledger compacts expired payments at boot when fewer sectors than this are free. */
-  compactFreeSectors?: number;
-  /** Days ahead of trusted time from which the RTC waits for a confirmation (firmware default 60). */
-  clockJumpDays?: number;
-  /** Which scanner inputs the firmware opens. */
-  inputs?: Config['inputs'];
-  /** The fleet registry's URL (docs/registry.md); the simulator's `registry` option gives it by default. */
-  registryUrl?: string;
-  offlineLimitEur?: number;
-  registryTimeoutMs?: number;
-  syncIntervalMs?: number;
-}
+/** The configurable fields (not the keys): the firmware's `Config`, checked by the one schema (src/config-schema.ts). */
+export type SimConfig = Partial<Omit<Config, 'keys'>>;
 
 export interface SimEvents {
   display?: (lines: string[], sim: Simulator) => void;
@@ -112,7 +90,7 @@ export interface SimEvents {
 export interface SimOptions {
   /** The chip to start from; default a fresh erased one. */
   chip?: NorFlash;
-  /** Firmware bundle text for developer mode; default firmware/dist/saphir-fw.js (built if missing). */
+  /** Firmware bundle text for developer mode; default firmware/dist/saphir-fw.js (built if missing or stale). */
   bundle?: string;
   variant?: QjsVariant;
   /** Seed of the simulator's randomness (scanner noise, camera frames). */
@@ -297,6 +275,7 @@ export class Simulator {
       this.imageHash = toHex(sha256(utf8Encode(bundle)));
       this.pendingConfirm = false;
     }
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getters below read the live simulator
     const sim = this;
     const identity = {
       deviceId: this.deviceId,
@@ -536,7 +515,9 @@ export class Simulator {
     if (!this.on) throw new SimError('update: the device is off');
     if (cutAfterFlashOps) this.chip.cutAtOp(cutAfterFlashOps);
     try {
-      this.lastUpdate = installImage(bootChip(this.chip), this.updateImage(kind), { running: this.booted?.slot ?? null });
+      this.lastUpdate = installImage(bootChip(this.chip), this.updateImage(kind), {
+        running: this.booted?.slot ?? null,
+      });
     } catch (e) {
       if (!(e instanceof PowerCut)) throw e;
       this.lastUpdate = { ok: false, reason: 'power-cut', detail: e.message };
@@ -554,4 +535,3 @@ export class Simulator {
     this.network?.close();
   }
 }
-

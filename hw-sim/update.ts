@@ -146,7 +146,8 @@ export class SlotWriter {
     const base = SLOTS[this.slot].offset;
     if (!this.erased[i]) this.eraseFor(i);
     this.erased[i] = 0;
-    for (let o = 0; o < data.length; o += PAGE) this.chip.program(base + offset + o, data.subarray(o, Math.min(o + PAGE, data.length)));
+    for (let o = 0; o < data.length; o += PAGE)
+      this.chip.program(base + offset + o, data.subarray(o, Math.min(o + PAGE, data.length)));
     this.chip.program(J.offset + J_HEAD + i, new Uint8Array([DONE]));
     this.done[i] = 1;
     return 'ok';
@@ -168,7 +169,8 @@ export class SlotWriter {
    * true when it did. Called while the following chunks are on the line, so the erase costs no line time.
    */
   eraseAhead(b: number): boolean {
-    if (b < 0 || b * PER_BLOCK >= this.chunks || this.blockErased[b] || !this.needsErase(b) || this.hasDone(b)) return false;
+    if (b < 0 || b * PER_BLOCK >= this.chunks || this.blockErased[b] || !this.needsErase(b) || this.hasDone(b))
+      return false;
     this.eraseBlock(b);
     return true;
   }
@@ -189,7 +191,11 @@ export class SlotWriter {
       return { ok: false, reason: 'incomplete', detail: `${n} bytes missing`, missing };
     }
     if (running === this.slot) {
-      return { ok: false, reason: 'busy', detail: `slot ${SLOT_NAMES[this.slot]} runs unconfirmed; confirm or reset first` };
+      return {
+        ok: false,
+        reason: 'busy',
+        detail: `slot ${SLOT_NAMES[this.slot]} runs unconfirmed; confirm or reset first`,
+      };
     }
     const st = readBootState(this.chip);
     const c = checkSlot(this.chip, this.slot, st.minCounter, o);
@@ -206,7 +212,8 @@ export class SlotWriter {
   }
 
   private needsErase(b: number): boolean {
-    for (let i = b * PER_BLOCK; i < Math.min(this.chunks, (b + 1) * PER_BLOCK); i++) if (!this.done[i] && !this.erased[i]) return true;
+    for (let i = b * PER_BLOCK; i < Math.min(this.chunks, (b + 1) * PER_BLOCK); i++)
+      if (!this.done[i] && !this.erased[i]) return true;
     return false;
   }
 

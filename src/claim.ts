@@ -11,9 +11,22 @@ export const CLAIM_DAYS = 30;
 export function dayNumber(date: string): number {
   const m = typeof date === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(date) : null;
   if (!m) return NaN;
-  const y = +m[1], mo = +m[2], d = +m[3];
+  const y = +m[1],
+    mo = +m[2],
+    d = +m[3];
   if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return NaN;
-  return Date.UTC(y, mo - 1, d) / DAY_MS;
+  return day(y, mo, d);
+}
+
+/**
+ * A 'YYYY-MM-DD' that is a real calendar date in the years the claim rules can compute (1583…9998:
+ * the Gregorian calendar, Easter, a deadline before year 10000). The one date check of configurations
+ * and scenarios.
+ */
+export function isDate(s: unknown): s is string {
+  if (typeof s !== 'string' || Number.isNaN(dayNumber(s))) return false;
+  const y = +s.slice(0, 4);
+  return y >= 1583 && y <= 9998;
 }
 
 /** 'YYYY-MM-DD' of a day number. */
@@ -28,11 +41,16 @@ function pad(n: number): string {
 }
 
 function daysInMonth(y: number, m: number): number {
-  return m === 2 ? ((y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28) : [31, 0, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
+  return m === 2
+    ? (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
+      ? 29
+      : 28
+    : [31, 0, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
 }
 
 function day(y: number, m: number, d: number): number {
-  return Date.UTC(y, m - 1, d) / DAY_MS;
+  // setUTCFullYear, not Date.UTC, which reads years 0…99 as 1900…1999.
+  return new Date(0).setUTCFullYear(y, m - 1, d) / DAY_MS;
 }
 
 function checkedDay(date: string, what: string): number {
@@ -43,14 +61,18 @@ function checkedDay(date: string, what: string): number {
 
 /** Easter Sunday of a Gregorian year (anonymous Gregorian algorithm, Meeus/Jones/Butcher). */
 export function easterSunday(year: number): string {
-  if (!Number.isInteger(year) || year < 1583 || year > 9999) throw new RangeError(`easterSunday: year ${year} outside 1583…9999`);
+  if (!Number.isInteger(year) || year < 1583 || year > 9999)
+    throw new RangeError(`easterSunday: year ${year} outside 1583…9999`);
   const a = year % 19;
-  const b = Math.floor(year / 100), c = year % 100;
-  const d = Math.floor(b / 4), e = b % 4;
+  const b = Math.floor(year / 100),
+    c = year % 100;
+  const d = Math.floor(b / 4),
+    e = b % 4;
   const f = Math.floor((b + 8) / 25);
   const g = Math.floor((b - f + 1) / 3);
   const h = (19 * a + b - d - g + 15) % 30;
-  const i = Math.floor(c / 4), k = c % 4;
+  const i = Math.floor(c / 4),
+    k = c % 4;
   const l = (32 + 2 * e + 2 * i - h - k) % 7;
   const m = Math.floor((a + 11 * h + 22 * l) / 451);
   const month = Math.floor((h + l - 7 * m + 114) / 31);
@@ -66,8 +88,17 @@ export function easterSunday(year: number): string {
 export function publicHolidays(year: number): string[] {
   const easter = checkedDay(easterSunday(year), 'publicHolidays');
   const days = [
-    day(year, 1, 1), easter + 1, day(year, 5, 1), day(year, 5, 8), easter + 39, easter + 50,
-    day(year, 7, 14), day(year, 8, 15), day(year, 11, 1), day(year, 11, 11), day(year, 12, 25),
+    day(year, 1, 1),
+    easter + 1,
+    day(year, 5, 1),
+    day(year, 5, 8),
+    easter + 39,
+    easter + 50,
+    day(year, 7, 14),
+    day(year, 8, 15),
+    day(year, 11, 1),
+    day(year, 11, 11),
+    day(year, 12, 25),
   ];
   return days.sort((x, y) => x - y).map(dateOfDay);
 }
@@ -133,7 +164,12 @@ export function parisMidnightUtc(date: string): number {
  * until 00:00 Paris of the next day, excluded.
  */
 export function isClaimable(closingDate: string, nowMs: number): boolean {
-  if (typeof nowMs !== 'number' || !Number.isFinite(nowMs)) throw new RangeError('isClaimable: nowMs must be a time in ms');
-  const end = parisMidnightUtc(dateOfDay(checkedDay(claimDeadline(closingDate), 'isClaimable') + 1));
-  return nowMs < end;
+  if (typeof nowMs !== 'number' || !Number.isFinite(nowMs))
+    throw new RangeError('isClaimable: nowMs must be a time in ms');
+  return nowMs < claimEndMs(closingDate);
+}
+
+/** The instant (UTC ms, exclusive) the claim period of an emission closing on `closingDate` ends. */
+export function claimEndMs(closingDate: string): number {
+  return parisMidnightUtc(dateOfDay(checkedDay(claimDeadline(closingDate), 'claimEndMs') + 1));
 }

@@ -22,7 +22,7 @@ export function utf8Encode(s: string): Uint8Array {
 /** Decodes UTF-8; malformed sequences become U+FFFD. */
 export function utf8Decode(b: Uint8Array): string {
   let s = '';
-  for (let i = 0; i < b.length; ) {
+  for (let i = 0; i < b.length;) {
     const c = b[i];
     let cp = 0xfffd;
     let n = 1;
@@ -33,7 +33,14 @@ export function utf8Decode(b: Uint8Array): string {
     } else if (c >= 0xe0 && c < 0xf0 && i + 2 < b.length && (b[i + 1] & 0xc0) === 0x80 && (b[i + 2] & 0xc0) === 0x80) {
       cp = ((c & 15) << 12) | ((b[i + 1] & 63) << 6) | (b[i + 2] & 63);
       n = 3;
-    } else if (c >= 0xf0 && c < 0xf5 && i + 3 < b.length && (b[i + 1] & 0xc0) === 0x80 && (b[i + 2] & 0xc0) === 0x80 && (b[i + 3] & 0xc0) === 0x80) {
+    } else if (
+      c >= 0xf0 &&
+      c < 0xf5 &&
+      i + 3 < b.length &&
+      (b[i + 1] & 0xc0) === 0x80 &&
+      (b[i + 2] & 0xc0) === 0x80 &&
+      (b[i + 3] & 0xc0) === 0x80
+    ) {
       cp = ((c & 7) << 18) | ((b[i + 1] & 63) << 12) | ((b[i + 2] & 63) << 6) | (b[i + 3] & 63);
       n = 4;
     }

@@ -2,11 +2,11 @@
 // need a system tool.
 import { accessSync, constants, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { delimiter, dirname, join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { test as uvuTest } from 'uvu';
+import { ROOT } from '../tools/paths.ts';
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export { ROOT };
 export const FIXTURES = join(ROOT, 'test', 'fixtures');
 
 export interface Vector {
@@ -48,10 +48,19 @@ interface Tool {
 const require = createRequire(import.meta.url);
 
 const TOOLS: Record<string, Tool> = {
-  socat: { what: 'socat not installed', install: 'apt-get install socat', check: () => (onPath('socat') ? null : 'not on PATH') },
-  script: { what: 'util-linux script not installed', install: 'apt-get install bsdutils', check: () => (onPath('script') ? null : 'not on PATH') },
+  socat: {
+    what: 'socat not installed',
+    install: 'apt-get install socat',
+    check: () => (onPath('socat') ? null : 'not on PATH'),
+  },
+  script: {
+    what: 'util-linux script not installed',
+    install: 'apt-get install bsdutils',
+    check: () => (onPath('script') ? null : 'not on PATH'),
+  },
   'node-hid': {
-    what: (why) => (/Cannot find (module|package)/.test(why) ? 'node-hid not installed' : 'node-hid cannot load (libusb/libudev)'),
+    what: (why) =>
+      /Cannot find (module|package)/.test(why) ? 'node-hid not installed' : 'node-hid cannot load (libusb/libudev)',
     install: (why) => (/Cannot find (module|package)/.test(why) ? 'npm ci' : 'apt-get install libusb-1.0-0 libudev1'),
     check: () => {
       try {
@@ -83,7 +92,9 @@ const TOOLS: Record<string, Tool> = {
       if (onPath('postgres') || onPath('pg_ctl')) return null;
       const lib = '/usr/lib/postgresql';
       const versions = existsSync(lib) ? readdirSync(lib) : [];
-      return versions.some((v) => existsSync(join(lib, v, 'bin', 'postgres'))) ? null : 'no postgres binary, no DATABASE_URL';
+      return versions.some((v) => existsSync(join(lib, v, 'bin', 'postgres')))
+        ? null
+        : 'no postgres binary, no DATABASE_URL';
     },
   },
 };
@@ -91,7 +102,8 @@ const TOOLS: Record<string, Tool> = {
 const known = new Map<string, string | null>();
 /** Why `name` cannot be used here (null when it can). `check` overrides the built-in probe. */
 export function toolMissing(name: string, check?: () => string | null): string | null {
-  if (!known.has(name)) known.set(name, (check ?? TOOLS[name]?.check ?? (() => (onPath(name) ? null : 'not on PATH')))());
+  if (!known.has(name))
+    known.set(name, (check ?? TOOLS[name]?.check ?? (() => (onPath(name) ? null : 'not on PATH')))());
   return known.get(name)!;
 }
 

@@ -41,10 +41,12 @@ child.on('close', (code, signal) => {
     const skips = Number.isFinite(skipped) ? skipped : 0;
     const failed = total - passed + uncaught;
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skips} skipped${why ? ` (${why})` : ''}\n`);
-    process.exitCode = failed > 0 ? code || 1 : code ?? (signal ? 1 : 0);
+    process.exitCode = failed > 0 ? code || 1 : (code ?? (signal ? 1 : 0));
   } else {
     const how = signal ? `signal ${signal}` : `exit code ${code}`;
-    process.stdout.write(`\nthe test run stopped before its summary (${how}): see the error above; ${Math.max(1, uncaught)} failed\n`);
+    process.stdout.write(
+      `\nthe test run stopped before its summary (${how}): see the error above; ${Math.max(1, uncaught)} failed\n`,
+    );
     process.exitCode = code || 1;
   }
 });

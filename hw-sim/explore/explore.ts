@@ -79,7 +79,13 @@ function bootView(sim: Simulator, step: Step): BootView {
     pendingConfirm: sim.pendingConfirm,
     update:
       step.kind === 'update' && u
-        ? { image: step.image, counter: counters[step.image], ok: u.ok, reason: u.ok ? undefined : u.reason, slot: u.ok ? u.slot : undefined }
+        ? {
+            image: step.image,
+            counter: counters[step.image],
+            ok: u.ok,
+            reason: u.ok ? undefined : u.reason,
+            slot: u.ok ? u.slot : undefined,
+          }
         : undefined,
   };
 }
@@ -121,7 +127,8 @@ export async function runOps(s: Schedule, ops: readonly Op[], bundle: string | u
         steps = r.line;
         const step = scenario.steps[i];
         // Read again only when the chip was written or damaged since the last read.
-        const touched = sim.chip.ops !== chipOps || step.kind === 'flip-bit' || step.kind === 'lose-sector' || step.kind === 'press';
+        const touched =
+          sim.chip.ops !== chipOps || step.kind === 'flip-bit' || step.kind === 'lose-sector' || step.kind === 'press';
         let ledger;
         if (touched || meta[i].op === 'settle') {
           chipOps = sim.chip.ops;
@@ -134,7 +141,12 @@ export async function runOps(s: Schedule, ops: readonly Op[], bundle: string | u
         const fresh = sim.faults.slice(faults);
         faults = sim.faults.length;
         if (!r.ok) throw new ViolationError({ invariant: 4, step: r.line, message: `the step failed: ${r.problem}` });
-        for (const f of fresh) throw new ViolationError({ invariant: 4, step: r.line, message: `VM fault ${f.kind} in ${f.where}: ${f.message}` });
+        for (const f of fresh)
+          throw new ViolationError({
+            invariant: 4,
+            step: r.line,
+            message: `VM fault ${f.kind} in ${f.where}: ${f.message}`,
+          });
         model.observe({
           step,
           meta: meta[i],
@@ -166,7 +178,11 @@ export async function runOps(s: Schedule, ops: readonly Op[], bundle: string | u
 }
 
 /** Runs schedule (seed, index); on a violation, shrinks it and writes its scenario text. */
-export async function exploreOne(seed: string | number, index: number, o: ExploreOptions = {}): Promise<ScheduleResult> {
+export async function exploreOne(
+  seed: string | number,
+  index: number,
+  o: ExploreOptions = {},
+): Promise<ScheduleResult> {
   const wall = performance.now();
   const s = makeSchedule(seed, index, o);
   const run = await runOps(s, s.ops, o.bundle);
@@ -197,7 +213,12 @@ export async function exploreOne(seed: string | number, index: number, o: Explor
  * Delta debugging (ddmin) over the operations: drops chunks, then single operations, keeping any
  * smaller schedule that still breaks the same invariant. The first operation (boot) always stays.
  */
-export async function shrink(s: Schedule, v: Violation, bundle: string | undefined, maxRuns: number): Promise<{ ops: Op[]; violation: Violation; runs: number }> {
+export async function shrink(
+  s: Schedule,
+  v: Violation,
+  bundle: string | undefined,
+  maxRuns: number,
+): Promise<{ ops: Op[]; violation: Violation; runs: number }> {
   // Operations after the one that failed play no part.
   const { meta } = toScenario(s, s.ops, (c) => c);
   let stepsSeen = 0;
@@ -272,7 +293,9 @@ export function scenarioYaml(s: Schedule, ops: readonly Op[], v: Violation): str
     description:
       `Found by saphir sim --explore (seed ${s.seed}, index ${s.index}${s.gates.length ? `, faults ${s.gates.join(',')}` : ''}), shrunk to ${ops.length} operations. ` +
       `Invariant ${v.invariant} broke at step ${v.step}: ${v.message}.` +
-      (v.expect?.length ? ` The last step checks what the model expected.` : ` A scenario cannot check this invariant: the replay shows the steps only.`),
+      (v.expect?.length
+        ? ` The last step checks what the model expected.`
+        : ` A scenario cannot check this invariant: the replay shows the steps only.`),
     seed: scenario.seed,
     config: {
       'payout-limit': c.payoutLimitEur,
@@ -297,7 +320,12 @@ function stepYaml(s: Step): unknown {
     case 'provision':
       return s.kind;
     case 'expect-image':
-      return { 'expect-image': { ...(s.slot ? { slot: s.slot } : {}), ...(s.confirmed !== undefined ? { confirmed: s.confirmed } : {}) } };
+      return {
+        'expect-image': {
+          ...(s.slot ? { slot: s.slot } : {}),
+          ...(s.confirmed !== undefined ? { confirmed: s.confirmed } : {}),
+        },
+      };
     case 'update':
       return { update: { image: s.image, ...(s.afterFlashOps ? { 'after-flash-ops': s.afterFlashOps } : {}) } };
     case 'power-cut':
@@ -317,7 +345,8 @@ function stepYaml(s: Step): unknown {
       return { scan: { ...body, via: s.via, ...s.options } };
     }
     case 'expect-display': {
-      const e: Record<string, unknown> = s.contains !== undefined ? { contains: s.contains } : { matches: s.matches!.source };
+      const e: Record<string, unknown> =
+        s.contains !== undefined ? { contains: s.contains } : { matches: s.matches!.source };
       if (s.row) e.line = s.row;
       e.within = `${s.withinMs}ms`;
       return { 'expect-display': e };

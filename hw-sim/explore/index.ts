@@ -62,8 +62,19 @@ export async function explore(o: ExploreRun): Promise<ExploreSummary> {
   const t0 = performance.now();
   const first = o.first ?? 0;
   const s: ExploreSummary = {
-    seed: o.seed, schedules: 0, operations: 0, steps: 0, violations: 0, wallMs: 0, schedulesPerS: 0, stepsPerS: 0,
-    kinds: {}, checks: {}, broken: {}, failures: [], gates: o.gates ?? [],
+    seed: o.seed,
+    schedules: 0,
+    operations: 0,
+    steps: 0,
+    violations: 0,
+    wallMs: 0,
+    schedulesPerS: 0,
+    stepsPerS: 0,
+    kinds: {},
+    checks: {},
+    broken: {},
+    failures: [],
+    gates: o.gates ?? [],
   };
   const add = (r: ScheduleResult) => {
     s.schedules++;
@@ -93,7 +104,14 @@ export async function explore(o: ExploreRun): Promise<ExploreSummary> {
     o.onResult?.(r, s);
   };
   const jobs = Math.min(workerCount(o.jobs), o.count);
-  const opts = { gates: o.gates ?? [], bundle: o.bundle, shrink: o.shrink !== false, minOps: o.minOps, maxOps: o.maxOps, noCamera: o.noCamera };
+  const opts = {
+    gates: o.gates ?? [],
+    bundle: o.bundle,
+    shrink: o.shrink !== false,
+    minOps: o.minOps,
+    maxOps: o.maxOps,
+    noCamera: o.noCamera,
+  };
   if (jobs <= 1) {
     for (let i = 0; i < o.count; i++) {
       add(await exploreOne(o.seed, first + i, opts));

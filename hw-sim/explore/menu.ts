@@ -16,23 +16,54 @@ export interface MenuEntry {
 }
 
 export const MENU = [
-  { kind: 'scan-ticket', weight: 30, tests: [1, 3], what: 'a genuine ticket of the schedule (winning, losing, expired, foreign emission, maybe already paid) through any scanner and option' },
+  {
+    kind: 'scan-ticket',
+    weight: 30,
+    tests: [1, 3],
+    what: 'a genuine ticket of the schedule (winning, losing, expired, foreign emission, maybe already paid) through any scanner and option',
+  },
   { kind: 'pay', weight: 10, tests: [1, 2], what: 'a ticket scanned, then OK after a random pause' },
   { kind: 'scan-forged', weight: 5, tests: [3], what: 'a ticket signed with an unknown key' },
   { kind: 'scan-mutated', weight: 4, tests: [3], what: 'a genuine code with one character changed' },
-  { kind: 'scan-garbage', weight: 3, tests: [3, 4], what: 'random text, sometimes starting SPH1:, through any scanner' },
+  {
+    kind: 'scan-garbage',
+    weight: 3,
+    tests: [3, 4],
+    what: 'random text, sometimes starting SPH1:, through any scanner',
+  },
   { kind: 'flood', weight: 2, tests: [3, 4, 6], what: '3 to 12 scans back to back (garbage and genuine)' },
   { kind: 'press-ok', weight: 10, tests: [1, 2], what: 'OK at any moment' },
   { kind: 'press-c', weight: 5, tests: [1, 2], what: 'C at any moment' },
-  { kind: 'press-during-scan', weight: 4, tests: [1, 2, 3], what: 'OK, C or a digit pressed while a code is still arriving' },
+  {
+    kind: 'press-during-scan',
+    weight: 4,
+    tests: [1, 2, 3],
+    what: 'OK, C or a digit pressed while a code is still arriving',
+  },
   { kind: 'press-digit', weight: 3, tests: [4], what: 'a digit key' },
   { kind: 'delay', weight: 8, tests: [4], what: '10 ms to 90 s: verdicts and payment offers time out' },
   { kind: 'clock-forward', weight: 3, tests: [3], what: 'the real-time clock moved forward (minutes to a year)' },
   { kind: 'reboot', weight: 3, tests: [2, 4], what: 'a clean reboot' },
   { kind: 'power-cut', weight: 2, tests: [2, 4], what: 'power cut now, then boot' },
-  { kind: 'cut-at-flash-op', weight: 6, tests: [1, 2, 4], what: 'power cut in the middle of the N-th flash operation from now (payments, compaction at boot)' },
-  { kind: 'update', weight: 3, tests: [5], what: 'a firmware update (newer, older, forged or same image) written to the inactive slot, maybe cut at its N-th flash operation, then a reboot (on devices that boot images: a third of schedules)' },
-  { kind: 'clock-back', weight: 3, tests: [1, 3], gate: 'clock-back', what: 'the real-time clock moved back (hours to a year)' },
+  {
+    kind: 'cut-at-flash-op',
+    weight: 6,
+    tests: [1, 2, 4],
+    what: 'power cut in the middle of the N-th flash operation from now (payments, compaction at boot)',
+  },
+  {
+    kind: 'update',
+    weight: 3,
+    tests: [5],
+    what: 'a firmware update (newer, older, forged or same image) written to the inactive slot, maybe cut at its N-th flash operation, then a reboot (on devices that boot images: a third of schedules)',
+  },
+  {
+    kind: 'clock-back',
+    weight: 3,
+    tests: [1, 3],
+    gate: 'clock-back',
+    what: 'the real-time clock moved back (hours to a year)',
+  },
   { kind: 'flip-bit', weight: 2, tests: [1, 2], gate: 'ledger-damage', what: 'one bit of the ledger flipped' },
   { kind: 'lose-sector', weight: 1, tests: [1, 2], gate: 'ledger-damage', what: 'one sector of the ledger erased' },
 ] as const satisfies readonly { kind: string; weight: number; tests: readonly number[]; gate?: Gate; what: string }[];
@@ -54,7 +85,8 @@ export function gatesOf(list: readonly string[]): Gate[] {
   for (const g of list) {
     if (g === 'all') return [...GATES];
     if (g === 'none') return [];
-    if (!(GATES as readonly string[]).includes(g)) throw new RangeError(`unknown fault group '${g}' (known: ${GATES.join(', ')}, all)`);
+    if (!(GATES as readonly string[]).includes(g))
+      throw new RangeError(`unknown fault group '${g}' (known: ${GATES.join(', ')}, all)`);
     out.push(g as Gate);
   }
   return out;

@@ -8,17 +8,47 @@ import type { Schedule, StepMeta } from './schedule.ts';
 
 const DAY = 86_400_000;
 
-export type Shown = 'win' | 'centre' | 'lose' | 'invalid' | 'already-paid' | 'expired' | 'paid' | 'cancelled' | 'error' | 'ready' | 'boot' | 'other';
+export type Shown =
+  | 'win'
+  | 'centre'
+  | 'lose'
+  | 'invalid'
+  | 'already-paid'
+  | 'expired'
+  | 'paid'
+  | 'cancelled'
+  | 'error'
+  | 'ready'
+  | 'boot'
+  | 'other';
 
 /** The words of the device's screens the model recognises (the product's UI specification). */
 const WORDS: Record<'fr' | 'en', { first: [string, Shown][]; okLine: string; ready: string }> = {
   fr: {
-    first: [['GAGNANT', 'win'], ['PERDANT', 'lose'], ['NON VALIDE', 'invalid'], ['DÉJÀ PAYÉ', 'already-paid'], ['TICKET EXPIRÉ', 'expired'], ['PAYÉ', 'paid'], ['Paiement annulé', 'cancelled'], ['ERREUR', 'error']],
+    first: [
+      ['GAGNANT', 'win'],
+      ['PERDANT', 'lose'],
+      ['NON VALIDE', 'invalid'],
+      ['DÉJÀ PAYÉ', 'already-paid'],
+      ['TICKET EXPIRÉ', 'expired'],
+      ['PAYÉ', 'paid'],
+      ['Paiement annulé', 'cancelled'],
+      ['ERREUR', 'error'],
+    ],
     okLine: 'OK payer',
     ready: 'PRÊT',
   },
   en: {
-    first: [['WINNER', 'win'], ['LOSER', 'lose'], ['NOT VALID', 'invalid'], ['ALREADY PAID', 'already-paid'], ['TICKET EXPIRED', 'expired'], ['PAID', 'paid'], ['Payment cancelled', 'cancelled'], ['ERROR', 'error']],
+    first: [
+      ['WINNER', 'win'],
+      ['LOSER', 'lose'],
+      ['NOT VALID', 'invalid'],
+      ['ALREADY PAID', 'already-paid'],
+      ['TICKET EXPIRED', 'expired'],
+      ['PAID', 'paid'],
+      ['Payment cancelled', 'cancelled'],
+      ['ERROR', 'error'],
+    ],
     okLine: 'OK pay',
     ready: 'READY',
   },
@@ -125,7 +155,9 @@ export class Model {
     readonly o: ModelOptions,
   ) {
     this.lang = schedule.config.lang;
-    for (const op of schedule.ops) for (const s of op.steps) if (s.kind === 'scan' && s.ticket && s.ticket.key !== 'other') this.tickets.set(key(s.ticket), s.ticket);
+    for (const op of schedule.ops)
+      for (const s of op.steps)
+        if (s.kind === 'scan' && s.ticket && s.ticket.key !== 'other') this.tickets.set(key(s.ticket), s.ticket);
   }
 
   /** The verdicts a genuine ticket may get now, per the configuration, the clock and the payments seen. */
@@ -148,14 +180,31 @@ export class Model {
   private trialSlot: number | null = null;
 
   private observeBoot(ob: Observation, b: BootView, fail: (inv: number, msg: string, expect?: Step[]) => never): void {
-    if (b.minCounter < this.minCounter) fail(5, `anti-rollback went down: minimum security counter ${b.minCounter} after ${this.minCounter}`);
+    if (b.minCounter < this.minCounter)
+      fail(5, `anti-rollback went down: minimum security counter ${b.minCounter} after ${this.minCounter}`);
     this.minCounter = b.minCounter;
-    if (!b.validCounters.some((c) => c >= b.minCounter)) fail(5, `no bootable image left (valid slots' counters ${b.validCounters.join(', ') || 'none'}, minimum ${b.minCounter})`);
+    if (!b.validCounters.some((c) => c >= b.minCounter))
+      fail(
+        5,
+        `no bootable image left (valid slots' counters ${b.validCounters.join(', ') || 'none'}, minimum ${b.minCounter})`,
+      );
     const u = b.update;
     if (u) {
-      if (u.image === 'forged' && (u.ok || u.reason !== 'signature')) fail(5, `a forged image was ${u.ok ? 'installed' : `refused for ${u.reason}, not its signature`}`);
-      else if (u.image !== 'forged' && u.counter < b.minCounter && (u.ok || u.reason !== 'rollback')) fail(5, `an image of security counter ${u.counter} below ${b.minCounter} was ${u.ok ? 'installed' : `refused for ${u.reason}`}`);
-      else if (u.image !== 'forged' && u.counter >= b.minCounter && !u.ok && u.reason !== 'power-cut' && u.reason !== 'busy') fail(5, `a good update was refused: ${u.reason}`);
+      if (u.image === 'forged' && (u.ok || u.reason !== 'signature'))
+        fail(5, `a forged image was ${u.ok ? 'installed' : `refused for ${u.reason}, not its signature`}`);
+      else if (u.image !== 'forged' && u.counter < b.minCounter && (u.ok || u.reason !== 'rollback'))
+        fail(
+          5,
+          `an image of security counter ${u.counter} below ${b.minCounter} was ${u.ok ? 'installed' : `refused for ${u.reason}`}`,
+        );
+      else if (
+        u.image !== 'forged' &&
+        u.counter >= b.minCounter &&
+        !u.ok &&
+        u.reason !== 'power-cut' &&
+        u.reason !== 'busy'
+      )
+        fail(5, `a good update was refused: ${u.reason}`);
       if (u.ok) this.trialSlot = u.slot ?? null;
       else if (u.reason === 'power-cut') this.trialSlot = null;
     }
@@ -164,10 +213,15 @@ export class Model {
       // The slot of the last boot in this step (the device may be off again by now).
       const bootedSlot = /image slot ([AB])/.exec(b.bootMode)?.[1];
       if (this.trialSlot !== null && bootedSlot !== 'AB'[this.trialSlot] && !ob.power.some((p) => /reset/.test(p))) {
-        fail(5, `an installed update (slot ${'AB'[this.trialSlot]}) did not start at the next boot (${b.bootMode})`, [{ kind: 'expect-image', line: 0, slot: 'AB'[this.trialSlot] as 'A' }]);
+        fail(5, `an installed update (slot ${'AB'[this.trialSlot]}) did not start at the next boot (${b.bootMode})`, [
+          { kind: 'expect-image', line: 0, slot: 'AB'[this.trialSlot] as 'A' },
+        ]);
       }
       this.trialSlot = null;
-      if (ob.on && !this.halted && b.pendingConfirm) fail(5, `the firmware reached ready but did not confirm its image (${b.bootMode})`, [{ kind: 'expect-image', line: 0, confirmed: true }]);
+      if (ob.on && !this.halted && b.pendingConfirm)
+        fail(5, `the firmware reached ready but did not confirm its image (${b.bootMode})`, [
+          { kind: 'expect-image', line: 0, confirmed: true },
+        ]);
     }
   }
 
@@ -197,9 +251,25 @@ export class Model {
     // The power went during the step: what the firmware logged on its way down (a PowerCut caught) is moot.
     const cut = ob.power.some((p) => p.startsWith('off'));
     for (const l of cut ? [] : ob.logs) {
-      if (/^error:/.test(l)) fail(4, `unhandled exception in the firmware: ${l}`, [{ kind: 'expect-display', line: 0, matches: new RegExp(`^(?![\\s\\S]*${wordFor(lang, 'error')})`), withinMs: within }]);
+      if (/^error:/.test(l))
+        fail(4, `unhandled exception in the firmware: ${l}`, [
+          {
+            kind: 'expect-display',
+            line: 0,
+            matches: new RegExp(`^(?![\\s\\S]*${wordFor(lang, 'error')})`),
+            withinMs: within,
+          },
+        ]);
       if (/^halted:/.test(l)) {
-        if (!this.o.haltAllowed) fail(4, `the firmware halted: ${l}`, [{ kind: 'expect-display', line: 0, matches: new RegExp(`^(?![\\s\\S]*${wordFor(lang, 'error')})`), withinMs: within }]);
+        if (!this.o.haltAllowed)
+          fail(4, `the firmware halted: ${l}`, [
+            {
+              kind: 'expect-display',
+              line: 0,
+              matches: new RegExp(`^(?![\\s\\S]*${wordFor(lang, 'error')})`),
+              withinMs: within,
+            },
+          ]);
         this.halted = true;
       }
     }
@@ -219,9 +289,11 @@ export class Model {
         sawPaid = true;
         paidAt.set((prev[1] ?? '').trim(), n);
         const offer = classify(prev, lang);
-        const okPressed = (step.kind === 'press' && step.key === 'OK') || (step.kind === 'scan' && step.during?.key === 'OK');
+        const okPressed =
+          (step.kind === 'press' && step.key === 'OK') || (step.kind === 'scan' && step.during?.key === 'OK');
         if (!okPressed) fail(1, `PAYÉ shown without OK (on ${describeStep(step)})`, [notOnLine(lang, 'paid', 1)]);
-        if (offer !== 'win') fail(1, `PAYÉ shown after ${offer}, not after a payable GAGNANT`, [notOnLine(lang, 'paid', 1)]);
+        if (offer !== 'win')
+          fail(1, `PAYÉ shown after ${offer}, not after a payable GAGNANT`, [notOnLine(lang, 'paid', 1)]);
         const id = (prev[1] ?? '').trim();
         const t = this.tickets.get(id);
         if (!t) fail(3, `PAYÉ for ${id}, a ticket the schedule never scanned`, [notOnLine(lang, 'paid', 1)]);
@@ -238,7 +310,9 @@ export class Model {
     // OK (pressed, or during a scan) and the power went before PAYÉ: the payment offered may be on flash.
     const okHere = (step.kind === 'press' && step.key === 'OK') || (step.kind === 'scan' && step.during?.key === 'OK');
     if (okHere && !sawPaid && ob.power.some((p) => p.startsWith('off'))) {
-      const offered = [...screens].reverse().find((x) => classify(x, lang) === 'win') ?? (classify(this.last, lang) === 'win' ? this.last : undefined);
+      const offered =
+        [...screens].reverse().find((x) => classify(x, lang) === 'win') ??
+        (classify(this.last, lang) === 'win' ? this.last : undefined);
       const t = offered ? this.tickets.get((offered[1] ?? '').trim()) : undefined;
       if (t) this.inFlight.set(key(t), { emission: t.emission, block: t.block, number: t.number, prizeEur: t.prize });
     }
@@ -251,30 +325,50 @@ export class Model {
       if (meta.cls === 'genuine' && step.ticket) {
         // An OK during the scan may have paid this very ticket (offered by an earlier scan) before its verdict.
         const paidHere = paidAt.get(key(step.ticket));
-        const want = paidHere !== undefined && paidHere < screens.lastIndexOf(lastScreen) ? this.expected(step.ticket) : wantNow;
+        const want =
+          paidHere !== undefined && paidHere < screens.lastIndexOf(lastScreen) ? this.expected(step.ticket) : wantNow;
         if (got === undefined) {
-          if (step.via !== 'camera') fail(3, `no verdict for ticket ${key(step.ticket)} (expected ${want.join(' or ')})`, [expectFirst(lang, want)]);
+          if (step.via !== 'camera')
+            fail(3, `no verdict for ticket ${key(step.ticket)} (expected ${want.join(' or ')})`, [
+              expectFirst(lang, want),
+            ]);
         } else if (!want.includes(got)) {
           const inv = got === 'win' && this.paid.has(key(step.ticket)) ? 1 : 3;
-          fail(inv, `ticket ${key(step.ticket)} (${step.ticket.prize} €, emission ${step.ticket.emission}) shown ${got}, the model says ${want.join(' or ')}`, [expectFirst(lang, want)]);
+          fail(
+            inv,
+            `ticket ${key(step.ticket)} (${step.ticket.prize} €, emission ${step.ticket.emission}) shown ${got}, the model says ${want.join(' or ')}`,
+            [expectFirst(lang, want)],
+          );
         } else if (got === 'win' && (lastScreen?.[1] ?? '').trim() !== key(step.ticket)) {
           fail(3, `GAGNANT shows ticket ${lastScreen?.[1]}, scanned ${key(step.ticket)}`);
         }
       } else if (meta.cls === 'forged') {
-        if (got !== undefined && got !== 'invalid') fail(3, `a forged ticket was shown ${got}`, [expectFirst(lang, ['invalid'])]);
+        if (got !== undefined && got !== 'invalid')
+          fail(3, `a forged ticket was shown ${got}`, [expectFirst(lang, ['invalid'])]);
       } else if (meta.cls === 'mutated' || meta.cls === 'garbage') {
-        if (got === 'win' || got === 'centre' || got === 'already-paid' || got === 'expired') fail(3, `a ${meta.cls} code was shown ${got}`, [notOnLine(lang, got, 1)]);
+        if (got === 'win' || got === 'centre' || got === 'already-paid' || got === 'expired')
+          fail(3, `a ${meta.cls} code was shown ${got}`, [notOnLine(lang, got, 1)]);
       }
     }
 
     // 4: a boot ends on PRÊT (or the documented halt).
-    if ((step.kind === 'boot' || step.kind === 'reboot' || step.kind === 'ensure-on') && ob.on && ob.power.some((p) => p.startsWith('boot'))) {
+    if (
+      (step.kind === 'boot' || step.kind === 'reboot' || step.kind === 'ensure-on') &&
+      ob.on &&
+      ob.power.some((p) => p.startsWith('boot'))
+    ) {
       const end = screens[screens.length - 1] ?? [];
-      if (!this.halted && classify(end, lang) !== 'ready') fail(4, `not ready after boot: ${end.join(' | ')}`, [readyExpect(lang)]);
+      if (!this.halted && classify(end, lang) !== 'ready')
+        fail(4, `not ready after boot: ${end.join(' | ')}`, [readyExpect(lang)]);
     }
     if (meta.op === 'settle' && ob.on && !this.halted) {
       const end = screens.length ? screens[screens.length - 1] : this.last;
-      if (classify(end, lang) !== 'ready') fail(4, `not back to ${wordFor(lang, 'ready')} ${step.kind === 'delay' ? step.ms : 0} ms after the last operation: ${end.join(' | ')}`, [readyExpect(lang)]);
+      if (classify(end, lang) !== 'ready')
+        fail(
+          4,
+          `not back to ${wordFor(lang, 'ready')} ${step.kind === 'delay' ? step.ms : 0} ms after the last operation: ${end.join(' | ')}`,
+          [readyExpect(lang)],
+        );
     }
 
     // 2: the ledger holds exactly what was shown PAYÉ (and maybe what was in flight at a cut).
@@ -286,8 +380,12 @@ export class Model {
         if (seen.has(id)) fail(2, `ticket ${id} is in the ledger twice`);
         seen.add(id);
         const known = this.paid.get(id) ?? this.inFlight.get(id);
-        if (!known) return fail(2, `the ledger holds ${id} (${p.prizeEur} €), never shown PAYÉ`, [{ kind: 'expect-ledger', line: 0, count: this.paid.size, withinMs: 0 }]);
-        if (known.prizeEur !== p.prizeEur) fail(2, `the ledger holds ${id} for ${p.prizeEur} €, paid ${known.prizeEur} €`);
+        if (!known)
+          return fail(2, `the ledger holds ${id} (${p.prizeEur} €), never shown PAYÉ`, [
+            { kind: 'expect-ledger', line: 0, count: this.paid.size, withinMs: 0 },
+          ]);
+        if (known.prizeEur !== p.prizeEur)
+          fail(2, `the ledger holds ${id} for ${p.prizeEur} €, paid ${known.prizeEur} €`);
         if (!this.paid.has(id)) {
           this.paid.set(id, known);
           this.inFlight.delete(id);
@@ -298,7 +396,15 @@ export class Model {
       for (const id of [...this.inFlight.keys()]) if (!seen.has(id)) this.inFlight.delete(id);
       for (const [id, p] of this.paid) {
         // Compaction drops payments whose claims have closed: allowed once the claim period may be over.
-        if (!seen.has(id) && this.claim(p.emission).open) fail(2, `payment of ${id} (${p.prizeEur} €) shown PAYÉ is missing from the ledger`, [{ kind: 'expect-ledger', line: 0, contains: { emission: p.emission, block: p.block, number: p.number }, withinMs: 0 }]);
+        if (!seen.has(id) && this.claim(p.emission).open)
+          fail(2, `payment of ${id} (${p.prizeEur} €) shown PAYÉ is missing from the ledger`, [
+            {
+              kind: 'expect-ledger',
+              line: 0,
+              contains: { emission: p.emission, block: p.block, number: p.number },
+              withinMs: 0,
+            },
+          ]);
       }
     }
 
@@ -306,7 +412,8 @@ export class Model {
     if (ob.boot) this.observeBoot(ob, ob.boot, fail);
 
     // 6: heap.
-    if (ob.heapBytes !== undefined && ob.heapBytes > this.o.heapLimit) fail(6, `firmware heap ${ob.heapBytes} B above the bound of ${this.o.heapLimit} B`);
+    if (ob.heapBytes !== undefined && ob.heapBytes > this.o.heapLimit)
+      fail(6, `firmware heap ${ob.heapBytes} B above the bound of ${this.o.heapLimit} B`);
 
     if (screens.length) this.last = screens[screens.length - 1];
     if (!ob.on) this.last = [];
@@ -315,11 +422,23 @@ export class Model {
 
 function expectFirst(lang: 'fr' | 'en', want: Shown[]): Step {
   const words = [...new Set(want.map((k) => wordFor(lang, k)))];
-  return { kind: 'expect-display', line: 0, row: 1, matches: new RegExp(`^(${words.map(escape).join('|')})$`), withinMs: 1 };
+  return {
+    kind: 'expect-display',
+    line: 0,
+    row: 1,
+    matches: new RegExp(`^(${words.map(escape).join('|')})$`),
+    withinMs: 1,
+  };
 }
 
 function notOnLine(lang: 'fr' | 'en', kind: Shown, row: number): Step {
-  return { kind: 'expect-display', line: 0, row, matches: new RegExp(`^(?!${escape(wordFor(lang, kind))}$)`), withinMs: 1 };
+  return {
+    kind: 'expect-display',
+    line: 0,
+    row,
+    matches: new RegExp(`^(?!${escape(wordFor(lang, kind))}$)`),
+    withinMs: 1,
+  };
 }
 
 function readyExpect(lang: 'fr' | 'en'): Step {

@@ -30,7 +30,8 @@ export const DEFECTS = {
   'pay-on-c': {
     file: 'firmware/app.ts',
     anchor: "      if (k === 'C') {\n        this.beeper.play(BEEPS.key);\n        this.display.show(cancelledScreen",
-    replacement: "      if (k === 'C') {\n        return this.pay(s.verdict);\n        this.display.show(cancelledScreen",
+    replacement:
+      "      if (k === 'C') {\n        return this.pay(s.verdict);\n        this.display.show(cancelledScreen",
     what: 'C on a payable win pays instead of cancelling',
   },
   'drop-crc-check': {
@@ -73,17 +74,33 @@ export async function plantedBundle(defect: DefectName | null): Promise<string> 
       {
         name: 'planted',
         setup(b) {
-          b.onResolve({ filter: /^@noble\/hashes\/sha2(\.js)?$/ }, () => ({ path: join(ROOT, 'firmware', 'sha512.ts') }));
+          b.onResolve({ filter: /^@noble\/hashes\/sha2(\.js)?$/ }, () => ({
+            path: join(ROOT, 'firmware', 'sha512.ts'),
+          }));
           b.onResolve({ filter: /\/camera\.ts$/ }, (args) =>
-            join(args.resolveDir, args.path) === join(ROOT, 'firmware', 'camera.ts') ? { path: join(ROOT, 'firmware', 'camera-none.ts') } : undefined,
+            join(args.resolveDir, args.path) === join(ROOT, 'firmware', 'camera.ts')
+              ? { path: join(ROOT, 'firmware', 'camera-none.ts') }
+              : undefined,
           );
           if (!d) return;
           const target = join(ROOT, d.file);
           b.onLoad({ filter: /\.ts$/ }, (args) => {
             if (args.path !== target) return undefined;
             const src = readFileSync(args.path, 'utf8');
-            if (!src.includes(d.anchor)) return { errors: [{ text: `planted defect ${defect}: '${d.anchor}' is no longer in ${d.file}; update hw-sim/explore/planted.ts` }] };
-            if (src.indexOf(d.anchor) !== src.lastIndexOf(d.anchor)) return { errors: [{ text: `planted defect ${defect}: '${d.anchor}' is in ${d.file} more than once; make it unique` }] };
+            if (!src.includes(d.anchor))
+              return {
+                errors: [
+                  {
+                    text: `planted defect ${defect}: '${d.anchor}' is no longer in ${d.file}; update hw-sim/explore/planted.ts`,
+                  },
+                ],
+              };
+            if (src.indexOf(d.anchor) !== src.lastIndexOf(d.anchor))
+              return {
+                errors: [
+                  { text: `planted defect ${defect}: '${d.anchor}' is in ${d.file} more than once; make it unique` },
+                ],
+              };
             planted = true;
             return { contents: src.replace(d.anchor, d.replacement), loader: 'ts' };
           });

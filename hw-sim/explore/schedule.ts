@@ -35,7 +35,13 @@ export interface EmissionPlan {
 export interface Schedule {
   seed: string;
   index: number;
-  config: SimConfig & { verdictMs: number; payWaitMs: number; payoutLimitEur: number; lang: 'fr' | 'en'; emissions: EmissionPlan[] };
+  config: SimConfig & {
+    verdictMs: number;
+    payWaitMs: number;
+    payoutLimitEur: number;
+    lang: 'fr' | 'en';
+    emissions: EmissionPlan[];
+  };
   clockMs: number;
   ops: Op[];
   gates: Gate[];
@@ -82,7 +88,13 @@ export function makeSchedule(seed: string | number, index: number, o: ScheduleOp
   // schedules do not answer (its rule is tested in test/firmware/trusted-time.test.ts).
   config.clockJumpDays = 3650;
   const vias: ScannerKind[] = SCANNER_KINDS.filter((k) =>
-    k === 'hid-pos' ? true : k === 'serial' ? inputs.includes('serial') : k === 'hid-keyboard' ? inputs.includes('keyboard') : inputs.includes('camera'),
+    k === 'hid-pos'
+      ? true
+      : k === 'serial'
+        ? inputs.includes('serial')
+        : k === 'hid-keyboard'
+          ? inputs.includes('keyboard')
+          : inputs.includes('camera'),
   );
 
   // A small pool of tickets, so that the same ticket comes back (paid, then scanned again).
@@ -91,7 +103,13 @@ export function makeSchedule(seed: string | number, index: number, o: ScheduleOp
   for (let i = 0; i < poolSize; i++) {
     const r = rng.next();
     const emission = r < 0.75 ? 1 : r < 0.92 ? 2 : 3;
-    const prize = rng.next() < 0.25 ? 0 : pick(rng, PRIZE_AMOUNTS_EUR.filter((p) => p <= 2500 || rng.next() < 0.3));
+    const prize =
+      rng.next() < 0.25
+        ? 0
+        : pick(
+            rng,
+            PRIZE_AMOUNTS_EUR.filter((p) => p <= 2500 || rng.next() < 0.3),
+          );
     tickets.push({ emission, block: 1 + rng.int(3), number: rng.int(3_000_000), prize });
   }
 
@@ -110,7 +128,14 @@ export function makeSchedule(seed: string | number, index: number, o: ScheduleOp
   const count = min + Math.floor((max - min) * rng.next() ** 2);
   const ops: Op[] = [
     images
-      ? { kind: 'boot', steps: [{ kind: 'provision', line: 0 }, { kind: 'boot', line: 0 }], meta: [{ op: 'boot' }, { op: 'boot' }] }
+      ? {
+          kind: 'boot',
+          steps: [
+            { kind: 'provision', line: 0 },
+            { kind: 'boot', line: 0 },
+          ],
+          meta: [{ op: 'boot' }, { op: 'boot' }],
+        }
       : { kind: 'boot', steps: [{ kind: 'boot', line: 0 }], meta: [{ op: 'boot' }] },
   ];
   let clock = clockMs;
@@ -120,10 +145,11 @@ export function makeSchedule(seed: string | number, index: number, o: ScheduleOp
   const scanStep = (code: { ticket?: TicketSpec; code?: string }, garbage = false): Step => {
     let x = rng.next() * viaTotal;
     let via = vias[0];
-    for (let i = 0; i < vias.length; i++) if ((x -= viaWeights[i]) < 0) {
-      via = vias[i];
-      break;
-    }
+    for (let i = 0; i < vias.length; i++)
+      if ((x -= viaWeights[i]) < 0) {
+        via = vias[i];
+        break;
+      }
     return { kind: 'scan', line: 0, via, options: scannerOptions(rng, via, garbage), ...code };
   };
   // One damage to the ledger a schedule: what a redundant ledger can promise to survive (two flips may
@@ -158,7 +184,10 @@ export function makeSchedule(seed: string | number, index: number, o: ScheduleOp
         break;
       case 'scan-mutated': {
         const t = pick(rng, tickets);
-        op([scanStep({ code: `@mutate:${t.emission}/${t.block}/${t.number}/${t.prize}/${rng.int(1 << 30)}` })], [{ op: kind, cls: 'mutated' }]);
+        op(
+          [scanStep({ code: `@mutate:${t.emission}/${t.block}/${t.number}/${t.prize}/${rng.int(1 << 30)}` })],
+          [{ op: kind, cls: 'mutated' }],
+        );
         break;
       }
       case 'scan-garbage':
@@ -218,7 +247,13 @@ export function makeSchedule(seed: string | number, index: number, o: ScheduleOp
         op([{ kind: 'reboot', line: 0 }], [{ op: kind }]);
         break;
       case 'power-cut':
-        op([{ kind: 'power-cut', line: 0 }, { kind: 'boot', line: 0 }], [{ op: kind }, { op: kind }]);
+        op(
+          [
+            { kind: 'power-cut', line: 0 },
+            { kind: 'boot', line: 0 },
+          ],
+          [{ op: kind }, { op: kind }],
+        );
         break;
       case 'cut-at-flash-op': {
         // Armed, then something that writes: a payment (1–4 operations), a reboot (compaction) or anything.
@@ -240,9 +275,15 @@ export function makeSchedule(seed: string | number, index: number, o: ScheduleOp
         const r = rng.next();
         const image = r < 0.5 ? 'next' : r < 0.7 ? 'older' : r < 0.85 ? 'forged' : 'base';
         const cut = rng.next() < 0.4 ? 1 + rng.int(700) : undefined;
-        const steps: Step[] = [{ kind: 'ensure-on', line: 0 }, { kind: 'update', line: 0, image, ...(cut ? { afterFlashOps: cut } : {}) }];
+        const steps: Step[] = [
+          { kind: 'ensure-on', line: 0 },
+          { kind: 'update', line: 0, image, ...(cut ? { afterFlashOps: cut } : {}) },
+        ];
         if (cut || rng.next() < 0.7) steps.push({ kind: 'reboot', line: 0 });
-        op(steps, steps.map(() => ({ op: kind })));
+        op(
+          steps,
+          steps.map(() => ({ op: kind })),
+        );
         break;
       }
       case 'flip-bit':
@@ -251,7 +292,11 @@ export function makeSchedule(seed: string | number, index: number, o: ScheduleOp
         break;
     }
   }
-  ops.push({ kind: 'settle', steps: [{ kind: 'delay', line: 0, ms: Math.max(config.verdictMs, config.payWaitMs) + 1000 }], meta: [{ op: 'settle' }] });
+  ops.push({
+    kind: 'settle',
+    steps: [{ kind: 'delay', line: 0, ms: Math.max(config.verdictMs, config.payWaitMs) + 1000 }],
+    meta: [{ op: 'settle' }],
+  });
   return { seed: String(seed), index, config, clockMs, ops, gates, images };
 }
 
@@ -266,7 +311,10 @@ function scannerOptions(rng: Rng, via: ScannerKind, garbage: boolean): ModelOpti
       return o;
     }
     case 'serial': {
-      const o: ModelOptions = { baud: pick(rng, [9600, 19200, 57600, 115200]), terminator: pick(rng, ['cr', 'lf', 'crlf', 'stx-etx']) };
+      const o: ModelOptions = {
+        baud: pick(rng, [9600, 19200, 57600, 115200]),
+        terminator: pick(rng, ['cr', 'lf', 'crlf', 'stx-etx']),
+      };
       if (rng.next() < 0.3) o.aim = true;
       if (garbage && rng.next() < 0.5) o.noise = rng.next() * 0.05;
       return o;
@@ -286,7 +334,11 @@ function garbage(rng: Rng): string {
 }
 
 /** The schedule's operations as a scenario (in memory): step `line` is its 1-based position. */
-export function toScenario(s: Schedule, ops: readonly Op[] = s.ops, resolveCode: (code: string) => string = (c) => c): { scenario: Scenario; meta: StepMeta[] } {
+export function toScenario(
+  s: Schedule,
+  ops: readonly Op[] = s.ops,
+  resolveCode: (code: string) => string = (c) => c,
+): { scenario: Scenario; meta: StepMeta[] } {
   const steps: Step[] = [];
   const meta: StepMeta[] = [];
   let armed = false;

@@ -2,12 +2,20 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { exploreOne } from './explore.ts';
 
-const { seed, gates, bundle, shrink, minOps, maxOps, noCamera } = workerData as { seed: string; gates: never[]; bundle?: string; shrink: boolean; minOps?: number; maxOps?: number; noCamera?: boolean };
+const { seed, gates, bundle, shrink, minOps, maxOps, noCamera } = workerData as {
+  seed: string;
+  gates: never[];
+  bundle?: string;
+  shrink: boolean;
+  minOps?: number;
+  maxOps?: number;
+  noCamera?: boolean;
+};
 parentPort!.on('message', async (job: { id: number; index: number }) => {
   try {
     const r = await exploreOne(seed, job.index, { gates, bundle, shrink, minOps, maxOps, noCamera });
     parentPort!.postMessage({ id: job.id, result: r });
   } catch (e) {
-    parentPort!.postMessage({ id: job.id, error: e instanceof Error ? e.stack ?? e.message : String(e) });
+    parentPort!.postMessage({ id: job.id, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
   }
 });

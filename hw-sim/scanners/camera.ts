@@ -56,7 +56,13 @@ function homography(src: number[][], dst: number[][]): number[] {
 export function renderQrFrame(text: string, opts: CameraScanOptions, rng: Rng): Frame {
   const width = opts.width ?? 640;
   const height = opts.height ?? 480;
-  if (!(Number.isInteger(width) && Number.isInteger(height) && width >= 64 && height >= 64 && width * height <= 4096 * 4096)) {
+  if (!(
+    Number.isInteger(width) &&
+    Number.isInteger(height) &&
+    width >= 64 &&
+    height >= 64 &&
+    width * height <= 4096 * 4096
+  )) {
     throw new ScannerOptionError('width and height must be integers from 64 (at most 16 Mpixel)');
   }
   for (const k of LEVELS) {
@@ -67,7 +73,8 @@ export function renderQrFrame(text: string, opts: CameraScanOptions, rng: Rng): 
   const quiet = 4;
   const total = size + 2 * quiet;
   const module = opts.module ?? 5;
-  if (!(module >= 1 && module * total <= Math.min(width, height) * 1.5)) throw new ScannerOptionError('module size does not fit the frame');
+  if (!(module >= 1 && module * total <= Math.min(width, height) * 1.5))
+    throw new ScannerOptionError('module size does not fit the frame');
   const side = module * total;
   const cx = width / 2 + (rng.next() - 0.5) * Math.max(0, width - side) * 0.3;
   const cy = height / 2 + (rng.next() - 0.5) * Math.max(0, height - side) * 0.3;
@@ -158,7 +165,8 @@ function boxBlur(src: Uint8Array, w: number, h: number, r: number): Uint8Array {
 export function cameraTransmit(code: string, opts: CameraScanOptions, rng: Rng): Transmission {
   const frames = opts.frames ?? 1;
   const fps = opts.fps ?? 10;
-  if (!(Number.isInteger(frames) && frames >= 1 && frames <= 100)) throw new ScannerOptionError('frames must be from 1 to 100');
+  if (!(Number.isInteger(frames) && frames >= 1 && frames <= 100))
+    throw new ScannerOptionError('frames must be from 1 to 100');
   if (!(fps > 0 && fps <= 120)) throw new ScannerOptionError('fps must be from 1 to 120');
   const deliveries: Delivery[] = [];
   for (let i = 0; i < frames; i++) {

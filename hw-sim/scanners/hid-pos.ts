@@ -36,7 +36,11 @@ export function posTransmit(code: string, opts: PosOptions = {}): Transmission {
   const interval = opts.interval ?? 1;
   if (!(interval >= 0.125 && interval <= 255)) throw new ScannerOptionError('interval must be from 0.125 to 255 ms');
   const bytes = latin1(code);
-  const deliveries: Delivery[] = posReports(bytes, opts.aim).map((data, i) => ({ input: 'hid-pos', t: i * interval, data }));
+  const deliveries: Delivery[] = posReports(bytes, opts.aim).map((data, i) => ({
+    input: 'hid-pos',
+    t: i * interval,
+    data,
+  }));
   return { via: 'hid-pos', deliveries, durationMs: deliveries[deliveries.length - 1].t };
 }
 

@@ -106,7 +106,8 @@ export function keystrokes(text: string, layout: Layout = 'us'): Uint8Array[] {
 
 export function wedgeTransmit(code: string, opts: WedgeOptions = {}): Transmission {
   const layout = opts.layout ?? 'us';
-  if (layout !== 'us' && layout !== 'fr' && layout !== 'alt') throw new ScannerOptionError(`unknown layout '${layout}'`);
+  if (layout !== 'us' && layout !== 'fr' && layout !== 'alt')
+    throw new ScannerOptionError(`unknown layout '${layout}'`);
   const delay = opts.delay ?? 2;
   if (!(delay >= 0.5 && delay <= 1000)) throw new ScannerOptionError('delay must be from 0.5 to 1000 ms');
   const deliveries: Delivery[] = [];

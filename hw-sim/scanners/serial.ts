@@ -39,7 +39,8 @@ export function serialTransmit(code: string, opts: SerialScanOptions = {}, rng?:
   const baud = opts.baud ?? 9600;
   if (!BAUDS.includes(baud)) throw new ScannerOptionError(`baud must be one of ${BAUDS.join(', ')}`);
   const fifo = opts.fifo ?? 16;
-  if (!(Number.isInteger(fifo) && fifo >= 1 && fifo <= 4096)) throw new ScannerOptionError('fifo must be from 1 to 4096');
+  if (!(Number.isInteger(fifo) && fifo >= 1 && fifo <= 4096))
+    throw new ScannerOptionError('fifo must be from 1 to 4096');
   const bytes = serialBytes(code, opts, rng);
   const byteMs = 10_000 / baud;
   const deliveries: Delivery[] = [];

@@ -34,7 +34,11 @@ export const browserOnly: Plugin = {
       // The page has no fleet registry: its device's network never answers (status 0).
       if (args.path.endsWith('/sync-http.ts')) return { path: join(HERE, 'sync-http-shim.ts') };
       if (args.path.startsWith('node:')) {
-        return { errors: [{ text: `the web simulator must not import '${args.path}' (from ${relative(ROOT, args.importer)})` }] };
+        return {
+          errors: [
+            { text: `the web simulator must not import '${args.path}' (from ${relative(ROOT, args.importer)})` },
+          ],
+        };
       }
       return undefined;
     });
@@ -93,7 +97,10 @@ export async function buildWeb(o: { outDir?: string; quiet?: boolean } = {}): Pr
   copyFileSync(join(HERE, 'style.css'), join(outDir, 'style.css'));
   const scenarios: Record<string, string> = {};
   const scDir = join(ROOT, 'hw-sim', 'scenarios');
-  for (const f of readdirSync(scDir).filter((n) => n.endsWith('.yaml')).sort()) scenarios[f] = readFileSync(join(scDir, f), 'utf8');
+  for (const f of readdirSync(scDir)
+    .filter((n) => n.endsWith('.yaml'))
+    .sort())
+    scenarios[f] = readFileSync(join(scDir, f), 'utf8');
   writeFileSync(join(outDir, 'scenarios.json'), JSON.stringify(scenarios));
   // Last: its time marks the build as complete (isWebStale).
   copyFileSync(join(HERE, 'index.html'), join(outDir, 'index.html'));
@@ -101,8 +108,11 @@ export async function buildWeb(o: { outDir?: string; quiet?: boolean } = {}): Pr
   for (const f of readdirSync(outDir)) files[f] = statSync(join(outDir, f)).size;
   if (!o.quiet) {
     const total = Object.values(files).reduce((a, b) => a + b, 0);
-    process.stdout.write(`web simulator: ${relative(process.cwd(), outDir) || '.'}${sep} ${(total / 1024).toFixed(0)} KiB\n`);
-    for (const [f, n] of Object.entries(files)) process.stdout.write(`  ${(n / 1024).toFixed(1).padStart(8)} KiB  ${f}\n`);
+    process.stdout.write(
+      `web simulator: ${relative(process.cwd(), outDir) || '.'}${sep} ${(total / 1024).toFixed(0)} KiB\n`,
+    );
+    for (const [f, n] of Object.entries(files))
+      process.stdout.write(`  ${(n / 1024).toFixed(1).padStart(8)} KiB  ${f}\n`);
   }
   return { outDir, files };
 }
@@ -115,7 +125,9 @@ export async function ensureWebBuilt(): Promise<string> {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   buildWeb().catch((e) => {
-    process.stderr.write(`build:web failed: ${e.errors ? e.errors.map((x: { text: string }) => x.text).join('; ') : e.message}\n`);
+    process.stderr.write(
+      `build:web failed: ${e.errors ? e.errors.map((x: { text: string }) => x.text).join('; ') : e.message}\n`,
+    );
     process.exit(1);
   });
 }

@@ -1,4 +1,4 @@
-// Browser stand-in for src/node/node-crypto.ts: the same Signer/Verifier through @noble/ed25519, whose
+// Browser stand-in for tools/node-crypto.ts: the same Signer/Verifier through @noble/ed25519, whose
 // strict check (zip215 off) is the device's rule, so the host-side wrappers reduce to it.
 import { Point } from '@noble/ed25519';
 import { nobleVerify, type Verifier } from '../../src/crypto/ed25519.ts';

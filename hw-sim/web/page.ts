@@ -11,32 +11,108 @@ type Lang = 'fr' | 'en';
 
 const TEXT = {
   fr: {
-    title: 'Simulateur SAPHIR 250 000 €', language: 'Langue', mute: 'Muet', device: 'Terminal', customer: 'Client',
-    keysHint: 'Clavier : chiffres, Entrée = OK, Échap = C (hors des champs).', boot: 'Allumer', reboot: 'Redémarrer',
-    cut: 'Coupure de courant', chip: 'Puce NOR', export: 'Exporter la puce', import: 'Importer une puce', erase: 'Puce neuve',
-    scanners: 'Lecteurs', via: 'Lecteur', options: 'Options', code: 'Code', scan: 'Scanner', ticket: 'Générer un ticket',
-    prize: 'Gain', forged: 'Contrefait', genScan: 'Générer et scanner', camera: 'Caméra',
-    drop: 'Déposez une photo (PNG/JPEG) ici, ou choisissez-la :', webcam: 'Webcam', scenarios: 'Scénarios', open: 'Ouvrir',
-    run: 'Tout exécuter', step: 'Pas à pas', stop: 'Arrêter', ledger: 'Registre des paiements', csv: 'Exporter en CSV',
-    emission: 'Émission', block: 'Bloc', number: 'N°', paidAt: 'Payé le', deviceId: 'Appareil', beeps: 'Bips', log: 'Journal',
-    loading: 'démarrage du terminal…', ready: 'prêt', saved: 'puce enregistrée dans le navigateur', off: 'hors tension',
-    passed: (n: number) => `scénario réussi (${n} étapes)`, failed: 'scénario en échec', invalid: 'scénario invalide',
-    webcamStop: 'Arrêter la webcam', noWebcam: 'webcam indisponible : ', badImage: 'image illisible : ',
+    title: 'Simulateur SAPHIR 250 000 €',
+    language: 'Langue',
+    mute: 'Muet',
+    device: 'Terminal',
+    customer: 'Client',
+    keysHint: 'Clavier : chiffres, Entrée = OK, Échap = C (hors des champs).',
+    boot: 'Allumer',
+    reboot: 'Redémarrer',
+    cut: 'Coupure de courant',
+    chip: 'Puce NOR',
+    export: 'Exporter la puce',
+    import: 'Importer une puce',
+    erase: 'Puce neuve',
+    scanners: 'Lecteurs',
+    via: 'Lecteur',
+    options: 'Options',
+    code: 'Code',
+    scan: 'Scanner',
+    ticket: 'Générer un ticket',
+    prize: 'Gain',
+    forged: 'Contrefait',
+    genScan: 'Générer et scanner',
+    camera: 'Caméra',
+    drop: 'Déposez une photo (PNG/JPEG) ici, ou choisissez-la :',
+    webcam: 'Webcam',
+    scenarios: 'Scénarios',
+    open: 'Ouvrir',
+    run: 'Tout exécuter',
+    step: 'Pas à pas',
+    stop: 'Arrêter',
+    ledger: 'Registre des paiements',
+    csv: 'Exporter en CSV',
+    emission: 'Émission',
+    block: 'Bloc',
+    number: 'N°',
+    paidAt: 'Payé le',
+    deviceId: 'Appareil',
+    beeps: 'Bips',
+    log: 'Journal',
+    loading: 'démarrage du terminal…',
+    ready: 'prêt',
+    saved: 'puce enregistrée dans le navigateur',
+    off: 'hors tension',
+    passed: (n: number) => `scénario réussi (${n} étapes)`,
+    failed: 'scénario en échec',
+    invalid: 'scénario invalide',
+    webcamStop: 'Arrêter la webcam',
+    noWebcam: 'webcam indisponible : ',
+    badImage: 'image illisible : ',
     fromScenario: ' (scénario)',
     otherTab: 'le simulateur est ouvert dans un autre onglet : celui-ci n’enregistre pas la puce',
   },
   en: {
-    title: 'SAPHIR 250 000 € simulator', language: 'Language', mute: 'Mute', device: 'Device', customer: 'Customer',
-    keysHint: 'Keyboard: digits, Enter = OK, Escape = C (outside the fields).', boot: 'Power on', reboot: 'Reboot',
-    cut: 'Power cut', chip: 'NOR chip', export: 'Export the chip', import: 'Import a chip', erase: 'Fresh chip',
-    scanners: 'Scanners', via: 'Scanner', options: 'Options', code: 'Code', scan: 'Scan', ticket: 'Generate a ticket',
-    prize: 'Prize', forged: 'Forged', genScan: 'Generate and scan', camera: 'Camera',
-    drop: 'Drop a photo (PNG/JPEG) here, or pick it:', webcam: 'Webcam', scenarios: 'Scenarios', open: 'Open',
-    run: 'Run all', step: 'Step', stop: 'Stop', ledger: 'Payments ledger', csv: 'Export as CSV',
-    emission: 'Emission', block: 'Block', number: 'No.', paidAt: 'Paid at', deviceId: 'Device', beeps: 'Beeps', log: 'Log',
-    loading: 'starting the device…', ready: 'ready', saved: 'chip saved in the browser', off: 'power off',
-    passed: (n: number) => `scenario passed (${n} steps)`, failed: 'scenario failed', invalid: 'invalid scenario',
-    webcamStop: 'Stop the webcam', noWebcam: 'webcam unavailable: ', badImage: 'unreadable image: ',
+    title: 'SAPHIR 250 000 € simulator',
+    language: 'Language',
+    mute: 'Mute',
+    device: 'Device',
+    customer: 'Customer',
+    keysHint: 'Keyboard: digits, Enter = OK, Escape = C (outside the fields).',
+    boot: 'Power on',
+    reboot: 'Reboot',
+    cut: 'Power cut',
+    chip: 'NOR chip',
+    export: 'Export the chip',
+    import: 'Import a chip',
+    erase: 'Fresh chip',
+    scanners: 'Scanners',
+    via: 'Scanner',
+    options: 'Options',
+    code: 'Code',
+    scan: 'Scan',
+    ticket: 'Generate a ticket',
+    prize: 'Prize',
+    forged: 'Forged',
+    genScan: 'Generate and scan',
+    camera: 'Camera',
+    drop: 'Drop a photo (PNG/JPEG) here, or pick it:',
+    webcam: 'Webcam',
+    scenarios: 'Scenarios',
+    open: 'Open',
+    run: 'Run all',
+    step: 'Step',
+    stop: 'Stop',
+    ledger: 'Payments ledger',
+    csv: 'Export as CSV',
+    emission: 'Emission',
+    block: 'Block',
+    number: 'No.',
+    paidAt: 'Paid at',
+    deviceId: 'Device',
+    beeps: 'Beeps',
+    log: 'Log',
+    loading: 'starting the device…',
+    ready: 'ready',
+    saved: 'chip saved in the browser',
+    off: 'power off',
+    passed: (n: number) => `scenario passed (${n} steps)`,
+    failed: 'scenario failed',
+    invalid: 'invalid scenario',
+    webcamStop: 'Stop the webcam',
+    noWebcam: 'webcam unavailable: ',
+    badImage: 'unreadable image: ',
     fromScenario: ' (scenario)',
     otherTab: 'the simulator is open in another tab: this one does not save the chip',
   },
@@ -126,7 +202,14 @@ function showLedger(entries: Payment[]): void {
   body.replaceChildren(
     ...entries.map((p) => {
       const tr = document.createElement('tr');
-      for (const v of [p.emission, p.block, p.number, `${p.prizeEur} €`, new Date(p.paidAtMs).toISOString(), p.deviceId]) {
+      for (const v of [
+        p.emission,
+        p.block,
+        p.number,
+        `${p.prizeEur} €`,
+        new Date(p.paidAtMs).toISOString(),
+        p.deviceId,
+      ]) {
         const td = document.createElement('td');
         td.textContent = String(v);
         tr.appendChild(td);
@@ -197,7 +280,11 @@ function screenshotLink(file: string, lines: string[], led: LedColor): void {
   const c = document.createElement('canvas');
   c.width = px.width;
   c.height = px.height;
-  c.getContext('2d')!.putImageData(new ImageData(new Uint8ClampedArray(px.data.buffer as ArrayBuffer), px.width, px.height), 0, 0);
+  c.getContext('2d')!.putImageData(
+    new ImageData(new Uint8ClampedArray(px.data.buffer as ArrayBuffer), px.width, px.height),
+    0,
+    0,
+  );
   c.toBlob((blob) => {
     if (!blob) return;
     const a = document.createElement('a');
@@ -317,7 +404,8 @@ worker.onmessage = (e: MessageEvent<ToPage>) => {
       li.classList.add('current');
       // Scrolls the list only, not the page.
       const ol = $('sc-steps');
-      if (li.offsetTop < ol.scrollTop || li.offsetTop > ol.scrollTop + ol.clientHeight - li.offsetHeight) ol.scrollTop = li.offsetTop - ol.clientHeight / 2;
+      if (li.offsetTop < ol.scrollTop || li.offsetTop > ol.scrollTop + ol.clientHeight - li.offsetHeight)
+        ol.scrollTop = li.offsetTop - ol.clientHeight / 2;
       return;
     }
     case 'step-done': {
@@ -353,7 +441,13 @@ document.addEventListener('keydown', (e) => {
   if (el.closest('input, textarea, select, [contenteditable]') || e.ctrlKey || e.metaKey || e.altKey) return;
   // Enter on a focused button presses that button.
   if (el.closest('button, a') && (e.key === 'Enter' || e.key === ' ')) return;
-  const key = /^[0-9]$/.test(e.key) ? e.key : e.key === 'Enter' ? 'OK' : e.key === 'Escape' || e.key === 'Backspace' ? 'C' : '';
+  const key = /^[0-9]$/.test(e.key)
+    ? e.key
+    : e.key === 'Enter'
+      ? 'OK'
+      : e.key === 'Escape' || e.key === 'Backspace'
+        ? 'C'
+        : '';
   if (!key) return;
   e.preventDefault();
   press(key);

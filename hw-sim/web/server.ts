@@ -31,7 +31,11 @@ export async function startWebServer(o: { port?: number; host?: string; dir?: st
     readFile(file).then(
       (body) => {
         const ext = file.slice(file.lastIndexOf('.'));
-        res.writeHead(200, { 'content-type': TYPES[ext] ?? 'application/octet-stream', 'content-length': body.length, 'cache-control': 'no-cache' });
+        res.writeHead(200, {
+          'content-type': TYPES[ext] ?? 'application/octet-stream',
+          'content-length': body.length,
+          'cache-control': 'no-cache',
+        });
         res.end(req.method === 'HEAD' ? undefined : body);
       },
       () => res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n'),

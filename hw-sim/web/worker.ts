@@ -15,7 +15,12 @@ import type { ToPage, ToWorker } from './protocol.ts';
 
 const post = (m: ToPage, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(m, transfer);
 
-useQuickjsModule('quickjs', newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmLocation: new URL('quickjs.wasm', self.location.href).href })));
+useQuickjsModule(
+  'quickjs',
+  newQuickJSWASMModuleFromVariant(
+    newVariant(RELEASE_SYNC, { wasmLocation: new URL('quickjs.wasm', self.location.href).href }),
+  ),
+);
 
 // --- the chip in IndexedDB ------------------------------------------------------------------------
 
@@ -53,7 +58,9 @@ function storeChip(db: IDBDatabase, bytes: Uint8Array): Promise<void> {
 
 /** One tab owns the stored chip; another one runs from a copy and saves nothing (they would overwrite each other). */
 function ownChip(): Promise<boolean> {
-  const locks = (navigator as unknown as { locks?: { request(n: string, o: object, f: (l: unknown) => unknown): Promise<unknown> } }).locks;
+  const locks = (
+    navigator as unknown as { locks?: { request(n: string, o: object, f: (l: unknown) => unknown): Promise<unknown> } }
+  ).locks;
   if (!locks) return Promise.resolve(true);
   // A reloaded page's old worker may still hold it for a moment: wait a little before giving up.
   return new Promise((resolve) => {
@@ -153,7 +160,7 @@ function tick(): void {
 /** Boots the live device from `chip` bytes, the stored chip, or (`blank`) a fresh configured one. */
 async function start(fresh?: Uint8Array | 'blank'): Promise<void> {
   live?.dispose();
-  const bytes = fresh === 'blank' ? undefined : fresh ?? (db ? await loadChip(db) : undefined);
+  const bytes = fresh === 'blank' ? undefined : (fresh ?? (db ? await loadChip(db) : undefined));
   const chip = new NorFlash(bytes ? { bytes } : {});
   live = newLive(chip);
   if (!bytes) live.configure({});
@@ -220,7 +227,8 @@ async function handle(m: ToWorker): Promise<void> {
     case 'import':
       return serial(async () => {
         const bytes = new Uint8Array(m.bytes);
-        if (bytes.length !== CHIP_SIZE) throw new Error(`chip file: ${bytes.length} bytes, a chip has ${CHIP_SIZE}; nothing changed`);
+        if (bytes.length !== CHIP_SIZE)
+          throw new Error(`chip file: ${bytes.length} bytes, a chip has ${CHIP_SIZE}; nothing changed`);
         await start(bytes);
       });
     case 'erase':
@@ -282,7 +290,13 @@ async function playScenario(name: string, text: string, stepping: boolean, lang:
     });
     post({ type: 'scenario-done', ok: report.ok, steps: report.steps.length, virtualMs: report.virtualMs });
   } catch (e) {
-    post({ type: 'scenario-done', ok: false, steps: 0, virtualMs: 0, error: e instanceof Error ? e.message : String(e) });
+    post({
+      type: 'scenario-done',
+      ok: false,
+      steps: 0,
+      virtualMs: 0,
+      error: e instanceof Error ? e.message : String(e),
+    });
   } finally {
     scenario = undefined;
     s.sim.dispose();
@@ -292,7 +306,9 @@ async function playScenario(name: string, text: string, stepping: boolean, lang:
 }
 
 self.onmessage = (e: MessageEvent<ToWorker>) => {
-  void handle(e.data).catch((err) => post({ type: 'error', message: err instanceof Error ? err.message : String(err) }));
+  void handle(e.data).catch((err) =>
+    post({ type: 'error', message: err instanceof Error ? err.message : String(err) }),
+  );
 };
 
 (async () => {

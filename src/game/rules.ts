@@ -7,8 +7,8 @@ export const TICKET_PRICE_EUR = 5;
 
 /** Article 4.2: the only numbers that can appear, in increasing order (index = SPH1 number index). */
 export const NUMBERS: readonly number[] = [
-  1, 2, 3, 4, 6, 7, 8, 9, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 31, 32, 33,
-  34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49,
+  1, 2, 3, 4, 6, 7, 8, 9, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 31, 32, 33, 34, 35,
+  36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49,
 ];
 
 /** SPH1 amount index → euros printed beside a player's number. */

@@ -7,6 +7,7 @@ import { makePermutation, type Permutation } from './permutation.ts';
 import { mixWords, rngOfWords } from './rng.ts';
 import { utf8Encode } from '../utf8.ts';
 import { composeZones } from './compose.ts';
+import { getU32BE } from '../bytes.ts';
 
 /** Default seed of `saphir gen`. */
 export const DEFAULT_SEED = 'saphir';
@@ -60,7 +61,7 @@ export function blockGenerator(seed: string, emission: number, block: number): B
   const permutation = makePermutation(keyOf('saphir-gen-rank', seed, emission, block), BLOCK_SIZE);
   const ticketKey = keyOf('saphir-gen-ticket', seed, emission, block);
   const words: number[] = [];
-  for (let i = 0; i < 4; i++) words.push(((ticketKey[4 * i] << 24) | (ticketKey[4 * i + 1] << 16) | (ticketKey[4 * i + 2] << 8) | ticketKey[4 * i + 3]) >>> 0);
+  for (let i = 0; i < 4; i++) words.push(getU32BE(ticketKey, 4 * i));
   const rankOf = (n: number) => permutation.forward(n);
   const prizeOf = (n: number) => prizeOfRank(rankOf(n));
   return {
@@ -81,7 +82,12 @@ export function blockGenerator(seed: string, emission: number, block: number): B
 let last: BlockGenerator | null = null;
 
 /** The ticket `number` of (seed, emission, block): the same whatever range it is generated in. */
-export function ticketOf(seed: string, emission: number, block: number, number: number): { zones: Zones; prizeEur: number } {
+export function ticketOf(
+  seed: string,
+  emission: number,
+  block: number,
+  number: number,
+): { zones: Zones; prizeEur: number } {
   if (!last || last.seed !== seed || last.emission !== emission || last.block !== block) {
     last = blockGenerator(seed, emission, block);
   }

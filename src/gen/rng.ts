@@ -45,7 +45,12 @@ export function rngOfWords(a: number, b: number, c: number, d: number): Rng {
 
 // A class rather than closures: one allocation per generator, nothing else.
 class Sfc32 implements Rng {
-  constructor(private a: number, private b: number, private c: number, private d: number) {
+  constructor(
+    private a: number,
+    private b: number,
+    private c: number,
+    private d: number,
+  ) {
     for (let i = 0; i < 12; i++) this.u32();
   }
   u32(): number {

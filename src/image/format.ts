@@ -82,7 +82,8 @@ export function parseVersion(text: string): Version | { error: string } {
   const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,5})(?:\+(\d{1,10}))?$/.exec(text);
   if (!m) return { error: `version '${text}' is not major.minor.patch[+build]` };
   const v = { major: +m[1], minor: +m[2], patch: +m[3], build: m[4] === undefined ? 0 : +m[4] };
-  if (v.major > U8 || v.minor > U8 || v.patch > U16 || v.build > U32) return { error: `version '${text}' out of range` };
+  if (v.major > U8 || v.minor > U8 || v.patch > U16 || v.build > U32)
+    return { error: `version '${text}' out of range` };
   return v;
 }
 
@@ -147,10 +148,12 @@ export function parseHeader(bytes: Uint8Array): ImageHeader | { error: string } 
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   // The fields a short file does hold are judged before its length: a wrong header size is said as such.
   const magic = bytes.length >= 4 ? dv.getUint32(0, true) : IMAGE_MAGIC;
-  if (magic !== IMAGE_MAGIC) return { error: `bad magic 0x${magic.toString(16).padStart(8, '0')}: not a firmware image` };
+  if (magic !== IMAGE_MAGIC)
+    return { error: `bad magic 0x${magic.toString(16).padStart(8, '0')}: not a firmware image` };
   const headerSize = bytes.length >= 6 ? dv.getUint16(4, true) : HEADER_SIZE;
   if (headerSize !== HEADER_SIZE) return { error: `unsupported header size ${headerSize}` };
-  if (bytes.length < HEADER_SIZE) return { error: `truncated: ${bytes.length} bytes, the header alone is ${HEADER_SIZE}` };
+  if (bytes.length < HEADER_SIZE)
+    return { error: `truncated: ${bytes.length} bytes, the header alone is ${HEADER_SIZE}` };
   const flags = dv.getUint16(6, true);
   if ((flags & ~KNOWN_FLAGS) !== 0) return { error: `unknown flags 0x${flags.toString(16)}` };
   return {
@@ -158,7 +161,12 @@ export function parseHeader(bytes: Uint8Array): ImageHeader | { error: string } 
     headerSize,
     flags,
     imageSize: dv.getUint32(8, true),
-    version: { major: dv.getUint8(12), minor: dv.getUint8(13), patch: dv.getUint16(14, true), build: dv.getUint32(16, true) },
+    version: {
+      major: dv.getUint8(12),
+      minor: dv.getUint8(13),
+      patch: dv.getUint16(14, true),
+      build: dv.getUint32(16, true),
+    },
     boardId: dv.getUint32(20, true),
     securityCounter: dv.getUint32(24, true),
   };

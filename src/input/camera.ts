@@ -36,8 +36,13 @@ export interface CameraDecoderOptions {
 function frameValid(f: Frame): boolean {
   const bpp = f.format === 'rgba' ? 4 : f.format === 'y8' ? 1 : 0;
   return (
-    bpp > 0 && f.width > 0 && f.height > 0 && f.width * f.height <= 1 << 24 &&
-    Number.isInteger(f.width) && Number.isInteger(f.height) && f.data.length >= f.width * f.height * bpp
+    bpp > 0 &&
+    f.width > 0 &&
+    f.height > 0 &&
+    f.width * f.height <= 1 << 24 &&
+    Number.isInteger(f.width) &&
+    Number.isInteger(f.height) &&
+    f.data.length >= f.width * f.height * bpp
   );
 }
 
@@ -101,8 +106,10 @@ export class CameraDecoder {
       const mx = this.module * 3 + (last.x1 - last.x0) * 0.04;
       const my = this.module * 3 + (last.y1 - last.y0) * 0.04;
       const r = {
-        x0: Math.max(0, Math.floor(last.x0 - mx)), y0: Math.max(0, Math.floor(last.y0 - my)),
-        x1: Math.min(W, Math.ceil(last.x1 + mx)), y1: Math.min(H, Math.ceil(last.y1 + my)),
+        x0: Math.max(0, Math.floor(last.x0 - mx)),
+        y0: Math.max(0, Math.floor(last.y0 - my)),
+        x1: Math.min(W, Math.ceil(last.x1 + mx)),
+        y1: Math.min(H, Math.ceil(last.y1 + my)),
       };
       const text = this.attempt(frame, r, cropStep(this.module, this.fine), false);
       if (text !== null) return text;
@@ -158,7 +165,8 @@ export class CameraDecoder {
     this.misses = 0;
     this.fine = false;
     const dim = 17 + 4 * r.version;
-    this.module = (s * Math.hypot(L.topRightCorner.x - L.topLeftCorner.x, L.topRightCorner.y - L.topLeftCorner.y)) / dim;
+    this.module =
+      (s * Math.hypot(L.topRightCorner.x - L.topLeftCorner.x, L.topRightCorner.y - L.topLeftCorner.y)) / dim;
     this.last = {
       x0: Math.max(0, Math.floor(box.x0 + Math.min(...xs) * s)),
       y0: Math.max(0, Math.floor(box.y0 + Math.min(...ys) * s)),
@@ -215,7 +223,8 @@ function resampleInto(f: Frame, box: Box, s: number, w: number, h: number, inver
     const y0 = Math.min(H - 2, Math.max(0, Math.floor(box.y0 + 0.5 * s - 0.5)));
     const y1 = Math.min(H - 1, Math.max(0, Math.floor(box.y0 + (h - 0.5) * s - 0.5)) + 1);
     const g = new Uint8Array((y1 - y0 + 1) * W);
-    for (let i = 0, p = y0 * W * 4; i < g.length; i++, p += 4) g[i] = (54 * f.data[p] + 183 * f.data[p + 1] + 19 * f.data[p + 2]) >> 8;
+    for (let i = 0, p = y0 * W * 4; i < g.length; i++, p += 4)
+      g[i] = (54 * f.data[p] + 183 * f.data[p + 1] + 19 * f.data[p + 2]) >> 8;
     d = g;
     base = -y0 * W;
   }

@@ -4,8 +4,7 @@
 export type DropReason = 'timeout' | 'too-long' | 'noise' | 'bad-report' | 'overflow';
 
 export type InputEvent =
-  | { type: 'code'; text: string }
-  | { type: 'dropped'; reason: DropReason; partial: string; lost?: number };
+  { type: 'code'; text: string } | { type: 'dropped'; reason: DropReason; partial: string; lost?: number };
 
 /**
  * Events waiting to be read; at most `limit`, the oldest are discarded first, and the next read says how

@@ -28,7 +28,8 @@ function greySub(f: Frame, s: number, w: number, h: number, out: Uint8Array): vo
   const d = f.data;
   for (let y = 0; y < h; y++) {
     let p = y * s * W;
-    for (let x = 0, o = y * w; x < w; x++, o++, p += s) out[o] = (54 * d[4 * p] + 183 * d[4 * p + 1] + 19 * d[4 * p + 2]) >> 8;
+    for (let x = 0, o = y * w; x < w; x++, o++, p += s)
+      out[o] = (54 * d[4 * p] + 183 * d[4 * p + 1] + 19 * d[4 * p + 2]) >> 8;
   }
 }
 
@@ -97,14 +98,30 @@ function ratioOk(a: number, b: number, c: number, d: number, e: number): number 
   if (total < 7) return 0;
   const m = total / 7;
   const v = m * 0.75;
-  if (Math.abs(a - m) < v && Math.abs(b - m) < v && Math.abs(c - 3 * m) < 3 * v && Math.abs(d - m) < v && Math.abs(e - m) < v) {
+  if (
+    Math.abs(a - m) < v &&
+    Math.abs(b - m) < v &&
+    Math.abs(c - 3 * m) < 3 * v &&
+    Math.abs(d - m) < v &&
+    Math.abs(e - m) < v
+  ) {
     return m;
   }
   return 0;
 }
 
 /** Checks the column through (x, y) for the 1:1:3:1:1 runs; returns [centre y, module] or null. */
-function vertical(g: Uint8Array, rs: number, cs: number, thr: Float32Array, bw: number, h: number, x: number, y: number, maxRun: number): [number, number] | null {
+function vertical(
+  g: Uint8Array,
+  rs: number,
+  cs: number,
+  thr: Float32Array,
+  bw: number,
+  h: number,
+  x: number,
+  y: number,
+  maxRun: number,
+): [number, number] | null {
   const bx = x >> 3;
   const xo = x * cs;
   const dark = (yy: number) => g[yy * rs + xo] < thr[(yy >> 3) * bw + bx];
@@ -183,7 +200,17 @@ export class FinderLocator {
     };
   }
 
-  private scanRows(g: Uint8Array, rs: number, cs: number, thr: Float32Array, bw: number, w: number, h: number, first: number, clusters: Cluster[]): void {
+  private scanRows(
+    g: Uint8Array,
+    rs: number,
+    cs: number,
+    thr: Float32Array,
+    bw: number,
+    w: number,
+    h: number,
+    first: number,
+    clusters: Cluster[],
+  ): void {
     for (let y = first; y < h; y += 2) {
       const row = y * rs;
       const trow = (y >> 3) * bw;
@@ -195,7 +222,7 @@ export class FinderLocator {
       let r3 = 0;
       let r4 = 1;
       // x = w closes the last run (as if the colour changed there).
-      for (let x = 1; x <= w; ) {
+      for (let x = 1; x <= w;) {
         // One threshold a block of 8: the inner loop is a load, a compare and a count a pixel.
         const end = x < w ? Math.min(w, (x | 7) + 1) : w + 1;
         const t = x < w ? thr[trow + (x >> 3)] : 0;
@@ -240,7 +267,10 @@ export class FinderLocator {
 
 /** The three clusters that best form the finder triangle, corner first; null if none does. */
 function bestTriangle(all: Cluster[]): [Cluster, Cluster, Cluster] | null {
-  const cs = all.filter((c) => c.n >= 2).sort((p, q) => q.n - p.n).slice(0, 6);
+  const cs = all
+    .filter((c) => c.n >= 2)
+    .sort((p, q) => q.n - p.n)
+    .slice(0, 6);
   let best: [Cluster, Cluster, Cluster] | null = null;
   let bestErr = 0.25;
   for (let i = 0; i < cs.length; i++) {
@@ -255,8 +285,11 @@ function bestTriangle(all: Cluster[]): [Cluster, Cluster, Cluster] | null {
           const m = (o.m + p.m + q.m) / 3;
           if (d1 < m * 10 || d2 < m * 10) continue;
           // equal legs, a right angle, similar module sizes
-          const err = Math.abs(d1 - d2) / Math.max(d1, d2) + Math.abs(hyp / Math.SQRT2 - (d1 + d2) / 2) / ((d1 + d2) / 2) +
-            Math.abs(o.m - p.m) / m / 4 + Math.abs(o.m - q.m) / m / 4;
+          const err =
+            Math.abs(d1 - d2) / Math.max(d1, d2) +
+            Math.abs(hyp / Math.SQRT2 - (d1 + d2) / 2) / ((d1 + d2) / 2) +
+            Math.abs(o.m - p.m) / m / 4 +
+            Math.abs(o.m - q.m) / m / 4;
           if (err < bestErr) {
             bestErr = err;
             best = [o, p, q];

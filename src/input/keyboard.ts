@@ -16,7 +16,7 @@ export interface KeyboardWedgeOptions {
 // Characters of usages 0x04…0x38, unshifted then shifted; '\0' = no character.
 const TABLES: Record<KeyboardLayout, [string, string]> = {
   us: [
-    'abcdefghijklmnopqrstuvwxyz1234567890\0\0\0\0 -=[]\\\\;\'`,./',
+    "abcdefghijklmnopqrstuvwxyz1234567890\0\0\0\0 -=[]\\\\;'`,./",
     'ABCDEFGHIJKLMNOPQRSTUVWXYZ!@#$%^&*()\0\0\0\0 _+{}||:"~<>?',
   ],
   fr: [
@@ -26,8 +26,19 @@ const TABLES: Record<KeyboardLayout, [string, string]> = {
 };
 // French AltGr characters: usage → character.
 const FR_ALTGR: Record<number, string> = {
-  0x08: '\u20ac', 0x1f: '~', 0x20: '#', 0x21: '{', 0x22: '[', 0x23: '|', 0x24: '`', 0x25: '\\',
-  0x26: '^', 0x27: '@', 0x2d: ']', 0x2e: '}', 0x30: '\u00a4',
+  0x08: '\u20ac',
+  0x1f: '~',
+  0x20: '#',
+  0x21: '{',
+  0x22: '[',
+  0x23: '|',
+  0x24: '`',
+  0x25: '\\',
+  0x26: '^',
+  0x27: '@',
+  0x2d: ']',
+  0x2e: '}',
+  0x30: '\u00a4',
 };
 // Keypad 0x54…0x63 with Num Lock on: / * - + Enter 1…9 0 .
 const KEYPAD = '/*-+\n1234567890.';

@@ -11,7 +11,14 @@ function csvField(v: unknown): string {
 export function exportRow(e: unknown): Record<(typeof CSV_COLUMNS)[number], unknown> {
   const o = (e && typeof e === 'object' ? e : {}) as Record<string, unknown>;
   const t = typeof o.paidAtMs === 'number' && isFinite(o.paidAtMs) ? new Date(o.paidAtMs).toISOString() : '';
-  return { emission: o.emission, block: o.block, number: o.number, prize_eur: o.prizeEur, paid_at: t, device_id: o.deviceId };
+  return {
+    emission: o.emission,
+    block: o.block,
+    number: o.number,
+    prize_eur: o.prizeEur,
+    paid_at: t,
+    device_id: o.deviceId,
+  };
 }
 
 export function toCsv(entries: unknown[]): string {

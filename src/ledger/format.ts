@@ -1,27 +1,7 @@
 // On-flash layout of the paid-ticket ledger (docs/ledger.md): sector headers and fixed-size payment
 // slots, each ending with a CRC-32. Portable.
-import { crc32 } from '../crc32.ts';
-
-// CRC-32 (the same as ../crc32.ts) of a range, four bytes a step ("slicing by 4") and without a
-// subarray a call: opening a full ledger checks ~26 000 slots, and in QuickJS this is most of it.
-let tables: Uint32Array | undefined;
-export function crcRange(b: Uint8Array, o: number, n: number): number {
-  let t = tables;
-  if (!t) {
-    t = tables = new Uint32Array(1024);
-    for (let i = 0; i < 256; i++) t[i] = ~crc32(new Uint8Array([i]), 0xffffffff) >>> 0; // the shared table
-    for (let i = 256; i < 1024; i++) t[i] = (t[i - 256] >>> 8) ^ t[t[i - 256] & 0xff];
-  }
-  let c = 0xffffffff;
-  let i = o;
-  const end = o + n;
-  for (; i + 4 <= end; i += 4) {
-    c ^= b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24);
-    c = t[768 + (c & 0xff)] ^ t[512 + ((c >>> 8) & 0xff)] ^ t[256 + ((c >>> 16) & 0xff)] ^ t[c >>> 24];
-  }
-  for (; i < end; i++) c = t[(c ^ b[i]) & 0xff] ^ (c >>> 8);
-  return ~c >>> 0;
-}
+import { crc32, crc32Range } from '../crc32.ts';
+import { getU32BE, putU32BE } from '../bytes.ts';
 
 /** A payment made at a till: which ticket, how much, when, on which device. */
 export interface Payment {
@@ -51,34 +31,24 @@ export const SLOT_TYPE_PAYMENT = 0xa5;
 export const DEVICE_ID_MAX = 16;
 const MAX_MS = 2 ** 48 - 1;
 
-function put32(b: Uint8Array, o: number, v: number): void {
-  b[o] = (v >>> 24) & 0xff;
-  b[o + 1] = (v >>> 16) & 0xff;
-  b[o + 2] = (v >>> 8) & 0xff;
-  b[o + 3] = v & 0xff;
-}
-function get32(b: Uint8Array, o: number): number {
-  return ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) >>> 0;
-}
-
 /** Sector header: magic, version, slot size, 0xFFFF, sequence number, CRC-32 of the 12 bytes before. */
 export function encodeHeader(seq: number): Uint8Array {
   const b = new Uint8Array(HEADER_SIZE);
-  put32(b, 0, SECTOR_MAGIC);
+  putU32BE(b, 0, SECTOR_MAGIC);
   b[4] = FORMAT_VERSION;
   b[5] = SLOT_SIZE;
   b[6] = 0xff;
   b[7] = 0xff;
-  put32(b, 8, seq);
-  put32(b, 12, crc32(b.subarray(0, 12)));
+  putU32BE(b, 8, seq);
+  putU32BE(b, 12, crc32(b.subarray(0, 12)));
   return b;
 }
 
 /** The sequence number of a valid header at `o` in `b`, or -1. */
 export function decodeHeader(b: Uint8Array, o = 0): number {
-  if (get32(b, o) !== SECTOR_MAGIC || b[o + 4] !== FORMAT_VERSION || b[o + 5] !== SLOT_SIZE) return -1;
-  if (get32(b, o + 12) !== crc32(b.subarray(o, o + 12))) return -1;
-  return get32(b, o + 8);
+  if (getU32BE(b, o) !== SECTOR_MAGIC || b[o + 4] !== FORMAT_VERSION || b[o + 5] !== SLOT_SIZE) return -1;
+  if (getU32BE(b, o + 12) !== crc32(b.subarray(o, o + 12))) return -1;
+  return getU32BE(b, o + 8);
 }
 
 /** Why a payment cannot be stored, or null when it can. */
@@ -108,14 +78,14 @@ export function encodePayment(p: Payment): Uint8Array {
   b[3] = p.emission & 0xff;
   b[4] = p.block >> 8;
   b[5] = p.block & 0xff;
-  put32(b, 6, p.number);
-  put32(b, 10, p.prizeEur);
+  putU32BE(b, 6, p.number);
+  putU32BE(b, 10, p.prizeEur);
   const hi = Math.floor(p.paidAtMs / 0x100000000);
   b[14] = (hi >> 8) & 0xff;
   b[15] = hi & 0xff;
-  put32(b, 16, p.paidAtMs >>> 0);
+  putU32BE(b, 16, p.paidAtMs >>> 0);
   for (let i = 0; i < p.deviceId.length; i++) b[20 + i] = p.deviceId.charCodeAt(i);
-  put32(b, 36, crc32(b.subarray(0, 36)));
+  putU32BE(b, 36, crc32(b.subarray(0, 36)));
   return b;
 }
 
@@ -127,7 +97,7 @@ export function slotState(b: Uint8Array, o: number): 'empty' | 'bad' | 'ok' {
     return all === 0xff ? 'empty' : 'bad';
   }
   if (b[o + 1] > DEVICE_ID_MAX) return 'bad';
-  return get32(b, o + 36) === crcRange(b, o, 36) ? 'ok' : 'bad';
+  return getU32BE(b, o + 36) === crc32Range(b, o, 36) ? 'ok' : 'bad';
 }
 
 /** The key fields of a slot already known to be 'ok'. */
@@ -138,7 +108,7 @@ export function slotBlock(b: Uint8Array, o: number): number {
   return (b[o + 4] << 8) | b[o + 5];
 }
 export function slotNumber(b: Uint8Array, o: number): number {
-  return get32(b, o + 6);
+  return getU32BE(b, o + 6);
 }
 
 /** Decodes a slot already known to be 'ok'. */
@@ -149,8 +119,8 @@ export function decodePayment(b: Uint8Array, o: number): Payment {
     emission: slotEmission(b, o),
     block: slotBlock(b, o),
     number: slotNumber(b, o),
-    prizeEur: get32(b, o + 10),
-    paidAtMs: ((b[o + 14] << 8) | b[o + 15]) * 0x100000000 + get32(b, o + 16),
+    prizeEur: getU32BE(b, o + 10),
+    paidAtMs: ((b[o + 14] << 8) | b[o + 15]) * 0x100000000 + getU32BE(b, o + 16),
     deviceId,
   };
 }

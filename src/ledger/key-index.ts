@@ -86,7 +86,7 @@ export class KeyIndex {
 
   /** Adds a key known to be absent. */
   insert(h: number, loc: number): void {
-    if ((this.filled + 1) > this.cells.length * MAX_LOAD) this.resize();
+    if (this.filled + 1 > this.cells.length * MAX_LOAD) this.resize();
     const tag = this.tagOf(h);
     const mask = this.cells.length - 1;
     let i = this.home(tag);

@@ -4,8 +4,20 @@
 // at least one valid copy on flash. Format and power-cut promise: docs/ledger.md. Portable.
 import type { Flash } from '../hal.ts';
 import {
-  HEADER_SIZE, SLOT_SIZE, SLOT_TYPE_PAYMENT, decodeHeader, decodePayment, encodeHeader, encodePayment, paymentProblem,
-  slotBlock, slotEmission, slotNumber, slotState, type Payment, type TicketKey,
+  HEADER_SIZE,
+  SLOT_SIZE,
+  SLOT_TYPE_PAYMENT,
+  decodeHeader,
+  decodePayment,
+  encodeHeader,
+  encodePayment,
+  paymentProblem,
+  slotBlock,
+  slotEmission,
+  slotNumber,
+  slotState,
+  type Payment,
+  type TicketKey,
 } from './format.ts';
 import { KeyIndex, MAX_LOC_BITS, keyHash } from './key-index.ts';
 
@@ -74,10 +86,16 @@ export class Ledger {
   /** The latest payment time held on flash (a lower bound of trusted time). */
   latestPaidAtMs = 0;
 
-  private constructor(private readonly flash: Flash, private readonly deviceId: string | undefined) {
+  private constructor(
+    private readonly flash: Flash,
+    private readonly deviceId: string | undefined,
+  ) {
     const bl = flash.blockLength;
     if (!(bl >= HEADER_SIZE + SLOT_SIZE) || !Number.isInteger(bl) || !(flash.size >= (RESERVE + 1) * bl)) {
-      throw new LedgerError('FLASH', `ledger: the partition needs at least ${RESERVE + 1} blocks of ≥ ${HEADER_SIZE + SLOT_SIZE} bytes`);
+      throw new LedgerError(
+        'FLASH',
+        `ledger: the partition needs at least ${RESERVE + 1} blocks of ≥ ${HEADER_SIZE + SLOT_SIZE} bytes`,
+      );
     }
     this.bl = bl;
     this.slotsPerSector = Math.floor((bl - HEADER_SIZE) / SLOT_SIZE);
@@ -93,7 +111,14 @@ export class Ledger {
   /** Opens the ledger on `flash`, recovering from whatever a power cut left. Only reads. */
   static open(flash: Flash, opts: LedgerOptions = {}): Ledger {
     if (opts.deviceId !== undefined) {
-      const bad = paymentProblem({ emission: 0, block: 0, number: 0, prizeEur: 0, paidAtMs: 0, deviceId: opts.deviceId });
+      const bad = paymentProblem({
+        emission: 0,
+        block: 0,
+        number: 0,
+        prizeEur: 0,
+        paidAtMs: 0,
+        deviceId: opts.deviceId,
+      });
       if (bad) throw new LedgerError('INVALID', bad.replace('payment: ', 'ledger: '));
     }
     const l = new Ledger(flash, opts.deviceId);
@@ -126,7 +151,10 @@ export class Ledger {
    */
   record(input: PaymentInput): void {
     this.fresh();
-    const p: Payment = input && typeof input === 'object' ? { ...input, deviceId: input.deviceId ?? this.deviceId ?? '' } : (input as unknown as Payment);
+    const p: Payment =
+      input && typeof input === 'object'
+        ? { ...input, deviceId: input.deviceId ?? this.deviceId ?? '' }
+        : (input as unknown as Payment);
     const bad = paymentProblem(p);
     if (bad) throw new LedgerError('INVALID', bad);
     if (this.cellOf(p.emission, p.block, p.number) >= 0) {
@@ -287,7 +315,8 @@ export class Ledger {
       // Only a valid slot starts with the type byte, so most slots need no closer look; where the
       // used slots end (the last one not erased) matters only for a sector with a header.
       let used = this.slotsPerSector;
-      if (this.seq[s] >= 0) while (used > 0 && slotState(data, HEADER_SIZE + (used - 1) * SLOT_SIZE) === 'empty') used--;
+      if (this.seq[s] >= 0)
+        while (used > 0 && slotState(data, HEADER_SIZE + (used - 1) * SLOT_SIZE) === 'empty') used--;
       let valid = 0;
       let bad = 0;
       for (let k = 0; k < used; k++) {
@@ -297,9 +326,13 @@ export class Ledger {
           continue;
         }
         valid++;
-        const at = ((data[o + 14] << 8) | data[o + 15]) * 0x100000000 + (((data[o + 16] << 24) | (data[o + 17] << 16) | (data[o + 18] << 8) | data[o + 19]) >>> 0);
+        const at =
+          ((data[o + 14] << 8) | data[o + 15]) * 0x100000000 +
+          (((data[o + 16] << 24) | (data[o + 17] << 16) | (data[o + 18] << 8) | data[o + 19]) >>> 0);
         if (at > this.latestPaidAtMs) this.latestPaidAtMs = at;
-        const e = slotEmission(data, o), b = slotBlock(data, o), num = slotNumber(data, o);
+        const e = slotEmission(data, o),
+          b = slotBlock(data, o),
+          num = slotNumber(data, o);
         const h = keyHash(e, b, num);
         const loc = s * this.slotsPerSector + k;
         const cell = this.index.mayHold(h) ? this.cellOf(e, b, num, h) : -1;
@@ -487,10 +520,14 @@ export class Ledger {
   }
 
   /** Copies the kept payments of sector x to the head (a few slots a write), then erases x. */
-  private moveOut(x: number, data: Uint8Array, sorted: { kept: number[]; keptCells: number[]; dropCells: number[] }): number {
+  private moveOut(
+    x: number,
+    data: Uint8Array,
+    sorted: { kept: number[]; keptCells: number[]; dropCells: number[] },
+  ): number {
     const { kept, keptCells, dropCells } = sorted;
     if (x === this.head) this.openHead();
-    for (let i = 0; i < kept.length; ) {
+    for (let i = 0; i < kept.length;) {
       if (this.used[this.head] >= this.slotsPerSector) this.openHead();
       const s = this.head;
       const n = Math.min(kept.length - i, this.slotsPerSector - this.used[s]);

@@ -41,7 +41,10 @@ export class MirroredLedger {
   private constructor(flash: Flash, opts: LedgerOptions) {
     const n = Math.floor((Math.floor(flash.size / flash.blockLength) - MARK_BLOCKS) / 2);
     if (n < 3) throw new LedgerError('FLASH', `ledger: the partition needs at least ${MARK_BLOCKS + 6} blocks`);
-    this.logs = [Ledger.open(blockView(flash, MARK_BLOCKS, n), opts), Ledger.open(blockView(flash, MARK_BLOCKS + n, n), opts)];
+    this.logs = [
+      Ledger.open(blockView(flash, MARK_BLOCKS, n), opts),
+      Ledger.open(blockView(flash, MARK_BLOCKS + n, n), opts),
+    ];
   }
 
   /** Opens both logs of the partition `flash`. Only reads. */
@@ -84,12 +87,17 @@ export class MirroredLedger {
   record(input: PaymentInput): void {
     this.fresh();
     if (input && typeof input === 'object' && this.find(input)) {
-      throw new LedgerError('DUPLICATE', `ticket ${input.emission}-${input.block}-${input.number} is already in the ledger`);
+      throw new LedgerError(
+        'DUPLICATE',
+        `ticket ${input.emission}-${input.block}-${input.number} is already in the ledger`,
+      );
     }
     this.mutate(() => {
       // Room in both first: a payment is never in one log only because the other was full.
       if (!this.logs[0].ensureRoom() || !this.logs[1].ensureRoom()) {
-        throw new LedgerFull(`ledger full: ${this.logs[0].count} payments held (capacity ${this.capacity}); compact it`);
+        throw new LedgerFull(
+          `ledger full: ${this.logs[0].count} payments held (capacity ${this.capacity}); compact it`,
+        );
       }
       this.logs[0].record(input);
       this.logs[1].record(input);
@@ -109,7 +117,8 @@ export class MirroredLedger {
     let seen = 0;
     this.mutate(() => {
       for (let i = 0; i < 2; i++) {
-        const from = this.logs[i], to = this.logs[1 - i];
+        const from = this.logs[i],
+          to = this.logs[1 - i];
         const missing: Payment[] = [];
         from.forEach((p) => {
           if ((++seen & 1023) === 0 && kick) kick();

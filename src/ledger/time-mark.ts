@@ -2,7 +2,7 @@
 // appended to each of two sectors in turn; the highest valid one wins, so a power cut or the loss
 // of one sector keeps the mark. Portable.
 import type { Flash } from '../hal.ts';
-import { crcRange } from './format.ts';
+import { crc32Range } from '../crc32.ts';
 
 /** Sectors the mark takes at the start of the ledger partition. */
 export const MARK_BLOCKS = 2;
@@ -30,7 +30,7 @@ export function writeMark(flash: Flash, ms: number, source = MARK_RTC): void {
   for (let i = 0; i < 4; i++) r[6 + i] = (ms >>> (24 - 8 * i)) & 255;
   r[10] = source;
   r[11] = 255;
-  const c = crcRange(r, 0, 12);
+  const c = crc32Range(r, 0, 12);
   for (let i = 0; i < 4; i++) r[12 + i] = (c >>> (24 - 8 * i)) & 255;
   for (let s = 0; s < MARK_BLOCKS; s++) {
     let at = scanBlock(flash, s).free;
@@ -54,8 +54,10 @@ function scanBlock(flash: Flash, s: number): { max: number; free: number } {
     if (erased !== 255) end = o + REC;
     if (b[o] !== MAGIC[0] || b[o + 1] !== MAGIC[1] || b[o + 2] !== MAGIC[2] || b[o + 3] !== MAGIC[3]) continue;
     const crc = ((b[o + 12] << 24) | (b[o + 13] << 16) | (b[o + 14] << 8) | b[o + 15]) >>> 0;
-    if (crc !== crcRange(b, o, 12)) continue;
-    const ms = ((b[o + 4] << 8) | b[o + 5]) * 0x100000000 + (((b[o + 6] << 24) | (b[o + 7] << 16) | (b[o + 8] << 8) | b[o + 9]) >>> 0);
+    if (crc !== crc32Range(b, o, 12)) continue;
+    const ms =
+      ((b[o + 4] << 8) | b[o + 5]) * 0x100000000 +
+      (((b[o + 6] << 24) | (b[o + 7] << 16) | (b[o + 8] << 8) | b[o + 9]) >>> 0);
     if (ms > max) max = ms;
   }
   return { max, free: end + REC <= bl ? end : -1 };

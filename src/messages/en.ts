@@ -46,7 +46,8 @@ export const en = {
   check: {
     empty: 'no code to check: give codes as arguments, or one per line on standard input',
     emptyArg: 'an empty code: give the code itself (quoted if it has spaces)',
-    quote: (n: number) => `hint: a code was given as ${n} separate arguments (its spaces split it); put it in quotes: saphir check 'SPH1:…'`,
+    quote: (n: number) =>
+      `hint: a code was given as ${n} separate arguments (its spaces split it); put it in quotes: saphir check 'SPH1:…'`,
   },
   gen: {
     needBlock: '--emission and --block are required',
@@ -56,9 +57,11 @@ export const en = {
   audit: {
     oneFile: 'one FILE at most (or - for standard input)',
     cannotRead: (file: string, why: string) => `cannot read ${file}: ${why}`,
-    summary: (l: string, g: string, i: string, b: string) => `Audit: ${l} lines, ${g} genuine codes, ${i} invalid, ${b} blank lines`,
+    summary: (l: string, g: string, i: string, b: string) =>
+      `Audit: ${l} lines, ${g} genuine codes, ${i} invalid, ${b} blank lines`,
     block: (e: number, b: number) => `Emission ${e}, block ${b}`,
-    tickets: (d: string, dup: string, m: string) => `  distinct tickets: ${d} of 3,000,000 — duplicates: ${dup} — missing: ${m}`,
+    tickets: (d: string, dup: string, m: string) =>
+      `  distinct tickets: ${d} of 3,000,000 — duplicates: ${dup} — missing: ${m}`,
     header: ['prize', 'expected', 'found'],
     losing: 'losing',
     dupLine: (line: number, n: number) => `    line ${line}: ticket #${n} seen before`,
@@ -120,8 +123,10 @@ export const en = {
     error: (d: string) => `scanner error: ${d}`,
   },
   hid: {
-    libusb: (d: string) => `node-hid cannot start: libusb is missing (${d}). Install it: sudo apt-get install libusb-1.0-0`,
-    libudev: (d: string) => `node-hid cannot start: libudev is missing (${d}). Install it: sudo apt-get install libudev1`,
+    libusb: (d: string) =>
+      `node-hid cannot start: libusb is missing (${d}). Install it: sudo apt-get install libusb-1.0-0`,
+    libudev: (d: string) =>
+      `node-hid cannot start: libudev is missing (${d}). Install it: sudo apt-get install libudev1`,
     load: (d: string) => `node-hid cannot start: ${d} (reinstall with npm ci)`,
     notFound: (id: string, d: string) => `no HID device ${id}; connected: ${d}`,
     permission: (id: string, d: string, rule: string) =>
@@ -142,7 +147,12 @@ export const en = {
     invalid: 'INVALID image',
     thisBoard: ' (SAPHIR handheld)',
     otherBoard: ' (another board)',
-    signer: { dev: 'published development key', given: 'given key (--key)', other: 'another key', unknown: 'key not recorded' },
+    signer: {
+      dev: 'published development key',
+      given: 'given key (--key)',
+      other: 'another key',
+      unknown: 'key not recorded',
+    },
     file: 'File',
     version: 'Version',
     board: 'Board',
@@ -226,11 +236,13 @@ export const en = {
     dryRun: 'Dry run: the image would be accepted. Nothing was written.',
     waiting: (slot: string) => `This image is already written to slot ${slot}, waiting for a restart.`,
     resumed: (n: number) => `Resumed: the device already held ${n} bytes.`,
-    written: (v: string, slot: string, hash: string) => `Image ${v} written to slot ${slot} and verified (SHA-256 ${hash}…).`,
+    written: (v: string, slot: string, hash: string) =>
+      `Image ${v} written to slot ${slot} and verified (SHA-256 ${hash}…).`,
     nextReset: 'It starts in test mode at the next reset.',
     didNotStart: (what: string) => `after the restart the device runs ${what}: the new image did not start`,
     noImage: 'no image',
-    testMode: (v: string) => `Restarted on ${v} in test mode: the device confirms it after its self-test (otherwise the old one returns at the next reset).`,
+    testMode: (v: string) =>
+      `Restarted on ${v} in test mode: the device confirms it after its self-test (otherwise the old one returns at the next reset).`,
     confirmed: (v: string) => `Restarted on ${v}, confirmed.`,
     devKeyOnProduction: 'image signed with the DEVELOPMENT key: a production device refuses it',
   },
@@ -256,7 +268,8 @@ export const en = {
     techKey: 'Technician key (SHA-256)',
     kind: 'Kind',
     production: 'PRODUCTION device',
-    development: (provisioned: boolean) => `development device (${provisioned ? 'provisioned keys' : 'published development keys'})`,
+    development: (provisioned: boolean) =>
+      `development device (${provisioned ? 'provisioned keys' : 'published development keys'})`,
     trusted: 'Trusted keys',
     trustUnknown: 'unknown (provisioning unreadable?)',
     access: 'Service access',
@@ -267,7 +280,7 @@ export const en = {
     usage: 'give the subcommand: saphir ledger export --port PATH',
     format: '--format must be csv or json',
     exported: (n: number) => `${n} payment(s) exported`,
-    toUrl: '--to takes the registry\'s http://host:port URL',
+    toUrl: "--to takes the registry's http://host:port URL",
     noRegistry: (url: string, why: string) => `the registry at ${url} did not answer (${why}): nothing was marked sent`,
     registryRefused: (error: string, detail: string) => `the registry refused the batch: ${error} ${detail}`,
     pushed: (n: number, conflicts: number, invalid: number) =>
@@ -305,25 +318,34 @@ export const en = {
     fail: 'FAIL',
     line: 'line',
     display: 'Display when it failed:',
-    scenarioOk: (n: number, virtual: string, wallMs: string) => `passed: ${n} steps, ${virtual} simulated in ${wallMs} ms`,
+    scenarioOk: (n: number, virtual: string, wallMs: string) =>
+      `passed: ${n} steps, ${virtual} simulated in ${wallMs} ms`,
     scenarioFail: (line: number) => `failed at line ${line}`,
     total: (ok: number, all: number) => `${ok}/${all} scenarios passed`,
     noNetwork: 'no network: start with --registry URL|embedded',
     network: (up: boolean): string => (up ? 'network up' : 'network down'),
     noPort: (why: string) => `no service port: ${why}`,
-    pathTaken: (path: string) => `${path} exists and is not a pseudo-terminal link: choose another path (nothing was touched there)`,
+    pathTaken: (path: string) =>
+      `${path} exists and is not a pseudo-terminal link: choose another path (nothing was touched there)`,
     socatFailed: (why: string) => `socat could not make the port: ${why}`,
     socatEnded: (why: string) => `socat ended (${why})`,
+  },
+  build: {
+    missing: (f: string) => `${f} missing: building the firmware (npm run build)…`,
+    newer: (f: string) => `${f} changed since the last build: rebuilding the firmware (npm run build)…`,
   },
   step: {
     powerOff: '(power off)',
     deviceOff: 'the device is off (add a boot step)',
     scanner: (m: string) => `scanner: ${m}`,
     nowhere: (via: string) => `the firmware opened no ${via} input: the scan went nowhere`,
-    display: (what: string, row: number, ms: number) => `expected ${what}${row ? ` on line ${row}` : ''} within ${ms} ms`,
-    beep: (beep: string, ms: number, heard: string) => `expected a ${beep} beep within ${ms} ms; heard: ${heard || 'nothing'}`,
+    display: (what: string, row: number, ms: number) =>
+      `expected ${what}${row ? ` on line ${row}` : ''} within ${ms} ms`,
+    beep: (beep: string, ms: number, heard: string) =>
+      `expected a ${beep} beep within ${ms} ms; heard: ${heard || 'nothing'}`,
     led: (want: string, is: string) => `expected the LED ${want}, it is ${is}`,
-    ledger: (want: string, n: number, list: string) => `expected the ledger ${want}; it holds ${n}${list ? ': ' + list : ''}`,
+    ledger: (want: string, n: number, list: string) =>
+      `expected the ledger ${want}; it holds ${n}${list ? ': ' + list : ''}`,
     screenshot: (file: string, why: string) => `cannot write the screenshot ${file}: ${why}`,
     needsRegistry: 'this scenario needs a registry (--registry URL|embedded)',
     registry: (want: string, n: number, held: string, conflicts: number) =>
@@ -347,7 +369,9 @@ Spaces and tabs around a code are ignored; quote a code that contains spaces.
                   ({"key_id": 1, "public_hex": "…"}) instead of the test key
   --lang fr|en    language of the messages (default fr, or en when LANG is en*)
 Exit 0 when every code is genuine, 1 when any is not, 2 on a usage error (no code at all included).`,
-    gen: (seed: string) => `usage: saphir gen --emission E --block B (--full | --from N --count K) [--seed S] [--key FILE]
+    gen: (
+      seed: string,
+    ) => `usage: saphir gen --emission E --block B (--full | --from N --count K) [--seed S] [--key FILE]
                   [--jobs J] [--quiet] [--lang fr|en]
 Prints signed SPH1 ticket codes of one block, one per line, in ticket-number order.
   --full          the whole block: 3 000 000 tickets whose prizes are exactly those of Article 3

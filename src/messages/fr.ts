@@ -12,7 +12,7 @@ export const fr: Messages = {
       check: 'vérifie des codes de tickets (arguments ou entrée standard)',
       gen: "génère les codes signés d'un bloc",
       audit: "contrôle un fichier de codes par rapport à l'article 3",
-      decode: "décode une capture de scanner (HID, série, image)",
+      decode: 'décode une capture de scanner (HID, série, image)',
       scan: 'lit un scanner branché sur cet ordinateur',
       image: 'images du firmware : image inspect FICHIER',
       sim: 'simulateur du terminal (scénarios, interactif, passerelles, --pty)',
@@ -39,7 +39,8 @@ export const fr: Messages = {
     notJson: (path: string) => `--key : ${path} n'est pas du JSON ({"key_id": 1, "public_hex": "…"})`,
     keyId: (path: string) => `--key : ${path} : key_id doit être un entier de 0 à 255`,
     needHex: (path: string) => `--key : ${path} : donner public_hex ou seed_hex (64 chiffres hexadécimaux)`,
-    seedHex: (path: string) => `--key : ${path} : seed_hex doit compter 64 chiffres hexadécimaux (graine privée Ed25519 de 32 octets)`,
+    seedHex: (path: string) =>
+      `--key : ${path} : seed_hex doit compter 64 chiffres hexadécimaux (graine privée Ed25519 de 32 octets)`,
     testKey: 'attention : tickets signés avec la clé de TEST (id 0), refusés par un validateur de production',
     refused: (where: string, why: string) => `${where} : clé publique refusée par l’appareil (${why})`,
   },
@@ -57,9 +58,11 @@ export const fr: Messages = {
   audit: {
     oneFile: "un FICHIER au plus (ou - pour l'entrée standard)",
     cannotRead: (file: string, why: string) => `lecture impossible de ${file} : ${why}`,
-    summary: (l: string, g: string, i: string, b: string) => `Audit : ${l} lignes, ${g} codes authentiques, ${i} non valides, ${b} lignes vides`,
+    summary: (l: string, g: string, i: string, b: string) =>
+      `Audit : ${l} lignes, ${g} codes authentiques, ${i} non valides, ${b} lignes vides`,
     block: (e: number, b: number) => `Émission ${e}, bloc ${b}`,
-    tickets: (d: string, dup: string, m: string) => `  tickets distincts : ${d} sur 3 000 000 — en double : ${dup} — manquants : ${m}`,
+    tickets: (d: string, dup: string, m: string) =>
+      `  tickets distincts : ${d} sur 3 000 000 — en double : ${dup} — manquants : ${m}`,
     header: ['lot', 'attendu', 'trouvé'],
     losing: 'perdant',
     dupLine: (line: number, n: number) => `    ligne ${line} : ticket n° ${n} déjà vu`,
@@ -121,8 +124,10 @@ export const fr: Messages = {
     error: (d: string) => `erreur du scanner : ${d}`,
   },
   hid: {
-    libusb: (d: string) => `node-hid ne peut pas démarrer : libusb manque (${d}). L'installer : sudo apt-get install libusb-1.0-0`,
-    libudev: (d: string) => `node-hid ne peut pas démarrer : libudev manque (${d}). L'installer : sudo apt-get install libudev1`,
+    libusb: (d: string) =>
+      `node-hid ne peut pas démarrer : libusb manque (${d}). L'installer : sudo apt-get install libusb-1.0-0`,
+    libudev: (d: string) =>
+      `node-hid ne peut pas démarrer : libudev manque (${d}). L'installer : sudo apt-get install libudev1`,
     load: (d: string) => `node-hid ne peut pas démarrer : ${d} (réinstaller avec npm ci)`,
     notFound: (id: string, d: string) => `aucun périphérique HID ${id} ; branchés : ${d}`,
     permission: (id: string, d: string, rule: string) =>
@@ -143,7 +148,12 @@ export const fr: Messages = {
     invalid: 'image NON VALIDE',
     thisBoard: ' (terminal SAPHIR)',
     otherBoard: ' (autre carte)',
-    signer: { dev: 'clé de développement publiée', given: 'clé donnée (--key)', other: 'une autre clé', unknown: 'clé non indiquée' },
+    signer: {
+      dev: 'clé de développement publiée',
+      given: 'clé donnée (--key)',
+      other: 'une autre clé',
+      unknown: 'clé non indiquée',
+    },
     file: 'Fichier',
     version: 'Version',
     board: 'Carte',
@@ -170,7 +180,10 @@ export const fr: Messages = {
     scans: (n: number, outcomes: string) => `  ${n} tickets scannés : ${outcomes}`,
     outcomes: (w: number, l: number, r: number) => `${w} gagnant(s), ${l} perdant(s), ${r} refusé(s)`,
     paid: (n: number, total: string) => `${n} paiement(s) enregistré(s) au registre, ${total}`,
-    mode: (m: string) => (m === 'developer' ? 'développeur (bundle sans image)' : m.replace(/^image slot (\w) v/, 'image, emplacement $1, v')),
+    mode: (m: string) =>
+      m === 'developer'
+        ? 'développeur (bundle sans image)'
+        : m.replace(/^image slot (\w) v/, 'image, emplacement $1, v'),
     firmware: (mode: string, hash: string) => `firmware : ${mode}, image ${hash.slice(0, 16)}`,
     ok: 'Démonstration réussie.',
     failed: 'La démonstration a échoué.',
@@ -191,7 +204,8 @@ export const fr: Messages = {
     noPort: (p: string) => `port série introuvable : ${p}`,
     busy: (p: string) => `port série occupé (déjà ouvert par un autre programme) : ${p}`,
     openFailed: (p: string, m: string) => `impossible d'ouvrir ${p} : ${m}`,
-    noAnswer: (baud: string) => `pas de réponse de l'appareil à ${baud} bauds (câble, appareil éteint ou autre vitesse ?)`,
+    noAnswer: (baud: string) =>
+      `pas de réponse de l'appareil à ${baud} bauds (câble, appareil éteint ou autre vitesse ?)`,
     linkLost: (m: string) => `liaison coupée (${m}) : relancez la commande, le transfert reprendra`,
     refused: (why: string, m: string) => `refusée par l'appareil : ${why} — ${m}`,
     verify: (m: string) => `vérification échouée : ${m}`,
@@ -225,11 +239,13 @@ export const fr: Messages = {
     dryRun: 'Essai à blanc : l’image serait acceptée. Rien n’a été écrit.',
     waiting: (slot: string) => `Cette image est déjà écrite dans l’emplacement ${slot}, en attente de redémarrage.`,
     resumed: (n: number) => `Reprise : ${n} octets étaient déjà sur l’appareil.`,
-    written: (v: string, slot: string, hash: string) => `Image ${v} écrite dans l’emplacement ${slot} et vérifiée (SHA-256 ${hash}…).`,
+    written: (v: string, slot: string, hash: string) =>
+      `Image ${v} écrite dans l’emplacement ${slot} et vérifiée (SHA-256 ${hash}…).`,
     nextReset: 'Elle démarrera en mode test au prochain redémarrage.',
     didNotStart: (what: string) => `après redémarrage l’appareil exécute ${what} : la nouvelle image n’a pas démarré`,
     noImage: 'aucune image',
-    testMode: (v: string) => `Redémarré sur ${v} en mode test : l’appareil la confirmera après son autotest (sinon retour à l’ancienne au prochain redémarrage).`,
+    testMode: (v: string) =>
+      `Redémarré sur ${v} en mode test : l’appareil la confirmera après son autotest (sinon retour à l’ancienne au prochain redémarrage).`,
     confirmed: (v: string) => `Redémarré sur ${v}, confirmée.`,
     devKeyOnProduction: 'image signée avec la clé de DÉVELOPPEMENT : un appareil de production la refuse',
   },
@@ -255,7 +271,8 @@ export const fr: Messages = {
     techKey: 'Clé technicien (SHA-256)',
     kind: 'Type',
     production: 'appareil de PRODUCTION',
-    development: (provisioned: boolean) => `appareil de développement (${provisioned ? 'clés provisionnées' : 'clés de développement publiées'})`,
+    development: (provisioned: boolean) =>
+      `appareil de développement (${provisioned ? 'clés provisionnées' : 'clés de développement publiées'})`,
     trusted: 'Clés de confiance',
     trustUnknown: 'inconnues (provisionnement illisible ?)',
     access: 'Accès de service',
@@ -267,7 +284,8 @@ export const fr: Messages = {
     format: '--format vaut csv ou json',
     exported: (n: number) => `${n} paiement(s) exporté(s)`,
     toUrl: '--to prend l’URL http://hôte:port du registre central',
-    noRegistry: (url: string, why: string) => `le registre central ${url} n’a pas répondu (${why}) : rien n’a été marqué transmis`,
+    noRegistry: (url: string, why: string) =>
+      `le registre central ${url} n’a pas répondu (${why}) : rien n’a été marqué transmis`,
     registryRefused: (error: string, detail: string) => `le registre central a refusé le lot : ${error} ${detail}`,
     pushed: (n: number, conflicts: number, invalid: number) =>
       `${n} paiement(s) hors ligne transmis au registre central, ${conflicts} conflit(s), ${invalid} refusé(s)`,
@@ -304,15 +322,21 @@ export const fr: Messages = {
     fail: 'ÉCHEC',
     line: 'ligne',
     display: 'Écran au moment de l’échec :',
-    scenarioOk: (n: number, virtual: string, wallMs: string) => `réussi : ${n} étapes, ${virtual} simulées en ${wallMs} ms`,
+    scenarioOk: (n: number, virtual: string, wallMs: string) =>
+      `réussi : ${n} étapes, ${virtual} simulées en ${wallMs} ms`,
     scenarioFail: (line: number) => `échoué à la ligne ${line}`,
     total: (ok: number, all: number) => `${ok}/${all} scénarios réussis`,
     noNetwork: 'pas de réseau : lancez avec --registry URL|embedded',
     network: (up: boolean) => (up ? 'réseau rétabli' : 'réseau coupé'),
     noPort: (why: string) => `port de service impossible : ${why}`,
-    pathTaken: (path: string) => `${path} existe déjà et n’est pas un lien de pseudo-terminal : choisissez un autre chemin (rien n’y a été touché)`,
+    pathTaken: (path: string) =>
+      `${path} existe déjà et n’est pas un lien de pseudo-terminal : choisissez un autre chemin (rien n’y a été touché)`,
     socatFailed: (why: string) => `socat n’a pas pu créer le port : ${why}`,
     socatEnded: (why: string) => `socat s’est arrêté (${why})`,
+  },
+  build: {
+    missing: (f: string) => `${f} absent : construction du firmware (npm run build)…`,
+    newer: (f: string) => `${f} a changé depuis la dernière construction : reconstruction du firmware (npm run build)…`,
   },
   step: {
     powerOff: '(hors tension)',
@@ -320,16 +344,19 @@ export const fr: Messages = {
     scanner: (m: string) => `lecteur : ${m}`,
     nowhere: (via: string) => `le firmware n'a ouvert aucune entrée ${via} : le scan n'est arrivé nulle part`,
     display: (what: string, row: number, ms: number) => `attendu ${what}${row ? ` à la ligne ${row}` : ''} en ${ms} ms`,
-    beep: (beep: string, ms: number, heard: string) => `attendu le bip ${beep} en ${ms} ms ; entendu : ${heard || 'rien'}`,
+    beep: (beep: string, ms: number, heard: string) =>
+      `attendu le bip ${beep} en ${ms} ms ; entendu : ${heard || 'rien'}`,
     led: (want: string, is: string) => `attendu la LED ${want}, elle est ${is}`,
-    ledger: (want: string, n: number, list: string) => `attendu le registre ${want} ; il contient ${n}${list ? ' : ' + list : ''}`,
+    ledger: (want: string, n: number, list: string) =>
+      `attendu le registre ${want} ; il contient ${n}${list ? ' : ' + list : ''}`,
     screenshot: (file: string, why: string) => `capture d'écran impossible dans ${file} : ${why}`,
     needsRegistry: 'ce scénario a besoin d’un registre (--registry URL|embedded)',
     registry: (want: string, n: number, held: string, conflicts: number) =>
       `attendu au registre central ${want} ; il tient ${n} ticket(s)${held ? ' : ' + held : ''}, ${conflicts} conflit(s)`,
     provisionOn: 'provision : l’appareil doit être éteint',
     noImage: (mode: string) => `attendu une image signée en marche ; mode ${mode || 'éteint'}`,
-    imageSlot: (want: string, is: string) => `attendu l’image de l’emplacement ${want}, c’est celle de l’emplacement ${is}`,
+    imageSlot: (want: string, is: string) =>
+      `attendu l’image de l’emplacement ${want}, c’est celle de l’emplacement ${is}`,
     imageConfirmed: (confirmed: boolean) => `attendu une image ${confirmed ? 'confirmée' : 'à l’essai'}`,
   },
   scenario: {
@@ -345,7 +372,9 @@ Les espaces et tabulations autour d'un code sont ignorés ; mettre entre guillem
                      fichier de clé ({"key_id": 1, "public_hex": "…"}) au lieu de la clé de test
   --lang fr|en       langue des messages (fr par défaut, en quand LANG vaut en*)
 Sortie 0 quand tous les codes sont authentiques, 1 sinon, 2 pour une erreur d'usage (dont l'absence de code).`,
-    gen: (seed: string) => `usage : saphir gen --emission E --block B (--full | --from N --count K) [--seed S] [--key FICHIER]
+    gen: (
+      seed: string,
+    ) => `usage : saphir gen --emission E --block B (--full | --from N --count K) [--seed S] [--key FICHIER]
                   [--jobs J] [--lang fr|en]
 Écrit les codes SPH1 signés d'un bloc, un par ligne, dans l'ordre des numéros de ticket.
   --full          le bloc entier : 3 000 000 tickets dont les lots sont exactement ceux de l'article 3
@@ -460,9 +489,18 @@ appareil, ou --production, y met fin. Sortie 0, 1 pour une erreur, 2 pour une er
 /** The details of src/image/format.ts (English, from the portable core) in French; unknown ones as they are. */
 const IMAGE_DETAILS: [RegExp, (...g: string[]) => string][] = [
   [/^unsupported header size (\d+)$/, (n) => `taille d'en-tête ${n} non prise en charge (32 attendu)`],
-  [/^bad magic (0x[0-9a-f]+): not a firmware image$/, (x) => `signature de format ${x} incorrecte : pas une image de firmware`],
-  [/^truncated: (\d+) bytes, the header alone is (\d+)$/, (n, h) => `tronquée : ${n} octets, l'en-tête seul en fait ${h}`],
-  [/^truncated: (\d+) bytes, header says the bundle alone ends at (\d+)$/, (n, e) => `tronquée : ${n} octets, l'en-tête place la fin du bundle à ${e}`],
+  [
+    /^bad magic (0x[0-9a-f]+): not a firmware image$/,
+    (x) => `signature de format ${x} incorrecte : pas une image de firmware`,
+  ],
+  [
+    /^truncated: (\d+) bytes, the header alone is (\d+)$/,
+    (n, h) => `tronquée : ${n} octets, l'en-tête seul en fait ${h}`,
+  ],
+  [
+    /^truncated: (\d+) bytes, header says the bundle alone ends at (\d+)$/,
+    (n, e) => `tronquée : ${n} octets, l'en-tête place la fin du bundle à ${e}`,
+  ],
   [/^truncated: (\d+) bytes of (\d+)$/, (n, t) => `tronquée : ${n} octets sur ${t}`],
   [/^unknown flags (0x[0-9a-f]+)$/, (f) => `drapeaux inconnus ${f}`],
   [/^(\d+) unexpected bytes after the image$/, (n) => `${n} octets en trop après l'image`],
@@ -477,7 +515,10 @@ const IMAGE_DETAILS: [RegExp, (...g: string[]) => string][] = [
   [/^unsigned: no Ed25519 record$/, () => "non signée : pas d'enregistrement Ed25519"],
   [/^SHA-256 mismatch: computed ([0-9a-f]+)$/, (h) => `SHA-256 non conforme : calculé ${h}`],
   [/^signed by another key than the firmware key$/, () => 'signée par une autre clé que la clé du firmware'],
-  [/^Ed25519 signature does not verify with the firmware key$/, () => 'la signature Ed25519 ne se vérifie pas avec la clé du firmware'],
+  [
+    /^Ed25519 signature does not verify with the firmware key$/,
+    () => 'la signature Ed25519 ne se vérifie pas avec la clé du firmware',
+  ],
 ];
 
 function frImageDetail(d: string): string {
@@ -497,10 +538,10 @@ const NEEDS: Record<string, string> = {
   'contains or matches': 'contains ou matches',
   'count or contains': 'count ou contains',
   'a file name ending in .png': 'un nom de fichier en .png',
-  'text': 'du texte',
-  'boolean': 'un booléen',
-  'number': 'un nombre',
-  'string': 'du texte',
+  text: 'du texte',
+  boolean: 'un booléen',
+  number: 'un nombre',
+  string: 'du texte',
   'the scenario': 'le scénario',
 };
 const need = (w: string) => NEEDS[w] ?? w;
@@ -513,20 +554,35 @@ const SCENARIO_PROBLEMS: [RegExp, (...g: string[]) => string][] = [
   [/^(.+) must be one of (.+), not '(.*)'$/, (w, l, v) => `${w} vaut ${l}, pas « ${v} »`],
   [/^(.+) must be a duration such as 250ms, 2s, 5m, 1h$/, (w) => `${w} doit être une durée comme 250ms, 2s, 5m, 1h`],
   [/^(.+) must be a map \((.*)\)$/, (w, l) => `${w} doit être une table (${l})`],
-  [/^unknown field '(.+)' in (.+) \(known: (.*)\)$/, (k, w, l) => `champ inconnu « ${k} » dans ${need(w)} (connus : ${l})`],
+  [
+    /^unknown field '(.+)' in (.+) \(known: (.*)\)$/,
+    (k, w, l) => `champ inconnu « ${k} » dans ${need(w)} (connus : ${l})`,
+  ],
   [/^missing '(\w+)'$/, (k) => `« ${k} » manque`],
   [/^inputs must be a list of (.*)$/, (l) => `inputs doit être une liste de ${l}`],
-  [/^(clock|set-clock) must be an ISO date-time such as (\S+)$/, (k, x) => `${k} doit être une date-heure ISO comme ${x}`],
+  [
+    /^(clock|set-clock) must be an ISO date-time such as (\S+)$/,
+    (k, x) => `${k} doit être une date-heure ISO comme ${x}`,
+  ],
   [/^emissions must be a list of \{emission, closes\}$/, () => 'emissions doit être une liste de {emission, closes}'],
-  [/^an emission needs emission and closes \(YYYY-MM-DD\)$/, () => 'une émission demande emission et closes (AAAA-MM-JJ)'],
+  [
+    /^an emission needs emission and closes \(YYYY-MM-DD\)$/,
+    () => 'une émission demande emission et closes (AAAA-MM-JJ)',
+  ],
   [/^closes must be a date YYYY-MM-DD$/, () => 'closes doit être une date AAAA-MM-JJ'],
   [/^steps must be a list$/, () => 'steps doit être une liste'],
   [/^steps is empty$/, () => 'steps est vide'],
-  [/^a step is a name \(boot\) or a map of one step name to its arguments \(delay: 250ms\)$/, () => "une étape est un nom (boot) ou une table d'un nom d'étape vers ses arguments (delay: 250ms)"],
+  [
+    /^a step is a name \(boot\) or a map of one step name to its arguments \(delay: 250ms\)$/,
+    () => "une étape est un nom (boot) ou une table d'un nom d'étape vers ses arguments (delay: 250ms)",
+  ],
   [/^unknown step '(.+)' \(known: (.*)\)$/, (k, l) => `étape inconnue « ${k} » (connues : ${l})`],
   [/^(\S+) takes no arguments$/, (k) => `${k} ne prend pas d'argument`],
   [/^matches: (.*)$/, (e) => `matches : ${e}`],
-  [/^expect-display needs exactly one of contains or matches$/, () => 'expect-display demande soit contains, soit matches'],
+  [
+    /^expect-display needs exactly one of contains or matches$/,
+    () => 'expect-display demande soit contains, soit matches',
+  ],
   [/^(\S+) needs 'is'$/, (k) => `${k} demande « is »`],
   [/^contains needs emission, block and number$/, () => 'contains demande emission, block et number'],
   [/^expect-ledger needs count or contains$/, () => 'expect-ledger demande count ou contains'],
@@ -534,13 +590,25 @@ const SCENARIO_PROBLEMS: [RegExp, (...g: string[]) => string][] = [
   [/^scan needs exactly one of code or ticket$/, () => 'scan demande soit code, soit ticket'],
   [/^code must be text \(quote it\)$/, () => 'code doit être du texte (entre guillemets)'],
   [/^key applies to ticket, not to code$/, () => 'key ne s’applique qu’à ticket, pas à code'],
-  [/^ticket needs emission, number and prize \(block defaults to 1\)$/, () => 'ticket demande emission, number et prize (block vaut 1 par défaut)'],
-  [/^scanner (\S+) has no option '(.+)' \(its options: (.*)\)$/, (v, k, l) => `le lecteur ${v} n'a pas d'option « ${k} » (ses options : ${l})`],
+  [
+    /^ticket needs emission, number and prize \(block defaults to 1\)$/,
+    () => 'ticket demande emission, number et prize (block vaut 1 par défaut)',
+  ],
+  [
+    /^scanner (\S+) has no option '(.+)' \(its options: (.*)\)$/,
+    (v, k, l) => `le lecteur ${v} n'a pas d'option « ${k} » (ses options : ${l})`,
+  ],
   [/^(\S+) must be a (\w+)$/, (k, t) => `${k} doit être ${need(t)}`],
-  [/^a scenario is a map with name, steps, and optionally config, device, seed$/, () => 'un scénario est une table avec name, steps, et au besoin config, device, seed'],
+  [
+    /^a scenario is a map with name, steps, and optionally config, device, seed$/,
+    () => 'un scénario est une table avec name, steps, et au besoin config, device, seed',
+  ],
   [/^(emission|block) must be 0 … 65535$/, (k) => `${k} doit valoir de 0 à 65535`],
   [/^number must be 0 … 2999999$/, () => 'number doit valoir de 0 à 2999999'],
-  [/^prize (\d+) is neither 0 nor an amount of the prize table$/, (p) => `le lot ${p} n'est ni 0 ni un montant du barème`],
+  [
+    /^prize (\d+) is neither 0 nor an amount of the prize table$/,
+    (p) => `le lot ${p} n'est ni 0 ni un montant du barème`,
+  ],
   [/^(\S+) needs (.+)$/, (k, w) => `${k} demande ${need(w)}`],
 ];
 

@@ -42,7 +42,9 @@ function parseError(e: Error & { code?: string }): UsageError {
       return new UsageError((m) => m.args.unexpected(quoted));
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
       const opt = /(--[\w-]+)/.exec(e.message)?.[1] ?? quoted;
-      return /does not take an argument/.test(e.message) ? new UsageError((m) => m.args.noValue(opt)) : new UsageError((m) => m.args.needsValue(opt));
+      return /does not take an argument/.test(e.message)
+        ? new UsageError((m) => m.args.noValue(opt))
+        : new UsageError((m) => m.args.needsValue(opt));
     }
     default:
       return new UsageError((m) => m.args.other(e.message));

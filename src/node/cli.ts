@@ -34,7 +34,8 @@ function usage(lang: Lang): string {
 }
 
 export function version(): string {
-  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
+    .version;
 }
 
 export async function main(argv: string[]): Promise<number> {

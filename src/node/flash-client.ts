@@ -10,6 +10,7 @@
 // key (`techSeed`, default the published development one): CHALLENGE, then AUTH with its signature.
 // Errors are FlashError with a `code` the commands turn into French or English text.
 import { messages } from '../messages/index.ts';
+import type { Lang } from '../i18n.ts';
 import { SerialPortStream } from '@serialport/stream';
 import { autoDetect } from '@serialport/bindings-cpp';
 import { CMD, ERROR, MAX_CHUNK, PacketReader, RESPONSE, encodePacket, type Packet } from '../service/packet.ts';
@@ -40,18 +41,10 @@ import {
 import { HEADER_SIZE, parseImage } from '../image/format.ts';
 import { DEV_TECH_SEED_HEX, NONCE_SIZE, authMessage } from '../service/auth.ts';
 import { fromHex } from '../hex.ts';
-import { nodeSign } from './node-crypto.ts';
+import { nodeSign } from '../../tools/node-crypto.ts';
 
 export type FlashErrorCode =
-  | 'no-port'
-  | 'busy'
-  | 'open-failed'
-  | 'no-answer'
-  | 'link-lost'
-  | 'refused'
-  | 'protocol'
-  | 'verify'
-  | 'auth';
+  'no-port' | 'busy' | 'open-failed' | 'no-answer' | 'link-lost' | 'refused' | 'protocol' | 'verify' | 'auth';
 
 export class FlashError extends Error {
   constructor(
@@ -222,7 +215,11 @@ export class ServiceClient {
   }
 
   /** One request, one reply; retried `tries` times on silence. */
-  async request(type: number, payload: Uint8Array = new Uint8Array(0), opts: { timeoutMs?: number; tries?: number } = {}): Promise<Packet> {
+  async request(
+    type: number,
+    payload: Uint8Array = new Uint8Array(0),
+    opts: { timeoutMs?: number; tries?: number } = {},
+  ): Promise<Packet> {
     const tries = opts.tries ?? 3;
     // Requests and replies up to a few KiB each way, plus the device's work.
     const timeoutMs = opts.timeoutMs ?? 800 + this.wireMs(payload.length + 4200) * 1.5;
@@ -261,7 +258,8 @@ export class ServiceClient {
 
   async identify(opts: { tries?: number; timeoutMs?: number } = {}): Promise<Identity> {
     const id = await this.json<Identity>(CMD.IDENTIFY, undefined, opts);
-    if (typeof id.boardId !== 'number' || !Array.isArray(id.slots)) throw new FlashError('protocol', 'IDENTIFY reply malformed');
+    if (typeof id.boardId !== 'number' || !Array.isArray(id.slots))
+      throw new FlashError('protocol', 'IDENTIFY reply malformed');
     // What the device can take: later uploads stay within it.
     if (Number.isInteger(id.maxChunk) && id.maxChunk > 0) this.deviceChunk = Math.min(id.maxChunk, MAX_CHUNK);
     if (Number.isInteger(id.window) && id.window > 0) this.deviceWindow = Math.min(id.window, 64);
@@ -273,7 +271,13 @@ export class ServiceClient {
   /** The device's offline payments as a sync request it signed (null when none wait), and their slots. */
   async outbox(): Promise<{ request: SignedRequest | null; slots: number[] }> {
     await this.ensureAuth();
-    const r = await this.gated<{ ok: boolean; reason?: string; detail?: string; request?: SignedRequest | null; slots?: number[] }>(CMD.OUTBOX);
+    const r = await this.gated<{
+      ok: boolean;
+      reason?: string;
+      detail?: string;
+      request?: SignedRequest | null;
+      slots?: number[];
+    }>(CMD.OUTBOX);
     if (!r.ok) throw new FlashError('refused', r.detail ?? 'OUTBOX refused', { reason: r.reason });
     return { request: r.request ?? null, slots: Array.isArray(r.slots) ? r.slots : [] };
   }
@@ -281,7 +285,10 @@ export class ServiceClient {
   /** Tells the device the registry answered for these outbox slots. */
   async outboxDone(slots: number[]): Promise<number> {
     await this.ensureAuth();
-    const r = await this.gated<{ ok: boolean; detail?: string; waiting?: number }>(CMD.OUTBOX_DONE, jsonBytes({ slots }));
+    const r = await this.gated<{ ok: boolean; detail?: string; waiting?: number }>(
+      CMD.OUTBOX_DONE,
+      jsonBytes({ slots }),
+    );
     if (!r.ok) throw new FlashError('refused', r.detail ?? 'OUTBOX_DONE refused');
     return r.waiting ?? 0;
   }
@@ -303,7 +310,11 @@ export class ServiceClient {
   }
 
   /** A JSON request that needs the session; a refusal for want of it is an 'auth' error. */
-  private async gated<T extends { ok?: boolean; reason?: string; detail?: string }>(type: number, payload?: Uint8Array, opts?: { timeoutMs?: number; tries?: number }): Promise<T> {
+  private async gated<T extends { ok?: boolean; reason?: string; detail?: string }>(
+    type: number,
+    payload?: Uint8Array,
+    opts?: { timeoutMs?: number; tries?: number },
+  ): Promise<T> {
     const r = await this.json<T>(type, payload, opts);
     if (r.ok === false && r.reason === 'auth') {
       this.authed = false;
@@ -339,8 +350,10 @@ export class ServiceClient {
         const first = next;
         next += LEDGER_PAGE_ENTRIES;
         const d = decodeLedgerPage(await page(first));
-        if (!d || d.first !== first || d.total !== total) throw new FlashError('protocol', 'LEDGER reply malformed (did the ledger change during the export?)');
-        if (d.entries.length !== Math.min(LEDGER_PAGE_ENTRIES, total - first)) throw new FlashError('protocol', 'LEDGER page short');
+        if (!d || d.first !== first || d.total !== total)
+          throw new FlashError('protocol', 'LEDGER reply malformed (did the ledger change during the export?)');
+        if (d.entries.length !== Math.min(LEDGER_PAGE_ENTRIES, total - first))
+          throw new FlashError('protocol', 'LEDGER page short');
         pages[first / LEDGER_PAGE_ENTRIES] = d.entries;
         got += d.entries.length;
         opts.onProgress?.({ done: got, total, sent: 0, startedAt });
@@ -356,7 +369,11 @@ export class ServiceClient {
     let next: number | null = 0;
     let first: Uint8Array | null = head;
     while (next !== null) {
-      const page = (first ? parseJson(first) : await this.json<LedgerPage>(CMD.LEDGER, u32le(next))) as LedgerPage & { ok?: boolean; reason?: string; detail?: string };
+      const page = (first ? parseJson(first) : await this.json<LedgerPage>(CMD.LEDGER, u32le(next))) as LedgerPage & {
+        ok?: boolean;
+        reason?: string;
+        detail?: string;
+      };
       first = null;
       if (!page || typeof page !== 'object') throw new FlashError('protocol', 'LEDGER reply malformed');
       if (page.ok === false && page.reason === 'auth') {
@@ -365,7 +382,8 @@ export class ServiceClient {
       }
       if (!Array.isArray(page.entries)) throw new FlashError('protocol', 'LEDGER reply malformed');
       out.push(...page.entries);
-      if (page.next !== null && (typeof page.next !== 'number' || page.next <= next)) throw new FlashError('protocol', 'LEDGER paging broken');
+      if (page.next !== null && (typeof page.next !== 'number' || page.next <= next))
+        throw new FlashError('protocol', 'LEDGER paging broken');
       next = page.next;
     }
     return out;
@@ -387,11 +405,14 @@ export class ServiceClient {
 
   async finish(timeoutMs = 30000): Promise<{ slot: string; hash: string; version: string }> {
     await this.ensureAuth();
-    const r = await this.gated<{ ok: boolean; reason?: string; detail?: string; slot: string; hash: string; version: string }>(
-      CMD.FINISH,
-      undefined,
-      { timeoutMs, tries: 1 },
-    );
+    const r = await this.gated<{
+      ok: boolean;
+      reason?: string;
+      detail?: string;
+      slot: string;
+      hash: string;
+      version: string;
+    }>(CMD.FINISH, undefined, { timeoutMs, tries: 1 });
     if (!r.ok) throw new FlashError('refused', r.detail ?? 'refused', { reason: r.reason });
     return r;
   }
@@ -410,7 +431,8 @@ export class ServiceClient {
     const queue: Range[] = [];
     // Chunks on chunk boundaries (the device programs whole chunks: docs/service-protocol.md).
     for (const [a, b] of missingRanges(have, image.length)) {
-      for (let o = a - (a % chunk); o < b; o += chunk) if (!queue.length || queue[queue.length - 1][0] !== o) queue.push([o, Math.min(o + chunk, image.length)]);
+      for (let o = a - (a % chunk); o < b; o += chunk)
+        if (!queue.length || queue[queue.length - 1][0] !== o) queue.push([o, Math.min(o + chunk, image.length)]);
     }
     let done = coveredBytes(have);
     const startedAt = performance.now();
@@ -440,7 +462,8 @@ export class ServiceClient {
         timer = setTimeout(onSilence, 600 + this.wireMs(inflightBytes()) * 2);
       };
       const onSilence = () => {
-        if (++silentRounds > 4) return end(new FlashError('no-answer', `no answer at ${this.baud} baud`, { baud: this.baud }));
+        if (++silentRounds > 4)
+          return end(new FlashError('no-answer', `no answer at ${this.baud} baud`, { baud: this.baud }));
         this.resync = true;
         // Resend whatever was not acknowledged.
         const lost = [...inflight.values()].map((v) => v.r);
@@ -477,7 +500,12 @@ export class ServiceClient {
           return end(new FlashError('auth', 'the device ended the authenticated session', { reason: 'auth' }));
         }
         if (status !== WRITE_OK) {
-          const why = status === 1 ? 'device lost the update session' : status === WRITE_UNALIGNED ? 'write refused (not a whole chunk)' : 'write refused (out of range)';
+          const why =
+            status === 1
+              ? 'device lost the update session'
+              : status === WRITE_UNALIGNED
+                ? 'write refused (not a whole chunk)'
+                : 'write refused (out of range)';
           return end(new FlashError('protocol', why));
         }
         done = Math.max(done, p.payload.length >= 9 ? readU32le(p.payload, 5) : done + f.r[1] - f.r[0]);
@@ -489,7 +517,10 @@ export class ServiceClient {
   }
 
   /** BEGIN, upload what is missing, FINISH; checks the hash the device reports. */
-  async flash(image: Uint8Array, opts: { onProgress?: (p: Progress) => void; window?: number; signal?: AbortSignal } = {}): Promise<FlashResult> {
+  async flash(
+    image: Uint8Array,
+    opts: { onProgress?: (p: Progress) => void; window?: number; signal?: AbortSignal } = {},
+  ): Promise<FlashResult> {
     const p = parseImage(image);
     if ('error' in p) throw new FlashError('refused', p.error, { reason: 'malformed' });
     // The device's chunk size and RAM window decide how the image is cut and paced.
@@ -509,9 +540,6 @@ function describe(v: unknown): string {
   if (v && typeof v === 'object' && 'detail' in v) return String((v as { detail: unknown }).detail);
   return 'device error';
 }
-
-type Lang = 'fr' | 'en';
-
 
 /** The technician-facing sentence for an error of this module. */
 export function errorText(e: unknown, lang: Lang, path?: string): string {

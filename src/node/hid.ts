@@ -5,6 +5,7 @@ import { KeyboardWedgeDecoder, type KeyboardLayout } from '../input/keyboard.ts'
 import { HidPosDecoder } from '../input/hid-pos.ts';
 import type { InputEvent } from '../input/event.ts';
 import { messages } from '../messages/index.ts';
+import type { Lang } from '../i18n.ts';
 
 /** What we use of node-hid, so tests can inject a fake. */
 export interface HidDeviceInfo {
@@ -41,7 +42,7 @@ export class HidError extends Error {
     super('');
     this.message = this.text('en');
   }
-  text(lang: 'fr' | 'en'): string {
+  text(lang: Lang): string {
     const { detail: d, device: id, rule } = this;
     const m = messages(lang).hid;
     switch (this.kind) {
@@ -102,9 +103,13 @@ export function parseHidSpec(s: string): HidSpec {
 
 /** Picks the interface to open: the POS one (usage page 0x8C) or the keyboard one, else the first. */
 export function pickDevice(all: HidDeviceInfo[], spec: HidSpec, mode: 'keyboard' | 'pos'): HidDeviceInfo {
-  const same = all.filter((d) => (spec.path ? d.path === spec.path : d.vendorId === spec.vid && d.productId === spec.pid));
+  const same = all.filter((d) =>
+    spec.path ? d.path === spec.path : d.vendorId === spec.vid && d.productId === spec.pid,
+  );
   if (same.length === 0) {
-    const seen = all.slice(0, 10).map((d) => `${hex4(d.vendorId)}:${hex4(d.productId)} ${d.product ?? ''} (${d.path ?? '?'})`);
+    const seen = all
+      .slice(0, 10)
+      .map((d) => `${hex4(d.vendorId)}:${hex4(d.productId)} ${d.product ?? ''} (${d.path ?? '?'})`);
     const what = spec.path ?? `${hex4(spec.vid!)}:${hex4(spec.pid!)}`;
     throw new HidError('not-found', seen.length ? seen.join(', ') : '-', what);
   }

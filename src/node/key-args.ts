@@ -8,6 +8,7 @@ import { UsageError } from './args.ts';
 import { fromHex } from '../hex.ts';
 import { publicKeyOf } from '../crypto/ed25519.ts';
 import { DEV_TECH_SEED_HEX } from '../service/auth.ts';
+import type { Lang } from '../i18n.ts';
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 
@@ -16,14 +17,18 @@ function readKeyText(option: string, path: string): { bare?: string; seed?: stri
   try {
     text = readFileSync(path, 'utf8').trim();
   } catch (e) {
-    throw new UsageError(`${option}: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new UsageError(
+      `${option}: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
   if (HEX64.test(text)) return { bare: text };
   let o: unknown;
   try {
     o = JSON.parse(text);
   } catch {
-    throw new UsageError(`${option}: ${path} is neither 64 hex digits nor JSON ({"seed_hex": "…"} or {"public_key_hex": "…"})`);
+    throw new UsageError(
+      `${option}: ${path} is neither 64 hex digits nor JSON ({"seed_hex": "…"} or {"public_key_hex": "…"})`,
+    );
   }
   const k = (o && typeof o === 'object' ? o : {}) as { seed_hex?: unknown; public_key_hex?: unknown };
   const seed = typeof k.seed_hex === 'string' && HEX64.test(k.seed_hex) ? k.seed_hex : undefined;
@@ -51,7 +56,7 @@ export function publicKeyArg(option: string, arg: string): Uint8Array {
 }
 
 /** The warning of the commands when the published development technician key is used. */
-export function devTechKeyWarning(command: string, lang: 'fr' | 'en'): string {
+export function devTechKeyWarning(command: string, lang: Lang): string {
   return lang === 'fr'
     ? `saphir ${command}: attention : clé de technicien de DÉVELOPPEMENT publiée (--tech-key FICHIER pour la vôtre) ; un appareil de production la refuse\n`
     : `saphir ${command}: warning: using the published DEVELOPMENT technician key (--tech-key FILE for yours); a production device refuses it\n`;

@@ -4,7 +4,7 @@ import { publicKeyOf } from '../crypto/ed25519.ts';
 import { fromHex, toHex } from '../hex.ts';
 import { TEST_PUBLIC_KEY_HEX, type KeyRing } from '../sph1/keys.ts';
 import { UsageError } from './args.ts';
-import { publicKeyProblem } from './node-crypto.ts';
+import { publicKeyProblem } from '../../tools/node-crypto.ts';
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 
@@ -60,8 +60,10 @@ export function readTrustedKeys(value: string): KeyRing {
     return new Map(Array.from({ length: 256 }, (_, id) => [id, key] as [number, Uint8Array]));
   }
   const k = readKeyJson(value);
-  if (typeof k.public_hex === 'string' && HEX64.test(k.public_hex)) return new Map([[k.key_id, trusted(fromHex(k.public_hex), value)]]);
-  if (typeof k.seed_hex === 'string' && HEX64.test(k.seed_hex)) return new Map([[k.key_id, publicKeyOf(fromHex(k.seed_hex))]]);
+  if (typeof k.public_hex === 'string' && HEX64.test(k.public_hex))
+    return new Map([[k.key_id, trusted(fromHex(k.public_hex), value)]]);
+  if (typeof k.seed_hex === 'string' && HEX64.test(k.seed_hex))
+    return new Map([[k.key_id, publicKeyOf(fromHex(k.seed_hex))]]);
   throw new UsageError((m) => m.keys.needHex(value));
 }
 

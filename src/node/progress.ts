@@ -2,7 +2,11 @@
 // 10 % on stderr when it is not a terminal (a terminal gets the command's own bar), none with --quiet.
 
 /** Off a terminal (or for several devices): "LABEL 30 %" every 10 %, nothing with `quiet`. */
-export function plainProgress(label: string, quiet: boolean, write: (s: string) => void = (s) => process.stderr.write(s)): (p: { done: number; total: number }) => void {
+export function plainProgress(
+  label: string,
+  quiet: boolean,
+  write: (s: string) => void = (s) => process.stderr.write(s),
+): (p: { done: number; total: number }) => void {
   if (quiet) return () => {};
   let next = 10;
   return (p) => {

@@ -2,6 +2,7 @@
 // feeding the portable SerialDecoder. An unplugged scanner is reported, and the port is reopened when it
 // comes back.
 import { messages } from '../messages/index.ts';
+import type { Lang } from '../i18n.ts';
 import { existsSync } from 'node:fs';
 import { SerialPortStream, type OpenOptions } from '@serialport/stream';
 import { SerialDecoder, type SerialDecoderOptions } from '../input/serial.ts';
@@ -41,7 +42,7 @@ export class SerialOpenError extends Error {
   ) {
     super(messages('en').serial.open(path, detail));
   }
-  text(lang: 'fr' | 'en'): string {
+  text(lang: Lang): string {
     return messages(lang).serial.open(this.path, this.detail);
   }
 }

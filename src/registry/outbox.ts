@@ -112,7 +112,8 @@ export class Outbox {
 
   /** Appends a payment; durable when it returns. Throws `OutboxFull` (nothing written) when no room. */
   add(e: { emission: number; block: number; number: number; paidAtMs: number; code: string }): void {
-    if (e.code.length > CODE_MAX || !/^[\x20-\x7e]*$/.test(e.code)) throw new RangeError('outbox: code too long or not ASCII');
+    if (e.code.length > CODE_MAX || !/^[\x20-\x7e]*$/.test(e.code))
+      throw new RangeError('outbox: code too long or not ASCII');
     const slot = this.freeSlot();
     const b = new Uint8Array(SLOT).fill(0xff);
     b[0] = TYPE;

@@ -3,6 +3,7 @@
 // Responses carry the request's type | 0x80 and its sequence number. Portable.
 import { crc32 } from '../crc32.ts';
 import { cobsDecode, cobsEncode } from './cobs.ts';
+import { getU16LE, getU32LE, putU16LE, putU32LE } from '../bytes.ts';
 
 export const CMD = {
   IDENTIFY: 0x01,
@@ -41,15 +42,11 @@ export interface Packet {
 export function encodePacket(p: Packet): Uint8Array {
   const raw = new Uint8Array(3 + p.payload.length + 4);
   raw[0] = p.type;
-  raw[1] = p.seq & 0xff;
-  raw[2] = (p.seq >>> 8) & 0xff;
+  putU16LE(raw, 1, p.seq);
   raw.set(p.payload, 3);
   const c = crc32(raw.subarray(0, 3 + p.payload.length));
   const at = 3 + p.payload.length;
-  raw[at] = c & 0xff;
-  raw[at + 1] = (c >>> 8) & 0xff;
-  raw[at + 2] = (c >>> 16) & 0xff;
-  raw[at + 3] = (c >>> 24) & 0xff;
+  putU32LE(raw, at, c);
   return cobsEncode(raw);
 }
 
@@ -58,9 +55,8 @@ export function decodePacket(frame: Uint8Array): Packet | null {
   const raw = cobsDecode(frame);
   if (!raw || raw.length < 7) return null;
   const at = raw.length - 4;
-  const c = (raw[at] | (raw[at + 1] << 8) | (raw[at + 2] << 16) | (raw[at + 3] << 24)) >>> 0;
-  if (c !== crc32(raw.subarray(0, at))) return null;
-  return { type: raw[0], seq: raw[1] | (raw[2] << 8), payload: raw.subarray(3, at) };
+  if (getU32LE(raw, at) !== crc32(raw.subarray(0, at))) return null;
+  return { type: raw[0], seq: getU16LE(raw, 1), payload: raw.subarray(3, at) };
 }
 
 /**
@@ -73,7 +69,10 @@ export class PacketReader {
   private overflow = false;
   dropped = 0;
 
-  constructor(private readonly onPacket: (p: Packet) => void, maxPayload = MAX_PAYLOAD) {
+  constructor(
+    private readonly onPacket: (p: Packet) => void,
+    maxPayload = MAX_PAYLOAD,
+  ) {
     this.buf = new Uint8Array(maxPayload + 7 + Math.ceil((maxPayload + 7) / 254) + 2);
   }
 

@@ -1,5 +1,6 @@
 // Service protocol messages shared by the device (hw-sim/service.ts) and the host (src/node/flash-client.ts).
 // docs/service-protocol.md is the reference. Portable.
+import { getU32LE, putU32LE } from '../bytes.ts';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -45,7 +46,10 @@ export function coveredBytes(ranges: readonly Range[]): number {
 }
 
 export function isRangeList(v: unknown): v is Range[] {
-  return Array.isArray(v) && v.every((r) => Array.isArray(r) && r.length === 2 && Number.isInteger(r[0]) && Number.isInteger(r[1]));
+  return (
+    Array.isArray(v) &&
+    v.every((r) => Array.isArray(r) && r.length === 2 && Number.isInteger(r[0]) && Number.isInteger(r[1]))
+  );
 }
 
 export interface SlotReport {
@@ -131,15 +135,12 @@ export const WRITE_NOT_AUTHENTICATED = 3;
 export const WRITE_UNALIGNED = 4;
 
 export function u32le(n: number, out: Uint8Array = new Uint8Array(4), at = 0): Uint8Array {
-  out[at] = n & 0xff;
-  out[at + 1] = (n >>> 8) & 0xff;
-  out[at + 2] = (n >>> 16) & 0xff;
-  out[at + 3] = (n >>> 24) & 0xff;
+  putU32LE(out, at, n);
   return out;
 }
 
 export function readU32le(b: Uint8Array, at: number): number {
-  return (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24)) >>> 0;
+  return getU32LE(b, at);
 }
 
 /** BEGIN payload: total size u32 · image header · TLV area (the signed manifest, no bundle). */

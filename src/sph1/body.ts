@@ -1,5 +1,6 @@
 // The 42-byte SPH1 body: fixed fields, then the two zones bit-packed MSB first (docs/sph1.md).
 import { AMOUNTS_EUR, NUMBERS, PLAYER_COUNT, WINNING_COUNT, type Zones } from '../game/rules.ts';
+import { getU16BE, getU32BE, putU16BE, putU32BE } from '../bytes.ts';
 
 export const BODY_LENGTH = 42;
 export const SIGNATURE_LENGTH = 64;
@@ -36,7 +37,10 @@ export interface Body {
 
 class BitReader {
   private bit = 0;
-  constructor(private readonly bytes: Uint8Array, offset: number) {
+  constructor(
+    private readonly bytes: Uint8Array,
+    offset: number,
+  ) {
     this.bit = offset * 8;
   }
   take(n: number): number {
@@ -50,7 +54,10 @@ class BitReader {
 
 class BitWriter {
   private bit = 0;
-  constructor(private readonly bytes: Uint8Array, offset: number) {
+  constructor(
+    private readonly bytes: Uint8Array,
+    offset: number,
+  ) {
     this.bit = offset * 8;
   }
   put(n: number, v: number): void {
@@ -59,9 +66,6 @@ class BitWriter {
     }
   }
 }
-
-const u16 = (b: Uint8Array, o: number) => (b[o] << 8) | b[o + 1];
-const u32 = (b: Uint8Array, o: number) => b[o] * 0x1000000 + ((b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]);
 
 /** Splits a 42-byte body into its fields (no range checks). */
 export function parseBody(b: Uint8Array): Body {
@@ -76,7 +80,7 @@ export function parseBody(b: Uint8Array): Body {
   const amounts = take(PLAYER_COUNT, 4);
   return {
     version: b[0],
-    id: { game: u16(b, 1), emission: u16(b, 3), block: u16(b, 5), number: u32(b, 7), keyId: b[11] },
+    id: { game: getU16BE(b, 1), emission: getU16BE(b, 3), block: getU16BE(b, 5), number: getU32BE(b, 7), keyId: b[11] },
     raw: { winning, player, amounts, padding: r.take(4) },
   };
 }
@@ -91,20 +95,18 @@ export function zonesOf(raw: RawZones): Zones | null {
 }
 
 /** Packs a body. Numbers and euros must belong to the lists of docs/sph1.md. */
-export function packBody(id: Omit<TicketId, 'game'> & { game?: number }, zones: Zones, version = FORMAT_VERSION): Uint8Array {
+export function packBody(
+  id: Omit<TicketId, 'game'> & { game?: number },
+  zones: Zones,
+  version = FORMAT_VERSION,
+): Uint8Array {
   const b = new Uint8Array(BODY_LENGTH);
   const game = id.game ?? GAME_SAPHIR;
   b[0] = version;
-  b[1] = game >> 8;
-  b[2] = game & 0xff;
-  b[3] = id.emission >> 8;
-  b[4] = id.emission & 0xff;
-  b[5] = id.block >> 8;
-  b[6] = id.block & 0xff;
-  b[7] = (id.number >>> 24) & 0xff;
-  b[8] = (id.number >>> 16) & 0xff;
-  b[9] = (id.number >>> 8) & 0xff;
-  b[10] = id.number & 0xff;
+  putU16BE(b, 1, game);
+  putU16BE(b, 3, id.emission);
+  putU16BE(b, 5, id.block);
+  putU32BE(b, 7, id.number);
   b[11] = id.keyId;
   const w = new BitWriter(b, 12);
   const index = (n: number) => {

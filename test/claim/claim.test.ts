@@ -2,16 +2,35 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
 import {
-  claimDeadline, dateOfDay, dayNumber, easterSunday, isClaimable, isPublicHoliday, isWorkingDay,
-  parisDate, parisMidnightUtc, parisOffsetMinutes, publicHolidays,
+  claimDeadline,
+  claimEndMs,
+  dateOfDay,
+  dayNumber,
+  easterSunday,
+  isClaimable,
+  isDate,
+  isPublicHoliday,
+  isWorkingDay,
+  parisDate,
+  parisMidnightUtc,
+  parisOffsetMinutes,
+  publicHolidays,
 } from '../../src/claim.ts';
 
 const utc = (s: string) => Date.parse(s); // ISO with Z only, in tests
 
 test('Easter Sunday of known years', () => {
   const known: Record<number, string> = {
-    1818: '1818-03-22', 1943: '1943-04-25', 2000: '2000-04-23', 2019: '2019-04-21', 2024: '2024-03-31',
-    2025: '2025-04-20', 2026: '2026-04-05', 2027: '2027-03-28', 2038: '2038-04-25', 2285: '2285-03-22',
+    1818: '1818-03-22',
+    1943: '1943-04-25',
+    2000: '2000-04-23',
+    2019: '2019-04-21',
+    2024: '2024-03-31',
+    2025: '2025-04-20',
+    2026: '2026-04-05',
+    2027: '2027-03-28',
+    2038: '2038-04-25',
+    2285: '2285-03-22',
   };
   for (const [y, d] of Object.entries(known)) assert.is(easterSunday(+y), d, y);
 });
@@ -28,11 +47,26 @@ test('Easter is always a Sunday between 22 March and 25 April', () => {
 
 test('the public holidays of 2026 and 2027', () => {
   assert.equal(publicHolidays(2026), [
-    '2026-01-01', '2026-04-06', '2026-05-01', '2026-05-08', '2026-05-14', '2026-05-25',
-    '2026-07-14', '2026-08-15', '2026-11-01', '2026-11-11', '2026-12-25',
+    '2026-01-01',
+    '2026-04-06',
+    '2026-05-01',
+    '2026-05-08',
+    '2026-05-14',
+    '2026-05-25',
+    '2026-07-14',
+    '2026-08-15',
+    '2026-11-01',
+    '2026-11-11',
+    '2026-12-25',
   ]);
   // 2027: Ascension (6 May) falls before 8 May
-  assert.equal(publicHolidays(2027).slice(1, 6), ['2027-03-29', '2027-05-01', '2027-05-06', '2027-05-08', '2027-05-17']);
+  assert.equal(publicHolidays(2027).slice(1, 6), [
+    '2027-03-29',
+    '2027-05-01',
+    '2027-05-06',
+    '2027-05-08',
+    '2027-05-17',
+  ]);
   assert.ok(isPublicHoliday('2025-06-09')); // Whit Monday
   assert.ok(!isPublicHoliday('2025-04-18')); // Good Friday: Alsace-Moselle only
   assert.ok(!isPublicHoliday('2025-12-26'));
@@ -88,7 +122,30 @@ test('bad dates are refused with a reason', () => {
     assert.throws(() => isClaimable(bad as string, 0), /not a date/);
   }
   assert.is(dayNumber('2024-02-29'), 19782);
+  for (const d of ['0050-03-01', '0000-02-29'])
+    assert.is(dateOfDay(dayNumber(d)), d, 'years 0…99 are not read as 1900…1999');
   assert.throws(() => isClaimable('2026-01-01', NaN), RangeError);
+});
+
+test('isDate: the one date check (configuration, scenarios): real dates the claim rules can handle', () => {
+  for (const good of ['2026-02-28', '2024-02-29', '1583-01-01', '9998-12-31']) assert.ok(isDate(good), good);
+  for (const bad of [
+    '2026-02-29',
+    '2026-13-01',
+    '2026-00-10',
+    '2026-1-5',
+    '05/01/2026',
+    '',
+    '1582-12-31',
+    '9999-01-01',
+    '0050-01-01',
+    null,
+    20260101,
+  ]) {
+    assert.not.ok(isDate(bad), String(bad));
+  }
+  // What isDate accepts, the claim rules compute without throwing.
+  for (const d of ['1583-01-01', '9998-12-31']) assert.type(claimEndMs(d), 'number');
 });
 
 test('Paris offset follows the EU rule at its exact instants', () => {

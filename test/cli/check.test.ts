@@ -15,11 +15,23 @@ const badSig = vectors.find((v) => v.expect.reason === 'E_SIGNATURE')!.code;
 test('--json: one object per input, in order, with the documented fields', () => {
   const r = saphir(['check', '--json', win30, lose, badSig, 'hello']);
   assert.is(r.code, 1);
-  const rows = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+  const rows = r.stdout
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.is(rows.length, 4);
-  assert.equal(rows.map((o) => o.code), [win30, lose, badSig, 'hello']);
-  assert.equal(rows.map((o) => o.status), ['win', 'lose', 'invalid', 'invalid']);
-  assert.equal(rows.map((o) => o.reason), [null, null, 'E_SIGNATURE', 'E_PREFIX']);
+  assert.equal(
+    rows.map((o) => o.code),
+    [win30, lose, badSig, 'hello'],
+  );
+  assert.equal(
+    rows.map((o) => o.status),
+    ['win', 'lose', 'invalid', 'invalid'],
+  );
+  assert.equal(
+    rows.map((o) => o.reason),
+    [null, null, 'E_SIGNATURE', 'E_PREFIX'],
+  );
   const w = rows[0];
   assert.equal(Object.keys(w), ['code', 'status', 'prize_eur', 'reason', 'ticket', 'winning', 'player', 'matched']);
   assert.is(w.prize_eur, 30);
@@ -27,7 +39,9 @@ test('--json: one object per input, in order, with the documented fields', () =>
   assert.is(w.winning.length, 6);
   assert.is(w.player.length, 20);
   assert.equal(Object.keys(w.player[0]), ['number', 'amount_eur']);
-  const matchedSum = w.player.filter((p: { number: number }) => w.matched.includes(p.number)).reduce((s: number, p: { amount_eur: number }) => s + p.amount_eur, 0);
+  const matchedSum = w.player
+    .filter((p: { number: number }) => w.matched.includes(p.number))
+    .reduce((s: number, p: { amount_eur: number }) => s + p.amount_eur, 0);
   assert.is(matchedSum, 30);
   assert.ok(rows[2].ticket, 'a bad signature still shows the ticket');
   assert.is(rows[3].ticket, undefined);
@@ -76,9 +90,18 @@ test('stdin: binary garbage, empty lines and a 10 MB line each get a reason, in 
   const r = saphir(['check', '--json', '-'], input);
   assert.is(r.code, 1);
   assert.ok(noStack(r.stderr), r.stderr);
-  const rows = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
-  assert.equal(rows.map((o) => o.reason), [null, 'E_PREFIX', 'E_PREFIX', 'E_PREFIX', 'E_BASE45', 'E_LENGTH', null]);
-  assert.equal(rows.map((o) => o.status), ['win', 'invalid', 'invalid', 'invalid', 'invalid', 'invalid', 'lose']);
+  const rows = r.stdout
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  assert.equal(
+    rows.map((o) => o.reason),
+    [null, 'E_PREFIX', 'E_PREFIX', 'E_PREFIX', 'E_BASE45', 'E_LENGTH', null],
+  );
+  assert.equal(
+    rows.map((o) => o.status),
+    ['win', 'invalid', 'invalid', 'invalid', 'invalid', 'invalid', 'lose'],
+  );
 });
 
 test.run();

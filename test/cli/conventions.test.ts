@@ -155,7 +155,11 @@ test('check: empty input is a usage error (exit 2), not a silent success', async
 test('--json outputs use snake_case keys', async () => {
   const keysOf = (v: unknown, out: string[] = []): string[] => {
     if (Array.isArray(v)) v.forEach((x) => keysOf(x, out));
-    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) out.push(k), keysOf(x, out);
+    else if (v && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) {
+        out.push(k);
+        keysOf(x, out);
+      }
     return out;
   };
   const snake = (what: string, v: unknown) => {
@@ -190,7 +194,10 @@ test('a full decoder queue says how many events it lost, before the ones it kept
   for (let i = 0; i < 7; i++) q.push({ type: 'code', text: `C${i}` });
   assert.is(q.length, 5);
   assert.equal(q.read(), { type: 'dropped', reason: 'overflow', partial: '', lost: 3 });
-  assert.equal([q.read(), q.read(), q.read(), q.read(), q.read()].map((e) => e && e.type === 'code' && e.text), ['C3', 'C4', 'C5', 'C6', undefined]);
+  assert.equal(
+    [q.read(), q.read(), q.read(), q.read(), q.read()].map((e) => e && e.type === 'code' && e.text),
+    ['C3', 'C4', 'C5', 'C6', undefined],
+  );
   // A whole file pushed at once into a stream decoder: what did not fit is said, not hidden.
   const d = new SerialDecoder();
   d.push(new TextEncoder().encode('SPH1:A\r'.repeat(40)), 0);
@@ -224,7 +231,12 @@ function pngDeclaring(w: number, h: number): Uint8Array {
   ihdr.writeUInt32BE(h, 4);
   ihdr.set([8, 6, 0, 0, 0], 8);
   const sig = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([sig, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(64))), chunk('IEND', new Uint8Array(0))]);
+  return Buffer.concat([
+    sig,
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.alloc(64))),
+    chunk('IEND', new Uint8Array(0)),
+  ]);
 }
 
 test('decode --source image: the declared size is checked before decoding', () => {
@@ -235,11 +247,18 @@ test('decode --source image: the declared size is checked before decoding', () =
   assert.ok(process.memoryUsage().rss - before < 100 << 20, 'nothing of 8000×8000 was allocated');
   assert.equal(warnings, ['big.png : PNG de 8000×8000 pixels, plus que les 16 millions de pixels décodés']);
   warnings.length = 0;
-  const jpeg = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0, 4, 0, 0, 0xff, 0xc0, 0, 17, 8, 0x1f, 0x40, 0x1f, 0x40, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+  const jpeg = Uint8Array.from([
+    0xff, 0xd8, 0xff, 0xe0, 0, 4, 0, 0, 0xff, 0xc0, 0, 17, 8, 0x1f, 0x40, 0x1f, 0x40, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  ]);
   decodeCapture('image', 'big.jpg', jpeg, opts);
   assert.match(warnings[0], 'big.jpg : JPEG de 8000×8000 pixels');
   warnings.length = 0;
-  decodeCapture('image', 'small.jpg', jpeg.map((b, i) => (i === 13 || i === 15 ? 0 : b)), opts);
+  decodeCapture(
+    'image',
+    'small.jpg',
+    jpeg.map((b, i) => (i === 13 || i === 15 ? 0 : b)),
+    opts,
+  );
   assert.equal(warnings, ['small.jpg : les images JPEG ne sont pas décodées ; la convertir en PNG']);
 });
 
@@ -265,7 +284,10 @@ test('audit: a file that cannot be read is said in the user language, not as a r
 });
 
 test('screenshot: to a path that cannot be written is a failed step with its line, at once', async () => {
-  const sc = parseScenario('name: shot\nsteps:\n  - boot\n  - screenshot: /proc/no-such-dir/x.png\n  - delay: 1s\n', join(dir, 'shot.yaml'));
+  const sc = parseScenario(
+    'name: shot\nsteps:\n  - boot\n  - screenshot: /proc/no-such-dir/x.png\n  - delay: 1s\n',
+    join(dir, 'shot.yaml'),
+  );
   const t0 = Date.now();
   const r = await runScenario(sc, { lang: 'en' });
   assert.ok(Date.now() - t0 < 30_000);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { blockGenerator } from '../../src/gen/index.ts';
 import { fromHex } from '../../src/hex.ts';
 import { TEST_KEY_SEED_HEX } from '../../src/sph1/keys.ts';
-import { nodeSign } from '../../src/node/node-crypto.ts';
+import { nodeSign } from '../../tools/node-crypto.ts';
 import { RangeEncoder } from '../../src/node/workers/gen-core.ts';
 import { readKeyFile, run } from '../../src/node/commands/gen.ts';
 import { UsageError } from '../../src/node/args.ts';
@@ -25,10 +25,28 @@ test('a range equals the same lines of a larger generation; same seed, same outp
   const lines = all.stdout.trimEnd().split('\n');
   assert.is(lines.length, 12);
   for (const l of lines) assert.match(l, /^SPH1:[0-9A-Z $%*+\-./:]{159}$/);
-  const part = saphir(['gen', '--emission', '3', '--block', '4', '--from', '5', '--count', '4', '--seed', 'abc', '--lang', 'en']);
+  const part = saphir([
+    'gen',
+    '--emission',
+    '3',
+    '--block',
+    '4',
+    '--from',
+    '5',
+    '--count',
+    '4',
+    '--seed',
+    'abc',
+    '--lang',
+    'en',
+  ]);
   assert.is(part.stdout, lines.slice(5, 9).join('\n') + '\n');
   assert.match(part.stderr, /TEST key/);
-  const other = new RangeEncoder(blockGenerator('abd', 3, 4), { keyId: 0, seed: fromHex(TEST_KEY_SEED_HEX) }, nodeSign).encode(5, 4);
+  const other = new RangeEncoder(
+    blockGenerator('abd', 3, 4),
+    { keyId: 0, seed: fromHex(TEST_KEY_SEED_HEX) },
+    nodeSign,
+  ).encode(5, 4);
   assert.is.not(Buffer.from(other).toString('latin1'), part.stdout);
   // Every generated code is genuine.
   const check = saphir(['check', '-'], all.stdout);
@@ -38,7 +56,11 @@ test('a range equals the same lines of a larger generation; same seed, same outp
 test('worker threads give the same bytes as a single thread, in ticket-number order', () => {
   const r = saphir(['gen', '--emission', '1', '--block', '2', '--from', '100', '--count', '8300', '--jobs', '2']);
   assert.is(r.code, 0, r.stderr);
-  const enc = new RangeEncoder(blockGenerator('saphir', 1, 2), { keyId: 0, seed: fromHex(TEST_KEY_SEED_HEX) }, nodeSign);
+  const enc = new RangeEncoder(
+    blockGenerator('saphir', 1, 2),
+    { keyId: 0, seed: fromHex(TEST_KEY_SEED_HEX) },
+    nodeSign,
+  );
   assert.ok(r.stdout === Buffer.from(enc.encode(100, 8300)).toString('latin1'), 'worker output differs');
 });
 
@@ -68,7 +90,12 @@ test('key files: the documented format is read, anything else is a usage error',
   const f = join(dir, 'k.json');
   writeFileSync(f, JSON.stringify({ key_id: 200, seed_hex: 'ab'.repeat(32) }));
   assert.equal(readKeyFile(f).keyId, 200);
-  for (const bad of ['nope', '{"key_id": 256, "seed_hex": "' + 'ab'.repeat(32) + '"}', '{"key_id": 1, "seed_hex": "abc"}', '[]']) {
+  for (const bad of [
+    'nope',
+    '{"key_id": 256, "seed_hex": "' + 'ab'.repeat(32) + '"}',
+    '{"key_id": 1, "seed_hex": "abc"}',
+    '[]',
+  ]) {
     writeFileSync(f, bad);
     assert.throws(() => readKeyFile(f), /--key/);
   }
@@ -76,10 +103,27 @@ test('key files: the documented format is read, anything else is a usage error',
 });
 
 test('a reader that goes away (gen | head) ends gen quietly, workers included', async () => {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'gen', '--emission', '1', '--block', '1', '--from', '0', '--count', '30000', '--jobs', '2'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      join(ROOT, 'bin', 'saphir.mjs'),
+      'gen',
+      '--emission',
+      '1',
+      '--block',
+      '1',
+      '--from',
+      '0',
+      '--count',
+      '30000',
+      '--jobs',
+      '2',
+    ],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   await new Promise((r) => child.stdout.once('data', r));

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { Point } from '@noble/ed25519';
-import { sodium } from '../../src/node/sodium.ts';
-import { HOST_CRYPTO, nodeSign, nodeVerify } from '../../src/node/node-crypto.ts';
+import { sodium } from '../../tools/sodium.ts';
+import { HOST_CRYPTO, nodeSign, nodeVerify } from '../../tools/node-crypto.ts';
 import { nobleVerify, publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { blockGenerator } from '../../src/gen/index.ts';
 import { fromHex } from '../../src/hex.ts';
@@ -21,11 +21,15 @@ import { ROOT } from '../helpers.ts';
 
 const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 const opensslSign = (m: Uint8Array, seed: Uint8Array) =>
-  new Uint8Array(osslSign(null, m, createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' })));
+  new Uint8Array(
+    osslSign(null, m, createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' })),
+  );
 
 const missing = !sodium && process.env.SAPHIR_CRYPTO !== 'node';
 if (!sodium) {
-  const msg = missing ? 'sodium-native does not load here: the host signs and verifies with node:crypto' : 'SAPHIR_CRYPTO=node';
+  const msg = missing
+    ? 'sodium-native does not load here: the host signs and verifies with node:crypto'
+    : 'SAPHIR_CRYPTO=node';
   if (missing && process.env.SAPHIR_TEST_STRICT === '1') throw new Error(msg);
   console.log(`  SKIP (libsodium tests): ${msg}`);
 }
@@ -39,7 +43,10 @@ test('libsodium signs exactly what node:crypto signs (deterministic Ed25519)', (
   fc.assert(
     fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ maxLength: 200 }), (seed, m) => {
       const a = sodium!.sign(m, seed);
-      return Buffer.from(a).equals(Buffer.from(opensslSign(m, seed))) && Buffer.from(nodeSign(m, seed)).equals(Buffer.from(a));
+      return (
+        Buffer.from(a).equals(Buffer.from(opensslSign(m, seed))) &&
+        Buffer.from(nodeSign(m, seed)).equals(Buffer.from(a))
+      );
     }),
     { numRuns: 200 },
   );
@@ -48,19 +55,25 @@ test('libsodium signs exactly what node:crypto signs (deterministic Ed25519)', (
 test('libsodium accepts genuine signatures and never accepts what noble (the device rule) refuses', () => {
   if (!sodium) return;
   fc.assert(
-    fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ maxLength: 80 }), fc.nat(), fc.integer({ min: 0, max: 2 }), (seed, m, bit, where) => {
-      const pub = publicKeyOf(seed);
-      const sig = sodium!.sign(m, seed);
-      if (!sodium!.verify(sig, m, pub) || !nodeVerify(sig, m, pub)) return false;
-      const s = sig.slice();
-      const msg = m.slice();
-      const p = pub.slice();
-      const t = where === 0 ? s : where === 1 ? p : msg;
-      if (t.length === 0) return true;
-      t[(bit >> 3) % t.length] ^= 1 << (bit & 7);
-      const fast = sodium!.verify(s, msg, p);
-      return !fast || nobleVerify(s, msg, p);
-    }),
+    fc.property(
+      fc.uint8Array({ minLength: 32, maxLength: 32 }),
+      fc.uint8Array({ maxLength: 80 }),
+      fc.nat(),
+      fc.integer({ min: 0, max: 2 }),
+      (seed, m, bit, where) => {
+        const pub = publicKeyOf(seed);
+        const sig = sodium!.sign(m, seed);
+        if (!sodium!.verify(sig, m, pub) || !nodeVerify(sig, m, pub)) return false;
+        const s = sig.slice();
+        const msg = m.slice();
+        const p = pub.slice();
+        const t = where === 0 ? s : where === 1 ? p : msg;
+        if (t.length === 0) return true;
+        t[(bit >> 3) % t.length] ^= 1 << (bit & 7);
+        const fast = sodium!.verify(s, msg, p);
+        return !fast || nobleVerify(s, msg, p);
+      },
+    ),
     { numRuns: 300 },
   );
 });
@@ -73,7 +86,10 @@ test('a small-order key is refused (a signature that satisfies the equation for 
   const s = 12345n;
   const sig = new Uint8Array(64);
   sig.set(Point.BASE.multiply(s).toBytes(), 0);
-  sig.set(Uint8Array.from({ length: 32 }, (_, i) => Number((s >> BigInt(8 * i)) & 255n)), 32);
+  sig.set(
+    Uint8Array.from({ length: 32 }, (_, i) => Number((s >> BigInt(8 * i)) & 255n)),
+    32,
+  );
   const m = new Uint8Array([1, 2, 3]);
   assert.is(nobleVerify(sig, m, A), false);
   assert.is(sodium.verify(sig, m, A), false);

@@ -36,7 +36,8 @@ function walk(fr: unknown, en: unknown, path: string, out: Leaf[]): void {
     const fk = Object.keys(fr as object).sort();
     const ek = Object.keys(en as object).sort();
     assert.equal(fk, ek, `${path}: the same keys in both languages`);
-    for (const k of fk) walk((fr as Record<string, unknown>)[k], (en as Record<string, unknown>)[k], path ? `${path}.${k}` : k, out);
+    for (const k of fk)
+      walk((fr as Record<string, unknown>)[k], (en as Record<string, unknown>)[k], path ? `${path}.${k}` : k, out);
     return;
   }
   out.push({ path, fr: say(fr, `fr ${path}`), en: say(en, `en ${path}`) });
@@ -52,12 +53,16 @@ function leaves(): Leaf[] {
 
 /** Words of English that French text never uses. */
 const ENGLISH = new Set(
-  ('the and with cannot can must of is are to from give only missing expected found no not none line lines bytes ' +
+  (
+    'the and with cannot can must of is are to from give only missing expected found no not none line lines bytes ' +
     'key number warning error ready unplugged failed passed summary scanned winning losing refused payment recorded ' +
     'building unknown command wrong should quote hint here when which what this that for into unreadable size ' +
     'neither nor convert decoded lost queue overflowed incomplete too cut noise bad report again garbled ' +
     'disturbed plugged back waiting stop scan prints reads writes checks trust instead default per each every ' +
-    'exit when otherwise usage:' ).split(/\s+/).filter(Boolean),
+    'exit when otherwise usage:'
+  )
+    .split(/\s+/)
+    .filter(Boolean),
 );
 
 /** The words of a text, without what is the same in every language: options, JSON, paths, commands. */
@@ -73,7 +78,18 @@ function words(s: string): string[] {
 }
 
 /** Keys whose text is the same in both languages on purpose. */
-const SAME = new Set(['cli.version', 'image.version', 'image.bundle', 'image.sha', 'image.signature', 'image.detail', 'flash.image', 'flash.version', 'sim.pass', 'demo.mode']);
+const SAME = new Set([
+  'cli.version',
+  'image.version',
+  'image.bundle',
+  'image.sha',
+  'image.signature',
+  'image.detail',
+  'flash.image',
+  'flash.version',
+  'sim.pass',
+  'demo.mode',
+]);
 
 test('every key exists in French and English, and none is empty', () => {
   const all = leaves();
@@ -88,7 +104,8 @@ test('no English left in French: no English word, and no text left the same', ()
   for (const l of leaves()) {
     const english = words(l.fr).filter((w) => ENGLISH.has(w));
     assert.equal(english, [], `fr ${l.path}: "${l.fr}"`);
-    if (!SAME.has(l.path) && !/^drop|^words/.test(l.path)) assert.is.not(l.fr, l.en, `fr ${l.path} is the English text`);
+    if (!SAME.has(l.path) && !/^drop|^words/.test(l.path))
+      assert.is.not(l.fr, l.en, `fr ${l.path} is the English text`);
   }
 });
 
@@ -116,7 +133,11 @@ test('the French catalogue says every image check in French', () => {
   for (const d of details) {
     const fr = CATALOGUES.fr.image.detail(d);
     assert.is.not(fr, d, `untranslated: ${d}`);
-    assert.equal(words(fr).filter((w) => ENGLISH.has(w)), [], fr);
+    assert.equal(
+      words(fr).filter((w) => ENGLISH.has(w)),
+      [],
+      fr,
+    );
   }
 });
 

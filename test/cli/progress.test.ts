@@ -9,13 +9,30 @@ import { saphir } from './run-cli.ts';
 const TENTHS = /^10 %\n20 %\n30 %\n40 %\n50 %\n60 %\n70 %\n80 %\n90 %\n100 %$/m;
 /** Plain lines, each a multiple of 10 above the last, ending at 100 %. */
 function steady(stderr: string): boolean {
-  const ps = stderr.split('\n').filter((l) => / %$/.test(l)).map((l) => Number(/^(\d+) %$/.exec(l)?.[1]));
+  const ps = stderr
+    .split('\n')
+    .filter((l) => / %$/.test(l))
+    .map((l) => Number(/^(\d+) %$/.exec(l)?.[1]));
   return ps.length >= 4 && ps.every((p, i) => p % 10 === 0 && (i === 0 || p > ps[i - 1])) && ps[ps.length - 1] === 100;
 }
 
 test('gen: a progress line every 10 % (one thread and workers alike), none with --quiet', () => {
   for (const jobs of ['1', '2']) {
-    const r = saphir(['gen', '--emission', '1', '--block', '2', '--from', '0', '--count', '90000', '--jobs', jobs, '--lang', 'en']);
+    const r = saphir([
+      'gen',
+      '--emission',
+      '1',
+      '--block',
+      '2',
+      '--from',
+      '0',
+      '--count',
+      '90000',
+      '--jobs',
+      jobs,
+      '--lang',
+      'en',
+    ]);
     assert.is(r.code, 0, r.stderr);
     assert.match(r.stderr, TENTHS);
     assert.is(r.stdout.trim().split('\n').length, 90000);

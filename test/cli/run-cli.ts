@@ -1,4 +1,4 @@
-// Runs the real `saphir` command (bin/saphir.mjs) as a child process.
+// Runs the real `saphir` command: as a child process (bin/saphir.mjs), or in this process (`saphirIn`).
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from '../helpers.ts';
@@ -24,4 +24,25 @@ export function saphir(args: string[], input?: string | Uint8Array, env: Record<
 /** No JavaScript stack trace leaked to the user. */
 export function noStack(s: string): boolean {
   return !/\n\s+at .+[:(]/.test(s) && !/Error:/.test(s);
+}
+
+/**
+ * Runs `saphir ARGS…` in this process (same code as the binary, minus the Node start-up), capturing
+ * what it writes to stdout and stderr.
+ */
+export async function saphirIn(args: string[]): Promise<CliResult> {
+  const { main } = await import('../../src/node/cli.ts');
+  const out = process.stdout.write.bind(process.stdout);
+  const err = process.stderr.write.bind(process.stderr);
+  let stdout = '';
+  let stderr = '';
+  process.stdout.write = ((s: string | Uint8Array) => ((stdout += String(s)), true)) as typeof process.stdout.write;
+  process.stderr.write = ((s: string | Uint8Array) => ((stderr += String(s)), true)) as typeof process.stderr.write;
+  try {
+    const code = await main(args);
+    return { code, stdout, stderr };
+  } finally {
+    process.stdout.write = out;
+    process.stderr.write = err;
+  }
 }

@@ -28,17 +28,30 @@ test('a schedule depends on (seed, index) only', () => {
   // Gated kinds are drawn only when their gate is on.
   const gated = new Set<string>(MENU.filter((m) => 'gate' in m).map((m) => m.kind));
   for (let i = 0; i < 20; i++) for (const op of makeSchedule('s', i).ops) assert.not.ok(gated.has(op.kind), op.kind);
-  const all = Array.from({ length: 20 }, (_, i) => makeSchedule('s', i, { gates: ['ledger-damage', 'clock-back'] }).ops).flat();
+  const all = Array.from(
+    { length: 20 },
+    (_, i) => makeSchedule('s', i, { gates: ['ledger-damage', 'clock-back'] }).ops,
+  ).flat();
   assert.ok(all.some((op) => gated.has(op.kind)));
   // One damage to the ledger at most a schedule (what a redundant ledger can promise to survive).
   for (let i = 0; i < 60; i++) {
-    const n = makeSchedule('s', i, { gates: ['ledger-damage'] }).ops.filter((op) => op.kind === 'flip-bit' || op.kind === 'lose-sector').length;
+    const n = makeSchedule('s', i, { gates: ['ledger-damage'] }).ops.filter(
+      (op) => op.kind === 'flip-bit' || op.kind === 'lose-sector',
+    ).length;
     assert.ok(n <= 1, `schedule ${i}: ${n} ledger damages`);
   }
 });
 
 test('smoke: seeded schedules on the firmware find no violation', async () => {
-  const s = await explore({ count: 6, seed: 'smoke', jobs: 1, bundle: clean, noCamera: true, maxOps: 80, gates: [...GATES] });
+  const s = await explore({
+    count: 6,
+    seed: 'smoke',
+    jobs: 1,
+    bundle: clean,
+    noCamera: true,
+    maxOps: 80,
+    gates: [...GATES],
+  });
   assert.equal(s.failures, []);
   assert.is(s.schedules, 6);
   for (const inv of ['1', '2', '3', '4']) assert.ok(s.checks[inv] > 0, `invariant ${inv} checked`);
@@ -58,7 +71,16 @@ for (const [defect, within] of TEETH) {
   test(`teeth: ${defect} is found within ${within} schedules, with a scenario that reproduces it`, async () => {
     const bundle = await plantedBundle(defect);
     const dir = join(out, defect);
-    const s = await explore({ count: within, seed: 'teeth', jobs: 1, bundle, noCamera: true, maxOps: 60, maxViolations: 1, outDir: dir });
+    const s = await explore({
+      count: within,
+      seed: 'teeth',
+      jobs: 1,
+      bundle,
+      noCamera: true,
+      maxOps: 60,
+      maxViolations: 1,
+      outDir: dir,
+    });
     assert.is(s.violations, 1, `${defect} not found in ${within} schedules`);
     const f = s.failures[0];
     assert.ok(f.file && f.reproduces, `scenario written and reproducing: ${JSON.stringify(f)}`);
@@ -73,7 +95,17 @@ for (const [defect, within] of TEETH) {
 
 test('teeth: forget-high-water is found within 30 schedules with clock moves back, with a scenario that reproduces it', async () => {
   const bundle = await plantedBundle('forget-high-water');
-  const s = await explore({ count: 30, seed: 'teeth', jobs: 1, bundle, noCamera: true, maxOps: 60, maxViolations: 1, outDir: join(out, 'forget-high-water'), gates: ['clock-back'] });
+  const s = await explore({
+    count: 30,
+    seed: 'teeth',
+    jobs: 1,
+    bundle,
+    noCamera: true,
+    maxOps: 60,
+    maxViolations: 1,
+    outDir: join(out, 'forget-high-water'),
+    gates: ['clock-back'],
+  });
   assert.is(s.violations, 1, 'forget-high-water not found in 30 schedules');
   const f = s.failures[0];
   assert.ok(f.file && f.reproduces, `scenario written and reproducing: ${JSON.stringify(f)}`);

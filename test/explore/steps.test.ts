@@ -39,7 +39,10 @@ steps:
     assert.unreachable('accepted');
   } catch (e) {
     assert.instance(e, ScenarioError);
-    assert.equal((e as ScenarioError).problems.map((p) => p.line), [4, 5]);
+    assert.equal(
+      (e as ScenarioError).problems.map((p) => p.line),
+      [4, 5],
+    );
   }
 });
 
@@ -139,23 +142,45 @@ steps:
 });
 
 test('saphir sim --explore 1 --seed S --index I --json: one schedule, its counts', () => {
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--explore', '1', '--seed', 'cli', '--index', '3', '--json', '--jobs', '1'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, 'bin', 'saphir.mjs'),
+      'sim',
+      '--explore',
+      '1',
+      '--seed',
+      'cli',
+      '--index',
+      '3',
+      '--json',
+      '--jobs',
+      '1',
+    ],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+    },
+  );
   assert.is(r.status, 0, r.stderr);
   const s = JSON.parse(r.stdout);
   assert.is(s.schedules, 1);
   assert.is(s.violations, 0);
   assert.ok(s.operations >= 20);
   assert.ok(s.checks['1'] > 0 && s.checks['3'] > 0);
-  const bad = spawnSync(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--explore', '2', '--index', '3'], { cwd: ROOT, encoding: 'utf8' });
+  const bad = spawnSync(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--explore', '2', '--index', '3'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   assert.is(bad.status, 2, 'two schedules with --index is a usage error');
-  const faults = spawnSync(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--explore', '1', '--faults', 'meteor'], { cwd: ROOT, encoding: 'utf8' });
+  const faults = spawnSync(
+    process.execPath,
+    [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--explore', '1', '--faults', 'meteor'],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   assert.is(faults.status, 2);
   assert.match(faults.stderr, /ledger-damage/);
 });
-
 
 test('model: OK pressed while a fast scanner delivers pays that ticket, which is then DÉJÀ PAYÉ', async () => {
   const { runOps } = await import('../../hw-sim/explore/explore.ts');
@@ -163,14 +188,28 @@ test('model: OK pressed while a fast scanner delivers pays that ticket, which is
   const ticket = { emission: 1, block: 2, number: 77, prize: 5 };
   const scan = (during?: { key: 'OK'; atMs: number }, interval?: number) => ({
     kind: 'scan-ticket' as const,
-    steps: [{ kind: 'scan' as const, line: 0, via: 'hid-pos' as const, options: (interval ? { interval } : {}) as Record<string, number>, ticket, ...(during ? { during } : {}) }],
+    steps: [
+      {
+        kind: 'scan' as const,
+        line: 0,
+        via: 'hid-pos' as const,
+        options: (interval ? { interval } : {}) as Record<string, number>,
+        ticket,
+        ...(during ? { during } : {}),
+      },
+    ],
     meta: [{ op: 'scan-ticket' as const, cls: 'genuine' as const }],
   });
   const s = {
     ...base,
     images: false,
     config: { ...base.config, payoutLimitEur: 300, inputs: ['pos' as const] },
-    ops: [{ kind: 'boot' as const, steps: [{ kind: 'boot' as const, line: 0 }], meta: [{ op: 'boot' as const }] }, scan({ key: 'OK', atMs: 13 }), scan(), base.ops[base.ops.length - 1]],
+    ops: [
+      { kind: 'boot' as const, steps: [{ kind: 'boot' as const, line: 0 }], meta: [{ op: 'boot' as const }] },
+      scan({ key: 'OK', atMs: 13 }),
+      scan(),
+      base.ops[base.ops.length - 1],
+    ],
   };
   const r = await runOps(s, s.ops, undefined);
   assert.is(r.violation, undefined, JSON.stringify(r.violation));

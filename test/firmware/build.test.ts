@@ -1,8 +1,8 @@
-// build.mjs: the artifacts, the signed image, the refusal of Node imports and of exceeded budgets, and
+// The firmware build (tools/build.ts): the artifacts, the signed image, the refusal of Node imports and of exceeded budgets, and
 // a production build (its own key, no trust in the test key).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyImage, DEV_FIRMWARE_PUBLIC_KEY_HEX } from '../../src/image/format.ts';
@@ -11,10 +11,9 @@ import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { QjsDevice } from '../../hw-sim/qjs-host.ts';
 import { bundleText, chipWith, flat, ticket, ROOT_DIR } from './harness.ts';
 import { TestDevice } from './test-device.ts';
+import { saphir } from '../cli/run-cli.ts';
 
-type BuildFn = (o: Record<string, unknown>) => Promise<{ bundlePath: string; imagePath: string; bundleBytes: number; coreBytes: number }>;
-const spec = '../../build.mjs';
-const mod = (await import(spec)) as { build: BuildFn; DIST: string; BUDGET_BUNDLE: number; BUDGET_CORE: number };
+import * as mod from '../../tools/build.ts';
 const tmp = mkdtempSync(join(tmpdir(), 'saphir-build-'));
 
 test.after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -26,9 +25,15 @@ test('dev build: bundle, size.json, signed image holding exactly the bundle', as
   const size = JSON.parse(readFileSync(join(mod.DIST, 'size.json'), 'utf8'));
   assert.ok(size.bundle_bytes <= mod.BUDGET_BUNDLE && size.core_bytes <= mod.BUDGET_CORE);
   assert.ok(size.modules['firmware/app.ts'] > 0);
-  assert.ok(Object.keys(size.camera_modules).some((m) => /jsqr/i.test(m)), 'the camera path carries jsQR');
+  assert.ok(
+    Object.keys(size.camera_modules).some((m) => /jsqr/i.test(m)),
+    'the camera path carries jsQR',
+  );
   assert.ok(size.modules['lazy-camera:camera'] > 20000, 'inside the full bundle, as text compiled on first use');
-  assert.not.ok(Object.keys(size.core_modules).some((m) => /jsqr/i.test(m)), 'the core variant has no camera path');
+  assert.not.ok(
+    Object.keys(size.core_modules).some((m) => /jsqr/i.test(m)),
+    'the core variant has no camera path',
+  );
   const img = new Uint8Array(readFileSync(join(mod.DIST, 'saphir-fw.img')));
   const v = verifyImage(img, fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX));
   assert.ok(v.ok, JSON.stringify(v));
@@ -37,15 +42,24 @@ test('dev build: bundle, size.json, signed image holding exactly the bundle', as
     assert.is(v.image.versionText, JSON.parse(readFileSync(join(ROOT_DIR, 'package.json'), 'utf8')).version);
   }
   const map = JSON.parse(readFileSync(join(mod.DIST, 'saphir-fw.js.map'), 'utf8')) as { sources: string[] };
-  assert.ok(map.sources.some((s) => s.endsWith('/app.ts')), 'source map lists the firmware sources');
+  assert.ok(
+    map.sources.some((s) => s.endsWith('/app.ts')),
+    'source map lists the firmware sources',
+  );
 });
 
 test('the build refuses Node built-ins and Node-only modules in the firmware', async () => {
   const cases: [string, RegExp][] = [
     [`import { readFileSync } from 'node:fs'; readFileSync('x');`, /Node built-in 'node:fs'/],
     [`import * as p from 'path'; globalThis.x = p.join('a');`, /Node built-in 'path'/],
-    [`import { parse } from '${join(ROOT_DIR, 'src/node/args.ts')}'; globalThis.x = parse;`, /Node-only module src\/node\/args\.ts/],
-    [`import { LAYOUT } from '${join(ROOT_DIR, 'hw-sim/layout.ts')}'; globalThis.x = LAYOUT;`, /Node-only module hw-sim\/layout\.ts/],
+    [
+      `import { parse } from '${join(ROOT_DIR, 'src/node/args.ts')}'; globalThis.x = parse;`,
+      /Node-only module src\/node\/args\.ts/,
+    ],
+    [
+      `import { LAYOUT } from '${join(ROOT_DIR, 'hw-sim/layout.ts')}'; globalThis.x = LAYOUT;`,
+      /Node-only module hw-sim\/layout\.ts/,
+    ],
   ];
   for (const [src, re] of cases) {
     const entry = join(tmp, `entry-${Math.random().toString(36).slice(2)}.ts`);
@@ -57,7 +71,9 @@ test('the build refuses Node built-ins and Node-only modules in the firmware', a
       err = e;
     }
     assert.ok(err, `built: ${src}`);
-    const text = String((err as { errors?: { text: string }[] }).errors?.map((x) => x.text).join('; ') ?? (err as Error).message);
+    const text = String(
+      (err as { errors?: { text: string }[] }).errors?.map((x) => x.text).join('; ') ?? (err as Error).message,
+    );
     assert.match(text, re);
   }
 });
@@ -96,11 +112,42 @@ test('production build: needs a key file, signs with it, never trusts the test k
   const td = new TestDevice({ chip: chipWith() });
   const vm = await QjsDevice.start({ bundle: readFileSync(out.bundlePath, 'utf8'), device: td.device });
   try {
-    assert.ok(td.logs.some((l) => /config defaults .*test key id 0/.test(l)), td.logs.join('\n'));
+    assert.ok(
+      td.logs.some((l) => /config defaults .*test key id 0/.test(l)),
+      td.logs.join('\n'),
+    );
     td.scanSerial(ticket({ number: 1, prizeEur: 150 }));
     assert.match(flat(td.screen), /^NON VALIDE \| clé de signature \| inconnue/);
   } finally {
     vm.dispose();
+  }
+});
+
+test('a source newer than firmware/dist makes it stale (named); ensureBuilt and saphir sim rebuild and say so', async () => {
+  await mod.ensureBuilt();
+  assert.is(mod.staleReason(), null);
+  const src = join(ROOT_DIR, 'firmware', 'jsqr', 'Point.ts');
+  const st = statSync(src);
+  const touch = () => utimesSync(src, new Date(), new Date());
+  try {
+    touch();
+    assert.equal(mod.staleReason(), { newer: 'firmware/jsqr/Point.ts' });
+    const heard: unknown[] = [];
+    await mod.ensureBuilt((why) => heard.push(why));
+    assert.equal(heard, [{ newer: 'firmware/jsqr/Point.ts' }]);
+    assert.is(mod.staleReason(), null, 'current after the rebuild');
+    await mod.ensureBuilt((why) => heard.push(why));
+    assert.is(heard.length, 1, 'no second build when current');
+
+    touch();
+    const r = saphir(['sim', '--lang', 'en'], 'quit\n');
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stderr, /firmware\/jsqr\/Point\.ts changed since the last build: rebuilding the firmware/);
+    assert.is(mod.staleReason(), null);
+    const again = saphir(['sim', '--lang', 'en'], 'quit\n');
+    assert.not.match(again.stderr, /rebuilding/);
+  } finally {
+    utimesSync(src, st.atime, st.mtime);
   }
 });
 

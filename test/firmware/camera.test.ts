@@ -7,20 +7,19 @@ import { qrFrame } from '../input/helpers.ts';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { PNG } from 'pngjs';
-import { patchJsQR } from '../../firmware/jsqr-patch.mjs';
 import { JSQR_PHOTOS } from '../helpers.ts';
+import { JSQR_SOURCE } from '../../tools/build.ts';
 
 type JsQR = typeof import('jsqr').default;
 const require = createRequire(import.meta.url);
 const stockPath = require.resolve('jsqr');
 const stockJsQR = require(stockPath) as JsQR & { default?: JsQR };
 const stock = (stockJsQR.default || stockJsQR) as JsQR;
-/** jsQR as the firmware bundles it (firmware/jsqr-patch.mjs), loaded as the CommonJS module it is. */
-function patchedJsQR(): JsQR {
-  const m = { exports: {} as { default: JsQR } };
-  new Function('module', 'exports', patchJsQR(readFileSync(stockPath, 'utf8')))(m, m.exports);
-  return m.exports.default;
+/** jsQR as the firmware bundles it: the vendored source in firmware/jsqr/ (a path tsc does not follow: its own settings). */
+async function firmwareJsQR(): Promise<JsQR> {
+  return ((await import(pathToFileURL(JSQR_SOURCE).href)) as { default: JsQR }).default;
 }
 
 test('camera: a VGA frame with a ticket QR code → verdict, once per ticket in view', async () => {
@@ -66,12 +65,12 @@ test('camera on QuickJS-ng: a frame gives its verdict and 12 more keep the heap 
   }
 });
 
-test('the patched jsQR of the bundle reads exactly what stock jsQR reads: text and corners', () => {
-  const patched = patchedJsQR();
+test('the vendored jsQR of the bundle reads exactly what stock jsQR reads: text and corners', async () => {
+  const vendored = await firmwareJsQR();
   const same = (rgba: Uint8ClampedArray, w: number, h: number, what: string) => {
     const opts = { inversionAttempts: 'attemptBoth' } as const;
     const a = stock(rgba, w, h, opts);
-    const b = patched(rgba, w, h, opts);
+    const b = vendored(rgba, w, h, opts);
     // Kanji-mode text differs by design: the bundle drops jsQR's Shift-JIS table (SPH1 is alphanumeric).
     const kanji = a !== null && /[^\u0000-\u00ff]/.test(a.data);
     const view = (r: typeof a) => r && { data: kanji ? '' : r.data, location: r.location };
@@ -95,7 +94,8 @@ test('the patched jsQR of the bundle reads exactly what stock jsQR reads: text a
     const [w, h, px] = [60 + ((i * 37) % 200), 60 + ((i * 53) % 190), 1 + (i % 4)];
     const f = qrFrame(i % 2 ? code : `SPH1:TEST${i * 7919}`, { width: w, height: h, x: i % 9, y: i % 7, px });
     const rgba = new Uint8ClampedArray(w * h * 4);
-    for (let p = 0; p < w * h; p++) rgba[4 * p] = rgba[4 * p + 1] = rgba[4 * p + 2] = f.data[p] + ((p * 2654435761) >>> 28) - 8;
+    for (let p = 0; p < w * h; p++)
+      rgba[4 * p] = rgba[4 * p + 1] = rgba[4 * p + 2] = f.data[p] + ((p * 2654435761) >>> 28) - 8;
     if (same(rgba, w, h, `crop ${i}: ${w}×${h} ${px} px`)) crops++;
   }
   assert.ok(crops > 20, `${crops} of 40 crops read`);

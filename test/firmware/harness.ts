@@ -1,47 +1,41 @@
 // Shared by the firmware tests: the real bundle (built when missing or stale), tickets signed with the
 // test key, a test configuration written to the config partition, and a VM booted on a TestDevice.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { QjsDevice, type QjsVariant } from '../../hw-sim/qjs-host.ts';
-import { encodeTicket } from '../../src/sph1/encode.ts';
-import { fromHex } from '../../src/hex.ts';
-import { TEST_KEY_SEED_HEX, TEST_PUBLIC_KEY_HEX } from '../../src/sph1/keys.ts';
-import { nodeSign } from '../../src/node/node-crypto.ts';
-import { AMOUNTS_EUR, NUMBERS } from '../../src/game/rules.ts';
+import { TEST_PUBLIC_KEY_HEX } from '../../src/sph1/keys.ts';
 import { MirroredLedger, mirroredEntries, type Payment } from '../../src/ledger/index.ts';
 import { encodeConfig, defaultConfig, type Config } from '../../firmware/config.ts';
 import { TestDevice, newChip, partitionOf } from './test-device.ts';
 import type { NorFlash } from '../../hw-sim/nor-flash.ts';
+import { ensureBuilt } from '../../tools/build.ts';
+import { ticketCode } from '../../hw-sim/tickets.ts';
+import { VM_LIMITS } from '../../hw-sim/sim.ts';
 
-export const ROOT_DIR = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
+export { ROOT as ROOT_DIR } from '../../tools/paths.ts';
 
 let bundle: string | undefined;
 export async function bundleText(): Promise<string> {
   if (!bundle) {
-    const spec = '../../build.mjs';
-    const b = (await import(spec)) as { ensureBuilt(): Promise<string> };
-    bundle = readFileSync(await b.ensureBuilt(), 'utf8');
+    bundle = readFileSync(await ensureBuilt(), 'utf8');
   }
   return bundle;
 }
 
-const seed = fromHex(TEST_KEY_SEED_HEX);
-
-/** A ticket of SAPHIR signed with the test key, winning exactly `prizeEur` (0 loses). */
-export function ticket(o: { emission?: number; block?: number; number: number; prizeEur?: number; keyId?: number }): string {
-  const prize = o.prizeEur ?? 0;
-  const winning = NUMBERS.slice(0, 6);
-  const player = NUMBERS.slice(6, 26).map((number) => ({ number, amountEur: 5 }));
-  if (prize > 0) {
-    if (AMOUNTS_EUR.indexOf(prize) < 0) throw new Error(`no single amount of ${prize}`);
-    player[3] = { number: winning[2], amountEur: prize };
-  }
-  return encodeTicket(
-    { emission: o.emission ?? 1, block: o.block ?? 0, number: o.number, keyId: o.keyId ?? 0 },
-    { winning, player },
-    seed,
-    nodeSign,
-  );
+/** A ticket of SAPHIR signed with the test key, winning exactly `prizeEur` (0 loses): the simulator's ticket factory. */
+export function ticket(o: {
+  emission?: number;
+  block?: number;
+  number: number;
+  prizeEur?: number;
+  keyId?: number;
+}): string {
+  return ticketCode({
+    emission: o.emission ?? 1,
+    block: o.block ?? 0,
+    number: o.number,
+    prize: o.prizeEur ?? 0,
+    keyId: o.keyId,
+  });
 }
 
 /** Emission 1 is on sale, emission 9 closed long ago (its claim deadline has passed at TestDevice's clock). */
@@ -81,8 +75,12 @@ export interface Booted {
   vm: QjsDevice;
 }
 
-export async function boot(chip: NorFlash, variant: QjsVariant = 'quickjs', td = new TestDevice({ chip })): Promise<Booted> {
-  const vm = await QjsDevice.start({ bundle: await bundleText(), device: td.device, variant, memoryLimit: 8 << 20 });
+export async function boot(
+  chip: NorFlash,
+  variant: QjsVariant = 'quickjs',
+  td = new TestDevice({ chip }),
+): Promise<Booted> {
+  const vm = await QjsDevice.start({ bundle: await bundleText(), device: td.device, variant, ...VM_LIMITS });
   return { td, vm };
 }
 

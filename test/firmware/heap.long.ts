@@ -7,8 +7,18 @@ test('10 000 scans of every kind do not grow the heap', async () => {
   const { td, vm } = await boot(chipWith());
   try {
     // Mostly scans that stop before the signature (cheap), every 100th a fully verified ticket.
-    const verified = [ticket({ number: 1 }), ticket({ number: 2, prizeEur: 150 }), ticket({ number: 3, prizeEur: 500 })];
-    const cheap = ['hello', 'SPH1:%%%', 'SPH1:' + 'A'.repeat(30), ticket({ number: 4, keyId: 9 }), ticket({ number: 5, prizeEur: 150, keyId: 3 })];
+    const verified = [
+      ticket({ number: 1 }),
+      ticket({ number: 2, prizeEur: 150 }),
+      ticket({ number: 3, prizeEur: 500 }),
+    ];
+    const cheap = [
+      'hello',
+      'SPH1:%%%',
+      'SPH1:' + 'A'.repeat(30),
+      ticket({ number: 4, keyId: 9 }),
+      ticket({ number: 5, prizeEur: 150, keyId: 3 }),
+    ];
     const scan = (i: number) => {
       if (i % 100 === 0) td.scanSerial(verified[(i / 100) % verified.length]);
       else td.scanSerial(cheap[i % cheap.length]);

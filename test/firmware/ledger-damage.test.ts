@@ -7,7 +7,7 @@ import { NorFlash, seeded } from '../../hw-sim/nor-flash.ts';
 import { LAYOUT, SECTOR_SIZE } from '../../hw-sim/layout.ts';
 import { MARK_BLOCKS, MirroredLedger, type Payment } from '../../src/ledger/index.ts';
 import { HEADER_SIZE, SLOT_SIZE, slotState } from '../../src/ledger/format.ts';
-import { parisDateTime } from '../../firmware/paris-time.ts';
+import { frenchDateTime } from '../../firmware/paris-time.ts';
 import { boot, chipWith, flat, ticket } from './harness.ts';
 import { TestDevice, partitionOf } from './test-device.ts';
 
@@ -19,7 +19,12 @@ const DEVICE = 'SPH-000042';
 const T0 = Date.UTC(2026, 5, 1, 9); // within clockJumpDays of TestDevice's clock (2026-06-15)
 
 const payments: Payment[] = Array.from({ length: N }, (_, i) => ({
-  emission: 1, block: i % 7, number: 5000 + i, prizeEur: 150, paidAtMs: T0 + i * 60000, deviceId: DEVICE,
+  emission: 1,
+  block: i % 7,
+  number: 5000 + i,
+  prizeEur: 150,
+  paidAtMs: T0 + i * 60000,
+  deviceId: DEVICE,
 }));
 
 function makeBase(): NorFlash {
@@ -63,7 +68,7 @@ async function bootAndCheck(chip: NorFlash, scan?: Payment) {
     if (scan) {
       td.scanSerial(ticket({ emission: scan.emission, block: scan.block, number: scan.number, prizeEur: 150 }));
       const s = flat(td.screen);
-      assert.ok(s.startsWith('DÉJÀ PAYÉ') && s.includes(parisDateTime(scan.paidAtMs)) && s.includes(DEVICE), s);
+      assert.ok(s.startsWith('DÉJÀ PAYÉ') && s.includes(frenchDateTime(scan.paidAtMs)) && s.includes(DEVICE), s);
       td.press('OK'); // back to ready: a paid ticket offers nothing to pay
       assert.match(flat(td.screen), /PRÊT/);
     }
@@ -77,10 +82,13 @@ async function bootAndCheck(chip: NorFlash, scan?: Payment) {
 test('undamaged: every payment is found, and no repair is logged', async () => {
   const r = await bootAndCheck(copy(base), payments[17]);
   assert.is(r.missing, '');
-  assert.not.ok(r.logs.some((l) => /repaired/.test(l)), r.logs.join('\n'));
+  assert.not.ok(
+    r.logs.some((l) => /repaired/.test(l)),
+    r.logs.join('\n'),
+  );
 });
 
-test('issue #9 reproduction 1: one flipped bit in a paid ticket\'s slot, in either log, forgets nothing; the copy is repaired', async () => {
+test("issue #9 reproduction 1: one flipped bit in a paid ticket's slot, in either log, forgets nothing; the copy is repaired", async () => {
   const { slots } = places(base);
   assert.is(slots.length, 2 * N);
   // Every bit of 6 slots (3 in each log), one at a time: 6 × 320 = 1920 flips, each checked on
@@ -99,7 +107,10 @@ test('issue #9 reproduction 1: one flipped bit in a paid ticket\'s slot, in eith
         booted++;
         const b = await bootAndCheck(chip, s.key);
         assert.is(b.missing, '', `bit ${bit} of slot at ${s.at}`);
-        assert.ok(b.logs.some((x) => x.includes(`repaired ${s.key.emission}-${s.key.block}-${s.key.number}`)), b.logs.join('\n'));
+        assert.ok(
+          b.logs.some((x) => x.includes(`repaired ${s.key.emission}-${s.key.block}-${s.key.number}`)),
+          b.logs.join('\n'),
+        );
         // Repaired: the next boot finds both copies again and repairs nothing.
         assert.is(MirroredLedger.open(partitionOf(chip, 'ledger', SECTORS)).logs[0].count, N);
         assert.is(MirroredLedger.open(partitionOf(chip, 'ledger', SECTORS)).logs[1].count, N);
@@ -109,7 +120,7 @@ test('issue #9 reproduction 1: one flipped bit in a paid ticket\'s slot, in eith
   assert.ok(booted >= 15, `${booted} booted`);
 });
 
-test('every bit of two sector headers (one in each log) flipped in turn: the sector\'s payments still count', async () => {
+test("every bit of two sector headers (one in each log) flipped in turn: the sector's payments still count", async () => {
   const { headers, slots } = places(base);
   const r = seeded(12);
   for (const h of [headers[0], headers[headers.length - 1]]) {
@@ -120,7 +131,8 @@ test('every bit of two sector headers (one in each log) flipped in turn: the sec
       const l = MirroredLedger.open(partitionOf(chip, 'ledger', SECTORS));
       assert.is(l.count, N, `bit ${bit} of the header at ${h}`);
       assert.equal(l.find(inIt.key), inIt.key);
-      if (bit === 70 || r() < 0.03) assert.is((await bootAndCheck(chip, inIt.key)).missing, '', `bit ${bit} of the header at ${h}`);
+      if (bit === 70 || r() < 0.03)
+        assert.is((await bootAndCheck(chip, inIt.key)).missing, '', `bit ${bit} of the header at ${h}`);
     }
   }
 });
@@ -133,9 +145,11 @@ test('random single-bit flips anywhere in the written bytes (slots, headers, mar
     const chip = copy(base);
     const kind = i % 4;
     const at =
-      kind < 2 ? slots[Math.floor(r() * slots.length)].at + Math.floor(r() * SLOT_SIZE)
-      : kind === 2 ? headers[Math.floor(r() * headers.length)] + Math.floor(r() * HEADER_SIZE)
-      : marks[i % 2] + Math.floor(r() * 16);
+      kind < 2
+        ? slots[Math.floor(r() * slots.length)].at + Math.floor(r() * SLOT_SIZE)
+        : kind === 2
+          ? headers[Math.floor(r() * headers.length)] + Math.floor(r() * HEADER_SIZE)
+          : marks[i % 2] + Math.floor(r() * 16);
     chip.bytes[at] ^= 1 << Math.floor(r() * 8);
     const l = MirroredLedger.open(partitionOf(chip, 'ledger', SECTORS));
     assert.is(l.count, N, `case ${i}: flip at ${at}`);
@@ -170,7 +184,10 @@ test('each sector of the partition erased, then filled with garbage, in turn: ev
         // Repaired once: the next boot finds nothing to repair.
         const again = await bootAndCheck(chip);
         assert.is(again.missing, '');
-        assert.not.ok(again.logs.some((x) => /damaged|repaired/.test(x)), `sector ${s} ${how}: ${again.logs.join('\n')}`);
+        assert.not.ok(
+          again.logs.some((x) => /damaged|repaired/.test(x)),
+          `sector ${s} ${how}: ${again.logs.join('\n')}`,
+        );
       }
     }
   }

@@ -14,7 +14,8 @@ test('a full ledger: ERREUR registre plein, nothing written, both logs unchanged
   const part = () => partitionOf(chip, 'ledger', SECTORS);
   const l = MirroredLedger.open(part(), { deviceId: 'SPH-000042' });
   assert.is(l.capacity, 102);
-  for (let i = 0; i < 102; i++) l.record({ emission: 1, block: 1, number: i, prizeEur: 150, paidAtMs: Date.UTC(2026, 5, 14) + i });
+  for (let i = 0; i < 102; i++)
+    l.record({ emission: 1, block: 1, number: i, prizeEur: 150, paidAtMs: Date.UTC(2026, 5, 14) + i });
   const before = Buffer.from(chip.bytes);
   const td = new TestDevice({ chip, ledgerSectors: SECTORS });
   const { vm } = await boot(chip, 'quickjs', td);
@@ -39,7 +40,11 @@ test('a full ledger: ERREUR registre plein, nothing written, both logs unchanged
   assert.is(after.logs[0].count, 102);
   assert.is(after.logs[1].count, 102);
   assert.is(after.find({ emission: 1, block: 0, number: 500 }), undefined);
-  assert.ok(Buffer.from(chip.bytes).subarray(0x110000 + 2 * 4096, 0x110000 + SECTORS * 4096).equals(before.subarray(0x110000 + 2 * 4096, 0x110000 + SECTORS * 4096)));
+  assert.ok(
+    Buffer.from(chip.bytes)
+      .subarray(0x110000 + 2 * 4096, 0x110000 + SECTORS * 4096)
+      .equals(before.subarray(0x110000 + 2 * 4096, 0x110000 + SECTORS * 4096)),
+  );
 });
 
 test.run();

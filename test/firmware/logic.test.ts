@@ -4,11 +4,19 @@ import * as assert from 'uvu/assert';
 import { decide, ID_REQUIRED_FROM_EUR, type DecideInput } from '../../firmware/decide.ts';
 import { verdictScreen, readyScreen, bootScreen, paidScreen, wrap, COLUMNS, ROWS } from '../../firmware/screens.ts';
 import {
-  decodeConfig, defaultConfig, encodeConfig, keyRingOf, loadConfig, storeConfig, asciiBytes, asciiText, configProblems,
+  decodeConfig,
+  defaultConfig,
+  encodeConfig,
+  keyRingOf,
+  loadConfig,
+  storeConfig,
+  asciiBytes,
+  asciiText,
+  configProblems,
 } from '../../firmware/config.ts';
 import { claimEndMs, deadlines } from '../../firmware/deadline.ts';
-import { parisDate, parisDateTime } from '../../firmware/paris-time.ts';
-import { BEEPS, LEDS } from '../../firmware/signals.ts';
+import { frenchDate, frenchDateTime } from '../../firmware/paris-time.ts';
+import { BEEPS, LEDS } from '../../src/signals.ts';
 import type { CheckResult } from '../../src/sph1/check.ts';
 import { partitionOf, newChip } from './test-device.ts';
 
@@ -23,10 +31,16 @@ const base = (over: Partial<DecideInput>): DecideInput => ({
 });
 
 test('decide: invalid, lose, paid, expired, unknown emission, centre, payable', () => {
-  assert.equal(decide(base({ result: { status: 'invalid', prizeEur: 0, reason: 'E_SIGNATURE', ticket } })), { kind: 'invalid', reason: 'E_SIGNATURE' });
+  assert.equal(decide(base({ result: { status: 'invalid', prizeEur: 0, reason: 'E_SIGNATURE', ticket } })), {
+    kind: 'invalid',
+    reason: 'E_SIGNATURE',
+  });
   assert.equal(decide(base({ result: { status: 'lose', prizeEur: 0, reason: null, ticket } })).kind, 'lose');
   // A losing ticket loses even after the deadline or with an unknown emission.
-  assert.equal(decide(base({ result: { status: 'lose', prizeEur: 0, reason: null, ticket }, deadlineMs: undefined })).kind, 'lose');
+  assert.equal(
+    decide(base({ result: { status: 'lose', prizeEur: 0, reason: null, ticket }, deadlineMs: undefined })).kind,
+    'lose',
+  );
   const paid = { prizeEur: 150, paidAtMs: 500, deviceId: 'X' };
   assert.equal(decide(base({ paid })), { kind: 'already-paid', ticket, prizeEur: 150, paid });
   assert.equal(decide(base({ paid, nowMs: 5000 })).kind, 'already-paid', 'paid says so even after the deadline');
@@ -38,8 +52,17 @@ test('decide: invalid, lose, paid, expired, unknown emission, centre, payable', 
   assert.equal(decide(base({ result: win(25000) })), { kind: 'centre', ticket, prizeEur: 25000, idRequired: true });
   assert.equal(decide(base({ result: win(ID_REQUIRED_FROM_EUR), payoutLimitEur: 1000 })).kind, 'centre');
   assert.equal((decide(base({ result: win(5000), payoutLimitEur: 0 })) as { idRequired: boolean }).idRequired, true);
-  assert.equal(decide(base({ result: win(2500), payoutLimitEur: 0 })), { kind: 'centre', ticket, prizeEur: 2500, idRequired: false });
-  assert.equal(decide(base({ result: { status: 'win', prizeEur: 150, reason: null } })).kind, 'invalid', 'no ticket id');
+  assert.equal(decide(base({ result: win(2500), payoutLimitEur: 0 })), {
+    kind: 'centre',
+    ticket,
+    prizeEur: 2500,
+    idRequired: false,
+  });
+  assert.equal(
+    decide(base({ result: { status: 'win', prizeEur: 150, reason: null } })).kind,
+    'invalid',
+    'no ticket id',
+  );
 });
 
 test('screens: 4 × 20, customer line, French amounts, both languages', () => {
@@ -51,7 +74,15 @@ test('screens: 4 × 20, customer line, French amounts, both languages', () => {
     verdictScreen({ kind: 'invalid', reason: 'E_PRIZE_NOT_IN_TABLE' }, 'fr'),
     verdictScreen({ kind: 'invalid', reason: 'E_EMISSION' }, 'en'),
     verdictScreen({ kind: 'expired', ticket, prizeEur: 5, deadlineMs: Date.UTC(2026, 6, 15, 22) }, 'fr'),
-    verdictScreen({ kind: 'already-paid', ticket, prizeEur: 5, paid: { prizeEur: 5, paidAtMs: Date.UTC(2026, 0, 2, 9, 5), deviceId: 'SPH-7' } }, 'fr'),
+    verdictScreen(
+      {
+        kind: 'already-paid',
+        ticket,
+        prizeEur: 5,
+        paid: { prizeEur: 5, paidAtMs: Date.UTC(2026, 0, 2, 9, 5), deviceId: 'SPH-7' },
+      },
+      'fr',
+    ),
     readyScreen('fr'),
     bootScreen('en', 'ab'.repeat(32)),
     paidScreen(2500, 'fr'),
@@ -138,9 +169,9 @@ test('deadlines: closing + 30 days, next working day, end at Paris midnight', ()
 });
 
 test('Paris time for the screens', () => {
-  assert.is(parisDate(Date.UTC(2026, 6, 14, 22, 30)), '15/07/2026');
-  assert.is(parisDateTime(Date.UTC(2026, 0, 1, 23, 59)), '02/01/2026 00:59');
-  assert.is(parisDateTime(Date.UTC(2026, 2, 29, 1, 0)), '29/03/2026 03:00');
+  assert.is(frenchDate(Date.UTC(2026, 6, 14, 22, 30)), '15/07/2026');
+  assert.is(frenchDateTime(Date.UTC(2026, 0, 1, 23, 59)), '02/01/2026 00:59');
+  assert.is(frenchDateTime(Date.UTC(2026, 2, 29, 1, 0)), '29/03/2026 03:00');
 });
 
 test.run();

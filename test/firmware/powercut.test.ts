@@ -45,13 +45,16 @@ async function rebootChecks(chip: NorFlash, mustHold: string[]): Promise<void> {
 for (const before of [0, 3]) {
   test(`power cut at every flash operation of a payment (${before} payments before)`, async () => {
     const base = chipWith();
-    const earlier = await payThroughApp(base, Array.from({ length: before }, (_, i) => 100 + i));
+    const earlier = await payThroughApp(
+      base,
+      Array.from({ length: before }, (_, i) => 100 + i),
+    );
     assert.is(earlier.length, before);
     let cuts = 0;
     for (let n = 1; ; n++) {
       const chip = copy(base);
       const { td, vm } = await boot(chip);
-      let payeShown = false;
+      let payeShown: boolean;
       try {
         td.scanSerial(ticket({ number: 7, prizeEur: 150 }));
         assert.match(flat(td.screen), /^GAGNANT/);
@@ -114,12 +117,16 @@ test('power cut at every flash operation of a compaction at boot', async () => {
 test('an implausible clock (far future) is not believed: every payment is kept', async () => {
   const base = chipWith(testConfig({ compactFreeSectors: 65535 }));
   const l = Ledger.open(partitionOf(base, 'ledger'), { deviceId: 'SPH-000042' });
-  for (let i = 0; i < 6; i++) l.record({ emission: i % 2 ? 9 : 1, block: 0, number: i, prizeEur: 10, paidAtMs: Date.UTC(2026, 0, 5) });
+  for (let i = 0; i < 6; i++)
+    l.record({ emission: i % 2 ? 9 : 1, block: 0, number: i, prizeEur: 10, paidAtMs: Date.UTC(2026, 0, 5) });
   const td = new TestDevice({ chip: base });
   td.time.epoch = Date.UTC(2150, 0, 1);
   const { vm } = await boot(base, 'quickjs', td);
   try {
-    assert.ok(td.logs.some((l) => /clock: RTC .* not believed/.test(l)), td.logs.join('\n'));
+    assert.ok(
+      td.logs.some((l) => /clock: RTC .* not believed/.test(l)),
+      td.logs.join('\n'),
+    );
     assert.is(ledgerEntries(base).length, 6);
   } finally {
     vm.dispose();

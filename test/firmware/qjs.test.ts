@@ -2,7 +2,7 @@
 // double pay, reboot, expiry, payout limit, bad input, exceptions.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BEEPS } from '../../firmware/signals.ts';
+import { BEEPS } from '../../src/signals.ts';
 import { boot, bundleText, chipWith, flat, ledgerEntries, testConfig, ticket, writeConfig } from './harness.ts';
 import { TestDevice } from './test-device.ts';
 import { QjsDevice, type QjsVariant } from '../../hw-sim/qjs-host.ts';
@@ -94,7 +94,10 @@ for (const variant of ['quickjs', 'quickjs-ng'] as QjsVariant[]) {
       assert.ok(same(lastTones(b.td), BEEPS.paid));
       const paid = ledgerEntries(chip);
       assert.is(paid.length, 1);
-      assert.equal({ ...paid[0], paidAtMs: 0 }, { emission: 1, block: 3, number: 42, prizeEur: 150, paidAtMs: 0, deviceId: 'SPH-000042' });
+      assert.equal(
+        { ...paid[0], paidAtMs: 0 },
+        { emission: 1, block: 3, number: 42, prizeEur: 150, paidAtMs: 0, deviceId: 'SPH-000042' },
+      );
       b.td.press('OK');
       assert.match(flat(b.td.screen), /PRÊT/);
       b.td.scanSerial(code);
@@ -161,7 +164,10 @@ for (const variant of ['quickjs', 'quickjs-ng'] as QjsVariant[]) {
       td.throwOnce = 'led';
       td.scanSerial(ticket({ number: 11 }));
       assert.match(flat(td.screen), /^ERREUR \| led failure/);
-      assert.ok(td.logs.some((l) => /error: .*led failure/.test(l)), td.logs.join('\n'));
+      assert.ok(
+        td.logs.some((l) => /error: .*led failure/.test(l)),
+        td.logs.join('\n'),
+      );
       assert.ok(same(lastTones(td), BEEPS.error));
       td.time.advance(10000);
       assert.match(flat(td.screen), /PRÊT/);
@@ -198,7 +204,11 @@ for (const variant of ['quickjs', 'quickjs-ng'] as QjsVariant[]) {
 test('the same verdicts through a keyboard-wedge scanner (French layout) and a HID POS scanner', async () => {
   const { td, vm } = await boot(chipWith());
   try {
-    const play = (via: 'hid-keyboard' | 'hid-pos', code: string, options: Record<string, string | number | boolean> = {}) => {
+    const play = (
+      via: 'hid-keyboard' | 'hid-pos',
+      code: string,
+      options: Record<string, string | number | boolean> = {},
+    ) => {
       const tx = transmit(via, code, options, seededRng(1));
       let t = 0;
       for (const d of tx.deliveries) {
@@ -260,6 +270,7 @@ test('a hung app is interrupted (the watchdog reset)', async () => {
 
 test('a reset (dispose) from inside a HAL call takes effect when the call returns', async () => {
   const td = new TestDevice();
+  // eslint-disable-next-line prefer-const -- declared before the Log class that reads it
   let vm: QjsDevice | undefined;
   (td.device as unknown as { Log: unknown }).Log = class {
     write(l: string) {

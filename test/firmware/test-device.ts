@@ -3,8 +3,24 @@
 import { NorFlash, PowerCut } from '../../hw-sim/nor-flash.ts';
 import { CHIP_SIZE, LAYOUT, SECTOR_SIZE } from '../../hw-sim/layout.ts';
 import type {
-  Camera, CameraOptions, Device, Flash, FlashOptions, Frame, HIDInput, HIDInputOptions, Identity, Key, Keypad,
-  KeypadOptions, Serial, SerialOptions, TextDisplay, Tone, LedColor, WatchdogOptions,
+  Camera,
+  CameraOptions,
+  Device,
+  Flash,
+  FlashOptions,
+  Frame,
+  HIDInput,
+  HIDInputOptions,
+  Identity,
+  Key,
+  Keypad,
+  KeypadOptions,
+  Serial,
+  SerialOptions,
+  TextDisplay,
+  Tone,
+  LedColor,
+  WatchdogOptions,
 } from '../../src/hal.ts';
 
 export { PowerCut };

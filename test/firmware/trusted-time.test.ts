@@ -45,7 +45,12 @@ test('a compaction stores the mark first: the clock set back a few hours does no
     assert.match(flat(td.screen), /^PAYÉ/);
   });
   // One hour past the deadline (less than a day after the mark stored at the first boot): dropped.
-  await at(chip, END9 + HOUR, (td) => assert.ok(td.logs.some((l) => /1 expired payments dropped/.test(l)), td.logs.join('\n')));
+  await at(chip, END9 + HOUR, (td) =>
+    assert.ok(
+      td.logs.some((l) => /1 expired payments dropped/.test(l)),
+      td.logs.join('\n'),
+    ),
+  );
   assert.is(MirroredLedger.open(partitionOf(chip, 'ledger')).count, 0);
   assert.ok(readMark(markView(partitionOf(chip, 'ledger'))) >= END9);
   // Back before the deadline: behind the mark, not believed.
@@ -106,8 +111,14 @@ test('CLOCK over the service port raises the mark (never lowers it); a far-ahead
   const chip = chipWith(testConfig());
   const t = Date.UTC(2026, 5, 15, 10);
   await at(chip, t, () => {});
-  const { port, json, authenticate } = directPort({ chip: norChip(chip), deviceId: 'SPH-000042', running: () => null, reboot() {} });
-  const clock = (payload: unknown) => json(CMD.CLOCK, jsonBytes(payload)) as { ok: boolean; markMs?: number; previousMs?: number; reason?: string };
+  const { port, json, authenticate } = directPort({
+    chip: norChip(chip),
+    deviceId: 'SPH-000042',
+    running: () => null,
+    reboot() {},
+  });
+  const clock = (payload: unknown) =>
+    json(CMD.CLOCK, jsonBytes(payload)) as { ok: boolean; markMs?: number; previousMs?: number; reason?: string };
   const unauthenticated = Buffer.from(chip.bytes);
   assert.is(clock({ nowMs: t + 200 * 24 * HOUR }).reason, 'auth', 'CLOCK needs an authenticated session');
   assert.ok(Buffer.from(chip.bytes).equals(unauthenticated));
@@ -149,7 +160,8 @@ test('the clock screen, French and English: 4 rows of at most 20 columns, the RT
 
 test('random clock changes, reboots, keypad answers: a paid or an expired ticket never shows GAGNANT again (seeded)', async () => {
   const DAY = 24 * HOUR;
-  const from = Date.UTC(2025, 11, 1), span = 500 * DAY; // across emission 9's and emission 1's deadlines
+  const from = Date.UTC(2025, 11, 1),
+    span = 500 * DAY; // across emission 9's and emission 1's deadlines
   for (let run = 1; run <= 6; run++) {
     const r = seeded(run * 31);
     const chip = chipWith(testConfig({ compactFreeSectors: 65535, clockJumpDays: 30 }));

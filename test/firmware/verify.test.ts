@@ -1,4 +1,7 @@
-// The device's Ed25519 verifier and SHA-512 agree with noble on the spec vectors and on mutations.
+// The device's Ed25519 verifier and SHA-512 agree with noble on the spec vectors and on mutations; the
+// sharp cases (small-order keys with signatures valid for them, R with a torsion component, S + L) tell
+// the strict cofactored verifier from its plausible mistakes, and a mutation check proves it: each
+// mutant of firmware/verify.ts fails at least one of them.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
@@ -11,13 +14,23 @@ import { signedMessage, BODY_LENGTH } from '../../src/sph1/body.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
 import { loadVectors } from '../helpers.ts';
 import { Point } from '@noble/ed25519';
+import * as ed from '@noble/ed25519';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ROOT } from '../../tools/paths.ts';
+import type { Verifier } from '../../src/crypto/ed25519.ts';
 
 test('sha512 matches @noble/hashes at every length around the block boundaries', () => {
   for (let n = 0; n <= 300; n++) {
     const m = Uint8Array.from({ length: n }, (_, i) => (i * 151 + n) & 255);
     assert.is(toHex(sha512(m)), toHex(nobleSha512(m)), `length ${n}`);
   }
-  fc.assert(fc.property(fc.uint8Array({ maxLength: 1000 }), (m) => toHex(sha512(m)) === toHex(nobleSha512(m))), { numRuns: 200 });
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 1000 }), (m) => toHex(sha512(m)) === toHex(nobleSha512(m))),
+    { numRuns: 200 },
+  );
 });
 
 test('deviceVerify agrees with nobleVerify on every SPH1 vector', () => {
@@ -38,16 +51,24 @@ test('deviceVerify agrees with nobleVerify on every SPH1 vector', () => {
 
 test('deviceVerify agrees with nobleVerify on random keys, messages and bit flips', () => {
   fc.assert(
-    fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ maxLength: 80 }), fc.nat(), fc.integer({ min: 0, max: 3 }), (seed, msg, bit, where) => {
-      const pub = publicKeyOf(seed);
-      const sig = nobleSign(msg, seed);
-      if (!deviceVerify(sig, msg, pub)) return false;
-      const s = sig.slice(), p = pub.slice(), m = msg.slice();
-      if (where === 0) s[bit % 64] ^= 1 << (bit % 8);
-      else if (where === 1) p[bit % 32] ^= 1 << (bit % 8);
-      else if (where === 2 && m.length) m[bit % m.length] ^= 1 << (bit % 8);
-      return deviceVerify(s, m, p) === nobleVerify(s, m, p);
-    }),
+    fc.property(
+      fc.uint8Array({ minLength: 32, maxLength: 32 }),
+      fc.uint8Array({ maxLength: 80 }),
+      fc.nat(),
+      fc.integer({ min: 0, max: 3 }),
+      (seed, msg, bit, where) => {
+        const pub = publicKeyOf(seed);
+        const sig = nobleSign(msg, seed);
+        if (!deviceVerify(sig, msg, pub)) return false;
+        const s = sig.slice(),
+          p = pub.slice(),
+          m = msg.slice();
+        if (where === 0) s[bit % 64] ^= 1 << (bit % 8);
+        else if (where === 1) p[bit % 32] ^= 1 << (bit % 8);
+        else if (where === 2 && m.length) m[bit % m.length] ^= 1 << (bit % 8);
+        return deviceVerify(s, m, p) === nobleVerify(s, m, p);
+      },
+    ),
     { numRuns: 150 },
   );
 });
@@ -76,7 +97,8 @@ test('deviceVerify agrees with nobleVerify on arbitrary bytes as key or R, and o
     return b;
   };
   const edge: Uint8Array[] = [];
-  for (const y of [0n, 1n, 2n, P - 1n, P, P + 1n, P + 18n, 2n ** 255n - 1n]) for (const sb of [false, true]) edge.push(enc(y, sb));
+  for (const y of [0n, 1n, 2n, P - 1n, P, P + 1n, P + 18n, 2n ** 255n - 1n])
+    for (const sb of [false, true]) edge.push(enc(y, sb));
   for (const e of edge) {
     assert.is(deviceVerify(sig, msg, e), nobleVerify(sig, msg, e), `key ${toHex(e)}`);
     const s = sig.slice();
@@ -146,26 +168,123 @@ test('deviceVerify accepts with noble the signatures only the cofactored equatio
   for (let j = 2; j < 8; j++) torsion.push(torsion[j - 2].add(T8));
   let checked = 0;
   fc.assert(
-    fc.property(fc.integer({ min: 0, max: 6 }), fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.nat(), fc.boolean(), fc.uint8Array({ maxLength: 40 }), (t, rSeed, aSeed, onKey, msg) => {
-      const T = torsion[t];
-      const a = (BigInt(aSeed) + 2n) % L;
-      const r = (le(rSeed) % (L - 1n)) + 1n;
-      const A = onKey ? Point.BASE.multiply(a).add(T) : Point.BASE.multiply(a);
-      const R = onKey ? Point.BASE.multiply(r) : Point.BASE.multiply(r).add(T);
-      const pub = A.toBytes();
-      const rb = R.toBytes();
-      const k = le(nobleSha512(Uint8Array.from([...rb, ...pub, ...msg]))) % L;
-      const sig = Uint8Array.from([...rb, ...bytes32((r + k * a) % L)]);
-      const noble = nobleVerify(sig, msg, pub);
-      // With T on the key, [k]T vanishes when 8 divides k (or T's order): then the fast path accepts.
-      if (!onKey) assert.ok(noble, 'noble accepts R with a torsion component');
-      assert.is(deviceVerify(sig, msg, pub), noble);
-      checked++;
-      return true;
-    }),
+    fc.property(
+      fc.integer({ min: 0, max: 6 }),
+      fc.uint8Array({ minLength: 32, maxLength: 32 }),
+      fc.nat(),
+      fc.boolean(),
+      fc.uint8Array({ maxLength: 40 }),
+      (t, rSeed, aSeed, onKey, msg) => {
+        const T = torsion[t];
+        const a = (BigInt(aSeed) + 2n) % L;
+        const r = (le(rSeed) % (L - 1n)) + 1n;
+        const A = onKey ? Point.BASE.multiply(a).add(T) : Point.BASE.multiply(a);
+        const R = onKey ? Point.BASE.multiply(r) : Point.BASE.multiply(r).add(T);
+        const pub = A.toBytes();
+        const rb = R.toBytes();
+        const k = le(nobleSha512(Uint8Array.from([...rb, ...pub, ...msg]))) % L;
+        const sig = Uint8Array.from([...rb, ...bytes32((r + k * a) % L)]);
+        const noble = nobleVerify(sig, msg, pub);
+        // With T on the key, [k]T vanishes when 8 divides k (or T's order): then the fast path accepts.
+        if (!onKey) assert.ok(noble, 'noble accepts R with a torsion component');
+        assert.is(deviceVerify(sig, msg, pub), noble);
+        checked++;
+        return true;
+      },
+    ),
     { numRuns: 60 },
   );
   assert.is(checked, 60);
+});
+
+const Lorder = 2n ** 252n + 27742317777372353535851937790883648493n;
+const leBytes = (x: bigint) => {
+  const b = new Uint8Array(32);
+  for (let i = 0; i < 32; i++, x >>= 8n) b[i] = Number(x & 255n);
+  return b;
+};
+const leNumber = (b: Uint8Array) => b.reduceRight((acc, x) => (acc << 8n) | BigInt(x), 0n);
+const challenge = (R: Uint8Array, A: Uint8Array, m: Uint8Array) =>
+  leNumber(nobleSha512(new Uint8Array([...R, ...A, ...m]))) % Lorder;
+/** The order-1 and order-8 points (canonical encodings), as keys they are refused whatever the signature. */
+const SMALL_ORDER = [
+  '0100000000000000000000000000000000000000000000000000000000000000',
+  '26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05',
+];
+
+/** Cases a strict cofactored verifier (nobleVerify with zip215 false) gets right and its near misses do not; the names of those `verify` gets wrong. */
+function sharpCases(verify: Verifier): string[] {
+  const wrong: string[] = [];
+  const expect = (name: string, sig: Uint8Array, msg: Uint8Array, pub: Uint8Array, want: boolean) => {
+    assert.is(nobleVerify(sig, msg, pub), want, `noble on ${name}`);
+    if (verify(sig, msg, pub) !== want) wrong.push(name);
+  };
+  const msg = new Uint8Array([5, 4, 3, 2, 1]);
+  // A small-order key A with a signature valid for it: R = [s]B, so [s]B − [k]A − R is a torsion point
+  // (zero for the identity); only the small-order check refuses it.
+  for (const hex of SMALL_ORDER) {
+    const A = fromHex(hex);
+    const s = 123456789n;
+    const sig = new Uint8Array([...ed.Point.BASE.multiply(s).toBytes(), ...leBytes(s)]);
+    expect(`small-order key ${hex.slice(0, 8)}`, sig, msg, A, false);
+  }
+  // R with a torsion component: R' = [r]B + T (T of order 8), S = r + k·a for k = H(R', A, M). The
+  // cofactored equation holds ([8]T = 0), the cofactorless one does not: RFC 8032 strict (noble) accepts.
+  const seed = fromHex('4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb');
+  const { scalar: a, pointBytes: A } = ed.utils.getExtendedPublicKey(seed);
+  const T = ed.Point.fromBytes(fromHex(SMALL_ORDER[1]));
+  for (const r of [7n, 99991n, 2n ** 200n + 3n]) {
+    const R = ed.Point.BASE.multiply(r).add(T).toBytes();
+    const S = (r + challenge(R, A, msg) * a) % Lorder;
+    expect(`torsion R (r = ${r})`, new Uint8Array([...R, ...leBytes(S)]), msg, A, true);
+  }
+  const good = nobleSign(msg, seed);
+  expect('a valid signature', good, msg, A, true);
+  const big = good.slice();
+  big.set(leBytes(leNumber(good.subarray(32)) + Lorder), 32);
+  expect('S + L', big, msg, A, false);
+  const other = msg.slice();
+  other[0] ^= 1;
+  expect('another message', good, other, A, false);
+  return wrong;
+}
+
+test('deviceVerify gets the sharp cases right: small-order keys with valid signatures, torsion R, S + L', () => {
+  assert.equal(sharpCases(deviceVerify), []);
+});
+
+test('mutation check: each plausible mistake in firmware/verify.ts fails a sharp case', async () => {
+  const source = readFileSync(join(ROOT, 'firmware', 'verify.ts'), 'utf8');
+  const mutants: [string, string, string][] = [
+    [
+      'small-order key check deleted',
+      'if (!A.isSmallOrder()) table = combTable(A.negate());',
+      'table = combTable(A.negate());',
+    ],
+    ['cofactorless equation', 'return Q.subtract(R).double().double().double().is0();', 'return Q.subtract(R).is0();'],
+    ['S < L check deleted', 'if (numberLE(sBytes) >= L) return false;', ''],
+    [
+      'the challenge hashes A before R',
+      'hashed.set(r, 0);\n    hashed.set(publicKey, 32);',
+      'hashed.set(publicKey, 0);\n    hashed.set(r, 32);',
+    ],
+  ];
+  const dir = mkdtempSync(join(tmpdir(), 'saphir-verify-mutant-'));
+  try {
+    // The mutant lives outside the tree (nothing there goes stale); its imports point back into it.
+    const base = source
+      .replace("from './sha512.ts'", `from '${pathToFileURL(join(ROOT, 'firmware', 'sha512.ts')).href}'`)
+      .replace("from '@noble/ed25519'", `from '${import.meta.resolve('@noble/ed25519')}'`);
+    for (const [i, [name, from, to]] of mutants.entries()) {
+      assert.ok(base.includes(from), `the mutation "${name}" no longer applies to firmware/verify.ts`);
+      const file = join(dir, `verify-${i}.ts`);
+      writeFileSync(file, base.replace(from, to));
+      const mutant = ((await import(pathToFileURL(file).href)) as { deviceVerify: Verifier }).deviceVerify;
+      assert.ok(sharpCases(mutant).length > 0, `mutant survived: ${name}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test.run();

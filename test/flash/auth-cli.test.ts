@@ -24,7 +24,10 @@ const PROD_FACTORY = image({ version: '1.0.0', counter: 1, size: 20000, salt: 4,
 const DEV_NEW = image({ version: '1.1.0', counter: 2, size: 20000, salt: 3 });
 const techFile = file('tech.json', JSON.stringify({ seed_hex: toHex(TECH_SEED) }));
 const production = () =>
-  new TestDevice({ provisioned: { firmwareKey: publicKeyOf(PROD_SEED), techKey: publicKeyOf(TECH_SEED), production: true }, factory: PROD_FACTORY });
+  new TestDevice({
+    provisioned: { firmwareKey: publicKeyOf(PROD_SEED), techKey: publicKeyOf(TECH_SEED), production: true },
+    factory: PROD_FACTORY,
+  });
 
 test('a development device says it is one; the default technician key works with a warning', async () => {
   const dev = new TestDevice();
@@ -53,7 +56,18 @@ test('a production device: shows its key hash; refuses the dev technician key an
     assert.match(info.stdout, /Kind\s+PRODUCTION device/);
     assert.ok(info.stdout.includes(toHex(sha256(publicKeyOf(PROD_SEED)))), info.stdout);
     assert.match(info.stdout, /Service access\s+refused/);
-    const withKey = await saphirIn(['device', 'info', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', '--tech-key', techFile]);
+    const withKey = await saphirIn([
+      'device',
+      'info',
+      '--port',
+      pty.path,
+      '--baud',
+      String(BAUD),
+      '--lang',
+      'en',
+      '--tech-key',
+      techFile,
+    ]);
     assert.match(withKey.stdout, /Service access\s+granted/);
     assert.not.match(withKey.stderr, /DEVELOPMENT/);
 
@@ -62,11 +76,33 @@ test('a production device: shows its key hash; refuses the dev technician key an
     assert.match(noKey.stderr, /service access refused/);
     // An image signed for it, but the development technician key: no session, nothing written.
     const prodImg = file('prod.img', image({ version: '1.1.0', counter: 2, size: 20000, salt: 6, seed: PROD_SEED }));
-    const f1 = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', '--key', toHex(publicKeyOf(PROD_SEED)), prodImg]);
+    const f1 = await saphirIn([
+      'flash',
+      '--port',
+      pty.path,
+      '--baud',
+      String(BAUD),
+      '--lang',
+      'en',
+      '--key',
+      toHex(publicKeyOf(PROD_SEED)),
+      prodImg,
+    ]);
     assert.is(f1.code, 1);
     assert.match(f1.stderr, /service access refused/);
     const img = file('dev.img', DEV_NEW);
-    const f2 = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', '--tech-key', techFile, img]);
+    const f2 = await saphirIn([
+      'flash',
+      '--port',
+      pty.path,
+      '--baud',
+      String(BAUD),
+      '--lang',
+      'en',
+      '--tech-key',
+      techFile,
+      img,
+    ]);
     assert.is(f2.code, 1);
     assert.match(f2.stderr, /refused: image signed with the DEVELOPMENT key: a production device refuses it/);
     assert.match(f2.stdout, /Nothing was written/);
@@ -90,7 +126,10 @@ test('issue 9 item 4 over the pty: fragmenting WRITEs are cut off, device info s
     for (let o = 40; o < 4040; o += 2) have.push([o + 1, o + 2]);
     have.unshift([0, 41]);
     have.push([4041, big.length]);
-    const err = await c.upload(big, have, { chunk: 1 }).then(() => null, (e: FlashError) => e);
+    const err = await c.upload(big, have, { chunk: 1 }).then(
+      () => null,
+      (e: FlashError) => e,
+    );
     await c.close();
     assert.instance(err, FlashError);
     assert.match(err!.message, /not a whole chunk/);
@@ -99,7 +138,16 @@ test('issue 9 item 4 over the pty: fragmenting WRITEs are cut off, device info s
     const info = await saphirIn(['device', 'info', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en']);
     assert.is(info.code, 0, info.stderr);
     assert.match(info.stdout, /Interrupted transfer/);
-    const f = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', file('big.img', big)]);
+    const f = await saphirIn([
+      'flash',
+      '--port',
+      pty.path,
+      '--baud',
+      String(BAUD),
+      '--lang',
+      'en',
+      file('big.img', big),
+    ]);
     assert.is(f.code, 0, f.stderr);
     assert.match(f.stdout, /Restarted on 1\.3\.0/);
   } finally {

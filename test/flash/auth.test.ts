@@ -4,9 +4,16 @@ import * as assert from 'uvu/assert';
 import { TestDevice, FACTORY, directPort } from './harness.ts';
 import { image } from './images.ts';
 import { CMD } from '../../src/service/packet.ts';
-import { beginPayload, writePayload, u32le, WRITE_NOT_AUTHENTICATED, WRITE_OK, WRITE_OUT_OF_RANGE, MAX_REPORTED_RANGES } from '../../src/service/protocol.ts';
+import {
+  beginPayload,
+  writePayload,
+  u32le,
+  WRITE_NOT_AUTHENTICATED,
+  WRITE_OK,
+  MAX_REPORTED_RANGES,
+} from '../../src/service/protocol.ts';
 import { HEADER_SIZE, parseImage } from '../../src/image/format.ts';
-import { nodeSign } from '../../src/node/node-crypto.ts';
+import { nodeSign } from '../../tools/node-crypto.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { DEV_TECH_SEED_HEX, authMessage } from '../../src/service/auth.ts';
 import { BOARD_ID } from '../../src/image/format.ts';
@@ -31,7 +38,11 @@ const begin = (img: Uint8Array) => {
   if ('error' in p) throw new Error(p.error);
   return beginPayload(img, p.signedLength, HEADER_SIZE);
 };
-const production = () => new TestDevice({ provisioned: { firmwareKey: PROD_KEY, techKey: TECH_KEY, production: true }, factory: PROD_FACTORY });
+const production = () =>
+  new TestDevice({
+    provisioned: { firmwareKey: PROD_KEY, techKey: TECH_KEY, production: true },
+    factory: PROD_FACTORY,
+  });
 
 test('without a session: IDENTIFY and STATUS answer, every request that changes or reads records is refused', () => {
   const dev = new TestDevice();
@@ -89,7 +100,10 @@ test('replayed, stale, foreign-key and unasked answers are refused', () => {
   // Stale: answered after the nonce's lifetime.
   const c2 = json(CMD.CHALLENGE);
   clock += NONCE_TTL_MS + 1;
-  const late = json(CMD.AUTH, nodeSign(authMessage(BOARD_ID, dev.deviceId, fromHex(String(c2.nonce))), fromHex(DEV_TECH_SEED_HEX)));
+  const late = json(
+    CMD.AUTH,
+    nodeSign(authMessage(BOARD_ID, dev.deviceId, fromHex(String(c2.nonce))), fromHex(DEV_TECH_SEED_HEX)),
+  );
   assert.is(late.ok, false);
   assert.match(String(late.detail), /stale/);
   // Another technician key than the provisioned one.
@@ -173,7 +187,10 @@ test('a production device refuses development-signed images at BEGIN, at FINISH 
   const b = bootSelect(dev.chip);
   assert.ok('error' in b, 'nothing boots');
   // A production-signed image goes through.
-  const good = new TestDevice({ provisioned: { firmwareKey: PROD_KEY, techKey: TECH_KEY, production: true }, factory: PROD_FACTORY });
+  const good = new TestDevice({
+    provisioned: { firmwareKey: PROD_KEY, techKey: TECH_KEY, production: true },
+    factory: PROD_FACTORY,
+  });
   const g = directPort(good);
   g.authenticate(TECH_SEED);
   assert.is(g.json(CMD.BEGIN, begin(PROD_NEW)).ok, true);
@@ -181,11 +198,20 @@ test('a production device refuses development-signed images at BEGIN, at FINISH 
 
 test('the provisioning area is write-once and a damaged record trusts nothing', () => {
   const dev = production();
-  assert.throws(() => dev.nor.eraseBlock(LAYOUT.otp.offset / 4096), (e: unknown) => e instanceof WriteOnceError);
-  assert.throws(() => dev.nor.write(new Uint8Array(4), LAYOUT.otp.offset), (e: unknown) => e instanceof WriteOnceError);
+  assert.throws(
+    () => dev.nor.eraseBlock(LAYOUT.otp.offset / 4096),
+    (e: unknown) => e instanceof WriteOnceError,
+  );
+  assert.throws(
+    () => dev.nor.write(new Uint8Array(4), LAYOUT.otp.offset),
+    (e: unknown) => e instanceof WriteOnceError,
+  );
   assert.throws(() => provisionTrust(dev.chip, { production: false }), /already provisioned/);
   assert.throws(() => provisionTrust(new TestDevice().chip, { production: true }), /development firmware key/);
-  assert.throws(() => provisionTrust(new TestDevice().chip, { techKey: fromHex('01' + '00'.repeat(31)) }), /small-order/);
+  assert.throws(
+    () => provisionTrust(new TestDevice().chip, { techKey: fromHex('01' + '00'.repeat(31)) }),
+    /small-order/,
+  );
   // Clearing bits of the record (all that programming can do) makes it damaged, never "blank = dev".
   const t = readTrust(dev.chip);
   assert.not.ok('error' in t);

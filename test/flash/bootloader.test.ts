@@ -1,6 +1,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { bootSelect, installImage, provision, readBootState, bootInfo, type BootedImage } from '../../hw-sim/bootloader.ts';
+import {
+  bootSelect,
+  installImage,
+  provision,
+  readBootState,
+  bootInfo,
+  type BootedImage,
+} from '../../hw-sim/bootloader.ts';
 import { LAYOUT } from '../../hw-sim/layout.ts';
 import { NorFlash, PowerCut, norChip, seeded } from './chip.ts';
 import type { NorChip } from '../../hw-sim/bootloader.ts';

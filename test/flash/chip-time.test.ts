@@ -25,7 +25,10 @@ test('eraseBlock64: 16 sectors in one operation, block-erase time, wear on each;
     nor.powerOn();
     nor.write(new Uint8Array(BLOCK64).fill(0), 2 * BLOCK64);
     nor.cutAtOp(1, seeded(seed));
-    assert.throws(() => nor.eraseBlock64(2), (e: Error) => e instanceof PowerCut);
+    assert.throws(
+      () => nor.eraseBlock64(2),
+      (e: Error) => e instanceof PowerCut,
+    );
     const b = nor.bytes.subarray(2 * BLOCK64, 3 * BLOCK64);
     if (!b.every((x) => x === 0xff)) partial++;
     nor.powerOn();
@@ -52,10 +55,18 @@ test('paced port: a WRITE is acknowledged after the block erased ahead and its p
     port.receive(encodePacket({ type: CMD.BEGIN, seq: 1, payload: beginPayload(IMG, p.signedLength, HEADER_SIZE) }));
     for (let i = 0; i < RAM_CHUNKS; i++) {
       const off = i * 4096;
-      port.receive(encodePacket({ type: CMD.WRITE, seq: 2 + i, payload: writePayload(off, IMG.subarray(off, off + 4096)) }));
+      port.receive(
+        encodePacket({ type: CMD.WRITE, seq: 2 + i, payload: writePayload(off, IMG.subarray(off, off + 4096)) }),
+      );
     }
     // One more than the RAM holds: dropped, never answered.
-    port.receive(encodePacket({ type: CMD.WRITE, seq: 99, payload: writePayload(RAM_CHUNKS * 4096, IMG.subarray(RAM_CHUNKS * 4096, (RAM_CHUNKS + 1) * 4096)) }));
+    port.receive(
+      encodePacket({
+        type: CMD.WRITE,
+        seq: 99,
+        payload: writePayload(RAM_CHUNKS * 4096, IMG.subarray(RAM_CHUNKS * 4096, (RAM_CHUNKS + 1) * 4096)),
+      }),
+    );
     while (got.length < 1 + RAM_CHUNKS && performance.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 5));
     await new Promise((r) => setTimeout(r, 50));
     const acks = got.filter((g) => g.p.type === (CMD.WRITE | 0x80));
@@ -68,7 +79,10 @@ test('paced port: a WRITE is acknowledged after the block erased ahead and its p
     assert.ok(last >= 150 + RAM_CHUNKS * 16 * 0.4, `last after ${last.toFixed(1)} ms`);
     // The block was erased in one operation ahead of the data (the journal was blank: no erase).
     assert.is(dev.nor.counters.erases - erases0, 1);
-    assert.ok(port.updateRamPeak <= RAM_CHUNKS * 4096 + 1024 && port.updateRamPeak <= 32 * 1024, `${port.updateRamPeak} bytes`);
+    assert.ok(
+      port.updateRamPeak <= RAM_CHUNKS * 4096 + 1024 && port.updateRamPeak <= 32 * 1024,
+      `${port.updateRamPeak} bytes`,
+    );
   } finally {
     port.close();
   }

@@ -18,7 +18,7 @@ import { parseJson } from '../../src/service/json.ts';
 import { DEV_TECH_SEED_HEX, authMessage } from '../../src/service/auth.ts';
 import { BOARD_ID } from '../../src/image/format.ts';
 import { fromHex } from '../../src/hex.ts';
-import { nodeSign } from '../../src/node/node-crypto.ts';
+import { nodeSign } from '../../tools/node-crypto.ts';
 
 export const FACTORY = image({ version: '1.0.0', counter: 1, size: 30000, salt: 1 });
 
@@ -50,9 +50,17 @@ export class TestDevice implements ServiceHost {
       // Factory state, made once: FACTORY in slot A, five payments in the ledger.
       const nor = new NorFlash();
       provision(norChip(nor), FACTORY, 1);
-      const ledger = MirroredLedger.open(nor.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), { deviceId: this.deviceId });
+      const ledger = MirroredLedger.open(nor.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), {
+        deviceId: this.deviceId,
+      });
       for (let i = 0; i < 5; i++) {
-        ledger.record({ emission: 1, block: 7, number: 1000 + i, prizeEur: 20 * (i + 1), paidAtMs: Date.UTC(2026, 10, 1 + i, 10) });
+        ledger.record({
+          emission: 1,
+          block: 7,
+          number: 1000 + i,
+          prizeEur: 20 * (i + 1),
+          paidAtMs: Date.UTC(2026, 10, 1 + i, 10),
+        });
       }
       template = nor.bytes.slice();
     }
@@ -107,7 +115,10 @@ export function saphir(args: string[], opts: { timeoutMs?: number; tty?: boolean
     const argv = [process.execPath, join(ROOT, 'bin', 'saphir.mjs'), ...args];
     // tty: util-linux `script` runs it on a pseudo-terminal (stdout and stderr both arrive on stdout).
     const p = opts.tty
-      ? spawn('script', ['-qfec', argv.map((a) => JSON.stringify(a)).join(' '), '/dev/null'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+      ? spawn('script', ['-qfec', argv.map((a) => JSON.stringify(a)).join(' '), '/dev/null'], {
+          cwd: ROOT,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        })
       : spawn(argv[0], argv.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -122,26 +133,8 @@ export function saphir(args: string[], opts: { timeoutMs?: number; tty?: boolean
   });
 }
 
-/**
- * Runs `saphir ARGS…` in this process (same code as the binary, minus the Node start-up): stdout and
- * stderr are captured. Still over the real pty.
- */
-export async function saphirIn(args: string[]): Promise<CliResult> {
-  const { main } = await import('../../src/node/cli.ts');
-  const out = process.stdout.write.bind(process.stdout);
-  const err = process.stderr.write.bind(process.stderr);
-  let stdout = '';
-  let stderr = '';
-  process.stdout.write = ((s: string | Uint8Array) => ((stdout += String(s)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((s: string | Uint8Array) => ((stderr += String(s)), true)) as typeof process.stderr.write;
-  try {
-    const code = await main(args);
-    return { code, stdout, stderr };
-  } finally {
-    process.stdout.write = out;
-    process.stderr.write = err;
-  }
-}
+/** `saphir ARGS…` in this process, still over the real pty. */
+export { saphirIn } from '../cli/run-cli.ts';
 
 /** An unpaced ServicePort on `dev` with its replies collected; `ask` sends one request and returns its reply. */
 export function directPort(dev: ServiceHost, opts: { now?: () => number } = {}) {
@@ -169,7 +162,11 @@ export function directPort(dev: ServiceHost, opts: { now?: () => number } = {}) 
  * Opens an authenticated session on a port a test drives by hand (CHALLENGE, AUTH with the development
  * technician key). `last()` is the newest reply the test's reader holds; paced ports answer later.
  */
-export async function authenticatePort(port: ServicePort, dev: ServiceHost, last: () => Packet | undefined): Promise<void> {
+export async function authenticatePort(
+  port: ServicePort,
+  dev: ServiceHost,
+  last: () => Packet | undefined,
+): Promise<void> {
   const reply = async (type: number) => {
     for (const t0 = performance.now(); performance.now() - t0 < 5000; await new Promise((r) => setTimeout(r, 1))) {
       const p = last();

@@ -56,14 +56,32 @@ test('--force reinstalls the running image; a same-number build with another has
     assert.is(same.code, 0);
     assert.match(same.stdout, /rien à faire \(--force pour la réinstaller\)/);
     assert.match(same.stdout, /1\.0\.0.*1\.0\.0\s+identique/);
-    const forced = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', '--force', file('factory.img', FACTORY)]);
+    const forced = await saphirIn([
+      'flash',
+      '--port',
+      pty.path,
+      '--baud',
+      String(BAUD),
+      '--lang',
+      'en',
+      '--force',
+      file('factory.img', FACTORY),
+    ]);
     assert.is(forced.code, 0, forced.stderr);
     assert.match(forced.stdout, /written to slot B and verified/);
     assert.match(forced.stdout, /Restarted on 1\.0\.0, confirmed/);
     assert.is(dev.current?.slot, 1);
     assert.is(dev.current?.imageHash, hashOf(FACTORY));
     const rebuild = image({ version: '1.0.0', counter: 1, size: 30000, salt: 99 });
-    const dry = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--dry-run', file('rebuild.img', rebuild)]);
+    const dry = await saphirIn([
+      'flash',
+      '--port',
+      pty.path,
+      '--baud',
+      String(BAUD),
+      '--dry-run',
+      file('rebuild.img', rebuild),
+    ]);
     assert.is(dry.code, 0, dry.stderr);
     assert.match(dry.stdout, /même numéro, autre image/);
   } finally {

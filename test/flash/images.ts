@@ -1,7 +1,7 @@
 // Test images signed with the development key (node:crypto for speed).
 import { packImage, BOARD_ID, DEV_FIRMWARE_SEED_HEX } from '../../src/image/format.ts';
 import { fromHex } from '../../src/hex.ts';
-import { nodeSign } from '../../src/node/node-crypto.ts';
+import { nodeSign } from '../../tools/node-crypto.ts';
 
 export const DEV_SEED = fromHex(DEV_FIRMWARE_SEED_HEX);
 
@@ -17,7 +17,14 @@ export function bundleOf(size: number, salt: number): Uint8Array {
   return b;
 }
 
-export function image(o: { version: string; counter?: number; size?: number; board?: number; seed?: Uint8Array; salt?: number }): Uint8Array {
+export function image(o: {
+  version: string;
+  counter?: number;
+  size?: number;
+  board?: number;
+  seed?: Uint8Array;
+  salt?: number;
+}): Uint8Array {
   return packImage({
     bundle: bundleOf(o.size ?? 20000, o.salt ?? o.version.length * 31 + (o.counter ?? 0)),
     version: o.version,

@@ -3,7 +3,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
-import { decodeLedgerPage, encodeLedgerPage, LEDGER_ENTRY_BYTES, type LedgerEntry } from '../../src/service/protocol.ts';
+import {
+  decodeLedgerPage,
+  encodeLedgerPage,
+  LEDGER_ENTRY_BYTES,
+  type LedgerEntry,
+} from '../../src/service/protocol.ts';
 import { ServicePort } from '../../hw-sim/service.ts';
 import { ServiceClient, type Link } from '../../src/node/flash-client.ts';
 import { LAYOUT } from '../../hw-sim/layout.ts';
@@ -29,18 +34,32 @@ test('binary page codec: round trip, 19 bytes an entry, truncation detected', ()
       assert.ok(d);
       assert.is(d!.total, es.length);
       assert.is(d!.first, first);
-      assert.equal(d!.entries, es.slice(first, first + n).map((e) => ({ ...e })));
+      assert.equal(
+        d!.entries,
+        es.slice(first, first + n).map((e) => ({ ...e })),
+      );
       if (b.length > 12) assert.is(decodeLedgerPage(b.subarray(0, b.length - 1)), null);
     }),
     { numRuns: 300 },
   );
-  const one = encodeLedgerPage([{ emission: 1, block: 2, number: 3, prizeEur: 4, paidAtMs: 5, deviceId: 'SPH-1' }], 0, 1);
+  const one = encodeLedgerPage(
+    [{ emission: 1, block: 2, number: 3, prizeEur: 4, paidAtMs: 5, deviceId: 'SPH-1' }],
+    0,
+    1,
+  );
   assert.is(one.length, 11 + 1 + 1 + 5 + LEDGER_ENTRY_BYTES);
 });
 
 function fill(dev: TestDevice, n: number): void {
   const ledger = Ledger.open(dev.nor.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), { deviceId: dev.deviceId });
-  for (let i = 0; i < n; i++) ledger.record({ emission: 2, block: 9 + (i % 3), number: 50000 + i, prizeEur: 10 * ((i % 7) + 1), paidAtMs: Date.UTC(2026, 9, 1) + i * 60000 });
+  for (let i = 0; i < n; i++)
+    ledger.record({
+      emission: 2,
+      block: 9 + (i % 3),
+      number: 50000 + i,
+      prizeEur: 10 * ((i % 7) + 1),
+      paidAtMs: Date.UTC(2026, 9, 1) + i * 60000,
+    });
 }
 
 test('saphir ledger export: 3 000 payments through a real pty, every one, progress every 10 % off a terminal', async () => {
@@ -48,13 +67,30 @@ test('saphir ledger export: 3 000 payments through a real pty, every one, progre
   fill(dev, 2995);
   const pty = await dev.pty(921600);
   try {
-    const r = await saphir(['ledger', 'export', '--port', pty.path, '--baud', '921600', '--format', 'json', '--lang', 'en']);
+    const r = await saphir([
+      'ledger',
+      'export',
+      '--port',
+      pty.path,
+      '--baud',
+      '921600',
+      '--format',
+      'json',
+      '--lang',
+      'en',
+    ]);
     assert.is(r.code, 0, r.stderr);
     const got = JSON.parse(r.stdout) as { number: number; paid_at: string; device_id: string }[];
     const want = dev.ledgerEntries() as LedgerEntry[];
     assert.is(got.length, 3000);
-    assert.equal(got.map((e) => e.number), want.map((e) => e.number));
-    assert.equal(got.map((e) => e.paid_at), want.map((e) => new Date(e.paidAtMs).toISOString()));
+    assert.equal(
+      got.map((e) => e.number),
+      want.map((e) => e.number),
+    );
+    assert.equal(
+      got.map((e) => e.paid_at),
+      want.map((e) => new Date(e.paidAtMs).toISOString()),
+    );
     assert.match(r.stderr, /^10 %$[\s\S]*^50 %$[\s\S]*^100 %$/m);
     assert.match(r.stderr, /3000 payment\(s\) exported/);
     const quiet = await saphir(['ledger', 'export', '--port', pty.path, '--baud', '921600', '--quiet', '--lang', 'en']);
@@ -80,10 +116,14 @@ test('a device that answers LEDGER in JSON only is still read, page by page', as
   };
   const legacy = new ServiceClient(link, 921600);
   const request = legacy.request.bind(legacy);
-  legacy.request = (type, payload, opts) => request(type, type === CMD.LEDGER && payload ? payload.subarray(0, 4) : payload, opts);
+  legacy.request = (type, payload, opts) =>
+    request(type, type === CMD.LEDGER && payload ? payload.subarray(0, 4) : payload, opts);
   const got = (await legacy.ledger()) as LedgerEntry[];
   assert.is(got.length, 205);
-  assert.equal(got.map((e) => e.number), (dev.ledgerEntries() as LedgerEntry[]).map((e) => e.number));
+  assert.equal(
+    got.map((e) => e.number),
+    (dev.ledgerEntries() as LedgerEntry[]).map((e) => e.number),
+  );
   port.close();
 });
 

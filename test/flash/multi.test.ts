@@ -20,12 +20,18 @@ test('two devices by --ports GLOB: both flashed, summary table, plain progress o
   try {
     const ptys = await Promise.all(devs.map((d) => d.pty(BAUD)));
     ptys.forEach((p, i) => symlinkSync(p.path, join(dir, `ttyTEST${i}`)));
-    const r = await saphir(['flash', '--ports', join(dir, 'ttyTEST*'), '--baud', String(BAUD), '--lang', 'en', imgFile], { timeoutMs: 60000 });
+    const r = await saphir(
+      ['flash', '--ports', join(dir, 'ttyTEST*'), '--baud', String(BAUD), '--lang', 'en', imgFile],
+      { timeoutMs: 60000 },
+    );
     assert.is(r.code, 0, r.stderr);
     for (let i = 0; i < 2; i++) {
       assert.is(devs[i].current?.version, '1.5.0');
       assert.match(r.stderr, new RegExp(`\\[${join(dir, `ttyTEST${i}`)}\\] 50 %`));
-      assert.match(r.stdout, new RegExp(`SPH-000042\\s+${join(dir, `ttyTEST${i}`)}\\s+1\\.0\\.0 → 1\\.5\\.0\\s+ok, confirmed\\s+[\\d.]+ s`));
+      assert.match(
+        r.stdout,
+        new RegExp(`SPH-000042\\s+${join(dir, `ttyTEST${i}`)}\\s+1\\.0\\.0 → 1\\.5\\.0\\s+ok, confirmed\\s+[\\d.]+ s`),
+      );
     }
     assert.match(r.stdout, /Device\s+Port\s+Before → after\s+Result\s+Time/);
   } finally {
@@ -67,13 +73,45 @@ test('device info on several ports: each under its name; a missing one fails alo
   const devs = [new TestDevice(), new TestDevice()];
   try {
     const ptys = await Promise.all(devs.map((d) => d.pty(BAUD)));
-    const r = await saphirIn(['device', 'info', '--port', ptys[0].path, '--port', join(dir, 'nope'), '--port', ptys[1].path, '--baud', String(BAUD), '--lang', 'en']);
+    const r = await saphirIn([
+      'device',
+      'info',
+      '--port',
+      ptys[0].path,
+      '--port',
+      join(dir, 'nope'),
+      '--port',
+      ptys[1].path,
+      '--baud',
+      String(BAUD),
+      '--lang',
+      'en',
+    ]);
     assert.is(r.code, 1);
-    assert.match(r.stdout, new RegExp(`== ${ptys[0].path}\\nDevice id\\s+SPH-000042[\\s\\S]*== ${ptys[1].path}\\nDevice id\\s+SPH-000042`));
+    assert.match(
+      r.stdout,
+      new RegExp(`== ${ptys[0].path}\\nDevice id\\s+SPH-000042[\\s\\S]*== ${ptys[1].path}\\nDevice id\\s+SPH-000042`),
+    );
     assert.match(r.stderr, /no such serial port/);
-    const j = await saphirIn(['device', 'info', '--port', ptys[0].path, '--port', ptys[1].path, '--baud', String(BAUD), '--json']);
+    const j = await saphirIn([
+      'device',
+      'info',
+      '--port',
+      ptys[0].path,
+      '--port',
+      ptys[1].path,
+      '--baud',
+      String(BAUD),
+      '--json',
+    ]);
     assert.is(j.code, 0);
-    assert.equal(j.stdout.trim().split('\n').map((l) => JSON.parse(l).port), [ptys[0].path, ptys[1].path]);
+    assert.equal(
+      j.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).port),
+      [ptys[0].path, ptys[1].path],
+    );
   } finally {
     for (const d of devs) await d.close();
   }
@@ -84,7 +122,10 @@ test('plain progress: one line every 10 %, none with --quiet', () => {
   const on = plainProgress('[A]', false, (s) => lines.push(s));
   for (let d = 0; d <= 1000; d += 7) on({ done: d, total: 1000 });
   on({ done: 1000, total: 1000 });
-  assert.equal(lines, [10, 20, 30, 40, 50, 60, 70, 80, 90, 100].map((n) => `[A] ${n} %\n`));
+  assert.equal(
+    lines,
+    [10, 20, 30, 40, 50, 60, 70, 80, 90, 100].map((n) => `[A] ${n} %\n`),
+  );
   const quiet: string[] = [];
   const off = plainProgress('[A]', true, (s) => quiet.push(s));
   off({ done: 1000, total: 1000 });

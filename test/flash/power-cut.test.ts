@@ -84,14 +84,20 @@ test('power cut at 220 seeded points of transfer and swap: always a valid image,
     const rnd = seeded(seed);
     const dev = new TestDevice();
     const data = dev.dataSnapshot();
-    let err: unknown = null;
+    let err: unknown;
     if (seed % 4 === 0) {
       counts.transfer++;
-      err = await update(dev, { cutAfterBytes: 1 + Math.floor(rnd() * NEW.length) }).then(() => null, (e) => e);
+      err = await update(dev, { cutAfterBytes: 1 + Math.floor(rnd() * NEW.length) }).then(
+        () => null,
+        (e) => e,
+      );
     } else {
       counts.flash++;
       dev.nor.cutAtOp(1 + Math.floor(rnd() * totalOps), rnd);
-      err = await update(dev).then(() => null, (e) => e);
+      err = await update(dev).then(
+        () => null,
+        (e) => e,
+      );
     }
     if (err !== null && !(err instanceof FlashError) && !(err instanceof PowerCut)) throw err;
     if (err instanceof PowerCut) {
@@ -114,7 +120,8 @@ test('power cut at 220 seeded points of transfer and swap: always a valid image,
       assert.is(dev.current?.imageHash, NEW_HASH, `seed ${seed}: re-run completes`);
       assert.not.ok(dev.current?.pendingConfirm);
     }
-    if (process.env.FLASH_TIMING && performance.now() - ts > 100) process.stderr.write(`seed ${seed}: ${Math.round(performance.now() - ts)} ms ${String(err)}\n`);
+    if (process.env.FLASH_TIMING && performance.now() - ts > 100)
+      process.stderr.write(`seed ${seed}: ${Math.round(performance.now() - ts)} ms ${String(err)}\n`);
   }
   assert.ok(counts.old > 0 && counts.new > 0, JSON.stringify(counts));
 });

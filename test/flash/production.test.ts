@@ -14,7 +14,7 @@ import { LAYOUT } from '../../hw-sim/layout.ts';
 import { MirroredLedger } from '../../src/ledger/index.ts';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage, parseImage } from '../../src/image/format.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
-import { nodeSign } from '../../src/node/node-crypto.ts';
+import { nodeSign } from '../../tools/node-crypto.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { utf8Encode } from '../../src/utf8.ts';
 import { saphirIn } from './harness.ts';
@@ -23,7 +23,8 @@ import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
 const BAUD = 921600;
 const PROD_SEED = new Uint8Array(32).fill(7);
 const TECH_SEED = new Uint8Array(32).fill(9);
-const ERASE_LEDGER = 'var f=new device.Flash({partition:"ledger"});for(var i=0;i<f.size/f.blockLength;i++)f.eraseBlock(i);\n';
+const ERASE_LEDGER =
+  'var f=new device.Flash({partition:"ledger"});for(var i=0;i<f.size/f.blockLength;i++)f.eraseBlock(i);\n';
 
 const factory = ensureImage();
 const fp = (() => {
@@ -38,9 +39,17 @@ const EVIL = pack(evilBundle, '6.6.6', fromHex(DEV_FIRMWARE_SEED_HEX));
 
 async function device(o: { production: boolean }) {
   const chip = new NorFlash();
-  const sim = new Simulator(o.production ? { chip, firmwareKey: publicKeyOf(PROD_SEED), techKey: publicKeyOf(TECH_SEED) } : { chip });
-  provision(bootChip(chip), o.production ? pack(fp.bundle, fp.versionText, PROD_SEED) : factory, fp.header.securityCounter);
-  const ledger = MirroredLedger.open(chip.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), { deviceId: 'SIM-0001' });
+  const sim = new Simulator(
+    o.production ? { chip, firmwareKey: publicKeyOf(PROD_SEED), techKey: publicKeyOf(TECH_SEED) } : { chip },
+  );
+  provision(
+    bootChip(chip),
+    o.production ? pack(fp.bundle, fp.versionText, PROD_SEED) : factory,
+    fp.header.securityCounter,
+  );
+  const ledger = MirroredLedger.open(chip.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), {
+    deviceId: 'SIM-0001',
+  });
   ledger.record({ emission: 1, block: 3, number: 77, prizeEur: 50, paidAtMs: Date.UTC(2026, 5, 1) });
   sim.configure({});
   await sim.boot();
@@ -75,7 +84,13 @@ test('a production device refuses it over the service port and at boot; the paym
   writeFileSync(tech, JSON.stringify({ seed_hex: toHex(TECH_SEED) }));
   let rebooting: Promise<void> = Promise.resolve();
   const pty = await exposeServicePort(
-    { chip: bootChip(chip), deviceId: sim.deviceId, running: () => sim.booted, reboot: () => void (rebooting = sim.reboot()), ledgerEntries: () => sim.ledger() },
+    {
+      chip: bootChip(chip),
+      deviceId: sim.deviceId,
+      running: () => sim.booted,
+      reboot: () => void (rebooting = sim.reboot()),
+      ledgerEntries: () => sim.ledger(),
+    },
     { baud: BAUD },
   );
   try {
@@ -83,12 +98,26 @@ test('a production device refuses it over the service port and at boot; the paym
     const open = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', img]);
     assert.is(open.code, 1);
     assert.match(open.stderr, /DEVELOPMENT key: a production device refuses it/);
-    const keyed = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', '--tech-key', tech, img]);
+    const keyed = await saphirIn([
+      'flash',
+      '--port',
+      pty.path,
+      '--baud',
+      String(BAUD),
+      '--lang',
+      'en',
+      '--tech-key',
+      tech,
+      img,
+    ]);
     assert.is(keyed.code, 1);
     assert.match(keyed.stderr, /production device/);
     // The device's own check at BEGIN, past the host's.
     const c = await ServiceClient.open(pty.path, { baud: BAUD, techSeed: TECH_SEED });
-    const err = await c.begin(EVIL).then(() => null, (e: FlashError) => e);
+    const err = await c.begin(EVIL).then(
+      () => null,
+      (e: FlashError) => e,
+    );
     await c.close();
     assert.instance(err, FlashError);
     assert.is(err!.detail.reason, 'signature');
@@ -97,7 +126,10 @@ test('a production device refuses it over the service port and at boot; the paym
     assert.is(sim.booted?.version, fp.versionText);
     // At boot: the image in the confirmed slot is refused, nothing runs, the ledger is intact.
     overwriteSlotA(chip, EVIL);
-    const bootErr = await sim.reboot().then(() => null, (e: Error) => e);
+    const bootErr = await sim.reboot().then(
+      () => null,
+      (e: Error) => e,
+    );
     assert.match(String(bootErr?.message), /production device/);
     assert.not.ok(sim.on);
     assert.is(sim.ledger().length, 1);

@@ -26,18 +26,24 @@ test('COBS round trip, no zero inside, overhead ≤ 1 per 254 + 2', () => {
 
 test('packets: round trip; any corruption is caught by the CRC', () => {
   fc.assert(
-    fc.property(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 0xffff }), fc.uint8Array({ maxLength: 600 }), fc.nat(), (type, seq, payload, at) => {
-      const f = encodePacket({ type, seq, payload });
-      const p = decodePacket(f.subarray(0, -1));
-      assert.ok(p);
-      assert.is(p!.type, type);
-      assert.is(p!.seq, seq);
-      assert.ok(Buffer.from(p!.payload).equals(Buffer.from(payload)));
-      const bad = f.slice(0, -1);
-      const i = at % bad.length;
-      bad[i] = bad[i] === 1 ? 2 : 1;
-      if (!Buffer.from(bad).equals(Buffer.from(f.subarray(0, -1)))) assert.is(decodePacket(bad), null);
-    }),
+    fc.property(
+      fc.integer({ min: 0, max: 255 }),
+      fc.integer({ min: 0, max: 0xffff }),
+      fc.uint8Array({ maxLength: 600 }),
+      fc.nat(),
+      (type, seq, payload, at) => {
+        const f = encodePacket({ type, seq, payload });
+        const p = decodePacket(f.subarray(0, -1));
+        assert.ok(p);
+        assert.is(p!.type, type);
+        assert.is(p!.seq, seq);
+        assert.ok(Buffer.from(p!.payload).equals(Buffer.from(payload)));
+        const bad = f.slice(0, -1);
+        const i = at % bad.length;
+        bad[i] = bad[i] === 1 ? 2 : 1;
+        if (!Buffer.from(bad).equals(Buffer.from(f.subarray(0, -1)))) assert.is(decodePacket(bad), null);
+      },
+    ),
     { numRuns: 300 },
   );
 });
@@ -50,7 +56,10 @@ test('reader: frames split anywhere, garbage in between, oversize frames dropped
   const b = encodePacket({ type: 3, seq: 9, payload: new Uint8Array(0) });
   const stream = new Uint8Array([0x55, 0x66, 0, ...a, ...big, 9, 9, 0, ...b]);
   for (let i = 0; i < stream.length; i += 3) r.push(stream.subarray(i, i + 3));
-  assert.equal(got.map((p) => p.seq), [7, 9]);
+  assert.equal(
+    got.map((p) => p.seq),
+    [7, 9],
+  );
   assert.is(r.dropped, 3);
 });
 
@@ -61,7 +70,10 @@ test('ranges', () => {
   rs = addRange(rs, 20, 30);
   assert.equal(rs, [[10, 40]]);
   rs = addRange(rs, 0, 5);
-  assert.equal(missingRanges(rs, 50), [[5, 10], [40, 50]]);
+  assert.equal(missingRanges(rs, 50), [
+    [5, 10],
+    [40, 50],
+  ]);
   assert.is(coveredBytes(rs), 35);
   fc.assert(
     fc.property(fc.array(fc.tuple(fc.nat(200), fc.nat(50))), (adds) => {
@@ -71,7 +83,10 @@ test('ranges', () => {
         r = addRange(r, a, a + n);
         seen.fill(1, a, a + n);
       }
-      assert.is(coveredBytes(r), seen.reduce((x, y) => x + y, 0));
+      assert.is(
+        coveredBytes(r),
+        seen.reduce((x, y) => x + y, 0),
+      );
       assert.is(coveredBytes(missingRanges(r, 260)), 260 - coveredBytes(r));
     }),
   );

@@ -6,7 +6,7 @@ import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestDevice, FACTORY, saphir, saphirIn } from './harness.ts';
-import { image, DEV_SEED } from './images.ts';
+import { image } from './images.ts';
 import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
 import { parseImage } from '../../src/image/format.ts';
 import { toHex } from '../../src/hex.ts';
@@ -32,57 +32,72 @@ const hashOf = (b: Uint8Array) => {
 };
 const NEW = image({ version: '1.1.0', counter: 2, size: 60000, salt: 2 });
 
-withSocat('saphir flash: good image written, test boot, confirmed, survives a reset; info and ledger export', async () => {
-  const dev = new TestDevice();
-  const data = dev.dataSnapshot();
-  const pty = await dev.pty(BAUD);
-  try {
-    // The real binary, in its own process.
-    const r = await saphir(['flash', '--port', pty.path, '--baud', String(BAUD), file('new.img', NEW)]);
-    assert.is(r.code, 0, r.stderr);
-    assert.match(r.stdout, /Appareil\s+Image/);
-    assert.match(r.stdout, /1\.0\.0.*1\.1\.0/);
-    assert.match(r.stdout, /écrite dans l’emplacement B et vérifiée/);
-    assert.match(r.stdout, /Redémarré sur 1\.1\.0, confirmée/);
-    assert.is(dev.current?.imageHash, hashOf(NEW));
-    dev.reboot();
-    assert.is(dev.current?.version, '1.1.0');
-    assert.not.ok(dev.current?.pendingConfirm);
-    assert.ok(dev.dataSnapshot().equals(data), 'ledger and config untouched');
+withSocat(
+  'saphir flash: good image written, test boot, confirmed, survives a reset; info and ledger export',
+  async () => {
+    const dev = new TestDevice();
+    const data = dev.dataSnapshot();
+    const pty = await dev.pty(BAUD);
+    try {
+      // The real binary, in its own process.
+      const r = await saphir(['flash', '--port', pty.path, '--baud', String(BAUD), file('new.img', NEW)]);
+      assert.is(r.code, 0, r.stderr);
+      assert.match(r.stdout, /Appareil\s+Image/);
+      assert.match(r.stdout, /1\.0\.0.*1\.1\.0/);
+      assert.match(r.stdout, /écrite dans l’emplacement B et vérifiée/);
+      assert.match(r.stdout, /Redémarré sur 1\.1\.0, confirmée/);
+      assert.is(dev.current?.imageHash, hashOf(NEW));
+      dev.reboot();
+      assert.is(dev.current?.version, '1.1.0');
+      assert.not.ok(dev.current?.pendingConfirm);
+      assert.ok(dev.dataSnapshot().equals(data), 'ledger and config untouched');
 
-    const again = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', file('new.img', NEW)]);
-    assert.is(again.code, 0);
-    assert.match(again.stdout, /already runs/);
+      const again = await saphirIn([
+        'flash',
+        '--port',
+        pty.path,
+        '--baud',
+        String(BAUD),
+        '--lang',
+        'en',
+        file('new.img', NEW),
+      ]);
+      assert.is(again.code, 0);
+      assert.match(again.stdout, /already runs/);
 
-    const info = await saphirIn(['device', 'info', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en']);
-    assert.is(info.code, 0, info.stderr);
-    assert.match(info.stdout, /SPH-000042/);
-    assert.match(info.stdout, /Slot B\s+1\.1\.0, counter 2, \d+ bytes, confirmed/);
-    const infoJson = await saphirIn(['device', 'info', '--port', pty.path, '--baud', String(BAUD), '--json']);
-    const id = JSON.parse(infoJson.stdout);
-    assert.is(id.device_id, 'SPH-000042');
-    assert.is(id.security_counter, 2);
-    assert.ok(!/"[a-z]+[A-Z]\w*"\s*:/.test(infoJson.stdout), `snake_case keys only: ${infoJson.stdout}`);
-    assert.match(info.stdout, /Security counter\s+2/);
+      const info = await saphirIn(['device', 'info', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en']);
+      assert.is(info.code, 0, info.stderr);
+      assert.match(info.stdout, /SPH-000042/);
+      assert.match(info.stdout, /Slot B\s+1\.1\.0, counter 2, \d+ bytes, confirmed/);
+      const infoJson = await saphirIn(['device', 'info', '--port', pty.path, '--baud', String(BAUD), '--json']);
+      const id = JSON.parse(infoJson.stdout);
+      assert.is(id.device_id, 'SPH-000042');
+      assert.is(id.security_counter, 2);
+      assert.ok(!/"[a-z]+[A-Z]\w*"\s*:/.test(infoJson.stdout), `snake_case keys only: ${infoJson.stdout}`);
+      assert.match(info.stdout, /Security counter\s+2/);
 
-    const csv = await saphirIn(['ledger', 'export', '--port', pty.path, '--baud', String(BAUD)]);
-    assert.is(csv.code, 0, csv.stderr);
-    const lines = csv.stdout.trim().split('\n');
-    assert.is(lines[0], 'emission,block,number,prize_eur,paid_at,device_id');
-    assert.is(lines.length, 6);
-    assert.is(lines[1], '1,7,1000,20,2026-11-01T10:00:00.000Z,SPH-000042');
-    const json = await saphirIn(['ledger', 'export', '--port', pty.path, '--baud', String(BAUD), '--format', 'json']);
-    assert.is(JSON.parse(json.stdout).length, 5);
-  } finally {
-    await dev.close();
-  }
-});
+      const csv = await saphirIn(['ledger', 'export', '--port', pty.path, '--baud', String(BAUD)]);
+      assert.is(csv.code, 0, csv.stderr);
+      const lines = csv.stdout.trim().split('\n');
+      assert.is(lines[0], 'emission,block,number,prize_eur,paid_at,device_id');
+      assert.is(lines.length, 6);
+      assert.is(lines[1], '1,7,1000,20,2026-11-01T10:00:00.000Z,SPH-000042');
+      const json = await saphirIn(['ledger', 'export', '--port', pty.path, '--baud', String(BAUD), '--format', 'json']);
+      assert.is(JSON.parse(json.stdout).length, 5);
+    } finally {
+      await dev.close();
+    }
+  },
+);
 
 withSocatAndScript('saphir flash on a terminal: a progress bar with the rate and the time left', async () => {
   const dev = new TestDevice();
   const pty = await dev.pty(BAUD);
   try {
-    const r = await saphir(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', file('tty.img', NEW)], { tty: true });
+    const r = await saphir(
+      ['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', file('tty.img', NEW)],
+      { tty: true },
+    );
     assert.is(r.code, 0, r.stdout);
     assert.match(r.stdout, /\] 100 %\s+[\d.]+ KB\/s\s+left /);
     assert.is(dev.current?.imageHash, hashOf(NEW));
@@ -96,14 +111,35 @@ withSocat('refusals leave the running image, boot state and ledger unchanged (CL
   const pty = await dev.pty(BAUD);
   const before = Buffer.from(dev.nor.bytes);
   try {
-    const board = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), file('board.img', image({ version: '2.0.0', counter: 2, board: 0x1234 }))]);
+    const board = await saphirIn([
+      'flash',
+      '--port',
+      pty.path,
+      '--baud',
+      String(BAUD),
+      file('board.img', image({ version: '2.0.0', counter: 2, board: 0x1234 })),
+    ]);
     assert.is(board.code, 1);
     assert.match(board.stderr, /autre modèle/);
     assert.match(board.stdout, /Rien n’a été écrit/);
-    const old = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), file('old.img', image({ version: '0.9.0', counter: 0 }))]);
+    const old = await saphirIn([
+      'flash',
+      '--port',
+      pty.path,
+      '--baud',
+      String(BAUD),
+      file('old.img', image({ version: '0.9.0', counter: 0 })),
+    ]);
     assert.is(old.code, 1);
     assert.match(old.stderr, /anti-retour/);
-    const sig = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), file('sig.img', image({ version: '2.0.0', counter: 2, seed: new Uint8Array(32).fill(3) }))]);
+    const sig = await saphirIn([
+      'flash',
+      '--port',
+      pty.path,
+      '--baud',
+      String(BAUD),
+      file('sig.img', image({ version: '2.0.0', counter: 2, seed: new Uint8Array(32).fill(3) })),
+    ]);
     assert.is(sig.code, 1);
     assert.match(sig.stderr, /signature refusée/);
     const bad = NEW.slice();
@@ -111,10 +147,25 @@ withSocat('refusals leave the running image, boot state and ledger unchanged (CL
     const corrupt = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), file('corrupt.img', bad)]);
     assert.is(corrupt.code, 1);
     assert.match(corrupt.stderr, /corrompue/);
-    const trunc = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), file('trunc.img', NEW.subarray(0, 30000))]);
+    const trunc = await saphirIn([
+      'flash',
+      '--port',
+      pty.path,
+      '--baud',
+      String(BAUD),
+      file('trunc.img', NEW.subarray(0, 30000)),
+    ]);
     assert.is(trunc.code, 1);
     assert.match(trunc.stderr, /tronquée/);
-    const dry = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--dry-run', file('new.img', NEW)]);
+    const dry = await saphirIn([
+      'flash',
+      '--port',
+      pty.path,
+      '--baud',
+      String(BAUD),
+      '--dry-run',
+      file('new.img', NEW),
+    ]);
     assert.is(dry.code, 0);
     assert.match(dry.stdout, /Essai à blanc/);
     assert.ok(Buffer.from(dev.nor.bytes).equals(before), 'host and BEGIN refusals: chip byte for byte as it was');
@@ -142,8 +193,15 @@ withSocat('refusals leave the running image, boot state and ledger unchanged (CL
     } finally {
       await c.close();
     }
-    const kept = (b: Uint8Array) => Buffer.concat([b.subarray(LAYOUT.slotA.offset, LAYOUT.slotA.offset + LAYOUT.slotA.size), b.subarray(LAYOUT.bootState.offset, LAYOUT.ledger.offset + LAYOUT.ledger.size)]);
-    assert.ok(kept(dev.nor.bytes).equals(kept(before)), 'slot A, boot state, config and ledger byte for byte as they were');
+    const kept = (b: Uint8Array) =>
+      Buffer.concat([
+        b.subarray(LAYOUT.slotA.offset, LAYOUT.slotA.offset + LAYOUT.slotA.size),
+        b.subarray(LAYOUT.bootState.offset, LAYOUT.ledger.offset + LAYOUT.ledger.size),
+      ]);
+    assert.ok(
+      kept(dev.nor.bytes).equals(kept(before)),
+      'slot A, boot state, config and ledger byte for byte as they were',
+    );
     assert.is(readJournal(dev.chip), null, 'the refused transfer is forgotten');
     dev.reboot();
     assert.is(dev.current?.imageHash, hashOf(FACTORY));
@@ -172,7 +230,10 @@ withSocat('link cut at random points: re-running resumes and completes', async (
             if (!cutting && p.done >= cutAt) cutting = pty.cut();
           },
         })
-        .then(() => null, (e: unknown) => e);
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
       await cutting;
       await c.close();
       if (cutting) {
@@ -190,7 +251,16 @@ withSocat('link cut at random points: re-running resumes and completes', async (
       resumed = held;
     }
     assert.ok(resumed > BIG.length / 4);
-    const r = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', file('big.img', BIG)]);
+    const r = await saphirIn([
+      'flash',
+      '--port',
+      pty.path,
+      '--baud',
+      String(BAUD),
+      '--lang',
+      'en',
+      file('big.img', BIG),
+    ]);
     assert.is(r.code, 0, r.stderr);
     assert.match(r.stdout, /Resumed: the device already held \d+ bytes/);
     assert.is(dev.current?.version, '1.2.0');
@@ -207,7 +277,16 @@ withSocat('line lost between FINISH and the restart: the re-run only restarts th
     const c = await ServiceClient.open(pty.path, { baud: BAUD });
     await c.flash(NEW);
     await c.close();
-    const r = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', file('new.img', NEW)]);
+    const r = await saphirIn([
+      'flash',
+      '--port',
+      pty.path,
+      '--baud',
+      String(BAUD),
+      '--lang',
+      'en',
+      file('new.img', NEW),
+    ]);
     assert.is(r.code, 0, r.stderr);
     assert.match(r.stdout, /already written to slot B, waiting for a restart/);
     assert.match(r.stdout, /Restarted on 1\.1\.0, confirmed/);
@@ -221,7 +300,16 @@ withSocat('an image that does not confirm is reverted at the next reset', async 
   dev.selfTestPasses = false;
   const pty = await dev.pty(BAUD);
   try {
-    const r = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', file('new.img', NEW)]);
+    const r = await saphirIn([
+      'flash',
+      '--port',
+      pty.path,
+      '--baud',
+      String(BAUD),
+      '--lang',
+      'en',
+      file('new.img', NEW),
+    ]);
     assert.is(r.code, 0, r.stderr);
     assert.match(r.stdout, /test mode/);
     assert.ok(dev.current?.pendingConfirm);
@@ -255,7 +343,11 @@ withSocat('clear errors: no such port, port busy, no answer with the baud rate',
 });
 
 let t0 = 0;
-test.before.each(() => { t0 = performance.now(); });
-test.after.each(() => { if (process.env.FLASH_TIMING) process.stderr.write(`  ${Math.round(performance.now() - t0)} ms\n`); });
+test.before.each(() => {
+  t0 = performance.now();
+});
+test.after.each(() => {
+  if (process.env.FLASH_TIMING) process.stderr.write(`  ${Math.round(performance.now() - t0)} ms\n`);
+});
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 test.run();

@@ -14,7 +14,7 @@ import { LAYOUT } from '../../hw-sim/layout.ts';
 import { MirroredLedger } from '../../src/ledger/index.ts';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage, parseImage } from '../../src/image/format.ts';
 import { fromHex } from '../../src/hex.ts';
-import { nodeSign } from '../../src/node/node-crypto.ts';
+import { nodeSign } from '../../tools/node-crypto.ts';
 import { saphirIn } from './harness.ts';
 import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
 import { requireTool } from '../helpers.ts';
@@ -47,7 +47,9 @@ withSocat('real bundle: flash over the pty, test boot in QuickJS, firmware confi
 
   const chip = new NorFlash();
   provision(bootChip(chip), factory, p.header.securityCounter);
-  const ledger = MirroredLedger.open(chip.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), { deviceId: 'SIM-0001' });
+  const ledger = MirroredLedger.open(chip.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), {
+    deviceId: 'SIM-0001',
+  });
   ledger.record({ emission: 1, block: 3, number: 77, prizeEur: 50, paidAtMs: Date.UTC(2026, 5, 1) });
   ledger.record({ emission: 1, block: 3, number: 78, prizeEur: 10, paidAtMs: Date.UTC(2026, 5, 2) });
   const sim = new Simulator({ chip });
@@ -120,7 +122,10 @@ withSocat('real bundle: power cut in the middle of FINISH, the old firmware runs
     const have = await c.status();
     await c.upload(next, have!.received);
     chip.cutAtOp(1); // FINISH's one write: the boot-state record that marks the slot for its test boot
-    const err = await c.finish(1000).then(() => null, (e: FlashError) => e);
+    const err = await c.finish(1000).then(
+      () => null,
+      (e: FlashError) => e,
+    );
     await c.close();
     await rebooting;
     assert.instance(err, FlashError);

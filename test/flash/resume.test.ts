@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestDevice, FACTORY, saphir, authenticatePort } from './harness.ts';
 import { image } from './images.ts';
-import { PowerCut, seeded } from './chip.ts';
+import { seeded } from './chip.ts';
 import { ServiceClient, FlashError, type Link } from '../../src/node/flash-client.ts';
 import { ServicePort, WRITE_UNALIGNED } from '../../hw-sim/service.ts';
 import { readJournal, CHUNKS } from '../../hw-sim/update.ts';
@@ -57,14 +57,17 @@ for (const pct of [10, 50, 90]) {
             }
           },
         })
-        .then(() => null, (e: unknown) => e);
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
       await c.close().catch(() => {});
       assert.ok(armed);
       assert.instance(err, FlashError);
       await restarting;
       assert.is(dev.current?.imageHash, hashOf(FACTORY), 'the old image runs after the cut');
       const held = readJournal(dev.chip)!.done.reduce((a, b) => a + b, 0) * 4096;
-      assert.ok(held >= ((BIG.length * pct) / 100) - 4096 * 6, `journal holds ${held} bytes`);
+      assert.ok(held >= (BIG.length * pct) / 100 - 4096 * 6, `journal holds ${held} bytes`);
 
       let received = 0;
       const receive = pty.port.receive.bind(pty.port);
@@ -122,13 +125,21 @@ test('200 seeded power cuts in the transfer (erase, program, journal): never bri
     const dev = new TestDevice();
     const data = dev.dataSnapshot();
     dev.nor.cutAtOp(1 + Math.floor(rnd() * transferOps), rnd);
-    const err = await connect(dev).flash(IMG).then(() => null, (e) => e);
+    const err = await connect(dev)
+      .flash(IMG)
+      .then(
+        () => null,
+        (e) => e,
+      );
     if (err !== null && !(err instanceof FlashError)) throw err;
     dev.nor.cutAtOp(0);
     dev.nor.powerOn();
     dev.start();
     // The bootloader only ever starts a verified image: the old one, or the new one if FINISH got through.
-    assert.ok([hashOf(FACTORY), hashOf(IMG)].includes(dev.current?.imageHash ?? ''), `seed ${seed}: boots ${dev.current?.imageHash}`);
+    assert.ok(
+      [hashOf(FACTORY), hashOf(IMG)].includes(dev.current?.imageHash ?? ''),
+      `seed ${seed}: boots ${dev.current?.imageHash}`,
+    );
     assert.ok(dev.dataSnapshot().equals(data), `seed ${seed}: ledger and config untouched`);
     const c = connect(dev);
     const r = await c.flash(IMG);
@@ -159,14 +170,22 @@ test('fragmenting WRITEs (one byte at alternating offsets) are refused: the sess
   for (let i = 0; i < N; i++) {
     const off = (i * 2) % BIG.length;
     const t = performance.now();
-    port.receive(encodePacket({ type: CMD.WRITE, seq: i & 0xffff, payload: writePayload(off, BIG.subarray(off, off + 1)) }));
+    port.receive(
+      encodePacket({ type: CMD.WRITE, seq: i & 0xffff, payload: writePayload(off, BIG.subarray(off, off + 1)) }),
+    );
     times.push(performance.now() - t);
     if (replies[replies.length - 1].payload[0] === WRITE_UNALIGNED) refused++;
   }
   assert.is(refused, N);
   // Whole chunks still go in, and what the session reports stays bounded by the slot's chunk count.
   for (let off = 0; off < BIG.length; off += 8192) {
-    port.receive(encodePacket({ type: CMD.WRITE, seq: 7, payload: writePayload(off, BIG.subarray(off, Math.min(off + 4096, BIG.length))) }));
+    port.receive(
+      encodePacket({
+        type: CMD.WRITE,
+        seq: 7,
+        payload: writePayload(off, BIG.subarray(off, Math.min(off + 4096, BIG.length))),
+      }),
+    );
   }
   port.receive(encodePacket({ type: CMD.IDENTIFY, seq: 9, payload: new Uint8Array(0) }));
   const id = parseJson(replies[replies.length - 1].payload) as Identity;

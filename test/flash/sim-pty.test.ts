@@ -11,7 +11,7 @@ import { NorFlash } from '../../hw-sim/nor-flash.ts';
 import { provision } from '../../hw-sim/bootloader.ts';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage, parseImage } from '../../src/image/format.ts';
 import { fromHex } from '../../src/hex.ts';
-import { nodeSign } from '../../src/node/node-crypto.ts';
+import { nodeSign } from '../../tools/node-crypto.ts';
 import { ROOT } from '../helpers.ts';
 import { saphir } from './harness.ts';
 
@@ -43,7 +43,14 @@ test('sim --pty: "cut" during a transfer, "boot", flash again resumes and the re
   const factory = ensureImage();
   const p = parseImage(factory);
   if ('error' in p) throw new Error(p.error);
-  const next = packImage({ bundle: p.bundle, version: '9.9.7', boardId: BOARD_ID, securityCounter: p.header.securityCounter, seed: fromHex(DEV_FIRMWARE_SEED_HEX), sign: nodeSign });
+  const next = packImage({
+    bundle: p.bundle,
+    version: '9.9.7',
+    boardId: BOARD_ID,
+    securityCounter: p.header.securityCounter,
+    seed: fromHex(DEV_FIRMWARE_SEED_HEX),
+    sign: nodeSign,
+  });
   const imgFile = join(dir, 'next.img');
   writeFileSync(imgFile, next);
   const chip = new NorFlash();
@@ -51,10 +58,18 @@ test('sim --pty: "cut" during a transfer, "boot", flash again resumes and the re
   const chipFile = join(dir, 'chip.bin');
   chip.save(chipFile);
   const link = join(dir, 'tty');
-  const sim: ChildProcessWithoutNullStreams = spawn(process.execPath, [bin, 'sim', '--pty', link, '--flash', chipFile, '--baud', String(BAUD), '--lang', 'en'], { cwd: ROOT });
+  const sim: ChildProcessWithoutNullStreams = spawn(
+    process.execPath,
+    [bin, 'sim', '--pty', link, '--flash', chipFile, '--baud', String(BAUD), '--lang', 'en'],
+    { cwd: ROOT },
+  );
   try {
     await waitFor(sim.stdout, /service port: /);
-    const first = spawn(process.execPath, [bin, 'flash', '--port', link, '--baud', String(BAUD), '--lang', 'en', imgFile], { cwd: ROOT });
+    const first = spawn(
+      process.execPath,
+      [bin, 'flash', '--port', link, '--baud', String(BAUD), '--lang', 'en', imgFile],
+      { cwd: ROOT },
+    );
     let firstErr = '';
     first.stderr.on('data', (d) => (firstErr += d));
     const exited = new Promise<number>((r) => first.on('close', (c) => r(c ?? -1)));
@@ -64,7 +79,9 @@ test('sim --pty: "cut" during a transfer, "boot", flash again resumes and the re
     assert.is(await exited, 1, firstErr);
     sim.stdin.write('boot\n');
     await waitFor(sim.stdout, /on: image slot A/);
-    const again = await saphir(['flash', '--port', link, '--baud', String(BAUD), '--lang', 'en', imgFile], { timeoutMs: 60000 });
+    const again = await saphir(['flash', '--port', link, '--baud', String(BAUD), '--lang', 'en', imgFile], {
+      timeoutMs: 60000,
+    });
     assert.is(again.code, 0, again.stderr);
     const held = Number(/Resumed: the device already held (\d+) bytes/.exec(again.stdout)?.[1]);
     assert.ok(held >= next.length * 0.4 && held < next.length, `resumed from ${held} of ${next.length}`);

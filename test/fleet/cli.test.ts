@@ -8,7 +8,20 @@ import { ROOT } from '../helpers.ts';
 import { noStack, saphir } from '../cli/run-cli.ts';
 
 test('interactive with --registry embedded: paid online, then offline once the network is cut', () => {
-  const script = ['ticket 30', 'attendre 1s', 'ok', 'attendre 3s', 'réseau coupé', 'ticket 15', 'attendre 1s', 'ok', 'attendre 3s', 'registre', 'quitter', ''].join('\n');
+  const script = [
+    'ticket 30',
+    'attendre 1s',
+    'ok',
+    'attendre 3s',
+    'réseau coupé',
+    'ticket 15',
+    'attendre 1s',
+    'ok',
+    'attendre 3s',
+    'registre',
+    'quitter',
+    '',
+  ].join('\n');
   const r = saphir(['sim', '--registry', 'embedded'], script);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /registre central intégré : http:\/\/127\.0\.0\.1:\d+/);
@@ -24,7 +37,13 @@ test('a fleet scenario starts its own registry; a wrong expectation fails with t
   assert.match(ok.stdout, /1\/1 scenarios passed/);
   const dir = mkdtempSync(join(tmpdir(), 'saphir-fleet-'));
   const bad = join(dir, 'bad.yaml');
-  writeFileSync(bad, readFileSync(join(ROOT, 'hw-sim', 'scenarios', 'fleet.yaml'), 'utf8').replace('claims: 2, conflicts: 1, within: 60s', 'claims: 2, conflicts: 0, within: 5s'));
+  writeFileSync(
+    bad,
+    readFileSync(join(ROOT, 'hw-sim', 'scenarios', 'fleet.yaml'), 'utf8').replace(
+      'claims: 2, conflicts: 1, within: 60s',
+      'claims: 2, conflicts: 0, within: 5s',
+    ),
+  );
   const r = saphir(['sim', '--scenario', bad, '--quiet', '--lang', 'en']);
   assert.equal(r.code, 1);
   assert.match(r.stdout, /expected the registry claims 2, conflicts 0; it holds \d ticket/);

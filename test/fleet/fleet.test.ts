@@ -91,7 +91,10 @@ test('both offline pay the same ticket (under the offline limit); back online: o
   assert.equal(conflicts.length, 1);
   assert.equal(new Set([conflicts[0].device_id, conflicts[0].first_device_id]), new Set(['CAISSE-3', 'CAISSE-4']));
   const perDevice = r.report.per_device.filter((d) => d.device_id === 'CAISSE-3' || d.device_id === 'CAISSE-4');
-  assert.equal(perDevice.reduce((n, d) => n + Number(d.payments), 0), 1);
+  assert.equal(
+    perDevice.reduce((n, d) => n + Number(d.payments), 0),
+    1,
+  );
   // Both devices hold their own payment: nothing lost.
   assert.equal(a.ledger().length, 1);
   assert.equal(b.ledger().length, 1);
@@ -116,7 +119,10 @@ test('offline above the offline limit: not paid now ("payer plus tard"), nothing
 test('a forged ticket never reaches the registry; a lossy network still pays each ticket once in the fleet', async () => {
   const a = await device('CAISSE-6');
   const b = await device('CAISSE-7');
-  assert.match(text(await scan(a, ticketCode({ emission: 1, block: 5, number: 9, prize: 150, key: 'other' }))), /NON VALIDE/);
+  assert.match(
+    text(await scan(a, ticketCode({ emission: 1, block: 5, number: 9, prize: 150, key: 'other' }))),
+    /NON VALIDE/,
+  );
   a.network!.state = { up: true, latencyMs: 200, loss: 0.3 };
   b.network!.state = { up: true, latencyMs: 200, loss: 0.3 };
   for (let n = 100; n < 110; n++) {

@@ -19,18 +19,40 @@ test('offline payments reach the registry through the service port, once; the de
     await sim.run(500);
     sim.network!.state.up = false;
     for (const n of [1, 2]) {
-      const end = sim.transmit(transmit('serial', ticketCode({ emission: 1, block: 6, number: n, prize: 30 }), {}, sim.rng));
+      const end = sim.transmit(
+        transmit('serial', ticketCode({ emission: 1, block: 6, number: n, prize: 30 }), {}, sim.rng),
+      );
       await sim.run(end - sim.now + 300);
       await sim.press('OK');
       await sim.run(12_000);
     }
-    assert.match(sim.screen.join(' '), /2 à transmettre/, sim.screens.slice(-8).map((x) => x.lines.join(' / ')).join('\n'));
+    assert.match(
+      sim.screen.join(' '),
+      /2 à transmettre/,
+      sim.screens
+        .slice(-8)
+        .map((x) => x.lines.join(' / '))
+        .join('\n'),
+    );
     const port = new ServicePort(
-      { chip: bootChip(sim.chip), deviceId: sim.deviceId, running: () => sim.booted, reboot: () => {}, ledgerEntries: () => sim.ledger(), deviceKey: sim.deviceKey, nowMs: () => sim.clock },
+      {
+        chip: bootChip(sim.chip),
+        deviceId: sim.deviceId,
+        running: () => sim.booted,
+        reboot: () => {},
+        ledgerEntries: () => sim.ledger(),
+        deviceKey: sim.deviceKey,
+        nowMs: () => sim.clock,
+      },
       { send: (b) => toHost(b) },
     );
     let toHost: (b: Uint8Array) => void = () => {};
-    const link: Link = { write: (b) => port.receive(b.slice()), onData: (cb) => (toHost = cb), onClose: () => {}, close: async () => {} };
+    const link: Link = {
+      write: (b) => port.receive(b.slice()),
+      onData: (cb) => (toHost = cb),
+      onClose: () => {},
+      close: async () => {},
+    };
     const client = new ServiceClient(link, 115200);
     const out: string[] = [];
     const write = process.stdout.write.bind(process.stdout);
@@ -44,7 +66,13 @@ test('offline payments reach the registry through the service port, once; the de
     assert.match(out[0], /2 paiement\(s\) hors ligne transmis/);
     assert.match(out[1], /0 offline payment\(s\) sent/);
     const r = await reg.report();
-    assert.equal(r.holders.map((h) => [h.number, h.device_id]), [[1, 'CAISSE-8'], [2, 'CAISSE-8']]);
+    assert.equal(
+      r.holders.map((h) => [h.number, h.device_id]),
+      [
+        [1, 'CAISSE-8'],
+        [2, 'CAISSE-8'],
+      ],
+    );
     // The device itself has nothing left to send.
     await sim.reboot();
     await sim.run(500);

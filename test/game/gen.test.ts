@@ -17,7 +17,7 @@ import { encodeTicket } from '../../src/sph1/encode.ts';
 import { checkCode } from '../../src/sph1/check.ts';
 import { testKeyRing, TEST_KEY_SEED_HEX } from '../../src/sph1/keys.ts';
 import { fromHex } from '../../src/hex.ts';
-import { nodeSign, nodeVerify } from '../../src/node/node-crypto.ts';
+import { nodeSign, nodeVerify } from '../../tools/node-crypto.ts';
 import { LINE_BYTES, RangeEncoder } from '../../src/node/workers/gen-core.ts';
 
 const PRIZES = PRIZE_TABLE.rows.map((r) => r.amountEur);
@@ -43,7 +43,10 @@ test('makeRng: same bytes, same sequence; next in [0,1); int in range; different
   const counts = new Array(10).fill(0);
   const r = makeRng(new Uint8Array(0));
   for (let i = 0; i < 10000; i++) counts[r.int(10)]++;
-  assert.ok(counts.every((n) => n > 850 && n < 1150), counts.join(','));
+  assert.ok(
+    counts.every((n) => n > 850 && n < 1150),
+    counts.join(','),
+  );
 });
 
 test('the permutation is a bijection (small domains, exhaustively) and its inverse undoes it', () => {
@@ -137,7 +140,10 @@ test('splits: every prize of the table can be made, 30 € in several ways', () 
     assert.ok(s.length >= 1, `${p}`);
     for (const parts of s) {
       assert.ok(parts.length >= 1 && parts.length <= 3);
-      assert.is(parts.reduce((a, b) => a + b, 0), p);
+      assert.is(
+        parts.reduce((a, b) => a + b, 0),
+        p,
+      );
       for (const a of parts) assert.ok(AMOUNTS_EUR.includes(a));
     }
   }
@@ -152,7 +158,12 @@ test('compositions are varied: ways of making a prize, amounts beside unmatched 
   for (let i = 0; i < 600; i++) {
     const z = composeZones(30, makeRng(new Uint8Array([i & 255, i >> 8])));
     const matched = z.player.filter((c) => z.winning.includes(c.number));
-    ways.add(matched.map((c) => c.amountEur).sort((a, b) => b - a).join('+'));
+    ways.add(
+      matched
+        .map((c) => c.amountEur)
+        .sort((a, b) => b - a)
+        .join('+'),
+    );
     counts.add(matched.length);
     for (const c of z.player) if (!z.winning.includes(c.number)) decoys.add(c.amountEur);
   }
@@ -206,12 +217,20 @@ test('RangeEncoder writes exactly what encodeTicket would, and a range equals th
   const lines = big.split('\n').slice(0, -1);
   assert.is(lines.length, 300);
   for (const n of [0, 1, 150, 299]) {
-    assert.is(lines[n], encodeTicket({ emission: 9, block: 8, number: n, keyId: 0 }, ticketOf('x', 9, 8, n).zones, seed, nodeSign));
+    assert.is(
+      lines[n],
+      encodeTicket({ emission: 9, block: 8, number: n, keyId: 0 }, ticketOf('x', 9, 8, n).zones, seed, nodeSign),
+    );
   }
-  const part = Buffer.from(new RangeEncoder(blockGenerator('x', 9, 8), { keyId: 0, seed }, nodeSign).encode(120, 40)).toString('latin1');
+  const part = Buffer.from(
+    new RangeEncoder(blockGenerator('x', 9, 8), { keyId: 0, seed }, nodeSign).encode(120, 40),
+  ).toString('latin1');
   assert.is(part, lines.slice(120, 160).join('\n') + '\n');
   const other = new RangeEncoder(blockGenerator('x', 9, 8), { keyId: 7, seed }, nodeSign).encode(0, 1);
-  assert.is(checkCode(Buffer.from(other).toString('latin1').trim(), { keys: testKeyRing(), verify: nodeVerify }).reason, 'E_KEY');
+  assert.is(
+    checkCode(Buffer.from(other).toString('latin1').trim(), { keys: testKeyRing(), verify: nodeVerify }).reason,
+    'E_KEY',
+  );
 });
 
 test.run();

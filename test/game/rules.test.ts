@@ -24,7 +24,9 @@ const zonesArb: fc.Arbitrary<Zones> = fc.record({
   winning: fc.uniqueArray(fc.constantFrom(...NUMBERS), { minLength: 6, maxLength: 6 }),
   player: fc
     .uniqueArray(fc.constantFrom(...NUMBERS), { minLength: 20, maxLength: 20 })
-    .chain((ns) => fc.tuple(...ns.map((n) => fc.constantFrom(...AMOUNTS_EUR).map((a) => ({ number: n, amountEur: a }))))),
+    .chain((ns) =>
+      fc.tuple(...ns.map((n) => fc.constantFrom(...AMOUNTS_EUR).map((a) => ({ number: n, amountEur: a })))),
+    ),
 });
 
 test('the 45 numbers are those of Article 4.2', () => {
@@ -48,7 +50,10 @@ test('outcome on concrete tickets: one match, several matches add up, none loses
   const player = NUMBERS.slice(20, 40).map((n, i) => ({ number: n, amountEur: AMOUNTS_EUR[i % 16] }));
   const base = { player };
   assert.equal(outcome({ ...base, winning: [1, 2, 3, 4, 6, 7] }), { prizeEur: 0, matched: [] });
-  assert.equal(outcome({ ...base, winning: [1, 2, 3, 4, 6, player[3].number] }), { prizeEur: 20, matched: [player[3].number] });
+  assert.equal(outcome({ ...base, winning: [1, 2, 3, 4, 6, player[3].number] }), {
+    prizeEur: 20,
+    matched: [player[3].number],
+  });
   assert.equal(outcome({ ...base, winning: [player[5].number, 2, player[0].number, 4, 6, player[1].number] }), {
     prizeEur: 5 + 10 + 40,
     matched: [player[0].number, player[1].number, player[5].number],
@@ -77,9 +82,15 @@ test('the corrected table passes its self-check and makes the printed totals', (
 test('the self-check catches the printed slip of row 9 (35 € where the total proves 5 €)', () => {
   const errors = checkPrizeTable(PRINTED_PRIZE_TABLE);
   assert.ok(errors.length >= 1);
-  assert.ok(errors.some((e) => e.startsWith('row 9')), errors.join('; '));
+  assert.ok(
+    errors.some((e) => e.startsWith('row 9')),
+    errors.join('; '),
+  );
   assert.ok(!errors.some((e) => /^row [1-8]:/.test(e)), 'only row 9 is wrong');
-  assert.ok(errors.some((e) => e.startsWith('total')), 'the column total no longer adds up');
+  assert.ok(
+    errors.some((e) => e.startsWith('total')),
+    'the column total no longer adds up',
+  );
 });
 
 test('the self-check catches any single wrong figure', () => {

@@ -1,12 +1,19 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  packImage, parseImage, verifyImage, parseVersion, compareVersions, BOARD_ID,
-  DEV_FIRMWARE_SEED_HEX, DEV_FIRMWARE_PUBLIC_KEY_HEX, HEADER_SIZE,
+  packImage,
+  parseImage,
+  verifyImage,
+  parseVersion,
+  compareVersions,
+  BOARD_ID,
+  DEV_FIRMWARE_SEED_HEX,
+  DEV_FIRMWARE_PUBLIC_KEY_HEX,
+  HEADER_SIZE,
 } from '../../src/image/format.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
-import { nodeSign, nodeVerify } from '../../src/node/node-crypto.ts';
+import { nodeSign, nodeVerify } from '../../tools/node-crypto.ts';
 
 const seed = fromHex(DEV_FIRMWARE_SEED_HEX);
 const pub = fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX);
@@ -56,7 +63,13 @@ test('every truncation is refused and never throws', () => {
 });
 
 test('another key is refused', () => {
-  const other = packImage({ bundle, version: '1.0.0', boardId: BOARD_ID, securityCounter: 0, seed: new Uint8Array(32).fill(9) });
+  const other = packImage({
+    bundle,
+    version: '1.0.0',
+    boardId: BOARD_ID,
+    securityCounter: 0,
+    seed: new Uint8Array(32).fill(9),
+  });
   const v = verifyImage(other, pub);
   assert.not.ok(v.ok);
   if (!v.ok) assert.is(v.reason, 'signature');
@@ -76,7 +89,9 @@ test('versions', () => {
   assert.equal(parseVersion('1.2.3'), { major: 1, minor: 2, patch: 3, build: 0 });
   assert.ok('error' in parseVersion('1.2'));
   assert.ok('error' in parseVersion('256.0.0'));
-  assert.ok(compareVersions({ major: 1, minor: 10, patch: 0, build: 0 }, { major: 1, minor: 9, patch: 9, build: 9 }) > 0);
+  assert.ok(
+    compareVersions({ major: 1, minor: 10, patch: 0, build: 0 }, { major: 1, minor: 9, patch: 9, build: 9 }) > 0,
+  );
   assert.throws(() => packImage({ bundle, version: 'x', boardId: 1, securityCounter: 0, seed }));
 });
 

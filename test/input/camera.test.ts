@@ -73,7 +73,11 @@ test('stream mode: one whole-frame fallback every N frames without a code, in tu
 
 test('the finder locator puts a code anywhere in the frame into one jsQR run', () => {
   for (const px of [2, 3, 5]) {
-    for (const [x, y] of [[0, 0], [640 - 61 * px, 480 - 61 * px], [123, 77]]) {
+    for (const [x, y] of [
+      [0, 0],
+      [640 - 61 * px, 480 - 61 * px],
+      [123, 77],
+    ]) {
       const cam = new CameraDecoder({ fallbackEvery: 1000 });
       assert.is(cam.decode(qrFrame(code, { x, y, px })), code, `${px} ${x} ${y}`);
       assert.is(cam.attempts, 1);
@@ -82,10 +86,16 @@ test('the finder locator puts a code anywhere in the frame into one jsQR run', (
 });
 
 test('degraded frames: the set is seeded; a located code whose first crop fails is read in the same frame', () => {
-  const codes = loadVectors().vectors.filter((v) => v.code.startsWith('SPH1:') && v.code.length === 164).map((v) => v.code).slice(0, 8);
+  const codes = loadVectors()
+    .vectors.filter((v) => v.code.startsWith('SPH1:') && v.code.length === 164)
+    .map((v) => v.code)
+    .slice(0, 8);
   const a = degradedFrames(codes, 29);
   const b = degradedFrames(codes, 29);
-  assert.equal(a.map((f) => f.d), b.map((f) => f.d));
+  assert.equal(
+    a.map((f) => f.d),
+    b.map((f) => f.d),
+  );
   assert.ok(Buffer.from(a[28].frame.data).equals(Buffer.from(b[28].frame.data)), 'same seed, same pixels');
   // Frames 2, 25, 28 of the set: the crop at ~2.2 pixels a module fails, the one at ~4 reads.
   for (const i of [2, 25, 28]) {

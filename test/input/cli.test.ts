@@ -19,7 +19,14 @@ const tmp = mkdtempSync(join(tmpdir(), 'saphir-input-cli-'));
 const vectors = loadVectors().vectors;
 
 test('decode HID keyboard (us, fr, auto) and HID POS captures, in order, several files', async () => {
-  const r = await saphir('decode', '--source', 'hid-keyboard', fx('us-alphabet.hid'), fx('fr-alphabet.hid'), fx('us-rollover.hid'));
+  const r = await saphir(
+    'decode',
+    '--source',
+    'hid-keyboard',
+    fx('us-alphabet.hid'),
+    fx('fr-alphabet.hid'),
+    fx('us-rollover.hid'),
+  );
   assert.is(r.status, 0, r.stderr);
   assert.is(r.stdout, `SPH1:${ALPHABET}\nSPH1:${ALPHABET}\nSPH1:AB12\nA1\n`);
   const wrong = await saphir('decode', '--source', 'hid-keyboard', '--layout', 'us', fx('fr-alphabet.hid'));
@@ -33,7 +40,10 @@ test('decode serial bytes: codes on stdout, the dropped one on stderr (French, E
   assert.is(r.status, 0);
   assert.is(r.stdout.split('\n').length - 1, 9);
   assert.match(r.stderr, 'code coupé par du bruit « JUNK »');
-  assert.match((await saphir('decode', '--source', 'serial', '--lang', 'en', fx('serial-mixed.bin'))).stderr, 'code cut by line noise "JUNK"');
+  assert.match(
+    (await saphir('decode', '--source', 'serial', '--lang', 'en', fx('serial-mixed.bin'))).stderr,
+    'code cut by line noise "JUNK"',
+  );
 });
 
 test('decode images: a PNG from qrcode of a real SPH1 code, a raw y8 frame, a corpus photo', async () => {
@@ -55,7 +65,14 @@ test('decode images: a PNG from qrcode of a real SPH1 code, a raw y8 frame, a co
 test('decode: bad input gives reasons, not crashes', async () => {
   const broken = join(tmp, 'broken.hid');
   writeFileSync(broken, '02 00 16 00 00 00 00 00\nzz 00\n00 00 00 00 00 00 00 00\n02 00 13 00 00 00 00 00\n');
-  const r = await saphir('decode', '--source', 'hid-keyboard', broken, join(tmp, 'missing.hid'), fx('serial-mixed.bin'));
+  const r = await saphir(
+    'decode',
+    '--source',
+    'hid-keyboard',
+    broken,
+    join(tmp, 'missing.hid'),
+    fx('serial-mixed.bin'),
+  );
   assert.is(r.status, 1);
   assert.match(r.stderr, `${broken}:2 : ligne ignorée`);
   assert.match(r.stderr, 'code incomplet (délai dépassé) « SP »');
@@ -80,7 +97,9 @@ withSocat('scan --serial on a socat pty pair: the verdict of every code scanned'
     sp.on('exit', () => reject(new Error(err)));
   });
   try {
-    const cli = spawn(process.execPath, [BIN, 'scan', '--serial', ptys[0], '--count', '3', '--lang', 'en'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const cli = spawn(process.execPath, [BIN, 'scan', '--serial', ptys[0], '--count', '3', '--lang', 'en'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     cli.stdout.on('data', (d) => (out += d));

@@ -27,8 +27,12 @@ const H = 480;
 /** The homography taking the unit square's corners (0,0) (1,0) (1,1) (0,1) to the quad q. */
 function squareToQuad(q: [number, number][]): number[] {
   const [[x0, y0], [x1, y1], [x2, y2], [x3, y3]] = q;
-  const dx1 = x1 - x2, dx2 = x3 - x2, sx = x0 - x1 + x2 - x3;
-  const dy1 = y1 - y2, dy2 = y3 - y2, sy = y0 - y1 + y2 - y3;
+  const dx1 = x1 - x2,
+    dx2 = x3 - x2,
+    sx = x0 - x1 + x2 - x3;
+  const dy1 = y1 - y2,
+    dy2 = y3 - y2,
+    sy = y0 - y1 + y2 - y3;
   const den = dx1 * dy2 - dx2 * dy1;
   const g = (sx * dy2 - dx2 * sy) / den;
   const h = (dx1 * sy - sx * dy1) / den;
@@ -37,9 +41,21 @@ function squareToQuad(q: [number, number][]): number[] {
 
 function invert3(m: number[]): number[] {
   const [a, b, c, d, e, f, g, h, i] = m;
-  const A = e * i - f * h, B = -(d * i - f * g), C = d * h - e * g;
+  const A = e * i - f * h,
+    B = -(d * i - f * g),
+    C = d * h - e * g;
   const det = a * A + b * B + c * C;
-  return [A / det, -(b * i - c * h) / det, (b * f - c * e) / det, B / det, (a * i - c * g) / det, -(a * f - c * d) / det, C / det, -(a * h - b * g) / det, (a * e - b * d) / det];
+  return [
+    A / det,
+    -(b * i - c * h) / det,
+    (b * f - c * e) / det,
+    B / det,
+    (a * i - c * g) / det,
+    -(a * f - c * d) / det,
+    C / det,
+    -(a * h - b * g) / det,
+    (a * e - b * d) / det,
+  ];
 }
 
 /** 65 536 standard normal samples, indexed by 16 random bits (cheaper than Box–Muller per pixel). */
@@ -94,22 +110,33 @@ export function degradedFrame(text: string, d: Degradation, rng: Rng): Frame {
   const side = (n + 8) * d.px; // with the 4-module quiet zone
   // A square of that side, rotated, one edge shortened by `perspective` (keystone), placed where it fits.
   const half = side / 2;
-  const corners: [number, number][] = [[-half, -half], [half, -half], [half * (1 - d.perspective), half], [-half * (1 - d.perspective), half]];
-  const c = Math.cos(d.angle), s = Math.sin(d.angle);
+  const corners: [number, number][] = [
+    [-half, -half],
+    [half, -half],
+    [half * (1 - d.perspective), half],
+    [-half * (1 - d.perspective), half],
+  ];
+  const c = Math.cos(d.angle),
+    s = Math.sin(d.angle);
   const rot = corners.map(([x, y]) => [x * c - y * s, x * s + y * c] as [number, number]);
-  const minX = Math.min(...rot.map((p) => p[0])), maxX = Math.max(...rot.map((p) => p[0]));
-  const minY = Math.min(...rot.map((p) => p[1])), maxY = Math.max(...rot.map((p) => p[1]));
+  const minX = Math.min(...rot.map((p) => p[0])),
+    maxX = Math.max(...rot.map((p) => p[0]));
+  const minY = Math.min(...rot.map((p) => p[1])),
+    maxY = Math.max(...rot.map((p) => p[1]));
   const cx = -minX + rng.next() * Math.max(0, W - (maxX - minX));
   const cy = -minY + rng.next() * Math.max(0, H - (maxY - minY));
   const quad = rot.map(([x, y]) => [x + cx, y + cy] as [number, number]);
   const inv = invert3(squareToQuad(quad));
   const bg = 110 + rng.next() * 80;
-  const gx = (rng.next() - 0.5) * 0.15, gy = (rng.next() - 0.5) * 0.15;
+  const gx = (rng.next() - 0.5) * 0.15,
+    gy = (rng.next() - 0.5) * 0.15;
   const light = 215 + rng.next() * 30;
   const dark = 15 + rng.next() * 40;
   const g = new Float32Array(W * H);
-  const bx0 = Math.max(0, Math.floor(Math.min(...quad.map((p) => p[0]))) - 1), bx1 = Math.min(W, Math.ceil(Math.max(...quad.map((p) => p[0]))) + 1);
-  const by0 = Math.max(0, Math.floor(Math.min(...quad.map((p) => p[1]))) - 1), by1 = Math.min(H, Math.ceil(Math.max(...quad.map((p) => p[1]))) + 1);
+  const bx0 = Math.max(0, Math.floor(Math.min(...quad.map((p) => p[0]))) - 1),
+    bx1 = Math.min(W, Math.ceil(Math.max(...quad.map((p) => p[0]))) + 1);
+  const by0 = Math.max(0, Math.floor(Math.min(...quad.map((p) => p[1]))) - 1),
+    by1 = Math.min(H, Math.ceil(Math.max(...quad.map((p) => p[1]))) + 1);
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
       if (x < bx0 || x >= bx1 || y < by0 || y >= by1) {
@@ -120,7 +147,8 @@ export function degradedFrame(text: string, d: Degradation, rng: Rng): Frame {
       // 2×2 samples a pixel
       for (let sy = 0.25; sy < 1; sy += 0.5) {
         for (let sx = 0.25; sx < 1; sx += 0.5) {
-          const X = x + sx, Y = y + sy;
+          const X = x + sx,
+            Y = y + sy;
           const w = inv[6] * X + inv[7] * Y + inv[8];
           const u = (inv[0] * X + inv[1] * Y + inv[2]) / w;
           const v = (inv[3] * X + inv[4] * Y + inv[5]) / w;
@@ -138,7 +166,8 @@ export function degradedFrame(text: string, d: Degradation, rng: Rng): Frame {
   }
   blur(g, Math.round(d.blur * d.px * 1.2));
   if (d.glare > 0) {
-    const gxC = cx + (rng.next() - 0.5) * side * 0.6, gyC = cy + (rng.next() - 0.5) * side * 0.6;
+    const gxC = cx + (rng.next() - 0.5) * side * 0.6,
+      gyC = cy + (rng.next() - 0.5) * side * 0.6;
     const r2 = (side * (0.15 + rng.next() * 0.2)) ** 2;
     for (let y = 0; y < H; y++) {
       for (let x = 0; x < W; x++) g[y * W + x] += d.glare * 255 * Math.exp(-((x - gxC) ** 2 + (y - gyC) ** 2) / r2);

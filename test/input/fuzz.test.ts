@@ -12,7 +12,10 @@ import type { InputEvent } from '../../src/input/event.ts';
 const MAX = 64;
 const step = fc.tuple(fc.uint8Array({ minLength: 0, maxLength: 70 }), fc.integer({ min: 0, max: 3000 }), fc.boolean());
 
-function drive(d: { push(b: Uint8Array, t: number): void; tick(t: number): void; read(): InputEvent | undefined }, steps: [Uint8Array, number, boolean][]) {
+function drive(
+  d: { push(b: Uint8Array, t: number): void; tick(t: number): void; read(): InputEvent | undefined },
+  steps: [Uint8Array, number, boolean][],
+) {
   let t = 0;
   for (const [bytes, dt, readNow] of steps) {
     t += dt;
@@ -37,13 +40,23 @@ const params = { numRuns: 300 };
 
 test('keyboard wedge: random reports (all layouts)', () => {
   for (const layout of ['us', 'fr', 'auto'] as const) {
-    fc.assert(fc.property(fc.array(step, { maxLength: 80 }), (steps) => drive(new KeyboardWedgeDecoder({ layout, maxLength: MAX }), steps)), params);
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 80 }), (steps) =>
+        drive(new KeyboardWedgeDecoder({ layout, maxLength: MAX }), steps),
+      ),
+      params,
+    );
   }
   // Reports made of plausible usages, so that codes actually form.
-  const report = fc.tuple(fc.integer({ min: 0, max: 255 }), fc.array(fc.integer({ min: 0, max: 0x65 }), { maxLength: 6 }));
+  const report = fc.tuple(
+    fc.integer({ min: 0, max: 255 }),
+    fc.array(fc.integer({ min: 0, max: 0x65 }), { maxLength: 6 }),
+  );
   fc.assert(
     fc.property(fc.array(report, { maxLength: 400 }), (rs) => {
-      const steps = rs.map(([m, keys]) => [Uint8Array.from([m, 0, ...keys]), 5, false] as [Uint8Array, number, boolean]);
+      const steps = rs.map(
+        ([m, keys]) => [Uint8Array.from([m, 0, ...keys]), 5, false] as [Uint8Array, number, boolean],
+      );
       drive(new KeyboardWedgeDecoder({ layout: 'auto', maxLength: MAX }), steps);
     }),
     params,
@@ -51,14 +64,22 @@ test('keyboard wedge: random reports (all layouts)', () => {
 });
 
 test('HID POS: random reports, and 64-byte reports with random fields', () => {
-  fc.assert(fc.property(fc.array(step, { maxLength: 80 }), (steps) => drive(new HidPosDecoder({ maxLength: MAX }), steps)), params);
+  fc.assert(
+    fc.property(fc.array(step, { maxLength: 80 }), (steps) => drive(new HidPosDecoder({ maxLength: MAX }), steps)),
+    params,
+  );
   const pos = fc.uint8Array({ minLength: 64, maxLength: 64 }).map((r) => {
     r[0] = 2;
     r[1] %= 60;
     return r;
   });
   fc.assert(
-    fc.property(fc.array(pos, { maxLength: 60 }), (rs) => drive(new HidPosDecoder({ maxLength: MAX }), rs.map((r) => [r, 10, false]))),
+    fc.property(fc.array(pos, { maxLength: 60 }), (rs) =>
+      drive(
+        new HidPosDecoder({ maxLength: MAX }),
+        rs.map((r) => [r, 10, false]),
+      ),
+    ),
     params,
   );
 });
@@ -103,7 +124,9 @@ test('camera: frames of random dark and light blocks (finder-like runs) in both 
         const width = 40 * px;
         const height = 30 * px;
         const data = new Uint8Array(width * height);
-        for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data[y * width + x] = cells[Math.floor(y / px) * 40 + Math.floor(x / px)] & 0x80 ? 20 : 230;
+        for (let y = 0; y < height; y++)
+          for (let x = 0; x < width; x++)
+            data[y * width + x] = cells[Math.floor(y / px) * 40 + Math.floor(x / px)] & 0x80 ? 20 : 230;
         const f = { width, height, format: 'y8' as const, data };
         for (const cam of [still, stream]) {
           const r = cam.decode(f);

@@ -6,7 +6,7 @@ import { parseHexReports } from '../../src/input/capture.ts';
 import type { InputEvent } from '../../src/input/event.ts';
 import type { Frame } from '../../src/hal.ts';
 import QRCode from 'qrcode';
-import { main } from '../../src/node/cli.ts';
+import { saphirIn as runInProcess } from '../cli/run-cli.ts';
 
 export const FIXTURES = join(ROOT, 'test', 'fixtures', 'input');
 export const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:';
@@ -37,10 +37,14 @@ export function run(d: Decoder, items: Uint8Array[], stepMs = 10): InputEvent[] 
   return out;
 }
 
-export const codes = (events: InputEvent[]) => events.filter((e) => e.type === 'code').map((e) => (e as { text: string }).text);
+export const codes = (events: InputEvent[]) =>
+  events.filter((e) => e.type === 'code').map((e) => (e as { text: string }).text);
 
 /** A grey frame with the QR code of `text` drawn at (x, y), `px` pixels a module, 4-module quiet zone. */
-export function qrFrame(text: string, opts: { width?: number; height?: number; x?: number; y?: number; px?: number; invert?: boolean } = {}): Frame {
+export function qrFrame(
+  text: string,
+  opts: { width?: number; height?: number; x?: number; y?: number; px?: number; invert?: boolean } = {},
+): Frame {
   const { width = 640, height = 480, x = 40, y = 40, px = 4, invert = false } = opts;
   const qr = QRCode.create(text, { errorCorrectionLevel: 'M' });
   const n = qr.modules.size;
@@ -61,20 +65,8 @@ export function qrFrame(text: string, opts: { width?: number; height?: number; x
   return { width, height, format: 'y8', data };
 }
 
-
-/** Runs `saphir ARGS…` in this process, capturing what it writes. */
+/** Runs `saphir ARGS…` in this process, capturing what it writes (test/cli/run-cli.ts). */
 export async function saphirIn(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = process.stdout.write;
-  const err = process.stderr.write;
-  process.stdout.write = ((s: string | Uint8Array) => ((stdout += s), true)) as typeof out;
-  process.stderr.write = ((s: string | Uint8Array) => ((stderr += s), true)) as typeof err;
-  try {
-    const status = await main(args);
-    return { status, stdout, stderr };
-  } finally {
-    process.stdout.write = out;
-    process.stderr.write = err;
-  }
+  const r = await runInProcess(args);
+  return { status: r.code, stdout: r.stdout, stderr: r.stderr };
 }

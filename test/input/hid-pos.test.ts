@@ -26,7 +26,11 @@ test('capture without the report ID (63-byte reports)', () => {
 });
 
 test('trailing CR and CRLF are stripped, a code without one is kept whole', () => {
-  const ev = run(new HidPosDecoder(), [posReport('SPH1:A\r', false), posReport('SPH1:B\r\n', false), posReport('SPH1:C', false)]);
+  const ev = run(new HidPosDecoder(), [
+    posReport('SPH1:A\r', false),
+    posReport('SPH1:B\r\n', false),
+    posReport('SPH1:C', false),
+  ]);
   assert.equal(codes(ev), ['SPH1:A', 'SPH1:B', 'SPH1:C']);
 });
 
@@ -36,9 +40,17 @@ test('bad reports: wrong ID, wrong size, length over 56; a bad one mid-code disc
   const long = posReport('X', false);
   long[1] = 57;
   const ev = run(new HidPosDecoder(), [bad, new Uint8Array(8), long, posReport('SPH1:OK', false)]);
-  assert.equal(ev.map((e) => e.type === 'dropped' && e.reason), ['bad-report', 'bad-report', 'bad-report', false]);
+  assert.equal(
+    ev.map((e) => e.type === 'dropped' && e.reason),
+    ['bad-report', 'bad-report', 'bad-report', false],
+  );
   assert.equal(codes(ev), ['SPH1:OK']);
-  const ev2 = run(new HidPosDecoder(), [posReport('SPH1:AB', true), bad, posReport('CD', false), posReport('SPH1:E', false)]);
+  const ev2 = run(new HidPosDecoder(), [
+    posReport('SPH1:AB', true),
+    bad,
+    posReport('CD', false),
+    posReport('SPH1:E', false),
+  ]);
   assert.equal(ev2, [
     { type: 'dropped', reason: 'bad-report', partial: 'SPH1:AB' },
     { type: 'code', text: 'SPH1:E' },

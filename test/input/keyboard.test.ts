@@ -72,7 +72,9 @@ test('a partial code left longer than the inter-key timeout is dropped; the next
   typeText('SPH1:C', usKey).forEach((r, i) => d.push(r, 600 + i));
   assert.equal(d.read(), { type: 'code', text: 'SPH1:C' });
   // A late key also expires the partial before it counts.
-  typeText('XY', usKey).slice(0, -2).forEach((r, i) => d.push(r, 700 + i));
+  typeText('XY', usKey)
+    .slice(0, -2)
+    .forEach((r, i) => d.push(r, 700 + i));
   typeText('Z', usKey).forEach((r, i) => d.push(r, 2000 + i));
   assert.equal(d.read(), { type: 'dropped', reason: 'timeout', partial: 'XY' });
   assert.equal(d.read(), { type: 'code', text: 'Z' });
@@ -94,7 +96,13 @@ test('bad reports: too short, and the ErrorRollOver phantom state', () => {
     { type: 'dropped', reason: 'bad-report', partial: 'AB' },
     { type: 'code', text: 'C' },
   ]);
-  const ev2 = run(kb('us'), [report(2, 0x04), report(2, 1, 1, 1, 1, 1, 1), report(2, 0x04), report(0, 0x05), report(0, 0x28)]);
+  const ev2 = run(kb('us'), [
+    report(2, 0x04),
+    report(2, 1, 1, 1, 1, 1, 1),
+    report(2, 0x04),
+    report(0, 0x05),
+    report(0, 0x28),
+  ]);
   assert.equal(ev2, [
     { type: 'dropped', reason: 'bad-report', partial: 'A' },
     { type: 'code', text: 'b' },
@@ -107,13 +115,23 @@ test('9-byte reports carry a report ID in front', () => {
 });
 
 test('Ctrl/GUI chords and unknown keys type nothing; Enter alone gives no code', () => {
-  const ev = run(kb('us'), [report(0x01, 0x04), report(0), report(0x08, 0x05), report(0), report(0, 0x3a), report(0, 0x28), report(0)]);
+  const ev = run(kb('us'), [
+    report(0x01, 0x04),
+    report(0),
+    report(0x08, 0x05),
+    report(0),
+    report(0, 0x3a),
+    report(0, 0x28),
+    report(0),
+  ]);
   assert.equal(ev, []);
 });
 
 test('FR AltGr characters come through (not Base45, so the check refuses them)', () => {
   // AltGr+0x27 is @ on AZERTY, Ctrl+Alt is AltGr too; on US right Alt is plain Alt.
-  assert.equal(codes(run(kb('fr'), [report(0x40, 0x27), report(0), report(0x05, 0x20), report(0), report(0, 0x28)])), ['@#']);
+  assert.equal(codes(run(kb('fr'), [report(0x40, 0x27), report(0), report(0x05, 0x20), report(0), report(0, 0x28)])), [
+    '@#',
+  ]);
 });
 
 test.run();

@@ -7,8 +7,15 @@ export function usKey(c: string): [number, number] {
   if (c === '0') return [0, 0x27];
   if (c >= 'A' && c <= 'Z') return [SHIFT, 0x04 + c.charCodeAt(0) - 65];
   const t: Record<string, [number, number]> = {
-    ' ': [0, 0x2c], $: [SHIFT, 0x21], '%': [SHIFT, 0x22], '*': [SHIFT, 0x25], '+': [SHIFT, 0x2e],
-    '-': [0, 0x2d], '.': [0, 0x37], '/': [0, 0x38], ':': [SHIFT, 0x33],
+    ' ': [0, 0x2c],
+    $: [SHIFT, 0x21],
+    '%': [SHIFT, 0x22],
+    '*': [SHIFT, 0x25],
+    '+': [SHIFT, 0x2e],
+    '-': [0, 0x2d],
+    '.': [0, 0x37],
+    '/': [0, 0x38],
+    ':': [SHIFT, 0x33],
   };
   return t[c];
 }
@@ -19,8 +26,15 @@ export function frKey(c: string): [number, number] {
   const moved: Record<string, number> = { A: 0x14, Q: 0x04, Z: 0x1a, W: 0x1d, M: 0x33 };
   if (c >= 'A' && c <= 'Z') return [SHIFT, moved[c] ?? 0x04 + c.charCodeAt(0) - 65];
   const t: Record<string, [number, number]> = {
-    ' ': [0, 0x2c], $: [0, 0x30], '%': [SHIFT, 0x34], '*': [0, 0x31], '+': [SHIFT, 0x2e],
-    '-': [0, 0x23], '.': [SHIFT, 0x36], '/': [SHIFT, 0x37], ':': [0, 0x37],
+    ' ': [0, 0x2c],
+    $: [0, 0x30],
+    '%': [SHIFT, 0x34],
+    '*': [0, 0x31],
+    '+': [SHIFT, 0x2e],
+    '-': [0, 0x23],
+    '.': [SHIFT, 0x36],
+    '/': [SHIFT, 0x37],
+    ':': [0, 0x37],
   };
   return t[c];
 }

@@ -34,7 +34,9 @@ const SCANNER: HidDeviceInfo[] = [
   { vendorId: 0x046d, productId: 0xc31c, path: '/dev/hidraw0', usagePage: 1, usage: 6, product: 'Keyboard' },
 ];
 
-function fake(opts: { devices?: HidDeviceInfo[]; openError?: string; opened?: FakeDevice[] } = {}): () => Promise<HidModule> {
+function fake(
+  opts: { devices?: HidDeviceInfo[]; openError?: string; opened?: FakeDevice[] } = {},
+): () => Promise<HidModule> {
   const opened = opts.opened ?? [];
   return async () => ({
     devices: () => (opts.devices ?? SCANNER).slice(),
@@ -68,7 +70,13 @@ test('VID:PID or path', () => {
 test('keyboard mode opens the keyboard interface; reports become codes', async () => {
   const opened: FakeDevice[] = [];
   const events: InputEvent[] = [];
-  const s = await openHidScanner({ device: '0c2e:0b61', mode: 'keyboard', load: fake({ opened }), onEvent: (e) => events.push(e), tickMs: 0 });
+  const s = await openHidScanner({
+    device: '0c2e:0b61',
+    mode: 'keyboard',
+    load: fake({ opened }),
+    onEvent: (e) => events.push(e),
+    tickMs: 0,
+  });
   assert.is(opened[0].path, '/dev/hidraw3');
   for (const r of reportsOf('fr-alphabet.hid')) opened[0].emit('data', Buffer.from(r));
   assert.equal(codes(events), ['SPH1:' + ALPHABET]);
@@ -79,18 +87,37 @@ test('keyboard mode opens the keyboard interface; reports become codes', async (
 test('POS mode opens the usage page 0x8C interface; a path opens that device', async () => {
   const opened: FakeDevice[] = [];
   const events: InputEvent[] = [];
-  await openHidScanner({ device: '0c2e:0b61', mode: 'pos', load: fake({ opened }), onEvent: (e) => events.push(e), tickMs: 0 });
+  await openHidScanner({
+    device: '0c2e:0b61',
+    mode: 'pos',
+    load: fake({ opened }),
+    onEvent: (e) => events.push(e),
+    tickMs: 0,
+  });
   assert.is(opened[0].path, '/dev/hidraw4');
   for (const r of reportsOf('pos-no-report-id.hid')) opened[0].emit('data', Buffer.from(r));
   assert.equal(codes(events), ['SPH1:' + ALPHABET]);
-  await openHidScanner({ device: '/dev/hidraw0', mode: 'keyboard', load: fake({ opened }), onEvent: () => {}, tickMs: 0 });
+  await openHidScanner({
+    device: '/dev/hidraw0',
+    mode: 'keyboard',
+    load: fake({ opened }),
+    onEvent: () => {},
+    tickMs: 0,
+  });
   assert.is(opened[1].path, '/dev/hidraw0');
 });
 
 test('a read error after opening is passed on', async () => {
   const opened: FakeDevice[] = [];
   const errors: string[] = [];
-  await openHidScanner({ device: '0c2e:0b61', mode: 'pos', load: fake({ opened }), onEvent: () => {}, onError: (m) => errors.push(m), tickMs: 0 });
+  await openHidScanner({
+    device: '0c2e:0b61',
+    mode: 'pos',
+    load: fake({ opened }),
+    onEvent: () => {},
+    onError: (m) => errors.push(m),
+    tickMs: 0,
+  });
   opened[0].emit('error', new Error('could not read from HID device'));
   assert.equal(errors, ['could not read from HID device']);
 });
@@ -101,8 +128,13 @@ test('unplug: reported, the scanner looked up again (on a new path) and reopened
   const events: InputEvent[] = [];
   const status: string[] = [];
   const s = await openHidScanner({
-    device: '0c2e:0b61', mode: 'pos', load: fake({ opened, devices }), tickMs: 0, reopenMs: 5,
-    onEvent: (e) => events.push(e), onStatus: (st, d) => status.push(`${st} ${d}`),
+    device: '0c2e:0b61',
+    mode: 'pos',
+    load: fake({ opened, devices }),
+    tickMs: 0,
+    reopenMs: 5,
+    onEvent: (e) => events.push(e),
+    onStatus: (st, d) => status.push(`${st} ${d}`),
   });
   devices.splice(0, 2);
   opened[0].emit('error', new Error('could not read from HID device'));
@@ -124,7 +156,9 @@ test('unplug: reported, the scanner looked up again (on a new path) and reopened
 test('libusb or libudev missing: the package to install', async () => {
   const libusb = await expectError(
     openHidScanner({
-      device: '0c2e:0b61', mode: 'pos', onEvent: () => {},
+      device: '0c2e:0b61',
+      mode: 'pos',
+      onEvent: () => {},
       load: async () => {
         throw new Error('libusb-1.0.so.0: cannot open shared object file: No such file or directory');
       },
@@ -135,8 +169,15 @@ test('libusb or libudev missing: the package to install', async () => {
   assert.match(libusb.text('en'), 'apt-get install libusb-1.0-0');
   const udev = await expectError(
     openHidScanner({
-      device: '0c2e:0b61', mode: 'pos', onEvent: () => {},
-      load: async () => ({ devices: () => { throw new Error('libudev.so.1: cannot open shared object file'); }, HID: class {} as never }),
+      device: '0c2e:0b61',
+      mode: 'pos',
+      onEvent: () => {},
+      load: async () => ({
+        devices: () => {
+          throw new Error('libudev.so.1: cannot open shared object file');
+        },
+        HID: class {} as never,
+      }),
     }),
   );
   assert.match(udev.text('en'), 'apt-get install libudev1');
@@ -144,20 +185,38 @@ test('libusb or libudev missing: the package to install', async () => {
 
 test('permission denied: the udev rule to add', async () => {
   const e = await expectError(
-    openHidScanner({ device: '0c2e:0b61', mode: 'pos', load: fake({ openError: 'cannot open device with path /dev/hidraw4' }), onEvent: () => {}, platform: 'linux' }),
+    openHidScanner({
+      device: '0c2e:0b61',
+      mode: 'pos',
+      load: fake({ openError: 'cannot open device with path /dev/hidraw4' }),
+      onEvent: () => {},
+      platform: 'linux',
+    }),
   );
   assert.is(e.kind, 'permission');
   assert.match(e.text('fr'), 'SUBSYSTEM=="hidraw", ATTRS{idVendor}=="0c2e", ATTRS{idProduct}=="0b61", MODE="0666"');
   assert.match(e.text('en'), 'udevadm control --reload-rules');
   const e2 = await expectError(
-    openHidScanner({ device: '0c2e:0b61', mode: 'pos', load: fake({ openError: 'EACCES: permission denied' }), onEvent: () => {}, platform: 'darwin' }),
+    openHidScanner({
+      device: '0c2e:0b61',
+      mode: 'pos',
+      load: fake({ openError: 'EACCES: permission denied' }),
+      onEvent: () => {},
+      platform: 'darwin',
+    }),
   );
   assert.is(e2.kind, 'permission');
 });
 
 test('a keyboard the OS owns: use HID POS or serial mode', async () => {
   const e = await expectError(
-    openHidScanner({ device: '0c2e:0b61', mode: 'keyboard', load: fake({ openError: 'cannot open device with path IOService:/…' }), onEvent: () => {}, platform: 'darwin' }),
+    openHidScanner({
+      device: '0c2e:0b61',
+      mode: 'keyboard',
+      load: fake({ openError: 'cannot open device with path IOService:/…' }),
+      onEvent: () => {},
+      platform: 'darwin',
+    }),
   );
   assert.is(e.kind, 'keyboard-owned');
   assert.match(e.text('fr'), 'mode HID POS');
@@ -169,10 +228,18 @@ test('device not found lists what is connected; other open errors are passed on'
   const e = await expectError(openHidScanner({ device: '1234:5678', mode: 'pos', load: fake(), onEvent: () => {} }));
   assert.is(e.kind, 'not-found');
   assert.match(e.text('en'), '0c2e:0b61 Scanner (/dev/hidraw3)');
-  const e2 = await expectError(openHidScanner({ device: '1234:5678', mode: 'pos', load: fake({ devices: [] }), onEvent: () => {} }));
+  const e2 = await expectError(
+    openHidScanner({ device: '1234:5678', mode: 'pos', load: fake({ devices: [] }), onEvent: () => {} }),
+  );
   assert.match(e2.text('fr'), 'aucun périphérique HID 1234:5678');
   const e3 = await expectError(
-    openHidScanner({ device: '0c2e:0b61', mode: 'pos', load: fake({ openError: 'device busy' }), onEvent: () => {}, platform: 'win32' }),
+    openHidScanner({
+      device: '0c2e:0b61',
+      mode: 'pos',
+      load: fake({ openError: 'device busy' }),
+      onEvent: () => {},
+      platform: 'win32',
+    }),
   );
   assert.is(e3.kind, 'open');
   assert.match(e3.message, 'device busy');

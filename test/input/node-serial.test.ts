@@ -5,7 +5,12 @@ import * as assert from 'uvu/assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, writeSync, closeSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { openSerialScanner, SerialOpenError, type BindingInterface, type SerialScanner } from '../../src/node/serial.ts';
+import {
+  openSerialScanner,
+  SerialOpenError,
+  type BindingInterface,
+  type SerialScanner,
+} from '../../src/node/serial.ts';
 import type { InputEvent } from '../../src/input/event.ts';
 import { loadVectors, requireTool } from '../helpers.ts';
 
@@ -35,7 +40,12 @@ test('mock port: codes in any chunking, ACK written back', async () => {
   MockBinding.reset();
   MockBinding.createPort('/dev/SCAN0', { record: true });
   const events: InputEvent[] = [];
-  const s = await openSerialScanner({ path: '/dev/SCAN0', binding: mock, framing: { ack: true }, onEvent: (e) => events.push(e) });
+  const s = await openSerialScanner({
+    path: '/dev/SCAN0',
+    binding: mock,
+    framing: { ack: true },
+    onEvent: (e) => events.push(e),
+  });
   const port = s.stream!.port as unknown as MockPortBinding;
   port.emitData(Buffer.from(']Q1SPH1:AB'));
   port.emitData(Buffer.from('C\r\nSPH1:D\t'));
@@ -85,7 +95,10 @@ test('mock port: unplug is reported, the port reopened when it returns, codes re
   await until(() => status.includes('reopened'));
   (s.stream!.port as unknown as MockPortBinding).emitData(Buffer.from('SPH1:BACK\r'));
   await until(() => events.some((e) => e.type === 'code'));
-  assert.equal(events.filter((e) => e.type === 'code'), [{ type: 'code', text: 'SPH1:BACK' }]);
+  assert.equal(
+    events.filter((e) => e.type === 'code'),
+    [{ type: 'code', text: 'SPH1:BACK' }],
+  );
   assert.equal(status.slice(0, 3), ['open', 'unplugged', 'reopened']);
   await s.close();
 });
@@ -129,7 +142,10 @@ withSocat('real pty pair (socat) through the native binding: a real SPH1 code, n
     writeSync(fd, Buffer.from(`\x00\xff]Q1${code}\r\nSPH1:A\nSPH1:B\t\x02SPH1:C\x03`, 'latin1'));
     await until(() => events.length >= 4);
     closeSync(fd);
-    assert.equal(events.map((e) => e.type === 'code' && e.text), [code, 'SPH1:A', 'SPH1:B', 'SPH1:C']);
+    assert.equal(
+      events.map((e) => e.type === 'code' && e.text),
+      [code, 'SPH1:A', 'SPH1:B', 'SPH1:C'],
+    );
   } finally {
     await s?.close();
     await stop(proc);
@@ -144,7 +160,12 @@ withSocat('real pty: socat killed (unplug) then restarted on the same path (repl
   try {
     const events: InputEvent[] = [];
     const status: string[] = [];
-    s = await openSerialScanner({ path: links[1], reopenMs: 50, onEvent: (e) => events.push(e), onStatus: (st) => status.push(st) });
+    s = await openSerialScanner({
+      path: links[1],
+      reopenMs: 50,
+      onEvent: (e) => events.push(e),
+      onStatus: (st) => status.push(st),
+    });
     await stop(pair.proc);
     await until(() => status.includes('unplugged'));
     pair = await socatPair(links);

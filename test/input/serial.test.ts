@@ -11,8 +11,15 @@ test('capture: every terminator, STX/ETX, AIM prefixes, noise — whole, and one
   const d = new SerialDecoder();
   const ev = run(d, [data]);
   assert.equal(codes(ev), expected);
-  assert.equal(ev.filter((e) => e.type === 'dropped'), [{ type: 'dropped', reason: 'noise', partial: 'JUNK' }]);
-  const ev1 = run(new SerialDecoder(), [...data].map((b) => Uint8Array.of(b)), 1);
+  assert.equal(
+    ev.filter((e) => e.type === 'dropped'),
+    [{ type: 'dropped', reason: 'noise', partial: 'JUNK' }],
+  );
+  const ev1 = run(
+    new SerialDecoder(),
+    [...data].map((b) => Uint8Array.of(b)),
+    1,
+  );
   assert.equal(codes(ev1), expected);
 });
 
@@ -25,7 +32,12 @@ test('AIM identifier recorded; stripping can be turned off', () => {
 
 test('configured prefix and suffix, before or after the AIM identifier', () => {
   const d = new SerialDecoder({ prefix: '#>', suffix: '<#' });
-  assert.equal(codes(run(d, [bytes('#>SPH1:A<#\r]Q1#>SPH1:B<#\r#>]Q1SPH1:C\rSPH1:D\r')])), ['SPH1:A', 'SPH1:B', 'SPH1:C', 'SPH1:D']);
+  assert.equal(codes(run(d, [bytes('#>SPH1:A<#\r]Q1#>SPH1:B<#\r#>]Q1SPH1:C\rSPH1:D\r')])), [
+    'SPH1:A',
+    'SPH1:B',
+    'SPH1:C',
+    'SPH1:D',
+  ]);
 });
 
 test('inter-byte timeout drops a partial code, the next code is whole', () => {

@@ -3,23 +3,38 @@ import * as assert from 'uvu/assert';
 import { NorFlash } from '../../hw-sim/nor-flash.ts';
 import { LAYOUT } from '../../hw-sim/layout.ts';
 import { Ledger, LedgerError, LedgerFull, MARK_BLOCKS, blockView, type Payment } from '../../src/ledger/index.ts';
-import { HEADER_SIZE, SLOT_SIZE, crcRange, encodePayment, decodePayment, slotState } from '../../src/ledger/format.ts';
-import { crc32 } from '../../src/crc32.ts';
+import { HEADER_SIZE, SLOT_SIZE, encodePayment, decodePayment, slotState } from '../../src/ledger/format.ts';
+import { crc32, crc32Range } from '../../src/crc32.ts';
+import { crc32 as zlibCrc32 } from 'node:zlib';
 import { seeded } from '../../hw-sim/nor-flash.ts';
 
 /** 5 sectors of 256 bytes: 6 slots a sector, two kept free: capacity 18. */
 const smallChip = () => new NorFlash({ size: 5 * 256, sectorSize: 256 });
 const pay = (n: number, over: Partial<Payment> = {}): Payment => ({
-  emission: 12, block: n % 5, number: 1000 + n, prizeEur: 10 + (n % 3) * 5, paidAtMs: 1_780_000_000_000 + n * 1000, deviceId: 'SAPH-0042', ...over,
+  emission: 12,
+  block: n % 5,
+  number: 1000 + n,
+  prizeEur: 10 + (n % 3) * 5,
+  paidAtMs: 1_780_000_000_000 + n * 1000,
+  deviceId: 'SAPH-0042',
+  ...over,
 });
 const key = (p: Payment) => ({ emission: p.emission, block: p.block, number: p.number });
 /** One of the two logs of the device's ledger partition (after the time-mark sectors; src/ledger/mirror.ts). */
-const deviceLog = (chip: NorFlash) => blockView(chip.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), MARK_BLOCKS, 256);
+const deviceLog = (chip: NorFlash) =>
+  blockView(chip.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), MARK_BLOCKS, 256);
 
 test('format: a payment slot round-trips, extremes included', () => {
   for (const p of [
     pay(1),
-    { emission: 65535, block: 65535, number: 0xffffffff, prizeEur: 0xffffffff, paidAtMs: 2 ** 48 - 1, deviceId: '~'.repeat(16) },
+    {
+      emission: 65535,
+      block: 65535,
+      number: 0xffffffff,
+      prizeEur: 0xffffffff,
+      paidAtMs: 2 ** 48 - 1,
+      deviceId: '~'.repeat(16),
+    },
     { emission: 0, block: 0, number: 0, prizeEur: 0, paidAtMs: 0, deviceId: '' },
   ]) {
     const b = encodePayment(p);
@@ -29,11 +44,15 @@ test('format: a payment slot round-trips, extremes included', () => {
   }
 });
 
-test('format: the fast CRC of a range equals the shared CRC-32', () => {
+test('the one CRC-32 (src/crc32.ts): of a range, whole, continued over pieces, as zlib computes it', () => {
   const r = seeded(3);
   const b = new Uint8Array(300).map(() => Math.floor(r() * 256));
-  for (let o = 0; o < 40; o += 3) for (let n = 0; n <= 70; n += 1) assert.is(crcRange(b, o, n), crc32(b.subarray(o, o + n)), `${o}+${n}`);
-  assert.is(crcRange(new TextEncoder().encode('123456789'), 0, 9), 0xcbf43926);
+  for (let o = 0; o < 40; o += 3) {
+    for (let n = 0; n <= 70; n += 1) assert.is(crc32Range(b, o, n), zlibCrc32(b.subarray(o, o + n)), `${o}+${n}`);
+  }
+  for (const cut of [0, 1, 3, 4, 5, 150, 300])
+    assert.is(crc32(b.subarray(cut), crc32(b.subarray(0, cut))), zlibCrc32(b), `cut ${cut}`);
+  assert.is(crc32(new TextEncoder().encode('123456789')), 0xcbf43926);
 });
 
 test('a new ledger is empty; capacity of one log of the device partition', () => {
@@ -68,7 +87,10 @@ test('forEach and some walk the payments without building a list, and stop early
   l.forEach((p) => {
     seen.push(p.number);
   });
-  assert.equal(seen.sort(), Array.from({ length: 14 }, (_, i) => 1000 + i));
+  assert.equal(
+    seen.sort(),
+    Array.from({ length: 14 }, (_, i) => 1000 + i),
+  );
   let calls = 0;
   assert.ok(l.some((p) => (calls++, p.number === 1003)));
   assert.is(calls, 4);
@@ -96,9 +118,17 @@ test('malformed payments are refused with a reason, nothing written', () => {
   const chip = smallChip();
   const l = Ledger.open(chip);
   const bad: unknown[] = [
-    null, 42, {}, pay(1, { emission: -1 }), pay(1, { block: 70000 }), pay(1, { number: 1.5 }),
-    pay(1, { prizeEur: NaN }), pay(1, { paidAtMs: 2 ** 48 }), pay(1, { deviceId: 'x'.repeat(17) }),
-    pay(1, { deviceId: 'é' }), pay(1, { deviceId: 7 as unknown as string }),
+    null,
+    42,
+    {},
+    pay(1, { emission: -1 }),
+    pay(1, { block: 70000 }),
+    pay(1, { number: 1.5 }),
+    pay(1, { prizeEur: NaN }),
+    pay(1, { paidAtMs: 2 ** 48 }),
+    pay(1, { deviceId: 'x'.repeat(17) }),
+    pay(1, { deviceId: 'é' }),
+    pay(1, { deviceId: 7 as unknown as string }),
   ];
   for (const p of bad) {
     try {
@@ -113,14 +143,26 @@ test('malformed payments are refused with a reason, nothing written', () => {
   assert.is(chip.ops, 0);
   assert.is(l.find(null as never), undefined);
   assert.is(l.find({ emission: 'a', block: 1, number: 1 } as never), undefined);
-  assert.throws(() => Ledger.open(chip, { deviceId: 'x'.repeat(20) }), (e: unknown) => e instanceof LedgerError);
-  assert.throws(() => l.compact('no' as never), (e: unknown) => e instanceof LedgerError);
+  assert.throws(
+    () => Ledger.open(chip, { deviceId: 'x'.repeat(20) }),
+    (e: unknown) => e instanceof LedgerError,
+  );
+  assert.throws(
+    () => l.compact('no' as never),
+    (e: unknown) => e instanceof LedgerError,
+  );
 });
 
 test('a flash too small for three blocks is refused', () => {
-  assert.throws(() => Ledger.open(new NorFlash({ size: 512, sectorSize: 256 })), (e: unknown) => (e as LedgerError).code === 'FLASH');
+  assert.throws(
+    () => Ledger.open(new NorFlash({ size: 512, sectorSize: 256 })),
+    (e: unknown) => (e as LedgerError).code === 'FLASH',
+  );
   assert.is(Ledger.open(new NorFlash({ size: 768, sectorSize: 256 })).capacity, 6);
-  assert.throws(() => Ledger.open(new NorFlash({ size: 64, sectorSize: 32 })), (e: unknown) => (e as LedgerError).code === 'FLASH');
+  assert.throws(
+    () => Ledger.open(new NorFlash({ size: 64, sectorSize: 32 })),
+    (e: unknown) => (e as LedgerError).code === 'FLASH',
+  );
 });
 
 test('full ledger: LedgerFull, nothing lost, room again after compaction', () => {
@@ -142,7 +184,10 @@ test('full ledger: LedgerFull, nothing lost, room again after compaction', () =>
   const reopened = Ledger.open(chip);
   assert.is(reopened.count, 18);
   for (let i = 0; i < 18; i++) assert.equal(reopened.find(key(pay(i))), pay(i));
-  assert.is(reopened.compact((p) => p.number % 2 === 0), 9);
+  assert.is(
+    reopened.compact((p) => p.number % 2 === 0),
+    9,
+  );
   assert.is(reopened.count, 9);
   for (let i = 18; i < 27; i++) reopened.record(pay(i));
   const after = Ledger.open(chip);
@@ -154,9 +199,18 @@ test('compaction keeps the content of what it keeps, entries stay in payment ord
   const chip = smallChip();
   const l = Ledger.open(chip);
   for (let i = 0; i < 15; i++) l.record(pay(i));
-  assert.is(l.compact(() => true), 0);
-  assert.equal(l.entries(), Array.from({ length: 15 }, (_, i) => pay(i)));
-  assert.is(l.compact((p) => p.block !== 2), 3);
+  assert.is(
+    l.compact(() => true),
+    0,
+  );
+  assert.equal(
+    l.entries(),
+    Array.from({ length: 15 }, (_, i) => pay(i)),
+  );
+  assert.is(
+    l.compact((p) => p.block !== 2),
+    3,
+  );
   const want = Array.from({ length: 15 }, (_, i) => pay(i)).filter((p) => p.block !== 2);
   assert.equal(l.entries(), want);
   assert.equal(Ledger.open(chip).entries(), want);
@@ -190,7 +244,10 @@ test('compactStep: a sector a step, the same result as compact', () => {
   assert.is(steps, 6, 'the six sectors holding a dropped payment');
   assert.equal(Ledger.open(b.chip).entries(), Ledger.open(a.chip).entries());
   assert.equal(b.l.compactStep(keep), { dropped: 0, done: true });
-  assert.throws(() => b.l.compactStep(null as never), (e: unknown) => e instanceof LedgerError);
+  assert.throws(
+    () => b.l.compactStep(null as never),
+    (e: unknown) => e instanceof LedgerError,
+  );
 });
 
 test('compactStep reads a bounded number of clean sectors a call', () => {
@@ -198,14 +255,14 @@ test('compactStep reads a bounded number of clean sectors a call', () => {
   const l = Ledger.open(chip);
   for (let i = 0; i < 40 * 6; i++) l.record(pay(i));
   const calls: number[] = [];
-  for (let r = { done: false }; !r.done; ) {
+  for (let r = { done: false }; !r.done;) {
     const reads = chip.counters.reads;
     r = l.compactStep(() => true);
     calls.push(chip.counters.reads - reads);
     assert.ok(calls.length < 10);
   }
   assert.is(calls.length, 3, `${calls}`); // 16 + 16 + the last 8 sectors
-  assert.equal(calls, [16, 16, 8], "one read a sector");
+  assert.equal(calls, [16, 16, 8], 'one read a sector');
   assert.is(chip.counters.erases, 40, 'nothing moved: one erase a sector, when it was opened');
 });
 
@@ -222,16 +279,25 @@ test('a payment into a full ledger with dead slots reclaims only what it needs',
   assert.is(Ledger.open(chip).count, 21);
   for (let i = 101; i < 104; i++) r.record(pay(i));
   assert.is(Ledger.open(chip).count, 24);
-  assert.throws(() => r.record(pay(104)), (e: unknown) => e instanceof LedgerFull);
+  assert.throws(
+    () => r.record(pay(104)),
+    (e: unknown) => e instanceof LedgerFull,
+  );
 });
 
 test('the head sector is compacted too', () => {
   const chip = smallChip();
   const l = Ledger.open(chip);
   for (let i = 0; i < 4; i++) l.record(pay(i)); // all in one sector, the head
-  assert.is(l.compact((p) => p.number !== 1001), 1);
+  assert.is(
+    l.compact((p) => p.number !== 1001),
+    1,
+  );
   assert.equal(Ledger.open(chip).entries(), [pay(0), pay(2), pay(3)]);
-  assert.is(l.compact(() => false), 3);
+  assert.is(
+    l.compact(() => false),
+    3,
+  );
   assert.is(Ledger.open(chip).count, 0);
   l.record(pay(9));
   assert.equal(Ledger.open(chip).entries(), [pay(9)]);
@@ -251,7 +317,10 @@ test('a flipped bit in a record hides that record only; dead slots are reclaimed
   // filling up reclaims the dead slot instead of refusing
   for (let i = 12; i < 19; i++) r.record(pay(i));
   assert.is(r.count, 18);
-  assert.throws(() => r.record(pay(40)), (e: unknown) => e instanceof LedgerFull);
+  assert.throws(
+    () => r.record(pay(40)),
+    (e: unknown) => e instanceof LedgerFull,
+  );
   assert.is(Ledger.open(chip).count, 18);
 });
 
@@ -289,7 +358,8 @@ test('the index never outgrows 4 bytes a slot of the partition, even after compa
   fill();
   assert.is(l.count, l.capacity);
   assert.is(l.stats().indexBytes, 128 * 1024);
-  for (let i = 0; i < n; i += 501) assert.is(l.find(key(pay(i))) !== undefined, i >= 25908 || (1000 + i) % 3 !== 0, `payment ${i}`);
+  for (let i = 0; i < n; i += 501)
+    assert.is(l.find(key(pay(i))) !== undefined, i >= 25908 || (1000 + i) % 3 !== 0, `payment ${i}`);
 });
 
 test('the index stays small: 4 bytes a cell', () => {

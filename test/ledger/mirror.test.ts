@@ -5,7 +5,16 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { NorFlash, PowerCut, seeded } from '../../hw-sim/nor-flash.ts';
 import {
-  LedgerError, LedgerFull, MARK_BLOCKS, MirroredLedger, compactMirrored, markView, mirroredEntries, readMark, writeMark, type Payment,
+  LedgerError,
+  LedgerFull,
+  MARK_BLOCKS,
+  MirroredLedger,
+  compactMirrored,
+  markView,
+  mirroredEntries,
+  readMark,
+  writeMark,
+  type Payment,
 } from '../../src/ledger/index.ts';
 import { HEADER_SIZE, SLOT_SIZE } from '../../src/ledger/format.ts';
 
@@ -13,14 +22,20 @@ const SECTOR = 256; // 6 slots a sector
 /** 2 mark sectors and two logs of 5 sectors: each log holds (5 - 2) × 6 = 18 payments. */
 const chip12 = () => new NorFlash({ size: 12 * SECTOR, sectorSize: SECTOR });
 const pay = (n: number, over: Partial<Payment> = {}): Payment => ({
-  emission: 4, block: n % 3, number: 700 + n, prizeEur: 10, paidAtMs: 1_790_000_000_000 + n * 1000, deviceId: 'DEV-1', ...over,
+  emission: 4,
+  block: n % 3,
+  number: 700 + n,
+  prizeEur: 10,
+  paidAtMs: 1_790_000_000_000 + n * 1000,
+  deviceId: 'DEV-1',
+  ...over,
 });
 const key = (p: Payment) => ({ emission: p.emission, block: p.block, number: p.number });
 const clone = (c: NorFlash) => new NorFlash({ size: c.size, sectorSize: c.blockLength, bytes: c.bytes });
 /** Chip offset of the first slot of log `log`'s sector `s`. */
 const slotAt = (log: number, s: number, k = 0) => (MARK_BLOCKS + log * 5 + s) * SECTOR + HEADER_SIZE + k * SLOT_SIZE;
 
-test('a payment goes into both logs; capacity is one log\'s; entries and count are the union', () => {
+test("a payment goes into both logs; capacity is one log's; entries and count are the union", () => {
   const c = chip12();
   const l = MirroredLedger.open(c, { deviceId: 'DEV-1' });
   assert.is(l.capacity, 18);
@@ -28,8 +43,14 @@ test('a payment goes into both logs; capacity is one log\'s; entries and count a
   assert.is(l.logs[0].count, 5);
   assert.is(l.logs[1].count, 5);
   const again = MirroredLedger.open(c);
-  assert.equal(mirroredEntries(again), [0, 1, 2, 3, 4].map((i) => pay(i)));
-  assert.throws(() => again.record(pay(2)), (e: unknown) => e instanceof LedgerError && e.code === 'DUPLICATE');
+  assert.equal(
+    mirroredEntries(again),
+    [0, 1, 2, 3, 4].map((i) => pay(i)),
+  );
+  assert.throws(
+    () => again.record(pay(2)),
+    (e: unknown) => e instanceof LedgerError && e.code === 'DUPLICATE',
+  );
   assert.throws(() => MirroredLedger.open(new NorFlash({ size: 7 * SECTOR, sectorSize: SECTOR })), /at least 8 blocks/);
 });
 
@@ -43,7 +64,10 @@ test('a payment lost from one log is still found, counted once, and repaired fro
   assert.ok(d.damage > 0);
   assert.is(d.count, 8);
   for (let i = 0; i < 8; i++) assert.equal(d.find(key(pay(i))), pay(i), `payment ${i}`);
-  assert.equal(mirroredEntries(d).map((p) => p.number), [700, 701, 702, 703, 704, 705, 706, 707]);
+  assert.equal(
+    mirroredEntries(d).map((p) => p.number),
+    [700, 701, 702, 703, 704, 705, 706, 707],
+  );
   // `keep` decides what is worth copying back (an expired payment is not).
   const copied = d.repair((p) => p.number !== 707);
   assert.equal(copied.map((p) => p.number).sort(), [702, 706]);
@@ -52,7 +76,10 @@ test('a payment lost from one log is still found, counted once, and repaired fro
   const r = MirroredLedger.open(c);
   assert.is(r.logs[0].count, 8);
   assert.is(r.logs[1].count, 7);
-  assert.equal(r.repair().map((p) => p.number), [707]);
+  assert.equal(
+    r.repair().map((p) => p.number),
+    [707],
+  );
   assert.equal(MirroredLedger.open(c).repair(), []);
 });
 
@@ -71,7 +98,10 @@ test('FULL in either log refuses the payment and writes nothing in the other', (
   const l = MirroredLedger.open(c);
   for (let i = 0; i < 18; i++) l.record(pay(i));
   const before = Buffer.from(c.bytes);
-  assert.throws(() => l.record(pay(99)), (e: unknown) => e instanceof LedgerFull);
+  assert.throws(
+    () => l.record(pay(99)),
+    (e: unknown) => e instanceof LedgerFull,
+  );
   assert.ok(Buffer.from(c.bytes).equals(before));
   // The second log alone is full (its first log lost a sector: the same payments, fewer sectors used).
   const c2 = chip12();
@@ -82,7 +112,10 @@ test('FULL in either log refuses the payment and writes nothing in the other', (
   assert.is(d.count, 17);
   d.record(pay(50)); // room in both still (the second log has one slot left)
   const snap = Buffer.from(c2.bytes);
-  assert.throws(() => d.record(pay(51)), (e: unknown) => e instanceof LedgerFull);
+  assert.throws(
+    () => d.record(pay(51)),
+    (e: unknown) => e instanceof LedgerFull,
+  );
   assert.ok(Buffer.from(c2.bytes).equals(snap), 'nothing written in the first log either');
   assert.is(MirroredLedger.open(c2).find(key(pay(51))), undefined);
 });
@@ -96,7 +129,14 @@ function check(c: NorFlash, must: Payment[], may: Payment[], what: string): Mirr
   return l;
 }
 
-function cutEverywhere(name: string, base: NorFlash, fn: (l: MirroredLedger) => void, must: Payment[], may: Payment[], minOps: number) {
+function cutEverywhere(
+  name: string,
+  base: NorFlash,
+  fn: (l: MirroredLedger) => void,
+  must: Payment[],
+  may: Payment[],
+  minOps: number,
+) {
   const probe = clone(base);
   const ops0 = probe.ops;
   fn(MirroredLedger.open(probe));
@@ -107,7 +147,11 @@ function cutEverywhere(name: string, base: NorFlash, fn: (l: MirroredLedger) => 
       const c = clone(base);
       const l = MirroredLedger.open(c);
       c.cutAtOp(n, seeded(seed * 100 + n));
-      assert.throws(() => fn(l), (e: unknown) => e instanceof PowerCut, `${name}: op ${n}`);
+      assert.throws(
+        () => fn(l),
+        (e: unknown) => e instanceof PowerCut,
+        `${name}: op ${n}`,
+      );
       c.powerOn();
       const what = `${name}, cut at op ${n}/${total}, seed ${seed}`;
       const r = check(c, must, may, what);
@@ -137,7 +181,18 @@ test('power cut at every flash operation of a compaction and of a repair', () =>
   for (const p of all) l.record(p);
   const kept = all.filter((p) => p.emission !== 9);
   const gone = all.filter((p) => p.emission === 9);
-  cutEverywhere('compaction', c, (m) => assert.is(compactMirrored(m, (p) => p.emission !== 9), gone.length), kept, gone, 8);
+  cutEverywhere(
+    'compaction',
+    c,
+    (m) =>
+      assert.is(
+        compactMirrored(m, (p) => p.emission !== 9),
+        gone.length,
+      ),
+    kept,
+    gone,
+    8,
+  );
   const d = clone(c);
   d.eraseBlock(MARK_BLOCKS + 5); // the second log's first sector
   cutEverywhere('repair', d, (m) => assert.ok(m.repair().length >= 6), all, [], 6);
@@ -162,7 +217,10 @@ test('the time mark: the highest record of either sector; a full sector is erase
     for (let n = 1; n <= total; n++) {
       const d = clone(c);
       d.cutAtOp(n, seeded(n + 7 * k));
-      assert.throws(() => writeMark(markView(d), t + 1000), (e: unknown) => e instanceof PowerCut);
+      assert.throws(
+        () => writeMark(markView(d), t + 1000),
+        (e: unknown) => e instanceof PowerCut,
+      );
       d.powerOn();
       assert.ok([t, t + 1000].includes(readMark(markView(d))), `cut at ${n}/${total}`);
     }

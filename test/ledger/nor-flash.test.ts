@@ -85,7 +85,10 @@ test('a cut write programs a prefix, at most part of one more byte, then throws 
     const c = small();
     const data = new Uint8Array(40).map((_, i) => i); // every byte clears some bit except none at 0xff
     c.cutAtOp(1, seeded(seed));
-    assert.throws(() => c.write(data, 100), (e: unknown) => e instanceof PowerCut);
+    assert.throws(
+      () => c.write(data, 100),
+      (e: unknown) => e instanceof PowerCut,
+    );
     assert.is(c.lastCut?.op, 'write');
     c.powerOn();
     const got = c.read(100, 40);
@@ -102,10 +105,22 @@ test('after a cut every operation is refused until powerOn', () => {
   const c = small();
   c.cutAtOp(2);
   c.write(new Uint8Array([0]), 0); // op 1 completes
-  assert.throws(() => c.eraseBlock(0), (e: unknown) => e instanceof PowerCut);
-  assert.throws(() => c.read(0, 1), (e: unknown) => e instanceof PowerCut);
-  assert.throws(() => c.write(new Uint8Array([0]), 1), (e: unknown) => e instanceof PowerCut);
-  assert.throws(() => c.eraseBlock(1), (e: unknown) => e instanceof PowerCut);
+  assert.throws(
+    () => c.eraseBlock(0),
+    (e: unknown) => e instanceof PowerCut,
+  );
+  assert.throws(
+    () => c.read(0, 1),
+    (e: unknown) => e instanceof PowerCut,
+  );
+  assert.throws(
+    () => c.write(new Uint8Array([0]), 1),
+    (e: unknown) => e instanceof PowerCut,
+  );
+  assert.throws(
+    () => c.eraseBlock(1),
+    (e: unknown) => e instanceof PowerCut,
+  );
   c.powerOn();
   assert.is(c.read(0, 1)[0], 0);
   c.eraseBlock(1); // no cut pending any more
@@ -118,9 +133,18 @@ test('a cut erase leaves the sector partly erased, the others untouched', () => 
     const c = small();
     c.write(new Uint8Array(1024).fill(0x00), 0);
     c.cutAtOp(1, seeded(seed));
-    assert.throws(() => c.eraseBlock(2), (e: unknown) => e instanceof PowerCut);
+    assert.throws(
+      () => c.eraseBlock(2),
+      (e: unknown) => e instanceof PowerCut,
+    );
     c.powerOn();
-    kinds.add(c.lastCut!.detail.replace(/[\d.()=]+/g, '').split(' ').slice(0, 2).join(' '));
+    kinds.add(
+      c
+        .lastCut!.detail.replace(/[\d.()=]+/g, '')
+        .split(' ')
+        .slice(0, 2)
+        .join(' '),
+    );
     assert.ok(c.read(0, 512).every((b) => b === 0));
     assert.ok(c.read(768, 256).every((b) => b === 0));
     const s = c.read(512, 256);
@@ -145,7 +169,10 @@ test('cutAtOp(0) cancels; reads do not count as operations', () => {
   c.read(0, 1);
   c.read(0, 1);
   c.write(new Uint8Array([1]), 1);
-  assert.throws(() => c.write(new Uint8Array([1]), 2), (e: unknown) => e instanceof PowerCut);
+  assert.throws(
+    () => c.write(new Uint8Array([1]), 2),
+    (e: unknown) => e instanceof PowerCut,
+  );
 });
 
 test('the same seed gives the same cut', () => {
@@ -155,7 +182,9 @@ test('the same seed gives the same cut', () => {
     c.cutAtOp(1, seeded(7));
     try {
       c.eraseBlock(0);
-    } catch {}
+    } catch {
+      // the cut, expected
+    }
     c.powerOn();
     return [...c.read(0, 256)];
   };

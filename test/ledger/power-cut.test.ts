@@ -9,7 +9,12 @@ import { Ledger, type Payment } from '../../src/ledger/index.ts';
 
 const SECTOR = 256; // 6 slots a sector
 const pay = (n: number): Payment => ({
-  emission: 3 + (n % 2), block: n % 7, number: 50_000 + n, prizeEur: [5, 10, 15, 30, 150][n % 5], paidAtMs: 1_790_000_000_000 + n * 60_000, deviceId: `DEV-${n % 3}`,
+  emission: 3 + (n % 2),
+  block: n % 7,
+  number: 50_000 + n,
+  prizeEur: [5, 10, 15, 30, 150][n % 5],
+  paidAtMs: 1_790_000_000_000 + n * 60_000,
+  deviceId: `DEV-${n % 3}`,
 });
 const key = (p: Payment) => ({ emission: p.emission, block: p.block, number: p.number });
 const clone = (c: NorFlash) => new NorFlash({ size: c.size, sectorSize: c.blockLength, bytes: c.bytes });
@@ -46,7 +51,15 @@ function prepare(sectors: number, count: number, setup?: (l: Ledger) => void): {
 }
 
 /** For every op n of `fn` and a few seeds: cut there, recover, check, then go on using the ledger. */
-function cutEverywhere(name: string, chip: NorFlash, fn: (l: Ledger) => void, must: Payment[], may: Payment[], minOps: number, seeds = 4) {
+function cutEverywhere(
+  name: string,
+  chip: NorFlash,
+  fn: (l: Ledger) => void,
+  must: Payment[],
+  may: Payment[],
+  minOps: number,
+  seeds = 4,
+) {
   const total = opsOf(chip, fn);
   assert.ok(total >= minOps, `${name}: ${total} operations, expected ≥ ${minOps}`);
   for (let n = 1; n <= total; n++) {
@@ -55,7 +68,11 @@ function cutEverywhere(name: string, chip: NorFlash, fn: (l: Ledger) => void, mu
       const c = clone(chip);
       const l = Ledger.open(c);
       c.cutAtOp(n, seeded(seed * 1000 + n));
-      assert.throws(() => fn(l), (e: unknown) => e instanceof PowerCut, `${name}: op ${n} cut`);
+      assert.throws(
+        () => fn(l),
+        (e: unknown) => e instanceof PowerCut,
+        `${name}: op ${n} cut`,
+      );
       c.powerOn();
       const what = `${name}, cut at op ${n}/${total} (${c.lastCut?.op}: ${c.lastCut?.detail}), seed ${seed}`;
       const r = checkRecovered(c, must, may, what);
@@ -84,7 +101,10 @@ test('cut at every operation of a payment that must first reclaim dead slots', (
   const { chip, paid } = prepare(5, 17);
   const c = clone(chip);
   c.cutAtOp(1, seeded(5));
-  assert.throws(() => Ledger.open(c).record(pay(17)), (e: unknown) => e instanceof PowerCut);
+  assert.throws(
+    () => Ledger.open(c).record(pay(17)),
+    (e: unknown) => e instanceof PowerCut,
+  );
   c.powerOn();
   assert.ok(Ledger.open(c).stats().deadSlots >= 1);
   const l = Ledger.open(c);
@@ -96,7 +116,10 @@ test('the same Ledger object recovers after powerOn without reopening', () => {
   const { chip, paid } = prepare(4, 6);
   const l = Ledger.open(chip);
   chip.cutAtOp(2, seeded(3)); // the header write after the erase
-  assert.throws(() => l.record(pay(50)), (e: unknown) => e instanceof PowerCut);
+  assert.throws(
+    () => l.record(pay(50)),
+    (e: unknown) => e instanceof PowerCut,
+  );
   chip.powerOn();
   for (const p of paid) assert.equal(l.find(key(p)), p);
   l.record(pay(51));
@@ -112,7 +135,10 @@ test('cut at every operation of a compaction that drops some payments', () => {
   // and a finished compaction after a cut gives the intended result
   const c = clone(chip);
   c.cutAtOp(Math.floor(total / 2), seeded(9));
-  assert.throws(() => Ledger.open(c).compact(keep), (e: unknown) => e instanceof PowerCut);
+  assert.throws(
+    () => Ledger.open(c).compact(keep),
+    (e: unknown) => e instanceof PowerCut,
+  );
   c.powerOn();
   Ledger.open(c).compact(keep);
   checkRecovered(c, kept, [], 'compaction finished after a cut');
@@ -120,7 +146,14 @@ test('cut at every operation of a compaction that drops some payments', () => {
 
 test('cut at every operation of a compaction of the head, and of a compaction dropping everything', () => {
   const { chip, paid } = prepare(4, 4);
-  cutEverywhere('head compaction', chip, (l) => l.compact((p) => p.number !== 50_001), paid.filter((p) => p.number !== 50_001), [pay(1)], 3);
+  cutEverywhere(
+    'head compaction',
+    chip,
+    (l) => l.compact((p) => p.number !== 50_001),
+    paid.filter((p) => p.number !== 50_001),
+    [pay(1)],
+    3,
+  );
   const full = prepare(5, 18);
   cutEverywhere('drop all', full.chip, (l) => l.compact(() => false), [], full.paid, 3);
 });
@@ -143,13 +176,19 @@ test('a second cut at every operation of the compaction that follows a cut compa
   for (let n1 = 1; n1 <= first; n1++) {
     const c1 = clone(chip);
     c1.cutAtOp(n1, seeded(n1));
-    assert.throws(() => Ledger.open(c1).compact(keep), (e: unknown) => e instanceof PowerCut);
+    assert.throws(
+      () => Ledger.open(c1).compact(keep),
+      (e: unknown) => e instanceof PowerCut,
+    );
     c1.powerOn();
     const second = opsOf(c1, (l) => l.compact(keep));
     for (let n2 = 1; n2 <= second; n2++) {
       const c2 = clone(c1);
       c2.cutAtOp(n2, seeded(1000 * n1 + n2));
-      assert.throws(() => Ledger.open(c2).compact(keep), (e: unknown) => e instanceof PowerCut);
+      assert.throws(
+        () => Ledger.open(c2).compact(keep),
+        (e: unknown) => e instanceof PowerCut,
+      );
       c2.powerOn();
       const what = `cuts at ${n1} then ${n2}`;
       checkRecovered(c2, kept, dropped, what);
@@ -190,7 +229,15 @@ test('device geometry (4 KiB sectors, 102 slots): cut at every operation of a co
   }
   assert.is(l.capacity, 4 * 102);
   const keep = (p: Payment) => p.number % 3 !== 1;
-  cutEverywhere('4 KiB compaction', chip, (x) => x.compact(keep), paid.filter(keep), paid.filter((p) => !keep(p)), 12, 8);
+  cutEverywhere(
+    '4 KiB compaction',
+    chip,
+    (x) => x.compact(keep),
+    paid.filter(keep),
+    paid.filter((p) => !keep(p)),
+    12,
+    8,
+  );
 });
 
 // Random runs: payments, compactions and cuts in any order; a model of what must be there.
@@ -200,70 +247,78 @@ test('random sequences of payments, compactions and power cuts never lose a reco
     fc.record({ kind: fc.constant('pay' as const), count: fc.integer({ min: 1, max: 12 }) }),
     fc.record({ kind: fc.constant('compact' as const), mod: fc.integer({ min: 1, max: 4 }) }),
     fc.record({ kind: fc.constant('step' as const), mod: fc.integer({ min: 2, max: 4 }) }),
-    fc.record({ kind: fc.constant('cut' as const), after: fc.integer({ min: 1, max: 8 }), seed: fc.integer({ min: 1, max: 1e6 }) }),
+    fc.record({
+      kind: fc.constant('cut' as const),
+      after: fc.integer({ min: 1, max: 8 }),
+      seed: fc.integer({ min: 1, max: 1e6 }),
+    }),
   );
   fc.assert(
-    fc.property(fc.array(action, { minLength: 1, maxLength: 30 }), fc.integer({ min: 3, max: 6 }), (actions, sectors) => {
-      const chip = new NorFlash({ size: sectors * SECTOR, sectorSize: SECTOR });
-      let l = Ledger.open(chip);
-      const must = new Map<number, Payment>(); // recorded and not dropped
-      const may = new Map<number, Payment>(); // interrupted, or dropped
-      let next = 0;
-      let cuts = 0;
-      let full = 0;
-      const recover = () => {
-        chip.powerOn();
-        l = Ledger.open(chip);
-        const all = new Map([...may, ...must]);
-        for (const p of must.values()) assert.equal(l.find(key(p)), p);
-        for (const e of l.entries()) assert.equal(e, all.get(e.number));
-      };
-      for (const a of actions) {
-        try {
-          if (a.kind === 'cut') chip.cutAtOp(a.after, seeded(a.seed));
-          else if (a.kind === 'pay') {
-            for (let i = 0; i < a.count; i++) {
-              const p = pay(next++);
-              may.set(p.number, p);
+    fc.property(
+      fc.array(action, { minLength: 1, maxLength: 30 }),
+      fc.integer({ min: 3, max: 6 }),
+      (actions, sectors) => {
+        const chip = new NorFlash({ size: sectors * SECTOR, sectorSize: SECTOR });
+        let l = Ledger.open(chip);
+        const must = new Map<number, Payment>(); // recorded and not dropped
+        const may = new Map<number, Payment>(); // interrupted, or dropped
+        let next = 0;
+        let cuts = 0;
+        let full = 0;
+        const recover = () => {
+          chip.powerOn();
+          l = Ledger.open(chip);
+          const all = new Map([...may, ...must]);
+          for (const p of must.values()) assert.equal(l.find(key(p)), p);
+          for (const e of l.entries()) assert.equal(e, all.get(e.number));
+        };
+        for (const a of actions) {
+          try {
+            if (a.kind === 'cut') chip.cutAtOp(a.after, seeded(a.seed));
+            else if (a.kind === 'pay') {
+              for (let i = 0; i < a.count; i++) {
+                const p = pay(next++);
+                may.set(p.number, p);
+                try {
+                  l.record(p);
+                } catch (e) {
+                  if (e instanceof PowerCut) throw e;
+                  assert.is((e as Error).name, 'LedgerFull');
+                  full++;
+                  continue;
+                }
+                must.set(p.number, p);
+              }
+            } else {
+              const keep = (p: Payment) => p.number % a.mod !== 0;
+              for (const p of must.values()) if (!keep(p)) must.delete(p.number);
               try {
-                l.record(p);
+                if (a.kind === 'step') l.compactStep(keep);
+                else l.compact(keep);
               } catch (e) {
                 if (e instanceof PowerCut) throw e;
                 assert.is((e as Error).name, 'LedgerFull');
-                full++;
-                continue;
               }
-              must.set(p.number, p);
             }
-          } else {
-            const keep = (p: Payment) => p.number % a.mod !== 0;
-            for (const p of must.values()) if (!keep(p)) must.delete(p.number);
-            try {
-              if (a.kind === 'step') l.compactStep(keep);
-              else l.compact(keep);
-            } catch (e) {
-              if (e instanceof PowerCut) throw e;
-              assert.is((e as Error).name, 'LedgerFull');
-            }
+          } catch (e) {
+            if (!(e instanceof PowerCut)) throw e;
+            cuts++;
+            recover();
           }
-        } catch (e) {
-          if (!(e instanceof PowerCut)) throw e;
-          cuts++;
-          recover();
         }
-      }
-      chip.cutAtOp(0);
-      recover();
-      // never stuck: compaction completes, and below capacity one more payment is taken
-      l.compact(() => true);
-      stats.cuts += cuts;
-      stats.full += full;
-      if (l.count < l.capacity) {
-        const p = pay(next++);
-        l.record(p);
-        assert.equal(Ledger.open(chip).find(key(p)), p);
-      }
-    }),
+        chip.cutAtOp(0);
+        recover();
+        // never stuck: compaction completes, and below capacity one more payment is taken
+        l.compact(() => true);
+        stats.cuts += cuts;
+        stats.full += full;
+        if (l.count < l.capacity) {
+          const p = pay(next);
+          l.record(p);
+          assert.equal(Ledger.open(chip).find(key(p)), p);
+        }
+      },
+    ),
     { numRuns: 600, seed: 20261130 },
   );
   if (process.env.LEDGER_STATS) console.log(stats);

@@ -5,18 +5,13 @@ import * as assert from 'uvu/assert';
 import { build } from 'esbuild';
 import { getQuickJS } from 'quickjs-emscripten';
 import { ROOT } from '../helpers.ts';
+import { FIRMWARE_ESBUILD } from '../../tools/build.ts';
+import { ramFlashJs } from './ram-flash.ts';
 
 const entry = `
 import { Ledger, LedgerFull, LedgerError, keepWhileClaimable } from './src/ledger/index.ts';
 import { claimDeadline, isClaimable, easterSunday } from './src/claim.ts';
-const BL = 4096, SIZE = 8 * BL;
-const mem = new Uint8Array(SIZE).fill(0xff);
-const flash = {
-  size: SIZE, blockLength: BL,
-  read: (o, n) => mem.slice(o, o + n),
-  write: (b, o) => { for (let i = 0; i < b.length; i++) mem[o + i] &= b[i]; },
-  eraseBlock: (k) => { mem.fill(0xff, k * BL, (k + 1) * BL); },
-};
+${ramFlashJs(8 * 4096)}
 const pay = (i) => ({ emission: 1 + (i % 2), block: 3, number: i, prizeEur: 15, paidAtMs: 1780000000000 + i });
 const out = {};
 let l = Ledger.open(flash, { deviceId: 'QJS-1' });
@@ -40,7 +35,8 @@ globalThis.result = JSON.stringify(out);
 test('the ledger and the claim deadline run in QuickJS', async () => {
   const b = await build({
     stdin: { contents: entry, resolveDir: ROOT, loader: 'js' },
-    bundle: true, format: 'iife', target: 'es2020', platform: 'neutral', write: false, minify: true,
+    ...FIRMWARE_ESBUILD,
+    write: false,
   });
   const QuickJS = await getQuickJS();
   const rt = QuickJS.newRuntime();
@@ -64,7 +60,14 @@ test('the ledger and the claim deadline run in QuickJS', async () => {
       duplicate: 'DUPLICATE',
       invalid: 'INVALID',
       reopened: 612,
-      found: JSON.stringify({ emission: 2, block: 3, number: 7, prizeEur: 15, paidAtMs: 1780000000007, deviceId: 'QJS-1' }),
+      found: JSON.stringify({
+        emission: 2,
+        block: 3,
+        number: 7,
+        prizeEur: 15,
+        paidAtMs: 1780000000007,
+        deviceId: 'QJS-1',
+      }),
       dropped: 306,
       after: 306,
       deadline: '2026-05-26',

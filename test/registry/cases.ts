@@ -42,7 +42,10 @@ export function registryCases(name: string, open: () => Promise<Db>, opts: { pro
     await ctx.db.close();
   });
 
-  test('the first device to claim a ticket gets it; another gets "already paid by" it, with when', async ({ url, store }) => {
+  test('the first device to claim a ticket gets it; another gets "already paid by" it, with when', async ({
+    url,
+    store,
+  }) => {
     const a = await postRegistry(url, 'claim', dev('CAISSE-1'), [{ code: win(1), paid_at: Date.now() }]);
     assert.ok(a.ok);
     assert.equal(a.ok && a.body.results[0].result, 'granted');
@@ -82,15 +85,24 @@ export function registryCases(name: string, open: () => Promise<Db>, opts: { pro
     assert.equal(replay.status, 409);
     assert.equal(!replay.ok && replay.body.error, 'replay');
     // A signature by another key, and no signature at all.
-    const wrong = await postRegistry(url, 'claim', { deviceId: 'CAISSE-1', seedHex: '11'.repeat(32) }, [{ code: win(5), paid_at: 1 }]);
+    const wrong = await postRegistry(url, 'claim', { deviceId: 'CAISSE-1', seedHex: '11'.repeat(32) }, [
+      { code: win(5), paid_at: 1 },
+    ]);
     assert.equal(wrong.status, 401);
     assert.equal(!wrong.ok && wrong.body.error, 'bad_signature');
     const unsigned = await fetch(`${url}/v1/claim`, {
       method: 'POST',
-      body: JSON.stringify({ device_id: 'CAISSE-1', nonce: 'abcdefgh1', sent_at: Date.now(), payments: [{ code: win(5), paid_at: 1 }] }),
+      body: JSON.stringify({
+        device_id: 'CAISSE-1',
+        nonce: 'abcdefgh1',
+        sent_at: Date.now(),
+        payments: [{ code: win(5), paid_at: 1 }],
+      }),
     });
     assert.equal(unsigned.status, 400);
-    const stale = await postRegistry(url, 'claim', dev('CAISSE-1'), [{ code: win(5), paid_at: 1 }], { sentAt: Date.now() - 3 * 86400_000 });
+    const stale = await postRegistry(url, 'claim', dev('CAISSE-1'), [{ code: win(5), paid_at: 1 }], {
+      sentAt: Date.now() - 3 * 86400_000,
+    });
     assert.equal(!stale.ok && stale.body.error, 'stale');
     assert.equal((await store.counts()).payments, 1);
   });
@@ -101,7 +113,16 @@ export function registryCases(name: string, open: () => Promise<Db>, opts: { pro
       ['/v1/claim', 'not json'],
       ['/v1/claim', '[]'],
       ['/v1/claim', '{"device_id":"A\\nB","nonce":"12345678","sent_at":1,"payments":[],"signature":"00"}'],
-      ['/v1/sync', JSON.stringify({ device_id: 'X', nonce: '12345678', sent_at: 1, signature: '0'.repeat(128), payments: new Array(501).fill({ code: 'x', paid_at: 1 }) })],
+      [
+        '/v1/sync',
+        JSON.stringify({
+          device_id: 'X',
+          nonce: '12345678',
+          sent_at: 1,
+          signature: '0'.repeat(128),
+          payments: new Array(501).fill({ code: 'x', paid_at: 1 }),
+        }),
+      ],
     ]) {
       const r = await post(path, body);
       assert.equal(r.status, 400, body.slice(0, 40));
@@ -116,8 +137,14 @@ export function registryCases(name: string, open: () => Promise<Db>, opts: { pro
     assert.equal((await store.counts()).payments, 0);
   });
 
-  test('a development fleet takes the published device key until a device is enrolled; revoked devices are refused', async ({ url, store }) => {
-    assert.equal(((await (await fetch(`${url}/health`)).json()) as { fleet: string }).fleet, opts.production ? 'production' : 'development');
+  test('a development fleet takes the published device key until a device is enrolled; revoked devices are refused', async ({
+    url,
+    store,
+  }) => {
+    assert.equal(
+      ((await (await fetch(`${url}/health`)).json()) as { fleet: string }).fleet,
+      opts.production ? 'production' : 'development',
+    );
     const own = ownKey('CAISSE-9');
     await store.addDevice(own.deviceId, own.publicHex);
     assert.equal(((await (await fetch(`${url}/health`)).json()) as { fleet: string }).fleet, 'production');
@@ -138,10 +165,19 @@ export function registryCases(name: string, open: () => Promise<Db>, opts: { pro
     assert.equal((await store.counts()).payments, 1);
   });
 
-  test('offline payments of one ticket by two devices: one conflict, nothing lost, nothing counted twice; a resent batch changes nothing', async ({ url, store }) => {
+  test('offline payments of one ticket by two devices: one conflict, nothing lost, nothing counted twice; a resent batch changes nothing', async ({
+    url,
+    store,
+  }) => {
     const t0 = Date.parse('2027-01-10T10:00:00Z');
-    const a = [{ code: win(10, 150), paid_at: t0 }, { code: win(11, 30), paid_at: t0 + 1000 }];
-    const b = [{ code: win(10, 150), paid_at: t0 + 5000 }, { code: win(12, 500), paid_at: t0 + 6000 }];
+    const a = [
+      { code: win(10, 150), paid_at: t0 },
+      { code: win(11, 30), paid_at: t0 + 1000 },
+    ];
+    const b = [
+      { code: win(10, 150), paid_at: t0 + 5000 },
+      { code: win(12, 500), paid_at: t0 + 6000 },
+    ];
     const ra = await postRegistry(url, 'sync', dev('CAISSE-1'), a);
     assert.equal(ra.ok && ra.body.results.map((r) => r.result), ['granted', 'granted']);
     const rb = await postRegistry(url, 'sync', dev('CAISSE-2'), b);
@@ -163,10 +199,20 @@ export function registryCases(name: string, open: () => Promise<Db>, opts: { pro
     assert.equal(rep.per_day, [{ day: '2027-01-10', payments: 3, total_eur: 680 }]);
   });
 
-  test('1 000 concurrent claims of 100 tickets from 50 devices: exactly one grant per ticket', async ({ url, store }) => {
+  test('1 000 concurrent claims of 100 tickets from 50 devices: exactly one grant per ticket', async ({
+    url,
+    store,
+  }) => {
     const codes = Array.from({ length: 100 }, (_, i) => win(1000 + i));
-    const jobs = Array.from({ length: 1000 }, (_, i) => ({ who: dev(`CAISSE-${i % 50}`), code: codes[(i * 37) % 100] }));
-    const answers = await Promise.all(jobs.map((j) => postRegistry(url, 'claim', j.who, [{ code: j.code, paid_at: Date.now() }], { timeoutMs: 60_000 })));
+    const jobs = Array.from({ length: 1000 }, (_, i) => ({
+      who: dev(`CAISSE-${i % 50}`),
+      code: codes[(i * 37) % 100],
+    }));
+    const answers = await Promise.all(
+      jobs.map((j) =>
+        postRegistry(url, 'claim', j.who, [{ code: j.code, paid_at: Date.now() }], { timeoutMs: 60_000 }),
+      ),
+    );
     const grants = new Map<string, Set<string>>();
     for (let i = 0; i < jobs.length; i++) {
       const a = answers[i];

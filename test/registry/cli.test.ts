@@ -15,7 +15,11 @@ const db = join(dir, 'db');
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('serve: a development fleet says so, answers claims, and stops on SIGTERM', async () => {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'registry', 'serve', '--db', db, '--port', '0', '--lang', 'en'], { cwd: ROOT });
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'bin', 'saphir.mjs'), 'registry', 'serve', '--db', db, '--port', '0', '--lang', 'en'],
+    { cwd: ROOT },
+  );
   let out = '';
   let err = '';
   child.stdout.on('data', (b) => (out += b));
@@ -60,7 +64,10 @@ test('devices add / list / revoke, and report, on the same database', () => {
   assert.ok(noStack(again.stderr));
   const list = saphir(['registry', 'devices', 'list', '--json', '--db', db]);
   const rows = JSON.parse(list.stdout) as { device_id: string; revoked_at: number | null }[];
-  assert.equal(rows.map((r) => r.device_id), ['CAISSE-7']);
+  assert.equal(
+    rows.map((r) => r.device_id),
+    ['CAISSE-7'],
+  );
   assert.equal(saphir(['registry', 'devices', 'revoke', 'CAISSE-7', '--db', db]).code, 0);
   assert.equal(saphir(['registry', 'devices', 'revoke', 'CAISSE-7', '--db', db]).code, 1);
   const rep = saphir(['registry', 'report', '--json', '--db', db]);

@@ -8,18 +8,30 @@ const part = () => {
   const chip = new NorFlash({ size: 4 * 4096 });
   return { chip, flash: chip.partition(0, 4 * 4096) };
 };
-const entry = (n: number) => ({ emission: 1, block: 2, number: n, paidAtMs: 1_790_000_000_000 + n, code: `SPH1:CODE-${n}` });
+const entry = (n: number) => ({
+  emission: 1,
+  block: 2,
+  number: n,
+  paidAtMs: 1_790_000_000_000 + n,
+  code: `SPH1:CODE-${n}`,
+});
 
 test('entries survive a reopen, in order, and marked ones are gone for good', () => {
   const { flash } = part();
   const o = Outbox.open(flash);
   for (let i = 0; i < 5; i++) o.add(entry(i));
   const r = Outbox.open(flash);
-  assert.equal(r.pending.map((e) => e.number), [0, 1, 2, 3, 4]);
+  assert.equal(
+    r.pending.map((e) => e.number),
+    [0, 1, 2, 3, 4],
+  );
   assert.equal(r.pending[3].paidAtMs, 1_790_000_000_003);
   assert.equal(r.pending[3].code, 'SPH1:CODE-3');
   r.markSynced(r.pending.slice(0, 2));
-  assert.equal(Outbox.open(flash).pending.map((e) => e.number), [2, 3, 4]);
+  assert.equal(
+    Outbox.open(flash).pending.map((e) => e.number),
+    [2, 3, 4],
+  );
 });
 
 test('full: nothing written; once heard, the space comes back (the log wraps around)', () => {
@@ -34,14 +46,20 @@ test('full: nothing written; once heard, the space comes back (the log wraps aro
   const held = o.pending.length;
   assert.equal(held, o.capacity);
   const before = chip.bytes.slice();
-  assert.throws(() => o.add(entry(9999)), (e: unknown) => e instanceof OutboxFull);
+  assert.throws(
+    () => o.add(entry(9999)),
+    (e: unknown) => e instanceof OutboxFull,
+  );
   assert.equal(chip.bytes, before);
   for (let round = 0; round < 5; round++) {
     // Space comes back a sector (16 slots) at a time: two sectors' worth heard, two written.
     o.markSynced(o.pending.slice(0, 32));
     for (let i = 0; i < 32; i++) o.add(entry(n++));
     const again = Outbox.open(flash);
-    assert.equal(again.pending.map((e) => e.number), o.pending.map((e) => e.number));
+    assert.equal(
+      again.pending.map((e) => e.number),
+      o.pending.map((e) => e.number),
+    );
     assert.equal(again.pending.length, held);
   }
 });
@@ -73,8 +91,14 @@ test('a power cut at any flash operation loses no committed entry and leaves the
     // Every committed, unmarked entry is there, in order; the one being written may or may not be.
     const expected = o.pending.map((e) => e.number).filter((x) => x !== marking);
     for (const x of expected) assert.ok(nums.includes(x), `cut ${cut}: lost ${x}`);
-    assert.ok(nums.every((x) => x <= committed), `cut ${cut}: invented`);
-    assert.equal(nums, [...nums].sort((a, b) => a - b));
+    assert.ok(
+      nums.every((x) => x <= committed),
+      `cut ${cut}: invented`,
+    );
+    assert.equal(
+      nums,
+      [...nums].sort((a, b) => a - b),
+    );
     r.add(entry(100));
     assert.equal(Outbox.open(flash).pending.at(-1)?.number, 100);
   }

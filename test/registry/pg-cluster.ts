@@ -12,7 +12,9 @@ export const PG_INSTALL_HINT = 'apt-get install postgresql';
 export function postgresBin(): string | null {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return null;
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
   return versions.length ? join(root, versions[0], 'bin') : null;
 }
 
@@ -47,7 +49,12 @@ export async function startPostgres(): Promise<PgCluster> {
     chownSync(dir, uid, gid);
   }
   const run = (cmd: string, args: string[]) => {
-    const r = spawnSync(join(bin, cmd), args, { encoding: 'utf8', uid: asRoot ? uid : undefined, gid: asRoot ? gid : undefined, cwd: dir });
+    const r = spawnSync(join(bin, cmd), args, {
+      encoding: 'utf8',
+      uid: asRoot ? uid : undefined,
+      gid: asRoot ? gid : undefined,
+      cwd: dir,
+    });
     if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr || r.stdout || r.error}`);
   };
   run('initdb', ['-D', data, '-U', 'saphir', '--auth=trust', '-E', 'UTF8', '--no-sync']);

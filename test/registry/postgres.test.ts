@@ -8,7 +8,10 @@ import { PG_INSTALL_HINT, postgresBin, startPostgres, type PgCluster } from './p
 
 if (!postgresBin()) {
   // Counted as skipped by test/run.mjs (a failure under SAPHIR_TEST_STRICT=1).
-  requireTool('postgres', PG_INSTALL_HINT, { check: () => (postgresBin() ? null : 'no initdb') })('the registry cases on PostgreSQL', () => {});
+  requireTool('postgres', PG_INSTALL_HINT, { check: () => (postgresBin() ? null : 'no initdb') })(
+    'the registry cases on PostgreSQL',
+    () => {},
+  );
   test.run();
 } else {
   let cluster: PgCluster | null = null;

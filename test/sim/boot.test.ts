@@ -18,8 +18,15 @@ test('a chip with the signed image boots it through the bootloader and shows its
   assert.match(sim.bootMode, /^image slot A v/);
   assert.match(sim.imageHash, /^[0-9a-f]{64}$/);
   assert.ok(sim.booted);
-  assert.ok(sim.screens.some((s) => s.lines.join(' ').includes(sim.imageHash.slice(0, 8))), 'the boot screen shows the image hash');
-  await sim.run(sim.transmit(transmit('hid-pos', ticketCode({ emission: 1, block: 1, number: 1, prize: 0 }), {}, sim.rng)) - sim.now + 10);
+  assert.ok(
+    sim.screens.some((s) => s.lines.join(' ').includes(sim.imageHash.slice(0, 8))),
+    'the boot screen shows the image hash',
+  );
+  await sim.run(
+    sim.transmit(transmit('hid-pos', ticketCode({ emission: 1, block: 1, number: 1, prize: 0 }), {}, sim.rng)) -
+      sim.now +
+      10,
+  );
   assert.ok(sim.screen.join(' ').includes('PERDANT'));
   sim.dispose();
 });

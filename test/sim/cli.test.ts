@@ -14,7 +14,12 @@ const withSocat = requireTool('socat');
 const dir = mkdtempSync(join(tmpdir(), 'saphir-sim-cli-'));
 
 function saphir(args: string[], input = '') {
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), ...args], { cwd: dir, input, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), ...args], {
+    cwd: dir,
+    input,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -88,13 +93,19 @@ test('sim --pty without socat: the package to install, exit 1, nothing left runn
 withSocat('sim --bridge-serial: a scanner on a serial line (socat pty pair) feeds the simulated device', async () => {
   const a = join(dir, 'scanner-a');
   const b = join(dir, 'scanner-b');
-  const socat = spawn('socat', ['-d', '-d', `pty,raw,echo=0,link=${a}`, `pty,raw,echo=0,link=${b}`], { stdio: 'ignore' });
+  const socat = spawn('socat', ['-d', '-d', `pty,raw,echo=0,link=${a}`, `pty,raw,echo=0,link=${b}`], {
+    stdio: 'ignore',
+  });
   let socatError: Error | undefined;
   socat.on('error', (e) => (socatError = e));
-  const sim = spawn(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--bridge-serial', a, '--baud', '115200', '--lang', 'en'], {
-    cwd: dir,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const sim = spawn(
+    process.execPath,
+    [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--bridge-serial', a, '--baud', '115200', '--lang', 'en'],
+    {
+      cwd: dir,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   sim.stdout.on('data', (d: Buffer) => (out += d.toString()));
   sim.stderr.on('data', (d: Buffer) => (out += d.toString()));

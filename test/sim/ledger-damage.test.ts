@@ -35,7 +35,8 @@ async function paidChip(): Promise<NorFlash> {
 /** Chip offsets of every byte of the ledger partition that is not erased. */
 function written(chip: NorFlash): number[] {
   const out: number[] = [];
-  for (let i = LAYOUT.ledger.offset; i < LAYOUT.ledger.offset + LAYOUT.ledger.size; i++) if (chip.bytes[i] !== 0xff) out.push(i);
+  for (let i = LAYOUT.ledger.offset; i < LAYOUT.ledger.offset + LAYOUT.ledger.size; i++)
+    if (chip.bytes[i] !== 0xff) out.push(i);
   return out;
 }
 
@@ -46,7 +47,10 @@ async function allStillPaid(chip: NorFlash, what: string): Promise<void> {
     assert.match(sim.screen.join(' '), /PRÊT/, what);
     for (const t of tickets) {
       const s = await scan(sim, t);
-      assert.ok(s.startsWith('DÉJÀ PAYÉ') && s.includes('le 15/01/2027 10:') && s.includes('par SIM-0001'), `${what}: ticket ${t.number}: ${s}`);
+      assert.ok(
+        s.startsWith('DÉJÀ PAYÉ') && s.includes('le 15/01/2027 10:') && s.includes('par SIM-0001'),
+        `${what}: ticket ${t.number}: ${s}`,
+      );
       await sim.press('C');
     }
     assert.equal(sim.faults, []);

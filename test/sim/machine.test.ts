@@ -14,7 +14,7 @@ import { Simulator, classifyBeep } from '../../hw-sim/sim.ts';
 import { parseScenario } from '../../hw-sim/scenario.ts';
 import { runScenario } from '../../hw-sim/runner.ts';
 import { seededRng } from '../../hw-sim/rng.ts';
-import { BEEPS } from '../../firmware/signals.ts';
+import { BEEPS } from '../../src/signals.ts';
 import { LAYOUT } from '../../hw-sim/layout.ts';
 
 test('scheduler: events in time order, ties in insertion order, cancel, runUntil stops early', () => {
@@ -147,8 +147,14 @@ test('rng: seeded, same seed same sequence', () => {
   const a = seededRng('x');
   const b = seededRng('x');
   const xs = Array.from({ length: 5 }, () => a.next());
-  assert.equal(xs, Array.from({ length: 5 }, () => b.next()));
-  assert.not.equal(xs, Array.from({ length: 5 }, () => seededRng('y').next()));
+  assert.equal(
+    xs,
+    Array.from({ length: 5 }, () => b.next()),
+  );
+  assert.not.equal(
+    xs,
+    Array.from({ length: 5 }, () => seededRng('y').next()),
+  );
 });
 
 const BUNDLE = `

@@ -16,14 +16,18 @@ import { transmit } from '../../hw-sim/scanners/index.ts';
 import { ticketCode } from '../../hw-sim/tickets.ts';
 import { BOARD_ID, packImage, parseImage } from '../../src/image/format.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
-import { nodeSign } from '../../src/node/node-crypto.ts';
+import { nodeSign } from '../../tools/node-crypto.ts';
 import { toHex } from '../../src/hex.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-provision-'));
 const PROD_SEED = new Uint8Array(32).fill(7);
 const PROD_KEY = toHex(publicKeyOf(PROD_SEED));
 const saphir = (args: string[]) => {
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), ...args], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 };
 const scenario = (name: string, device = '') => {
@@ -54,7 +58,14 @@ test('saphir sim: the first line says development keys, or the provisioned produ
 test('a production device boots its own image and trusts the provisioned ticket keys only', async () => {
   const p = parseImage(ensureImage());
   if ('error' in p) throw new Error(p.error);
-  const img = packImage({ bundle: p.bundle, version: p.versionText, boardId: BOARD_ID, securityCounter: 1, seed: PROD_SEED, sign: nodeSign });
+  const img = packImage({
+    bundle: p.bundle,
+    version: p.versionText,
+    boardId: BOARD_ID,
+    securityCounter: 1,
+    seed: PROD_SEED,
+    sign: nodeSign,
+  });
   const chip = new NorFlash();
   provision(bootChip(chip), img);
   const sim = new Simulator({ chip, firmwareKey: publicKeyOf(PROD_SEED), clockMs: Date.UTC(2027, 0, 15, 9) });
@@ -62,7 +73,11 @@ test('a production device boots its own image and trusts the provisioned ticket 
   sim.configure({});
   await sim.boot();
   assert.match(sim.bootMode, /^image slot A/);
-  await sim.run(sim.transmit(transmit('hid-pos', ticketCode({ emission: 1, block: 1, number: 1, prize: 0 }), {}, sim.rng)) - sim.now + 10);
+  await sim.run(
+    sim.transmit(transmit('hid-pos', ticketCode({ emission: 1, block: 1, number: 1, prize: 0 }), {}, sim.rng)) -
+      sim.now +
+      10,
+  );
   assert.match(sim.screen.join(' '), /NON VALIDE/);
   sim.dispose();
 });

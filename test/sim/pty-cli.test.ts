@@ -22,7 +22,10 @@ const needSocat = (name: string) => {
 test('a PATH that exists and is not a pseudo-terminal link is refused and left as it was', () => {
   const f = join(dir, 'precious.txt');
   writeFileSync(f, 'do not touch\n');
-  const r = spawnSync(process.execPath, [BIN, 'sim', '--pty', f, '--lang', 'en'], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [BIN, 'sim', '--pty', f, '--lang', 'en'], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   assert.is(r.status, 1, r.stderr);
   assert.match(r.stderr, /precious\.txt exists and is not a pseudo-terminal link/);
   assert.is(readFileSync(f, 'utf8'), 'do not touch\n');
@@ -44,11 +47,21 @@ test('socat missing: a clear message with an install hint, no hang', () => {
     env: { ...process.env, PATH: empty },
   });
   assert.is(r.status, 1, r.stderr);
-  assert.match(r.stderr, /saphir sim: socat is not installed: it makes the pseudo-terminal\. Install it: sudo apt-get install socat/);
+  assert.match(
+    r.stderr,
+    /saphir sim: socat is not installed: it makes the pseudo-terminal\. Install it: sudo apt-get install socat/,
+  );
   assert.not.ok(existsSync(join(dir, 'tty0')));
-  const fr = spawnSync(process.execPath, [BIN, 'sim', '--pty', join(dir, 'tty0')], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, PATH: empty } });
+  const fr = spawnSync(process.execPath, [BIN, 'sim', '--pty', join(dir, 'tty0')], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, PATH: empty },
+  });
   assert.is(fr.status, 1);
-  assert.match(fr.stderr, /saphir sim: socat n’est pas installé : il crée le pseudo-terminal\. L’installer : sudo apt-get install socat/);
+  assert.match(
+    fr.stderr,
+    /saphir sim: socat n’est pas installé : il crée le pseudo-terminal\. L’installer : sudo apt-get install socat/,
+  );
 });
 
 test('socat dies while the simulator runs: it exits with the reason', async () => {
@@ -63,12 +76,19 @@ test('socat dies while the simulator runs: it exits with the reason', async () =
   const killer = setTimeout(() => p.kill('SIGKILL'), 60_000);
   try {
     const until = Date.now() + 50_000;
-    while (!out.includes('service port:') && Date.now() < until && p.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+    while (!out.includes('service port:') && Date.now() < until && p.exitCode === null)
+      await new Promise((r) => setTimeout(r, 50));
     assert.match(out, /service port: /, err);
     assert.ok(lstatSync(link).isSymbolicLink());
     // The socat this simulator started (its child), by pid.
     const ps = spawnSync('ps', ['-o', 'pid=,comm=', '--ppid', String(p.pid)], { encoding: 'utf8' });
-    const pid = Number(ps.stdout.split('\n').find((l) => /socat/.test(l))?.trim().split(/\s+/)[0]);
+    const pid = Number(
+      ps.stdout
+        .split('\n')
+        .find((l) => /socat/.test(l))
+        ?.trim()
+        .split(/\s+/)[0],
+    );
     assert.ok(pid > 0, ps.stdout);
     process.kill(pid, 'SIGKILL');
     const code = await exited;

@@ -13,7 +13,7 @@ import { seededRng } from '../../hw-sim/rng.ts';
 import { ticketCode } from '../../hw-sim/tickets.ts';
 import { checkCode } from '../../src/sph1/check.ts';
 import { testKeyRing } from '../../src/sph1/keys.ts';
-import { nodeVerify } from '../../src/node/node-crypto.ts';
+import { nodeVerify } from '../../tools/node-crypto.ts';
 import { BASE45_ALPHABET } from '../../src/sph1/base45.ts';
 
 // jsQR is CommonJS with `exports.default`.
@@ -38,7 +38,11 @@ test('ticketCode: genuine with the test key, E_SIGNATURE when forged, the same f
   assert.is(ticketCode({ emission: 1, block: 2, number: 3, prize: 500 }), CODE);
   const forged = ticketCode({ emission: 1, block: 2, number: 3, prize: 500, key: 'other' });
   assert.is(checkCode(forged, { keys: testKeyRing(), verify: nodeVerify }).reason, 'E_SIGNATURE');
-  assert.is(checkCode(ticketCode({ emission: 1, block: 2, number: 4, prize: 0 }), { keys: testKeyRing(), verify: nodeVerify }).status, 'lose');
+  assert.is(
+    checkCode(ticketCode({ emission: 1, block: 2, number: 4, prize: 0 }), { keys: testKeyRing(), verify: nodeVerify })
+      .status,
+    'lose',
+  );
   assert.throws(() => ticketCode({ emission: 1, block: 2, number: 3, prize: 20 }), /prize table/);
 });
 
@@ -48,7 +52,11 @@ for (const layout of ['us', 'fr'] as const) {
     for (const code of [text, CODE]) {
       const tx = transmit('hid-keyboard', code, { layout }, seededRng(1));
       const dec = new KeyboardWedgeDecoder({ layout });
-      const ev = decodeAll(tx, (d) => dec.push((d as { data: Uint8Array }).data, d.t), () => dec.read());
+      const ev = decodeAll(
+        tx,
+        (d) => dec.push((d as { data: Uint8Array }).data, d.t),
+        () => dec.read(),
+      );
       assert.equal(ev, [{ type: 'code', text: code }]);
     }
   });
@@ -60,7 +68,11 @@ test('keyboard wedge: auto layout detection decodes fr and us; alt codes decode 
     for (const decLayout of ['auto', 'us', 'fr'] as const) {
       if (layout !== 'alt' && decLayout !== 'auto') continue;
       const dec = new KeyboardWedgeDecoder({ layout: decLayout });
-      const ev = decodeAll(tx, (d) => dec.push((d as { data: Uint8Array }).data, d.t), () => dec.read());
+      const ev = decodeAll(
+        tx,
+        (d) => dec.push((d as { data: Uint8Array }).data, d.t),
+        () => dec.read(),
+      );
       assert.equal(ev, [{ type: 'code', text: CODE }], `${layout} → ${decLayout}`);
     }
   }
@@ -68,18 +80,36 @@ test('keyboard wedge: auto layout detection decodes fr and us; alt codes decode 
 
 test('keyboard wedge: 8-byte reports, a release after each press, timing from the delay option', () => {
   const r = keystrokes('S', 'us');
-  assert.equal(r.map((x) => [...x]), [[0x02, 0, 0x16, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0]]);
+  assert.equal(
+    r.map((x) => [...x]),
+    [
+      [0x02, 0, 0x16, 0, 0, 0, 0, 0],
+      [0, 0, 0, 0, 0, 0, 0, 0],
+    ],
+  );
   assert.equal([...keystrokes('A', 'fr')[0]], [0x02, 0, 0x14, 0, 0, 0, 0, 0]);
   assert.equal([...keystrokes('1', 'fr')[0]], [0x02, 0, 0x1e, 0, 0, 0, 0, 0]);
   assert.equal([...keystrokes('1', 'us')[0]], [0, 0, 0x1e, 0, 0, 0, 0, 0]);
   // Alt+numpad: "S" is 83: Alt held for keypad 8 and 3, then everything released.
-  assert.equal(keystrokes('S', 'alt').map((x) => [x[0], x[2]]), [[4, 0x60], [4, 0], [4, 0x5b], [4, 0], [0, 0]]);
+  assert.equal(
+    keystrokes('S', 'alt').map((x) => [x[0], x[2]]),
+    [
+      [4, 0x60],
+      [4, 0],
+      [4, 0x5b],
+      [4, 0],
+      [0, 0],
+    ],
+  );
   const slow = transmit('hid-keyboard', CODE, { delay: 10 }, seededRng(1));
   const fast = transmit('hid-keyboard', CODE, { delay: 2 }, seededRng(1));
   assert.ok(Math.abs(slow.durationMs - 5 * fast.durationMs) < 10);
   assert.ok(fast.durationMs > 300, 'a wedge scanner takes over 300 ms for a code');
   for (let i = 1; i < fast.deliveries.length; i++) assert.ok(fast.deliveries[i].t >= fast.deliveries[i - 1].t);
-  assert.throws(() => transmit('hid-keyboard', 'é', { layout: 'us' }, seededRng(1)), (e: unknown) => e instanceof ScannerOptionError);
+  assert.throws(
+    () => transmit('hid-keyboard', 'é', { layout: 'us' }, seededRng(1)),
+    (e: unknown) => e instanceof ScannerOptionError,
+  );
   assert.throws(() => transmit('hid-keyboard', CODE, { layout: 'de' }, seededRng(1)), /layout/);
 });
 
@@ -94,11 +124,18 @@ test('HID POS: 64-byte reports, id 2, count, ]Q1, continuation bit; decodes back
     assert.is(String.fromCharCode(r[2], r[3], r[4]), ']Q1');
     assert.is(r[63] & 1, i < reports.length - 1 ? 1 : 0);
   }
-  assert.is(reports.reduce((a, r) => a + r[1], 0), CODE.length);
+  assert.is(
+    reports.reduce((a, r) => a + r[1], 0),
+    CODE.length,
+  );
   const tx = transmit('hid-pos', CODE, { interval: 4 }, seededRng(1));
   assert.is(tx.durationMs, 4 * (reports.length - 1));
   const dec = new HidPosDecoder();
-  const ev = decodeAll(tx, (d) => dec.push((d as { data: Uint8Array }).data, d.t), () => dec.read());
+  const ev = decodeAll(
+    tx,
+    (d) => dec.push((d as { data: Uint8Array }).data, d.t),
+    () => dec.read(),
+  );
   assert.equal(ev, [{ type: 'code', text: CODE }]);
 });
 
@@ -109,8 +146,16 @@ test('serial: 10 bit times a byte, every terminator and the AIM prefix decode ba
       const n = serialBytes(CODE, { terminator, aim }).length;
       assert.ok(Math.abs(tx.durationMs - (n * 10_000) / 9600) < 1e-6);
       const dec = new SerialDecoder();
-      const ev = decodeAll(tx, (d) => dec.push((d as { data: Uint8Array }).data, d.t), () => dec.read());
-      assert.equal(ev.filter((e) => e.type === 'code'), [{ type: 'code', text: CODE }], `${terminator} aim=${aim}`);
+      const ev = decodeAll(
+        tx,
+        (d) => dec.push((d as { data: Uint8Array }).data, d.t),
+        () => dec.read(),
+      );
+      assert.equal(
+        ev.filter((e) => e.type === 'code'),
+        [{ type: 'code', text: CODE }],
+        `${terminator} aim=${aim}`,
+      );
     }
   }
   assert.ok(transmit('serial', CODE, { baud: 115200 }, seededRng(1)).durationMs < 15);
@@ -139,7 +184,10 @@ test('camera: a grey VGA frame jsQR reads; the same seed gives the same frame; l
   assert.throws(() => renderQrFrame(CODE, { blur: 2 }, seededRng(1)), /blur/);
   assert.throws(() => renderQrFrame(CODE, { width: 10 }, seededRng(1)), /width/);
   const tx = transmit('camera', CODE, { frames: 3, fps: 10, width: 160, height: 160, module: 2 }, seededRng(1));
-  assert.equal(tx.deliveries.map((d) => d.t), [100, 200, 300]);
+  assert.equal(
+    tx.deliveries.map((d) => d.t),
+    [100, 200, 300],
+  );
 });
 
 test.run();

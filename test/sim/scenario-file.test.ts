@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { parseScenario, parseDuration, parseInstant, ScenarioError } from '../../hw-sim/scenario.ts';
 import fc from 'fast-check';
 import { ROOT } from '../helpers.ts';
+import { Simulator } from '../../hw-sim/sim.ts';
 
 function problems(text: string): { line: number; message: string }[] {
   try {
@@ -19,6 +20,35 @@ function problems(text: string): { line: number; message: string }[] {
 }
 
 const HEAD = 'name: t\nsteps:\n  - boot\n';
+
+test('an emission closing on a date that does not exist is refused at its line', () => {
+  const p = problems(`${HEAD}config:\n  emissions:\n    - { emission: 3, closes: 2027-02-30 }\n`);
+  assert.equal(
+    p.map((x) => x.line),
+    [6],
+  );
+  assert.match(p[0].message, /closes must be a date YYYY-MM-DD/);
+});
+
+test("config limits are the firmware's: what the checker passes, Simulator.configure takes", async () => {
+  const p = problems(
+    `${HEAD}config:\n  verdict-ms: 200\n  pay-wait-ms: 999\n  device-id: ABCDEFGHIJKLMNOPQ\n  emissions:\n    - { emission: 70000, closes: 2027-02-27 }\n`,
+  );
+  assert.equal(
+    p.map((x) => x.line),
+    [5, 6, 7, 9],
+  );
+  assert.match(p[0].message, /verdict-ms must be an integer from 500 to 600000/);
+  assert.match(p[1].message, /pay-wait-ms must be an integer from 1000 to 3600000/);
+  assert.match(p[2].message, /device-id must be printable ASCII of at most 16 characters/);
+  assert.match(p[3].message, /emission must be an integer from 0 to 65535/);
+  // At the limits the firmware allows (the checker once stopped compact-free-sectors at 256).
+  const sc = parseScenario(
+    `${HEAD}config:\n  verdict-ms: 500\n  pay-wait-ms: 3600000\n  compact-free-sectors: 65535\n  device-id: ABCDEFGHIJKLMNOP\n`,
+    't.yaml',
+  );
+  new Simulator({ bundle: '' }).configure(sc.config!);
+});
 
 test('every shipped scenario is valid', () => {
   const dir = join(ROOT, 'hw-sim', 'scenarios');
@@ -64,20 +94,35 @@ steps:
   assert.equal(sc.config, { payoutLimitEur: 500, lang: 'en', emissions: [{ emission: 3, closingDate: '2027-02-27' }] });
   assert.is(sc.clockMs, Date.UTC(2027, 0, 15, 9));
   const scan = sc.steps[3];
-  assert.equal(scan.kind === 'scan' && [scan.via, scan.options, scan.ticket], ['hid-keyboard', { layout: 'fr', delay: 4 }, { emission: 3, block: 1, number: 7, prize: 150, key: undefined }]);
+  assert.equal(scan.kind === 'scan' && [scan.via, scan.options, scan.ticket], [
+    'hid-keyboard',
+    { layout: 'fr', delay: 4 },
+    { emission: 3, block: 1, number: 7, prize: 150, key: undefined },
+  ]);
   const forged = sc.steps[5];
   assert.is(forged.kind === 'scan' && forged.ticket?.key, 'other');
   assert.is(forged.kind === 'scan' && forged.ticket?.block, 1);
   const disp = sc.steps[8];
-  assert.equal(disp.kind === 'expect-display' && [disp.contains, disp.row, disp.withinMs, disp.line], ['WINNER', 1, 2000, 17]);
+  assert.equal(disp.kind === 'expect-display' && [disp.contains, disp.row, disp.withinMs, disp.line], [
+    'WINNER',
+    1,
+    2000,
+    17,
+  ]);
   assert.equal(sc.steps[13], { kind: 'power-cut', line: 22, afterFlashOps: 2 });
 });
 
 test('config: compaction threshold and the inputs the firmware opens', () => {
-  const sc = parseScenario('name: t\nconfig:\n  compact-free-sectors: 8\n  inputs: [serial, pos]\nsteps:\n  - boot\n', 't.yaml');
+  const sc = parseScenario(
+    'name: t\nconfig:\n  compact-free-sectors: 8\n  inputs: [serial, pos]\nsteps:\n  - boot\n',
+    't.yaml',
+  );
   assert.equal(sc.config, { compactFreeSectors: 8, inputs: ['serial', 'pos'] });
   const p = problems('name: t\nconfig:\n  inputs: [serial, usb]\nsteps:\n  - boot\n');
-  assert.equal(p.map((x) => x.line), [3]);
+  assert.equal(
+    p.map((x) => x.line),
+    [3],
+  );
   assert.match(p[0].message, /usb/);
 });
 
@@ -89,13 +134,24 @@ test('an unknown step names its line', () => {
 });
 
 test('an unknown field names its line, at every level', () => {
-  assert.equal(problems(`name: t\ncolour: red\nsteps:\n  - boot\n`).map((x) => x.line), [2]);
-  assert.match(problems(`name: t\nsteps:\n  - boot\n  - expect-display:\n      contain: PERDANT\n`)[0].message, /unknown field 'contain'/);
+  assert.equal(
+    problems(`name: t\ncolour: red\nsteps:\n  - boot\n`).map((x) => x.line),
+    [2],
+  );
+  assert.match(
+    problems(`name: t\nsteps:\n  - boot\n  - expect-display:\n      contain: PERDANT\n`)[0].message,
+    /unknown field 'contain'/,
+  );
   assert.is(problems(`name: t\nsteps:\n  - boot\n  - expect-display:\n      contain: PERDANT\n`)[0].line, 5);
   const p = problems(`name: t\nconfig:\n  payout: 3\nsteps:\n  - boot\n`);
   assert.equal([p[0].line, /unknown field 'payout' in config/.test(p[0].message)], [3, true]);
-  const q = problems(`${HEAD}  - scan:\n      ticket: { emission: 1, number: 2, prize: 0 }\n      via: serial\n      layout: fr\n`);
-  assert.equal(q.map((x) => x.line), [7]);
+  const q = problems(
+    `${HEAD}  - scan:\n      ticket: { emission: 1, number: 2, prize: 0 }\n      via: serial\n      layout: fr\n`,
+  );
+  assert.equal(
+    q.map((x) => x.line),
+    [7],
+  );
   assert.match(q[0].message, /serial has no option 'layout'/);
 });
 
@@ -113,7 +169,10 @@ steps:
   - scan: { via: hid-pos }
   - set-clock: tomorrow
 `);
-  assert.equal(p.map((x) => x.line), [4, 5, 6, 7, 8, 9, 10, 11, 12]);
+  assert.equal(
+    p.map((x) => x.line),
+    [4, 5, 6, 7, 8, 9, 10, 11, 12],
+  );
   assert.match(p[0].message, /duration/);
   assert.match(p[1].message, /OK, C/);
   assert.match(p[2].message, /prize table/);

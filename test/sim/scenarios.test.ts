@@ -20,7 +20,9 @@ test.after(async () => {
   if (registry) await (await registry).close();
 });
 
-for (const f of readdirSync(dir).filter((x) => x.endsWith('.yaml') && x !== 'demo.yaml').sort()) {
+for (const f of readdirSync(dir)
+  .filter((x) => x.endsWith('.yaml') && x !== 'demo.yaml')
+  .sort()) {
   test(`scenario ${f}`, async () => {
     const file = join(dir, f);
     const sc = parseScenario(readFileSync(file, 'utf8'), file);
@@ -34,7 +36,11 @@ for (const f of readdirSync(dir).filter((x) => x.endsWith('.yaml') && x !== 'dem
 
 test('a scenario on the QuickJS-ng engine too (reboot.yaml)', async () => {
   const file = join(dir, 'reboot.yaml');
-  const r = await runScenario(parseScenario(readFileSync(file, 'utf8'), file), { bundle, lang: 'en', variant: 'quickjs-ng' });
+  const r = await runScenario(parseScenario(readFileSync(file, 'utf8'), file), {
+    bundle,
+    lang: 'en',
+    variant: 'quickjs-ng',
+  });
   assert.ok(r.ok, JSON.stringify(r.steps.find((s) => !s.ok)));
 });
 

@@ -36,7 +36,7 @@ test(`${SCANS} mixed scans through every scanner model keep the firmware heap fl
     } else if (i % 800 === 2) {
       via = 'hid-keyboard';
       code = ticketCode({ emission: 1, block: 9, number: i, prize: 0 });
-      options = { layout: (['us', 'fr', 'alt'] as const)[(i / 800) % 3 | 0] };
+      options = { layout: (['us', 'fr', 'alt'] as const)[((i / 800) % 3) | 0] };
     } else if (i % 100 === 3) {
       via = i % 200 === 3 ? 'serial' : 'hid-pos';
       code = ticketCode({ emission: 1, block: 9, number: i, prize: i % 300 === 3 ? 10 : 0 });
@@ -48,7 +48,9 @@ test(`${SCANS} mixed scans through every scanner model keep the firmware heap fl
       via = i % 3 === 0 ? 'serial' : 'hid-pos';
       // Garbage, torn codes and codes of the wrong size.
       const n = 1 + rng.int(i % 7 === 0 ? 200 : 40);
-      code = (rng.next() < 0.5 ? 'SPH1:' : '') + Array.from({ length: n }, () => ALPHABET[rng.int(ALPHABET.length)]).join('');
+      code =
+        (rng.next() < 0.5 ? 'SPH1:' : '') +
+        Array.from({ length: n }, () => ALPHABET[rng.int(ALPHABET.length)]).join('');
     }
     if (via === 'serial') options = { baud: 115200 };
     used[via] = (used[via] ?? 0) + 1;

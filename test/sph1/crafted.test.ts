@@ -9,7 +9,7 @@ import { Point, utils } from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { deviceVerify } from '../../firmware/verify.ts';
 import { nobleVerify } from '../../src/crypto/ed25519.ts';
-import { HOST_CRYPTO, hostVerify, nodeVerify, publicKeyProblem } from '../../src/node/node-crypto.ts';
+import { HOST_CRYPTO, hostVerify, nodeVerify, publicKeyProblem } from '../../tools/node-crypto.ts';
 import { TEST_KEY_ID, TEST_KEY_SEED_HEX, testKeyRing } from '../../src/sph1/keys.ts';
 import { encodeTicket } from '../../src/sph1/encode.ts';
 import { checkCode } from '../../src/sph1/check.ts';
@@ -71,13 +71,20 @@ function crafted(): Case[] {
     // Mixed-order public key A + T.
     out.push({ name: `torsion A ${i}`, ...torsionSign(msg, seed, Point.ZERO, t), msg });
     // Small-order public key, R small order, S = 0: [0]B = R + [k]A holds for some pairs.
-    TORSION.forEach((r, j) => out.push({ name: `small-order A ${i}, R ${j}, S 0`, sig: cat(r.toBytes(), le(0n)), msg, pub: t.toBytes() }));
+    TORSION.forEach((r, j) =>
+      out.push({ name: `small-order A ${i}, R ${j}, S 0`, sig: cat(r.toBytes(), le(0n)), msg, pub: t.toBytes() }),
+    );
   });
   // S ≥ L: the same signature with S + L (and with S + 8L).
   const s = num(good.sig.subarray(32));
   out.push({ name: 'S + L', sig: cat(good.sig.subarray(0, 32), le(s + L)), msg, pub: good.pub });
   out.push({ name: 'S + 8L', sig: cat(good.sig.subarray(0, 32), le(s + 8n * L)), msg, pub: good.pub });
-  out.push({ name: 'S = 2^256 - 1', sig: cat(good.sig.subarray(0, 32), new Uint8Array(32).fill(255)), msg, pub: good.pub });
+  out.push({
+    name: 'S = 2^256 - 1',
+    sig: cat(good.sig.subarray(0, 32), new Uint8Array(32).fill(255)),
+    msg,
+    pub: good.pub,
+  });
   // Non-canonical encodings: y + p for y = 0 and y = 1 (points of order 4 and 1), and the "negative
   // zero" sign bit on the points with x = 0 (y = 1, y = -1).
   const P = 2n ** 255n - 19n;
@@ -109,7 +116,10 @@ test('hostVerify gives the device verdict on every crafted case; node:crypto alo
     if (nodeVerify(c.sig, c.msg, c.pub) !== device) nodeDisagrees++;
     if (device) accepted++;
   }
-  assert.ok(nodeDisagrees >= 10, `node:crypto disagrees on ${nodeDisagrees} cases only: the crafted set lost its teeth`);
+  assert.ok(
+    nodeDisagrees >= 10,
+    `node:crypto disagrees on ${nodeDisagrees} cases only: the crafted set lost its teeth`,
+  );
   assert.ok(accepted >= 8, `${accepted} accepted`);
 });
 
@@ -125,14 +135,20 @@ test('small-order and non-canonical public keys are named as the device refuses 
   assert.is(publicKeyProblem(key), 'small-order point');
   assert.not.ok(hostVerify(cat(Point.ZERO.toBytes(), le(0n)), msg, key));
   // OpenSSL takes it (libsodium, when it loads, does not): either way the host path refuses it above.
-  if (HOST_CRYPTO === 'node:crypto') assert.ok(nodeVerify(cat(Point.ZERO.toBytes(), le(0n)), msg, key), 'node:crypto alone takes it');
+  if (HOST_CRYPTO === 'node:crypto')
+    assert.ok(nodeVerify(cat(Point.ZERO.toBytes(), le(0n)), msg, key), 'node:crypto alone takes it');
 });
 
 test('saphir check and audit: a torsion-R ticket gets the device verdict, a forged one does not', () => {
   const seed = fromHex(TEST_KEY_SEED_HEX);
   const codes = [1, 2, 3, 4].map((i) => {
     const zones = composeZones(i === 1 ? 0 : 10, makeRng(utf8Encode(`crafted:${i}`)));
-    return encodeTicket({ emission: 1, block: 9, number: i, keyId: TEST_KEY_ID }, zones, seed, (m, sd) => torsionSign(m, sd, TORSION[i]).sig);
+    return encodeTicket(
+      { emission: 1, block: 9, number: i, keyId: TEST_KEY_ID },
+      zones,
+      seed,
+      (m, sd) => torsionSign(m, sd, TORSION[i]).sig,
+    );
   });
   for (const code of codes) {
     const device = checkCode(code, { keys: testKeyRing(), verify: deviceVerify });
@@ -141,7 +157,10 @@ test('saphir check and audit: a torsion-R ticket gets the device verdict, a forg
     assert.is(node.reason, 'E_SIGNATURE', 'node:crypto alone would call it forged');
   }
   const r = saphir(['check', '--json', ...codes]);
-  const verdicts = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  const verdicts = r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.is(verdicts.length, 4, r.stderr);
   codes.forEach((code, i) => {
     const device = checkCode(code, { keys: testKeyRing(), verify: deviceVerify });

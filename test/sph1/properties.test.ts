@@ -9,21 +9,20 @@ import { checkCode } from '../../src/sph1/check.ts';
 import { codeText, encodeTicket } from '../../src/sph1/encode.ts';
 import { testKeyRing, TEST_KEY_SEED_HEX, BASE45_OK } from './fixtures.ts';
 import { nobleVerify } from '../../src/crypto/ed25519.ts';
-import { nodeSign, nodeVerify } from '../../src/node/node-crypto.ts';
+import { nodeSign, nodeVerify } from '../../tools/node-crypto.ts';
 import { fromHex } from '../../src/hex.ts';
 import { composeZones, makeRng } from '../../src/gen/index.ts';
 
 const SEED = fromHex(TEST_KEY_SEED_HEX);
 const opts = { keys: testKeyRing(), verify: nodeVerify };
 
-const zonesArb: fc.Arbitrary<Zones> = fc
-  .record({
-    winning: fc.array(fc.constantFrom(...NUMBERS), { minLength: 6, maxLength: 6 }),
-    player: fc.array(fc.record({ number: fc.constantFrom(...NUMBERS), amountEur: fc.constantFrom(...AMOUNTS_EUR) }), {
-      minLength: 20,
-      maxLength: 20,
-    }),
-  });
+const zonesArb: fc.Arbitrary<Zones> = fc.record({
+  winning: fc.array(fc.constantFrom(...NUMBERS), { minLength: 6, maxLength: 6 }),
+  player: fc.array(fc.record({ number: fc.constantFrom(...NUMBERS), amountEur: fc.constantFrom(...AMOUNTS_EUR) }), {
+    minLength: 20,
+    maxLength: 20,
+  }),
+});
 const idArb = fc.record({
   emission: fc.integer({ min: 0, max: 0xffff }),
   block: fc.integer({ min: 0, max: 0xffff }),
@@ -50,18 +49,23 @@ test('encode → decode round-trips every field, whatever the zones', () => {
 
 test('a genuine generated ticket decodes to its zones and its prize (noble and node:crypto agree)', () => {
   fc.assert(
-    fc.property(idArb, fc.constantFrom(0, 5, 10, 15, 30, 150, 500, 2500, 25000, 250000), fc.uint8Array({ minLength: 8, maxLength: 8 }), (id, prize, s) => {
-      const zones = composeZones(prize, makeRng(s));
-      const text = encodeTicket({ ...id, keyId: 0 }, zones, SEED, nodeSign);
-      for (const verify of [nodeVerify, nobleVerify]) {
-        const r = checkCode(text, { keys: testKeyRing(), verify });
-        assert.is(r.reason, null);
-        assert.is(r.status, prize > 0 ? 'win' : 'lose');
-        assert.is(r.prizeEur, prize);
-        assert.equal(r.winning, zones.winning);
-        assert.equal(r.player, zones.player);
-      }
-    }),
+    fc.property(
+      idArb,
+      fc.constantFrom(0, 5, 10, 15, 30, 150, 500, 2500, 25000, 250000),
+      fc.uint8Array({ minLength: 8, maxLength: 8 }),
+      (id, prize, s) => {
+        const zones = composeZones(prize, makeRng(s));
+        const text = encodeTicket({ ...id, keyId: 0 }, zones, SEED, nodeSign);
+        for (const verify of [nodeVerify, nobleVerify]) {
+          const r = checkCode(text, { keys: testKeyRing(), verify });
+          assert.is(r.reason, null);
+          assert.is(r.status, prize > 0 ? 'win' : 'lose');
+          assert.is(r.prizeEur, prize);
+          assert.equal(r.winning, zones.winning);
+          assert.equal(r.player, zones.player);
+        }
+      },
+    ),
     { numRuns: 60 },
   );
 });
@@ -100,13 +104,19 @@ test('every byte position, changed once, is refused (exhaustive over positions, 
     bytes.set(genuine.body, 0);
     bytes.set(genuine.sig, 42);
     bytes[i] ^= 0x40;
-    const r = checkCode(codeText(bytes.subarray(0, 42), bytes.subarray(42)), { keys: testKeyRing(), verify: nobleVerify });
+    const r = checkCode(codeText(bytes.subarray(0, 42), bytes.subarray(42)), {
+      keys: testKeyRing(),
+      verify: nobleVerify,
+    });
     assert.is(r.status, 'invalid', `byte ${i}`);
   }
 });
 
 test('any single changed character of the text is refused', () => {
-  const chars = fc.oneof(fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:abcz\u0000\u00e9\n'), fc.string({ minLength: 1, maxLength: 1 }));
+  const chars = fc.oneof(
+    fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:abcz\u0000\u00e9\n'),
+    fc.string({ minLength: 1, maxLength: 1 }),
+  );
   fc.assert(
     fc.property(fc.integer({ min: 0, max: genuine.text.length - 1 }), chars, (i, c) => {
       fc.pre(genuine.text[i] !== c);
@@ -120,11 +130,18 @@ test('any single changed character of the text is refused', () => {
 
 test('removing or adding a character is refused', () => {
   fc.assert(
-    fc.property(fc.integer({ min: 0, max: genuine.text.length }), fc.constantFrom('0', 'A', ':', ' '), fc.boolean(), (i, c, add) => {
-      const t = add ? genuine.text.slice(0, i) + c + genuine.text.slice(i) : genuine.text.slice(0, i) + genuine.text.slice(i + 1);
-      fc.pre(t !== genuine.text);
-      assert.is(checkCode(t, opts).status, 'invalid');
-    }),
+    fc.property(
+      fc.integer({ min: 0, max: genuine.text.length }),
+      fc.constantFrom('0', 'A', ':', ' '),
+      fc.boolean(),
+      (i, c, add) => {
+        const t = add
+          ? genuine.text.slice(0, i) + c + genuine.text.slice(i)
+          : genuine.text.slice(0, i) + genuine.text.slice(i + 1);
+        fc.pre(t !== genuine.text);
+        assert.is(checkCode(t, opts).status, 'invalid');
+      },
+    ),
     { numRuns: 200 },
   );
 });

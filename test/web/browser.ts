@@ -38,7 +38,11 @@ export interface Browser {
 /** A fresh profile (empty IndexedDB) unless `profile` names one to reuse. */
 export async function launch(o: { args?: string[]; profile?: string } = {}): Promise<Browser> {
   const dir = o.profile ?? mkdtempSync(join(tmpdir(), 'saphir-chromium-'));
-  const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: [...FLAGS, ...(o.args ?? [])] });
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [...FLAGS, ...(o.args ?? [])],
+  });
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -64,7 +68,11 @@ export const display = (p: Page) => p.locator('[data-test="display"]');
 
 /** Waits until the display shows `text`; returns its four lines. */
 export async function waitDisplay(p: Page, text: string, timeout = 20000): Promise<string> {
-  await p.waitForFunction(`document.querySelector('[data-test="display"]').textContent.includes(${JSON.stringify(text)})`, null, { timeout });
+  await p.waitForFunction(
+    `document.querySelector('[data-test="display"]').textContent.includes(${JSON.stringify(text)})`,
+    null,
+    { timeout },
+  );
   return display(p).innerText();
 }
 

@@ -15,7 +15,15 @@ async function bundle(source: string): Promise<{ text?: string; error?: string }
   try {
     const entry = join(dir, 'entry.ts');
     writeFileSync(entry, source);
-    const r = await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent', plugins: [browserOnly] });
+    const r = await build({
+      entryPoints: [entry],
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      write: false,
+      logLevel: 'silent',
+      plugins: [browserOnly],
+    });
     return { text: r.outputFiles[0].text };
   } catch (e) {
     return { error: (e as { errors?: { text: string }[] }).errors?.map((x) => x.text).join('; ') ?? String(e) };

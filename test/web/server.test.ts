@@ -19,7 +19,13 @@ function get(url: string, path: string, method = 'GET'): Promise<{ status: numbe
     const req = request({ host: u.hostname, port: u.port, path, method }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          type: String(res.headers['content-type'] ?? ''),
+          body: Buffer.concat(chunks),
+        }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -27,7 +33,10 @@ function get(url: string, path: string, method = 'GET'): Promise<{ status: numbe
 }
 
 web('prints a 127.0.0.1 URL, serves the page, the wasm and the firmware bundle, nothing outside dist/', async () => {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--web', '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--web', '--port', '0'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stderr.on('data', (b) => (err += b));

@@ -7,7 +7,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ticketCode } from '../../hw-sim/tickets.ts';
-import { chromiumMissing, display, launch, server, ticketPng, ticketY4m, waitDisplay, type Browser } from './browser.ts';
+import {
+  chromiumMissing,
+  display,
+  launch,
+  server,
+  ticketPng,
+  ticketY4m,
+  waitDisplay,
+  type Browser,
+} from './browser.ts';
 import type { WebServer } from '../../hw-sim/web/server.ts';
 import type { Page } from 'playwright-core';
 import { requireTool } from '../helpers.ts';
@@ -17,7 +26,10 @@ const web = suite('web simulator in Chromium');
 
 if (missing) {
   // Counted as skipped by test/run.mjs (a failure under SAPHIR_TEST_STRICT=1).
-  requireTool('chromium', 'apt-get install chromium', { check: chromiumMissing, t: web })('the web simulator in a real Chromium', () => {});
+  requireTool('chromium', 'apt-get install chromium', { check: chromiumMissing, t: web })(
+    'the web simulator in a real Chromium',
+    () => {},
+  );
 } else {
   let srv: WebServer;
   let b: Browser;
@@ -50,7 +62,11 @@ if (missing) {
     assert.match(await p.locator('[data-test="log"]').innerText(), /power: boot \(developer\)[\s\S]*ready: 0 payments/);
     assert.equal(b.errors, [], 'no page error, no failed request');
     assert.ok(requested.length >= 5);
-    assert.equal(requested.filter((u) => !u.startsWith(srv.url) && !/^(data|blob):/.test(u)), [], 'nothing fetched from elsewhere');
+    assert.equal(
+      requested.filter((u) => !u.startsWith(srv.url) && !/^(data|blob):/.test(u)),
+      [],
+      'nothing fetched from elsewhere',
+    );
   });
 
   web('a pasted genuine winning code → GAGNANT 150 € → OK → PAYÉ, saved in the ledger', async () => {
@@ -133,7 +149,10 @@ if (missing) {
 
   web('generated tickets through the camera model and an AZERTY keyboard wedge', async () => {
     await p.selectOption('[data-test="t-prize"]', '0');
-    for (const [via, options, n] of [['camera', 'blur=0.3', '801'], ['hid-keyboard', 'layout=fr', '802']]) {
+    for (const [via, options, n] of [
+      ['camera', 'blur=0.3', '801'],
+      ['hid-keyboard', 'layout=fr', '802'],
+    ]) {
       await p.selectOption('[data-test="via"]', via);
       await p.fill('[data-test="options"]', options);
       await p.fill('[data-test="t-number"]', n);
@@ -162,7 +181,9 @@ if (missing) {
       const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
       const dt = new DataTransfer();
       dt.items.add(new File([bytes], 'ticket.png', { type: 'image/png' }));
-      document.querySelector('[data-test="drop"]')!.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      document
+        .querySelector('[data-test="drop"]')!
+        .dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
     }, png.toString('base64'));
     await waitDisplay(p, 'PERDANT');
   });
@@ -171,7 +192,11 @@ if (missing) {
     await p.selectOption('[data-test="scenario-pick"]', 'english.yaml');
     await p.click('[data-test="scenario-run"]');
     await p.waitForSelector('[data-test="scenario-result"][data-ok]', { timeout: 60000 });
-    assert.is(await p.getAttribute('[data-test="scenario-result"]', 'data-ok'), 'true', await p.locator('[data-test="scenario-steps"]').innerText());
+    assert.is(
+      await p.getAttribute('[data-test="scenario-result"]', 'data-ok'),
+      'true',
+      await p.locator('[data-test="scenario-steps"]').innerText(),
+    );
     assert.ok((await p.locator('[data-test="scenario-steps"] li.pass').count()) > 3);
     const shot = p.locator('[data-test="screenshot"]');
     await shot.waitFor();
@@ -196,7 +221,10 @@ if (missing) {
   });
 
   web('step by step: one step a click, the current one highlighted', async () => {
-    await p.fill('[data-test="scenario-text"]', 'name: steps\nsteps:\n  - boot\n  - expect-display: PRÊT\n  - press: OK\n');
+    await p.fill(
+      '[data-test="scenario-text"]',
+      'name: steps\nsteps:\n  - boot\n  - expect-display: PRÊT\n  - press: OK\n',
+    );
     await p.click('[data-test="scenario-step"]');
     await p.waitForSelector('[data-test="scenario-steps"] li.current[data-line="3"]');
     assert.is(await p.locator('[data-test="scenario-steps"] li.pass').count(), 0);
@@ -225,7 +253,10 @@ if (missing) {
     assert.is(await p.locator('[data-test="scan"]').innerText(), 'Scan');
     await p.selectOption('[data-test="lang"]', 'fr');
     assert.is(await p.locator('[data-test="scan"]').innerText(), 'Scanner');
-    assert.equal(b.errors.filter((e) => !/status of 404/.test(e)), []);
+    assert.equal(
+      b.errors.filter((e) => !/status of 404/.test(e)),
+      [],
+    );
   });
 
   web('chip export and import (the saphir sim --flash format); a wrong file changes nothing', async () => {
@@ -241,7 +272,11 @@ if (missing) {
     assert.is(paid.length, 2);
     assert.ok(paid.some((x) => x.block === 9 && x.number === 501 && x.prizeEur === 150));
 
-    await p.setInputFiles('[data-test="import"]', { name: 'bad.bin', mimeType: 'application/octet-stream', buffer: Buffer.from('not a chip') });
+    await p.setInputFiles('[data-test="import"]', {
+      name: 'bad.bin',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from('not a chip'),
+    });
     await p.waitForFunction(() => /10 bytes/.test(document.querySelector('[data-test="status"]')!.textContent!));
     assert.is(await p.getAttribute('body', 'data-payments'), '2');
 
@@ -259,7 +294,11 @@ if (missing) {
     const video = join(dir, 'ticket.y4m');
     ticketY4m(ticketCode({ emission: 1, block: 9, number: 504, prize: 0 }), video);
     const cam = await launch({
-      args: ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${video}`],
+      args: [
+        '--use-fake-device-for-media-stream',
+        '--use-fake-ui-for-media-stream',
+        `--use-file-for-fake-video-capture=${video}`,
+      ],
     });
     try {
       await cam.context.grantPermissions(['camera'], { origin: srv.url.replace(/\/$/, '') });

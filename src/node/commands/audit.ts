@@ -6,7 +6,7 @@ import { REASON_TEXT, formatEur, type Lang } from '../../i18n.ts';
 import { testKeyRing, type KeyRing } from '../../sph1/keys.ts';
 import type { Reason } from '../../sph1/check.ts';
 import { Failure, UsageError, intOf, parseCommand } from '../args.ts';
-import { HOST_CRYPTO, hostVerify } from '../node-crypto.ts';
+import { HOST_CRYPTO, hostVerify } from '../../../tools/node-crypto.ts';
 import { readTrustedKeys } from '../keys.ts';
 import { messages } from '../../messages/index.ts';
 import { AuditTally, EXAMPLES, checkChunk, type AuditReport, type BlockReport } from '../workers/audit-core.ts';
@@ -89,7 +89,8 @@ export async function run(args: string[]): Promise<number> {
   } catch (e) {
     // A file that cannot be read (a directory, an I/O error) is said like one that does not exist.
     const code = (e as NodeJS.ErrnoException).code;
-    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) throw new Failure((m) => m.audit.cannotRead(file ?? '-', code));
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code))
+      throw new Failure((m) => m.audit.cannotRead(file ?? '-', code));
     throw e;
   }
   process.stdout.write(values.json ? JSON.stringify(reportJson(report)) + '\n' : renderReport(report, lang));
@@ -97,9 +98,21 @@ export async function run(args: string[]): Promise<number> {
 }
 
 /** Audits a stream of codes; `total` (bytes, 0 if unknown) scales the progress bar. */
-export async function audit(input: Readable, keys: KeyRing, jobs: number, total = 0, quiet = false): Promise<AuditReport> {
+export async function audit(
+  input: Readable,
+  keys: KeyRing,
+  jobs: number,
+  total = 0,
+  quiet = false,
+): Promise<AuditReport> {
   const tally = new AuditTally();
-  const progress = quiet ? null : process.stderr.isTTY ? progressBar(total) : total > JOB_BYTES ? plainBytes(total) : null;
+  const progress = quiet
+    ? null
+    : process.stderr.isTTY
+      ? progressBar(total)
+      : total > JOB_BYTES
+        ? plainBytes(total)
+        : null;
   let pool: OrderedPool<{ lines: number; results: Int32Array; size: number }> | null = null;
   let workers: ReturnType<typeof startWorkers> = [];
   try {
@@ -151,7 +164,9 @@ function progressBar(total: number): (bytes: number, lines: number) => void {
     if (total > 0) {
       const f = Math.min(1, bytes / total);
       const full = Math.round(f * width);
-      process.stderr.write(`\r[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${(f * 100).toFixed(0).padStart(3)} %  ${lines}`);
+      process.stderr.write(
+        `\r[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${(f * 100).toFixed(0).padStart(3)} %  ${lines}`,
+      );
     } else process.stderr.write(`\r${lines} …`);
   };
 }
@@ -182,7 +197,7 @@ export function reportJson(r: AuditReport): Record<string, unknown> {
       matches_article_3: b.matchesArticle3,
       ok: b.ok,
     })),
-    // The library that verified the signatures (src/node/node-crypto.ts).
+    // The library that verified the signatures (tools/node-crypto.ts).
     crypto: HOST_CRYPTO,
   };
 }
@@ -195,7 +210,8 @@ export function renderReport(r: AuditReport, lang: Lang): string {
   if (r.blocks.length === 0) out.push(t.noBlock, '');
   if (r.invalid > 0) {
     out.push(t.invalidTitle(n(r.invalid)));
-    for (const [reason, count] of Object.entries(r.invalidByReason)) out.push(t.byReason(REASON_TEXT[lang][reason as Reason], n(count!)));
+    for (const [reason, count] of Object.entries(r.invalidByReason))
+      out.push(t.byReason(REASON_TEXT[lang][reason as Reason], n(count!)));
     for (const x of r.invalidExamples) {
       const id = x.ticket ? `  [${x.ticket.emission}/${x.ticket.block}/${x.ticket.number}]` : '';
       out.push(t.invalidLine(x.line, REASON_TEXT[lang][x.reason], id));
@@ -215,9 +231,13 @@ function blockLines(b: BlockReport, lang: Lang): string[] {
   out.push(t.tickets(n(b.distinct), n(b.duplicates), n(b.missing)));
   out.push(`  ${t.header[0].padEnd(12)}${t.header[1].padStart(12)}${t.header[2].padStart(12)}`);
   for (const p of b.prizes) {
-    out.push(`  ${formatEur(p.amountEur, lang).padEnd(12)}${n(p.expected).padStart(12)}${n(p.found).padStart(12)}  ${mark(p.found === p.expected)}`);
+    out.push(
+      `  ${formatEur(p.amountEur, lang).padEnd(12)}${n(p.expected).padStart(12)}${n(p.found).padStart(12)}  ${mark(p.found === p.expected)}`,
+    );
   }
-  out.push(`  ${t.losing.padEnd(12)}${n(b.losing.expected).padStart(12)}${n(b.losing.found).padStart(12)}  ${mark(b.losing.found === b.losing.expected)}`);
+  out.push(
+    `  ${t.losing.padEnd(12)}${n(b.losing.expected).padStart(12)}${n(b.losing.found).padStart(12)}  ${mark(b.losing.found === b.losing.expected)}`,
+  );
   if (b.duplicates > 0) {
     out.push(t.dupTitle, ...b.duplicateExamples.map((d) => t.dupLine(d.line, d.number)));
     if (b.duplicates > b.duplicateExamples.length) out.push('    …');

@@ -3,7 +3,7 @@ import { checkCode, type CheckResult } from '../../sph1/check.ts';
 import { testKeyRing } from '../../sph1/keys.ts';
 import type { Lang } from '../../i18n.ts';
 import { messages } from '../../messages/index.ts';
-import { hostVerify } from '../node-crypto.ts';
+import { hostVerify } from '../../../tools/node-crypto.ts';
 import { UsageError, parseCommand } from '../args.ts';
 import { readTrustedKeys, signedWithTestKey } from '../keys.ts';
 import { lines } from '../lines.ts';

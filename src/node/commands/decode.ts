@@ -30,7 +30,12 @@ interface Raw {
 }
 
 /** The codes of one capture file; warnings go to `warn`. */
-export function decodeCapture(source: Source, file: string, bytes: Uint8Array, o: { layout: 'us' | 'fr' | 'auto'; raw?: Raw; lang: Lang; warn: (s: string) => void }): string[] {
+export function decodeCapture(
+  source: Source,
+  file: string,
+  bytes: Uint8Array,
+  o: { layout: 'us' | 'fr' | 'auto'; raw?: Raw; lang: Lang; warn: (s: string) => void },
+): string[] {
   const m = messages(o.lang).decode;
   const drop = messages(o.lang).drop;
   const out: string[] = [];
@@ -78,7 +83,7 @@ export function declaredSize(b: Uint8Array): { kind: 'PNG' | 'JPEG'; width: numb
   }
   if (b.length >= 4 && b[0] === 0xff && b[1] === 0xd8) {
     // Segments up to the first start-of-frame (SOF0…SOF15 but DHT, JPG and DAC).
-    for (let i = 2; i + 9 < b.length; ) {
+    for (let i = 2; i + 9 < b.length;) {
       if (b[i] !== 0xff) return { kind: 'JPEG', width: 0, height: 0 };
       const marker = b[i + 1];
       if (marker === 0xff) {
@@ -108,7 +113,12 @@ function pngFrame(file: string, bytes: Uint8Array, lang: Lang, warn: (s: string)
   }
   try {
     const png = PNG.sync.read(Buffer.from(bytes));
-    return { width: png.width, height: png.height, format: 'rgba', data: new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.length) };
+    return {
+      width: png.width,
+      height: png.height,
+      format: 'rgba',
+      data: new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.length),
+    };
   } catch (e) {
     warn(m.png(file, (e as Error).message));
     return null;
@@ -144,7 +154,11 @@ export async function run(args: string[]): Promise<number> {
     if (source !== 'image') throw new UsageError((m) => m.decode.rawImage);
     const format = values.format ?? 'y8';
     if (format !== 'y8' && format !== 'rgba') throw new UsageError((m) => m.decode.format);
-    raw = { width: intOf(values.width, '--width', 1, 16384), height: intOf(values.height, '--height', 1, 16384), format };
+    raw = {
+      width: intOf(values.width, '--width', 1, 16384),
+      height: intOf(values.height, '--height', 1, 16384),
+      format,
+    };
   }
   if (positionals.length === 0) throw new UsageError((m) => m.decode.noFile);
   const warn = (s: string) => process.stderr.write(s + '\n');

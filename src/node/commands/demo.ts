@@ -1,4 +1,4 @@
-// saphir demo (npm start): builds the firmware if needed, boots it in the simulator and plays
+// saphir demo (npm start): builds the firmware if missing or stale (and says so), boots it in the simulator and plays
 // hw-sim/scenarios/demo.yaml, drawing the display each time it changes, then a summary. Works without
 // a TTY (CI, pipes): the output is plain lines.
 import { readFileSync } from 'node:fs';
@@ -10,9 +10,9 @@ import { parseScenario, ScenarioError } from '../../../hw-sim/scenario.ts';
 import { runScenario, simulatorFor } from '../../../hw-sim/runner.ts';
 import { ensureBundle, ROOT } from '../../../hw-sim/sim.ts';
 import { displayFrame, indent, reportText, scenarioErrorText, stepLine } from '../../../hw-sim/present.ts';
+import { buildNotice } from '../build-notice.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.demo;
-
 
 export async function run(args: string[]): Promise<number> {
   const parsed = parseCommand(args, HELP, {
@@ -28,11 +28,12 @@ export async function run(args: string[]): Promise<number> {
   try {
     sc = parseScenario(readFileSync(file, 'utf8'), file);
   } catch (e) {
-    if (e instanceof ScenarioError) throw new Failure(() => `${messages(lang).scenario.invalid}\n${scenarioErrorText(e, lang)}`);
+    if (e instanceof ScenarioError)
+      throw new Failure(() => `${messages(lang).scenario.invalid}\n${scenarioErrorText(e, lang)}`);
     throw e;
   }
   out(w.title);
-  const bundle = ensureBundle(() => out(w.building));
+  const bundle = ensureBundle((why) => out(buildNotice(lang, why)));
   const quiet = !!values.quiet;
   // A frame is printed once the step that changed it is over (or the display changes again), so
   // that it shows the LED the firmware set just after the text.

@@ -9,13 +9,18 @@ import { messages } from '../../messages/index.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.device;
 
-export function infoText(id: Identity, lang: 'fr' | 'en', access?: string): string {
+export function infoText(id: Identity, lang: Lang, access?: string): string {
   const t = messages(lang).device;
   const hex = (n: number) => `0x${n.toString(16).padStart(8, '0')}`;
   const rows: [string, string][] = [
     [t.deviceId, id.deviceId],
     [t.board, hex(id.boardId)],
-    [t.running, id.running ? `${id.running.version} (${t.slotOf(id.running.slot)}${id.running.pendingConfirm ? t.testMode : ''})` : t.noImage],
+    [
+      t.running,
+      id.running
+        ? `${id.running.version} (${t.slotOf(id.running.slot)}${id.running.pendingConfirm ? t.testMode : ''})`
+        : t.noImage,
+    ],
     ['SHA-256', id.running ? id.running.hash : '—'],
     [t.counter, String(id.securityCounter)],
   ];
@@ -61,24 +66,31 @@ export async function run(args: string[]): Promise<number> {
   let code = 0;
   // Several ports: each in turn, under its port's name (--json: one object a line).
   for (const port of ports) {
-    const c = await withServiceClient('device', port, baud, lang, async (client) => {
-      const id = await client.identify();
-      // IDENTIFY is open; whether this technician key opens a session is worth knowing before a flash.
-      let access: string;
-      let granted = false;
-      try {
-        await client.authenticate();
-        granted = true;
-        access = t.granted;
-      } catch (e) {
-        if (!(e instanceof FlashError) || e.code !== 'auth') throw e;
-        access = t.refused(errorText(e, lang));
-      }
-      const head = ports.length > 1 && !values.json ? `== ${port}\n` : '';
-      const json = snakeKeys({ ...(ports.length > 1 ? { port } : {}), ...id, serviceAccess: granted });
-      process.stdout.write(head + (values.json ? JSON.stringify(json) : infoText(id, lang, access)) + '\n');
-      return 0;
-    }, tech.seed);
+    const c = await withServiceClient(
+      'device',
+      port,
+      baud,
+      lang,
+      async (client) => {
+        const id = await client.identify();
+        // IDENTIFY is open; whether this technician key opens a session is worth knowing before a flash.
+        let access: string;
+        let granted = false;
+        try {
+          await client.authenticate();
+          granted = true;
+          access = t.granted;
+        } catch (e) {
+          if (!(e instanceof FlashError) || e.code !== 'auth') throw e;
+          access = t.refused(errorText(e, lang));
+        }
+        const head = ports.length > 1 && !values.json ? `== ${port}\n` : '';
+        const json = snakeKeys({ ...(ports.length > 1 ? { port } : {}), ...id, serviceAccess: granted });
+        process.stdout.write(head + (values.json ? JSON.stringify(json) : infoText(id, lang, access)) + '\n');
+        return 0;
+      },
+      tech.seed,
+    );
     code = Math.max(code, c);
   }
   return code;

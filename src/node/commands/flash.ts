@@ -3,19 +3,25 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { parseImage, compareVersions, parseVersion, equalBytes, verifyImage, DEV_FIRMWARE_PUBLIC_KEY_HEX } from '../../image/format.ts';
+import {
+  parseImage,
+  compareVersions,
+  parseVersion,
+  equalBytes,
+  verifyImage,
+  DEV_FIRMWARE_PUBLIC_KEY_HEX,
+} from '../../image/format.ts';
 import { fromHex, toHex } from '../../hex.ts';
-import { hostVerify } from '../node-crypto.ts';
+import { hostVerify } from '../../../tools/node-crypto.ts';
 import { devTechKeyWarning, techSeedOf } from '../key-args.ts';
 import { ServiceClient, FlashError, errorText, refusalText, type Progress } from '../flash-client.ts';
 import type { Identity } from '../../service/protocol.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';
 import { plainProgress } from '../progress.ts';
 import { messages } from '../../messages/index.ts';
+import type { Lang } from '../../i18n.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.flash;
-
-type Lang = 'fr' | 'en';
 
 const DEV_KEY_HASH = toHex(sha256(fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX)));
 
@@ -55,7 +61,21 @@ export function compare(id: Identity, image: Uint8Array, lang: Lang): Check {
   const newer = rv && !('error' in rv) ? compareVersions(h.version, rv) : 1;
   const sameHash = !!run && run.hash === hash;
   const note =
-    newer > 0 ? (fr ? 'plus récente' : 'newer') : newer < 0 ? (fr ? 'plus ancienne' : 'older') : sameHash ? (fr ? 'identique' : 'same') : fr ? 'même numéro, autre image' : 'same number, other image';
+    newer > 0
+      ? fr
+        ? 'plus récente'
+        : 'newer'
+      : newer < 0
+        ? fr
+          ? 'plus ancienne'
+          : 'older'
+        : sameHash
+          ? fr
+            ? 'identique'
+            : 'same'
+          : fr
+            ? 'même numéro, autre image'
+            : 'same number, other image';
   const rows: [string, string, string, string][] = [
     ['', t.device, t.image, ''],
     [t.deviceId, id.deviceId, '', ''],
@@ -79,7 +99,9 @@ export function compare(id: Identity, image: Uint8Array, lang: Lang): Check {
     ),
   ];
   const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
-  const table = rows.map((r) => `${r[0].padEnd(w[0])}  ${r[1].padEnd(w[1])}  ${r[2].padEnd(w[2])}  ${r[3]}`.trimEnd()).join('\n');
+  const table = rows
+    .map((r) => `${r[0].padEnd(w[0])}  ${r[1].padEnd(w[1])}  ${r[2].padEnd(w[2])}  ${r[3]}`.trimEnd())
+    .join('\n');
   return { ok: problems.length === 0, problems, table, sameImage: !!run && run.hash === hash && !run.pendingConfirm };
 }
 
@@ -160,7 +182,8 @@ export async function run(args: string[]): Promise<number> {
   const p = parseImage(image);
   if ('error' in p) return fail(`${file}: ${refusalText('malformed', lang)} — ${messages(lang).image.detail(p.error)}`);
   // The device checks the signature; the file's own integrity is checked before anything is sent.
-  if (!equalBytes(sha256(image.subarray(0, p.signedLength)), p.hash)) return fail(`${file}: ${refusalText('hash', lang)}`);
+  if (!equalBytes(sha256(image.subarray(0, p.signedLength)), p.hash))
+    return fail(`${file}: ${refusalText('hash', lang)}`);
   // What `saphir image inspect` checks, before anything is asked of the device: a file signed by another
   // key is refused even when the device runs an image with the same hash.
   const v = verifyImage(image, key, { verify: hostVerify });
@@ -168,7 +191,17 @@ export async function run(args: string[]): Promise<number> {
 
   const tech = techSeedOf(values['tech-key']);
   if (tech.dev) process.stderr.write(devTechKeyWarning('flash', lang));
-  const opts: DeviceRun = { image, p, baud, lang, techSeed: tech.seed, force: !!values.force, dryRun: !!values['dry-run'], noReboot: !!values['no-reboot'], quiet: !!values.quiet };
+  const opts: DeviceRun = {
+    image,
+    p,
+    baud,
+    lang,
+    techSeed: tech.seed,
+    force: !!values.force,
+    dryRun: !!values['dry-run'],
+    noReboot: !!values['no-reboot'],
+    quiet: !!values.quiet,
+  };
   if (ports.length === 1) return (await flashDevice(ports[0], opts)).code;
   const results = await Promise.all(ports.map((port) => flashDevice(port, { ...opts, label: port })));
   process.stdout.write(summaryTable(results, lang) + '\n');
@@ -205,24 +238,53 @@ export interface DeviceResult {
 export function expandGlob(pattern: string): string[] {
   const dir = dirname(pattern);
   const base = basename(pattern);
-  const re = new RegExp('^' + base.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$');
+  const re = new RegExp(
+    '^' +
+      base
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/\?/g, '.') +
+      '$',
+  );
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
     return [];
   }
-  return names.filter((n) => re.test(n)).sort().map((n) => join(dir, n));
+  return names
+    .filter((n) => re.test(n))
+    .sort()
+    .map((n) => join(dir, n));
 }
 
 export function summaryTable(rs: DeviceResult[], lang: Lang): string {
   const fr = lang === 'fr';
   const rows = [
-    [fr ? 'Appareil' : 'Device', 'Port', fr ? 'Avant → après' : 'Before → after', fr ? 'Résultat' : 'Result', fr ? 'Durée' : 'Time'],
-    ...rs.map((r) => [r.deviceId || '?', r.port, `${r.before || '?'} → ${r.after || '?'}`, r.result, `${(r.ms / 1000).toFixed(1)} s`]),
+    [
+      fr ? 'Appareil' : 'Device',
+      'Port',
+      fr ? 'Avant → après' : 'Before → after',
+      fr ? 'Résultat' : 'Result',
+      fr ? 'Durée' : 'Time',
+    ],
+    ...rs.map((r) => [
+      r.deviceId || '?',
+      r.port,
+      `${r.before || '?'} → ${r.after || '?'}`,
+      r.result,
+      `${(r.ms / 1000).toFixed(1)} s`,
+    ]),
   ];
   const w = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(w[i]))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => (i === r.length - 1 ? c : c.padEnd(w[i])))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** One device: IDENTIFY, compare, upload, FINISH, restart. Never throws a FlashError: it is the result. */
@@ -233,7 +295,13 @@ async function flashDevice(port: string, o: DeviceRun): Promise<DeviceResult> {
   const t0 = performance.now();
   const res: DeviceResult = { port, deviceId: '', before: '', after: '', result: '', ms: 0, code: 1 };
   const prefix = o.label ? `[${o.label}] ` : '';
-  const say = (s: string) => process.stdout.write(s.split('\n').map((l) => prefix + l).join('\n') + '\n');
+  const say = (s: string) =>
+    process.stdout.write(
+      s
+        .split('\n')
+        .map((l) => prefix + l)
+        .join('\n') + '\n',
+    );
   const fail = (s: string) => {
     process.stderr.write(`saphir flash: ${prefix}${s}\n`);
     res.result = s;
@@ -270,19 +338,32 @@ async function flashDevice(port: string, o: DeviceRun): Promise<DeviceResult> {
       return done(0, fr ? 'déjà à jour' : 'up to date');
     }
     if (values['dry-run']) {
-      say(fr ? 'Essai à blanc : l’image serait acceptée. Rien n’a été écrit.' : 'Dry run: the image would be accepted. Nothing was written.');
+      say(
+        fr
+          ? 'Essai à blanc : l’image serait acceptée. Rien n’a été écrit.'
+          : 'Dry run: the image would be accepted. Nothing was written.',
+      );
       return done(0, fr ? 'essai à blanc' : 'dry run');
     }
     const hash = toHex(p.hash);
-    const waiting = id.trial ? id.slots.find((s) => s.slot === id.trial && s.status === 'valid' && s.hash === hash) : undefined;
+    const waiting = id.trial
+      ? id.slots.find((s) => s.slot === id.trial && s.status === 'valid' && s.hash === hash)
+      : undefined;
     let r;
     if (waiting) {
       // An earlier run wrote and verified it, then lost the line before the restart.
       say(t.waiting(waiting.slot));
       r = { slot: waiting.slot, hash, version: p.versionText, resumedFrom: image.length, sent: 0 };
-    } else r = await client.flash(image, { onProgress: o.label ? plainProgress(`[${o.label}]`, o.quiet) : progressBar(lang, o.quiet) });
+    } else
+      r = await client.flash(image, {
+        onProgress: o.label ? plainProgress(`[${o.label}]`, o.quiet) : progressBar(lang, o.quiet),
+      });
     if (!waiting && r.resumedFrom > 0) {
-      say(fr ? `Reprise : ${r.resumedFrom} octets étaient déjà sur l’appareil.` : `Resumed: the device already held ${r.resumedFrom} bytes.`);
+      say(
+        fr
+          ? `Reprise : ${r.resumedFrom} octets étaient déjà sur l’appareil.`
+          : `Resumed: the device already held ${r.resumedFrom} bytes.`,
+      );
     }
     if (!waiting) {
       say(t.written(r.version, r.slot, r.hash.slice(0, 16)));
@@ -317,7 +398,10 @@ async function flashDevice(port: string, o: DeviceRun): Promise<DeviceResult> {
           ? `Redémarré sur ${runNow.version}, confirmée.`
           : `Restarted on ${runNow.version}, confirmed.`,
     );
-    return done(0, runNow.pendingConfirm ? (fr ? 'ok, mode test' : 'ok, test mode') : fr ? 'ok, confirmée' : 'ok, confirmed');
+    return done(
+      0,
+      runNow.pendingConfirm ? (fr ? 'ok, mode test' : 'ok, test mode') : fr ? 'ok, confirmée' : 'ok, confirmed',
+    );
   } catch (e) {
     if (e instanceof FlashError) {
       fail(errorText(e, lang, port));

@@ -7,13 +7,12 @@ import type { Lang } from '../../i18n.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';
 import { readSigningKey } from '../keys.ts';
 import { messages } from '../../messages/index.ts';
-import { nodeSign } from '../node-crypto.ts';
+import { nodeSign } from '../../../tools/node-crypto.ts';
 import { RangeEncoder, type SigningKey } from '../workers/gen-core.ts';
 import { runOrdered, startWorkers, workerCount } from '../workers/pool.ts';
 import { progressOffTty } from '../progress.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.gen(DEFAULT_SEED);
-
 
 /** Tickets a worker job covers (≈ 1.3 MB of output). */
 const CHUNK = 8192;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { BOARD_ID, DEV_FIRMWARE_PUBLIC_KEY_HEX, equalBytes, parseImage, verifyImage } from '../../image/format.ts';
 import { fromHex, toHex } from '../../hex.ts';
-import { hostVerify } from '../node-crypto.ts';
+import { hostVerify } from '../../../tools/node-crypto.ts';
 import { UsageError, parseCommand } from '../args.ts';
 import type { Lang } from '../../i18n.ts';
 import { messages } from '../../messages/index.ts';
@@ -32,12 +32,15 @@ export async function run(args: string[]): Promise<number> {
   try {
     bytes = new Uint8Array(readFileSync(file));
   } catch (e) {
-    process.stderr.write(`saphir image: ${t.cannotRead(file, (e as NodeJS.ErrnoException).code ?? (e as Error).message)}\n`);
+    process.stderr.write(
+      `saphir image: ${t.cannotRead(file, (e as NodeJS.ErrnoException).code ?? (e as Error).message)}\n`,
+    );
     return 1;
   }
   const p = parseImage(bytes);
   if ('error' in p) {
-    if (values.json) process.stdout.write(JSON.stringify({ file, ok: false, reason: 'malformed', detail: p.error }) + '\n');
+    if (values.json)
+      process.stdout.write(JSON.stringify({ file, ok: false, reason: 'malformed', detail: p.error }) + '\n');
     else process.stdout.write(`${file}${t.colon} ${t.invalid} — ${t.detail(p.error)}\n`);
     return 1;
   }

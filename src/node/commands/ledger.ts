@@ -30,16 +30,32 @@ export async function run(args: string[]): Promise<number> {
   const format = values.format ?? 'csv';
   if (format !== 'csv' && format !== 'json') throw new UsageError((m) => m.ledger.format);
   const baud = values.baud === undefined ? 115200 : intOf(values.baud, '--baud', 300, 4000000);
-  if (values.to !== undefined && !/^https?:\/\/[\x21-\x7e]+$/.test(values.to)) throw new UsageError((m) => m.ledger.toUrl);
+  if (values.to !== undefined && !/^https?:\/\/[\x21-\x7e]+$/.test(values.to))
+    throw new UsageError((m) => m.ledger.toUrl);
   const tech = techSeedOf(values['tech-key']);
   if (tech.dev) process.stderr.write(devTechKeyWarning('ledger', lang));
-  if (values.to !== undefined) return withServiceClient('ledger', values.port, baud, lang, (client) => pushOutbox(client, values.to!, lang), tech.seed);
-  return withServiceClient('ledger', values.port, baud, lang, async (client) => {
-    const entries = await client.ledger({ onProgress: progressOffTty('', !!values.quiet) });
-    process.stdout.write(format === 'json' ? JSON.stringify(entries.map(exportRow), null, 1) + '\n' : toCsv(entries));
-    process.stderr.write(messages(lang).ledger.exported(entries.length) + '\n');
-    return 0;
-  }, tech.seed);
+  if (values.to !== undefined)
+    return withServiceClient(
+      'ledger',
+      values.port,
+      baud,
+      lang,
+      (client) => pushOutbox(client, values.to!, lang),
+      tech.seed,
+    );
+  return withServiceClient(
+    'ledger',
+    values.port,
+    baud,
+    lang,
+    async (client) => {
+      const entries = await client.ledger({ onProgress: progressOffTty('', !!values.quiet) });
+      process.stdout.write(format === 'json' ? JSON.stringify(entries.map(exportRow), null, 1) + '\n' : toCsv(entries));
+      process.stderr.write(messages(lang).ledger.exported(entries.length) + '\n');
+      return 0;
+    },
+    tech.seed,
+  );
 }
 
 /**
@@ -67,7 +83,8 @@ export async function pushOutbox(client: ServiceClient, url: string, lang: Lang)
       throw new Failure((m) => m.ledger.noRegistry(url, e instanceof Error ? e.message : String(e)));
     }
     const body = (await res.json().catch(() => ({}))) as RegistryResponse & RegistryError;
-    if (!res.ok || !Array.isArray(body.results)) throw new Failure((m) => m.ledger.registryRefused(String(body.error ?? res.status), String(body.detail ?? '')));
+    if (!res.ok || !Array.isArray(body.results))
+      throw new Failure((m) => m.ledger.registryRefused(String(body.error ?? res.status), String(body.detail ?? '')));
     for (const r of body.results) {
       if (r.result === 'conflict') conflicts++;
       else if (r.result === 'invalid') invalid++;

@@ -34,7 +34,7 @@ const readText = (p: string): string | null => {
  */
 export function listPorts(sys = '/sys', dev = '/dev'): PortInfo[] {
   const classDir = join(sys, 'class', 'tty');
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(classDir);
   } catch {
@@ -120,7 +120,16 @@ export async function run(args: string[]): Promise<number> {
   const timeoutMs = values.timeout === undefined ? 300 : intOf(values.timeout, '--timeout', 10, 60000);
   const ports = listPorts();
   for (const extra of values.port ?? []) {
-    if (!ports.some((p) => p.path === extra)) ports.push({ path: extra, byId: null, usb: null, serialNumber: null, product: null, deviceId: null, version: null });
+    if (!ports.some((p) => p.path === extra))
+      ports.push({
+        path: extra,
+        byId: null,
+        usb: null,
+        serialNumber: null,
+        product: null,
+        deviceId: null,
+        version: null,
+      });
   }
   await probe(ports, baud, timeoutMs);
   if (values.json) {
@@ -128,14 +137,34 @@ export async function run(args: string[]): Promise<number> {
     return 0;
   }
   if (ports.length === 0) {
-    process.stdout.write(fr ? 'Aucun port série trouvé (branchez l’appareil, ou vérifiez les droits sur /dev).\n' : 'No serial port found (plug the device in, or check the permissions on /dev).\n');
+    process.stdout.write(
+      fr
+        ? 'Aucun port série trouvé (branchez l’appareil, ou vérifiez les droits sur /dev).\n'
+        : 'No serial port found (plug the device in, or check the permissions on /dev).\n',
+    );
     return 0;
   }
   const rows = [
     ['Port', 'by-id', 'USB', fr ? 'N° de série' : 'Serial', fr ? 'Appareil' : 'Device', 'Version'],
-    ...ports.map((p) => [p.path, p.byId ?? '—', p.usb ?? '—', p.serialNumber ?? '—', p.deviceId ?? (fr ? 'pas de réponse' : 'no answer'), p.version ?? '—']),
+    ...ports.map((p) => [
+      p.path,
+      p.byId ?? '—',
+      p.usb ?? '—',
+      p.serialNumber ?? '—',
+      p.deviceId ?? (fr ? 'pas de réponse' : 'no answer'),
+      p.version ?? '—',
+    ]),
   ];
   const w = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  process.stdout.write(rows.map((r) => r.map((c, i) => c.padEnd(w[i])).join('  ').trimEnd()).join('\n') + '\n');
+  process.stdout.write(
+    rows
+      .map((r) =>
+        r
+          .map((c, i) => c.padEnd(w[i]))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n',
+  );
   return 0;
 }

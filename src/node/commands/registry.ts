@@ -75,7 +75,8 @@ export async function run(args: string[]): Promise<number> {
   const t = T[lang];
   const [sub, ...rest] = positionals;
   if (values.db && values.postgres) throw new UsageError('--db and --postgres exclude each other');
-  if (values.postgres && !/^postgres(ql)?:\/\//.test(values.postgres)) throw new UsageError('--postgres takes a postgres://… URL');
+  if (values.postgres && !/^postgres(ql)?:\/\//.test(values.postgres))
+    throw new UsageError('--postgres takes a postgres://… URL');
   const openStore = async () =>
     new RegistryStore(await openDb({ postgres: values.postgres, dir: values.db ?? DEFAULT_DIR }), {
       keys: testKeyRing(),
@@ -85,10 +86,13 @@ export async function run(args: string[]): Promise<number> {
   if (sub === 'serve' && rest.length === 0) {
     const port = values.port === undefined ? 8750 : intOf(values.port, '--port', 0, 65535);
     const store = await openStore();
-    const log = (e: Record<string, unknown>) => process.stderr.write(JSON.stringify({ t: new Date().toISOString(), ...e }) + '\n');
+    const log = (e: Record<string, unknown>) =>
+      process.stderr.write(JSON.stringify({ t: new Date().toISOString(), ...e }) + '\n');
     const srv = await serveRegistry(store, { port, host: values.host ?? '127.0.0.1', log });
     if (await store.isDevelopmentFleet()) process.stderr.write(t.dev + '\n');
-    process.stdout.write(t.listening(srv.url, values.postgres ? 'PostgreSQL' : `PGlite ${values.db ?? DEFAULT_DIR}`) + '\n');
+    process.stdout.write(
+      t.listening(srv.url, values.postgres ? 'PostgreSQL' : `PGlite ${values.db ?? DEFAULT_DIR}`) + '\n',
+    );
     const prune = setInterval(() => void store.pruneNonces().catch(() => {}), 3600_000);
     prune.unref();
     await new Promise<void>((resolve) => {
@@ -139,9 +143,26 @@ export async function run(args: string[]): Promise<number> {
         process.stdout.write(t.none + '\n');
         return 0;
       }
-      const rows = [t.cols, ...list.map((d) => [d.device_id, iso(d.enrolled_at), d.last_seen_at === null ? t.never : iso(d.last_seen_at), d.revoked_at === null ? t.active : t.revokedWord])];
+      const rows = [
+        t.cols,
+        ...list.map((d) => [
+          d.device_id,
+          iso(d.enrolled_at),
+          d.last_seen_at === null ? t.never : iso(d.last_seen_at),
+          d.revoked_at === null ? t.active : t.revokedWord,
+        ]),
+      ];
       const w = t.cols.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-      process.stdout.write(rows.map((r) => r.map((c, i) => c.padEnd(w[i])).join('  ').trimEnd()).join('\n') + '\n');
+      process.stdout.write(
+        rows
+          .map((r) =>
+            r
+              .map((c, i) => c.padEnd(w[i]))
+              .join('  ')
+              .trimEnd(),
+          )
+          .join('\n') + '\n',
+      );
       return 0;
     }
     throw new UsageError((m) => m.help.registry);
@@ -160,14 +181,19 @@ export async function run(args: string[]): Promise<number> {
       process.stdout.write(JSON.stringify(rep) + '\n');
       return 0;
     }
-    const out = [t.totals(Number(rep.totals.payments), Number(rep.totals.total_eur)), t.conflicts(rep.conflicts.length)];
+    const out = [
+      t.totals(Number(rep.totals.payments), Number(rep.totals.total_eur)),
+      t.conflicts(rep.conflicts.length),
+    ];
     for (const c of rep.conflicts) out.push(t.conflictLine(c));
     out.push(t.perDevice);
-    for (const d of rep.per_device) out.push(`  ${d.device_id}  ${d.payments}  ${d.total_eur} €  (${d.offline} offline)`);
+    for (const d of rep.per_device)
+      out.push(`  ${d.device_id}  ${d.payments}  ${d.total_eur} €  (${d.offline} offline)`);
     out.push(t.perDay);
     for (const d of rep.per_day) out.push(`  ${d.day}  ${d.payments}  ${d.total_eur} €`);
     out.push(t.notSeen(rep.not_seen.days));
-    for (const d of rep.not_seen.devices) out.push(`  ${d.device_id}  ${d.last_seen_at === null ? t.never : iso(d.last_seen_at)}`);
+    for (const d of rep.not_seen.devices)
+      out.push(`  ${d.device_id}  ${d.last_seen_at === null ? t.never : iso(d.last_seen_at)}`);
     process.stdout.write(out.join('\n') + '\n');
     return 0;
   }

@@ -2,7 +2,7 @@
 // The retailer's PC mode: reads a scanner attached to this computer and prints the verdict of every code.
 import { checkCode } from '../../sph1/check.ts';
 import { testKeyRing } from '../../sph1/keys.ts';
-import { hostVerify } from '../node-crypto.ts';
+import { hostVerify } from '../../../tools/node-crypto.ts';
 import { intOf, UsageError, parseCommand } from '../args.ts';
 import { verdictJson, verdictLine } from '../verdict.ts';
 import { HidError, openHidScanner } from '../hid.ts';
@@ -31,7 +31,8 @@ export async function run(args: string[]): Promise<number> {
   const t = TEXT[lang];
   if (!values.hid === !values.serial) throw new UsageError((m) => m.scan.one);
   if (values.hid && (values.baud !== undefined || values.ack)) throw new UsageError((m) => m.scan.serialOnly);
-  if (values.serial && (values.mode !== undefined || values.layout !== undefined)) throw new UsageError((m) => m.scan.hidOnly);
+  if (values.serial && (values.mode !== undefined || values.layout !== undefined))
+    throw new UsageError((m) => m.scan.hidOnly);
   const mode = (values.mode ?? 'keyboard') as 'keyboard' | 'pos';
   if (mode !== 'keyboard' && mode !== 'pos') throw new UsageError((m) => m.scan.mode);
   const layout = (values.layout ?? 'auto') as 'us' | 'fr' | 'auto';
@@ -47,7 +48,8 @@ export async function run(args: string[]): Promise<number> {
   const onEvent = (e: InputEvent) => {
     if (seen >= count) return;
     if (e.type === 'dropped') {
-      if (e.partial || e.reason === 'bad-report' || e.reason === 'overflow') process.stderr.write(t.drop[e.reason] + '\n');
+      if (e.partial || e.reason === 'bad-report' || e.reason === 'overflow')
+        process.stderr.write(t.drop[e.reason] + '\n');
       return;
     }
     const r = checkCode(e.text, opts);
@@ -67,7 +69,13 @@ export async function run(args: string[]): Promise<number> {
       const s = await openHidScanner({ device: values.hid, mode, layout, onEvent, onStatus });
       close = () => s.close();
     } else {
-      const s = await openSerialScanner({ path: values.serial!, baud, framing: { ack: values.ack === true }, onEvent, onStatus });
+      const s = await openSerialScanner({
+        path: values.serial!,
+        baud,
+        framing: { ack: values.ack === true },
+        onEvent,
+        onStatus,
+      });
       close = () => s.close();
     }
   } catch (e) {

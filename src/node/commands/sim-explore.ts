@@ -17,17 +17,20 @@ export interface ExploreArgs {
 
 const M = {
   fr: {
-    progress: (s: ExploreSummary, n: number) => `${s.schedules}/${n} programmes, ${s.schedulesPerS.toFixed(1)}/s, ${s.violations} violation(s)`,
+    progress: (s: ExploreSummary, n: number) =>
+      `${s.schedules}/${n} programmes, ${s.schedulesPerS.toFixed(1)}/s, ${s.violations} violation(s)`,
     summary: (s: ExploreSummary) =>
       `${s.schedules} programmes (graine ${s.seed}), ${s.operations} opérations, ${s.steps} étapes en ${(s.wallMs / 1000).toFixed(1)} s : ` +
       `${s.schedulesPerS.toFixed(1)} programmes/s, ${s.stepsPerS.toFixed(0)} étapes/s. ${s.violations} violation(s).`,
     failure: 'invariant',
     written: 'scénario',
     replay: 'rejouer',
-    reproduces: (ok: boolean) => (ok ? 'le scénario reproduit le défaut' : 'le scénario ne peut pas vérifier cet invariant'),
+    reproduces: (ok: boolean) =>
+      ok ? 'le scénario reproduit le défaut' : 'le scénario ne peut pas vérifier cet invariant',
   },
   en: {
-    progress: (s: ExploreSummary, n: number) => `${s.schedules}/${n} schedules, ${s.schedulesPerS.toFixed(1)}/s, ${s.violations} violation(s)`,
+    progress: (s: ExploreSummary, n: number) =>
+      `${s.schedules}/${n} schedules, ${s.schedulesPerS.toFixed(1)}/s, ${s.violations} violation(s)`,
     summary: (s: ExploreSummary) =>
       `${s.schedules} schedules (seed ${s.seed}), ${s.operations} operations, ${s.steps} steps in ${(s.wallMs / 1000).toFixed(1)} s: ` +
       `${s.schedulesPerS.toFixed(1)} schedules/s, ${s.stepsPerS.toFixed(0)} steps/s. ${s.violations} violation(s).`,
@@ -42,12 +45,20 @@ export async function exploreCommand(a: ExploreArgs): Promise<number> {
   const count = intOf(a.explore, '--explore', 1, 10_000_000);
   const seed = a.seed ?? String(Date.now() % 1_000_000);
   const first = a.index === undefined ? 0 : intOf(a.index, '--index', 0);
-  if (a.index !== undefined && count !== 1) throw new UsageError('--index replays one schedule: use it with --explore 1');
+  if (a.index !== undefined && count !== 1)
+    throw new UsageError('--index replays one schedule: use it with --explore 1');
   const jobs = a.jobs === undefined ? undefined : intOf(a.jobs, '--jobs', 1, 256);
   let gates;
   try {
     // Since the mirrored ledger and trusted time (#9), every fault group is on unless --faults says otherwise.
-    gates = gatesOf(a.faults ? a.faults.split(',').map((s) => s.trim()).filter(Boolean) : ['all']);
+    gates = gatesOf(
+      a.faults
+        ? a.faults
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : ['all'],
+    );
   } catch (e) {
     throw new UsageError(`--faults: ${(e as Error).message}`);
   }
@@ -71,7 +82,9 @@ export async function exploreCommand(a: ExploreArgs): Promise<number> {
       }
       if (!a.json && r.violation) {
         if (tty) process.stderr.write('\n');
-        process.stdout.write(`✗ ${seed}#${r.index}: ${m.failure} ${r.violation.invariant} (${INVARIANTS[r.violation.invariant]}), step ${r.violation.step}: ${r.violation.message}\n`);
+        process.stdout.write(
+          `✗ ${seed}#${r.index}: ${m.failure} ${r.violation.invariant} (${INVARIANTS[r.violation.invariant]}), step ${r.violation.step}: ${r.violation.message}\n`,
+        );
       }
     },
   });
@@ -80,7 +93,10 @@ export async function exploreCommand(a: ExploreArgs): Promise<number> {
     process.stdout.write(JSON.stringify(s) + '\n');
   } else {
     for (const f of s.failures) {
-      if (f.file) process.stdout.write(`  ${m.written}: ${f.file} (${f.shrunkOps} ops; ${m.reproduces(!!f.reproduces)})\n  ${m.replay}: saphir sim --scenario ${f.file}   |   saphir sim --explore 1 --seed ${f.seed} --index ${f.index}${gates.length ? ` --faults ${gates.join(',')}` : ''}\n`);
+      if (f.file)
+        process.stdout.write(
+          `  ${m.written}: ${f.file} (${f.shrunkOps} ops; ${m.reproduces(!!f.reproduces)})\n  ${m.replay}: saphir sim --scenario ${f.file}   |   saphir sim --explore 1 --seed ${f.seed} --index ${f.index}${gates.length ? ` --faults ${gates.join(',')}` : ''}\n`,
+        );
     }
     process.stdout.write(m.summary(s) + '\n');
   }

@@ -6,7 +6,7 @@
 //   saphir sim --pty [PATH]            the device's service port on a pseudo-terminal (hw-sim/pty.ts)
 import { readFileSync, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { Failure, intOf, UsageError, parseCommand } from '../args.ts';
+import { intOf, UsageError, parseCommand } from '../args.ts';
 import type { Lang } from '../../i18n.ts';
 import { formatEur } from '../../i18n.ts';
 import type { Key } from '../../hal.ts';
@@ -21,6 +21,7 @@ import { drawPng } from '../../../hw-sim/render.ts';
 import { T, displayFrame, reportText, scenarioErrorText, stepLine } from '../../../hw-sim/present.ts';
 import { messages } from '../../messages/index.ts';
 import { isPrizeAmount } from '../../game/prize-table.ts';
+import { buildNotice } from '../build-notice.ts';
 import { writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { publicKeyArg } from '../key-args.ts';
@@ -57,7 +58,8 @@ export async function run(args: string[]): Promise<number> {
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
   const keys = {
-    firmwareKey: values['firmware-key'] === undefined ? undefined : publicKeyArg('--firmware-key', values['firmware-key']),
+    firmwareKey:
+      values['firmware-key'] === undefined ? undefined : publicKeyArg('--firmware-key', values['firmware-key']),
     techKey: values['tech-key'] === undefined ? undefined : publicKeyArg('--tech-key', values['tech-key']),
   };
   const variant = values.variant ?? 'quickjs';
@@ -68,10 +70,21 @@ export async function run(args: string[]): Promise<number> {
     return exploreCommand({ ...values, explore: values.explore, lang });
   }
   // First line: which keys the simulated device trusts (the chip of --flash may already hold some).
-  process.stdout.write(trustLine(new Simulator({ chip: values.flash ? NorFlash.load(values.flash) : new NorFlash(), ...keys }), lang) + '\n');
+  process.stdout.write(
+    trustLine(new Simulator({ chip: values.flash ? NorFlash.load(values.flash) : new NorFlash(), ...keys }), lang) +
+      '\n',
+  );
   if (values.scenario) {
     // Scenario files given after --scenario, as further options or as positionals.
-    return scenarios([...values.scenario, ...positionals], { lang, quiet: !!values.quiet, screenshots: values.screenshots, variant, flash: values.flash, ...keys, registry: registryOption(values.registry) });
+    return scenarios([...values.scenario, ...positionals], {
+      lang,
+      quiet: !!values.quiet,
+      screenshots: values.screenshots,
+      variant,
+      flash: values.flash,
+      ...keys,
+      registry: registryOption(values.registry),
+    });
   }
   if (values.web) {
     const port = values.port === undefined ? 0 : intOf(values.port, '--port', 0, 65535);
@@ -115,7 +128,13 @@ export function trustLine(sim: Simulator, lang: Lang): string {
       ? 'appareil de DÉVELOPPEMENT : il fait confiance aux clés de développement publiées (--firmware-key, --tech-key pour en provisionner)'
       : 'DEVELOPMENT device: it trusts the published development keys (--firmware-key, --tech-key to provision others)';
   }
-  const kind = t.production ? (fr ? 'appareil de PRODUCTION' : 'PRODUCTION device') : fr ? 'appareil de développement' : 'development device';
+  const kind = t.production
+    ? fr
+      ? 'appareil de PRODUCTION'
+      : 'PRODUCTION device'
+    : fr
+      ? 'appareil de développement'
+      : 'development device';
   return `${kind}${fr ? ' provisionné' : ', provisioned'}: ${fr ? 'clé firmware' : 'firmware key'} SHA-256 ${h(t.firmwareKey)}, ${fr ? 'clé technicien' : 'technician key'} SHA-256 ${h(t.techKey)}`;
 }
 
@@ -123,18 +142,24 @@ export function trustLine(sim: Simulator, lang: Lang): string {
 
 function registryOption(v: string | undefined): string | undefined {
   if (v === undefined || v === 'embedded') return v;
-  if (!/^https?:\/\/[\x21-\x7e]+$/.test(v)) throw new UsageError('--registry takes an http://host:port URL or embedded');
+  if (!/^https?:\/\/[\x21-\x7e]+$/.test(v))
+    throw new UsageError('--registry takes an http://host:port URL or embedded');
   return v.replace(/\/$/, '');
 }
 
 /** The registry a run uses: the URL given, or an embedded one (started here, closed by `close`). */
 async function openRegistry(v: string, lang: Lang): Promise<{ reg: ScenarioRegistry; close(): Promise<void> }> {
   if (v !== 'embedded') {
-    const no = lang === 'fr' ? 'expect-registry a besoin de --registry embedded' : 'expect-registry needs --registry embedded';
+    const no =
+      lang === 'fr' ? 'expect-registry a besoin de --registry embedded' : 'expect-registry needs --registry embedded';
     return { reg: { url: v, state: () => Promise.reject(new Error(no)) }, close: async () => {} };
   }
   const e = await startEmbeddedRegistry();
-  process.stderr.write(lang === 'fr' ? `registre central intégré : ${e.url} (PGlite en mémoire)\n` : `embedded registry: ${e.url} (in-memory PGlite)\n`);
+  process.stderr.write(
+    lang === 'fr'
+      ? `registre central intégré : ${e.url} (PGlite en mémoire)\n`
+      : `embedded registry: ${e.url} (in-memory PGlite)\n`,
+  );
   return { reg: scenarioRegistry(e), close: () => e.close() };
 }
 
@@ -142,7 +167,14 @@ async function openRegistry(v: string, lang: Lang): Promise<{ reg: ScenarioRegis
 
 async function scenarios(
   files: string[],
-  o: { lang: Lang; quiet: boolean; screenshots?: string; variant: 'quickjs' | 'quickjs-ng'; flash?: string; registry?: string } & KeyOptions,
+  o: {
+    lang: Lang;
+    quiet: boolean;
+    screenshots?: string;
+    variant: 'quickjs' | 'quickjs-ng';
+    flash?: string;
+    registry?: string;
+  } & KeyOptions,
 ): Promise<number> {
   const t = T[o.lang];
   const out = (s: string) => process.stdout.write(s + '\n');
@@ -164,7 +196,7 @@ async function scenarios(
     }
   }
   if (bad) return 2;
-  const bundle = ensureBundle((s) => process.stderr.write(s + '\n'));
+  const bundle = ensureBundle((why) => process.stderr.write(buildNotice(o.lang, why) + '\n'));
   const want = o.registry ?? (parsed.some(needsRegistry) ? 'embedded' : undefined);
   const registry = want ? await openRegistry(want, o.lang) : undefined;
   try {
@@ -174,29 +206,33 @@ async function scenarios(
   }
 
   async function playAll(): Promise<number> {
-  let passed = 0;
-  for (const sc of parsed) {
-    out(`${sc.name}  (${sc.file})`);
-    // With --flash, each scenario starts from the saved chip and leaves its state there.
-    const chip = o.flash ? NorFlash.load(o.flash) : undefined;
-    const sim = simulatorFor(sc, { bundle, chip, variant: o.variant, firmwareKey: o.firmwareKey, techKey: o.techKey, registry: registry?.reg }, sc.devices?.[0] ?? sc.device?.id);
-    const r = await runScenario(sc, {
-      sim,
-      bundle,
-      registry: registry?.reg,
-      lang: o.lang,
-      screenshotDir: o.screenshots,
-      onStep: (s) => {
-        if (!o.quiet || !s.ok) out(stepLine(s, o.lang));
-      },
-    });
-    sim.dispose();
-    if (o.flash && chip) chip.save(o.flash);
-    out(reportText(r, o.lang));
-    if (r.ok) passed++;
-  }
-  out(t.total(passed, parsed.length));
-  return passed === parsed.length ? 0 : 1;
+    let passed = 0;
+    for (const sc of parsed) {
+      out(`${sc.name}  (${sc.file})`);
+      // With --flash, each scenario starts from the saved chip and leaves its state there.
+      const chip = o.flash ? NorFlash.load(o.flash) : undefined;
+      const sim = simulatorFor(
+        sc,
+        { bundle, chip, variant: o.variant, firmwareKey: o.firmwareKey, techKey: o.techKey, registry: registry?.reg },
+        sc.devices?.[0] ?? sc.device?.id,
+      );
+      const r = await runScenario(sc, {
+        sim,
+        bundle,
+        registry: registry?.reg,
+        lang: o.lang,
+        screenshotDir: o.screenshots,
+        onStep: (s) => {
+          if (!o.quiet || !s.ok) out(stepLine(s, o.lang));
+        },
+      });
+      sim.dispose();
+      if (o.flash && chip) chip.save(o.flash);
+      out(reportText(r, o.lang));
+      if (r.ok) passed++;
+    }
+    out(t.total(passed, parsed.length));
+    return passed === parsed.length ? 0 : 1;
   }
 }
 
@@ -218,7 +254,15 @@ interface InteractiveOptions extends KeyOptions {
 }
 
 /** A simulator on wall-clock pace: virtual time follows real time while a person watches. */
-async function liveSimulator(o: { lang: Lang; flash?: string; variant: 'quickjs' | 'quickjs-ng'; config?: SimConfig; registry?: string } & KeyOptions) {
+async function liveSimulator(
+  o: {
+    lang: Lang;
+    flash?: string;
+    variant: 'quickjs' | 'quickjs-ng';
+    config?: SimConfig;
+    registry?: string;
+  } & KeyOptions,
+) {
   const chip = o.flash ? NorFlash.load(o.flash) : new NorFlash();
   const registry = o.registry ? await openRegistry(o.registry, o.lang) : undefined;
   let last = '';
@@ -228,7 +272,7 @@ async function liveSimulator(o: { lang: Lang; flash?: string; variant: 'quickjs'
     variant: o.variant,
     seed: Date.now(),
     clockMs: Date.now(),
-    bundle: ensureBundle((s) => process.stderr.write(s + '\n')),
+    bundle: ensureBundle((why) => process.stderr.write(buildNotice(o.lang, why) + '\n')),
     firmwareKey: o.firmwareKey,
     techKey: o.techKey,
     registry: registry?.reg.url,
@@ -328,7 +372,13 @@ async function interactive(o: InteractiveOptions): Promise<number> {
           say(m.badPrize);
           return true;
         }
-        const t = { emission: 1, block: 1, number: nextNumber++, prize, key: w === 'ticket' ? ('test' as const) : ('other' as const) };
+        const t = {
+          emission: 1,
+          block: 1,
+          number: nextNumber++,
+          prize,
+          key: w === 'ticket' ? ('test' as const) : ('other' as const),
+        };
         say(`→ ${t.emission}/${t.block}/${t.number} ${prize ? formatEur(prize, o.lang) : '0'} via ${via}`);
         scan(ticketCode(t));
         return true;
@@ -363,7 +413,10 @@ async function interactive(o: InteractiveOptions): Promise<number> {
       case 'ledger': {
         const entries = sim.ledger();
         say(m.ledger(entries.length));
-        for (const p of entries) say(`  ${p.emission}/${p.block}/${p.number}  ${formatEur(p.prizeEur, o.lang)}  ${new Date(p.paidAtMs).toISOString()}  ${p.deviceId}`);
+        for (const p of entries)
+          say(
+            `  ${p.emission}/${p.block}/${p.number}  ${formatEur(p.prizeEur, o.lang)}  ${new Date(p.paidAtMs).toISOString()}  ${p.deviceId}`,
+          );
         return true;
       }
       case 'réseau':
@@ -432,7 +485,14 @@ async function interactive(o: InteractiveOptions): Promise<number> {
 type Serial = <R>(f: () => Promise<R> | R) => Promise<R>;
 
 /** Raw reports of a real HID scanner go to the simulated device's HID input, decoded by the firmware. */
-async function bridgeHid(sim: Simulator, serial: Serial, spec: string, modeOpt: string | undefined, lang: Lang, say: (s: string) => void) {
+async function bridgeHid(
+  sim: Simulator,
+  serial: Serial,
+  spec: string,
+  modeOpt: string | undefined,
+  lang: Lang,
+  say: (s: string) => void,
+) {
   const mode = modeOpt ?? 'pos';
   if (mode !== 'pos' && mode !== 'keyboard') throw new UsageError((m) => m.sim.hidMode);
   const { defaultHidLoader, loadError, parseHidSpec, pickDevice, openError, HidError } = await import('../hid.ts');
@@ -463,7 +523,14 @@ async function bridgeHid(sim: Simulator, serial: Serial, spec: string, modeOpt: 
 }
 
 /** Raw bytes of a real serial scanner go to the simulated device's UART; its ACK/NAK go back. */
-async function bridgeSerial(sim: Simulator, serial: Serial, path: string, baud: number | undefined, lang: Lang, say: (s: string) => void) {
+async function bridgeSerial(
+  sim: Simulator,
+  serial: Serial,
+  path: string,
+  baud: number | undefined,
+  lang: Lang,
+  say: (s: string) => void,
+) {
   const { SerialPortStream } = await import('@serialport/stream');
   const { autoDetect } = await import('@serialport/bindings-cpp');
   const { SerialOpenError } = await import('../serial.ts');
@@ -473,13 +540,15 @@ async function bridgeSerial(sim: Simulator, serial: Serial, path: string, baud: 
   );
   say(I[lang].bridged(`${path} @ ${baud ?? 9600}`));
   let sent = 0;
-  port.on('data', (b: Buffer) =>
-    void serial(() => {
-      sim.inject('serial', new Uint8Array(b));
-      // What the firmware answered (ACK/NAK) goes back on the line.
-      const out = sim.periph?.serialOut ?? [];
-      for (; sent < out.length; sent++) port.write(Buffer.from(out[sent]));
-    }),
+  port.on(
+    'data',
+    (b: Buffer) =>
+      void serial(() => {
+        sim.inject('serial', new Uint8Array(b));
+        // What the firmware answered (ACK/NAK) goes back on the line.
+        const out = sim.periph?.serialOut ?? [];
+        for (; sent < out.length; sent++) port.write(Buffer.from(out[sent]));
+      }),
   );
   port.on('error', (err: Error) => say(`serial: ${err.message}`));
   return () => new Promise<void>((resolve) => (port.isOpen ? port.close(() => resolve()) : resolve()));
@@ -487,7 +556,10 @@ async function bridgeSerial(sim: Simulator, serial: Serial, path: string, baud: 
 
 // --- service port on a pty ------------------------------------------------------------------------
 
-async function pty(link: string | undefined, o: { lang: Lang; flash?: string; variant: 'quickjs' | 'quickjs-ng'; baud?: number } & KeyOptions): Promise<number> {
+async function pty(
+  link: string | undefined,
+  o: { lang: Lang; flash?: string; variant: 'quickjs' | 'quickjs-ng'; baud?: number } & KeyOptions,
+): Promise<number> {
   const { exposeServicePort, freeForLink, pathTaken, PtyError } = await import('../../../hw-sim/pty.ts');
   const m = messages(o.lang).sim;
   const fail = (why: string) => {
@@ -495,7 +567,11 @@ async function pty(link: string | undefined, o: { lang: Lang; flash?: string; va
     return 1;
   };
   const ptyText = (e: InstanceType<typeof PtyError>) =>
-    e.code === 'path-taken' ? m.noPort(m.pathTaken(e.detail)) : e.code === 'no-socat' ? m.noSocat : m.noPort(m.socatFailed(e.detail));
+    e.code === 'path-taken'
+      ? m.noPort(m.pathTaken(e.detail))
+      : e.code === 'no-socat'
+        ? m.noSocat
+        : m.noPort(m.socatFailed(e.detail));
   // Checked before the device starts: a path that is not ours is never replaced.
   if (link !== undefined && !freeForLink(link)) return fail(ptyText(pathTaken(link)));
   const live = await liveSimulator(o);
@@ -561,45 +637,54 @@ function ptyCommands(
   const fr = lang === 'fr';
   const say = (s: string) => process.stdout.write(s + '\n');
   const rl = createInterface({ input: process.stdin, terminal: false });
-  rl.on('line', (raw) =>
-    void serial(async () => {
-      const w = raw.trim().toLowerCase();
-      if (!w) return;
-      switch (w) {
-        case 'coupure':
-        case 'cut':
-          port.powerOff();
-          sim.powerCut();
-          live.save();
-          say(fr ? 'courant coupé' : 'power cut');
-          return;
-        case 'boot':
-          if (!sim.on) await sim.boot();
-          port.powerOn();
-          say(fr ? `allumé : ${sim.bootMode}` : `on: ${sim.bootMode}`);
-          return;
-        case 'reboot':
-          port.powerOff();
-          await sim.reboot();
-          port.powerOn();
-          say(fr ? `redémarré : ${sim.bootMode}` : `restarted: ${sim.bootMode}`);
-          return;
-        case 'registre':
-        case 'ledger': {
-          const entries = sim.ledger();
-          say(fr ? `${entries.length} paiement(s)` : `${entries.length} payment(s)`);
-          for (const p of entries) say(`  ${p.emission}/${p.block}/${p.number}  ${formatEur(p.prizeEur, lang)}  ${new Date(p.paidAtMs).toISOString()}  ${p.deviceId}`);
-          return;
+  rl.on(
+    'line',
+    (raw) =>
+      void serial(async () => {
+        const w = raw.trim().toLowerCase();
+        if (!w) return;
+        switch (w) {
+          case 'coupure':
+          case 'cut':
+            port.powerOff();
+            sim.powerCut();
+            live.save();
+            say(fr ? 'courant coupé' : 'power cut');
+            return;
+          case 'boot':
+            if (!sim.on) await sim.boot();
+            port.powerOn();
+            say(fr ? `allumé : ${sim.bootMode}` : `on: ${sim.bootMode}`);
+            return;
+          case 'reboot':
+            port.powerOff();
+            await sim.reboot();
+            port.powerOn();
+            say(fr ? `redémarré : ${sim.bootMode}` : `restarted: ${sim.bootMode}`);
+            return;
+          case 'registre':
+          case 'ledger': {
+            const entries = sim.ledger();
+            say(fr ? `${entries.length} paiement(s)` : `${entries.length} payment(s)`);
+            for (const p of entries)
+              say(
+                `  ${p.emission}/${p.block}/${p.number}  ${formatEur(p.prizeEur, lang)}  ${new Date(p.paidAtMs).toISOString()}  ${p.deviceId}`,
+              );
+            return;
+          }
+          case 'quitter':
+          case 'quit':
+            rl.close();
+            done();
+            return;
+          default:
+            say(
+              fr
+                ? `commande inconnue : ${w} (coupure, boot, reboot, registre, quitter)`
+                : `unknown command: ${w} (cut, boot, reboot, ledger, quit)`,
+            );
         }
-        case 'quitter':
-        case 'quit':
-          rl.close();
-          done();
-          return;
-        default:
-          say(fr ? `commande inconnue : ${w} (coupure, boot, reboot, registre, quitter)` : `unknown command: ${w} (cut, boot, reboot, ledger, quit)`);
-      }
-    }),
+      }),
   );
 }
 
@@ -609,12 +694,18 @@ async function web(o: { lang: Lang; port: number; host?: string; open: boolean }
   const { startWebServer } = await import('../../../hw-sim/web/server.ts');
   const w = await startWebServer({ port: o.port, host: o.host });
   const fr = o.lang === 'fr';
-  process.stdout.write(`${fr ? 'Simulateur web' : 'Web simulator'}: ${w.url}\n${fr ? 'Ctrl-C pour arrêter.' : 'Ctrl-C to stop.'}\n`);
+  process.stdout.write(
+    `${fr ? 'Simulateur web' : 'Web simulator'}: ${w.url}\n${fr ? 'Ctrl-C pour arrêter.' : 'Ctrl-C to stop.'}\n`,
+  );
   if (o.open) {
     const { spawn } = await import('node:child_process');
     const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
     const child = spawn(cmd, [w.url], { stdio: 'ignore', detached: true });
-    child.on('error', () => process.stderr.write(`${fr ? 'impossible d’ouvrir le navigateur' : 'could not open a browser'} (${cmd}); ${fr ? 'ouvrez' : 'open'} ${w.url}\n`));
+    child.on('error', () =>
+      process.stderr.write(
+        `${fr ? 'impossible d’ouvrir le navigateur' : 'could not open a browser'} (${cmd}); ${fr ? 'ouvrez' : 'open'} ${w.url}\n`,
+      ),
+    );
     child.unref();
   }
   await new Promise<void>((resolve) => {

@@ -1,17 +1,11 @@
 // A host-side registry client: signs with node:crypto and posts over HTTP (Node's fetch). Used by
 // `saphir ledger export --to URL`, the simulator's network adapter, tests and the bench.
 import { fromHex } from '../../hex.ts';
-import { nodeSign } from '../node-crypto.ts';
-import {
-  signRequest,
-  type PaymentClaim,
-  type RegistryError,
-  type RegistryResponse,
-} from '../../registry/protocol.ts';
+import { nodeSign } from '../../../tools/node-crypto.ts';
+import { signRequest, type PaymentClaim, type RegistryError, type RegistryResponse } from '../../registry/protocol.ts';
 
 export type ClientAnswer =
-  | { ok: true; status: number; body: RegistryResponse }
-  | { ok: false; status: number; body: RegistryError };
+  { ok: true; status: number; body: RegistryResponse } | { ok: false; status: number; body: RegistryError };
 
 export interface DeviceCredentials {
   deviceId: string;

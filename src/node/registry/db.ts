@@ -56,7 +56,9 @@ export const MIGRATIONS: readonly string[] = [
 ];
 
 async function migrate(db: Db): Promise<void> {
-  await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)`);
+  await db.query(
+    `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)`,
+  );
   for (let v = 1; v <= MIGRATIONS.length; v++) {
     await db.tx(async (q) => {
       const claimed = await q.query(

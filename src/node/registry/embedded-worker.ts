@@ -12,7 +12,13 @@ const store = new RegistryStore(db, { keys: testKeyRing(), freshnessMs });
 const srv = await serveRegistry(store);
 parentPort!.on('message', async (m: { type: string; id?: number }) => {
   if (m.type === 'report') {
-    parentPort!.postMessage({ type: 'report', id: m.id, report: await store.report(), counts: await store.counts(), holders: await store.holders() });
+    parentPort!.postMessage({
+      type: 'report',
+      id: m.id,
+      report: await store.report(),
+      counts: await store.counts(),
+      holders: await store.holders(),
+    });
   }
   if (m.type === 'close') {
     await srv.close();

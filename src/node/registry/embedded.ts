@@ -18,8 +18,13 @@ export interface EmbeddedRegistry {
  * `freshnessMs`: how far a request's time may be from the registry's clock. Default: no limit, since a
  * simulated device runs on its own virtual clock (replays are still refused by their nonce).
  */
-export async function startEmbeddedRegistry(opts: { dir?: string; freshnessMs?: number } = {}): Promise<EmbeddedRegistry> {
-  const [w] = startWorkers(new URL('./embedded-worker.ts', import.meta.url), 1, { dir: opts.dir, freshnessMs: opts.freshnessMs ?? Infinity });
+export async function startEmbeddedRegistry(
+  opts: { dir?: string; freshnessMs?: number } = {},
+): Promise<EmbeddedRegistry> {
+  const [w] = startWorkers(new URL('./embedded-worker.ts', import.meta.url), 1, {
+    dir: opts.dir,
+    freshnessMs: opts.freshnessMs ?? Infinity,
+  });
   const next = (type: string) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
       const onMsg = (m: Record<string, unknown>) => {

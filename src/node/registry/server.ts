@@ -27,7 +27,8 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   let size = 0;
   for await (const c of req) {
     size += (c as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new RequestError(413, { error: 'bad_request', detail: `body over ${MAX_BODY_BYTES} bytes` });
+    if (size > MAX_BODY_BYTES)
+      throw new RequestError(413, { error: 'bad_request', detail: `body over ${MAX_BODY_BYTES} bytes` });
     chunks.push(c as Buffer);
   }
   try {
@@ -60,7 +61,12 @@ export async function serveRegistry(store: RegistryStore, opts: ServeOptions = {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'GET' && path === '/health') {
       const dev = await store.isDevelopmentFleet();
-      return send(res, 200, { status: 'ok', db: store.db.kind, fleet: dev ? 'development' : 'production', uptime_s: Math.round((Date.now() - started) / 1000) });
+      return send(res, 200, {
+        status: 'ok',
+        db: store.db.kind,
+        fleet: dev ? 'development' : 'production',
+        uptime_s: Math.round((Date.now() - started) / 1000),
+      });
     }
     if (req.method === 'GET' && path === '/metrics') {
       const c = await store.counts();
@@ -104,7 +110,8 @@ export async function serveRegistry(store: RegistryStore, opts: ServeOptions = {
       }
       metrics.errors++;
       log({ msg: 'error', path: req.url, detail: e instanceof Error ? e.message : String(e) });
-      if (!res.headersSent) send(res, 500, { error: 'internal', detail: 'the registry could not answer; nothing was recorded' });
+      if (!res.headersSent)
+        send(res, 500, { error: 'internal', detail: 'the registry could not answer; nothing was recorded' });
     });
   });
   await new Promise<void>((resolve, reject) => {

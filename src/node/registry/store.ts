@@ -4,7 +4,7 @@
 import { fromHex } from '../../hex.ts';
 import { checkCode, type CheckResult } from '../../sph1/check.ts';
 import type { KeyRing } from '../../sph1/keys.ts';
-import { hostVerify } from '../node-crypto.ts';
+import { hostVerify } from '../../../tools/node-crypto.ts';
 import {
   DEV_DEVICE_PUBLIC_KEY_HEX,
   MAX_BATCH,
@@ -53,9 +53,11 @@ const bad = (detail: string) => new RequestError(400, { error: 'bad_request', de
 export function parseRequest(body: unknown, kind: 'claim' | 'sync'): SignedRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bad('the body must be a JSON object');
   const b = body as Record<string, unknown>;
-  if (typeof b.device_id !== 'string' || !DEVICE_ID.test(b.device_id)) throw bad('device_id: 1–16 printable ASCII characters');
+  if (typeof b.device_id !== 'string' || !DEVICE_ID.test(b.device_id))
+    throw bad('device_id: 1–16 printable ASCII characters');
   if (typeof b.nonce !== 'string' || !NONCE.test(b.nonce)) throw bad('nonce: 8–64 printable ASCII characters');
-  if (!Number.isSafeInteger(b.sent_at) || (b.sent_at as number) < 0 || (b.sent_at as number) >= MS_MAX) throw bad('sent_at: ms since 1970');
+  if (!Number.isSafeInteger(b.sent_at) || (b.sent_at as number) < 0 || (b.sent_at as number) >= MS_MAX)
+    throw bad('sent_at: ms since 1970');
   if (typeof b.signature !== 'string' || !/^[0-9a-f]{128}$/.test(b.signature)) throw bad('signature: 128 hex digits');
   if (!Array.isArray(b.payments)) throw bad('payments: an array');
   const max = kind === 'claim' ? 1 : MAX_BATCH;
@@ -64,10 +66,18 @@ export function parseRequest(body: unknown, kind: 'claim' | 'sync'): SignedReque
     const q = p as Record<string, unknown>;
     if (typeof q !== 'object' || q === null) throw bad(`payments[${i}]: an object`);
     if (typeof q.code !== 'string' || !SPH1_CODE.test(q.code)) throw bad(`payments[${i}].code: a ticket code`);
-    if (!Number.isSafeInteger(q.paid_at) || (q.paid_at as number) < 0 || (q.paid_at as number) >= MS_MAX) throw bad(`payments[${i}].paid_at: ms since 1970`);
+    if (!Number.isSafeInteger(q.paid_at) || (q.paid_at as number) < 0 || (q.paid_at as number) >= MS_MAX)
+      throw bad(`payments[${i}].paid_at: ms since 1970`);
     return { code: q.code, paid_at: q.paid_at as number };
   });
-  return { kind, device_id: b.device_id, nonce: b.nonce, sent_at: b.sent_at as number, payments, signature: b.signature };
+  return {
+    kind,
+    device_id: b.device_id,
+    nonce: b.nonce,
+    sent_at: b.sent_at as number,
+    payments,
+    signature: b.signature,
+  };
 }
 
 export class RegistryStore {
@@ -111,7 +121,12 @@ export class RegistryStore {
       `SELECT d.device_id, d.public_key, d.enrolled_at, d.revoked_at, s.last_seen_at
          FROM devices d LEFT JOIN device_seen s ON s.device_id = d.device_id ORDER BY d.device_id`,
     );
-    return r.rows.map((row) => ({ ...row, enrolled_at: Number(row.enrolled_at), revoked_at: row.revoked_at === null ? null : Number(row.revoked_at), last_seen_at: row.last_seen_at === null ? null : Number(row.last_seen_at) }));
+    return r.rows.map((row) => ({
+      ...row,
+      enrolled_at: Number(row.enrolled_at),
+      revoked_at: row.revoked_at === null ? null : Number(row.revoked_at),
+      last_seen_at: row.last_seen_at === null ? null : Number(row.last_seen_at),
+    }));
   }
 
   // --- requests -----------------------------------------------------------------------------------
@@ -120,13 +135,16 @@ export class RegistryStore {
   private async authenticate(q: Query, req: SignedRequest): Promise<void> {
     const now = this.now();
     const fresh = this.opts.freshnessMs ?? 24 * 3600_000;
-    const rows = (await q.query<{ public_key: string; revoked_at: number | null }>(
-      `SELECT public_key, revoked_at FROM devices WHERE device_id = $1`,
-      [req.device_id],
-    )).rows;
+    const rows = (
+      await q.query<{ public_key: string; revoked_at: number | null }>(
+        `SELECT public_key, revoked_at FROM devices WHERE device_id = $1`,
+        [req.device_id],
+      )
+    ).rows;
     let publicKey: string;
     if (rows.length > 0) {
-      if (rows[0].revoked_at !== null) throw new RequestError(403, { error: 'revoked', detail: `device ${req.device_id} is revoked` });
+      if (rows[0].revoked_at !== null)
+        throw new RequestError(403, { error: 'revoked', detail: `device ${req.device_id} is revoked` });
       publicKey = rows[0].public_key;
     } else if (await this.isDevelopmentFleet(q)) {
       publicKey = DEV_DEVICE_PUBLIC_KEY_HEX;
@@ -136,7 +154,10 @@ export class RegistryStore {
     if (!hostVerify(fromHex(req.signature), signedBytes(req), fromHex(publicKey)))
       throw new RequestError(401, { error: 'bad_signature', detail: 'the signature does not match the device key' });
     if (Math.abs(req.sent_at - now) > fresh)
-      throw new RequestError(401, { error: 'stale', detail: `sent_at is more than ${Math.round(fresh / 60000)} min from the registry's clock` });
+      throw new RequestError(401, {
+        error: 'stale',
+        detail: `sent_at is more than ${Math.round(fresh / 60000)} min from the registry's clock`,
+      });
     const seen = await q.query(
       `INSERT INTO nonces (device_id, nonce, seen_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING nonce`,
       [req.device_id, req.nonce, now],
@@ -152,7 +173,10 @@ export class RegistryStore {
   /** Handles a signed claim or sync; the whole request is one transaction. */
   async handle(req: SignedRequest): Promise<PaymentResult[]> {
     // Ticket checks need no database: done before the transaction, so it is held only for the SQL.
-    const checked = req.payments.map((p) => ({ paidAt: p.paid_at, c: checkCode(p.code.trim(), { keys: this.opts.keys, verify: hostVerify }) }));
+    const checked = req.payments.map((p) => ({
+      paidAt: p.paid_at,
+      c: checkCode(p.code.trim(), { keys: this.opts.keys, verify: hostVerify }),
+    }));
     return this.db.tx(async (q) => {
       await this.authenticate(q, req);
       const out: PaymentResult[] = [];
@@ -174,10 +198,12 @@ export class RegistryStore {
       [...key, req.device_id, c.prizeEur, online ? now : paidAt, now, online],
     );
     if (inserted.rows.length > 0) return { result: 'granted', ticket, prize_eur: c.prizeEur };
-    const holder = (await q.query<{ device_id: string; paid_at: number }>(
-      `SELECT device_id, paid_at FROM payments WHERE emission = $1 AND block = $2 AND number = $3`,
-      key,
-    )).rows[0];
+    const holder = (
+      await q.query<{ device_id: string; paid_at: number }>(
+        `SELECT device_id, paid_at FROM payments WHERE emission = $1 AND block = $2 AND number = $3`,
+        key,
+      )
+    ).rows[0];
     const by = { device_id: holder.device_id, paid_at: Number(holder.paid_at) };
     // The holder asking again (a lost answer, a resent batch) is granted again: nothing is recorded twice.
     if (holder.device_id === req.device_id) return { result: 'granted', ticket, prize_eur: c.prizeEur };
@@ -203,7 +229,16 @@ export class RegistryStore {
     const since = opts.since ?? 0;
     const staleDays = opts.staleDays ?? 7;
     const num = <T extends Record<string, unknown>>(rows: T[]) =>
-      rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'bigint' || (typeof v === 'string' && /^\d+$/.test(v) && k !== 'device_id' && k !== 'day') ? Number(v) : v])));
+      rows.map((r) =>
+        Object.fromEntries(
+          Object.entries(r).map(([k, v]) => [
+            k,
+            typeof v === 'bigint' || (typeof v === 'string' && /^\d+$/.test(v) && k !== 'device_id' && k !== 'day')
+              ? Number(v)
+              : v,
+          ]),
+        ),
+      );
     const conflicts = await this.db.query(
       `SELECT c.emission, c.block, c.number, c.device_id, c.prize_eur, c.paid_at,
               p.device_id AS first_device_id, p.paid_at AS first_paid_at
@@ -261,4 +296,3 @@ export class RegistryStore {
     return { payments: Number(r.rows[0].p), conflicts: Number(r.rows[0].c), devices: Number(r.rows[0].d) };
   }
 }
-

@@ -137,7 +137,8 @@ export class AuditTally {
         this.byReason[reason] = (this.byReason[reason] ?? 0) + 1;
         if (this.invalidExamples.length < EXAMPLES) {
           const ex: InvalidLine = { line, reason };
-          if (results[o + 4] >= 0) ex.ticket = { emission: results[o + 2], block: results[o + 3], number: results[o + 4] };
+          if (results[o + 4] >= 0)
+            ex.ticket = { emission: results[o + 2], block: results[o + 3], number: results[o + 4] };
           this.invalidExamples.push(ex);
         }
         continue;

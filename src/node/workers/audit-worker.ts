@@ -1,10 +1,12 @@
 // Worker thread of `saphir audit`: checks the lines of each chunk with node:crypto (the device's verdict: hostVerify).
 import { parentPort, workerData } from 'node:worker_threads';
 import { fromHex } from '../../hex.ts';
-import { hostVerify } from '../node-crypto.ts';
+import { hostVerify } from '../../../tools/node-crypto.ts';
 import { checkChunk } from './audit-core.ts';
 
-const keys = new Map<number, Uint8Array>((workerData.keys as [number, string][]).map(([id, hex]) => [id, fromHex(hex)]));
+const keys = new Map<number, Uint8Array>(
+  (workerData.keys as [number, string][]).map(([id, hex]) => [id, fromHex(hex)]),
+);
 const opts = { keys, verify: hostVerify };
 parentPort!.on('message', (job: { id: number; bytes: Uint8Array }) => {
   const { lines, results } = checkChunk(job.bytes, opts);

@@ -1,5 +1,5 @@
 // The hot loop of `saphir gen`: tickets of a range → signed SPH1 lines, written straight into bytes
-// (the same output as packBody + encodeTicket, checked by test/sph1/gen.test.ts, without their strings).
+// (the same output as packBody + encodeTicket, checked by test/game/gen.test.ts, without their strings).
 import { AMOUNTS_EUR, NUMBERS } from '../../game/rules.ts';
 import { BASE45_ALPHABET } from '../../sph1/base45.ts';
 import { BODY_LENGTH, FORMAT_VERSION, GAME_SAPHIR, PREFIX, SIGNING_CONTEXT } from '../../sph1/body.ts';
@@ -61,7 +61,12 @@ export class RangeEncoder {
       let p = o + 12;
       for (let i = 0; i < 46; i++) {
         const width = i < 26 ? 6 : 4;
-        const v = i < 6 ? NUMBER_INDEX[winning[i]] : i < 26 ? NUMBER_INDEX[player[i - 6].number] : AMOUNT_INDEX.get(player[i - 26].amountEur)!;
+        const v =
+          i < 6
+            ? NUMBER_INDEX[winning[i]]
+            : i < 26
+              ? NUMBER_INDEX[player[i - 6].number]
+              : AMOUNT_INDEX.get(player[i - 26].amountEur)!;
         acc = (acc << width) | v;
         bits += width;
         if (bits >= 8) {

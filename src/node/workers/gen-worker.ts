@@ -2,7 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { blockGenerator } from '../../gen/index.ts';
 import { fromHex } from '../../hex.ts';
-import { nodeSign } from '../node-crypto.ts';
+import { nodeSign } from '../../../tools/node-crypto.ts';
 import { RangeEncoder } from './gen-core.ts';
 
 export interface GenWorkerData {
@@ -20,7 +20,11 @@ export interface GenJob {
 }
 
 const d = workerData as GenWorkerData;
-const enc = new RangeEncoder(blockGenerator(d.seed, d.emission, d.block), { keyId: d.keyId, seed: fromHex(d.seedHex) }, nodeSign);
+const enc = new RangeEncoder(
+  blockGenerator(d.seed, d.emission, d.block),
+  { keyId: d.keyId, seed: fromHex(d.seedHex) },
+  nodeSign,
+);
 parentPort!.on('message', (job: GenJob) => {
   const bytes = enc.encode(job.from, job.count);
   parentPort!.postMessage({ id: job.id, bytes }, [bytes.buffer as ArrayBuffer]);

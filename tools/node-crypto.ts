@@ -1,8 +1,8 @@
 // Host-side Ed25519 through node:crypto (about 14× faster than noble here), or libsodium
-// (src/node/sodium.ts, about twice as fast again) when sodium-native loads. Node-only.
+// (tools/sodium.ts, about twice as fast again) when sodium-native loads. Node-only.
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { Point } from '@noble/ed25519';
-import { nobleVerify, type Signer, type Verifier } from '../crypto/ed25519.ts';
+import { nobleVerify, type Signer, type Verifier } from '../src/crypto/ed25519.ts';
 import { sodium } from './sodium.ts';
 
 /** Which library signs and verifies on this host: `sodium-native`, else `node:crypto`. */

@@ -1,6 +1,6 @@
 // What the customer hears and sees, whatever the clerk says: one beep pattern and one LED colour per
-// outcome. The simulator recognises the patterns by comparing with this table.
-import type { LedColor, Tone } from '../src/hal.ts';
+// outcome. The firmware plays them; the simulator recognises the patterns by comparing with this table. Portable.
+import type { LedColor, Tone } from './hal.ts';
 
 export type Signal = 'boot' | 'key' | 'win' | 'lose' | 'refused' | 'paid' | 'error';
 

@@ -1,0 +1,388 @@
+// The firmware build (npm run build runs build.mjs, which calls `main` here): bundles the firmware with
+// esbuild into firmware/dist/saphir-fw.js (one IIFE, ES2020, neutral platform, minified, source map) and
+// size.json, checks the size budgets on it and on a camera-less variant, then packs and signs
+// firmware/dist/saphir-fw.img (src/image/format.ts). The development signing key is the published one; a
+// production key comes from a file named by --key or SAPHIR_FW_KEY_FILE, never from the repository.
+// Fails on any Node import in the firmware. `isStale`/`ensureBuilt`/`ensureBuiltSync` are the one answer
+// to "is firmware/dist current?" for the CLI (sim, demo), the simulator, tests and benchmarks.
+import { build as esbuild, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
+import { builtinModules } from 'node:module';
+import {
+  mkdirSync,
+  readFileSync,
+  writeFileSync as writeFileDirect,
+  renameSync,
+  statSync,
+  existsSync,
+  readdirSync,
+} from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { join, relative, sep } from 'node:path';
+import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from '../src/image/format.ts';
+import { fromHex } from '../src/hex.ts';
+import { nodeSign } from './node-crypto.ts';
+import { ROOT, DIST, BUNDLE_PATH, IMAGE_PATH, CORE_PATH } from './paths.ts';
+
+export { ROOT, DIST, BUNDLE_PATH, IMAGE_PATH, CORE_PATH };
+/** The vendored jsQR source the firmware bundles instead of the npm package (firmware/jsqr/README.md). */
+export const JSQR_SOURCE = join(ROOT, 'firmware', 'jsqr', 'index.ts');
+export const BUDGET_BUNDLE = 160 * 1024;
+export const BUDGET_CORE = 64 * 1024;
+
+/** Whole files only: a test or the simulator reading firmware/dist while another process builds never sees half a file. */
+function writeFileSync(path: string, data: string | Uint8Array): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileDirect(tmp, data);
+  renameSync(tmp, path);
+}
+
+const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+
+/** Refuses Node built-ins and Node-only modules anywhere in the firmware's import graph. */
+const portableOnly: Plugin = {
+  name: 'portable-only',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) => {
+      if (args.kind === 'entry-point') return undefined;
+      const p = args.path;
+      if (p.startsWith('node:') || builtins.has(p) || builtins.has(p.split('/')[0])) {
+        return {
+          errors: [
+            { text: `the firmware must not import the Node built-in '${p}' (from ${relative(ROOT, args.importer)})` },
+          ],
+        };
+      }
+      return undefined;
+    });
+    b.onLoad({ filter: /.*/ }, (args) => {
+      const rel = relative(ROOT, args.path).split(sep).join('/');
+      if (['src/node/', 'hw-sim/', 'test/', 'bench/', 'tools/'].some((d) => rel.startsWith(d))) {
+        return { errors: [{ text: `the firmware must not import the Node-only module ${rel}` }] };
+      }
+      return undefined;
+    });
+  },
+};
+
+/** The core variant: the camera seam resolves to the stub, so jsQR is not bundled. */
+const noCamera: Plugin = {
+  name: 'no-camera',
+  setup(b) {
+    b.onResolve({ filter: /\/camera\.ts$/ }, (args) => {
+      const target = join(args.resolveDir, args.path);
+      if (target === join(ROOT, 'firmware', 'camera.ts')) return { path: join(ROOT, 'firmware', 'camera-none.ts') };
+      return undefined;
+    });
+  },
+};
+
+/**
+ * jsQR from its vendored source, firmware/jsqr/ (no Shift-JIS table, no per-frame garbage cycle, fewer calls
+ * per pixel: same results as the npm package, which the tests keep as the reference); and Ed25519's SHA-512
+ * comes from the small firmware/sha512.ts instead of @noble/hashes/sha2.js (which carries SHA-256/384/224 too).
+ * The benchmarks bundle the camera path with it too.
+ */
+export const slim: Plugin = {
+  name: 'slim',
+  setup(b) {
+    b.onResolve({ filter: /^@noble\/hashes\/sha2(\.js)?$/ }, () => ({ path: join(ROOT, 'firmware', 'sha512.ts') }));
+    b.onResolve({ filter: /^jsqr$/ }, () => ({ path: JSQR_SOURCE }));
+  },
+};
+
+/**
+ * The camera path, compiled only when used: the camera module is bundled on its own (an IIFE, as text)
+ * and the full bundle carries it as a string that `newFrameDecoder()` evaluates on the first frame.
+ * QuickJS compiles a whole script at once, so jsQR's bytecode (~230 KiB of heap) would otherwise be
+ * resident on every device, even one that only ever reads text scanners.
+ */
+function lazyCamera(source: string): Plugin {
+  const seam = join(ROOT, 'firmware', 'camera.ts');
+  return {
+    name: 'lazy-camera',
+    setup(b) {
+      b.onResolve({ filter: /\/camera\.ts$/ }, (args) =>
+        join(args.resolveDir, args.path) === seam ? { path: 'camera', namespace: 'lazy-camera' } : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: 'lazy-camera' }, () => ({
+        contents:
+          `const SRC = ${JSON.stringify(source)};\nlet m;\n` +
+          'export const newFrameDecoder = () => (m || (m = (0, eval)(SRC))).newFrameDecoder();\n',
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/** The esbuild options every firmware bundle shares (the device's engine: ES2020, no platform). */
+export const FIRMWARE_ESBUILD: BuildOptions = {
+  bundle: true,
+  format: 'iife',
+  platform: 'neutral',
+  mainFields: ['module', 'main'],
+  target: 'es2020',
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'silent',
+};
+
+function firmwareOptions(production: boolean): BuildOptions {
+  return {
+    ...FIRMWARE_ESBUILD,
+    metafile: true,
+    write: false,
+    define: { __VERSION__: JSON.stringify(packageVersion()), __PRODUCTION__: String(production) },
+  };
+}
+
+async function cameraModule(production: boolean): Promise<{ text: string; metafile: Metafile }> {
+  const r = await esbuild({
+    ...firmwareOptions(production),
+    entryPoints: [join(ROOT, 'firmware', 'camera.ts')],
+    globalName: 'C',
+    outfile: join(DIST, 'camera.js'),
+    plugins: [portableOnly, slim],
+  });
+  // Evaluated, the text returns the module's exports.
+  return { text: `(function(){${r.outputFiles![0].text.trim()}\nreturn C})()`, metafile: r.metafile! };
+}
+
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+interface BundleOpts {
+  production: boolean;
+  camera: boolean;
+  write: boolean;
+  entry: string;
+  cameraText?: string;
+}
+
+async function bundle({ production, camera, write, entry, cameraText }: BundleOpts) {
+  const r = await esbuild({
+    ...firmwareOptions(production),
+    entryPoints: [entry],
+    sourcemap: write ? 'external' : false,
+    outfile: join(DIST, 'saphir-fw.js'),
+    plugins: camera ? [lazyCamera(cameraText ?? ''), portableOnly, slim] : [noCamera, portableOnly, slim],
+  });
+  const js = r.outputFiles!.find((f) => f.path.endsWith('.js'))!;
+  const map = r.outputFiles!.find((f) => f.path.endsWith('.map'));
+  return { js: js.contents, map: map?.contents, metafile: r.metafile! };
+}
+
+function sizesOf(metafile: Metafile): Record<string, number> {
+  const out = Object.values(metafile.outputs).find((o) => o.entryPoint)!;
+  const modules: Record<string, number> = {};
+  for (const [path, info] of Object.entries(out.inputs)) modules[path] = info.bytesInOutput;
+  return Object.fromEntries(Object.entries(modules).sort((a, b) => b[1] - a[1]));
+}
+
+function readSeed(file: string): Uint8Array {
+  const raw = readFileSync(file);
+  const text = raw.toString('utf8').trim();
+  if (/^[0-9a-fA-F]{64}$/.test(text)) return fromHex(text);
+  if (raw.length === 32) return new Uint8Array(raw);
+  throw new Error(`${file}: not a 32-byte Ed25519 seed (64 hex digits or 32 raw bytes)`);
+}
+
+export interface BuildOptionsIn {
+  /** Trust no test key; needs a key file. */
+  production?: boolean;
+  keyFile?: string;
+  securityCounter?: number;
+  quiet?: boolean;
+  /** For tests: default firmware/dist. */
+  outDir?: string;
+  /** For tests: default firmware/main.ts. */
+  entry?: string;
+  /** For tests. */
+  budgets?: { bundle?: number; core?: number };
+}
+
+export interface BuildFigures {
+  bundlePath: string;
+  imagePath: string;
+  bundleBytes: number;
+  coreBytes: number;
+  imageBytes: number;
+  key: string;
+}
+
+/** Builds everything; returns the figures. Throws on a forbidden import or an exceeded budget. */
+export async function build(opts: BuildOptionsIn = {}): Promise<BuildFigures> {
+  const production = !!opts.production;
+  const keyFile = opts.keyFile ?? process.env.SAPHIR_FW_KEY_FILE;
+  if (production && !keyFile)
+    throw new Error('a production build needs the signing key file: --key FILE or SAPHIR_FW_KEY_FILE');
+  const outDir = opts.outDir ?? DIST;
+  const entry = opts.entry ?? join(ROOT, 'firmware', 'main.ts');
+  const budgetBundle = opts.budgets?.bundle ?? BUDGET_BUNDLE;
+  const budgetCore = opts.budgets?.core ?? BUDGET_CORE;
+  const cam = await cameraModule(production);
+  const [full, core] = await Promise.all([
+    bundle({ production, camera: true, write: true, entry, cameraText: cam.text }),
+    bundle({ production, camera: false, write: false, entry }),
+  ]);
+  const bundleBytes = full.js.length;
+  const coreBytes = core.js.length;
+  const problems: string[] = [];
+  if (bundleBytes > budgetBundle) problems.push(`bundle ${bundleBytes} B exceeds its budget of ${budgetBundle} B`);
+  if (coreBytes > budgetCore) problems.push(`camera-less core ${coreBytes} B exceeds its budget of ${budgetCore} B`);
+  if (problems.length) throw new Error(problems.join('; '));
+
+  mkdirSync(outDir, { recursive: true });
+  const bundlePath = join(outDir, 'saphir-fw.js');
+  const imagePath = join(outDir, 'saphir-fw.img');
+  writeFileSync(bundlePath, full.js);
+  if (full.map) writeFileSync(bundlePath + '.map', full.map);
+  writeFileSync(join(outDir, 'saphir-fw-core.js'), core.js);
+  const version = packageVersion();
+  const size = {
+    version,
+    production,
+    bundle_bytes: bundleBytes,
+    core_bytes: coreBytes,
+    budget_bundle_bytes: BUDGET_BUNDLE,
+    budget_core_bytes: BUDGET_CORE,
+    modules: sizesOf(full.metafile),
+    core_modules: sizesOf(core.metafile),
+    /** Inside the full bundle's `lazy-camera:camera` string, compiled on the first camera frame. */
+    camera_modules: sizesOf(cam.metafile),
+  };
+  writeFileSync(join(outDir, 'size.json'), JSON.stringify(size, null, 2) + '\n');
+
+  const seed = keyFile ? readSeed(keyFile) : fromHex(DEV_FIRMWARE_SEED_HEX);
+  const image = packImage({
+    bundle: full.js,
+    version,
+    boardId: BOARD_ID,
+    securityCounter: opts.securityCounter ?? 1,
+    seed,
+    sign: nodeSign,
+  });
+  writeFileSync(imagePath, image);
+  const figures: BuildFigures = {
+    bundlePath,
+    imagePath,
+    bundleBytes,
+    coreBytes,
+    imageBytes: image.length,
+    key: keyFile ? `key file ${keyFile}` : 'published development key',
+  };
+  if (!opts.quiet) {
+    const kib = (n: number) => (n / 1024).toFixed(1) + ' KiB';
+    const top = Object.entries(size.modules)
+      .slice(0, 6)
+      .map(([p, n]) => `    ${kib(n).padStart(9)}  ${p}`);
+    process.stdout.write(
+      [
+        `saphir-fw ${version}${production ? ' (production)' : ''}`,
+        `  bundle  ${kib(bundleBytes).padStart(9)} / ${kib(budgetBundle)}  ${relative(ROOT, bundlePath)}`,
+        `  core    ${kib(coreBytes).padStart(9)} / ${kib(budgetCore)}  (without the camera path)`,
+        `  image   ${kib(image.length).padStart(9)}  ${relative(ROOT, imagePath)}, signed with the ${figures.key}`,
+        `  camera  ${kib(cam.text.length).padStart(9)}  (inside the bundle as text, compiled on the first frame)`,
+        '  largest modules:',
+        ...top,
+        '',
+      ].join('\n'),
+    );
+  }
+  return figures;
+}
+
+/** Why firmware/dist needs building: an output is missing, or a source (relative path) is newer. */
+export type StaleReason = { missing: string } | { newer: string };
+
+/** The files whose times decide staleness: everything under firmware/ and src/ but dist and src/node. */
+const SOURCE_DIRS = ['firmware', 'src'];
+const SOURCE_FILES = [
+  'package.json',
+  'package-lock.json',
+  'build.mjs',
+  'tools/build.ts',
+  'tools/paths.ts',
+  'tools/node-crypto.ts',
+];
+
+/** Null when firmware/dist is current, else why not (the first newer source found). */
+export function staleReason(): StaleReason | null {
+  for (const p of [BUNDLE_PATH, IMAGE_PATH, CORE_PATH]) if (!existsSync(p)) return { missing: relative(ROOT, p) };
+  const built = Math.min(...[BUNDLE_PATH, IMAGE_PATH, CORE_PATH].map((p) => statSync(p).mtimeMs));
+  const newer = (dir: string): string | null => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) {
+        if (p === DIST || p === join(ROOT, 'src', 'node')) continue;
+        const n = newer(p);
+        if (n) return n;
+      } else if (/\.(ts|js|mjs|json)$/.test(e.name) && statSync(p).mtimeMs > built) {
+        return p;
+      }
+    }
+    return null;
+  };
+  for (const f of SOURCE_FILES) {
+    const p = join(ROOT, f);
+    if (existsSync(p) && statSync(p).mtimeMs > built) return { newer: f };
+  }
+  for (const d of SOURCE_DIRS) {
+    const n = newer(join(ROOT, d));
+    if (n) return { newer: relative(ROOT, n).split(sep).join('/') };
+  }
+  return null;
+}
+
+/** True when the bundle, image or core variant is missing or older than a source that goes in. */
+export function isStale(): boolean {
+  return staleReason() !== null;
+}
+
+/** Builds only when stale; returns the bundle's path. `onBuild` hears why before a build starts. */
+export async function ensureBuilt(onBuild?: (why: StaleReason) => void): Promise<string> {
+  const why = staleReason();
+  if (why) {
+    onBuild?.(why);
+    await build({ quiet: true });
+  }
+  return BUNDLE_PATH;
+}
+
+/** `ensureBuilt` for synchronous callers: the build runs in a child process (`npm run build`). */
+export function ensureBuiltSync(onBuild?: (why: StaleReason) => void): string {
+  const why = staleReason();
+  if (why) {
+    onBuild?.(why);
+    const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'build.mjs')], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    if (r.status !== 0 || !existsSync(BUNDLE_PATH)) {
+      throw new Error(`firmware build failed:\n${(r.stderr || r.stdout || '').slice(-2000)}`);
+    }
+  }
+  return BUNDLE_PATH;
+}
+
+/** `npm run build [-- --production] [--key FILE] [--security-counter N]`; returns the exit code. */
+export async function main(args: string[]): Promise<number> {
+  const opts: BuildOptionsIn = {};
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--production') opts.production = true;
+    else if (args[i] === '--key') opts.keyFile = args[++i];
+    else if (args[i] === '--security-counter') opts.securityCounter = Number(args[++i]);
+    else {
+      process.stderr.write(`usage: npm run build [-- --production] [--key FILE] [--security-counter N]\n`);
+      return 2;
+    }
+  }
+  try {
+    await build(opts);
+    return 0;
+  } catch (e) {
+    const err = e as Error & { errors?: { text: string }[] };
+    process.stderr.write(`build failed: ${err.errors ? err.errors.map((x) => x.text).join('; ') : err.message}\n`);
+    return 1;
+  }
+}
