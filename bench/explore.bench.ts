@@ -1,6 +1,6 @@
 // The fault explorer's throughput on all cores: schedules and operations a wall-clock second, over
 // SAPHIR_BENCH_EXPLORE schedules (default 10 000, as the issue asks; fewer for a quick figure).
-// A violation fails the benchmark: the bench doubles as the long run of the explorer.
+// Violations are reported (explore_violations, target 0) with their replayable scenarios.
 import { availableParallelism } from 'node:os';
 import { ensureBundle } from '../hw-sim/sim.ts';
 import { GATES } from '../hw-sim/explore/menu.ts';
@@ -21,10 +21,13 @@ export default async function (): Promise<Record<string, number>> {
   process.stderr.write(
     `  explore: ${s.schedules} schedules, ${s.operations} operations, ${s.violations} violations in ${(s.wallMs / 1000).toFixed(1)} s\n`,
   );
-  if (s.violations > 0)
-    throw new Error(`the explorer found ${s.violations} violation(s): ${JSON.stringify(s.failures.slice(0, 3))}`);
+  // A violation is a finding, not a crash of the bench: it is a figure (target 0), each one listed with
+  // the scenario that replays it.
+  for (const f of s.failures) process.stderr.write(`  violation: ${JSON.stringify(f)}\n`);
   return {
     explore_schedules_per_s: Math.round(s.schedulesPerS * 100) / 100,
     explore_ops_per_s: Math.round((s.operations / (s.wallMs / 1000)) * 10) / 10,
+    explore_schedules: s.schedules,
+    explore_violations: s.violations,
   };
 }
