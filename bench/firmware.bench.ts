@@ -9,6 +9,12 @@ import { CORE_PATH, DIST } from '../tools/paths.ts';
 import { VM_LIMITS } from '../hw-sim/sim.ts';
 import { join } from 'node:path';
 import { qrFrame } from '../test/input/helpers.ts';
+import { build } from 'esbuild';
+import { getQuickJS } from 'quickjs-emscripten';
+import { evaluator } from './qjs-eval.ts';
+import { nodeSign } from '../tools/node-crypto.ts';
+import { fromHex, toHex } from '../src/hex.ts';
+import { TEST_KEY_SEED_HEX, TEST_PUBLIC_KEY_HEX } from '../src/sph1/keys.ts';
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -39,6 +45,53 @@ async function heapPeak(bundle: string): Promise<number> {
   return peak;
 }
 
+/**
+ * The device's verify beside noble's own, in one QuickJS run (same engine as the device), alternating
+ * per signature, each call timed in CPU time of this thread (steadier than wall time on a busy machine).
+ */
+async function verifyVsNoble(): Promise<{ device: number; noble: number }> {
+  const entry = `import { deviceVerify, prepareVerify } from './firmware/verify.ts';
+import { nobleVerify } from './src/crypto/ed25519.ts';
+globalThis.V = { deviceVerify, prepareVerify, nobleVerify };`;
+  const out = await build({
+    stdin: { contents: entry, resolveDir: new URL('..', import.meta.url).pathname, loader: 'ts' },
+    bundle: true,
+    format: 'iife',
+    target: 'es2020',
+    platform: 'neutral',
+    minify: true,
+    write: false,
+  });
+  const vm = (await getQuickJS()).newContext();
+  const ev = evaluator(vm);
+  ev(out.outputFiles[0].text);
+  const seed = fromHex(TEST_KEY_SEED_HEX);
+  const sigs = Array.from({ length: 41 }, (_, i) => {
+    const m = Uint8Array.from({ length: 42 }, (_, j) => (i * 31 + j) & 255);
+    return [toHex(nodeSign(m, seed)), toHex(m)];
+  });
+  ev(`const H = (h) => Uint8Array.from({ length: h.length / 2 }, (_, i) => parseInt(h.substr(2 * i, 2), 16));
+globalThis.PUB = H('${TEST_PUBLIC_KEY_HEX}');
+globalThis.SIGS = ${JSON.stringify(sigs)}.map(([s, m]) => [H(s), H(m)]);
+V.prepareVerify([PUB]);
+globalThis.run = (f, i) => { if (!V[f](SIGS[i][0], SIGS[i][1], PUB)) throw new Error(f + ' refused ' + i); };`);
+  ev('run("nobleVerify", 0); run("deviceVerify", 0)'); // noble builds its table of B on first use
+  const cpu = (code: string) => {
+    const c = process.cpuUsage();
+    ev(code);
+    const d = process.cpuUsage(c);
+    return (d.user + d.system) / 1000;
+  };
+  const device: number[] = [];
+  const noble: number[] = [];
+  for (let i = 1; i < sigs.length; i++) {
+    device.push(cpu(`run("deviceVerify", ${i})`));
+    noble.push(cpu(`run("nobleVerify", ${i})`));
+  }
+  vm.dispose();
+  return { device: median(device), noble: median(noble) };
+}
+
 export default async function (): Promise<Record<string, number>> {
   const bundle = await bundleText();
   const core = readFileSync(CORE_PATH, 'utf8');
@@ -58,10 +111,14 @@ export default async function (): Promise<Record<string, number>> {
   const codes = Array.from({ length: 61 }, (_, i) => ticket({ number: 500 + i, prizeEur: i % 3 === 0 ? 150 : 0 }));
   for (const c of codes.slice(0, 5)) td.scanSerial(c);
   const scans: number[] = [];
+  const scansCpu: number[] = [];
   for (const c of codes) {
+    const c0 = process.cpuUsage();
     const t = performance.now();
     td.scanSerial(c);
     scans.push(performance.now() - t);
+    const cpu = process.cpuUsage(c0);
+    scansCpu.push((cpu.user + cpu.system) / 1000);
     td.press('C');
   }
   // Wall and CPU time of this thread (QuickJS runs synchronously here): CPU is steadier on a busy machine.
@@ -84,8 +141,13 @@ export default async function (): Promise<Record<string, number>> {
   }
   vm.dispose();
 
+  const v = await verifyVsNoble();
   return {
+    qjs_verify_ms_median: v.device,
+    qjs_verify_noble_ms_median: v.noble,
+    qjs_verify_ratio_vs_noble: v.device / v.noble,
     qjs_scan_to_verdict_ms_median: median(scans),
+    qjs_scan_to_verdict_cpu_ms_median: median(scansCpu),
     qjs_heap_peak_kib: (await heapPeak(bundle)) / 1024,
     qjs_heap_peak_core_kib: (await heapPeak(core)) / 1024,
     qjs_camera_vga_ms_median: cams.length ? median(cams) : NaN,

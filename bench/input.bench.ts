@@ -14,16 +14,69 @@ import { SerialDecoder } from '../src/input/serial.ts';
 import type { Frame } from '../src/hal.ts';
 import { evaluator } from './qjs-eval.ts';
 import { slim, ROOT, FIRMWARE_ESBUILD } from '../tools/build.ts';
+import { degradedFrames } from '../test/input/degraded.ts';
 
 const jsQR = ((jsQRModule as unknown as { default?: unknown }).default || jsQRModule) as typeof jsQRModule.default;
 const CORPUS = join(import.meta.dirname, '..', '..', 'shared', 'corpus', 'jsqr-e2e');
 
 interface Item {
   frame: Frame;
+  /** output.json (stock jsQR's text), else the ZXing-C++ label, else null (nobody reads it). */
   expected: string | null;
+  /** Labelled by ZXing-C++ only (stock jsQR reads nothing). */
+  zxingOnly?: boolean;
+}
+
+const CONTROL = [
+  'NUL',
+  'SOH',
+  'STX',
+  'ETX',
+  'EOT',
+  'ENQ',
+  'ACK',
+  'BEL',
+  'BS',
+  'HT',
+  'LF',
+  'VT',
+  'FF',
+  'CR',
+  'SO',
+  'SI',
+  'DLE',
+  'DC1',
+  'DC2',
+  'DC3',
+  'DC4',
+  'NAK',
+  'SYN',
+  'ETB',
+  'CAN',
+  'EM',
+  'SUB',
+  'ESC',
+  'FS',
+  'GS',
+  'RS',
+  'US',
+];
+
+/** A ZXing label as text: `<SOH>`-style control names, `<DEL>` and `<U+8E>` stand for those characters. */
+export function labelText(label: string): string {
+  return label.replace(/<([A-Z]{2,3}|U\+[0-9A-F]{2,6})>/g, (m, name: string) => {
+    if (name.startsWith('U+')) return String.fromCodePoint(parseInt(name.slice(2), 16));
+    if (name === 'DEL') return '\u007f';
+    const i = CONTROL.indexOf(name);
+    return i < 0 ? m : String.fromCharCode(i);
+  });
 }
 
 function loadCorpus(): Item[] {
+  const labelsPath = join(CORPUS, '..', 'zxing-extra-labels.json');
+  const labels = existsSync(labelsPath)
+    ? (JSON.parse(readFileSync(labelsPath, 'utf8')) as { labels: Record<string, { data: string }> }).labels
+    : {};
   const items: Item[] = [];
   for (const d of readdirSync(CORPUS).sort((a, b) => Number(a) - Number(b))) {
     const png = join(CORPUS, d, 'input.png');
@@ -31,9 +84,11 @@ function loadCorpus(): Item[] {
     const img = PNG.sync.read(readFileSync(png));
     const out = JSON.parse(readFileSync(join(CORPUS, d, 'output.json'), 'utf8')) as { data: string } | null;
     const data = new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.length);
+    const label = labels[d] ? labelText(labels[d].data) : null;
     items.push({
       frame: { width: img.width, height: img.height, format: 'rgba', data },
-      expected: out ? out.data : null,
+      expected: out ? out.data : label,
+      zxingOnly: !out && label !== null,
     });
   }
   return items;
@@ -41,6 +96,9 @@ function loadCorpus(): Item[] {
 
 export function corpusFigures(items: Item[]) {
   let ours = 0;
+  let oursZxing = 0;
+  let wrong = 0;
+  let unlabelled = 0;
   let stock = 0;
   let oursMs = 0;
   let stockMs = 0;
@@ -55,10 +113,20 @@ export function corpusFigures(items: Item[]) {
     t = performance.now();
     const text = new CameraDecoder({ mode: 'still' }).decode(f);
     oursMs += performance.now() - t;
-    if (it.expected !== null && text === it.expected) ours++;
+    if (it.expected !== null && text === it.expected) {
+      ours++;
+      if (it.zxingOnly) oursZxing++;
+    } else if (text !== null) {
+      if (it.expected !== null) wrong++;
+      else unlabelled++;
+    }
   }
   return {
+    qr_corpus_labelled: items.filter((it) => it.expected !== null).length,
     qr_corpus_decoded: ours,
+    qr_corpus_decoded_zxing_only: oursZxing,
+    qr_corpus_wrong_text: wrong,
+    qr_corpus_unlabelled_reads: unlabelled,
     qr_corpus_ms_per_image: oursMs / items.length,
     qr_corpus_decoded_stock_jsqr: stock,
     qr_corpus_ms_per_image_stock_jsqr: stockMs / items.length,
@@ -119,15 +187,22 @@ const jsqrAsFirmware: Plugin = {
 // The camera path in QuickJS and QuickJS-ng (the device's engine class, no JIT): camera.ts bundled as the firmware
 // bundles it (jsQR from its vendored source, firmware/jsqr/), 640×480 grey frames handed over as ArrayBuffers; stock jsQR
 // for comparison.
-async function quickjsFigures(ng: boolean): Promise<Record<string, number>> {
+export async function quickjsFigures(ng: boolean): Promise<Record<string, number>> {
   const entry = `
     import { CameraDecoder } from './src/input/camera.ts';
     import jsQRModule from 'jsqr-stock';
     const jsQR = jsQRModule.default || jsQRModule;
-    const cam = new CameraDecoder();
+    let cam = new CameraDecoder();
     const frame = (buf) => ({ width: 640, height: 480, format: 'y8', data: new Uint8Array(buf) });
     globalThis.cold = (buf) => { cam.last = null; return cam.decode(frame(buf)); };
     globalThis.warm = (buf) => cam.decode(frame(buf));
+    // The last-region path alone (the locator would find the code first); throws unless one jsQR run read it.
+    globalThis.region = (buf) => {
+      cam.useLocator = false;
+      try { const t = cam.decode(frame(buf)); if (cam.attempts !== 1) throw new Error('region path took ' + cam.attempts + ' runs'); return t; }
+      finally { cam.useLocator = true; }
+    };
+    globalThis.fresh = () => { cam = new CameraDecoder(); return 1; };
     globalThis.stock = (buf) => {
       const g = new Uint8Array(buf);
       const rgba = new Uint8ClampedArray(640 * 480 * 4);
@@ -168,6 +243,7 @@ async function quickjsFigures(ng: boolean): Promise<Record<string, number>> {
   ).vectors[0].code;
   const cold: number[] = [];
   const warm: number[] = [];
+  const region: number[] = [];
   const blank: number[] = [];
   const stock: number[] = [];
   const places = [
@@ -181,21 +257,71 @@ async function quickjsFigures(ng: boolean): Promise<Record<string, number>> {
     setFrame(qrFrame(code, x, y, 4));
     cold.push(timed('cold(FRAME)', code));
     warm.push(timed('warm(FRAME)', code));
+    region.push(timed('region(FRAME)', code));
     if (stock.length < 3) {
       run('stock(FRAME)');
       stock.push(timed('stockDecode()', code));
     }
   }
+  // Idle frames (no code) on a fresh decoder: a whole-frame fallback runs on one frame in four, cycling
+  // through its 4 plans (shrunk / full size, normal / inverted), so 16 frames hold each plan once.
+  run('fresh()');
   setFrame(new Uint8Array(640 * 480).fill(128));
-  run('cold(FRAME)');
-  for (let i = 0; i < 3; i++) blank.push(timed('warm(FRAME)', null));
+  for (let i = 0; i < 16; i++) blank.push(timed('warm(FRAME)', null));
   vm.dispose();
   const p = ng ? 'qjs_ng_camera_640x480_ms' : 'qjs_camera_640x480_ms';
   return {
     [`${p}_cold`]: median(cold),
-    [`${p}_region`]: median(warm),
+    // A frame of a code seen in the previous frame: the locator and its crop (what the device runs).
+    [`${p}_warm`]: median(warm),
+    [`${p}_region`]: median(region),
+    // The median idle frame (the locator only) and the mean one including its share of fallbacks.
     [`${p}_no_code`]: median(blank),
+    [`${p}_idle_mean`]: blank.reduce((a, b) => a + b, 0) / blank.length,
     [`${p}_stock_jsqr`]: median(stock),
+    [`${p}_cold_ratio_vs_stock`]: median(cold) / median(stock),
+  };
+}
+
+/**
+ * Stream mode on 300 seeded degraded frames (test/input/degraded.ts): of the frames stock jsQR reads
+ * whole (RGBA, attemptBoth), the share a fresh stream decoder reads in its first frame (Node: the
+ * decoder's choices do not depend on the engine).
+ */
+export function firstFrameFigures(): Record<string, number> {
+  const vectors = JSON.parse(
+    readFileSync(join(import.meta.dirname, '..', '..', 'shared', 'spec', 'sph1-vectors.json'), 'utf8'),
+  ).vectors as { code: string }[];
+  const codes = vectors
+    .map((v) => v.code)
+    .filter((c) => c.startsWith('SPH1:') && c.length === 164)
+    .slice(0, 8);
+  let stock = 0;
+  let first = 0;
+  let within3 = 0;
+  for (const { frame, text } of degradedFrames(codes, 300)) {
+    const rgba = new Uint8ClampedArray(frame.width * frame.height * 4);
+    for (let p = 0; p < frame.width * frame.height; p++) {
+      rgba[4 * p] = rgba[4 * p + 1] = rgba[4 * p + 2] = frame.data[p];
+      rgba[4 * p + 3] = 255;
+    }
+    const r = jsQR(rgba, frame.width, frame.height, { inversionAttempts: 'attemptBoth' });
+    if (!r || r.data !== text) continue;
+    stock++;
+    const cam = new CameraDecoder();
+    for (let k = 0; k < 3; k++) {
+      if (cam.decode(frame) === text) {
+        if (k === 0) first++;
+        within3++;
+        break;
+      }
+    }
+  }
+  return {
+    camera_degraded_frames: 300,
+    camera_degraded_stock_jsqr: stock,
+    camera_first_frame_rate: first / stock,
+    camera_within_3_frames_rate: within3 / stock,
   };
 }
 
@@ -209,6 +335,7 @@ function corpusFiguresWhenPresent(): Record<string, number> {
 export default async function (): Promise<Record<string, number>> {
   const figures: Record<string, number> = {
     ...corpusFiguresWhenPresent(),
+    ...firstFrameFigures(),
     ...(await quickjsFigures(false)),
     ...(await quickjsFigures(true)),
   };

@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { targetText } from './targets.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
@@ -26,7 +27,10 @@ for (const f of files) {
   writeFileSync(resultsPath, JSON.stringify(results, null, 2) + '\n');
 }
 const w = Math.max(4, ...rows.map((r) => r[1].length));
-process.stdout.write(`${'area'.padEnd(10)} ${'name'.padEnd(w)} value\n`);
-for (const [a, k, v] of rows)
-  process.stdout.write(`${a.padEnd(10)} ${k.padEnd(w)} ${Number.isInteger(v) ? v : v.toFixed(3)}\n`);
+process.stdout.write(`${'area'.padEnd(10)} ${'name'.padEnd(w)} ${'value'.padEnd(12)} target\n`);
+for (const [a, k, v] of rows) {
+  process.stdout.write(
+    `${a.padEnd(10)} ${k.padEnd(w)} ${String(Number.isInteger(v) ? v : v.toFixed(3)).padEnd(12)} ${targetText(k, v)}\n`,
+  );
+}
 process.stdout.write(`\nwritten to ${resultsPath}\n`);

@@ -1,16 +1,17 @@
 // Ed25519 verification for the device: the same checks as src/crypto/ed25519.ts's nobleVerify (RFC 8032
 // strict, noble's zip215=false: canonical R and A, S < L, small-order A refused, cofactored equation),
-// computed differently for a JIT-less engine: [s]B − [k]A by the comb method with 6 teeth, jointly
-// for both bases (43 doublings instead of 253), from 64-point tables: one for B, and one per trusted
-// public key, built once and kept (the device trusts a handful of keys). Noble's own verify keeps a
-// 4 224-point table of B (~1 MiB of heap in QuickJS) and doubles 253 times per signature.
+// computed differently for a JIT-less engine: [s]B − [k]A by the comb method with 8 teeth, jointly
+// for both bases (32 doublings and ≤ 64 additions instead of 253 doublings), from 256-point tables
+// (~46 KiB of QuickJS heap each): one for B, and one for −A per trusted public key, built once and kept
+// (the device trusts a handful of keys). Noble's own verify keeps a 4 224-point table of B (~1 MiB of
+// heap in QuickJS) and doubles 253 times per signature.
 // Agreement with nobleVerify is tested in test/firmware/verify.test.ts.
 import { Point } from '@noble/ed25519';
 import { sha512 } from './sha512.ts';
 
 const L = 2n ** 252n + 27742317777372353535851937790883648493n;
-const TEETH = 6;
-const SPAN = 43; // TEETH × SPAN ≥ 256 bits
+const TEETH = 8;
+const SPAN = 32; // TEETH × SPAN ≥ 256 bits
 
 function numberLE(b: Uint8Array): bigint {
   let h = '0x';
@@ -35,10 +36,16 @@ function combTable(P: Point): Point[] {
   return T;
 }
 
-/** Comb indexes: column j gathers bit j of each SPAN-bit chunk of x. */
-function combIndexes(x: bigint): Uint8Array {
-  const bytes = new Uint8Array(32);
-  for (let i = 0; i < 32; i++, x >>= 8n) bytes[i] = Number(x & 255n);
+/** x < 2^256 as 32 bytes, little-endian. */
+function bytesLE(x: bigint): Uint8Array {
+  const h = x.toString(16).padStart(64, '0');
+  const b = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) b[i] = parseInt(h.substr(62 - 2 * i, 2), 16);
+  return b;
+}
+
+/** Comb indexes of a 32-byte little-endian scalar: column j gathers bit j of each SPAN-bit chunk. */
+function combIndexes(bytes: Uint8Array): Uint8Array {
   const out = new Uint8Array(SPAN);
   for (let t = 0; t < TEETH; t++) {
     for (let j = 0; j < SPAN; j++) {
@@ -56,7 +63,7 @@ interface KeyEntry {
   table: Point[] | null;
 }
 const keyCache: KeyEntry[] = [];
-const KEY_CACHE = 8;
+const KEY_CACHE = 4;
 
 function keyEntry(publicKey: Uint8Array): KeyEntry {
   let hex = '';
@@ -87,25 +94,32 @@ export function deviceVerify(signature: Uint8Array, message: Uint8Array, publicK
     const TA = keyEntry(publicKey).table;
     if (!TA) return false;
     const r = signature.subarray(0, 32);
-    const R = Point.fromBytes(r, false);
-    const s = numberLE(signature.subarray(32, 64));
-    if (s >= L) return false;
+    const sBytes = signature.subarray(32, 64);
+    if (numberLE(sBytes) >= L) return false;
     const hashed = new Uint8Array(64 + message.length);
     hashed.set(r, 0);
     hashed.set(publicKey, 32);
     hashed.set(message, 64);
     const k = numberLE(sha512(hashed)) % L;
     const TB = baseTable || (baseTable = combTable(Point.BASE));
-    const cs = combIndexes(s);
-    const ck = combIndexes(k);
-    let Q = Point.ZERO;
-    for (let j = SPAN - 1; j >= 0; j--) {
+    const cs = combIndexes(sBytes);
+    const ck = combIndexes(bytesLE(k));
+    // T[0] is ZERO: the top column needs no doubling and at most one addition.
+    let Q = ck[SPAN - 1] ? TB[cs[SPAN - 1]].add(TA[ck[SPAN - 1]]) : TB[cs[SPAN - 1]];
+    for (let j = SPAN - 2; j >= 0; j--) {
       Q = Q.double();
       if (cs[j]) Q = Q.add(TB[cs[j]]);
       if (ck[j]) Q = Q.add(TA[ck[j]]);
     }
-    // [8]([s]B − [k]A − R) = 0
-    return Q.subtract(R).clearCofactor().is0();
+    // Fast path: Q encodes to r, so r is canonical and decodes to Q, and [8](Q − R) = 0 holds (one
+    // inversion, cheaper than decoding R). Otherwise R is decoded (strict) and the cofactored equation
+    // decides, with three doublings (clearCofactor() would run noble's generic multiply).
+    const q = Q.toBytes();
+    let same = true;
+    for (let i = 0; i < 32; i++) if (q[i] !== r[i]) same = false;
+    if (same) return true;
+    const R = Point.fromBytes(r, false);
+    return Q.subtract(R).double().double().double().is0();
   } catch {
     return false;
   }

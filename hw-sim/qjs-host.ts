@@ -62,6 +62,11 @@ export interface HeapStats {
 }
 
 const modules = new Map<QjsVariant, Promise<QuickJSWASMModule>>();
+
+/** Supplies the WASM module of a variant (the browser build loads its .wasm from its own URL). */
+export function useQuickjsModule(variant: QjsVariant, module: Promise<QuickJSWASMModule>): void {
+  modules.set(variant, module);
+}
 /** One WASM module per variant, shared by every VM (each VM has its own runtime and heap). */
 export function quickjsModule(variant: QjsVariant): Promise<QuickJSWASMModule> {
   let m = modules.get(variant);

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { Simulator, type SimEvents } from './sim.ts';
 import { NorFlash } from './nor-flash.ts';
-import { drawPng, drawText } from './render.ts';
+import { drawPng, drawText, type Panel } from './render.ts';
 import { transmit, ScannerOptionError } from './scanners/index.ts';
 import { ticketCode } from './tickets.ts';
 import type { Scenario, Step } from './scenario.ts';
@@ -55,6 +55,10 @@ export interface RunOptions {
   techKey?: Uint8Array;
   /** The fleet registry the devices talk to, and what it holds (for expect-registry). */
   registry?: ScenarioRegistry;
+  /** Awaited before each step (the web page's step-by-step mode). */
+  beforeStep?: (step: Step) => Promise<void> | void;
+  /** Takes a `screenshot:` step instead of writing a PNG file (the web page offers it as a download). */
+  screenshot?: (file: string, panel: Panel) => Promise<void> | void;
 }
 
 /** What a scenario sees of its registry. */
@@ -84,7 +88,7 @@ export function describe(s: Step): string {
       const opts = Object.entries(s.options)
         .map(([k, v]) => `${k}=${v}`)
         .join(' ');
-      return `scan ${what} via ${s.via}${opts ? ' ' + opts : ''}`;
+      return `scan ${what} via ${s.via}${opts ? ' ' + opts : ''}${s.during ? ` (press ${s.during.key} at ${s.during.atMs} ms)` : ''}`;
     }
     case 'press':
       return `press ${s.key}`;
@@ -116,6 +120,16 @@ export function describe(s: Step): string {
         );
       return `expect-registry ${parts.join(', ')}`;
     }
+    case 'ensure-on':
+    case 'provision':
+      return s.kind;
+    case 'expect-image':
+      return `expect-image${s.slot ? ` slot ${s.slot}` : ''}${s.confirmed !== undefined ? ` confirmed ${s.confirmed}` : ''}`;
+    case 'update':
+      return `update ${s.image}${s.afterFlashOps ? ` (power cut at flash operation ${s.afterFlashOps})` : ''}`;
+    case 'flip-bit':
+    case 'lose-sector':
+      return `${s.kind} ${s.index}`;
   }
 }
 
@@ -191,6 +205,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
   for (const step of sc.steps) {
     let problem: string | undefined;
     sim = step.on ? fleet.get(step.on)! : first;
+    await o.beforeStep?.(step);
     try {
       problem = await play(step);
     } catch (e) {
@@ -228,6 +243,35 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         if (s.afterFlashOps) sim.cutAfterFlashOps(s.afterFlashOps);
         else sim.powerCut();
         return;
+      case 'ensure-on':
+        // A cut still armed may strike this boot too; it strikes once, so a second boot comes up.
+        for (let i = 0; i < 3 && !sim.on; i++) {
+          await sim.boot();
+          mark = sim.beepLog.length;
+        }
+        return;
+      case 'flip-bit':
+        sim.damageLedger('flip-bit', s.index);
+        return;
+      case 'provision':
+        if (sim.on) throw new Error(say.provisionOn);
+        sim.provisionImage();
+        return;
+      case 'expect-image': {
+        const b = sim.booted;
+        if (!b) return say.noImage(sim.bootMode);
+        const slot = 'AB'[b.slot];
+        if (s.slot && s.slot !== slot) return say.imageSlot(s.slot, slot);
+        if (s.confirmed !== undefined && s.confirmed === sim.pendingConfirm) return say.imageConfirmed(s.confirmed);
+        return;
+      }
+      case 'update':
+        needOn();
+        sim.update(s.image, s.afterFlashOps);
+        return;
+      case 'lose-sector':
+        sim.damageLedger('lose-sector', s.index);
+        return;
       case 'delay':
         // Without `on`, time passes for the whole fleet.
         for (const d of s.on ? [sim] : all) await d.run(s.ms);
@@ -246,11 +290,18 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
           throw e;
         }
         const missed = sim.undelivered;
+        const boots = sim.boots;
         mark = sim.beepLog.length;
-        const end = sim.transmit(tx);
+        let end = sim.transmit(tx);
+        if (s.during) {
+          // The step lasts until the key too, so the press belongs to this step whatever the scanner's speed.
+          sim.pressAt(s.during.key, s.during.atMs);
+          end = Math.max(end, sim.now + s.during.atMs);
+        }
         await sim.run(end - sim.now);
         report.scans++;
-        if (sim.undelivered > missed) return say.nowhere(s.via);
+        // A device that went off or restarted during the scan (a key paid, a cut armed) lost the rest of it.
+        if (sim.undelivered > missed && sim.on && sim.boots === boots) return say.nowhere(s.via);
         return;
       }
       case 'press':
@@ -339,6 +390,8 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         return say.registry(want, st.holders.length, held, st.conflicts);
       }
       case 'screenshot': {
+        if (o.screenshot)
+          return void (await o.screenshot(s.file, { lines: sim.screen, rows: 4, columns: 20, led: sim.led }));
         const file =
           o.screenshotDir && !isAbsolute(s.file) ? resolve(o.screenshotDir, s.file) : resolveFrom(sc.file, s.file);
         try {

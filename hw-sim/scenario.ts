@@ -32,7 +32,14 @@ export type Step = Where & { on?: string } & (
     | { kind: 'power-cut'; afterFlashOps?: number }
     | { kind: 'delay'; ms: number }
     | { kind: 'set-clock'; ms: number; text: string }
-    | { kind: 'scan'; code?: string; ticket?: TicketSpec; via: ScannerKind; options: ModelOptions }
+    | {
+        kind: 'scan';
+        code?: string;
+        ticket?: TicketSpec;
+        via: ScannerKind;
+        options: ModelOptions;
+        during?: { key: Key; atMs: number };
+      }
     | { kind: 'press'; key: Key }
     | ({ kind: 'expect-display' } & DisplayExpect)
     | { kind: 'expect-beep'; beep: string; withinMs: number }
@@ -52,6 +59,18 @@ export type Step = Where & { on?: string } & (
         contains?: { emission: number; block: number; number: number; device?: string };
         withinMs: number;
       }
+    /** Boots only when the device is off (after a cut that may or may not have happened). */
+    | { kind: 'ensure-on' }
+    /** Flips bit `index % 8` of the `index`-th programmed (not 0xFF) byte of the ledger partition, counted modulo. */
+    | { kind: 'flip-bit'; index: number }
+    /** Erases the `index`-th (modulo) sector of the ledger partition that holds data: a lost sector. */
+    | { kind: 'lose-sector'; index: number }
+    /** Factory programming: the bundle as a signed image in slot A (boots through the bootloader). */
+    | { kind: 'provision' }
+    /** A firmware update written to the inactive slot (power cut at its N-th flash operation, if given). */
+    | { kind: 'update'; image: 'base' | 'next' | 'older' | 'forged'; afterFlashOps?: number }
+    /** The running image: from this slot, and/or confirmed. */
+    | { kind: 'expect-image'; slot?: 'A' | 'B'; confirmed?: boolean }
   );
 
 /** Whether a scenario needs a fleet registry to run (several devices, network steps). */
@@ -98,6 +117,12 @@ export const STEP_KINDS = [
   'screenshot',
   'network',
   'expect-registry',
+  'ensure-on',
+  'flip-bit',
+  'lose-sector',
+  'provision',
+  'update',
+  'expect-image',
 ] as const;
 export const BEEP_KINDS = ['win', 'lose', 'refused', 'paid', 'boot', 'key', 'error'] as const;
 const KEYS = ['OK', 'C', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
@@ -360,8 +385,43 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
     switch (kind) {
       case 'boot':
       case 'reboot':
+      case 'ensure-on':
+      case 'provision':
         if (!empty) fail(arg as Node, `${kind} takes no arguments`);
         return { kind, line };
+      case 'update': {
+        if (!needArg('an image: base, next, older or forged')) return undefined;
+        const f = fields(arg, 'update', ['image', 'after-flash-ops']);
+        const image = f.has('image')
+          ? oneOf(f.get('image')!.node, 'image', ['base', 'next', 'older', 'forged'] as const)
+          : undefined;
+        if (!f.has('image')) fail(arg as Node, 'update needs image (base, next, older or forged)');
+        const n = f.has('after-flash-ops')
+          ? int(f.get('after-flash-ops')!.node, 'after-flash-ops', 1, 1_000_000)
+          : undefined;
+        return image === undefined
+          ? undefined
+          : { kind, line, image, ...(n !== undefined ? { afterFlashOps: n } : {}) };
+      }
+      case 'expect-image': {
+        if (!needArg('slot or confirmed')) return undefined;
+        const f = fields(arg, 'expect-image', ['slot', 'confirmed']);
+        const st: Step & { kind: 'expect-image' } = { kind, line };
+        if (f.has('slot')) st.slot = oneOf(f.get('slot')!.node, 'slot', ['A', 'B'] as const);
+        if (f.has('confirmed')) {
+          const v = scalar(f.get('confirmed')!.node, 'confirmed');
+          if (typeof v !== 'boolean') fail(f.get('confirmed')!.node as Node, 'confirmed must be true or false');
+          else st.confirmed = v;
+        }
+        if (!f.has('slot') && !f.has('confirmed')) fail(arg as Node, 'expect-image needs slot or confirmed');
+        return st;
+      }
+      case 'flip-bit':
+      case 'lose-sector': {
+        if (!needArg('an index')) return undefined;
+        const index = int(arg, kind, 0, 0x7fffffff);
+        return index === undefined ? undefined : { kind, line, index };
+      }
       case 'power-cut': {
         if (empty || (isScalar(arg) && arg.value === 'now')) return { kind, line };
         const f = fields(arg, 'power-cut', ['after-flash-ops']);
@@ -506,7 +566,7 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
   function parseScan(arg: unknown, line: number): Step | undefined {
     const allOptions = new Set<string>();
     for (const k of SCANNER_KINDS) for (const o of Object.keys(MODEL_OPTIONS[k])) allOptions.add(o);
-    const f = fields(arg, 'scan', ['code', 'ticket', 'key', 'via', ...allOptions]);
+    const f = fields(arg, 'scan', ['code', 'ticket', 'key', 'via', 'press', ...allOptions]);
     if (!isMap(arg)) return undefined;
     const via = f.has('via') ? oneOf(f.get('via')!.node, 'via', SCANNER_KINDS) : 'hid-pos';
     if (via === undefined) return undefined;
@@ -541,9 +601,17 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
         else s.ticket = spec;
       }
     }
+    if (f.has('press')) {
+      // A key pressed while the code is still arriving: { key: OK, at: 40ms } from the scan's start.
+      const p = fields(f.get('press')!.node, 'press', ['key', 'at']);
+      const k = p.has('key') ? oneOf(p.get('key')!.node, 'key', KEYS) : undefined;
+      const at = p.has('at') ? duration(p.get('at')!.node, 'at') : 0;
+      if (!p.has('key')) fail(f.get('press')!.node as Node, 'press needs key (OK, C or 0-9) and at (a duration)');
+      else if (k !== undefined && at !== undefined) s.during = { key: k as Key, atMs: at };
+    }
     const known = MODEL_OPTIONS[via];
     for (const [k, { node }] of f) {
-      if (k === 'code' || k === 'ticket' || k === 'key' || k === 'via') continue;
+      if (k === 'code' || k === 'ticket' || k === 'key' || k === 'via' || k === 'press') continue;
       if (!(k in known)) {
         fail(node as Node, `scanner ${via} has no option '${k}' (its options: ${Object.keys(known).join(', ')})`);
         continue;

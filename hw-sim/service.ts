@@ -67,6 +67,8 @@ import { hostVerify } from '../tools/node-crypto.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { readTrust, trustReport } from './provision.ts';
 import { NONCE_SIZE, authMessage } from '../src/service/auth.ts';
+import { Outbox } from '../src/registry/outbox.ts';
+import { MAX_BATCH, signedBytes, type RegistryRequest } from '../src/registry/protocol.ts';
 
 /** What the simulated device gives its service port. */
 export interface ServiceHost {
@@ -81,6 +83,9 @@ export interface ServiceHost {
   ledgerEntries?(): unknown[];
   /** Called when a flash operation of a request met a power cut (the chip is unpowered). */
   powerLost?(): void;
+  /** The device's own key (its secure element) signing a registry request, and its clock: for OUTBOX. */
+  deviceKey?: { sign(message: Uint8Array): Uint8Array };
+  nowMs?(): number;
 }
 
 export interface ServicePortOptions {
@@ -168,7 +173,17 @@ class Wire {
   }
 }
 
-const GATED = new Set<number>([CMD.BEGIN, CMD.WRITE, CMD.FINISH, CMD.REBOOT, CMD.ABORT, CMD.LEDGER, CMD.CLOCK]);
+const GATED = new Set<number>([
+  CMD.BEGIN,
+  CMD.WRITE,
+  CMD.FINISH,
+  CMD.REBOOT,
+  CMD.ABORT,
+  CMD.LEDGER,
+  CMD.CLOCK,
+  CMD.OUTBOX,
+  CMD.OUTBOX_DONE,
+]);
 
 export class ServicePort {
   private readonly reader: PacketReader;
@@ -184,6 +199,7 @@ export class ServicePort {
   /** Most update bytes held in RAM at once (chunks waiting for the chip + the manifest): update_ram_kib. */
   updateRamPeak = 0;
   private nonce: { bytes: Uint8Array; at: number } | null = null;
+  private outboxNonce = 0;
   private authedUntil = -Infinity;
   private readonly random: (n: number) => Uint8Array;
   private readonly now: () => number;
@@ -384,6 +400,10 @@ export class ServicePort {
         return this.reply(p, jsonBytes(this.ledger(p.payload)));
       case CMD.CLOCK:
         return this.reply(p, jsonBytes(this.clock(p.payload)));
+      case CMD.OUTBOX:
+        return this.reply(p, jsonBytes(this.outbox()));
+      case CMD.OUTBOX_DONE:
+        return this.reply(p, jsonBytes(this.outboxDone(p.payload)));
       default:
         this.tx.push(
           encodePacket({
@@ -452,6 +472,61 @@ export class ServicePort {
     const t = readTrust(this.host.chip);
     if ('error' in t) return undefined;
     return trustReport(this.host.boot?.publicKey ? { ...t, firmwareKey: this.host.boot.publicKey } : t);
+  }
+
+  private outboxFlash(): Flash {
+    const c = this.host.chip;
+    const base = LAYOUT.outbox.offset;
+    return {
+      size: LAYOUT.outbox.size,
+      blockLength: SECTOR_SIZE,
+      read: (o, n) => c.read(base + o, n),
+      write: (b, o) => c.program(base + o, b),
+      eraseBlock: (k) => c.eraseSector(base + k * SECTOR_SIZE),
+    };
+  }
+
+  /**
+   * OUTBOX: the offline payments the registry has not heard, as a `sync` request signed by the device's
+   * own key, for a technician's laptop to carry (`saphir ledger export --to URL`). Only entries whose
+   * payment the ledger holds (an entry a power cut left without one is no payment).
+   */
+  private outbox() {
+    if (!this.host.deviceKey)
+      return { ok: false as const, reason: 'no-key', detail: 'this device has no key for the registry' };
+    const paid = new Set(
+      (this.host.ledgerEntries?.() ?? []).map((e) => {
+        const p = e as { emission: number; block: number; number: number };
+        return `${p.emission}/${p.block}/${p.number}`;
+      }),
+    );
+    const entries = Outbox.open(this.outboxFlash())
+      .pending.filter((e) => paid.has(`${e.emission}/${e.block}/${e.number}`))
+      .slice(0, MAX_BATCH);
+    if (entries.length === 0) return { ok: true as const, request: null, slots: [] as number[] };
+    this.outboxNonce++;
+    const now = Math.floor(this.host.nowMs?.() ?? Date.now());
+    const req: RegistryRequest = {
+      kind: 'sync',
+      device_id: this.host.deviceId,
+      nonce: `svc-${now.toString(36)}-${this.outboxNonce.toString(36)}`,
+      sent_at: now,
+      payments: entries.map((e) => ({ code: e.code, paid_at: e.paidAtMs })),
+    };
+    const signed = { ...req, signature: toHex(this.host.deviceKey.sign(signedBytes(req))) };
+    return { ok: true as const, request: signed, slots: entries.map((e) => e.slot) };
+  }
+
+  /** OUTBOX_DONE {"slots": [...]}: the registry answered for these: they are marked heard. */
+  private outboxDone(payload: Uint8Array) {
+    const req = parseJson(payload) as { slots?: unknown } | undefined;
+    const slots = req && typeof req === 'object' && Array.isArray(req.slots) ? req.slots : null;
+    if (!slots || !slots.every((x) => Number.isInteger(x)))
+      return { ok: false as const, reason: 'malformed', detail: 'OUTBOX_DONE wants {"slots": [integers]}' };
+    const box = Outbox.open(this.outboxFlash());
+    const heard = box.pending.filter((e) => slots.includes(e.slot));
+    box.markSynced(heard);
+    return { ok: true as const, marked: heard.length, waiting: box.pending.length };
   }
 
   /** CLOCK: raises the trusted-time mark of the ledger partition; the firmware reads it at its next boot. */

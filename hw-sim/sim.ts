@@ -1,15 +1,24 @@
 // The whole handheld in software: the NOR chip, the bootloader (or developer mode), the firmware bundle
 // running in QuickJS with the simulated peripherals, on virtual time. Scenarios, the demo, the
 // interactive mode and the benchmarks all drive this class.
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Frame, Key, LedColor } from '../src/hal.ts';
 import { Scheduler } from './scheduler.ts';
 import { BLOCK64, NorFlash, PowerCut } from './nor-flash.ts';
 import { Peripherals, partitionFlash, type BeepRecord } from './device.ts';
 import { QjsDevice, type QjsFault, type QjsVariant } from './qjs-host.ts';
-import { bootSelect, slotSummary, type BootedImage, type NorChip } from './bootloader.ts';
-import { SECTOR_SIZE } from './layout.ts';
+import {
+  bootSelect,
+  installImage,
+  provision,
+  slotSummary,
+  type BootedImage,
+  type InstallResult,
+  type NorChip,
+} from './bootloader.ts';
+import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from '../src/image/format.ts';
+import { nodeSign } from '../tools/node-crypto.ts';
+import { LAYOUT, SECTOR_SIZE } from './layout.ts';
 import { provisionTrust, readTrust, isDevFirmwareKey, type Trust } from './provision.ts';
 import { toHex } from '../src/hex.ts';
 import { seededRng, type Rng } from './rng.ts';
@@ -24,6 +33,8 @@ import { DEV_DEVICE_SEED_HEX } from '../src/registry/protocol.ts';
 import { ROOT, BUNDLE_PATH, IMAGE_PATH } from '../tools/paths.ts';
 import { ensureBuiltSync, type StaleReason } from '../tools/build.ts';
 import type { Payment } from '../src/ledger/index.ts';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { utf8Encode } from '../src/utf8.ts';
 
 export { ROOT, BUNDLE_PATH, IMAGE_PATH };
 
@@ -104,6 +115,8 @@ export interface SimOptions {
 
 export class SimError extends Error {}
 
+export type UpdateImageKind = 'base' | 'next' | 'older' | 'forged';
+
 export class Simulator {
   readonly scheduler = new Scheduler();
   readonly chip: NorFlash;
@@ -134,7 +147,8 @@ export class Simulator {
   /** The device's network (with `registry`): `network.state` takes it down, up, slow or lossy. */
   readonly network: SimNetwork | undefined;
   readonly registry: string | undefined;
-  private readonly deviceKey: { publicKey: Uint8Array; sign(m: Uint8Array): Uint8Array } | undefined;
+  /** The device's own key (its secure element): signs registry requests, by the firmware or the service port. */
+  readonly deviceKey: { publicKey: Uint8Array; sign(m: Uint8Array): Uint8Array };
 
   constructor(o: SimOptions = {}) {
     if (o.firmwareKey || o.techKey || o.production !== undefined) {
@@ -152,11 +166,9 @@ export class Simulator {
     this.deviceId = o.deviceId ?? 'SIM-0001';
     this.events = o.events ?? {};
     this.registry = o.registry;
-    if (o.registry) {
-      this.network = new SimNetwork(seededRng(`${o.seed ?? 1}:network`), () => this.now);
-      const seed = fromHex(o.deviceSeedHex ?? DEV_DEVICE_SEED_HEX);
-      this.deviceKey = { publicKey: publicKeyOf(seed), sign: (m) => nobleSign(m, seed) };
-    }
+    const seed = fromHex(o.deviceSeedHex ?? DEV_DEVICE_SEED_HEX);
+    this.deviceKey = { publicKey: publicKeyOf(seed), sign: (m) => nobleSign(m, seed) };
+    if (o.registry) this.network = new SimNetwork(seededRng(`${o.seed ?? 1}:network`), () => this.now);
   }
 
   get on(): boolean {
@@ -235,7 +247,15 @@ export class Simulator {
     const hasImage = [0, 1].some((s) => slotSummary(chip, s as 0 | 1).status !== 'empty');
     let confirm = () => {};
     if (hasImage) {
-      const b = bootSelect(chip);
+      let b;
+      try {
+        b = bootSelect(chip);
+      } catch (e) {
+        // The power went while the bootloader wrote its state: the device stays off.
+        if (!(e instanceof PowerCut)) throw e;
+        this.events.power?.('off (power cut in the bootloader)');
+        return;
+      }
       if ('error' in b) throw new SimError(`bootloader: ${b.error}`);
       this.booted = b;
       bundle = new TextDecoder().decode(b.bundle);
@@ -252,7 +272,7 @@ export class Simulator {
       bundle = this.bundleText;
       this.bootMode = 'developer';
       this.booted = null;
-      this.imageHash = createHash('sha256').update(bundle).digest('hex');
+      this.imageHash = toHex(sha256(utf8Encode(bundle)));
       this.pendingConfirm = false;
     }
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getters below read the live simulator
@@ -277,7 +297,7 @@ export class Simulator {
       rtcBase: () => this.rtcOffset,
       identity,
       network: this.network,
-      deviceKey: this.deviceKey,
+      deviceKey: this.network ? this.deviceKey : undefined,
       events: {
         display: (lines) => {
           this.screens.push({ t: this.now, lines });
@@ -409,11 +429,101 @@ export class Simulator {
     await this.settle();
   }
 
+  /** A key pressed `ms` of virtual time from now (during a scan, say); lost if the device is off then. */
+  pressAt(key: Key, ms: number): void {
+    this.scheduler.after(ms, () => {
+      try {
+        if (!this.periph?.feed('keypad', key)) this.undelivered++;
+      } catch (e) {
+        if (!(e instanceof PowerCut)) throw e;
+      }
+    });
+  }
+
   /** Payments on the chip's ledger partition, read as the firmware would. */
   ledger(): Payment[] {
     // Reading needs the chip powered; a later boot powers it anyway.
     this.chip.powerOn();
     return readLedgerPartition(partitionFlash(this.chip, 'ledger'));
+  }
+
+  /**
+   * Damage the ledger's cells directly (what the chip does, not the firmware): `flip-bit` inverts bit
+   * `index % 8` of the `index`-th programmed byte (modulo their count); `lose-sector` erases the
+   * `index`-th sector holding data (modulo). Nothing happens on an empty ledger. Returns the chip offset.
+   */
+  damageLedger(how: 'flip-bit' | 'lose-sector', index: number): number | undefined {
+    const { offset, size } = LAYOUT.ledger;
+    const b = this.chip.bytes;
+    if (how === 'flip-bit') {
+      let n = 0;
+      for (let i = offset; i < offset + size; i++) if (b[i] !== 0xff) n++;
+      if (n === 0) return undefined;
+      let k = index % n;
+      for (let i = offset; i < offset + size; i++) {
+        if (b[i] !== 0xff && k-- === 0) {
+          b[i] ^= 1 << (index % 8);
+          return i;
+        }
+      }
+      return undefined;
+    }
+    const used: number[] = [];
+    for (let s = offset; s < offset + size; s += SECTOR_SIZE) {
+      for (let i = s; i < s + SECTOR_SIZE; i++) {
+        if (b[i] !== 0xff) {
+          used.push(s);
+          break;
+        }
+      }
+    }
+    if (used.length === 0) return undefined;
+    const at = used[index % used.length];
+    b.fill(0xff, at, at + SECTOR_SIZE);
+    return at;
+  }
+
+  /** What the last `update` did (an install result, or the power cut that stopped it). */
+  lastUpdate: InstallResult | { ok: false; reason: 'power-cut'; detail: string } | undefined;
+
+  /**
+   * Images of this simulator's firmware bundle, signed with the development key: `base` (0.1.0,
+   * security counter 1, what `provisionImage` writes), `next` (0.2.0, counter 2), `older` (0.0.9,
+   * counter 0: refused once a counter-2 image was confirmed), `forged` (0.2.0, an unknown key).
+   */
+  updateImage(kind: UpdateImageKind): Uint8Array {
+    if (this.bundleText === undefined) this.bundleText = ensureBundle();
+    const bundle = new TextEncoder().encode(this.bundleText);
+    const v = { base: ['0.1.0', 1], next: ['0.2.0', 2], older: ['0.0.9', 0], forged: ['0.2.0', 2] } as const;
+    const [version, securityCounter] = v[kind];
+    const seed = kind === 'forged' ? new Uint8Array(32).fill(0x0f) : fromHex(DEV_FIRMWARE_SEED_HEX);
+    return packImage({ bundle, version, boardId: BOARD_ID, securityCounter, seed, sign: nodeSign });
+  }
+
+  /** Factory programming: the `base` image in slot A, confirmed; the device then boots through the bootloader. */
+  provisionImage(): void {
+    this.chip.powerOn();
+    provision(bootChip(this.chip), this.updateImage('base'));
+  }
+
+  /**
+   * A firmware update as the service port's FINISH does it (hw-sim/bootloader.ts installImage), with
+   * the power cut in the middle of its `cutAfterFlashOps`-th flash operation when given; the running
+   * firmware keeps running until a reboot starts the new image on trial.
+   */
+  update(kind: UpdateImageKind, cutAfterFlashOps?: number): void {
+    if (!this.on) throw new SimError('update: the device is off');
+    if (cutAfterFlashOps) this.chip.cutAtOp(cutAfterFlashOps);
+    try {
+      this.lastUpdate = installImage(bootChip(this.chip), this.updateImage(kind), {
+        running: this.booted?.slot ?? null,
+      });
+    } catch (e) {
+      if (!(e instanceof PowerCut)) throw e;
+      this.lastUpdate = { ok: false, reason: 'power-cut', detail: e.message };
+      this.powerOff('power cut during an update');
+    }
+    if (cutAfterFlashOps) this.chip.cutAtOp(0);
   }
 
   heapUsed(): number {

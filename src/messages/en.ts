@@ -280,6 +280,11 @@ export const en = {
     usage: 'give the subcommand: saphir ledger export --port PATH',
     format: '--format must be csv or json',
     exported: (n: number) => `${n} payment(s) exported`,
+    toUrl: "--to takes the registry's http://host:port URL",
+    noRegistry: (url: string, why: string) => `the registry at ${url} did not answer (${why}): nothing was marked sent`,
+    registryRefused: (error: string, detail: string) => `the registry refused the batch: ${error} ${detail}`,
+    pushed: (n: number, conflicts: number, invalid: number) =>
+      `${n} offline payment(s) sent to the registry, ${conflicts} conflict(s), ${invalid} refused`,
   },
   sim: {
     variant: '--variant must be quickjs or quickjs-ng',
@@ -345,6 +350,10 @@ export const en = {
     needsRegistry: 'this scenario needs a registry (--registry URL|embedded)',
     registry: (want: string, n: number, held: string, conflicts: number) =>
       `expected the registry ${want}; it holds ${n} ticket(s)${held ? ': ' + held : ''}, ${conflicts} conflict(s)`,
+    provisionOn: 'provision: the device must be off',
+    noImage: (mode: string) => `expected a signed image running; mode ${mode || 'off'}`,
+    imageSlot: (want: string, is: string) => `expected the image of slot ${want}, running slot ${is}`,
+    imageConfirmed: (confirmed: boolean) => `expected a ${confirmed ? 'confirmed' : 'trial'} image`,
   },
   scenario: {
     invalid: 'invalid scenario:',
@@ -421,10 +430,12 @@ security counter, an interrupted transfer), which firmware key it trusts (SHA-25
 production device, and whether the technician key (--tech-key; default: the published development
 key, with a warning) opens its service session. Several --port: each in turn, under its port's name
 (--json: one object a line). Exit 0, 1 on an error (on any port), 2 on a usage error.`,
-    ledger: `usage: saphir ledger export --port PATH [--baud N] [--format csv|json] [--tech-key FILE] [--lang fr|en]
+    ledger: `usage: saphir ledger export --port PATH [--baud N] [--format csv|json] [--quiet] [--tech-key FILE] [--to URL] [--lang fr|en]
 Reads the paid-ticket ledger of a device over its service port and writes it to standard output:
-CSV (default; one payment a line) or JSON (an array). --tech-key: the technician key that opens the
-device's service session (default: the published development key, with a warning).
+CSV (default; one payment a line) or JSON (an array). Progress goes to stderr every 10 % when it is
+not a terminal (--quiet: none). --tech-key: the technician key that opens the device's service session
+(default: the published development key, with a warning). --to URL: instead, carry the device's
+offline payments (signed by the device) to the fleet registry at URL; the device marks them sent.
 Exit 0, 1 on an error, 2 on a usage error.`,
     sim: `usage: saphir sim [options]
   --scenario FILE…        play scenario files (hw-sim/scenarios/*.yaml); exit 1 if any fails
@@ -435,6 +446,9 @@ Exit 0, 1 on an error, 2 on a usage error.`,
   --bridge-hid VID:PID|PATH [--hid-mode keyboard|pos]   a real HID scanner feeds the simulated device
   --bridge-serial PATH [--baud N]                      a real serial scanner feeds the simulated device
   --pty [PATH] [--baud N] expose the device's service port as a pseudo-terminal (for saphir flash)
+  --web [--port N] [--host H] [--open]   the simulator in a web page, on a local HTTP server (default 127.0.0.1)
+  --explore N [--seed S] [--index I] [--jobs J] [--json] [--out DIR] [--faults ledger-damage,clock-back|all]
+                          the fault explorer: N random schedules checked by a model (docs/explorer.md); exit 1 on a violation
   --firmware-key HEX|FILE provision the device with this firmware public key (a production device
                           unless it is the development key); default: the development keys
   --tech-key HEX|FILE     provision the device with this technician public key (service port access)

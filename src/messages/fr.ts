@@ -283,6 +283,12 @@ export const fr: Messages = {
     usage: 'donner la sous-commande : saphir ledger export --port CHEMIN',
     format: '--format vaut csv ou json',
     exported: (n: number) => `${n} paiement(s) exporté(s)`,
+    toUrl: '--to prend l’URL http://hôte:port du registre central',
+    noRegistry: (url: string, why: string) =>
+      `le registre central ${url} n’a pas répondu (${why}) : rien n’a été marqué transmis`,
+    registryRefused: (error: string, detail: string) => `le registre central a refusé le lot : ${error} ${detail}`,
+    pushed: (n: number, conflicts: number, invalid: number) =>
+      `${n} paiement(s) hors ligne transmis au registre central, ${conflicts} conflit(s), ${invalid} refusé(s)`,
   },
   sim: {
     variant: '--variant vaut quickjs ou quickjs-ng',
@@ -347,6 +353,11 @@ export const fr: Messages = {
     needsRegistry: 'ce scénario a besoin d’un registre (--registry URL|embedded)',
     registry: (want: string, n: number, held: string, conflicts: number) =>
       `attendu au registre central ${want} ; il tient ${n} ticket(s)${held ? ' : ' + held : ''}, ${conflicts} conflit(s)`,
+    provisionOn: 'provision : l’appareil doit être éteint',
+    noImage: (mode: string) => `attendu une image signée en marche ; mode ${mode || 'éteint'}`,
+    imageSlot: (want: string, is: string) =>
+      `attendu l’image de l’emplacement ${want}, c’est celle de l’emplacement ${is}`,
+    imageConfirmed: (confirmed: boolean) => `attendu une image ${confirmed ? 'confirmée' : 'à l’essai'}`,
   },
   scenario: {
     invalid: 'scénario invalide :',
@@ -424,11 +435,13 @@ fie (SHA-256), s'il est un appareil de production, et si la clé de technicien (
 la clé de développement publiée, avec un avertissement) ouvre sa session de service. Plusieurs --port :
 chacun à son tour, sous le nom de son port (--json : un objet par ligne). Sortie 0, 1 pour une erreur
 (sur l'un des ports), 2 pour une erreur d'usage.`,
-    ledger: `usage : saphir ledger export --port CHEMIN [--baud N] [--format csv|json] [--tech-key FICHIER] [--lang fr|en]
+    ledger: `usage : saphir ledger export --port CHEMIN [--baud N] [--format csv|json] [--quiet] [--tech-key FICHIER] [--to URL] [--lang fr|en]
 Lit le registre des tickets payés d'un appareil par son port de service et l'écrit sur la sortie
-standard : CSV (par défaut ; un paiement par ligne) ou JSON (un tableau). --tech-key : la clé de
-technicien qui ouvre la session de service de l'appareil (par défaut la clé de développement publiée,
-avec un avertissement). Sortie 0, 1 pour une erreur, 2 pour une erreur d'usage.`,
+standard : CSV (par défaut ; un paiement par ligne) ou JSON (un tableau). Hors terminal, la progression
+va sur stderr tous les 10 % (--quiet : aucune). --tech-key : la clé de technicien qui ouvre la session
+de service de l'appareil (par défaut la clé de développement publiée, avec un avertissement). --to URL :
+à la place, porter les paiements hors ligne de l'appareil (signés par l'appareil) au registre central à
+URL ; l'appareil les marque transmis. Sortie 0, 1 pour une erreur, 2 pour une erreur d'usage.`,
     sim: `usage : saphir sim [options]
   --scenario FICHIER…     jouer des fichiers de scénario (hw-sim/scenarios/*.yaml) ; sortie 1 si l'un échoue
   --quiet                 avec --scenario : n'écrire que les échecs et le bilan
@@ -438,6 +451,9 @@ avec un avertissement). Sortie 0, 1 pour une erreur, 2 pour une erreur d'usage.`
   --bridge-hid VID:PID|CHEMIN [--hid-mode keyboard|pos]   un vrai scanner HID alimente l'appareil simulé
   --bridge-serial CHEMIN [--baud N]                      un vrai scanner série alimente l'appareil simulé
   --pty [CHEMIN] [--baud N] exposer le port de service de l'appareil comme pseudo-terminal (pour saphir flash)
+  --web [--port N] [--host H] [--open]   le simulateur dans une page web, sur un serveur HTTP local (127.0.0.1 par défaut)
+  --explore N [--seed S] [--index I] [--jobs J] [--json] [--out DIR] [--faults ledger-damage,clock-back|all]
+                          l'explorateur de pannes : N scénarios aléatoires vérifiés par un modèle (docs/explorer.md) ; sortie 1 sur une violation
   --firmware-key HEX|FICHIER  provisionner l'appareil avec cette clé publique firmware (un appareil de
                           production, sauf la clé de développement) ; par défaut : les clés de développement
   --tech-key HEX|FICHIER  provisionner l'appareil avec cette clé publique de technicien (accès au port de service)

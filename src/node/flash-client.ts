@@ -14,7 +14,8 @@ import type { Lang } from '../i18n.ts';
 import { SerialPortStream } from '@serialport/stream';
 import { autoDetect } from '@serialport/bindings-cpp';
 import { CMD, ERROR, MAX_CHUNK, PacketReader, RESPONSE, encodePacket, type Packet } from '../service/packet.ts';
-import { parseJson } from '../service/json.ts';
+import { jsonBytes, parseJson } from '../service/json.ts';
+import type { SignedRequest } from '../registry/protocol.ts';
 import {
   WRITE_NOT_AUTHENTICATED,
   WRITE_UNALIGNED,
@@ -265,6 +266,31 @@ export class ServiceClient {
     this.identity = id;
     this.identified = true;
     return id;
+  }
+
+  /** The device's offline payments as a sync request it signed (null when none wait), and their slots. */
+  async outbox(): Promise<{ request: SignedRequest | null; slots: number[] }> {
+    await this.ensureAuth();
+    const r = await this.gated<{
+      ok: boolean;
+      reason?: string;
+      detail?: string;
+      request?: SignedRequest | null;
+      slots?: number[];
+    }>(CMD.OUTBOX);
+    if (!r.ok) throw new FlashError('refused', r.detail ?? 'OUTBOX refused', { reason: r.reason });
+    return { request: r.request ?? null, slots: Array.isArray(r.slots) ? r.slots : [] };
+  }
+
+  /** Tells the device the registry answered for these outbox slots. */
+  async outboxDone(slots: number[]): Promise<number> {
+    await this.ensureAuth();
+    const r = await this.gated<{ ok: boolean; detail?: string; waiting?: number }>(
+      CMD.OUTBOX_DONE,
+      jsonBytes({ slots }),
+    );
+    if (!r.ok) throw new FlashError('refused', r.detail ?? 'OUTBOX_DONE refused');
+    return r.waiting ?? 0;
   }
 
   async status(): Promise<SessionReport | null> {

@@ -20,6 +20,10 @@ export const CMD = {
   AUTH: 0x0a,
   /** Raises the device's trusted-time mark (docs/ledger.md): a far RTC jump is then believed. */
   CLOCK: 0x0b,
+  /** The device's offline payments as a sync request it signed for the fleet registry (docs/registry.md). */
+  OUTBOX: 0x0c,
+  /** The registry answered for these outbox slots: the device marks them heard. */
+  OUTBOX_DONE: 0x0d,
 } as const;
 export const RESPONSE = 0x80;
 /** Sent by the device for a request it cannot serve (unknown type, bad payload). JSON payload. */

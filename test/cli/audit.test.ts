@@ -207,7 +207,7 @@ test('the real CLI: exit 1 and a JSON report on an incomplete set; usage errors 
   const r = saphir(['audit', file, '--json']);
   assert.is(r.code, 1);
   const o = JSON.parse(r.stdout);
-  assert.equal(Object.keys(o), ['ok', 'lines', 'blank_lines', 'genuine', 'invalid', 'blocks']);
+  assert.equal(Object.keys(o), ['ok', 'lines', 'blank_lines', 'genuine', 'invalid', 'blocks', 'crypto']);
   assert.is(o.ok, false);
   assert.is(o.invalid.count, 2);
   assert.is(o.blocks[0].duplicates, 1);

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { CameraDecoder } from '../../src/input/camera.ts';
 import type { Frame } from '../../src/hal.ts';
-import { JSQR_PHOTOS, loadVectors } from '../helpers.ts';
+import { JSQR_PHOTOS, ROOT, loadVectors } from '../helpers.ts';
 import { qrFrame } from './helpers.ts';
+import { degradedFrames } from './degraded.ts';
 
 function toRgba(f: Frame): Frame {
   const out = new Uint8Array(f.width * f.height * 4);
@@ -84,6 +85,26 @@ test('the finder locator puts a code anywhere in the frame into one jsQR run', (
   }
 });
 
+test('degraded frames: the set is seeded; a located code whose first crop fails is read in the same frame', () => {
+  const codes = loadVectors()
+    .vectors.filter((v) => v.code.startsWith('SPH1:') && v.code.length === 164)
+    .map((v) => v.code)
+    .slice(0, 8);
+  const a = degradedFrames(codes, 29);
+  const b = degradedFrames(codes, 29);
+  assert.equal(
+    a.map((f) => f.d),
+    b.map((f) => f.d),
+  );
+  assert.ok(Buffer.from(a[28].frame.data).equals(Buffer.from(b[28].frame.data)), 'same seed, same pixels');
+  // Frames 2, 25, 28 of the set: the crop at ~2.2 pixels a module fails, the one at ~4 reads.
+  for (const i of [2, 25, 28]) {
+    const cam = new CameraDecoder();
+    assert.is(cam.decode(a[i].frame), a[i].text, `frame ${i}`);
+    assert.is(cam.attempts, 2, `frame ${i}: a second crop`);
+  }
+});
+
 test('still mode: a small code in a large, unevenly lit frame', () => {
   const f = qrFrame(code, { width: 1280, height: 960, px: 2, x: 500, y: 400 });
   f.data.fill(250, 0, 1280 * 300); // a bright band: no finder pattern there, but a different exposure
@@ -99,6 +120,14 @@ test('photos of the jsQR corpus decode to the reference text', () => {
     const f: Frame = { width: png.width, height: png.height, format: 'rgba', data: new Uint8Array(png.data) };
     assert.is(cam.decode(f), expected.data, name);
   }
+});
+
+test('still mode: a finely printed code that only a lighter shrink keeps (a ZXing-C++ label of the corpus)', () => {
+  const dir = join(ROOT, 'test', 'fixtures', 'jsqr', 'school-flyer');
+  const label = JSON.parse(readFileSync(join(dir, 'label.json'), 'utf8'));
+  const png = PNG.sync.read(readFileSync(join(dir, 'input.png')));
+  const f: Frame = { width: png.width, height: png.height, format: 'rgba', data: new Uint8Array(png.data) };
+  assert.is(new CameraDecoder({ mode: 'still' }).decode(f), label.data);
 });
 
 test.run();

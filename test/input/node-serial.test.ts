@@ -118,6 +118,8 @@ async function socatPair(links?: [string, string]): Promise<{ proc: ChildProcess
     proc.on('error', reject);
     proc.on('exit', () => reject(new Error(`socat exited: ${err}`)));
   });
+  // socat names its ptys before it makes the links: under load, a test could look for a link too soon.
+  if (links) await until(() => links.every((l) => existsSync(l)));
   return { proc, a: links ? links[0] : ptys[0], b: links ? links[1] : ptys[1] };
 }
 

@@ -6,7 +6,7 @@ import { REASON_TEXT, formatEur, type Lang } from '../../i18n.ts';
 import { testKeyRing, type KeyRing } from '../../sph1/keys.ts';
 import type { Reason } from '../../sph1/check.ts';
 import { Failure, UsageError, intOf, parseCommand } from '../args.ts';
-import { hostVerify } from '../../../tools/node-crypto.ts';
+import { HOST_CRYPTO, hostVerify } from '../../../tools/node-crypto.ts';
 import { readTrustedKeys } from '../keys.ts';
 import { messages } from '../../messages/index.ts';
 import { AuditTally, EXAMPLES, checkChunk, type AuditReport, type BlockReport } from '../workers/audit-core.ts';
@@ -197,6 +197,8 @@ export function reportJson(r: AuditReport): Record<string, unknown> {
       matches_article_3: b.matchesArticle3,
       ok: b.ok,
     })),
+    // The library that verified the signatures (tools/node-crypto.ts).
+    crypto: HOST_CRYPTO,
   };
 }
 

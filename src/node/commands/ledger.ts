@@ -4,39 +4,15 @@ import { UsageError, intOf, parseCommand } from '../args.ts';
 import { devTechKeyWarning, techSeedOf } from '../key-args.ts';
 import type { Lang } from '../../i18n.ts';
 import { messages } from '../../messages/index.ts';
+import { exportRow, toCsv } from '../../ledger/csv.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.ledger;
 import { progressOffTty } from '../progress.ts';
+import { Failure } from '../args.ts';
+import type { ServiceClient } from '../flash-client.ts';
+import type { RegistryError, RegistryResponse } from '../../registry/protocol.ts';
 
-const COLUMNS = ['emission', 'block', 'number', 'prize_eur', 'paid_at', 'device_id'] as const;
-
-function csvField(v: unknown): string {
-  const s = v === undefined || v === null ? '' : String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-/** One payment as the export shows it (ISO time; snake_case names). */
-export function exportRow(e: unknown): Record<(typeof COLUMNS)[number], unknown> {
-  const o = (e && typeof e === 'object' ? e : {}) as Record<string, unknown>;
-  const t = typeof o.paidAtMs === 'number' && isFinite(o.paidAtMs) ? new Date(o.paidAtMs).toISOString() : '';
-  return {
-    emission: o.emission,
-    block: o.block,
-    number: o.number,
-    prize_eur: o.prizeEur,
-    paid_at: t,
-    device_id: o.deviceId,
-  };
-}
-
-export function toCsv(entries: unknown[]): string {
-  const lines = [COLUMNS.join(',')];
-  for (const e of entries) {
-    const r = exportRow(e);
-    lines.push(COLUMNS.map((c) => csvField(r[c])).join(','));
-  }
-  return lines.join('\n') + '\n';
-}
+export { exportRow, toCsv };
 
 export async function run(args: string[]): Promise<number> {
   const parsed = parseCommand(args, HELP, {
@@ -45,6 +21,7 @@ export async function run(args: string[]): Promise<number> {
     format: { type: 'string' },
     'tech-key': { type: 'string' },
     quiet: { type: 'boolean', short: 'q' },
+    to: { type: 'string' },
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
@@ -53,8 +30,19 @@ export async function run(args: string[]): Promise<number> {
   const format = values.format ?? 'csv';
   if (format !== 'csv' && format !== 'json') throw new UsageError((m) => m.ledger.format);
   const baud = values.baud === undefined ? 115200 : intOf(values.baud, '--baud', 300, 4000000);
+  if (values.to !== undefined && !/^https?:\/\/[\x21-\x7e]+$/.test(values.to))
+    throw new UsageError((m) => m.ledger.toUrl);
   const tech = techSeedOf(values['tech-key']);
   if (tech.dev) process.stderr.write(devTechKeyWarning('ledger', lang));
+  if (values.to !== undefined)
+    return withServiceClient(
+      'ledger',
+      values.port,
+      baud,
+      lang,
+      (client) => pushOutbox(client, values.to!, lang),
+      tech.seed,
+    );
   return withServiceClient(
     'ledger',
     values.port,
@@ -68,4 +56,42 @@ export async function run(args: string[]): Promise<number> {
     },
     tech.seed,
   );
+}
+
+/**
+ * `--to URL`: the device's offline payments, signed by the device itself (OUTBOX), carried to the fleet
+ * registry; each batch the registry answered is marked heard on the device. Idempotent: a batch sent
+ * twice is `granted` again, never counted twice.
+ */
+export async function pushOutbox(client: ServiceClient, url: string, lang: Lang): Promise<number> {
+  const t = messages(lang).ledger;
+  let sent = 0;
+  let conflicts = 0;
+  let invalid = 0;
+  for (let round = 0; round < 100; round++) {
+    const { request, slots } = await client.outbox();
+    if (!request) break;
+    let res: Response;
+    try {
+      res = await fetch(`${url.replace(/\/$/, '')}/v1/sync`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(request),
+        signal: AbortSignal.timeout(30_000),
+      });
+    } catch (e) {
+      throw new Failure((m) => m.ledger.noRegistry(url, e instanceof Error ? e.message : String(e)));
+    }
+    const body = (await res.json().catch(() => ({}))) as RegistryResponse & RegistryError;
+    if (!res.ok || !Array.isArray(body.results))
+      throw new Failure((m) => m.ledger.registryRefused(String(body.error ?? res.status), String(body.detail ?? '')));
+    for (const r of body.results) {
+      if (r.result === 'conflict') conflicts++;
+      else if (r.result === 'invalid') invalid++;
+    }
+    sent += body.results.length;
+    await client.outboxDone(slots);
+  }
+  process.stdout.write(t.pushed(sent, conflicts, invalid) + '\n');
+  return 0;
 }

@@ -43,6 +43,17 @@ export async function run(args: string[]): Promise<number> {
     'firmware-key': { type: 'string' },
     'tech-key': { type: 'string' },
     registry: { type: 'string' },
+    web: { type: 'boolean' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    open: { type: 'boolean' },
+    explore: { type: 'string' },
+    seed: { type: 'string' },
+    index: { type: 'string' },
+    jobs: { type: 'string' },
+    json: { type: 'boolean' },
+    out: { type: 'string' },
+    faults: { type: 'string' },
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
@@ -51,13 +62,18 @@ export async function run(args: string[]): Promise<number> {
       values['firmware-key'] === undefined ? undefined : publicKeyArg('--firmware-key', values['firmware-key']),
     techKey: values['tech-key'] === undefined ? undefined : publicKeyArg('--tech-key', values['tech-key']),
   };
+  const variant = values.variant ?? 'quickjs';
+  if (variant !== 'quickjs' && variant !== 'quickjs-ng') throw new UsageError((m) => m.sim.variant);
+  // The explorer runs its own devices (and --json must stay JSON).
+  if (values.explore !== undefined) {
+    const { exploreCommand } = await import('./sim-explore.ts');
+    return exploreCommand({ ...values, explore: values.explore, lang });
+  }
   // First line: which keys the simulated device trusts (the chip of --flash may already hold some).
   process.stdout.write(
     trustLine(new Simulator({ chip: values.flash ? NorFlash.load(values.flash) : new NorFlash(), ...keys }), lang) +
       '\n',
   );
-  const variant = values.variant ?? 'quickjs';
-  if (variant !== 'quickjs' && variant !== 'quickjs-ng') throw new UsageError((m) => m.sim.variant);
   if (values.scenario) {
     // Scenario files given after --scenario, as further options or as positionals.
     return scenarios([...values.scenario, ...positionals], {
@@ -69,6 +85,10 @@ export async function run(args: string[]): Promise<number> {
       ...keys,
       registry: registryOption(values.registry),
     });
+  }
+  if (values.web) {
+    const port = values.port === undefined ? 0 : intOf(values.port, '--port', 0, 65535);
+    return web({ lang, port, host: values.host, open: !!values.open });
   }
   if (values.pty) {
     const baud = values.baud === undefined ? undefined : intOf(values.baud, '--baud', 300, 4_000_000);
@@ -567,6 +587,8 @@ async function pty(
         running: () => sim.booted,
         reboot: () => void serial(() => sim.reboot()),
         ledgerEntries: () => sim.ledger(),
+        deviceKey: sim.deviceKey,
+        nowMs: () => sim.clock,
         // A power cut the service port simulates (during FINISH) restarts the device as a real one would.
         powerLost: () => {
           sim.powerOff('power cut');
@@ -664,4 +686,32 @@ function ptyCommands(
         }
       }),
   );
+}
+
+// --- web ------------------------------------------------------------------------------------------
+
+async function web(o: { lang: Lang; port: number; host?: string; open: boolean }): Promise<number> {
+  const { startWebServer } = await import('../../../hw-sim/web/server.ts');
+  const w = await startWebServer({ port: o.port, host: o.host });
+  const fr = o.lang === 'fr';
+  process.stdout.write(
+    `${fr ? 'Simulateur web' : 'Web simulator'}: ${w.url}\n${fr ? 'Ctrl-C pour arrêter.' : 'Ctrl-C to stop.'}\n`,
+  );
+  if (o.open) {
+    const { spawn } = await import('node:child_process');
+    const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+    const child = spawn(cmd, [w.url], { stdio: 'ignore', detached: true });
+    child.on('error', () =>
+      process.stderr.write(
+        `${fr ? 'impossible d’ouvrir le navigateur' : 'could not open a browser'} (${cmd}); ${fr ? 'ouvrez' : 'open'} ${w.url}\n`,
+      ),
+    );
+    child.unref();
+  }
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await w.close();
+  return 0;
 }

@@ -1,0 +1,28 @@
+// Targets printed beside the figures by bench/run.ts: [comparison, value]. Figures not listed have none.
+export const TARGETS: Record<string, ['<=' | '>=', number]> = {
+  qjs_verify_ratio_vs_noble: ['<=', 0.3],
+  qjs_scan_to_verdict_ms_median: ['<=', 4],
+  qjs_heap_peak_kib: ['<=', 512],
+  qjs_camera_vga_ms_median: ['<=', 60],
+  fw_bundle_kib: ['<=', 160],
+  fw_core_kib: ['<=', 48],
+  gen_full_block_s: ['<=', 55],
+  audit_full_block_s: ['<=', 140],
+  gen_ratio_vs_node_crypto: ['<=', 0.6],
+  audit_ratio_vs_node_crypto: ['<=', 0.6],
+  gen_ratio_vs_node_crypto_cpu: ['<=', 0.6],
+  audit_ratio_vs_node_crypto_cpu: ['<=', 0.6],
+  camera_first_frame_rate: ['>=', 0.97],
+  qjs_camera_640x480_ms_cold_ratio_vs_stock: ['<=', 0.065],
+  qr_corpus_decoded: ['>=', 229],
+  qr_corpus_wrong_text: ['<=', 0],
+  qr_corpus_ms_per_image: ['<=', 26],
+};
+
+/** "≤ 0.3 ok" / "≥ 229 MISSED", or '' when the figure has no target. */
+export function targetText(name: string, value: number): string {
+  const t = TARGETS[name];
+  if (!t) return '';
+  const ok = t[0] === '<=' ? value <= t[1] : value >= t[1];
+  return `${t[0] === '<=' ? '≤' : '≥'} ${t[1]} ${ok ? 'ok' : 'MISSED'}`;
+}

@@ -1,0 +1,373 @@
+// Runs one schedule of the fault explorer on the real firmware bundle, checks the model's invariants
+// after every step, shrinks a failing schedule (delta debugging over its operations) and writes it as
+// a scenario that `saphir sim --scenario FILE` replays.
+import { stringify } from 'yaml';
+import { Simulator, bootChip } from '../sim.ts';
+import { bootInfo } from '../bootloader.ts';
+import { runScenario, simulatorFor } from '../runner.ts';
+import { parseScenario, type Scenario, type Step } from '../scenario.ts';
+import { ticketCode } from '../tickets.ts';
+import { Model, ViolationError, type BootView, type Violation } from './model.ts';
+import { makeSchedule, toScenario, type Op, type Schedule, type ScheduleOptions } from './schedule.ts';
+import type { Gate } from './menu.ts';
+
+/** The firmware heap bound the model holds it to (the VM's limit is 8 MiB). */
+export const HEAP_LIMIT = 4 << 20;
+
+export interface ExploreOptions extends ScheduleOptions {
+  /** Firmware bundle text (developer mode); default firmware/dist/saphir-fw.js. */
+  bundle?: string;
+  gates?: Gate[];
+  /** Shrink a failing schedule (default true); at most this many reruns. */
+  shrink?: boolean;
+  shrinkRuns?: number;
+}
+
+export interface ScheduleResult {
+  seed: string;
+  index: number;
+  ops: number;
+  steps: number;
+  /** Operations by kind. */
+  kinds: Record<string, number>;
+  /** Invariant checks passed, by invariant. */
+  checks: Record<number, number>;
+  violation?: Violation;
+  /** The shrunk failing schedule, as a scenario YAML text, and whether replaying it fails where it should. */
+  shrunk?: { ops: number; steps: number; yaml: string; reproduces: boolean; runs: number };
+  wallMs: number;
+}
+
+const codeCache = new Map<string, string>();
+/** Ticket codes are signed in Node: the same ticket comes back often, so keep them. */
+function cachedCode(t: Parameters<typeof ticketCode>[0]): string {
+  const k = `${t.emission}/${t.block}/${t.number}/${t.prize}/${t.key ?? 'test'}`;
+  let c = codeCache.get(k);
+  if (c === undefined) {
+    c = ticketCode(t);
+    if (codeCache.size > 5000) codeCache.clear();
+    codeCache.set(k, c);
+  }
+  return c;
+}
+
+const BASE45 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:';
+/** `@mutate:e/b/n/p/r`: the genuine code of that ticket with one character changed (r picks which). */
+export function resolveCode(code: string): string {
+  const m = /^@mutate:(\d+)\/(\d+)\/(\d+)\/(\d+)\/(\d+)$/.exec(code);
+  if (!m) return code;
+  const good = cachedCode({ emission: +m[1], block: +m[2], number: +m[3], prize: +m[4] });
+  const r = +m[5];
+  const at = 5 + (r % (good.length - 5));
+  const now = BASE45.indexOf(good[at]);
+  const repl = BASE45[(now + 1 + ((r >>> 8) % (BASE45.length - 1))) % BASE45.length];
+  return good.slice(0, at) + repl + good.slice(at + 1);
+}
+
+const BOOT_STEPS = new Set(['boot', 'reboot', 'ensure-on', 'power-cut', 'update', 'provision']);
+
+function bootView(sim: Simulator, step: Step): BootView {
+  sim.chip.powerOn();
+  const info = bootInfo(bootChip(sim.chip));
+  const u = step.kind === 'update' ? sim.lastUpdate : undefined;
+  const counters = { base: 1, next: 2, older: 0, forged: 2 } as const;
+  return {
+    minCounter: info.state.minCounter,
+    validCounters: info.slots.filter((x) => x.status === 'valid').map((x) => x.securityCounter ?? -1),
+    bootMode: sim.bootMode,
+    runningSlot: sim.booted ? sim.booted.slot : null,
+    pendingConfirm: sim.pendingConfirm,
+    update:
+      step.kind === 'update' && u
+        ? {
+            image: step.image,
+            counter: counters[step.image],
+            ok: u.ok,
+            reason: u.ok ? undefined : u.reason,
+            slot: u.ok ? u.slot : undefined,
+          }
+        : undefined,
+  };
+}
+
+interface Run {
+  violation?: Violation;
+  steps: number;
+  checks: Record<number, number>;
+}
+
+/** Runs the operations `ops` of schedule `s` once; stops at the first violation. */
+export async function runOps(s: Schedule, ops: readonly Op[], bundle: string | undefined): Promise<Run> {
+  const { scenario, meta } = toScenario(s, ops, resolveCode);
+  const model = new Model(s, { heapLimit: HEAP_LIMIT, haltAllowed: s.gates.includes('ledger-damage') });
+  const screens: string[][] = [];
+  const power: string[] = [];
+  const logs: string[] = [];
+  const sim: Simulator = simulatorFor(scenario, {
+    bundle,
+    events: {
+      display: (lines) => void screens.push(lines),
+      power: (p) => void power.push(p),
+      log: (l) => void logs.push(l),
+    },
+  });
+  // The runner plays `code` when a step has one; the model reads `ticket`. Signed once per ticket.
+  for (const st of scenario.steps) if (st.kind === 'scan' && st.ticket) st.code = cachedCode(st.ticket);
+  const checks: Record<number, number> = { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0 };
+  let faults = 0;
+  let chipOps = -1;
+  let violation: Violation | undefined;
+  let steps = 0;
+  try {
+    await runScenario(scenario, {
+      sim,
+      bundle,
+      onStep: (r) => {
+        const i = r.line - 1;
+        steps = r.line;
+        const step = scenario.steps[i];
+        // Read again only when the chip was written or damaged since the last read.
+        const touched =
+          sim.chip.ops !== chipOps || step.kind === 'flip-bit' || step.kind === 'lose-sector' || step.kind === 'press';
+        let ledger;
+        if (touched || meta[i].op === 'settle') {
+          chipOps = sim.chip.ops;
+          try {
+            ledger = sim.ledger();
+          } catch (e) {
+            ledger = { error: (e as Error).message };
+          }
+        }
+        const fresh = sim.faults.slice(faults);
+        faults = sim.faults.length;
+        if (!r.ok) throw new ViolationError({ invariant: 4, step: r.line, message: `the step failed: ${r.problem}` });
+        for (const f of fresh)
+          throw new ViolationError({
+            invariant: 4,
+            step: r.line,
+            message: `VM fault ${f.kind} in ${f.where}: ${f.message}`,
+          });
+        model.observe({
+          step,
+          meta: meta[i],
+          index: r.line,
+          screens: screens.splice(0),
+          power: power.splice(0),
+          logs: logs.splice(0),
+          on: sim.on,
+          clockMs: sim.clock,
+          ledger,
+          boot: s.images && BOOT_STEPS.has(step.kind) ? bootView(sim, step) : undefined,
+          heapBytes: i % 16 === 15 || meta[i].op === 'settle' ? sim.heapUsed() : undefined,
+        });
+        checks[3]++;
+        if (ledger) checks[2]++;
+        if (s.images && BOOT_STEPS.has(step.kind)) checks[5]++;
+        checks[1]++;
+        checks[4]++;
+        if (i % 16 === 15) checks[6]++;
+      },
+    });
+  } catch (e) {
+    if (!(e instanceof ViolationError)) throw e;
+    violation = e.v;
+  } finally {
+    sim.dispose();
+  }
+  return { violation, steps, checks };
+}
+
+/** Runs schedule (seed, index); on a violation, shrinks it and writes its scenario text. */
+export async function exploreOne(
+  seed: string | number,
+  index: number,
+  o: ExploreOptions = {},
+): Promise<ScheduleResult> {
+  const wall = performance.now();
+  const s = makeSchedule(seed, index, o);
+  const run = await runOps(s, s.ops, o.bundle);
+  const kinds: Record<string, number> = {};
+  for (const op of s.ops) kinds[op.kind] = (kinds[op.kind] ?? 0) + 1;
+  const res: ScheduleResult = {
+    seed: String(seed),
+    index,
+    ops: s.ops.length,
+    steps: run.steps,
+    kinds,
+    checks: run.checks,
+    violation: run.violation,
+    wallMs: 0,
+  };
+  if (run.violation && o.shrink !== false) {
+    const { ops, violation, runs } = await shrink(s, run.violation, o.bundle, o.shrinkRuns ?? 300);
+    const yaml = scenarioYaml(s, ops, violation);
+    const reproduces = await replays(yaml, violation, o.bundle);
+    res.violation = violation;
+    res.shrunk = { ops: ops.length, steps: violation.step + (violation.expect?.length ?? 0), yaml, reproduces, runs };
+  }
+  res.wallMs = performance.now() - wall;
+  return res;
+}
+
+/**
+ * Delta debugging (ddmin) over the operations: drops chunks, then single operations, keeping any
+ * smaller schedule that still breaks the same invariant. The first operation (boot) always stays.
+ */
+export async function shrink(
+  s: Schedule,
+  v: Violation,
+  bundle: string | undefined,
+  maxRuns: number,
+): Promise<{ ops: Op[]; violation: Violation; runs: number }> {
+  // Operations after the one that failed play no part.
+  const { meta } = toScenario(s, s.ops, (c) => c);
+  let stepsSeen = 0;
+  let cut = s.ops.length;
+  for (let i = 0; i < s.ops.length; i++) {
+    stepsSeen += s.ops[i].steps.length;
+    if (stepsSeen >= Math.min(v.step, meta.length)) {
+      cut = i + 1;
+      break;
+    }
+  }
+  let ops = s.ops.slice(0, Math.max(cut, 1));
+  let best = v;
+  let runs = 0;
+  const still = async (cand: Op[]): Promise<Violation | undefined> => {
+    runs++;
+    const r = await runOps(s, cand, bundle);
+    return r.violation && r.violation.invariant === v.invariant ? r.violation : undefined;
+  };
+  // Truncating may already lose it (a later step's ensure-on…): check once.
+  if (ops.length < s.ops.length) {
+    const w = await still(ops);
+    if (w) best = w;
+    else ops = s.ops.slice();
+  }
+  let n = 2;
+  while (ops.length > 1 && runs < maxRuns) {
+    const body = ops.slice(1);
+    const size = Math.ceil(body.length / n);
+    let reduced = false;
+    for (let start = 0; start < body.length && runs < maxRuns; start += size) {
+      const cand = [ops[0], ...body.slice(0, start), ...body.slice(start + size)];
+      const w = await still(cand);
+      if (w) {
+        ops = cand.slice(0, opsUpTo(cand, w.step));
+        best = w;
+        n = Math.max(n - 1, 2);
+        reduced = true;
+        break;
+      }
+    }
+    if (!reduced) {
+      if (size <= 1) break;
+      n = Math.min(n * 2, body.length);
+    }
+  }
+  return { ops, violation: best, runs };
+}
+
+/** How many operations hold the first `step` scenario steps. */
+function opsUpTo(ops: readonly Op[], step: number): number {
+  let seen = 0;
+  let armed = false;
+  for (let i = 0; i < ops.length; i++) {
+    for (const st of ops[i].steps) {
+      if (armed && (st.kind === 'scan' || st.kind === 'press')) seen++;
+      seen++;
+      if (st.kind === 'power-cut' && st.afterFlashOps) armed = true;
+    }
+    if (seen >= step) return i + 1;
+  }
+  return ops.length;
+}
+
+/** The scenario YAML of a (shrunk) failing schedule: its steps up to the failure, then what the model expected there. */
+export function scenarioYaml(s: Schedule, ops: readonly Op[], v: Violation): string {
+  const { scenario } = toScenario(s, ops, resolveCode);
+  const steps = scenario.steps.slice(0, v.step);
+  const c = scenario.config!;
+  const doc: Record<string, unknown> = {
+    name: `explore seed ${s.seed} index ${s.index}: invariant ${v.invariant}`,
+    description:
+      `Found by saphir sim --explore (seed ${s.seed}, index ${s.index}${s.gates.length ? `, faults ${s.gates.join(',')}` : ''}), shrunk to ${ops.length} operations. ` +
+      `Invariant ${v.invariant} broke at step ${v.step}: ${v.message}.` +
+      (v.expect?.length
+        ? ` The last step checks what the model expected.`
+        : ` A scenario cannot check this invariant: the replay shows the steps only.`),
+    seed: scenario.seed,
+    config: {
+      'payout-limit': c.payoutLimitEur,
+      language: c.lang,
+      clock: new Date(s.clockMs).toISOString(),
+      emissions: c.emissions!.map((e) => ({ emission: e.emission, closes: e.closingDate })),
+      'verdict-ms': c.verdictMs,
+      'pay-wait-ms': c.payWaitMs,
+      ...(c.compactFreeSectors !== undefined ? { 'compact-free-sectors': c.compactFreeSectors } : {}),
+      inputs: c.inputs,
+    },
+    steps: [...steps, ...(v.expect ?? [])].map(stepYaml),
+  };
+  return `# saphir sim --scenario FILE replays this schedule; it fails at its last step while the defect is there.\n${stringify(doc, { lineWidth: 0 })}`;
+}
+
+function stepYaml(s: Step): unknown {
+  switch (s.kind) {
+    case 'boot':
+    case 'reboot':
+    case 'ensure-on':
+    case 'provision':
+      return s.kind;
+    case 'expect-image':
+      return {
+        'expect-image': {
+          ...(s.slot ? { slot: s.slot } : {}),
+          ...(s.confirmed !== undefined ? { confirmed: s.confirmed } : {}),
+        },
+      };
+    case 'update':
+      return { update: { image: s.image, ...(s.afterFlashOps ? { 'after-flash-ops': s.afterFlashOps } : {}) } };
+    case 'power-cut':
+      return s.afterFlashOps ? { 'power-cut': { 'after-flash-ops': s.afterFlashOps } } : 'power-cut';
+    case 'delay':
+      return { delay: `${s.ms}ms` };
+    case 'set-clock':
+      return { 'set-clock': s.text };
+    case 'press':
+      return { press: s.key };
+    case 'flip-bit':
+    case 'lose-sector':
+      return { [s.kind]: s.index };
+    case 'scan': {
+      const body: Record<string, unknown> = s.ticket ? { ticket: { ...s.ticket } } : { code: s.code };
+      if (s.during) body.press = { key: s.during.key, at: `${s.during.atMs}ms` };
+      return { scan: { ...body, via: s.via, ...s.options } };
+    }
+    case 'expect-display': {
+      const e: Record<string, unknown> =
+        s.contains !== undefined ? { contains: s.contains } : { matches: s.matches!.source };
+      if (s.row) e.line = s.row;
+      e.within = `${s.withinMs}ms`;
+      return { 'expect-display': e };
+    }
+    case 'expect-ledger': {
+      const e: Record<string, unknown> = {};
+      if (s.count !== undefined) e.count = s.count;
+      if (s.contains) e.contains = s.contains;
+      return { 'expect-ledger': e };
+    }
+    default:
+      throw new Error(`explorer: cannot write step ${s.kind}`);
+  }
+}
+
+/** Whether the scenario text fails at the step where the violation showed (or after it, for checks). */
+export async function replays(yaml: string, v: Violation, bundle: string | undefined): Promise<boolean> {
+  if (!v.expect?.length) return false;
+  const sc: Scenario = parseScenario(yaml, 'explore.yaml');
+  const r = await runScenario(sc, { bundle });
+  return !r.ok && r.steps.length > v.step;
+}
+
+export { makeSchedule };

@@ -1,0 +1,141 @@
+// The fault explorer (docs/explorer.md): N schedules on worker threads, results in index order, failing
+// schedules shrunk and written as scenario YAML files.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startWorkers, runOrdered, workerCount } from '../../src/node/workers/pool.ts';
+import { exploreOne, type ScheduleResult } from './explore.ts';
+import type { Gate } from './menu.ts';
+
+export { exploreOne, makeSchedule, scenarioYaml, replays, type ScheduleResult } from './explore.ts';
+export { MENU, GATES, INVARIANTS, gatesOf, type Gate } from './menu.ts';
+
+export interface ExploreRun {
+  /** Number of schedules. */
+  count: number;
+  seed: string;
+  /** First index (default 0): schedules first … first+count-1. */
+  first?: number;
+  jobs?: number;
+  gates?: Gate[];
+  bundle?: string;
+  shrink?: boolean;
+  minOps?: number;
+  maxOps?: number;
+  noCamera?: boolean;
+  /** Where failing schedules are written (none when undefined). */
+  outDir?: string;
+  /** Stop after this many violations (default: run all). */
+  maxViolations?: number;
+  onResult?: (r: ScheduleResult, summary: ExploreSummary) => void;
+}
+
+export interface Failure {
+  seed: string;
+  index: number;
+  invariant: number;
+  step: number;
+  message: string;
+  file?: string;
+  shrunkOps?: number;
+  reproduces?: boolean;
+}
+
+export interface ExploreSummary {
+  seed: string;
+  schedules: number;
+  operations: number;
+  steps: number;
+  violations: number;
+  wallMs: number;
+  schedulesPerS: number;
+  stepsPerS: number;
+  /** Operations drawn, by kind. */
+  kinds: Record<string, number>;
+  /** Checks passed by invariant, and violations by invariant. */
+  checks: Record<string, number>;
+  broken: Record<string, number>;
+  failures: Failure[];
+  gates: Gate[];
+}
+
+export async function explore(o: ExploreRun): Promise<ExploreSummary> {
+  const t0 = performance.now();
+  const first = o.first ?? 0;
+  const s: ExploreSummary = {
+    seed: o.seed,
+    schedules: 0,
+    operations: 0,
+    steps: 0,
+    violations: 0,
+    wallMs: 0,
+    schedulesPerS: 0,
+    stepsPerS: 0,
+    kinds: {},
+    checks: {},
+    broken: {},
+    failures: [],
+    gates: o.gates ?? [],
+  };
+  const add = (r: ScheduleResult) => {
+    s.schedules++;
+    s.operations += r.ops;
+    s.steps += r.steps;
+    for (const [k, n] of Object.entries(r.kinds)) s.kinds[k] = (s.kinds[k] ?? 0) + n;
+    for (const [k, n] of Object.entries(r.checks)) s.checks[k] = (s.checks[k] ?? 0) + n;
+    if (r.violation) {
+      s.violations++;
+      const v = r.violation;
+      s.broken[v.invariant] = (s.broken[v.invariant] ?? 0) + 1;
+      const f: Failure = { seed: r.seed, index: r.index, invariant: v.invariant, step: v.step, message: v.message };
+      if (r.shrunk) {
+        f.shrunkOps = r.shrunk.ops;
+        f.reproduces = r.shrunk.reproduces;
+        if (o.outDir) {
+          mkdirSync(o.outDir, { recursive: true });
+          f.file = join(o.outDir, `explore-${r.seed}-${r.index}.yaml`);
+          writeFileSync(f.file, r.shrunk.yaml);
+        }
+      }
+      s.failures.push(f);
+    }
+    s.wallMs = performance.now() - t0;
+    s.schedulesPerS = s.schedules / (s.wallMs / 1000);
+    s.stepsPerS = s.steps / (s.wallMs / 1000);
+    o.onResult?.(r, s);
+  };
+  const jobs = Math.min(workerCount(o.jobs), o.count);
+  const opts = {
+    gates: o.gates ?? [],
+    bundle: o.bundle,
+    shrink: o.shrink !== false,
+    minOps: o.minOps,
+    maxOps: o.maxOps,
+    noCamera: o.noCamera,
+  };
+  if (jobs <= 1) {
+    for (let i = 0; i < o.count; i++) {
+      add(await exploreOne(o.seed, first + i, opts));
+      if (o.maxViolations !== undefined && s.violations >= o.maxViolations) break;
+    }
+    return s;
+  }
+  const workers = startWorkers(new URL('./worker.ts', import.meta.url), jobs, { seed: o.seed, ...opts });
+  let stop = false;
+  try {
+    await runOrdered<{ result?: ScheduleResult; error?: string }>(
+      workers,
+      o.count,
+      (id) => ({ id, index: first + id }),
+      (m) => {
+        if (m.error) throw new Error(`explorer worker: ${m.error}`);
+        if (stop) return;
+        add(m.result!);
+        if (o.maxViolations !== undefined && s.violations >= o.maxViolations) stop = true;
+      },
+      1,
+    );
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+  return s;
+}

@@ -1,0 +1,105 @@
+// saphir sim --explore N: the fault explorer (hw-sim/explore, docs/explorer.md).
+import { intOf, UsageError } from '../args.ts';
+import type { Lang } from '../../i18n.ts';
+import { ensureBundle } from '../../../hw-sim/sim.ts';
+import { buildNotice } from '../build-notice.ts';
+import { explore, gatesOf, INVARIANTS, type ExploreSummary } from '../../../hw-sim/explore/index.ts';
+
+export interface ExploreArgs {
+  explore: string;
+  seed?: string;
+  index?: string;
+  jobs?: string;
+  json?: boolean;
+  out?: string;
+  faults?: string;
+  lang: Lang;
+}
+
+const M = {
+  fr: {
+    progress: (s: ExploreSummary, n: number) =>
+      `${s.schedules}/${n} programmes, ${s.schedulesPerS.toFixed(1)}/s, ${s.violations} violation(s)`,
+    summary: (s: ExploreSummary) =>
+      `${s.schedules} programmes (graine ${s.seed}), ${s.operations} opérations, ${s.steps} étapes en ${(s.wallMs / 1000).toFixed(1)} s : ` +
+      `${s.schedulesPerS.toFixed(1)} programmes/s, ${s.stepsPerS.toFixed(0)} étapes/s. ${s.violations} violation(s).`,
+    failure: 'invariant',
+    written: 'scénario',
+    replay: 'rejouer',
+    reproduces: (ok: boolean) =>
+      ok ? 'le scénario reproduit le défaut' : 'le scénario ne peut pas vérifier cet invariant',
+  },
+  en: {
+    progress: (s: ExploreSummary, n: number) =>
+      `${s.schedules}/${n} schedules, ${s.schedulesPerS.toFixed(1)}/s, ${s.violations} violation(s)`,
+    summary: (s: ExploreSummary) =>
+      `${s.schedules} schedules (seed ${s.seed}), ${s.operations} operations, ${s.steps} steps in ${(s.wallMs / 1000).toFixed(1)} s: ` +
+      `${s.schedulesPerS.toFixed(1)} schedules/s, ${s.stepsPerS.toFixed(0)} steps/s. ${s.violations} violation(s).`,
+    failure: 'invariant',
+    written: 'scenario',
+    replay: 'replay',
+    reproduces: (ok: boolean) => (ok ? 'the scenario reproduces the defect' : 'a scenario cannot check this invariant'),
+  },
+} as const;
+
+export async function exploreCommand(a: ExploreArgs): Promise<number> {
+  const count = intOf(a.explore, '--explore', 1, 10_000_000);
+  const seed = a.seed ?? String(Date.now() % 1_000_000);
+  const first = a.index === undefined ? 0 : intOf(a.index, '--index', 0);
+  if (a.index !== undefined && count !== 1)
+    throw new UsageError('--index replays one schedule: use it with --explore 1');
+  const jobs = a.jobs === undefined ? undefined : intOf(a.jobs, '--jobs', 1, 256);
+  let gates;
+  try {
+    // Since the mirrored ledger and trusted time (#9), every fault group is on unless --faults says otherwise.
+    gates = gatesOf(
+      a.faults
+        ? a.faults
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : ['all'],
+    );
+  } catch (e) {
+    throw new UsageError(`--faults: ${(e as Error).message}`);
+  }
+  const m = M[a.lang];
+  const bundle = ensureBundle((why) => process.stderr.write(buildNotice(a.lang, why) + '\n'));
+  const tty = !a.json && process.stderr.isTTY;
+  let lastDraw = 0;
+  const s = await explore({
+    count,
+    seed,
+    first,
+    jobs,
+    gates,
+    bundle,
+    outDir: a.out ?? '.sim/explore',
+    onResult: (r, sum) => {
+      const now = performance.now();
+      if (tty && (now - lastDraw > 200 || sum.schedules === count)) {
+        lastDraw = now;
+        process.stderr.write(`\r${m.progress(sum, count)}   `);
+      }
+      if (!a.json && r.violation) {
+        if (tty) process.stderr.write('\n');
+        process.stdout.write(
+          `✗ ${seed}#${r.index}: ${m.failure} ${r.violation.invariant} (${INVARIANTS[r.violation.invariant]}), step ${r.violation.step}: ${r.violation.message}\n`,
+        );
+      }
+    },
+  });
+  if (tty) process.stderr.write('\n');
+  if (a.json) {
+    process.stdout.write(JSON.stringify(s) + '\n');
+  } else {
+    for (const f of s.failures) {
+      if (f.file)
+        process.stdout.write(
+          `  ${m.written}: ${f.file} (${f.shrunkOps} ops; ${m.reproduces(!!f.reproduces)})\n  ${m.replay}: saphir sim --scenario ${f.file}   |   saphir sim --explore 1 --seed ${f.seed} --index ${f.index}${gates.length ? ` --faults ${gates.join(',')}` : ''}\n`,
+        );
+    }
+    process.stdout.write(m.summary(s) + '\n');
+  }
+  return s.violations > 0 ? 1 : 0;
+}

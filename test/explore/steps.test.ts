@@ -1,0 +1,223 @@
+// The scenario steps the explorer writes parse back to what it ran, and do what they say on the
+// simulated device; `saphir sim --explore` replays one schedule and prints its JSON summary.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { parseScenario, ScenarioError } from '../../hw-sim/scenario.ts';
+import { runScenario } from '../../hw-sim/runner.ts';
+import { Simulator } from '../../hw-sim/sim.ts';
+import { LAYOUT } from '../../hw-sim/layout.ts';
+import { makeSchedule, scenarioYaml } from '../../hw-sim/explore/index.ts';
+import { toScenario } from '../../hw-sim/explore/schedule.ts';
+import { resolveCode } from '../../hw-sim/explore/explore.ts';
+import { ROOT } from '../helpers.ts';
+
+test('explorer steps parse, and a bad one is refused with its line', () => {
+  const sc = parseScenario(
+    `name: t
+steps:
+  - provision
+  - boot
+  - update: { image: next, after-flash-ops: 7 }
+  - ensure-on
+  - flip-bit: 12
+  - lose-sector: 3
+  - expect-image: { slot: B, confirmed: true }
+  - scan: { ticket: { emission: 1, number: 4, prize: 10 }, press: { key: OK, at: 5ms } }
+`,
+    't.yaml',
+  );
+  assert.equal(
+    sc.steps.map((s) => s.kind),
+    ['provision', 'boot', 'update', 'ensure-on', 'flip-bit', 'lose-sector', 'expect-image', 'scan'],
+  );
+  assert.equal(sc.steps[2], { kind: 'update', line: 5, image: 'next', afterFlashOps: 7 });
+  assert.equal((sc.steps[7] as { during?: unknown }).during, { key: 'OK', atMs: 5 });
+  try {
+    parseScenario('name: t\nsteps:\n  - boot\n  - update: { image: newest }\n  - expect-image: {}\n', 'bad.yaml');
+    assert.unreachable('accepted');
+  } catch (e) {
+    assert.instance(e, ScenarioError);
+    assert.equal(
+      (e as ScenarioError).problems.map((p) => p.line),
+      [4, 5],
+    );
+  }
+});
+
+test('a written schedule parses back to the steps that ran', () => {
+  for (const i of [0, 1, 2, 3]) {
+    const s = makeSchedule('yaml', i, { gates: ['ledger-damage', 'clock-back'] });
+    const { scenario } = toScenario(s, s.ops, resolveCode);
+    const yaml = scenarioYaml(s, s.ops, { invariant: 4, step: scenario.steps.length, message: 'x' });
+    const back = parseScenario(yaml, 'x.yaml');
+    assert.is(back.steps.length, scenario.steps.length);
+    const strip = (x: object) => JSON.stringify({ ...x, line: 0 }, (k, v) => (v instanceof RegExp ? v.source : v));
+    back.steps.forEach((st, k) => assert.is(strip(st), strip(scenario.steps[k]), `schedule ${i} step ${k + 1}`));
+    assert.is(back.clockMs, s.clockMs);
+    assert.equal(back.config?.emissions, s.config.emissions);
+  }
+});
+
+test('flip-bit and lose-sector damage the ledger partition only, where it holds data', async () => {
+  const sim = new Simulator({ seed: 1 });
+  assert.is(sim.damageLedger('flip-bit', 5), undefined, 'nothing to damage on an empty ledger');
+  sim.chip.bytes[LAYOUT.ledger.offset + 4096 * 3 + 10] = 0x0f;
+  const at = sim.damageLedger('flip-bit', 13)!;
+  assert.is(at, LAYOUT.ledger.offset + 4096 * 3 + 10);
+  assert.is(sim.chip.bytes[at], 0x0f ^ (1 << 5));
+  assert.is(sim.damageLedger('lose-sector', 99), LAYOUT.ledger.offset + 4096 * 3);
+  assert.is(sim.chip.bytes[at], 0xff);
+});
+
+test('an update cut at any of its first flash operations leaves the previous image booting', async () => {
+  for (const cut of [1, 2, 40, 300]) {
+    const sc = parseScenario(
+      `name: cut update
+steps:
+  - provision
+  - boot
+  - update: { image: next, after-flash-ops: ${cut} }
+  - ensure-on
+  - expect-image: { slot: A, confirmed: true }
+  - expect-display: { contains: PRÊT, line: 2 }
+  - update: { image: next }
+  - reboot
+  - expect-image: { slot: B, confirmed: true }
+  - update: { image: older }
+  - reboot
+  - expect-image: { slot: B }
+`,
+      'u.yaml',
+    );
+    const r = await runScenario(sc);
+    assert.ok(r.ok, `cut ${cut}: ${JSON.stringify(r.steps.find((s) => !s.ok))}`);
+  }
+});
+
+test('a power cut while the bootloader writes its state leaves the device off; the next boot starts the update', async () => {
+  const sc = parseScenario(
+    `name: cut in the bootloader
+steps:
+  - provision
+  - boot
+  - update: { image: next }
+  - power-cut: { after-flash-ops: 1 }
+  - reboot
+  - ensure-on
+  - expect-image: { slot: B, confirmed: true }
+  - expect-display: { contains: PRÊT, line: 2 }
+`,
+    'b.yaml',
+  );
+  const r = await runScenario(sc);
+  assert.ok(r.ok, JSON.stringify(r.steps.find((s) => !s.ok)));
+});
+
+test('a scan cut short by a power cut is no scenario error; ensure-on boots again after a boot the cut struck', async () => {
+  const sc = parseScenario(
+    `name: cut during a scan
+config:
+  inputs: [pos, serial]
+steps:
+  - provision
+  - boot
+  - scan: { ticket: { emission: 1, number: 5, prize: 10 } }
+  - power-cut: { after-flash-ops: 1 }
+  - scan: { ticket: { emission: 1, number: 6, prize: 10 }, via: serial, baud: 9600, press: { key: OK, at: 5ms } }
+  - ensure-on
+  - expect-ledger: { count: 0 }
+  - expect-display: { contains: PRÊT, line: 2 }
+  - update: { image: next }
+  - power-cut: { after-flash-ops: 1 }
+  - power-cut
+  - ensure-on
+  - expect-display: { contains: PRÊT, line: 2 }
+`,
+    'c.yaml',
+  );
+  const r = await runScenario(sc);
+  assert.ok(r.ok, JSON.stringify(r.steps.find((s) => !s.ok)));
+});
+
+test('saphir sim --explore 1 --seed S --index I --json: one schedule, its counts', () => {
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, 'bin', 'saphir.mjs'),
+      'sim',
+      '--explore',
+      '1',
+      '--seed',
+      'cli',
+      '--index',
+      '3',
+      '--json',
+      '--jobs',
+      '1',
+    ],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+    },
+  );
+  assert.is(r.status, 0, r.stderr);
+  const s = JSON.parse(r.stdout);
+  assert.is(s.schedules, 1);
+  assert.is(s.violations, 0);
+  assert.ok(s.operations >= 20);
+  assert.ok(s.checks['1'] > 0 && s.checks['3'] > 0);
+  const bad = spawnSync(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--explore', '2', '--index', '3'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  assert.is(bad.status, 2, 'two schedules with --index is a usage error');
+  const faults = spawnSync(
+    process.execPath,
+    [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--explore', '1', '--faults', 'meteor'],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
+  assert.is(faults.status, 2);
+  assert.match(faults.stderr, /ledger-damage/);
+});
+
+test('model: OK pressed while a fast scanner delivers pays that ticket, which is then DÉJÀ PAYÉ', async () => {
+  const { runOps } = await import('../../hw-sim/explore/explore.ts');
+  const base = makeSchedule('model', 0);
+  const ticket = { emission: 1, block: 2, number: 77, prize: 5 };
+  const scan = (during?: { key: 'OK'; atMs: number }, interval?: number) => ({
+    kind: 'scan-ticket' as const,
+    steps: [
+      {
+        kind: 'scan' as const,
+        line: 0,
+        via: 'hid-pos' as const,
+        options: (interval ? { interval } : {}) as Record<string, number>,
+        ticket,
+        ...(during ? { during } : {}),
+      },
+    ],
+    meta: [{ op: 'scan-ticket' as const, cls: 'genuine' as const }],
+  });
+  const s = {
+    ...base,
+    images: false,
+    config: { ...base.config, payoutLimitEur: 300, inputs: ['pos' as const] },
+    ops: [
+      { kind: 'boot' as const, steps: [{ kind: 'boot' as const, line: 0 }], meta: [{ op: 'boot' as const }] },
+      scan({ key: 'OK', atMs: 13 }),
+      scan(),
+      base.ops[base.ops.length - 1],
+    ],
+  };
+  const r = await runOps(s, s.ops, undefined);
+  assert.is(r.violation, undefined, JSON.stringify(r.violation));
+  assert.is(r.steps, 4);
+  // A slow scan of the same ticket while it is offered: the OK during it pays the offer, then its verdict is DÉJÀ PAYÉ.
+  const s2 = { ...s, ops: [s.ops[0], scan({ key: 'OK', atMs: 5 }, 6), scan({ key: 'OK', atMs: 4 }, 15), s.ops[3]] };
+  const r2 = await runOps(s2, s2.ops, undefined);
+  assert.is(r2.violation, undefined, JSON.stringify(r2.violation));
+});
+
+test.run();

@@ -1,0 +1,102 @@
+// A real Chromium for the web simulator's tests and benchmark: Debian's /usr/bin/chromium driven by
+// playwright-core, headless, with a fresh profile, and the page served by hw-sim/web/server.ts.
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PNG } from 'pngjs';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { renderQrFrame } from '../../hw-sim/scanners/camera.ts';
+import { seededRng } from '../../hw-sim/rng.ts';
+import { startWebServer, type WebServer } from '../../hw-sim/web/server.ts';
+
+export const CHROMIUM = process.env.SAPHIR_CHROMIUM ?? '/usr/bin/chromium';
+
+/** Why the browser tests cannot run here, or null. (The lead may switch this to test/helpers.ts.) */
+export function chromiumMissing(): string | null {
+  return existsSync(CHROMIUM) ? null : `${CHROMIUM} not found (apt-get install chromium)`;
+}
+
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  /** Page errors and console errors seen so far. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/** A fresh profile (empty IndexedDB) unless `profile` names one to reuse. */
+export async function launch(o: { args?: string[]; profile?: string } = {}): Promise<Browser> {
+  const dir = o.profile ?? mkdtempSync(join(tmpdir(), 'saphir-chromium-'));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [...FLAGS, ...(o.args ?? [])],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  return {
+    context,
+    page,
+    errors,
+    close: async () => {
+      await context.close();
+      if (!o.profile) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function server(): Promise<WebServer> {
+  return startWebServer({ port: 0 });
+}
+
+export const display = (p: Page) => p.locator('[data-test="display"]');
+
+/** Waits until the display shows `text`; returns its four lines. */
+export async function waitDisplay(p: Page, text: string, timeout = 20000): Promise<string> {
+  await p.waitForFunction(
+    `document.querySelector('[data-test="display"]').textContent.includes(${JSON.stringify(text)})`,
+    null,
+    { timeout },
+  );
+  return display(p).innerText();
+}
+
+/** A 640×480 grey camera view of `code`'s QR code (the simulator's camera model). */
+export function ticketFrame(code: string) {
+  return renderQrFrame(code, {}, seededRng('web'));
+}
+
+/** The same view as a PNG photo. */
+export function ticketPng(code: string): Buffer {
+  const f = ticketFrame(code);
+  const png = new PNG({ width: f.width, height: f.height });
+  for (let i = 0; i < f.width * f.height; i++) {
+    png.data[i * 4] = png.data[i * 4 + 1] = png.data[i * 4 + 2] = f.data[i];
+    png.data[i * 4 + 3] = 255;
+  }
+  return PNG.sync.write(png);
+}
+
+/** A short Y4M video (4:2:0) of the ticket, for Chromium's --use-file-for-fake-video-capture. */
+export function ticketY4m(code: string, file: string, frames = 10): void {
+  const f = ticketFrame(code);
+  const chroma = Buffer.alloc((f.width / 2) * (f.height / 2) * 2, 128);
+  const parts: Buffer[] = [Buffer.from(`YUV4MPEG2 W${f.width} H${f.height} F10:1 Ip A1:1 C420jpeg\n`)];
+  for (let i = 0; i < frames; i++) parts.push(Buffer.from('FRAME\n'), Buffer.from(f.data), chroma);
+  writeFileSync(file, Buffer.concat(parts));
+}

@@ -1,0 +1,315 @@
+// The web simulator (hw-sim/web/) in a real Chromium: the real firmware bundle in QuickJS-wasm in a
+// Web Worker, driven through the page's stable hooks (data-test). Skipped, and said so, without
+// /usr/bin/chromium; a failure then under SAPHIR_TEST_STRICT=1.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ticketCode } from '../../hw-sim/tickets.ts';
+import {
+  chromiumMissing,
+  display,
+  launch,
+  server,
+  ticketPng,
+  ticketY4m,
+  waitDisplay,
+  type Browser,
+} from './browser.ts';
+import type { WebServer } from '../../hw-sim/web/server.ts';
+import type { Page } from 'playwright-core';
+
+const missing = chromiumMissing();
+const web = suite('web simulator in Chromium');
+
+if (missing) {
+  web(`SKIPPED (no browser): ${missing}`, () => {
+    process.stderr.write(`\n  SKIPPED test/web: ${missing}\n`);
+    if (process.env.SAPHIR_TEST_STRICT === '1') assert.unreachable(`SAPHIR_TEST_STRICT=1 and ${missing}`);
+  });
+} else {
+  let srv: WebServer;
+  let b: Browser;
+  let p: Page;
+  const winning = ticketCode({ emission: 1, block: 9, number: 501, prize: 150 });
+
+  const scan = async (code: string) => {
+    await p.fill('[data-test="code"]', code);
+    await p.click('[data-test="scan"]');
+  };
+
+  /** Every URL the page asked for: nothing may come from anywhere but the local server. */
+  const requested: string[] = [];
+  web.before(async () => {
+    srv = await server();
+    b = await launch();
+    p = b.page;
+    p.on('request', (r) => requested.push(r.url()));
+  });
+  web.after(async () => {
+    await b?.close();
+    await srv?.close();
+  });
+
+  web('boots the real firmware to PRÊT', async () => {
+    await p.goto(srv.url);
+    const text = await waitDisplay(p, 'PRÊT', 30000);
+    assert.match(text, /SAPHIR/);
+    assert.is(await p.getAttribute('[data-test="led"]', 'data-color'), 'off');
+    assert.match(await p.locator('[data-test="log"]').innerText(), /power: boot \(developer\)[\s\S]*ready: 0 payments/);
+    assert.equal(b.errors, [], 'no page error, no failed request');
+    assert.ok(requested.length >= 5);
+    assert.equal(
+      requested.filter((u) => !u.startsWith(srv.url) && !/^(data|blob):/.test(u)),
+      [],
+      'nothing fetched from elsewhere',
+    );
+  });
+
+  web('a pasted genuine winning code → GAGNANT 150 € → OK → PAYÉ, saved in the ledger', async () => {
+    await scan(winning);
+    const text = await waitDisplay(p, 'GAGNANT');
+    assert.match(text, /150 €/);
+    assert.is(await p.locator('[data-test="customer"]').innerText(), '150 €');
+    await p.waitForSelector('[data-test="led"][data-color="green"]');
+    await p.click('[data-test="key-OK"]');
+    await waitDisplay(p, 'PAYÉ');
+    await p.waitForSelector('body[data-payments="1"]');
+    assert.match(await p.locator('[data-test="ledger"] tbody').innerText(), /1\s+9\s+501\s+150 €/);
+    assert.match(await p.locator('[data-test="beeps"]').innerText(), /win/);
+  });
+
+  web('the same code again → DÉJÀ PAYÉ', async () => {
+    await scan(winning);
+    await waitDisplay(p, 'DÉJÀ PAYÉ');
+  });
+
+  web('a reload keeps the ledger (the chip is in IndexedDB)', async () => {
+    await p.reload();
+    await waitDisplay(p, 'PRÊT', 30000);
+    await p.waitForSelector('body[data-payments="1"]');
+    await scan(winning);
+    await waitDisplay(p, 'DÉJÀ PAYÉ');
+  });
+
+  web('a second tab says it does not save the chip, and does not overwrite the first one', async () => {
+    const other = await b.context.newPage();
+    try {
+      await other.goto(srv.url);
+      await waitDisplay(other, 'PRÊT', 30000);
+      await other.waitForFunction(`/autre onglet/.test(document.querySelector('[data-test="status"]').textContent)`);
+      await other.waitForSelector('body[data-payments="1"]');
+      await other.fill('[data-test="code"]', ticketCode({ emission: 1, block: 9, number: 505, prize: 10 }));
+      await other.click('[data-test="scan"]');
+      await waitDisplay(other, 'GAGNANT');
+      await other.click('[data-test="key-OK"]');
+      await waitDisplay(other, 'PAYÉ');
+      await other.waitForSelector('body[data-payments="2"]');
+    } finally {
+      await other.close();
+    }
+    await p.reload();
+    await waitDisplay(p, 'PRÊT', 30000);
+    await p.waitForSelector('body[data-payments="1"]');
+    assert.not.match(await p.locator('[data-test="status"]').innerText(), /autre onglet/);
+  });
+
+  web('the ledger panel exports CSV in the columns of saphir ledger export', async () => {
+    const [dl] = await Promise.all([p.waitForEvent('download'), p.click('[data-test="csv"]')]);
+    const { readFileSync } = await import('node:fs');
+    const csv = readFileSync(await dl.path(), 'utf8').split('\n');
+    assert.is(csv[0], 'emission,block,number,prize_eur,paid_at,device_id');
+    assert.match(csv[1], /^1,9,501,150,\d{4}-\d\d-\d\dT[\d:.]+Z,SIM-0001$/);
+    assert.is(csv.length, 3);
+  });
+
+  web('a forged code → NON VALIDE, red LED', async () => {
+    await scan(ticketCode({ emission: 1, block: 9, number: 502, prize: 150, key: 'other' }));
+    await waitDisplay(p, 'NON VALIDE');
+    await p.waitForSelector('[data-test="led"][data-color="red"]');
+  });
+
+  web('a generated ticket through the serial scanner, paid from the keyboard (Enter = OK)', async () => {
+    await p.selectOption('[data-test="via"]', 'serial');
+    await p.fill('[data-test="options"]', 'baud=115200 terminator=crlf');
+    await p.fill('[data-test="t-number"]', '777');
+    await p.selectOption('[data-test="t-prize"]', '10');
+    await p.click('[data-test="ticket"]');
+    await waitDisplay(p, 'GAGNANT');
+    await p.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await p.keyboard.press('Enter');
+    await waitDisplay(p, 'PAYÉ');
+    await p.waitForSelector('body[data-payments="2"]');
+    await p.selectOption('[data-test="via"]', 'hid-pos');
+    await p.fill('[data-test="options"]', '');
+  });
+
+  web('generated tickets through the camera model and an AZERTY keyboard wedge', async () => {
+    await p.selectOption('[data-test="t-prize"]', '0');
+    for (const [via, options, n] of [
+      ['camera', 'blur=0.3', '801'],
+      ['hid-keyboard', 'layout=fr', '802'],
+    ]) {
+      await p.selectOption('[data-test="via"]', via);
+      await p.fill('[data-test="options"]', options);
+      await p.fill('[data-test="t-number"]', n);
+      await p.click('[data-test="ticket"]');
+      await waitDisplay(p, `1-1-${n}`);
+      assert.match(await display(p).innerText(), /PERDANT/);
+    }
+    await p.selectOption('[data-test="via"]', 'hid-pos');
+    await p.fill('[data-test="options"]', '');
+  });
+
+  web('a bad scanner option is reported, nothing crashes', async () => {
+    await p.fill('[data-test="options"]', 'baud=7');
+    await p.selectOption('[data-test="via"]', 'serial');
+    await scan(winning);
+    await p.waitForFunction(() => /baud/.test(document.querySelector('[data-test="status"]')!.textContent!));
+    await p.fill('[data-test="options"]', '');
+    await p.selectOption('[data-test="via"]', 'hid-pos');
+    await scan(winning);
+    await waitDisplay(p, 'DÉJÀ PAYÉ');
+  });
+
+  web('a dropped photo of a ticket → its verdict', async () => {
+    const png = ticketPng(ticketCode({ emission: 1, block: 9, number: 503, prize: 0 }));
+    await p.evaluate(async (b64) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const dt = new DataTransfer();
+      dt.items.add(new File([bytes], 'ticket.png', { type: 'image/png' }));
+      document
+        .querySelector('[data-test="drop"]')!
+        .dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, png.toString('base64'));
+    await waitDisplay(p, 'PERDANT');
+  });
+
+  web('a shipped scenario passes in the page, with its screenshot to download', async () => {
+    await p.selectOption('[data-test="scenario-pick"]', 'english.yaml');
+    await p.click('[data-test="scenario-run"]');
+    await p.waitForSelector('[data-test="scenario-result"][data-ok]', { timeout: 60000 });
+    assert.is(
+      await p.getAttribute('[data-test="scenario-result"]', 'data-ok'),
+      'true',
+      await p.locator('[data-test="scenario-steps"]').innerText(),
+    );
+    assert.ok((await p.locator('[data-test="scenario-steps"] li.pass').count()) > 3);
+    const shot = p.locator('[data-test="screenshot"]');
+    await shot.waitFor();
+    const [dl] = await Promise.all([p.waitForEvent('download'), shot.click()]);
+    assert.match(dl.suggestedFilename(), /\.png$/);
+    // The live device is back on screen, and stays there.
+    await waitDisplay(p, 'PRÊT');
+    await p.waitForTimeout(300);
+    assert.match(await display(p).innerText(), /PRÊT/);
+    assert.not.match(await p.locator('[data-test="power"]').innerText(), /hors tension/);
+  });
+
+  web('a broken scenario shows its FILE:LINE problems; a failing expect is marked on its line', async () => {
+    await p.fill('[data-test="scenario-text"]', 'name: broken\nsteps:\n  - boot\n  - jump: 3\n');
+    await p.click('[data-test="scenario-run"]');
+    await p.waitForSelector('[data-test="scenario-problems"] li');
+    assert.match(await p.locator('[data-test="scenario-problems"]').innerText(), /english\.yaml:4: .*jump/);
+    await p.fill('[data-test="scenario-text"]', 'name: failing\nsteps:\n  - boot\n  - expect-display: GAGNANT\n');
+    await p.click('[data-test="scenario-run"]');
+    await p.waitForSelector('[data-test="scenario-result"][data-ok="false"]', { timeout: 30000 });
+    assert.match(await p.locator('[data-test="scenario-steps"] li.fail').innerText(), /:4: expect-display/);
+  });
+
+  web('step by step: one step a click, the current one highlighted', async () => {
+    await p.fill(
+      '[data-test="scenario-text"]',
+      'name: steps\nsteps:\n  - boot\n  - expect-display: PRÊT\n  - press: OK\n',
+    );
+    await p.click('[data-test="scenario-step"]');
+    await p.waitForSelector('[data-test="scenario-steps"] li.current[data-line="3"]');
+    assert.is(await p.locator('[data-test="scenario-steps"] li.pass').count(), 0);
+    await p.click('[data-test="scenario-step"]');
+    await p.waitForSelector('[data-test="scenario-steps"] li.current[data-line="4"]');
+    assert.is(await p.locator('[data-test="scenario-steps"] li.pass').count(), 1);
+    await p.click('[data-test="scenario-run"]');
+    await p.waitForSelector('[data-test="scenario-result"][data-ok="true"]');
+    await p.waitForTimeout(300);
+    assert.match(await display(p).innerText(), /PRÊT/, 'the live device is back on screen');
+  });
+
+  web('power cut, boot and reboot buttons', async () => {
+    await p.click('[data-test="cut"]');
+    await p.waitForFunction(`document.querySelector('[data-test="display"]').innerText.trim() === ''`);
+    assert.match(await p.locator('[data-test="power"]').innerText(), /hors tension/);
+    await p.click('[data-test="boot"]');
+    await waitDisplay(p, 'PRÊT');
+    await p.click('[data-test="reboot"]');
+    await p.waitForFunction(`/power: off \\(reboot\\)/.test(document.querySelector('[data-test="log"]').textContent)`);
+    await waitDisplay(p, 'PRÊT');
+  });
+
+  web('English switch', async () => {
+    await p.selectOption('[data-test="lang"]', 'en');
+    assert.is(await p.locator('[data-test="scan"]').innerText(), 'Scan');
+    await p.selectOption('[data-test="lang"]', 'fr');
+    assert.is(await p.locator('[data-test="scan"]').innerText(), 'Scanner');
+    assert.equal(
+      b.errors.filter((e) => !/status of 404/.test(e)),
+      [],
+    );
+  });
+
+  web('chip export and import (the saphir sim --flash format); a wrong file changes nothing', async () => {
+    const [dl] = await Promise.all([p.waitForEvent('download'), p.click('[data-test="export"]')]);
+    const file = await dl.path();
+    const { statSync, readFileSync } = await import('node:fs');
+    assert.is(statSync(file).size, 4 * 1024 * 1024);
+    const { NorFlash } = await import('../../hw-sim/nor-flash.ts');
+    const { Ledger } = await import('../../src/ledger/index.ts');
+    const { partitionFlash } = await import('../../hw-sim/device.ts');
+    const chip = new NorFlash({ bytes: new Uint8Array(readFileSync(file)) });
+    const paid = Ledger.readEntries(partitionFlash(chip, 'ledger'));
+    assert.is(paid.length, 2);
+    assert.ok(paid.some((x) => x.block === 9 && x.number === 501 && x.prizeEur === 150));
+
+    await p.setInputFiles('[data-test="import"]', {
+      name: 'bad.bin',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from('not a chip'),
+    });
+    await p.waitForFunction(() => /10 bytes/.test(document.querySelector('[data-test="status"]')!.textContent!));
+    assert.is(await p.getAttribute('body', 'data-payments'), '2');
+
+    await p.click('[data-test="erase"]');
+    await p.waitForSelector('body[data-payments="0"]');
+    await p.setInputFiles('[data-test="import"]', file);
+    await p.waitForSelector('body[data-payments="2"]');
+    await waitDisplay(p, 'PRÊT');
+    await scan(winning);
+    await waitDisplay(p, 'DÉJÀ PAYÉ');
+  });
+
+  web('the webcam (Chromium fake capture of a ticket video) → its verdict', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'saphir-y4m-'));
+    const video = join(dir, 'ticket.y4m');
+    ticketY4m(ticketCode({ emission: 1, block: 9, number: 504, prize: 0 }), video);
+    const cam = await launch({
+      args: [
+        '--use-fake-device-for-media-stream',
+        '--use-fake-ui-for-media-stream',
+        `--use-file-for-fake-video-capture=${video}`,
+      ],
+    });
+    try {
+      await cam.context.grantPermissions(['camera'], { origin: srv.url.replace(/\/$/, '') });
+      await cam.page.goto(srv.url);
+      await waitDisplay(cam.page, 'PRÊT', 30000);
+      await cam.page.click('[data-test="webcam"]');
+      await waitDisplay(cam.page, 'PERDANT', 30000);
+      assert.ok((await display(cam.page).innerText()).length > 0);
+    } finally {
+      await cam.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+web.run();
