@@ -6,8 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, openSync, closeSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { blockGenerator } from '../src/gen/index.ts';
 import { fromHex } from '../src/hex.ts';
 import { checkCode } from '../src/sph1/check.ts';
@@ -15,9 +14,9 @@ import { testKeyRing, TEST_KEY_SEED_HEX } from '../src/sph1/keys.ts';
 import { nobleVerify, type Verifier } from '../src/crypto/ed25519.ts';
 import { HOST_CRYPTO, nodeSign, nodeVerify } from '../tools/node-crypto.ts';
 import { sodium } from '../tools/sodium.ts';
+import { ROOT } from '../tools/paths.ts';
 import { RangeEncoder } from '../src/node/workers/gen-core.ts';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'saphir.mjs');
 
 function codes(count: number): string[] {

@@ -73,7 +73,7 @@ const TOOLS: Record<string, Tool> = {
   },
   chromium: {
     what: 'chromium not available',
-    install: 'npx playwright-core install chromium (or apt-get install chromium)',
+    install: 'apt-get install chromium',
     check: () => {
       try {
         const pw = require('playwright-core') as { chromium: { executablePath(): string } };

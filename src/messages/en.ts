@@ -447,7 +447,7 @@ Exit 0, 1 on an error, 2 on a usage error.`,
   --bridge-serial PATH [--baud N]                      a real serial scanner feeds the simulated device
   --pty [PATH] [--baud N] expose the device's service port as a pseudo-terminal (for saphir flash)
   --web [--port N] [--host H] [--open]   the simulator in a web page, on a local HTTP server (default 127.0.0.1)
-  --explore N [--seed S] [--index I] [--jobs J] [--json] [--out DIR] [--faults ledger-damage,clock-back|all]
+  --explore N [--seed S] [--index I] [--jobs J] [--json] [--out DIR] [--faults GROUPS]
                           the fault explorer: N random schedules checked by a model (docs/explorer.md); exit 1 on a violation
   --firmware-key HEX|FILE provision the device with this firmware public key (a production device
                           unless it is the development key); default: the development keys
@@ -459,6 +459,22 @@ Without --scenario: interactive. Type 'aide' / 'help' for the commands.`,
     demo: `usage: saphir demo [--lang fr|en] [--scenario FILE] [--quiet]
 Boots the firmware in the simulator and plays hw-sim/scenarios/demo.yaml (or FILE), drawing the
 display as it changes. --quiet prints the summary only. Exit 0 when every step passed.`,
+    ports: `usage: saphir ports [--json] [--port PATH…] [--baud N] [--timeout MS] [--lang fr|en]
+Lists the serial ports of this computer (read from /sys/class/tty and /dev/serial/by-id): by-id path,
+USB VID:PID, serial number, and, when a SAPHIR device answers IDENTIFY within --timeout (default
+300 ms) at --baud (default 115200), its device id and running version. --port adds a port the system
+does not list (a pseudo-terminal). Exit 0 (also when there are none), 2 on a usage error.`,
+    registry: `usage: saphir registry serve [--db DIR | --postgres URL] [--port N] [--host H] [--production]
+       saphir registry devices add ID PUBKEY [--db DIR | --postgres URL]
+       saphir registry devices list [--json] [--db DIR | --postgres URL]
+       saphir registry devices revoke ID [--db DIR | --postgres URL]
+       saphir registry report [--json] [--since YYYY-MM-DD] [--stale-days N] [--db DIR | --postgres URL]
+The fleet's paid-ticket registry: the first device to claim a ticket gets it, every later claim is told
+who paid it and when; offline payments reported later by two devices are conflicts (report).
+Storage: PGlite in DIR (default .saphir-registry/, nothing to install) or PostgreSQL at URL.
+Out of the box (no device enrolled) the registry is a development fleet that accepts the published
+development device key; enrolling the first device, or --production, ends that.
+Exit 0, 1 on an error, 2 on a usage error.`,
   },
 };
 

@@ -452,8 +452,9 @@ URL ; l'appareil les marque transmis. Sortie 0, 1 pour une erreur, 2 pour une er
   --bridge-serial CHEMIN [--baud N]                      un vrai scanner série alimente l'appareil simulé
   --pty [CHEMIN] [--baud N] exposer le port de service de l'appareil comme pseudo-terminal (pour saphir flash)
   --web [--port N] [--host H] [--open]   le simulateur dans une page web, sur un serveur HTTP local (127.0.0.1 par défaut)
-  --explore N [--seed S] [--index I] [--jobs J] [--json] [--out DIR] [--faults ledger-damage,clock-back|all]
-                          l'explorateur de pannes : N scénarios aléatoires vérifiés par un modèle (docs/explorer.md) ; sortie 1 sur une violation
+  --explore N [--seed S] [--index I] [--jobs J] [--json] [--out DOSSIER] [--faults GROUPES]
+                          l'explorateur de pannes : N scénarios aléatoires vérifiés par un modèle (docs/explorer.md) ;
+                          sortie 1 sur une violation
   --firmware-key HEX|FICHIER  provisionner l'appareil avec cette clé publique firmware (un appareil de
                           production, sauf la clé de développement) ; par défaut : les clés de développement
   --tech-key HEX|FICHIER  provisionner l'appareil avec cette clé publique de technicien (accès au port de service)
@@ -465,6 +466,23 @@ Sans --scenario : interactif. Taper « aide » / « help » pour les commandes.`
     demo: `usage : saphir demo [--lang fr|en] [--scenario FICHIER] [--quiet]
 Démarre le firmware dans le simulateur et joue hw-sim/scenarios/demo.yaml (ou FICHIER), en dessinant
 l'écran à chaque changement. --quiet n'écrit que le résumé. Sortie 0 quand toutes les étapes ont réussi.`,
+    ports: `usage : saphir ports [--json] [--port CHEMIN…] [--baud N] [--timeout MS] [--lang fr|en]
+Liste les ports série de cet ordinateur (lus dans /sys/class/tty et /dev/serial/by-id) : chemin by-id,
+VID:PID USB, numéro de série et, quand un appareil SAPHIR répond à IDENTIFY en moins de --timeout
+(300 ms par défaut) à --baud (115200 par défaut), son identifiant et sa version en cours. --port ajoute
+un port que le système ne liste pas (un pseudo-terminal). Sortie 0 (même quand il n'y en a aucun), 2
+pour une erreur d'usage.`,
+    registry: `usage : saphir registry serve [--db DOSSIER | --postgres URL] [--port N] [--host H] [--production]
+        saphir registry devices add ID CLÉ [--db DOSSIER | --postgres URL]
+        saphir registry devices list [--json] [--db DOSSIER | --postgres URL]
+        saphir registry devices revoke ID [--db DOSSIER | --postgres URL]
+        saphir registry 'report' [--json] [--since AAAA-MM-JJ] [--stale-days N] [--db DOSSIER | --postgres URL]
+Le registre central des tickets payés de la flotte : le premier appareil qui réclame un ticket l'obtient,
+toute réclamation suivante apprend qui l'a payé et quand ; des paiements hors ligne du même ticket par
+deux appareils, transmis plus tard, sont des conflits (voir le rapport). Stockage : PGlite dans DOSSIER (par
+défaut .saphir-registry/, rien à installer) ou PostgreSQL à URL. Sans appareil enrôlé, le registre est
+une flotte de développement qui accepte la clé d'appareil de développement publiée ; enrôler le premier
+appareil, ou --production, y met fin. Sortie 0, 1 pour une erreur, 2 pour une erreur d'usage.`,
   },
 };
 

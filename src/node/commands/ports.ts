@@ -4,12 +4,10 @@ import { existsSync, readFileSync, readdirSync, readlinkSync, realpathSync } fro
 import { dirname, join, resolve } from 'node:path';
 import { ServiceClient } from '../flash-client.ts';
 import { intOf, parseCommand } from '../args.ts';
+import type { Lang } from '../../i18n.ts';
+import { messages } from '../../messages/index.ts';
 
-const HELP = `usage: saphir ports [--json] [--port PATH…] [--baud N] [--timeout MS] [--lang fr|en]
-Lists the serial ports of this computer (read from /sys/class/tty and /dev/serial/by-id): by-id path,
-USB VID:PID, serial number, and, when a SAPHIR device answers IDENTIFY within --timeout (default
-300 ms) at --baud (default 115200), its device id and running version. --port adds a port the system
-does not list (a pseudo-terminal). Exit 0 (also when there are none), 2 on a usage error.`;
+const HELP = (lang: Lang) => messages(lang).help.ports;
 
 export interface PortInfo {
   path: string;

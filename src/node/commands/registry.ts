@@ -6,18 +6,9 @@ import { RegistryStore } from '../registry/store.ts';
 import { serveRegistry } from '../registry/server.ts';
 import { testKeyRing } from '../../sph1/keys.ts';
 import type { Lang } from '../../i18n.ts';
+import { messages } from '../../messages/index.ts';
 
-const HELP = `usage: saphir registry serve [--db DIR | --postgres URL] [--port N] [--host H] [--production]
-       saphir registry devices add ID PUBKEY [--db DIR | --postgres URL]
-       saphir registry devices list [--json] [--db DIR | --postgres URL]
-       saphir registry devices revoke ID [--db DIR | --postgres URL]
-       saphir registry report [--json] [--since YYYY-MM-DD] [--stale-days N] [--db DIR | --postgres URL]
-The fleet's paid-ticket registry: the first device to claim a ticket gets it, every later claim is told
-who paid it and when; offline payments reported later by two devices are conflicts (report).
-Storage: PGlite in DIR (default .saphir-registry/, nothing to install) or PostgreSQL at URL.
-Out of the box (no device enrolled) the registry is a development fleet that accepts the published
-development device key; enrolling the first device, or --production, ends that.
-Exit 0, 1 on an error, 2 on a usage error.`;
+const HELP = (lang: Lang) => messages(lang).help.registry;
 
 const DEFAULT_DIR = '.saphir-registry';
 
@@ -174,7 +165,7 @@ export async function run(args: string[]): Promise<number> {
       );
       return 0;
     }
-    throw new UsageError(HELP);
+    throw new UsageError((m) => m.help.registry);
   }
 
   if (sub === 'report' && rest.length === 0) {
@@ -206,5 +197,5 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(out.join('\n') + '\n');
     return 0;
   }
-  throw new UsageError(HELP);
+  throw new UsageError((m) => m.help.registry);
 }
