@@ -1,17 +1,18 @@
 // Ed25519 verification for the device: the same checks as src/crypto/ed25519.ts's nobleVerify (RFC 8032
 // strict, noble's zip215=false: canonical R and A, S < L, small-order A refused, cofactored equation),
-// computed differently for a JIT-less engine: [s]B − [k]A by the comb method with 8 teeth, jointly
-// for both bases (32 doublings and ≤ 64 additions instead of 253 doublings), from 256-point tables
-// (~46 KiB of QuickJS heap each): one for B, and one for −A per trusted public key, built once and kept
-// (the device trusts a handful of keys). Noble's own verify keeps a 4 224-point table of B (~1 MiB of
+// computed differently for a JIT-less engine: [s]B − [k]A by the comb method with 7 teeth, jointly
+// for both bases (37 doublings and ≤ 74 additions instead of 253 doublings), from 128-point tables
+// (~23 KiB of QuickJS heap each): one for B, and one for −A per trusted public key, built once and kept
+// (the device trusts a handful of keys). 8 teeth would save 5 doublings for twice the tables, which
+// the mirrored ledger's second index left no room for under the 512 KiB heap budget. Noble's own verify keeps a 4 224-point table of B (~1 MiB of
 // heap in QuickJS) and doubles 253 times per signature.
 // Agreement with nobleVerify is tested in test/firmware/verify.test.ts.
 import { Point } from '@noble/ed25519';
 import { sha512 } from './sha512.ts';
 
 const L = 2n ** 252n + 27742317777372353535851937790883648493n;
-const TEETH = 8;
-const SPAN = 32; // TEETH × SPAN ≥ 256 bits
+const TEETH = 7;
+const SPAN = 37; // TEETH × SPAN ≥ 256 bits
 
 function numberLE(b: Uint8Array): bigint {
   let h = '0x';
