@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'firmware/dist/', 'firmware/jsqr/', 'bench/results.json'] },
+  { ignores: ['node_modules/', 'firmware/dist/', 'firmware/jsqr/', 'hw-sim/web/dist/', 'bench/results.json'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

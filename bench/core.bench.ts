@@ -14,8 +14,8 @@ import { testKeyRing, TEST_KEY_SEED_HEX } from '../src/sph1/keys.ts';
 import { nobleVerify, type Verifier } from '../src/crypto/ed25519.ts';
 import { HOST_CRYPTO, nodeSign, nodeVerify } from '../tools/node-crypto.ts';
 import { sodium } from '../tools/sodium.ts';
-import { RangeEncoder } from '../src/node/workers/gen-core.ts';
 import { ROOT } from '../tools/paths.ts';
+import { RangeEncoder } from '../src/node/workers/gen-core.ts';
 
 const BIN = join(ROOT, 'bin', 'saphir.mjs');
 

@@ -13,8 +13,8 @@ import { KeyboardWedgeDecoder } from '../src/input/keyboard.ts';
 import { SerialDecoder } from '../src/input/serial.ts';
 import type { Frame } from '../src/hal.ts';
 import { evaluator } from './qjs-eval.ts';
-import { degradedFrames } from '../test/input/degraded.ts';
 import { slim, ROOT, FIRMWARE_ESBUILD } from '../tools/build.ts';
+import { degradedFrames } from '../test/input/degraded.ts';
 
 const jsQR = ((jsQRModule as unknown as { default?: unknown }).default || jsQRModule) as typeof jsQRModule.default;
 const CORPUS = join(import.meta.dirname, '..', '..', 'shared', 'corpus', 'jsqr-e2e');

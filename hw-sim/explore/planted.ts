@@ -36,7 +36,7 @@ export const DEFECTS = {
   },
   'drop-crc-check': {
     file: 'src/ledger/format.ts',
-    anchor: "return get32(b, o + 36) === crcRange(b, o, 36) ? 'ok' : 'bad';",
+    anchor: "return getU32BE(b, o + 36) === crc32Range(b, o, 36) ? 'ok' : 'bad';",
     replacement: "return 'ok';",
     what: 'the ledger trusts a payment slot without checking its CRC (a torn write reads as a payment)',
   },

@@ -6,17 +6,16 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSyn
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureBuilt } from '../../tools/build.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
 export const WEB_DIST = join(HERE, 'dist');
 const BUNDLE_PATH = join(ROOT, 'firmware', 'dist', 'saphir-fw.js');
 
-/** build.mjs's ensureBuilt (plain JS, imported by path so tsc does not type it). */
+/** The firmware bundle, built first when stale (tools/build.ts). */
 async function ensureFirmware(): Promise<void> {
-  const spec = '../../build.mjs';
-  const m = (await import(spec)) as { ensureBuilt: () => Promise<string> };
-  await m.ensureBuilt();
+  await ensureBuilt();
 }
 
 /** Node-only imports of shared hw-sim modules, and what the browser build uses instead. */
@@ -31,6 +30,7 @@ export const browserOnly: Plugin = {
       if (args.path === 'quickjs-emscripten') return { path: join(HERE, 'qjs-web.ts') };
       if (args.path === '@jitl/quickjs-ng-wasmfile-release-sync') return { path: args.path, external: true };
       if (args.path.endsWith('/node-crypto.ts')) return { path: join(HERE, 'crypto-shim.ts') };
+      if (args.path.endsWith('/tools/build.ts')) return { path: join(HERE, 'build-shim.ts') };
       // The page has no fleet registry: its device's network never answers (status 0).
       if (args.path.endsWith('/sync-http.ts')) return { path: join(HERE, 'sync-http-shim.ts') };
       if (args.path.startsWith('node:')) {

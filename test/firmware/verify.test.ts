@@ -13,7 +13,6 @@ import { base45Decode } from '../../src/sph1/base45.ts';
 import { signedMessage, BODY_LENGTH } from '../../src/sph1/body.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
 import { loadVectors } from '../helpers.ts';
-import { Point } from '@noble/ed25519';
 import * as ed from '@noble/ed25519';
 import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +20,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from '../../tools/paths.ts';
 import type { Verifier } from '../../src/crypto/ed25519.ts';
+import { Point } from '@noble/ed25519';
 
 test('sha512 matches @noble/hashes at every length around the block boundaries', () => {
   for (let n = 0; n <= 300; n++) {
@@ -133,70 +133,6 @@ test('deviceVerify refuses S ≥ L, a small-order key, non-canonical R, wrong le
   assert.is(deviceVerify(sig, msg, pub), true);
 });
 
-// Signatures that only the cofactored equation accepts: R or A carries a small-order component, so
-// [s]B − [k]A ≠ R but [8]([s]B − [k]A − R) = 0. Both verifiers must accept them (the device's fast path
-// says no here, and its cofactored check decides).
-test('deviceVerify accepts with noble the signatures only the cofactored equation accepts', () => {
-  const L = 2n ** 252n + 27742317777372353535851937790883648493n;
-  const le = (b: Uint8Array) => {
-    let x = 0n;
-    for (let i = b.length - 1; i >= 0; i--) x = (x << 8n) | BigInt(b[i]);
-    return x;
-  };
-  const bytes32 = (x: bigint) => {
-    const b = new Uint8Array(32);
-    for (let i = 0; i < 32; i++, x >>= 8n) b[i] = Number(x & 255n);
-    return b;
-  };
-  /** The small-order part of an arbitrary curve point: [L]P. */
-  const torsionOf = (y: Uint8Array): Point | null => {
-    try {
-      const P = Point.fromBytes(y, false);
-      const T = P.multiply(L - 1n, false).add(P);
-      return T.is0() ? null : T;
-    } catch {
-      return null;
-    }
-  };
-  // A point of order 8 generates the whole small-order subgroup.
-  let T8: Point | null = null;
-  for (let y = 2n; !T8; y++) {
-    const T = torsionOf(bytes32(y));
-    if (T && !T.double().double().is0()) T8 = T;
-  }
-  const torsion = [T8];
-  for (let j = 2; j < 8; j++) torsion.push(torsion[j - 2].add(T8));
-  let checked = 0;
-  fc.assert(
-    fc.property(
-      fc.integer({ min: 0, max: 6 }),
-      fc.uint8Array({ minLength: 32, maxLength: 32 }),
-      fc.nat(),
-      fc.boolean(),
-      fc.uint8Array({ maxLength: 40 }),
-      (t, rSeed, aSeed, onKey, msg) => {
-        const T = torsion[t];
-        const a = (BigInt(aSeed) + 2n) % L;
-        const r = (le(rSeed) % (L - 1n)) + 1n;
-        const A = onKey ? Point.BASE.multiply(a).add(T) : Point.BASE.multiply(a);
-        const R = onKey ? Point.BASE.multiply(r) : Point.BASE.multiply(r).add(T);
-        const pub = A.toBytes();
-        const rb = R.toBytes();
-        const k = le(nobleSha512(Uint8Array.from([...rb, ...pub, ...msg]))) % L;
-        const sig = Uint8Array.from([...rb, ...bytes32((r + k * a) % L)]);
-        const noble = nobleVerify(sig, msg, pub);
-        // With T on the key, [k]T vanishes when 8 divides k (or T's order): then the fast path accepts.
-        if (!onKey) assert.ok(noble, 'noble accepts R with a torsion component');
-        assert.is(deviceVerify(sig, msg, pub), noble);
-        checked++;
-        return true;
-      },
-    ),
-    { numRuns: 60 },
-  );
-  assert.is(checked, 60);
-});
-
 const Lorder = 2n ** 252n + 27742317777372353535851937790883648493n;
 const leBytes = (x: bigint) => {
   const b = new Uint8Array(32);
@@ -285,6 +221,70 @@ test('mutation check: each plausible mistake in firmware/verify.ts fails a sharp
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+// Signatures that only the cofactored equation accepts: R or A carries a small-order component, so
+// [s]B − [k]A ≠ R but [8]([s]B − [k]A − R) = 0. Both verifiers must accept them (the device's fast path
+// says no here, and its cofactored check decides).
+test('deviceVerify accepts with noble the signatures only the cofactored equation accepts', () => {
+  const L = 2n ** 252n + 27742317777372353535851937790883648493n;
+  const le = (b: Uint8Array) => {
+    let x = 0n;
+    for (let i = b.length - 1; i >= 0; i--) x = (x << 8n) | BigInt(b[i]);
+    return x;
+  };
+  const bytes32 = (x: bigint) => {
+    const b = new Uint8Array(32);
+    for (let i = 0; i < 32; i++, x >>= 8n) b[i] = Number(x & 255n);
+    return b;
+  };
+  /** The small-order part of an arbitrary curve point: [L]P. */
+  const torsionOf = (y: Uint8Array): Point | null => {
+    try {
+      const P = Point.fromBytes(y, false);
+      const T = P.multiply(L - 1n, false).add(P);
+      return T.is0() ? null : T;
+    } catch {
+      return null;
+    }
+  };
+  // A point of order 8 generates the whole small-order subgroup.
+  let T8: Point | null = null;
+  for (let y = 2n; !T8; y++) {
+    const T = torsionOf(bytes32(y));
+    if (T && !T.double().double().is0()) T8 = T;
+  }
+  const torsion = [T8];
+  for (let j = 2; j < 8; j++) torsion.push(torsion[j - 2].add(T8));
+  let checked = 0;
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: 6 }),
+      fc.uint8Array({ minLength: 32, maxLength: 32 }),
+      fc.nat(),
+      fc.boolean(),
+      fc.uint8Array({ maxLength: 40 }),
+      (t, rSeed, aSeed, onKey, msg) => {
+        const T = torsion[t];
+        const a = (BigInt(aSeed) + 2n) % L;
+        const r = (le(rSeed) % (L - 1n)) + 1n;
+        const A = onKey ? Point.BASE.multiply(a).add(T) : Point.BASE.multiply(a);
+        const R = onKey ? Point.BASE.multiply(r) : Point.BASE.multiply(r).add(T);
+        const pub = A.toBytes();
+        const rb = R.toBytes();
+        const k = le(nobleSha512(Uint8Array.from([...rb, ...pub, ...msg]))) % L;
+        const sig = Uint8Array.from([...rb, ...bytes32((r + k * a) % L)]);
+        const noble = nobleVerify(sig, msg, pub);
+        // With T on the key, [k]T vanishes when 8 divides k (or T's order): then the fast path accepts.
+        if (!onKey) assert.ok(noble, 'noble accepts R with a torsion component');
+        assert.is(deviceVerify(sig, msg, pub), noble);
+        checked++;
+        return true;
+      },
+    ),
+    { numRuns: 60 },
+  );
+  assert.is(checked, 60);
 });
 
 test.run();

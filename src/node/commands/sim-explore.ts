@@ -2,6 +2,7 @@
 import { intOf, UsageError } from '../args.ts';
 import type { Lang } from '../../i18n.ts';
 import { ensureBundle } from '../../../hw-sim/sim.ts';
+import { buildNotice } from '../build-notice.ts';
 import { explore, gatesOf, INVARIANTS, type ExploreSummary } from '../../../hw-sim/explore/index.ts';
 
 export interface ExploreArgs {
@@ -63,7 +64,7 @@ export async function exploreCommand(a: ExploreArgs): Promise<number> {
     throw new UsageError(`--faults: ${(e as Error).message}`);
   }
   const m = M[a.lang];
-  const bundle = ensureBundle((s) => process.stderr.write(s + '\n'));
+  const bundle = ensureBundle((why) => process.stderr.write(buildNotice(a.lang, why) + '\n'));
   const tty = !a.json && process.stderr.isTTY;
   let lastDraw = 0;
   const s = await explore({
