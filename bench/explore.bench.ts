@@ -21,8 +21,9 @@ export default async function (): Promise<Record<string, number>> {
   process.stderr.write(
     `  explore: ${s.schedules} schedules, ${s.operations} operations, ${s.violations} violations in ${(s.wallMs / 1000).toFixed(1)} s\n`,
   );
-  if (s.violations > 0)
-    throw new Error(`the explorer found ${s.violations} violation(s): ${JSON.stringify(s.failures.slice(0, 3))}`);
+  // A violation is a finding, not a crash of the bench: it is a figure (target 0), each one listed with
+  // the scenario that replays it.
+  for (const f of s.failures) process.stderr.write(`  violation: ${JSON.stringify(f)}\n`);
   return {
     explore_schedules_per_s: Math.round(s.schedulesPerS * 100) / 100,
     explore_ops_per_s: Math.round((s.operations / (s.wallMs / 1000)) * 10) / 10,
