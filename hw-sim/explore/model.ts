@@ -142,6 +142,11 @@ export class Model {
   readonly paid = new Map<string, Payment>();
   /** OK pressed on a win when the power went: the ledger may or may not hold it. */
   readonly inFlight = new Map<string, Payment>();
+  /**
+   * Payments found on flash after a cut, never shown PAYÉ: the ledger promises to keep confirmed
+   * payments through damage, not these (a damaged copy of one may go, and its ticket is payable again).
+   */
+  readonly unconfirmed = new Set<string>();
   /** The last screen shown (before the step being observed). */
   last: string[] = [];
   halted = false;
@@ -388,12 +393,18 @@ export class Model {
           fail(2, `the ledger holds ${id} for ${p.prizeEur} €, paid ${known.prizeEur} €`);
         if (!this.paid.has(id)) {
           this.paid.set(id, known);
+          this.unconfirmed.add(id);
           this.inFlight.delete(id);
         }
       }
       // A payment cut short is settled by what the flash holds (read by the simulator's own ledger
       // reader, CRC and all): absent now, it was never made, and the ticket is payable again.
       for (const id of [...this.inFlight.keys()]) if (!seen.has(id)) this.inFlight.delete(id);
+      for (const id of [...this.unconfirmed]) {
+        if (seen.has(id)) continue;
+        this.unconfirmed.delete(id);
+        this.paid.delete(id);
+      }
       for (const [id, p] of this.paid) {
         // Compaction drops payments whose claims have closed: allowed once the claim period may be over.
         if (!seen.has(id) && this.claim(p.emission).open)
