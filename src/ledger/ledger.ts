@@ -528,7 +528,8 @@ export class Ledger {
     const { kept, keptCells, dropCells } = sorted;
     if (x === this.head) this.openHead();
     for (let i = 0; i < kept.length;) {
-      if (this.used[this.head] >= this.slotsPerSector) this.openHead();
+      // No head at all: the log's only sectors lost their headers (orphans, being moved out here).
+      if (this.head < 0 || this.used[this.head] >= this.slotsPerSector) this.openHead();
       const s = this.head;
       const n = Math.min(kept.length - i, this.slotsPerSector - this.used[s]);
       const buf = new Uint8Array(n * SLOT_SIZE);
