@@ -248,7 +248,10 @@ export class Model {
     const lang = this.lang;
     const { step, meta, screens } = ob;
     const wasOn = !this.halted;
-    this.highWater = Math.max(this.highWater, ob.clockMs);
+    // The firmware reads its clock when it decides (a boot, a verdict, a payment), not while idle: a
+    // clock set ahead and back again between two decisions never reached its trusted time.
+    const consults = ['scan', 'press', 'boot', 'reboot', 'ensure-on'].includes(step.kind);
+    if (consults) this.highWater = Math.max(this.highWater, ob.clockMs);
     const within = 1;
 
     // 4: no reset the schedule did not ask for, no unhandled exception.
