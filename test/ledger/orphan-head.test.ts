@@ -16,7 +16,10 @@ test('a log whose only sector lost its header compacts into a new head and keeps
   chip.write(new Uint8Array([chip.bytes[sector * 4096] & 0xfe]), sector * 4096);
   const r = Ledger.open(flash, { deviceId: 'T-1' });
   assert.ok(r.find({ emission: 1, block: 1, number: 7 }), 'the orphan sector still counts');
-  assert.is(r.compact(() => true), 0);
+  assert.is(
+    r.compact(() => true),
+    0,
+  );
   assert.ok(r.find({ emission: 1, block: 1, number: 7 }));
   const again = Ledger.open(flash, { deviceId: 'T-1' });
   assert.ok(again.find({ emission: 1, block: 1, number: 7 }), 'moved to a new head, on flash');
