@@ -5,13 +5,16 @@ import { exposeServicePort } from '../hw-sim/pty.ts';
 import { ServiceClient } from '../src/node/flash-client.ts';
 import { TestDevice } from '../test/flash/harness.ts';
 import { LAYOUT } from '../hw-sim/layout.ts';
-import { Ledger } from '../src/ledger/index.ts';
+import { MirroredLedger } from '../src/ledger/index.ts';
 import { LEDGER_ENTRY_BYTES } from '../src/service/protocol.ts';
 
 export default async function (): Promise<Record<string, number>> {
   const baud = 115200;
   const dev = new TestDevice();
-  const ledger = Ledger.open(dev.nor.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), { deviceId: dev.deviceId });
+  // The device's partition: the time mark, then two mirrored logs (src/ledger/mirror.ts).
+  const ledger = MirroredLedger.open(dev.nor.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), {
+    deviceId: dev.deviceId,
+  });
   for (let i = ledger.count; i < ledger.capacity; i++) {
     ledger.record({
       emission: 3,
