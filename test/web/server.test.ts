@@ -49,7 +49,7 @@ web('prints a 127.0.0.1 URL, serves the page, the wasm and the firmware bundle, 
         if (m) resolve(m[1]);
       });
       child.on('exit', () => reject(new Error(`exited: ${out}${err}`)));
-      setTimeout(() => reject(new Error(`no URL within 120 s: ${out}${err}`)), 120000);
+      setTimeout(() => reject(new Error(`no URL within 120 s: ${out}${err}`)), 120000).unref(); // not a reason to stay alive
     });
     assert.match(out, /Simulateur web/);
     const page = await get(url, '/');
