@@ -1,23 +1,17 @@
 // `saphir flash`, `device info`, `ledger export` with technician keys, over a real pseudo-terminal.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+
 import { sha256 } from '@noble/hashes/sha2.js';
 import { TestDevice, saphirIn } from './harness.ts';
-import { image } from './images.ts';
+import { image, tempFiles } from './images.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { toHex } from '../../src/hex.ts';
 import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
 
 const BAUD = 921600;
-const dir = mkdtempSync(join(tmpdir(), 'saphir-auth-cli-'));
-const file = (name: string, data: string | Uint8Array) => {
-  const p = join(dir, name);
-  writeFileSync(p, data);
-  return p;
-};
+const { dir, file } = tempFiles('saphir-auth-cli-');
 const PROD_SEED = new Uint8Array(32).fill(7);
 const TECH_SEED = new Uint8Array(32).fill(9);
 const PROD_FACTORY = image({ version: '1.0.0', counter: 1, size: 20000, salt: 4, seed: PROD_SEED });

@@ -11,17 +11,10 @@ import {
 import { LAYOUT } from '../../hw-sim/layout.ts';
 import { NorFlash, PowerCut, norChip, seeded } from './chip.ts';
 import type { NorChip } from '../../hw-sim/bootloader.ts';
-import { image } from './images.ts';
-import { toHex } from '../../src/hex.ts';
-import { parseImage } from '../../src/image/format.ts';
+import { image, hashOf } from './images.ts';
 
 const OLD = image({ version: '1.0.0', counter: 1, size: 12000 });
 const NEW = image({ version: '1.1.0', counter: 2, size: 16000 });
-const hashOf = (b: Uint8Array) => {
-  const p = parseImage(b);
-  if ('error' in p) throw new Error(p.error);
-  return toHex(p.hash);
-};
 
 type TestChip = NorChip & { nor: NorFlash; data: Uint8Array };
 

@@ -2,26 +2,13 @@
 // #12: a file signed by another key, with the hash of the image the device runs, was "nothing to do").
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+
 import { TestDevice, FACTORY, saphirIn } from './harness.ts';
-import { image } from './images.ts';
-import { parseImage } from '../../src/image/format.ts';
-import { toHex } from '../../src/hex.ts';
+import { image, hashOf, tempFiles } from './images.ts';
 
 const BAUD = 921600;
-const dir = mkdtempSync(join(tmpdir(), 'saphir-host-check-'));
-const file = (name: string, bytes: Uint8Array) => {
-  const p = join(dir, name);
-  writeFileSync(p, bytes);
-  return p;
-};
-const hashOf = (b: Uint8Array) => {
-  const p = parseImage(b);
-  if ('error' in p) throw new Error(p.error);
-  return toHex(p.hash);
-};
+const { dir, file } = tempFiles('saphir-host-check-');
 
 test('a file signed by another key with the running image hash is refused, before the device is asked', async () => {
   // FACTORY's header and bundle, signed by another key: the same SHA-256.

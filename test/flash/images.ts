@@ -1,6 +1,9 @@
 // Test images signed with the development key (node:crypto for speed).
-import { packImage, BOARD_ID, DEV_FIRMWARE_SEED_HEX } from '../../src/image/format.ts';
-import { fromHex } from '../../src/hex.ts';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { packImage, parseImage, BOARD_ID, DEV_FIRMWARE_SEED_HEX } from '../../src/image/format.ts';
+import { fromHex, toHex } from '../../src/hex.ts';
 import { nodeSign } from '../../tools/node-crypto.ts';
 
 export const DEV_SEED = fromHex(DEV_FIRMWARE_SEED_HEX);
@@ -33,4 +36,22 @@ export function image(o: {
     seed: o.seed ?? DEV_SEED,
     sign: nodeSign,
   });
+}
+
+/** The SHA-256 an image's header announces, hex. */
+export function hashOf(b: Uint8Array): string {
+  const p = parseImage(b);
+  if ('error' in p) throw new Error(p.error);
+  return toHex(p.hash);
+}
+
+/** A temp folder (the test removes it) and `file`, writing a named file in it (the CLI takes files). */
+export function tempFiles(prefix: string): { dir: string; file: (name: string, data: string | Uint8Array) => string } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const file = (name: string, data: string | Uint8Array) => {
+    const p = join(dir, name);
+    writeFileSync(p, data);
+    return p;
+  };
+  return { dir, file };
 }

@@ -8,17 +8,10 @@ import * as assert from 'uvu/assert';
 import { ServicePort } from '../../hw-sim/service.ts';
 import { ServiceClient, FlashError, type Link } from '../../src/node/flash-client.ts';
 import { TestDevice, FACTORY } from './harness.ts';
-import { image } from './images.ts';
+import { image, hashOf } from './images.ts';
 import { PowerCut, seeded } from './chip.ts';
-import { parseImage } from '../../src/image/format.ts';
-import { toHex } from '../../src/hex.ts';
 
 const NEW = image({ version: '1.1.0', counter: 2, size: 24000, salt: 9 });
-const hashOf = (b: Uint8Array) => {
-  const p = parseImage(b);
-  if ('error' in p) throw new Error(p.error);
-  return toHex(p.hash);
-};
 const OLD_HASH = hashOf(FACTORY);
 const NEW_HASH = hashOf(NEW);
 

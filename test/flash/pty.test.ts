@@ -2,14 +2,12 @@
 // (child process) or the flash client on the other.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestDevice, FACTORY, saphir, saphirIn } from './harness.ts';
-import { image } from './images.ts';
+import { image, hashOf, tempFiles } from './images.ts';
 import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
 import { parseImage } from '../../src/image/format.ts';
-import { toHex } from '../../src/hex.ts';
 import { seeded } from './chip.ts';
 import { requireTool, requireTools } from '../helpers.ts';
 
@@ -19,17 +17,7 @@ import { LAYOUT } from '../../hw-sim/layout.ts';
 import { readJournal } from '../../hw-sim/update.ts';
 
 const BAUD = 921600;
-const dir = mkdtempSync(join(tmpdir(), 'saphir-flash-test-'));
-const file = (name: string, bytes: Uint8Array) => {
-  const p = join(dir, name);
-  writeFileSync(p, bytes);
-  return p;
-};
-const hashOf = (b: Uint8Array) => {
-  const p = parseImage(b);
-  if ('error' in p) throw new Error(p.error);
-  return toHex(p.hash);
-};
+const { dir, file } = tempFiles('saphir-flash-test-');
 const NEW = image({ version: '1.1.0', counter: 2, size: 60000, salt: 2 });
 
 withSocat(

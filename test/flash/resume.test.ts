@@ -8,7 +8,7 @@ import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestDevice, FACTORY, saphir, authenticatePort } from './harness.ts';
-import { image } from './images.ts';
+import { image, hashOf } from './images.ts';
 import { seeded } from './chip.ts';
 import { ServiceClient, FlashError, type Link } from '../../src/node/flash-client.ts';
 import { ServicePort, WRITE_UNALIGNED } from '../../hw-sim/service.ts';
@@ -17,15 +17,9 @@ import { CMD, PacketReader, encodePacket, type Packet } from '../../src/service/
 import { parseJson } from '../../src/service/json.ts';
 import { writePayload, beginPayload, type Identity } from '../../src/service/protocol.ts';
 import { HEADER_SIZE, parseImage } from '../../src/image/format.ts';
-import { toHex } from '../../src/hex.ts';
 
 const BAUD = 921600;
 const dir = mkdtempSync(join(tmpdir(), 'saphir-resume-test-'));
-const hashOf = (b: Uint8Array) => {
-  const p = parseImage(b);
-  if ('error' in p) throw new Error(p.error);
-  return toHex(p.hash);
-};
 const BIG = image({ version: '1.3.0', counter: 2, size: 150000, salt: 12 });
 const bigFile = join(dir, 'big.img');
 writeFileSync(bigFile, BIG);
