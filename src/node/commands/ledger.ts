@@ -10,7 +10,8 @@ const HELP = (lang: Lang) => messages(lang).help.ledger;
 import { progressOffTty } from '../progress.ts';
 import { Failure } from '../args.ts';
 import type { ServiceClient } from '../flash-client.ts';
-import type { RegistryError, RegistryResponse } from '../../registry/protocol.ts';
+import type { RegistryError } from '../../registry/protocol.ts';
+import { postSigned, type ClientAnswer } from '../registry/client.ts';
 
 export { exportRow, toCsv };
 
@@ -71,20 +72,17 @@ export async function pushOutbox(client: ServiceClient, url: string, lang: Lang)
   for (let round = 0; round < 100; round++) {
     const { request, slots } = await client.outbox();
     if (!request) break;
-    let res: Response;
+    let res: ClientAnswer;
     try {
-      res = await fetch(`${url.replace(/\/$/, '')}/v1/sync`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(request),
-        signal: AbortSignal.timeout(30_000),
-      });
+      res = await postSigned(url, request, 30_000);
     } catch (e) {
       throw new Failure((m) => m.ledger.noRegistry(url, e instanceof Error ? e.message : String(e)));
     }
-    const body = (await res.json().catch(() => ({}))) as RegistryResponse & RegistryError;
-    if (!res.ok || !Array.isArray(body.results))
-      throw new Failure((m) => m.ledger.registryRefused(String(body.error ?? res.status), String(body.detail ?? '')));
+    if (!res.ok || !Array.isArray(res.body.results)) {
+      const b = res.body as Partial<RegistryError>;
+      throw new Failure((m) => m.ledger.registryRefused(String(b.error ?? res.status), String(b.detail ?? '')));
+    }
+    const body = res.body;
     for (const r of body.results) {
       if (r.result === 'conflict') conflicts++;
       else if (r.result === 'invalid') invalid++;

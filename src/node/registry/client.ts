@@ -2,7 +2,13 @@
 // `saphir ledger export --to URL`, the simulator's network adapter, tests and the bench.
 import { fromHex } from '../../hex.ts';
 import { nodeSign } from '../../../tools/node-crypto.ts';
-import { signRequest, type PaymentClaim, type RegistryError, type RegistryResponse } from '../../registry/protocol.ts';
+import {
+  signRequest,
+  type PaymentClaim,
+  type RegistryError,
+  type RegistryResponse,
+  type SignedRequest,
+} from '../../registry/protocol.ts';
 
 export type ClientAnswer =
   { ok: true; status: number; body: RegistryResponse } | { ok: false; status: number; body: RegistryError };
@@ -31,12 +37,18 @@ export async function postRegistry(
     fromHex(who.seedHex),
     nodeSign,
   );
-  const res = await fetch(`${url.replace(/\/$/, '')}/v1/${kind}`, {
+  return postSigned(url, signed, opts.timeoutMs);
+}
+
+/** Posts a request already signed (by this host, or by a device through its service port). */
+export async function postSigned(url: string, signed: SignedRequest, timeoutMs = 10_000): Promise<ClientAnswer> {
+  const res = await fetch(`${url.replace(/\/$/, '')}/v1/${signed.kind}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(signed),
-    signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000),
+    signal: AbortSignal.timeout(timeoutMs),
   });
-  const body = (await res.json()) as never;
+  // A server that is not the registry may answer anything: no JSON reads as an empty refusal.
+  const body = (await res.json().catch(() => ({}))) as never;
   return res.ok ? { ok: true, status: res.status, body } : { ok: false, status: res.status, body };
 }
