@@ -1,10 +1,12 @@
 // A real Chromium for the web simulator's tests and benchmark: Debian's /usr/bin/chromium driven by
-// playwright-core, headless, with a fresh profile, and the page served by hw-sim/web/server.ts.
+// playwright-core, headless, with a fresh profile, and the page served by hw-sim/web/server.ts; and a
+// stock Firefox driven by puppeteer-core (launchFirefox).
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import puppeteer, { type Page as PPage } from 'puppeteer-core';
 import { renderQrFrame } from '../../hw-sim/scanners/camera.ts';
 import { seededRng } from '../../hw-sim/rng.ts';
 import { startWebServer, type WebServer } from '../../hw-sim/web/server.ts';
@@ -99,4 +101,47 @@ export function ticketY4m(code: string, file: string, frames = 10): void {
   const parts: Buffer[] = [Buffer.from(`YUV4MPEG2 W${f.width} H${f.height} F10:1 Ip A1:1 C420jpeg\n`)];
   for (let i = 0; i < frames; i++) parts.push(Buffer.from('FRAME\n'), Buffer.from(f.data), chroma);
   writeFileSync(file, Buffer.concat(parts));
+}
+
+export const FIREFOX = process.env.SAPHIR_FIREFOX ?? '/usr/bin/firefox-esr';
+
+/** Why the Firefox tests cannot run here, or null. */
+export function firefoxMissing(): string | null {
+  return existsSync(FIREFOX) ? null : `${FIREFOX} not found`;
+}
+
+export interface Firefox {
+  page: PPage;
+  /** Page errors and console errors seen so far. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A stock Firefox (Debian's firefox-esr, ≥ 128) driven by puppeteer-core through WebDriver BiDi:
+ * playwright-core only drives its own patched Firefox builds. Headless, with a fresh temporary profile.
+ */
+export async function launchFirefox(): Promise<Firefox> {
+  const browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: FIREFOX,
+    headless: true,
+    protocol: 'webDriverBiDi',
+  });
+  const page = (await browser.pages())[0] ?? (await browser.newPage());
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e instanceof Error ? e.message : String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  return { page, errors, close: () => browser.close() };
+}
+
+/** `waitDisplay` for a puppeteer page. */
+export async function waitDisplayFirefox(p: PPage, text: string, timeout = 20000): Promise<string> {
+  await p.waitForFunction(
+    `document.querySelector('[data-test="display"]').textContent.includes(${JSON.stringify(text)})`,
+    { timeout },
+  );
+  return p.$eval('[data-test="display"]', (e) => (e as HTMLElement).innerText);
 }
