@@ -20,6 +20,58 @@ import {
 import type { WebServer } from '../../hw-sim/web/server.ts';
 import type { Page } from 'playwright-core';
 import { requireTool } from '../helpers.ts';
+import { BEEPS } from '../../src/signals.ts';
+
+/**
+ * Runs in the page before its own scripts: records every tone the page schedules on Web Audio
+ * (frequency, start and length in ms relative to the pattern's first tone), and whether it is wired.
+ */
+function spyOnAudio(): void {
+  const w = window as unknown as { __tones: { hz: number; at: number; ms: number; wired: boolean }[] };
+  w.__tones = [];
+  const nodes = new Map<OscillatorNode, { hz: number; at: number; ms: number; wired: boolean }>();
+  const proto = OscillatorNode.prototype;
+  const { start, stop, connect } = proto;
+  proto.connect = function (this: OscillatorNode, ...a: unknown[]) {
+    const r = (connect as (...x: unknown[]) => AudioNode).apply(this, a);
+    const t = nodes.get(this);
+    if (t) t.wired = true;
+    else nodes.set(this, { hz: 0, at: 0, ms: 0, wired: true });
+    return r;
+  } as typeof proto.connect;
+  proto.start = function (this: OscillatorNode, when = 0) {
+    const t = nodes.get(this) ?? { hz: 0, at: 0, ms: 0, wired: false };
+    nodes.set(this, Object.assign(t, { hz: this.frequency.value, at: when * 1000 }));
+    w.__tones.push(t);
+    start.call(this, when);
+  };
+  proto.stop = function (this: OscillatorNode, when = 0) {
+    const t = nodes.get(this);
+    if (t) t.ms = Math.round(when * 1000 - t.at);
+    stop.call(this, when);
+  };
+}
+
+/** The tones recorded since the last call, start times relative to the first one. */
+async function takeTones(p: Page) {
+  const tones = await p.evaluate(() => {
+    const w = window as unknown as { __tones: { hz: number; at: number; ms: number; wired: boolean }[] };
+    return w.__tones.splice(0);
+  });
+  const t0 = tones[0]?.at ?? 0;
+  return tones.map((t) => ({ hz: t.hz, at: Math.round(t.at - t0), ms: t.ms, wired: t.wired }));
+}
+
+/** What the page must schedule for a pattern of src/signals.ts (silences are gaps, not oscillators). */
+function expected(pattern: readonly { hz: number; ms: number }[]) {
+  const out: { hz: number; at: number; ms: number; wired: boolean }[] = [];
+  let at = 0;
+  for (const t of pattern) {
+    if (t.hz > 0) out.push({ hz: t.hz, at, ms: t.ms, wired: true });
+    at += t.ms;
+  }
+  return out;
+}
 
 const missing = chromiumMissing();
 const web = suite('web simulator in Chromium');
@@ -46,6 +98,7 @@ if (missing) {
   web.before(async () => {
     srv = await server();
     b = await launch();
+    await b.context.addInitScript(spyOnAudio);
     p = b.page;
     p.on('request', (r) => requested.push(r.url()));
   });
@@ -70,8 +123,11 @@ if (missing) {
   });
 
   web('a pasted genuine winning code → GAGNANT 150 € → OK → PAYÉ, saved in the ledger', async () => {
+    await takeTones(p);
     await scan(winning);
     const text = await waitDisplay(p, 'GAGNANT');
+    await p.waitForFunction(() => (window as unknown as { __tones: unknown[] }).__tones.length >= 3);
+    assert.equal(await takeTones(p), expected(BEEPS.win), 'the beeper plays the win pattern');
     assert.match(text, /150 €/);
     assert.is(await p.locator('[data-test="customer"]').innerText(), '150 €');
     await p.waitForSelector('[data-test="led"][data-color="green"]');
@@ -130,6 +186,25 @@ if (missing) {
     await scan(ticketCode({ emission: 1, block: 9, number: 502, prize: 150, key: 'other' }));
     await waitDisplay(p, 'NON VALIDE');
     await p.waitForSelector('[data-test="led"][data-color="red"]');
+  });
+
+  web('mute silences the beeper; the beep history still records every beep', async () => {
+    await takeTones(p);
+    await p.click('[data-test="mute"]');
+    const before = await p.locator('[data-test="beeps"] li').count();
+    await scan(ticketCode({ emission: 1, block: 9, number: 506, prize: 0 }));
+    await waitDisplay(p, 'PERDANT');
+    await p.waitForFunction((n) => document.querySelectorAll('[data-test="beeps"] li').length > n, before);
+    assert.match(await p.locator('[data-test="beeps"] li').last().innerText(), /lose/);
+    await p.waitForTimeout(200);
+    assert.equal(await takeTones(p), [], 'no tone while muted');
+    // Unmuted, the next verdict is heard again.
+    await p.click('[data-test="mute"]');
+    await takeTones(p);
+    await scan(ticketCode({ emission: 1, block: 9, number: 502, prize: 150, key: 'other' }));
+    await waitDisplay(p, 'NON VALIDE');
+    await p.waitForFunction(() => (window as unknown as { __tones: unknown[] }).__tones.length >= 3);
+    assert.equal(await takeTones(p), expected(BEEPS.refused));
   });
 
   web('a generated ticket through the serial scanner, paid from the keyboard (Enter = OK)', async () => {
