@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import { ensureBundle } from '../hw-sim/sim.ts';
 import { GATES } from '../hw-sim/explore/menu.ts';
 import { explore } from '../hw-sim/explore/index.ts';
+import '../hw-sim/node-host.ts';
 
 export default async function (): Promise<Record<string, number>> {
   const count = Number(process.env.SAPHIR_BENCH_EXPLORE ?? 10_000);

@@ -12,6 +12,7 @@ import { postgresBin, startPostgres } from '../test/registry/pg-cluster.ts';
 import { startEmbeddedRegistry } from '../src/node/registry/embedded.ts';
 import { Simulator } from '../hw-sim/sim.ts';
 import { transmit } from '../hw-sim/scanners/index.ts';
+import '../hw-sim/node-host.ts';
 
 const CLIENTS = 50;
 const CLAIMS = 2000;

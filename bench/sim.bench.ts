@@ -2,9 +2,11 @@
 // firmware in QuickJS (virtual time, so this is simulator + firmware cost), and the wall time of
 // `npm start` (the demo) once the firmware is built.
 import { spawnSync } from 'node:child_process';
-import { Simulator, ensureBundle, ROOT } from '../hw-sim/sim.ts';
+import { Simulator, ensureBundle } from '../hw-sim/sim.ts';
+import { ROOT } from '../tools/paths.ts';
 import { transmit } from '../hw-sim/scanners/index.ts';
 import { ticketCode } from '../hw-sim/tickets.ts';
+import '../hw-sim/node-host.ts';
 
 export default async function (): Promise<Record<string, number>> {
   const bundle = ensureBundle();

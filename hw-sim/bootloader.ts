@@ -30,7 +30,7 @@ import {
 import { fromHex } from '../src/hex.ts';
 import type { SlotReport } from '../src/service/protocol.ts';
 import type { Verifier } from '../src/crypto/ed25519.ts';
-import { hostVerify } from '../tools/node-crypto.ts';
+import { simHost } from './host.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { readTrust } from './provision.ts';
 
@@ -184,7 +184,7 @@ function options(o: BootOptions): Required<BootOptions> {
   return {
     publicKey: o.publicKey ?? fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX),
     boardId: o.boardId ?? BOARD_ID,
-    verify: o.verify ?? hostVerify,
+    verify: o.verify ?? simHost().verify,
     production: o.production ?? false,
   };
 }
@@ -200,7 +200,7 @@ export function trustedOptions(chip: NorChip, o: BootOptions = {}): BootOptions 
 /** True when `image` was signed by the published development firmware key. */
 export function devSigned(
   image: { keyHash?: Uint8Array; signature: Uint8Array; hash: Uint8Array },
-  verify: Verifier = hostVerify,
+  verify: Verifier = simHost().verify,
 ): boolean {
   const dev = fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX);
   if (image.keyHash) return equalHash(image.keyHash, sha256(dev));

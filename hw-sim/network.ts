@@ -1,9 +1,9 @@
 // The simulated device's network: up or down, latency and loss, on virtual time. Requests reach a real
-// HTTP server (the fleet registry) through blocking HTTP (sync-http.ts), so the answer is known when
+// HTTP server (the fleet registry) through the host's blocking HTTP (hw-sim/host.ts), so the answer is known when
 // the scheduler reaches it. Each request gets exactly one answer: the server's, or status 0 after the
 // timeout (down, lost on the way out or on the way back, or too slow).
 import type { Rng } from './rng.ts';
-import { SyncHttp } from './sync-http.ts';
+import { simHost } from './host.ts';
 
 export interface NetworkState {
   up: boolean;
@@ -25,7 +25,7 @@ export type Answer = (afterMs: number, status: number, body: string) => void;
 export class SimNetwork {
   state: NetworkState = { up: true, latencyMs: 20, loss: 0 };
   readonly sent: SentRecord[] = [];
-  private readonly http = new SyncHttp();
+  private readonly http = simHost().http();
 
   constructor(
     private readonly rng: Rng,

@@ -1,10 +1,10 @@
 // A NOR flash chip for the simulator and the tests: erase sets a sector to 0xFF, program can only
 // clear bits (old & new), and a power cut can be injected at any erase or program, leaving it half
 // done. `partition()` gives the HAL Flash the firmware sees for one partition.
-import { readFileSync, writeFileSync, renameSync, existsSync } from 'node:fs';
 import type { Flash } from '../src/hal.ts';
 import { CHIP_SIZE, LAYOUT, SECTOR_SIZE, type Partition } from './layout.ts';
 import { seededRng } from './rng.ts';
+import { simHost } from './host.ts';
 
 /** Thrown by the operation a power cut interrupted, then by every operation until `powerOn()`. */
 export class PowerCut extends Error {
@@ -116,15 +116,14 @@ export class NorFlash implements Flash {
 
   /** Loads a chip saved by `save`, or a fresh erased one when the file does not exist. */
   static load(path: string, opts: Omit<NorFlashOptions, 'bytes'> = {}): NorFlash {
-    if (!existsSync(path)) return new NorFlash(opts);
-    return new NorFlash({ ...opts, bytes: new Uint8Array(readFileSync(path)) });
+    const files = simHost().files;
+    if (!files.exists(path)) return new NorFlash(opts);
+    return new NorFlash({ ...opts, bytes: files.read(path) });
   }
 
   /** Writes the chip's bytes to `path` (through a temporary file, so a crash leaves the old one). */
   save(path: string): void {
-    const tmp = `${path}.tmp`;
-    writeFileSync(tmp, this.bytes);
-    renameSync(tmp, path);
+    simHost().files.write(path, this.bytes, true);
   }
 
   /**

@@ -18,7 +18,7 @@ import { TEST_KEY_ID, TEST_PUBLIC_KEY_HEX } from '../src/sph1/keys.ts';
 import { fromHex, toHex } from '../src/hex.ts';
 import type { TrustReport } from '../src/service/protocol.ts';
 import type { NorChip } from './bootloader.ts';
-import { publicKeyProblem } from '../tools/node-crypto.ts';
+import { publicKeyProblem } from '../src/crypto/device-rules.ts';
 
 export interface Trust {
   firmwareKey: Uint8Array;

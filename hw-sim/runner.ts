@@ -1,15 +1,14 @@
 // Plays a checked scenario on a Simulator: each step is reported as it passes; the first failing step
 // stops the run with the display and what was expected.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
 import { Simulator, type SimEvents } from './sim.ts';
 import { NorFlash } from './nor-flash.ts';
-import { drawPng, drawText, type Panel } from './render.ts';
+import { drawText, type Panel } from './render.ts';
+import { simHost } from './host.ts';
 import { transmit, ScannerOptionError } from './scanners/index.ts';
 import { ticketCode } from './tickets.ts';
 import type { Scenario, Step } from './scenario.ts';
 import { formatEur, type Lang } from '../src/i18n.ts';
-import { publicKeyArg } from '../src/node/key-args.ts';
+import { fromHex } from '../src/hex.ts';
 import { messages } from '../src/messages/index.ts';
 
 export interface StepReport {
@@ -141,7 +140,11 @@ function describeOn(s: Step): string {
 export function simulatorFor(sc: Scenario, o: RunOptions = {}, deviceId = sc.device?.id): Simulator {
   const chip = o.chip ?? (sc.device?.flash ? NorFlash.load(resolveFrom(sc.file, sc.device.flash)) : new NorFlash());
   const key = (v: string | undefined, option: string) =>
-    v === undefined ? undefined : publicKeyArg(option, /^[0-9a-fA-F]{64}$/.test(v) ? v : resolveFrom(sc.file, v));
+    v === undefined
+      ? undefined
+      : /^[0-9a-fA-F]{64}$/.test(v)
+        ? fromHex(v)
+        : simHost().publicKeyFile(option, resolveFrom(sc.file, v));
   return new Simulator({
     chip,
     seed: sc.seed,
@@ -156,19 +159,8 @@ export function simulatorFor(sc: Scenario, o: RunOptions = {}, deviceId = sc.dev
   });
 }
 
-/**
- * mkdir -p, one level at a time: Node 20's recursive mkdirSync loops forever under a parent it cannot
- * create (/proc/x/y), this throws instead.
- */
-function makeDirs(dir: string): void {
-  if (existsSync(dir)) return;
-  const parent = dirname(dir);
-  if (parent !== dir) makeDirs(parent);
-  mkdirSync(dir);
-}
-
 function resolveFrom(file: string, p: string): string {
-  return isAbsolute(p) ? p : resolve(dirname(file), p);
+  return simHost().files.resolve(file, p);
 }
 
 export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<RunReport> {
@@ -392,11 +384,10 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
       case 'screenshot': {
         if (o.screenshot)
           return void (await o.screenshot(s.file, { lines: sim.screen, rows: 4, columns: 20, led: sim.led }));
-        const file =
-          o.screenshotDir && !isAbsolute(s.file) ? resolve(o.screenshotDir, s.file) : resolveFrom(sc.file, s.file);
+        const files = simHost().files;
+        const file = o.screenshotDir ? files.under(o.screenshotDir, s.file) : resolveFrom(sc.file, s.file);
         try {
-          makeDirs(dirname(file));
-          writeFileSync(file, drawPng({ lines: sim.screen, rows: 4, columns: 20, led: sim.led }));
+          files.write(file, simHost().png({ lines: sim.screen, rows: 4, columns: 20, led: sim.led }));
         } catch (e) {
           const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
           return say.screenshot(file, why);

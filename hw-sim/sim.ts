@@ -1,7 +1,6 @@
 // The whole handheld in software: the NOR chip, the bootloader (or developer mode), the firmware bundle
 // running in QuickJS with the simulated peripherals, on virtual time. Scenarios, the demo, the
 // interactive mode and the benchmarks all drive this class.
-import { readFileSync } from 'node:fs';
 import type { Frame, Key, LedColor } from '../src/hal.ts';
 import { Scheduler } from './scheduler.ts';
 import { BLOCK64, NorFlash, PowerCut } from './nor-flash.ts';
@@ -17,7 +16,6 @@ import {
   type NorChip,
 } from './bootloader.ts';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from '../src/image/format.ts';
-import { nodeSign } from '../tools/node-crypto.ts';
 import { LAYOUT, SECTOR_SIZE } from './layout.ts';
 import { provisionTrust, readTrust, isDevFirmwareKey, type Trust } from './provision.ts';
 import { toHex } from '../src/hex.ts';
@@ -30,26 +28,23 @@ import { SimNetwork } from './network.ts';
 import { fromHex } from '../src/hex.ts';
 import { nobleSign, publicKeyOf } from '../src/crypto/ed25519.ts';
 import { DEV_DEVICE_SEED_HEX } from '../src/registry/protocol.ts';
-import { ROOT, BUNDLE_PATH, IMAGE_PATH } from '../tools/paths.ts';
-import { ensureBuiltSync, type StaleReason } from '../tools/build.ts';
+import type { StaleReason } from '../tools/build.ts';
+import { simHost } from './host.ts';
 import type { Payment } from '../src/ledger/index.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8Encode } from '../src/utf8.ts';
 
-export { ROOT, BUNDLE_PATH, IMAGE_PATH };
-
 /** The device's VM limits: the simulator, the firmware tests (test/firmware/harness.ts) and the firmware bench run the bundle under these. */
 export const VM_LIMITS = { memoryLimit: 8 << 20, stackLimit: 256 * 1024, deadlineMs: 2000 };
 
-/** firmware/dist/saphir-fw.js, built first when missing or stale (tools/build.ts). */
+/** firmware/dist/saphir-fw.js, built first when missing or stale: the host's (hw-sim/host.ts). */
 export function ensureBundle(onBuild?: (why: StaleReason) => void): string {
-  return readFileSync(ensureBuiltSync(onBuild), 'utf8');
+  return simHost().bundle(onBuild);
 }
 
 /** The signed image firmware/dist/saphir-fw.img (built when missing or stale), for booting through the bootloader. */
 export function ensureImage(onBuild?: (why: StaleReason) => void): Uint8Array {
-  ensureBuiltSync(onBuild);
-  return new Uint8Array(readFileSync(IMAGE_PATH));
+  return simHost().image(onBuild);
 }
 
 /** The bootloader's view of the chip. */
@@ -497,7 +492,7 @@ export class Simulator {
     const v = { base: ['0.1.0', 1], next: ['0.2.0', 2], older: ['0.0.9', 0], forged: ['0.2.0', 2] } as const;
     const [version, securityCounter] = v[kind];
     const seed = kind === 'forged' ? new Uint8Array(32).fill(0x0f) : fromHex(DEV_FIRMWARE_SEED_HEX);
-    return packImage({ bundle, version, boardId: BOARD_ID, securityCounter, seed, sign: nodeSign });
+    return packImage({ bundle, version, boardId: BOARD_ID, securityCounter, seed, sign: simHost().sign });
   }
 
   /** Factory programming: the `base` image in slot A, confirmed; the device then boots through the bootloader. */

@@ -2,6 +2,7 @@
 // be there when the scheduler reaches it. A worker thread does the request; this thread waits on a
 // shared buffer (Atomics.wait) until it is done. Node-only.
 import { Worker } from 'node:worker_threads';
+import type { BlockingHttp, SyncAnswer } from './host.ts';
 
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -28,12 +29,9 @@ parentPort.on('message', async ({ seq, url, body, timeoutMs }) => {
 });
 `;
 
-export interface SyncAnswer {
-  status: number;
-  body: string;
-}
+export type { SyncAnswer };
 
-export class SyncHttp {
+export class SyncHttp implements BlockingHttp {
   private worker: Worker | null = null;
   private readonly flag = new SharedArrayBuffer(4);
   private readonly data = new SharedArrayBuffer(1 << 20);

@@ -5,7 +5,7 @@ import { utf8Encode } from '../src/utf8.ts';
 import { encodeTicket } from '../src/sph1/encode.ts';
 import { TEST_KEY_ID, TEST_KEY_SEED_HEX } from '../src/sph1/keys.ts';
 import { fromHex } from '../src/hex.ts';
-import { nodeSign } from '../tools/node-crypto.ts';
+import { simHost } from './host.ts';
 import { isPrizeAmount } from '../src/game/prize-table.ts';
 
 export interface TicketSpec {
@@ -43,6 +43,6 @@ export function ticketCode(t: TicketSpec): string {
     { emission: t.emission, block: t.block, number: t.number, keyId: t.keyId ?? TEST_KEY_ID },
     zones,
     seed,
-    nodeSign,
+    simHost().sign,
   );
 }

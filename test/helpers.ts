@@ -5,6 +5,8 @@ import { createRequire } from 'node:module';
 import { delimiter, join } from 'node:path';
 import { test as uvuTest } from 'uvu';
 import { ROOT } from '../tools/paths.ts';
+// The simulator's host in Node (hw-sim/host.ts): node:crypto, files, the firmware build.
+import '../hw-sim/node-host.ts';
 
 export { ROOT };
 export const FIXTURES = join(ROOT, 'test', 'fixtures');

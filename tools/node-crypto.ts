@@ -1,9 +1,11 @@
 // Host-side Ed25519 through node:crypto (about 14× faster than noble here), or libsodium
 // (tools/sodium.ts, about twice as fast again) when sodium-native loads. Node-only.
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
-import { Point } from '@noble/ed25519';
-import { nobleVerify, type Signer, type Verifier } from '../src/crypto/ed25519.ts';
+import { type Signer, type Verifier } from '../src/crypto/ed25519.ts';
+import { withDeviceRules } from '../src/crypto/device-rules.ts';
 import { sodium } from './sodium.ts';
+
+export { publicKeyProblem, withDeviceRules } from '../src/crypto/device-rules.ts';
 
 /** Which library signs and verifies on this host: `sodium-native`, else `node:crypto`. */
 export const HOST_CRYPTO: 'sodium-native' | 'node:crypto' = sodium ? 'sodium-native' : 'node:crypto';
@@ -47,37 +49,6 @@ export const nodeVerify: Verifier = (signature, message, publicKey) => {
 export const nodeSign: Signer = (message, seed) =>
   sodium ? sodium.sign(message, seed) : new Uint8Array(sign(null, message, privateKeyObject(seed)));
 
-const keyProblems = new Map<string, string | null>();
-
-/**
- * Why the device would refuse this public key for every signature (not 32 bytes, not a canonical
- * point encoding, small order), or null. Cached: key rings are small.
- */
-let lastGood: Uint8Array | null = null;
-let lastGoodCopy = new Uint8Array(32);
-
-export function publicKeyProblem(publicKey: Uint8Array): string | null {
-  if (publicKey.length !== 32) return 'not 32 bytes';
-  // Key rings hand the same array for every ticket: skip the lookup when it is unchanged.
-  if (publicKey === lastGood && Buffer.compare(publicKey, lastGoodCopy) === 0) return null;
-  const id = Buffer.from(publicKey).toString('hex');
-  let p = keyProblems.get(id);
-  if (p === undefined) {
-    try {
-      p = Point.fromBytes(publicKey, false).isSmallOrder() ? 'small-order point' : null;
-    } catch {
-      p = 'not a canonical curve point';
-    }
-    if (keyProblems.size > 4096) keyProblems.clear();
-    keyProblems.set(id, p);
-  }
-  if (p === null) {
-    lastGood = publicKey;
-    lastGoodCopy = publicKey.slice();
-  }
-  return p;
-}
-
 /**
  * The device's verdict (RFC 8032 strict, cofactored: firmware/verify.ts, noble with zip215=false) at
  * node:crypto's speed, for every host path that judges tickets (check, audit, scan). node:crypto checks
@@ -87,15 +58,3 @@ export function publicKeyProblem(publicKey: Uint8Array): string | null {
  * canonical, it checks S < L, and the cofactorless equation implies the cofactored one.
  */
 export const hostVerify: Verifier = withDeviceRules(nodeVerify);
-
-/**
- * The device's verdict from a fast host verifier (node:crypto, sodium-native, …) whose yes is sound
- * for an acceptable key (canonical R, S < L, cofactorless or cofactored equation): keys the device
- * refuses are refused first, and its no is checked against the device's rules.
- */
-export function withDeviceRules(fast: Verifier): Verifier {
-  return (signature, message, publicKey) => {
-    if (signature.length !== 64 || publicKeyProblem(publicKey) !== null) return false;
-    return fast(signature, message, publicKey) || nobleVerify(signature, message, publicKey);
-  };
-}

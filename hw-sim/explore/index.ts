@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { startWorkers, runOrdered, workerCount } from '../../src/node/workers/pool.ts';
 import { exploreOne, type ScheduleResult } from './explore.ts';
 import type { Gate } from './menu.ts';
+import '../node-host.ts';
 
 export { exploreOne, makeSchedule, scenarioYaml, replays, type ScheduleResult } from './explore.ts';
 export { MENU, GATES, INVARIANTS, gatesOf, type Gate } from './menu.ts';

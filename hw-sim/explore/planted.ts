@@ -4,7 +4,7 @@
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../sim.ts';
+import { ROOT } from '../../tools/paths.ts';
 
 export interface PlantedDefect {
   /** The source file (from the repository root) and the text replaced. */

@@ -1,6 +1,7 @@
 // Worker thread of the fault explorer: runs schedules (seed, index) on the firmware bundle it was given.
 import { parentPort, workerData } from 'node:worker_threads';
 import { exploreOne } from './explore.ts';
+import '../node-host.ts';
 
 const { seed, gates, bundle, shrink, minOps, maxOps, noCamera } = workerData as {
   seed: string;

@@ -3,7 +3,7 @@
 // serves the same files. Nothing is fetched from elsewhere at run time.
 import { build as esbuild, type Plugin } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from '../../tools/build.ts';
@@ -18,22 +18,22 @@ async function ensureFirmware(): Promise<void> {
   await ensureBuilt();
 }
 
-/** Node-only imports of shared hw-sim modules, and what the browser build uses instead. */
-const SHIMMED = new Set(['node:fs', 'node:path', 'node:url', 'node:child_process', 'node:util', 'pngjs']);
+/** Packages that need Node (built-ins, native code): none may be in the page's import graph. */
+const NODE_ONLY = ['pngjs', 'sodium-native', 'node-hid', 'serialport', '@serialport/', 'pg', '@electric-sql/pglite'];
 
-/** Exported for the tests. */
+/**
+ * The page shares hw-sim's modules with Node as they are: what differs (crypto, HTTP, the firmware
+ * build, files) comes in through hw-sim/host.ts. A Node built-in or a Node-only package anywhere in
+ * the page's import graph fails the build, naming the module that imports it. Exported for the tests.
+ */
 export const browserOnly: Plugin = {
   name: 'browser-only',
   setup(b) {
     b.onResolve({ filter: /.*/ }, (args) => {
-      if (SHIMMED.has(args.path)) return { path: join(HERE, 'node-shim.ts') };
       if (args.path === 'quickjs-emscripten') return { path: join(HERE, 'qjs-web.ts') };
       if (args.path === '@jitl/quickjs-ng-wasmfile-release-sync') return { path: args.path, external: true };
-      if (args.path.endsWith('/node-crypto.ts')) return { path: join(HERE, 'crypto-shim.ts') };
-      if (args.path.endsWith('/tools/build.ts')) return { path: join(HERE, 'build-shim.ts') };
-      // The page has no fleet registry: its device's network never answers (status 0).
-      if (args.path.endsWith('/sync-http.ts')) return { path: join(HERE, 'sync-http-shim.ts') };
-      if (args.path.startsWith('node:')) {
+      const nodeOnly = NODE_ONLY.some((p) => args.path === p || (p.endsWith('/') && args.path.startsWith(p)));
+      if (args.path.startsWith('node:') || builtinModules.includes(args.path) || nodeOnly) {
         return {
           errors: [
             { text: `the web simulator must not import '${args.path}' (from ${relative(ROOT, args.importer)})` },
@@ -102,6 +102,8 @@ export async function buildWeb(o: { outDir?: string; quiet?: boolean } = {}): Pr
     .sort())
     scenarios[f] = readFileSync(join(scDir, f), 'utf8');
   writeFileSync(join(outDir, 'scenarios.json'), JSON.stringify(scenarios));
+  // No fleet registry from a static server; `saphir sim --web --registry` serves its own config.json.
+  writeFileSync(join(outDir, 'config.json'), JSON.stringify({ registry: null }));
   // Last: its time marks the build as complete (isWebStale).
   copyFileSync(join(HERE, 'index.html'), join(outDir, 'index.html'));
   const files: Record<string, number> = {};

@@ -1,6 +1,8 @@
 // The web simulator's local HTTP server (`saphir sim --web`): serves hw-sim/web/dist/ (built when
-// stale), nothing else; it fetches nothing from the internet. Port 0 picks a free port.
-import { createServer, type Server } from 'node:http';
+// stale), nothing else; it fetches nothing from the internet. Port 0 picks a free port. With `registry`,
+// it also passes the page's device's requests on /registry/… to that fleet registry (same origin for
+// the page, so the registry needs no CORS), and config.json tells the page so.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join, normalize, sep } from 'node:path';
 import { ensureWebBuilt } from './build.ts';
@@ -13,16 +15,48 @@ const TYPES: Record<string, string> = {
   '.wasm': 'application/wasm',
 };
 
+/** The page's config.json, or a device request passed on to the registry (its answer, or 502). */
+function toRegistry(registry: string, path: string, req: IncomingMessage, res: ServerResponse): void {
+  if (path === '/config.json') {
+    res.writeHead(200, { 'content-type': TYPES['.json'], 'cache-control': 'no-cache' });
+    res.end(JSON.stringify({ registry: '/registry' }));
+    return;
+  }
+  if (req.method !== 'POST') {
+    res.writeHead(405).end();
+    return;
+  }
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    fetch(registry.replace(/\/$/, '') + path.slice('/registry'.length), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.concat(chunks),
+    })
+      .then(async (r) => {
+        const body = Buffer.from(await r.arrayBuffer());
+        res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json' });
+        res.end(body);
+      })
+      .catch(() => res.writeHead(502).end());
+  });
+}
+
 export interface WebServer {
   url: string;
   server: Server;
   close(): Promise<void>;
 }
 
-export async function startWebServer(o: { port?: number; host?: string; dir?: string } = {}): Promise<WebServer> {
+export async function startWebServer(
+  o: { port?: number; host?: string; dir?: string; registry?: string } = {},
+): Promise<WebServer> {
   const dir = o.dir ?? (await ensureWebBuilt());
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    if (o.registry && (path === '/config.json' || path.startsWith('/registry/')))
+      return toRegistry(o.registry, path, req, res);
     const file = normalize(join(dir, path === '/' ? 'index.html' : path));
     if (!file.startsWith(dir + sep) || (req.method !== 'GET' && req.method !== 'HEAD')) {
       res.writeHead(404).end();

@@ -10,6 +10,8 @@ import { transmit, ScannerOptionError, type ScannerKind, type ModelOptions } fro
 import { ticketCode, ticketProblem, type TicketSpec } from '../tickets.ts';
 import { parseScenario, ScenarioError } from '../scenario.ts';
 import { runScenario, simulatorFor } from '../runner.ts';
+import { useSimHost } from '../host.ts';
+import { XhrHttp } from './xhr-http.ts';
 import type { Frame, Key } from '../../src/hal.ts';
 import type { ToPage, ToWorker } from './protocol.ts';
 
@@ -21,6 +23,16 @@ useQuickjsModule(
     newVariant(RELEASE_SYNC, { wasmLocation: new URL('quickjs.wasm', self.location.href).href }),
   ),
 );
+
+// The simulator's host here (hw-sim/host.ts): the bundle this worker fetched; Ed25519 through noble
+// (the default); no files, no firmware build, no PNG (the page draws screenshots itself).
+useSimHost({
+  bundle: () => {
+    if (!bundle) throw new Error('the firmware bundle is not loaded yet');
+    return bundle;
+  },
+  http: () => new XhrHttp(),
+});
 
 // --- the chip in IndexedDB ------------------------------------------------------------------------
 
@@ -79,6 +91,8 @@ let db: IDBDatabase | undefined;
 /** False in a second tab: the chip is loaded from IndexedDB but never written back. */
 let owner = true;
 let bundle = '';
+/** The fleet registry the page's server passes requests to (config.json), as the device's URL. */
+let registry: string | undefined;
 let live: Simulator;
 let savedOps = -1;
 /** Set while a scenario runs: its own simulator has the screen, the live device's time stands still. */
@@ -108,6 +122,7 @@ function newLive(chip: NorFlash): Simulator {
     bundle,
     seed: Date.now(),
     clockMs: Date.now(),
+    registry,
     events: {
       display: () => postState(sim, 'live'),
       led: () => postState(sim, 'live'),
@@ -163,7 +178,8 @@ async function start(fresh?: Uint8Array | 'blank'): Promise<void> {
   const bytes = fresh === 'blank' ? undefined : (fresh ?? (db ? await loadChip(db) : undefined));
   const chip = new NorFlash(bytes ? { bytes } : {});
   live = newLive(chip);
-  if (!bytes) live.configure({});
+  // With a registry, the device is pointed at it (configure writes the registry URL).
+  if (!bytes || registry) live.configure({});
   savedOps = -1;
   await live.boot();
   await persist(true);
@@ -314,6 +330,10 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
 (async () => {
   try {
     bundle = await (await fetch(new URL('saphir-fw.js', self.location.href).href)).text();
+    const config = (await (await fetch(new URL('config.json', self.location.href).href)).json()) as {
+      registry?: string | null;
+    };
+    if (config.registry) registry = new URL(config.registry, self.location.href).href;
     try {
       db = await openDb();
       owner = await ownChip();

@@ -32,7 +32,7 @@ const ALLOWED: Record<Area, Area[]> = {
  * uses the CLI's worker pool; both belong below host and simulator.
  */
 const KNOWN = [
-  'hw-sim/runner.ts → src/node/key-args.ts',
+  'hw-sim/node-host.ts → src/node/key-args.ts',
   // The fault explorer (#10) runs its schedules on the CLI's worker pool.
   'hw-sim/explore/index.ts → src/node/workers/pool.ts',
 ];

@@ -143,5 +143,5 @@ export async function waitDisplayFirefox(p: PPage, text: string, timeout = 20000
     `document.querySelector('[data-test="display"]').textContent.includes(${JSON.stringify(text)})`,
     { timeout },
   );
-  return p.$eval('[data-test="display"]', (e) => (e as HTMLElement).innerText);
+  return p.evaluate(`document.querySelector('[data-test="display"]').innerText`) as Promise<string>;
 }

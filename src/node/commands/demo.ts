@@ -8,9 +8,11 @@ import { formatEur, type Lang } from '../../i18n.ts';
 import { messages } from '../../messages/index.ts';
 import { parseScenario, ScenarioError } from '../../../hw-sim/scenario.ts';
 import { runScenario, simulatorFor } from '../../../hw-sim/runner.ts';
-import { ensureBundle, ROOT } from '../../../hw-sim/sim.ts';
+import { ensureBundle } from '../../../hw-sim/sim.ts';
+import { ROOT } from '../../../tools/paths.ts';
 import { displayFrame, indent, reportText, scenarioErrorText, stepLine } from '../../../hw-sim/present.ts';
 import { buildNotice } from '../build-notice.ts';
+import '../../../hw-sim/node-host.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.demo;
 

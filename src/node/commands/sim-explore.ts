@@ -4,6 +4,7 @@ import type { Lang } from '../../i18n.ts';
 import { ensureBundle } from '../../../hw-sim/sim.ts';
 import { buildNotice } from '../build-notice.ts';
 import { explore, gatesOf, INVARIANTS, type ExploreSummary } from '../../../hw-sim/explore/index.ts';
+import '../../../hw-sim/node-host.ts';
 
 export interface ExploreArgs {
   explore: string;

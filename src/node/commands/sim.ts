@@ -17,7 +17,7 @@ import { Simulator, ensureBundle, bootChip, type SimConfig } from '../../../hw-s
 import { NorFlash } from '../../../hw-sim/nor-flash.ts';
 import { transmit, SCANNER_KINDS, type ScannerKind } from '../../../hw-sim/scanners/index.ts';
 import { ticketCode } from '../../../hw-sim/tickets.ts';
-import { drawPng } from '../../../hw-sim/render.ts';
+import { drawPng } from '../../../hw-sim/png.ts';
 import { T, displayFrame, reportText, scenarioErrorText, stepLine } from '../../../hw-sim/present.ts';
 import { messages } from '../../messages/index.ts';
 import { isPrizeAmount } from '../../game/prize-table.ts';
@@ -25,6 +25,7 @@ import { buildNotice } from '../build-notice.ts';
 import { writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { publicKeyArg } from '../key-args.ts';
+import '../../../hw-sim/node-host.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.sim;
 
@@ -88,7 +89,7 @@ export async function run(args: string[]): Promise<number> {
   }
   if (values.web) {
     const port = values.port === undefined ? 0 : intOf(values.port, '--port', 0, 65535);
-    return web({ lang, port, host: values.host, open: !!values.open });
+    return web({ lang, port, host: values.host, open: !!values.open, registry: registryOption(values.registry) });
   }
   if (values.pty) {
     const baud = values.baud === undefined ? undefined : intOf(values.baud, '--baud', 300, 4_000_000);
@@ -690,9 +691,10 @@ function ptyCommands(
 
 // --- web ------------------------------------------------------------------------------------------
 
-async function web(o: { lang: Lang; port: number; host?: string; open: boolean }): Promise<number> {
+async function web(o: { lang: Lang; port: number; host?: string; open: boolean; registry?: string }): Promise<number> {
   const { startWebServer } = await import('../../../hw-sim/web/server.ts');
-  const w = await startWebServer({ port: o.port, host: o.host });
+  const registry = o.registry ? await openRegistry(o.registry, o.lang) : undefined;
+  const w = await startWebServer({ port: o.port, host: o.host, registry: registry?.reg.url });
   const fr = o.lang === 'fr';
   process.stdout.write(
     `${fr ? 'Simulateur web' : 'Web simulator'}: ${w.url}\n${fr ? 'Ctrl-C pour arrêter.' : 'Ctrl-C to stop.'}\n`,
@@ -713,5 +715,6 @@ async function web(o: { lang: Lang; port: number; host?: string; open: boolean }
     process.once('SIGTERM', resolve);
   });
   await w.close();
+  await registry?.close();
   return 0;
 }

@@ -1,0 +1,84 @@
+// What the simulator takes from the machine it runs on, injected by its caller: Node's (hw-sim/node-host.ts,
+// installed by importing it) or the web page's worker (hw-sim/web/worker.ts). The simulator's own modules
+// stay portable (no Node built-ins): the page runs the same code as `saphir sim`. Defaults: Ed25519
+// through noble under the device's rules; everything that needs files, a firmware build or a network
+// says it is not there.
+import { nobleSign, nobleVerify, type Signer, type Verifier } from '../src/crypto/ed25519.ts';
+import { withDeviceRules } from '../src/crypto/device-rules.ts';
+import type { StaleReason } from '../tools/build.ts';
+import type { Panel } from './render.ts';
+
+export interface SyncAnswer {
+  status: number;
+  body: string;
+}
+
+/** Blocking HTTP: the simulated device lives on virtual time, so an answer must be there when the scheduler reaches it. */
+export interface BlockingHttp {
+  /** POSTs `body`; blocks until the answer or `timeoutMs`; status 0 when none came. */
+  post(url: string, body: string, timeoutMs: number): SyncAnswer;
+  close(): void;
+}
+
+/** The files a scenario or the CLI names: a flash file, key files, screenshots. */
+export interface SimFiles {
+  /** `path` from the folder of the file `from` (absolute paths as they are). */
+  resolve(from: string, path: string): string;
+  /** `path` under the folder `dir`. */
+  under(dir: string, path: string): string;
+  exists(path: string): boolean;
+  read(path: string): Uint8Array;
+  /** Writes `bytes`, creating the folders; through a temporary file when `atomic`. */
+  write(path: string, bytes: Uint8Array, atomic?: boolean): void;
+}
+
+export interface SimHost {
+  /** Signs the simulator's own images and tickets. */
+  sign: Signer;
+  /** The device's verdict on a signature (RFC 8032 strict, cofactored, small-order keys refused). */
+  verify: Verifier;
+  /** A blocking HTTP client for one simulated network (`SimOptions.registry`). */
+  http(): BlockingHttp;
+  /** The firmware bundle's text, for a simulator given none (firmware/dist/saphir-fw.js, built when stale). */
+  bundle(onBuild?: (why: StaleReason) => void): string;
+  /** The signed firmware image (firmware/dist/saphir-fw.img, built when stale). */
+  image(onBuild?: (why: StaleReason) => void): Uint8Array;
+  files: SimFiles;
+  /** A public key from a key file (JSON or 64 hex digits); `option` names it in errors. */
+  publicKeyFile(option: string, path: string): Uint8Array;
+  /** The display as a PNG image (screenshots). */
+  png(panel: Panel, scale?: number): Uint8Array;
+}
+
+function missing(what: string): never {
+  throw new Error(`${what}: not available here (Node: import hw-sim/node-host.ts; elsewhere: useSimHost)`);
+}
+
+const defaults: SimHost = {
+  sign: nobleSign,
+  verify: withDeviceRules(nobleVerify),
+  http: () => missing('the simulated network (blocking HTTP)'),
+  bundle: () => missing('the firmware bundle'),
+  image: () => missing('the firmware image'),
+  files: {
+    resolve: (_from, path) => path,
+    under: (_dir, path) => path,
+    exists: () => false,
+    read: (path) => missing(`reading ${path}`),
+    write: (path) => missing(`writing ${path}`),
+  },
+  publicKeyFile: (option, path) => missing(`${option} ${path} (a key file)`),
+  png: () => missing('drawing a PNG'),
+};
+
+let current: SimHost = defaults;
+
+/** The host the simulator runs on. */
+export function simHost(): SimHost {
+  return current;
+}
+
+/** Installs what this machine provides (the rest keeps the defaults). */
+export function useSimHost(h: Partial<SimHost>): void {
+  current = { ...current, ...h };
+}

@@ -1,0 +1,57 @@
+// The simulator's host in Node (hw-sim/host.ts): node:crypto or sodium-native, blocking HTTP through a
+// worker thread, the firmware from firmware/dist (built when stale), files, PNG screenshots. Importing
+// this module installs it; every Node entry that runs the simulator imports it (the CLI's sim and demo
+// commands, the explorer's workers, the tests' helpers, the benchmarks). Node-only.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { useSimHost } from './host.ts';
+import { SyncHttp } from './sync-http.ts';
+import { drawPng } from './png.ts';
+import { hostVerify, nodeSign } from '../tools/node-crypto.ts';
+import { ensureBuiltSync, type StaleReason } from '../tools/build.ts';
+import { IMAGE_PATH } from '../tools/paths.ts';
+import { publicKeyArg } from '../src/node/key-args.ts';
+
+/** firmware/dist/saphir-fw.js, built first when missing or stale (tools/build.ts). */
+export function ensureBundle(onBuild?: (why: StaleReason) => void): string {
+  return readFileSync(ensureBuiltSync(onBuild), 'utf8');
+}
+
+/** The signed image firmware/dist/saphir-fw.img (built when missing or stale), for booting through the bootloader. */
+export function ensureImage(onBuild?: (why: StaleReason) => void): Uint8Array {
+  ensureBuiltSync(onBuild);
+  return new Uint8Array(readFileSync(IMAGE_PATH));
+}
+
+/**
+ * mkdir -p, one level at a time: Node 20's recursive mkdirSync loops forever under a parent it cannot
+ * create (/proc/x/y), this throws instead.
+ */
+function makeDirs(dir: string): void {
+  if (existsSync(dir)) return;
+  const parent = dirname(dir);
+  if (parent !== dir) makeDirs(parent);
+  mkdirSync(dir);
+}
+
+useSimHost({
+  sign: nodeSign,
+  verify: hostVerify,
+  http: () => new SyncHttp(),
+  bundle: ensureBundle,
+  image: ensureImage,
+  files: {
+    resolve: (from, p) => (isAbsolute(p) ? p : resolve(dirname(from), p)),
+    under: (dir, p) => (isAbsolute(p) ? p : resolve(dir, p)),
+    exists: existsSync,
+    read: (p) => new Uint8Array(readFileSync(p)),
+    write: (p, bytes, atomic) => {
+      makeDirs(dirname(resolve(p)));
+      if (!atomic) return writeFileSync(p, bytes);
+      writeFileSync(`${p}.tmp`, bytes);
+      renameSync(`${p}.tmp`, p);
+    },
+  },
+  publicKeyFile: publicKeyArg,
+  png: drawPng,
+});
