@@ -3,6 +3,7 @@
 // (everything it loads, QuickJS's .wasm included; the local server does not compress).
 import { chromiumMissing, launch, server, waitDisplay } from '../test/web/browser.ts';
 import { ticketCode } from '../hw-sim/tickets.ts';
+import '../hw-sim/node-host.ts';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 

@@ -7,6 +7,7 @@ import { REASON_TEXT, WORDS } from '../../src/i18n.ts';
 import { parseImage } from '../../src/image/format.ts';
 import { ensureImage } from '../../hw-sim/sim.ts';
 import { parseScenario, ScenarioError } from '../../hw-sim/scenario.ts';
+import '../../hw-sim/node-host.ts';
 
 type Leaf = { path: string; fr: string; en: string };
 

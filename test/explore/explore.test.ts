@@ -11,6 +11,7 @@ import { GATES } from '../../hw-sim/explore/menu.ts';
 import { plantedBundle, type DefectName } from '../../hw-sim/explore/planted.ts';
 import { parseScenario } from '../../hw-sim/scenario.ts';
 import { runScenario } from '../../hw-sim/runner.ts';
+import '../../hw-sim/node-host.ts';
 
 const out = mkdtempSync(join(tmpdir(), 'saphir-explore-'));
 let clean: string;

@@ -10,6 +10,7 @@ import type { NorFlash } from '../../hw-sim/nor-flash.ts';
 import { ensureBuilt } from '../../tools/build.ts';
 import { ticketCode } from '../../hw-sim/tickets.ts';
 import { VM_LIMITS } from '../../hw-sim/sim.ts';
+import '../../hw-sim/node-host.ts';
 
 export { ROOT as ROOT_DIR } from '../../tools/paths.ts';
 

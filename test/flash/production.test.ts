@@ -19,6 +19,7 @@ import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { utf8Encode } from '../../src/utf8.ts';
 import { saphirIn } from './harness.ts';
 import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
+import '../../hw-sim/node-host.ts';
 
 const BAUD = 921600;
 const PROD_SEED = new Uint8Array(32).fill(7);

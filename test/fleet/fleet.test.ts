@@ -7,6 +7,7 @@ import { NorFlash } from '../../hw-sim/nor-flash.ts';
 import { transmit } from '../../hw-sim/scanners/index.ts';
 import { ticketCode } from '../../hw-sim/tickets.ts';
 import { startEmbeddedRegistry, type EmbeddedRegistry } from '../../src/node/registry/embedded.ts';
+import '../../hw-sim/node-host.ts';
 
 let reg: EmbeddedRegistry;
 const sims: Simulator[] = [];

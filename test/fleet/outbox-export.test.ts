@@ -9,6 +9,7 @@ import { ticketCode } from '../../hw-sim/tickets.ts';
 import { ServiceClient, type Link } from '../../src/node/flash-client.ts';
 import { pushOutbox } from '../../src/node/commands/ledger.ts';
 import { startEmbeddedRegistry } from '../../src/node/registry/embedded.ts';
+import '../../hw-sim/node-host.ts';
 
 test('offline payments reach the registry through the service port, once; the device marks them heard', async () => {
   const reg = await startEmbeddedRegistry();

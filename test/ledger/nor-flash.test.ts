@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NorFlash, PowerCut, seeded } from '../../hw-sim/nor-flash.ts';
 import { CHIP_SIZE, LAYOUT, SECTOR_SIZE } from '../../hw-sim/layout.ts';
+import '../../hw-sim/node-host.ts';
 
 const small = () => new NorFlash({ size: 4 * 256, sectorSize: 256 });
 

@@ -11,6 +11,7 @@ import { serveRegistry, type RegistryServer } from '../../src/node/registry/serv
 import { postRegistry, type DeviceCredentials } from '../../src/node/registry/client.ts';
 import { testKeyRing } from '../../src/sph1/keys.ts';
 import { ticketCode } from '../../hw-sim/tickets.ts';
+import '../../hw-sim/node-host.ts';
 
 export const dev = (deviceId: string): DeviceCredentials => ({ deviceId, seedHex: DEV_DEVICE_SEED_HEX });
 export function ownKey(deviceId: string): DeviceCredentials & { publicHex: string } {

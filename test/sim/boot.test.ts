@@ -8,6 +8,7 @@ import { provision } from '../../hw-sim/bootloader.ts';
 import { LAYOUT } from '../../hw-sim/layout.ts';
 import { transmit } from '../../hw-sim/scanners/index.ts';
 import { ticketCode } from '../../hw-sim/tickets.ts';
+import '../../hw-sim/node-host.ts';
 
 test('a chip with the signed image boots it through the bootloader and shows its hash', async () => {
   const chip = new NorFlash();

@@ -8,6 +8,7 @@ import { NorFlash, seeded } from '../../hw-sim/nor-flash.ts';
 import { LAYOUT, SECTOR_SIZE } from '../../hw-sim/layout.ts';
 import { transmit } from '../../hw-sim/scanners/index.ts';
 import { ticketCode } from '../../hw-sim/tickets.ts';
+import '../../hw-sim/node-host.ts';
 
 const CLOCK = Date.UTC(2027, 0, 15, 9);
 const tickets = [1, 2, 3].map((number) => ({ emission: 1, block: 4, number, prize: 10 }));

@@ -17,6 +17,7 @@ import { runScenario } from '../../hw-sim/runner.ts';
 import { seededRng } from '../../hw-sim/rng.ts';
 import { BEEPS } from '../../src/signals.ts';
 import { LAYOUT } from '../../hw-sim/layout.ts';
+import '../../hw-sim/node-host.ts';
 
 test('scheduler: events in time order, ties in insertion order, cancel, runUntil stops early', () => {
   const s = new Scheduler();

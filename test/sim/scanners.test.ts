@@ -15,6 +15,7 @@ import { checkCode } from '../../src/sph1/check.ts';
 import { testKeyRing } from '../../src/sph1/keys.ts';
 import { nodeVerify } from '../../tools/node-crypto.ts';
 import { BASE45_ALPHABET } from '../../src/sph1/base45.ts';
+import '../../hw-sim/node-host.ts';
 
 // jsQR is CommonJS with `exports.default`.
 const jsQR = ((jsQRModule as unknown as { default?: unknown }).default || jsQRModule) as typeof jsQRModule.default;

@@ -9,6 +9,7 @@ import { Simulator } from '../../hw-sim/sim.ts';
 import { transmit, type ModelOptions, type ScannerKind } from '../../hw-sim/scanners/index.ts';
 import { ticketCode } from '../../hw-sim/tickets.ts';
 import { seededRng } from '../../hw-sim/rng.ts';
+import '../../hw-sim/node-host.ts';
 
 const SCANS = 10_000;
 /** A genuine SPH1 structure signed under key id 7, which the device does not trust (E_KEY). */

@@ -1,0 +1,38 @@
+// hw-sim/host.ts: what the simulator takes from the machine it runs on. In Node, hw-sim/node-host.ts
+// installs node:crypto, files and the firmware build; without it (a browser, or a Node entry that
+// forgot the import) the simulator still signs and verifies (noble, the device's rules) and says
+// clearly what is missing instead of touching a file system.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { ROOT } from '../helpers.ts';
+import { simHost } from '../../hw-sim/host.ts';
+import { hostVerify, nodeSign } from '../../tools/node-crypto.ts';
+
+test('importing hw-sim/node-host.ts installs Node crypto (test/helpers.ts imports it)', () => {
+  assert.is(simHost().sign, nodeSign);
+  assert.is(simHost().verify, hostVerify);
+});
+
+test('without a host: tickets still sign and verify; a boot without a bundle says what is missing', () => {
+  const script = `
+    const { Simulator } = await import('./hw-sim/sim.ts');
+    const { ticketCode } = await import('./hw-sim/tickets.ts');
+    const { NorFlash } = await import('./hw-sim/nor-flash.ts');
+    const code = ticketCode({ emission: 1, block: 9, number: 1, prize: 10 });
+    const out = { code: code.length > 20 };
+    try { await new Simulator().boot(); out.boot = 'booted'; } catch (e) { out.boot = e.message; }
+    try { new NorFlash().save('/tmp/never'); out.save = 'saved'; } catch (e) { out.save = e.message; }
+    console.log(JSON.stringify(out));`;
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  assert.is(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout.trim().split('\n').pop()!);
+  assert.ok(out.code);
+  assert.match(out.boot, /the firmware bundle: not available here \(Node: import hw-sim\/node-host\.ts/);
+  assert.match(out.save, /writing \/tmp\/never: not available here/);
+});
+
+test.run();
