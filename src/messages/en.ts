@@ -454,6 +454,7 @@ Exit 0, 1 on an error, 2 on a usage error.`,
   --tech-key HEX|FILE     provision the device with this technician public key (service port access)
   --registry URL|embedded the fleet registry the device asks before paying (embedded: PGlite, in-process);
                           fleet scenarios (devices:, network:, expect-registry:) start an embedded one
+                          with --web: the page's device, through the page's server
   --lang fr|en            language of this tool's messages (default fr)
 Without --scenario: interactive. Type 'aide' / 'help' for the commands.`,
     demo: `usage: saphir demo [--lang fr|en] [--scenario FILE] [--quiet]

@@ -461,6 +461,7 @@ URL ; l'appareil les marque transmis. Sortie 0, 1 pour une erreur, 2 pour une er
   --registry URL|embedded le registre central que l'appareil interroge avant de payer (embedded : PGlite,
                           dans le processus) ; les scénarios de flotte (devices:, network:, expect-registry:)
                           en démarrent un intégré
+                          avec --web : celui de l'appareil de la page, via le serveur de la page
   --lang fr|en            langue des messages de cet outil (fr par défaut)
 Sans --scenario : interactif. Taper « aide » / « help » pour les commandes.`,
     demo: `usage : saphir demo [--lang fr|en] [--scenario FICHIER] [--quiet]

@@ -14,7 +14,7 @@ test('importing hw-sim/node-host.ts installs Node crypto (test/helpers.ts import
   assert.is(simHost().verify, hostVerify);
 });
 
-test('without a host: tickets still sign and verify; a boot without a bundle says what is missing', () => {
+test('without a host: tickets are still signed (noble); a boot without a bundle says what is missing', () => {
   const script = `
     const { Simulator } = await import('./hw-sim/sim.ts');
     const { ticketCode } = await import('./hw-sim/tickets.ts');
