@@ -12,6 +12,8 @@ import { parseScenario, ScenarioError } from '../scenario.ts';
 import { runScenario, simulatorFor } from '../runner.ts';
 import { useSimHost } from '../host.ts';
 import { XhrHttp } from './xhr-http.ts';
+import { partitionFlash } from '../device.ts';
+import { loadConfig, storeConfig } from '../../firmware/config.ts';
 import type { Frame, Key } from '../../src/hal.ts';
 import type { ToPage, ToWorker } from './protocol.ts';
 
@@ -178,12 +180,20 @@ async function start(fresh?: Uint8Array | 'blank'): Promise<void> {
   const bytes = fresh === 'blank' ? undefined : (fresh ?? (db ? await loadChip(db) : undefined));
   const chip = new NorFlash(bytes ? { bytes } : {});
   live = newLive(chip);
-  // With a registry, the device is pointed at it (configure writes the registry URL).
-  if (!bytes || registry) live.configure({});
+  if (!bytes) live.configure({});
+  else if (registry) useRegistry(live);
   savedOps = -1;
   await live.boot();
   await persist(true);
   post(stateOf(live, 'live'));
+}
+
+/** Points a stored or imported chip's device at the page's registry; the rest of its configuration stays. */
+function useRegistry(sim: Simulator): void {
+  if (!sim.chip.powered) sim.chip.powerOn();
+  const flash = partitionFlash(sim.chip, 'config');
+  const { config } = loadConfig(flash, false);
+  if (config.registryUrl !== registry) storeConfig(flash, { ...config, registryUrl: registry! }, false);
 }
 
 function parseOptions(text: string): ModelOptions {

@@ -4,6 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ticketCode } from '../../hw-sim/tickets.ts';
+import { Simulator } from '../../hw-sim/sim.ts';
 import { chromiumMissing, launch, waitDisplay, type Browser } from './browser.ts';
 import { startWebServer, type WebServer } from '../../hw-sim/web/server.ts';
 import { startEmbeddedRegistry, type EmbeddedRegistry } from '../../src/node/registry/embedded.ts';
@@ -49,6 +50,28 @@ withChromium('a payment in the page is claimed at the registry, through the page
     ['1/9/701'],
   );
   assert.equal(b.errors, []);
+});
+
+withChromium("an imported chip's device is pointed at the registry, the rest of its configuration kept", async () => {
+  const sim = new Simulator({ deviceId: 'WEB-EN' });
+  sim.configure({ lang: 'en', deviceId: 'WEB-EN' });
+  const p = b.page;
+  await p.setInputFiles('[data-test="import"]', {
+    name: 'chip.bin',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(sim.chip.bytes),
+  });
+  await waitDisplay(p, 'READY', 30000);
+  await p.fill('[data-test="code"]', ticketCode({ emission: 1, block: 9, number: 702, prize: 10 }));
+  await p.click('[data-test="scan"]');
+  await waitDisplay(p, 'WINNER');
+  await p.click('[data-test="key-OK"]');
+  assert.not.match(await waitDisplay(p, 'PAID'), /offline/i);
+  const { holders } = await reg.report();
+  assert.equal(
+    holders.map((h) => `${h.number} ${h.device_id}`),
+    ['701 SIM-0001', '702 WEB-EN'],
+  );
 });
 
 t.run();
