@@ -1,7 +1,7 @@
 // The simulated device's network: up or down, latency and loss, on virtual time. Requests reach a real
-// HTTP server (the fleet registry) through the host's blocking HTTP (hw-sim/host.ts), so the answer is known when
-// the scheduler reaches it. Each request gets exactly one answer: the server's, or status 0 after the
-// timeout (down, lost on the way out or on the way back, or too slow).
+// HTTP server (the fleet registry) through the host's blocking HTTP (hw-sim/host.ts), so the answer is
+// known when the scheduler reaches it. Each request gets exactly one answer: the server's, or status 0
+// after the timeout (down, lost on the way out or on the way back, or too slow).
 import type { Rng } from './rng.ts';
 import { simHost } from './host.ts';
 
