@@ -25,6 +25,7 @@ import { buildNotice } from '../build-notice.ts';
 import { writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { publicKeyArg } from '../key-args.ts';
+import { KeyFileError } from '../../../tools/key-files.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.sim;
 
@@ -201,6 +202,9 @@ async function scenarios(
   const registry = want ? await openRegistry(want, o.lang) : undefined;
   try {
     return await playAll();
+  } catch (e) {
+    // A scenario's key file that cannot serve is the same usage error as the option's.
+    throw e instanceof KeyFileError ? new UsageError(e.message) : e;
   } finally {
     await registry?.close();
   }

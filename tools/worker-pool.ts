@@ -1,4 +1,4 @@
-// A small pool of worker threads running a TypeScript worker (through boot.mjs, which registers tsx).
+// A small pool of worker threads running a TypeScript worker (through worker-boot.mjs, which registers tsx).
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 
@@ -8,7 +8,7 @@ export function workerCount(requested?: number): number {
 
 /** Starts `count` workers of `script` (a URL of a .ts file beside this one), each with `data`. */
 export function startWorkers(script: URL, count: number, data: Record<string, unknown>): Worker[] {
-  const boot = new URL('./boot.mjs', import.meta.url);
+  const boot = new URL('./worker-boot.mjs', import.meta.url);
   const workers: Worker[] = [];
   for (let i = 0; i < count; i++) workers.push(new Worker(boot, { workerData: { ...data, script: script.href } }));
   return workers;
