@@ -14,7 +14,8 @@ import {
 import { fromHex, toHex } from '../../hex.ts';
 import { hostVerify } from '../../../tools/node-crypto.ts';
 import { devTechKeyWarning, techSeedOf } from '../key-args.ts';
-import { ServiceClient, FlashError, errorText, refusalText, type Progress } from '../flash-client.ts';
+import { ServiceClient, FlashError, type Progress } from '../flash-client.ts';
+import { errorText, refusalText } from './service-text.ts';
 import type { Identity } from '../../service/protocol.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';
 import { plainProgress } from '../progress.ts';
