@@ -35,7 +35,8 @@ export interface Body {
   raw: RawZones;
 }
 
-class BitReader {
+/** A cursor over `bytes`, most significant bit first, from byte `offset`: reads or writes fields. */
+class Bits {
   private bit = 0;
   constructor(
     private readonly bytes: Uint8Array,
@@ -50,16 +51,6 @@ class BitReader {
     }
     return v;
   }
-}
-
-class BitWriter {
-  private bit = 0;
-  constructor(
-    private readonly bytes: Uint8Array,
-    offset: number,
-  ) {
-    this.bit = offset * 8;
-  }
   put(n: number, v: number): void {
     for (let i = n - 1; i >= 0; i--, this.bit++) {
       if ((v >> i) & 1) this.bytes[this.bit >> 3] |= 0x80 >> (this.bit & 7);
@@ -69,7 +60,7 @@ class BitWriter {
 
 /** Splits a 42-byte body into its fields (no range checks). */
 export function parseBody(b: Uint8Array): Body {
-  const r = new BitReader(b, 12);
+  const r = new Bits(b, 12);
   const take = (count: number, bits: number) => {
     const out: number[] = [];
     for (let i = 0; i < count; i++) out.push(r.take(bits));
@@ -108,7 +99,7 @@ export function packBody(
   putU16BE(b, 5, id.block);
   putU32BE(b, 7, id.number);
   b[11] = id.keyId;
-  const w = new BitWriter(b, 12);
+  const w = new Bits(b, 12);
   const index = (n: number) => {
     const i = NUMBERS.indexOf(n);
     if (i < 0) throw new RangeError(`${n} is not a SAPHIR number`);

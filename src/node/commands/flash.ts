@@ -19,6 +19,7 @@ import { errorText, refusalText } from './service-text.ts';
 import type { Identity } from '../../service/protocol.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';
 import { plainProgress } from '../progress.ts';
+import { textTable } from '../table.ts';
 import { messages } from '../../messages/index.ts';
 import type { Lang } from '../../i18n.ts';
 
@@ -99,10 +100,7 @@ export function compare(id: Identity, image: Uint8Array, lang: Lang): Check {
         ] as [string, string, string, string],
     ),
   ];
-  const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
-  const table = rows
-    .map((r) => `${r[0].padEnd(w[0])}  ${r[1].padEnd(w[1])}  ${r[2].padEnd(w[2])}  ${r[3]}`.trimEnd())
-    .join('\n');
+  const table = textTable(rows);
   return { ok: problems.length === 0, problems, table, sameImage: !!run && run.hash === hash && !run.pendingConfirm };
 }
 
@@ -277,15 +275,7 @@ export function summaryTable(rs: DeviceResult[], lang: Lang): string {
       `${(r.ms / 1000).toFixed(1)} s`,
     ]),
   ];
-  const w = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows
-    .map((r) =>
-      r
-        .map((c, i) => (i === r.length - 1 ? c : c.padEnd(w[i])))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  return textTable(rows);
 }
 
 /** One device: IDENTIFY, compare, upload, FINISH, restart. Never throws a FlashError: it is the result. */

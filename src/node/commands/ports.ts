@@ -4,6 +4,7 @@ import { existsSync, readFileSync, readdirSync, readlinkSync, realpathSync } fro
 import { dirname, join, resolve } from 'node:path';
 import { ServiceClient } from '../flash-client.ts';
 import { intOf, parseCommand } from '../args.ts';
+import { textTable } from '../table.ts';
 import type { Lang } from '../../i18n.ts';
 import { messages } from '../../messages/index.ts';
 
@@ -155,16 +156,6 @@ export async function run(args: string[]): Promise<number> {
       p.version ?? '—',
     ]),
   ];
-  const w = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  process.stdout.write(
-    rows
-      .map((r) =>
-        r
-          .map((c, i) => c.padEnd(w[i]))
-          .join('  ')
-          .trimEnd(),
-      )
-      .join('\n') + '\n',
-  );
+  process.stdout.write(textTable(rows) + '\n');
   return 0;
 }
