@@ -6,6 +6,7 @@ import { UsageError } from './args.ts';
 import { fromHex } from '../hex.ts';
 import { DEV_TECH_SEED_HEX } from '../service/auth.ts';
 import type { Lang } from '../i18n.ts';
+import { messages } from '../messages/index.ts';
 import { KeyFileError, publicKeyFrom, readKeyFile } from '../../tools/key-files.ts';
 
 /** A key file's problem as the command's usage error. */
@@ -33,7 +34,5 @@ export function publicKeyArg(option: string, arg: string): Uint8Array {
 
 /** The warning of the commands when the published development technician key is used. */
 export function devTechKeyWarning(command: string, lang: Lang): string {
-  return lang === 'fr'
-    ? `saphir ${command}: attention : clé de technicien de DÉVELOPPEMENT publiée (--tech-key FICHIER pour la vôtre) ; un appareil de production la refuse\n`
-    : `saphir ${command}: warning: using the published DEVELOPMENT technician key (--tech-key FILE for yours); a production device refuses it\n`;
+  return messages(lang).service.devTechKey(command) + '\n';
 }
