@@ -7,7 +7,9 @@ import { fromHex } from '../hex.ts';
 import { DEV_TECH_SEED_HEX } from '../service/auth.ts';
 import type { Lang } from '../i18n.ts';
 import { messages } from '../messages/index.ts';
-import { KeyFileError, publicKeyFrom, readKeyFile } from '../../tools/key-files.ts';
+import { HEX64, KeyFileError, publicKeyFrom, readKeyFile } from '../../tools/key-files.ts';
+import { DEV_FIRMWARE_PUBLIC_KEY_HEX } from '../image/format.ts';
+import type { Messages } from '../messages/index.ts';
 
 /** A key file's problem as the command's usage error. */
 function usage<T>(f: () => T): T {
@@ -30,6 +32,13 @@ export function techSeedOf(path: string | undefined): { seed: Uint8Array; dev: b
 /** A public key given as 64 hex digits or a file (a seed in the file gives its public key). */
 export function publicKeyArg(option: string, arg: string): Uint8Array {
   return usage(() => publicKeyFrom(option, arg));
+}
+
+/** `--key HEX` of flash and image inspect: the firmware public key, the development one when absent. */
+export function firmwareKeyOption(hex: string | undefined, wrong: (m: Messages) => string): Uint8Array {
+  const v = hex ?? DEV_FIRMWARE_PUBLIC_KEY_HEX;
+  if (!HEX64.test(v)) throw new UsageError(wrong);
+  return fromHex(v);
 }
 
 /** The warning of the commands when the published development technician key is used. */

@@ -13,7 +13,7 @@ import {
 } from '../../image/format.ts';
 import { fromHex, toHex } from '../../hex.ts';
 import { hostVerify } from '../../../tools/node-crypto.ts';
-import { devTechKeyWarning, techSeedOf } from '../key-args.ts';
+import { devTechKeyWarning, firmwareKeyOption, techSeedOf } from '../key-args.ts';
 import { ServiceClient, FlashError, type Progress } from '../flash-client.ts';
 import { errorText, refusalText } from './service-text.ts';
 import type { Identity } from '../../service/protocol.ts';
@@ -142,13 +142,7 @@ export async function run(args: string[]): Promise<number> {
   if (ports.length === 0) throw new UsageError((m) => m.flash.portOrPorts);
   if (positionals.length !== 1) throw new UsageError((m) => m.flash.oneImage);
   const baud = values.baud === undefined ? 115200 : intOf(values.baud, '--baud', 300, 4000000);
-  let key: Uint8Array;
-  try {
-    key = fromHex(values.key ?? DEV_FIRMWARE_PUBLIC_KEY_HEX);
-    if (key.length !== 32) throw new Error();
-  } catch {
-    throw new UsageError((m) => m.flash.keyHex);
-  }
+  const key = firmwareKeyOption(values.key, (m) => m.flash.keyHex);
   const file = positionals[0];
   const fail = (s: string) => {
     process.stderr.write(`saphir flash: ${s}\n`);
