@@ -9,7 +9,7 @@ import { transmit, ScannerOptionError } from './scanners/index.ts';
 import { ticketCode } from './tickets.ts';
 import type { Scenario, Step } from './scenario.ts';
 import { formatEur, type Lang } from '../src/i18n.ts';
-import { HEX64, publicKeyFrom } from '../tools/key-files.ts';
+import { publicKeyFrom as publicKeyArg } from '../tools/key-files.ts';
 import { messages } from '../src/messages/index.ts';
 
 export interface StepReport {
@@ -141,7 +141,7 @@ function describeOn(s: Step): string {
 export function simulatorFor(sc: Scenario, o: RunOptions = {}, deviceId = sc.device?.id): Simulator {
   const chip = o.chip ?? (sc.device?.flash ? NorFlash.load(resolveFrom(sc.file, sc.device.flash)) : new NorFlash());
   const key = (v: string | undefined, option: string) =>
-    v === undefined ? undefined : publicKeyFrom(option, HEX64.test(v) ? v : resolveFrom(sc.file, v));
+    v === undefined ? undefined : publicKeyArg(option, /^[0-9a-fA-F]{64}$/.test(v) ? v : resolveFrom(sc.file, v));
   return new Simulator({
     chip,
     seed: sc.seed,

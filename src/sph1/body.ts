@@ -35,8 +35,7 @@ export interface Body {
   raw: RawZones;
 }
 
-/** A cursor over `bytes`, most significant bit first, from byte `offset`: reads or writes fields. */
-class Bits {
+class BitReader {
   private bit = 0;
   constructor(
     private readonly bytes: Uint8Array,
@@ -51,6 +50,16 @@ class Bits {
     }
     return v;
   }
+}
+
+class BitWriter {
+  private bit = 0;
+  constructor(
+    private readonly bytes: Uint8Array,
+    offset: number,
+  ) {
+    this.bit = offset * 8;
+  }
   put(n: number, v: number): void {
     for (let i = n - 1; i >= 0; i--, this.bit++) {
       if ((v >> i) & 1) this.bytes[this.bit >> 3] |= 0x80 >> (this.bit & 7);
@@ -60,7 +69,7 @@ class Bits {
 
 /** Splits a 42-byte body into its fields (no range checks). */
 export function parseBody(b: Uint8Array): Body {
-  const r = new Bits(b, 12);
+  const r = new BitReader(b, 12);
   const take = (count: number, bits: number) => {
     const out: number[] = [];
     for (let i = 0; i < count; i++) out.push(r.take(bits));
@@ -99,7 +108,7 @@ export function packBody(
   putU16BE(b, 5, id.block);
   putU32BE(b, 7, id.number);
   b[11] = id.keyId;
-  const w = new Bits(b, 12);
+  const w = new BitWriter(b, 12);
   const index = (n: number) => {
     const i = NUMBERS.indexOf(n);
     if (i < 0) throw new RangeError(`${n} is not a SAPHIR number`);

@@ -10,7 +10,7 @@ import { HOST_CRYPTO, hostVerify } from '../../../tools/node-crypto.ts';
 import { readTrustedKeys } from '../keys.ts';
 import { messages } from '../../messages/index.ts';
 import { AuditTally, EXAMPLES, checkChunk, type AuditReport, type BlockReport } from '../workers/audit-core.ts';
-import { OrderedPool, startWorkers, workerCount } from '../../../tools/worker-pool.ts';
+import { OrderedPool, startWorkers, workerCount } from '../workers/pool.ts';
 import { plainProgress } from '../progress.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.audit;

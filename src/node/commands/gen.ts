@@ -9,7 +9,7 @@ import { readSigningKey } from '../keys.ts';
 import { messages } from '../../messages/index.ts';
 import { nodeSign } from '../../../tools/node-crypto.ts';
 import { RangeEncoder, type SigningKey } from '../workers/gen-core.ts';
-import { runOrdered, startWorkers, workerCount } from '../../../tools/worker-pool.ts';
+import { runOrdered, startWorkers, workerCount } from '../workers/pool.ts';
 import { progressOffTty } from '../progress.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.gen(DEFAULT_SEED);

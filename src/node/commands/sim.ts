@@ -7,6 +7,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { intOf, UsageError, parseCommand } from '../args.ts';
+import { KeyFileError } from '../../../tools/key-files.ts';
 import type { Lang } from '../../i18n.ts';
 import { formatEur } from '../../i18n.ts';
 import type { Key } from '../../hal.ts';
@@ -25,7 +26,6 @@ import { buildNotice } from '../build-notice.ts';
 import { writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { publicKeyArg } from '../key-args.ts';
-import { KeyFileError } from '../../../tools/key-files.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.sim;
 
