@@ -46,22 +46,7 @@ function block(H: Int32Array, m: Uint8Array, o: number): void {
     W[2 * i] = s0h + s1h + W[2 * (i - 7)] + W[2 * (i - 16)] + ((lo / 0x100000000) | 0);
     W[2 * i + 1] = lo | 0;
   }
-  let ah = H[0],
-    al = H[1],
-    bh = H[2],
-    bl = H[3],
-    ch = H[4],
-    cl = H[5],
-    dh = H[6],
-    dl = H[7];
-  let eh = H[8],
-    el = H[9],
-    fh = H[10],
-    fl = H[11],
-    gh = H[12],
-    gl = H[13],
-    hh = H[14],
-    hl = H[15];
+  let [ah, al, bh, bl, ch, cl, dh, dl, eh, el, fh, fl, gh, gl, hh, hl] = H;
   for (let i = 0; i < 160; i += 2) {
     const S1h = ((eh >>> 14) | (el << 18)) ^ ((eh >>> 18) | (el << 14)) ^ ((el >>> 9) | (eh << 23));
     const S1l = ((el >>> 14) | (eh << 18)) ^ ((el >>> 18) | (eh << 14)) ^ ((eh >>> 9) | (el << 23));

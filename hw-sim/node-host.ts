@@ -10,7 +10,7 @@ import { drawPng } from './png.ts';
 import { hostVerify, nodeSign } from '../tools/node-crypto.ts';
 import { ensureBuiltSync, type StaleReason } from '../tools/build.ts';
 import { IMAGE_PATH } from '../tools/paths.ts';
-import { publicKeyArg } from '../src/node/key-args.ts';
+import { publicKeyFrom as publicKeyArg } from '../tools/key-files.ts';
 
 /** firmware/dist/saphir-fw.js, built first when missing or stale (tools/build.ts). */
 export function ensureBundle(onBuild?: (why: StaleReason) => void): string {

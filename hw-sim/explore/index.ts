@@ -2,7 +2,7 @@
 // schedules shrunk and written as scenario YAML files.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startWorkers, runOrdered, workerCount } from '../../src/node/workers/pool.ts';
+import { startWorkers, runOrdered, workerCount } from '../../tools/worker-pool.ts';
 import { exploreOne, type ScheduleResult } from './explore.ts';
 import type { Gate } from './menu.ts';
 import '../node-host.ts';

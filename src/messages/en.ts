@@ -209,6 +209,8 @@ export const en = {
     protocol: (m: string) => `protocol error: ${m}`,
     port: '--port PATH is required',
     auth: (m: string) => `service access refused (technician key not trusted by the device?): ${m}`,
+    devTechKey: (command: string) =>
+      `saphir ${command}: warning: using the published DEVELOPMENT technician key (--tech-key FILE for yours); a production device refuses it`,
   },
   flash: {
     oneImage: 'one IMAGE file expected',
@@ -232,7 +234,7 @@ export const en = {
     left: 'left',
     refused: (why: string) => `refused: ${why}`,
     nothingWritten: 'Nothing was written.',
-    alreadyRuns: 'This image already runs on the device, confirmed: nothing to do.',
+    alreadyRuns: 'This image already runs on the device, confirmed: nothing to do (--force reinstalls it).',
     dryRun: 'Dry run: the image would be accepted. Nothing was written.',
     waiting: (slot: string) => `This image is already written to slot ${slot}, waiting for a restart.`,
     resumed: (n: number) => `Resumed: the device already held ${n} bytes.`,
@@ -245,6 +247,19 @@ export const en = {
       `Restarted on ${v} in test mode: the device confirms it after its self-test (otherwise the old one returns at the next reset).`,
     confirmed: (v: string) => `Restarted on ${v}, confirmed.`,
     devKeyOnProduction: 'image signed with the DEVELOPMENT key: a production device refuses it',
+    sameNumber: 'same number, other image',
+    noPortMatches: (glob: string) => `no port matches ${glob}`,
+    /** The outcome column of the several-device summary. */
+    outcome: {
+      upToDate: 'up to date',
+      dryRun: 'dry run',
+      restartPending: 'written, restart pending',
+      testMode: 'ok, test mode',
+      confirmed: 'ok, confirmed',
+    },
+    summary: ['Device', 'Port', 'Before → after', 'Result', 'Time'],
+    portOrPorts: '--port PATH (or --ports GLOB) is required',
+    keyHex: '--key must be 64 hex digits (an Ed25519 public key)',
   },
   device: {
     usage: 'give the subcommand: saphir device info --port PATH',
@@ -359,6 +374,11 @@ export const en = {
     invalid: 'invalid scenario:',
     /** A problem of hw-sim/scenario.ts (which says it in English), with its file and line. */
     problem: (file: string, line: number, message: string) => `${file}:${line}: ${message}`,
+  },
+  ports: {
+    none: 'No serial port found (plug the device in, or check the permissions on /dev).',
+    cols: ['Port', 'by-id', 'USB', 'Serial', 'Device', 'Version'],
+    noAnswer: 'no answer',
   },
   help: {
     check: `usage: saphir check [--json] [--key HEX|FILE] [--lang fr|en] [CODE… | -]

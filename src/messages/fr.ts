@@ -212,6 +212,8 @@ export const fr: Messages = {
     protocol: (m: string) => `erreur de protocole : ${m}`,
     port: '--port CHEMIN est obligatoire',
     auth: (m: string) => `accès de service refusé (clé de technicien non reconnue par l’appareil ?) : ${m}`,
+    devTechKey: (command: string) =>
+      `saphir ${command}: attention : clé de technicien de DÉVELOPPEMENT publiée (--tech-key FICHIER pour la vôtre) ; un appareil de production la refuse`,
   },
   flash: {
     oneImage: 'un seul fichier IMAGE attendu',
@@ -235,7 +237,7 @@ export const fr: Messages = {
     left: 'reste',
     refused: (why: string) => `refusé : ${why}`,
     nothingWritten: 'Rien n’a été écrit.',
-    alreadyRuns: 'Cette image tourne déjà sur l’appareil, confirmée : rien à faire.',
+    alreadyRuns: 'Cette image tourne déjà sur l’appareil, confirmée : rien à faire (--force pour la réinstaller).',
     dryRun: 'Essai à blanc : l’image serait acceptée. Rien n’a été écrit.',
     waiting: (slot: string) => `Cette image est déjà écrite dans l’emplacement ${slot}, en attente de redémarrage.`,
     resumed: (n: number) => `Reprise : ${n} octets étaient déjà sur l’appareil.`,
@@ -248,6 +250,19 @@ export const fr: Messages = {
       `Redémarré sur ${v} en mode test : l’appareil la confirmera après son autotest (sinon retour à l’ancienne au prochain redémarrage).`,
     confirmed: (v: string) => `Redémarré sur ${v}, confirmée.`,
     devKeyOnProduction: 'image signée avec la clé de DÉVELOPPEMENT : un appareil de production la refuse',
+    sameNumber: 'même numéro, autre image',
+    noPortMatches: (glob: string) => `aucun port ne correspond à ${glob}`,
+    /** The outcome column of the several-device summary. */
+    outcome: {
+      upToDate: 'déjà à jour',
+      dryRun: 'essai à blanc',
+      restartPending: 'écrite, redémarrage à faire',
+      testMode: 'ok, mode test',
+      confirmed: 'ok, confirmée',
+    },
+    summary: ['Appareil', 'Port', 'Avant → après', 'Résultat', 'Durée'],
+    portOrPorts: '--port CHEMIN (ou --ports MOTIF) est obligatoire',
+    keyHex: '--key doit faire 64 chiffres hexadécimaux (une clé publique Ed25519)',
   },
   device: {
     usage: 'donner la sous-commande : saphir device info --port CHEMIN',
@@ -362,6 +377,11 @@ export const fr: Messages = {
   scenario: {
     invalid: 'scénario invalide :',
     problem: (file: string, line: number, message: string) => `${file}:${line} : ${frScenarioProblem(message)}`,
+  },
+  ports: {
+    none: 'Aucun port série trouvé (branchez l’appareil, ou vérifiez les droits sur /dev).',
+    cols: ['Port', 'by-id', 'USB', 'N° de série', 'Appareil', 'Version'],
+    noAnswer: 'pas de réponse',
   },
   help: {
     check: `usage : saphir check [--json] [--key HEX|FICHIER] [--lang fr|en] [CODE… | -]

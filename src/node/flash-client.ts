@@ -1,5 +1,6 @@
-// Host side of the service protocol (docs/service-protocol.md): opens a serial port with
-// @serialport/stream + @serialport/bindings-cpp, sends requests, pipelines image chunks, resumes.
+// The host's service client (docs/service-protocol.md): typed requests and replies over a byte link
+// (src/node/serial-link.ts), image chunks pipelined, resumed uploads. Protocol only: no wording, no output
+// (the commands word its errors: src/node/commands/service-text.ts).
 //
 //   const c = await ServiceClient.open('/dev/ttyUSB0', { baud: 115200 });
 //   const id = await c.identify();
@@ -8,12 +9,8 @@
 //
 // Requests that change the device or read its records first authenticate the session with a technician
 // key (`techSeed`, default the published development one): CHALLENGE, then AUTH with its signature.
-// Errors are FlashError with a `code` the commands turn into French or English text.
-import { messages } from '../messages/index.ts';
-import type { Lang } from '../i18n.ts';
-import { SerialPortStream } from '@serialport/stream';
-import { autoDetect } from '@serialport/bindings-cpp';
-import { CMD, ERROR, MAX_CHUNK, PacketReader, RESPONSE, encodePacket, type Packet } from '../service/packet.ts';
+// Errors are FlashError with a `code`; `message` is the diagnostic detail (English, often the device's).
+import { CMD, ERROR, MAX_CHUNK, RESPONSE, type Packet } from '../service/packet.ts';
 import { jsonBytes, parseJson } from '../service/json.ts';
 import type { SignedRequest } from '../registry/protocol.ts';
 import {
@@ -40,8 +37,11 @@ import {
 } from '../service/protocol.ts';
 import { HEADER_SIZE, parseImage } from '../image/format.ts';
 import { DEV_TECH_SEED_HEX, NONCE_SIZE, authMessage } from '../service/auth.ts';
-import { fromHex } from '../hex.ts';
+import { fromHex, toHex } from '../hex.ts';
 import { nodeSign } from '../../tools/node-crypto.ts';
+import { LinkOpenError, PacketLink, openSerial, type Link } from './serial-link.ts';
+
+export type { Link };
 
 export type FlashErrorCode =
   'no-port' | 'busy' | 'open-failed' | 'no-answer' | 'link-lost' | 'refused' | 'protocol' | 'verify' | 'auth';
@@ -54,47 +54,6 @@ export class FlashError extends Error {
   ) {
     super(message);
   }
-}
-
-/** A byte link: a serial port, or anything else in tests. */
-export interface Link {
-  write(bytes: Uint8Array): void;
-  onData(cb: (bytes: Uint8Array) => void): void;
-  onClose(cb: (err?: Error) => void): void;
-  close(): Promise<void>;
-}
-
-export async function openSerial(path: string, baud: number): Promise<Link> {
-  const binding = autoDetect();
-  const port = await new Promise<SerialPortStream>((resolve, reject) => {
-    const p = new SerialPortStream({ binding, path, baudRate: baud, autoOpen: false, highWaterMark: 1 << 16 });
-    p.open((err) => (err ? reject(err) : resolve(p)));
-  }).catch((e: Error) => {
-    const m = e.message;
-    if (/ENOENT|No such file/i.test(m)) throw new FlashError('no-port', m, { path });
-    if (/lock|EBUSY|busy|EAGAIN|temporarily unavailable/i.test(m)) throw new FlashError('busy', m, { path });
-    throw new FlashError('open-failed', m, { path });
-  });
-  let closed = false;
-  return {
-    write: (bytes) => {
-      if (!closed) port.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-    },
-    onData: (cb) => port.on('data', (d: Buffer) => cb(new Uint8Array(d.buffer, d.byteOffset, d.byteLength))),
-    onClose: (cb) => {
-      port.on('close', (err?: Error) => {
-        closed = true;
-        cb(err ?? undefined);
-      });
-      port.on('error', (err: Error) => cb(err));
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (closed || !port.isOpen) return resolve();
-        closed = true;
-        port.close(() => resolve());
-      }),
-  };
 }
 
 export interface Progress {
@@ -124,15 +83,13 @@ interface Pending {
 export class ServiceClient {
   private seq = 0;
   private readonly pending = new Map<number, Pending>();
-  private readonly reader: PacketReader;
+  private readonly packets: PacketLink;
   private lost: Error | null = null;
   private onAck: ((p: Packet) => void) | null = null;
   private onLost: ((e: Error) => void) | null = null;
   private deviceChunk = MAX_CHUNK;
   private deviceWindow = 8;
   private identified = false;
-  /** Send a lone delimiter first: it ends whatever partial frame the device holds (line noise). */
-  private resync = true;
   private authed = false;
   private identity: Identity | null = null;
   private readonly techSeed: Uint8Array;
@@ -143,8 +100,7 @@ export class ServiceClient {
     opts: { techSeed?: Uint8Array } = {},
   ) {
     this.techSeed = opts.techSeed ?? fromHex(DEV_TECH_SEED_HEX);
-    this.reader = new PacketReader((p) => this.dispatch(p), 1 << 16);
-    link.onData((b) => this.reader.push(b));
+    this.packets = new PacketLink(link, (p) => this.dispatch(p));
     link.onClose((err) => {
       this.lost = new FlashError('link-lost', err?.message ?? 'port closed', { baud });
       for (const [, p] of this.pending) {
@@ -158,7 +114,10 @@ export class ServiceClient {
 
   static async open(path: string, opts: { baud?: number; techSeed?: Uint8Array } = {}): Promise<ServiceClient> {
     const baud = opts.baud ?? 115200;
-    return new ServiceClient(await openSerial(path, baud), baud, { techSeed: opts.techSeed });
+    const link = await openSerial(path, baud).catch((e: unknown) => {
+      throw e instanceof LinkOpenError ? new FlashError(e.code, e.message, { path }) : e;
+    });
+    return new ServiceClient(link, baud, { techSeed: opts.techSeed });
   }
 
   /** CHALLENGE, then AUTH with the technician key's signature of the device's nonce. */
@@ -207,11 +166,7 @@ export class ServiceClient {
 
   private send(type: number, seq: number, payload: Uint8Array): void {
     if (this.lost) throw this.lost;
-    if (this.resync) {
-      this.resync = false;
-      this.link.write(new Uint8Array(1));
-    }
-    this.link.write(encodePacket({ type, seq, payload }));
+    this.packets.send({ type, seq, payload });
   }
 
   /** One request, one reply; retried `tries` times on silence. */
@@ -229,7 +184,7 @@ export class ServiceClient {
       const p = await new Promise<Packet | null>((resolve, reject) => {
         const timer = setTimeout(() => {
           this.pending.delete(seq);
-          this.resync = true;
+          this.packets.resync();
           resolve(null);
         }, timeoutMs);
         this.pending.set(seq, { resolve, reject, timer });
@@ -464,7 +419,7 @@ export class ServiceClient {
       const onSilence = () => {
         if (++silentRounds > 4)
           return end(new FlashError('no-answer', `no answer at ${this.baud} baud`, { baud: this.baud }));
-        this.resync = true;
+        this.packets.resync();
         // Resend whatever was not acknowledged.
         const lost = [...inflight.values()].map((v) => v.r);
         inflight.clear();
@@ -530,7 +485,7 @@ export class ServiceClient {
     const sent = await this.upload(image, session.received, opts);
     // The device erases and programs a slot and reads it back: seconds on real NOR (512 KiB ≈ 8 s).
     const r = await this.finish(20000);
-    const expected = Buffer.from(p.hash).toString('hex');
+    const expected = toHex(p.hash);
     if (r.hash !== expected) throw new FlashError('verify', `device reports hash ${r.hash}, the image has ${expected}`);
     return { ...r, resumedFrom, sent };
   }
@@ -539,64 +494,4 @@ export class ServiceClient {
 function describe(v: unknown): string {
   if (v && typeof v === 'object' && 'detail' in v) return String((v as { detail: unknown }).detail);
   return 'device error';
-}
-
-/** The technician-facing sentence for an error of this module. */
-export function errorText(e: unknown, lang: Lang, path?: string): string {
-  if (!(e instanceof FlashError)) return e instanceof Error ? e.message : String(e);
-  const m = messages(lang).service;
-  const p = e.detail.path ?? path ?? '';
-  switch (e.code) {
-    case 'no-port':
-      return m.noPort(p);
-    case 'busy':
-      return m.busy(p);
-    case 'open-failed':
-      return m.openFailed(p, e.message);
-    case 'no-answer':
-      return m.noAnswer(String(e.detail.baud));
-    case 'link-lost':
-      return m.linkLost(e.message);
-    case 'refused': {
-      const why = m.refusal[e.detail.reason ?? ''] ?? e.detail.reason ?? '';
-      return m.refused(why, e.message);
-    }
-    case 'verify':
-      return m.verify(e.message);
-    case 'auth':
-      return m.auth(e.message);
-    default:
-      return m.protocol(e.message);
-  }
-}
-
-export function refusalText(reason: string, lang: Lang): string {
-  return messages(lang).service.refusal[reason] ?? reason;
-}
-
-/**
- * What `saphir device` and `saphir ledger` do around their request: open the service port, run `fn`,
- * close; a link or device failure becomes its message on stderr and exit code 1.
- */
-export async function withServiceClient(
-  command: string,
-  port: string,
-  baud: number,
-  lang: Lang,
-  fn: (client: ServiceClient) => Promise<number>,
-  techSeed?: Uint8Array,
-): Promise<number> {
-  let client: ServiceClient | null = null;
-  try {
-    client = await ServiceClient.open(port, { baud, techSeed });
-    return await fn(client);
-  } catch (e) {
-    if (e instanceof FlashError) {
-      process.stderr.write(`saphir ${command}: ${errorText(e, lang, port)}\n`);
-      return 1;
-    }
-    throw e;
-  } finally {
-    await client?.close();
-  }
 }

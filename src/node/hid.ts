@@ -160,11 +160,19 @@ export interface HidScanner {
   close(): void;
 }
 
-/** Opens the scanner. Throws a HidError that says what to do. */
-export async function openHidScanner(o: HidScannerOptions): Promise<HidScanner> {
+/**
+ * Loads node-hid, picks the scanner's interface (`VID:PID` or a path) and opens it: what a decoding
+ * scanner and `saphir sim --bridge-hid` (raw reports) both start with. Throws a HidError that says what to do.
+ */
+export async function openHidDevice(
+  device: string,
+  mode: 'keyboard' | 'pos',
+  load: HidLoader = defaultHidLoader,
+  platform: string = process.platform,
+): Promise<{ hid: HidModule; spec: HidSpec; info: HidDeviceInfo; dev: HidDevice }> {
   let hid: HidModule;
   try {
-    hid = await (o.load ?? defaultHidLoader)();
+    hid = await load();
   } catch (e) {
     throw loadError(e);
   }
@@ -174,15 +182,21 @@ export async function openHidScanner(o: HidScannerOptions): Promise<HidScanner> 
   } catch (e) {
     throw loadError(e);
   }
-  const spec = parseHidSpec(o.device);
-  const info = pickDevice(all, spec, o.mode);
-  if (!info.path) throw new HidError('open', 'no device path', o.device);
-  let dev: HidDevice | null;
+  const spec = parseHidSpec(device);
+  const info = pickDevice(all, spec, mode);
+  if (!info.path) throw new HidError('open', 'no device path', device);
   try {
-    dev = new hid.HID(info.path);
+    return { hid, spec, info, dev: new hid.HID(info.path) };
   } catch (e) {
-    throw openError(e, info, o.mode, o.platform ?? process.platform);
+    throw openError(e, info, mode, platform);
   }
+}
+
+/** Opens the scanner. Throws a HidError that says what to do. */
+export async function openHidScanner(o: HidScannerOptions): Promise<HidScanner> {
+  const opened = await openHidDevice(o.device, o.mode, o.load, o.platform);
+  const { hid, spec, info } = opened;
+  let dev: HidDevice | null = opened.dev;
   const now = o.now ?? (() => performance.now());
   const decoder = o.mode === 'pos' ? new HidPosDecoder() : new KeyboardWedgeDecoder({ layout: o.layout ?? 'auto' });
   let closed = false;
@@ -225,7 +239,7 @@ export async function openHidScanner(o: HidScannerOptions): Promise<HidScanner> 
       }
     }, o.reopenMs ?? 500);
   };
-  attach(dev);
+  attach(opened.dev);
   const tickMs = o.tickMs ?? 100;
   const timer = tickMs > 0 ? setInterval(() => (decoder.tick(now()), drain()), tickMs) : undefined;
   timer?.unref();

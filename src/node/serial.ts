@@ -4,12 +4,12 @@
 import { messages } from '../messages/index.ts';
 import type { Lang } from '../i18n.ts';
 import { existsSync } from 'node:fs';
-import { SerialPortStream, type OpenOptions } from '@serialport/stream';
+import type { SerialPortStream } from '@serialport/stream';
 import { SerialDecoder, type SerialDecoderOptions } from '../input/serial.ts';
 import type { InputEvent } from '../input/event.ts';
+import { closePort, nativeBinding, openPort, type BindingInterface } from './serial-link.ts';
 
-/** A serialport binding: the native one, or @serialport/binding-mock in tests. */
-export type BindingInterface = OpenOptions['binding'];
+export type { BindingInterface };
 
 export type SerialStatus = 'open' | 'unplugged' | 'reopened' | 'error';
 
@@ -47,18 +47,6 @@ export class SerialOpenError extends Error {
   }
 }
 
-async function nativeBinding(): Promise<BindingInterface> {
-  const m = await import('@serialport/bindings-cpp');
-  return m.autoDetect() as unknown as BindingInterface;
-}
-
-function openPort(binding: BindingInterface, path: string, baudRate: number): Promise<SerialPortStream> {
-  return new Promise((resolve, reject) => {
-    const port = new SerialPortStream({ binding, path, baudRate, autoOpen: false });
-    port.open((err) => (err ? reject(err) : resolve(port)));
-  });
-}
-
 /** Opens the port (throws SerialOpenError if it cannot) and reads codes until `close()`. */
 export async function openSerialScanner(o: SerialScannerOptions): Promise<SerialScanner> {
   const binding = o.binding ?? (await nativeBinding());
@@ -92,7 +80,7 @@ export async function openSerialScanner(o: SerialScannerOptions): Promise<Serial
     reopenTimer = setTimeout(async () => {
       if (closing) return;
       try {
-        const p = await openPort(binding, o.path, baud);
+        const p = await openPort(o.path, baud, binding);
         if (closing) {
           p.close();
           return;
@@ -106,7 +94,7 @@ export async function openSerialScanner(o: SerialScannerOptions): Promise<Serial
   };
 
   try {
-    attach(await openPort(binding, o.path, baud));
+    attach(await openPort(o.path, baud, binding));
   } catch (e) {
     throw new SerialOpenError(o.path, e instanceof Error ? e.message : String(e));
   }
@@ -138,7 +126,7 @@ export async function openSerialScanner(o: SerialScannerOptions): Promise<Serial
       if (reopenTimer) clearTimeout(reopenTimer);
       const p = port;
       port = null;
-      if (p && p.isOpen) await new Promise<void>((r) => p.close(() => r()));
+      if (p) await closePort(p);
     },
   };
 }

@@ -1,6 +1,7 @@
 // Service protocol messages shared by the device (hw-sim/service.ts) and the host (src/node/flash-client.ts).
 // docs/service-protocol.md is the reference. Portable.
 import { getU32LE, putU32LE } from '../bytes.ts';
+import type { Payment } from '../ledger/format.ts';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -171,14 +172,8 @@ export const LEDGER_ENTRY_BYTES = 19;
 /** Entries in a binary page: about 3.6 KB, within the largest frame. */
 export const LEDGER_PAGE_ENTRIES = 190;
 
-export interface LedgerEntry {
-  emission: number;
-  block: number;
-  number: number;
-  prizeEur: number;
-  paidAtMs: number;
-  deviceId: string;
-}
+/** A binary page's entry: a ledger payment, as the device recorded it. */
+export type LedgerEntry = Payment;
 
 export function ledgerRequest(first: number, count: number): Uint8Array {
   const out = new Uint8Array(7);

@@ -52,5 +52,16 @@ test('usage errors exit 2', async () => {
   assert.is((await saphirIn(['image', 'inspect', join(dir, 'missing.img')])).code, 1);
 });
 
+test('flash and image inspect take --key as 64 hex digits only, and say so', async () => {
+  for (const key of ['ab'.repeat(31), 'ab'.repeat(33), 'zz'.repeat(32)]) {
+    const i = await saphirIn(['image', 'inspect', '--lang', 'en', '--key', key, join(dir, 'good.img')]);
+    assert.is(i.code, 2, key);
+    assert.match(i.stderr, '--key must be 64 hex digits');
+    const f = await saphirIn(['flash', '--lang', 'fr', '--port', '/dev/nope', '--key', key, join(dir, 'good.img')]);
+    assert.is(f.code, 2, key);
+    assert.match(f.stderr, '--key doit faire 64 chiffres hexadécimaux');
+  }
+});
+
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 test.run();

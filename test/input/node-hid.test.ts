@@ -10,6 +10,7 @@ import {
   type HidDevice,
   type HidDeviceInfo,
   type HidModule,
+  type HidScannerOptions,
 } from '../../src/node/hid.ts';
 import type { InputEvent } from '../../src/input/event.ts';
 import { codes, reportsOf } from './helpers.ts';
@@ -51,9 +52,10 @@ function fake(
   });
 }
 
-async function expectError(p: Promise<unknown>): Promise<HidError> {
+/** The HidError of opening a scanner: the 0c2e:0b61 one in POS mode unless `o` says otherwise. */
+async function openFails(o: Partial<HidScannerOptions>): Promise<HidError> {
   try {
-    await p;
+    await openHidScanner({ device: '0c2e:0b61', mode: 'pos', onEvent: () => {}, ...o });
   } catch (e) {
     assert.instance(e, HidError);
     return e as HidError;
@@ -154,70 +156,43 @@ test('unplug: reported, the scanner looked up again (on a new path) and reopened
 });
 
 test('libusb or libudev missing: the package to install', async () => {
-  const libusb = await expectError(
-    openHidScanner({
-      device: '0c2e:0b61',
-      mode: 'pos',
-      onEvent: () => {},
-      load: async () => {
-        throw new Error('libusb-1.0.so.0: cannot open shared object file: No such file or directory');
-      },
-    }),
-  );
+  const libusb = await openFails({
+    load: async () => {
+      throw new Error('libusb-1.0.so.0: cannot open shared object file: No such file or directory');
+    },
+  });
   assert.is(libusb.kind, 'libusb');
   assert.match(libusb.text('fr'), 'apt-get install libusb-1.0-0');
   assert.match(libusb.text('en'), 'apt-get install libusb-1.0-0');
-  const udev = await expectError(
-    openHidScanner({
-      device: '0c2e:0b61',
-      mode: 'pos',
-      onEvent: () => {},
-      load: async () => ({
-        devices: () => {
-          throw new Error('libudev.so.1: cannot open shared object file');
-        },
-        HID: class {} as never,
-      }),
+  const udev = await openFails({
+    load: async () => ({
+      devices: () => {
+        throw new Error('libudev.so.1: cannot open shared object file');
+      },
+      HID: class {} as never,
     }),
-  );
+  });
   assert.match(udev.text('en'), 'apt-get install libudev1');
 });
 
 test('permission denied: the udev rule to add', async () => {
-  const e = await expectError(
-    openHidScanner({
-      device: '0c2e:0b61',
-      mode: 'pos',
-      load: fake({ openError: 'cannot open device with path /dev/hidraw4' }),
-      onEvent: () => {},
-      platform: 'linux',
-    }),
-  );
+  const e = await openFails({
+    load: fake({ openError: 'cannot open device with path /dev/hidraw4' }),
+    platform: 'linux',
+  });
   assert.is(e.kind, 'permission');
   assert.match(e.text('fr'), 'SUBSYSTEM=="hidraw", ATTRS{idVendor}=="0c2e", ATTRS{idProduct}=="0b61", MODE="0666"');
   assert.match(e.text('en'), 'udevadm control --reload-rules');
-  const e2 = await expectError(
-    openHidScanner({
-      device: '0c2e:0b61',
-      mode: 'pos',
-      load: fake({ openError: 'EACCES: permission denied' }),
-      onEvent: () => {},
-      platform: 'darwin',
-    }),
-  );
+  const e2 = await openFails({ load: fake({ openError: 'EACCES: permission denied' }), platform: 'darwin' });
   assert.is(e2.kind, 'permission');
 });
 
 test('a keyboard the OS owns: use HID POS or serial mode', async () => {
-  const e = await expectError(
-    openHidScanner({
-      device: '0c2e:0b61',
-      mode: 'keyboard',
-      load: fake({ openError: 'cannot open device with path IOService:/…' }),
-      onEvent: () => {},
-      platform: 'darwin',
-    }),
-  );
+  const e = await openFails({
+    mode: 'keyboard',
+    load: fake({ openError: 'cannot open device with path IOService:/…' }),
+    platform: 'darwin',
+  });
   assert.is(e.kind, 'keyboard-owned');
   assert.match(e.text('fr'), 'mode HID POS');
   assert.match(e.text('en'), '--mode pos');
@@ -225,28 +200,18 @@ test('a keyboard the OS owns: use HID POS or serial mode', async () => {
 });
 
 test('device not found lists what is connected; other open errors are passed on', async () => {
-  const e = await expectError(openHidScanner({ device: '1234:5678', mode: 'pos', load: fake(), onEvent: () => {} }));
+  const e = await openFails({ device: '1234:5678', load: fake() });
   assert.is(e.kind, 'not-found');
   assert.match(e.text('en'), '0c2e:0b61 Scanner (/dev/hidraw3)');
-  const e2 = await expectError(
-    openHidScanner({ device: '1234:5678', mode: 'pos', load: fake({ devices: [] }), onEvent: () => {} }),
-  );
+  const e2 = await openFails({ device: '1234:5678', load: fake({ devices: [] }) });
   assert.match(e2.text('fr'), 'aucun périphérique HID 1234:5678');
-  const e3 = await expectError(
-    openHidScanner({
-      device: '0c2e:0b61',
-      mode: 'pos',
-      load: fake({ openError: 'device busy' }),
-      onEvent: () => {},
-      platform: 'win32',
-    }),
-  );
+  const e3 = await openFails({ load: fake({ openError: 'device busy' }), platform: 'win32' });
   assert.is(e3.kind, 'open');
   assert.match(e3.message, 'device busy');
 });
 
 withNodeHid('the real node-hid loads: a device that is not there is not-found, with what is connected', async () => {
-  const e = await expectError(openHidScanner({ device: 'ffff:fffe', mode: 'pos', onEvent: () => {} }));
+  const e = await openFails({ device: 'ffff:fffe' });
   assert.is(e.kind, 'not-found', e.message);
   assert.match(e.text('en'), 'no HID device ffff:fffe');
 });

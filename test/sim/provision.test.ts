@@ -53,6 +53,16 @@ test('saphir sim: the first line says development keys, or the provisioned produ
   const bad = saphir(['sim', '--firmware-key', join(dir, 'missing.pub'), '--scenario', scenario('x')]);
   assert.is(bad.code, 2);
   assert.match(bad.err, /--firmware-key: cannot read/);
+  // A scenario's key file that cannot serve is the same usage error, said without a stack.
+  const badSc = saphir([
+    'sim',
+    '--lang',
+    'en',
+    '--scenario',
+    scenario('bad-file', 'device: { firmware-key: none.pub }\n'),
+  ]);
+  assert.is(badSc.code, 2, badSc.err);
+  assert.match(badSc.err, /^saphir sim: firmware-key: cannot read .*none\.pub: ENOENT/m);
 });
 
 test('a production device boots its own image and trusts the provisioned ticket keys only', async () => {

@@ -1,5 +1,6 @@
 // saphir device info --port PATH [--port PATH…] [--baud N] [--json] [--tech-key FILE] [--lang fr|en]
-import { FlashError, errorText, withServiceClient } from '../flash-client.ts';
+import { FlashError } from '../flash-client.ts';
+import { errorText, withServiceClient } from './service-text.ts';
 import { devTechKeyWarning, techSeedOf } from '../key-args.ts';
 import type { Identity } from '../../service/protocol.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';

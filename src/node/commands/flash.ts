@@ -13,11 +13,13 @@ import {
 } from '../../image/format.ts';
 import { fromHex, toHex } from '../../hex.ts';
 import { hostVerify } from '../../../tools/node-crypto.ts';
-import { devTechKeyWarning, techSeedOf } from '../key-args.ts';
-import { ServiceClient, FlashError, errorText, refusalText, type Progress } from '../flash-client.ts';
+import { devTechKeyWarning, firmwareKeyOption, techSeedOf } from '../key-args.ts';
+import { ServiceClient, FlashError, type Progress } from '../flash-client.ts';
+import { errorText, refusalText } from './service-text.ts';
 import type { Identity } from '../../service/protocol.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';
 import { plainProgress } from '../progress.ts';
+import { textTable } from '../table.ts';
 import { messages } from '../../messages/index.ts';
 import type { Lang } from '../../i18n.ts';
 
@@ -36,7 +38,6 @@ export interface Check {
 /** Compares what the device says with the image; the table is the side-by-side view. */
 export function compare(id: Identity, image: Uint8Array, lang: Lang): Check {
   const t = messages(lang).flash;
-  const fr = lang === 'fr';
   const p = parseImage(image);
   if ('error' in p) return { ok: false, problems: [p.error], table: '', sameImage: false };
   const h = p.header;
@@ -60,22 +61,7 @@ export function compare(id: Identity, image: Uint8Array, lang: Lang): Check {
   const rv = run ? parseVersion(run.version) : null;
   const newer = rv && !('error' in rv) ? compareVersions(h.version, rv) : 1;
   const sameHash = !!run && run.hash === hash;
-  const note =
-    newer > 0
-      ? fr
-        ? 'plus récente'
-        : 'newer'
-      : newer < 0
-        ? fr
-          ? 'plus ancienne'
-          : 'older'
-        : sameHash
-          ? fr
-            ? 'identique'
-            : 'same'
-          : fr
-            ? 'même numéro, autre image'
-            : 'same number, other image';
+  const note = newer > 0 ? t.newer : newer < 0 ? t.older : sameHash ? t.same : t.sameNumber;
   const rows: [string, string, string, string][] = [
     ['', t.device, t.image, ''],
     [t.deviceId, id.deviceId, '', ''],
@@ -98,10 +84,7 @@ export function compare(id: Identity, image: Uint8Array, lang: Lang): Check {
         ] as [string, string, string, string],
     ),
   ];
-  const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
-  const table = rows
-    .map((r) => `${r[0].padEnd(w[0])}  ${r[1].padEnd(w[1])}  ${r[2].padEnd(w[2])}  ${r[3]}`.trimEnd())
-    .join('\n');
+  const table = textTable(rows);
   return { ok: problems.length === 0, problems, table, sameImage: !!run && run.hash === hash && !run.pendingConfirm };
 }
 
@@ -150,23 +133,16 @@ export async function run(args: string[]): Promise<number> {
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
-  const fr = lang === 'fr';
   const t = messages(lang).flash;
   const ports = [...new Set([...(values.port ?? []), ...(values.ports ? expandGlob(values.ports) : [])])];
   if (values.ports && ports.length === 0) {
-    process.stderr.write(`saphir flash: ${fr ? 'aucun port ne correspond à' : 'no port matches'} ${values.ports}\n`);
+    process.stderr.write(`saphir flash: ${t.noPortMatches(values.ports)}\n`);
     return 1;
   }
-  if (ports.length === 0) throw new UsageError('--port PATH (or --ports GLOB) is required');
-  if (positionals.length !== 1) throw new UsageError('one IMAGE file expected');
+  if (ports.length === 0) throw new UsageError((m) => m.flash.portOrPorts);
+  if (positionals.length !== 1) throw new UsageError((m) => m.flash.oneImage);
   const baud = values.baud === undefined ? 115200 : intOf(values.baud, '--baud', 300, 4000000);
-  let key: Uint8Array;
-  try {
-    key = fromHex(values.key ?? DEV_FIRMWARE_PUBLIC_KEY_HEX);
-    if (key.length !== 32) throw new Error();
-  } catch {
-    throw new UsageError('--key must be 64 hex digits (an Ed25519 public key)');
-  }
+  const key = firmwareKeyOption(values.key, (m) => m.flash.keyHex);
   const file = positionals[0];
   const fail = (s: string) => {
     process.stderr.write(`saphir flash: ${s}\n`);
@@ -259,15 +235,8 @@ export function expandGlob(pattern: string): string[] {
 }
 
 export function summaryTable(rs: DeviceResult[], lang: Lang): string {
-  const fr = lang === 'fr';
   const rows = [
-    [
-      fr ? 'Appareil' : 'Device',
-      'Port',
-      fr ? 'Avant → après' : 'Before → after',
-      fr ? 'Résultat' : 'Result',
-      fr ? 'Durée' : 'Time',
-    ],
+    messages(lang).flash.summary,
     ...rs.map((r) => [
       r.deviceId || '?',
       r.port,
@@ -276,21 +245,12 @@ export function summaryTable(rs: DeviceResult[], lang: Lang): string {
       `${(r.ms / 1000).toFixed(1)} s`,
     ]),
   ];
-  const w = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows
-    .map((r) =>
-      r
-        .map((c, i) => (i === r.length - 1 ? c : c.padEnd(w[i])))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  return textTable(rows);
 }
 
 /** One device: IDENTIFY, compare, upload, FINISH, restart. Never throws a FlashError: it is the result. */
 async function flashDevice(port: string, o: DeviceRun): Promise<DeviceResult> {
   const { image, p, baud, lang } = o;
-  const fr = lang === 'fr';
   const t = messages(lang).flash;
   const t0 = performance.now();
   const res: DeviceResult = { port, deviceId: '', before: '', after: '', result: '', ms: 0, code: 1 };
@@ -325,25 +285,17 @@ async function flashDevice(port: string, o: DeviceRun): Promise<DeviceResult> {
     const c = compare(id, image, lang);
     say(c.table);
     if (!c.ok) {
-      for (const pr of c.problems) process.stderr.write(`saphir flash: ${fr ? 'refusé' : 'refused'}: ${pr}\n`);
-      say(fr ? 'Rien n’a été écrit.' : 'Nothing was written.');
-      return done(1, `${fr ? 'refusé' : 'refused'}: ${c.problems.join('; ')}`);
+      for (const pr of c.problems) process.stderr.write(`saphir flash: ${t.refused(pr)}\n`);
+      say(t.nothingWritten);
+      return done(1, t.refused(c.problems.join('; ')));
     }
     if (c.sameImage && !o.force) {
-      say(
-        fr
-          ? 'Cette image tourne déjà sur l’appareil, confirmée : rien à faire (--force pour la réinstaller).'
-          : 'This image already runs on the device, confirmed: nothing to do (--force reinstalls it).',
-      );
-      return done(0, fr ? 'déjà à jour' : 'up to date');
+      say(t.alreadyRuns);
+      return done(0, t.outcome.upToDate);
     }
     if (values['dry-run']) {
-      say(
-        fr
-          ? 'Essai à blanc : l’image serait acceptée. Rien n’a été écrit.'
-          : 'Dry run: the image would be accepted. Nothing was written.',
-      );
-      return done(0, fr ? 'essai à blanc' : 'dry run');
+      say(t.dryRun);
+      return done(0, t.outcome.dryRun);
     }
     const hash = toHex(p.hash);
     const waiting = id.trial
@@ -359,18 +311,14 @@ async function flashDevice(port: string, o: DeviceRun): Promise<DeviceResult> {
         onProgress: o.label ? plainProgress(`[${o.label}]`, o.quiet) : progressBar(lang, o.quiet),
       });
     if (!waiting && r.resumedFrom > 0) {
-      say(
-        fr
-          ? `Reprise : ${r.resumedFrom} octets étaient déjà sur l’appareil.`
-          : `Resumed: the device already held ${r.resumedFrom} bytes.`,
-      );
+      say(t.resumed(r.resumedFrom));
     }
     if (!waiting) {
       say(t.written(r.version, r.slot, r.hash.slice(0, 16)));
     }
     if (values['no-reboot']) {
-      say(fr ? 'Elle démarrera en mode test au prochain redémarrage.' : 'It starts in test mode at the next reset.');
-      return done(0, fr ? 'écrite, redémarrage à faire' : 'written, restart pending');
+      say(t.nextReset);
+      return done(0, t.outcome.restartPending);
     }
     await client.reboot();
     // While it restarts the device is silent, or says nothing runs yet: ask again for a few seconds.
@@ -382,26 +330,11 @@ async function flashDevice(port: string, o: DeviceRun): Promise<DeviceResult> {
     const runNow = after?.running;
     res.after = runNow?.version ?? '—';
     if (!runNow || runNow.hash !== r.hash) {
-      fail(
-        fr
-          ? `après redémarrage l’appareil exécute ${runNow ? runNow.version : 'aucune image'} : la nouvelle image n’a pas démarré`
-          : `after the restart the device runs ${runNow ? runNow.version : 'no image'}: the new image did not start`,
-      );
+      fail(t.didNotStart(runNow ? runNow.version : t.noImage));
       return done(1);
     }
-    say(
-      runNow.pendingConfirm
-        ? fr
-          ? `Redémarré sur ${runNow.version} en mode test : l’appareil la confirmera après son autotest (sinon retour à l’ancienne au prochain redémarrage).`
-          : `Restarted on ${runNow.version} in test mode: the device confirms it after its self-test (otherwise the old one returns at the next reset).`
-        : fr
-          ? `Redémarré sur ${runNow.version}, confirmée.`
-          : `Restarted on ${runNow.version}, confirmed.`,
-    );
-    return done(
-      0,
-      runNow.pendingConfirm ? (fr ? 'ok, mode test' : 'ok, test mode') : fr ? 'ok, confirmée' : 'ok, confirmed',
-    );
+    say(runNow.pendingConfirm ? t.testMode(runNow.version) : t.confirmed(runNow.version));
+    return done(0, runNow.pendingConfirm ? t.outcome.testMode : t.outcome.confirmed);
   } catch (e) {
     if (e instanceof FlashError) {
       fail(errorText(e, lang, port));

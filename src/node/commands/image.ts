@@ -2,9 +2,10 @@
 import { readFileSync } from 'node:fs';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { BOARD_ID, DEV_FIRMWARE_PUBLIC_KEY_HEX, equalBytes, parseImage, verifyImage } from '../../image/format.ts';
-import { fromHex, toHex } from '../../hex.ts';
+import { toHex } from '../../hex.ts';
 import { hostVerify } from '../../../tools/node-crypto.ts';
 import { UsageError, parseCommand } from '../args.ts';
+import { firmwareKeyOption } from '../key-args.ts';
 import type { Lang } from '../../i18n.ts';
 import { messages } from '../../messages/index.ts';
 
@@ -19,13 +20,7 @@ export async function run(args: string[]): Promise<number> {
   const { values, positionals, lang } = parsed;
   const [sub, file, ...extra] = positionals;
   if (sub !== 'inspect' || !file || extra.length) throw new UsageError((m) => m.image.usage);
-  let key: Uint8Array;
-  try {
-    key = fromHex(values.key ?? DEV_FIRMWARE_PUBLIC_KEY_HEX);
-    if (key.length !== 32) throw new Error();
-  } catch {
-    throw new UsageError((m) => m.image.key);
-  }
+  const key = firmwareKeyOption(values.key, (m) => m.image.key);
   const isDev = toHex(key) === DEV_FIRMWARE_PUBLIC_KEY_HEX;
   const t = messages(lang).image;
   let bytes: Uint8Array;

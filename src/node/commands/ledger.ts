@@ -1,5 +1,5 @@
 // saphir ledger export --port PATH [--baud N] [--format csv|json] [--quiet] [--lang fr|en]
-import { withServiceClient } from '../flash-client.ts';
+import { withServiceClient } from './service-text.ts';
 import { UsageError, intOf, parseCommand } from '../args.ts';
 import { devTechKeyWarning, techSeedOf } from '../key-args.ts';
 import type { Lang } from '../../i18n.ts';

@@ -4,6 +4,7 @@ import { existsSync, readFileSync, readdirSync, readlinkSync, realpathSync } fro
 import { dirname, join, resolve } from 'node:path';
 import { ServiceClient } from '../flash-client.ts';
 import { intOf, parseCommand } from '../args.ts';
+import { textTable } from '../table.ts';
 import type { Lang } from '../../i18n.ts';
 import { messages } from '../../messages/index.ts';
 
@@ -115,7 +116,6 @@ export async function run(args: string[]): Promise<number> {
   });
   if (!parsed) return 0;
   const { values, lang } = parsed;
-  const fr = lang === 'fr';
   const baud = values.baud === undefined ? 115200 : intOf(values.baud, '--baud', 300, 4000000);
   const timeoutMs = values.timeout === undefined ? 300 : intOf(values.timeout, '--timeout', 10, 60000);
   const ports = listPorts();
@@ -136,35 +136,22 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(JSON.stringify(ports, null, 2) + '\n');
     return 0;
   }
+  const t = messages(lang).ports;
   if (ports.length === 0) {
-    process.stdout.write(
-      fr
-        ? 'Aucun port série trouvé (branchez l’appareil, ou vérifiez les droits sur /dev).\n'
-        : 'No serial port found (plug the device in, or check the permissions on /dev).\n',
-    );
+    process.stdout.write(t.none + '\n');
     return 0;
   }
   const rows = [
-    ['Port', 'by-id', 'USB', fr ? 'N° de série' : 'Serial', fr ? 'Appareil' : 'Device', 'Version'],
+    t.cols,
     ...ports.map((p) => [
       p.path,
       p.byId ?? '—',
       p.usb ?? '—',
       p.serialNumber ?? '—',
-      p.deviceId ?? (fr ? 'pas de réponse' : 'no answer'),
+      p.deviceId ?? t.noAnswer,
       p.version ?? '—',
     ]),
   ];
-  const w = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  process.stdout.write(
-    rows
-      .map((r) =>
-        r
-          .map((c, i) => c.padEnd(w[i]))
-          .join('  ')
-          .trimEnd(),
-      )
-      .join('\n') + '\n',
-  );
+  process.stdout.write(textTable(rows) + '\n');
   return 0;
 }

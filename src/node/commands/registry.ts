@@ -1,6 +1,7 @@
 // saphir registry serve | devices add|list|revoke | report — the fleet's paid-ticket registry.
 import { readFileSync } from 'node:fs';
 import { UsageError, intOf, parseCommand } from '../args.ts';
+import { textTable } from '../table.ts';
 import { openDb } from '../registry/db.ts';
 import { RegistryStore } from '../registry/store.ts';
 import { serveRegistry } from '../registry/server.ts';
@@ -152,17 +153,7 @@ export async function run(args: string[]): Promise<number> {
           d.revoked_at === null ? t.active : t.revokedWord,
         ]),
       ];
-      const w = t.cols.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-      process.stdout.write(
-        rows
-          .map((r) =>
-            r
-              .map((c, i) => c.padEnd(w[i]))
-              .join('  ')
-              .trimEnd(),
-          )
-          .join('\n') + '\n',
-      );
+      process.stdout.write(textTable(rows) + '\n');
       return 0;
     }
     throw new UsageError((m) => m.help.registry);

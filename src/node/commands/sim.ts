@@ -7,6 +7,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { intOf, UsageError, parseCommand } from '../args.ts';
+import { KeyFileError } from '../../../tools/key-files.ts';
 import type { Lang } from '../../i18n.ts';
 import { formatEur } from '../../i18n.ts';
 import type { Key } from '../../hal.ts';
@@ -202,6 +203,9 @@ async function scenarios(
   const registry = want ? await openRegistry(want, o.lang) : undefined;
   try {
     return await playAll();
+  } catch (e) {
+    // A scenario's key file that cannot serve is the same usage error as the option's.
+    throw e instanceof KeyFileError ? new UsageError(e.message) : e;
   } finally {
     await registry?.close();
   }
@@ -496,23 +500,12 @@ async function bridgeHid(
 ) {
   const mode = modeOpt ?? 'pos';
   if (mode !== 'pos' && mode !== 'keyboard') throw new UsageError((m) => m.sim.hidMode);
-  const { defaultHidLoader, loadError, parseHidSpec, pickDevice, openError, HidError } = await import('../hid.ts');
+  const { openHidDevice, HidError } = await import('../hid.ts');
   let dev;
   try {
-    let hid;
-    try {
-      hid = await defaultHidLoader();
-    } catch (e) {
-      throw loadError(e);
-    }
-    const info = pickDevice(hid.devices(), parseHidSpec(spec), mode);
-    if (!info.path) throw new HidError('open', 'no device path', spec);
-    try {
-      dev = new hid.HID(info.path);
-    } catch (e) {
-      throw openError(e, info, mode, process.platform);
-    }
-    say(I[lang].bridged(`${info.product ?? spec} (${mode})`));
+    const opened = await openHidDevice(spec, mode);
+    dev = opened.dev;
+    say(I[lang].bridged(`${opened.info.product ?? spec} (${mode})`));
   } catch (e) {
     if (e instanceof HidError) throw new Error(e.text(lang));
     throw e;
@@ -532,13 +525,11 @@ async function bridgeSerial(
   lang: Lang,
   say: (s: string) => void,
 ) {
-  const { SerialPortStream } = await import('@serialport/stream');
-  const { autoDetect } = await import('@serialport/bindings-cpp');
+  const { openPort, closePort } = await import('../serial-link.ts');
   const { SerialOpenError } = await import('../serial.ts');
-  const port = new SerialPortStream({ binding: autoDetect(), path, baudRate: baud ?? 9600, autoOpen: false });
-  await new Promise<void>((resolve, reject) =>
-    port.open((err) => (err ? reject(new Error(new SerialOpenError(path, err.message).text(lang))) : resolve())),
-  );
+  const port = await openPort(path, baud ?? 9600).catch((err: Error) => {
+    throw new Error(new SerialOpenError(path, err.message).text(lang));
+  });
   say(I[lang].bridged(`${path} @ ${baud ?? 9600}`));
   let sent = 0;
   port.on(
@@ -552,7 +543,7 @@ async function bridgeSerial(
       }),
   );
   port.on('error', (err: Error) => say(`serial: ${err.message}`));
-  return () => new Promise<void>((resolve) => (port.isOpen ? port.close(() => resolve()) : resolve()));
+  return () => closePort(port);
 }
 
 // --- service port on a pty ------------------------------------------------------------------------

@@ -13,6 +13,15 @@ export interface Db extends Query {
   readonly kind: 'pglite' | 'postgres';
 }
 
+/** What a payment and a conflict both record (stated once; migration 1's text is as shipped). */
+const CLAIM_COLUMNS = `emission    INTEGER NOT NULL,
+     block       INTEGER NOT NULL,
+     number      BIGINT NOT NULL,
+     device_id   TEXT NOT NULL,
+     prize_eur   INTEGER NOT NULL,
+     paid_at     BIGINT NOT NULL,
+     recorded_at BIGINT NOT NULL,`;
+
 /** The schema, one migration an entry; never edit a shipped one, add the next. See docs/registry.md. */
 export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE devices (
@@ -32,25 +41,13 @@ export const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (device_id, nonce)
    );
    CREATE TABLE payments (
-     emission    INTEGER NOT NULL,
-     block       INTEGER NOT NULL,
-     number      BIGINT NOT NULL,
-     device_id   TEXT NOT NULL,
-     prize_eur   INTEGER NOT NULL,
-     paid_at     BIGINT NOT NULL,
-     recorded_at BIGINT NOT NULL,
+     ${CLAIM_COLUMNS}
      online      BOOLEAN NOT NULL,
      PRIMARY KEY (emission, block, number)
    );
    CREATE INDEX payments_by_device ON payments (device_id, paid_at);
    CREATE TABLE conflicts (
-     emission    INTEGER NOT NULL,
-     block       INTEGER NOT NULL,
-     number      BIGINT NOT NULL,
-     device_id   TEXT NOT NULL,
-     prize_eur   INTEGER NOT NULL,
-     paid_at     BIGINT NOT NULL,
-     recorded_at BIGINT NOT NULL,
+     ${CLAIM_COLUMNS}
      PRIMARY KEY (emission, block, number, device_id)
    );`,
 ];
