@@ -4,6 +4,7 @@ import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 
 import { Point } from '@noble/ed25519';
 import { nobleVerify, type Signer, type Verifier } from '../src/crypto/ed25519.ts';
 import { sodium } from './sodium.ts';
+import { bytesMemo } from './bytes-memo.ts';
 
 /** Which library signs and verifies on this host: `sodium-native`, else `node:crypto`. */
 export const HOST_CRYPTO: 'sodium-native' | 'node:crypto' = sodium ? 'sodium-native' : 'node:crypto';
@@ -11,28 +12,13 @@ export const HOST_CRYPTO: 'sodium-native' | 'node:crypto' = sodium ? 'sodium-nat
 const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 
-const publicCache = new Map<string, KeyObject>();
-const privateCache = new Map<string, KeyObject>();
+const publicKeyObject = bytesMemo((raw) =>
+  createPublicKey({ key: Buffer.concat([SPKI_PREFIX, raw]), format: 'der', type: 'spki' }),
+);
 
-function publicKeyObject(raw: Uint8Array): KeyObject {
-  const id = Buffer.from(raw).toString('hex');
-  let k = publicCache.get(id);
-  if (!k) {
-    k = createPublicKey({ key: Buffer.concat([SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
-    publicCache.set(id, k);
-  }
-  return k;
-}
-
-export function privateKeyObject(seed: Uint8Array): KeyObject {
-  const id = Buffer.from(seed).toString('hex');
-  let k = privateCache.get(id);
-  if (!k) {
-    k = createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
-    privateCache.set(id, k);
-  }
-  return k;
-}
+export const privateKeyObject: (seed: Uint8Array) => KeyObject = bytesMemo((seed) =>
+  createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' }),
+);
 
 export const nodeVerify: Verifier = (signature, message, publicKey) => {
   try {
@@ -47,36 +33,22 @@ export const nodeVerify: Verifier = (signature, message, publicKey) => {
 export const nodeSign: Signer = (message, seed) =>
   sodium ? sodium.sign(message, seed) : new Uint8Array(sign(null, message, privateKeyObject(seed)));
 
-const keyProblems = new Map<string, string | null>();
-
 /**
  * Why the device would refuse this public key for every signature (not 32 bytes, not a canonical
  * point encoding, small order), or null. Cached: key rings are small.
  */
-let lastGood: Uint8Array | null = null;
-let lastGoodCopy = new Uint8Array(32);
-
 export function publicKeyProblem(publicKey: Uint8Array): string | null {
   if (publicKey.length !== 32) return 'not 32 bytes';
-  // Key rings hand the same array for every ticket: skip the lookup when it is unchanged.
-  if (publicKey === lastGood && Buffer.compare(publicKey, lastGoodCopy) === 0) return null;
-  const id = Buffer.from(publicKey).toString('hex');
-  let p = keyProblems.get(id);
-  if (p === undefined) {
-    try {
-      p = Point.fromBytes(publicKey, false).isSmallOrder() ? 'small-order point' : null;
-    } catch {
-      p = 'not a canonical curve point';
-    }
-    if (keyProblems.size > 4096) keyProblems.clear();
-    keyProblems.set(id, p);
-  }
-  if (p === null) {
-    lastGood = publicKey;
-    lastGoodCopy = publicKey.slice();
-  }
-  return p;
+  return keyProblem(publicKey);
 }
+
+const keyProblem = bytesMemo((publicKey): string | null => {
+  try {
+    return Point.fromBytes(publicKey, false).isSmallOrder() ? 'small-order point' : null;
+  } catch {
+    return 'not a canonical curve point';
+  }
+});
 
 /**
  * The device's verdict (RFC 8032 strict, cofactored: firmware/verify.ts, noble with zip215=false) at
