@@ -2,7 +2,6 @@
 // cached in node_modules/.cache/saphir-workers/ and rebuilt when a bundled source changed. Registering
 // tsx in a thread (boot.mjs) costs about 0.2 s of CPU; a bundled worker starts in about 0.03 s. `gen`
 // and `audit` start two per run, which their `node:crypto` comparison (bench/core.bench.ts) counts.
-import { build } from 'esbuild';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -61,6 +60,8 @@ export async function workerBundle(script: URL, cacheDir = CACHE_DIR): Promise<s
   const metaPath = join(cacheDir, `${name}.json`);
   if (fresh(metaPath) && stamp(out) !== null) return out;
   const inputs: Meta['inputs'] = {};
+  // Loaded only to build: esbuild's API is most of what a cache hit would otherwise load.
+  const { build } = await import('esbuild');
   const result = await build({
     entryPoints: [entry],
     bundle: true,
