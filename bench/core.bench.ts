@@ -1,12 +1,14 @@
-// Core figures: SPH1 checks per second (noble, node:crypto, libsodium; one thread), and the real CLI on
-// a full block: `saphir gen --full` to a temp file, then `saphir audit` of that file, with the host's
-// library (libsodium when sodium-native loads). The same run compares it with the node:crypto path
-// (SAPHIR_CRYPTO=node) on a tenth of a block, both libraries on the same tickets, back to back.
+// Core figures: SPH1 checks per second (noble, node:crypto, libsodium; one thread), and the real CLI,
+// `saphir gen` to a temp file then `saphir audit` of it, with the host's library (libsodium when
+// sodium-native loads) and with the node:crypto path (SAPHIR_CRYPTO=node), back to back on the same
+// tickets: a tenth of a block and a hundredth, from which a full block is extrapolated.
+// SAPHIR_BENCH_FULL_BLOCK=1 also runs a real full block (gen_full_block_s, audit_full_block_s).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, openSync, closeSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, openSync, closeSync, rmSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { blockGenerator } from '../src/gen/index.ts';
 import { fromHex } from '../src/hex.ts';
 import { checkCode } from '../src/sph1/check.ts';
@@ -18,6 +20,7 @@ import { ROOT } from '../tools/paths.ts';
 import { RangeEncoder } from '../src/node/workers/gen-core.ts';
 
 const BIN = join(ROOT, 'bin', 'saphir.mjs');
+const CPU_AT_EXIT = pathToFileURL(join(ROOT, 'bench', 'cpu-at-exit.mjs')).href;
 
 function codes(count: number): string[] {
   const enc = new RangeEncoder(blockGenerator('bench', 1, 1), { keyId: 0, seed: fromHex(TEST_KEY_SEED_HEX) }, nodeSign);
@@ -40,21 +43,10 @@ function checksPerSecond(list: string[], verify: Verifier, seconds: number): num
   return Math.round(n / ((t - t0) / 1000));
 }
 
-/** utime + stime of a live process and its reaped children, in seconds (Linux /proc), or -1. */
-function cpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // Fields 14–17 of proc(5): utime stime cutime cstime, here at 11–14 after pid, comm and state.
-    return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100;
-  } catch {
-    return -1;
-  }
-}
-
 /**
- * Runs the CLI with stdout to `out` (or ignored): wall seconds, CPU seconds (all threads, sampled every
- * 200 ms, so within 0.2 s) and the exit code. The CPU figure tells a busy machine from a slow program.
+ * Runs the CLI with stdout to `out` (or ignored): wall seconds, CPU seconds (all threads, workers
+ * included, read by bench/cpu-at-exit.mjs as the process exits) and the exit code. The CPU figure
+ * tells a busy machine from a slow program.
  */
 function timeCli(
   args: string[],
@@ -64,24 +56,45 @@ function timeCli(
   const fd = out ? openSync(out, 'w') : 'ignore';
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      stdio: ['ignore', fd, 'inherit'],
+    const child = spawn(process.execPath, ['--import', CPU_AT_EXIT, BIN, ...args, '--quiet'], {
+      stdio: ['ignore', fd, 'inherit', 'pipe'],
       cwd: ROOT,
       env: { ...process.env, ...env },
     });
-    let cpu = 0;
-    const poll = setInterval(() => {
-      const c = cpuSeconds(child.pid!);
-      if (c >= 0) cpu = c;
-    }, 200);
+    let cpu = '';
+    child.stdio[3]!.on('data', (d: Buffer) => (cpu += d.toString()));
     child.on('error', reject);
-    child.on('exit', (code) => {
-      clearInterval(poll);
+    child.on('close', (code) => {
       if (typeof fd === 'number') closeSync(fd);
-      resolve({ s: (performance.now() - t0) / 1000, cpu, code: code ?? -1 });
+      resolve({ s: (performance.now() - t0) / 1000, cpu: Number(cpu) / 1e6, code: code ?? -1 });
     });
   });
 }
+
+/** The same CLI run on each path: node:crypto (SAPHIR_CRYPTO=node), then the host's library. */
+async function bothPaths(args: string[], out: string | null) {
+  const node = await timeCli(args, out, { SAPHIR_CRYPTO: 'node' });
+  const host = await timeCli(args, out);
+  return { node, host };
+}
+
+const BLOCK = 3_000_000;
+/** The two sizes the full block is extrapolated from: a tenth of a block, and a hundredth. */
+const BIG = 300_000;
+const SMALL = 30_000;
+
+/**
+ * A full block's time from two sizes: the per-ticket part, (big − small) / (BIG − SMALL), times the
+ * block, plus the fixed part (start-up, workers) that the small run leaves.
+ */
+function extrapolate(small: number, big: number): number {
+  const per = (big - small) / (BIG - SMALL);
+  return small - SMALL * per + BLOCK * per;
+}
+
+const r1 = (x: number) => Math.round(x * 10) / 10;
+const r2 = (x: number) => Math.round(x * 100) / 100;
+const r3 = (x: number) => Math.round(x * 1000) / 1000;
 
 export default async function (): Promise<Record<string, number>> {
   const list = codes(400);
@@ -89,45 +102,86 @@ export default async function (): Promise<Record<string, number>> {
   const node = checksPerSecond(list, nodeVerify, 3);
   const libsodium = sodium ? checksPerSecond(list, sodium.verify, 3) : NaN;
   const dir = mkdtempSync(join(tmpdir(), 'saphir-bench-'));
-  const file = join(dir, 'block.txt');
+  const figures: Record<string, number> = {
+    check_codes_per_s_noble: noble,
+    check_codes_per_s_node_crypto: node,
+    check_codes_per_s_sodium: libsodium,
+    // 1 when gen and audit ran on libsodium (sodium-native), 0 on node:crypto.
+    core_bench_crypto_sodium: HOST_CRYPTO === 'sodium-native' ? 1 : 0,
+  };
   try {
-    const g = await timeCli(['gen', '--emission', '1', '--block', '1', '--full'], file);
-    if (g.code !== 0) throw new Error(`saphir gen exited ${g.code}`);
-    const size = statSync(file).size;
-    if (size !== 3_000_000 * 165) throw new Error(`saphir gen wrote ${size} bytes`);
-    const a = await timeCli(['audit', file], null);
-    if (a.code !== 0) throw new Error(`saphir audit of a generated full block exited ${a.code}`);
-    // A tenth of a block with each library, same tickets, back to back.
-    const part = join(dir, 'part.txt');
-    const tenth = ['gen', '--emission', '1', '--block', '1', '--from', '0', '--count', '300000'];
-    const gNode = await timeCli(tenth, part, { SAPHIR_CRYPTO: 'node' });
-    const gHost = await timeCli(tenth, part);
-    const aNode = await timeCli(['audit', part], null, { SAPHIR_CRYPTO: 'node' });
-    const aHost = await timeCli(['audit', part], null);
-    if (aNode.code !== 1 || aHost.code !== 1)
-      throw new Error('audit of a tenth of a block must report it incomplete (exit 1)');
-    return {
-      check_codes_per_s_noble: noble,
-      check_codes_per_s_node_crypto: node,
-      check_codes_per_s_sodium: libsodium,
-      // 1 when gen and audit ran on libsodium (sodium-native), 0 on node:crypto.
-      core_bench_crypto_sodium: HOST_CRYPTO === 'sodium-native' ? 1 : 0,
-      gen_full_block_s: Math.round(g.s * 10) / 10,
-      gen_full_block_cpu_s: Math.round(g.cpu * 10) / 10,
-      audit_full_block_s: Math.round(a.s * 10) / 10,
-      audit_full_block_cpu_s: Math.round(a.cpu * 10) / 10,
-      gen_tenth_block_s_node_crypto: Math.round(gNode.s * 100) / 100,
-      gen_tenth_block_s: Math.round(gHost.s * 100) / 100,
-      gen_ratio_vs_node_crypto: Math.round((gHost.s / gNode.s) * 1000) / 1000,
-      audit_tenth_block_s_node_crypto: Math.round(aNode.s * 100) / 100,
-      audit_tenth_block_s: Math.round(aHost.s * 100) / 100,
-      audit_ratio_vs_node_crypto: Math.round((aHost.s / aNode.s) * 1000) / 1000,
-      // The same ratios in CPU seconds (all threads): steadier than wall time on a busy machine.
-      gen_ratio_vs_node_crypto_cpu: Math.round((gHost.cpu / gNode.cpu) * 1000) / 1000,
-      audit_ratio_vs_node_crypto_cpu: Math.round((aHost.cpu / aNode.cpu) * 1000) / 1000,
-      // The 1-minute load average at the end: above the core count, the wall times above are inflated.
-      core_bench_load_avg: Math.round(loadavg()[0] * 100) / 100,
+    // Each size with each library, back to back, so that both see the same load.
+    const range = (n: number) => ['gen', '--emission', '1', '--block', '1', '--from', '0', '--count', String(n)];
+    const big = join(dir, 'big.txt');
+    const small = join(dir, 'small.txt');
+    const gBig = await bothPaths(range(BIG), big);
+    const gSmall = await bothPaths(range(SMALL), small);
+    for (const [f, n] of [
+      [big, BIG],
+      [small, SMALL],
+    ] as const) {
+      if (statSync(f).size !== n * 165) throw new Error(`saphir gen wrote ${statSync(f).size} bytes for ${n} tickets`);
+    }
+    const aBig = await bothPaths(['audit', big], null);
+    const aSmall = await bothPaths(['audit', small], null);
+    for (const r of [aBig.node, aBig.host, aSmall.node, aSmall.host])
+      if (r.code !== 1) throw new Error('audit of part of a block must report it incomplete (exit 1)');
+    const full = {
+      gen: { node: extrapolate(gSmall.node.s, gBig.node.s), host: extrapolate(gSmall.host.s, gBig.host.s) },
+      genCpu: { node: extrapolate(gSmall.node.cpu, gBig.node.cpu), host: extrapolate(gSmall.host.cpu, gBig.host.cpu) },
+      audit: { node: extrapolate(aSmall.node.s, aBig.node.s), host: extrapolate(aSmall.host.s, aBig.host.s) },
+      auditCpu: {
+        node: extrapolate(aSmall.node.cpu, aBig.node.cpu),
+        host: extrapolate(aSmall.host.cpu, aBig.host.cpu),
+      },
     };
+    Object.assign(figures, {
+      // A tenth of a block, start-up included, with each library.
+      gen_tenth_block_s_node_crypto: r2(gBig.node.s),
+      gen_tenth_block_s: r2(gBig.host.s),
+      gen_ratio_vs_node_crypto: r3(gBig.host.s / gBig.node.s),
+      audit_tenth_block_s_node_crypto: r2(aBig.node.s),
+      audit_tenth_block_s: r2(aBig.host.s),
+      audit_ratio_vs_node_crypto: r3(aBig.host.s / aBig.node.s),
+      // The same ratios in CPU seconds (all threads): steadier than wall time on a busy machine.
+      gen_ratio_vs_node_crypto_cpu: r3(gBig.host.cpu / gBig.node.cpu),
+      audit_ratio_vs_node_crypto_cpu: r3(aBig.host.cpu / aBig.node.cpu),
+      // A full block extrapolated from a tenth and a hundredth (see `extrapolate`), each library.
+      gen_full_block_s_extrapolated: r1(full.gen.host),
+      gen_full_block_cpu_s_extrapolated: r1(full.genCpu.host),
+      gen_full_block_s_extrapolated_node_crypto: r1(full.gen.node),
+      gen_full_block_ratio_vs_node_crypto: r3(full.gen.host / full.gen.node),
+      gen_full_block_ratio_vs_node_crypto_cpu: r3(full.genCpu.host / full.genCpu.node),
+      audit_full_block_s_extrapolated: r1(full.audit.host),
+      audit_full_block_cpu_s_extrapolated: r1(full.auditCpu.host),
+      audit_full_block_s_extrapolated_node_crypto: r1(full.audit.node),
+      audit_full_block_ratio_vs_node_crypto: r3(full.audit.host / full.audit.node),
+      audit_full_block_ratio_vs_node_crypto_cpu: r3(full.auditCpu.host / full.auditCpu.node),
+      // CPU microseconds a ticket (gen) or a code (audit) beyond the fixed start-up, all threads.
+      gen_cpu_us_per_ticket: r2(((gBig.host.cpu - gSmall.host.cpu) / (BIG - SMALL)) * 1e6),
+      gen_cpu_us_per_ticket_node_crypto: r2(((gBig.node.cpu - gSmall.node.cpu) / (BIG - SMALL)) * 1e6),
+      audit_cpu_us_per_code: r2(((aBig.host.cpu - aSmall.host.cpu) / (BIG - SMALL)) * 1e6),
+      audit_cpu_us_per_code_node_crypto: r2(((aBig.node.cpu - aSmall.node.cpu) / (BIG - SMALL)) * 1e6),
+    });
+    if (process.env.SAPHIR_BENCH_FULL_BLOCK === '1') {
+      // The real CLI on a real full block, once (minutes on a busy machine).
+      const file = join(dir, 'block.txt');
+      const g = await timeCli(['gen', '--emission', '1', '--block', '1', '--full'], file);
+      if (g.code !== 0) throw new Error(`saphir gen exited ${g.code}`);
+      const size = statSync(file).size;
+      if (size !== BLOCK * 165) throw new Error(`saphir gen wrote ${size} bytes`);
+      const a = await timeCli(['audit', file], null);
+      if (a.code !== 0) throw new Error(`saphir audit of a generated full block exited ${a.code}`);
+      Object.assign(figures, {
+        gen_full_block_s: r1(g.s),
+        gen_full_block_cpu_s: r1(g.cpu),
+        audit_full_block_s: r1(a.s),
+        audit_full_block_cpu_s: r1(a.cpu),
+      });
+    }
+    // The 1-minute load average at the end: above the core count, the wall times above are inflated.
+    figures.core_bench_load_avg = r2(loadavg()[0]);
+    return figures;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

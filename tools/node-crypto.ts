@@ -4,6 +4,7 @@ import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 
 import { type Signer, type Verifier } from '../src/crypto/ed25519.ts';
 import { withDeviceRules } from '../src/crypto/device-rules.ts';
 import { sodium } from './sodium.ts';
+import { bytesMemo } from './bytes-memo.ts';
 
 export { publicKeyProblem, withDeviceRules } from '../src/crypto/device-rules.ts';
 
@@ -13,28 +14,13 @@ export const HOST_CRYPTO: 'sodium-native' | 'node:crypto' = sodium ? 'sodium-nat
 const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 
-const publicCache = new Map<string, KeyObject>();
-const privateCache = new Map<string, KeyObject>();
+const publicKeyObject = bytesMemo((raw) =>
+  createPublicKey({ key: Buffer.concat([SPKI_PREFIX, raw]), format: 'der', type: 'spki' }),
+);
 
-function publicKeyObject(raw: Uint8Array): KeyObject {
-  const id = Buffer.from(raw).toString('hex');
-  let k = publicCache.get(id);
-  if (!k) {
-    k = createPublicKey({ key: Buffer.concat([SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
-    publicCache.set(id, k);
-  }
-  return k;
-}
-
-export function privateKeyObject(seed: Uint8Array): KeyObject {
-  const id = Buffer.from(seed).toString('hex');
-  let k = privateCache.get(id);
-  if (!k) {
-    k = createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
-    privateCache.set(id, k);
-  }
-  return k;
-}
+export const privateKeyObject: (seed: Uint8Array) => KeyObject = bytesMemo((seed) =>
+  createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' }),
+);
 
 export const nodeVerify: Verifier = (signature, message, publicKey) => {
   try {

@@ -2,6 +2,7 @@
 // here. Null when the addon does not load on this platform, or when SAPHIR_CRYPTO=node asks for the
 // node:crypto path (the bench compares both in one run; tests use it to run the fallback). Node-only.
 import { createRequire } from 'node:module';
+import { bytesMemo } from './bytes-memo.ts';
 
 interface SodiumNative {
   crypto_sign_seed_keypair(pk: Uint8Array, sk: Uint8Array, seed: Uint8Array): void;
@@ -26,17 +27,11 @@ function load(): SodiumEd25519 | null {
   } catch {
     return null;
   }
-  const secretKeys = new Map<string, Uint8Array>();
-  const secretKey = (seed: Uint8Array) => {
-    const id = Buffer.from(seed).toString('hex');
-    let sk = secretKeys.get(id);
-    if (!sk) {
-      sk = new Uint8Array(64);
-      na.crypto_sign_seed_keypair(new Uint8Array(32), sk, seed);
-      secretKeys.set(id, sk);
-    }
+  const secretKey = bytesMemo((seed) => {
+    const sk = new Uint8Array(64);
+    na.crypto_sign_seed_keypair(new Uint8Array(32), sk, seed);
     return sk;
-  };
+  });
   return {
     sign(message, seed) {
       const sig = new Uint8Array(64);

@@ -51,7 +51,7 @@ export function outcome(zones: Zones): Outcome {
 }
 
 /** Article 4.2: a number may appear at most once within one zone. */
-export function hasDuplicate(numbers: readonly number[]): boolean {
+export function hasDuplicate(numbers: ArrayLike<number>): boolean {
   for (let i = 0; i < numbers.length; i++) {
     for (let j = i + 1; j < numbers.length; j++) if (numbers[i] === numbers[j]) return true;
   }

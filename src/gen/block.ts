@@ -6,7 +6,7 @@ import { PRIZE_TABLE, type PrizeTable } from '../game/prize-table.ts';
 import { makePermutation, type Permutation } from './permutation.ts';
 import { mixWords, rngOfWords } from './rng.ts';
 import { utf8Encode } from '../utf8.ts';
-import { composeZones } from './compose.ts';
+import { composeInto, composeZones, type IndexedZones } from './compose.ts';
 import { getU32BE } from '../bytes.ts';
 
 /** Default seed of `saphir gen`. */
@@ -54,6 +54,8 @@ export interface BlockGenerator {
   rankOf(number: number): number;
   prizeOf(number: number): number;
   ticket(number: number): { zones: Zones; prizeEur: number };
+  /** `ticket` as indexes into `out` (no allocation but the generator's own); returns the prize. */
+  ticketInto(number: number, out: IndexedZones): number;
 }
 
 /** Everything a block's tickets derive from; build once per block, then call `ticket` per number. */
@@ -64,6 +66,10 @@ export function blockGenerator(seed: string, emission: number, block: number): B
   for (let i = 0; i < 4; i++) words.push(getU32BE(ticketKey, 4 * i));
   const rankOf = (n: number) => permutation.forward(n);
   const prizeOf = (n: number) => prizeOfRank(rankOf(n));
+  const rngOf = (n: number) => {
+    const [a, b, c, d] = mixWords(words, n);
+    return rngOfWords(a, b, c, d);
+  };
   return {
     seed,
     emission,
@@ -73,8 +79,12 @@ export function blockGenerator(seed: string, emission: number, block: number): B
     prizeOf,
     ticket(number) {
       const prizeEur = prizeOf(number);
-      const [a, b, c, d] = mixWords(words, number);
-      return { zones: composeZones(prizeEur, rngOfWords(a, b, c, d)), prizeEur };
+      return { zones: composeZones(prizeEur, rngOf(number)), prizeEur };
+    },
+    ticketInto(number, out) {
+      const prizeEur = prizeOf(number);
+      composeInto(prizeEur, rngOf(number), out);
+      return prizeEur;
     },
   };
 }

@@ -25,11 +25,30 @@ export function splitsOf(eur: number): number[][] {
   return s;
 }
 
-function swap<T>(a: T[], i: number, j: number): void {
+function swap(a: Uint8Array, i: number, j: number): void {
   const t = a[i];
   a[i] = a[j];
   a[j] = t;
 }
+
+/** Zones as SPH1 indexes (into NUMBERS and AMOUNTS_EUR): what `composeInto` fills, with no allocation. */
+export interface IndexedZones {
+  /** WINNING_COUNT number indexes. */
+  readonly winning: Uint8Array;
+  /** The player's PLAYER_COUNT number indexes, and the amount index beside each. */
+  readonly numbers: Uint8Array;
+  readonly amounts: Uint8Array;
+}
+
+export function indexedZones(): IndexedZones {
+  return {
+    winning: new Uint8Array(WINNING_COUNT),
+    numbers: new Uint8Array(PLAYER_COUNT),
+    amounts: new Uint8Array(PLAYER_COUNT),
+  };
+}
+
+const pool = new Uint8Array(NUMBERS.length);
 
 /**
  * Zones whose outcome (Article 4.3) is exactly `prizeEur`: 0 gives a losing ticket sharing no number
@@ -37,6 +56,16 @@ function swap<T>(a: T[], i: number, j: number): void {
  * Throws a RangeError for a prize no split of SPH1 amounts reaches.
  */
 export function composeZones(prizeEur: number, rng: Rng): Zones {
+  const z = indexedZones();
+  composeInto(prizeEur, rng, z);
+  return {
+    winning: Array.from(z.winning, (i) => NUMBERS[i]),
+    player: Array.from(z.numbers, (n, k): PlayerCell => ({ number: NUMBERS[n], amountEur: AMOUNTS_EUR[z.amounts[k]] })),
+  };
+}
+
+/** `composeZones` into `out`, as indexes: the same draws from `rng`, the same zones. */
+export function composeInto(prizeEur: number, rng: Rng, out: IndexedZones): void {
   let parts: number[] = NO_PARTS;
   if (prizeEur !== 0) {
     const splits = splitsOf(prizeEur);
@@ -44,22 +73,27 @@ export function composeZones(prizeEur: number, rng: Rng): Zones {
     parts = splits[rng.int(splits.length)];
   }
   const k = parts.length;
+  const { winning, numbers, amounts } = out;
   // One partial Fisher–Yates over the 45 numbers: slots 0…5 become the winning numbers, the player's
   // unmatched numbers are then drawn from slots 6…44, which hold exactly the other numbers.
-  const pool = NUMBERS.slice();
-  for (let i = 0; i < WINNING_COUNT; i++) swap(pool, i, i + rng.int(NUMBERS.length - i));
-  const winning = pool.slice(0, WINNING_COUNT);
-  const player: PlayerCell[] = [];
-  for (let i = 0; i < k; i++) {
-    swap(pool, i, i + rng.int(WINNING_COUNT - i));
-    player.push({ number: pool[i], amountEur: parts[i] });
+  for (let i = 0; i < pool.length; i++) pool[i] = i;
+  for (let i = 0; i < WINNING_COUNT; i++) swap(pool, i, i + rng.int(pool.length - i));
+  for (let i = 0; i < WINNING_COUNT; i++) winning[i] = pool[i];
+  let p = 0;
+  for (; p < k; p++) {
+    swap(pool, p, p + rng.int(WINNING_COUNT - p));
+    numbers[p] = pool[p];
+    amounts[p] = AMOUNTS_EUR.indexOf(parts[p]);
   }
-  for (let i = WINNING_COUNT; i < WINNING_COUNT + PLAYER_COUNT - k; i++) {
-    swap(pool, i, i + rng.int(NUMBERS.length - i));
+  for (let i = WINNING_COUNT; i < WINNING_COUNT + PLAYER_COUNT - k; i++, p++) {
+    swap(pool, i, i + rng.int(pool.length - i));
     // Amounts beside unmatched numbers: any of the table, small ones more often (as printed tickets do).
-    const a = rng.next() < 0.75 ? rng.int(8) : rng.int(AMOUNTS_EUR.length);
-    player.push({ number: pool[i], amountEur: AMOUNTS_EUR[a] });
+    amounts[p] = rng.next() < 0.75 ? rng.int(8) : rng.int(AMOUNTS_EUR.length);
+    numbers[p] = pool[i];
   }
-  for (let i = player.length - 1; i > 0; i--) swap(player, i, rng.int(i + 1));
-  return { winning, player };
+  for (let i = PLAYER_COUNT - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    swap(numbers, i, j);
+    swap(amounts, i, j);
+  }
 }

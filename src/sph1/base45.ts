@@ -8,8 +8,11 @@ const VALUE = (() => {
   return t;
 })();
 
-function valueAt(s: string, i: number): number {
-  const c = s.charCodeAt(i);
+/** Base45 text: a string, or its ASCII bytes (any byte above 127 is outside the alphabet). */
+export type Base45Text = string | Uint8Array;
+
+function valueAt(s: Base45Text, i: number): number {
+  const c = typeof s === 'string' ? s.charCodeAt(i) : s[i];
   return c < 128 ? VALUE[c] : -1;
 }
 
@@ -32,7 +35,7 @@ export function base45Encode(bytes: Uint8Array): string {
  * Checks `s[start…]` is valid Base45 without decoding it, so a huge input costs no memory.
  * Returns the decoded byte length, or -1.
  */
-export function base45DecodedLength(s: string, start = 0): number {
+export function base45DecodedLength(s: Base45Text, start = 0): number {
   const n = s.length - start;
   if (n % 3 === 1) return -1;
   for (let i = start; i < s.length; i += 3) {
@@ -51,9 +54,21 @@ export function base45DecodedLength(s: string, start = 0): number {
 /** Decodes `s[start…]`; null when it is not valid Base45. */
 export function base45Decode(s: string, start = 0): Uint8Array | null {
   const len = base45DecodedLength(s, start);
-  if (len < 0) return null;
-  const out = new Uint8Array(len);
-  let o = 0;
+  return len < 0 ? null : base45DecodeValid(s, start, len);
+}
+
+/**
+ * Decodes `s[start…]`, already found valid and `len` bytes long by base45DecodedLength, into `out` at
+ * `at` (a new array by default); returns `out`.
+ */
+export function base45DecodeValid(
+  s: Base45Text,
+  start: number,
+  len: number,
+  out = new Uint8Array(len),
+  at = 0,
+): Uint8Array {
+  let o = at;
   for (let i = start; i < s.length; i += 3) {
     if (s.length - i >= 3) {
       const v = valueAt(s, i) + valueAt(s, i + 1) * 45 + valueAt(s, i + 2) * 2025;

@@ -35,20 +35,24 @@ export interface Body {
   raw: RawZones;
 }
 
+/** MSB-first bit fields of at most 24 bits, a byte at a time. */
 class BitReader {
-  private bit = 0;
+  private pos: number;
+  private acc = 0;
+  private have = 0;
   constructor(
     private readonly bytes: Uint8Array,
     offset: number,
   ) {
-    this.bit = offset * 8;
+    this.pos = offset;
   }
   take(n: number): number {
-    let v = 0;
-    for (let i = 0; i < n; i++, this.bit++) {
-      v = (v << 1) | ((this.bytes[this.bit >> 3] >> (7 - (this.bit & 7))) & 1);
+    while (this.have < n) {
+      this.acc = (this.acc << 8) | this.bytes[this.pos++];
+      this.have += 8;
     }
-    return v;
+    this.have -= n;
+    return (this.acc >>> this.have) & ((1 << n) - 1);
   }
 }
 
@@ -67,21 +71,41 @@ class BitWriter {
   }
 }
 
+/** Zone fields of a body: 6 winning and 20 player number indexes, 20 amount indexes, the padding. */
+export const ZONE_FIELDS = WINNING_COUNT + 2 * PLAYER_COUNT + 1;
+
+/** The zone fields of a body, in that order, into `out` (no range checks, no allocation). */
+export function readZones(b: Uint8Array, out: Uint8Array): void {
+  const r = new BitReader(b, 12);
+  let i = 0;
+  for (; i < WINNING_COUNT + PLAYER_COUNT; i++) out[i] = r.take(6);
+  for (; i < ZONE_FIELDS; i++) out[i] = r.take(4);
+}
+
+export function idOf(b: Uint8Array): TicketId {
+  return {
+    game: getU16BE(b, 1),
+    emission: getU16BE(b, 3),
+    block: getU16BE(b, 5),
+    number: getU32BE(b, 7),
+    keyId: b[11],
+  };
+}
+
 /** Splits a 42-byte body into its fields (no range checks). */
 export function parseBody(b: Uint8Array): Body {
-  const r = new BitReader(b, 12);
-  const take = (count: number, bits: number) => {
-    const out: number[] = [];
-    for (let i = 0; i < count; i++) out.push(r.take(bits));
-    return out;
-  };
-  const winning = take(WINNING_COUNT, 6);
-  const player = take(PLAYER_COUNT, 6);
-  const amounts = take(PLAYER_COUNT, 4);
+  const f = new Uint8Array(ZONE_FIELDS);
+  readZones(b, f);
+  const list = (from: number, count: number) => Array.from(f.subarray(from, from + count));
   return {
     version: b[0],
-    id: { game: getU16BE(b, 1), emission: getU16BE(b, 3), block: getU16BE(b, 5), number: getU32BE(b, 7), keyId: b[11] },
-    raw: { winning, player, amounts, padding: r.take(4) },
+    id: idOf(b),
+    raw: {
+      winning: list(0, WINNING_COUNT),
+      player: list(WINNING_COUNT, PLAYER_COUNT),
+      amounts: list(WINNING_COUNT + PLAYER_COUNT, PLAYER_COUNT),
+      padding: f[ZONE_FIELDS - 1],
+    },
   };
 }
 

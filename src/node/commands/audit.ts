@@ -10,7 +10,8 @@ import { HOST_CRYPTO, hostVerify } from '../../../tools/node-crypto.ts';
 import { readTrustedKeys } from '../keys.ts';
 import { messages } from '../../messages/index.ts';
 import { AuditTally, EXAMPLES, checkChunk, type AuditReport, type BlockReport } from '../workers/audit-core.ts';
-import { OrderedPool, startWorkers, workerCount } from '../workers/pool.ts';
+import { OrderedPool, workerCount } from '../workers/pool.ts';
+import { startBundledWorkers } from '../workers/bundle.ts';
 import { plainProgress } from '../progress.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.audit;
@@ -114,7 +115,7 @@ export async function audit(
         ? plainBytes(total)
         : null;
   let pool: OrderedPool<{ lines: number; results: Int32Array; size: number }> | null = null;
-  let workers: ReturnType<typeof startWorkers> = [];
+  let workers: Awaited<ReturnType<typeof startBundledWorkers>> = [];
   try {
     for await (const job of jobsOf(input)) {
       if (!pool && (job.last || jobs === 1)) {
@@ -125,7 +126,7 @@ export async function audit(
         continue;
       }
       if (!pool) {
-        workers = startWorkers(new URL('../workers/audit-worker.ts', import.meta.url), jobs, {
+        workers = await startBundledWorkers(new URL('../workers/audit-worker.ts', import.meta.url), jobs, {
           keys: [...keys].map(([id, k]) => [id, toHex(k)]),
         });
         pool = new OrderedPool(workers, (r) => {

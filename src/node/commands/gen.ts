@@ -9,7 +9,8 @@ import { readSigningKey } from '../keys.ts';
 import { messages } from '../../messages/index.ts';
 import { nodeSign } from '../../../tools/node-crypto.ts';
 import { RangeEncoder, type SigningKey } from '../workers/gen-core.ts';
-import { runOrdered, startWorkers, workerCount } from '../workers/pool.ts';
+import { runOrdered, workerCount } from '../workers/pool.ts';
+import { startBundledWorkers } from '../workers/bundle.ts';
 import { progressOffTty } from '../progress.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.gen(DEFAULT_SEED);
@@ -92,13 +93,17 @@ export async function run(args: string[]): Promise<number> {
     }
     return 0;
   }
-  const workers = startWorkers(new URL('../workers/gen-worker.ts', import.meta.url), Math.min(jobs, chunks), {
-    seed,
-    emission,
-    block,
-    keyId: key.keyId,
-    seedHex: Buffer.from(key.seed).toString('hex'),
-  });
+  const workers = await startBundledWorkers(
+    new URL('../workers/gen-worker.ts', import.meta.url),
+    Math.min(jobs, chunks),
+    {
+      seed,
+      emission,
+      block,
+      keyId: key.keyId,
+      seedHex: Buffer.from(key.seed).toString('hex'),
+    },
+  );
   try {
     await runOrdered<{ bytes: Uint8Array }>(
       workers,

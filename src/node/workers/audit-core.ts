@@ -1,7 +1,16 @@
 // `saphir audit`: checking the lines of a chunk (in a worker) and tallying them per block (main thread).
 import { BLOCK_SIZE } from '../../game/rules.ts';
 import { PRIZE_TABLE } from '../../game/prize-table.ts';
-import { checkCode, REASONS, type CheckOptions, type Reason } from '../../sph1/check.ts';
+import {
+  CheckScratch,
+  SIGNATURE_REFUSED,
+  checkCode,
+  genuinePrize,
+  REASONS,
+  type CheckOptions,
+  type Reason,
+} from '../../sph1/check.ts';
+import { idOf } from '../../sph1/body.ts';
 
 /** Int32 fields per line in a chunk result. */
 export const FIELDS = 6;
@@ -26,6 +35,9 @@ export function checkChunk(bytes: Uint8Array, opts: CheckOptions): { lines: numb
   if (s < bytes.length) starts.push(s, bytes.length);
   const lines = starts.length / 2;
   const results = new Int32Array(lines * FIELDS);
+  // Codes are ASCII; any other byte becomes a character outside the Base45 alphabet, refused as such.
+  const latin1 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const scratch = new CheckScratch();
   for (let k = 0; k < lines; k++) {
     let a = starts[2 * k];
     let b = starts[2 * k + 1];
@@ -39,8 +51,18 @@ export function checkChunk(bytes: Uint8Array, opts: CheckOptions): { lines: numb
       results[o] = KIND_BLANK;
       continue;
     }
-    const text = latin1(bytes, a, b);
-    const r = checkCode(text, opts);
+    const prize = genuinePrize(bytes.subarray(a, b), opts, scratch);
+    if (prize >= 0 || prize === SIGNATURE_REFUSED) {
+      const id = idOf(scratch.body);
+      results[o] = prize >= 0 ? KIND_GENUINE : KIND_INVALID;
+      results[o + 1] = prize >= 0 ? -1 : REASONS.indexOf('E_SIGNATURE');
+      results[o + 2] = id.emission;
+      results[o + 3] = id.block;
+      results[o + 4] = id.number;
+      results[o + 5] = Math.max(0, prize);
+      continue;
+    }
+    const r = checkCode(latin1.toString('latin1', a, b), opts);
     results[o] = r.status === 'invalid' ? KIND_INVALID : KIND_GENUINE;
     results[o + 1] = r.reason ? REASONS.indexOf(r.reason) : -1;
     results[o + 2] = r.ticket ? r.ticket.emission : -1;
@@ -49,11 +71,6 @@ export function checkChunk(bytes: Uint8Array, opts: CheckOptions): { lines: numb
     results[o + 5] = r.prizeEur;
   }
   return { lines, results };
-}
-
-function latin1(bytes: Uint8Array, a: number, b: number): string {
-  // Codes are ASCII; any other byte becomes a character outside the Base45 alphabet, refused as such.
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1', a, b);
 }
 
 export interface InvalidLine {

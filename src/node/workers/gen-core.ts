@@ -1,19 +1,15 @@
 // The hot loop of `saphir gen`: tickets of a range → signed SPH1 lines, written straight into bytes
 // (the same output as packBody + encodeTicket, checked by test/game/gen.test.ts, without their strings).
-import { AMOUNTS_EUR, NUMBERS } from '../../game/rules.ts';
 import { BASE45_ALPHABET } from '../../sph1/base45.ts';
 import { BODY_LENGTH, FORMAT_VERSION, GAME_SAPHIR, PREFIX, SIGNING_CONTEXT } from '../../sph1/body.ts';
 import type { Signer } from '../../crypto/ed25519.ts';
-import type { BlockGenerator } from '../../gen/index.ts';
+import { indexedZones, type BlockGenerator } from '../../gen/index.ts';
 
 /** "SPH1:" + 159 Base45 characters + LF. */
 export const LINE_BYTES = PREFIX.length + 159 + 1;
 
 const ALPHABET = Uint8Array.from(BASE45_ALPHABET, (c) => c.charCodeAt(0));
 const PREFIX_BYTES = Uint8Array.from(PREFIX, (c) => c.charCodeAt(0));
-const NUMBER_INDEX = new Int8Array(64).fill(-1);
-NUMBERS.forEach((n, i) => (NUMBER_INDEX[n] = i));
-const AMOUNT_INDEX = new Map(AMOUNTS_EUR.map((a, i) => [a, i]));
 
 export interface SigningKey {
   keyId: number;
@@ -23,6 +19,7 @@ export interface SigningKey {
 export class RangeEncoder {
   private readonly msg = new Uint8Array(SIGNING_CONTEXT.length + BODY_LENGTH);
   private readonly b0 = SIGNING_CONTEXT.length;
+  private readonly zones = indexedZones();
 
   constructor(
     private readonly gen: BlockGenerator,
@@ -53,20 +50,15 @@ export class RangeEncoder {
       m[o + 8] = (n >>> 16) & 0xff;
       m[o + 9] = (n >>> 8) & 0xff;
       m[o + 10] = n & 0xff;
-      const { zones } = this.gen.ticket(n);
+      this.gen.ticketInto(n, this.zones);
       // 26 × 6 bits of number indexes, 20 × 4 bits of amount indexes, 4 zero bits: 30 bytes.
-      const { winning, player } = zones;
+      const { winning, numbers, amounts } = this.zones;
       let acc = 0;
       let bits = 0;
       let p = o + 12;
       for (let i = 0; i < 46; i++) {
         const width = i < 26 ? 6 : 4;
-        const v =
-          i < 6
-            ? NUMBER_INDEX[winning[i]]
-            : i < 26
-              ? NUMBER_INDEX[player[i - 6].number]
-              : AMOUNT_INDEX.get(player[i - 26].amountEur)!;
+        const v = i < 6 ? winning[i] : i < 26 ? numbers[i - 6] : amounts[i - 26];
         acc = (acc << width) | v;
         bits += width;
         if (bits >= 8) {
