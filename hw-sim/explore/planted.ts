@@ -52,6 +52,19 @@ export const DEFECTS = {
     replacement: '/* not confirmed */',
     what: 'an updated image never confirms itself, so the bootloader reverts it at the next reset',
   },
+  // Fleet defects (`--fleet`: hw-sim/explore/fleet.ts).
+  'offline-above-limit': {
+    file: 'firmware/app.ts',
+    anchor: 'if (v.prizeEur <= this.config.offlineLimitEur) {',
+    replacement: 'if (v.prizeEur === v.prizeEur) {',
+    what: 'without an answer from the registry, a win is paid offline whatever its amount',
+  },
+  'forget-outbox': {
+    file: 'firmware/app.ts',
+    anchor: 'this.outbox!.add({',
+    replacement: '((_e: unknown) => undefined)({',
+    what: 'an offline payment is not written to the outbox: the registry never hears of it',
+  },
 } as const satisfies Record<string, PlantedDefect>;
 
 export type DefectName = keyof typeof DEFECTS;
