@@ -148,7 +148,10 @@ export class FleetModel {
     let phantoms = 0;
     for (const [k, h] of holder) if (!(payers.get(k) ?? []).includes(h)) phantoms++;
     let conflicts = 0;
-    for (const [k, ds] of payers) conflicts += ds.filter((d) => d !== holder.get(k)).length;
+    for (const [k, ds] of payers) {
+      const h = holder.get(k);
+      conflicts += ds.length - (h === undefined || ds.includes(h) ? 1 : 0);
+    }
     const expect: Step[] = [
       {
         kind: 'expect-registry',

@@ -455,6 +455,8 @@ URL ; l'appareil les marque transmis. Sortie 0, 1 pour une erreur, 2 pour une er
   --explore N [--seed S] [--index I] [--jobs J] [--json] [--out DOSSIER] [--faults GROUPES]
                           l'explorateur de pannes : N scénarios aléatoires vérifiés par un modèle (docs/explorer.md) ;
                           sortie 1 sur une violation
+  --explore N --fleet [--devices K]   scénarios de flotte : 2 à 4 appareils (K) partageant un registre
+                          intégré, coupures réseau, redémarrages du registre ; invariants de flotte (docs/explorer.md)
   --firmware-key HEX|FICHIER  provisionner l'appareil avec cette clé publique firmware (un appareil de
                           production, sauf la clé de développement) ; par défaut : les clés de développement
   --tech-key HEX|FICHIER  provisionner l'appareil avec cette clé publique de technicien (accès au port de service)

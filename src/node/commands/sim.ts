@@ -25,6 +25,7 @@ import { buildNotice } from '../build-notice.ts';
 import { writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { publicKeyArg } from '../key-args.ts';
+import { isDevDeviceKey } from '../../../hw-sim/provision.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.sim;
 
@@ -54,6 +55,8 @@ export async function run(args: string[]): Promise<number> {
     json: { type: 'boolean' },
     out: { type: 'string' },
     faults: { type: 'string' },
+    fleet: { type: 'boolean' },
+    devices: { type: 'string' },
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
@@ -123,6 +126,24 @@ export function trustLine(sim: Simulator, lang: Lang): string {
     return (fr ? 'clés de l’appareil : ' : 'device keys: ') + (e as Error).message;
   }
   const h = (k: Uint8Array) => createHash('sha256').update(k).digest('hex').slice(0, 16) + '…';
+  return trustKeysLine(t, lang, h) + deviceKeyLine(t, lang);
+}
+
+/** The device's registry key: the published development one (said loudly), or its own, to enrol. */
+function deviceKeyLine(t: ReturnType<Simulator['trust']>, lang: Lang): string {
+  const fr = lang === 'fr';
+  const pub = Buffer.from(t.deviceKey.publicKey).toString('hex');
+  if (isDevDeviceKey(t.deviceKey.publicKey))
+    return fr
+      ? ' ; clé d’appareil : la clé de DÉVELOPPEMENT publiée (registre de développement seulement)'
+      : '; device key: the published DEVELOPMENT device key (a development registry only)';
+  return fr
+    ? ` ; clé d’appareil ${pub} (saphir registry devices add ID ${pub})`
+    : `; device key ${pub} (saphir registry devices add ID ${pub})`;
+}
+
+function trustKeysLine(t: ReturnType<Simulator['trust']>, lang: Lang, h: (k: Uint8Array) => string): string {
+  const fr = lang === 'fr';
   if (!t.provisioned) {
     return fr
       ? 'appareil de DÉVELOPPEMENT : il fait confiance aux clés de développement publiées (--firmware-key, --tech-key pour en provisionner)'
