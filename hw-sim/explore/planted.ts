@@ -59,6 +59,12 @@ export const DEFECTS = {
     replacement: 'if (v.prizeEur === v.prizeEur) {',
     what: 'without an answer from the registry, a win is paid offline whatever its amount',
   },
+  'ignore-already-paid': {
+    file: 'firmware/app.ts',
+    anchor: "if (got && got.result === 'already_paid') {",
+    replacement: "if (got && got.result === 'already_paid') {\n      return this.pay(s.verdict);",
+    what: 'the registry says another device paid the ticket, and the device pays it online all the same',
+  },
   'forget-outbox': {
     file: 'firmware/app.ts',
     anchor: 'this.outbox!.add({',
