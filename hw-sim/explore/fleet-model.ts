@@ -168,7 +168,8 @@ export class FleetModel {
           9,
           index,
           `${v.id} still has ${m[1]} offline payment(s) to send with the network and the registry up`,
-          expect,
+          // A replay checks that nothing waits any more on that device.
+          [{ kind: 'expect-display', line: 0, on: v.id, matches: /^(?![\s\S]*à transmettre)/, withinMs: 0 }],
         );
     }
     for (const [k, ds] of payers) {

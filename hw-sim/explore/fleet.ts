@@ -281,6 +281,7 @@ export async function runFleetOps(s: FleetSchedule, ops: readonly FleetOp[], bun
   const checks: Record<number, number> = { 4: 0, 7: 0, 8: 0, 9: 0, 10: 0 };
   let violation: Violation | undefined;
   let steps = 0;
+  let end: DeviceView[] | undefined;
   const views = (all: boolean): DeviceView[] =>
     [...devices].map(([id, sim]) => {
       const touched = all || sim.chip.ops !== chipOps.get(id);
@@ -315,11 +316,13 @@ export async function runFleetOps(s: FleetSchedule, ops: readonly FleetOp[], bun
         model.observe(r.line, sc.steps[r.line - 1], views(false));
         checks[7]++;
         checks[8]++;
+        // The runner powers the devices off once the last step passed: what they show is read here.
+        if (r.line === sc.steps.length) end = views(true);
       },
     });
-    if (steps === sc.steps.length && ops[ops.length - 1]?.kind === 'settle') {
+    if (end && ops[ops.length - 1]?.kind === 'settle') {
       const rep = await reg.report();
-      model.final(steps, views(true), { holders: rep.holders, conflicts: rep.report.conflicts as never });
+      model.final(steps, end, { holders: rep.holders, conflicts: rep.report.conflicts as never });
       checks[9]++;
       checks[10]++;
     }
