@@ -6,6 +6,9 @@ import * as assert from 'uvu/assert';
 import { fleetScenario, fleetScenarioYaml, makeFleetSchedule } from '../../hw-sim/explore/fleet.ts';
 import { exploreFleet } from '../../hw-sim/explore/fleet-run.ts';
 import { parseScenario } from '../../hw-sim/scenario.ts';
+import { runScenario } from '../../hw-sim/runner.ts';
+import { fleetRegistry } from '../../hw-sim/explore/fleet.ts';
+import { scenarioRegistry } from '../../src/node/registry/embedded.ts';
 
 test('a fleet schedule depends on (seed, index) only; it ends with everything back up and time to sync', () => {
   const a = makeFleetSchedule('s', 3);
@@ -47,6 +50,42 @@ test('a failing fleet schedule is written as a fleet scenario the checker accept
   });
   const last = back.steps[back.steps.length - 1];
   assert.ok(last.kind === 'expect-registry' && last.claims === 2 && last.conflicts === 1);
+});
+
+test('registry: down | up in a scenario: down, a win is paid offline; up again, the same database (a restart)', async () => {
+  const t = (n: number, prize: number) =>
+    `{ ticket: { emission: 1, block: 2, number: ${n}, prize: ${prize} }, via: serial }`;
+  const sc = parseScenario(
+    `name: restart
+config:
+  payout-limit: 300
+  clock: 2027-01-15T10:00:00Z
+  emissions: [{ emission: 1, closes: 2027-06-30 }]
+  offline-limit: 150
+  registry-timeout-ms: 1000
+  sync-interval-ms: 2000
+devices: [CAISSE-1, CAISSE-2]
+steps:
+  - boot
+  - { scan: ${t(7, 30)}, on: CAISSE-1 }
+  - { press: OK, on: CAISSE-1 }
+  - { expect-display: { contains: PAYÉ, within: 3s }, on: CAISSE-1 }
+  - registry: down
+  - { scan: ${t(8, 30)}, on: CAISSE-1 }
+  - { press: OK, on: CAISSE-1 }
+  - { expect-display: { contains: hors ligne, within: 5s }, on: CAISSE-1 }
+  - registry: up
+  - expect-registry: { claims: 2, conflicts: 0, contains: { emission: 1, block: 2, number: 8, device: CAISSE-1 }, within: 30s }
+  - { scan: ${t(7, 30)}, on: CAISSE-2 }
+  - { press: OK, on: CAISSE-2 }
+  - { expect-display: { contains: DÉJÀ PAYÉ, within: 3s }, on: CAISSE-2 }
+`,
+    'restart.yaml',
+  );
+  const reg = await fleetRegistry();
+  await reg.reset();
+  const r = await runScenario(sc, { registry: scenarioRegistry(reg) });
+  assert.ok(r.ok, JSON.stringify(r.steps.at(-1)) + r.display);
 });
 
 test('seeded smoke: fleet schedules on the real firmware and registry break no invariant', async () => {
