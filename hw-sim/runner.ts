@@ -53,6 +53,8 @@ export interface RunOptions {
   /** Keys to provision the device with when the scenario names none (`saphir sim --firmware-key`…). */
   firmwareKey?: Uint8Array;
   techKey?: Uint8Array;
+  /** The first device's registry seed, provisioned with its keys (`saphir sim --device-key FILE`). */
+  deviceSeedHex?: string;
   /** The fleet registry the devices talk to, and what it holds (for expect-registry). */
   registry?: ScenarioRegistry;
   /** Handed the scenario's devices (by id; one, under '', without `devices:`) before the first step. */
@@ -159,6 +161,7 @@ export function simulatorFor(sc: Scenario, o: RunOptions = {}, deviceId = sc.dev
     variant: o.variant,
     firmwareKey: key(sc.device?.firmwareKey, 'firmware-key') ?? o.firmwareKey,
     techKey: key(sc.device?.techKey, 'tech-key') ?? o.techKey,
+    deviceSeedHex: o.deviceSeedHex,
     registry: o.registry?.url,
   });
 }
@@ -188,7 +191,14 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
   if (sc.devices) {
     fleet.set(sc.devices[0], first);
     for (const id of sc.devices.slice(1))
-      fleet.set(id, simulatorFor({ ...sc, device: { ...sc.device, flash: undefined } }, { ...o, chip: undefined }, id));
+      fleet.set(
+        id,
+        simulatorFor(
+          { ...sc, device: { ...sc.device, flash: undefined } },
+          { ...o, chip: undefined, deviceSeedHex: undefined },
+          id,
+        ),
+      );
   }
   const all = sc.devices ? [...fleet.values()] : [first];
   o.onDevices?.(sc.devices ? fleet : new Map([['', first]]));

@@ -454,6 +454,8 @@ Exit 0, 1 on an error, 2 on a usage error.`,
   --firmware-key HEX|FILE provision the device with this firmware public key (a production device
                           unless it is the development key); default: the development keys
   --tech-key HEX|FILE     provision the device with this technician public key (service port access)
+  --device-key FILE       provision the device's registry key (its private seed, seed_hex); default: a
+                          fresh key on a production device, the published development key otherwise
   --registry URL|embedded the fleet registry the device asks before paying (embedded: PGlite, in-process);
                           fleet scenarios (devices:, network:, expect-registry:) start an embedded one
   --lang fr|en            language of this tool's messages (default fr)

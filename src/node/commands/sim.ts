@@ -24,7 +24,7 @@ import { isPrizeAmount } from '../../game/prize-table.ts';
 import { buildNotice } from '../build-notice.ts';
 import { writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { publicKeyArg } from '../key-args.ts';
+import { deviceSeedArg, publicKeyArg } from '../key-args.ts';
 import { isDevDeviceKey } from '../../../hw-sim/provision.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.sim;
@@ -43,6 +43,7 @@ export async function run(args: string[]): Promise<number> {
     pty: { type: 'boolean' },
     'firmware-key': { type: 'string' },
     'tech-key': { type: 'string' },
+    'device-key': { type: 'string' },
     registry: { type: 'string' },
     web: { type: 'boolean' },
     port: { type: 'string' },
@@ -64,6 +65,7 @@ export async function run(args: string[]): Promise<number> {
     firmwareKey:
       values['firmware-key'] === undefined ? undefined : publicKeyArg('--firmware-key', values['firmware-key']),
     techKey: values['tech-key'] === undefined ? undefined : publicKeyArg('--tech-key', values['tech-key']),
+    deviceSeedHex: values['device-key'] === undefined ? undefined : deviceSeedArg(values['device-key']),
   };
   const variant = values.variant ?? 'quickjs';
   if (variant !== 'quickjs' && variant !== 'quickjs-ng') throw new UsageError((m) => m.sim.variant);
@@ -114,6 +116,8 @@ export async function run(args: string[]): Promise<number> {
 interface KeyOptions {
   firmwareKey?: Uint8Array;
   techKey?: Uint8Array;
+  /** The device's registry seed, provisioned with the other keys (`--device-key FILE`). */
+  deviceSeedHex?: string;
 }
 
 /** What the simulated device trusts, in one line; provisions `sim`'s chip first when its options ask. */
@@ -234,7 +238,15 @@ async function scenarios(
       const chip = o.flash ? NorFlash.load(o.flash) : undefined;
       const sim = simulatorFor(
         sc,
-        { bundle, chip, variant: o.variant, firmwareKey: o.firmwareKey, techKey: o.techKey, registry: registry?.reg },
+        {
+          bundle,
+          chip,
+          variant: o.variant,
+          firmwareKey: o.firmwareKey,
+          techKey: o.techKey,
+          deviceSeedHex: o.deviceSeedHex,
+          registry: registry?.reg,
+        },
         sc.devices?.[0] ?? sc.device?.id,
       );
       const r = await runScenario(sc, {
@@ -296,6 +308,7 @@ async function liveSimulator(
     bundle: ensureBundle((why) => process.stderr.write(buildNotice(o.lang, why) + '\n')),
     firmwareKey: o.firmwareKey,
     techKey: o.techKey,
+    deviceSeedHex: o.deviceSeedHex,
     registry: registry?.reg.url,
     events: {
       // Drawn once the firmware's callback is over, so the frame shows the LED it set after the text.
