@@ -35,6 +35,10 @@ const KNOWN = [
   'hw-sim/runner.ts → src/node/key-args.ts',
   // The fault explorer (#10) runs its schedules on the CLI's worker pool.
   'hw-sim/explore/index.ts → src/node/workers/pool.ts',
+  // The fleet explorer (#16) likewise, and it starts the embedded registry (src/node/registry/embedded.ts)
+  // in each worker: both belong in tools/ with the pool.
+  'hw-sim/explore/fleet-run.ts → src/node/workers/pool.ts',
+  'hw-sim/explore/fleet.ts → src/node/registry/embedded.ts',
 ];
 // TODO(#13): the simulator still reads firmware/config.ts for the config record format.
 const SIM_READS_FIRMWARE = ['firmware/config.ts'];
