@@ -25,6 +25,7 @@ export const TARGETS: Record<string, ['<=' | '>=', number]> = {
   qr_corpus_ms_per_image: ['<=', 26],
   explore_schedules_per_s: ['>=', 20],
   explore_violations: ['<=', 0],
+  fleet_violations: ['<=', 0],
   flash_efficiency_115200: ['>=', 0.95],
   flash_efficiency_921600: ['>=', 0.9],
   update_ram_kib: ['<=', 32],

@@ -23,7 +23,12 @@ import { deviceVerify, prepareVerify } from './verify.ts';
 import { provisionedKeys } from './trust.ts';
 import { fromHex, toHex } from '../src/hex.ts';
 import { Outbox, type OutboxEntry } from '../src/registry/outbox.ts';
-import { signedBytes, type PaymentResult, type RegistryRequest } from '../src/registry/protocol.ts';
+import {
+  DEV_DEVICE_PUBLIC_KEY_HEX,
+  signedBytes,
+  type PaymentResult,
+  type RegistryRequest,
+} from '../src/registry/protocol.ts';
 import type { KeyRing } from '../src/sph1/keys.ts';
 import { TEST_PUBLIC_KEY_HEX } from '../src/sph1/keys.ts';
 import { SerialDecoder } from '../src/input/serial.ts';
@@ -320,6 +325,11 @@ export class App {
       return;
     }
     this.deviceKey = new d.DeviceKey({});
+    const pub = toHex(this.deviceKey.publicKey);
+    this.log.write(
+      `registry: device key ${pub.slice(0, 16)}…` +
+        (pub === DEV_DEVICE_PUBLIC_KEY_HEX ? ', the published DEVELOPMENT key: a development fleet only' : ''),
+    );
     const net: Network = new d.Network({
       url: this.config.registryUrl,
       onReadable: () =>

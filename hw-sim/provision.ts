@@ -6,9 +6,14 @@
 //   readTrust(chip) → Trust | { error }   a blank area is a development device (development keys);
 //       a damaged record is an error: the device then trusts nothing (it must not fall back to dev keys).
 //
-// Record: 'PRV1' · version u8 · flags u8 (bit 0 production) · ticket key count u8 · 0 · board id u32 ·
-// device id (16 bytes, ASCII, 0-padded) · firmware key (32) · technician key (32) · count × (key id u8 ·
-// key 32) · CRC-32 of all before. Little-endian.
+// Record: 'PRV1' · version u8 · flags u8 (bit 0 production, bit 1 device key) · ticket key count u8 · 0 ·
+// board id u32 · device id (16 bytes, ASCII, 0-padded) · firmware key (32) · technician key (32) ·
+// count × (key id u8 · key 32) · [device key: public key (32) · private seed (32)] · CRC-32 of all
+// before. Little-endian. Without bit 1 the device signs with the published development device key.
+//
+// The device key's seed stands for the key slot of the device's secure element: the firmware never
+// reads it (the DeviceKey HAL signs and hands out the public key only); the factory, or this model of
+// the hardware, writes it once, beside the public keys the device trusts.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { LAYOUT } from './layout.ts';
 import { crc32 } from '../src/crc32.ts';
@@ -19,6 +24,14 @@ import { fromHex, toHex } from '../src/hex.ts';
 import type { TrustReport } from '../src/service/protocol.ts';
 import type { NorChip } from './bootloader.ts';
 import { publicKeyProblem } from '../src/crypto/device-rules.ts';
+import { publicKeyOf } from '../src/crypto/ed25519.ts';
+import { DEV_DEVICE_PUBLIC_KEY_HEX, DEV_DEVICE_SEED_HEX } from '../src/registry/protocol.ts';
+
+/** The device's own Ed25519 key (registry requests): `seed` is the secure element's, never the firmware's. */
+export interface DeviceKeyPair {
+  publicKey: Uint8Array;
+  seed: Uint8Array;
+}
 
 export interface Trust {
   firmwareKey: Uint8Array;
@@ -31,6 +44,8 @@ export interface Trust {
   production: boolean;
   /** False: the area is blank and these are the development defaults. */
   provisioned: boolean;
+  /** The device's registry key; the published development device key unless one was provisioned. */
+  deviceKey: DeviceKeyPair;
 }
 
 const MAGIC = 0x31565250; // 'PRV1'
@@ -46,7 +61,22 @@ export function devTrust(): Trust {
     deviceId: '',
     production: false,
     provisioned: false,
+    deviceKey: devDeviceKey(),
   };
+}
+
+export function devDeviceKey(): DeviceKeyPair {
+  return { publicKey: fromHex(DEV_DEVICE_PUBLIC_KEY_HEX), seed: fromHex(DEV_DEVICE_SEED_HEX) };
+}
+
+export function isDevDeviceKey(k: Uint8Array): boolean {
+  return toHex(k) === DEV_DEVICE_PUBLIC_KEY_HEX;
+}
+
+/** A device key pair from its private seed. */
+export function deviceKeyOf(seed: Uint8Array): DeviceKeyPair {
+  if (seed.length !== 32) throw new RangeError('a device key seed is 32 bytes');
+  return { publicKey: publicKeyOf(seed), seed: seed.slice() };
 }
 
 export function isDevFirmwareKey(k: Uint8Array): boolean {
@@ -58,11 +88,15 @@ export function encodeTrust(t: Omit<Trust, 'provisioned'>): Uint8Array {
   if (n > MAX_TICKET_KEYS) throw new RangeError(`at most ${MAX_TICKET_KEYS} ticket keys`);
   if (t.firmwareKey.length !== 32 || t.techKey.length !== 32) throw new RangeError('public keys are 32 bytes');
   if (!/^[\x20-\x7e]{0,16}$/.test(t.deviceId)) throw new RangeError('device id: at most 16 printable ASCII characters');
-  const b = new Uint8Array(FIXED + 33 * n + 4);
+  // The development device key is the default: not written, so such a record reads as before.
+  const dk = t.deviceKey && !isDevDeviceKey(t.deviceKey.publicKey) ? t.deviceKey : null;
+  if (dk && toHex(publicKeyOf(dk.seed)) !== toHex(dk.publicKey))
+    throw new RangeError('device key: the public key is not the seed’s');
+  const b = new Uint8Array(FIXED + 33 * n + (dk ? 64 : 0) + 4);
   const dv = new DataView(b.buffer);
   dv.setUint32(0, MAGIC, true);
   b[4] = 1;
-  b[5] = t.production ? 1 : 0;
+  b[5] = (t.production ? 1 : 0) | (dk ? 2 : 0);
   b[6] = n;
   dv.setUint32(8, t.boardId >>> 0, true);
   for (let i = 0; i < t.deviceId.length; i++) b[12 + i] = t.deviceId.charCodeAt(i);
@@ -76,6 +110,11 @@ export function encodeTrust(t: Omit<Trust, 'provisioned'>): Uint8Array {
     b.set(key, at + 1);
     at += 33;
   }
+  if (dk) {
+    b.set(dk.publicKey, at);
+    b.set(dk.seed, at + 32);
+    at += 64;
+  }
   dv.setUint32(at, crc32(b.subarray(0, at)), true);
   return b;
 }
@@ -86,7 +125,8 @@ export function decodeTrust(b: Uint8Array): Trust | { error: string; blank: bool
   if (b.length < FIXED + 4 || dv.getUint32(0, true) !== MAGIC || b[4] !== 1)
     return { error: 'provisioning record damaged', blank: false };
   const n = b[6];
-  const end = FIXED + 33 * n;
+  const withKey = (b[5] & 2) === 2;
+  const end = FIXED + 33 * n + (withKey ? 64 : 0);
   if (n > MAX_TICKET_KEYS || end + 4 > b.length || dv.getUint32(end, true) !== crc32(b.subarray(0, end))) {
     return { error: 'provisioning record damaged', blank: false };
   }
@@ -94,6 +134,8 @@ export function decodeTrust(b: Uint8Array): Trust | { error: string; blank: bool
   for (let i = 12; i < 28 && b[i] !== 0; i++) deviceId += String.fromCharCode(b[i]);
   const ticketKeys = new Map<number, Uint8Array>();
   for (let i = 0, at = FIXED; i < n; i++, at += 33) ticketKeys.set(b[at], b.slice(at + 1, at + 33));
+  const k = FIXED + 33 * n;
+  const deviceKey = withKey ? { publicKey: b.slice(k, k + 32), seed: b.slice(k + 32, k + 64) } : devDeviceKey();
   return {
     firmwareKey: b.slice(28, 60),
     techKey: b.slice(60, 92),
@@ -102,6 +144,7 @@ export function decodeTrust(b: Uint8Array): Trust | { error: string; blank: bool
     deviceId,
     production: (b[5] & 1) === 1,
     provisioned: true,
+    deviceKey,
   };
 }
 
@@ -114,7 +157,8 @@ export function readTrust(chip: NorChip): Trust | { error: string } {
 
 /**
  * Factory provisioning (once: the area is write-once). A production device may not trust the
- * development firmware key. Throws when the area already holds another record.
+ * development firmware key, and gets its own device key when none is given. Throws when the area
+ * already holds another record.
  */
 export function provisionTrust(chip: NorChip, t: Partial<Omit<Trust, 'provisioned'>>): Trust {
   const full = { ...devTrust(), ...t };
@@ -128,8 +172,14 @@ export function provisionTrust(chip: NorChip, t: Partial<Omit<Trust, 'provisione
     const problem = publicKeyProblem(k);
     if (problem) throw new Error(`${name}: ${problem}, no signature would verify with it`);
   }
-  const bytes = encodeTrust(full);
   const now = decodeTrust(chip.read(LAYOUT.otp.offset, LAYOUT.otp.size));
+  if (!t.deviceKey) {
+    // No device key asked for: a device provisioned before keeps its own; a new production device gets
+    // a fresh one (its secure element's); a development device signs with the published one.
+    if (!('error' in now)) full.deviceKey = now.deviceKey;
+    else if (full.production) full.deviceKey = deviceKeyOf(crypto.getRandomValues(new Uint8Array(32)));
+  }
+  const bytes = encodeTrust(full);
   if (!('error' in now)) {
     if (toHex(encodeTrust(now)) === toHex(bytes)) return now;
     throw new Error('the device is already provisioned with other keys (write-once area)');

@@ -52,8 +52,12 @@ export interface RunOptions {
   /** Keys to provision the device with when the scenario names none (`saphir sim --firmware-key`…). */
   firmwareKey?: Uint8Array;
   techKey?: Uint8Array;
+  /** The first device's registry seed, provisioned with its keys (`saphir sim --device-key FILE`). */
+  deviceSeedHex?: string;
   /** The fleet registry the devices talk to, and what it holds (for expect-registry). */
   registry?: ScenarioRegistry;
+  /** Handed the scenario's devices (by id; one, under '', without `devices:`) before the first step. */
+  onDevices?: (devices: ReadonlyMap<string, Simulator>) => void;
   /** Awaited before each step (the web page's step-by-step mode). */
   beforeStep?: (step: Step) => Promise<void> | void;
   /** Takes a `screenshot:` step instead of writing a PNG file (the web page offers it as a download). */
@@ -67,6 +71,9 @@ export interface ScenarioRegistry {
     holders: { emission: number; block: number; number: number; device_id: string }[];
     conflicts: number;
   }>;
+  /** Stop and start the registry's server (same database): `registry: down | up` steps. */
+  stop?(): Promise<void>;
+  start?(): Promise<void>;
 }
 
 export function describe(s: Step): string {
@@ -109,6 +116,8 @@ export function describe(s: Step): string {
       return s.up
         ? `network up${s.latencyMs !== undefined ? ` latency ${s.latencyMs} ms` : ''}${s.loss !== undefined ? ` loss ${s.loss}` : ''}`
         : 'network down';
+    case 'registry':
+      return `registry ${s.up ? 'up' : 'down'}`;
     case 'expect-registry': {
       const parts: string[] = [];
       if (s.claims !== undefined) parts.push(`claims ${s.claims}`);
@@ -155,6 +164,7 @@ export function simulatorFor(sc: Scenario, o: RunOptions = {}, deviceId = sc.dev
     variant: o.variant,
     firmwareKey: key(sc.device?.firmwareKey, 'firmware-key') ?? o.firmwareKey,
     techKey: key(sc.device?.techKey, 'tech-key') ?? o.techKey,
+    deviceSeedHex: o.deviceSeedHex,
     registry: o.registry?.url,
   });
 }
@@ -173,9 +183,17 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
   if (sc.devices) {
     fleet.set(sc.devices[0], first);
     for (const id of sc.devices.slice(1))
-      fleet.set(id, simulatorFor({ ...sc, device: { ...sc.device, flash: undefined } }, { ...o, chip: undefined }, id));
+      fleet.set(
+        id,
+        simulatorFor(
+          { ...sc, device: { ...sc.device, flash: undefined } },
+          { ...o, chip: undefined, deviceSeedHex: undefined },
+          id,
+        ),
+      );
   }
   const all = sc.devices ? [...fleet.values()] : [first];
+  o.onDevices?.(sc.devices ? fleet : new Map([['', first]]));
   for (const [id, d] of sc.devices ? fleet : new Map([['', first]])) {
     if (sc.config || o.registry) d.configure({ ...sc.config, ...(id ? { deviceId: id } : {}) });
   }
@@ -350,6 +368,13 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         if (!sim.network) return say.needsRegistry;
         const n = sim.network.state;
         sim.network.state = { up: s.up, latencyMs: s.latencyMs ?? n.latencyMs, loss: s.loss ?? n.loss };
+        return;
+      }
+      case 'registry': {
+        const reg = o.registry;
+        const f = s.up ? reg?.start : reg?.stop;
+        if (!reg || !f) return say.needsRegistry;
+        await f.call(reg);
         return;
       }
       case 'expect-registry': {

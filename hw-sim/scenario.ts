@@ -52,6 +52,8 @@ export type Step = Where & { on?: string } & (
       }
     | { kind: 'screenshot'; file: string }
     | { kind: 'network'; up: boolean; latencyMs?: number; loss?: number }
+    /** The fleet registry's server stopped (down) or started again on the same database (up): a restart. */
+    | { kind: 'registry'; up: boolean }
     | {
         kind: 'expect-registry';
         claims?: number;
@@ -75,7 +77,9 @@ export type Step = Where & { on?: string } & (
 
 /** Whether a scenario needs a fleet registry to run (several devices, network steps). */
 export function needsRegistry(sc: Scenario): boolean {
-  return !!sc.devices || sc.steps.some((s) => s.kind === 'network' || s.kind === 'expect-registry');
+  return (
+    !!sc.devices || sc.steps.some((s) => s.kind === 'network' || s.kind === 'expect-registry' || s.kind === 'registry')
+  );
 }
 
 export interface Scenario {
@@ -123,6 +127,7 @@ export const STEP_KINDS = [
   'provision',
   'update',
   'expect-image',
+  'registry',
 ] as const;
 export const BEEP_KINDS = ['win', 'lose', 'refused', 'paid', 'boot', 'key', 'error'] as const;
 const KEYS = ['OK', 'C', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
@@ -531,6 +536,11 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
           else s.loss = v;
         }
         return s;
+      }
+      case 'registry': {
+        if (!needArg('down or up')) return undefined;
+        const v = oneOf(arg, 'registry', ['down', 'up'] as const);
+        return v === undefined ? undefined : { kind, line, up: v === 'up' };
       }
       case 'expect-registry': {
         if (!needArg('claims, conflicts or contains')) return undefined;

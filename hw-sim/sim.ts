@@ -17,7 +17,7 @@ import {
 } from './bootloader.ts';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from '../src/image/format.ts';
 import { LAYOUT, SECTOR_SIZE } from './layout.ts';
-import { provisionTrust, readTrust, isDevFirmwareKey, type Trust } from './provision.ts';
+import { provisionTrust, readTrust, isDevFirmwareKey, deviceKeyOf, type Trust } from './provision.ts';
 import { toHex } from '../src/hex.ts';
 import { seededRng, type Rng } from './rng.ts';
 import type { Transmission } from './scanners/types.ts';
@@ -104,7 +104,11 @@ export interface SimOptions {
   production?: boolean;
   /** A fleet registry URL: the device gets a network (SimNetwork) and its key; `configure` points it there. */
   registry?: string;
-  /** The device's Ed25519 private seed, hex (default: the published development device key). */
+  /**
+   * The device's Ed25519 private seed, hex, provisioned with the other trust anchors at the first boot
+   * (the write-once area, hw-sim/provision.ts). Default: what the chip holds; on a blank chip, a fresh
+   * key for a production device, the published development device key otherwise.
+   */
   deviceSeedHex?: string;
 }
 
@@ -142,14 +146,13 @@ export class Simulator {
   /** The device's network (with `registry`): `network.state` takes it down, up, slow or lossy. */
   readonly network: SimNetwork | undefined;
   readonly registry: string | undefined;
-  /** The device's own key (its secure element): signs registry requests, by the firmware or the service port. */
-  readonly deviceKey: { publicKey: Uint8Array; sign(m: Uint8Array): Uint8Array };
 
   constructor(o: SimOptions = {}) {
-    if (o.firmwareKey || o.techKey || o.production !== undefined) {
+    if (o.firmwareKey || o.techKey || o.production !== undefined || o.deviceSeedHex) {
       const p: Partial<Omit<Trust, 'provisioned'>> = {};
       if (o.firmwareKey) p.firmwareKey = o.firmwareKey;
       if (o.techKey) p.techKey = o.techKey;
+      if (o.deviceSeedHex) p.deviceKey = deviceKeyOf(fromHex(o.deviceSeedHex));
       p.production = o.production ?? (o.firmwareKey !== undefined && !isDevFirmwareKey(o.firmwareKey));
       this.provisionWith = p;
     }
@@ -161,9 +164,16 @@ export class Simulator {
     this.deviceId = o.deviceId ?? 'SIM-0001';
     this.events = o.events ?? {};
     this.registry = o.registry;
-    const seed = fromHex(o.deviceSeedHex ?? DEV_DEVICE_SEED_HEX);
-    this.deviceKey = { publicKey: publicKeyOf(seed), sign: (m) => nobleSign(m, seed) };
     if (o.registry) this.network = new SimNetwork(seededRng(`${o.seed ?? 1}:network`), () => this.now);
+  }
+
+  /**
+   * The device's own key (its secure element), as provisioned on the chip: signs registry requests, by
+   * the firmware or the service port.
+   */
+  get deviceKey(): { publicKey: Uint8Array; sign(m: Uint8Array): Uint8Array } {
+    const k = this.trust().deviceKey;
+    return { publicKey: k.publicKey, sign: (m) => nobleSign(m, k.seed) };
   }
 
   get on(): boolean {

@@ -26,7 +26,7 @@ export const DEVICE_ID_MAX = 16;
 
 /**
  * The scenario's YAML name of each field a scenario sets (keys are not set from scenarios; the registry
- * fields come from the simulator's registry option).
+ * URL comes from the simulator's registry option).
  */
 export const CONFIG_YAML_NAMES = {
   payoutLimitEur: 'payout-limit',
@@ -38,6 +38,9 @@ export const CONFIG_YAML_NAMES = {
   compactFreeSectors: 'compact-free-sectors',
   clockJumpDays: 'clock-jump-days',
   inputs: 'inputs',
+  offlineLimitEur: 'offline-limit',
+  registryTimeoutMs: 'registry-timeout-ms',
+  syncIntervalMs: 'sync-interval-ms',
 } as const;
 
 export const isIntIn = (v: unknown, [min, max]: readonly [number, number]): v is number =>

@@ -312,7 +312,7 @@ export function scenarioYaml(s: Schedule, ops: readonly Op[], v: Violation): str
   return `# saphir sim --scenario FILE replays this schedule; it fails at its last step while the defect is there.\n${stringify(doc, { lineWidth: 0 })}`;
 }
 
-function stepYaml(s: Step): unknown {
+export function stepYaml(s: Step): unknown {
   switch (s.kind) {
     case 'boot':
     case 'reboot':

@@ -52,6 +52,25 @@ export const DEFECTS = {
     replacement: '/* not confirmed */',
     what: 'an updated image never confirms itself, so the bootloader reverts it at the next reset',
   },
+  // Fleet defects (`--fleet`: hw-sim/explore/fleet.ts).
+  'offline-above-limit': {
+    file: 'firmware/app.ts',
+    anchor: 'if (v.prizeEur <= this.config.offlineLimitEur) {',
+    replacement: 'if (v.prizeEur === v.prizeEur) {',
+    what: 'without an answer from the registry, a win is paid offline whatever its amount',
+  },
+  'ignore-already-paid': {
+    file: 'firmware/app.ts',
+    anchor: "if (got && got.result === 'already_paid') {",
+    replacement: "if (got && got.result === 'already_paid') {\n      return this.pay(s.verdict);",
+    what: 'the registry says another device paid the ticket, and the device pays it online all the same',
+  },
+  'forget-outbox': {
+    file: 'firmware/app.ts',
+    anchor: 'this.outbox!.add({',
+    replacement: '((_e: unknown) => undefined)({',
+    what: 'an offline payment is not written to the outbox: the registry never hears of it',
+  },
 } as const satisfies Record<string, PlantedDefect>;
 
 export type DefectName = keyof typeof DEFECTS;

@@ -469,9 +469,13 @@ Exit 0, 1 on an error, 2 on a usage error.`,
   --web [--port N] [--host H] [--open]   the simulator in a web page, on a local HTTP server (default 127.0.0.1)
   --explore N [--seed S] [--index I] [--jobs J] [--json] [--out DIR] [--faults GROUPS]
                           the fault explorer: N random schedules checked by a model (docs/explorer.md); exit 1 on a violation
+  --explore N --fleet [--devices K]   fleet schedules: 2–4 devices (K) sharing one embedded registry,
+                          network cuts, registry restarts; the fleet invariants (docs/explorer.md)
   --firmware-key HEX|FILE provision the device with this firmware public key (a production device
                           unless it is the development key); default: the development keys
   --tech-key HEX|FILE     provision the device with this technician public key (service port access)
+  --device-key FILE       provision the device's registry key (its private seed, seed_hex); default: a
+                          fresh key on a production device, the published development key otherwise
   --registry URL|embedded the fleet registry the device asks before paying (embedded: PGlite, in-process);
                           fleet scenarios (devices:, network:, expect-registry:) start an embedded one
                           with --web: the page's device, through the page's server

@@ -475,9 +475,13 @@ URL ; l'appareil les marque transmis. Sortie 0, 1 pour une erreur, 2 pour une er
   --explore N [--seed S] [--index I] [--jobs J] [--json] [--out DOSSIER] [--faults GROUPES]
                           l'explorateur de pannes : N scénarios aléatoires vérifiés par un modèle (docs/explorer.md) ;
                           sortie 1 sur une violation
+  --explore N --fleet [--devices K]   scénarios de flotte : 2 à 4 appareils (K) partageant un registre
+                          intégré, coupures réseau, redémarrages du registre ; invariants de flotte (docs/explorer.md)
   --firmware-key HEX|FICHIER  provisionner l'appareil avec cette clé publique firmware (un appareil de
                           production, sauf la clé de développement) ; par défaut : les clés de développement
   --tech-key HEX|FICHIER  provisionner l'appareil avec cette clé publique de technicien (accès au port de service)
+  --device-key FICHIER    provisionner la clé de registre de l'appareil (sa graine privée, seed_hex) ; par défaut :
+                          une clé neuve sur un appareil de production, sinon la clé de développement publiée
   --registry URL|embedded le registre central que l'appareil interroge avant de payer (embedded : PGlite,
                           dans le processus) ; les scénarios de flotte (devices:, network:, expect-registry:)
                           en démarrent un intégré

@@ -29,6 +29,14 @@ export function techSeedOf(path: string | undefined): { seed: Uint8Array; dev: b
   return { seed: fromHex(seed), dev: false };
 }
 
+/** `saphir sim --device-key FILE`: the device's private registry seed, from a file only (a secret). */
+export function deviceSeedArg(path: string): string {
+  const k = usage(() => readKeyFile('--device-key', path));
+  const seed = k.seed ?? k.bare;
+  if (!seed) throw new UsageError(`--device-key: ${path}: needs the private seed (seed_hex), not a public key`);
+  return seed.toLowerCase();
+}
+
 /** A public key given as 64 hex digits or a file (a seed in the file gives its public key). */
 export function publicKeyArg(option: string, arg: string): Uint8Array {
   return usage(() => publicKeyFrom(option, arg));

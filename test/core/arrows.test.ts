@@ -29,7 +29,13 @@ const ALLOWED: Record<Area, Area[]> = {
 // TODO(#13): the simulator still reads firmware/config.ts for the config record format.
 const SIM_READS_FIRMWARE = ['firmware/config.ts'];
 /** The only CLI modules that may import the simulator. */
-const SIM_COMMANDS = ['src/node/commands/sim.ts', 'src/node/commands/sim-explore.ts', 'src/node/commands/demo.ts'];
+const SIM_COMMANDS = [
+  'src/node/commands/sim.ts',
+  'src/node/commands/sim-explore.ts',
+  'src/node/commands/sim-fleet.ts',
+  'src/node/commands/sim-fleet-worker.ts',
+  'src/node/commands/demo.ts',
+];
 
 function sources(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {

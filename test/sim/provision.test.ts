@@ -36,6 +36,23 @@ const scenario = (name: string, device = '') => {
   return f;
 };
 
+test('saphir sim: the first line names the device key: the development one, a fresh production one, or --device-key', () => {
+  const dev = saphir(['sim', '--lang', 'en', '--scenario', scenario('dk-dev')]);
+  assert.match(dev.out.split('\n')[0], /device key: the published DEVELOPMENT device key/);
+  const prod = saphir(['sim', '--lang', 'en', '--firmware-key', PROD_KEY, '--scenario', scenario('dk-prod')]);
+  const fresh = /device key ([0-9a-f]{64}) \(saphir registry devices add ID \1\)/.exec(prod.out.split('\n')[0]);
+  assert.ok(fresh, prod.out);
+  const seedFile = join(dir, 'device.seed');
+  writeFileSync(seedFile, JSON.stringify({ seed_hex: '5a'.repeat(32) }));
+  const own = saphir(['sim', '--lang', 'en', '--device-key', seedFile, '--scenario', scenario('dk-own')]);
+  assert.is(own.code, 0, own.err);
+  assert.match(own.out.split('\n')[0], new RegExp(`device key ${toHex(publicKeyOf(new Uint8Array(32).fill(0x5a)))} `));
+  writeFileSync(join(dir, 'pub.json'), JSON.stringify({ public_key_hex: PROD_KEY }));
+  const pub = saphir(['sim', '--lang', 'en', '--device-key', join(dir, 'pub.json'), '--scenario', scenario('dk-pub')]);
+  assert.is(pub.code, 2, pub.out);
+  assert.match(pub.err, /needs the private seed/);
+});
+
 test('saphir sim: the first line says development keys, or the provisioned production key', () => {
   const dev = saphir(['sim', '--lang', 'en', '--scenario', scenario('dev')]);
   assert.is(dev.code, 0, dev.err);

@@ -5,6 +5,8 @@ import { ensureBundle } from '../../../hw-sim/sim.ts';
 import { buildNotice } from '../build-notice.ts';
 import { explore, gatesOf, INVARIANTS, type ExploreSummary } from '../../../hw-sim/explore/index.ts';
 import '../../../hw-sim/node-host.ts';
+import { exploreFleet, type FleetSummary } from './sim-fleet.ts';
+import { FLEET_INVARIANTS } from '../../../hw-sim/explore/fleet-model.ts';
 
 export interface ExploreArgs {
   explore: string;
@@ -14,6 +16,9 @@ export interface ExploreArgs {
   json?: boolean;
   out?: string;
   faults?: string;
+  /** Fleet mode (hw-sim/explore/fleet.ts), with `devices` devices a schedule (default 2–4). */
+  fleet?: boolean;
+  devices?: string;
   lang: Lang;
 }
 
@@ -29,6 +34,9 @@ const M = {
     replay: 'rejouer',
     reproduces: (ok: boolean) =>
       ok ? 'le scénario reproduit le défaut' : 'le scénario ne peut pas vérifier cet invariant',
+    fleet: (s: FleetSummary) =>
+      `Paiements : ${s.payments.online} en ligne, ${s.payments.offline} hors ligne, ${s.payments.unknown} coupés avant PAYÉ ; ` +
+      `${s.phantomHolds} ticket(s) tenu(s) par le registre pour un appareil qui ne l’a pas payé (réponse perdue).`,
   },
   en: {
     progress: (s: ExploreSummary, n: number) =>
@@ -40,10 +48,15 @@ const M = {
     written: 'scenario',
     replay: 'replay',
     reproduces: (ok: boolean) => (ok ? 'the scenario reproduces the defect' : 'a scenario cannot check this invariant'),
+    fleet: (s: FleetSummary) =>
+      `Payments: ${s.payments.online} online, ${s.payments.offline} offline, ${s.payments.unknown} cut before PAYÉ; ` +
+      `${s.phantomHolds} ticket(s) held by the registry for a device that did not pay it (answer lost).`,
   },
 } as const;
 
 export async function exploreCommand(a: ExploreArgs): Promise<number> {
+  if (a.fleet) return fleetCommand(a);
+  if (a.devices !== undefined) throw new UsageError('--devices goes with --fleet');
   const count = intOf(a.explore, '--explore', 1, 10_000_000);
   const seed = a.seed ?? String(Date.now() % 1_000_000);
   const first = a.index === undefined ? 0 : intOf(a.index, '--index', 0);
@@ -101,6 +114,57 @@ export async function exploreCommand(a: ExploreArgs): Promise<number> {
         );
     }
     process.stdout.write(m.summary(s) + '\n');
+  }
+  return s.violations > 0 ? 1 : 0;
+}
+
+/** `--explore N --fleet`: fleet schedules, checked by the fleet model (docs/explorer.md, "Fleet mode"). */
+async function fleetCommand(a: ExploreArgs): Promise<number> {
+  const count = intOf(a.explore, '--explore', 1, 10_000_000);
+  const seed = a.seed ?? String(Date.now() % 1_000_000);
+  const first = a.index === undefined ? 0 : intOf(a.index, '--index', 0);
+  if (a.index !== undefined && count !== 1)
+    throw new UsageError('--index replays one schedule: use it with --explore 1');
+  if (a.faults !== undefined) throw new UsageError('--faults is for single-device schedules, not --fleet');
+  const jobs = a.jobs === undefined ? undefined : intOf(a.jobs, '--jobs', 1, 256);
+  const devices = a.devices === undefined ? undefined : intOf(a.devices, '--devices', 2, 4);
+  const m = M[a.lang];
+  const bundle = ensureBundle((why) => process.stderr.write(buildNotice(a.lang, why) + '\n'));
+  const tty = !a.json && process.stderr.isTTY;
+  let lastDraw = 0;
+  const s = await exploreFleet({
+    count,
+    seed,
+    first,
+    jobs,
+    devices,
+    bundle,
+    outDir: a.out ?? '.sim/explore',
+    onResult: (r, sum) => {
+      const now = performance.now();
+      if (tty && (now - lastDraw > 200 || sum.schedules === count)) {
+        lastDraw = now;
+        process.stderr.write(`\r${m.progress(sum, count)}   `);
+      }
+      if (!a.json && r.violation) {
+        if (tty) process.stderr.write('\n');
+        process.stdout.write(
+          `✗ ${seed}#${r.index}: ${m.failure} ${r.violation.invariant} (${FLEET_INVARIANTS[r.violation.invariant]}), step ${r.violation.step}: ${r.violation.message}\n`,
+        );
+      }
+    },
+  });
+  if (tty) process.stderr.write('\n');
+  if (a.json) {
+    process.stdout.write(JSON.stringify(s) + '\n');
+  } else {
+    for (const f of s.failures) {
+      if (f.file)
+        process.stdout.write(
+          `  ${m.written}: ${f.file} (${f.shrunkOps} ops; ${m.reproduces(!!f.reproduces)})\n  ${m.replay}: saphir sim --scenario ${f.file}   |   saphir sim --explore 1 --fleet --seed ${f.seed} --index ${f.index}${devices ? ` --devices ${devices}` : ''}\n`,
+        );
+    }
+    process.stdout.write(m.summary(s) + '\n' + m.fleet(s) + '\n');
   }
   return s.violations > 0 ? 1 : 0;
 }

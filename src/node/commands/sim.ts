@@ -25,7 +25,8 @@ import { isPrizeAmount } from '../../game/prize-table.ts';
 import { buildNotice } from '../build-notice.ts';
 import { writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { publicKeyArg } from '../key-args.ts';
+import { deviceSeedArg, publicKeyArg } from '../key-args.ts';
+import { isDevDeviceKey } from '../../../hw-sim/provision.ts';
 import '../../../hw-sim/node-host.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.sim;
@@ -44,6 +45,7 @@ export async function run(args: string[]): Promise<number> {
     pty: { type: 'boolean' },
     'firmware-key': { type: 'string' },
     'tech-key': { type: 'string' },
+    'device-key': { type: 'string' },
     registry: { type: 'string' },
     web: { type: 'boolean' },
     port: { type: 'string' },
@@ -56,6 +58,8 @@ export async function run(args: string[]): Promise<number> {
     json: { type: 'boolean' },
     out: { type: 'string' },
     faults: { type: 'string' },
+    fleet: { type: 'boolean' },
+    devices: { type: 'string' },
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
@@ -63,6 +67,7 @@ export async function run(args: string[]): Promise<number> {
     firmwareKey:
       values['firmware-key'] === undefined ? undefined : publicKeyArg('--firmware-key', values['firmware-key']),
     techKey: values['tech-key'] === undefined ? undefined : publicKeyArg('--tech-key', values['tech-key']),
+    deviceSeedHex: values['device-key'] === undefined ? undefined : deviceSeedArg(values['device-key']),
   };
   const variant = values.variant ?? 'quickjs';
   if (variant !== 'quickjs' && variant !== 'quickjs-ng') throw new UsageError((m) => m.sim.variant);
@@ -113,6 +118,8 @@ export async function run(args: string[]): Promise<number> {
 interface KeyOptions {
   firmwareKey?: Uint8Array;
   techKey?: Uint8Array;
+  /** The device's registry seed, provisioned with the other keys (`--device-key FILE`). */
+  deviceSeedHex?: string;
 }
 
 /** What the simulated device trusts, in one line; provisions `sim`'s chip first when its options ask. */
@@ -125,6 +132,24 @@ export function trustLine(sim: Simulator, lang: Lang): string {
     return (fr ? 'clés de l’appareil : ' : 'device keys: ') + (e as Error).message;
   }
   const h = (k: Uint8Array) => createHash('sha256').update(k).digest('hex').slice(0, 16) + '…';
+  return trustKeysLine(t, lang, h) + deviceKeyLine(t, lang);
+}
+
+/** The device's registry key: the published development one (said loudly), or its own, to enrol. */
+function deviceKeyLine(t: ReturnType<Simulator['trust']>, lang: Lang): string {
+  const fr = lang === 'fr';
+  const pub = Buffer.from(t.deviceKey.publicKey).toString('hex');
+  if (isDevDeviceKey(t.deviceKey.publicKey))
+    return fr
+      ? ' ; clé d’appareil : la clé de DÉVELOPPEMENT publiée (registre de développement seulement)'
+      : '; device key: the published DEVELOPMENT device key (a development registry only)';
+  return fr
+    ? ` ; clé d’appareil ${pub} (saphir registry devices add ID ${pub})`
+    : `; device key ${pub} (saphir registry devices add ID ${pub})`;
+}
+
+function trustKeysLine(t: ReturnType<Simulator['trust']>, lang: Lang, h: (k: Uint8Array) => string): string {
+  const fr = lang === 'fr';
   if (!t.provisioned) {
     return fr
       ? 'appareil de DÉVELOPPEMENT : il fait confiance aux clés de développement publiées (--firmware-key, --tech-key pour en provisionner)'
@@ -218,7 +243,15 @@ async function scenarios(
       const chip = o.flash ? NorFlash.load(o.flash) : undefined;
       const sim = simulatorFor(
         sc,
-        { bundle, chip, variant: o.variant, firmwareKey: o.firmwareKey, techKey: o.techKey, registry: registry?.reg },
+        {
+          bundle,
+          chip,
+          variant: o.variant,
+          firmwareKey: o.firmwareKey,
+          techKey: o.techKey,
+          deviceSeedHex: o.deviceSeedHex,
+          registry: registry?.reg,
+        },
         sc.devices?.[0] ?? sc.device?.id,
       );
       const r = await runScenario(sc, {
@@ -280,6 +313,7 @@ async function liveSimulator(
     bundle: ensureBundle((why) => process.stderr.write(buildNotice(o.lang, why) + '\n')),
     firmwareKey: o.firmwareKey,
     techKey: o.techKey,
+    deviceSeedHex: o.deviceSeedHex,
     registry: registry?.reg.url,
     events: {
       // Drawn once the firmware's callback is over, so the frame shows the LED it set after the text.

@@ -6,11 +6,39 @@ import { RegistryStore } from './store.ts';
 import { serveRegistry } from './server.ts';
 import { testKeyRing } from '../../sph1/keys.ts';
 
-const { dir, freshnessMs } = workerData as { dir?: string; freshnessMs?: number };
+const { dir, freshnessMs, production } = workerData as { dir?: string; freshnessMs?: number; production?: boolean };
 const db = await openPglite(dir);
-const store = new RegistryStore(db, { keys: testKeyRing(), freshnessMs });
-const srv = await serveRegistry(store);
-parentPort!.on('message', async (m: { type: string; id?: number }) => {
+let store = new RegistryStore(db, { keys: testKeyRing(), freshnessMs, production });
+let srv: Awaited<ReturnType<typeof serveRegistry>> | null = await serveRegistry(store);
+const port = Number(new URL(srv.url).port);
+parentPort!.on('message', async (m: { type: string; id?: number; deviceId?: string; publicKeyHex?: string }) => {
+  // A restart: the server and its store go (nothing of theirs survives), the database stays; the same port.
+  if (m.type === 'stop') {
+    await srv?.close();
+    srv = null;
+    parentPort!.postMessage({ type: 'stopped' });
+  }
+  if (m.type === 'start') {
+    if (!srv) {
+      store = new RegistryStore(db, { keys: testKeyRing(), freshnessMs, production });
+      srv = await serveRegistry(store, { port });
+    }
+    parentPort!.postMessage({ type: 'started' });
+  }
+  // A fresh registry on the same database (the fleet explorer, between schedules).
+  if (m.type === 'reset') {
+    await db.query(`TRUNCATE payments, conflicts, nonces, device_seen, devices`);
+    parentPort!.postMessage({ type: 'reset' });
+  }
+  if (m.type === 'add-device') {
+    let error: string | undefined;
+    try {
+      await store.addDevice(m.deviceId!, m.publicKeyHex!);
+    } catch (e) {
+      error = (e as Error).message;
+    }
+    parentPort!.postMessage({ type: 'added', error });
+  }
   if (m.type === 'report') {
     parentPort!.postMessage({
       type: 'report',
@@ -21,7 +49,7 @@ parentPort!.on('message', async (m: { type: string; id?: number }) => {
     });
   }
   if (m.type === 'close') {
-    await srv.close();
+    await srv?.close();
     await db.close();
     parentPort!.postMessage({ type: 'closed' });
   }

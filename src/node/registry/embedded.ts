@@ -12,6 +12,14 @@ export interface EmbeddedRegistry {
     holders: Awaited<ReturnType<RegistryStore['holders']>>;
   }>;
   close(): Promise<void>;
+  /** Stops the HTTP server (requests are refused, as by a registry that is down); the database stays. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port, with a new store over the same database (a restart). */
+  start(): Promise<void>;
+  /** Empties every table (the fleet explorer's next schedule starts from a fresh registry). */
+  reset(): Promise<void>;
+  /** `saphir registry devices add`: enrols a device (ends the development fleet). */
+  addDevice(deviceId: string, publicKeyHex: string): Promise<void>;
 }
 
 /**
@@ -19,11 +27,12 @@ export interface EmbeddedRegistry {
  * simulated device runs on its own virtual clock (replays are still refused by their nonce).
  */
 export async function startEmbeddedRegistry(
-  opts: { dir?: string; freshnessMs?: number } = {},
+  opts: { dir?: string; freshnessMs?: number; production?: boolean } = {},
 ): Promise<EmbeddedRegistry> {
   const [w] = startWorkers(new URL('./embedded-worker.ts', import.meta.url), 1, {
     dir: opts.dir,
     freshnessMs: opts.freshnessMs ?? Infinity,
+    production: opts.production,
   });
   const next = (type: string) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
@@ -38,7 +47,19 @@ export async function startEmbeddedRegistry(
     });
   const ready = await next('ready');
   let closed = false;
+  const ask = async (type: string, reply: string, extra: Record<string, unknown> = {}) => {
+    const r = next(reply);
+    w.postMessage({ type, ...extra });
+    return r;
+  };
   return {
+    stop: async () => void (await ask('stop', 'stopped')),
+    start: async () => void (await ask('start', 'started')),
+    reset: async () => void (await ask('reset', 'reset')),
+    async addDevice(deviceId, publicKeyHex) {
+      const r = await ask('add-device', 'added', { deviceId, publicKeyHex });
+      if (r.error) throw new Error(String(r.error));
+    },
     url: String(ready.url),
     async report() {
       const r = next('report');
@@ -64,5 +85,7 @@ export function scenarioRegistry(reg: EmbeddedRegistry) {
       const r = await reg.report();
       return { holders: r.holders, conflicts: r.counts.conflicts };
     },
+    stop: () => reg.stop(),
+    start: () => reg.start(),
   };
 }

@@ -1,0 +1,220 @@
+// The fleet explorer's reference model (docs/explorer.md, "Fleet mode"), written apart from the firmware
+// and the registry: it knows the tickets it generated (their prize), the offline limit, and reads each
+// device as a person and an auditor would (its display, its ledger as the simulator reads it back) and
+// the registry as its operator would (who holds each ticket, which payments are conflicts).
+import type { Step } from '../scenario.ts';
+import type { TicketSpec } from '../tickets.ts';
+import type { Violation } from './model.ts';
+
+/** The fleet invariants, numbered after the single-device ones (4: back to PRÊT, no fault, is shared). */
+export const FLEET_INVARIANTS: Record<number, string> = {
+  4: 'every step plays; no VM fault, no reset nobody asked for',
+  7: 'online, a ticket is paid at most once in the fleet, by the device the registry holds it for',
+  8: 'offline payments are bounded by the offline limit (a ticket above it is never paid twice)',
+  9: 'every offline double payment is reported as a conflict once all devices are back online and synced',
+  10: 'nothing lost, nothing counted twice: every payment is in the registry once, as held or as a conflict',
+};
+
+type Ref = { emission: number; block: number; number: number };
+const key = (t: Ref) => `${t.emission}-${t.block}-${t.number}`;
+
+/** The words the model reads on a screen (French: fleet schedules run in French). */
+const PAID = 'PAYÉ';
+const OFFLINE = 'hors ligne';
+const TO_SEND = /(\d+) à transmettre/;
+
+export interface DeviceView {
+  id: string;
+  /** Screens shown on this device during the step. */
+  screens: string[][];
+  /** The last screen the device shows (empty while off). */
+  screen: string[];
+  /** Its ledger, when the chip was written since the last read. */
+  ledger?: { emission: number; block: number; number: number; prizeEur: number }[];
+}
+
+export interface RegistryView {
+  holders: { emission: number; block: number; number: number; device_id: string }[];
+  conflicts: { emission: number; block: number; number: number; device_id: string }[];
+}
+
+export class FleetViolation extends Error {
+  constructor(readonly v: Violation) {
+    super(`invariant ${v.invariant}, step ${v.step}: ${v.message}`);
+  }
+}
+
+export class FleetModel {
+  private readonly prize = new Map<string, number>();
+  /** Per device: the tickets its ledger holds. */
+  private readonly held = new Map<string, Map<string, Ref>>();
+  /** The device that paid each ticket online (shown PAYÉ without "hors ligne"). */
+  private readonly onlineBy = new Map<string, string>();
+  /** Per device: tickets on which OK was pressed (a claim may have reached the registry). */
+  private readonly asked = new Map<string, Set<string>>();
+  private readonly lastScan = new Map<string, string>();
+  /** Holds in the registry for a ticket the holder never paid (a granted claim whose answer was lost). */
+  phantomHolds = 0;
+  payments = { online: 0, offline: 0, unknown: 0 };
+
+  constructor(
+    tickets: readonly TicketSpec[],
+    devices: readonly string[],
+    private readonly offlineLimitEur: number,
+  ) {
+    for (const t of tickets) this.prize.set(key(t), t.prize);
+    for (const d of devices) {
+      this.held.set(d, new Map());
+      this.asked.set(d, new Set());
+    }
+  }
+
+  private fail(invariant: number, step: number, message: string, expect?: Step[]): never {
+    throw new FleetViolation({ invariant, step, message, expect });
+  }
+
+  /** After step `index` (1-based) `step`: what each device showed and holds. */
+  observe(index: number, step: Step, views: readonly DeviceView[]): void {
+    const on = step.on;
+    if (step.kind === 'scan' && step.ticket && on) this.lastScan.set(on, key(step.ticket));
+    if (step.kind === 'press' && step.key === 'OK' && on && this.lastScan.has(on))
+      this.asked.get(on)!.add(this.lastScan.get(on)!);
+    for (const v of views) {
+      const shownPaid = v.screens.filter((s) => (s[0] ?? '').trim() === PAID);
+      if (!v.ledger) {
+        if (shownPaid.length)
+          this.fail(10, index, `${v.id} showed PAYÉ and its ledger holds no new payment`, this.ledgerCount(v.id));
+        continue;
+      }
+      const before = this.held.get(v.id)!;
+      const now = new Map(v.ledger.map((p) => [key(p), p] as const));
+      for (const k of before.keys())
+        if (!now.has(k)) this.fail(10, index, `the payment of ${k} vanished from ${v.id}'s ledger`);
+      const fresh = v.ledger.filter((p) => !before.has(key(p)));
+      if (shownPaid.length > fresh.length)
+        this.fail(10, index, `${v.id} showed PAYÉ and its ledger holds no new payment`, this.ledgerCount(v.id));
+      const expectCount = this.ledgerCount(v.id);
+      for (const p of fresh) {
+        const k = key(p);
+        const prize = this.prize.get(k);
+        if (prize === undefined || p.prizeEur !== prize)
+          this.fail(
+            10,
+            index,
+            `${v.id}'s ledger holds ${k} at ${p.prizeEur} €, not a ticket of the schedule at its prize`,
+          );
+        // A payment is shown PAYÉ in the step that records it, unless the power went in between.
+        const mode = shownPaid.length
+          ? shownPaid.some((s) => s.some((l) => l.includes(OFFLINE)))
+            ? 'offline'
+            : 'online'
+          : 'unknown';
+        this.payments[mode]++;
+        if (mode === 'offline' && prize > this.offlineLimitEur)
+          this.fail(
+            8,
+            index,
+            `${v.id} paid ${k} (${prize} €) offline, above the offline limit of ${this.offlineLimitEur} €`,
+            expectCount,
+          );
+        // Not shown (a cut) and above the limit: it can only have been granted online.
+        if (mode === 'online' || (mode === 'unknown' && prize > this.offlineLimitEur)) {
+          const other = this.onlineBy.get(k);
+          if (other && other !== v.id)
+            this.fail(7, index, `${v.id} paid ${k} online, already paid online by ${other}`, expectCount);
+          this.onlineBy.set(k, v.id);
+        }
+        before.set(k, p);
+      }
+    }
+  }
+
+  /** A replay's check: device `id`'s ledger holds what the model counted before this step. */
+  private ledgerCount(id: string): Step[] {
+    return [{ kind: 'expect-ledger', line: 0, on: id, count: this.held.get(id)!.size, withinMs: 0 }];
+  }
+
+  /**
+   * After the settle (every network up, the registry up, time for every sync): the registry must hold
+   * each payment once, and report every double payment as a conflict.
+   */
+  final(index: number, views: readonly DeviceView[], reg: RegistryView): void {
+    const holder = new Map(reg.holders.map((h) => [key(h), h.device_id] as const));
+    const conflict = new Set(reg.conflicts.map((c) => `${key(c)}@${c.device_id}`));
+    const payers = new Map<string, string[]>();
+    for (const [d, m] of this.held) for (const k of m.keys()) payers.set(k, [...(payers.get(k) ?? []), d]);
+    // What the registry should say: one holder a paid ticket (the phantom holds it has besides), and a
+    // conflict for every other payer.
+    let phantoms = 0;
+    for (const [k, h] of holder) if (!(payers.get(k) ?? []).includes(h)) phantoms++;
+    let conflicts = 0;
+    for (const [k, ds] of payers) {
+      const h = holder.get(k);
+      conflicts += ds.length - (h === undefined || ds.includes(h) ? 1 : 0);
+    }
+    const expect: Step[] = [
+      {
+        kind: 'expect-registry',
+        line: 0,
+        claims: new Set([...payers.keys(), ...holder.keys()]).size,
+        conflicts,
+        withinMs: 0,
+      },
+    ];
+    for (const v of views) {
+      const m = TO_SEND.exec(v.screen.join(' '));
+      if (m)
+        this.fail(
+          9,
+          index,
+          `${v.id} still has ${m[1]} offline payment(s) to send with the network and the registry up`,
+          // A replay checks that nothing waits any more on that device.
+          [{ kind: 'expect-display', line: 0, on: v.id, matches: /^(?![\s\S]*à transmettre)/, withinMs: 0 }],
+        );
+    }
+    for (const [k, ds] of payers) {
+      if (ds.length < 2) continue;
+      if (this.prize.get(k)! > this.offlineLimitEur)
+        this.fail(
+          8,
+          index,
+          `${k} (${this.prize.get(k)} €, above the offline limit) was paid by ${ds.join(' and ')}`,
+          expect,
+        );
+      for (const d of ds)
+        if (d !== holder.get(k) && !conflict.has(`${k}@${d}`))
+          this.fail(
+            9,
+            index,
+            `${k} was paid by ${ds.join(' and ')}: ${d}'s payment is not reported as a conflict`,
+            expect,
+          );
+    }
+    for (const [k, ds] of payers)
+      for (const d of ds) {
+        const h = holder.get(k) === d;
+        const c = conflict.has(`${k}@${d}`);
+        if (!h && !c) this.fail(10, index, `${d}'s payment of ${k} is not in the registry (lost)`, expect);
+        if (h && c) this.fail(10, index, `${d}'s payment of ${k} is both held and a conflict (counted twice)`, expect);
+      }
+    for (const c of reg.conflicts)
+      if (!(payers.get(key(c)) ?? []).includes(c.device_id))
+        this.fail(
+          10,
+          index,
+          `the registry has a conflict of ${c.device_id} for ${key(c)}, which it never paid`,
+          expect,
+        );
+    for (const [k, d] of holder) {
+      if ((payers.get(k) ?? []).includes(d)) continue;
+      // A claim granted whose answer never came back (lost, or the power went): the registry holds the
+      // ticket for a device that did not pay it. Allowed only where that device asked.
+      if (!this.asked.get(d)?.has(k))
+        this.fail(10, index, `the registry holds ${k} for ${d}, which never asked for it`, expect);
+    }
+    for (const [k, d] of this.onlineBy)
+      if (holder.get(k) !== d)
+        this.fail(7, index, `${d} paid ${k} online but the registry holds it for ${holder.get(k) ?? 'nobody'}`, expect);
+    this.phantomHolds = phantoms;
+  }
+}

@@ -1,0 +1,533 @@
+// The fault explorer's fleet mode (`saphir sim --explore N --fleet`, docs/explorer.md): 2–4 devices
+// running the real firmware share one embedded registry (PGlite, the registry's real SQL and rules);
+// schedules of payments on any device, network cuts, partitions, latency and loss, registry restarts
+// (same database), reboots and power cuts, then a settle (everything back up, time for every sync),
+// checked by the fleet model (fleet-model.ts). A failing schedule is shrunk and written as a fleet
+// scenario that `saphir sim --scenario FILE` replays.
+import { stringify } from 'yaml';
+import { seededRng, type Rng } from '../rng.ts';
+import { runScenario } from '../runner.ts';
+import { parseScenario, type Scenario, type Step } from '../scenario.ts';
+import type { Simulator } from '../sim.ts';
+import type { TicketSpec } from '../tickets.ts';
+import { ticketCode } from '../tickets.ts';
+import type { ScenarioRegistry } from '../runner.ts';
+import { FleetModel, FleetViolation, type DeviceView } from './fleet-model.ts';
+import { stepYaml } from './explore.ts';
+import type { Violation } from './model.ts';
+
+const DAY = 86_400_000;
+
+export const FLEET_MENU = [
+  { kind: 'pay', weight: 30, what: 'a ticket scanned on one device, maybe a pause, OK, then time for the answer' },
+  { kind: 'scan', weight: 8, what: 'a ticket scanned on one device' },
+  { kind: 'press-ok', weight: 4, what: 'OK on one device' },
+  { kind: 'press-c', weight: 2, what: 'C on one device' },
+  { kind: 'delay', weight: 8, what: '10 ms to 60 s for the whole fleet (syncs, timeouts)' },
+  { kind: 'delay-one', weight: 4, what: '10 ms to 20 s on one device' },
+  { kind: 'network-down', weight: 6, what: "one device's network cut" },
+  { kind: 'network-up', weight: 6, what: "one device's network back" },
+  { kind: 'network-flaky', weight: 4, what: 'one device: latency 5 ms–1.5 s, loss 0–50 %' },
+  { kind: 'partition', weight: 3, what: 'a random part of the fleet cut from the registry, the rest connected' },
+  { kind: 'heal', weight: 3, what: 'every network up, 20 ms, no loss' },
+  { kind: 'registry-down', weight: 2, what: "the registry's server stops (its database stays)" },
+  { kind: 'registry-up', weight: 3, what: 'the registry starts again on the same database (a restart)' },
+  { kind: 'reboot', weight: 3, what: 'one device rebooted' },
+  { kind: 'power-cut', weight: 2, what: "one device's power cut, then boot" },
+  {
+    kind: 'cut-at-flash-op',
+    weight: 4,
+    what: 'power cut at the N-th flash operation from now on one device (outbox, ledger), then a payment there',
+  },
+] as const;
+export type FleetOpKind = (typeof FLEET_MENU)[number]['kind'] | 'boot' | 'settle';
+
+export interface FleetOp {
+  kind: FleetOpKind;
+  steps: Step[];
+}
+
+export interface FleetSchedule {
+  seed: string;
+  index: number;
+  devices: string[];
+  tickets: TicketSpec[];
+  clockMs: number;
+  config: {
+    payoutLimitEur: number;
+    offlineLimitEur: number;
+    registryTimeoutMs: number;
+    syncIntervalMs: number;
+    verdictMs: number;
+    payWaitMs: number;
+    clockJumpDays: number;
+    lang: 'fr';
+    emissions: { emission: number; closingDate: string }[];
+    inputs: ('pos' | 'serial')[];
+  };
+  ops: FleetOp[];
+}
+
+export interface FleetScheduleOptions {
+  /** Devices in the fleet (2–4; default drawn from the schedule). */
+  devices?: number;
+  minOps?: number;
+  maxOps?: number;
+}
+
+const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[rng.int(xs.length)];
+
+/** The fleet schedule of (seed, index): drawn from those alone. */
+export function makeFleetSchedule(seed: string | number, index: number, o: FleetScheduleOptions = {}): FleetSchedule {
+  const rng = seededRng(`fleet:${seed}:${index}`);
+  const n = o.devices ?? 2 + rng.int(3);
+  if (!(n >= 2 && n <= 4)) throw new RangeError('a fleet schedule has 2 to 4 devices');
+  const devices = Array.from({ length: n }, (_, i) => `CAISSE-${i + 1}`);
+  const clockMs = Date.UTC(2027, 0, 1) + rng.int(300) * DAY + rng.int(DAY);
+  const offlineLimitEur = pick(rng, [30, 150, 300]);
+  const config: FleetSchedule['config'] = {
+    payoutLimitEur: 5000,
+    offlineLimitEur,
+    registryTimeoutMs: pick(rng, [1000, 3000]),
+    syncIntervalMs: pick(rng, [2000, 5000, 10000]),
+    verdictMs: 3000,
+    payWaitMs: 20000,
+    clockJumpDays: 3650,
+    lang: 'fr',
+    emissions: [{ emission: 1, closingDate: new Date(clockMs + 200 * DAY).toISOString().slice(0, 10) }],
+    inputs: ['pos', 'serial'],
+  };
+  // A few tickets, so that the same one comes to several shops; prizes on both sides of the offline limit.
+  const tickets: TicketSpec[] = [];
+  const pool = 3 + rng.int(5);
+  for (let i = 0; i < pool; i++)
+    tickets.push({
+      emission: 1,
+      block: 1 + rng.int(3),
+      number: rng.int(3_000_000),
+      prize: rng.next() < 0.1 ? 0 : pick(rng, [5, 10, 15, 30, 150, 500, 2500]),
+    });
+  const min = o.minOps ?? 10;
+  const max = o.maxOps ?? 60;
+  const count = min + Math.floor((max - min) * rng.next() ** 2);
+  const total = FLEET_MENU.reduce((s, m) => s + m.weight, 0);
+  const draw = (): FleetOpKind => {
+    let x = rng.next() * total;
+    for (const m of FLEET_MENU) if ((x -= m.weight) < 0) return m.kind;
+    return FLEET_MENU[0].kind;
+  };
+  const ops: FleetOp[] = [{ kind: 'boot', steps: [{ kind: 'boot', line: 0 }] }];
+  const scan = (on: string): Step => ({
+    kind: 'scan',
+    line: 0,
+    on,
+    ticket: { ...pick(rng, tickets) },
+    via: rng.next() < 0.7 ? 'hid-pos' : 'serial',
+    options: {},
+  });
+  const press = (on: string, key: 'OK' | 'C'): Step => ({ kind: 'press', line: 0, on, key });
+  const delay = (ms: number, on?: string): Step => ({ kind: 'delay', line: 0, ms, ...(on ? { on } : {}) });
+  const net = (on: string, up: boolean, latencyMs?: number, loss?: number): Step => ({
+    kind: 'network',
+    line: 0,
+    on,
+    up,
+    ...(latencyMs !== undefined ? { latencyMs } : {}),
+    ...(loss !== undefined ? { loss } : {}),
+  });
+  while (ops.length < count) {
+    const kind = draw();
+    const d = pick(rng, devices);
+    const op = (...steps: Step[]) => ops.push({ kind, steps });
+    switch (kind) {
+      case 'pay': {
+        const steps = [scan(d)];
+        if (rng.next() < 0.3) steps.push(delay(rng.int(3000), d));
+        steps.push(press(d, 'OK'));
+        if (rng.next() < 0.8) steps.push(delay(rng.int(6000), d));
+        op(...steps);
+        break;
+      }
+      case 'scan':
+        op(scan(d));
+        break;
+      case 'press-ok':
+        op(press(d, 'OK'));
+        break;
+      case 'press-c':
+        op(press(d, 'C'));
+        break;
+      case 'delay':
+        op(delay(rng.next() < 0.7 ? 10 + rng.int(5000) : 5000 + rng.int(55_000)));
+        break;
+      case 'delay-one':
+        op(delay(10 + rng.int(20_000), d));
+        break;
+      case 'network-down':
+        op(net(d, false));
+        break;
+      case 'network-up':
+        op(net(d, true));
+        break;
+      case 'network-flaky':
+        op(net(d, true, 5 + rng.int(1500), Math.round(rng.next() * 50) / 100));
+        break;
+      case 'partition': {
+        const cut = devices.filter(() => rng.next() < 0.5);
+        if (cut.length === 0 || cut.length === devices.length) cut.splice(0, cut.length, d);
+        op(...devices.map((x) => net(x, !cut.includes(x))));
+        break;
+      }
+      case 'heal':
+        op(...devices.map((x) => net(x, true, 20, 0)));
+        break;
+      case 'registry-down':
+      case 'registry-up':
+        op({ kind: 'registry', line: 0, up: kind === 'registry-up' });
+        break;
+      case 'reboot':
+        op({ kind: 'reboot', line: 0, on: d });
+        break;
+      case 'power-cut':
+        op({ kind: 'power-cut', line: 0, on: d }, { kind: 'boot', line: 0, on: d });
+        break;
+      case 'cut-at-flash-op':
+        op(
+          { kind: 'power-cut', line: 0, on: d, afterFlashOps: 1 + rng.int(6) },
+          scan(d),
+          press(d, 'OK'),
+          delay(config.registryTimeoutMs + 1500, d),
+          { kind: 'ensure-on', line: 0, on: d },
+        );
+        break;
+    }
+  }
+  // Everything back: the registry, every network (no loss), every device on; then time for every sync.
+  ops.push({
+    kind: 'settle',
+    steps: [
+      { kind: 'registry', line: 0, up: true },
+      ...devices.map((x) => net(x, true, 20, 0)),
+      ...devices.map((x): Step => ({ kind: 'ensure-on', line: 0, on: x })),
+      delay(4 * config.syncIntervalMs + config.verdictMs + 2 * config.registryTimeoutMs + 5000),
+    ],
+  });
+  return { seed: String(seed), index, devices, tickets, clockMs, config, ops };
+}
+
+/** The schedule's operations as a fleet scenario: after a cut that may not have struck yet, `ensure-on` before a key or a scan there. */
+export function fleetScenario(s: FleetSchedule, ops: readonly FleetOp[] = s.ops): Scenario {
+  const steps: Step[] = [];
+  const armed = new Set<string>();
+  for (const op of ops)
+    for (const st of op.steps) {
+      if (st.on && armed.has(st.on) && (st.kind === 'scan' || st.kind === 'press'))
+        steps.push({ kind: 'ensure-on', line: steps.length + 1, on: st.on });
+      steps.push({ ...st, line: steps.length + 1 } as Step);
+      if (st.kind === 'power-cut' && st.afterFlashOps && st.on) armed.add(st.on);
+    }
+  const { emissions, ...rest } = s.config;
+  return {
+    file: `fleet-${s.seed}-${s.index}.yaml`,
+    name: `fleet explore seed ${s.seed} index ${s.index}`,
+    seed: `fleet:${s.seed}:${s.index}`,
+    config: { ...rest, emissions: emissions.map((e) => ({ ...e })) },
+    clockMs: s.clockMs,
+    devices: [...s.devices],
+    steps,
+  };
+}
+
+const codes = new Map<string, string>();
+function codeOf(t: TicketSpec): string {
+  const k = `${t.emission}/${t.block}/${t.number}/${t.prize}`;
+  let c = codes.get(k);
+  if (c === undefined) codes.set(k, (c = ticketCode(t)));
+  return c;
+}
+
+export interface FleetRun {
+  violation?: Violation;
+  steps: number;
+  checks: Record<number, number>;
+  phantomHolds: number;
+  payments: { online: number; offline: number; unknown: number };
+}
+
+/**
+ * What the fleet explorer needs of a registry: the real one, which the host gives (the simulator never
+ * imports the CLI): Node's embedded PGlite registry, installed by src/node/commands/sim-fleet.ts.
+ */
+export interface FleetRegistry {
+  /** What a scenario run sees of it. */
+  scenario: ScenarioRegistry;
+  report(): Promise<{ holders: FleetHolder[]; conflicts: unknown }>;
+  start(): Promise<void>;
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+type FleetHolder = Awaited<ReturnType<ScenarioRegistry['state']>>['holders'][number];
+
+let starter: (() => Promise<FleetRegistry>) | null = null;
+/** The host says how to start a registry (one a thread). */
+export function useFleetRegistry(start: () => Promise<FleetRegistry>): void {
+  starter = start;
+}
+
+/** One registry a thread, emptied before each schedule. */
+let shared: Promise<FleetRegistry> | null = null;
+export function fleetRegistry(): Promise<FleetRegistry> {
+  if (!starter) throw new Error('fleet explorer: no registry given (Node: import src/node/commands/sim-fleet.ts)');
+  shared ??= starter();
+  return shared;
+}
+export async function closeFleetRegistry(): Promise<void> {
+  const r = shared;
+  shared = null;
+  await (await r)?.close();
+}
+
+/** Runs operations `ops` of schedule `s` once, on a fresh registry; stops at the first violation. */
+export async function runFleetOps(s: FleetSchedule, ops: readonly FleetOp[], bundle?: string): Promise<FleetRun> {
+  const reg = await fleetRegistry();
+  await reg.start();
+  await reg.reset();
+  const sc = fleetScenario(s, ops);
+  for (const st of sc.steps) if (st.kind === 'scan' && st.ticket) st.code = codeOf(st.ticket);
+  const model = new FleetModel(s.tickets, s.devices, s.config.offlineLimitEur);
+  const screens = new Map<string, string[][]>(s.devices.map((d) => [d, []]));
+  let devices: ReadonlyMap<string, Simulator> = new Map();
+  const chipOps = new Map<string, number>();
+  const faults = new Map<string, number>();
+  const checks: Record<number, number> = { 4: 0, 7: 0, 8: 0, 9: 0, 10: 0 };
+  let violation: Violation | undefined;
+  let steps = 0;
+  let end: DeviceView[] | undefined;
+  const views = (all: boolean): DeviceView[] =>
+    [...devices].map(([id, sim]) => {
+      const touched = all || sim.chip.ops !== chipOps.get(id);
+      chipOps.set(id, sim.chip.ops);
+      return {
+        id,
+        screens: screens.get(id)!.splice(0),
+        screen: sim.screen,
+        ledger: touched ? sim.ledger() : undefined,
+      };
+    });
+  try {
+    await runScenario(sc, {
+      bundle,
+      registry: reg.scenario,
+      events: { display: (lines, sim) => void screens.get(sim.deviceId)?.push(lines) },
+      onDevices: (m) => void (devices = m),
+      onStep: (r) => {
+        steps = r.line;
+        if (!r.ok) throw new FleetViolation({ invariant: 4, step: r.line, message: `the step failed: ${r.problem}` });
+        for (const [id, sim] of devices) {
+          const f = sim.faults.slice(faults.get(id) ?? 0);
+          faults.set(id, sim.faults.length);
+          if (f.length)
+            throw new FleetViolation({
+              invariant: 4,
+              step: r.line,
+              message: `${id}: VM fault ${f[0].kind} in ${f[0].where}: ${f[0].message}`,
+            });
+        }
+        checks[4]++;
+        model.observe(r.line, sc.steps[r.line - 1], views(false));
+        checks[7]++;
+        checks[8]++;
+        // The runner powers the devices off once the last step passed: what they show is read here.
+        if (r.line === sc.steps.length) end = views(true);
+      },
+    });
+    if (end && ops[ops.length - 1]?.kind === 'settle') {
+      const rep = await reg.report();
+      model.final(steps, end, { holders: rep.holders, conflicts: rep.conflicts as never });
+      checks[9]++;
+      checks[10]++;
+    }
+  } catch (e) {
+    if (!(e instanceof FleetViolation)) throw e;
+    violation = e.v;
+    for (const d of devices.values()) d.dispose();
+  }
+  return { violation, steps, checks, phantomHolds: model.phantomHolds, payments: model.payments };
+}
+
+export interface FleetResult {
+  seed: string;
+  index: number;
+  devices: number;
+  ops: number;
+  steps: number;
+  kinds: Record<string, number>;
+  checks: Record<number, number>;
+  phantomHolds: number;
+  payments: { online: number; offline: number; unknown: number };
+  violation?: Violation;
+  shrunk?: { ops: number; steps: number; yaml: string; reproduces: boolean; runs: number };
+  wallMs: number;
+}
+
+export interface FleetExploreOptions extends FleetScheduleOptions {
+  bundle?: string;
+  shrink?: boolean;
+  shrinkRuns?: number;
+}
+
+/** Runs fleet schedule (seed, index); on a violation, shrinks it and writes its scenario text. */
+export async function exploreFleetOne(
+  seed: string | number,
+  index: number,
+  o: FleetExploreOptions = {},
+): Promise<FleetResult> {
+  const wall = performance.now();
+  const s = makeFleetSchedule(seed, index, o);
+  const run = await runFleetOps(s, s.ops, o.bundle);
+  const kinds: Record<string, number> = {};
+  for (const op of s.ops) kinds[op.kind] = (kinds[op.kind] ?? 0) + 1;
+  const res: FleetResult = {
+    seed: String(seed),
+    index,
+    devices: s.devices.length,
+    ops: s.ops.length,
+    steps: run.steps,
+    kinds,
+    checks: run.checks,
+    phantomHolds: run.phantomHolds,
+    payments: run.payments,
+    violation: run.violation,
+    wallMs: 0,
+  };
+  if (run.violation && o.shrink !== false) {
+    const { ops, violation, runs } = await shrinkFleet(s, run.violation, o.bundle, o.shrinkRuns ?? 150);
+    const yaml = fleetScenarioYaml(s, ops, violation);
+    res.violation = violation;
+    res.shrunk = {
+      ops: ops.length,
+      steps: violation.step + (violation.expect?.length ?? 0),
+      yaml,
+      reproduces: await fleetReplays(yaml, violation, o.bundle),
+      runs,
+    };
+  }
+  res.wallMs = performance.now() - wall;
+  return res;
+}
+
+/**
+ * Delta debugging over the operations (as the single-device explorer's `shrink`): drop chunks, then
+ * single operations, keeping a smaller schedule that still breaks the same invariant. The boot stays,
+ * and so does the settle when the violation showed there (the end checks need it).
+ */
+export async function shrinkFleet(
+  s: FleetSchedule,
+  v: Violation,
+  bundle: string | undefined,
+  maxRuns: number,
+): Promise<{ ops: FleetOp[]; violation: Violation; runs: number }> {
+  const last = s.ops[s.ops.length - 1];
+  const keepSettle = v.step > fleetScenario(s, s.ops.slice(0, -1)).steps.length;
+  let body = s.ops.slice(1, keepSettle ? -1 : undefined);
+  const whole = (b: FleetOp[]) => [s.ops[0], ...b, ...(keepSettle ? [last] : [])];
+  let best = v;
+  let runs = 0;
+  let n = 2;
+  while (body.length > 0 && runs < maxRuns) {
+    const size = Math.ceil(body.length / n);
+    let reduced = false;
+    for (let start = 0; start < body.length && runs < maxRuns; start += size) {
+      const cand = [...body.slice(0, start), ...body.slice(start + size)];
+      runs++;
+      const r = await runFleetOps(s, whole(cand), bundle);
+      if (r.violation && r.violation.invariant === v.invariant) {
+        body = cand;
+        best = r.violation;
+        n = Math.max(n - 1, 2);
+        reduced = true;
+        break;
+      }
+    }
+    if (!reduced) {
+      if (size <= 1) break;
+      n = Math.min(n * 2, body.length);
+    }
+  }
+  return { ops: whole(body), violation: best, runs };
+}
+
+function fleetStepYaml(st: Step): unknown {
+  let y: unknown;
+  switch (st.kind) {
+    case 'network':
+      y = {
+        network: !st.up
+          ? 'down'
+          : st.latencyMs === undefined && st.loss === undefined
+            ? 'up'
+            : {
+                ...(st.latencyMs !== undefined ? { latency: `${st.latencyMs}ms` } : {}),
+                ...(st.loss !== undefined ? { loss: st.loss } : {}),
+              },
+      };
+      break;
+    case 'registry':
+      y = { registry: st.up ? 'up' : 'down' };
+      break;
+    case 'expect-registry':
+      y = {
+        'expect-registry': {
+          ...(st.claims !== undefined ? { claims: st.claims } : {}),
+          ...(st.conflicts !== undefined ? { conflicts: st.conflicts } : {}),
+          within: `${st.withinMs}ms`,
+        },
+      };
+      break;
+    default:
+      y = stepYaml(st);
+  }
+  if (!st.on) return y;
+  return typeof y === 'string' ? { [y]: null, on: st.on } : { ...(y as object), on: st.on };
+}
+
+/** A (shrunk) failing fleet schedule as scenario YAML: its steps up to the failure, then what the model expected. */
+export function fleetScenarioYaml(s: FleetSchedule, ops: readonly FleetOp[], v: Violation): string {
+  const sc = fleetScenario(s, ops);
+  const c = s.config;
+  const doc = {
+    name: `fleet explore seed ${s.seed} index ${s.index}: invariant ${v.invariant}`,
+    description:
+      `Found by saphir sim --explore --fleet (seed ${s.seed}, index ${s.index}, ${s.devices.length} devices), shrunk to ${ops.length} operations. ` +
+      `Invariant ${v.invariant} broke at step ${v.step}: ${v.message}.` +
+      (v.expect?.length ? ' The last step checks what the model expected.' : ' The replay shows the steps only.'),
+    seed: sc.seed,
+    config: {
+      'payout-limit': c.payoutLimitEur,
+      language: c.lang,
+      clock: new Date(s.clockMs).toISOString(),
+      emissions: c.emissions.map((e) => ({ emission: e.emission, closes: e.closingDate })),
+      'verdict-ms': c.verdictMs,
+      'pay-wait-ms': c.payWaitMs,
+      'clock-jump-days': c.clockJumpDays,
+      inputs: c.inputs,
+      'offline-limit': c.offlineLimitEur,
+      'registry-timeout-ms': c.registryTimeoutMs,
+      'sync-interval-ms': c.syncIntervalMs,
+    },
+    devices: s.devices,
+    steps: [...sc.steps.slice(0, v.step), ...(v.expect ?? [])].map(fleetStepYaml),
+  };
+  return `# saphir sim --scenario FILE replays this fleet schedule; it fails at its last step while the defect is there.\n${stringify(doc, { lineWidth: 0 })}`;
+}
+
+/** Whether the scenario text fails at (or after) the step where the violation showed. */
+export async function fleetReplays(yaml: string, v: Violation, bundle: string | undefined): Promise<boolean> {
+  if (!v.expect?.length) return false;
+  const sc = parseScenario(yaml, 'fleet.yaml');
+  const reg = await fleetRegistry();
+  await reg.start();
+  await reg.reset();
+  const r = await runScenario(sc, { bundle, registry: reg.scenario });
+  return !r.ok && r.steps.length > v.step;
+}

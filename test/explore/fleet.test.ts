@@ -1,0 +1,100 @@
+// The fault explorer's fleet mode (docs/explorer.md, "Fleet mode"): schedules depend on (seed, index)
+// only, a failing schedule is written as a fleet scenario the scenario checker accepts, and a seeded
+// smoke on today's firmware and registry finds nothing. Planted defects: fleet.long.ts.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { fleetScenario, fleetScenarioYaml, makeFleetSchedule } from '../../hw-sim/explore/fleet.ts';
+import { exploreFleet } from '../../src/node/commands/sim-fleet.ts';
+import { parseScenario } from '../../hw-sim/scenario.ts';
+import { runScenario } from '../../hw-sim/runner.ts';
+import { fleetRegistry } from '../../hw-sim/explore/fleet.ts';
+
+test('a fleet schedule depends on (seed, index) only; it ends with everything back up and time to sync', () => {
+  const a = makeFleetSchedule('s', 3);
+  assert.equal(JSON.stringify(makeFleetSchedule('s', 3)), JSON.stringify(a));
+  assert.not.equal(JSON.stringify(makeFleetSchedule('s', 4)), JSON.stringify(a));
+  for (let i = 0; i < 30; i++) {
+    const s = makeFleetSchedule('s', i);
+    assert.ok(s.devices.length >= 2 && s.devices.length <= 4);
+    const settle = s.ops[s.ops.length - 1];
+    assert.is(settle.kind, 'settle');
+    assert.ok(settle.steps.some((st) => st.kind === 'registry' && st.up));
+    for (const d of s.devices)
+      assert.ok(settle.steps.some((st) => st.kind === 'network' && st.on === d && st.up && st.loss === 0));
+  }
+  assert.is(makeFleetSchedule('s', 3, { devices: 4 }).devices.length, 4);
+  // Every kind of operation comes up in a few schedules.
+  const kinds = new Set(Array.from({ length: 40 }, (_, i) => makeFleetSchedule('k', i).ops.map((o) => o.kind)).flat());
+  for (const k of ['pay', 'network-down', 'partition', 'registry-down', 'registry-up', 'cut-at-flash-op', 'power-cut'])
+    assert.ok(kinds.has(k as never), k);
+});
+
+test('a failing fleet schedule is written as a fleet scenario the checker accepts, with a boot before any key after an armed cut', () => {
+  const s = makeFleetSchedule('y', 1, { devices: 3 });
+  const sc = fleetScenario(s);
+  const yaml = fleetScenarioYaml(s, s.ops, {
+    invariant: 9,
+    step: sc.steps.length,
+    message: 'test',
+    expect: [{ kind: 'expect-registry', line: 0, claims: 2, conflicts: 1, withinMs: 0 }],
+  });
+  const back = parseScenario(yaml, 'fleet.yaml');
+  assert.equal(back.devices, s.devices);
+  assert.is(back.steps.length, sc.steps.length + 1);
+  assert.is(back.config?.offlineLimitEur, s.config.offlineLimitEur);
+  assert.is(back.config?.syncIntervalMs, s.config.syncIntervalMs);
+  sc.steps.forEach((st, i) => {
+    assert.is(back.steps[i].kind, st.kind, `step ${i + 1}`);
+    assert.is(back.steps[i].on, st.on, `step ${i + 1}`);
+  });
+  const last = back.steps[back.steps.length - 1];
+  assert.ok(last.kind === 'expect-registry' && last.claims === 2 && last.conflicts === 1);
+});
+
+test('registry: down | up in a scenario: down, a win is paid offline; up again, the same database (a restart)', async () => {
+  const t = (n: number, prize: number) =>
+    `{ ticket: { emission: 1, block: 2, number: ${n}, prize: ${prize} }, via: serial }`;
+  const sc = parseScenario(
+    `name: restart
+config:
+  payout-limit: 300
+  clock: 2027-01-15T10:00:00Z
+  emissions: [{ emission: 1, closes: 2027-06-30 }]
+  offline-limit: 150
+  registry-timeout-ms: 1000
+  sync-interval-ms: 2000
+devices: [CAISSE-1, CAISSE-2]
+steps:
+  - boot
+  - { scan: ${t(7, 30)}, on: CAISSE-1 }
+  - { press: OK, on: CAISSE-1 }
+  - { expect-display: { contains: PAYÉ, within: 3s }, on: CAISSE-1 }
+  - registry: down
+  - { scan: ${t(8, 30)}, on: CAISSE-1 }
+  - { press: OK, on: CAISSE-1 }
+  - { expect-display: { contains: hors ligne, within: 5s }, on: CAISSE-1 }
+  - registry: up
+  - expect-registry: { claims: 2, conflicts: 0, contains: { emission: 1, block: 2, number: 8, device: CAISSE-1 }, within: 30s }
+  - { scan: ${t(7, 30)}, on: CAISSE-2 }
+  - { press: OK, on: CAISSE-2 }
+  - { expect-display: { contains: DÉJÀ PAYÉ, within: 3s }, on: CAISSE-2 }
+`,
+    'restart.yaml',
+  );
+  const reg = await fleetRegistry();
+  await reg.reset();
+  const r = await runScenario(sc, { registry: reg.scenario });
+  assert.ok(r.ok, JSON.stringify(r.steps.at(-1)) + r.display);
+});
+
+test('seeded smoke: fleet schedules on the real firmware and registry break no invariant', async () => {
+  const s = await exploreFleet({ count: 2, seed: 's2', jobs: 1, maxOps: 25 });
+  assert.is(s.violations, 0, JSON.stringify(s.failures));
+  assert.is(s.schedules, 2);
+  // The end checks ran on both, and the schedules paid both online and offline.
+  assert.is(s.checks[9], 2);
+  assert.is(s.checks[10], 2);
+  assert.ok(s.payments.online > 0 && s.payments.offline > 0, JSON.stringify(s.payments));
+});
+
+test.run();
