@@ -33,6 +33,9 @@ const cacheFile = join(root, 'node_modules', '.cache', 'saphir-test-times.json')
 
 // The tests expect the CLI's default language (French): a developer's LANG=en_US must not change it.
 const env = { ...process.env, LANG: 'C.UTF-8', LC_ALL: '', LC_MESSAGES: '' };
+// The long tier: files that import a quick test file run its whole sweeps (LONG in test/helpers.ts).
+if (long) env.SAPHIR_TEST_TIER = 'long';
+else delete env.SAPHIR_TEST_TIER;
 const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
 const started = performance.now();
