@@ -110,6 +110,12 @@ export function toolMissing(name: string, check?: () => string | null): string |
 }
 
 export const STRICT = process.env.SAPHIR_TEST_STRICT === '1';
+/**
+ * True in `npm run test:long` (test/run.mjs --long sets SAPHIR_TEST_TIER=long): a test that npm test runs on a
+ * seeded sample runs its whole sweep there. Its `*.long.ts` twin only imports it, e.g.
+ * `import './ledger-damage.test.ts';`.
+ */
+export const LONG = process.env.SAPHIR_TEST_TIER === 'long';
 type Register = (name: string, fn: () => unknown) => void;
 
 /**

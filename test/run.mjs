@@ -1,52 +1,191 @@
 // Runs the uvu suite (test/**/*.test.ts through tsx) and always ends with one plain summary line that CI
 // reads: "N passed, M failed, K skipped (socat not installed: apt-get install socat)".
 // `node test/run.mjs` is the quick tier (npm test); `node test/run.mjs --long` runs the long soaks,
-// test/**/*.long.ts (npm run test:long). Exit code: uvu's, or 1 when the run stopped before its summary.
-import { spawn } from 'node:child_process';
+// test/**/*.long.ts (npm run test:long). Exit code: 0 when nothing failed, else 1.
+//
+// Files run in parallel in worker processes (test/worker.mjs), one file at a time each: `--jobs N` or
+// SAPHIR_TEST_JOBS (default: 2, or 1 on a single core). Each file's output is printed whole when it ends.
+// The slowest files start first, by the times of the last run (node_modules/.cache/saphir-test-times.json).
+// `--times` (or SAPHIR_TEST_TIMES=1) prints every file's wall time at the end. A file still running after
+// SAPHIR_TEST_FILE_TIMEOUT seconds (default 1200: a hang, not a slow machine) is stopped and counted as a failure; so is a worker that
+// dies. Other arguments are file-name regexes, any of which selects a file: `node test/run.mjs ledger flash/auth`.
+import { fork } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'uvu/parse';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const long = process.argv.includes('--long');
-const pattern = long ? '\\.long\\.ts$' : '\\.test\\.ts$';
-const args = ['--import', 'tsx', '--import', './test/guard.mjs', 'node_modules/uvu/bin.js', 'test', pattern];
+const argv = process.argv.slice(2);
+const long = argv.includes('--long');
+const showTimes = argv.includes('--times') || process.env.SAPHIR_TEST_TIMES === '1';
+const jobsArg = argv.indexOf('--jobs');
+const jobs = Math.max(
+  1,
+  Number(jobsArg >= 0 ? argv[jobsArg + 1] : process.env.SAPHIR_TEST_JOBS) || Math.min(2, availableParallelism()),
+);
+const filters = argv
+  .filter((a, i) => !a.startsWith('--') && !(jobsArg >= 0 && i === jobsArg + 1))
+  .map((a) => new RegExp(a));
+const timeoutMs = (Number(process.env.SAPHIR_TEST_FILE_TIMEOUT) || 1200) * 1000;
+const cacheFile = join(root, 'node_modules', '.cache', 'saphir-test-times.json');
+
 // The tests expect the CLI's default language (French): a developer's LANG=en_US must not change it.
 const env = { ...process.env, LANG: 'C.UTF-8', LC_ALL: '', LC_MESSAGES: '' };
-const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['inherit', 'pipe', 'inherit'] });
-let tail = '';
+// The long tier: files that import a quick test file run its whole sweeps (LONG in test/helpers.ts).
+if (long) env.SAPHIR_TEST_TIER = 'long';
+else delete env.SAPHIR_TEST_TIER;
+const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
+
+const started = performance.now();
+const { suites } = await parse(join(root, 'test'), long ? '\\.long\\.ts$' : '\\.test\\.ts$');
+const todo = suites.filter((s) => filters.length === 0 || filters.some((re) => re.test(s.name)));
+let last = {};
+try {
+  last = JSON.parse(readFileSync(cacheFile, 'utf8'));
+} catch {
+  // first run: alphabetical order
+}
+// Longest first (unknown files count as long), so the two workers end together.
+todo.sort((a, b) => (last[b.name] ?? Infinity) - (last[a.name] ?? Infinity) || a.name.localeCompare(b.name));
+
+let total = 0;
+let passed = 0;
+let skipped = 0;
+let failed = 0; // files that died or timed out, and errors test/guard.mjs caught outside any test
 const reasons = new Map();
-let partial = '';
-let uncaught = 0; // errors test/guard.mjs caught outside any test: each one a failure
-child.stdout.setEncoding('utf8'); // whole characters per chunk: the skip lines hold an em dash
-child.stdout.on('data', (text) => {
+const times = {};
+const cpuTimes = {};
+
+// Files that change what every other process sees run alone, before the others start.
+const ALONE = new Set([
+  'firmware/build.test.ts', // touches a firmware source's mtime: every saphir sim elsewhere would rebuild
+]);
+
+function startWorker(queue) {
+  return new Promise((resolveWorker) => {
+    const child = fork(join(root, 'test', 'worker.mjs'), [], {
+      cwd: root,
+      env,
+      execArgv: ['--import', 'tsx', '--import', './test/guard.mjs'],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
+    const w = { child, current: null, out: '', err: '', timer: null, done: false };
+    child.stdout.setEncoding('utf8'); // whole characters per chunk: the skip lines hold an em dash
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (t) => (w.err += t));
+    child.stdout.on('data', (t) => {
+      w.out += t;
+      let at;
+      while ((at = w.out.indexOf('\x01done ')) >= 0) {
+        const end = w.out.indexOf('\n', at);
+        if (end < 0) break;
+        const r = JSON.parse(w.out.slice(at + 6, end));
+        const text = w.out.slice(0, at);
+        w.out = w.out.slice(end + 1);
+        finish(w, text, r);
+      }
+    });
+    const next = () => {
+      const s = queue.shift();
+      if (!s) {
+        w.done = true;
+        child.send({ exit: true });
+        return;
+      }
+      w.current = { ...s, started: performance.now() };
+      w.timer = setTimeout(() => {
+        flush(w, w.out + `\n# timeout: ${s.name} still running after ${timeoutMs / 1000} s: stopped\n`);
+        w.out = '';
+        failed++;
+        w.current = null;
+        child.kill('SIGKILL');
+      }, timeoutMs);
+      child.send({ file: s.file, name: s.name });
+    };
+    w.next = next;
+    child.on('message', (m) => m && m.ready && next());
+    child.on('error', (e) => {
+      process.stdout.write(`\n# the test worker did not start: ${e.message}\n`);
+      failed++;
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(w.timer);
+      if (w.current) {
+        const how = signal ? `signal ${signal}` : `exit code ${code}`;
+        flush(w, w.out + `\n# ${w.current.name}: its worker stopped (${how}) before the file ended\n`);
+        failed++;
+      } else if (w.out || w.err) flush(w, w.out);
+      // A worker that died takes no more files: another one takes the rest.
+      if (!w.done && queue.length > 0) startWorker(queue).then(resolveWorker);
+      else resolveWorker();
+    });
+  });
+}
+
+function flush(w, text) {
+  scan(text);
   process.stdout.write(text);
-  tail = (tail + text).slice(-4096);
-  const lines = (partial + text).split('\n');
-  partial = lines.pop();
-  for (const line of lines) {
-    const m = /^# skip: (.*?) — /.exec(line.replace(/\x1b\[[0-9;]*m/g, ''));
+  if (w.err) process.stderr.write(w.err);
+  w.err = '';
+}
+
+function scan(text) {
+  for (const line of strip(text).split('\n')) {
+    const m = /^# skip: (.*?) — /.exec(line);
     if (m) reasons.set(m[1], (reasons.get(m[1]) ?? 0) + 1);
-    if (line.startsWith('# uncaught: ')) uncaught++;
+    if (line.startsWith('# uncaught: ')) failed++;
   }
-});
-child.on('error', (e) => {
-  process.stdout.write(`\n0 passed, 1 failed, 0 skipped (the test runner did not start: ${e.message})\n`);
-  process.exitCode = 1;
-});
-child.on('close', (code, signal) => {
-  const plain = tail.replace(/\x1b\[[0-9;]*m/g, '');
-  const num = (name) => Number((plain.match(new RegExp(`${name}:\\s+(\\d+)`)) || [])[1] ?? NaN);
-  const [total, passed, skipped] = [num('Total'), num('Passed'), num('Skipped')];
-  const why = [...reasons.keys()].join('; ');
-  if (Number.isFinite(total) && Number.isFinite(passed)) {
-    const skips = Number.isFinite(skipped) ? skipped : 0;
-    const failed = total - passed + uncaught;
-    process.stdout.write(`\n${passed} passed, ${failed} failed, ${skips} skipped${why ? ` (${why})` : ''}\n`);
-    process.exitCode = failed > 0 ? code || 1 : (code ?? (signal ? 1 : 0));
-  } else {
-    const how = signal ? `signal ${signal}` : `exit code ${code}`;
+}
+
+function finish(w, text, r) {
+  clearTimeout(w.timer);
+  flush(w, text);
+  total += r.total;
+  passed += r.passed;
+  skipped += r.skipped;
+  times[r.file] = r.ms;
+  cpuTimes[r.file] = r.cpuMs;
+  w.current = null;
+  w.next();
+}
+
+const pool = (files, n) => Promise.all(Array.from({ length: Math.min(n, files.length) }, () => startWorker(files)));
+await pool(
+  todo.filter((s) => ALONE.has(s.name)),
+  1,
+);
+await pool(
+  todo.filter((s) => !ALONE.has(s.name)),
+  jobs,
+);
+
+const wall = performance.now() - started;
+if (showTimes) {
+  // CPU time (the file's worker and the processes it ran) is what a busy machine inflates least.
+  const rows = Object.entries(times).sort((a, b) => cpuTimes[b[0]] - cpuTimes[a[0]]);
+  const sum = rows.reduce((s, [, ms]) => s + ms, 0);
+  const cpuSum = rows.reduce((s, [name]) => s + cpuTimes[name], 0);
+  const s = (ms) => `${(ms / 1000).toFixed(1).padStart(7)} s`;
+  process.stdout.write(`\n  file times, ${jobs} worker${jobs > 1 ? 's' : ''}: wall, CPU and share of the CPU\n`);
+  for (const [name, ms] of rows)
     process.stdout.write(
-      `\nthe test run stopped before its summary (${how}): see the error above; ${Math.max(1, uncaught)} failed\n`,
+      `${s(ms)}${s(cpuTimes[name])} ${((100 * cpuTimes[name]) / cpuSum).toFixed(1).padStart(5)} %  ${name}\n`,
     );
-    process.exitCode = code || 1;
+  process.stdout.write(`${s(sum)}${s(cpuSum)}         sum\n`);
+}
+if (filters.length === 0) {
+  try {
+    mkdirSync(dirname(cacheFile), { recursive: true });
+    writeFileSync(cacheFile, JSON.stringify({ ...last, ...times }, null, 1));
+  } catch {
+    // no cache: the next run starts in alphabetical order
   }
-});
+}
+const bad = total - passed + failed;
+process.stdout.write(`\n  Total:     ${total}\n  Passed:    ${passed}\n  Skipped:   ${skipped}\n`);
+process.stdout.write(`  Duration:  ${(wall / 1000).toFixed(1)} s (${jobs} workers)\n`);
+const why = [...reasons.keys()].join('; ');
+process.stdout.write(`\n${passed} passed, ${bad} failed, ${skipped} skipped${why ? ` (${why})` : ''}\n`);
+process.exitCode = bad > 0 ? 1 : 0;

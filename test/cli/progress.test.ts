@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { saphir } from './run-cli.ts';
+import { LONG } from '../helpers.ts';
 
 const TENTHS = /^10 %\n20 %\n30 %\n40 %\n50 %\n60 %\n70 %\n80 %\n90 %\n100 %$/m;
 /** Plain lines, each a multiple of 10 above the last, ending at 100 %. */
@@ -16,8 +17,9 @@ function steady(stderr: string): boolean {
   return ps.length >= 4 && ps.every((p, i) => p % 10 === 0 && (i === 0 || p > ps[i - 1])) && ps[ps.length - 1] === 100;
 }
 
-test('gen: a progress line every 10 % (one thread and workers alike), none with --quiet', () => {
-  for (const jobs of ['1', '2']) {
+// One thread and workers: both in npm run test:long (progress.long.ts), workers only in npm test.
+test(`gen: a progress line every 10 % (${LONG ? 'one thread and workers alike' : 'workers'}), none with --quiet`, () => {
+  for (const jobs of LONG ? ['1', '2'] : ['2']) {
     const r = saphir([
       'gen',
       '--emission',
@@ -37,7 +39,8 @@ test('gen: a progress line every 10 % (one thread and workers alike), none with 
     assert.match(r.stderr, TENTHS);
     assert.is(r.stdout.trim().split('\n').length, 90000);
   }
-  const q = saphir(['gen', '--emission', '1', '--block', '2', '--from', '0', '--count', '90000', '--quiet']);
+  // Three chunks of work: enough for progress lines, were they not quiet.
+  const q = saphir(['gen', '--emission', '1', '--block', '2', '--from', '0', '--count', '20000', '--quiet']);
   assert.is(q.code, 0);
   assert.not.match(q.stderr, /%/);
 });

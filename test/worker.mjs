@@ -1,0 +1,62 @@
+// One of test/run.mjs's workers (started as `node --import tsx --import ./test/guard.mjs test/worker.mjs`): runs
+// the test files the runner sends over IPC, one at a time, the way uvu's CLI runs them (UVU_DEFER, one queue
+// slot per file), and ends each file's output with one line the runner reads:
+// "\x01done {file, total, passed, skipped, ms, cpuMs}". uvu/run imports every file before running any; here a file
+// is imported and run before the next, so its time is its own.
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import kleur from 'kleur';
+
+process.env.FORCE_COLOR ??= '1'; // what uvu's CLI sets (its --color default), for the tests' children too
+globalThis.UVU_DEFER = 1;
+await import('uvu'); // creates globalThis.UVU_QUEUE
+
+/** CPU seconds of this process and its reaped children (the CLI runs a test spawns), from /proc on Linux. */
+function cpu() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100; // utime stime cutime cstime, in ticks
+  } catch {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1e6;
+  }
+}
+const write = (text) => new Promise((resolve) => process.stdout.write(text, () => resolve()));
+let slot = 0;
+
+async function runFile(file, name) {
+  const started = performance.now();
+  const cpu0 = cpu();
+  const i = slot++;
+  globalThis.UVU_INDEX = i;
+  globalThis.UVU_QUEUE[i] = [];
+  let total = 0;
+  let passed = 0;
+  let skipped = 0;
+  await write(kleur.bold().underline().white(name) + '\n');
+  try {
+    await import(pathToFileURL(file).href);
+    for (const run of globalThis.UVU_QUEUE[i]) {
+      const [errs, ran, skips, max] = await run();
+      total += max;
+      passed += ran;
+      skipped += skips;
+      if (errs.length) await write('\n' + errs + '\n');
+    }
+  } catch (e) {
+    // The file did not load (or a suite threw outside its tests): one failure, the other files still run.
+    total += 1;
+    await write(`\n  ${kleur.bold().bgRed(' FAIL ')} ${name} did not load: ${(e && e.stack) || e}\n`);
+  }
+  globalThis.UVU_QUEUE[i] = [];
+  const ms = Math.round(performance.now() - started);
+  const cpuMs = Math.round((cpu() - cpu0) * 1000);
+  await write(`\n\x01done ${JSON.stringify({ file: name, total, passed, skipped, ms, cpuMs })}\n`);
+}
+
+process.on('message', (m) => {
+  if (m && m.file) void runFile(m.file, m.name);
+  else if (m && m.exit) process.exit();
+});
+process.send({ ready: true });
