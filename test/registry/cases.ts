@@ -213,10 +213,17 @@ export function registryCases(name: string, open: () => Promise<Db>, opts: { pro
       who: dev(`CAISSE-${i % 50}`),
       code: codes[(i * 37) % tickets],
     }));
-    const answers = await Promise.all(
-      jobs.map((j) =>
-        postRegistry(url, 'claim', j.who, [{ code: j.code, paid_at: Date.now() }], { timeoutMs: 60_000 }),
-      ),
+    // 50 devices at once, each with its claims in flight one after the other (as a device sends them).
+    const answers: Awaited<ReturnType<typeof postRegistry>>[] = [];
+    await Promise.all(
+      Array.from({ length: 50 }, async (_, d) => {
+        for (let i = d; i < jobs.length; i += 50) {
+          const j = jobs[i];
+          answers[i] = await postRegistry(url, 'claim', j.who, [{ code: j.code, paid_at: Date.now() }], {
+            timeoutMs: 60_000,
+          });
+        }
+      }),
     );
     const grants = new Map<string, Set<string>>();
     for (let i = 0; i < jobs.length; i++) {
