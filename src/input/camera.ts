@@ -58,6 +58,8 @@ export class CameraDecoder {
   // After a crop failed at ~2.2 pixels a module, the next frame's crops take ~4 (blur, tilt).
   private fine = false;
   private module = 0;
+  // The last frame paid a same-frame whole-frame try for a code it saw but could not read.
+  private spent = false;
   /** Where the last code was, in frame pixels; null when the last frame had none. */
   last: Box | null = null;
   /** How many jsQR runs the last `decode` took (1 when the first try found the code). */
@@ -93,11 +95,20 @@ export class CameraDecoder {
     if (found) {
       const step = cropStep(found.module, this.fine);
       let text = this.attempt(frame, found.box, step, false);
-      // A located code whose crop did not read (blur, noise, tilt) is worth a finer crop in this frame:
-      // ~4 pixels a module (still: full resolution).
-      if (text === null && step > 1) {
-        const finer = this.still ? 1 : cropStep(found.module, true);
-        if (finer < step) text = this.attempt(frame, found.box, finer, false);
+      // A located code whose crop did not read (blur, noise, tilt) is worth a crop at full resolution
+      // in this frame, then one grown by two modules: jsQR thresholds 8×8 blocks on a fixed grid, and a
+      // code on the edge of reading often reads with that grid moved and a wider margin.
+      if (text === null && step > 1) text = this.attempt(frame, found.box, 1, false);
+      if (text === null) {
+        const g = Math.round(found.module * 2) + 4;
+        const b = found.box;
+        const grown = {
+          x0: Math.max(0, b.x0 - g),
+          y0: Math.max(0, b.y0 - g),
+          x1: Math.min(W, b.x1 + g),
+          y1: Math.min(H, b.y1 + g),
+        };
+        text = this.attempt(frame, grown, 1, false);
       }
       if (text !== null) return text;
     }
@@ -129,10 +140,21 @@ export class CameraDecoder {
         const text = this.attempt(frame, whole, scale, invert);
         if (text !== null) return text;
       }
-    } else if (plans.length > 0 && ++this.misses % this.every === 0) {
-      const [scale, invert] = plans[(this.misses / this.every - 1) % plans.length];
-      const text = this.attempt(frame, whole, scale, invert);
+    } else if (this.fullSize && (found !== null || this.finder.seen >= 2) && !this.spent) {
+      // A code the locator saw (a finder triangle, or finder patterns without one) that no crop read:
+      // the whole frame at full size in this same frame, as stock jsQR reads it. Not on two frames in a
+      // row, so a code nobody reads costs one such run every other frame at most.
+      this.spent = true;
+      this.misses++;
+      const text = this.attempt(frame, whole, 1, false);
       if (text !== null) return text;
+    } else {
+      this.spent = false;
+      if (plans.length > 0 && ++this.misses % this.every === 0) {
+        const [scale, invert] = plans[(this.misses / this.every - 1) % plans.length];
+        const text = this.attempt(frame, whole, scale, invert);
+        if (text !== null) return text;
+      }
     }
     this.last = null;
     return null;
@@ -164,6 +186,7 @@ export class CameraDecoder {
     const ys = [L.topLeftCorner.y, L.topRightCorner.y, L.bottomLeftCorner.y, L.bottomRightCorner.y];
     this.misses = 0;
     this.fine = false;
+    this.spent = false;
     const dim = 17 + 4 * r.version;
     this.module =
       (s * Math.hypot(L.topRightCorner.x - L.topLeftCorner.x, L.topRightCorner.y - L.topLeftCorner.y)) / dim;

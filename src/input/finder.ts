@@ -21,6 +21,8 @@ export interface Located {
 const TARGET = 320;
 const BLOCK = 8; // binarisation blocks (the >> 3 below)
 const MAX_CANDIDATES = 64;
+// Least grey range (max − min) around a block for any of it to count as dark.
+const MIN_RANGE = 64;
 
 /** Grey copy of an RGBA frame subsampled by `s` (one pixel in s×s: enough to find finder patterns). */
 function greySub(f: Frame, s: number, w: number, h: number, out: Uint8Array): void {
@@ -43,6 +45,8 @@ function thresholds(g: Uint8Array, rs: number, cs: number, w: number, h: number)
   const bh = Math.ceil(h / BLOCK);
   const sum = new Float64Array(bw * bh);
   const cnt = new Float64Array(bw * bh);
+  const lo = new Uint8Array(bw * bh).fill(255);
+  const hi = new Uint8Array(bw * bh);
   const step = 2 * cs;
   for (let y = 0; y < h; y += 2) {
     const brow = (y >> 3) * bw;
@@ -51,12 +55,19 @@ function thresholds(g: Uint8Array, rs: number, cs: number, w: number, h: number)
       const xe = Math.min(w, bx * BLOCK + BLOCK);
       let s = 0;
       let n = 0;
+      let mn = lo[brow + bx];
+      let mx = hi[brow + bx];
       for (let x = bx * BLOCK; x < xe; x += 2, p += step) {
-        s += g[p];
+        const v = g[p];
+        s += v;
         n++;
+        if (v < mn) mn = v;
+        if (v > mx) mx = v;
       }
       sum[brow + bx] += s;
       cnt[brow + bx] += n;
+      lo[brow + bx] = mn;
+      hi[brow + bx] = mx;
     }
   }
   // 5 blocks across, then 5 down.
@@ -87,7 +98,17 @@ function thresholds(g: Uint8Array, rs: number, cs: number, w: number, h: number)
         t += hs[j * bw + bx];
         n += hc[j * bw + bx];
       }
-      thr[by * bw + bx] = t / n;
+      // A block whose 3×3 neighbourhood has no contrast is background or noise: nothing in it is dark
+      // (sensor noise around the mean would otherwise draw finder-like runs everywhere).
+      let mn = 255;
+      let mx = 0;
+      for (let j = Math.max(0, by - 1); j <= Math.min(bh - 1, by + 1); j++) {
+        for (let i = Math.max(0, bx - 1); i <= Math.min(bw - 1, bx + 1); i++) {
+          if (lo[j * bw + i] < mn) mn = lo[j * bw + i];
+          if (hi[j * bw + i] > mx) mx = hi[j * bw + i];
+        }
+      }
+      thr[by * bw + bx] = mx - mn < MIN_RANGE ? -1 : t / n;
     }
   }
   return { thr, bw };
@@ -154,11 +175,14 @@ interface Cluster {
 
 export class FinderLocator {
   private grey = new Uint8Array(0);
+  /** Finder-like patterns (seen on two rows or more) the last `locate` found, triangle or not. */
+  seen = 0;
 
   locate(f: Frame): Located | null {
     const s = Math.max(1, Math.floor(Math.max(f.width, f.height) / TARGET));
     const w = Math.floor(f.width / s);
     const h = Math.floor(f.height / s);
+    this.seen = 0;
     if (w < 21 || h < 21) return null;
     // Pixel (x, y) of the subsampled image is g[y * rs + x * cs]: the frame itself when it is grey.
     let g = f.data;
@@ -181,11 +205,14 @@ export class FinderLocator {
       this.scanRows(g, rs, cs, thr, bw, w, h, 1, clusters);
       tri = bestTriangle(clusters);
     }
+    for (const c of clusters) if (c.n >= 2) this.seen++;
     if (!tri) return null;
     const [tl, a, c] = tri;
     const dx = a.x + c.x - tl.x;
     const dy = a.y + c.y - tl.y;
-    const m = (tl.m + a.m + c.m) / 3;
+    // Runs across a rotated square are longer than its side by 1 / max(|cos|, |sin|) of the rotation.
+    const leg = Math.hypot(a.x - tl.x, a.y - tl.y);
+    const m = (((tl.m + a.m + c.m) / 3) * Math.max(Math.abs(a.x - tl.x), Math.abs(a.y - tl.y))) / leg;
     const margin = m * 6;
     const xs = [tl.x, a.x, c.x, dx];
     const ys = [tl.y, a.y, c.y, dy];
