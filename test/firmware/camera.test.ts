@@ -9,7 +9,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PNG } from 'pngjs';
-import { JSQR_PHOTOS } from '../helpers.ts';
+import { JSQR_PHOTOS, loadVectors } from '../helpers.ts';
+import { degradedFrames } from '../input/degraded.ts';
 import { JSQR_SOURCE } from '../../tools/build.ts';
 
 type JsQR = typeof import('jsqr').default;
@@ -99,6 +100,21 @@ test('the vendored jsQR of the bundle reads exactly what stock jsQR reads: text 
     if (same(rgba, w, h, `crop ${i}: ${w}×${h} ${px} px`)) crops++;
   }
   assert.ok(crops > 20, `${crops} of 40 crops read`);
+  // Whole degraded frames (blur, noise, tilt): many alignment-pattern candidates near the expected place.
+  const codes = loadVectors()
+    .vectors.filter((v) => v.code.startsWith('SPH1:') && v.code.length === 164)
+    .map((v) => v.code)
+    .slice(0, 8);
+  let frames = 0;
+  for (const [i, { frame }] of degradedFrames(codes, 13).entries()) {
+    const rgba = new Uint8ClampedArray(frame.width * frame.height * 4);
+    for (let p = 0; p < frame.width * frame.height; p++) {
+      rgba[4 * p] = rgba[4 * p + 1] = rgba[4 * p + 2] = frame.data[p];
+      rgba[4 * p + 3] = 255;
+    }
+    if (same(rgba, frame.width, frame.height, `degraded frame ${i}`)) frames++;
+  }
+  assert.ok(frames >= 6, `${frames} of 13 degraded frames read`);
 });
 
 test('camera: 60 decoded frames keep the VM heap flat', async () => {
