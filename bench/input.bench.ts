@@ -64,7 +64,7 @@ const CONTROL = [
 
 /** A ZXing label as text: `<SOH>`-style control names, `<DEL>` and `<U+8E>` stand for those characters. */
 export function labelText(label: string): string {
-  return label.replace(/<([A-Z]{2,3}|U\+[0-9A-F]{2,6})>/g, (m, name: string) => {
+  return label.replace(/<([A-Z][A-Z0-9]{1,2}|U\+[0-9A-F]{2,6})>/g, (m, name: string) => {
     if (name.startsWith('U+')) return String.fromCodePoint(parseInt(name.slice(2), 16));
     if (name === 'DEL') return '\u007f';
     const i = CONTROL.indexOf(name);

@@ -140,6 +140,12 @@ export class CameraDecoder {
         const text = this.attempt(frame, whole, scale, invert);
         if (text !== null) return text;
       }
+      // Last, what luminance loses: the brightest channel of a coloured code, inverted (light red
+      // modules on dark red are grey on grey).
+      if (frame.format === 'rgba' && this.inverted) {
+        const text = this.attempt(frame, whole, s, true, true);
+        if (text !== null) return text;
+      }
     } else if (this.fullSize && (found !== null || this.finder.seen >= 2) && !this.spent) {
       // A code the locator saw (a finder triangle, or finder patterns without one) that no crop read:
       // the whole frame at full size in this same frame, as stock jsQR reads it. Not on two frames in a
@@ -160,17 +166,17 @@ export class CameraDecoder {
     return null;
   }
 
-  private attempt(frame: Frame, box: Box, s: number, invert: boolean): string | null {
+  private attempt(frame: Frame, box: Box, s: number, invert: boolean, brightest = false): string | null {
     this.attempts++;
     const w = Math.floor((box.x1 - box.x0) / s);
     const h = Math.floor((box.y1 - box.y0) / s);
     if (w < 21 || h < 21) return null;
     let rgba: Uint8ClampedArray;
-    if (!invert && frame.format === 'rgba' && s === 1 && w === frame.width && h === frame.height) {
+    if (!invert && !brightest && frame.format === 'rgba' && s === 1 && w === frame.width && h === frame.height) {
       rgba = new Uint8ClampedArray(frame.data.buffer, frame.data.byteOffset, w * h * 4);
     } else {
       if (this.buf32.length < w * h) this.buf32 = new Uint32Array(w * h);
-      if (s === Math.floor(s)) shrinkInto(frame, box, s, w, h, invert, this.buf32);
+      if (s === Math.floor(s)) shrinkInto(frame, box, s, w, h, invert, this.buf32, brightest);
       else resampleInto(frame, box, s, w, h, invert, this.buf32);
       rgba = new Uint8ClampedArray(this.buf32.buffer, 0, w * h * 4);
     }
@@ -207,7 +213,16 @@ function cropStep(module: number, fine: boolean): number {
 }
 
 /** Grey box average of `box` shrunk by `s` (inverted if asked), as 4 equal bytes a pixel for jsQR. */
-function shrinkInto(f: Frame, box: Box, s: number, w: number, h: number, invert: boolean, out: Uint32Array): void {
+function shrinkInto(
+  f: Frame,
+  box: Box,
+  s: number,
+  w: number,
+  h: number,
+  invert: boolean,
+  out: Uint32Array,
+  brightest = false,
+): void {
   const W = f.width;
   const d = f.data;
   const rgba = f.format === 'rgba';
@@ -220,7 +235,8 @@ function shrinkInto(f: Frame, box: Box, s: number, w: number, h: number, invert:
       for (let j = 0; j < s; j++) {
         let p = (sy + j) * W + sx;
         if (rgba) {
-          for (let i = 0; i < s; i++, p++) sum += (54 * d[4 * p] + 183 * d[4 * p + 1] + 19 * d[4 * p + 2]) >> 8;
+          if (brightest) for (let i = 0; i < s; i++, p++) sum += Math.max(d[4 * p], d[4 * p + 1], d[4 * p + 2]);
+          else for (let i = 0; i < s; i++, p++) sum += (54 * d[4 * p] + 183 * d[4 * p + 1] + 19 * d[4 * p + 2]) >> 8;
         } else {
           for (let i = 0; i < s; i++, p++) sum += d[p];
         }

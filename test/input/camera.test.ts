@@ -8,6 +8,7 @@ import type { Frame } from '../../src/hal.ts';
 import { JSQR_PHOTOS, ROOT, loadVectors } from '../helpers.ts';
 import { qrFrame } from './helpers.ts';
 import { degradedFrames } from './degraded.ts';
+import { labelText } from '../../bench/input.bench.ts';
 import { FinderLocator } from '../../src/input/finder.ts';
 import { makeRng } from '../../src/gen/index.ts';
 import jsQRModule from 'jsqr';
@@ -179,6 +180,18 @@ test('still mode: a finely printed code that only a lighter shrink keeps (a ZXin
   const png = PNG.sync.read(readFileSync(join(dir, 'input.png')));
   const f: Frame = { width: png.width, height: png.height, format: 'rgba', data: new Uint8Array(png.data) };
   assert.is(new CameraDecoder({ mode: 'still' }).decode(f), label.data);
+});
+
+test('still mode: a light red code on dark red is read in its brightest channel, inverted (a ZXing-C++ label)', () => {
+  const dir = join(ROOT, 'test', 'fixtures', 'jsqr', 'issue-54-2');
+  const label = JSON.parse(readFileSync(join(dir, 'label.json'), 'utf8'));
+  const png = PNG.sync.read(readFileSync(join(dir, 'input.png')));
+  const f: Frame = { width: png.width, height: png.height, format: 'rgba', data: new Uint8Array(png.data) };
+  assert.is(new CameraDecoder({ mode: 'still' }).decode(f), label.data);
+});
+
+test('corpus labels: control names with a digit (<DC1>) and code points become their characters', () => {
+  assert.is(labelText('a<DC1>b<SOH><U+8E><DEL><x>'), 'a\u0011b\u0001\u008e\u007f<x>');
 });
 
 test.run();
