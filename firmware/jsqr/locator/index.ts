@@ -474,6 +474,22 @@ export function locate(matrix: BitMatrix): QRLocation[] {
     });
   }
 
+  // saphir: then the first finder patterns with the alignment pattern where they put it, tried last (a
+  // torn or stained corner offers a wrong candidate, and jsQR takes the least bad one however far it is;
+  // ZXing-C++ falls back to the estimate). Codes jsQR reads are read by the locations above, as before.
+  if (alignment) {
+    const expected = alignment.expectedAlignmentPattern;
+    if (expected.x !== alignment.alignmentPattern.x || expected.y !== alignment.alignmentPattern.y) {
+      result.push({
+        alignmentPattern: { x: expected.x, y: expected.y },
+        bottomLeft: {x: bottomLeft.x, y: bottomLeft.y },
+        dimension: alignment.dimension,
+        topLeft: {x: topLeft.x, y: topLeft.y },
+        topRight: {x: topRight.x, y: topRight.y },
+      });
+    }
+  }
+
   if (result.length === 0) {
     return null;
   }
@@ -511,7 +527,7 @@ function findAlignmentPattern(matrix: BitMatrix, alignmentPatternQuads: Quad[], 
   // sizeScore >= 0, a candidate farther than the best score so far cannot win: candidates are taken by
   // distance and scored only while they can. Same winner; none scored for a version 1 code.
   if (!(modulesBetweenFinderPatterns >= 15)) {
-    return { alignmentPattern: expectedAlignmentPattern, dimension };
+    return { alignmentPattern: expectedAlignmentPattern, dimension, expectedAlignmentPattern };
   }
   const candidates: { x: number, y: number, d: number, i: number, q: Quad }[] = [];
   for (let i = 0; i < alignmentPatternQuads.length; i++) {
@@ -543,5 +559,5 @@ function findAlignmentPattern(matrix: BitMatrix, alignmentPatternQuads: Quad[], 
 
   const alignmentPattern = best ? { x: best.x, y: best.y, score: best.score } : expectedAlignmentPattern;
 
-  return { alignmentPattern, dimension };
+  return { alignmentPattern, dimension, expectedAlignmentPattern };
 }
