@@ -325,10 +325,7 @@ export function firstFrameFigures(Decoder: typeof CameraDecoder = CameraDecoder)
   };
 }
 
-/**
- * camera.ts with jsQR as the firmware bundles it (firmware/jsqr/, which reads a few codes stock jsQR does
- * not), loaded in Node: the corpus and first-frame figures are the device decoder's.
- */
+/** camera.ts with jsQR as the firmware bundles it (firmware/jsqr/), loaded in Node: the device's decoder. */
 export async function bundledCameraDecoder(): Promise<typeof CameraDecoder> {
   const out = await build({
     stdin: { contents: "export { CameraDecoder } from './src/input/camera.ts';", resolveDir: ROOT, loader: 'js' },
@@ -341,9 +338,22 @@ export async function bundledCameraDecoder(): Promise<typeof CameraDecoder> {
   return ((await import(url)) as { CameraDecoder: typeof CameraDecoder }).CameraDecoder;
 }
 
-/** The photo corpus lives beside the repository (../shared/corpus), not in it: without it, no corpus figures. */
+/**
+ * The photo corpus lives beside the repository (../shared/corpus), not in it: without it, no corpus figures.
+ * Still mode as the host runs it (`saphir decode`: the npm jsqr), and as the firmware's jsQR reads
+ * (`_firmware`: firmware/jsqr/, which reads a torn code stock jsQR does not, and gives Kanji-mode text
+ * as NULs, its Shift-JIS table dropped).
+ */
 function corpusFiguresWhenPresent(Decoder: typeof CameraDecoder): Record<string, number> {
-  if (existsSync(CORPUS)) return corpusFigures(loadCorpus(), Decoder);
+  if (existsSync(CORPUS)) {
+    const items = loadCorpus();
+    const fw = corpusFigures(items, Decoder);
+    return {
+      ...corpusFigures(items),
+      qr_corpus_decoded_firmware: fw.qr_corpus_decoded,
+      qr_corpus_wrong_text_firmware: fw.qr_corpus_wrong_text,
+    };
+  }
   process.stderr.write(`input bench: no photo corpus at ${CORPUS}; the camera corpus figures are left out\n`);
   return {};
 }
