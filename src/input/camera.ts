@@ -4,6 +4,8 @@
 // patterns our own quick locator (finder.ts) found, resampled to about 2.2 pixels a module; else the
 // region where the last code was (the locator may miss a blurred code jsQR still reads); only then (every frame in 'still' mode, one in `fallbackEvery` in 'stream'
 // mode) the whole frame, shrunk then full size, normal then inverted (light code on a dark background).
+// In 'stream' mode a code the locator saw but no crop read gets the whole frame at full size in the
+// same frame (not two frames in a row), so that what stock jsQR reads is read in the first frame.
 // 'still' mode reads the whole (shrunk) image first, as stock jsQR does, so that of several codes in one
 // photo it returns the one jsQR would.
 // jsQR's own inversion is not used: its 'onlyInvert' never builds the inverted image, and it mutates its
