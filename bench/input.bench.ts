@@ -64,7 +64,7 @@ const CONTROL = [
 
 /** A ZXing label as text: `<SOH>`-style control names, `<DEL>` and `<U+8E>` stand for those characters. */
 export function labelText(label: string): string {
-  return label.replace(/<([A-Z]{2,3}|U\+[0-9A-F]{2,6})>/g, (m, name: string) => {
+  return label.replace(/<([A-Z][A-Z0-9]{1,2}|U\+[0-9A-F]{2,6})>/g, (m, name: string) => {
     if (name.startsWith('U+')) return String.fromCodePoint(parseInt(name.slice(2), 16));
     if (name === 'DEL') return '\u007f';
     const i = CONTROL.indexOf(name);
@@ -94,7 +94,7 @@ function loadCorpus(): Item[] {
   return items;
 }
 
-export function corpusFigures(items: Item[]) {
+export function corpusFigures(items: Item[], Decoder: typeof CameraDecoder = CameraDecoder) {
   let ours = 0;
   let oursZxing = 0;
   let wrong = 0;
@@ -111,7 +111,7 @@ export function corpusFigures(items: Item[]) {
     stockMs += performance.now() - t;
     if (it.expected !== null && r && r.data === it.expected) stock++;
     t = performance.now();
-    const text = new CameraDecoder({ mode: 'still' }).decode(f);
+    const text = new Decoder({ mode: 'still' }).decode(f);
     oursMs += performance.now() - t;
     if (it.expected !== null && text === it.expected) {
       ours++;
@@ -288,7 +288,7 @@ export async function quickjsFigures(ng: boolean): Promise<Record<string, number
  * whole (RGBA, attemptBoth), the share a fresh stream decoder reads in its first frame (Node: the
  * decoder's choices do not depend on the engine).
  */
-export function firstFrameFigures(): Record<string, number> {
+export function firstFrameFigures(Decoder: typeof CameraDecoder = CameraDecoder): Record<string, number> {
   const vectors = JSON.parse(
     readFileSync(join(import.meta.dirname, '..', '..', 'shared', 'spec', 'sph1-vectors.json'), 'utf8'),
   ).vectors as { code: string }[];
@@ -308,7 +308,7 @@ export function firstFrameFigures(): Record<string, number> {
     const r = jsQR(rgba, frame.width, frame.height, { inversionAttempts: 'attemptBoth' });
     if (!r || r.data !== text) continue;
     stock++;
-    const cam = new CameraDecoder();
+    const cam = new Decoder();
     for (let k = 0; k < 3; k++) {
       if (cam.decode(frame) === text) {
         if (k === 0) first++;
@@ -325,17 +325,44 @@ export function firstFrameFigures(): Record<string, number> {
   };
 }
 
-/** The photo corpus lives beside the repository (../shared/corpus), not in it: without it, no corpus figures. */
-function corpusFiguresWhenPresent(): Record<string, number> {
-  if (existsSync(CORPUS)) return corpusFigures(loadCorpus());
+/** camera.ts with jsQR as the firmware bundles it (firmware/jsqr/), loaded in Node: the device's decoder. */
+export async function bundledCameraDecoder(): Promise<typeof CameraDecoder> {
+  const out = await build({
+    stdin: { contents: "export { CameraDecoder } from './src/input/camera.ts';", resolveDir: ROOT, loader: 'js' },
+    ...FIRMWARE_ESBUILD,
+    format: 'esm',
+    write: false,
+    plugins: [slim],
+  });
+  const url = 'data:text/javascript;base64,' + Buffer.from(out.outputFiles[0].text).toString('base64');
+  return ((await import(url)) as { CameraDecoder: typeof CameraDecoder }).CameraDecoder;
+}
+
+/**
+ * The photo corpus lives beside the repository (../shared/corpus), not in it: without it, no corpus figures.
+ * Still mode as the host runs it (`saphir decode`: the npm jsqr), and as the firmware's jsQR reads
+ * (`_firmware`: firmware/jsqr/, which reads a torn code stock jsQR does not, and gives Kanji-mode text
+ * as NULs, its Shift-JIS table dropped).
+ */
+function corpusFiguresWhenPresent(Decoder: typeof CameraDecoder): Record<string, number> {
+  if (existsSync(CORPUS)) {
+    const items = loadCorpus();
+    const fw = corpusFigures(items, Decoder);
+    return {
+      ...corpusFigures(items),
+      qr_corpus_decoded_firmware: fw.qr_corpus_decoded,
+      qr_corpus_wrong_text_firmware: fw.qr_corpus_wrong_text,
+    };
+  }
   process.stderr.write(`input bench: no photo corpus at ${CORPUS}; the camera corpus figures are left out\n`);
   return {};
 }
 
 export default async function (): Promise<Record<string, number>> {
+  const Decoder = await bundledCameraDecoder();
   const figures: Record<string, number> = {
-    ...corpusFiguresWhenPresent(),
-    ...firstFrameFigures(),
+    ...corpusFiguresWhenPresent(Decoder),
+    ...firstFrameFigures(Decoder),
     ...(await quickjsFigures(false)),
     ...(await quickjsFigures(true)),
   };

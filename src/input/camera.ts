@@ -4,6 +4,8 @@
 // patterns our own quick locator (finder.ts) found, resampled to about 2.2 pixels a module; else the
 // region where the last code was (the locator may miss a blurred code jsQR still reads); only then (every frame in 'still' mode, one in `fallbackEvery` in 'stream'
 // mode) the whole frame, shrunk then full size, normal then inverted (light code on a dark background).
+// In 'stream' mode a code the locator saw but no crop read gets the whole frame at full size in the
+// same frame (not two frames in a row), so that what stock jsQR reads is read in the first frame.
 // 'still' mode reads the whole (shrunk) image first, as stock jsQR does, so that of several codes in one
 // photo it returns the one jsQR would.
 // jsQR's own inversion is not used: its 'onlyInvert' never builds the inverted image, and it mutates its
@@ -58,6 +60,8 @@ export class CameraDecoder {
   // After a crop failed at ~2.2 pixels a module, the next frame's crops take ~4 (blur, tilt).
   private fine = false;
   private module = 0;
+  // The last frame paid a same-frame whole-frame try for a code it saw but could not read.
+  private spent = false;
   /** Where the last code was, in frame pixels; null when the last frame had none. */
   last: Box | null = null;
   /** How many jsQR runs the last `decode` took (1 when the first try found the code). */
@@ -93,11 +97,20 @@ export class CameraDecoder {
     if (found) {
       const step = cropStep(found.module, this.fine);
       let text = this.attempt(frame, found.box, step, false);
-      // A located code whose crop did not read (blur, noise, tilt) is worth a finer crop in this frame:
-      // ~4 pixels a module (still: full resolution).
-      if (text === null && step > 1) {
-        const finer = this.still ? 1 : cropStep(found.module, true);
-        if (finer < step) text = this.attempt(frame, found.box, finer, false);
+      // A located code whose crop did not read (blur, noise, tilt) is worth a crop at full resolution
+      // in this frame, then one grown by two modules: jsQR thresholds 8×8 blocks on a fixed grid, and a
+      // code on the edge of reading often reads with that grid moved and a wider margin.
+      if (text === null && step > 1) text = this.attempt(frame, found.box, 1, false);
+      if (text === null) {
+        const g = Math.round(found.module * 2) + 4;
+        const b = found.box;
+        const grown = {
+          x0: Math.max(0, b.x0 - g),
+          y0: Math.max(0, b.y0 - g),
+          x1: Math.min(W, b.x1 + g),
+          y1: Math.min(H, b.y1 + g),
+        };
+        text = this.attempt(frame, grown, 1, false);
       }
       if (text !== null) return text;
     }
@@ -129,26 +142,43 @@ export class CameraDecoder {
         const text = this.attempt(frame, whole, scale, invert);
         if (text !== null) return text;
       }
-    } else if (plans.length > 0 && ++this.misses % this.every === 0) {
-      const [scale, invert] = plans[(this.misses / this.every - 1) % plans.length];
-      const text = this.attempt(frame, whole, scale, invert);
+      // Last, what luminance loses: the brightest channel of a coloured code, inverted (light red
+      // modules on dark red are grey on grey).
+      if (frame.format === 'rgba' && this.inverted) {
+        const text = this.attempt(frame, whole, s, true, true);
+        if (text !== null) return text;
+      }
+    } else if (this.fullSize && (found !== null || this.finder.seen >= 2) && !this.spent) {
+      // A code the locator saw (a finder triangle, or finder patterns without one) that no crop read:
+      // the whole frame at full size in this same frame, as stock jsQR reads it. Not on two frames in a
+      // row, so a code nobody reads costs one such run every other frame at most.
+      this.spent = true;
+      this.misses++;
+      const text = this.attempt(frame, whole, 1, false);
       if (text !== null) return text;
+    } else {
+      this.spent = false;
+      if (plans.length > 0 && ++this.misses % this.every === 0) {
+        const [scale, invert] = plans[(this.misses / this.every - 1) % plans.length];
+        const text = this.attempt(frame, whole, scale, invert);
+        if (text !== null) return text;
+      }
     }
     this.last = null;
     return null;
   }
 
-  private attempt(frame: Frame, box: Box, s: number, invert: boolean): string | null {
+  private attempt(frame: Frame, box: Box, s: number, invert: boolean, brightest = false): string | null {
     this.attempts++;
     const w = Math.floor((box.x1 - box.x0) / s);
     const h = Math.floor((box.y1 - box.y0) / s);
     if (w < 21 || h < 21) return null;
     let rgba: Uint8ClampedArray;
-    if (!invert && frame.format === 'rgba' && s === 1 && w === frame.width && h === frame.height) {
+    if (!invert && !brightest && frame.format === 'rgba' && s === 1 && w === frame.width && h === frame.height) {
       rgba = new Uint8ClampedArray(frame.data.buffer, frame.data.byteOffset, w * h * 4);
     } else {
       if (this.buf32.length < w * h) this.buf32 = new Uint32Array(w * h);
-      if (s === Math.floor(s)) shrinkInto(frame, box, s, w, h, invert, this.buf32);
+      if (s === Math.floor(s)) shrinkInto(frame, box, s, w, h, invert, this.buf32, brightest);
       else resampleInto(frame, box, s, w, h, invert, this.buf32);
       rgba = new Uint8ClampedArray(this.buf32.buffer, 0, w * h * 4);
     }
@@ -164,6 +194,7 @@ export class CameraDecoder {
     const ys = [L.topLeftCorner.y, L.topRightCorner.y, L.bottomLeftCorner.y, L.bottomRightCorner.y];
     this.misses = 0;
     this.fine = false;
+    this.spent = false;
     const dim = 17 + 4 * r.version;
     this.module =
       (s * Math.hypot(L.topRightCorner.x - L.topLeftCorner.x, L.topRightCorner.y - L.topLeftCorner.y)) / dim;
@@ -184,7 +215,16 @@ function cropStep(module: number, fine: boolean): number {
 }
 
 /** Grey box average of `box` shrunk by `s` (inverted if asked), as 4 equal bytes a pixel for jsQR. */
-function shrinkInto(f: Frame, box: Box, s: number, w: number, h: number, invert: boolean, out: Uint32Array): void {
+function shrinkInto(
+  f: Frame,
+  box: Box,
+  s: number,
+  w: number,
+  h: number,
+  invert: boolean,
+  out: Uint32Array,
+  brightest = false,
+): void {
   const W = f.width;
   const d = f.data;
   const rgba = f.format === 'rgba';
@@ -197,7 +237,8 @@ function shrinkInto(f: Frame, box: Box, s: number, w: number, h: number, invert:
       for (let j = 0; j < s; j++) {
         let p = (sy + j) * W + sx;
         if (rgba) {
-          for (let i = 0; i < s; i++, p++) sum += (54 * d[4 * p] + 183 * d[4 * p + 1] + 19 * d[4 * p + 2]) >> 8;
+          if (brightest) for (let i = 0; i < s; i++, p++) sum += Math.max(d[4 * p], d[4 * p + 1], d[4 * p + 2]);
+          else for (let i = 0; i < s; i++, p++) sum += (54 * d[4 * p] + 183 * d[4 * p + 1] + 19 * d[4 * p + 2]) >> 8;
         } else {
           for (let i = 0; i < s; i++, p++) sum += d[p];
         }

@@ -21,6 +21,10 @@ export interface Located {
 const TARGET = 320;
 const BLOCK = 8; // binarisation blocks (the >> 3 below)
 const MAX_CANDIDATES = 64;
+// Least grey range (max − min) around a block for any of it to count as dark.
+const MIN_RANGE = 64;
+// Thresholds are estimated from one pixel in SAMPLE of one row in SAMPLE (a divisor of BLOCK).
+const SAMPLE = 2;
 
 /** Grey copy of an RGBA frame subsampled by `s` (one pixel in s×s: enough to find finder patterns). */
 function greySub(f: Frame, s: number, w: number, h: number, out: Uint8Array): void {
@@ -43,51 +47,101 @@ function thresholds(g: Uint8Array, rs: number, cs: number, w: number, h: number)
   const bh = Math.ceil(h / BLOCK);
   const sum = new Float64Array(bw * bh);
   const cnt = new Float64Array(bw * bh);
-  const step = 2 * cs;
-  for (let y = 0; y < h; y += 2) {
+  const lo = new Uint8Array(bw * bh).fill(255);
+  const hi = new Uint8Array(bw * bh);
+  const step = SAMPLE * cs;
+  for (let y = 0; y < h; y += SAMPLE) {
     const brow = (y >> 3) * bw;
     let p = y * rs;
     for (let bx = 0; bx < bw; bx++) {
       const xe = Math.min(w, bx * BLOCK + BLOCK);
       let s = 0;
       let n = 0;
-      for (let x = bx * BLOCK; x < xe; x += 2, p += step) {
-        s += g[p];
+      let mn = lo[brow + bx];
+      let mx = hi[brow + bx];
+      for (let x = bx * BLOCK; x < xe; x += SAMPLE, p += step) {
+        const v = g[p];
+        s += v;
         n++;
+        if (v < mn) mn = v;
+        if (v > mx) mx = v;
       }
       sum[brow + bx] += s;
       cnt[brow + bx] += n;
+      lo[brow + bx] = mn;
+      hi[brow + bx] = mx;
     }
   }
-  // 5 blocks across, then 5 down.
-  const hs = new Float64Array(bw * bh);
-  const hc = new Float64Array(bw * bh);
+  // 5 blocks across, then 5 down for the means (sliding sums); 3 across, then 3 down for the range.
+  const n = bw * bh;
+  const hs = new Float64Array(n);
+  const hc = new Float64Array(n);
+  const hlo = new Uint8Array(n);
+  const hhi = new Uint8Array(n);
   for (let by = 0; by < bh; by++) {
     const r = by * bw;
+    let t = 0;
+    let c = 0;
+    for (let i = 0; i < 2 && i < bw; i++) {
+      t += sum[r + i];
+      c += cnt[r + i];
+    }
     for (let bx = 0; bx < bw; bx++) {
-      const i1 = Math.min(bw - 1, bx + 2);
-      let t = 0;
-      let n = 0;
-      for (let i = Math.max(0, bx - 2); i <= i1; i++) {
-        t += sum[r + i];
-        n += cnt[r + i];
+      if (bx + 2 < bw) {
+        t += sum[r + bx + 2];
+        c += cnt[r + bx + 2];
+      }
+      if (bx >= 3) {
+        t -= sum[r + bx - 3];
+        c -= cnt[r + bx - 3];
       }
       hs[r + bx] = t;
-      hc[r + bx] = n;
+      hc[r + bx] = c;
+      let mn = lo[r + bx];
+      let mx = hi[r + bx];
+      if (bx > 0) {
+        if (lo[r + bx - 1] < mn) mn = lo[r + bx - 1];
+        if (hi[r + bx - 1] > mx) mx = hi[r + bx - 1];
+      }
+      if (bx + 1 < bw) {
+        if (lo[r + bx + 1] < mn) mn = lo[r + bx + 1];
+        if (hi[r + bx + 1] > mx) mx = hi[r + bx + 1];
+      }
+      hlo[r + bx] = mn;
+      hhi[r + bx] = mx;
     }
   }
-  const thr = new Float32Array(bw * bh);
-  for (let by = 0; by < bh; by++) {
-    const j0 = Math.max(0, by - 2);
-    const j1 = Math.min(bh - 1, by + 2);
-    for (let bx = 0; bx < bw; bx++) {
-      let t = 0;
-      let n = 0;
-      for (let j = j0; j <= j1; j++) {
-        t += hs[j * bw + bx];
-        n += hc[j * bw + bx];
+  const thr = new Float32Array(n);
+  for (let bx = 0; bx < bw; bx++) {
+    let t = 0;
+    let c = 0;
+    for (let j = 0; j < 2 && j < bh; j++) {
+      t += hs[j * bw + bx];
+      c += hc[j * bw + bx];
+    }
+    for (let by = 0; by < bh; by++) {
+      const o = by * bw + bx;
+      if (by + 2 < bh) {
+        t += hs[o + 2 * bw];
+        c += hc[o + 2 * bw];
       }
-      thr[by * bw + bx] = t / n;
+      if (by >= 3) {
+        t -= hs[o - 3 * bw];
+        c -= hc[o - 3 * bw];
+      }
+      let mn = hlo[o];
+      let mx = hhi[o];
+      if (by > 0) {
+        if (hlo[o - bw] < mn) mn = hlo[o - bw];
+        if (hhi[o - bw] > mx) mx = hhi[o - bw];
+      }
+      if (by + 1 < bh) {
+        if (hlo[o + bw] < mn) mn = hlo[o + bw];
+        if (hhi[o + bw] > mx) mx = hhi[o + bw];
+      }
+      // A block whose 3×3 neighbourhood has no contrast is background or noise: nothing in it is dark
+      // (sensor noise around the mean would otherwise draw finder-like runs everywhere).
+      thr[o] = mx - mn < MIN_RANGE ? -1 : t / c;
     }
   }
   return { thr, bw };
@@ -154,11 +208,14 @@ interface Cluster {
 
 export class FinderLocator {
   private grey = new Uint8Array(0);
+  /** Finder-like patterns (seen on two rows or more) the last `locate` found, triangle or not. */
+  seen = 0;
 
   locate(f: Frame): Located | null {
     const s = Math.max(1, Math.floor(Math.max(f.width, f.height) / TARGET));
     const w = Math.floor(f.width / s);
     const h = Math.floor(f.height / s);
+    this.seen = 0;
     if (w < 21 || h < 21) return null;
     // Pixel (x, y) of the subsampled image is g[y * rs + x * cs]: the frame itself when it is grey.
     let g = f.data;
@@ -181,11 +238,14 @@ export class FinderLocator {
       this.scanRows(g, rs, cs, thr, bw, w, h, 1, clusters);
       tri = bestTriangle(clusters);
     }
+    for (const c of clusters) if (c.n >= 2) this.seen++;
     if (!tri) return null;
     const [tl, a, c] = tri;
     const dx = a.x + c.x - tl.x;
     const dy = a.y + c.y - tl.y;
-    const m = (tl.m + a.m + c.m) / 3;
+    // Runs across a rotated square are longer than its side by 1 / max(|cos|, |sin|) of the rotation.
+    const leg = Math.hypot(a.x - tl.x, a.y - tl.y);
+    const m = (((tl.m + a.m + c.m) / 3) * Math.max(Math.abs(a.x - tl.x), Math.abs(a.y - tl.y))) / leg;
     const margin = m * 6;
     const xs = [tl.x, a.x, c.x, dx];
     const ys = [tl.y, a.y, c.y, dy];

@@ -8,6 +8,12 @@ import type { Frame } from '../../src/hal.ts';
 import { JSQR_PHOTOS, ROOT, loadVectors } from '../helpers.ts';
 import { qrFrame } from './helpers.ts';
 import { degradedFrames } from './degraded.ts';
+import { labelText } from '../../bench/input.bench.ts';
+import { FinderLocator } from '../../src/input/finder.ts';
+import { makeRng } from '../../src/gen/index.ts';
+import jsQRModule from 'jsqr';
+
+const jsQR = ((jsQRModule as unknown as { default?: unknown }).default || jsQRModule) as typeof jsQRModule.default;
 
 function toRgba(f: Frame): Frame {
   const out = new Uint8Array(f.width * f.height * 4);
@@ -85,7 +91,7 @@ test('the finder locator puts a code anywhere in the frame into one jsQR run', (
   }
 });
 
-test('degraded frames: the set is seeded; a located code whose first crop fails is read in the same frame', () => {
+test('degraded frames: the set is seeded; every frame stock jsQR reads whole is read in the first frame', () => {
   const codes = loadVectors()
     .vectors.filter((v) => v.code.startsWith('SPH1:') && v.code.length === 164)
     .map((v) => v.code)
@@ -97,12 +103,58 @@ test('degraded frames: the set is seeded; a located code whose first crop fails 
     b.map((f) => f.d),
   );
   assert.ok(Buffer.from(a[28].frame.data).equals(Buffer.from(b[28].frame.data)), 'same seed, same pixels');
-  // Frames 2, 25, 28 of the set: the crop at ~2.2 pixels a module fails, the one at ~4 reads.
-  for (const i of [2, 25, 28]) {
+  let stock = 0;
+  for (const [i, { frame, text }] of a.entries()) {
+    const r = jsQR(new Uint8ClampedArray(toRgba(frame).data), frame.width, frame.height, {
+      inversionAttempts: 'attemptBoth',
+    });
+    if (!r || r.data !== text) continue;
+    stock++;
+    assert.is(new CameraDecoder().decode(frame), text, `frame ${i}: stock jsQR reads it whole`);
+  }
+  assert.ok(stock >= 12, `${stock} frames read by stock jsQR`);
+  // Frames 3 and 4: the crop at ~2.2 pixels a module fails, the full-resolution one reads. Frame 7:
+  // only the crop grown by two modules (jsQR's 8×8 block grid moved) reads.
+  for (const [i, runs] of [
+    [3, 2],
+    [4, 2],
+    [7, 3],
+  ]) {
     const cam = new CameraDecoder();
     assert.is(cam.decode(a[i].frame), a[i].text, `frame ${i}`);
-    assert.is(cam.attempts, 2, `frame ${i}: a second crop`);
+    assert.is(cam.attempts, runs, `frame ${i}: jsQR runs`);
   }
+});
+
+test('noise on a plain background shows the locator no finder pattern (no contrast, nothing dark)', () => {
+  const rng = makeRng(new Uint8Array([9]));
+  for (let k = 0; k < 6; k++) {
+    const data = new Uint8Array(640 * 480);
+    const sigma = 2 + k * 1.2; // up to the degraded set's 7.5 grey levels
+    for (let p = 0; p < data.length; p++) {
+      const n = Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+      data[p] = Math.max(0, Math.min(255, Math.round(100 + (p % 640) * 0.1 + n * sigma)));
+    }
+    const loc = new FinderLocator();
+    assert.is(loc.locate({ width: 640, height: 480, format: 'y8', data }), null, `σ ${sigma}`);
+    assert.is(loc.seen, 0, `σ ${sigma}: finder-like patterns in noise`);
+  }
+});
+
+test('stream mode: a code the locator saw but no crop read gets the whole frame in the same frame, not twice in a row', () => {
+  const cam = new CameraDecoder({ fallbackEvery: 1000 });
+  // A locator that sees finder patterns but boxes the wrong place (a crop too small to read).
+  (cam as unknown as { finder: unknown }).finder = {
+    seen: 3,
+    locate: () => ({ box: { x0: 0, y0: 0, x1: 60, y1: 60 }, module: 4 }),
+  };
+  const f = qrFrame(code, { x: 300, y: 150 });
+  assert.is(cam.decode(f), code);
+  assert.is(cam.attempts, 4, 'three crops, then the whole frame');
+  const blank: Frame = { width: 640, height: 480, format: 'y8', data: new Uint8Array(640 * 480).fill(90) };
+  cam.last = null;
+  const runs = [1, 2, 3, 4].map(() => (cam.decode(blank), cam.attempts));
+  assert.equal(runs, [4, 2, 4, 2], 'the whole-frame try every other frame');
 });
 
 test('still mode: a small code in a large, unevenly lit frame', () => {
@@ -128,6 +180,18 @@ test('still mode: a finely printed code that only a lighter shrink keeps (a ZXin
   const png = PNG.sync.read(readFileSync(join(dir, 'input.png')));
   const f: Frame = { width: png.width, height: png.height, format: 'rgba', data: new Uint8Array(png.data) };
   assert.is(new CameraDecoder({ mode: 'still' }).decode(f), label.data);
+});
+
+test('still mode: a light red code on dark red is read in its brightest channel, inverted (a ZXing-C++ label)', () => {
+  const dir = join(ROOT, 'test', 'fixtures', 'jsqr', 'issue-54-2');
+  const label = JSON.parse(readFileSync(join(dir, 'label.json'), 'utf8'));
+  const png = PNG.sync.read(readFileSync(join(dir, 'input.png')));
+  const f: Frame = { width: png.width, height: png.height, format: 'rgba', data: new Uint8Array(png.data) };
+  assert.is(new CameraDecoder({ mode: 'still' }).decode(f), label.data);
+});
+
+test('corpus labels: control names with a digit (<DC1>) and code points become their characters', () => {
+  assert.is(labelText('a<DC1>b<SOH><U+8E><DEL><x>'), 'a\u0011b\u0001\u008e\u007f<x>');
 });
 
 test.run();

@@ -474,6 +474,22 @@ export function locate(matrix: BitMatrix): QRLocation[] {
     });
   }
 
+  // saphir: then the first finder patterns with the alignment pattern where they put it, tried last (a
+  // torn or stained corner offers a wrong candidate, and jsQR takes the least bad one however far it is;
+  // ZXing-C++ falls back to the estimate). Codes jsQR reads are read by the locations above, as before.
+  if (alignment) {
+    const expected = alignment.expectedAlignmentPattern;
+    if (expected.x !== alignment.alignmentPattern.x || expected.y !== alignment.alignmentPattern.y) {
+      result.push({
+        alignmentPattern: { x: expected.x, y: expected.y },
+        bottomLeft: {x: bottomLeft.x, y: bottomLeft.y },
+        dimension: alignment.dimension,
+        topLeft: {x: topLeft.x, y: topLeft.y },
+        topRight: {x: topRight.x, y: topRight.y },
+      });
+    }
+  }
+
   if (result.length === 0) {
     return null;
   }
@@ -504,30 +520,44 @@ function findAlignmentPattern(matrix: BitMatrix, alignmentPatternQuads: Quad[], 
     y: topLeft.y + correctionToTopLeft * (bottomRightFinderPattern.y - topLeft.y),
   };
 
-  const alignmentPatterns = alignmentPatternQuads
-    .map(q => {
-      const x = (q.top.startX + q.top.endX + q.bottom.startX + q.bottom.endX) / 4;
-      const y = (q.top.y + q.bottom.y + 1) / 2;
-      if (!matrix.get(Math.floor(x), Math.floor(y))) {
-        return;
-      }
-
-      const lengths = [q.top.endX - q.top.startX, q.bottom.endX - q.bottom.startX, (q.bottom.y - q.top.y + 1)];
-      const size = sum(lengths) / lengths.length;
-      // saphir: locate() calls this twice with the same quads; the score (a pure function of the matrix
-      // and the quad) is kept on the quad for the second call.
-      const sizeScore = q.sizeScore === undefined
-        ? (q.sizeScore = scorePattern({x: Math.floor(x), y: Math.floor(y)}, [1, 1, 1], matrix))
-        : q.sizeScore;
-      const score = sizeScore + distance({x, y}, expectedAlignmentPattern);
-      return { x, y, score };
-    })
-    .filter(v => !!v)
-    .sort((a, b) => a.score - b.score);
-
   // If there are less than 15 modules between finder patterns it's a version 1 QR code and as such has no alignmemnt pattern
   // so we can only use our best guess.
-  const alignmentPattern = modulesBetweenFinderPatterns >= 15 && alignmentPatterns.length ? alignmentPatterns[0] : expectedAlignmentPattern;
+  // saphir: jsQR scored every alignment candidate (scorePattern walks 8 lines) then took the lowest
+  // score = sizeScore + distance to the expected place, the first in candidate order among equals. As
+  // sizeScore >= 0, a candidate farther than the best score so far cannot win: candidates are taken by
+  // distance and scored only while they can. Same winner; none scored for a version 1 code.
+  if (!(modulesBetweenFinderPatterns >= 15)) {
+    return { alignmentPattern: expectedAlignmentPattern, dimension, expectedAlignmentPattern };
+  }
+  const candidates: { x: number, y: number, d: number, i: number, q: Quad }[] = [];
+  for (let i = 0; i < alignmentPatternQuads.length; i++) {
+    const q = alignmentPatternQuads[i];
+    const x = (q.top.startX + q.top.endX + q.bottom.startX + q.bottom.endX) / 4;
+    const y = (q.top.y + q.bottom.y + 1) / 2;
+    if (!matrix.get(Math.floor(x), Math.floor(y))) {
+      continue;
+    }
+    candidates.push({ x, y, d: distance({x, y}, expectedAlignmentPattern), i, q });
+  }
+  candidates.sort((a, b) => a.d - b.d || a.i - b.i);
+  let best: { x: number, y: number, score: number, i: number } | null = null;
+  for (const c of candidates) {
+    if (best && c.d > best.score) {
+      break;
+    }
+    const q = c.q;
+    // saphir: locate() calls this twice with the same quads; the score (a pure function of the matrix
+    // and the quad) is kept on the quad for the second call.
+    const sizeScore = q.sizeScore === undefined
+      ? (q.sizeScore = scorePattern({x: Math.floor(c.x), y: Math.floor(c.y)}, [1, 1, 1], matrix))
+      : q.sizeScore;
+    const score = sizeScore + c.d;
+    if (!best || score < best.score || (score === best.score && c.i < best.i)) {
+      best = { x: c.x, y: c.y, score, i: c.i };
+    }
+  }
 
-  return { alignmentPattern, dimension };
+  const alignmentPattern = best ? { x: best.x, y: best.y, score: best.score } : expectedAlignmentPattern;
+
+  return { alignmentPattern, dimension, expectedAlignmentPattern };
 }
