@@ -109,9 +109,10 @@ const PRELUDE = `(function (H) {
   }
   function out(v) { var bins = []; var j = JSON.stringify(enc(v, bins)); return [j].concat(bins); }
   function back(r) {
-    if (r === undefined) return undefined;
     if (typeof r === 'string') return dec(JSON.parse(r), []);
-    return dec(JSON.parse(r[0]), r.slice(1));
+    if (r instanceof ArrayBuffer) return new Uint8Array(r);
+    if (Array.isArray(r)) return dec(JSON.parse(r[0]), r.slice(1));
+    return r;
   }
   function wrap(desc) {
     var id = desc.id, obj = {};
@@ -426,7 +427,17 @@ export class QjsDevice {
       const r = vm.evalCode(`(${JSON.stringify(v)})`);
       return vm.unwrapResult(r);
     }
+    // Fast paths for what most HAL calls return (a clock reading, a flash read): no JSON on either side.
     if (v === undefined) return vm.undefined;
+    if (typeof v === 'number') return vm.newNumber(v);
+    if (typeof v === 'boolean') return v ? vm.true : vm.false;
+    if (v === null) return vm.null;
+    if (v instanceof Uint8Array && v.constructor === Uint8Array)
+      return vm.newArrayBuffer(
+        v.byteOffset === 0 && v.byteLength === v.buffer.byteLength
+          ? v.buffer
+          : v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength),
+      );
     const { json, bins } = this.encode(v);
     if (bins.length === 0) return vm.newString(json);
     const arr = vm.newArray();

@@ -63,6 +63,16 @@ export function bootChip(chip: NorFlash): NorChip {
   };
 }
 
+let lastBundle = { text: '', hash: '' };
+/** The developer bundle's hash (its identity's imageHash), computed once per bundle text, not at every boot. */
+function bundleHash(text: string): string {
+  if (lastBundle.text !== text || !lastBundle.hash) lastBundle = { text, hash: toHex(sha256(utf8Encode(text))) };
+  return lastBundle.hash;
+}
+
+/** Signed update images (`updateImage`) already packed, by kind and bundle text: signing is deterministic. */
+const imageCache: { kind: UpdateImageKind; bundle: string; image: Uint8Array }[] = [];
+
 export type BeepKind = Signal | 'unknown';
 
 /** Which of the firmware's patterns (src/signals.ts) a played beep is. */
@@ -272,7 +282,7 @@ export class Simulator {
       bundle = this.bundleText;
       this.bootMode = 'developer';
       this.booted = null;
-      this.imageHash = toHex(sha256(utf8Encode(bundle)));
+      this.imageHash = bundleHash(bundle);
       this.pendingConfirm = false;
     }
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getters below read the live simulator
@@ -493,11 +503,17 @@ export class Simulator {
    */
   updateImage(kind: UpdateImageKind): Uint8Array {
     if (this.bundleText === undefined) this.bundleText = ensureBundle();
-    const bundle = new TextEncoder().encode(this.bundleText);
+    const text = this.bundleText;
+    const cached = imageCache.find((e) => e.kind === kind && e.bundle === text);
+    if (cached) return cached.image.slice();
+    const bundle = new TextEncoder().encode(text);
     const v = { base: ['0.1.0', 1], next: ['0.2.0', 2], older: ['0.0.9', 0], forged: ['0.2.0', 2] } as const;
     const [version, securityCounter] = v[kind];
     const seed = kind === 'forged' ? new Uint8Array(32).fill(0x0f) : fromHex(DEV_FIRMWARE_SEED_HEX);
-    return packImage({ bundle, version, boardId: BOARD_ID, securityCounter, seed, sign: nodeSign });
+    const image = packImage({ bundle, version, boardId: BOARD_ID, securityCounter, seed, sign: nodeSign });
+    imageCache.unshift({ kind, bundle: text, image });
+    if (imageCache.length > 8) imageCache.pop();
+    return image.slice();
   }
 
   /** Factory programming: the `base` image in slot A, confirmed; the device then boots through the bootloader. */
