@@ -117,7 +117,13 @@ const PRELUDE = `(function (H) {
   function wrap(desc) {
     var id = desc.id, obj = {};
     desc.methods.forEach(function (m) {
-      obj[m] = function () { return back(H.call.apply(null, [id, m].concat(out(Array.prototype.slice.call(arguments))))); };
+      obj[m] = function () {
+        // Finite numbers only (a clock read, a flash read): passed as they are, no JSON.
+        var n = arguments.length, i, a;
+        for (i = 0; i < n; i++) { a = arguments[i]; if (typeof a !== 'number' || !isFinite(a) || (a === 0 && 1 / a < 0)) break; }
+        if (i === n) return back(n === 0 ? H.num(id, m) : n === 1 ? H.num(id, m, arguments[0]) : n === 2 ? H.num(id, m, arguments[0], arguments[1]) : H.num.apply(null, [id, m].concat(Array.prototype.slice.call(arguments))));
+        return back(H.call.apply(null, [id, m].concat(out(Array.prototype.slice.call(arguments)))));
+      };
     });
     desc.props.forEach(function (p) {
       Object.defineProperty(obj, p, { enumerable: true, get: function () { return back(H.get(id, p)); } });
@@ -315,17 +321,21 @@ export class QjsDevice {
       return this.toVm(this.register(new Ctor(options)));
     });
     fn('identity', () => this.toVm(this.register(device.identity as Record<string, unknown>)));
-    fn('call', (id, method, json, ...bins) => {
+    // A method call: `call` with the arguments as wire JSON and blobs, `num` with finite numbers as they are.
+    const invoke = (id: QuickJSHandle, method: QuickJSHandle, args: () => unknown[]) => {
       if (this.disposed) throw new Error('device reset');
       const key = vm.getNumber(id);
       const obj = this.objects.get(key);
       if (!obj) throw new Error('closed');
       const m = vm.getString(method);
-      const args = this.decode(vm.getString(json), bins) as unknown[];
-      const result = (obj.target[m] as (...a: unknown[]) => unknown).apply(obj.target, args);
+      const result = (obj.target[m] as (...a: unknown[]) => unknown).apply(obj.target, args());
       if (m === 'close') this.objects.delete(key);
       return this.toVm(result);
-    });
+    };
+    fn('call', (id, method, json, ...bins) =>
+      invoke(id, method, () => this.decode(vm.getString(json), bins) as unknown[]),
+    );
+    fn('num', (id, method, ...nums) => invoke(id, method, () => nums.map((h) => vm.getNumber(h))));
     fn('get', (id, prop) => {
       if (this.disposed) throw new Error('device reset');
       const obj = this.objects.get(vm.getNumber(id));
