@@ -9,7 +9,9 @@
 // with a JSON text plus binary blobs (ArrayBuffers) as extra arguments; Uint8Array/ArrayBuffer values
 // cross as copies, functions cross as ids (the VM keeps every function passed to the host, so pass
 // long-lived callbacks, not a fresh closure per call). Host objects' methods become VM methods and
-// their other properties become getters read on every access.
+// their other properties become getters read on every access. Methods a host object names in its
+// `_steady` list (the clocks' `now`) are asked once per entry into the VM: virtual time does not move
+// while the VM runs.
 import {
   newQuickJSWASMModuleFromVariant,
   RELEASE_SYNC,
@@ -114,15 +116,24 @@ const PRELUDE = `(function (H) {
     if (Array.isArray(r)) return dec(JSON.parse(r[0]), r.slice(1));
     return r;
   }
+  var epoch = 0;
   function wrap(desc) {
     var id = desc.id, obj = {};
     desc.methods.forEach(function (m) {
-      obj[m] = function () {
+      var call = function () {
         // Finite numbers only (a clock read, a flash read): passed as they are, no JSON.
         var n = arguments.length, i, a;
         for (i = 0; i < n; i++) { a = arguments[i]; if (typeof a !== 'number' || !isFinite(a) || (a === 0 && 1 / a < 0)) break; }
         if (i === n) return back(n === 0 ? H.num(id, m) : n === 1 ? H.num(id, m, arguments[0]) : n === 2 ? H.num(id, m, arguments[0], arguments[1]) : H.num.apply(null, [id, m].concat(Array.prototype.slice.call(arguments))));
         return back(H.call.apply(null, [id, m].concat(out(Array.prototype.slice.call(arguments)))));
+      };
+      if (desc.steady.indexOf(m) < 0) { obj[m] = call; return; }
+      // Asked once per entry into the VM (a clock: time does not move while the VM runs).
+      var at = -1, value;
+      obj[m] = function () {
+        if (arguments.length > 0) return call.apply(null, arguments);
+        if (at !== epoch) { value = call(); at = epoch; }
+        return value;
       };
     });
     desc.props.forEach(function (p) {
@@ -136,7 +147,9 @@ const PRELUDE = `(function (H) {
   });
   device.identity = wrap(back(H.identity()));
   Object.defineProperty(globalThis, 'device', { value: device, enumerable: true });
+  globalThis.__saphirFresh = function () { epoch++; };
   globalThis.__saphirDispatch = function (id, j) {
+    epoch++;
     var args = dec(JSON.parse(j), Array.prototype.slice.call(arguments, 2));
     return fns[id].apply(undefined, args);
   };
@@ -170,6 +183,8 @@ export class QjsDevice {
   private nextId = 1;
   private hostFns = new Map<number, (...args: unknown[]) => unknown>();
   private dispatch: QuickJSHandle | undefined;
+  /** Forgets the values of steady methods (before an `eval`: the host may have moved time since). */
+  private fresh: QuickJSHandle | undefined;
 
   private constructor(
     private readonly runtime: QuickJSRuntime,
@@ -202,6 +217,7 @@ export class QjsDevice {
   eval(code: string): unknown {
     let value: unknown;
     this.enter('eval', () => {
+      if (this.fresh) this.vm.callFunction(this.fresh, this.vm.undefined).dispose();
       const r = this.vm.evalCode(code, 'eval.js');
       if (!r.error) value = this.vm.dump(r.value);
       return r;
@@ -235,6 +251,7 @@ export class QjsDevice {
 
   private free(): void {
     this.dispatch?.dispose();
+    this.fresh?.dispose();
     this.objects.clear();
     this.hostFns.clear();
     try {
@@ -347,12 +364,19 @@ export class QjsDevice {
     const r = vm.evalCode(PRELUDE, 'prelude.js');
     vm.unwrapResult(r).dispose();
     this.dispatch = vm.getProp(vm.global, '__saphirDispatch');
+    this.fresh = vm.getProp(vm.global, '__saphirFresh');
   }
 
-  private register(target: Record<string, unknown>): { id: number; methods: string[]; props: string[] } {
+  private register(target: Record<string, unknown>): {
+    id: number;
+    methods: string[];
+    props: string[];
+    steady: string[];
+  } {
     const id = this.nextId++;
     this.objects.set(id, { target });
-    return { id, ...methodsOf(target) };
+    const steady = Array.isArray(target._steady) ? target._steady.map(String) : [];
+    return { id, ...methodsOf(target), steady };
   }
 
   /** Wire → Node value. */

@@ -80,4 +80,49 @@ for (const variant of ['quickjs', 'quickjs-ng'] as QjsVariant[]) {
   });
 }
 
+for (const variant of ['quickjs', 'quickjs-ng'] as QjsVariant[]) {
+  test(`${variant}: a steady method (a clock) is asked once per entry into the VM, again at the next`, async () => {
+    let t = 100;
+    let asked = 0;
+    let tick: (() => void) | undefined;
+    class Clock {
+      readonly _steady = ['now'];
+      now() {
+        asked++;
+        return t;
+      }
+      later() {
+        asked++;
+        return t;
+      }
+      onTick(f: () => void) {
+        tick = f;
+      }
+    }
+    const device = { Clock, identity: {} } as unknown as Device;
+    const script = `
+      var c = new device.Clock({});
+      globalThis.seen = [];
+      c.onTick(function () { seen.push(c.now(), c.now(), c.later()); });
+    `;
+    const q = await QjsDevice.start({ bundle: script, device, variant });
+    try {
+      assert.equal(q.eval('[c.now(), c.now(), c.now()]'), [100, 100, 100]);
+      assert.is(asked, 1, 'once in that entry');
+      t = 250;
+      assert.equal(q.eval('[c.now(), c.later()]'), [250, 250], 'a new entry asks again');
+      assert.is(asked, 3, 'a method not named steady is asked every time');
+      t = 300;
+      tick!();
+      t = 400;
+      tick!();
+      assert.equal(q.eval('seen'), [300, 300, 300, 400, 400, 400]);
+      assert.is(asked, 7);
+      assert.equal(q.faults, []);
+    } finally {
+      q.dispose();
+    }
+  });
+}
+
 test.run();
