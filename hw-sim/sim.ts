@@ -504,16 +504,22 @@ export class Simulator {
   updateImage(kind: UpdateImageKind): Uint8Array {
     if (this.bundleText === undefined) this.bundleText = ensureBundle();
     const text = this.bundleText;
-    const cached = imageCache.find((e) => e.kind === kind && e.bundle === text);
-    if (cached) return cached.image.slice();
-    const bundle = new TextEncoder().encode(text);
+    let e = imageCache.find((c) => c.kind === kind && c.bundle === text);
+    if (!e) {
+      e = { kind, bundle: text, image: this.packUpdate(kind) };
+      imageCache.unshift(e);
+      if (imageCache.length > 8) imageCache.pop();
+    }
+    return e.image.slice();
+  }
+
+  private packUpdate(kind: UpdateImageKind): Uint8Array {
+    if (this.bundleText === undefined) this.bundleText = ensureBundle();
+    const bundle = new TextEncoder().encode(this.bundleText);
     const v = { base: ['0.1.0', 1], next: ['0.2.0', 2], older: ['0.0.9', 0], forged: ['0.2.0', 2] } as const;
     const [version, securityCounter] = v[kind];
     const seed = kind === 'forged' ? new Uint8Array(32).fill(0x0f) : fromHex(DEV_FIRMWARE_SEED_HEX);
-    const image = packImage({ bundle, version, boardId: BOARD_ID, securityCounter, seed, sign: nodeSign });
-    imageCache.unshift({ kind, bundle: text, image });
-    if (imageCache.length > 8) imageCache.pop();
-    return image.slice();
+    return packImage({ bundle, version, boardId: BOARD_ID, securityCounter, seed, sign: nodeSign });
   }
 
   /** Factory programming: the `base` image in slot A, confirmed; the device then boots through the bootloader. */
