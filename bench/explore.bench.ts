@@ -18,6 +18,13 @@ export default async function (): Promise<Record<string, number>> {
     bundle,
     outDir: '.sim/explore-bench',
     gates: [...GATES],
+    // A line every 100 schedules: a 10 000-schedule run is long, and an interrupted one still tells how far it got.
+    onResult: (r, sum) => {
+      if (sum.schedules % 100 === 0 || r.violation)
+        process.stderr.write(
+          `  explore: ${sum.schedules}/${count} schedules, ${sum.operations} operations, ${sum.violations} violations, ${(sum.wallMs / 1000).toFixed(0)} s, ${sum.schedulesPerS.toFixed(2)} schedules/s\n`,
+        );
+    },
   });
   process.stderr.write(
     `  explore: ${s.schedules} schedules, ${s.operations} operations, ${s.violations} violations in ${(s.wallMs / 1000).toFixed(1)} s\n`,

@@ -272,11 +272,14 @@ export class Peripherals {
         }
       },
       RealTimeClock: class {
+        /** Read once per entry into the VM (hw-sim/qjs-host.ts): time does not move while it runs. */
+        readonly _steady = ['now'];
         now(): number {
           return o.rtcBase() + sched.now;
         }
       },
       MonotonicClock: class {
+        readonly _steady = ['now'];
         now(): number {
           return sched.now;
         }

@@ -9,7 +9,9 @@
 // with a JSON text plus binary blobs (ArrayBuffers) as extra arguments; Uint8Array/ArrayBuffer values
 // cross as copies, functions cross as ids (the VM keeps every function passed to the host, so pass
 // long-lived callbacks, not a fresh closure per call). Host objects' methods become VM methods and
-// their other properties become getters read on every access.
+// their other properties become getters read on every access. Methods a host object names in its
+// `_steady` list (the clocks' `now`) are asked once per entry into the VM: virtual time does not move
+// while the VM runs.
 import {
   newQuickJSWASMModuleFromVariant,
   RELEASE_SYNC,
@@ -109,14 +111,30 @@ const PRELUDE = `(function (H) {
   }
   function out(v) { var bins = []; var j = JSON.stringify(enc(v, bins)); return [j].concat(bins); }
   function back(r) {
-    if (r === undefined) return undefined;
     if (typeof r === 'string') return dec(JSON.parse(r), []);
-    return dec(JSON.parse(r[0]), r.slice(1));
+    if (r instanceof ArrayBuffer) return new Uint8Array(r);
+    if (Array.isArray(r)) return dec(JSON.parse(r[0]), r.slice(1));
+    return r;
   }
+  var epoch = 0;
   function wrap(desc) {
     var id = desc.id, obj = {};
     desc.methods.forEach(function (m) {
-      obj[m] = function () { return back(H.call.apply(null, [id, m].concat(out(Array.prototype.slice.call(arguments))))); };
+      var call = function () {
+        // Finite numbers only (a clock read, a flash read): passed as they are, no JSON.
+        var n = arguments.length, i, a;
+        for (i = 0; i < n; i++) { a = arguments[i]; if (typeof a !== 'number' || !isFinite(a) || (a === 0 && 1 / a < 0)) break; }
+        if (i === n) return back(n === 0 ? H.num(id, m) : n === 1 ? H.num(id, m, arguments[0]) : n === 2 ? H.num(id, m, arguments[0], arguments[1]) : H.num.apply(null, [id, m].concat(Array.prototype.slice.call(arguments))));
+        return back(H.call.apply(null, [id, m].concat(out(Array.prototype.slice.call(arguments)))));
+      };
+      if (desc.steady.indexOf(m) < 0) { obj[m] = call; return; }
+      // Asked once per entry into the VM (a clock: time does not move while the VM runs).
+      var at = -1, value;
+      obj[m] = function () {
+        if (arguments.length > 0) return call.apply(null, arguments);
+        if (at !== epoch) { value = call(); at = epoch; }
+        return value;
+      };
     });
     desc.props.forEach(function (p) {
       Object.defineProperty(obj, p, { enumerable: true, get: function () { return back(H.get(id, p)); } });
@@ -129,7 +147,9 @@ const PRELUDE = `(function (H) {
   });
   device.identity = wrap(back(H.identity()));
   Object.defineProperty(globalThis, 'device', { value: device, enumerable: true });
+  globalThis.__saphirFresh = function () { epoch++; };
   globalThis.__saphirDispatch = function (id, j) {
+    epoch++;
     var args = dec(JSON.parse(j), Array.prototype.slice.call(arguments, 2));
     return fns[id].apply(undefined, args);
   };
@@ -163,6 +183,8 @@ export class QjsDevice {
   private nextId = 1;
   private hostFns = new Map<number, (...args: unknown[]) => unknown>();
   private dispatch: QuickJSHandle | undefined;
+  /** Forgets the values of steady methods (before an `eval`: the host may have moved time since). */
+  private fresh: QuickJSHandle | undefined;
 
   private constructor(
     private readonly runtime: QuickJSRuntime,
@@ -195,6 +217,7 @@ export class QjsDevice {
   eval(code: string): unknown {
     let value: unknown;
     this.enter('eval', () => {
+      if (this.fresh) this.vm.callFunction(this.fresh, this.vm.undefined).dispose();
       const r = this.vm.evalCode(code, 'eval.js');
       if (!r.error) value = this.vm.dump(r.value);
       return r;
@@ -228,6 +251,7 @@ export class QjsDevice {
 
   private free(): void {
     this.dispatch?.dispose();
+    this.fresh?.dispose();
     this.objects.clear();
     this.hostFns.clear();
     try {
@@ -314,17 +338,21 @@ export class QjsDevice {
       return this.toVm(this.register(new Ctor(options)));
     });
     fn('identity', () => this.toVm(this.register(device.identity as Record<string, unknown>)));
-    fn('call', (id, method, json, ...bins) => {
+    // A method call: `call` with the arguments as wire JSON and blobs, `num` with finite numbers as they are.
+    const invoke = (id: QuickJSHandle, method: QuickJSHandle, args: () => unknown[]) => {
       if (this.disposed) throw new Error('device reset');
       const key = vm.getNumber(id);
       const obj = this.objects.get(key);
       if (!obj) throw new Error('closed');
       const m = vm.getString(method);
-      const args = this.decode(vm.getString(json), bins) as unknown[];
-      const result = (obj.target[m] as (...a: unknown[]) => unknown).apply(obj.target, args);
+      const result = (obj.target[m] as (...a: unknown[]) => unknown).apply(obj.target, args());
       if (m === 'close') this.objects.delete(key);
       return this.toVm(result);
-    });
+    };
+    fn('call', (id, method, json, ...bins) =>
+      invoke(id, method, () => this.decode(vm.getString(json), bins) as unknown[]),
+    );
+    fn('num', (id, method, ...nums) => invoke(id, method, () => nums.map((h) => vm.getNumber(h))));
     fn('get', (id, prop) => {
       if (this.disposed) throw new Error('device reset');
       const obj = this.objects.get(vm.getNumber(id));
@@ -336,12 +364,19 @@ export class QjsDevice {
     const r = vm.evalCode(PRELUDE, 'prelude.js');
     vm.unwrapResult(r).dispose();
     this.dispatch = vm.getProp(vm.global, '__saphirDispatch');
+    this.fresh = vm.getProp(vm.global, '__saphirFresh');
   }
 
-  private register(target: Record<string, unknown>): { id: number; methods: string[]; props: string[] } {
+  private register(target: Record<string, unknown>): {
+    id: number;
+    methods: string[];
+    props: string[];
+    steady: string[];
+  } {
     const id = this.nextId++;
     this.objects.set(id, { target });
-    return { id, ...methodsOf(target) };
+    const steady = Array.isArray(target._steady) ? target._steady.map(String) : [];
+    return { id, ...methodsOf(target), steady };
   }
 
   /** Wire → Node value. */
@@ -426,7 +461,17 @@ export class QjsDevice {
       const r = vm.evalCode(`(${JSON.stringify(v)})`);
       return vm.unwrapResult(r);
     }
+    // Fast paths for what most HAL calls return (a clock reading, a flash read): no JSON on either side.
     if (v === undefined) return vm.undefined;
+    if (typeof v === 'number') return vm.newNumber(v);
+    if (typeof v === 'boolean') return v ? vm.true : vm.false;
+    if (v === null) return vm.null;
+    if (v instanceof Uint8Array && v.constructor === Uint8Array)
+      return vm.newArrayBuffer(
+        v.byteOffset === 0 && v.byteLength === v.buffer.byteLength
+          ? v.buffer
+          : v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength),
+      );
     const { json, bins } = this.encode(v);
     if (bins.length === 0) return vm.newString(json);
     const arr = vm.newArray();

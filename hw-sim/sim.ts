@@ -58,6 +58,16 @@ export function bootChip(chip: NorFlash): NorChip {
   };
 }
 
+let lastBundle = { text: '', hash: '' };
+/** The developer bundle's hash (its identity's imageHash), computed once per bundle text, not at every boot. */
+function bundleHash(text: string): string {
+  if (lastBundle.text !== text || !lastBundle.hash) lastBundle = { text, hash: toHex(sha256(utf8Encode(text))) };
+  return lastBundle.hash;
+}
+
+/** Signed update images (`updateImage`) already packed, by kind and bundle text: signing is deterministic. */
+const imageCache: { kind: UpdateImageKind; bundle: string; image: Uint8Array }[] = [];
+
 export type BeepKind = Signal | 'unknown';
 
 /** Which of the firmware's patterns (src/signals.ts) a played beep is. */
@@ -277,7 +287,7 @@ export class Simulator {
       bundle = this.bundleText;
       this.bootMode = 'developer';
       this.booted = null;
-      this.imageHash = toHex(sha256(utf8Encode(bundle)));
+      this.imageHash = bundleHash(bundle);
       this.pendingConfirm = false;
     }
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getters below read the live simulator
@@ -497,6 +507,18 @@ export class Simulator {
    * counter 0: refused once a counter-2 image was confirmed), `forged` (0.2.0, an unknown key).
    */
   updateImage(kind: UpdateImageKind): Uint8Array {
+    if (this.bundleText === undefined) this.bundleText = ensureBundle();
+    const text = this.bundleText;
+    let e = imageCache.find((c) => c.kind === kind && c.bundle === text);
+    if (!e) {
+      e = { kind, bundle: text, image: this.packUpdate(kind) };
+      imageCache.unshift(e);
+      if (imageCache.length > 8) imageCache.pop();
+    }
+    return e.image.slice();
+  }
+
+  private packUpdate(kind: UpdateImageKind): Uint8Array {
     if (this.bundleText === undefined) this.bundleText = ensureBundle();
     const bundle = new TextEncoder().encode(this.bundleText);
     const v = { base: ['0.1.0', 1], next: ['0.2.0', 2], older: ['0.0.9', 0], forged: ['0.2.0', 2] } as const;

@@ -156,6 +156,7 @@ export async function runOps(s: Schedule, ops: readonly Op[], bundle: string | u
           logs: logs.splice(0),
           on: sim.on,
           clockMs: sim.clock,
+          nowMs: sim.now,
           ledger,
           boot: s.images && BOOT_STEPS.has(step.kind) ? bootView(sim, step) : undefined,
           heapBytes: i % 16 === 15 || meta[i].op === 'settle' ? sim.heapUsed() : undefined,
