@@ -229,6 +229,14 @@ export class App {
     this.markStored = ms;
   }
 
+  /**
+   * Trusted time a day past the mark on flash goes there (a write a day at most): a reboot with the
+   * clock set back must not bring back the time before it (a ticket expired since would be payable).
+   */
+  private keepMark(now: number): void {
+    if (now - this.markStored > DAY_MS) this.storeMark(now);
+  }
+
   /** At boot or in the ready state: an RTC far ahead of trusted time asks the clerk. */
   private clockPending(): boolean {
     const rtc = this.rtc.now();
@@ -416,6 +424,7 @@ export class App {
     });
     // Expired at a time not yet on flash: store it, so no reboot and clock can make it payable.
     if (verdict.kind === 'expired' && this.markStored < verdict.deadlineMs) this.storeMark(nowMs);
+    else this.keepMark(nowMs);
     this.showVerdict(verdict);
   }
 
@@ -644,7 +653,7 @@ export class App {
       return this.offline(s.verdict, s.code, 'timeout');
     }
     if ((s.kind === 'shown' || s.kind === 'await-pay') && now >= s.until) this.ready();
-    else if (s.kind === 'ready') this.clockPending();
+    else if (s.kind === 'ready' && !this.clockPending()) this.keepMark(this.trustedNow());
     this.sync(now);
   }
 

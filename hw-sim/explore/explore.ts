@@ -1,6 +1,7 @@
 // Runs one schedule of the fault explorer on the real firmware bundle, checks the model's invariants
 // after every step, shrinks a failing schedule (delta debugging over its operations) and writes it as
 // a scenario that `saphir sim --scenario FILE` replays.
+import { CONFIG_INT_LIMITS, CONFIG_YAML_NAMES, type ConfigIntField } from '../../src/config-schema.ts';
 import { stringify } from 'yaml';
 import { Simulator, bootChip } from '../sim.ts';
 import { bootInfo } from '../bootloader.ts';
@@ -299,13 +300,15 @@ export function scenarioYaml(s: Schedule, ops: readonly Op[], v: Violation): str
         : ` A scenario cannot check this invariant: the replay shows the steps only.`),
     seed: scenario.seed,
     config: {
-      'payout-limit': c.payoutLimitEur,
       language: c.lang,
       clock: new Date(s.clockMs).toISOString(),
       emissions: c.emissions!.map((e) => ({ emission: e.emission, closes: e.closingDate })),
-      'verdict-ms': c.verdictMs,
-      'pay-wait-ms': c.payWaitMs,
-      ...(c.compactFreeSectors !== undefined ? { 'compact-free-sectors': c.compactFreeSectors } : {}),
+      // Every whole-number field the schedule set (clock-jump-days too: the replay must believe the same clocks).
+      ...Object.fromEntries(
+        (Object.keys(CONFIG_INT_LIMITS) as ConfigIntField[])
+          .filter((k) => c[k] !== undefined)
+          .map((k) => [CONFIG_YAML_NAMES[k], c[k]]),
+      ),
       inputs: c.inputs,
     },
     steps: [...steps, ...(v.expect ?? [])].map(stepYaml),
