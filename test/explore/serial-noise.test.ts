@@ -4,6 +4,7 @@
 // code sent within the decoder's inter-byte timeout of a noisy one, and only then.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import '../../hw-sim/node-host.ts';
 import { ensureBundle } from '../../hw-sim/sim.ts';
 import { GATES } from '../../hw-sim/explore/menu.ts';
 import { makeSchedule, type Op } from '../../hw-sim/explore/schedule.ts';

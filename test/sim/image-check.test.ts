@@ -2,6 +2,7 @@
 // verifier give the same answer without hashing again, and anything else is verified afresh.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import '../../hw-sim/node-host.ts';
 import { checkImage } from '../../hw-sim/bootloader.ts';
 import { Simulator, ensureBundle } from '../../hw-sim/sim.ts';
 import { fromHex } from '../../src/hex.ts';
