@@ -4,7 +4,8 @@ import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 
 import { sha256 } from '@noble/hashes/sha2.js';
-import { TestDevice, saphirIn } from './harness.ts';
+import { flashDevice, devicePty } from './harness.ts';
+import { saphirIn } from '../cli/run-cli.ts';
 import { image, tempFiles } from './images.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { toHex } from '../../src/hex.ts';
@@ -18,14 +19,14 @@ const PROD_FACTORY = image({ version: '1.0.0', counter: 1, size: 20000, salt: 4,
 const DEV_NEW = image({ version: '1.1.0', counter: 2, size: 20000, salt: 3 });
 const techFile = file('tech.json', JSON.stringify({ seed_hex: toHex(TECH_SEED) }));
 const production = () =>
-  new TestDevice({
+  flashDevice({
     provisioned: { firmwareKey: publicKeyOf(PROD_SEED), techKey: publicKeyOf(TECH_SEED), production: true },
     factory: PROD_FACTORY,
   });
 
 test('a development device says it is one; the default technician key works with a warning', async () => {
-  const dev = new TestDevice();
-  const pty = await dev.pty(BAUD);
+  const dev = await flashDevice();
+  const pty = await devicePty(dev, BAUD);
   try {
     const r = await saphirIn(['device', 'info', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en']);
     assert.is(r.code, 0, r.stderr);
@@ -36,14 +37,14 @@ test('a development device says it is one; the default technician key works with
     assert.is(l.code, 0, l.stderr);
     assert.is(l.stdout.trim().split('\n').length, 6);
   } finally {
-    await dev.close();
+    await pty.close();
   }
 });
 
 test('a production device: shows its key hash; refuses the dev technician key and dev-signed images', async () => {
-  const dev = production();
-  const before = Buffer.from(dev.nor.bytes);
-  const pty = await dev.pty(BAUD);
+  const dev = await production();
+  const before = Buffer.from(dev.chip.bytes);
+  const pty = await devicePty(dev, BAUD);
   try {
     const info = await saphirIn(['device', 'info', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en']);
     assert.is(info.code, 0, info.stderr);
@@ -100,16 +101,16 @@ test('a production device: shows its key hash; refuses the dev technician key an
     assert.is(f2.code, 1);
     assert.match(f2.stderr, /refused: image signed with the DEVELOPMENT key: a production device refuses it/);
     assert.match(f2.stdout, /Nothing was written/);
-    assert.ok(Buffer.from(dev.nor.bytes).equals(before), 'nothing written');
+    assert.ok(Buffer.from(dev.chip.bytes).equals(before), 'nothing written');
     assert.is(dev.boots, 1);
   } finally {
-    await dev.close();
+    await pty.close();
   }
 });
 
 test('issue 9 item 4 over the pty: fragmenting WRITEs are cut off, device info still answers, flash completes', async () => {
-  const dev = new TestDevice();
-  const pty = await dev.pty(BAUD);
+  const dev = await flashDevice();
+  const pty = await devicePty(dev, BAUD);
   const big = image({ version: '1.3.0', counter: 2, size: 120000, salt: 11 });
   try {
     const c = await ServiceClient.open(pty.path, { baud: BAUD });
@@ -127,7 +128,7 @@ test('issue 9 item 4 over the pty: fragmenting WRITEs are cut off, device info s
     await c.close();
     assert.instance(err, FlashError);
     assert.match(err!.message, /not a whole chunk/);
-    const id = dev.ptyBridge!.port.identify();
+    const id = pty.port.identify();
     assert.ok(JSON.stringify(id).length < 4000, `IDENTIFY ${JSON.stringify(id).length} bytes`);
     const info = await saphirIn(['device', 'info', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en']);
     assert.is(info.code, 0, info.stderr);
@@ -145,7 +146,7 @@ test('issue 9 item 4 over the pty: fragmenting WRITEs are cut off, device info s
     assert.is(f.code, 0, f.stderr);
     assert.match(f.stdout, /Restarted on 1\.3\.0/);
   } finally {
-    await dev.close();
+    await pty.close();
   }
 });
 

@@ -4,7 +4,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 
-import { TestDevice, FACTORY, saphirIn } from './harness.ts';
+import { FACTORY, flashDevice, devicePty } from './harness.ts';
+import { saphirIn } from '../cli/run-cli.ts';
 import { image, hashOf, tempFiles } from './images.ts';
 
 const BAUD = 921600;
@@ -14,9 +15,9 @@ test('a file signed by another key with the running image hash is refused, befor
   // FACTORY's header and bundle, signed by another key: the same SHA-256.
   const forged = image({ version: '1.0.0', counter: 1, size: 30000, salt: 1, seed: new Uint8Array(32).fill(7) });
   assert.is(hashOf(forged), hashOf(FACTORY));
-  const dev = new TestDevice();
-  const pty = await dev.pty(BAUD);
-  const before = Buffer.from(dev.nor.bytes);
+  const dev = await flashDevice();
+  const pty = await devicePty(dev, BAUD);
+  const before = Buffer.from(dev.chip.bytes);
   try {
     let received = 0;
     const receive = pty.port.receive.bind(pty.port);
@@ -29,15 +30,15 @@ test('a file signed by another key with the running image hash is refused, befor
     assert.match(r.stderr, /signature refusée/);
     assert.not.match(r.stdout, /rien à faire/);
     assert.is(received, 0, 'the device was not even asked');
-    assert.ok(Buffer.from(dev.nor.bytes).equals(before));
+    assert.ok(Buffer.from(dev.chip.bytes).equals(before));
   } finally {
-    await dev.close();
+    await pty.close();
   }
 });
 
 test('--force reinstalls the running image; a same-number build with another hash is not "identique"', async () => {
-  const dev = new TestDevice();
-  const pty = await dev.pty(BAUD);
+  const dev = await flashDevice();
+  const pty = await devicePty(dev, BAUD);
   try {
     const same = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), file('factory.img', FACTORY)]);
     assert.is(same.code, 0);
@@ -57,8 +58,8 @@ test('--force reinstalls the running image; a same-number build with another has
     assert.is(forced.code, 0, forced.stderr);
     assert.match(forced.stdout, /written to slot B and verified/);
     assert.match(forced.stdout, /Restarted on 1\.0\.0, confirmed/);
-    assert.is(dev.current?.slot, 1);
-    assert.is(dev.current?.imageHash, hashOf(FACTORY));
+    assert.is(dev.booted?.slot, 1);
+    assert.is(dev.booted?.imageHash, hashOf(FACTORY));
     const rebuild = image({ version: '1.0.0', counter: 1, size: 30000, salt: 99 });
     const dry = await saphirIn([
       'flash',
@@ -72,7 +73,7 @@ test('--force reinstalls the running image; a same-number build with another has
     assert.is(dry.code, 0, dry.stderr);
     assert.match(dry.stdout, /même numéro, autre image/);
   } finally {
-    await dev.close();
+    await pty.close();
   }
 });
 

@@ -17,7 +17,7 @@ import { fromHex, toHex } from '../../src/hex.ts';
 import { nodeSign } from '../../tools/node-crypto.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { utf8Encode } from '../../src/utf8.ts';
-import { saphirIn } from './harness.ts';
+import { saphirIn } from '../cli/run-cli.ts';
 import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
 
 const BAUD = 921600;
@@ -82,17 +82,7 @@ test('a production device refuses it over the service port and at boot; the paym
   writeFileSync(img, EVIL);
   const tech = join(dir, 'tech.json');
   writeFileSync(tech, JSON.stringify({ seed_hex: toHex(TECH_SEED) }));
-  let rebooting: Promise<void> = Promise.resolve();
-  const pty = await exposeServicePort(
-    {
-      chip: bootChip(chip),
-      deviceId: sim.deviceId,
-      running: () => sim.booted,
-      reboot: () => void (rebooting = sim.reboot()),
-      ledgerEntries: () => sim.ledger(),
-    },
-    { baud: BAUD },
-  );
+  const pty = await exposeServicePort(sim.serviceHost(), { baud: BAUD });
   try {
     assert.is(sim.booted?.version, fp.versionText);
     const open = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', img]);
@@ -122,7 +112,7 @@ test('a production device refuses it over the service port and at boot; the paym
     assert.instance(err, FlashError);
     assert.is(err!.detail.reason, 'signature');
     assert.match(err!.message, /development-signed image: this is a production device/);
-    await rebooting;
+    await sim.restarting;
     assert.is(sim.booted?.version, fp.versionText);
     // At boot: the image in the confirmed slot is refused, nothing runs, the ledger is intact.
     overwriteSlotA(chip, EVIL);

@@ -4,11 +4,13 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { TestDevice, FACTORY, saphir, saphirIn } from './harness.ts';
+import { FACTORY, flashDevice, dataSnapshot, devicePty } from './harness.ts';
+import { saphirAsync, saphirIn } from '../cli/run-cli.ts';
+import { bootChip } from '../../hw-sim/sim.ts';
 import { image, hashOf, tempFiles } from './images.ts';
 import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
 import { parseImage } from '../../src/image/format.ts';
-import { seeded } from './chip.ts';
+import { seeded } from '../../hw-sim/nor-flash.ts';
 import { requireTool, requireTools } from '../helpers.ts';
 
 const withSocat = requireTool('socat');
@@ -23,22 +25,22 @@ const NEW = image({ version: '1.1.0', counter: 2, size: 60000, salt: 2 });
 withSocat(
   'saphir flash: good image written, test boot, confirmed, survives a reset; info and ledger export',
   async () => {
-    const dev = new TestDevice();
-    const data = dev.dataSnapshot();
-    const pty = await dev.pty(BAUD);
+    const dev = await flashDevice();
+    const data = dataSnapshot(dev);
+    const pty = await devicePty(dev, BAUD);
     try {
       // The real binary, in its own process.
-      const r = await saphir(['flash', '--port', pty.path, '--baud', String(BAUD), file('new.img', NEW)]);
+      const r = await saphirAsync(['flash', '--port', pty.path, '--baud', String(BAUD), file('new.img', NEW)]);
       assert.is(r.code, 0, r.stderr);
       assert.match(r.stdout, /Appareil\s+Image/);
       assert.match(r.stdout, /1\.0\.0.*1\.1\.0/);
       assert.match(r.stdout, /écrite dans l’emplacement B et vérifiée/);
       assert.match(r.stdout, /Redémarré sur 1\.1\.0, confirmée/);
-      assert.is(dev.current?.imageHash, hashOf(NEW));
-      dev.reboot();
-      assert.is(dev.current?.version, '1.1.0');
-      assert.not.ok(dev.current?.pendingConfirm);
-      assert.ok(dev.dataSnapshot().equals(data), 'ledger and config untouched');
+      assert.is(dev.booted?.imageHash, hashOf(NEW));
+      await dev.reboot();
+      assert.is(dev.booted?.version, '1.1.0');
+      assert.not.ok(dev.booted?.pendingConfirm);
+      assert.ok(dataSnapshot(dev).equals(data), 'ledger and config untouched');
 
       const again = await saphirIn([
         'flash',
@@ -73,31 +75,31 @@ withSocat(
       const json = await saphirIn(['ledger', 'export', '--port', pty.path, '--baud', String(BAUD), '--format', 'json']);
       assert.is(JSON.parse(json.stdout).length, 5);
     } finally {
-      await dev.close();
+      await pty.close();
     }
   },
 );
 
 withSocatAndScript('saphir flash on a terminal: a progress bar with the rate and the time left', async () => {
-  const dev = new TestDevice();
-  const pty = await dev.pty(BAUD);
+  const dev = await flashDevice();
+  const pty = await devicePty(dev, BAUD);
   try {
-    const r = await saphir(
+    const r = await saphirAsync(
       ['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', file('tty.img', NEW)],
       { tty: true },
     );
     assert.is(r.code, 0, r.stdout);
     assert.match(r.stdout, /\] 100 %\s+[\d.]+ KB\/s\s+left /);
-    assert.is(dev.current?.imageHash, hashOf(NEW));
+    assert.is(dev.booted?.imageHash, hashOf(NEW));
   } finally {
-    await dev.close();
+    await pty.close();
   }
 });
 
 withSocat('refusals leave the running image, boot state and ledger unchanged (CLI and device checks)', async () => {
-  const dev = new TestDevice();
-  const pty = await dev.pty(BAUD);
-  const before = Buffer.from(dev.nor.bytes);
+  const dev = await flashDevice();
+  const pty = await devicePty(dev, BAUD);
+  const before = Buffer.from(dev.chip.bytes);
   try {
     const board = await saphirIn([
       'flash',
@@ -156,7 +158,7 @@ withSocat('refusals leave the running image, boot state and ledger unchanged (CL
     ]);
     assert.is(dry.code, 0);
     assert.match(dry.stdout, /Essai à blanc/);
-    assert.ok(Buffer.from(dev.nor.bytes).equals(before), 'host and BEGIN refusals: chip byte for byte as it was');
+    assert.ok(Buffer.from(dev.chip.bytes).equals(before), 'host and BEGIN refusals: chip byte for byte as it was');
 
     // The device's own checks, past a host that does not check: corrupted bundle, truncated manifest.
     // The corrupted bundle streams into the inactive slot B and is refused by FINISH's check in place.
@@ -187,23 +189,23 @@ withSocat('refusals leave the running image, boot state and ledger unchanged (CL
         b.subarray(LAYOUT.bootState.offset, LAYOUT.ledger.offset + LAYOUT.ledger.size),
       ]);
     assert.ok(
-      kept(dev.nor.bytes).equals(kept(before)),
+      kept(dev.chip.bytes).equals(kept(before)),
       'slot A, boot state, config and ledger byte for byte as they were',
     );
-    assert.is(readJournal(dev.chip), null, 'the refused transfer is forgotten');
-    dev.reboot();
-    assert.is(dev.current?.imageHash, hashOf(FACTORY));
+    assert.is(readJournal(bootChip(dev.chip)), null, 'the refused transfer is forgotten');
+    await dev.reboot();
+    assert.is(dev.booted?.imageHash, hashOf(FACTORY));
   } finally {
-    await dev.close();
+    await pty.close();
   }
 });
 
 withSocat('link cut at random points: re-running resumes and completes', async () => {
   // Larger than the window (6 × 4 KiB in flight), so a cut leaves bytes missing.
   const BIG = image({ version: '1.2.0', counter: 2, size: 150000, salt: 5 });
-  const dev = new TestDevice();
-  const data = dev.dataSnapshot();
-  const pty = await dev.pty(BAUD);
+  const dev = await flashDevice();
+  const data = dataSnapshot(dev);
+  const pty = await devicePty(dev, BAUD);
   const rnd = seeded(6);
   try {
     let resumed = 0;
@@ -251,16 +253,16 @@ withSocat('link cut at random points: re-running resumes and completes', async (
     ]);
     assert.is(r.code, 0, r.stderr);
     assert.match(r.stdout, /Resumed: the device already held \d+ bytes/);
-    assert.is(dev.current?.version, '1.2.0');
-    assert.ok(dev.dataSnapshot().equals(data));
+    assert.is(dev.booted?.version, '1.2.0');
+    assert.ok(dataSnapshot(dev).equals(data));
   } finally {
-    await dev.close();
+    await pty.close();
   }
 });
 
 withSocat('line lost between FINISH and the restart: the re-run only restarts the device', async () => {
-  const dev = new TestDevice();
-  const pty = await dev.pty(BAUD);
+  const dev = await flashDevice();
+  const pty = await devicePty(dev, BAUD);
   try {
     const c = await ServiceClient.open(pty.path, { baud: BAUD });
     await c.flash(NEW);
@@ -279,14 +281,14 @@ withSocat('line lost between FINISH and the restart: the re-run only restarts th
     assert.match(r.stdout, /already written to slot B, waiting for a restart/);
     assert.match(r.stdout, /Restarted on 1\.1\.0, confirmed/);
   } finally {
-    await dev.close();
+    await pty.close();
   }
 });
 
 withSocat('an image that does not confirm is reverted at the next reset', async () => {
-  const dev = new TestDevice();
-  dev.selfTestPasses = false;
-  const pty = await dev.pty(BAUD);
+  const dev = await flashDevice();
+  dev.firmwareModel!.selfTestPasses = false;
+  const pty = await devicePty(dev, BAUD);
   try {
     const r = await saphirIn([
       'flash',
@@ -300,12 +302,12 @@ withSocat('an image that does not confirm is reverted at the next reset', async 
     ]);
     assert.is(r.code, 0, r.stderr);
     assert.match(r.stdout, /test mode/);
-    assert.ok(dev.current?.pendingConfirm);
-    dev.reboot();
-    assert.is(dev.current?.imageHash, hashOf(FACTORY));
-    assert.not.ok(dev.current?.pendingConfirm);
+    assert.ok(dev.booted?.pendingConfirm);
+    await dev.reboot();
+    assert.is(dev.booted?.imageHash, hashOf(FACTORY));
+    assert.not.ok(dev.booted?.pendingConfirm);
   } finally {
-    await dev.close();
+    await pty.close();
   }
 });
 
@@ -313,8 +315,8 @@ withSocat('clear errors: no such port, port busy, no answer with the baud rate',
   const none = await saphirIn(['device', 'info', '--port', join(dir, 'nope')]);
   assert.is(none.code, 1);
   assert.match(none.stderr, /port série introuvable/);
-  const dev = new TestDevice();
-  const pty = await dev.pty(BAUD);
+  const dev = await flashDevice();
+  const pty = await devicePty(dev, BAUD);
   try {
     const holder = await ServiceClient.open(pty.path, { baud: BAUD });
     const busy = await saphirIn(['flash', '--port', pty.path, '--lang', 'en', file('new.img', NEW)]);
@@ -322,11 +324,11 @@ withSocat('clear errors: no such port, port busy, no answer with the baud rate',
     assert.is(busy.code, 1);
     assert.match(busy.stderr, /serial port busy/);
     pty.port.close(); // the device stops answering
-    const mute = await saphir(['device', 'info', '--port', pty.path, '--baud', '460800']);
+    const mute = await saphirAsync(['device', 'info', '--port', pty.path, '--baud', '460800']);
     assert.is(mute.code, 1);
     assert.match(mute.stderr, /pas de réponse de l'appareil à 460800 bauds/);
   } finally {
-    await dev.close();
+    await pty.close();
   }
 });
 
