@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 
 import { sha256 } from '@noble/hashes/sha2.js';
-import { flashDevice, devicePty } from './harness.ts';
+import { flashDevice, devicePty, onPty } from './harness.ts';
 import { saphirIn } from '../cli/run-cli.ts';
 import { image, tempFiles } from './images.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
@@ -28,12 +28,12 @@ test('a development device says it is one; the default technician key works with
   const dev = await flashDevice();
   const pty = await devicePty(dev, BAUD);
   try {
-    const r = await saphirIn(['device', 'info', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en']);
+    const r = await onPty(pty, BAUD, 'device info', '--lang', 'en');
     assert.is(r.code, 0, r.stderr);
     assert.match(r.stdout, /Kind\s+development device \(published development keys\)/);
     assert.match(r.stdout, /Service access\s+granted/);
     assert.match(r.stderr, /DEVELOPMENT technician key/);
-    const l = await saphirIn(['ledger', 'export', '--port', pty.path, '--baud', String(BAUD)]);
+    const l = await onPty(pty, BAUD, 'ledger export');
     assert.is(l.code, 0, l.stderr);
     assert.is(l.stdout.trim().split('\n').length, 6);
   } finally {
@@ -46,58 +46,25 @@ test('a production device: shows its key hash; refuses the dev technician key an
   const before = Buffer.from(dev.chip.bytes);
   const pty = await devicePty(dev, BAUD);
   try {
-    const info = await saphirIn(['device', 'info', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en']);
+    const info = await onPty(pty, BAUD, 'device info', '--lang', 'en');
     assert.is(info.code, 0, info.stderr);
     assert.match(info.stdout, /Kind\s+PRODUCTION device/);
     assert.ok(info.stdout.includes(toHex(sha256(publicKeyOf(PROD_SEED)))), info.stdout);
     assert.match(info.stdout, /Service access\s+refused/);
-    const withKey = await saphirIn([
-      'device',
-      'info',
-      '--port',
-      pty.path,
-      '--baud',
-      String(BAUD),
-      '--lang',
-      'en',
-      '--tech-key',
-      techFile,
-    ]);
+    const withKey = await onPty(pty, BAUD, 'device info', '--lang', 'en', '--tech-key', techFile);
     assert.match(withKey.stdout, /Service access\s+granted/);
     assert.not.match(withKey.stderr, /DEVELOPMENT/);
 
-    const noKey = await saphirIn(['ledger', 'export', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en']);
+    const noKey = await onPty(pty, BAUD, 'ledger export', '--lang', 'en');
     assert.is(noKey.code, 1);
     assert.match(noKey.stderr, /service access refused/);
     // An image signed for it, but the development technician key: no session, nothing written.
     const prodImg = file('prod.img', image({ version: '1.1.0', counter: 2, size: 20000, salt: 6, seed: PROD_SEED }));
-    const f1 = await saphirIn([
-      'flash',
-      '--port',
-      pty.path,
-      '--baud',
-      String(BAUD),
-      '--lang',
-      'en',
-      '--key',
-      toHex(publicKeyOf(PROD_SEED)),
-      prodImg,
-    ]);
+    const f1 = await onPty(pty, BAUD, 'flash', '--lang', 'en', '--key', toHex(publicKeyOf(PROD_SEED)), prodImg);
     assert.is(f1.code, 1);
     assert.match(f1.stderr, /service access refused/);
     const img = file('dev.img', DEV_NEW);
-    const f2 = await saphirIn([
-      'flash',
-      '--port',
-      pty.path,
-      '--baud',
-      String(BAUD),
-      '--lang',
-      'en',
-      '--tech-key',
-      techFile,
-      img,
-    ]);
+    const f2 = await onPty(pty, BAUD, 'flash', '--lang', 'en', '--tech-key', techFile, img);
     assert.is(f2.code, 1);
     assert.match(f2.stderr, /refused: image signed with the DEVELOPMENT key: a production device refuses it/);
     assert.match(f2.stdout, /Nothing was written/);
@@ -130,19 +97,10 @@ test('issue 9 item 4 over the pty: fragmenting WRITEs are cut off, device info s
     assert.match(err!.message, /not a whole chunk/);
     const id = pty.port.identify();
     assert.ok(JSON.stringify(id).length < 4000, `IDENTIFY ${JSON.stringify(id).length} bytes`);
-    const info = await saphirIn(['device', 'info', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en']);
+    const info = await onPty(pty, BAUD, 'device info', '--lang', 'en');
     assert.is(info.code, 0, info.stderr);
     assert.match(info.stdout, /Interrupted transfer/);
-    const f = await saphirIn([
-      'flash',
-      '--port',
-      pty.path,
-      '--baud',
-      String(BAUD),
-      '--lang',
-      'en',
-      file('big.img', big),
-    ]);
+    const f = await onPty(pty, BAUD, 'flash', '--lang', 'en', file('big.img', big));
     assert.is(f.code, 0, f.stderr);
     assert.match(f.stdout, /Restarted on 1\.3\.0/);
   } finally {

@@ -17,6 +17,8 @@ import { DEV_TECH_SEED_HEX, authMessage } from '../../src/service/auth.ts';
 import { BOARD_ID } from '../../src/image/format.ts';
 import { fromHex } from '../../src/hex.ts';
 import { nodeSign } from '../../tools/node-crypto.ts';
+import { saphirIn } from '../cli/run-cli.ts';
+import type { Link } from '../../src/node/flash-client.ts';
 
 export const FACTORY = image({ version: '1.0.0', counter: 1, size: 30000, salt: 1 });
 export const DEVICE_ID = 'SPH-000042';
@@ -116,4 +118,41 @@ export async function authenticatePort(
   port.receive(encodePacket({ type: CMD.AUTH, seq: 0xfff1, payload: sig }));
   const a = await reply(CMD.AUTH);
   if (a.ok !== true) throw new Error(`AUTH refused: ${String(a.detail)}`);
+}
+
+/** The CLI's options that reach the device on `pty` at `baud`. */
+export const portArgs = (pty: { path: string }, baud: number) => ['--port', pty.path, '--baud', String(baud)];
+
+/**
+ * `saphir` in this process on the device's pty: `onPty(pty, BAUD, 'flash', '--lang', 'en', file)` runs
+ * `saphir flash --port PTY --baud BAUD --lang en FILE` (`'device info'`, `'ledger export'`: two words).
+ */
+export function onPty(pty: { path: string }, baud: number, command: string, ...rest: string[]) {
+  return saphirIn([...command.split(' '), ...portArgs(pty, baud), ...rest]);
+}
+
+/**
+ * A ServicePort on `host` and a `link` to it in this process (unpaced, no pty), what a ServiceClient
+ * takes instead of a serial port. `lose(err)` is the device losing power: the port stops answering and
+ * the client sees the line close.
+ */
+export function portLink(host: ServiceHost): { port: ServicePort; link: Link; lose(err: Error): void } {
+  let toHost: (b: Uint8Array) => void = () => {};
+  let closed: (err?: Error) => void = () => {};
+  let dead = false;
+  const port = new ServicePort(host, { send: (b) => !dead && toHost(b) });
+  const link: Link = {
+    write(b) {
+      if (!dead) port.receive(b.slice());
+    },
+    onData: (cb) => (toHost = cb),
+    onClose: (cb) => (closed = cb),
+    close: async () => {},
+  };
+  const lose = (err: Error) => {
+    dead = true;
+    port.close();
+    queueMicrotask(() => closed(err));
+  };
+  return { port, link, lose };
 }

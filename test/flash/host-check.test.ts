@@ -4,8 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 
-import { FACTORY, flashDevice, devicePty } from './harness.ts';
-import { saphirIn } from '../cli/run-cli.ts';
+import { FACTORY, flashDevice, devicePty, onPty } from './harness.ts';
 import { image, hashOf, tempFiles } from './images.ts';
 
 const BAUD = 921600;
@@ -25,7 +24,7 @@ test('a file signed by another key with the running image hash is refused, befor
       received += b.length;
       receive(b);
     };
-    const r = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), file('forged.img', forged)]);
+    const r = await onPty(pty, BAUD, 'flash', file('forged.img', forged));
     assert.is(r.code, 1, r.stdout);
     assert.match(r.stderr, /signature refusée/);
     assert.not.match(r.stdout, /rien à faire/);
@@ -40,36 +39,18 @@ test('--force reinstalls the running image; a same-number build with another has
   const dev = await flashDevice();
   const pty = await devicePty(dev, BAUD);
   try {
-    const same = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), file('factory.img', FACTORY)]);
+    const same = await onPty(pty, BAUD, 'flash', file('factory.img', FACTORY));
     assert.is(same.code, 0);
     assert.match(same.stdout, /rien à faire \(--force pour la réinstaller\)/);
     assert.match(same.stdout, /1\.0\.0.*1\.0\.0\s+identique/);
-    const forced = await saphirIn([
-      'flash',
-      '--port',
-      pty.path,
-      '--baud',
-      String(BAUD),
-      '--lang',
-      'en',
-      '--force',
-      file('factory.img', FACTORY),
-    ]);
+    const forced = await onPty(pty, BAUD, 'flash', '--lang', 'en', '--force', file('factory.img', FACTORY));
     assert.is(forced.code, 0, forced.stderr);
     assert.match(forced.stdout, /written to slot B and verified/);
     assert.match(forced.stdout, /Restarted on 1\.0\.0, confirmed/);
     assert.is(dev.booted?.slot, 1);
     assert.is(dev.booted?.imageHash, hashOf(FACTORY));
     const rebuild = image({ version: '1.0.0', counter: 1, size: 30000, salt: 99 });
-    const dry = await saphirIn([
-      'flash',
-      '--port',
-      pty.path,
-      '--baud',
-      String(BAUD),
-      '--dry-run',
-      file('rebuild.img', rebuild),
-    ]);
+    const dry = await onPty(pty, BAUD, 'flash', '--dry-run', file('rebuild.img', rebuild));
     assert.is(dry.code, 0, dry.stderr);
     assert.match(dry.stdout, /même numéro, autre image/);
   } finally {

@@ -9,12 +9,11 @@ import {
   LEDGER_ENTRY_BYTES,
   type LedgerEntry,
 } from '../../src/service/protocol.ts';
-import { ServicePort } from '../../hw-sim/service.ts';
-import { ServiceClient, type Link } from '../../src/node/flash-client.ts';
+import { ServiceClient } from '../../src/node/flash-client.ts';
 import { LAYOUT } from '../../hw-sim/layout.ts';
 import { Ledger } from '../../src/ledger/index.ts';
 import { CMD } from '../../src/service/packet.ts';
-import { flashDevice, devicePty } from './harness.ts';
+import { flashDevice, devicePty, portArgs, portLink } from './harness.ts';
 import { saphirAsync } from '../cli/run-cli.ts';
 import { Simulator } from '../../hw-sim/sim.ts';
 
@@ -69,18 +68,7 @@ test('saphir ledger export: 3 000 payments through a real pty, every one, progre
   fill(dev, 2995);
   const pty = await devicePty(dev, 921600);
   try {
-    const r = await saphirAsync([
-      'ledger',
-      'export',
-      '--port',
-      pty.path,
-      '--baud',
-      '921600',
-      '--format',
-      'json',
-      '--lang',
-      'en',
-    ]);
+    const r = await saphirAsync(['ledger', 'export', ...portArgs(pty, 921600), '--format', 'json', '--lang', 'en']);
     assert.is(r.code, 0, r.stderr);
     const got = JSON.parse(r.stdout) as { number: number; paid_at: string; device_id: string }[];
     const want = dev.ledger() as LedgerEntry[];
@@ -95,17 +83,7 @@ test('saphir ledger export: 3 000 payments through a real pty, every one, progre
     );
     assert.match(r.stderr, /^10 %$[\s\S]*^50 %$[\s\S]*^100 %$/m);
     assert.match(r.stderr, /3000 payment\(s\) exported/);
-    const quiet = await saphirAsync([
-      'ledger',
-      'export',
-      '--port',
-      pty.path,
-      '--baud',
-      '921600',
-      '--quiet',
-      '--lang',
-      'en',
-    ]);
+    const quiet = await saphirAsync(['ledger', 'export', ...portArgs(pty, 921600), '--quiet', '--lang', 'en']);
     assert.is(quiet.code, 0);
     assert.not.match(quiet.stderr, /%/);
     assert.is(quiet.stdout.trim().split('\n').length, 3001);
@@ -117,15 +95,8 @@ test('saphir ledger export: 3 000 payments through a real pty, every one, progre
 test('a device that answers LEDGER in JSON only is still read, page by page', async () => {
   const dev = await flashDevice();
   fill(dev, 200);
-  let toHost: (b: Uint8Array) => void = () => {};
-  const port = new ServicePort(dev.serviceHost(), { send: (b) => toHost(b) });
-  const link: Link = {
-    // An older device: it knows only the index, not the binary flag.
-    write: (b) => port.receive(b.slice()),
-    onData: (cb) => (toHost = cb),
-    onClose: () => {},
-    close: async () => {},
-  };
+  const { port, link } = portLink(dev.serviceHost());
+  // An older device: it knows only the index, not the binary flag (LEDGER requests cut to the index).
   const legacy = new ServiceClient(link, 921600);
   const request = legacy.request.bind(legacy);
   legacy.request = (type, payload, opts) =>

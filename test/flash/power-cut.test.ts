@@ -5,9 +5,8 @@
 // new, the ledger is intact, and a re-run completes the update.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ServicePort } from '../../hw-sim/service.ts';
-import { ServiceClient, FlashError, type Link } from '../../src/node/flash-client.ts';
-import { FACTORY, flashDevice, dataSnapshot } from './harness.ts';
+import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
+import { FACTORY, flashDevice, dataSnapshot, portLink } from './harness.ts';
 import { Simulator } from '../../hw-sim/sim.ts';
 import { image, hashOf } from './images.ts';
 import { PowerCut, seeded } from '../../hw-sim/nor-flash.ts';
@@ -18,39 +17,32 @@ const NEW_HASH = hashOf(NEW);
 
 /** A link to the device's service port that dies with the device's power. */
 function connect(dev: Simulator, opts: { cutAfterBytes?: number } = {}) {
-  let toHost: (b: Uint8Array) => void = () => {};
-  let closed: (err?: Error) => void = () => {};
-  let dead = false;
   let bytes = 0;
   // A cut the port meets is seen below (the chip unpowered) and handled by powerFail.
-  const port = new ServicePort(dev.serviceHost({ powerLost: () => {} }), { send: (b) => !dead && toHost(b) });
+  const { link, lose } = portLink(dev.serviceHost({ powerLost: () => {} }));
+  let dead = false;
   const powerFail = () => {
     dead = true;
-    port.close();
+    lose(new Error('device lost power'));
     dev.chip.powerOn();
     void dev.reboot(); // the modelled firmware boots at once
-    closed(new Error('device lost power'));
   };
-  const link: Link = {
-    write(b) {
-      if (dead) return;
-      bytes += b.length;
-      if (opts.cutAfterBytes !== undefined && bytes >= opts.cutAfterBytes) {
-        // Power fails while these bytes are on the wire: the RAM session is gone.
-        queueMicrotask(powerFail);
-        return;
-      }
-      try {
-        port.receive(b.slice());
-      } catch (e) {
-        // A cut in the reset that follows REBOOT.
-        if (!(e instanceof PowerCut)) throw e;
-      }
-      if (!dev.chip.powered) queueMicrotask(powerFail);
-    },
-    onData: (cb) => (toHost = cb),
-    onClose: (cb) => (closed = cb),
-    close: async () => {},
+  const write = link.write.bind(link);
+  link.write = (b) => {
+    if (dead) return;
+    bytes += b.length;
+    if (opts.cutAfterBytes !== undefined && bytes >= opts.cutAfterBytes) {
+      // Power fails while these bytes are on the wire: the RAM session is gone.
+      queueMicrotask(powerFail);
+      return;
+    }
+    try {
+      write(b);
+    } catch (e) {
+      // A cut in the reset that follows REBOOT.
+      if (!(e instanceof PowerCut)) throw e;
+    }
+    if (!dev.chip.powered) queueMicrotask(powerFail);
   };
   return new ServiceClient(link, 921600);
 }

@@ -17,7 +17,7 @@ import { fromHex, toHex } from '../../src/hex.ts';
 import { nodeSign } from '../../tools/node-crypto.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { utf8Encode } from '../../src/utf8.ts';
-import { saphirIn } from '../cli/run-cli.ts';
+import { onPty } from './harness.ts';
 import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
 
 const BAUD = 921600;
@@ -85,21 +85,10 @@ test('a production device refuses it over the service port and at boot; the paym
   const pty = await exposeServicePort(sim.serviceHost(), { baud: BAUD });
   try {
     assert.is(sim.booted?.version, fp.versionText);
-    const open = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', img]);
+    const open = await onPty(pty, BAUD, 'flash', '--lang', 'en', img);
     assert.is(open.code, 1);
     assert.match(open.stderr, /DEVELOPMENT key: a production device refuses it/);
-    const keyed = await saphirIn([
-      'flash',
-      '--port',
-      pty.path,
-      '--baud',
-      String(BAUD),
-      '--lang',
-      'en',
-      '--tech-key',
-      tech,
-      img,
-    ]);
+    const keyed = await onPty(pty, BAUD, 'flash', '--lang', 'en', '--tech-key', tech, img);
     assert.is(keyed.code, 1);
     assert.match(keyed.stderr, /production device/);
     // The device's own check at BEGIN, past the host's.

@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { FACTORY, flashDevice, dataSnapshot, devicePty } from './harness.ts';
+import { FACTORY, flashDevice, dataSnapshot, devicePty, onPty } from './harness.ts';
 import { saphirAsync, saphirIn } from '../cli/run-cli.ts';
 import { bootChip } from '../../hw-sim/sim.ts';
 import { image, hashOf, tempFiles } from './images.ts';
@@ -42,37 +42,28 @@ withSocat(
       assert.not.ok(dev.booted?.pendingConfirm);
       assert.ok(dataSnapshot(dev).equals(data), 'ledger and config untouched');
 
-      const again = await saphirIn([
-        'flash',
-        '--port',
-        pty.path,
-        '--baud',
-        String(BAUD),
-        '--lang',
-        'en',
-        file('new.img', NEW),
-      ]);
+      const again = await onPty(pty, BAUD, 'flash', '--lang', 'en', file('new.img', NEW));
       assert.is(again.code, 0);
       assert.match(again.stdout, /already runs/);
 
-      const info = await saphirIn(['device', 'info', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en']);
+      const info = await onPty(pty, BAUD, 'device info', '--lang', 'en');
       assert.is(info.code, 0, info.stderr);
       assert.match(info.stdout, /SPH-000042/);
       assert.match(info.stdout, /Slot B\s+1\.1\.0, counter 2, \d+ bytes, confirmed/);
-      const infoJson = await saphirIn(['device', 'info', '--port', pty.path, '--baud', String(BAUD), '--json']);
+      const infoJson = await onPty(pty, BAUD, 'device info', '--json');
       const id = JSON.parse(infoJson.stdout);
       assert.is(id.device_id, 'SPH-000042');
       assert.is(id.security_counter, 2);
       assert.ok(!/"[a-z]+[A-Z]\w*"\s*:/.test(infoJson.stdout), `snake_case keys only: ${infoJson.stdout}`);
       assert.match(info.stdout, /Security counter\s+2/);
 
-      const csv = await saphirIn(['ledger', 'export', '--port', pty.path, '--baud', String(BAUD)]);
+      const csv = await onPty(pty, BAUD, 'ledger export');
       assert.is(csv.code, 0, csv.stderr);
       const lines = csv.stdout.trim().split('\n');
       assert.is(lines[0], 'emission,block,number,prize_eur,paid_at,device_id');
       assert.is(lines.length, 6);
       assert.is(lines[1], '1,7,1000,20,2026-11-01T10:00:00.000Z,SPH-000042');
-      const json = await saphirIn(['ledger', 'export', '--port', pty.path, '--baud', String(BAUD), '--format', 'json']);
+      const json = await onPty(pty, BAUD, 'ledger export', '--format', 'json');
       assert.is(JSON.parse(json.stdout).length, 5);
     } finally {
       await pty.close();
@@ -101,61 +92,35 @@ withSocat('refusals leave the running image, boot state and ledger unchanged (CL
   const pty = await devicePty(dev, BAUD);
   const before = Buffer.from(dev.chip.bytes);
   try {
-    const board = await saphirIn([
+    const board = await onPty(
+      pty,
+      BAUD,
       'flash',
-      '--port',
-      pty.path,
-      '--baud',
-      String(BAUD),
       file('board.img', image({ version: '2.0.0', counter: 2, board: 0x1234 })),
-    ]);
+    );
     assert.is(board.code, 1);
     assert.match(board.stderr, /autre modèle/);
     assert.match(board.stdout, /Rien n’a été écrit/);
-    const old = await saphirIn([
-      'flash',
-      '--port',
-      pty.path,
-      '--baud',
-      String(BAUD),
-      file('old.img', image({ version: '0.9.0', counter: 0 })),
-    ]);
+    const old = await onPty(pty, BAUD, 'flash', file('old.img', image({ version: '0.9.0', counter: 0 })));
     assert.is(old.code, 1);
     assert.match(old.stderr, /anti-retour/);
-    const sig = await saphirIn([
+    const sig = await onPty(
+      pty,
+      BAUD,
       'flash',
-      '--port',
-      pty.path,
-      '--baud',
-      String(BAUD),
       file('sig.img', image({ version: '2.0.0', counter: 2, seed: new Uint8Array(32).fill(3) })),
-    ]);
+    );
     assert.is(sig.code, 1);
     assert.match(sig.stderr, /signature refusée/);
     const bad = NEW.slice();
     bad[4000] ^= 0xff;
-    const corrupt = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), file('corrupt.img', bad)]);
+    const corrupt = await onPty(pty, BAUD, 'flash', file('corrupt.img', bad));
     assert.is(corrupt.code, 1);
     assert.match(corrupt.stderr, /corrompue/);
-    const trunc = await saphirIn([
-      'flash',
-      '--port',
-      pty.path,
-      '--baud',
-      String(BAUD),
-      file('trunc.img', NEW.subarray(0, 30000)),
-    ]);
+    const trunc = await onPty(pty, BAUD, 'flash', file('trunc.img', NEW.subarray(0, 30000)));
     assert.is(trunc.code, 1);
     assert.match(trunc.stderr, /tronquée/);
-    const dry = await saphirIn([
-      'flash',
-      '--port',
-      pty.path,
-      '--baud',
-      String(BAUD),
-      '--dry-run',
-      file('new.img', NEW),
-    ]);
+    const dry = await onPty(pty, BAUD, 'flash', '--dry-run', file('new.img', NEW));
     assert.is(dry.code, 0);
     assert.match(dry.stdout, /Essai à blanc/);
     assert.ok(Buffer.from(dev.chip.bytes).equals(before), 'host and BEGIN refusals: chip byte for byte as it was');
@@ -241,16 +206,7 @@ withSocat('link cut at random points: re-running resumes and completes', async (
       resumed = held;
     }
     assert.ok(resumed > BIG.length / 4);
-    const r = await saphirIn([
-      'flash',
-      '--port',
-      pty.path,
-      '--baud',
-      String(BAUD),
-      '--lang',
-      'en',
-      file('big.img', BIG),
-    ]);
+    const r = await onPty(pty, BAUD, 'flash', '--lang', 'en', file('big.img', BIG));
     assert.is(r.code, 0, r.stderr);
     assert.match(r.stdout, /Resumed: the device already held \d+ bytes/);
     assert.is(dev.booted?.version, '1.2.0');
@@ -267,16 +223,7 @@ withSocat('line lost between FINISH and the restart: the re-run only restarts th
     const c = await ServiceClient.open(pty.path, { baud: BAUD });
     await c.flash(NEW);
     await c.close();
-    const r = await saphirIn([
-      'flash',
-      '--port',
-      pty.path,
-      '--baud',
-      String(BAUD),
-      '--lang',
-      'en',
-      file('new.img', NEW),
-    ]);
+    const r = await onPty(pty, BAUD, 'flash', '--lang', 'en', file('new.img', NEW));
     assert.is(r.code, 0, r.stderr);
     assert.match(r.stdout, /already written to slot B, waiting for a restart/);
     assert.match(r.stdout, /Restarted on 1\.1\.0, confirmed/);
@@ -290,16 +237,7 @@ withSocat('an image that does not confirm is reverted at the next reset', async 
   dev.firmwareModel!.selfTestPasses = false;
   const pty = await devicePty(dev, BAUD);
   try {
-    const r = await saphirIn([
-      'flash',
-      '--port',
-      pty.path,
-      '--baud',
-      String(BAUD),
-      '--lang',
-      'en',
-      file('new.img', NEW),
-    ]);
+    const r = await onPty(pty, BAUD, 'flash', '--lang', 'en', file('new.img', NEW));
     assert.is(r.code, 0, r.stderr);
     assert.match(r.stdout, /test mode/);
     assert.ok(dev.booted?.pendingConfirm);

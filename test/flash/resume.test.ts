@@ -7,12 +7,12 @@ import * as assert from 'uvu/assert';
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FACTORY, flashDevice, dataSnapshot, devicePty, authenticatePort } from './harness.ts';
+import { FACTORY, flashDevice, dataSnapshot, devicePty, authenticatePort, portLink } from './harness.ts';
 import { saphirAsync } from '../cli/run-cli.ts';
 import { Simulator, bootChip } from '../../hw-sim/sim.ts';
 import { image, hashOf } from './images.ts';
 import { seeded } from '../../hw-sim/nor-flash.ts';
-import { ServiceClient, FlashError, type Link } from '../../src/node/flash-client.ts';
+import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
 import { ServicePort, WRITE_UNALIGNED } from '../../hw-sim/service.ts';
 import { readJournal, CHUNKS } from '../../hw-sim/update.ts';
 import { CMD, PacketReader, encodePacket, type Packet } from '../../src/service/packet.ts';
@@ -89,28 +89,10 @@ for (const pct of [10, 50, 90]) {
 
 /** An in-process link to the device's service port that dies with the device's power. */
 function connect(dev: Simulator) {
-  let toHost: (b: Uint8Array) => void = () => {};
-  let closed: (err?: Error) => void = () => {};
-  let dead = false;
-  const port: ServicePort = new ServicePort(
-    dev.serviceHost({
-      powerLost: () => {
-        dead = true;
-        port.close();
-        queueMicrotask(() => closed(new Error('device lost power')));
-      },
-    }),
-    { send: (b) => !dead && toHost(b) },
-  );
-  const link: Link = {
-    write(b) {
-      if (!dead) port.receive(b.slice());
-    },
-    onData: (cb) => (toHost = cb),
-    onClose: (cb) => (closed = cb),
-    close: async () => {},
-  };
-  return new ServiceClient(link, BAUD);
+  let lose = (_err: Error) => {};
+  const p = portLink(dev.serviceHost({ powerLost: () => lose(new Error('device lost power')) }));
+  lose = p.lose;
+  return new ServiceClient(p.link, BAUD);
 }
 
 test('200 seeded power cuts in the transfer (erase, program, journal): never bricked, never unverified, resumes', async () => {
