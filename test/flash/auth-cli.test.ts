@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 
 import { sha256 } from '@noble/hashes/sha2.js';
-import { flashDevice, devicePty, onPty } from './harness.ts';
+import { flashDevice, onPty, withPty } from './harness.ts';
 import { saphirIn } from '../cli/run-cli.ts';
 import { image, tempFiles } from './images.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
@@ -26,8 +26,7 @@ const production = () =>
 
 test('a development device says it is one; the default technician key works with a warning', async () => {
   const dev = await flashDevice();
-  const pty = await devicePty(dev, BAUD);
-  try {
+  await withPty(dev, BAUD, async (pty) => {
     const r = await onPty(pty, BAUD, 'device info', '--lang', 'en');
     assert.is(r.code, 0, r.stderr);
     assert.match(r.stdout, /Kind\s+development device \(published development keys\)/);
@@ -36,16 +35,13 @@ test('a development device says it is one; the default technician key works with
     const l = await onPty(pty, BAUD, 'ledger export');
     assert.is(l.code, 0, l.stderr);
     assert.is(l.stdout.trim().split('\n').length, 6);
-  } finally {
-    await pty.close();
-  }
+  });
 });
 
 test('a production device: shows its key hash; refuses the dev technician key and dev-signed images', async () => {
   const dev = await production();
   const before = Buffer.from(dev.chip.bytes);
-  const pty = await devicePty(dev, BAUD);
-  try {
+  await withPty(dev, BAUD, async (pty) => {
     const info = await onPty(pty, BAUD, 'device info', '--lang', 'en');
     assert.is(info.code, 0, info.stderr);
     assert.match(info.stdout, /Kind\s+PRODUCTION device/);
@@ -70,16 +66,13 @@ test('a production device: shows its key hash; refuses the dev technician key an
     assert.match(f2.stdout, /Nothing was written/);
     assert.ok(Buffer.from(dev.chip.bytes).equals(before), 'nothing written');
     assert.is(dev.boots, 1);
-  } finally {
-    await pty.close();
-  }
+  });
 });
 
 test('issue 9 item 4 over the pty: fragmenting WRITEs are cut off, device info still answers, flash completes', async () => {
   const dev = await flashDevice();
-  const pty = await devicePty(dev, BAUD);
-  const big = image({ version: '1.3.0', counter: 2, size: 120000, salt: 11 });
-  try {
+  await withPty(dev, BAUD, async (pty) => {
+    const big = image({ version: '1.3.0', counter: 2, size: 120000, salt: 11 });
     const c = await ServiceClient.open(pty.path, { baud: BAUD });
     await c.identify();
     await c.begin(big);
@@ -103,9 +96,7 @@ test('issue 9 item 4 over the pty: fragmenting WRITEs are cut off, device info s
     const f = await onPty(pty, BAUD, 'flash', '--lang', 'en', file('big.img', big));
     assert.is(f.code, 0, f.stderr);
     assert.match(f.stdout, /Restarted on 1\.3\.0/);
-  } finally {
-    await pty.close();
-  }
+  });
 });
 
 test('a bad --tech-key file is a usage error', async () => {

@@ -156,3 +156,13 @@ export function portLink(host: ServiceHost): { port: ServicePort; link: Link; lo
   };
   return { port, link, lose };
 }
+
+/** Runs `f` with `dev`'s service port on a pty at `baud` (devicePty); the pty closes after, whatever happens. */
+export async function withPty(dev: Simulator, baud: number, f: (pty: ServicePty) => Promise<void>): Promise<void> {
+  const pty = await devicePty(dev, baud);
+  try {
+    await f(pty);
+  } finally {
+    await pty.close();
+  }
+}

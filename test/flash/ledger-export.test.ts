@@ -13,7 +13,7 @@ import { ServiceClient } from '../../src/node/flash-client.ts';
 import { LAYOUT } from '../../hw-sim/layout.ts';
 import { Ledger } from '../../src/ledger/index.ts';
 import { CMD } from '../../src/service/packet.ts';
-import { flashDevice, devicePty, portArgs, portLink } from './harness.ts';
+import { flashDevice, portArgs, portLink, withPty } from './harness.ts';
 import { saphirAsync } from '../cli/run-cli.ts';
 import { Simulator } from '../../hw-sim/sim.ts';
 
@@ -66,8 +66,7 @@ function fill(dev: Simulator, n: number): void {
 test('saphir ledger export: 3 000 payments through a real pty, every one, progress every 10 % off a terminal', async () => {
   const dev = await flashDevice();
   fill(dev, 2995);
-  const pty = await devicePty(dev, 921600);
-  try {
+  await withPty(dev, 921600, async (pty) => {
     const r = await saphirAsync(['ledger', 'export', ...portArgs(pty, 921600), '--format', 'json', '--lang', 'en']);
     assert.is(r.code, 0, r.stderr);
     const got = JSON.parse(r.stdout) as { number: number; paid_at: string; device_id: string }[];
@@ -87,9 +86,7 @@ test('saphir ledger export: 3 000 payments through a real pty, every one, progre
     assert.is(quiet.code, 0);
     assert.not.match(quiet.stderr, /%/);
     assert.is(quiet.stdout.trim().split('\n').length, 3001);
-  } finally {
-    await pty.close();
-  }
+  });
 });
 
 test('a device that answers LEDGER in JSON only is still read, page by page', async () => {
