@@ -21,9 +21,14 @@ const cliEnv = (env: Record<string, string>) => ({
 });
 
 /** `env` adds to the environment; the language is French unless `env` sets LANG (or --lang says). */
-export function saphir(args: string[], input?: string | Uint8Array, env: Record<string, string> = {}): CliResult {
+export function saphir(
+  args: string[],
+  input?: string | Uint8Array,
+  env: Record<string, string> = {},
+  cwd = ROOT,
+): CliResult {
   const r = spawnSync(process.execPath, [BIN, ...args], {
-    cwd: ROOT,
+    cwd,
     input,
     maxBuffer: 256 << 20,
     env: cliEnv(env),

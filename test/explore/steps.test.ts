@@ -2,8 +2,7 @@
 // simulated device; `saphir sim --explore` replays one schedule and prints its JSON summary.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { saphir } from '../cli/run-cli.ts';
 import { parseScenario, ScenarioError } from '../../hw-sim/scenario.ts';
 import { runScenario } from '../../hw-sim/runner.ts';
 import { Simulator } from '../../hw-sim/sim.ts';
@@ -11,7 +10,6 @@ import { LAYOUT } from '../../hw-sim/layout.ts';
 import { makeSchedule, scenarioYaml } from '../../hw-sim/explore/index.ts';
 import { toScenario } from '../../hw-sim/explore/schedule.ts';
 import { resolveCode } from '../../hw-sim/explore/explore.ts';
-import { ROOT } from '../helpers.ts';
 
 test('explorer steps parse, and a bad one is refused with its line', () => {
   const sc = parseScenario(
@@ -142,43 +140,17 @@ steps:
 });
 
 test('saphir sim --explore 1 --seed S --index I --json: one schedule, its counts', () => {
-  const r = spawnSync(
-    process.execPath,
-    [
-      join(ROOT, 'bin', 'saphir.mjs'),
-      'sim',
-      '--explore',
-      '1',
-      '--seed',
-      'cli',
-      '--index',
-      '3',
-      '--json',
-      '--jobs',
-      '1',
-    ],
-    {
-      cwd: ROOT,
-      encoding: 'utf8',
-    },
-  );
-  assert.is(r.status, 0, r.stderr);
+  const r = saphir(['sim', '--explore', '1', '--seed', 'cli', '--index', '3', '--json', '--jobs', '1']);
+  assert.is(r.code, 0, r.stderr);
   const s = JSON.parse(r.stdout);
   assert.is(s.schedules, 1);
   assert.is(s.violations, 0);
   assert.ok(s.operations >= 20);
   assert.ok(s.checks['1'] > 0 && s.checks['3'] > 0);
-  const bad = spawnSync(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--explore', '2', '--index', '3'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  assert.is(bad.status, 2, 'two schedules with --index is a usage error');
-  const faults = spawnSync(
-    process.execPath,
-    [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--explore', '1', '--faults', 'meteor'],
-    { cwd: ROOT, encoding: 'utf8' },
-  );
-  assert.is(faults.status, 2);
+  const bad = saphir(['sim', '--explore', '2', '--index', '3']);
+  assert.is(bad.code, 2, 'two schedules with --index is a usage error');
+  const faults = saphir(['sim', '--explore', '1', '--faults', 'meteor']);
+  assert.is(faults.code, 2);
   assert.match(faults.stderr, /ledger-damage/);
 });
 
