@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 
-import { FACTORY, flashDevice, devicePty, onPty, withPty } from './harness.ts';
+import { FACTORY, flashDevice, onPty, withPty } from './harness.ts';
 import { image, hashOf, tempFiles } from './images.ts';
 
 const BAUD = 921600;
@@ -17,27 +17,24 @@ test('a file signed by another key with the running image hash is refused, befor
   const dev = await flashDevice();
   await withPty(dev, BAUD, async (pty) => {
     const before = Buffer.from(dev.chip.bytes);
-    try {
-      let received = 0;
-      const receive = pty.port.receive.bind(pty.port);
-      pty.port.receive = (b: Uint8Array) => {
-        received += b.length;
-        receive(b);
-      };
-      const r = await onPty(pty, BAUD, 'flash', file('forged.img', forged));
-      assert.is(r.code, 1, r.stdout);
-      assert.match(r.stderr, /signature refusée/);
-      assert.not.match(r.stdout, /rien à faire/);
-      assert.is(received, 0, 'the device was not even asked');
-      assert.ok(Buffer.from(dev.chip.bytes).equals(before));
-    } finally {
-      await pty.close();
-    }
+    let received = 0;
+    const receive = pty.port.receive.bind(pty.port);
+    pty.port.receive = (b: Uint8Array) => {
+      received += b.length;
+      receive(b);
+    };
+    const r = await onPty(pty, BAUD, 'flash', file('forged.img', forged));
+    assert.is(r.code, 1, r.stdout);
+    assert.match(r.stderr, /signature refusée/);
+    assert.not.match(r.stdout, /rien à faire/);
+    assert.is(received, 0, 'the device was not even asked');
+    assert.ok(Buffer.from(dev.chip.bytes).equals(before));
   });
+});
 
-  test('--force reinstalls the running image; a same-number build with another hash is not "identique"', async () => {
-    const dev = await flashDevice();
-    const pty = await devicePty(dev, BAUD);
+test('--force reinstalls the running image; a same-number build with another hash is not "identique"', async () => {
+  const dev = await flashDevice();
+  await withPty(dev, BAUD, async (pty) => {
     const same = await onPty(pty, BAUD, 'flash', file('factory.img', FACTORY));
     assert.is(same.code, 0);
     assert.match(same.stdout, /rien à faire \(--force pour la réinstaller\)/);

@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { FACTORY, flashDevice, dataSnapshot, devicePty, onPty, withPty } from './harness.ts';
+import { FACTORY, flashDevice, dataSnapshot, onPty, withPty } from './harness.ts';
 import { saphirAsync, saphirIn } from '../cli/run-cli.ts';
 import { bootChip } from '../../hw-sim/sim.ts';
 import { image, hashOf, tempFiles } from './images.ts';
@@ -85,170 +85,158 @@ withSocat('refusals leave the running image, boot state and ledger unchanged (CL
   const dev = await flashDevice();
   await withPty(dev, BAUD, async (pty) => {
     const before = Buffer.from(dev.chip.bytes);
-    try {
-      const board = await onPty(
-        pty,
-        BAUD,
-        'flash',
-        file('board.img', image({ version: '2.0.0', counter: 2, board: 0x1234 })),
-      );
-      assert.is(board.code, 1);
-      assert.match(board.stderr, /autre modèle/);
-      assert.match(board.stdout, /Rien n’a été écrit/);
-      const old = await onPty(pty, BAUD, 'flash', file('old.img', image({ version: '0.9.0', counter: 0 })));
-      assert.is(old.code, 1);
-      assert.match(old.stderr, /anti-retour/);
-      const sig = await onPty(
-        pty,
-        BAUD,
-        'flash',
-        file('sig.img', image({ version: '2.0.0', counter: 2, seed: new Uint8Array(32).fill(3) })),
-      );
-      assert.is(sig.code, 1);
-      assert.match(sig.stderr, /signature refusée/);
-      const bad = NEW.slice();
-      bad[4000] ^= 0xff;
-      const corrupt = await onPty(pty, BAUD, 'flash', file('corrupt.img', bad));
-      assert.is(corrupt.code, 1);
-      assert.match(corrupt.stderr, /corrompue/);
-      const trunc = await onPty(pty, BAUD, 'flash', file('trunc.img', NEW.subarray(0, 30000)));
-      assert.is(trunc.code, 1);
-      assert.match(trunc.stderr, /tronquée/);
-      const dry = await onPty(pty, BAUD, 'flash', '--dry-run', file('new.img', NEW));
-      assert.is(dry.code, 0);
-      assert.match(dry.stdout, /Essai à blanc/);
-      assert.ok(Buffer.from(dev.chip.bytes).equals(before), 'host and BEGIN refusals: chip byte for byte as it was');
+    const board = await onPty(
+      pty,
+      BAUD,
+      'flash',
+      file('board.img', image({ version: '2.0.0', counter: 2, board: 0x1234 })),
+    );
+    assert.is(board.code, 1);
+    assert.match(board.stderr, /autre modèle/);
+    assert.match(board.stdout, /Rien n’a été écrit/);
+    const old = await onPty(pty, BAUD, 'flash', file('old.img', image({ version: '0.9.0', counter: 0 })));
+    assert.is(old.code, 1);
+    assert.match(old.stderr, /anti-retour/);
+    const sig = await onPty(
+      pty,
+      BAUD,
+      'flash',
+      file('sig.img', image({ version: '2.0.0', counter: 2, seed: new Uint8Array(32).fill(3) })),
+    );
+    assert.is(sig.code, 1);
+    assert.match(sig.stderr, /signature refusée/);
+    const bad = NEW.slice();
+    bad[4000] ^= 0xff;
+    const corrupt = await onPty(pty, BAUD, 'flash', file('corrupt.img', bad));
+    assert.is(corrupt.code, 1);
+    assert.match(corrupt.stderr, /corrompue/);
+    const trunc = await onPty(pty, BAUD, 'flash', file('trunc.img', NEW.subarray(0, 30000)));
+    assert.is(trunc.code, 1);
+    assert.match(trunc.stderr, /tronquée/);
+    const dry = await onPty(pty, BAUD, 'flash', '--dry-run', file('new.img', NEW));
+    assert.is(dry.code, 0);
+    assert.match(dry.stdout, /Essai à blanc/);
+    assert.ok(Buffer.from(dev.chip.bytes).equals(before), 'host and BEGIN refusals: chip byte for byte as it was');
 
-      // The device's own checks, past a host that does not check: corrupted bundle, truncated manifest.
-      // The corrupted bundle streams into the inactive slot B and is refused by FINISH's check in place.
-      const c = await ServiceClient.open(pty.path, { baud: BAUD });
-      try {
-        await c.flash(bad).then(
-          () => assert.unreachable('corrupted image accepted'),
-          (e: FlashError) => assert.is(e.detail.reason, 'hash'),
-        );
-        const fake = image({ version: '2.0.0', counter: 2, size: 5000 });
-        const p = parseImage(fake);
-        if ('error' in p) throw new Error(p.error);
-        const truncated = new Uint8Array(fake.subarray(0, fake.length - 20));
-        await c.begin(truncated).then(
-          () => assert.unreachable('truncated image accepted'),
-          (e: FlashError) => assert.is(e.detail.reason, 'malformed'),
-        );
-        await c.finish().then(
-          () => assert.unreachable('finish without session'),
-          (e: FlashError) => assert.is(e.detail.reason, 'no-session'),
-        );
-      } finally {
-        await c.close();
-      }
-      const kept = (b: Uint8Array) =>
-        Buffer.concat([
-          b.subarray(LAYOUT.slotA.offset, LAYOUT.slotA.offset + LAYOUT.slotA.size),
-          b.subarray(LAYOUT.bootState.offset, LAYOUT.ledger.offset + LAYOUT.ledger.size),
-        ]);
-      assert.ok(
-        kept(dev.chip.bytes).equals(kept(before)),
-        'slot A, boot state, config and ledger byte for byte as they were',
+    // The device's own checks, past a host that does not check: corrupted bundle, truncated manifest.
+    // The corrupted bundle streams into the inactive slot B and is refused by FINISH's check in place.
+    const c = await ServiceClient.open(pty.path, { baud: BAUD });
+    try {
+      await c.flash(bad).then(
+        () => assert.unreachable('corrupted image accepted'),
+        (e: FlashError) => assert.is(e.detail.reason, 'hash'),
       );
-      assert.is(readJournal(bootChip(dev.chip)), null, 'the refused transfer is forgotten');
-      await dev.reboot();
-      assert.is(dev.booted?.imageHash, hashOf(FACTORY));
+      const fake = image({ version: '2.0.0', counter: 2, size: 5000 });
+      const p = parseImage(fake);
+      if ('error' in p) throw new Error(p.error);
+      const truncated = new Uint8Array(fake.subarray(0, fake.length - 20));
+      await c.begin(truncated).then(
+        () => assert.unreachable('truncated image accepted'),
+        (e: FlashError) => assert.is(e.detail.reason, 'malformed'),
+      );
+      await c.finish().then(
+        () => assert.unreachable('finish without session'),
+        (e: FlashError) => assert.is(e.detail.reason, 'no-session'),
+      );
     } finally {
-      await pty.close();
-    }
-  });
-
-  withSocat('link cut at random points: re-running resumes and completes', async () => {
-    // Larger than the window (6 × 4 KiB in flight), so a cut leaves bytes missing.
-    const BIG = image({ version: '1.2.0', counter: 2, size: 150000, salt: 5 });
-    const dev = await flashDevice();
-    const data = dataSnapshot(dev);
-    const pty = await devicePty(dev, BAUD);
-    const rnd = seeded(6);
-    try {
-      let resumed = 0;
-      for (let round = 0; round < 3; round++) {
-        // Cut points spread over the transfer, each later than the last (the device keeps what it has).
-        const cutAt = Math.floor(BIG.length * (0.1 + 0.15 * round + 0.1 * rnd()));
-        const c = await ServiceClient.open(pty.path, { baud: BAUD });
-        let cutting: Promise<void> | null = null;
-        const err = await c
-          .flash(BIG, {
-            onProgress: (p) => {
-              if (!cutting && p.done >= cutAt) cutting = pty.cut();
-            },
-          })
-          .then(
-            () => null,
-            (e: unknown) => e,
-          );
-        await cutting;
-        await c.close();
-        if (cutting) {
-          assert.instance(err, FlashError);
-          assert.ok(['link-lost', 'no-answer'].includes((err as FlashError).code), String(err));
-        }
-        await pty.reconnect();
-        const again = await ServiceClient.open(pty.path, { baud: BAUD });
-        const id = await again.identify();
-        await again.close();
-        assert.ok(id.session, 'the device kept the interrupted session');
-        const held = id.session!.received.reduce((n, [a, b]) => n + b - a, 0);
-        assert.ok(held >= resumed, 'never less than before');
-        assert.ok(held < BIG.length);
-        resumed = held;
-      }
-      assert.ok(resumed > BIG.length / 4);
-      const r = await onPty(pty, BAUD, 'flash', '--lang', 'en', file('big.img', BIG));
-      assert.is(r.code, 0, r.stderr);
-      assert.match(r.stdout, /Resumed: the device already held \d+ bytes/);
-      assert.is(dev.booted?.version, '1.2.0');
-      assert.ok(dataSnapshot(dev).equals(data));
-    } finally {
-      await pty.close();
-    }
-  });
-
-  withSocat('line lost between FINISH and the restart: the re-run only restarts the device', async () => {
-    const dev = await flashDevice();
-    const pty = await devicePty(dev, BAUD);
-    try {
-      const c = await ServiceClient.open(pty.path, { baud: BAUD });
-      await c.flash(NEW);
       await c.close();
-      const r = await onPty(pty, BAUD, 'flash', '--lang', 'en', file('new.img', NEW));
-      assert.is(r.code, 0, r.stderr);
-      assert.match(r.stdout, /already written to slot B, waiting for a restart/);
-      assert.match(r.stdout, /Restarted on 1\.1\.0, confirmed/);
-    } finally {
-      await pty.close();
     }
+    const kept = (b: Uint8Array) =>
+      Buffer.concat([
+        b.subarray(LAYOUT.slotA.offset, LAYOUT.slotA.offset + LAYOUT.slotA.size),
+        b.subarray(LAYOUT.bootState.offset, LAYOUT.ledger.offset + LAYOUT.ledger.size),
+      ]);
+    assert.ok(
+      kept(dev.chip.bytes).equals(kept(before)),
+      'slot A, boot state, config and ledger byte for byte as they were',
+    );
+    assert.is(readJournal(bootChip(dev.chip)), null, 'the refused transfer is forgotten');
+    await dev.reboot();
+    assert.is(dev.booted?.imageHash, hashOf(FACTORY));
   });
+});
 
-  withSocat('an image that does not confirm is reverted at the next reset', async () => {
-    const dev = await flashDevice();
-    dev.firmwareModel!.selfTestPasses = false;
-    const pty = await devicePty(dev, BAUD);
-    try {
-      const r = await onPty(pty, BAUD, 'flash', '--lang', 'en', file('new.img', NEW));
-      assert.is(r.code, 0, r.stderr);
-      assert.match(r.stdout, /test mode/);
-      assert.ok(dev.booted?.pendingConfirm);
-      await dev.reboot();
-      assert.is(dev.booted?.imageHash, hashOf(FACTORY));
-      assert.not.ok(dev.booted?.pendingConfirm);
-    } finally {
-      await pty.close();
+withSocat('link cut at random points: re-running resumes and completes', async () => {
+  // Larger than the window (6 × 4 KiB in flight), so a cut leaves bytes missing.
+  const BIG = image({ version: '1.2.0', counter: 2, size: 150000, salt: 5 });
+  const dev = await flashDevice();
+  const data = dataSnapshot(dev);
+  await withPty(dev, BAUD, async (pty) => {
+    const rnd = seeded(6);
+    let resumed = 0;
+    for (let round = 0; round < 3; round++) {
+      // Cut points spread over the transfer, each later than the last (the device keeps what it has).
+      const cutAt = Math.floor(BIG.length * (0.1 + 0.15 * round + 0.1 * rnd()));
+      const c = await ServiceClient.open(pty.path, { baud: BAUD });
+      let cutting: Promise<void> | null = null;
+      const err = await c
+        .flash(BIG, {
+          onProgress: (p) => {
+            if (!cutting && p.done >= cutAt) cutting = pty.cut();
+          },
+        })
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
+      await cutting;
+      await c.close();
+      if (cutting) {
+        assert.instance(err, FlashError);
+        assert.ok(['link-lost', 'no-answer'].includes((err as FlashError).code), String(err));
+      }
+      await pty.reconnect();
+      const again = await ServiceClient.open(pty.path, { baud: BAUD });
+      const id = await again.identify();
+      await again.close();
+      assert.ok(id.session, 'the device kept the interrupted session');
+      const held = id.session!.received.reduce((n, [a, b]) => n + b - a, 0);
+      assert.ok(held >= resumed, 'never less than before');
+      assert.ok(held < BIG.length);
+      resumed = held;
     }
+    assert.ok(resumed > BIG.length / 4);
+    const r = await onPty(pty, BAUD, 'flash', '--lang', 'en', file('big.img', BIG));
+    assert.is(r.code, 0, r.stderr);
+    assert.match(r.stdout, /Resumed: the device already held \d+ bytes/);
+    assert.is(dev.booted?.version, '1.2.0');
+    assert.ok(dataSnapshot(dev).equals(data));
   });
+});
 
-  withSocat('clear errors: no such port, port busy, no answer with the baud rate', async () => {
-    const none = await saphirIn(['device', 'info', '--port', join(dir, 'nope')]);
-    assert.is(none.code, 1);
-    assert.match(none.stderr, /port série introuvable/);
-    const dev = await flashDevice();
-    const pty = await devicePty(dev, BAUD);
+withSocat('line lost between FINISH and the restart: the re-run only restarts the device', async () => {
+  const dev = await flashDevice();
+  await withPty(dev, BAUD, async (pty) => {
+    const c = await ServiceClient.open(pty.path, { baud: BAUD });
+    await c.flash(NEW);
+    await c.close();
+    const r = await onPty(pty, BAUD, 'flash', '--lang', 'en', file('new.img', NEW));
+    assert.is(r.code, 0, r.stderr);
+    assert.match(r.stdout, /already written to slot B, waiting for a restart/);
+    assert.match(r.stdout, /Restarted on 1\.1\.0, confirmed/);
+  });
+});
+
+withSocat('an image that does not confirm is reverted at the next reset', async () => {
+  const dev = await flashDevice();
+  dev.firmwareModel!.selfTestPasses = false;
+  await withPty(dev, BAUD, async (pty) => {
+    const r = await onPty(pty, BAUD, 'flash', '--lang', 'en', file('new.img', NEW));
+    assert.is(r.code, 0, r.stderr);
+    assert.match(r.stdout, /test mode/);
+    assert.ok(dev.booted?.pendingConfirm);
+    await dev.reboot();
+    assert.is(dev.booted?.imageHash, hashOf(FACTORY));
+    assert.not.ok(dev.booted?.pendingConfirm);
+  });
+});
+
+withSocat('clear errors: no such port, port busy, no answer with the baud rate', async () => {
+  const none = await saphirIn(['device', 'info', '--port', join(dir, 'nope')]);
+  assert.is(none.code, 1);
+  assert.match(none.stderr, /port série introuvable/);
+  const dev = await flashDevice();
+  await withPty(dev, BAUD, async (pty) => {
     const holder = await ServiceClient.open(pty.path, { baud: BAUD });
     const busy = await saphirIn(['flash', '--port', pty.path, '--lang', 'en', file('new.img', NEW)]);
     await holder.close();
