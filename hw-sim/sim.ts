@@ -343,7 +343,12 @@ export class Simulator {
     this.boots++;
     this.events.power?.(`boot (${this.bootMode})`);
     if (this.firmwareModel) {
-      if (this.pendingConfirm && this.firmwareModel.selfTestPasses) confirm();
+      try {
+        if (this.pendingConfirm && this.firmwareModel.selfTestPasses) confirm();
+      } catch (e) {
+        if (!(e instanceof PowerCut)) throw e;
+      }
+      await this.settle(); // a cut in the confirm powers the device off, as with a real firmware
       return;
     }
     this.vm = await QjsDevice.start({
