@@ -3,16 +3,16 @@
 // time of its bytes (19-byte binary entries, 8N1). Target: full ≤ 1.3 × line.
 import { exposeServicePort } from '../hw-sim/pty.ts';
 import { ServiceClient } from '../src/node/flash-client.ts';
-import { TestDevice } from '../test/flash/harness.ts';
+import { flashDevice } from '../test/flash/harness.ts';
 import { LAYOUT } from '../hw-sim/layout.ts';
 import { MirroredLedger } from '../src/ledger/index.ts';
 import { LEDGER_ENTRY_BYTES } from '../src/service/protocol.ts';
 
 export default async function (): Promise<Record<string, number>> {
   const baud = 115200;
-  const dev = new TestDevice();
+  const dev = await flashDevice();
   // The device's partition: the time mark, then two mirrored logs (src/ledger/mirror.ts).
-  const ledger = MirroredLedger.open(dev.nor.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), {
+  const ledger = MirroredLedger.open(dev.chip.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), {
     deviceId: dev.deviceId,
   });
   for (let i = ledger.count; i < ledger.capacity; i++) {
@@ -25,7 +25,7 @@ export default async function (): Promise<Record<string, number>> {
     });
   }
   const n = ledger.count;
-  const pty = await exposeServicePort(dev, { baud });
+  const pty = await exposeServicePort(dev.serviceHost(), { baud });
   try {
     const c = await ServiceClient.open(pty.path, { baud });
     try {

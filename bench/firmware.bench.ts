@@ -1,12 +1,9 @@
-// Firmware figures, on the real bundle in QuickJS (quickjs-emscripten release-sync) through the test
-// HAL device: scan → verdict time, heap peak on the text path, camera VGA frame → verdict, boot time,
+// Firmware figures, on the real bundle in QuickJS (quickjs-emscripten release-sync) on hw-sim's
+// device (a Simulator, the firmware tests' harness): scan → verdict time, heap peak on the text path, camera VGA frame → verdict, boot time,
 // bundle sizes. Targets: docs/firmware.md.
 import { readFileSync } from 'node:fs';
-import { QjsDevice } from '../hw-sim/qjs-host.ts';
-import { TestDevice } from '../test/firmware/test-device.ts';
-import { bundleText, chipWith, ticket } from '../test/firmware/harness.ts';
+import { boot, bundleText, chipWith, scanSerial, showFrame, ticket } from '../test/firmware/harness.ts';
 import { CORE_PATH, DIST } from '../tools/paths.ts';
-import { VM_LIMITS } from '../hw-sim/sim.ts';
 import { join } from 'node:path';
 import { qrFrame } from '../test/input/helpers.ts';
 import { build } from 'esbuild';
@@ -21,27 +18,24 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-async function start(bundle: string, ledgerSectors = 16) {
-  const chip = chipWith();
-  const td = new TestDevice({ chip, ledgerSectors });
-  const vm = await QjsDevice.start({ bundle, device: td.device, ...VM_LIMITS });
-  return { td, vm };
-}
+/** The bundle booted on a fresh chip (`ledgerSectors` 0: the real 1 MiB ledger partition). */
+const start = (bundle: string, ledgerSectors = 16) => boot(chipWith(), { bundle, ledgerSectors });
 
 /** Peak heap over a text session: scans of every kind, payments, keys. */
 async function heapPeak(bundle: string): Promise<number> {
-  const { td, vm } = await start(bundle);
-  let peak = vm.heapUsed();
+  const sim = await start(bundle);
+  let peak = sim.heapUsed();
   for (let i = 0; i < 120; i++) {
     const kind = i % 4;
-    td.scanSerial(
+    await scanSerial(
+      sim,
       kind === 0 ? 'garbage' : ticket({ number: 1000 + i, prizeEur: kind === 1 ? 0 : kind === 2 ? 150 : 500 }),
     );
-    peak = Math.max(peak, vm.heapUsed());
-    td.press(kind === 2 ? 'OK' : 'C');
-    peak = Math.max(peak, vm.heapUsed());
+    peak = Math.max(peak, sim.heapUsed());
+    await sim.press(kind === 2 ? 'OK' : 'C');
+    peak = Math.max(peak, sim.heapUsed());
   }
-  vm.dispose();
+  sim.dispose();
   return peak;
 }
 
@@ -98,48 +92,48 @@ export default async function (): Promise<Record<string, number>> {
   const size = JSON.parse(readFileSync(join(DIST, 'size.json'), 'utf8'));
 
   // Warm the WASM engine (first-run tier-up), then boot on the real 1 MiB ledger partition.
-  (await start(bundle)).vm.dispose();
+  (await start(bundle)).dispose();
   const boots: number[] = [];
   for (let i = 0; i < 5; i++) {
     const t = performance.now();
-    const { vm } = await start(bundle, 0);
+    const sim = await start(bundle, 0);
     boots.push(performance.now() - t);
-    vm.dispose();
+    sim.dispose();
   }
 
-  const { td, vm } = await start(bundle);
+  const sim = await start(bundle);
   const codes = Array.from({ length: 61 }, (_, i) => ticket({ number: 500 + i, prizeEur: i % 3 === 0 ? 150 : 0 }));
-  for (const c of codes.slice(0, 5)) td.scanSerial(c);
+  for (const c of codes.slice(0, 5)) await scanSerial(sim, c);
   const scans: number[] = [];
   const scansCpu: number[] = [];
   for (const c of codes) {
     const c0 = process.cpuUsage();
     const t = performance.now();
-    td.scanSerial(c);
+    await scanSerial(sim, c);
     scans.push(performance.now() - t);
     const cpu = process.cpuUsage(c0);
     scansCpu.push((cpu.user + cpu.system) / 1000);
-    td.press('C');
+    await sim.press('C');
   }
   // Wall and CPU time of this thread (QuickJS runs synchronously here): CPU is steadier on a busy machine.
   const cams: number[] = [];
   const camsCpu: number[] = [];
   for (let i = 0; i < 15; i++) {
     const frame = qrFrame(ticket({ number: 900 + i, prizeEur: i % 2 ? 150 : 0 }), { x: 30 + 25 * i, y: 20 + 12 * i });
-    td.time.advance(4000);
-    const before = td.screens.length;
+    await sim.run(4000);
+    const before = sim.screens.length;
     const c = process.cpuUsage();
     const t = performance.now();
-    td.cameras[0].push(frame);
+    await showFrame(sim, frame);
     const ms = performance.now() - t;
     const cpu = process.cpuUsage(c);
-    if (td.screens.length > before) {
+    if (sim.screens.length > before) {
       cams.push(ms);
       camsCpu.push((cpu.user + cpu.system) / 1000);
     }
-    td.press('C');
+    await sim.press('C');
   }
-  vm.dispose();
+  sim.dispose();
 
   const v = await verifyVsNoble();
   return {

@@ -13,14 +13,14 @@
 // median of 10. `saphir flash` skips the IDENTIFY (it has just asked): service_auth_after_identify_ms.
 import { exposeServicePort } from '../hw-sim/pty.ts';
 import { ServiceClient } from '../src/node/flash-client.ts';
-import { TestDevice } from '../test/flash/harness.ts';
+import { flashDevice } from '../test/flash/harness.ts';
 import { image } from '../test/flash/images.ts';
 
 let ramPeak = 0;
 
 async function efficiency(baud: number, size: number): Promise<number> {
-  const dev = new TestDevice();
-  const pty = await exposeServicePort(dev, { baud });
+  const dev = await flashDevice();
+  const pty = await exposeServicePort(dev.serviceHost(), { baud });
   try {
     const img = image({ version: '1.1.0', counter: 2, size, salt: baud });
     const c = await ServiceClient.open(pty.path, { baud });
@@ -40,8 +40,8 @@ async function efficiency(baud: number, size: number): Promise<number> {
 }
 
 async function authMs(baud: number, runs: number, identified: boolean): Promise<number> {
-  const dev = new TestDevice();
-  const pty = await exposeServicePort(dev, { baud });
+  const dev = await flashDevice();
+  const pty = await exposeServicePort(dev.serviceHost(), { baud });
   try {
     const times: number[] = [];
     for (let i = 0; i < runs; i++) {
@@ -63,8 +63,8 @@ async function authMs(baud: number, runs: number, identified: boolean): Promise<
 }
 
 async function flashMany(n: number): Promise<number> {
-  const devs = Array.from({ length: n }, () => new TestDevice());
-  const ptys = await Promise.all(devs.map((d) => exposeServicePort(d, { baud: 921600 })));
+  const devs = await Promise.all(Array.from({ length: n }, () => flashDevice()));
+  const ptys = await Promise.all(devs.map((d) => exposeServicePort(d.serviceHost(), { baud: 921600 })));
   try {
     const img = image({ version: '1.2.0', counter: 2, size: 120_000, salt: 4 });
     const t0 = performance.now();

@@ -65,7 +65,12 @@ export interface PeripheralOptions {
   /** The device's network and its Ed25519 key (docs/registry.md); without them the HAL has neither. */
   network?: SimNetwork;
   deviceKey?: { publicKey: Uint8Array; sign(message: Uint8Array): Uint8Array };
+  /** The ledger partition cut to its first N sectors (tests: opening a ledger reads all of it); default all. */
+  ledgerSectors?: number;
 }
+
+/** An output a fault hook can make throw (`Peripherals.failNext`). */
+export type FailingOutput = 'display' | 'beeper' | 'led';
 
 type InputKind = 'hid-keyboard' | 'hid-pos' | 'serial' | 'camera' | 'keypad';
 
@@ -99,6 +104,10 @@ export class Peripherals {
   readonly serialOut: Uint8Array[] = [];
   watchdogTimeoutMs = 0;
   kicks = 0;
+  /** Virtual time of the last watchdog kick. */
+  lastKick = 0;
+  /** Fault hook: the next call of this output throws (`<output> failure`), to test the app's error handling. */
+  failNext: FailingOutput | null = null;
   readonly device: Device;
   private readonly inputs: Record<InputKind, Source<unknown>[]> = {
     'hid-keyboard': [],
@@ -143,6 +152,12 @@ export class Peripherals {
     const open = this.inputs.camera.filter((s) => !s.closed) as CameraSource[];
     for (const s of open) s.latest(frame);
     return open.length > 0;
+  }
+
+  private fail(what: FailingOutput): void {
+    if (this.failNext !== what) return;
+    this.failNext = null;
+    throw new Error(`${what} failure`);
   }
 
   private build(): Device {
@@ -229,6 +244,7 @@ export class Peripherals {
         }
         show(lines: readonly string[]): void {
           if (self.off) return;
+          self.fail('display');
           const ls = Array.isArray(lines) ? lines : [];
           self.screen = ls.slice(0, self.rows).map((l) => String(l).slice(0, self.columns));
           o.events?.display?.(self.screen);
@@ -237,6 +253,7 @@ export class Peripherals {
       Beeper: class {
         play(tones: readonly Tone[]): void {
           if (self.off) return;
+          self.fail('beeper');
           const b = {
             t: sched.now,
             tones: (Array.isArray(tones) ? tones : []).map((x) => ({ hz: Number(x.hz), ms: Number(x.ms) })),
@@ -249,6 +266,7 @@ export class Peripherals {
       Led: class {
         set(color: LedColor): void {
           if (self.off) return;
+          self.fail('led');
           self.led = color === 'green' || color === 'red' ? color : 'off';
           o.events?.led?.(self.led);
         }
@@ -258,7 +276,7 @@ export class Peripherals {
         readonly size: number;
         private readonly _part: Flash;
         constructor(opts: FlashOptions) {
-          this._part = partitionFlash(o.chip, opts?.partition);
+          this._part = partitionFlash(o.chip, opts?.partition, o.ledgerSectors);
           this.size = this._part.size;
         }
         read(offset: number, byteLength: number): Uint8Array {
@@ -309,6 +327,7 @@ export class Peripherals {
         }
         kick(): void {
           self.kicks++;
+          self.lastKick = sched.now;
           if (self.watchdogEvent) sched.cancel(self.watchdogEvent);
           self.watchdogEvent = sched.after(self.watchdogTimeoutMs, () => {
             self.watchdogEvent = 0;
@@ -369,8 +388,8 @@ class CameraSource extends Source<Frame> implements Camera {
   }
 }
 
-/** The HAL Flash of a firmware partition of the chip. */
-export function partitionFlash(chip: NorFlash, partition: unknown): Flash {
+/** The HAL Flash of a firmware partition of the chip; `ledgerSectors` cuts the ledger partition to that many sectors. */
+export function partitionFlash(chip: NorFlash, partition: unknown, ledgerSectors?: number): Flash {
   const p =
     partition === 'config'
       ? LAYOUT.config
@@ -380,5 +399,7 @@ export function partitionFlash(chip: NorFlash, partition: unknown): Flash {
           ? LAYOUT.outbox
           : null;
   if (!p) throw new TypeError("Flash partition must be 'config', 'ledger' or 'outbox'");
+  if (p === LAYOUT.ledger && ledgerSectors)
+    return chip.partition(p.offset, Math.min(p.size, ledgerSectors * SECTOR_SIZE));
   return chip.partition(p.offset, p.size);
 }

@@ -33,8 +33,9 @@ import { simHost } from './host.ts';
 import type { Payment } from '../src/ledger/index.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8Encode } from '../src/utf8.ts';
+import type { ServiceHost } from './service.ts';
 
-/** The device's VM limits: the simulator, the firmware tests (test/firmware/harness.ts) and the firmware bench run the bundle under these. */
+/** The device's VM limits, the only ones: every Simulator (so the firmware tests and the firmware bench) runs the bundle under these. */
 export const VM_LIMITS = { memoryLimit: 8 << 20, stackLimit: 256 * 1024, deadlineMs: 2000 };
 
 /** firmware/dist/saphir-fw.js, built first when missing or stale: the host's (hw-sim/host.ts). */
@@ -120,6 +121,18 @@ export interface SimOptions {
    * key for a production device, the published development device key otherwise.
    */
   deviceSeedHex?: string;
+  /** The ledger partition cut to its first N sectors (opening a ledger reads all of it: tests stay quick); default all. */
+  ledgerSectors?: number;
+  /**
+   * No firmware VM: the bootloader runs, and the image it starts is modelled by its self-test alone
+   * (a trial image is confirmed when `selfTestPasses`). For the bootloader and service-port tests,
+   * whose images are not bundles. Boots then complete synchronously.
+   */
+  firmwareModel?: FirmwareModel;
+}
+
+export interface FirmwareModel {
+  selfTestPasses: boolean;
 }
 
 export class SimError extends Error {}
@@ -149,6 +162,13 @@ export class Simulator {
   /** Scans that found no open input of their kind. */
   undelivered = 0;
   boots = 0;
+  /** How many times the running firmware confirmed its image. */
+  confirms = 0;
+  /** The last reboot the service port asked for (`serviceHost().reboot`), to await. */
+  restarting: Promise<void> = Promise.resolve();
+  readonly ledgerSectors: number | undefined;
+  /** Set: no VM, the firmware is modelled (SimOptions.firmwareModel); its self-test result can be changed. */
+  readonly firmwareModel: FirmwareModel | undefined;
   private rtcOffset: number;
   private resetReason: string | undefined;
   private bundleText: string | undefined;
@@ -174,6 +194,8 @@ export class Simulator {
     this.deviceId = o.deviceId ?? 'SIM-0001';
     this.events = o.events ?? {};
     this.registry = o.registry;
+    this.ledgerSectors = o.ledgerSectors;
+    this.firmwareModel = o.firmwareModel;
     if (o.registry) this.network = new SimNetwork(seededRng(`${o.seed ?? 1}:network`), () => this.now);
   }
 
@@ -273,18 +295,19 @@ export class Simulator {
       }
       if ('error' in b) throw new SimError(`bootloader: ${b.error}`);
       this.booted = b;
-      bundle = new TextDecoder().decode(b.bundle);
+      bundle = this.firmwareModel ? '' : new TextDecoder().decode(b.bundle);
       this.bootMode = `image slot ${'AB'[b.slot]} v${b.version}`;
       this.imageHash = b.imageHash;
       this.pendingConfirm = b.pendingConfirm;
       confirm = () => {
         b.confirm();
         this.pendingConfirm = false;
+        this.confirms++;
       };
     } else {
       if (trust.production) throw new SimError('bootloader: no image, and a production device has no developer mode');
-      if (this.bundleText === undefined) this.bundleText = ensureBundle();
-      bundle = this.bundleText;
+      if (this.bundleText === undefined && !this.firmwareModel) this.bundleText = ensureBundle();
+      bundle = this.bundleText ?? '';
       this.bootMode = 'developer';
       this.booted = null;
       this.imageHash = bundleHash(bundle);
@@ -309,6 +332,7 @@ export class Simulator {
     const periph = new Peripherals({
       scheduler: this.scheduler,
       chip: this.chip,
+      ledgerSectors: this.ledgerSectors,
       rtcBase: () => this.rtcOffset,
       identity,
       network: this.network,
@@ -333,6 +357,15 @@ export class Simulator {
     this.periph = periph;
     this.boots++;
     this.events.power?.(`boot (${this.bootMode})`);
+    if (this.firmwareModel) {
+      try {
+        if (this.pendingConfirm && this.firmwareModel.selfTestPasses) confirm();
+      } catch (e) {
+        if (!(e instanceof PowerCut)) throw e;
+      }
+      await this.settle(); // a cut in the confirm powers the device off, as with a real firmware
+      return;
+    }
     this.vm = await QjsDevice.start({
       bundle,
       device: periph.device,
@@ -459,7 +492,33 @@ export class Simulator {
   ledger(): Payment[] {
     // Reading needs the chip powered; a later boot powers it anyway.
     this.chip.powerOn();
-    return readLedgerPartition(partitionFlash(this.chip, 'ledger'));
+    return readLedgerPartition(partitionFlash(this.chip, 'ledger', this.ledgerSectors));
+  }
+
+  /**
+   * The device as its service port sees it (hw-sim/service.ts): the chip, the running image, REBOOT
+   * (awaitable as `restarting`), the ledger, the device key and clock; a power cut in a request
+   * restarts the device. `over` replaces any of these (a test's or the CLI's own handling).
+   */
+  serviceHost(over: Partial<ServiceHost> = {}): ServiceHost {
+    return {
+      chip: bootChip(this.chip),
+      deviceId: this.deviceId,
+      running: () => this.booted,
+      reboot: () => {
+        this.restarting = this.reboot();
+        this.restarting.catch(() => {});
+      },
+      ledgerEntries: () => this.ledger(),
+      deviceKey: this.deviceKey,
+      nowMs: () => this.clock,
+      powerLost: () => {
+        this.powerOff('power cut');
+        this.restarting = this.boot();
+        this.restarting.catch(() => {});
+      },
+      ...over,
+    };
   }
 
   /**

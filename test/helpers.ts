@@ -7,6 +7,8 @@ import { test as uvuTest } from 'uvu';
 import { ROOT } from '../tools/paths.ts';
 // The simulator's host in Node (hw-sim/host.ts): node:crypto, files, the firmware build.
 import '../hw-sim/node-host.ts';
+import fc from 'fast-check';
+import { publicKeyOf } from '../src/crypto/ed25519.ts';
 
 export { ROOT };
 export const FIXTURES = join(ROOT, 'test', 'fixtures');
@@ -158,4 +160,26 @@ export function requireTool(
 export function requireTools(names: string[], opts: { t?: typeof uvuTest } = {}): Register {
   const missing = names.find((n) => toolMissing(n) !== null);
   return requireTool(missing ?? names[0], undefined, opts);
+}
+
+/**
+ * fast-check: a key (`pub`), a message signed by `sign` (`sig`, `msg`), and copies of the three (`s`, `p`,
+ * `m`) with one bit flipped in the signature, the key or the message (or, for `where` 3, none).
+ */
+export function signedThenFlipped(sign: (message: Uint8Array, seed: Uint8Array) => Uint8Array) {
+  return fc
+    .tuple(
+      fc.uint8Array({ minLength: 32, maxLength: 32 }),
+      fc.uint8Array({ maxLength: 80 }),
+      fc.nat(),
+      fc.integer({ min: 0, max: 3 }),
+    )
+    .map(([seed, msg, bit, where]) => {
+      const pub = publicKeyOf(seed);
+      const sig = sign(msg, seed);
+      const [s, p, m] = [sig.slice(), pub.slice(), msg.slice()];
+      const t = [s, p, m][where];
+      if (t && t.length > 0) t[(bit >> 3) % t.length] ^= 1 << (bit & 7);
+      return { sig, msg, pub, s, p, m };
+    });
 }

@@ -1,5 +1,6 @@
-// Runs the real `saphir` command: as a child process (bin/saphir.mjs), or in this process (`saphirIn`).
-import { spawnSync } from 'node:child_process';
+// Runs the real `saphir` command: as a child process (bin/saphir.mjs), waited for (`saphir`) or not
+// (`saphirAsync`, while this process serves it a device), or in this process (`saphirIn`).
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from '../helpers.ts';
 
@@ -9,16 +10,56 @@ export interface CliResult {
   stderr: string;
 }
 
+const BIN = join(ROOT, 'bin', 'saphir.mjs');
+const cliEnv = (env: Record<string, string>) => ({
+  ...process.env,
+  SAPHIR_DEBUG: '',
+  LANG: 'C.UTF-8',
+  LC_ALL: '',
+  LC_MESSAGES: '',
+  ...env,
+});
+
 /** `env` adds to the environment; the language is French unless `env` sets LANG (or --lang says). */
-export function saphir(args: string[], input?: string | Uint8Array, env: Record<string, string> = {}): CliResult {
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), ...args], {
-    cwd: ROOT,
+export function saphir(
+  args: string[],
+  input?: string | Uint8Array,
+  env: Record<string, string> = {},
+  cwd = ROOT,
+): CliResult {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
     input,
     maxBuffer: 256 << 20,
-    env: { ...process.env, SAPHIR_DEBUG: '', LANG: 'C.UTF-8', LC_ALL: '', LC_MESSAGES: '', ...env },
+    env: cliEnv(env),
   });
   if (r.error) throw r.error;
   return { code: r.status ?? -1, stdout: r.stdout.toString('utf8'), stderr: r.stderr.toString('utf8') };
+}
+
+/**
+ * `saphir ARGS…` in a child process without blocking this one (a device this process simulates answers
+ * it meanwhile). `tty`: run on a pseudo-terminal by util-linux `script` (stdout and stderr both arrive
+ * on stdout). Killed after `timeoutMs` (default 30 s).
+ */
+export function saphirAsync(args: string[], opts: { timeoutMs?: number; tty?: boolean } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const argv = [process.execPath, BIN, ...args];
+    const o = { cwd: ROOT, env: cliEnv({}), stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'] };
+    const p = opts.tty
+      ? spawn('script', ['-qfec', argv.map((a) => JSON.stringify(a)).join(' '), '/dev/null'], o)
+      : spawn(argv[0], argv.slice(1), o);
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d) => (stdout += d));
+    p.stderr.on('data', (d) => (stderr += d));
+    const t = setTimeout(() => p.kill('SIGKILL'), opts.timeoutMs ?? 30000);
+    p.on('error', reject);
+    p.on('close', (code) => {
+      clearTimeout(t);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+  });
 }
 
 /** No JavaScript stack trace leaked to the user. */

@@ -2,6 +2,7 @@
 // simulated device; `saphir sim --explore` replays one schedule and prints its JSON summary.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { saphir } from '../cli/run-cli.ts';
 import { parseScenario, ScenarioError } from '../../hw-sim/scenario.ts';
 import { runScenario } from '../../hw-sim/runner.ts';
 import { Simulator } from '../../hw-sim/sim.ts';
@@ -9,7 +10,6 @@ import { LAYOUT } from '../../hw-sim/layout.ts';
 import { makeSchedule, scenarioYaml } from '../../hw-sim/explore/index.ts';
 import { toScenario } from '../../hw-sim/explore/schedule.ts';
 import { resolveCode } from '../../hw-sim/explore/explore.ts';
-import { saphir } from '../cli/run-cli.ts';
 
 test('explorer steps parse, and a bad one is refused with its line', () => {
   const sc = parseScenario(

@@ -8,9 +8,7 @@ import { join } from 'node:path';
 import { verifyImage, DEV_FIRMWARE_PUBLIC_KEY_HEX } from '../../src/image/format.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
-import { QjsDevice } from '../../hw-sim/qjs-host.ts';
-import { bundleText, chipWith, flat, ticket, ROOT_DIR } from './harness.ts';
-import { TestDevice } from './test-device.ts';
+import { boot, bundleText, chipWith, flat, scanSerial, ticket, ROOT_DIR } from './harness.ts';
 import { saphir } from '../cli/run-cli.ts';
 
 import * as mod from '../../tools/build.ts';
@@ -109,17 +107,16 @@ test('production build: needs a key file, signs with it, never trusts the test k
   assert.not.ok(verifyImage(img, fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX)).ok);
 
   // The test configuration trusts key 0: a production firmware refuses that config and trusts nothing.
-  const td = new TestDevice({ chip: chipWith() });
-  const vm = await QjsDevice.start({ bundle: readFileSync(out.bundlePath, 'utf8'), device: td.device });
+  const sim = await boot(chipWith(), { bundle: readFileSync(out.bundlePath, 'utf8') });
   try {
     assert.ok(
-      td.logs.some((l) => /config defaults .*test key id 0/.test(l)),
-      td.logs.join('\n'),
+      sim.periph!.logs.some((l) => /config defaults .*test key id 0/.test(l)),
+      sim.periph!.logs.join('\n'),
     );
-    td.scanSerial(ticket({ number: 1, prizeEur: 150 }));
-    assert.match(flat(td.screen), /^NON VALIDE \| clé de signature \| inconnue/);
+    await scanSerial(sim, ticket({ number: 1, prizeEur: 150 }));
+    assert.match(flat(sim.screen), /^NON VALIDE \| clé de signature \| inconnue/);
   } finally {
-    vm.dispose();
+    sim.dispose();
   }
 });
 

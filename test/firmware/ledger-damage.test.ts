@@ -9,8 +9,7 @@ import { LAYOUT, SECTOR_SIZE } from '../../hw-sim/layout.ts';
 import { MARK_BLOCKS, MirroredLedger, type Payment } from '../../src/ledger/index.ts';
 import { HEADER_SIZE, SLOT_SIZE, slotState } from '../../src/ledger/format.ts';
 import { frenchDateTime } from '../../firmware/paris-time.ts';
-import { boot, chipWith, flat, ticket } from './harness.ts';
-import { TestDevice, partitionOf } from './test-device.ts';
+import { boot, chipWith, flat, partitionOf, scanSerial, ticket } from './harness.ts';
 import { LONG } from '../helpers.ts';
 
 /** 2 mark sectors and two logs of 11 sectors: 300 payments fill 3 sectors of each log and a part of a 4th. */
@@ -18,7 +17,7 @@ const SECTORS = 24;
 const LOG = (SECTORS - MARK_BLOCKS) / 2;
 const N = 300;
 const DEVICE = 'SPH-000042';
-const T0 = Date.UTC(2026, 5, 1, 9); // within clockJumpDays of TestDevice's clock (2026-06-15)
+const T0 = Date.UTC(2026, 5, 1, 9); // within clockJumpDays of the simulator's clock (2026-06-15)
 
 const payments: Payment[] = Array.from({ length: N }, (_, i) => ({
   emission: 1,
@@ -58,26 +57,25 @@ function places(chip: NorFlash) {
 
 /** Boots the damaged chip; returns the keys the app's ledger no longer finds as they were paid. */
 async function bootAndCheck(chip: NorFlash, scan?: Payment) {
-  const td = new TestDevice({ chip, ledgerSectors: SECTORS });
-  const { vm } = await boot(chip, 'quickjs', td);
+  const sim = await boot(chip, { ledgerSectors: SECTORS });
   try {
     const keys = JSON.stringify(payments.map((p) => [p.emission, p.block, p.number, p.paidAtMs]));
-    const missing = vm.eval(`(() => { const l = saphir.ledger, bad = [];
+    const missing = sim.vm!.eval(`(() => { const l = saphir.ledger, bad = [];
       for (const k of ${keys}) { const p = l.find({ emission: k[0], block: k[1], number: k[2] });
         if (!p || p.paidAtMs !== k[3] || p.deviceId !== '${DEVICE}' || p.prizeEur !== 150) bad.push(k.slice(0, 3).join('-')); }
       return bad.join(' '); })()`) as string;
-    assert.match(flat(td.screen), /PRÊT/, `${flat(td.screen)}\n${td.logs.join('\n')}`);
+    assert.match(flat(sim.screen), /PRÊT/, `${flat(sim.screen)}\n${sim.periph!.logs.join('\n')}`);
     if (scan) {
-      td.scanSerial(ticket({ emission: scan.emission, block: scan.block, number: scan.number, prizeEur: 150 }));
-      const s = flat(td.screen);
+      await scanSerial(sim, ticket({ emission: scan.emission, block: scan.block, number: scan.number, prizeEur: 150 }));
+      const s = flat(sim.screen);
       assert.ok(s.startsWith('DÉJÀ PAYÉ') && s.includes(frenchDateTime(scan.paidAtMs)) && s.includes(DEVICE), s);
-      td.press('OK'); // back to ready: a paid ticket offers nothing to pay
-      assert.match(flat(td.screen), /PRÊT/);
+      await sim.press('OK'); // back to ready: a paid ticket offers nothing to pay
+      assert.match(flat(sim.screen), /PRÊT/);
     }
-    assert.equal(vm.faults, []);
-    return { missing, logs: td.logs };
+    assert.equal(sim.faults, []);
+    return { missing, logs: sim.periph!.logs };
   } finally {
-    vm.dispose();
+    sim.dispose();
   }
 }
 

@@ -3,8 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MirroredLedger } from '../../src/ledger/index.ts';
-import { boot, chipWith, flat, testConfig, ticket } from './harness.ts';
-import { TestDevice, partitionOf } from './test-device.ts';
+import { boot, chipWith, flat, partitionOf, scanSerial, testConfig, ticket } from './harness.ts';
 
 /** 2 mark sectors and two logs of 3 sectors: each log holds (3 - 2) × 102 = 102 payments. */
 const SECTORS = 8;
@@ -17,24 +16,23 @@ test('a full ledger: ERREUR registre plein, nothing written, both logs unchanged
   for (let i = 0; i < 102; i++)
     l.record({ emission: 1, block: 1, number: i, prizeEur: 150, paidAtMs: Date.UTC(2026, 5, 14) + i });
   const before = Buffer.from(chip.bytes);
-  const td = new TestDevice({ chip, ledgerSectors: SECTORS });
-  const { vm } = await boot(chip, 'quickjs', td);
+  const sim = await boot(chip, { ledgerSectors: SECTORS });
   try {
-    assert.match(flat(td.screen), /PRÊT/);
-    td.scanSerial(ticket({ number: 500, prizeEur: 150 }));
-    assert.match(flat(td.screen), /^GAGNANT/);
+    assert.match(flat(sim.screen), /PRÊT/);
+    await scanSerial(sim, ticket({ number: 500, prizeEur: 150 }));
+    assert.match(flat(sim.screen), /^GAGNANT/);
     const writes = chip.counters.writes + chip.counters.erases;
-    td.press('OK');
-    assert.match(flat(td.screen), /^ERREUR \| registre plein/);
+    await sim.press('OK');
+    assert.match(flat(sim.screen), /^ERREUR \| registre plein/);
     assert.is(chip.counters.writes + chip.counters.erases, writes, 'no flash operation');
-    td.time.advance(10000);
-    td.scanSerial(ticket({ number: 500, prizeEur: 150 }));
-    assert.match(flat(td.screen), /^GAGNANT/, 'still unpaid');
-    td.scanSerial(ticket({ block: 1, number: 7, prizeEur: 150 }));
-    assert.match(flat(td.screen), /^DÉJÀ PAYÉ/);
-    assert.equal(vm.faults, []);
+    await sim.run(10000);
+    await scanSerial(sim, ticket({ number: 500, prizeEur: 150 }));
+    assert.match(flat(sim.screen), /^GAGNANT/, 'still unpaid');
+    await scanSerial(sim, ticket({ block: 1, number: 7, prizeEur: 150 }));
+    assert.match(flat(sim.screen), /^DÉJÀ PAYÉ/);
+    assert.equal(sim.faults, []);
   } finally {
-    vm.dispose();
+    sim.dispose();
   }
   const after = MirroredLedger.open(part());
   assert.is(after.logs[0].count, 102);

@@ -18,7 +18,8 @@ import { claimEndMs, deadlines } from '../../firmware/deadline.ts';
 import { frenchDate, frenchDateTime } from '../../firmware/paris-time.ts';
 import { BEEPS, LEDS } from '../../src/signals.ts';
 import type { CheckResult } from '../../src/sph1/check.ts';
-import { partitionOf, newChip } from './test-device.ts';
+import { partitionOf } from './harness.ts';
+import { NorFlash } from '../../hw-sim/nor-flash.ts';
 
 const ticket = { game: 0x250, emission: 1, block: 2, number: 3, keyId: 0 };
 const win = (prizeEur: number): CheckResult => ({ status: 'win', prizeEur, reason: null, ticket });
@@ -142,7 +143,7 @@ test('config: encode/decode round trip, defaults, corruption, production refuses
 });
 
 test('config on flash: defaults when empty, newest record wins, a torn rewrite keeps the old one', () => {
-  const chip = newChip();
+  const chip = new NorFlash();
   const flash = partitionOf(chip, 'config');
   assert.match(loadConfig(flash, false).source, /^defaults/);
   const a = { ...defaultConfig(false), payoutLimitEur: 100 };

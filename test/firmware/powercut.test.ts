@@ -4,8 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { NorFlash } from '../../hw-sim/nor-flash.ts';
 import { MirroredLedger as Ledger, type Payment } from '../../src/ledger/index.ts';
-import { boot, chipWith, flat, ledgerEntries, testConfig, ticket } from './harness.ts';
-import { TestDevice, partitionOf } from './test-device.ts';
+import { boot, chipWith, flat, ledgerEntries, partitionOf, scanSerial, testConfig, ticket } from './harness.ts';
 
 const keyOf = (p: { emission: number; block: number; number: number }) => `${p.emission}-${p.block}-${p.number}`;
 
@@ -15,16 +14,16 @@ function copy(chip: NorFlash): NorFlash {
 
 /** Pays `numbers` through the app; returns the keys whose PAYÉ was shown. */
 async function payThroughApp(chip: NorFlash, numbers: number[]): Promise<string[]> {
-  const { td, vm } = await boot(chip);
+  const sim = await boot(chip);
   const shown: string[] = [];
   try {
     for (const number of numbers) {
-      td.scanSerial(ticket({ number, prizeEur: 150 }));
-      td.press('OK');
-      if (/^PAYÉ/.test(flat(td.screen))) shown.push(keyOf({ emission: 1, block: 0, number }));
+      await scanSerial(sim, ticket({ number, prizeEur: 150 }));
+      await sim.press('OK');
+      if (/^PAYÉ/.test(flat(sim.screen))) shown.push(keyOf({ emission: 1, block: 0, number }));
     }
   } finally {
-    vm.dispose();
+    sim.dispose();
   }
   return shown;
 }
@@ -33,12 +32,12 @@ async function rebootChecks(chip: NorFlash, mustHold: string[]): Promise<void> {
   chip.powerOn();
   const held = new Set(ledgerEntries(chip).map(keyOf));
   for (const k of mustHold) assert.ok(held.has(k), `payment ${k} lost`);
-  const { td, vm } = await boot(chip);
+  const sim = await boot(chip);
   try {
-    assert.match(flat(td.screen), /PRÊT/, flat(td.screen));
-    assert.equal(vm.faults, []);
+    assert.match(flat(sim.screen), /PRÊT/, flat(sim.screen));
+    assert.equal(sim.faults, []);
   } finally {
-    vm.dispose();
+    sim.dispose();
   }
 }
 
@@ -53,15 +52,17 @@ for (const before of [0, 3]) {
     let cuts = 0;
     for (let n = 1; ; n++) {
       const chip = copy(base);
-      const { td, vm } = await boot(chip);
+      const sim = await boot(chip);
       let payeShown: boolean;
       try {
-        td.scanSerial(ticket({ number: 7, prizeEur: 150 }));
-        assert.match(flat(td.screen), /^GAGNANT/);
+        await scanSerial(sim, ticket({ number: 7, prizeEur: 150 }));
+        assert.match(flat(sim.screen), /^GAGNANT/);
         const ops = chip.ops;
+        const shown = sim.screens.length;
         chip.cutAtOp(n);
-        td.press('OK');
-        payeShown = /^PAYÉ/.test(flat(td.screen));
+        await sim.press('OK');
+        // Every screen since OK: a cut powers the device off at once, so the last one is not enough.
+        payeShown = sim.screens.slice(shown).some((s) => /^PAYÉ/.test(flat(s.lines)));
         if (chip.powered) {
           // No cut happened: the payment took fewer than n operations.
           assert.ok(payeShown);
@@ -70,9 +71,10 @@ for (const before of [0, 3]) {
           break;
         }
         cuts++;
+        assert.not.ok(sim.on, 'the cut powered the device off');
         assert.not.ok(payeShown, 'PAYÉ after a failed record');
       } finally {
-        vm.dispose();
+        sim.dispose();
       }
       await rebootChecks(chip, payeShown ? [...earlier, '1-0-7'] : earlier);
     }
@@ -98,9 +100,8 @@ test('power cut at every flash operation of a compaction at boot', async () => {
   for (let n = 1; ; n++) {
     const chip = copy(base);
     chip.cutAtOp(n);
-    const td = new TestDevice({ chip });
-    const { vm } = await boot(chip, 'quickjs', td);
-    vm.dispose();
+    const sim = await boot(chip);
+    sim.dispose();
     if (chip.powered) {
       chip.cutAtOp(0);
       const after = ledgerEntries(chip);
@@ -119,17 +120,15 @@ test('an implausible clock (far future) is not believed: every payment is kept',
   const l = Ledger.open(partitionOf(base, 'ledger'), { deviceId: 'SPH-000042' });
   for (let i = 0; i < 6; i++)
     l.record({ emission: i % 2 ? 9 : 1, block: 0, number: i, prizeEur: 10, paidAtMs: Date.UTC(2026, 0, 5) });
-  const td = new TestDevice({ chip: base });
-  td.time.epoch = Date.UTC(2150, 0, 1);
-  const { vm } = await boot(base, 'quickjs', td);
+  const sim = await boot(base, { clockMs: Date.UTC(2150, 0, 1) });
   try {
     assert.ok(
-      td.logs.some((l) => /clock: RTC .* not believed/.test(l)),
-      td.logs.join('\n'),
+      sim.periph!.logs.some((l) => /clock: RTC .* not believed/.test(l)),
+      sim.periph!.logs.join('\n'),
     );
     assert.is(ledgerEntries(base).length, 6);
   } finally {
-    vm.dispose();
+    sim.dispose();
   }
 });
 

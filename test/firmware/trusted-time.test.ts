@@ -7,68 +7,64 @@ import { seeded, type NorFlash } from '../../hw-sim/nor-flash.ts';
 import { MirroredLedger, markView, readMark } from '../../src/ledger/index.ts';
 import { CMD } from '../../src/service/packet.ts';
 import { jsonBytes } from '../../src/service/json.ts';
-import { norChip } from '../flash/chip.ts';
 import { directPort } from '../flash/harness.ts';
+import { Simulator } from '../../hw-sim/sim.ts';
 import { claimEndMs } from '../../firmware/deadline.ts';
 import { clockScreen } from '../../firmware/screens.ts';
-import { boot, chipWith, flat, testConfig, ticket } from './harness.ts';
-import { TestDevice, partitionOf } from './test-device.ts';
+import { DEVICE_ID, boot, chipWith, flat, partitionOf, scanSerial, testConfig, ticket } from './harness.ts';
 
 const HOUR = 3600000;
 /** Emission 9 of testConfig closes on 2026-01-10. */
 const END9 = claimEndMs('2026-01-10');
 
 /** Boots `chip` with the RTC at `rtc`, runs `f`, shuts the VM down. */
-async function at(chip: NorFlash, rtc: number, f: (td: TestDevice) => void): Promise<TestDevice> {
-  const td = new TestDevice({ chip });
-  td.time.epoch = rtc;
-  const { vm } = await boot(chip, 'quickjs', td);
+async function at(chip: NorFlash, rtc: number, f: (sim: Simulator) => void | Promise<void>): Promise<void> {
+  const sim = await boot(chip, { clockMs: rtc });
   try {
-    f(td);
-    assert.equal(vm.faults, []);
+    await f(sim);
+    assert.equal(sim.faults, []);
   } finally {
-    vm.dispose();
+    sim.dispose();
   }
-  return td;
 }
 
-const scan = (td: TestDevice, number: number) => {
-  td.scanSerial(ticket({ emission: 9, number, prizeEur: 150 }));
-  return flat(td.screen);
+const scan = async (sim: Simulator, number: number) => {
+  await scanSerial(sim, ticket({ emission: 9, number, prizeEur: 150 }));
+  return flat(sim.screen);
 };
 
 test('a compaction stores the mark first: the clock set back a few hours does not bring the payment back', async () => {
   const chip = chipWith(testConfig({ compactFreeSectors: 65535 }));
-  await at(chip, END9 - 6 * HOUR, (td) => {
-    assert.match(scan(td, 1), /^GAGNANT/);
-    td.press('OK');
-    assert.match(flat(td.screen), /^PAYÉ/);
+  await at(chip, END9 - 6 * HOUR, async (sim) => {
+    assert.match(await scan(sim, 1), /^GAGNANT/);
+    await sim.press('OK');
+    assert.match(flat(sim.screen), /^PAYÉ/);
   });
   // One hour past the deadline (less than a day after the mark stored at the first boot): dropped.
-  await at(chip, END9 + HOUR, (td) =>
+  await at(chip, END9 + HOUR, async (sim) =>
     assert.ok(
-      td.logs.some((l) => /1 expired payments dropped/.test(l)),
-      td.logs.join('\n'),
+      sim.periph!.logs.some((l) => /1 expired payments dropped/.test(l)),
+      sim.periph!.logs.join('\n'),
     ),
   );
   assert.is(MirroredLedger.open(partitionOf(chip, 'ledger')).count, 0);
   assert.ok(readMark(markView(partitionOf(chip, 'ledger'))) >= END9);
   // Back before the deadline: behind the mark, not believed.
-  await at(chip, END9 - 3 * HOUR, (td) => {
-    assert.ok(td.logs.some((l) => /clock: RTC .* not believed/.test(l)));
-    assert.match(scan(td, 1), /^TICKET EXPIRÉ/);
-    td.press('OK');
+  await at(chip, END9 - 3 * HOUR, async (sim) => {
+    assert.ok(sim.periph!.logs.some((l) => /clock: RTC .* not believed/.test(l)));
+    assert.match(await scan(sim, 1), /^TICKET EXPIRÉ/);
+    await sim.press('OK');
   });
   assert.is(MirroredLedger.open(partitionOf(chip, 'ledger')).count, 0, 'nothing paid');
 });
 
 test('an EXPIRED verdict stores the mark: the clock set back a few hours keeps the ticket expired', async () => {
   const chip = chipWith(testConfig({ compactFreeSectors: 0 }));
-  await at(chip, END9 - 6 * HOUR, (td) => assert.match(scan(td, 2), /^GAGNANT/));
-  await at(chip, END9 + HOUR, (td) => assert.match(scan(td, 2), /^TICKET EXPIRÉ/));
-  await at(chip, END9 - 3 * HOUR, (td) => {
-    assert.match(scan(td, 2), /^TICKET EXPIRÉ/);
-    td.press('OK');
+  await at(chip, END9 - 6 * HOUR, async (sim) => assert.match(await scan(sim, 2), /^GAGNANT/));
+  await at(chip, END9 + HOUR, async (sim) => assert.match(await scan(sim, 2), /^TICKET EXPIRÉ/));
+  await at(chip, END9 - 3 * HOUR, async (sim) => {
+    assert.match(await scan(sim, 2), /^TICKET EXPIRÉ/);
+    await sim.press('OK');
   });
   assert.is(MirroredLedger.open(partitionOf(chip, 'ledger')).count, 0);
 });
@@ -78,45 +74,41 @@ test('a payment is dated with trusted time when the clock is behind; a far jump 
   const t = Date.UTC(2026, 5, 15, 10);
   await at(chip, t, () => {});
   // One week behind: not believed; the payment is dated from the mark (and the monotonic time since).
-  await at(chip, t - 7 * 24 * HOUR, (td) => {
-    td.scanSerial(ticket({ emission: 1, number: 3, prizeEur: 150 }));
-    td.press('OK');
-    assert.match(flat(td.screen), /^PAYÉ/);
+  await at(chip, t - 7 * 24 * HOUR, async (sim) => {
+    await scanSerial(sim, ticket({ emission: 1, number: 3, prizeEur: 150 }));
+    await sim.press('OK');
+    assert.match(flat(sim.screen), /^PAYÉ/);
   });
   const p = MirroredLedger.open(partitionOf(chip, 'ledger')).find({ emission: 1, block: 0, number: 3 })!;
   assert.ok(p.paidAtMs >= t && p.paidAtMs < t + HOUR, `${new Date(p.paidAtMs).toISOString()}`);
   // 90 days ahead (more than clockJumpDays, 60): asked; scans wait; C refuses and nothing is stored.
   const ahead = t + 90 * 24 * HOUR;
-  await at(chip, ahead, (td) => {
-    assert.match(flat(td.screen), /^HORLOGE EN AVANCE/);
-    td.scanSerial(ticket({ emission: 1, number: 4, prizeEur: 150 }));
-    assert.match(flat(td.screen), /^HORLOGE EN AVANCE/, 'no scan while the clock is asked about');
-    td.press('C');
-    assert.match(flat(td.screen), /PRÊT/);
-    td.time.advance(60000);
-    assert.match(flat(td.screen), /PRÊT/, 'not asked again before a reboot');
+  await at(chip, ahead, async (sim) => {
+    assert.match(flat(sim.screen), /^HORLOGE EN AVANCE/);
+    await scanSerial(sim, ticket({ emission: 1, number: 4, prizeEur: 150 }));
+    assert.match(flat(sim.screen), /^HORLOGE EN AVANCE/, 'no scan while the clock is asked about');
+    await sim.press('C');
+    assert.match(flat(sim.screen), /PRÊT/);
+    await sim.run(60000);
+    assert.match(flat(sim.screen), /PRÊT/, 'not asked again before a reboot');
   });
   assert.ok(readMark(markView(partitionOf(chip, 'ledger'))) < ahead - 80 * 24 * HOUR);
   // Asked again at the next boot; OK stores it.
-  await at(chip, ahead, (td) => {
-    assert.match(flat(td.screen), /^HORLOGE EN AVANCE/);
-    td.press('OK');
-    assert.match(flat(td.screen), /PRÊT/);
+  await at(chip, ahead, async (sim) => {
+    assert.match(flat(sim.screen), /^HORLOGE EN AVANCE/);
+    await sim.press('OK');
+    assert.match(flat(sim.screen), /PRÊT/);
   });
   assert.ok(readMark(markView(partitionOf(chip, 'ledger'))) >= ahead);
-  await at(chip, ahead + HOUR, (td) => assert.match(flat(td.screen), /PRÊT/));
+  await at(chip, ahead + HOUR, async (sim) => assert.match(flat(sim.screen), /PRÊT/));
 });
 
 test('CLOCK over the service port raises the mark (never lowers it); a far-ahead clock near it is then believed without asking', async () => {
   const chip = chipWith(testConfig());
   const t = Date.UTC(2026, 5, 15, 10);
   await at(chip, t, () => {});
-  const { port, json, authenticate } = directPort({
-    chip: norChip(chip),
-    deviceId: 'SPH-000042',
-    running: () => null,
-    reboot() {},
-  });
+  // The service port of the device, powered off between the boots.
+  const { port, json, authenticate } = directPort(new Simulator({ chip, deviceId: DEVICE_ID }).serviceHost());
   const clock = (payload: unknown) =>
     json(CMD.CLOCK, jsonBytes(payload)) as { ok: boolean; markMs?: number; previousMs?: number; reason?: string };
   const unauthenticated = Buffer.from(chip.bytes);
@@ -136,19 +128,19 @@ test('CLOCK over the service port raises the mark (never lowers it); a far-ahead
   assert.equal(clock({ nowMs: later - HOUR }), { ok: true, markMs: later - HOUR, previousMs: stored });
   assert.is(marks(), later - HOUR);
   port.close();
-  await at(chip, later, (td) => assert.match(flat(td.screen), /PRÊT/));
+  await at(chip, later, async (sim) => assert.match(flat(sim.screen), /PRÊT/));
 });
 
 test('a fresh device asks about an RTC far past every configured claim deadline, and believes one before them', async () => {
   const far = claimEndMs('2026-12-31') + 100 * 24 * HOUR;
   const chip = chipWith(testConfig());
-  await at(chip, far, (td) => {
-    assert.match(flat(td.screen), /^HORLOGE EN AVANCE/);
-    td.press('C');
+  await at(chip, far, async (sim) => {
+    assert.match(flat(sim.screen), /^HORLOGE EN AVANCE/);
+    await sim.press('C');
   });
   assert.is(readMark(markView(partitionOf(chip, 'ledger'))), 0, 'nothing stored');
   const near = claimEndMs('2026-12-31') + 10 * 24 * HOUR;
-  await at(chip, near, (td) => assert.match(flat(td.screen), /PRÊT/));
+  await at(chip, near, async (sim) => assert.match(flat(sim.screen), /PRÊT/));
   assert.ok(readMark(markView(partitionOf(chip, 'ledger'))) >= near);
 });
 
@@ -171,27 +163,27 @@ test('random clock changes, reboots, keypad answers: a paid or an expired ticket
     for (let boot = 0; boot < 7; boot++) {
       const rtc = from + Math.floor(r() * span);
       history.push(`boot at ${new Date(rtc).toISOString()}`);
-      await at(chip, rtc, (td) => {
-        if (/^HORLOGE/.test(flat(td.screen))) {
+      await at(chip, rtc, async (sim) => {
+        if (/^HORLOGE/.test(flat(sim.screen))) {
           const k = r() < 0.5 ? 'OK' : 'C';
           history.push(`clock asked: ${k}`);
-          td.press(k);
+          await sim.press(k);
         }
         for (let i = 0; i < 3; i++) {
           const e = r() < 0.5 ? 1 : 9;
           const n = Math.floor(r() * 4);
           const id = `${e}-0-${n}`;
-          td.scanSerial(ticket({ emission: e, number: n, prizeEur: 150 }));
-          const shown = flat(td.screen);
+          await scanSerial(sim, ticket({ emission: e, number: n, prizeEur: 150 }));
+          const shown = flat(sim.screen);
           history.push(`${id}: ${shown}`);
           if (paid.has(id) || expired.has(id)) assert.not.match(shown, /^GAGNANT/, history.join('\n'));
           if (/^TICKET EXPIRÉ/.test(shown)) expired.add(id);
           if (/^GAGNANT/.test(shown) && r() < 0.7) {
-            td.press('OK');
-            assert.match(flat(td.screen), /^PAYÉ/);
+            await sim.press('OK');
+            assert.match(flat(sim.screen), /^PAYÉ/);
             paid.add(id);
-          } else td.press('C');
-          td.time.advance(10000);
+          } else await sim.press('C');
+          await sim.run(10000);
         }
       });
     }

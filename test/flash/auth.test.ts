@@ -1,7 +1,8 @@
 // The guarded service port and the provisioned trust anchors (issue 9: keys, service).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { TestDevice, FACTORY, directPort } from './harness.ts';
+import { FACTORY, flashDevice, directPort } from './harness.ts';
+import { bootChip } from '../../hw-sim/sim.ts';
 import { image } from './images.ts';
 import { CMD } from '../../src/service/packet.ts';
 import {
@@ -39,14 +40,14 @@ const begin = (img: Uint8Array) => {
   return beginPayload(img, p.signedLength, HEADER_SIZE);
 };
 const production = () =>
-  new TestDevice({
+  flashDevice({
     provisioned: { firmwareKey: PROD_KEY, techKey: TECH_KEY, production: true },
     factory: PROD_FACTORY,
   });
 
-test('without a session: IDENTIFY and STATUS answer, every request that changes or reads records is refused', () => {
-  const dev = new TestDevice();
-  const before = Buffer.from(dev.nor.bytes);
+test('without a session: IDENTIFY and STATUS answer, every request that changes or reads records is refused', async () => {
+  const dev = await flashDevice();
+  const before = Buffer.from(dev.chip.bytes);
   const { json, ask } = directPort(dev);
   assert.is(json(CMD.IDENTIFY).deviceId, 'SPH-000042');
   assert.is(json(CMD.STATUS).ok, true);
@@ -64,11 +65,11 @@ test('without a session: IDENTIFY and STATUS answer, every request that changes 
   const w = ask(CMD.WRITE, writePayload(0, new Uint8Array(16)));
   assert.is(w.payload[0], WRITE_NOT_AUTHENTICATED);
   assert.is(dev.boots, 1, 'no reboot');
-  assert.ok(Buffer.from(dev.nor.bytes).equals(before), 'chip untouched');
+  assert.ok(Buffer.from(dev.chip.bytes).equals(before), 'chip untouched');
 });
 
-test('authenticated with the development technician key, a development device serves; it says it is one', () => {
-  const dev = new TestDevice();
+test('authenticated with the development technician key, a development device serves; it says it is one', async () => {
+  const dev = await flashDevice();
   const { json, authenticate } = directPort(dev);
   const id = json(CMD.IDENTIFY) as { trust: { production: boolean; provisioned: boolean; techKeySha256: string } };
   assert.is(id.trust.production, false);
@@ -79,8 +80,8 @@ test('authenticated with the development technician key, a development device se
   assert.is(l.total, 5);
 });
 
-test('replayed, stale, foreign-key and unasked answers are refused', () => {
-  const dev = new TestDevice();
+test('replayed, stale, foreign-key and unasked answers are refused', async () => {
+  const dev = await flashDevice();
   let clock = 0;
   const { json, authenticate } = directPort(dev, { now: () => clock });
   // Replay: the signature that opened a session, sent again, for the same nonce and for a new one.
@@ -114,8 +115,8 @@ test('replayed, stale, foreign-key and unasked answers are refused', () => {
   assert.is(json(CMD.LEDGER, u32le(0)).ok, true);
 });
 
-test('a session ends after AUTH_IDLE_MS unused, at a new CHALLENGE and at a link reset', () => {
-  const dev = new TestDevice();
+test('a session ends after AUTH_IDLE_MS unused, at a new CHALLENGE and at a link reset', async () => {
+  const dev = await flashDevice();
   let clock = 0;
   const { port, json, authenticate } = directPort(dev, { now: () => clock });
   authenticate();
@@ -133,8 +134,8 @@ test('a session ends after AUTH_IDLE_MS unused, at a new CHALLENGE and at a link
   assert.is(json(CMD.LEDGER, u32le(0)).reason, 'auth');
 });
 
-test('the fragmenting WRITE pattern: replies stay small, the received set stays bounded', () => {
-  const dev = new TestDevice();
+test('the fragmenting WRITE pattern: replies stay small, the received set stays bounded', async () => {
+  const dev = await flashDevice();
   const { json, ask, authenticate } = directPort(dev);
   authenticate();
   const big = image({ version: '1.2.0', counter: 2, size: 200000, salt: 9 });
@@ -159,9 +160,9 @@ test('the fragmenting WRITE pattern: replies stay small, the received set stays 
   assert.is(ask(CMD.WRITE, writePayload(0, big.subarray(0, CHUNK))).payload[0], WRITE_OK);
 });
 
-test('a production device refuses development-signed images at BEGIN, at FINISH and at boot', () => {
-  const dev = production();
-  assert.is(dev.current?.version, '1.0.0', 'its own image boots');
+test('a production device refuses development-signed images at BEGIN, at FINISH and at boot', async () => {
+  const dev = await production();
+  assert.is(dev.booted?.version, '1.0.0', 'its own image boots');
   const { json, authenticate } = directPort(dev);
   const id = json(CMD.IDENTIFY) as { trust: { production: boolean; provisioned: boolean } };
   assert.equal([id.trust.production, id.trust.provisioned], [true, true]);
@@ -173,21 +174,21 @@ test('a production device refuses development-signed images at BEGIN, at FINISH 
   assert.is(r.reason, 'signature');
   assert.match(String(r.detail), /production/);
   // FINISH's check (installImage), reached directly.
-  const before = Buffer.from(dev.nor.bytes);
-  const f = installImage(dev.chip, DEV_NEW);
+  const before = Buffer.from(dev.chip.bytes);
+  const f = installImage(bootChip(dev.chip), DEV_NEW);
   assert.is(f.ok, false);
-  assert.ok(Buffer.from(dev.nor.bytes).equals(before), 'refused before writing');
+  assert.ok(Buffer.from(dev.chip.bytes).equals(before), 'refused before writing');
   // At boot: a development image put in both slots by other means (a flash programmer) does not start.
   const put = (off: number) => {
-    for (let o = 0; o < LAYOUT.slotA.size; o += 4096) dev.nor.eraseBlock((off + o) / 4096);
-    dev.nor.write(FACTORY, off);
+    for (let o = 0; o < LAYOUT.slotA.size; o += 4096) dev.chip.eraseBlock((off + o) / 4096);
+    dev.chip.write(FACTORY, off);
   };
   put(LAYOUT.slotA.offset);
   put(LAYOUT.slotB.offset);
-  const b = bootSelect(dev.chip);
+  const b = bootSelect(bootChip(dev.chip));
   assert.ok('error' in b, 'nothing boots');
   // A production-signed image goes through.
-  const good = new TestDevice({
+  const good = await flashDevice({
     provisioned: { firmwareKey: PROD_KEY, techKey: TECH_KEY, production: true },
     factory: PROD_FACTORY,
   });
@@ -196,29 +197,27 @@ test('a production device refuses development-signed images at BEGIN, at FINISH 
   assert.is(g.json(CMD.BEGIN, begin(PROD_NEW)).ok, true);
 });
 
-test('the provisioning area is write-once and a damaged record trusts nothing', () => {
-  const dev = production();
+test('the provisioning area is write-once and a damaged record trusts nothing', async () => {
+  const dev = await production();
   assert.throws(
-    () => dev.nor.eraseBlock(LAYOUT.otp.offset / 4096),
+    () => dev.chip.eraseBlock(LAYOUT.otp.offset / 4096),
     (e: unknown) => e instanceof WriteOnceError,
   );
   assert.throws(
-    () => dev.nor.write(new Uint8Array(4), LAYOUT.otp.offset),
+    () => dev.chip.write(new Uint8Array(4), LAYOUT.otp.offset),
     (e: unknown) => e instanceof WriteOnceError,
   );
-  assert.throws(() => provisionTrust(dev.chip, { production: false }), /already provisioned/);
-  assert.throws(() => provisionTrust(new TestDevice().chip, { production: true }), /development firmware key/);
-  assert.throws(
-    () => provisionTrust(new TestDevice().chip, { techKey: fromHex('01' + '00'.repeat(31)) }),
-    /small-order/,
-  );
+  assert.throws(() => provisionTrust(bootChip(dev.chip), { production: false }), /already provisioned/);
+  const fresh = [bootChip((await flashDevice()).chip), bootChip((await flashDevice()).chip)];
+  assert.throws(() => provisionTrust(fresh[0], { production: true }), /development firmware key/);
+  assert.throws(() => provisionTrust(fresh[1], { techKey: fromHex('01' + '00'.repeat(31)) }), /small-order/);
   // Clearing bits of the record (all that programming can do) makes it damaged, never "blank = dev".
-  const t = readTrust(dev.chip);
+  const t = readTrust(bootChip(dev.chip));
   assert.not.ok('error' in t);
   const at = LAYOUT.otp.offset + 28 + PROD_KEY.findIndex((x) => (x & 1) === 1);
-  dev.nor.bytes[at] &= 0xfe;
-  assert.ok('error' in readTrust(dev.chip));
-  const b = bootSelect(dev.chip);
+  dev.chip.bytes[at] &= 0xfe;
+  assert.ok('error' in readTrust(bootChip(dev.chip)));
+  const b = bootSelect(bootChip(dev.chip));
   assert.ok('error' in b);
   const { json } = directPort(dev);
   assert.is(json(CMD.IDENTIFY).trust, undefined);

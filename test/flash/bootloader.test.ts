@@ -9,7 +9,8 @@ import {
   type BootedImage,
 } from '../../hw-sim/bootloader.ts';
 import { LAYOUT } from '../../hw-sim/layout.ts';
-import { NorFlash, PowerCut, norChip, seeded } from './chip.ts';
+import { NorFlash, PowerCut, seeded } from '../../hw-sim/nor-flash.ts';
+import { bootChip } from '../../hw-sim/sim.ts';
 import type { NorChip } from '../../hw-sim/bootloader.ts';
 import { image, hashOf } from './images.ts';
 
@@ -20,7 +21,7 @@ type TestChip = NorChip & { nor: NorFlash; data: Uint8Array };
 
 function fresh(): TestChip {
   const nor = new NorFlash();
-  const chip: TestChip = { ...norChip(nor), nor, data: nor.bytes };
+  const chip: TestChip = { ...bootChip(nor), nor, data: nor.bytes };
   provision(chip, OLD, 1);
   // Something in the ledger partition, which the bootloader must never touch.
   chip.data.fill(0x5a, LAYOUT.ledger.offset, LAYOUT.ledger.offset + 5000);

@@ -7,10 +7,10 @@ import { ServicePort, RAM_CHUNKS } from '../../hw-sim/service.ts';
 import { CMD, PacketReader, encodePacket, type Packet } from '../../src/service/packet.ts';
 import { beginPayload, writePayload } from '../../src/service/protocol.ts';
 import { HEADER_SIZE, parseImage } from '../../src/image/format.ts';
-import { TestDevice, authenticatePort } from './harness.ts';
+import { flashDevice, authenticatePort } from './harness.ts';
 import { image } from './images.ts';
 
-test('eraseBlock64: 16 sectors in one operation, block-erase time, wear on each; a cut leaves it part done', () => {
+test('eraseBlock64: 16 sectors in one operation, block-erase time, wear on each; a cut leaves it part done', async () => {
   const nor = new NorFlash({ size: 4 * BLOCK64 });
   nor.write(new Uint8Array(BLOCK64).fill(0), BLOCK64);
   nor.eraseBlock64(1);
@@ -39,18 +39,18 @@ test('eraseBlock64: 16 sectors in one operation, block-erase time, wear on each;
 });
 
 test('paced port: a WRITE is acknowledged after the block erased ahead and its pages programmed, not before', async () => {
-  const dev = new TestDevice();
+  const dev = await flashDevice();
   const IMG = image({ version: '1.6.0', counter: 2, size: 40000, salt: 30 });
   const p = parseImage(IMG);
   if ('error' in p) throw new Error(p.error);
   const got: { p: Packet; at: number }[] = [];
   const reader = new PacketReader((pk) => got.push({ p: pk, at: performance.now() }), 1 << 20);
   // A line so fast that the chip is all the time there is.
-  const port = new ServicePort(dev, { baud: 100_000_000, send: (b) => reader.push(b) });
+  const port = new ServicePort(dev.serviceHost(), { baud: 100_000_000, send: (b) => reader.push(b) });
   try {
     await authenticatePort(port, dev, () => got[got.length - 1]?.p);
     got.length = 0;
-    const erases0 = dev.nor.counters.erases;
+    const erases0 = dev.chip.counters.erases;
     const t0 = performance.now();
     port.receive(encodePacket({ type: CMD.BEGIN, seq: 1, payload: beginPayload(IMG, p.signedLength, HEADER_SIZE) }));
     for (let i = 0; i < RAM_CHUNKS; i++) {
@@ -78,7 +78,7 @@ test('paced port: a WRITE is acknowledged after the block erased ahead and its p
     const last = acks[acks.length - 1].at - t0;
     assert.ok(last >= 150 + RAM_CHUNKS * 16 * 0.4, `last after ${last.toFixed(1)} ms`);
     // The block was erased in one operation ahead of the data (the journal was blank: no erase).
-    assert.is(dev.nor.counters.erases - erases0, 1);
+    assert.is(dev.chip.counters.erases - erases0, 1);
     assert.ok(
       port.updateRamPeak <= RAM_CHUNKS * 4096 + 1024 && port.updateRamPeak <= 32 * 1024,
       `${port.updateRamPeak} bytes`,

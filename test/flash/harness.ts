@@ -1,57 +1,50 @@
-// A simulated device for the flash tests: the shared NOR chip, the bootloader, a few payments in the
-// ledger, and the firmware modelled by its confirm (after a "self-test" that can be told to fail).
-// Its service port is exposed as a real pseudo-terminal (socat) when `pty()` is called.
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { bootSelect, provision, type BootedImage, type NorChip } from '../../hw-sim/bootloader.ts';
-import type { ServiceHost } from '../../hw-sim/service.ts';
+// The device of the flash tests is hw-sim's own Simulator, with its firmware modelled by its confirm
+// (SimOptions.firmwareModel: the test images are not bundles), in a factory state: FACTORY in slot A,
+// five payments in the ledger. Its service port in this process (`directPort`, or a ServicePort on
+// `dev.serviceHost()`), or on a real pseudo-terminal (`devicePty`, socat).
+import { bootChip, Simulator } from '../../hw-sim/sim.ts';
+import { provision } from '../../hw-sim/bootloader.ts';
+import { NorFlash } from '../../hw-sim/nor-flash.ts';
 import { exposeServicePort, type ServicePty } from '../../hw-sim/pty.ts';
 import { LAYOUT } from '../../hw-sim/layout.ts';
-import { MirroredLedger, readLedgerPartition } from '../../src/ledger/index.ts';
-import { NorFlash, norChip } from './chip.ts';
+import { MirroredLedger } from '../../src/ledger/index.ts';
 import { image } from './images.ts';
-import { ROOT } from '../helpers.ts';
-import { provisionTrust, type Trust } from '../../hw-sim/provision.ts';
-import { ServicePort } from '../../hw-sim/service.ts';
+import type { Trust } from '../../hw-sim/provision.ts';
+import { ServicePort, type ServiceHost } from '../../hw-sim/service.ts';
 import { CMD, PacketReader, encodePacket, type Packet } from '../../src/service/packet.ts';
 import { parseJson } from '../../src/service/json.ts';
 import { DEV_TECH_SEED_HEX, authMessage } from '../../src/service/auth.ts';
 import { BOARD_ID } from '../../src/image/format.ts';
 import { fromHex } from '../../src/hex.ts';
 import { nodeSign } from '../../tools/node-crypto.ts';
+import { saphirIn } from '../cli/run-cli.ts';
+import type { Link } from '../../src/node/flash-client.ts';
 
 export const FACTORY = image({ version: '1.0.0', counter: 1, size: 30000, salt: 1 });
+export const DEVICE_ID = 'SPH-000042';
 
 let template: Uint8Array | null = null;
 
-export class TestDevice implements ServiceHost {
-  readonly nor: NorFlash;
-  readonly chip: NorChip;
-  readonly deviceId = 'SPH-000042';
-  current: BootedImage | null = null;
-  boots = 0;
-  /** The firmware's self-test result: false leaves a test-mode image unconfirmed. */
-  selfTestPasses = true;
-  ptyBridge: ServicePty | null = null;
-  /** What a test does when a flash operation of the service port met a power cut. */
-  powerLost?: () => void;
-
-  /** `provisioned`: a chip provisioned with these trust anchors, `factory` (signed for them) in slot A. */
-  constructor(o: { provisioned?: Partial<Omit<Trust, 'provisioned'>>; factory?: Uint8Array } = {}) {
-    if (o.provisioned) {
-      this.nor = new NorFlash();
-      this.chip = norChip(this.nor);
-      provisionTrust(this.chip, o.provisioned);
-      provision(this.chip, o.factory ?? FACTORY, 1);
-      this.start();
-      return;
-    }
+/**
+ * A powered-on device in its factory state (or, `provisioned`, a chip provisioned with these trust
+ * anchors and `factory`, signed for them, in slot A). Its self-test passes unless
+ * `dev.firmwareModel.selfTestPasses` is set false.
+ */
+export async function flashDevice(
+  o: { provisioned?: Partial<Omit<Trust, 'provisioned'>>; factory?: Uint8Array } = {},
+): Promise<Simulator> {
+  const firmwareModel = { selfTestPasses: true };
+  let sim: Simulator;
+  if (o.provisioned) {
+    sim = new Simulator({ deviceId: DEVICE_ID, firmwareModel, ...o.provisioned });
+    sim.trust();
+    provision(bootChip(sim.chip), o.factory ?? FACTORY, 1);
+  } else {
     if (!template) {
-      // Factory state, made once: FACTORY in slot A, five payments in the ledger.
       const nor = new NorFlash();
-      provision(norChip(nor), FACTORY, 1);
+      provision(bootChip(nor), FACTORY, 1);
       const ledger = MirroredLedger.open(nor.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), {
-        deviceId: this.deviceId,
+        deviceId: DEVICE_ID,
       });
       for (let i = 0; i < 5; i++) {
         ledger.record({
@@ -64,83 +57,28 @@ export class TestDevice implements ServiceHost {
       }
       template = nor.bytes.slice();
     }
-    this.nor = new NorFlash({ bytes: template });
-    this.chip = norChip(this.nor);
-    this.start();
+    sim = new Simulator({ chip: new NorFlash({ bytes: template }), deviceId: DEVICE_ID, firmwareModel });
   }
-
-  running(): BootedImage | null {
-    return this.current;
-  }
-
-  start(): void {
-    this.boots++;
-    const b = bootSelect(this.chip);
-    this.current = 'error' in b ? null : b;
-    if (this.current?.pendingConfirm && this.selfTestPasses) this.current.confirm();
-  }
-
-  reboot(): void {
-    this.start();
-  }
-
-  ledgerEntries(): unknown[] {
-    return readLedgerPartition(this.nor.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size));
-  }
-
-  /** Bytes of the chip outside the update path: the ledger and config partitions. */
-  dataSnapshot(): Buffer {
-    return Buffer.from(this.nor.bytes.subarray(LAYOUT.config.offset, LAYOUT.ledger.offset + LAYOUT.ledger.size));
-  }
-
-  async pty(baud = 921600): Promise<ServicePty> {
-    this.ptyBridge = await exposeServicePort(this, { baud });
-    return this.ptyBridge;
-  }
-
-  async close(): Promise<void> {
-    await this.ptyBridge?.close();
-  }
+  await sim.boot();
+  return sim;
 }
 
-export interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
+/** Bytes of the chip outside the update path: the ledger and config partitions. */
+export function dataSnapshot(dev: Simulator): Buffer {
+  return Buffer.from(dev.chip.bytes.subarray(LAYOUT.config.offset, LAYOUT.ledger.offset + LAYOUT.ledger.size));
 }
 
-/** Runs `saphir ARGS…` in a child process (the real CLI, on the real pty). */
-export function saphir(args: string[], opts: { timeoutMs?: number; tty?: boolean } = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const argv = [process.execPath, join(ROOT, 'bin', 'saphir.mjs'), ...args];
-    // tty: util-linux `script` runs it on a pseudo-terminal (stdout and stderr both arrive on stdout).
-    const p = opts.tty
-      ? spawn('script', ['-qfec', argv.map((a) => JSON.stringify(a)).join(' '), '/dev/null'], {
-          cwd: ROOT,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        })
-      : spawn(argv[0], argv.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d) => (stdout += d));
-    p.stderr.on('data', (d) => (stderr += d));
-    const t = setTimeout(() => p.kill('SIGKILL'), opts.timeoutMs ?? 30000);
-    p.on('error', reject);
-    p.on('close', (code) => {
-      clearTimeout(t);
-      resolve({ code: code ?? -1, stdout, stderr });
-    });
-  });
+/** The device's service port on a real pseudo-terminal; `over` replaces parts of its ServiceHost. */
+export function devicePty(dev: Simulator, baud = 921600, over: Partial<ServiceHost> = {}): Promise<ServicePty> {
+  return exposeServicePort(dev.serviceHost(over), { baud });
 }
-
-/** `saphir ARGS…` in this process, still over the real pty. */
-export { saphirIn } from '../cli/run-cli.ts';
 
 /** An unpaced ServicePort on `dev` with its replies collected; `ask` sends one request and returns its reply. */
-export function directPort(dev: ServiceHost, opts: { now?: () => number } = {}) {
+export function directPort(dev: Simulator | ServiceHost, opts: { now?: () => number } = {}) {
+  const host = dev instanceof Simulator ? dev.serviceHost() : dev;
   const replies: Packet[] = [];
   const reader = new PacketReader((p) => replies.push(p), 1 << 16);
-  const port = new ServicePort(dev, { send: (b) => reader.push(b), now: opts.now });
+  const port = new ServicePort(host, { send: (b) => reader.push(b), now: opts.now });
   let seq = 0;
   const ask = (type: number, payload: Uint8Array = new Uint8Array(0)): Packet => {
     const n = replies.length;
@@ -152,7 +90,7 @@ export function directPort(dev: ServiceHost, opts: { now?: () => number } = {}) 
   /** CHALLENGE and the AUTH answering it (signed by `seed`, default the development technician key); AUTH's reply and the signature. */
   const authenticate = (seed = fromHex(DEV_TECH_SEED_HEX)) => {
     const c = json(CMD.CHALLENGE);
-    const sig = nodeSign(authMessage(BOARD_ID, dev.deviceId, fromHex(String(c.nonce))), seed);
+    const sig = nodeSign(authMessage(BOARD_ID, host.deviceId, fromHex(String(c.nonce))), seed);
     return { reply: json(CMD.AUTH, sig), sig };
   };
   return { port, replies, ask, json, authenticate };
@@ -164,7 +102,7 @@ export function directPort(dev: ServiceHost, opts: { now?: () => number } = {}) 
  */
 export async function authenticatePort(
   port: ServicePort,
-  dev: ServiceHost,
+  dev: { deviceId: string },
   last: () => Packet | undefined,
 ): Promise<void> {
   const reply = async (type: number) => {
@@ -180,4 +118,51 @@ export async function authenticatePort(
   port.receive(encodePacket({ type: CMD.AUTH, seq: 0xfff1, payload: sig }));
   const a = await reply(CMD.AUTH);
   if (a.ok !== true) throw new Error(`AUTH refused: ${String(a.detail)}`);
+}
+
+/** The CLI's options that reach the device on `pty` at `baud`. */
+export const portArgs = (pty: { path: string }, baud: number) => ['--port', pty.path, '--baud', String(baud)];
+
+/**
+ * `saphir` in this process on the device's pty: `onPty(pty, BAUD, 'flash', '--lang', 'en', file)` runs
+ * `saphir flash --port PTY --baud BAUD --lang en FILE` (`'device info'`, `'ledger export'`: two words).
+ */
+export function onPty(pty: { path: string }, baud: number, command: string, ...rest: string[]) {
+  return saphirIn([...command.split(' '), ...portArgs(pty, baud), ...rest]);
+}
+
+/**
+ * A ServicePort on `host` and a `link` to it in this process (unpaced, no pty), what a ServiceClient
+ * takes instead of a serial port. `lose(err)` is the device losing power: the port stops answering and
+ * the client sees the line close.
+ */
+export function portLink(host: ServiceHost): { port: ServicePort; link: Link; lose(err: Error): void } {
+  let toHost: (b: Uint8Array) => void = () => {};
+  let closed: (err?: Error) => void = () => {};
+  let dead = false;
+  const port = new ServicePort(host, { send: (b) => !dead && toHost(b) });
+  const link: Link = {
+    write(b) {
+      if (!dead) port.receive(b.slice());
+    },
+    onData: (cb) => (toHost = cb),
+    onClose: (cb) => (closed = cb),
+    close: async () => {},
+  };
+  const lose = (err: Error) => {
+    dead = true;
+    port.close();
+    queueMicrotask(() => closed(err));
+  };
+  return { port, link, lose };
+}
+
+/** Runs `f` with `dev`'s service port on a pty at `baud` (devicePty); the pty closes after, whatever happens. */
+export async function withPty(dev: Simulator, baud: number, f: (pty: ServicePty) => Promise<void>): Promise<void> {
+  const pty = await devicePty(dev, baud);
+  try {
+    await f(pty);
+  } finally {
+    await pty.close();
+  }
 }

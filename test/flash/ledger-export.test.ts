@@ -9,12 +9,13 @@ import {
   LEDGER_ENTRY_BYTES,
   type LedgerEntry,
 } from '../../src/service/protocol.ts';
-import { ServicePort } from '../../hw-sim/service.ts';
-import { ServiceClient, type Link } from '../../src/node/flash-client.ts';
+import { ServiceClient } from '../../src/node/flash-client.ts';
 import { LAYOUT } from '../../hw-sim/layout.ts';
 import { Ledger } from '../../src/ledger/index.ts';
 import { CMD } from '../../src/service/packet.ts';
-import { TestDevice, saphir } from './harness.ts';
+import { flashDevice, portArgs, portLink, withPty } from './harness.ts';
+import { saphirAsync } from '../cli/run-cli.ts';
+import { Simulator } from '../../hw-sim/sim.ts';
 
 const entry = fc.record({
   emission: fc.integer({ min: 0, max: 0xffff }),
@@ -25,7 +26,7 @@ const entry = fc.record({
   deviceId: fc.stringMatching(/^[\x20-\x7e]{0,16}$/),
 });
 
-test('binary page codec: round trip, 19 bytes an entry, truncation detected', () => {
+test('binary page codec: round trip, 19 bytes an entry, truncation detected', async () => {
   fc.assert(
     fc.property(fc.array(entry, { maxLength: 60 }), fc.nat(70), fc.nat(70), (es: LedgerEntry[], a, n) => {
       const first = Math.min(a, es.length);
@@ -50,8 +51,8 @@ test('binary page codec: round trip, 19 bytes an entry, truncation detected', ()
   assert.is(one.length, 11 + 1 + 1 + 5 + LEDGER_ENTRY_BYTES);
 });
 
-function fill(dev: TestDevice, n: number): void {
-  const ledger = Ledger.open(dev.nor.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), { deviceId: dev.deviceId });
+function fill(dev: Simulator, n: number): void {
+  const ledger = Ledger.open(dev.chip.partition(LAYOUT.ledger.offset, LAYOUT.ledger.size), { deviceId: dev.deviceId });
   for (let i = 0; i < n; i++)
     ledger.record({
       emission: 2,
@@ -63,25 +64,13 @@ function fill(dev: TestDevice, n: number): void {
 }
 
 test('saphir ledger export: 3 000 payments through a real pty, every one, progress every 10 % off a terminal', async () => {
-  const dev = new TestDevice();
+  const dev = await flashDevice();
   fill(dev, 2995);
-  const pty = await dev.pty(921600);
-  try {
-    const r = await saphir([
-      'ledger',
-      'export',
-      '--port',
-      pty.path,
-      '--baud',
-      '921600',
-      '--format',
-      'json',
-      '--lang',
-      'en',
-    ]);
+  await withPty(dev, 921600, async (pty) => {
+    const r = await saphirAsync(['ledger', 'export', ...portArgs(pty, 921600), '--format', 'json', '--lang', 'en']);
     assert.is(r.code, 0, r.stderr);
     const got = JSON.parse(r.stdout) as { number: number; paid_at: string; device_id: string }[];
-    const want = dev.ledgerEntries() as LedgerEntry[];
+    const want = dev.ledger() as LedgerEntry[];
     assert.is(got.length, 3000);
     assert.equal(
       got.map((e) => e.number),
@@ -93,27 +82,18 @@ test('saphir ledger export: 3 000 payments through a real pty, every one, progre
     );
     assert.match(r.stderr, /^10 %$[\s\S]*^50 %$[\s\S]*^100 %$/m);
     assert.match(r.stderr, /3000 payment\(s\) exported/);
-    const quiet = await saphir(['ledger', 'export', '--port', pty.path, '--baud', '921600', '--quiet', '--lang', 'en']);
+    const quiet = await saphirAsync(['ledger', 'export', ...portArgs(pty, 921600), '--quiet', '--lang', 'en']);
     assert.is(quiet.code, 0);
     assert.not.match(quiet.stderr, /%/);
     assert.is(quiet.stdout.trim().split('\n').length, 3001);
-  } finally {
-    await dev.close();
-  }
+  });
 });
 
 test('a device that answers LEDGER in JSON only is still read, page by page', async () => {
-  const dev = new TestDevice();
+  const dev = await flashDevice();
   fill(dev, 200);
-  let toHost: (b: Uint8Array) => void = () => {};
-  const port = new ServicePort(dev, { send: (b) => toHost(b) });
-  const link: Link = {
-    // An older device: it knows only the index, not the binary flag.
-    write: (b) => port.receive(b.slice()),
-    onData: (cb) => (toHost = cb),
-    onClose: () => {},
-    close: async () => {},
-  };
+  const { port, link } = portLink(dev.serviceHost());
+  // An older device: it knows only the index, not the binary flag (LEDGER requests cut to the index).
   const legacy = new ServiceClient(link, 921600);
   const request = legacy.request.bind(legacy);
   legacy.request = (type, payload, opts) =>
@@ -122,7 +102,7 @@ test('a device that answers LEDGER in JSON only is still read, page by page', as
   assert.is(got.length, 205);
   assert.equal(
     got.map((e) => e.number),
-    (dev.ledgerEntries() as LedgerEntry[]).map((e) => e.number),
+    (dev.ledger() as LedgerEntry[]).map((e) => e.number),
   );
   port.close();
 });

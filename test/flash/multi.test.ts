@@ -5,7 +5,8 @@ import * as assert from 'uvu/assert';
 import { writeFileSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TestDevice, saphir, saphirIn } from './harness.ts';
+import { flashDevice, devicePty } from './harness.ts';
+import { saphirAsync, saphirIn } from '../cli/run-cli.ts';
 import { image } from './images.ts';
 import { plainProgress } from '../../src/node/progress.ts';
 
@@ -16,17 +17,17 @@ const imgFile = join(dir, 'multi.img');
 writeFileSync(imgFile, IMG);
 
 test('two devices by --ports GLOB: both flashed, summary table, plain progress off a terminal', async () => {
-  const devs = [new TestDevice(), new TestDevice()];
+  const devs = [await flashDevice(), await flashDevice()];
+  const ptys = await Promise.all(devs.map((d) => devicePty(d, BAUD)));
   try {
-    const ptys = await Promise.all(devs.map((d) => d.pty(BAUD)));
     ptys.forEach((p, i) => symlinkSync(p.path, join(dir, `ttyTEST${i}`)));
-    const r = await saphir(
+    const r = await saphirAsync(
       ['flash', '--ports', join(dir, 'ttyTEST*'), '--baud', String(BAUD), '--lang', 'en', imgFile],
       { timeoutMs: 60000 },
     );
     assert.is(r.code, 0, r.stderr);
     for (let i = 0; i < 2; i++) {
-      assert.is(devs[i].current?.version, '1.5.0');
+      assert.is(devs[i].booted?.version, '1.5.0');
       assert.match(r.stderr, new RegExp(`\\[${join(dir, `ttyTEST${i}`)}\\] 50 %`));
       assert.match(
         r.stdout,
@@ -35,14 +36,14 @@ test('two devices by --ports GLOB: both flashed, summary table, plain progress o
     }
     assert.match(r.stdout, /Device\s+Port\s+Before → after\s+Result\s+Time/);
   } finally {
-    for (const d of devs) await d.close();
+    for (const p of ptys) await p.close();
   }
 });
 
 test('four devices, one unplugged half-way: the others finish, the summary says which failed, exit 1', async () => {
-  const devs = [new TestDevice(), new TestDevice(), new TestDevice(), new TestDevice()];
+  const devs = [await flashDevice(), await flashDevice(), await flashDevice(), await flashDevice()];
+  const ptys = await Promise.all(devs.map((d) => devicePty(d, BAUD)));
   try {
-    const ptys = await Promise.all(devs.map((d) => d.pty(BAUD)));
     const victim = ptys[2];
     let got = 0;
     let unplugged: Promise<void> | null = null;
@@ -58,21 +59,21 @@ test('four devices, one unplugged half-way: the others finish, the summary says 
     assert.ok(unplugged, 'the third device was unplugged');
     assert.is(r.code, 1);
     for (const i of [0, 1, 3]) {
-      assert.is(devs[i].current?.version, '1.5.0', `device ${i}`);
+      assert.is(devs[i].booted?.version, '1.5.0', `device ${i}`);
       assert.match(r.stdout, new RegExp(`${ptys[i].path}\\s+1\\.0\\.0 → 1\\.5\\.0\\s+ok, confirmed`));
     }
-    assert.is(devs[2].current?.version, '1.0.0');
+    assert.is(devs[2].booted?.version, '1.0.0');
     assert.match(r.stdout, new RegExp(`${victim.path}\\s+1\\.0\\.0 → 1\\.0\\.0\\s+link lost`));
     assert.match(r.stderr, new RegExp(`\\[${victim.path}\\] link lost`));
   } finally {
-    for (const d of devs) await d.close();
+    for (const p of ptys) await p.close();
   }
 });
 
 test('device info on several ports: each under its name; a missing one fails alone, exit 1', async () => {
-  const devs = [new TestDevice(), new TestDevice()];
+  const devs = [await flashDevice(), await flashDevice()];
+  const ptys = await Promise.all(devs.map((d) => devicePty(d, BAUD)));
   try {
-    const ptys = await Promise.all(devs.map((d) => d.pty(BAUD)));
     const r = await saphirIn([
       'device',
       'info',
@@ -113,11 +114,11 @@ test('device info on several ports: each under its name; a missing one fails alo
       [ptys[0].path, ptys[1].path],
     );
   } finally {
-    for (const d of devs) await d.close();
+    for (const p of ptys) await p.close();
   }
 });
 
-test('plain progress: one line every 10 %, none with --quiet', () => {
+test('plain progress: one line every 10 %, none with --quiet', async () => {
   const lines: string[] = [];
   const on = plainProgress('[A]', false, (s) => lines.push(s));
   for (let d = 0; d <= 1000; d += 7) on({ done: d, total: 1000 });

@@ -5,9 +5,10 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listPorts } from '../../src/node/commands/ports.ts';
-import { TestDevice, saphirIn } from './harness.ts';
+import { flashDevice, devicePty } from './harness.ts';
+import { saphirIn } from '../cli/run-cli.ts';
 
-test('listPorts: USB adapters with by-id, VID:PID and serial; consoles and empty 8250 slots left out', () => {
+test('listPorts: USB adapters with by-id, VID:PID and serial; consoles and empty 8250 slots left out', async () => {
   const root = mkdtempSync(join(tmpdir(), 'saphir-ports-'));
   try {
     const sys = join(root, 'sys');
@@ -47,10 +48,10 @@ test('listPorts: USB adapters with by-id, VID:PID and serial; consoles and empty
 });
 
 test('saphir ports --port: the device that answers IDENTIFY is named; a silent port is listed without', async () => {
-  const dev = new TestDevice();
-  const mute = new TestDevice();
-  const pty = await dev.pty(115200);
-  const silent = await mute.pty(115200);
+  const dev = await flashDevice();
+  const mute = await flashDevice();
+  const pty = await devicePty(dev, 115200);
+  const silent = await devicePty(mute, 115200);
   silent.port.close();
   try {
     const r = await saphirIn(['ports', '--json', '--port', pty.path, '--port', silent.path]);
@@ -63,8 +64,8 @@ test('saphir ports --port: the device that answers IDENTIFY is named; a silent p
     const text = await saphirIn(['ports', '--lang', 'en', '--port', pty.path]);
     assert.match(text.stdout, new RegExp(`${pty.path}\\s+—\\s+—\\s+—\\s+SPH-000042\\s+1\\.0\\.0`));
   } finally {
-    await dev.close();
-    await mute.close();
+    await pty.close();
+    await silent.close();
   }
 });
 

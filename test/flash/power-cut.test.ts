@@ -5,78 +5,72 @@
 // new, the ledger is intact, and a re-run completes the update.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ServicePort } from '../../hw-sim/service.ts';
-import { ServiceClient, FlashError, type Link } from '../../src/node/flash-client.ts';
-import { TestDevice, FACTORY } from './harness.ts';
+import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
+import { FACTORY, flashDevice, dataSnapshot, portLink } from './harness.ts';
+import { Simulator } from '../../hw-sim/sim.ts';
 import { image, hashOf } from './images.ts';
-import { PowerCut, seeded } from './chip.ts';
+import { PowerCut, seeded } from '../../hw-sim/nor-flash.ts';
 
 const NEW = image({ version: '1.1.0', counter: 2, size: 24000, salt: 9 });
 const OLD_HASH = hashOf(FACTORY);
 const NEW_HASH = hashOf(NEW);
 
 /** A link to the device's service port that dies with the device's power. */
-function connect(dev: TestDevice, opts: { cutAfterBytes?: number } = {}) {
-  let toHost: (b: Uint8Array) => void = () => {};
-  let closed: (err?: Error) => void = () => {};
-  let dead = false;
+function connect(dev: Simulator, opts: { cutAfterBytes?: number } = {}) {
   let bytes = 0;
-  const port = new ServicePort(dev, { send: (b) => !dead && toHost(b) });
+  // A cut the port meets is seen below (the chip unpowered) and handled by powerFail.
+  const { link, lose } = portLink(dev.serviceHost({ powerLost: () => {} }));
+  let dead = false;
   const powerFail = () => {
     dead = true;
-    port.close();
-    dev.nor.powerOn();
-    dev.start();
-    closed(new Error('device lost power'));
+    lose(new Error('device lost power'));
+    dev.chip.powerOn();
+    void dev.reboot(); // the modelled firmware boots at once
   };
-  const link: Link = {
-    write(b) {
-      if (dead) return;
-      bytes += b.length;
-      if (opts.cutAfterBytes !== undefined && bytes >= opts.cutAfterBytes) {
-        // Power fails while these bytes are on the wire: the RAM session is gone.
-        queueMicrotask(powerFail);
-        return;
-      }
-      try {
-        port.receive(b.slice());
-      } catch (e) {
-        // A cut in the reset that follows REBOOT (the harness's own start()).
-        if (!(e instanceof PowerCut)) throw e;
-      }
-      if (!dev.nor.powered) queueMicrotask(powerFail);
-    },
-    onData: (cb) => (toHost = cb),
-    onClose: (cb) => (closed = cb),
-    close: async () => {},
+  const write = link.write.bind(link);
+  link.write = (b) => {
+    if (dead) return;
+    bytes += b.length;
+    if (opts.cutAfterBytes !== undefined && bytes >= opts.cutAfterBytes) {
+      // Power fails while these bytes are on the wire: the RAM session is gone.
+      queueMicrotask(powerFail);
+      return;
+    }
+    try {
+      write(b);
+    } catch (e) {
+      // A cut in the reset that follows REBOOT.
+      if (!(e instanceof PowerCut)) throw e;
+    }
+    if (!dev.chip.powered) queueMicrotask(powerFail);
   };
   return new ServiceClient(link, 921600);
 }
 
-async function update(dev: TestDevice, opts: { cutAfterBytes?: number } = {}): Promise<void> {
+async function update(dev: Simulator, opts: { cutAfterBytes?: number } = {}): Promise<void> {
   const c = connect(dev, opts);
   await c.flash(NEW);
   await c.reboot();
-  dev.reboot(); // and one more reset after the confirm
+  await dev.reboot(); // and one more reset after the confirm
 }
 
 test('power cut at 220 seeded points of transfer and swap: always a valid image, ledger intact, re-run completes', async () => {
   // Flash operations of one whole update, and bytes on the wire.
-  const probe = new TestDevice();
-  const ops0 = probe.nor.ops;
+  const probe = await flashDevice();
+  const ops0 = probe.chip.ops;
   await update(probe);
-  const totalOps = probe.nor.ops - ops0;
-  assert.is(probe.current?.imageHash, NEW_HASH);
+  const totalOps = probe.chip.ops - ops0;
+  assert.is(probe.booted?.imageHash, NEW_HASH);
   assert.ok(totalOps > 50, `${totalOps} flash operations`);
 
-  const ENTRIES = JSON.stringify(probe.ledgerEntries());
+  const ENTRIES = JSON.stringify(probe.ledger());
   assert.is(JSON.parse(ENTRIES).length, 5);
   const counts = { old: 0, new: 0, transfer: 0, flash: 0 };
   for (let seed = 1; seed <= 220; seed++) {
     const ts = performance.now();
     const rnd = seeded(seed);
-    const dev = new TestDevice();
-    const data = dev.dataSnapshot();
+    const dev = await flashDevice();
+    const data = dataSnapshot(dev);
     let err: unknown;
     if (seed % 4 === 0) {
       counts.transfer++;
@@ -86,7 +80,7 @@ test('power cut at 220 seeded points of transfer and swap: always a valid image,
       );
     } else {
       counts.flash++;
-      dev.nor.cutAtOp(1 + Math.floor(rnd() * totalOps), rnd);
+      dev.chip.cutAtOp(1 + Math.floor(rnd() * totalOps), rnd);
       err = await update(dev).then(
         () => null,
         (e) => e,
@@ -95,23 +89,23 @@ test('power cut at 220 seeded points of transfer and swap: always a valid image,
     if (err !== null && !(err instanceof FlashError) && !(err instanceof PowerCut)) throw err;
     if (err instanceof PowerCut) {
       // Cut in the last reset (outside the protocol): power comes back.
-      dev.nor.powerOn();
-      dev.start();
+      dev.chip.powerOn();
+      await dev.reboot();
     }
-    dev.nor.cutAtOp(0);
+    dev.chip.cutAtOp(0);
     for (let r = 0; r < 2; r++) {
-      dev.reboot();
-      const h = dev.current?.imageHash;
+      await dev.reboot();
+      const h = dev.booted?.imageHash;
       assert.ok(h === OLD_HASH || h === NEW_HASH, `seed ${seed}: boots ${h}`);
       if (h === NEW_HASH) counts.new++;
       else counts.old++;
     }
-    assert.ok(dev.dataSnapshot().equals(data), `seed ${seed}: ledger and config untouched`);
-    if (seed % 20 === 0) assert.is(JSON.stringify(dev.ledgerEntries()), ENTRIES);
-    if (seed % 10 === 0 || dev.current?.imageHash !== NEW_HASH) {
-      if (dev.current?.imageHash !== NEW_HASH) await update(dev);
-      assert.is(dev.current?.imageHash, NEW_HASH, `seed ${seed}: re-run completes`);
-      assert.not.ok(dev.current?.pendingConfirm);
+    assert.ok(dataSnapshot(dev).equals(data), `seed ${seed}: ledger and config untouched`);
+    if (seed % 20 === 0) assert.is(JSON.stringify(dev.ledger()), ENTRIES);
+    if (seed % 10 === 0 || dev.booted?.imageHash !== NEW_HASH) {
+      if (dev.booted?.imageHash !== NEW_HASH) await update(dev);
+      assert.is(dev.booted?.imageHash, NEW_HASH, `seed ${seed}: re-run completes`);
+      assert.not.ok(dev.booted?.pendingConfirm);
     }
     if (process.env.FLASH_TIMING && performance.now() - ts > 100)
       process.stderr.write(`seed ${seed}: ${Math.round(performance.now() - ts)} ms ${String(err)}\n`);

@@ -17,7 +17,7 @@ import { fromHex, toHex } from '../../src/hex.ts';
 import { nodeSign } from '../../tools/node-crypto.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { utf8Encode } from '../../src/utf8.ts';
-import { saphirIn } from './harness.ts';
+import { onPty } from './harness.ts';
 import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
 import '../../hw-sim/node-host.ts';
 
@@ -83,34 +83,13 @@ test('a production device refuses it over the service port and at boot; the paym
   writeFileSync(img, EVIL);
   const tech = join(dir, 'tech.json');
   writeFileSync(tech, JSON.stringify({ seed_hex: toHex(TECH_SEED) }));
-  let rebooting: Promise<void> = Promise.resolve();
-  const pty = await exposeServicePort(
-    {
-      chip: bootChip(chip),
-      deviceId: sim.deviceId,
-      running: () => sim.booted,
-      reboot: () => void (rebooting = sim.reboot()),
-      ledgerEntries: () => sim.ledger(),
-    },
-    { baud: BAUD },
-  );
+  const pty = await exposeServicePort(sim.serviceHost(), { baud: BAUD });
   try {
     assert.is(sim.booted?.version, fp.versionText);
-    const open = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', img]);
+    const open = await onPty(pty, BAUD, 'flash', '--lang', 'en', img);
     assert.is(open.code, 1);
     assert.match(open.stderr, /DEVELOPMENT key: a production device refuses it/);
-    const keyed = await saphirIn([
-      'flash',
-      '--port',
-      pty.path,
-      '--baud',
-      String(BAUD),
-      '--lang',
-      'en',
-      '--tech-key',
-      tech,
-      img,
-    ]);
+    const keyed = await onPty(pty, BAUD, 'flash', '--lang', 'en', '--tech-key', tech, img);
     assert.is(keyed.code, 1);
     assert.match(keyed.stderr, /production device/);
     // The device's own check at BEGIN, past the host's.
@@ -123,7 +102,7 @@ test('a production device refuses it over the service port and at boot; the paym
     assert.instance(err, FlashError);
     assert.is(err!.detail.reason, 'signature');
     assert.match(err!.message, /development-signed image: this is a production device/);
-    await rebooting;
+    await sim.restarting;
     assert.is(sim.booted?.version, fp.versionText);
     // At boot: the image in the confirmed slot is refused, nothing runs, the ledger is intact.
     overwriteSlotA(chip, EVIL);

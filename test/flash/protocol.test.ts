@@ -7,9 +7,9 @@ import { addRange, coveredBytes, missingRanges, type Range } from '../../src/ser
 import { jsonBytes, parseJson } from '../../src/service/json.ts';
 import { utf8Decode, utf8Encode } from '../../src/utf8.ts';
 import { ServicePort } from '../../hw-sim/service.ts';
-import { TestDevice, directPort } from './harness.ts';
+import { flashDevice, directPort } from './harness.ts';
 
-test('COBS round trip, no zero inside, overhead ≤ 1 per 254 + 2', () => {
+test('COBS round trip, no zero inside, overhead ≤ 1 per 254 + 2', async () => {
   fc.assert(
     fc.property(fc.uint8Array({ maxLength: 2000 }), (data) => {
       const enc = cobsEncode(data);
@@ -24,7 +24,7 @@ test('COBS round trip, no zero inside, overhead ≤ 1 per 254 + 2', () => {
   assert.equal(Array.from(cobsEncode(new Uint8Array([0x11, 0, 0x22]))), [2, 0x11, 2, 0x22, 0]);
 });
 
-test('packets: round trip; any corruption is caught by the CRC', () => {
+test('packets: round trip; any corruption is caught by the CRC', async () => {
   fc.assert(
     fc.property(
       fc.integer({ min: 0, max: 255 }),
@@ -48,7 +48,7 @@ test('packets: round trip; any corruption is caught by the CRC', () => {
   );
 });
 
-test('reader: frames split anywhere, garbage in between, oversize frames dropped', () => {
+test('reader: frames split anywhere, garbage in between, oversize frames dropped', async () => {
   const got: Packet[] = [];
   const r = new PacketReader((p) => got.push(p), 100);
   const a = encodePacket({ type: 1, seq: 7, payload: new Uint8Array([0, 1, 2]) });
@@ -63,7 +63,7 @@ test('reader: frames split anywhere, garbage in between, oversize frames dropped
   assert.is(r.dropped, 3);
 });
 
-test('ranges', () => {
+test('ranges', async () => {
   let rs: Range[] = [];
   rs = addRange(rs, 10, 20);
   rs = addRange(rs, 30, 40);
@@ -92,7 +92,7 @@ test('ranges', () => {
   );
 });
 
-test('UTF-8 and JSON without TextEncoder', () => {
+test('UTF-8 and JSON without TextEncoder', async () => {
   for (const s of ['', 'abc', 'Déjà payé — 250 000 €', '😀 ok']) {
     assert.is(utf8Decode(utf8Encode(s)), s);
     assert.equal(Buffer.from(utf8Encode(s)), Buffer.from(s, 'utf8'));
@@ -101,12 +101,12 @@ test('UTF-8 and JSON without TextEncoder', () => {
   assert.is(parseJson(new Uint8Array([0xff, 0x7b])), undefined);
 });
 
-test('the device survives any bytes and answers what it understands', () => {
-  const dev = new TestDevice();
+test('the device survives any bytes and answers what it understands', async () => {
+  const dev = await flashDevice();
   const replies: Packet[] = [];
   const reader = new PacketReader((p) => replies.push(p), 1 << 16);
-  const port = new ServicePort(dev, { send: (b) => reader.push(b) });
-  const before = Buffer.from(dev.nor.bytes);
+  const port = new ServicePort(dev.serviceHost(), { send: (b) => reader.push(b) });
+  const before = Buffer.from(dev.chip.bytes);
   fc.assert(
     fc.property(fc.integer({ min: 0, max: 255 }), fc.uint8Array({ maxLength: 300 }), (type, payload) => {
       if (type === CMD.REBOOT || type === CMD.FINISH) return;
@@ -117,7 +117,7 @@ test('the device survives any bytes and answers what it understands', () => {
   );
   assert.ok(replies.length > 0);
   assert.ok(replies.every((p) => p.type === 0x7f || (p.type & RESPONSE) !== 0));
-  assert.ok(Buffer.from(dev.nor.bytes).equals(before), 'nothing written');
+  assert.ok(Buffer.from(dev.chip.bytes).equals(before), 'nothing written');
   // A lone delimiter ends the garbage (the client sends one when it starts and after a silence).
   port.receive(new Uint8Array([0, ...encodePacket({ type: CMD.IDENTIFY, seq: 42, payload: new Uint8Array(0) })]));
   const last = replies[replies.length - 1];
@@ -126,12 +126,15 @@ test('the device survives any bytes and answers what it understands', () => {
   port.close();
 });
 
-test('a failure inside the device is answered, never thrown', () => {
-  const dev = new TestDevice();
-  dev.ledgerEntries = () => {
-    throw new Error('ledger unreadable');
-  };
-  const { port, replies, authenticate } = directPort(dev);
+test('a failure inside the device is answered, never thrown', async () => {
+  const dev = await flashDevice();
+  const { port, replies, authenticate } = directPort(
+    dev.serviceHost({
+      ledgerEntries: () => {
+        throw new Error('ledger unreadable');
+      },
+    }),
+  );
   authenticate();
   replies.length = 0;
   port.receive(encodePacket({ type: CMD.LEDGER, seq: 5, payload: new Uint8Array(4) }));

@@ -15,7 +15,7 @@ import { MirroredLedger } from '../../src/ledger/index.ts';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage, parseImage } from '../../src/image/format.ts';
 import { fromHex } from '../../src/hex.ts';
 import { nodeSign } from '../../tools/node-crypto.ts';
-import { saphirIn } from './harness.ts';
+import { onPty } from './harness.ts';
 import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
 import { requireTool } from '../helpers.ts';
 
@@ -57,22 +57,11 @@ withSocat('real bundle: flash over the pty, test boot in QuickJS, firmware confi
   await sim.boot();
   assert.is(sim.booted?.version, p.versionText);
   const before = JSON.stringify(sim.ledger());
-  let rebooting: Promise<void> = Promise.resolve();
-  const pty = await exposeServicePort(
-    {
-      chip: bootChip(chip),
-      deviceId: sim.deviceId,
-      running: () => sim.booted,
-      reboot: () => {
-        rebooting = sim.reboot();
-      },
-      ledgerEntries: () => sim.ledger(),
-    },
-    { baud: BAUD },
-  );
+  // The simulator's service host: REBOOT (and a power cut) restart the device, `sim.restarting`.
+  const pty = await exposeServicePort(sim.serviceHost(), { baud: BAUD });
   try {
-    const r = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', file]);
-    await rebooting;
+    const r = await onPty(pty, BAUD, 'flash', '--lang', 'en', file);
+    await sim.restarting;
     assert.is(r.code, 0, r.stderr);
     assert.match(r.stdout, /Restarted on 9\.9\.9, confirmed/);
     assert.is(sim.booted?.version, '9.9.9');
@@ -81,7 +70,7 @@ withSocat('real bundle: flash over the pty, test boot in QuickJS, firmware confi
     assert.is(sim.booted?.version, '9.9.9');
     assert.is(sim.booted?.slot, 1);
     assert.is(JSON.stringify(sim.ledger()), before);
-    const csv = await saphirIn(['ledger', 'export', '--port', pty.path, '--baud', String(BAUD)]);
+    const csv = await onPty(pty, BAUD, 'ledger export');
     assert.is(csv.code, 0, csv.stderr);
     assert.is(csv.stdout.trim().split('\n').length, 3);
   } finally {
@@ -98,23 +87,8 @@ withSocat('real bundle: power cut in the middle of FINISH, the old firmware runs
   const sim = new Simulator({ chip });
   sim.configure({});
   await sim.boot();
-  let rebooting: Promise<void> = Promise.resolve();
-  const pty = await exposeServicePort(
-    {
-      chip: bootChip(chip),
-      deviceId: sim.deviceId,
-      running: () => sim.booted,
-      reboot: () => {
-        rebooting = sim.reboot();
-      },
-      ledgerEntries: () => sim.ledger(),
-      powerLost: () => {
-        sim.powerOff('power cut');
-        rebooting = sim.boot();
-      },
-    },
-    { baud: BAUD },
-  );
+  // The simulator's service host: REBOOT (and a power cut) restart the device, `sim.restarting`.
+  const pty = await exposeServicePort(sim.serviceHost(), { baud: BAUD });
   try {
     const c = await ServiceClient.open(pty.path, { baud: BAUD });
     await c.identify();
@@ -127,11 +101,11 @@ withSocat('real bundle: power cut in the middle of FINISH, the old firmware runs
       (e: FlashError) => e,
     );
     await c.close();
-    await rebooting;
+    await sim.restarting;
     assert.instance(err, FlashError);
     assert.is(sim.booted?.version, p.versionText, 'the old firmware runs');
-    const r = await saphirIn(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', file]);
-    await rebooting;
+    const r = await onPty(pty, BAUD, 'flash', '--lang', 'en', file);
+    await sim.restarting;
     assert.is(r.code, 0, r.stderr);
     assert.is(sim.booted?.version, '9.9.8');
     assert.not.ok(sim.pendingConfirm);

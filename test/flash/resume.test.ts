@@ -7,10 +7,12 @@ import * as assert from 'uvu/assert';
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TestDevice, FACTORY, saphir, authenticatePort } from './harness.ts';
+import { FACTORY, flashDevice, dataSnapshot, devicePty, authenticatePort, portLink } from './harness.ts';
+import { saphirAsync } from '../cli/run-cli.ts';
+import { Simulator, bootChip } from '../../hw-sim/sim.ts';
 import { image, hashOf } from './images.ts';
-import { seeded } from './chip.ts';
-import { ServiceClient, FlashError, type Link } from '../../src/node/flash-client.ts';
+import { seeded } from '../../hw-sim/nor-flash.ts';
+import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
 import { ServicePort, WRITE_UNALIGNED } from '../../hw-sim/service.ts';
 import { readJournal, CHUNKS } from '../../hw-sim/update.ts';
 import { CMD, PacketReader, encodePacket, type Packet } from '../../src/service/packet.ts';
@@ -26,19 +28,20 @@ writeFileSync(bigFile, BIG);
 
 for (const pct of [10, 50, 90]) {
   test(`pty: power cut at ${pct} % of the transfer, boot, flash again: resumes and confirms`, async () => {
-    const dev = new TestDevice();
-    const data = dev.dataSnapshot();
-    const pty = await dev.pty(BAUD);
+    const dev = await flashDevice();
+    const data = dataSnapshot(dev);
     let restarting: Promise<void> | null = null;
     // The device loses power: the USB-serial link goes with it; it boots again on whatever is valid.
-    dev.powerLost = () => {
-      restarting = (async () => {
-        await pty.cut();
-        dev.nor.powerOn();
-        dev.start();
-        await pty.reconnect();
-      })();
-    };
+    const pty = await devicePty(dev, BAUD, {
+      powerLost: () => {
+        restarting = (async () => {
+          await pty.cut();
+          dev.chip.powerOn();
+          await dev.reboot();
+          await pty.reconnect();
+        })();
+      },
+    });
     try {
       const c = await ServiceClient.open(pty.path, { baud: BAUD });
       let armed = false;
@@ -47,7 +50,7 @@ for (const pct of [10, 50, 90]) {
           onProgress: (p) => {
             if (!armed && p.done >= (BIG.length * pct) / 100) {
               armed = true;
-              dev.nor.cutAtOp(1); // mid-program of the next chunk
+              dev.chip.cutAtOp(1); // mid-program of the next chunk
             }
           },
         })
@@ -59,8 +62,8 @@ for (const pct of [10, 50, 90]) {
       assert.ok(armed);
       assert.instance(err, FlashError);
       await restarting;
-      assert.is(dev.current?.imageHash, hashOf(FACTORY), 'the old image runs after the cut');
-      const held = readJournal(dev.chip)!.done.reduce((a, b) => a + b, 0) * 4096;
+      assert.is(dev.booted?.imageHash, hashOf(FACTORY), 'the old image runs after the cut');
+      const held = readJournal(bootChip(dev.chip))!.done.reduce((a, b) => a + b, 0) * 4096;
       assert.ok(held >= (BIG.length * pct) / 100 - 4096 * 6, `journal holds ${held} bytes`);
 
       let received = 0;
@@ -69,56 +72,42 @@ for (const pct of [10, 50, 90]) {
         received += b.length;
         receive(b);
       };
-      const r = await saphir(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', bigFile]);
+      const r = await saphirAsync(['flash', '--port', pty.path, '--baud', String(BAUD), '--lang', 'en', bigFile]);
       assert.is(r.code, 0, r.stderr);
       assert.match(r.stdout, /Resumed: the device already held \d+ bytes/);
       assert.match(r.stdout, /Restarted on 1\.3\.0, confirmed/);
       assert.ok(received < BIG.length - held + 8000, `${received} bytes on the line for ${BIG.length - held} missing`);
-      dev.reboot();
-      assert.is(dev.current?.imageHash, hashOf(BIG));
-      assert.not.ok(dev.current?.pendingConfirm);
-      assert.ok(dev.dataSnapshot().equals(data), 'ledger and config untouched');
+      await dev.reboot();
+      assert.is(dev.booted?.imageHash, hashOf(BIG));
+      assert.not.ok(dev.booted?.pendingConfirm);
+      assert.ok(dataSnapshot(dev).equals(data), 'ledger and config untouched');
     } finally {
-      await dev.close();
+      await pty.close();
     }
   });
 }
 
 /** An in-process link to the device's service port that dies with the device's power. */
-function connect(dev: TestDevice) {
-  let toHost: (b: Uint8Array) => void = () => {};
-  let closed: (err?: Error) => void = () => {};
-  let dead = false;
-  const port = new ServicePort(dev, { send: (b) => !dead && toHost(b) });
-  dev.powerLost = () => {
-    dead = true;
-    port.close();
-    queueMicrotask(() => closed(new Error('device lost power')));
-  };
-  const link: Link = {
-    write(b) {
-      if (!dead) port.receive(b.slice());
-    },
-    onData: (cb) => (toHost = cb),
-    onClose: (cb) => (closed = cb),
-    close: async () => {},
-  };
-  return new ServiceClient(link, BAUD);
+function connect(dev: Simulator) {
+  let lose = (_err: Error) => {};
+  const p = portLink(dev.serviceHost({ powerLost: () => lose(new Error('device lost power')) }));
+  lose = p.lose;
+  return new ServiceClient(p.link, BAUD);
 }
 
 test('200 seeded power cuts in the transfer (erase, program, journal): never bricked, never unverified, resumes', async () => {
   const IMG = image({ version: '1.4.0', counter: 2, size: 90000, salt: 13 });
-  const probe = new TestDevice();
-  const ops0 = probe.nor.ops;
+  const probe = await flashDevice();
+  const ops0 = probe.chip.ops;
   await connect(probe).flash(IMG);
-  const transferOps = probe.nor.ops - ops0;
+  const transferOps = probe.chip.ops - ops0;
   assert.ok(transferOps > 300, `${transferOps} flash operations`);
   let resumedRuns = 0;
   for (let seed = 1; seed <= 200; seed++) {
     const rnd = seeded(1000 + seed);
-    const dev = new TestDevice();
-    const data = dev.dataSnapshot();
-    dev.nor.cutAtOp(1 + Math.floor(rnd() * transferOps), rnd);
+    const dev = await flashDevice();
+    const data = dataSnapshot(dev);
+    dev.chip.cutAtOp(1 + Math.floor(rnd() * transferOps), rnd);
     const err = await connect(dev)
       .flash(IMG)
       .then(
@@ -126,32 +115,32 @@ test('200 seeded power cuts in the transfer (erase, program, journal): never bri
         (e) => e,
       );
     if (err !== null && !(err instanceof FlashError)) throw err;
-    dev.nor.cutAtOp(0);
-    dev.nor.powerOn();
-    dev.start();
+    dev.chip.cutAtOp(0);
+    dev.chip.powerOn();
+    await dev.reboot();
     // The bootloader only ever starts a verified image: the old one, or the new one if FINISH got through.
     assert.ok(
-      [hashOf(FACTORY), hashOf(IMG)].includes(dev.current?.imageHash ?? ''),
-      `seed ${seed}: boots ${dev.current?.imageHash}`,
+      [hashOf(FACTORY), hashOf(IMG)].includes(dev.booted?.imageHash ?? ''),
+      `seed ${seed}: boots ${dev.booted?.imageHash}`,
     );
-    assert.ok(dev.dataSnapshot().equals(data), `seed ${seed}: ledger and config untouched`);
+    assert.ok(dataSnapshot(dev).equals(data), `seed ${seed}: ledger and config untouched`);
     const c = connect(dev);
     const r = await c.flash(IMG);
     if (r.resumedFrom > 0) resumedRuns++;
     assert.is(r.sent + r.resumedFrom >= IMG.length, true);
     assert.ok(r.sent <= IMG.length - r.resumedFrom + 4096, `seed ${seed}: sent ${r.sent}, resumed ${r.resumedFrom}`);
     await c.reboot();
-    assert.is(dev.current?.imageHash, hashOf(IMG), `seed ${seed}: completes`);
-    assert.not.ok(dev.current?.pendingConfirm);
+    assert.is(dev.booted?.imageHash, hashOf(IMG), `seed ${seed}: completes`);
+    assert.not.ok(dev.booted?.pendingConfirm);
   }
   assert.ok(resumedRuns > 100, `${resumedRuns} of 200 runs resumed`);
 });
 
 test('fragmenting WRITEs (one byte at alternating offsets) are refused: the session cannot grow', async () => {
-  const dev = new TestDevice();
+  const dev = await flashDevice();
   const replies: Packet[] = [];
   const reader = new PacketReader((p) => replies.push(p), 1 << 20);
-  const port = new ServicePort(dev, { send: (b) => reader.push(b) });
+  const port = new ServicePort(dev.serviceHost(), { send: (b) => reader.push(b) });
   await authenticatePort(port, dev, () => replies[replies.length - 1]);
   replies.length = 0;
   const p = parseImage(BIG);

@@ -13,7 +13,7 @@ import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage, parseImage } from '../../sr
 import { fromHex } from '../../src/hex.ts';
 import { nodeSign } from '../../tools/node-crypto.ts';
 import { ROOT } from '../helpers.ts';
-import { saphir } from './harness.ts';
+import { saphirAsync } from '../cli/run-cli.ts';
 
 const BAUD = 460800;
 const bin = join(ROOT, 'bin', 'saphir.mjs');
@@ -79,7 +79,7 @@ test('sim --pty: "cut" during a transfer, "boot", flash again resumes and the re
     assert.is(await exited, 1, firstErr);
     sim.stdin.write('boot\n');
     await waitFor(sim.stdout, /on: image slot A/);
-    const again = await saphir(['flash', '--port', link, '--baud', String(BAUD), '--lang', 'en', imgFile], {
+    const again = await saphirAsync(['flash', '--port', link, '--baud', String(BAUD), '--lang', 'en', imgFile], {
       timeoutMs: 60000,
     });
     assert.is(again.code, 0, again.stderr);

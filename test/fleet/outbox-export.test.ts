@@ -2,11 +2,11 @@
 // registry; the device signs the batch itself (service command OUTBOX) and marks what was heard.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Simulator, bootChip } from '../../hw-sim/sim.ts';
-import { ServicePort } from '../../hw-sim/service.ts';
+import { Simulator } from '../../hw-sim/sim.ts';
+import { portLink } from '../flash/harness.ts';
 import { transmit } from '../../hw-sim/scanners/index.ts';
 import { ticketCode } from '../../hw-sim/tickets.ts';
-import { ServiceClient, type Link } from '../../src/node/flash-client.ts';
+import { ServiceClient } from '../../src/node/flash-client.ts';
 import { pushOutbox } from '../../src/node/commands/ledger.ts';
 import { startEmbeddedRegistry } from '../../src/node/registry/embedded.ts';
 import '../../hw-sim/node-host.ts';
@@ -35,25 +35,8 @@ test('offline payments reach the registry through the service port, once; the de
         .map((x) => x.lines.join(' / '))
         .join('\n'),
     );
-    const port = new ServicePort(
-      {
-        chip: bootChip(sim.chip),
-        deviceId: sim.deviceId,
-        running: () => sim.booted,
-        reboot: () => {},
-        ledgerEntries: () => sim.ledger(),
-        deviceKey: sim.deviceKey,
-        nowMs: () => sim.clock,
-      },
-      { send: (b) => toHost(b) },
-    );
-    let toHost: (b: Uint8Array) => void = () => {};
-    const link: Link = {
-      write: (b) => port.receive(b.slice()),
-      onData: (cb) => (toHost = cb),
-      onClose: () => {},
-      close: async () => {},
-    };
+    // The device's service port in this process; REBOOT does nothing here.
+    const { link } = portLink(sim.serviceHost({ reboot: () => {} }));
     const client = new ServiceClient(link, 115200);
     const out: string[] = [];
     const write = process.stdout.write.bind(process.stdout);

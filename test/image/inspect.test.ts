@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { saphirIn } from '../flash/harness.ts';
+import { saphirIn } from '../cli/run-cli.ts';
 import { image } from '../flash/images.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-inspect-'));

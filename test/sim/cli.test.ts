@@ -8,19 +8,16 @@ import { mkdtempSync, writeFileSync, existsSync, openSync, writeSync, closeSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ticketCode } from '../../hw-sim/tickets.ts';
+import { saphir as runCli } from '../cli/run-cli.ts';
 
 const withSocat = requireTool('socat');
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-sim-cli-'));
 
+/** The CLI in the test's folder (test/cli/run-cli.ts). */
 function saphir(args: string[], input = '') {
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), ...args], {
-    cwd: dir,
-    input,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  const r = runCli(args, input, {}, dir);
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
 test('sim --scenario: a bad file is refused before anything runs, with its line (exit 2)', () => {

@@ -3,12 +3,10 @@
 // write-once area, not from the configuration.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { ROOT } from '../helpers.ts';
 import { Simulator, ensureImage, bootChip } from '../../hw-sim/sim.ts';
 import { NorFlash } from '../../hw-sim/nor-flash.ts';
 import { provision } from '../../hw-sim/bootloader.ts';
@@ -18,17 +16,15 @@ import { BOARD_ID, packImage, parseImage } from '../../src/image/format.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { nodeSign } from '../../tools/node-crypto.ts';
 import { toHex } from '../../src/hex.ts';
+import { saphir as runCli } from '../cli/run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-provision-'));
 const PROD_SEED = new Uint8Array(32).fill(7);
 const PROD_KEY = toHex(publicKeyOf(PROD_SEED));
+/** The CLI in the test's folder (test/cli/run-cli.ts). */
 const saphir = (args: string[]) => {
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), ...args], {
-    cwd: dir,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  const r = runCli(args, undefined, {}, dir);
+  return { code: r.code, out: r.stdout, err: r.stderr };
 };
 const scenario = (name: string, device = '') => {
   const f = join(dir, `${name}.yaml`);

@@ -14,7 +14,7 @@ import type { Key } from '../../hal.ts';
 import { parseScenario, ScenarioError, parseDuration, needsRegistry, type Scenario } from '../../../hw-sim/scenario.ts';
 import { runScenario, simulatorFor, type ScenarioRegistry } from '../../../hw-sim/runner.ts';
 import { scenarioRegistry, startEmbeddedRegistry } from '../registry/embedded.ts';
-import { Simulator, ensureBundle, bootChip, type SimConfig } from '../../../hw-sim/sim.ts';
+import { Simulator, ensureBundle, type SimConfig } from '../../../hw-sim/sim.ts';
 import { NorFlash } from '../../../hw-sim/nor-flash.ts';
 import { transmit, SCANNER_KINDS, type ScannerKind } from '../../../hw-sim/scanners/index.ts';
 import { ticketCode } from '../../../hw-sim/tickets.ts';
@@ -607,20 +607,14 @@ async function pty(
   let port;
   try {
     port = await exposeServicePort(
-      {
-        chip: bootChip(sim.chip),
-        deviceId: sim.deviceId,
-        running: () => sim.booted,
+      sim.serviceHost({
         reboot: () => void serial(() => sim.reboot()),
-        ledgerEntries: () => sim.ledger(),
-        deviceKey: sim.deviceKey,
-        nowMs: () => sim.clock,
         // A power cut the service port simulates (during FINISH) restarts the device as a real one would.
         powerLost: () => {
           sim.powerOff('power cut');
           void serial(() => sim.boot());
         },
-      },
+      }),
       {
         link,
         baud: o.baud,
