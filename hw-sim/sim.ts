@@ -500,6 +500,8 @@ export class Simulator {
    * restarts the device. `over` replaces any of these (a test's or the CLI's own handling).
    */
   serviceHost(over: Partial<ServiceHost> = {}): ServiceHost {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getter below reads the live simulator
+    const sim = this;
     return {
       chip: bootChip(this.chip),
       deviceId: this.deviceId,
@@ -509,7 +511,15 @@ export class Simulator {
         this.restarting.catch(() => {});
       },
       ledgerEntries: () => this.ledger(),
-      deviceKey: this.deviceKey,
+      // Read when asked; none on a chip whose provisioning record is damaged (the other commands still answer).
+      get deviceKey() {
+        try {
+          return sim.deviceKey;
+        } catch (e) {
+          if (e instanceof SimError) return undefined;
+          throw e;
+        }
+      },
       nowMs: () => this.clock,
       powerLost: () => {
         this.powerOff('power cut');
