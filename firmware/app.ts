@@ -36,7 +36,7 @@ import { KeyboardWedgeDecoder } from '../src/input/keyboard.ts';
 import { HidPosDecoder } from '../src/input/hid-pos.ts';
 import type { InputEvent } from '../src/input/event.ts';
 import { LedgerError, MARK_KEYPAD, MirroredLedger, markView, readMark, writeMark } from '../src/ledger/index.ts';
-import { loadConfig, keyRingOf, type Config } from './config.ts';
+import { loadConfig, keyRingOf, type Config } from '../src/config.ts';
 import { decide, type Verdict } from './decide.ts';
 import { deadlines } from './deadline.ts';
 import { BEEPS, LEDS, type Signal } from '../src/signals.ts';
@@ -146,14 +146,14 @@ export class App {
     this.mono = new d.MonotonicClock({});
     this.timers = new d.Timers({});
     this.watchdog = new d.Watchdog({ timeoutMs: WATCHDOG_MS });
-    const loaded = loadConfig(new d.Flash({ partition: 'config' }));
+    const loaded = loadConfig(new d.Flash({ partition: 'config' }), PRODUCTION);
     this.config = loaded.config;
     this.display.show(bootScreen(this.lang, d.identity.imageHash));
     this.led.set('off');
     this.log.write(
       `boot ${VERSION}${PRODUCTION ? '' : ' (dev)'} image ${d.identity.imageHash.slice(0, 16)} config ${loaded.source}`,
     );
-    this.keys = provisionedKeys(d.identity) ?? keyRingOf(this.config);
+    this.keys = provisionedKeys(d.identity) ?? keyRingOf(this.config, PRODUCTION);
     this.deadlines = deadlines(this.config.emissions);
     // Payments hold at most 16 printable ASCII characters of it.
     this.deviceId = (this.config.deviceId || String(d.identity.deviceId)).replace(/[^\x20-\x7e]/g, '?').slice(0, 16);

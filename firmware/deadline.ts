@@ -1,7 +1,7 @@
 // Claim deadlines of the configured emissions, from src/claim.ts (closing date + 30 days, moved to
 // the next working day; claimable until 00:00 Paris time after that day).
 import { claimEndMs } from '../src/claim.ts';
-import type { EmissionConfig } from './config.ts';
+import type { EmissionConfig } from '../src/config.ts';
 
 export { claimEndMs };
 

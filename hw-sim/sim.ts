@@ -21,7 +21,7 @@ import { provisionTrust, readTrust, isDevFirmwareKey, deviceKeyOf, type Trust } 
 import { toHex } from '../src/hex.ts';
 import { seededRng, type Rng } from './rng.ts';
 import type { Transmission } from './scanners/types.ts';
-import { defaultConfig, storeConfig, configProblems, type Config } from '../firmware/config.ts';
+import { defaultConfig, storeConfig, configProblems, type Config } from '../src/config.ts';
 import { BEEPS, type Signal } from '../src/signals.ts';
 import { readLedgerPartition } from '../src/ledger/index.ts';
 import { SimNetwork } from './network.ts';

@@ -1,5 +1,5 @@
 // The device configuration's fields and their limits: one schema for the firmware (which stores and
-// checks a configuration, firmware/config.ts), the simulator (Simulator.configure) and the scenario
+// checks a configuration, src/config.ts), the simulator (Simulator.configure) and the scenario
 // checker (hw-sim/scenario.ts, which reports a problem at its YAML line). Portable.
 import { isDate } from './claim.ts';
 

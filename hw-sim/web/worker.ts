@@ -13,7 +13,7 @@ import { runScenario, simulatorFor } from '../runner.ts';
 import { useSimHost } from '../host.ts';
 import { XhrHttp } from './xhr-http.ts';
 import { partitionFlash } from '../device.ts';
-import { loadConfig, storeConfig } from '../../firmware/config.ts';
+import { loadConfig, storeConfig } from '../../src/config.ts';
 import type { Frame, Key } from '../../src/hal.ts';
 import type { ToPage, ToWorker } from './protocol.ts';
 

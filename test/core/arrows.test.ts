@@ -26,8 +26,6 @@ const ALLOWED: Record<Area, Area[]> = {
   'hw-sim': ['core', 'hw-sim', 'tools'],
   node: ['core', 'node', 'tools'],
 };
-// TODO(#13): the simulator still reads firmware/config.ts for the config record format.
-const SIM_READS_FIRMWARE = ['firmware/config.ts'];
 /** The only CLI modules that may import the simulator. */
 const SIM_COMMANDS = [
   'src/node/commands/sim.ts',
@@ -64,7 +62,6 @@ function violations(): string[] {
       const to = areaOf(target);
       if (to === null) bad.push(`${file} → ${target}: outside the source folders`);
       else if (from === 'node' && to === 'hw-sim' && SIM_COMMANDS.includes(file)) continue;
-      else if (from === 'hw-sim' && to === 'firmware' && SIM_READS_FIRMWARE.includes(target)) continue;
       else if (!ALLOWED[from].includes(to)) bad.push(`${file} (${from}) → ${target} (${to})`);
     }
   }

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { TEST_PUBLIC_KEY_HEX } from '../../src/sph1/keys.ts';
 import { MirroredLedger, mirroredEntries, type Payment } from '../../src/ledger/index.ts';
-import { storeConfig, defaultConfig, type Config } from '../../firmware/config.ts';
+import { storeConfig, defaultConfig, type Config } from '../../src/config.ts';
 import { NorFlash } from '../../hw-sim/nor-flash.ts';
 import { Peripherals, partitionFlash } from '../../hw-sim/device.ts';
 import { Scheduler } from '../../hw-sim/scheduler.ts';

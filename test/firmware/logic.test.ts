@@ -13,7 +13,7 @@ import {
   asciiBytes,
   asciiText,
   configProblems,
-} from '../../firmware/config.ts';
+} from '../../src/config.ts';
 import { claimEndMs, deadlines } from '../../firmware/deadline.ts';
 import { frenchDate, frenchDateTime } from '../../firmware/paris-time.ts';
 import { BEEPS, LEDS } from '../../src/signals.ts';
@@ -126,8 +126,8 @@ test('config: encode/decode round trip, defaults, corruption, production refuses
     bad[i] ^= 0x10;
     assert.ok('error' in decodeConfig(bad, false), `byte ${i}`);
   }
-  assert.ok('error' in decodeConfig(new Uint8Array(0)));
-  assert.ok('error' in decodeConfig(b.subarray(0, b.length - 1)));
+  assert.ok('error' in decodeConfig(new Uint8Array(0), false));
+  assert.ok('error' in decodeConfig(b.subarray(0, b.length - 1), false));
   assert.ok('error' in decodeConfig(b, true), 'a production build refuses a config trusting key 0');
   assert.equal(defaultConfig(true).keys, []);
   assert.is(keyRingOf(cfg, true).size, 0);

@@ -2,8 +2,9 @@
 // Record (one per 4 KiB sector, two sectors so a rewrite never leaves none):
 //   "SPHC" · format 1 (u8) · sequence (u32) · payload length (u32) · payload (JSON, ASCII: other
 //   characters escaped) · CRC-32 of all before.
-// The valid record with the highest sequence wins; none valid → built-in defaults. Portable.
-import { crc32 } from '../src/crc32.ts';
+// The valid record with the highest sequence wins; none valid → built-in defaults. Portable: the
+// firmware, the simulator and the scenario checker share it (`production`: the firmware's build flag).
+import { crc32 } from './crc32.ts';
 import {
   CONFIG_INPUTS,
   CONFIG_INT_LIMITS,
@@ -15,13 +16,12 @@ import {
   isDeviceId,
   isIntIn,
   type ConfigInput,
-} from '../src/config-schema.ts';
-import { fromHex } from '../src/hex.ts';
-import type { Flash } from '../src/hal.ts';
-import type { Lang } from '../src/i18n.ts';
-import { TEST_KEY_ID, TEST_PUBLIC_KEY_HEX, type KeyRing } from '../src/sph1/keys.ts';
-import { PRODUCTION } from './build-info.ts';
-import { getU32BE, putU32BE } from '../src/bytes.ts';
+} from './config-schema.ts';
+import { fromHex } from './hex.ts';
+import type { Flash } from './hal.ts';
+import type { Lang } from './i18n.ts';
+import { TEST_KEY_ID, TEST_PUBLIC_KEY_HEX, type KeyRing } from './sph1/keys.ts';
+import { getU32BE, putU32BE } from './bytes.ts';
 
 export interface EmissionConfig {
   emission: number;
@@ -61,7 +61,7 @@ export interface Config {
 export const DEMO_PAYOUT_LIMIT_EUR = 300;
 
 /** Built-in defaults: the demo configuration (a production build trusts no key until configured). */
-export function defaultConfig(production = PRODUCTION): Config {
+export function defaultConfig(production: boolean): Config {
   return {
     keys: production ? [] : [{ id: TEST_KEY_ID, publicKeyHex: TEST_PUBLIC_KEY_HEX }],
     payoutLimitEur: DEMO_PAYOUT_LIMIT_EUR,
@@ -113,7 +113,7 @@ export function asciiText(b: Uint8Array): string | null {
 export { isDate };
 
 /** The problems of a candidate configuration (empty when valid). */
-export function configProblems(c: unknown, production = PRODUCTION): string[] {
+export function configProblems(c: unknown, production: boolean): string[] {
   const p: string[] = [];
   if (!c || typeof c !== 'object' || Array.isArray(c)) return ['config: not an object'];
   const o = c as Record<string, unknown>;
@@ -194,7 +194,7 @@ export function encodeConfig(cfg: Config, seq = 1): Uint8Array {
 export type Decoded = { config: Config; seq: number } | { error: string };
 
 /** Decodes a record at the start of `bytes` (trailing bytes, e.g. erased flash, are ignored). Never throws. */
-export function decodeConfig(bytes: Uint8Array, production = PRODUCTION): Decoded {
+export function decodeConfig(bytes: Uint8Array, production: boolean): Decoded {
   if (!(bytes instanceof Uint8Array) || bytes.length < HEAD + 4) return { error: 'config: too short' };
   for (let i = 0; i < 4; i++) if (bytes[i] !== MAGIC[i]) return { error: 'config: no record' };
   if (bytes[4] !== FORMAT) return { error: `config: unknown format ${bytes[4]}` };
@@ -219,7 +219,7 @@ export function decodeConfig(bytes: Uint8Array, production = PRODUCTION): Decode
 }
 
 /** The trusted keys of a configuration; a production build never trusts key id 0. */
-export function keyRingOf(cfg: Config, production = PRODUCTION): KeyRing {
+export function keyRingOf(cfg: Config, production: boolean): KeyRing {
   const m = new Map<number, Uint8Array>();
   for (const k of cfg.keys) if (!(production && k.id === TEST_KEY_ID)) m.set(k.id, fromHex(k.publicKeyHex));
   return m;
@@ -235,7 +235,7 @@ export interface LoadedConfig {
 }
 
 /** Reads the newest valid record of the config partition; defaults when none. Never throws on content. */
-export function loadConfig(flash: Flash, production = PRODUCTION): LoadedConfig {
+export function loadConfig(flash: Flash, production: boolean): LoadedConfig {
   const sectors = Math.min(2, Math.floor(flash.size / flash.blockLength));
   let best: LoadedConfig | undefined;
   const errors: string[] = [];
@@ -254,7 +254,7 @@ export function loadConfig(flash: Flash, production = PRODUCTION): LoadedConfig 
 }
 
 /** Writes `cfg` into the sector not holding the current record, so a power cut keeps the old one. */
-export function storeConfig(flash: Flash, cfg: Config, production = PRODUCTION): void {
+export function storeConfig(flash: Flash, cfg: Config, production: boolean): void {
   const cur = loadConfig(flash, production);
   const sectors = Math.min(2, Math.floor(flash.size / flash.blockLength));
   const curSector = cur.seq === 0 ? -1 : Number(cur.source.replace(/\D+/g, ''));
