@@ -22,6 +22,9 @@ import {
 } from 'quickjs-emscripten';
 import type { Device } from '../src/hal.ts';
 
+/** The device's VM limits, the only ones: every VM the simulator starts (the firmware tests and bench too) runs under these, unless a test shortens one. */
+export const VM_LIMITS = { memoryLimit: 8 << 20, stackLimit: 256 * 1024, deadlineMs: 2000 };
+
 export type QjsVariant = 'quickjs' | 'quickjs-ng';
 
 export interface QjsFault {
@@ -38,11 +41,11 @@ export interface QjsStartOptions {
   /** The HAL implementation exposed as `globalThis.device`. */
   device: Device;
   variant?: QjsVariant;
-  /** Bytes of VM heap; default 4 MiB. */
+  /** Bytes of VM heap; default `VM_LIMITS`. */
   memoryLimit?: number;
-  /** Bytes of VM stack; default 256 KiB. */
+  /** Bytes of VM stack; default `VM_LIMITS`. */
   stackLimit?: number;
-  /** Longest one entry into the VM (a callback, an eval) may run before it is interrupted; default 5000 (the app's watchdog timeout; wall-clock, so a loaded machine has room). */
+  /** Longest one entry into the VM (a callback, an eval) may run before it is interrupted (wall-clock); default `VM_LIMITS`. */
   deadlineMs?: number;
   /** The same for evaluating the bundle, i.e. the app's boot (a cold WASM engine is slow); default 20000. */
   bootDeadlineMs?: number;
@@ -198,8 +201,8 @@ export class QjsDevice {
   static async start(opts: QjsStartOptions): Promise<QjsDevice> {
     const mod = await quickjsModule(opts.variant ?? 'quickjs');
     const runtime = mod.newRuntime();
-    runtime.setMemoryLimit(opts.memoryLimit ?? 4 * 1024 * 1024);
-    runtime.setMaxStackSize(opts.stackLimit ?? 256 * 1024);
+    runtime.setMemoryLimit(opts.memoryLimit ?? VM_LIMITS.memoryLimit);
+    runtime.setMaxStackSize(opts.stackLimit ?? VM_LIMITS.stackLimit);
     const vm = runtime.newContext();
     const q = new QjsDevice(runtime, vm, opts);
     runtime.setInterruptHandler(() => q.depth > 0 && Date.now() > q.deadline);
@@ -282,7 +285,8 @@ export class QjsDevice {
   private enter(where: string, f: () => { error?: QuickJSHandle; value?: QuickJSHandle }): void {
     if (this.disposed) return;
     const outer = this.depth === 0;
-    const limit = where === 'boot' ? (this.opts.bootDeadlineMs ?? 20000) : (this.opts.deadlineMs ?? 5000);
+    const limit =
+      where === 'boot' ? (this.opts.bootDeadlineMs ?? 20000) : (this.opts.deadlineMs ?? VM_LIMITS.deadlineMs);
     if (outer) this.deadline = Date.now() + limit;
     this.depth++;
     try {

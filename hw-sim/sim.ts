@@ -5,7 +5,7 @@ import type { Frame, Key, LedColor } from '../src/hal.ts';
 import { Scheduler } from './scheduler.ts';
 import { BLOCK64, NorFlash, PowerCut } from './nor-flash.ts';
 import { Peripherals, partitionFlash, type BeepRecord } from './device.ts';
-import { QjsDevice, type QjsFault, type QjsVariant } from './qjs-host.ts';
+import { QjsDevice, VM_LIMITS, type QjsFault, type QjsVariant } from './qjs-host.ts';
 import {
   bootSelect,
   installImage,
@@ -34,8 +34,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8Encode } from '../src/utf8.ts';
 import type { ServiceHost } from './service.ts';
 
-/** The device's VM limits, the only ones: every Simulator (so the firmware tests and the firmware bench) runs the bundle under these. */
-export const VM_LIMITS = { memoryLimit: 8 << 20, stackLimit: 256 * 1024, deadlineMs: 2000 };
+export { VM_LIMITS };
 
 /** firmware/dist/saphir-fw.js, built first when missing or stale: the host's (hw-sim/host.ts). */
 export function ensureBundle(onBuild?: (why: StaleReason) => void): string {
