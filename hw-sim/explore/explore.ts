@@ -1,6 +1,7 @@
 // Runs one schedule of the fault explorer on the real firmware bundle, checks the model's invariants
 // after every step, shrinks a failing schedule (delta debugging over its operations) and writes it as
 // a scenario that `saphir sim --scenario FILE` replays.
+import { ddmin } from './ddmin.ts';
 import { CONFIG_INT_LIMITS, CONFIG_YAML_NAMES, type ConfigIntField } from '../../src/config-schema.ts';
 import { stringify } from 'yaml';
 import { Simulator, bootChip } from '../sim.ts';
@@ -246,27 +247,18 @@ export async function shrink(
     if (w) best = w;
     else ops = s.ops.slice();
   }
-  let n = 2;
-  while (ops.length > 1 && runs < maxRuns) {
-    const body = ops.slice(1);
-    const size = Math.ceil(body.length / n);
-    let reduced = false;
-    for (let start = 0; start < body.length && runs < maxRuns; start += size) {
-      const cand = [ops[0], ...body.slice(0, start), ...body.slice(start + size)];
+  const first = ops[0];
+  const r = await ddmin(
+    ops.slice(1),
+    async (b) => {
+      const cand = [first, ...b];
       const w = await still(cand);
-      if (w) {
-        ops = cand.slice(0, opsUpTo(cand, w.step));
-        best = w;
-        n = Math.max(n - 1, 2);
-        reduced = true;
-        break;
-      }
-    }
-    if (!reduced) {
-      if (size <= 1) break;
-      n = Math.min(n * 2, body.length);
-    }
-  }
+      return w ? { body: cand.slice(1, opsUpTo(cand, w.step)), found: w } : undefined;
+    },
+    maxRuns - runs,
+  );
+  ops = [first, ...r.body];
+  if (r.found) best = r.found;
   return { ops, violation: best, runs };
 }
 

@@ -1,10 +1,8 @@
 // `saphir sim --explore N --fleet`: N fleet schedules on worker threads (each with its own embedded
 // registry), results in index order, failing schedules shrunk and written as fleet scenarios.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { startWorkers, runOrdered, workerCount } from '../../tools/worker-pool.ts';
 import { closeFleetRegistry, exploreFleetOne, type FleetResult } from './fleet.ts';
-import type { ExploreSummary, Failure } from './index.ts';
+import { tally, type ExploreSummary } from './index.ts';
 
 export interface FleetExploreRun {
   count: number;
@@ -53,32 +51,9 @@ export async function exploreFleet(o: FleetExploreRun): Promise<FleetSummary> {
     payments: { online: 0, offline: 0, unknown: 0 },
   };
   const add = (r: FleetResult) => {
-    s.schedules++;
-    s.operations += r.ops;
-    s.steps += r.steps;
     s.phantomHolds += r.phantomHolds;
     for (const k of ['online', 'offline', 'unknown'] as const) s.payments[k] += r.payments[k];
-    for (const [k, n] of Object.entries(r.kinds)) s.kinds[k] = (s.kinds[k] ?? 0) + n;
-    for (const [k, n] of Object.entries(r.checks)) s.checks[k] = (s.checks[k] ?? 0) + n;
-    if (r.violation) {
-      s.violations++;
-      const v = r.violation;
-      s.broken[v.invariant] = (s.broken[v.invariant] ?? 0) + 1;
-      const f: Failure = { seed: r.seed, index: r.index, invariant: v.invariant, step: v.step, message: v.message };
-      if (r.shrunk) {
-        f.shrunkOps = r.shrunk.ops;
-        f.reproduces = r.shrunk.reproduces;
-        if (o.outDir) {
-          mkdirSync(o.outDir, { recursive: true });
-          f.file = join(o.outDir, `fleet-${r.seed}-${r.index}.yaml`);
-          writeFileSync(f.file, r.shrunk.yaml);
-        }
-      }
-      s.failures.push(f);
-    }
-    s.wallMs = performance.now() - t0;
-    s.schedulesPerS = s.schedules / (s.wallMs / 1000);
-    s.stepsPerS = s.steps / (s.wallMs / 1000);
+    tally(s, r, t0, o.outDir, 'fleet');
     o.onResult?.(r, s);
   };
   const opts = {

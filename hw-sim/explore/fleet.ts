@@ -4,6 +4,7 @@
 // (same database), reboots and power cuts, then a settle (everything back up, time for every sync),
 // checked by the fleet model (fleet-model.ts). A failing schedule is shrunk and written as a fleet
 // scenario that `saphir sim --scenario FILE` replays.
+import { ddmin } from './ddmin.ts';
 import { stringify } from 'yaml';
 import { seededRng, type Rng } from '../rng.ts';
 import { runScenario } from '../runner.ts';
@@ -429,32 +430,16 @@ export async function shrinkFleet(
 ): Promise<{ ops: FleetOp[]; violation: Violation; runs: number }> {
   const last = s.ops[s.ops.length - 1];
   const keepSettle = v.step > fleetScenario(s, s.ops.slice(0, -1)).steps.length;
-  let body = s.ops.slice(1, keepSettle ? -1 : undefined);
   const whole = (b: FleetOp[]) => [s.ops[0], ...b, ...(keepSettle ? [last] : [])];
-  let best = v;
-  let runs = 0;
-  let n = 2;
-  while (body.length > 0 && runs < maxRuns) {
-    const size = Math.ceil(body.length / n);
-    let reduced = false;
-    for (let start = 0; start < body.length && runs < maxRuns; start += size) {
-      const cand = [...body.slice(0, start), ...body.slice(start + size)];
-      runs++;
-      const r = await runFleetOps(s, whole(cand), bundle);
-      if (r.violation && r.violation.invariant === v.invariant) {
-        body = cand;
-        best = r.violation;
-        n = Math.max(n - 1, 2);
-        reduced = true;
-        break;
-      }
-    }
-    if (!reduced) {
-      if (size <= 1) break;
-      n = Math.min(n * 2, body.length);
-    }
-  }
-  return { ops: whole(body), violation: best, runs };
+  const r = await ddmin(
+    s.ops.slice(1, keepSettle ? -1 : undefined),
+    async (cand) => {
+      const x = await runFleetOps(s, whole(cand), bundle);
+      return x.violation && x.violation.invariant === v.invariant ? { body: cand, found: x.violation } : undefined;
+    },
+    maxRuns,
+  );
+  return { ops: whole(r.body), violation: r.found ?? v, runs: r.runs };
 }
 
 function fleetStepYaml(st: Step): unknown {

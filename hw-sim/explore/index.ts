@@ -59,6 +59,46 @@ export interface ExploreSummary {
   gates: Gate[];
 }
 
+/** What `tally` needs of one schedule's result (single-device or fleet). */
+export interface Tallied {
+  seed: string;
+  index: number;
+  ops: number;
+  steps: number;
+  kinds: Record<string, number>;
+  checks: Record<string | number, number>;
+  violation?: { invariant: number; step: number; message: string };
+  shrunk?: { ops: number; reproduces: boolean; yaml: string };
+}
+
+/** Adds one schedule's result to the summary; a shrunk failure's scenario goes to `outDir/PREFIX-SEED-INDEX.yaml`. */
+export function tally(s: ExploreSummary, r: Tallied, t0: number, outDir: string | undefined, prefix: string): void {
+  s.schedules++;
+  s.operations += r.ops;
+  s.steps += r.steps;
+  for (const [k, n] of Object.entries(r.kinds)) s.kinds[k] = (s.kinds[k] ?? 0) + n;
+  for (const [k, n] of Object.entries(r.checks)) s.checks[k] = (s.checks[k] ?? 0) + n;
+  if (r.violation) {
+    s.violations++;
+    const v = r.violation;
+    s.broken[v.invariant] = (s.broken[v.invariant] ?? 0) + 1;
+    const f: Failure = { seed: r.seed, index: r.index, invariant: v.invariant, step: v.step, message: v.message };
+    if (r.shrunk) {
+      f.shrunkOps = r.shrunk.ops;
+      f.reproduces = r.shrunk.reproduces;
+      if (outDir) {
+        mkdirSync(outDir, { recursive: true });
+        f.file = join(outDir, `${prefix}-${r.seed}-${r.index}.yaml`);
+        writeFileSync(f.file, r.shrunk.yaml);
+      }
+    }
+    s.failures.push(f);
+  }
+  s.wallMs = performance.now() - t0;
+  s.schedulesPerS = s.schedules / (s.wallMs / 1000);
+  s.stepsPerS = s.steps / (s.wallMs / 1000);
+}
+
 export async function explore(o: ExploreRun): Promise<ExploreSummary> {
   const t0 = performance.now();
   const first = o.first ?? 0;
@@ -78,30 +118,7 @@ export async function explore(o: ExploreRun): Promise<ExploreSummary> {
     gates: o.gates ?? [],
   };
   const add = (r: ScheduleResult) => {
-    s.schedules++;
-    s.operations += r.ops;
-    s.steps += r.steps;
-    for (const [k, n] of Object.entries(r.kinds)) s.kinds[k] = (s.kinds[k] ?? 0) + n;
-    for (const [k, n] of Object.entries(r.checks)) s.checks[k] = (s.checks[k] ?? 0) + n;
-    if (r.violation) {
-      s.violations++;
-      const v = r.violation;
-      s.broken[v.invariant] = (s.broken[v.invariant] ?? 0) + 1;
-      const f: Failure = { seed: r.seed, index: r.index, invariant: v.invariant, step: v.step, message: v.message };
-      if (r.shrunk) {
-        f.shrunkOps = r.shrunk.ops;
-        f.reproduces = r.shrunk.reproduces;
-        if (o.outDir) {
-          mkdirSync(o.outDir, { recursive: true });
-          f.file = join(o.outDir, `explore-${r.seed}-${r.index}.yaml`);
-          writeFileSync(f.file, r.shrunk.yaml);
-        }
-      }
-      s.failures.push(f);
-    }
-    s.wallMs = performance.now() - t0;
-    s.schedulesPerS = s.schedules / (s.wallMs / 1000);
-    s.stepsPerS = s.steps / (s.wallMs / 1000);
+    tally(s, r, t0, o.outDir, 'explore');
     o.onResult?.(r, s);
   };
   const jobs = Math.min(workerCount(o.jobs), o.count);

@@ -3,7 +3,7 @@ import { intOf, UsageError } from '../args.ts';
 import type { Lang } from '../../i18n.ts';
 import { ensureBundle } from '../../../hw-sim/sim.ts';
 import { buildNotice } from '../build-notice.ts';
-import { explore, gatesOf, INVARIANTS, type ExploreSummary } from '../../../hw-sim/explore/index.ts';
+import { explore, gatesOf, INVARIANTS, type ExploreSummary, type Failure } from '../../../hw-sim/explore/index.ts';
 import '../../../hw-sim/node-host.ts';
 import { exploreFleet, type FleetSummary } from './sim-fleet.ts';
 import { FLEET_INVARIANTS } from '../../../hw-sim/explore/fleet-model.ts';
@@ -54,15 +54,62 @@ const M = {
   },
 } as const;
 
-export async function exploreCommand(a: ExploreArgs): Promise<number> {
-  if (a.fleet) return fleetCommand(a);
-  if (a.devices !== undefined) throw new UsageError('--devices goes with --fleet');
+/** What both modes read the same way: how many schedules, from which seed and index, on how many threads. */
+function runArgs(a: ExploreArgs) {
   const count = intOf(a.explore, '--explore', 1, 10_000_000);
   const seed = a.seed ?? String(Date.now() % 1_000_000);
   const first = a.index === undefined ? 0 : intOf(a.index, '--index', 0);
   if (a.index !== undefined && count !== 1)
     throw new UsageError('--index replays one schedule: use it with --explore 1');
   const jobs = a.jobs === undefined ? undefined : intOf(a.jobs, '--jobs', 1, 256);
+  const bundle = ensureBundle((why) => process.stderr.write(buildNotice(a.lang, why) + '\n'));
+  return { count, seed, first, jobs, bundle, outDir: a.out ?? '.sim/explore' };
+}
+
+/** The terminal side of both modes: progress, each violation as it comes, then the scenarios written and the summary. */
+function presenter(a: ExploreArgs, count: number, seed: string, invariants: Record<number, string>) {
+  const m = M[a.lang];
+  const tty = !a.json && process.stderr.isTTY;
+  let lastDraw = 0;
+  return {
+    onResult(
+      r: { index: number; violation?: { invariant: number; step: number; message: string } },
+      sum: ExploreSummary,
+    ) {
+      const now = performance.now();
+      if (tty && (now - lastDraw > 200 || sum.schedules === count)) {
+        lastDraw = now;
+        process.stderr.write(`\r${m.progress(sum, count)}   `);
+      }
+      if (!a.json && r.violation) {
+        if (tty) process.stderr.write('\n');
+        process.stdout.write(
+          `✗ ${seed}#${r.index}: ${m.failure} ${r.violation.invariant} (${invariants[r.violation.invariant]}), step ${r.violation.step}: ${r.violation.message}\n`,
+        );
+      }
+    },
+    /** `replay`: the explorer command line that replays failure `f` alone. */
+    finish(s: ExploreSummary, replay: (f: Failure) => string, extra = ''): number {
+      if (tty) process.stderr.write('\n');
+      if (a.json) {
+        process.stdout.write(JSON.stringify(s) + '\n');
+      } else {
+        for (const f of s.failures) {
+          if (f.file)
+            process.stdout.write(
+              `  ${m.written}: ${f.file} (${f.shrunkOps} ops; ${m.reproduces(!!f.reproduces)})\n  ${m.replay}: saphir sim --scenario ${f.file}   |   ${replay(f)}\n`,
+            );
+        }
+        process.stdout.write(m.summary(s) + '\n' + extra);
+      }
+      return s.violations > 0 ? 1 : 0;
+    },
+  };
+}
+
+export async function exploreCommand(a: ExploreArgs): Promise<number> {
+  if (a.fleet) return fleetCommand(a);
+  if (a.devices !== undefined) throw new UsageError('--devices goes with --fleet');
   let gates;
   try {
     // Since the mirrored ledger and trusted time (#9), every fault group is on unless --faults says otherwise.
@@ -77,94 +124,27 @@ export async function exploreCommand(a: ExploreArgs): Promise<number> {
   } catch (e) {
     throw new UsageError(`--faults: ${(e as Error).message}`);
   }
-  const m = M[a.lang];
-  const bundle = ensureBundle((why) => process.stderr.write(buildNotice(a.lang, why) + '\n'));
-  const tty = !a.json && process.stderr.isTTY;
-  let lastDraw = 0;
-  const s = await explore({
-    count,
-    seed,
-    first,
-    jobs,
-    gates,
-    bundle,
-    outDir: a.out ?? '.sim/explore',
-    onResult: (r, sum) => {
-      const now = performance.now();
-      if (tty && (now - lastDraw > 200 || sum.schedules === count)) {
-        lastDraw = now;
-        process.stderr.write(`\r${m.progress(sum, count)}   `);
-      }
-      if (!a.json && r.violation) {
-        if (tty) process.stderr.write('\n');
-        process.stdout.write(
-          `✗ ${seed}#${r.index}: ${m.failure} ${r.violation.invariant} (${INVARIANTS[r.violation.invariant]}), step ${r.violation.step}: ${r.violation.message}\n`,
-        );
-      }
-    },
-  });
-  if (tty) process.stderr.write('\n');
-  if (a.json) {
-    process.stdout.write(JSON.stringify(s) + '\n');
-  } else {
-    for (const f of s.failures) {
-      if (f.file)
-        process.stdout.write(
-          `  ${m.written}: ${f.file} (${f.shrunkOps} ops; ${m.reproduces(!!f.reproduces)})\n  ${m.replay}: saphir sim --scenario ${f.file}   |   saphir sim --explore 1 --seed ${f.seed} --index ${f.index}${gates.length ? ` --faults ${gates.join(',')}` : ''}\n`,
-        );
-    }
-    process.stdout.write(m.summary(s) + '\n');
-  }
-  return s.violations > 0 ? 1 : 0;
+  const run = runArgs(a);
+  const show = presenter(a, run.count, run.seed, INVARIANTS);
+  const s = await explore({ ...run, gates, onResult: show.onResult });
+  return show.finish(
+    s,
+    (f) =>
+      `saphir sim --explore 1 --seed ${f.seed} --index ${f.index}${gates.length ? ` --faults ${gates.join(',')}` : ''}`,
+  );
 }
 
 /** `--explore N --fleet`: fleet schedules, checked by the fleet model (docs/explorer.md, "Fleet mode"). */
 async function fleetCommand(a: ExploreArgs): Promise<number> {
-  const count = intOf(a.explore, '--explore', 1, 10_000_000);
-  const seed = a.seed ?? String(Date.now() % 1_000_000);
-  const first = a.index === undefined ? 0 : intOf(a.index, '--index', 0);
-  if (a.index !== undefined && count !== 1)
-    throw new UsageError('--index replays one schedule: use it with --explore 1');
   if (a.faults !== undefined) throw new UsageError('--faults is for single-device schedules, not --fleet');
-  const jobs = a.jobs === undefined ? undefined : intOf(a.jobs, '--jobs', 1, 256);
   const devices = a.devices === undefined ? undefined : intOf(a.devices, '--devices', 2, 4);
-  const m = M[a.lang];
-  const bundle = ensureBundle((why) => process.stderr.write(buildNotice(a.lang, why) + '\n'));
-  const tty = !a.json && process.stderr.isTTY;
-  let lastDraw = 0;
-  const s = await exploreFleet({
-    count,
-    seed,
-    first,
-    jobs,
-    devices,
-    bundle,
-    outDir: a.out ?? '.sim/explore',
-    onResult: (r, sum) => {
-      const now = performance.now();
-      if (tty && (now - lastDraw > 200 || sum.schedules === count)) {
-        lastDraw = now;
-        process.stderr.write(`\r${m.progress(sum, count)}   `);
-      }
-      if (!a.json && r.violation) {
-        if (tty) process.stderr.write('\n');
-        process.stdout.write(
-          `✗ ${seed}#${r.index}: ${m.failure} ${r.violation.invariant} (${FLEET_INVARIANTS[r.violation.invariant]}), step ${r.violation.step}: ${r.violation.message}\n`,
-        );
-      }
-    },
-  });
-  if (tty) process.stderr.write('\n');
-  if (a.json) {
-    process.stdout.write(JSON.stringify(s) + '\n');
-  } else {
-    for (const f of s.failures) {
-      if (f.file)
-        process.stdout.write(
-          `  ${m.written}: ${f.file} (${f.shrunkOps} ops; ${m.reproduces(!!f.reproduces)})\n  ${m.replay}: saphir sim --scenario ${f.file}   |   saphir sim --explore 1 --fleet --seed ${f.seed} --index ${f.index}${devices ? ` --devices ${devices}` : ''}\n`,
-        );
-    }
-    process.stdout.write(m.summary(s) + '\n' + m.fleet(s) + '\n');
-  }
-  return s.violations > 0 ? 1 : 0;
+  const run = runArgs(a);
+  const show = presenter(a, run.count, run.seed, FLEET_INVARIANTS);
+  const s = await exploreFleet({ ...run, devices, onResult: show.onResult });
+  return show.finish(
+    s,
+    (f) =>
+      `saphir sim --explore 1 --fleet --seed ${f.seed} --index ${f.index}${devices ? ` --devices ${devices}` : ''}`,
+    M[a.lang].fleet(s) + '\n',
+  );
 }
