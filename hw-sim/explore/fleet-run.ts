@@ -2,7 +2,7 @@
 // registry), results in index order, failing schedules shrunk and written as fleet scenarios.
 import { startWorkers, runOrdered, workerCount } from '../../tools/worker-pool.ts';
 import { closeFleetRegistry, exploreFleetOne, type FleetResult } from './fleet.ts';
-import { tally, type ExploreSummary } from './index.ts';
+import { emptySummary, tally, type ExploreSummary } from './index.ts';
 
 export interface FleetExploreRun {
   count: number;
@@ -33,20 +33,8 @@ export async function exploreFleet(o: FleetExploreRun): Promise<FleetSummary> {
   const t0 = performance.now();
   const first = o.first ?? 0;
   const s: FleetSummary = {
+    ...emptySummary(o.seed, []),
     fleet: true,
-    seed: o.seed,
-    schedules: 0,
-    operations: 0,
-    steps: 0,
-    violations: 0,
-    wallMs: 0,
-    schedulesPerS: 0,
-    stepsPerS: 0,
-    kinds: {},
-    checks: {},
-    broken: {},
-    failures: [],
-    gates: [],
     phantomHolds: 0,
     payments: { online: 0, offline: 0, unknown: 0 },
   };

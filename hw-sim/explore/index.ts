@@ -59,6 +59,25 @@ export interface ExploreSummary {
   gates: Gate[];
 }
 
+/** A summary before any schedule. */
+export function emptySummary(seed: string, gates: Gate[]): ExploreSummary {
+  return {
+    seed,
+    schedules: 0,
+    operations: 0,
+    steps: 0,
+    violations: 0,
+    wallMs: 0,
+    schedulesPerS: 0,
+    stepsPerS: 0,
+    kinds: {},
+    checks: {},
+    broken: {},
+    failures: [],
+    gates,
+  };
+}
+
 /** What `tally` needs of one schedule's result (single-device or fleet). */
 export interface Tallied {
   seed: string;
@@ -102,21 +121,7 @@ export function tally(s: ExploreSummary, r: Tallied, t0: number, outDir: string 
 export async function explore(o: ExploreRun): Promise<ExploreSummary> {
   const t0 = performance.now();
   const first = o.first ?? 0;
-  const s: ExploreSummary = {
-    seed: o.seed,
-    schedules: 0,
-    operations: 0,
-    steps: 0,
-    violations: 0,
-    wallMs: 0,
-    schedulesPerS: 0,
-    stepsPerS: 0,
-    kinds: {},
-    checks: {},
-    broken: {},
-    failures: [],
-    gates: o.gates ?? [],
-  };
+  const s = emptySummary(o.seed, o.gates ?? []);
   const add = (r: ScheduleResult) => {
     tally(s, r, t0, o.outDir, 'explore');
     o.onResult?.(r, s);
