@@ -373,7 +373,8 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
       case 'registry': {
         const reg = o.registry;
         const f = s.up ? reg?.start : reg?.stop;
-        if (!reg || !f) return say.needsRegistry;
+        if (!reg) return say.needsRegistry;
+        if (!f) return say.registryControl;
         await f.call(reg);
         return;
       }

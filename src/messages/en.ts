@@ -363,6 +363,8 @@ export const en = {
       `expected the ledger ${want}; it holds ${n}${list ? ': ' + list : ''}`,
     screenshot: (file: string, why: string) => `cannot write the screenshot ${file}: ${why}`,
     needsRegistry: 'this scenario needs a registry (--registry URL|embedded)',
+    registryControl:
+      'a `registry: down|up` step stops and starts a registry the simulator started itself (--registry embedded, or a fleet scenario), not one given by URL',
     registry: (want: string, n: number, held: string, conflicts: number) =>
       `expected the registry ${want}; it holds ${n} ticket(s)${held ? ': ' + held : ''}, ${conflicts} conflict(s)`,
     provisionOn: 'provision: the device must be off',

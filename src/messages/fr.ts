@@ -366,6 +366,8 @@ export const fr: Messages = {
       `attendu le registre ${want} ; il contient ${n}${list ? ' : ' + list : ''}`,
     screenshot: (file: string, why: string) => `capture d'écran impossible dans ${file} : ${why}`,
     needsRegistry: 'ce scénario a besoin d’un registre (--registry URL|embedded)',
+    registryControl:
+      'une étape `registry: down|up` arrête et relance un registre démarré par le simulateur (--registry embedded, ou un scénario de flotte), pas un registre donné par son URL',
     registry: (want: string, n: number, held: string, conflicts: number) =>
       `attendu au registre central ${want} ; il tient ${n} ticket(s)${held ? ' : ' + held : ''}, ${conflicts} conflit(s)`,
     provisionOn: 'provision : l’appareil doit être éteint',

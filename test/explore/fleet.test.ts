@@ -87,6 +87,14 @@ steps:
   assert.ok(r.ok, JSON.stringify(r.steps.at(-1)) + r.display);
 });
 
+test('a registry: down step against a registry given by URL says it cannot stop it', async () => {
+  const sc = parseScenario('name: url\nsteps:\n  - boot\n  - registry: down\n', 'url.yaml');
+  const byUrl = { url: 'http://127.0.0.1:9', state: async () => ({ holders: [], conflicts: 0 }) };
+  const r = await runScenario(sc, { registry: byUrl });
+  assert.not.ok(r.ok);
+  assert.match(r.steps.at(-1)!.problem ?? '', /registry: down\|up.*--registry embedded.*URL/);
+});
+
 test('seeded smoke: fleet schedules on the real firmware and registry break no invariant', async () => {
   const s = await exploreFleet({ count: 2, seed: 's2', jobs: 1, maxOps: 25 });
   assert.is(s.violations, 0, JSON.stringify(s.failures));
