@@ -344,6 +344,22 @@ export const en = {
       `${path} exists and is not a pseudo-terminal link: choose another path (nothing was touched there)`,
     socatFailed: (why: string) => `socat could not make the port: ${why}`,
     socatEnded: (why: string) => `socat ended (${why})`,
+    deviceKeysProblem: (why: string) => `device keys: ${why}`,
+    devDeviceKey: '; device key: the published DEVELOPMENT device key (a development registry only)',
+    ownDeviceKey: (pub: string) => `; device key ${pub} (saphir registry devices add ID ${pub})`,
+    devKeys:
+      'DEVELOPMENT device: it trusts the published development keys (--firmware-key, --tech-key to provision others)',
+    provisioned: (production: boolean, fw: string, tech: string) =>
+      `${production ? 'PRODUCTION device' : 'development device'}, provisioned: firmware key SHA-256 ${fw}, technician key SHA-256 ${tech}`,
+    registryByUrl: 'expect-registry needs --registry embedded',
+    embeddedRegistry: (url: string) => `embedded registry: ${url} (in-memory PGlite)`,
+    powerCut: 'power cut',
+    poweredOn: (mode: string) => `on: ${mode}`,
+    restarted: (mode: string) => `restarted: ${mode}`,
+    payments: (n: number) => `${n} payment(s)`,
+    ptyUnknown: (w: string) => `unknown command: ${w} (cut, boot, reboot, ledger, quit)`,
+    web: (url: string) => `Web simulator: ${url}\nCtrl-C to stop.`,
+    noBrowser: (cmd: string, url: string) => `could not open a browser (${cmd}); open ${url}`,
   },
   build: {
     missing: (f: string) => `${f} missing: building the firmware (npm run build)…`,

@@ -348,6 +348,22 @@ export const fr: Messages = {
       `${path} existe déjà et n’est pas un lien de pseudo-terminal : choisissez un autre chemin (rien n’y a été touché)`,
     socatFailed: (why: string) => `socat n’a pas pu créer le port : ${why}`,
     socatEnded: (why: string) => `socat s’est arrêté (${why})`,
+    deviceKeysProblem: (why: string) => `clés de l’appareil : ${why}`,
+    devDeviceKey: ' ; clé d’appareil : la clé de DÉVELOPPEMENT publiée (registre de développement seulement)',
+    ownDeviceKey: (pub: string) => ` ; clé d’appareil ${pub} (saphir registry devices add ID ${pub})`,
+    devKeys:
+      'appareil de DÉVELOPPEMENT : il fait confiance aux clés de développement publiées (--firmware-key, --tech-key pour en provisionner)',
+    provisioned: (production: boolean, fw: string, tech: string) =>
+      `${production ? 'appareil de PRODUCTION' : 'appareil de développement'} provisionné : clé du firmware SHA-256 ${fw}, clé du technicien SHA-256 ${tech}`,
+    registryByUrl: 'expect-registry a besoin de --registry embedded',
+    embeddedRegistry: (url: string) => `registre central intégré : ${url} (PGlite en mémoire)`,
+    powerCut: 'courant coupé',
+    poweredOn: (mode: string) => `allumé : ${mode}`,
+    restarted: (mode: string) => `redémarré : ${mode}`,
+    payments: (n: number) => `${n} paiement(s)`,
+    ptyUnknown: (w: string) => `commande inconnue : ${w} (coupure, « boot », « reboot », registre, quitter)`,
+    web: (url: string) => `Simulateur web : ${url}\nCtrl-C pour arrêter.`,
+    noBrowser: (cmd: string, url: string) => `impossible d’ouvrir le navigateur (${cmd}) ; ouvrez ${url}`,
   },
   build: {
     missing: (f: string) => `${f} absent : construction du firmware (npm run build)…`,

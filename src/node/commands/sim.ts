@@ -124,12 +124,11 @@ interface KeyOptions {
 
 /** What the simulated device trusts, in one line; provisions `sim`'s chip first when its options ask. */
 export function trustLine(sim: Simulator, lang: Lang): string {
-  const fr = lang === 'fr';
   let t;
   try {
     t = sim.trust();
   } catch (e) {
-    return (fr ? 'clés de l’appareil : ' : 'device keys: ') + (e as Error).message;
+    return messages(lang).sim.deviceKeysProblem((e as Error).message);
   }
   const h = (k: Uint8Array) => createHash('sha256').update(k).digest('hex').slice(0, 16) + '…';
   return trustKeysLine(t, lang, h) + deviceKeyLine(t, lang);
@@ -137,32 +136,15 @@ export function trustLine(sim: Simulator, lang: Lang): string {
 
 /** The device's registry key: the published development one (said loudly), or its own, to enrol. */
 function deviceKeyLine(t: ReturnType<Simulator['trust']>, lang: Lang): string {
-  const fr = lang === 'fr';
-  const pub = Buffer.from(t.deviceKey.publicKey).toString('hex');
-  if (isDevDeviceKey(t.deviceKey.publicKey))
-    return fr
-      ? ' ; clé d’appareil : la clé de DÉVELOPPEMENT publiée (registre de développement seulement)'
-      : '; device key: the published DEVELOPMENT device key (a development registry only)';
-  return fr
-    ? ` ; clé d’appareil ${pub} (saphir registry devices add ID ${pub})`
-    : `; device key ${pub} (saphir registry devices add ID ${pub})`;
+  const m = messages(lang).sim;
+  if (isDevDeviceKey(t.deviceKey.publicKey)) return m.devDeviceKey;
+  return m.ownDeviceKey(Buffer.from(t.deviceKey.publicKey).toString('hex'));
 }
 
 function trustKeysLine(t: ReturnType<Simulator['trust']>, lang: Lang, h: (k: Uint8Array) => string): string {
-  const fr = lang === 'fr';
-  if (!t.provisioned) {
-    return fr
-      ? 'appareil de DÉVELOPPEMENT : il fait confiance aux clés de développement publiées (--firmware-key, --tech-key pour en provisionner)'
-      : 'DEVELOPMENT device: it trusts the published development keys (--firmware-key, --tech-key to provision others)';
-  }
-  const kind = t.production
-    ? fr
-      ? 'appareil de PRODUCTION'
-      : 'PRODUCTION device'
-    : fr
-      ? 'appareil de développement'
-      : 'development device';
-  return `${kind}${fr ? ' provisionné' : ', provisioned'}: ${fr ? 'clé firmware' : 'firmware key'} SHA-256 ${h(t.firmwareKey)}, ${fr ? 'clé technicien' : 'technician key'} SHA-256 ${h(t.techKey)}`;
+  const m = messages(lang).sim;
+  if (!t.provisioned) return m.devKeys;
+  return m.provisioned(t.production, h(t.firmwareKey), h(t.techKey));
 }
 
 // --- the fleet registry ---------------------------------------------------------------------------
@@ -177,16 +159,11 @@ function registryOption(v: string | undefined): string | undefined {
 /** The registry a run uses: the URL given, or an embedded one (started here, closed by `close`). */
 async function openRegistry(v: string, lang: Lang): Promise<{ reg: ScenarioRegistry; close(): Promise<void> }> {
   if (v !== 'embedded') {
-    const no =
-      lang === 'fr' ? 'expect-registry a besoin de --registry embedded' : 'expect-registry needs --registry embedded';
+    const no = messages(lang).sim.registryByUrl;
     return { reg: { url: v, state: () => Promise.reject(new Error(no)) }, close: async () => {} };
   }
   const e = await startEmbeddedRegistry();
-  process.stderr.write(
-    lang === 'fr'
-      ? `registre central intégré : ${e.url} (PGlite en mémoire)\n`
-      : `embedded registry: ${e.url} (in-memory PGlite)\n`,
-  );
+  process.stderr.write(messages(lang).sim.embeddedRegistry(e.url) + '\n');
   return { reg: scenarioRegistry(e), close: () => e.close() };
 }
 
@@ -654,7 +631,7 @@ function ptyCommands(
   done: () => void,
 ): void {
   const { sim, serial } = live;
-  const fr = lang === 'fr';
+  const m = messages(lang).sim;
   const say = (s: string) => process.stdout.write(s + '\n');
   const rl = createInterface({ input: process.stdin, terminal: false });
   rl.on(
@@ -669,23 +646,23 @@ function ptyCommands(
             port.powerOff();
             sim.powerCut();
             live.save();
-            say(fr ? 'courant coupé' : 'power cut');
+            say(m.powerCut);
             return;
           case 'boot':
             if (!sim.on) await sim.boot();
             port.powerOn();
-            say(fr ? `allumé : ${sim.bootMode}` : `on: ${sim.bootMode}`);
+            say(m.poweredOn(sim.bootMode));
             return;
           case 'reboot':
             port.powerOff();
             await sim.reboot();
             port.powerOn();
-            say(fr ? `redémarré : ${sim.bootMode}` : `restarted: ${sim.bootMode}`);
+            say(m.restarted(sim.bootMode));
             return;
           case 'registre':
           case 'ledger': {
             const entries = sim.ledger();
-            say(fr ? `${entries.length} paiement(s)` : `${entries.length} payment(s)`);
+            say(m.payments(entries.length));
             for (const p of entries)
               say(
                 `  ${p.emission}/${p.block}/${p.number}  ${formatEur(p.prizeEur, lang)}  ${new Date(p.paidAtMs).toISOString()}  ${p.deviceId}`,
@@ -698,11 +675,7 @@ function ptyCommands(
             done();
             return;
           default:
-            say(
-              fr
-                ? `commande inconnue : ${w} (coupure, boot, reboot, registre, quitter)`
-                : `unknown command: ${w} (cut, boot, reboot, ledger, quit)`,
-            );
+            say(m.ptyUnknown(w));
         }
       }),
   );
@@ -714,19 +687,13 @@ async function web(o: { lang: Lang; port: number; host?: string; open: boolean; 
   const { startWebServer } = await import('../../../hw-sim/web/server.ts');
   const registry = o.registry ? await openRegistry(o.registry, o.lang) : undefined;
   const w = await startWebServer({ port: o.port, host: o.host, registry: registry?.reg.url });
-  const fr = o.lang === 'fr';
-  process.stdout.write(
-    `${fr ? 'Simulateur web' : 'Web simulator'}: ${w.url}\n${fr ? 'Ctrl-C pour arrêter.' : 'Ctrl-C to stop.'}\n`,
-  );
+  const m = messages(o.lang).sim;
+  process.stdout.write(m.web(w.url) + '\n');
   if (o.open) {
     const { spawn } = await import('node:child_process');
     const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
     const child = spawn(cmd, [w.url], { stdio: 'ignore', detached: true });
-    child.on('error', () =>
-      process.stderr.write(
-        `${fr ? 'impossible d’ouvrir le navigateur' : 'could not open a browser'} (${cmd}); ${fr ? 'ouvrez' : 'open'} ${w.url}\n`,
-      ),
-    );
+    child.on('error', () => process.stderr.write(m.noBrowser(cmd, w.url) + '\n'));
     child.unref();
   }
   await new Promise<void>((resolve) => {
