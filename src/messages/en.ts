@@ -398,6 +398,26 @@ export const en = {
     cols: ['Port', 'by-id', 'USB', 'Serial', 'Device', 'Version'],
     noAnswer: 'no answer',
   },
+  registry: {
+    dev: 'WARNING: development fleet — the published device key is accepted (enrol a device or use --production)',
+    listening: (url: string, db: string) => `registry listening on ${url} (database: ${db})`,
+    added: (id: string) => `device ${id} enrolled`,
+    revoked: (id: string) => `device ${id} revoked`,
+    notRevoked: (id: string) => `device ${id} unknown or already revoked`,
+    none: 'no device enrolled',
+    never: 'never',
+    cols: ['device', 'enrolled', 'last seen', 'state'],
+    active: 'active',
+    revokedWord: 'revoked',
+    conflicts: (n: number) => `conflicts: ${n}`,
+    totals: (n: number, eur: number) => `payments: ${n}, total €${eur}`,
+    perDevice: 'per device',
+    perDay: 'per day',
+    notSeen: (d: number) => `devices not seen for ${d} days`,
+    conflictLine: (c: Record<string, unknown>, first: string, paid: string) =>
+      `  ticket ${c.emission}/${c.block}/${c.number} (€${c.prize_eur}): paid by ${c.first_device_id} at ${first}, then offline by ${c.device_id} at ${paid}`,
+    stopping: 'registry stopping',
+  },
   help: {
     check: `usage: saphir check [--json] [--key HEX|FILE] [--lang fr|en] [CODE… | -]
 Checks SAPHIR ticket codes given as arguments, or one per line on standard input ('-' or none).

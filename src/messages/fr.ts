@@ -401,6 +401,26 @@ export const fr: Messages = {
     cols: ['Port', 'by-id', 'USB', 'N° de série', 'Appareil', 'Version'],
     noAnswer: 'pas de réponse',
   },
+  registry: {
+    dev: "ATTENTION : flotte de développement — la clé d'appareil publiée est acceptée (enrôlez un appareil ou --production)",
+    listening: (url: string, db: string) => `registre à l'écoute sur ${url} (base : ${db})`,
+    added: (id: string) => `appareil ${id} enrôlé`,
+    revoked: (id: string) => `appareil ${id} révoqué`,
+    notRevoked: (id: string) => `appareil ${id} inconnu ou déjà révoqué`,
+    none: 'aucun appareil enrôlé',
+    never: 'jamais',
+    cols: ['appareil', 'enrôlé le', 'vu le', 'état'],
+    active: 'actif',
+    revokedWord: 'révoqué',
+    conflicts: (n: number) => `conflits : ${n}`,
+    totals: (n: number, eur: number) => `paiements : ${n}, total ${eur} €`,
+    perDevice: 'par appareil',
+    perDay: 'par jour',
+    notSeen: (d: number) => `appareils non vus depuis ${d} jours`,
+    conflictLine: (c: Record<string, unknown>, first: string, paid: string) =>
+      `  ticket ${c.emission}/${c.block}/${c.number} (${c.prize_eur} €) : payé par ${c.first_device_id} le ${first}, puis hors ligne par ${c.device_id} le ${paid}`,
+    stopping: 'arrêt du registre',
+  },
   help: {
     check: `usage : saphir check [--json] [--key HEX|FICHIER] [--lang fr|en] [CODE… | -]
 Vérifie des codes de tickets SAPHIR donnés en arguments, ou un par ligne sur l'entrée standard ('-' ou rien).

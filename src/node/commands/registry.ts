@@ -13,49 +13,6 @@ const HELP = (lang: Lang) => messages(lang).help.registry;
 
 const DEFAULT_DIR = '.saphir-registry';
 
-const T = {
-  fr: {
-    dev: "ATTENTION : flotte de développement — la clé d'appareil publiée est acceptée (enrôlez un appareil ou --production)",
-    listening: (url: string, db: string) => `registre à l'écoute sur ${url} (base : ${db})`,
-    added: (id: string) => `appareil ${id} enrôlé`,
-    revoked: (id: string) => `appareil ${id} révoqué`,
-    notRevoked: (id: string) => `appareil ${id} inconnu ou déjà révoqué`,
-    none: 'aucun appareil enrôlé',
-    never: 'jamais',
-    cols: ['appareil', 'enrôlé le', 'vu le', 'état'],
-    active: 'actif',
-    revokedWord: 'révoqué',
-    conflicts: (n: number) => `conflits : ${n}`,
-    totals: (n: number, eur: number) => `paiements : ${n}, total ${eur} €`,
-    perDevice: 'par appareil',
-    perDay: 'par jour',
-    notSeen: (d: number) => `appareils non vus depuis ${d} jours`,
-    conflictLine: (c: Record<string, unknown>) =>
-      `  ticket ${c.emission}/${c.block}/${c.number} (${c.prize_eur} €) : payé par ${c.first_device_id} le ${iso(c.first_paid_at)}, puis hors ligne par ${c.device_id} le ${iso(c.paid_at)}`,
-    stopping: 'arrêt du registre',
-  },
-  en: {
-    dev: 'WARNING: development fleet — the published device key is accepted (enrol a device or use --production)',
-    listening: (url: string, db: string) => `registry listening on ${url} (database: ${db})`,
-    added: (id: string) => `device ${id} enrolled`,
-    revoked: (id: string) => `device ${id} revoked`,
-    notRevoked: (id: string) => `device ${id} unknown or already revoked`,
-    none: 'no device enrolled',
-    never: 'never',
-    cols: ['device', 'enrolled', 'last seen', 'state'],
-    active: 'active',
-    revokedWord: 'revoked',
-    conflicts: (n: number) => `conflicts: ${n}`,
-    totals: (n: number, eur: number) => `payments: ${n}, total €${eur}`,
-    perDevice: 'per device',
-    perDay: 'per day',
-    notSeen: (d: number) => `devices not seen for ${d} days`,
-    conflictLine: (c: Record<string, unknown>) =>
-      `  ticket ${c.emission}/${c.block}/${c.number} (€${c.prize_eur}): paid by ${c.first_device_id} at ${iso(c.first_paid_at)}, then offline by ${c.device_id} at ${iso(c.paid_at)}`,
-    stopping: 'registry stopping',
-  },
-} satisfies Record<Lang, unknown>;
-
 function iso(ms: unknown): string {
   return typeof ms === 'number' ? new Date(ms).toISOString().replace('.000Z', 'Z') : '—';
 }
@@ -73,7 +30,7 @@ export async function run(args: string[]): Promise<number> {
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
-  const t = T[lang];
+  const t = messages(lang).registry;
   const [sub, ...rest] = positionals;
   if (values.db && values.postgres) throw new UsageError('--db and --postgres exclude each other');
   if (values.postgres && !/^postgres(ql)?:\/\//.test(values.postgres))
@@ -176,7 +133,7 @@ export async function run(args: string[]): Promise<number> {
       t.totals(Number(rep.totals.payments), Number(rep.totals.total_eur)),
       t.conflicts(rep.conflicts.length),
     ];
-    for (const c of rep.conflicts) out.push(t.conflictLine(c));
+    for (const c of rep.conflicts) out.push(t.conflictLine(c, iso(c.first_paid_at), iso(c.paid_at)));
     out.push(t.perDevice);
     for (const d of rep.per_device)
       out.push(`  ${d.device_id}  ${d.payments}  ${d.total_eur} €  (${d.offline} offline)`);
