@@ -418,6 +418,30 @@ export const en = {
       `  ticket ${c.emission}/${c.block}/${c.number} (€${c.prize_eur}): paid by ${c.first_device_id} at ${first}, then offline by ${c.device_id} at ${paid}`,
     stopping: 'registry stopping',
   },
+  explore: {
+    progress: (done: number, n: number, perS: number, violations: number) =>
+      `${done}/${n} schedules, ${perS.toFixed(1)}/s, ${violations} violation(s)`,
+    summary: (
+      schedules: number,
+      seed: string,
+      operations: number,
+      steps: number,
+      seconds: number,
+      perS: number,
+      stepsPerS: number,
+      violations: number,
+    ) =>
+      `${schedules} schedules (seed ${seed}), ${operations} operations, ${steps} steps in ${seconds.toFixed(1)} s: ` +
+      `${perS.toFixed(1)} schedules/s, ${stepsPerS.toFixed(0)} steps/s. ${violations} violation(s).`,
+    failure: 'invariant',
+    written: 'scenario',
+    replay: 'replay',
+    reproduces: (ok: boolean): string =>
+      ok ? 'the scenario reproduces the defect' : 'a scenario cannot check this invariant',
+    fleet: (online: number, offline: number, unknown: number, phantomHolds: number) =>
+      `Payments: ${online} online, ${offline} offline, ${unknown} cut before PAYÉ; ` +
+      `${phantomHolds} ticket(s) held by the registry for a device that did not pay it (answer lost).`,
+  },
   help: {
     check: `usage: saphir check [--json] [--key HEX|FILE] [--lang fr|en] [CODE… | -]
 Checks SAPHIR ticket codes given as arguments, or one per line on standard input ('-' or none).

@@ -421,6 +421,30 @@ export const fr: Messages = {
       `  ticket ${c.emission}/${c.block}/${c.number} (${c.prize_eur} €) : payé par ${c.first_device_id} le ${first}, puis hors ligne par ${c.device_id} le ${paid}`,
     stopping: 'arrêt du registre',
   },
+  explore: {
+    progress: (done: number, n: number, perS: number, violations: number) =>
+      `${done}/${n} programmes, ${perS.toFixed(1)}/s, ${violations} violation(s)`,
+    summary: (
+      schedules: number,
+      seed: string,
+      operations: number,
+      steps: number,
+      seconds: number,
+      perS: number,
+      stepsPerS: number,
+      violations: number,
+    ) =>
+      `${schedules} programmes (graine ${seed}), ${operations} opérations, ${steps} étapes en ${seconds.toFixed(1)} s : ` +
+      `${perS.toFixed(1)} programmes/s, ${stepsPerS.toFixed(0)} étapes/s. ${violations} violation(s).`,
+    failure: 'invariant',
+    written: 'scénario',
+    replay: 'rejouer',
+    reproduces: (ok: boolean): string =>
+      ok ? 'le scénario reproduit le défaut' : 'le scénario ne peut pas vérifier cet invariant',
+    fleet: (online: number, offline: number, unknown: number, phantomHolds: number) =>
+      `Paiements : ${online} en ligne, ${offline} hors ligne, ${unknown} coupés avant PAYÉ ; ` +
+      `${phantomHolds} ticket(s) tenu(s) par le registre pour un appareil qui ne l’a pas payé (réponse perdue).`,
+  },
   help: {
     check: `usage : saphir check [--json] [--key HEX|FICHIER] [--lang fr|en] [CODE… | -]
 Vérifie des codes de tickets SAPHIR donnés en arguments, ou un par ligne sur l'entrée standard ('-' ou rien).

@@ -81,6 +81,8 @@ function words(s: string): string[] {
 /** Keys whose text is the same in both languages on purpose. */
 const SAME = new Set([
   'cli.version',
+  // "invariant" is a French word too.
+  'explore.failure',
   'image.version',
   'image.bundle',
   'image.sha',

@@ -1,11 +1,12 @@
 // saphir sim --explore N: the fault explorer (hw-sim/explore, docs/explorer.md).
 import { intOf, UsageError } from '../args.ts';
 import type { Lang } from '../../i18n.ts';
+import { messages } from '../../messages/index.ts';
 import { ensureBundle } from '../../../hw-sim/sim.ts';
 import { buildNotice } from '../build-notice.ts';
 import { explore, gatesOf, INVARIANTS, type ExploreSummary, type Failure } from '../../../hw-sim/explore/index.ts';
 import '../../../hw-sim/node-host.ts';
-import { exploreFleet, type FleetSummary } from './sim-fleet.ts';
+import { exploreFleet } from './sim-fleet.ts';
 import { FLEET_INVARIANTS } from '../../../hw-sim/explore/fleet-model.ts';
 
 export interface ExploreArgs {
@@ -22,38 +23,6 @@ export interface ExploreArgs {
   lang: Lang;
 }
 
-const M = {
-  fr: {
-    progress: (s: ExploreSummary, n: number) =>
-      `${s.schedules}/${n} programmes, ${s.schedulesPerS.toFixed(1)}/s, ${s.violations} violation(s)`,
-    summary: (s: ExploreSummary) =>
-      `${s.schedules} programmes (graine ${s.seed}), ${s.operations} opérations, ${s.steps} étapes en ${(s.wallMs / 1000).toFixed(1)} s : ` +
-      `${s.schedulesPerS.toFixed(1)} programmes/s, ${s.stepsPerS.toFixed(0)} étapes/s. ${s.violations} violation(s).`,
-    failure: 'invariant',
-    written: 'scénario',
-    replay: 'rejouer',
-    reproduces: (ok: boolean) =>
-      ok ? 'le scénario reproduit le défaut' : 'le scénario ne peut pas vérifier cet invariant',
-    fleet: (s: FleetSummary) =>
-      `Paiements : ${s.payments.online} en ligne, ${s.payments.offline} hors ligne, ${s.payments.unknown} coupés avant PAYÉ ; ` +
-      `${s.phantomHolds} ticket(s) tenu(s) par le registre pour un appareil qui ne l’a pas payé (réponse perdue).`,
-  },
-  en: {
-    progress: (s: ExploreSummary, n: number) =>
-      `${s.schedules}/${n} schedules, ${s.schedulesPerS.toFixed(1)}/s, ${s.violations} violation(s)`,
-    summary: (s: ExploreSummary) =>
-      `${s.schedules} schedules (seed ${s.seed}), ${s.operations} operations, ${s.steps} steps in ${(s.wallMs / 1000).toFixed(1)} s: ` +
-      `${s.schedulesPerS.toFixed(1)} schedules/s, ${s.stepsPerS.toFixed(0)} steps/s. ${s.violations} violation(s).`,
-    failure: 'invariant',
-    written: 'scenario',
-    replay: 'replay',
-    reproduces: (ok: boolean) => (ok ? 'the scenario reproduces the defect' : 'a scenario cannot check this invariant'),
-    fleet: (s: FleetSummary) =>
-      `Payments: ${s.payments.online} online, ${s.payments.offline} offline, ${s.payments.unknown} cut before PAYÉ; ` +
-      `${s.phantomHolds} ticket(s) held by the registry for a device that did not pay it (answer lost).`,
-  },
-} as const;
-
 /** What both modes read the same way: how many schedules, from which seed and index, on how many threads. */
 function runArgs(a: ExploreArgs) {
   const count = intOf(a.explore, '--explore', 1, 10_000_000);
@@ -68,7 +37,7 @@ function runArgs(a: ExploreArgs) {
 
 /** The terminal side of both modes: progress, each violation as it comes, then the scenarios written and the summary. */
 function presenter(a: ExploreArgs, count: number, seed: string, invariants: Record<number, string>) {
-  const m = M[a.lang];
+  const m = messages(a.lang).explore;
   const tty = !a.json && process.stderr.isTTY;
   let lastDraw = 0;
   return {
@@ -79,7 +48,7 @@ function presenter(a: ExploreArgs, count: number, seed: string, invariants: Reco
       const now = performance.now();
       if (tty && (now - lastDraw > 200 || sum.schedules === count)) {
         lastDraw = now;
-        process.stderr.write(`\r${m.progress(sum, count)}   `);
+        process.stderr.write(`\r${m.progress(sum.schedules, count, sum.schedulesPerS, sum.violations)}   `);
       }
       if (!a.json && r.violation) {
         if (tty) process.stderr.write('\n');
@@ -100,7 +69,20 @@ function presenter(a: ExploreArgs, count: number, seed: string, invariants: Reco
               `  ${m.written}: ${f.file} (${f.shrunkOps} ops; ${m.reproduces(!!f.reproduces)})\n  ${m.replay}: saphir sim --scenario ${f.file}   |   ${replay(f)}\n`,
             );
         }
-        process.stdout.write(m.summary(s) + '\n' + extra);
+        process.stdout.write(
+          m.summary(
+            s.schedules,
+            s.seed,
+            s.operations,
+            s.steps,
+            s.wallMs / 1000,
+            s.schedulesPerS,
+            s.stepsPerS,
+            s.violations,
+          ) +
+            '\n' +
+            extra,
+        );
       }
       return s.violations > 0 ? 1 : 0;
     },
@@ -145,6 +127,6 @@ async function fleetCommand(a: ExploreArgs): Promise<number> {
     s,
     (f) =>
       `saphir sim --explore 1 --fleet --seed ${f.seed} --index ${f.index}${devices ? ` --devices ${devices}` : ''}`,
-    M[a.lang].fleet(s) + '\n',
+    messages(a.lang).explore.fleet(s.payments.online, s.payments.offline, s.payments.unknown, s.phantomHolds) + '\n',
   );
 }
