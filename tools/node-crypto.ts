@@ -45,7 +45,8 @@ export const nodeVerify: Verifier = (signature, message, publicKey) => {
   }
 };
 
-export const nodeSign: Signer = (message, seed) => (sodium ? sodium.sign(message, seed) : nodeCryptoSign(message, seed));
+export const nodeSign: Signer = (message, seed) =>
+  sodium ? sodium.sign(message, seed) : nodeCryptoSign(message, seed);
 
 /**
  * The device's verdict (RFC 8032 strict, cofactored: firmware/verify.ts, noble with zip215=false) at
