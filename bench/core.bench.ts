@@ -12,9 +12,10 @@ import { pathToFileURL } from 'node:url';
 import { blockGenerator } from '../src/gen/index.ts';
 import { fromHex } from '../src/hex.ts';
 import { checkCode } from '../src/sph1/check.ts';
+import { BODY_LENGTH, SIGNING_CONTEXT } from '../src/sph1/body.ts';
 import { testKeyRing, TEST_KEY_SEED_HEX } from '../src/sph1/keys.ts';
-import { nobleVerify, type Verifier } from '../src/crypto/ed25519.ts';
-import { HOST_CRYPTO, nodeSign, nodeVerify } from '../tools/node-crypto.ts';
+import { nobleVerify, type Signer, type Verifier } from '../src/crypto/ed25519.ts';
+import { HOST_CRYPTO, nodeCryptoSign, nodeCryptoVerify, nodeSign } from '../tools/node-crypto.ts';
 import { sodium } from '../tools/sodium.ts';
 import { ROOT } from '../tools/paths.ts';
 import { RangeEncoder } from '../src/node/workers/gen-core.ts';
@@ -41,6 +42,41 @@ function checksPerSecond(list: string[], verify: Verifier, seconds: number): num
     t = performance.now();
   }
   return Math.round(n / ((t - t0) / 1000));
+}
+
+/**
+ * CPU µs per Ed25519 sign and verify with each library, in this one thread, on the same ticket
+ * messages: the floor under gen's and audit's ratios (every other cost is shared by both paths).
+ */
+function primitives(): Record<string, number> {
+  const seed = fromHex(TEST_KEY_SEED_HEX);
+  const key = testKeyRing().get(0)!;
+  // 64 messages of a signed ticket's length (context + body).
+  const len = SIGNING_CONTEXT.length + BODY_LENGTH;
+  const msgs = Array.from({ length: 64 }, (_, i) => Uint8Array.from({ length: len }, (_v, j) => (i * 31 + j) & 0xff));
+  const cpuUs = (f: (i: number) => void, n: number) => {
+    for (let i = 0; i < 200; i++) f(i);
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < n; i++) f(i);
+    const c = process.cpuUsage(c0);
+    return (c.user + c.system) / n;
+  };
+  const sigs = (s: Signer) => msgs.map((m) => s(m, seed));
+  const out: Record<string, number> = {
+    ed25519_sign_us_node_crypto: r2(cpuUs((i) => nodeCryptoSign(msgs[i & 63], seed), 20_000)),
+  };
+  const nSigs = sigs(nodeCryptoSign);
+  out.ed25519_verify_us_node_crypto = r2(cpuUs((i) => nodeCryptoVerify(nSigs[i & 63], msgs[i & 63], key), 8_000));
+  if (sodium) {
+    const so = sodium;
+    out.ed25519_sign_us_sodium = r2(cpuUs((i) => so.sign(msgs[i & 63], seed), 20_000));
+    out.ed25519_verify_us_sodium = r2(cpuUs((i) => so.verify(nSigs[i & 63], msgs[i & 63], key), 8_000));
+    out.ed25519_sign_ratio_sodium_vs_node_crypto = r3(out.ed25519_sign_us_sodium / out.ed25519_sign_us_node_crypto);
+    out.ed25519_verify_ratio_sodium_vs_node_crypto = r3(
+      out.ed25519_verify_us_sodium / out.ed25519_verify_us_node_crypto,
+    );
+  }
+  return out;
 }
 
 /**
@@ -99,7 +135,7 @@ const r3 = (x: number) => Math.round(x * 1000) / 1000;
 export default async function (): Promise<Record<string, number>> {
   const list = codes(400);
   const noble = checksPerSecond(list.slice(0, 100), nobleVerify, 3);
-  const node = checksPerSecond(list, nodeVerify, 3);
+  const node = checksPerSecond(list, nodeCryptoVerify, 3);
   const libsodium = sodium ? checksPerSecond(list, sodium.verify, 3) : NaN;
   const dir = mkdtempSync(join(tmpdir(), 'saphir-bench-'));
   const figures: Record<string, number> = {
@@ -108,6 +144,7 @@ export default async function (): Promise<Record<string, number>> {
     check_codes_per_s_sodium: libsodium,
     // 1 when gen and audit ran on libsodium (sodium-native), 0 on node:crypto.
     core_bench_crypto_sodium: HOST_CRYPTO === 'sodium-native' ? 1 : 0,
+    ...primitives(),
   };
   try {
     // Each size with each library, back to back, so that both see the same load.

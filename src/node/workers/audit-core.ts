@@ -26,11 +26,10 @@ export const KIND_INVALID = 2;
 export function checkChunk(bytes: Uint8Array, opts: CheckOptions): { lines: number; results: Int32Array } {
   const starts: number[] = [];
   let s = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    if (bytes[i] === 10) {
-      starts.push(s, i);
-      s = i + 1;
-    }
+  // indexOf is a native memchr: a byte loop here cost about 1 µs a code, a fifth of audit's non-crypto work.
+  for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, s)) {
+    starts.push(s, i);
+    s = i + 1;
   }
   if (s < bytes.length) starts.push(s, bytes.length);
   const lines = starts.length / 2;
