@@ -48,6 +48,16 @@ export function binarize(data: Uint8ClampedArray, width: number, height: number,
       let max = 0;
       for (let y = 0; y < REGION_SIZE; y++) {
         const rowIndex = (verticalRegion * REGION_SIZE + y) * width + hortizontalRegion * REGION_SIZE;
+        if (rowIndex + REGION_SIZE <= gp.length) {
+          // saphir: inside the image no NaN can occur: plain compares.
+          for (let i = rowIndex, e = rowIndex + REGION_SIZE; i < e; i++) {
+            const v = gp[i];
+            sum += v;
+            if (v < min) min = v;
+            if (v > max) max = v;
+          }
+          continue;
+        }
         for (let x = 0; x < REGION_SIZE; x++) {
           const pixelLumosity = +gp[rowIndex + x]; // undefined past the end: NaN, as Math.min sees it
           sum += pixelLumosity;
@@ -107,15 +117,19 @@ export function binarize(data: Uint8ClampedArray, width: number, height: number,
         }
       }
       const threshold = sum / 25;
-      for (let xRegion = 0; xRegion < REGION_SIZE; xRegion++) {
-        for (let yRegion = 0; yRegion < REGION_SIZE; yRegion++) {
-          const x = hortizontalRegion * REGION_SIZE + xRegion;
-          const y = verticalRegion * REGION_SIZE + yRegion;
-          const lum = gp[y * width + x];
-          bd[y * width + x] = lum <= threshold ? 1 : 0;
-          if (returnInverted) {
-            id[y * width + x] = !(lum <= threshold) ? 1 : 0;
+      // saphir: row by row with the index hoisted (jsQR goes column by column); a block's 64 indices are
+      // distinct, so the order inside a block changes nothing, and blocks keep their order.
+      for (let yRegion = 0; yRegion < REGION_SIZE; yRegion++) {
+        const start = (verticalRegion * REGION_SIZE + yRegion) * width + hortizontalRegion * REGION_SIZE;
+        const end = start + REGION_SIZE;
+        if (returnInverted) {
+          for (let i = start; i < end; i++) {
+            const black = gp[i] <= threshold;
+            bd[i] = black ? 1 : 0;
+            id[i] = black ? 0 : 1;
           }
+        } else {
+          for (let i = start; i < end; i++) bd[i] = gp[i] <= threshold ? 1 : 0;
         }
       }
     }
