@@ -56,13 +56,13 @@ function thresholds(g: Uint8Array, rs: number, cs: number, w: number, h: number)
     for (let bx = 0; bx < bw; bx++) {
       const xe = Math.min(w, bx * BLOCK + BLOCK);
       let s = 0;
-      let n = 0;
       let mn = lo[brow + bx];
       let mx = hi[brow + bx];
-      for (let x = bx * BLOCK; x < xe; x += SAMPLE, p += step) {
+      const n = Math.ceil((xe - bx * BLOCK) / SAMPLE);
+      const pe = p + n * step;
+      for (; p < pe; p += step) {
         const v = g[p];
         s += v;
-        n++;
         if (v < mn) mn = v;
         if (v > mx) mx = v;
       }
