@@ -26,15 +26,23 @@ class Matrix {
 // saphir: plain typed-array loops instead of a get()/set() call per pixel (QuickJS has no JIT). Same
 // arithmetic, same index expressions (including the reads and writes past the row end when the width is
 // not a multiple of 8) and the same loop order.
-export function binarize(data: Uint8ClampedArray, width: number, height: number, returnInverted: boolean) {
-  if (data.length !== width * height * 4) {
+// saphir: `grey` (one byte a pixel, exactly width × height) is used as the greyscale image as is: what
+// RGBA with r = g = b = v converts to (the three weights sum to 1, the clamped store rounds back to v).
+export function binarize(data: Uint8ClampedArray | Uint8Array, width: number, height: number, returnInverted: boolean,
+  grey = false) {
+  if (data.length !== width * height * (grey ? 1 : 4)) {
     throw new Error("Malformed data passed to binarizer.");
   }
-  // Convert image to greyscale
-  const greyscalePixels = new Matrix(width, height);
-  const gp = greyscalePixels.data;
-  for (let i = 0, n = width * height; i < n; i++) {
-    gp[i] = 0.2126 * data[4 * i] + 0.7152 * data[4 * i + 1] + 0.0722 * data[4 * i + 2];
+  let gp: Uint8ClampedArray | Uint8Array;
+  if (grey) {
+    gp = data;
+  } else {
+    // Convert image to greyscale
+    const greyscalePixels = new Matrix(width, height);
+    gp = greyscalePixels.data;
+    for (let i = 0, n = width * height; i < n; i++) {
+      gp[i] = 0.2126 * data[4 * i] + 0.7152 * data[4 * i + 1] + 0.0722 * data[4 * i + 2];
+    }
   }
   const horizontalRegionCount = Math.ceil(width / REGION_SIZE);
   const verticalRegionCount = Math.ceil(height / REGION_SIZE);
