@@ -254,10 +254,16 @@ function shrinkInto(
           for (let i = 0; i < s; i++, p++) sum += d[p];
         }
       }
-      const v = (sum / n) | 0;
-      out[y * w + x] = (invert ? 255 - v : v) * k;
+      out[y * w + x] = ((sum / n) | 0) * k;
     }
   }
+  if (invert) invertInPlace(out, w * h, k);
+}
+
+/** 255 − v of each pixel written as v × `k` (a pass of its own: no test a pixel on the usual path). */
+function invertInPlace(out: Uint32Array | Uint8Array, n: number, k: number): void {
+  const white = 255 * k;
+  for (let i = 0; i < n; i++) out[i] = white - out[i];
 }
 
 /**
@@ -309,8 +315,8 @@ function resampleInto(
       const a = d[p];
       const c = d[p + stride];
       const top = a + (d[p + 1] - a) * tx;
-      const v = (top + (c + (d[p + stride + 1] - c) * tx - top) * ty) | 0;
-      out[o] = (invert ? 255 - v : v) * k;
+      out[o] = ((top + (c + (d[p + stride + 1] - c) * tx - top) * ty) | 0) * k;
     }
   }
+  if (invert) invertInPlace(out, w * h, k);
 }
