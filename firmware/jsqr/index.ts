@@ -83,5 +83,12 @@ function jsQR(data: Uint8ClampedArray, width: number, height: number, providedOp
   return result;
 }
 
+// saphir: a grey image (one byte a pixel) read as jsQR reads the RGBA image with r = g = b, without the
+// RGBA copy and its conversion; no inversion. Reached as `jsQR.grey` (the npm jsqr has none).
+function jsQRGrey(grey: Uint8Array, width: number, height: number): QRCode | null {
+  return scan(binarize(grey, width, height, false, true).binarized);
+}
+
+(jsQR as any).grey = jsQRGrey;
 (jsQR as any).default = jsQR;
 export default jsQR;

@@ -16,6 +16,9 @@ import { FinderLocator, type Box } from './finder.ts';
 
 // jsQR is CommonJS with `exports.default`: bundlers and Node hand over either form.
 const jsQR = ((jsQRModule as unknown as { default?: unknown }).default || jsQRModule) as typeof jsQRModule.default;
+// The firmware's jsQR (firmware/jsqr/) also reads a grey image as is: crops are handed over one byte a
+// pixel, not as RGBA it would convert back. The npm jsqr (Node) has no such entry: RGBA.
+const jsQRGrey = (jsQR as unknown as { grey?: (g: Uint8Array, w: number, h: number) => ReturnType<typeof jsQR> }).grey;
 
 export type { Box };
 
@@ -56,6 +59,7 @@ export class CameraDecoder {
   private readonly inverted: boolean;
   private readonly finder = new FinderLocator();
   private buf32 = new Uint32Array(0);
+  private grey = new Uint8Array(0);
   private misses = 0;
   // After a crop failed at ~2.2 pixels a module, the next frame's crops take ~4 (blur, tilt).
   private fine = false;
@@ -173,18 +177,24 @@ export class CameraDecoder {
     const w = Math.floor((box.x1 - box.x0) / s);
     const h = Math.floor((box.y1 - box.y0) / s);
     if (w < 21 || h < 21) return null;
-    let rgba: Uint8ClampedArray;
-    if (!invert && !brightest && frame.format === 'rgba' && s === 1 && w === frame.width && h === frame.height) {
-      rgba = new Uint8ClampedArray(frame.data.buffer, frame.data.byteOffset, w * h * 4);
-    } else {
-      if (this.buf32.length < w * h) this.buf32 = new Uint32Array(w * h);
-      if (s === Math.floor(s)) shrinkInto(frame, box, s, w, h, invert, this.buf32, brightest);
-      else resampleInto(frame, box, s, w, h, invert, this.buf32);
-      rgba = new Uint8ClampedArray(this.buf32.buffer, 0, w * h * 4);
-    }
     let r;
     try {
-      r = jsQR(rgba, w, h, { inversionAttempts: 'dontInvert' });
+      if (!invert && !brightest && frame.format === 'rgba' && s === 1 && w === frame.width && h === frame.height) {
+        r = jsQR(new Uint8ClampedArray(frame.data.buffer, frame.data.byteOffset, w * h * 4), w, h, {
+          inversionAttempts: 'dontInvert',
+        });
+      } else if (jsQRGrey) {
+        if (this.grey.length < w * h) this.grey = new Uint8Array(w * h);
+        const g = this.grey.subarray(0, w * h);
+        if (s === Math.floor(s)) shrinkInto(frame, box, s, w, h, invert, g, 1, brightest);
+        else resampleInto(frame, box, s, w, h, invert, g, 1);
+        r = jsQRGrey(g, w, h);
+      } else {
+        if (this.buf32.length < w * h) this.buf32 = new Uint32Array(w * h);
+        if (s === Math.floor(s)) shrinkInto(frame, box, s, w, h, invert, this.buf32, 0x01010101, brightest);
+        else resampleInto(frame, box, s, w, h, invert, this.buf32, 0x01010101);
+        r = jsQR(new Uint8ClampedArray(this.buf32.buffer, 0, w * h * 4), w, h, { inversionAttempts: 'dontInvert' });
+      }
     } catch (e) {
       return null;
     }
@@ -214,7 +224,7 @@ function cropStep(module: number, fine: boolean): number {
   return s < 1.25 ? 1 : s;
 }
 
-/** Grey box average of `box` shrunk by `s` (inverted if asked), as 4 equal bytes a pixel for jsQR. */
+/** Grey box average of `box` shrunk by `s` (inverted if asked), times `k`: 1 a byte, 0x01010101 for RGBA. */
 function shrinkInto(
   f: Frame,
   box: Box,
@@ -222,7 +232,8 @@ function shrinkInto(
   w: number,
   h: number,
   invert: boolean,
-  out: Uint32Array,
+  out: Uint32Array | Uint8Array,
+  k: number,
   brightest = false,
 ): void {
   const W = f.width;
@@ -243,17 +254,32 @@ function shrinkInto(
           for (let i = 0; i < s; i++, p++) sum += d[p];
         }
       }
-      const v = (sum / n) | 0;
-      out[y * w + x] = (invert ? 255 - v : v) * 0x01010101;
+      out[y * w + x] = ((sum / n) | 0) * k;
     }
   }
+  if (invert) invertInPlace(out, w * h, k);
+}
+
+/** 255 − v of each pixel written as v × `k` (a pass of its own: no test a pixel on the usual path). */
+function invertInPlace(out: Uint32Array | Uint8Array, n: number, k: number): void {
+  const white = 255 * k;
+  for (let i = 0; i < n; i++) out[i] = white - out[i];
 }
 
 /**
  * Bilinear point samples of `box` at a fractional step `s` (> 1). Used for crops, where a box average
  * down to ~2 pixels a module would blur half the modules into grey depending on where the crop starts.
  */
-function resampleInto(f: Frame, box: Box, s: number, w: number, h: number, invert: boolean, out: Uint32Array): void {
+function resampleInto(
+  f: Frame,
+  box: Box,
+  s: number,
+  w: number,
+  h: number,
+  invert: boolean,
+  out: Uint32Array | Uint8Array,
+  k: number,
+): void {
   const W = f.width;
   const H = f.height;
   let d = f.data;
@@ -289,8 +315,8 @@ function resampleInto(f: Frame, box: Box, s: number, w: number, h: number, inver
       const a = d[p];
       const c = d[p + stride];
       const top = a + (d[p + 1] - a) * tx;
-      const v = (top + (c + (d[p + stride + 1] - c) * tx - top) * ty) | 0;
-      out[o] = (invert ? 255 - v : v) * 0x01010101;
+      out[o] = ((top + (c + (d[p + stride + 1] - c) * tx - top) * ty) | 0) * k;
     }
   }
+  if (invert) invertInPlace(out, w * h, k);
 }

@@ -56,13 +56,13 @@ function thresholds(g: Uint8Array, rs: number, cs: number, w: number, h: number)
     for (let bx = 0; bx < bw; bx++) {
       const xe = Math.min(w, bx * BLOCK + BLOCK);
       let s = 0;
-      let n = 0;
       let mn = lo[brow + bx];
       let mx = hi[brow + bx];
-      for (let x = bx * BLOCK; x < xe; x += SAMPLE, p += step) {
+      const n = Math.ceil((xe - bx * BLOCK) / SAMPLE);
+      const pe = p + n * step;
+      for (; p < pe; p += step) {
         const v = g[p];
         s += v;
-        n++;
         if (v < mn) mn = v;
         if (v > mx) mx = v;
       }
@@ -282,31 +282,36 @@ export class FinderLocator {
       let r3 = 0;
       let r4 = 1;
       // x = w closes the last run (as if the colour changed there).
-      for (let x = 1; x <= w;) {
-        // One threshold a block of 8: the inner loop is a load, a compare and a count a pixel.
-        const end = x < w ? Math.min(w, (x | 7) + 1) : w + 1;
-        const t = x < w ? thr[trow + (x >> 3)] : 0;
-        for (let p = row + x * cs; x < end; x++, p += cs) {
-          const c = x < w ? (g[p] < t ? 1 : 0) : color ^ 1;
-          if (c === color) {
-            r4++;
+      for (let x = 1; x <= w; x++) {
+        if (x < w) {
+          // One threshold a block of 8; the run goes on while the colour stays: a load and a compare a pixel.
+          const end = Math.min(w, (x | 7) + 1);
+          const t = thr[trow + (x >> 3)];
+          const from = x;
+          let p = row + x * cs;
+          if (color === 1) while (x < end && g[p] < t) (x++, (p += cs));
+          else while (x < end && g[p] >= t) (x++, (p += cs));
+          r4 += x - from;
+          if (x === end) {
+            x--; // the loop's x++ puts it back on the next block
             continue;
           }
-          if (color === 1) {
-            const m = ratioOk(r0, r1, r2, r3, r4);
-            if (m) {
-              const cx = Math.round(x - r4 - r3 - r2 / 2);
-              const v = vertical(g, rs, cs, thr, bw, h, cx, y, Math.ceil(m * 5));
-              if (v && v[1] < m * 2 && v[1] > m / 2) this.add(clusters, cx, v[0], (m + v[1]) / 2);
-            }
-          }
-          r0 = r1;
-          r1 = r2;
-          r2 = r3;
-          r3 = r4;
-          r4 = 1;
-          color = c;
         }
+        // Pixel x (or the row's end) has the other colour.
+        if (color === 1) {
+          const m = ratioOk(r0, r1, r2, r3, r4);
+          if (m) {
+            const cx = Math.round(x - r4 - r3 - r2 / 2);
+            const v = vertical(g, rs, cs, thr, bw, h, cx, y, Math.ceil(m * 5));
+            if (v && v[1] < m * 2 && v[1] > m / 2) this.add(clusters, cx, v[0], (m + v[1]) / 2);
+          }
+        }
+        r0 = r1;
+        r1 = r2;
+        r2 = r3;
+        r3 = r4;
+        r4 = 1;
+        color ^= 1;
       }
     }
   }

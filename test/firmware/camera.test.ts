@@ -97,6 +97,7 @@ test('the vendored jsQR of the bundle reads exactly what stock jsQR reads: text 
   // image ends when a side is not a multiple of 8), small and large modules, some noise.
   const code = ticket({ number: 7, prizeEur: 150 });
   let crops = 0;
+  let greyRead = 0;
   for (let i = 0; i < 40; i++) {
     const [w, h, px] = [60 + ((i * 37) % 200), 60 + ((i * 53) % 190), 1 + (i % 4)];
     const f = qrFrame(i % 2 ? code : `SPH1:TEST${i * 7919}`, { width: w, height: h, x: i % 9, y: i % 7, px });
@@ -104,8 +105,20 @@ test('the vendored jsQR of the bundle reads exactly what stock jsQR reads: text 
     for (let p = 0; p < w * h; p++)
       rgba[4 * p] = rgba[4 * p + 1] = rgba[4 * p + 2] = f.data[p] + ((p * 2654435761) >>> 28) - 8;
     if (same(rgba, w, h, `crop ${i}: ${w}×${h} ${px} px`, i % 2 ? code : `SPH1:TEST${i * 7919}`)) crops++;
+    // The camera hands the crop over grey (jsQR.grey): the same reading as the RGBA with r = g = b.
+    const grey = new Uint8Array(w * h);
+    for (let p = 0; p < w * h; p++) grey[p] = rgba[4 * p];
+    const viaGrey = (vendored as unknown as { grey: (g: Uint8Array, w: number, h: number) => unknown }).grey(
+      grey,
+      w,
+      h,
+    );
+    const viaRgba = vendored(rgba, w, h, { inversionAttempts: 'dontInvert' });
+    assert.equal(viaGrey, viaRgba, `crop ${i}: grey as RGBA`);
+    if (viaGrey) greyRead++;
   }
   assert.ok(crops > 20, `${crops} of 40 crops read`);
+  assert.ok(greyRead > 20, `${greyRead} of 40 crops read grey`);
   // Whole degraded frames (blur, noise, tilt): many alignment-pattern candidates near the expected place.
   const codes = loadVectors()
     .vectors.filter((v) => v.code.startsWith('SPH1:') && v.code.length === 164)

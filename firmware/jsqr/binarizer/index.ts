@@ -26,15 +26,23 @@ class Matrix {
 // saphir: plain typed-array loops instead of a get()/set() call per pixel (QuickJS has no JIT). Same
 // arithmetic, same index expressions (including the reads and writes past the row end when the width is
 // not a multiple of 8) and the same loop order.
-export function binarize(data: Uint8ClampedArray, width: number, height: number, returnInverted: boolean) {
-  if (data.length !== width * height * 4) {
+// saphir: `grey` (one byte a pixel, exactly width × height) is used as the greyscale image as is: what
+// RGBA with r = g = b = v converts to (the three weights sum to 1, the clamped store rounds back to v).
+export function binarize(data: Uint8ClampedArray | Uint8Array, width: number, height: number, returnInverted: boolean,
+  grey = false) {
+  if (data.length !== width * height * (grey ? 1 : 4)) {
     throw new Error("Malformed data passed to binarizer.");
   }
-  // Convert image to greyscale
-  const greyscalePixels = new Matrix(width, height);
-  const gp = greyscalePixels.data;
-  for (let i = 0, n = width * height; i < n; i++) {
-    gp[i] = 0.2126 * data[4 * i] + 0.7152 * data[4 * i + 1] + 0.0722 * data[4 * i + 2];
+  let gp: Uint8ClampedArray | Uint8Array;
+  if (grey) {
+    gp = data;
+  } else {
+    // Convert image to greyscale
+    const greyscalePixels = new Matrix(width, height);
+    gp = greyscalePixels.data;
+    for (let i = 0, n = width * height; i < n; i++) {
+      gp[i] = 0.2126 * data[4 * i] + 0.7152 * data[4 * i + 1] + 0.0722 * data[4 * i + 2];
+    }
   }
   const horizontalRegionCount = Math.ceil(width / REGION_SIZE);
   const verticalRegionCount = Math.ceil(height / REGION_SIZE);
@@ -48,6 +56,16 @@ export function binarize(data: Uint8ClampedArray, width: number, height: number,
       let max = 0;
       for (let y = 0; y < REGION_SIZE; y++) {
         const rowIndex = (verticalRegion * REGION_SIZE + y) * width + hortizontalRegion * REGION_SIZE;
+        if (rowIndex + REGION_SIZE <= gp.length) {
+          // saphir: inside the image no NaN can occur: plain compares.
+          for (let i = rowIndex, e = rowIndex + REGION_SIZE; i < e; i++) {
+            const v = gp[i];
+            sum += v;
+            if (v < min) min = v;
+            if (v > max) max = v;
+          }
+          continue;
+        }
         for (let x = 0; x < REGION_SIZE; x++) {
           const pixelLumosity = +gp[rowIndex + x]; // undefined past the end: NaN, as Math.min sees it
           sum += pixelLumosity;
@@ -107,15 +125,19 @@ export function binarize(data: Uint8ClampedArray, width: number, height: number,
         }
       }
       const threshold = sum / 25;
-      for (let xRegion = 0; xRegion < REGION_SIZE; xRegion++) {
-        for (let yRegion = 0; yRegion < REGION_SIZE; yRegion++) {
-          const x = hortizontalRegion * REGION_SIZE + xRegion;
-          const y = verticalRegion * REGION_SIZE + yRegion;
-          const lum = gp[y * width + x];
-          bd[y * width + x] = lum <= threshold ? 1 : 0;
-          if (returnInverted) {
-            id[y * width + x] = !(lum <= threshold) ? 1 : 0;
+      // saphir: row by row with the index hoisted (jsQR goes column by column); a block's 64 indices are
+      // distinct, so the order inside a block changes nothing, and blocks keep their order.
+      for (let yRegion = 0; yRegion < REGION_SIZE; yRegion++) {
+        const start = (verticalRegion * REGION_SIZE + yRegion) * width + hortizontalRegion * REGION_SIZE;
+        const end = start + REGION_SIZE;
+        if (returnInverted) {
+          for (let i = start; i < end; i++) {
+            const black = gp[i] <= threshold;
+            bd[i] = black ? 1 : 0;
+            id[i] = black ? 0 : 1;
           }
+        } else {
+          for (let i = start; i < end; i++) bd[i] = gp[i] <= threshold ? 1 : 0;
         }
       }
     }

@@ -1,8 +1,6 @@
 import { BitMatrix } from "../BitMatrix";
 
 const MAX_FINDERPATTERNS_TO_SEARCH = 4;
-const MIN_QUAD_RATIO = 0.5;
-const MAX_QUAD_RATIO = 1.5;
 
 export interface Point {
   x: number;
@@ -285,16 +283,14 @@ interface Quad {
 }
 
 // saphir: the first quad whose bottom line the new run [startX, endX] continues (jsQR's filter()[0]).
-function firstMatchingQuad(quads: Quad[], startX: number, endX: number, centerRun: number): Quad | null {
+// jsQR's three cases (start inside; end at or past the start and start at or before the end; the line
+// inside with a size ratio) all reduce to its second one, the two lines overlapping, since
+// startX < endX: that one compare pair is what runs here.
+function firstMatchingQuad(quads: Quad[], startX: number, endX: number): Quad | null {
   for (let i = 0; i < quads.length; i++) {
-    const q = quads[i];
-    if ((startX >= q.bottom.startX && startX <= q.bottom.endX) ||
-      (endX >= q.bottom.startX && startX <= q.bottom.endX) ||
-      (startX <= q.bottom.startX && endX >= q.bottom.endX && (
-        (centerRun / (q.bottom.endX - q.bottom.startX)) < MAX_QUAD_RATIO &&
-        (centerRun / (q.bottom.endX - q.bottom.startX)) > MIN_QUAD_RATIO
-      ))) {
-      return q;
+    const b = quads[i].bottom;
+    if (endX >= b.startX && startX <= b.endX) {
+      return quads[i];
     }
   }
   return null;
@@ -313,40 +309,51 @@ export function locate(matrix: BitMatrix): QRLocation[] {
   const mh = matrix.height;
   const md = matrix.data;
   for (let y = 0; y <= mh; y++) {
-    let length = 0;
+    // saphir: a tight loop over each run, then one step per colour change (x = -1 and x = mw, and the
+    // row y = mh, are white as get() sees them).
+    let length = 1; // x = -1
     let lastBit = false;
     // The last 5 run lengths, oldest first (jsQR's `scans`).
     let s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0;
     const rowIndex = y * mw;
-    const rowEnd = y < mh ? mw : -1;
+    const rowEnd = y < mh ? mw : 0;
 
-    for (let x = -1; x <= mw; x++) {
-      const v = x >= 0 && x < rowEnd ? md[rowIndex + x] !== 0 : false;
-      if (v === lastBit) {
-        length++;
-        continue;
+    for (let x = 0; x <= mw; x++) {
+      const from = x;
+      let p = rowIndex + x;
+      if (lastBit) {
+        while (x < rowEnd && md[p] !== 0) { x++; p++; }
+      } else {
+        while (x < rowEnd && md[p] === 0) { x++; p++; }
       }
+      length += x - from;
+      if (x >= rowEnd && !lastBit) {
+        break; // white to the end of the row: no more colour changes
+      }
+      // Pixel x has the other colour.
+      const v: boolean = !lastBit;
       s0 = s1; s1 = s2; s2 = s3; s3 = s4; s4 = length;
       length = 1;
       lastBit = v;
 
       // Do the last 5 color changes ~ match the expected ratio for a finder pattern? 1:1:3:1:1 of b:w:b:w:b
+      // saphir: the pixel's colour first (it rules out one of the two patterns), no Math.abs calls.
       const af = (s0 + s1 + s2 + s3 + s4) / 7;
       const validFinderPattern =
-        Math.abs(s0 - af) < af &&
-        Math.abs(s1 - af) < af &&
-        Math.abs(s2 - 3 * af) < 3 * af &&
-        Math.abs(s3 - af) < af &&
-        Math.abs(s4 - af) < af &&
-        !v; // And make sure the current pixel is white since finder patterns are bordered in white
+        !v && // And make sure the current pixel is white since finder patterns are bordered in white
+        s0 - af < af && af - s0 < af &&
+        s1 - af < af && af - s1 < af &&
+        s2 - 3 * af < 3 * af && 3 * af - s2 < 3 * af &&
+        s3 - af < af && af - s3 < af &&
+        s4 - af < af && af - s4 < af;
 
       // Do the last 3 color changes ~ match the expected ratio for an alignment pattern? 1:1:1 of w:b:w
       const aa = (s2 + s3 + s4) / 3;
       const validAlignmentPattern =
-        Math.abs(s2 - aa) < aa &&
-        Math.abs(s3 - aa) < aa &&
-        Math.abs(s4 - aa) < aa &&
-        v; // Is the current pixel black since alignment patterns are bordered in black
+        v && // Is the current pixel black since alignment patterns are bordered in black
+        s2 - aa < aa && aa - s2 < aa &&
+        s3 - aa < aa && aa - s3 < aa &&
+        s4 - aa < aa && aa - s4 < aa;
 
       if (validFinderPattern) {
         // Compute the start and end x values of the large center black square
@@ -355,7 +362,7 @@ export function locate(matrix: BitMatrix): QRLocation[] {
         const line = { startX, endX, y };
         // Is there a quad directly above the current spot? If so, extend the first one with the new line.
         // Otherwise, create a new quad with that line as the starting point.
-        const match = firstMatchingQuad(activeFinderPatternQuads, startX, endX, s2);
+        const match = firstMatchingQuad(activeFinderPatternQuads, startX, endX);
         if (match) {
           match.bottom = line;
         } else {
@@ -367,7 +374,7 @@ export function locate(matrix: BitMatrix): QRLocation[] {
         const endX = x - s4;
         const startX = endX - s3;
         const line = { startX, y, endX };
-        const match = firstMatchingQuad(activeAlignmentPatternQuads, startX, endX, s2);
+        const match = firstMatchingQuad(activeAlignmentPatternQuads, startX, endX);
         if (match) {
           match.bottom = line;
         } else {
