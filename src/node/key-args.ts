@@ -23,18 +23,20 @@ function usage<T>(f: () => T): T {
 /** `--tech-key FILE` of flash / device / ledger: the technician's private seed; `dev` when absent. */
 export function techSeedOf(path: string | undefined): { seed: Uint8Array; dev: boolean } {
   if (path === undefined) return { seed: fromHex(DEV_TECH_SEED_HEX), dev: true };
-  const k = usage(() => readKeyFile('--tech-key', path));
+  return { seed: fromHex(seedOf('--tech-key', path)), dev: false };
+}
+
+/** The private seed (hex) a key file holds: alone, or as seed_hex; a public key alone is a usage error. */
+function seedOf(option: string, path: string): string {
+  const k = usage(() => readKeyFile(option, path));
   const seed = k.seed ?? k.bare;
-  if (!seed) throw new UsageError(`--tech-key: ${path}: needs the private seed (seed_hex), not a public key`);
-  return { seed: fromHex(seed), dev: false };
+  if (!seed) throw new UsageError(`${option}: ${path}: needs the private seed (seed_hex), not a public key`);
+  return seed;
 }
 
 /** `saphir sim --device-key FILE`: the device's private registry seed, from a file only (a secret). */
 export function deviceSeedArg(path: string): string {
-  const k = usage(() => readKeyFile('--device-key', path));
-  const seed = k.seed ?? k.bare;
-  if (!seed) throw new UsageError(`--device-key: ${path}: needs the private seed (seed_hex), not a public key`);
-  return seed.toLowerCase();
+  return seedOf('--device-key', path).toLowerCase();
 }
 
 /** A public key given as 64 hex digits or a file (a seed in the file gives its public key). */

@@ -10,7 +10,7 @@ import { HOST_CRYPTO, hostVerify } from '../../../tools/node-crypto.ts';
 import { readTrustedKeys } from '../keys.ts';
 import { messages } from '../../messages/index.ts';
 import { AuditTally, EXAMPLES, checkChunk, type AuditReport, type BlockReport } from '../workers/audit-core.ts';
-import { OrderedPool, workerCount } from '../workers/pool.ts';
+import { OrderedPool, workerCount } from '../../../tools/worker-pool.ts';
 import { startBundledWorkers } from '../workers/bundle.ts';
 import { plainProgress } from '../progress.ts';
 

@@ -9,7 +9,7 @@ import { readSigningKey } from '../keys.ts';
 import { messages } from '../../messages/index.ts';
 import { nodeSign } from '../../../tools/node-crypto.ts';
 import { RangeEncoder, type SigningKey } from '../workers/gen-core.ts';
-import { runOrdered, workerCount } from '../workers/pool.ts';
+import { runOrdered, workerCount } from '../../../tools/worker-pool.ts';
 import { startBundledWorkers } from '../workers/bundle.ts';
 import { progressOffTty } from '../progress.ts';
 

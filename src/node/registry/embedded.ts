@@ -1,7 +1,7 @@
 // `saphir sim --registry embedded`, and the tests: a registry on in-memory PGlite (or in `dir`) in a
 // worker thread, on 127.0.0.1 and a free port.
 import type { Worker } from 'node:worker_threads';
-import { startWorkers } from '../workers/pool.ts';
+import { startWorkers } from '../../../tools/worker-pool.ts';
 import type { RegistryStore } from './store.ts';
 
 export interface EmbeddedRegistry {

@@ -7,7 +7,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ROOT } from '../../../tools/paths.ts';
-import { startWorkers } from './pool.ts';
+import { startWorkers } from '../../../tools/worker-pool.ts';
 
 export const CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'saphir-workers');
 /** Bumped when the bundle options change, so that older bundles are rebuilt. */
