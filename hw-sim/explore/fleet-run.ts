@@ -1,8 +1,7 @@
 // `saphir sim --explore N --fleet`: N fleet schedules on worker threads (each with its own embedded
 // registry), results in index order, failing schedules shrunk and written as fleet scenarios.
-import { startWorkers, runOrdered, workerCount } from '../../tools/worker-pool.ts';
 import { closeFleetRegistry, exploreFleetOne, type FleetResult } from './fleet.ts';
-import { emptySummary, tally, type ExploreSummary } from './index.ts';
+import { emptySummary, runSchedules, tally, type ExploreSummary } from './index.ts';
 
 export interface FleetExploreRun {
   count: number;
@@ -51,35 +50,18 @@ export async function exploreFleet(o: FleetExploreRun): Promise<FleetSummary> {
     minOps: o.minOps,
     maxOps: o.maxOps,
   };
-  const jobs = Math.min(workerCount(o.jobs), o.count);
-  if (jobs <= 1) {
-    try {
-      for (let i = 0; i < o.count; i++) {
-        add(await exploreFleetOne(o.seed, first + i, opts));
-        if (o.maxViolations !== undefined && s.violations >= o.maxViolations) break;
-      }
-    } finally {
-      await closeFleetRegistry();
-    }
-    return s;
-  }
-  const workers = startWorkers(o.worker, jobs, { seed: o.seed, ...opts });
-  let stop = false;
   try {
-    await runOrdered<{ result?: FleetResult; error?: string }>(
-      workers,
-      o.count,
-      (id) => ({ id, index: first + id }),
-      (m) => {
-        if (m.error) throw new Error(`fleet explorer worker: ${m.error}`);
-        if (stop) return;
-        add(m.result!);
-        if (o.maxViolations !== undefined && s.violations >= o.maxViolations) stop = true;
-      },
-      1,
-    );
+    await runSchedules<FleetResult>({
+      ...o,
+      first,
+      opts,
+      one: (index) => exploreFleetOne(o.seed, index, opts),
+      add,
+      violations: () => s.violations,
+    });
   } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
+    // The registry a schedule run here started (worker threads close theirs with them).
+    await closeFleetRegistry();
   }
   return s;
 }

@@ -126,7 +126,6 @@ export async function explore(o: ExploreRun): Promise<ExploreSummary> {
     tally(s, r, t0, o.outDir, 'explore');
     o.onResult?.(r, s);
   };
-  const jobs = Math.min(workerCount(o.jobs), o.count);
   const opts = {
     gates: o.gates ?? [],
     bundle: o.bundle,
@@ -135,30 +134,56 @@ export async function explore(o: ExploreRun): Promise<ExploreSummary> {
     maxOps: o.maxOps,
     noCamera: o.noCamera,
   };
+  await runSchedules<ScheduleResult>({
+    ...o,
+    first,
+    opts,
+    worker: new URL('./worker.ts', import.meta.url),
+    one: (index) => exploreOne(o.seed, index, opts),
+    add,
+    violations: () => s.violations,
+  });
+  return s;
+}
+
+/**
+ * Runs schedules `first`… (`count` of them) here, or on `jobs` worker threads of `worker` (each given
+ * `seed` and `opts`), handing each result to `add` in index order; stops after `maxViolations`.
+ */
+export async function runSchedules<R>(o: {
+  seed: string;
+  count: number;
+  first: number;
+  jobs?: number;
+  maxViolations?: number;
+  opts: object;
+  worker: URL;
+  one: (index: number) => Promise<R>;
+  add: (r: R) => void;
+  violations: () => number;
+}): Promise<void> {
+  const enough = () => o.maxViolations !== undefined && o.violations() >= o.maxViolations;
+  const jobs = Math.min(workerCount(o.jobs), o.count);
   if (jobs <= 1) {
-    for (let i = 0; i < o.count; i++) {
-      add(await exploreOne(o.seed, first + i, opts));
-      if (o.maxViolations !== undefined && s.violations >= o.maxViolations) break;
-    }
-    return s;
+    for (let i = 0; i < o.count && !enough(); i++) o.add(await o.one(o.first + i));
+    return;
   }
-  const workers = startWorkers(new URL('./worker.ts', import.meta.url), jobs, { seed: o.seed, ...opts });
+  const workers = startWorkers(o.worker, jobs, { seed: o.seed, ...o.opts });
   let stop = false;
   try {
-    await runOrdered<{ result?: ScheduleResult; error?: string }>(
+    await runOrdered<{ result?: R; error?: string }>(
       workers,
       o.count,
-      (id) => ({ id, index: first + id }),
+      (id) => ({ id, index: o.first + id }),
       (m) => {
         if (m.error) throw new Error(`explorer worker: ${m.error}`);
         if (stop) return;
-        add(m.result!);
-        if (o.maxViolations !== undefined && s.violations >= o.maxViolations) stop = true;
+        o.add(m.result!);
+        stop = enough();
       },
       1,
     );
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
-  return s;
 }
