@@ -5,7 +5,7 @@ import type { Frame, Key, LedColor } from '../src/hal.ts';
 import { Scheduler } from './scheduler.ts';
 import { BLOCK64, NorFlash, PowerCut } from './nor-flash.ts';
 import { Peripherals, partitionFlash, type BeepRecord } from './device.ts';
-import { QjsDevice, VM_LIMITS, type QjsFault, type QjsVariant } from './qjs-host.ts';
+import { QjsDevice, type QjsFault, type QjsVariant } from './qjs-host.ts';
 import {
   bootSelect,
   installImage,
@@ -33,8 +33,6 @@ import type { Payment } from '../src/ledger/index.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8Encode } from '../src/utf8.ts';
 import type { ServiceHost } from './service.ts';
-
-export { VM_LIMITS };
 
 /** firmware/dist/saphir-fw.js, built first when missing or stale: the host's (hw-sim/host.ts). */
 export function ensureBundle(onBuild?: (why: StaleReason) => void): string {
@@ -368,7 +366,7 @@ export class Simulator {
       bundle,
       device: periph.device,
       variant: this.variant,
-      ...VM_LIMITS,
+      // under the VM host's VM_LIMITS, the only ones
       onFault: (f) => {
         this.faults.push(f);
         this.events.log?.(`fault ${f.kind} in ${f.where}: ${f.message}`);
