@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 
 import { sha256 } from '@noble/hashes/sha2.js';
-import { flashDevice, onPty, withPty } from './harness.ts';
+import { flashDevice, onPty, withPty, ptyTest } from './harness.ts';
 import { saphirIn } from '../cli/run-cli.ts';
 import { image, tempFiles } from './images.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
@@ -24,7 +24,7 @@ const production = () =>
     factory: PROD_FACTORY,
   });
 
-test('a development device says it is one; the default technician key works with a warning', async () => {
+ptyTest('a development device says it is one; the default technician key works with a warning', async () => {
   const dev = await flashDevice();
   await withPty(dev, BAUD, async (pty) => {
     const r = await onPty(pty, BAUD, 'device info', '--lang', 'en');
@@ -38,7 +38,7 @@ test('a development device says it is one; the default technician key works with
   });
 });
 
-test('a production device: shows its key hash; refuses the dev technician key and dev-signed images', async () => {
+ptyTest('a production device: shows its key hash; refuses the dev technician key and dev-signed images', async () => {
   const dev = await production();
   const before = Buffer.from(dev.chip.bytes);
   await withPty(dev, BAUD, async (pty) => {
@@ -69,35 +69,38 @@ test('a production device: shows its key hash; refuses the dev technician key an
   });
 });
 
-test('issue 9 item 4 over the pty: fragmenting WRITEs are cut off, device info still answers, flash completes', async () => {
-  const dev = await flashDevice();
-  await withPty(dev, BAUD, async (pty) => {
-    const big = image({ version: '1.3.0', counter: 2, size: 120000, salt: 11 });
-    const c = await ServiceClient.open(pty.path, { baud: BAUD });
-    await c.identify();
-    await c.begin(big);
-    // "Already held": everything but every other byte of the first 4 000: one-byte WRITEs at alternating offsets.
-    const have: [number, number][] = [];
-    for (let o = 40; o < 4040; o += 2) have.push([o + 1, o + 2]);
-    have.unshift([0, 41]);
-    have.push([4041, big.length]);
-    const err = await c.upload(big, have, { chunk: 1 }).then(
-      () => null,
-      (e: FlashError) => e,
-    );
-    await c.close();
-    assert.instance(err, FlashError);
-    assert.match(err!.message, /not a whole chunk/);
-    const id = pty.port.identify();
-    assert.ok(JSON.stringify(id).length < 4000, `IDENTIFY ${JSON.stringify(id).length} bytes`);
-    const info = await onPty(pty, BAUD, 'device info', '--lang', 'en');
-    assert.is(info.code, 0, info.stderr);
-    assert.match(info.stdout, /Interrupted transfer/);
-    const f = await onPty(pty, BAUD, 'flash', '--lang', 'en', file('big.img', big));
-    assert.is(f.code, 0, f.stderr);
-    assert.match(f.stdout, /Restarted on 1\.3\.0/);
-  });
-});
+ptyTest(
+  'issue 9 item 4 over the pty: fragmenting WRITEs are cut off, device info still answers, flash completes',
+  async () => {
+    const dev = await flashDevice();
+    await withPty(dev, BAUD, async (pty) => {
+      const big = image({ version: '1.3.0', counter: 2, size: 120000, salt: 11 });
+      const c = await ServiceClient.open(pty.path, { baud: BAUD });
+      await c.identify();
+      await c.begin(big);
+      // "Already held": everything but every other byte of the first 4 000: one-byte WRITEs at alternating offsets.
+      const have: [number, number][] = [];
+      for (let o = 40; o < 4040; o += 2) have.push([o + 1, o + 2]);
+      have.unshift([0, 41]);
+      have.push([4041, big.length]);
+      const err = await c.upload(big, have, { chunk: 1 }).then(
+        () => null,
+        (e: FlashError) => e,
+      );
+      await c.close();
+      assert.instance(err, FlashError);
+      assert.match(err!.message, /not a whole chunk/);
+      const id = pty.port.identify();
+      assert.ok(JSON.stringify(id).length < 4000, `IDENTIFY ${JSON.stringify(id).length} bytes`);
+      const info = await onPty(pty, BAUD, 'device info', '--lang', 'en');
+      assert.is(info.code, 0, info.stderr);
+      assert.match(info.stdout, /Interrupted transfer/);
+      const f = await onPty(pty, BAUD, 'flash', '--lang', 'en', file('big.img', big));
+      assert.is(f.code, 0, f.stderr);
+      assert.match(f.stdout, /Restarted on 1\.3\.0/);
+    });
+  },
+);
 
 test('a bad --tech-key file is a usage error', async () => {
   const r = await saphirIn(['ledger', 'export', '--port', '/nonexistent', '--tech-key', file('bad.json', '{"x":1}')]);

@@ -18,6 +18,7 @@ import { BOARD_ID } from '../../src/image/format.ts';
 import { fromHex } from '../../src/hex.ts';
 import { nodeSign } from '../../tools/node-crypto.ts';
 import { saphirIn } from '../cli/run-cli.ts';
+import { requireTool } from '../helpers.ts';
 import type { Link } from '../../src/node/flash-client.ts';
 
 export const FACTORY = image({ version: '1.0.0', counter: 1, size: 30000, salt: 1 });
@@ -156,6 +157,9 @@ export function portLink(host: ServiceHost): { port: ServicePort; link: Link; lo
   };
   return { port, link, lose };
 }
+
+/** Registers a test that needs a real pseudo-terminal (socat): skipped, with the install command, without it. */
+export const ptyTest = requireTool('socat');
 
 /** Runs `f` with `dev`'s service port on a pty at `baud` (devicePty); the pty closes after, whatever happens. */
 export async function withPty(dev: Simulator, baud: number, f: (pty: ServicePty) => Promise<void>): Promise<void> {

@@ -4,13 +4,13 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 
-import { FACTORY, flashDevice, onPty, withPty } from './harness.ts';
+import { FACTORY, flashDevice, onPty, withPty, ptyTest } from './harness.ts';
 import { image, hashOf, tempFiles } from './images.ts';
 
 const BAUD = 921600;
 const { dir, file } = tempFiles('saphir-host-check-');
 
-test('a file signed by another key with the running image hash is refused, before the device is asked', async () => {
+ptyTest('a file signed by another key with the running image hash is refused, before the device is asked', async () => {
   // FACTORY's header and bundle, signed by another key: the same SHA-256.
   const forged = image({ version: '1.0.0', counter: 1, size: 30000, salt: 1, seed: new Uint8Array(32).fill(7) });
   assert.is(hashOf(forged), hashOf(FACTORY));
@@ -32,7 +32,7 @@ test('a file signed by another key with the running image hash is refused, befor
   });
 });
 
-test('--force reinstalls the running image; a same-number build with another hash is not "identique"', async () => {
+ptyTest('--force reinstalls the running image; a same-number build with another hash is not "identique"', async () => {
   const dev = await flashDevice();
   await withPty(dev, BAUD, async (pty) => {
     const same = await onPty(pty, BAUD, 'flash', file('factory.img', FACTORY));

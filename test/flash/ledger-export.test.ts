@@ -13,7 +13,7 @@ import { ServiceClient } from '../../src/node/flash-client.ts';
 import { LAYOUT } from '../../hw-sim/layout.ts';
 import { Ledger } from '../../src/ledger/index.ts';
 import { CMD } from '../../src/service/packet.ts';
-import { flashDevice, portArgs, portLink, withPty } from './harness.ts';
+import { flashDevice, portArgs, portLink, withPty, ptyTest } from './harness.ts';
 import { saphirAsync } from '../cli/run-cli.ts';
 import { Simulator } from '../../hw-sim/sim.ts';
 
@@ -63,31 +63,34 @@ function fill(dev: Simulator, n: number): void {
     });
 }
 
-test('saphir ledger export: 3 000 payments through a real pty, every one, progress every 10 % off a terminal', async () => {
-  const dev = await flashDevice();
-  fill(dev, 2995);
-  await withPty(dev, 921600, async (pty) => {
-    const r = await saphirAsync(['ledger', 'export', ...portArgs(pty, 921600), '--format', 'json', '--lang', 'en']);
-    assert.is(r.code, 0, r.stderr);
-    const got = JSON.parse(r.stdout) as { number: number; paid_at: string; device_id: string }[];
-    const want = dev.ledger() as LedgerEntry[];
-    assert.is(got.length, 3000);
-    assert.equal(
-      got.map((e) => e.number),
-      want.map((e) => e.number),
-    );
-    assert.equal(
-      got.map((e) => e.paid_at),
-      want.map((e) => new Date(e.paidAtMs).toISOString()),
-    );
-    assert.match(r.stderr, /^10 %$[\s\S]*^50 %$[\s\S]*^100 %$/m);
-    assert.match(r.stderr, /3000 payment\(s\) exported/);
-    const quiet = await saphirAsync(['ledger', 'export', ...portArgs(pty, 921600), '--quiet', '--lang', 'en']);
-    assert.is(quiet.code, 0);
-    assert.not.match(quiet.stderr, /%/);
-    assert.is(quiet.stdout.trim().split('\n').length, 3001);
-  });
-});
+ptyTest(
+  'saphir ledger export: 3 000 payments through a real pty, every one, progress every 10 % off a terminal',
+  async () => {
+    const dev = await flashDevice();
+    fill(dev, 2995);
+    await withPty(dev, 921600, async (pty) => {
+      const r = await saphirAsync(['ledger', 'export', ...portArgs(pty, 921600), '--format', 'json', '--lang', 'en']);
+      assert.is(r.code, 0, r.stderr);
+      const got = JSON.parse(r.stdout) as { number: number; paid_at: string; device_id: string }[];
+      const want = dev.ledger() as LedgerEntry[];
+      assert.is(got.length, 3000);
+      assert.equal(
+        got.map((e) => e.number),
+        want.map((e) => e.number),
+      );
+      assert.equal(
+        got.map((e) => e.paid_at),
+        want.map((e) => new Date(e.paidAtMs).toISOString()),
+      );
+      assert.match(r.stderr, /^10 %$[\s\S]*^50 %$[\s\S]*^100 %$/m);
+      assert.match(r.stderr, /3000 payment\(s\) exported/);
+      const quiet = await saphirAsync(['ledger', 'export', ...portArgs(pty, 921600), '--quiet', '--lang', 'en']);
+      assert.is(quiet.code, 0);
+      assert.not.match(quiet.stderr, /%/);
+      assert.is(quiet.stdout.trim().split('\n').length, 3001);
+    });
+  },
+);
 
 test('a device that answers LEDGER in JSON only is still read, page by page', async () => {
   const dev = await flashDevice();

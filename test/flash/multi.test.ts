@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { writeFileSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { flashDevice, devicePty } from './harness.ts';
+import { flashDevice, devicePty, ptyTest } from './harness.ts';
 import { saphirAsync, saphirIn } from '../cli/run-cli.ts';
 import { image } from './images.ts';
 import { plainProgress } from '../../src/node/progress.ts';
@@ -16,7 +16,7 @@ const IMG = image({ version: '1.5.0', counter: 2, size: 100000, salt: 21 });
 const imgFile = join(dir, 'multi.img');
 writeFileSync(imgFile, IMG);
 
-test('two devices by --ports GLOB: both flashed, summary table, plain progress off a terminal', async () => {
+ptyTest('two devices by --ports GLOB: both flashed, summary table, plain progress off a terminal', async () => {
   const devs = [await flashDevice(), await flashDevice()];
   const ptys = await Promise.all(devs.map((d) => devicePty(d, BAUD)));
   try {
@@ -40,7 +40,7 @@ test('two devices by --ports GLOB: both flashed, summary table, plain progress o
   }
 });
 
-test('four devices, one unplugged half-way: the others finish, the summary says which failed, exit 1', async () => {
+ptyTest('four devices, one unplugged half-way: the others finish, the summary says which failed, exit 1', async () => {
   const devs = [await flashDevice(), await flashDevice(), await flashDevice(), await flashDevice()];
   const ptys = await Promise.all(devs.map((d) => devicePty(d, BAUD)));
   try {
@@ -70,7 +70,7 @@ test('four devices, one unplugged half-way: the others finish, the summary says 
   }
 });
 
-test('device info on several ports: each under its name; a missing one fails alone, exit 1', async () => {
+ptyTest('device info on several ports: each under its name; a missing one fails alone, exit 1', async () => {
   const devs = [await flashDevice(), await flashDevice()];
   const ptys = await Promise.all(devs.map((d) => devicePty(d, BAUD)));
   try {

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listPorts } from '../../src/node/commands/ports.ts';
-import { flashDevice, devicePty } from './harness.ts';
+import { flashDevice, devicePty, ptyTest } from './harness.ts';
 import { saphirIn } from '../cli/run-cli.ts';
 
 test('listPorts: USB adapters with by-id, VID:PID and serial; consoles and empty 8250 slots left out', async () => {
@@ -47,7 +47,7 @@ test('listPorts: USB adapters with by-id, VID:PID and serial; consoles and empty
   }
 });
 
-test('saphir ports --port: the device that answers IDENTIFY is named; a silent port is listed without', async () => {
+ptyTest('saphir ports --port: the device that answers IDENTIFY is named; a silent port is listed without', async () => {
   const dev = await flashDevice();
   const mute = await flashDevice();
   const pty = await devicePty(dev, 115200);

@@ -17,7 +17,7 @@ import { fromHex, toHex } from '../../src/hex.ts';
 import { nodeSign } from '../../tools/node-crypto.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { utf8Encode } from '../../src/utf8.ts';
-import { onPty } from './harness.ts';
+import { onPty, ptyTest } from './harness.ts';
 import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
 import '../../hw-sim/node-host.ts';
 
@@ -76,7 +76,7 @@ test('control: a development device boots the ledger-erasing development image',
   }
 });
 
-test('a production device refuses it over the service port and at boot; the payment stays', async () => {
+ptyTest('a production device refuses it over the service port and at boot; the payment stays', async () => {
   const { chip, sim } = await device({ production: true });
   const dir = mkdtempSync(join(tmpdir(), 'saphir-prod-'));
   const img = join(dir, 'evil.img');

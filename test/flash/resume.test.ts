@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FACTORY, flashDevice, dataSnapshot, devicePty, authenticatePort, portLink } from './harness.ts';
+import { FACTORY, flashDevice, dataSnapshot, devicePty, authenticatePort, portLink, ptyTest } from './harness.ts';
 import { saphirAsync } from '../cli/run-cli.ts';
 import { Simulator, bootChip } from '../../hw-sim/sim.ts';
 import { image, hashOf } from './images.ts';
@@ -27,7 +27,7 @@ const bigFile = join(dir, 'big.img');
 writeFileSync(bigFile, BIG);
 
 for (const pct of [10, 50, 90]) {
-  test(`pty: power cut at ${pct} % of the transfer, boot, flash again: resumes and confirms`, async () => {
+  ptyTest(`pty: power cut at ${pct} % of the transfer, boot, flash again: resumes and confirms`, async () => {
     const dev = await flashDevice();
     const data = dataSnapshot(dev);
     let restarting: Promise<void> | null = null;

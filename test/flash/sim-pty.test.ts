@@ -12,7 +12,9 @@ import { provision } from '../../hw-sim/bootloader.ts';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage, parseImage } from '../../src/image/format.ts';
 import { fromHex } from '../../src/hex.ts';
 import { nodeSign } from '../../tools/node-crypto.ts';
-import { ROOT } from '../helpers.ts';
+import { ROOT, requireTool } from '../helpers.ts';
+
+const ptyTest = requireTool('socat');
 import { saphirAsync } from '../cli/run-cli.ts';
 
 const BAUD = 460800;
@@ -38,7 +40,7 @@ function waitFor(stream: NodeJS.ReadableStream, re: RegExp, ms = 20000): Promise
   });
 }
 
-test('sim --pty: "cut" during a transfer, "boot", flash again resumes and the real firmware confirms', async () => {
+ptyTest('sim --pty: "cut" during a transfer, "boot", flash again resumes and the real firmware confirms', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'saphir-sim-pty-'));
   const factory = ensureImage();
   const p = parseImage(factory);
