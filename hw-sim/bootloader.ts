@@ -249,7 +249,16 @@ function verifiedImage(bytes: Uint8Array, key: Uint8Array, verify: unknown, exac
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  let i = 0;
+  // Images are half a MiB: four bytes a step where both are aligned.
+  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
+    const n = a.length >>> 2;
+    const wa = new Uint32Array(a.buffer, a.byteOffset, n);
+    const wb = new Uint32Array(b.buffer, b.byteOffset, n);
+    for (let j = 0; j < n; j++) if (wa[j] !== wb[j]) return false;
+    i = n << 2;
+  }
+  for (; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
