@@ -1,6 +1,6 @@
 // Plays a checked scenario on a Simulator: each step is reported as it passes; the first failing step
 // stops the run with the display and what was expected.
-import { Simulator, type SimEvents } from './sim.ts';
+import { Simulator, type SimEvents, type SimVariant } from './sim.ts';
 import { NorFlash } from './nor-flash.ts';
 import { drawText, type Panel } from './render.ts';
 import { simHost } from './host.ts';
@@ -43,8 +43,8 @@ export interface RunOptions {
   sim?: Simulator;
   /** Firmware bundle text (developer mode). */
   bundle?: string;
-  /** The engine: quickjs (default) or quickjs-ng. */
-  variant?: 'quickjs' | 'quickjs-ng';
+  /** The engine: quickjs (default), quickjs-ng, or v8 (the simulator's own). */
+  variant?: SimVariant;
   /** The chip to start from (overrides the scenario's `device.flash`). */
   chip?: NorFlash;
   /** Language of the problems reported (default fr, like all technician-facing text). */
@@ -166,6 +166,7 @@ export function simulatorFor(sc: Scenario, o: RunOptions = {}, deviceId = sc.dev
     techKey: key(sc.device?.techKey, 'tech-key') ?? o.techKey,
     deviceSeedHex: o.deviceSeedHex,
     registry: o.registry?.url,
+    ledgerSectors: sc.device?.ledgerSectors,
   });
 }
 

@@ -16,6 +16,8 @@ import {
 import { MODEL_OPTIONS, SCANNER_KINDS, type ModelOptions, type ScannerKind } from './scanners/index.ts';
 import { ticketProblem, type TicketSpec } from './tickets.ts';
 import type { SimConfig } from './sim.ts';
+import { LAYOUT, SECTOR_SIZE } from './layout.ts';
+import { LEDGER_MIN_BLOCKS as LEDGER_MIN_SECTORS } from '../src/ledger/mirror.ts';
 import type { Key, LedColor } from '../src/hal.ts';
 
 export interface Where {
@@ -90,7 +92,8 @@ export interface Scenario {
   config?: SimConfig;
   clockMs?: number;
   /** `firmware-key` / `tech-key`: HEX or a file (relative to the scenario) to provision the device with. */
-  device?: { flash?: string; id?: string; firmwareKey?: string; techKey?: string };
+  /** `ledger-sectors`: the ledger partition cut to its first N sectors (the explorer's smaller, quicker ledger). */
+  device?: { flash?: string; id?: string; firmwareKey?: string; techKey?: string; ledgerSectors?: number };
   /** Several devices of one fleet (ids); they share the scenario's registry (docs/registry.md). */
   devices?: string[];
   steps: Step[];
@@ -300,12 +303,19 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
   }
   const dev = top.get('device');
   if (dev) {
-    const f = fields(dev.node, 'device', ['flash', 'id', 'firmware-key', 'tech-key']);
+    const f = fields(dev.node, 'device', ['flash', 'id', 'firmware-key', 'tech-key', 'ledger-sectors']);
     scenario.device = {};
     if (f.has('flash')) scenario.device.flash = str(f.get('flash')!.node, 'flash');
     if (f.has('id')) scenario.device.id = str(f.get('id')!.node, 'id');
     if (f.has('firmware-key')) scenario.device.firmwareKey = str(f.get('firmware-key')!.node, 'firmware-key');
     if (f.has('tech-key')) scenario.device.techKey = str(f.get('tech-key')!.node, 'tech-key');
+    if (f.has('ledger-sectors'))
+      scenario.device.ledgerSectors = int(
+        f.get('ledger-sectors')!.node,
+        'ledger-sectors',
+        LEDGER_MIN_SECTORS,
+        LAYOUT.ledger.size / SECTOR_SIZE,
+      );
   }
 
   const devs = top.get('devices');

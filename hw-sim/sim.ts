@@ -6,6 +6,7 @@ import { Scheduler } from './scheduler.ts';
 import { BLOCK64, NorFlash, PowerCut } from './nor-flash.ts';
 import { Peripherals, partitionFlash, type BeepRecord } from './device.ts';
 import { QjsDevice, type QjsFault, type QjsVariant } from './qjs-host.ts';
+import { V8Device } from './v8-host.ts';
 import {
   bootSelect,
   installImage,
@@ -94,7 +95,8 @@ export interface SimOptions {
   chip?: NorFlash;
   /** Firmware bundle text for developer mode; default firmware/dist/saphir-fw.js (built if missing or stale). */
   bundle?: string;
-  variant?: QjsVariant;
+  /** The engine: QuickJS (default), QuickJS-ng, or `v8`, the simulator's own engine (fast, no heap figure; the explorer's). */
+  variant?: SimVariant;
   /** Seed of the simulator's randomness (scanner noise, camera frames). */
   seed?: number | string;
   /** Real-time clock at start, ms since the epoch (default 2026-06-15T10:00:00Z). */
@@ -133,18 +135,20 @@ export interface FirmwareModel {
 
 export class SimError extends Error {}
 
+export type SimVariant = QjsVariant | 'v8';
+
 export type UpdateImageKind = 'base' | 'next' | 'older' | 'forged';
 
 export class Simulator {
   readonly scheduler = new Scheduler();
   readonly chip: NorFlash;
   readonly rng: Rng;
-  readonly variant: QjsVariant;
+  readonly variant: SimVariant;
   readonly deviceId: string;
   events: SimEvents;
   /** Undefined while the power is off. */
   periph: Peripherals | undefined;
-  vm: QjsDevice | undefined;
+  vm: QjsDevice | V8Device | undefined;
   /** How the running firmware was started: `developer` (bundle file) or `image` (bootloader, slot). */
   bootMode = '';
   /** The image the bootloader started (null in developer mode or while off). */
@@ -362,17 +366,16 @@ export class Simulator {
       await this.settle(); // a cut in the confirm powers the device off, as with a real firmware
       return;
     }
-    this.vm = await QjsDevice.start({
-      bundle,
-      device: periph.device,
-      variant: this.variant,
-      // under the VM host's VM_LIMITS, the only ones
-      onFault: (f) => {
-        this.faults.push(f);
-        this.events.log?.(`fault ${f.kind} in ${f.where}: ${f.message}`);
-        if (f.kind === 'interrupted' || f.kind === 'out-of-memory') this.requestReset(f.kind);
-      },
-    });
+    const onFault = (f: QjsFault) => {
+      this.faults.push(f);
+      this.events.log?.(`fault ${f.kind} in ${f.where}: ${f.message}`);
+      if (f.kind === 'interrupted' || f.kind === 'out-of-memory') this.requestReset(f.kind);
+    };
+    // under the VM host's VM_LIMITS, the only ones
+    this.vm =
+      this.variant === 'v8'
+        ? await V8Device.start({ bundle, device: periph.device, onFault })
+        : await QjsDevice.start({ bundle, device: periph.device, variant: this.variant, onFault });
     await this.settle();
   }
 
@@ -533,7 +536,8 @@ export class Simulator {
    * `index`-th sector holding data (modulo). Nothing happens on an empty ledger. Returns the chip offset.
    */
   damageLedger(how: 'flip-bit' | 'lose-sector', index: number): number | undefined {
-    const { offset, size } = LAYOUT.ledger;
+    const { offset } = LAYOUT.ledger;
+    const size = Math.min(LAYOUT.ledger.size, (this.ledgerSectors || Infinity) * SECTOR_SIZE);
     const b = this.chip.bytes;
     if (how === 'flip-bit') {
       let n = 0;
@@ -618,6 +622,7 @@ export class Simulator {
     if (cutAfterFlashOps) this.chip.cutAtOp(0);
   }
 
+  /** Bytes of firmware heap in use (0 while off, and under `v8`, which has no such figure). */
   heapUsed(): number {
     return this.vm?.heapUsed() ?? 0;
   }

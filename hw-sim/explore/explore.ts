@@ -4,7 +4,7 @@
 import { ddmin } from './ddmin.ts';
 import { CONFIG_INT_LIMITS, CONFIG_YAML_NAMES, type ConfigIntField } from '../../src/config-schema.ts';
 import { stringify } from 'yaml';
-import { Simulator, bootChip } from '../sim.ts';
+import { Simulator, bootChip, type SimVariant } from '../sim.ts';
 import { bootInfo } from '../bootloader.ts';
 import { runScenario, simulatorFor } from '../runner.ts';
 import { parseScenario, type Scenario, type Step } from '../scenario.ts';
@@ -23,6 +23,22 @@ export interface ExploreOptions extends ScheduleOptions {
   /** Shrink a failing schedule (default true); at most this many reruns. */
   shrink?: boolean;
   shrinkRuns?: number;
+  /**
+   * The engine: `v8` (default) runs the same bundle in the host's engine, tens of times faster, with
+   * every `quickjsEvery`-th schedule on QuickJS (the heap invariant is checked there), and every
+   * violation run again on QuickJS; `quickjs` or `quickjs-ng` run every schedule on that engine.
+   */
+  variant?: SimVariant;
+  /** Under `v8`: schedules whose index is a multiple of this run on QuickJS (default 16; 0: none). */
+  quickjsEvery?: number;
+}
+
+/** The engine schedule `index` runs on. */
+export function engineOf(index: number, o: Pick<ExploreOptions, 'variant' | 'quickjsEvery'>): SimVariant {
+  const v = o.variant ?? 'v8';
+  if (v !== 'v8') return v;
+  const every = o.quickjsEvery ?? 16;
+  return every > 0 && index % every === 0 ? 'quickjs' : 'v8';
 }
 
 export interface ScheduleResult {
@@ -35,6 +51,10 @@ export interface ScheduleResult {
   /** Invariant checks passed, by invariant. */
   checks: Record<number, number>;
   violation?: Violation;
+  /** The engine it ran on. */
+  engine: SimVariant;
+  /** Found under v8: whether QuickJS breaks the same invariant on the same schedule. */
+  onQuickjs?: boolean;
   /** The shrunk failing schedule, as a scenario YAML text, and whether replaying it fails where it should. */
   shrunk?: { ops: number; steps: number; yaml: string; reproduces: boolean; runs: number };
   wallMs: number;
@@ -99,18 +119,33 @@ interface Run {
 }
 
 /** Runs the operations `ops` of schedule `s` once; stops at the first violation. */
-export async function runOps(s: Schedule, ops: readonly Op[], bundle: string | undefined): Promise<Run> {
+export async function runOps(
+  s: Schedule,
+  ops: readonly Op[],
+  bundle: string | undefined,
+  variant: SimVariant = 'quickjs',
+  trace?: string[],
+): Promise<Run> {
   const { scenario, meta } = toScenario(s, ops, resolveCode);
+  // v8 has no figure of the firmware's own heap: invariant 6 is checked on the QuickJS schedules.
+  const heapKnown = variant !== 'v8';
   const model = new Model(s, { heapLimit: HEAP_LIMIT, haltAllowed: s.gates.includes('ledger-damage') });
   const screens: string[][] = [];
   const power: string[] = [];
   const logs: string[] = [];
   const sim: Simulator = simulatorFor(scenario, {
     bundle,
+    variant,
     events: {
-      display: (lines) => void screens.push(lines),
+      display: (lines) => {
+        screens.push(lines);
+        trace?.push(lines.join('|'));
+      },
       power: (p) => void power.push(p),
-      log: (l) => void logs.push(l),
+      log: (l) => {
+        logs.push(l);
+        trace?.push(l);
+      },
     },
   });
   // The runner plays `code` when a step has one; the model reads `ticket`. Signed once per ticket.
@@ -161,14 +196,14 @@ export async function runOps(s: Schedule, ops: readonly Op[], bundle: string | u
           nowMs: sim.now,
           ledger,
           boot: s.images && BOOT_STEPS.has(step.kind) ? bootView(sim, step) : undefined,
-          heapBytes: i % 16 === 15 || meta[i].op === 'settle' ? sim.heapUsed() : undefined,
+          heapBytes: heapKnown && (i % 16 === 15 || meta[i].op === 'settle') ? sim.heapUsed() : undefined,
         });
         checks[3]++;
         if (ledger) checks[2]++;
         if (s.images && BOOT_STEPS.has(step.kind)) checks[5]++;
         checks[1]++;
         checks[4]++;
-        if (i % 16 === 15) checks[6]++;
+        if (heapKnown && i % 16 === 15) checks[6]++;
       },
     });
   } catch (e) {
@@ -188,7 +223,20 @@ export async function exploreOne(
 ): Promise<ScheduleResult> {
   const wall = performance.now();
   const s = makeSchedule(seed, index, o);
-  const run = await runOps(s, s.ops, o.bundle);
+  const engine = engineOf(index, o);
+  const run = await runOps(s, s.ops, o.bundle, engine);
+  let onQuickjs: boolean | undefined;
+  if (run.violation && engine === 'v8') {
+    // The device's engine has the last word: QuickJS's violation is the one reported when it agrees.
+    const q = await runOps(s, s.ops, o.bundle, 'quickjs');
+    onQuickjs = q.violation?.invariant === run.violation.invariant;
+    if (onQuickjs) run.violation = q.violation;
+    else
+      run.violation = {
+        ...run.violation,
+        message: `${run.violation.message} (under v8 only: QuickJS ${q.violation ? `broke invariant ${q.violation.invariant} instead` : 'ran the schedule clean'}, the engines differ here)`,
+      };
+  }
   const kinds: Record<string, number> = {};
   for (const op of s.ops) kinds[op.kind] = (kinds[op.kind] ?? 0) + 1;
   const res: ScheduleResult = {
@@ -199,10 +247,12 @@ export async function exploreOne(
     kinds,
     checks: run.checks,
     violation: run.violation,
+    engine,
+    ...(onQuickjs === undefined ? {} : { onQuickjs }),
     wallMs: 0,
   };
   if (run.violation && o.shrink !== false) {
-    const { ops, violation, runs } = await shrink(s, run.violation, o.bundle, o.shrinkRuns ?? 300);
+    const { ops, violation, runs } = await shrink(s, run.violation, o.bundle, o.shrinkRuns ?? 300, engine);
     const yaml = scenarioYaml(s, ops, violation);
     const reproduces = await replays(yaml, violation, o.bundle);
     res.violation = violation;
@@ -221,6 +271,7 @@ export async function shrink(
   v: Violation,
   bundle: string | undefined,
   maxRuns: number,
+  variant: SimVariant = 'quickjs',
 ): Promise<{ ops: Op[]; violation: Violation; runs: number }> {
   // Operations after the one that failed play no part.
   const { meta } = toScenario(s, s.ops, (c) => c);
@@ -238,7 +289,7 @@ export async function shrink(
   let runs = 0;
   const still = async (cand: Op[]): Promise<Violation | undefined> => {
     runs++;
-    const r = await runOps(s, cand, bundle);
+    const r = await runOps(s, cand, bundle, variant);
     return r.violation && r.violation.invariant === v.invariant ? r.violation : undefined;
   };
   // Truncating may already lose it (a later step's ensure-on…): check once.
@@ -291,6 +342,7 @@ export function scenarioYaml(s: Schedule, ops: readonly Op[], v: Violation): str
         ? ` The last step checks what the model expected.`
         : ` A scenario cannot check this invariant: the replay shows the steps only.`),
     seed: scenario.seed,
+    device: { 'ledger-sectors': scenario.device!.ledgerSectors },
     config: {
       language: c.lang,
       clock: new Date(s.clockMs).toISOString(),

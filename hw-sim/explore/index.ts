@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { startWorkers, runOrdered, workerCount } from '../../tools/worker-pool.ts';
 import { exploreOne, type ScheduleResult } from './explore.ts';
 import type { Gate } from './menu.ts';
+import type { SimVariant } from '../sim.ts';
 import '../node-host.ts';
 
 export { exploreOne, makeSchedule, scenarioYaml, replays, type ScheduleResult } from './explore.ts';
@@ -23,6 +24,9 @@ export interface ExploreRun {
   minOps?: number;
   maxOps?: number;
   noCamera?: boolean;
+  /** The engine (default v8, with every `quickjsEvery`-th schedule on QuickJS): ExploreOptions. */
+  variant?: SimVariant;
+  quickjsEvery?: number;
   /** Where failing schedules are written (none when undefined). */
   outDir?: string;
   /** Stop after this many violations (default: run all). */
@@ -39,6 +43,9 @@ export interface Failure {
   file?: string;
   shrunkOps?: number;
   reproduces?: boolean;
+  /** The engine the schedule ran on; found under v8, whether QuickJS broke the same invariant. */
+  engine?: string;
+  onQuickjs?: boolean;
 }
 
 export interface ExploreSummary {
@@ -57,6 +64,8 @@ export interface ExploreSummary {
   broken: Record<string, number>;
   failures: Failure[];
   gates: Gate[];
+  /** Schedules by the engine they ran on. */
+  engines: Record<string, number>;
 }
 
 /** A summary before any schedule. */
@@ -75,6 +84,7 @@ export function emptySummary(seed: string, gates: Gate[]): ExploreSummary {
     broken: {},
     failures: [],
     gates,
+    engines: {},
   };
 }
 
@@ -88,11 +98,14 @@ export interface Tallied {
   checks: Record<string | number, number>;
   violation?: { invariant: number; step: number; message: string };
   shrunk?: { ops: number; reproduces: boolean; yaml: string };
+  engine?: string;
+  onQuickjs?: boolean;
 }
 
 /** Adds one schedule's result to the summary; a shrunk failure's scenario goes to `outDir/PREFIX-SEED-INDEX.yaml`. */
 export function tally(s: ExploreSummary, r: Tallied, t0: number, outDir: string | undefined, prefix: string): void {
   s.schedules++;
+  if (r.engine) s.engines[r.engine] = (s.engines[r.engine] ?? 0) + 1;
   s.operations += r.ops;
   s.steps += r.steps;
   for (const [k, n] of Object.entries(r.kinds)) s.kinds[k] = (s.kinds[k] ?? 0) + n;
@@ -102,6 +115,8 @@ export function tally(s: ExploreSummary, r: Tallied, t0: number, outDir: string 
     const v = r.violation;
     s.broken[v.invariant] = (s.broken[v.invariant] ?? 0) + 1;
     const f: Failure = { seed: r.seed, index: r.index, invariant: v.invariant, step: v.step, message: v.message };
+    if (r.engine) f.engine = r.engine;
+    if (r.onQuickjs !== undefined) f.onQuickjs = r.onQuickjs;
     if (r.shrunk) {
       f.shrunkOps = r.shrunk.ops;
       f.reproduces = r.shrunk.reproduces;
@@ -133,6 +148,8 @@ export async function explore(o: ExploreRun): Promise<ExploreSummary> {
     minOps: o.minOps,
     maxOps: o.maxOps,
     noCamera: o.noCamera,
+    variant: o.variant,
+    quickjsEvery: o.quickjsEvery,
   };
   await runSchedules<ScheduleResult>({
     ...o,

@@ -334,6 +334,13 @@ function garbage(rng: Rng): string {
 }
 
 /** The schedule's operations as a scenario (in memory): step `line` is its 1-based position. */
+/**
+ * The explorer's ledger partition: the time marks and two logs of 8 sectors (800 payments each, far
+ * more than a schedule makes). The firmware takes its ledger's size from the HAL, so the code is the
+ * same; the full 2 MiB partition would be read at each of a schedule's ~15 boots, most of its time.
+ */
+export const EXPLORE_LEDGER_SECTORS = 18;
+
 export function toScenario(
   s: Schedule,
   ops: readonly Op[] = s.ops,
@@ -363,6 +370,7 @@ export function toScenario(
     seed: `explore:${s.seed}:${s.index}`,
     config: { ...rest, emissions: emissions.map((e) => ({ ...e })) },
     clockMs: s.clockMs,
+    device: { ledgerSectors: EXPLORE_LEDGER_SECTORS },
     steps,
   };
   return { scenario, meta };

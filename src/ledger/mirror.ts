@@ -26,6 +26,9 @@ export function blockView(f: Flash, first: number, blocks: number): Flash {
   };
 }
 
+/** The smallest ledger partition: the time marks, then two logs of three blocks. */
+export const LEDGER_MIN_BLOCKS = MARK_BLOCKS + 6;
+
 /** The two time-mark sectors at the start of a ledger partition. */
 export function markView(f: Flash): Flash {
   return blockView(f, 0, MARK_BLOCKS);
@@ -40,7 +43,7 @@ export class MirroredLedger {
 
   private constructor(flash: Flash, opts: LedgerOptions) {
     const n = Math.floor((Math.floor(flash.size / flash.blockLength) - MARK_BLOCKS) / 2);
-    if (n < 3) throw new LedgerError('FLASH', `ledger: the partition needs at least ${MARK_BLOCKS + 6} blocks`);
+    if (n < 3) throw new LedgerError('FLASH', `ledger: the partition needs at least ${LEDGER_MIN_BLOCKS} blocks`);
     this.logs = [
       Ledger.open(blockView(flash, MARK_BLOCKS, n), opts),
       Ledger.open(blockView(flash, MARK_BLOCKS + n, n), opts),

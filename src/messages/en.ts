@@ -434,6 +434,11 @@ export const en = {
       `${schedules} schedules (seed ${seed}), ${operations} operations, ${steps} steps in ${seconds.toFixed(1)} s: ` +
       `${perS.toFixed(1)} schedules/s, ${stepsPerS.toFixed(0)} steps/s. ${violations} violation(s).`,
     failure: 'invariant',
+    variant: '--variant of --explore must be v8, quickjs or quickjs-ng',
+    engines: (e: Record<string, number>) =>
+      `Engines: ${Object.entries(e)
+        .map(([k, n]) => `${n} on ${k}`)
+        .join(', ')}.`,
     written: 'scenario',
     replay: 'replay',
     reproduces: (ok: boolean): string =>
@@ -523,14 +528,16 @@ Exit 0, 1 on an error, 2 on a usage error.`,
   --scenario FILE…        play scenario files (hw-sim/scenarios/*.yaml); exit 1 if any fails
   --quiet                 with --scenario: print failures and the summary only
   --screenshots DIR       where scenario screenshots go (default: beside each scenario)
-  --variant quickjs|quickjs-ng   the engine (default quickjs)
+  --variant quickjs|quickjs-ng   the engine (default quickjs; with --explore also v8, its default)
   --flash FILE            keep the simulated NOR flash in FILE between runs (scenarios too)
   --bridge-hid VID:PID|PATH [--hid-mode keyboard|pos]   a real HID scanner feeds the simulated device
   --bridge-serial PATH [--baud N]                      a real serial scanner feeds the simulated device
   --pty [PATH] [--baud N] expose the device's service port as a pseudo-terminal (for saphir flash)
   --web [--port N] [--host H] [--open]   the simulator in a web page, on a local HTTP server (default 127.0.0.1)
   --explore N [--seed S] [--index I] [--jobs J] [--json] [--out DIR] [--faults GROUPS]
-                          the fault explorer: N random schedules checked by a model (docs/explorer.md); exit 1 on a violation
+                          the fault explorer: N random schedules checked by a model (docs/explorer.md); exit 1 on a violation.
+                          It runs the bundle on v8 with one schedule in 16 on QuickJS (--quickjs-every K, 0: none),
+                          and replays every violation on QuickJS; --variant quickjs runs them all on QuickJS
   --explore N --fleet [--devices K]   fleet schedules: 2–4 devices (K) sharing one embedded registry,
                           network cuts, registry restarts; the fleet invariants (docs/explorer.md)
   --firmware-key HEX|FILE provision the device with this firmware public key (a production device

@@ -437,6 +437,11 @@ export const fr: Messages = {
       `${schedules} programmes (graine ${seed}), ${operations} opérations, ${steps} étapes en ${seconds.toFixed(1)} s : ` +
       `${perS.toFixed(1)} programmes/s, ${stepsPerS.toFixed(0)} étapes/s. ${violations} violation(s).`,
     failure: 'invariant',
+    variant: '--variant de --explore vaut v8, quickjs ou quickjs-ng',
+    engines: (e: Record<string, number>) =>
+      `Moteurs : ${Object.entries(e)
+        .map(([k, n]) => `${n} sous ${k}`)
+        .join(', ')}.`,
     written: 'scénario',
     replay: 'rejouer',
     reproduces: (ok: boolean): string =>
@@ -528,7 +533,7 @@ URL ; l'appareil les marque transmis. Sortie 0, 1 pour une erreur, 2 pour une er
   --scenario FICHIER…     jouer des fichiers de scénario (hw-sim/scenarios/*.yaml) ; sortie 1 si l'un échoue
   --quiet                 avec --scenario : n'écrire que les échecs et le bilan
   --screenshots DOSSIER   où vont les captures d'écran des scénarios (par défaut : à côté de chaque scénario)
-  --variant quickjs|quickjs-ng   le moteur (par défaut quickjs)
+  --variant quickjs|quickjs-ng   le moteur (par défaut quickjs ; avec --explore aussi v8, son défaut)
   --flash FICHIER         garder la mémoire NOR simulée dans FICHIER d'une exécution à l'autre (scénarios compris)
   --bridge-hid VID:PID|CHEMIN [--hid-mode keyboard|pos]   un vrai scanner HID alimente l'appareil simulé
   --bridge-serial CHEMIN [--baud N]                      un vrai scanner série alimente l'appareil simulé
@@ -536,7 +541,9 @@ URL ; l'appareil les marque transmis. Sortie 0, 1 pour une erreur, 2 pour une er
   --web [--port N] [--host H] [--open]   le simulateur dans une page web, sur un serveur HTTP local (127.0.0.1 par défaut)
   --explore N [--seed S] [--index I] [--jobs J] [--json] [--out DOSSIER] [--faults GROUPES]
                           l'explorateur de pannes : N scénarios aléatoires vérifiés par un modèle (docs/explorer.md) ;
-                          sortie 1 sur une violation
+                          sortie 1 sur une violation. Il exécute le bundle sous v8, un programme sur 16 sous QuickJS
+                          (--quickjs-every K, 0 : aucun), et rejoue chaque violation sous QuickJS ;
+                          --variant quickjs les exécute tous sous QuickJS
   --explore N --fleet [--devices K]   scénarios de flotte : 2 à 4 appareils (K) partageant un registre
                           intégré, coupures réseau, redémarrages du registre ; invariants de flotte (docs/explorer.md)
   --firmware-key HEX|FICHIER  provisionner l'appareil avec cette clé publique firmware (un appareil de

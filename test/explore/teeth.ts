@@ -39,6 +39,10 @@ export async function checkTeeth([defect, within, gates]: (typeof TEETH)[number]
   assert.is(s.violations, 1, `${defect} not found in ${within} schedules`);
   const f = s.failures[0];
   assert.ok(f.file && f.reproduces, `scenario written and reproducing: ${JSON.stringify(f)}`);
+  assert.ok(
+    f.engine === 'quickjs' || f.onQuickjs,
+    `found under v8, QuickJS breaks the same invariant: ${JSON.stringify(f)}`,
+  );
   const sc = parseScenario(readFileSync(f.file!, 'utf8'), f.file!);
   const broken = await runScenario(sc, { bundle });
   assert.not.ok(broken.ok, 'the scenario fails on the planted bundle');

@@ -2,11 +2,14 @@
 // numbers, booleans, null and Uint8Arrays out, no JSON) as on its JSON path, in both engines.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { QjsDevice, type QjsVariant } from '../../hw-sim/qjs-host.ts';
+import { QjsDevice } from '../../hw-sim/qjs-host.ts';
+import { V8Device } from '../../hw-sim/v8-host.ts';
+import type { SimVariant } from '../../hw-sim/sim.ts';
 import type { Device } from '../../src/hal.ts';
 
+let backing = new Uint8Array(0);
 function probeDevice(seen: unknown[][]): Device {
-  const backing = new Uint8Array([9, 2, 3, 4]);
+  backing = new Uint8Array([9, 2, 3, 4]);
   class Probe {
     num() {
       return 42.5;
@@ -40,8 +43,14 @@ function probeDevice(seen: unknown[][]): Device {
   return { Probe, identity: {} } as unknown as Device;
 }
 
+/** Each engine the simulator can run the firmware on: the v8 host must hand over the same values. */
+const ENGINES: SimVariant[] = ['quickjs', 'quickjs-ng', 'v8'];
+const start = (bundle: string, device: Device, variant: SimVariant) =>
+  variant === 'v8' ? V8Device.start({ bundle, device }) : QjsDevice.start({ bundle, device, variant });
+
 const SCRIPT = `
   var p = new device.Probe({});
+  var held = p.whole(); held[0] = 99;
   var b = p.bytes(), w = p.whole(), ab = p.buffer();
   globalThis.out = {
     num: p.num(), yes: p.yes(), no: p.no(), nothing: p.nothing(), text: p.text(),
@@ -49,16 +58,18 @@ const SCRIPT = `
     whole: [w instanceof Uint8Array, Array.prototype.slice.call(w)],
     buffer: [ab instanceof ArrayBuffer, !(ab instanceof Uint8Array), ab.byteLength],
     counts: [p.echo(), p.echo(1), p.echo(1, 2.5), p.echo(1, 2, 3), p.echo(-0), p.echo(NaN, Infinity), p.echo(undefined), p.echo('s', 4)],
+    mine: p.echo(held),
   };
+  globalThis.keep = { b: b, held: held };
 `;
 
-for (const variant of ['quickjs', 'quickjs-ng'] as QjsVariant[]) {
+for (const variant of ENGINES) {
   test(`${variant}: HAL values cross the bridge unchanged on its fast paths and its JSON path`, async () => {
     const seen: unknown[][] = [];
-    const q = await QjsDevice.start({ bundle: SCRIPT, device: probeDevice(seen), variant });
+    const q = await start(SCRIPT, probeDevice(seen), variant);
     try {
       assert.equal(q.faults, []);
-      const out = q.eval('out') as Record<string, unknown>;
+      const out = q.eval('globalThis.out') as Record<string, unknown>;
       assert.is(out.num, 42.5);
       assert.is(out.yes, true);
       assert.is(out.no, false);
@@ -74,13 +85,24 @@ for (const variant of ['quickjs', 'quickjs-ng'] as QjsVariant[]) {
       assert.equal(seen[5], [null, null]);
       assert.equal(seen[6], [undefined]);
       assert.equal(seen[7], ['s', 4]);
+      // Bytes cross as copies both ways: neither side sees the other change its own.
+      assert.equal([...(seen[8][0] as Uint8Array)], [99, 8]);
+      (seen[8][0] as Uint8Array)[1] = 0;
+      backing[1] = 0;
+      assert.equal(
+        q.eval('[Array.prototype.slice.call(globalThis.keep.b), Array.prototype.slice.call(globalThis.keep.held)]'),
+        [
+          [2, 3],
+          [99, 8],
+        ],
+      );
     } finally {
       q.dispose();
     }
   });
 }
 
-for (const variant of ['quickjs', 'quickjs-ng'] as QjsVariant[]) {
+for (const variant of ENGINES) {
   test(`${variant}: a steady method (a clock) is asked once per entry into the VM, again at the next`, async () => {
     let t = 100;
     let asked = 0;
@@ -101,22 +123,22 @@ for (const variant of ['quickjs', 'quickjs-ng'] as QjsVariant[]) {
     }
     const device = { Clock, identity: {} } as unknown as Device;
     const script = `
-      var c = new device.Clock({});
-      globalThis.seen = [];
+      var c = (globalThis.c = new device.Clock({}));
+      var seen = (globalThis.seen = []);
       c.onTick(function () { seen.push(c.now(), c.now(), c.later()); });
     `;
-    const q = await QjsDevice.start({ bundle: script, device, variant });
+    const q = await start(script, device, variant);
     try {
-      assert.equal(q.eval('[c.now(), c.now(), c.now()]'), [100, 100, 100]);
+      assert.equal(q.eval('[globalThis.c.now(), globalThis.c.now(), globalThis.c.now()]'), [100, 100, 100]);
       assert.is(asked, 1, 'once in that entry');
       t = 250;
-      assert.equal(q.eval('[c.now(), c.later()]'), [250, 250], 'a new entry asks again');
+      assert.equal(q.eval('[globalThis.c.now(), globalThis.c.later()]'), [250, 250], 'a new entry asks again');
       assert.is(asked, 3, 'a method not named steady is asked every time');
       t = 300;
       tick!();
       t = 400;
       tick!();
-      assert.equal(q.eval('seen'), [300, 300, 300, 400, 400, 400]);
+      assert.equal(q.eval('globalThis.seen'), [300, 300, 300, 400, 400, 400]);
       assert.is(asked, 7);
       assert.equal(q.faults, []);
     } finally {

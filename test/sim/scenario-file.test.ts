@@ -7,6 +7,7 @@ import { parseScenario, parseDuration, parseInstant, ScenarioError } from '../..
 import fc from 'fast-check';
 import { ROOT } from '../helpers.ts';
 import { Simulator } from '../../hw-sim/sim.ts';
+import { runScenario, simulatorFor } from '../../hw-sim/runner.ts';
 
 function problems(text: string): { line: number; message: string }[] {
   try {
@@ -124,6 +125,21 @@ test('config: compaction threshold and the inputs the firmware opens', () => {
     [3],
   );
   assert.match(p[0].message, /usb/);
+});
+
+test('device: ledger-sectors cuts the ledger partition the firmware sees (the explorer replays on it)', async () => {
+  const sc = parseScenario(
+    `${HEAD}  - scan: { ticket: { emission: 1, block: 1, number: 5, prize: 10 } }\n  - press: OK\ndevice:\n  ledger-sectors: 8\n`,
+    'cut.yaml',
+  );
+  assert.is(sc.device?.ledgerSectors, 8);
+  const r = await runScenario(sc);
+  assert.ok(r.ok, r.steps.find((x) => !x.ok)?.problem);
+  const sim = simulatorFor(sc);
+  assert.is(sim.ledgerSectors, 8);
+  sim.dispose();
+  assert.match(problems(`${HEAD}device:\n  ledger-sectors: 7\n`)[0].message, /ledger-sectors/);
+  assert.match(problems(`${HEAD}device:\n  ledger-sectors: 515\n`)[0].message, /ledger-sectors/);
 });
 
 test('an unknown step names its line', () => {

@@ -20,6 +20,8 @@ export interface ExploreArgs {
   /** Fleet mode (hw-sim/explore/fleet.ts), with `devices` devices a schedule (default 2–4). */
   fleet?: boolean;
   devices?: string;
+  variant?: string;
+  'quickjs-every'?: string;
   lang: Lang;
 }
 
@@ -106,19 +108,28 @@ export async function exploreCommand(a: ExploreArgs): Promise<number> {
   } catch (e) {
     throw new UsageError(`--faults: ${(e as Error).message}`);
   }
+  const variant = a.variant ?? 'v8';
+  if (variant !== 'v8' && variant !== 'quickjs' && variant !== 'quickjs-ng')
+    throw new UsageError((m) => m.explore.variant);
+  const quickjsEvery = a['quickjs-every'] === undefined ? undefined : intOf(a['quickjs-every'], '--quickjs-every', 0);
   const run = runArgs(a);
   const show = presenter(a, run.count, run.seed, INVARIANTS);
-  const s = await explore({ ...run, gates, onResult: show.onResult });
+  const s = await explore({ ...run, gates, variant, quickjsEvery, onResult: show.onResult });
   return show.finish(
     s,
     (f) =>
-      `saphir sim --explore 1 --seed ${f.seed} --index ${f.index}${gates.length ? ` --faults ${gates.join(',')}` : ''}`,
+      `saphir sim --explore 1 --seed ${f.seed} --index ${f.index}${gates.length ? ` --faults ${gates.join(',')}` : ''}` +
+      (a.variant ? ` --variant ${a.variant}` : '') +
+      (a['quickjs-every'] ? ` --quickjs-every ${a['quickjs-every']}` : ''),
+    messages(a.lang).explore.engines(s.engines) + '\n',
   );
 }
 
 /** `--explore N --fleet`: fleet schedules, checked by the fleet model (docs/explorer.md, "Fleet mode"). */
 async function fleetCommand(a: ExploreArgs): Promise<number> {
   if (a.faults !== undefined) throw new UsageError('--faults is for single-device schedules, not --fleet');
+  if (a.variant !== undefined || a['quickjs-every'] !== undefined)
+    throw new UsageError('--variant and --quickjs-every are for single-device schedules: the fleet runs QuickJS');
   const devices = a.devices === undefined ? undefined : intOf(a.devices, '--devices', 2, 4);
   const run = runArgs(a);
   const show = presenter(a, run.count, run.seed, FLEET_INVARIANTS);

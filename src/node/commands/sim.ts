@@ -52,6 +52,7 @@ export async function run(args: string[]): Promise<number> {
     host: { type: 'string' },
     open: { type: 'boolean' },
     explore: { type: 'string' },
+    'quickjs-every': { type: 'string' },
     seed: { type: 'string' },
     index: { type: 'string' },
     jobs: { type: 'string' },
@@ -69,13 +70,13 @@ export async function run(args: string[]): Promise<number> {
     techKey: values['tech-key'] === undefined ? undefined : publicKeyArg('--tech-key', values['tech-key']),
     deviceSeedHex: values['device-key'] === undefined ? undefined : deviceSeedArg(values['device-key']),
   };
-  const variant = values.variant ?? 'quickjs';
-  if (variant !== 'quickjs' && variant !== 'quickjs-ng') throw new UsageError((m) => m.sim.variant);
   // The explorer runs its own devices (and --json must stay JSON).
   if (values.explore !== undefined) {
     const { exploreCommand } = await import('./sim-explore.ts');
     return exploreCommand({ ...values, explore: values.explore, lang });
   }
+  const variant = values.variant ?? 'quickjs';
+  if (variant !== 'quickjs' && variant !== 'quickjs-ng') throw new UsageError((m) => m.sim.variant);
   // First line: which keys the simulated device trusts (the chip of --flash may already hold some).
   process.stdout.write(
     trustLine(new Simulator({ chip: values.flash ? NorFlash.load(values.flash) : new NorFlash(), ...keys }), lang) +
