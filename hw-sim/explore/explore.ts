@@ -29,7 +29,7 @@ export interface ExploreOptions extends ScheduleOptions {
    * violation run again on QuickJS; `quickjs` or `quickjs-ng` run every schedule on that engine.
    */
   variant?: SimVariant;
-  /** Under `v8`: schedules whose index is a multiple of this run on QuickJS (default 16; 0: none). */
+  /** Under `v8`: schedules whose index is a multiple of this run on QuickJS (default 32; 0: none). */
   quickjsEvery?: number;
 }
 
@@ -37,7 +37,7 @@ export interface ExploreOptions extends ScheduleOptions {
 export function engineOf(index: number, o: Pick<ExploreOptions, 'variant' | 'quickjsEvery'>): SimVariant {
   const v = o.variant ?? 'v8';
   if (v !== 'v8') return v;
-  const every = o.quickjsEvery ?? 16;
+  const every = o.quickjsEvery ?? 32;
   return every > 0 && index % every === 0 ? 'quickjs' : 'v8';
 }
 

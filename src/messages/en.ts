@@ -536,7 +536,7 @@ Exit 0, 1 on an error, 2 on a usage error.`,
   --web [--port N] [--host H] [--open]   the simulator in a web page, on a local HTTP server (default 127.0.0.1)
   --explore N [--seed S] [--index I] [--jobs J] [--json] [--out DIR] [--faults GROUPS]
                           the fault explorer: N random schedules checked by a model (docs/explorer.md); exit 1 on a violation.
-                          It runs the bundle on v8 with one schedule in 16 on QuickJS (--quickjs-every K, 0: none),
+                          It runs the bundle on v8 with one schedule in 32 on QuickJS (--quickjs-every K, 0: none),
                           and replays every violation on QuickJS; --variant quickjs runs them all on QuickJS
   --explore N --fleet [--devices K]   fleet schedules: 2–4 devices (K) sharing one embedded registry,
                           network cuts, registry restarts; the fleet invariants (docs/explorer.md)

@@ -541,7 +541,7 @@ URL ; l'appareil les marque transmis. Sortie 0, 1 pour une erreur, 2 pour une er
   --web [--port N] [--host H] [--open]   le simulateur dans une page web, sur un serveur HTTP local (127.0.0.1 par défaut)
   --explore N [--seed S] [--index I] [--jobs J] [--json] [--out DOSSIER] [--faults GROUPES]
                           l'explorateur de pannes : N scénarios aléatoires vérifiés par un modèle (docs/explorer.md) ;
-                          sortie 1 sur une violation. Il exécute le bundle sous v8, un programme sur 16 sous QuickJS
+                          sortie 1 sur une violation. Il exécute le bundle sous v8, un programme sur 32 sous QuickJS
                           (--quickjs-every K, 0 : aucun), et rejoue chaque violation sous QuickJS ;
                           --variant quickjs les exécute tous sous QuickJS
   --explore N --fleet [--devices K]   scénarios de flotte : 2 à 4 appareils (K) partageant un registre

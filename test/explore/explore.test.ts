@@ -54,7 +54,7 @@ test('smoke: seeded schedules on the firmware find no violation', async () => {
   });
   assert.equal(s.failures, []);
   assert.is(s.schedules, 6);
-  // v8 by default, with schedule 0 (one in 16) on QuickJS, where the heap is measured.
+  // v8 by default, with schedule 0 (one in 32) on QuickJS, where the heap is measured.
   assert.equal(s.engines, { quickjs: 1, v8: 5 });
   for (const inv of ['1', '2', '3', '4', '6']) assert.ok(s.checks[inv] > 0, `invariant ${inv} checked`);
   for (const k of ['scan-ticket', 'pay', 'press-ok', 'cut-at-flash-op']) assert.ok(s.kinds[k] > 0, `${k} drawn`);
