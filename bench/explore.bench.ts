@@ -1,5 +1,6 @@
 // The fault explorer's throughput on all cores: schedules and operations a wall-clock second, over
-// SAPHIR_BENCH_EXPLORE schedules (default 10 000, as the issue asks; fewer for a quick figure).
+// SAPHIR_BENCH_EXPLORE schedules (default 10 000, as the issue asks; fewer for a quick figure), with
+// the explorer's defaults: v8, one schedule in 32 on QuickJS.
 // Violations are reported (explore_violations, target 0) with their replayable scenarios.
 import { availableParallelism } from 'node:os';
 import { ensureBundle } from '../hw-sim/sim.ts';
@@ -11,6 +12,7 @@ export default async function (): Promise<Record<string, number>> {
   const count = Number(process.env.SAPHIR_BENCH_EXPLORE ?? 10_000);
   if (!Number.isInteger(count) || count < 1) throw new Error('SAPHIR_BENCH_EXPLORE must be a whole number ≥ 1');
   const bundle = ensureBundle();
+  const cpu0 = process.cpuUsage();
   const s = await explore({
     count,
     seed: 'bench',
@@ -26,8 +28,9 @@ export default async function (): Promise<Record<string, number>> {
         );
     },
   });
+  const cpu = process.cpuUsage(cpu0);
   process.stderr.write(
-    `  explore: ${s.schedules} schedules, ${s.operations} operations, ${s.violations} violations in ${(s.wallMs / 1000).toFixed(1)} s\n`,
+    `  explore: ${s.schedules} schedules, ${s.operations} operations, ${s.violations} violations in ${(s.wallMs / 1000).toFixed(1)} s (${JSON.stringify(s.engines)})\n`,
   );
   // A violation is a finding, not a crash of the bench: it is a figure (target 0), each one listed with
   // the scenario that replays it.
@@ -37,5 +40,8 @@ export default async function (): Promise<Record<string, number>> {
     explore_ops_per_s: Math.round((s.operations / (s.wallMs / 1000)) * 10) / 10,
     explore_schedules: s.schedules,
     explore_violations: s.violations,
+    // Machine load aside: CPU time of all threads a schedule (v8 schedules and the QuickJS share together).
+    explore_cpu_ms_per_schedule: Math.round((cpu.user + cpu.system) / 1000 / s.schedules),
+    explore_schedules_on_quickjs: s.engines.quickjs ?? 0,
   };
 }
