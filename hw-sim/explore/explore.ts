@@ -9,6 +9,13 @@ import { bootInfo } from '../bootloader.ts';
 import { runScenario, simulatorFor } from '../runner.ts';
 import { parseScenario, type Scenario, type Step } from '../scenario.ts';
 import { ticketCode } from '../tickets.ts';
+import { simHost } from '../host.ts';
+import { composeZones, makeRng } from '../../src/gen/index.ts';
+import { encodeTicket } from '../../src/sph1/encode.ts';
+import { TEST_KEY_ID, TEST_KEY_SEED_HEX } from '../../src/sph1/keys.ts';
+import { AMOUNTS_EUR, NUMBERS } from '../../src/game/rules.ts';
+import { fromHex } from '../../src/hex.ts';
+import { utf8Encode } from '../../src/utf8.ts';
 import { Model, ViolationError, type BootView, type Violation } from './model.ts';
 import { makeSchedule, toScenario, type Op, type Schedule, type ScheduleOptions } from './schedule.ts';
 import type { Gate } from './menu.ts';
@@ -74,8 +81,40 @@ function cachedCode(t: Parameters<typeof ticketCode>[0]): string {
 }
 
 const BASE45 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:';
+/** Wins no row of the prize table pays (one match of that amount). */
+const UNTABLED_EUR = [20, 40, 50, 100, 1000, 5000];
+
+/**
+ * `@foreign:e/b/n/p/g`: that ticket signed with the trusted test key for game g; `@untabled:e/b/n/r`:
+ * a ticket signed with it whose one match wins an amount no prize of the table pays (r picks which).
+ */
+function resolveSigned(code: string): string | undefined {
+  const f = /^@foreign:(\d+)\/(\d+)\/(\d+)\/(\d+)\/(\d+)$/.exec(code);
+  const u = /^@untabled:(\d+)\/(\d+)\/(\d+)\/(\d+)$/.exec(code);
+  if (!f && !u) return undefined;
+  let c = codeCache.get(code);
+  if (c !== undefined) return c;
+  const id = { emission: +(f ?? u)![1], block: +(f ?? u)![2], number: +(f ?? u)![3], keyId: TEST_KEY_ID };
+  const seed = fromHex(TEST_KEY_SEED_HEX);
+  if (f) {
+    const rng = makeRng(utf8Encode(`sim:${id.emission}/${id.block}/${id.number}/${f[4]}`));
+    c = encodeTicket({ ...id, game: +f[5] }, composeZones(+f[4], rng), seed, simHost().sign);
+  } else {
+    const r = +u![4];
+    // Six winning numbers, twenty others; the first of "Vos numéros" is the one match.
+    const winning = NUMBERS.slice(0, 6);
+    const player = NUMBERS.slice(6, 26).map((n, i) => ({ number: n, amountEur: AMOUNTS_EUR[(r + i) % 4] }));
+    player[0] = { number: winning[r % 6], amountEur: UNTABLED_EUR[r % UNTABLED_EUR.length] };
+    c = encodeTicket(id, { winning, player }, seed, simHost().sign);
+  }
+  codeCache.set(code, c);
+  return c;
+}
+
 /** `@mutate:e/b/n/p/r`: the genuine code of that ticket with one character changed (r picks which). */
 export function resolveCode(code: string): string {
+  const signed = resolveSigned(code);
+  if (signed !== undefined) return signed;
   const m = /^@mutate:(\d+)\/(\d+)\/(\d+)\/(\d+)\/(\d+)$/.exec(code);
   if (!m) return code;
   const good = cachedCode({ emission: +m[1], block: +m[2], number: +m[3], prize: +m[4] });

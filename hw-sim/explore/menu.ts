@@ -25,6 +25,13 @@ export const MENU = [
   { kind: 'pay', weight: 10, tests: [1, 2], what: 'a ticket scanned, then OK after a random pause' },
   { kind: 'scan-forged', weight: 5, tests: [3], what: 'a ticket signed with an unknown key' },
   { kind: 'scan-mutated', weight: 4, tests: [3], what: 'a genuine code with one character changed' },
+  { kind: 'scan-foreign', weight: 2, tests: [3], what: 'a code signed with the trusted key for another game' },
+  {
+    kind: 'scan-untabled',
+    weight: 2,
+    tests: [3],
+    what: 'a code signed with the trusted key whose win (20, 40, 50, 100, 1 000 or 5 000 €) is no prize of the table',
+  },
   {
     kind: 'scan-garbage',
     weight: 3,

@@ -222,6 +222,9 @@ export class Model {
       if (u.ok) this.trialSlot = u.slot ?? null;
       else if (u.reason === 'power-cut') this.trialSlot = null;
     }
+    // A cut while the bootloader records that the trial started may leave it recorded (the trial is
+    // spent: the next boot reverts) or not (the next boot tries again): either slot may start next.
+    if (ob.power.some((p) => p.includes('power cut in the bootloader'))) this.trialSlot = null;
     if (ob.power.some((p) => p.startsWith('boot'))) {
       if (!b.bootMode.startsWith('image')) fail(5, `the device booted ${b.bootMode}, not a signed image`);
       // The slot of the last boot in this step (the device may be off again by now).
@@ -364,9 +367,14 @@ export class Model {
         } else if (got === 'win' && (lastScreen?.[1] ?? '').trim() !== key(step.ticket)) {
           fail(3, `GAGNANT shows ticket ${lastScreen?.[1]}, scanned ${key(step.ticket)}`);
         }
-      } else if (meta.cls === 'forged') {
+      } else if (meta.cls === 'forged' || meta.cls === 'foreign' || meta.cls === 'untabled') {
+        const what = {
+          forged: 'forged ticket',
+          foreign: "foreign game's code",
+          untabled: 'code of a prize out of the table',
+        }[meta.cls];
         if (got !== undefined && got !== 'invalid')
-          fail(3, `a forged ticket was shown ${got}`, [expectFirst(lang, ['invalid'])]);
+          fail(3, `a ${what} was shown ${got}`, [expectFirst(lang, ['invalid'])]);
       } else if (meta.cls === 'mutated' || meta.cls === 'garbage') {
         if (got === 'win' || got === 'centre' || got === 'already-paid' || got === 'expired')
           fail(3, `a ${meta.cls} code was shown ${got}`, [notOnLine(lang, got, 1)]);

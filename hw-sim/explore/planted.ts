@@ -34,6 +34,18 @@ export const DEFECTS = {
       "      if (k === 'C') {\n        return this.pay(s.verdict);\n        this.display.show(cancelledScreen",
     what: 'C on a payable win pays instead of cancelling',
   },
+  'accept-foreign-game': {
+    file: 'src/sph1/check.ts',
+    anchor: "  if (parsed.id.game !== GAME_SAPHIR) return invalid('E_GAME', decoded);\n",
+    replacement: '',
+    what: 'a code signed with a trusted key for another game is read as a SAPHIR ticket',
+  },
+  'accept-untabled-prize': {
+    file: 'src/sph1/check.ts',
+    anchor: "  if (prizeEur !== 0 && !isPrizeAmount(prizeEur)) return invalid('E_PRIZE_NOT_IN_TABLE', decoded);\n",
+    replacement: '',
+    what: 'a signed code whose win is no prize of the table is paid',
+  },
   'drop-crc-check': {
     file: 'src/ledger/format.ts',
     anchor: "return getU32BE(b, o + 36) === crc32Range(b, o, 36) ? 'ok' : 'bad';",

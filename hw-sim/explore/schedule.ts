@@ -16,7 +16,7 @@ const DAY = 86_400_000;
 export interface StepMeta {
   op: OpKind;
   /** For scans: what the code is. */
-  cls?: 'genuine' | 'forged' | 'mutated' | 'garbage';
+  cls?: 'genuine' | 'forged' | 'mutated' | 'garbage' | 'foreign' | 'untabled';
 }
 
 /** One operation: one or a few steps that belong together (shrinking keeps or drops them as one). */
@@ -193,6 +193,29 @@ export function makeSchedule(seed: string | number, index: number, o: ScheduleOp
       case 'scan-garbage':
         op([scanStep({ code: garbage(rng) }, true)], [{ op: kind, cls: 'garbage' }]);
         break;
+      case 'scan-foreign': {
+        // Signed with the trusted test key, but for another game.
+        const t = pick(rng, tickets);
+        const game = 1 + rng.int(0xfffe);
+        op(
+          [
+            scanStep({
+              code: `@foreign:${t.emission}/${t.block}/${t.number}/${t.prize}/${game === 0x0250 ? 1 : game}`,
+            }),
+          ],
+          [{ op: kind, cls: 'foreign' }],
+        );
+        break;
+      }
+      case 'scan-untabled': {
+        // Signed with the trusted test key, zones whose win is no prize of the table.
+        const t = pick(rng, tickets);
+        op(
+          [scanStep({ code: `@untabled:${t.emission}/${t.block}/${t.number}/${rng.int(1 << 30)}` })],
+          [{ op: kind, cls: 'untabled' }],
+        );
+        break;
+      }
       case 'flood': {
         const n = 3 + rng.int(10);
         const steps: Step[] = [];

@@ -13,10 +13,12 @@ import { runScenario } from '../../hw-sim/runner.ts';
 export const TEETH: [DefectName, number, Gate[]?][] = [
   ['skip-ledger-write', 5],
   ['accept-bad-signature', 5],
+  ['accept-foreign-game', 10],
+  ['accept-untabled-prize', 15],
   ['pay-on-c', 20],
   ['drop-crc-check', 25],
   ['never-confirm', 10],
-  ['forget-high-water', 30, ['clock-back']],
+  ['forget-high-water', 100, ['clock-back']],
 ];
 
 export const teethTitle = ([defect, within, gates]: (typeof TEETH)[number]) =>
