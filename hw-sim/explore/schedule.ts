@@ -342,8 +342,17 @@ function scannerOptions(rng: Rng, via: ScannerKind, garbage: boolean): ModelOpti
       if (garbage && rng.next() < 0.5) o.noise = rng.next() * 0.05;
       return o;
     }
-    case 'camera':
-      return {};
+    case 'camera': {
+      // Degraded frames most of the time (levels the device reads at the first frame or a later one).
+      const o: ModelOptions = {};
+      if (rng.next() < 0.7) {
+        for (const k of ['blur', 'noise', 'perspective', 'glare'])
+          if (rng.next() < 0.5) o[k] = Math.round(rng.next() * 30) / 100;
+        o.module = 3 + rng.int(4);
+        o.frames = 1 + rng.int(3);
+      }
+      return o;
+    }
   }
 }
 
