@@ -90,5 +90,7 @@ function jsQRGrey(grey: Uint8Array, width: number, height: number): QRCode | nul
 }
 
 (jsQR as any).grey = jsQRGrey;
+// saphir: the host's text for Kanji-mode segments (decoder/decodeData: none on the device).
+export { setCharsetDecoder } from "./decoder/decodeData";
 (jsQR as any).default = jsQR;
 export default jsQR;

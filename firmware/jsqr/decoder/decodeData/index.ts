@@ -1,6 +1,15 @@
 // tslint:disable:no-bitwise
 import { BitStream } from "./BitStream";
-import { shiftJISTable } from "./shiftJISTable";
+
+// saphir: jsQR's Shift-JIS table is left out (~7 000 entries; an SPH1 code is alphanumeric, and a
+// Kanji-mode code is refused anyway). The text of a Kanji-mode segment comes from a decoder the host
+// installs (setCharsetDecoder: Node's TextDecoder for `saphir decode`); without one, as on the device,
+// each of its characters is U+FFFD (jsQR with the table dropped gave U+0000).
+export type CharsetDecoder = (charset: "shift_jis", bytes: number[]) => string | null;
+let charsetDecoder: CharsetDecoder | null = null;
+export function setCharsetDecoder(decoder: CharsetDecoder | null) {
+  charsetDecoder = decoder;
+}
 
 export interface Chunk {
   type: Mode;
@@ -148,7 +157,6 @@ function decodeByte(stream: BitStream, size: number) {
 
 function decodeKanji(stream: BitStream, size: number) {
   const bytes: number[] = [];
-  let text = "";
 
   const characterCountSize = [8, 10, 12][size];
   const length = stream.readBits(characterCountSize);
@@ -163,8 +171,9 @@ function decodeKanji(stream: BitStream, size: number) {
     }
 
     bytes.push(c >> 8, c & 0xFF);
-    text += String.fromCharCode(shiftJISTable[c]);
   }
+  const decoded = charsetDecoder && charsetDecoder("shift_jis", bytes);
+  const text = typeof decoded === "string" ? decoded : "\uFFFD".repeat(length);
 
   return { bytes, text };
 }
