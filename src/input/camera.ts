@@ -16,7 +16,7 @@ import { FinderLocator, type Box } from './finder.ts';
 
 /** jsQR's entry point: the npm package's, or the firmware's (firmware/jsqr/), which has the same one. */
 export type JsQR = typeof jsQRModule.default;
-type JsQRGrey = (g: Uint8Array, w: number, h: number) => ReturnType<JsQR>;
+type JsQRGrey = (g: Uint8Array, w: number, h: number, tryHarder?: boolean) => ReturnType<JsQR>;
 
 // jsQR is CommonJS with `exports.default`: bundlers and Node hand over either form.
 const defaultJsQR = ((jsQRModule as unknown as { default?: unknown }).default || jsQRModule) as JsQR;
@@ -190,25 +190,24 @@ export class CameraDecoder {
     const w = Math.floor((box.x1 - box.x0) / s);
     const h = Math.floor((box.y1 - box.y0) / s);
     if (w < 21 || h < 21) return null;
+    // Still mode asks the firmware's jsQR to try harder (more finder-pattern groups and, for a version 1
+    // code, its fourth corner moved: only when its own locations fail); the npm jsqr ignores the option.
+    const options = { inversionAttempts: 'dontInvert', tryHarder: this.still } as Parameters<JsQR>[3];
     let r;
     try {
       if (!invert && !brightest && frame.format === 'rgba' && s === 1 && w === frame.width && h === frame.height) {
-        r = this.jsQR(new Uint8ClampedArray(frame.data.buffer, frame.data.byteOffset, w * h * 4), w, h, {
-          inversionAttempts: 'dontInvert',
-        });
+        r = this.jsQR(new Uint8ClampedArray(frame.data.buffer, frame.data.byteOffset, w * h * 4), w, h, options);
       } else if (this.jsQRGrey) {
         if (this.grey.length < w * h) this.grey = new Uint8Array(w * h);
         const g = this.grey.subarray(0, w * h);
         if (s === Math.floor(s)) shrinkInto(frame, box, s, w, h, invert, g, 1, brightest);
         else resampleInto(frame, box, s, w, h, invert, g, 1);
-        r = this.jsQRGrey(g, w, h);
+        r = this.jsQRGrey(g, w, h, this.still);
       } else {
         if (this.buf32.length < w * h) this.buf32 = new Uint32Array(w * h);
         if (s === Math.floor(s)) shrinkInto(frame, box, s, w, h, invert, this.buf32, 0x01010101, brightest);
         else resampleInto(frame, box, s, w, h, invert, this.buf32, 0x01010101);
-        r = this.jsQR(new Uint8ClampedArray(this.buf32.buffer, 0, w * h * 4), w, h, {
-          inversionAttempts: 'dontInvert',
-        });
+        r = this.jsQR(new Uint8ClampedArray(this.buf32.buffer, 0, w * h * 4), w, h, options);
       }
     } catch (e) {
       return null;

@@ -215,6 +215,16 @@ test('Hanzi mode (GB/T 18284, mode 1101): the corpus photo 5, which stock jsQR c
   assert.is(new Device({ mode: 'still' }).decode(f), label.replace('阿', '\uFFFD'));
 });
 
+test('still mode tries harder: a painted version 1 code on a sidewalk (a ZXing-C++ label)', async () => {
+  const dir = join(ROOT, 'test', 'fixtures', 'jsqr', 'sidewalk');
+  const label = JSON.parse(readFileSync(join(dir, 'label.json'), 'utf8'));
+  const png = PNG.sync.read(readFileSync(join(dir, 'input.png')));
+  const f: Frame = { width: png.width, height: png.height, format: 'rgba', data: new Uint8Array(png.data) };
+  const Device = await bundledCameraDecoder();
+  assert.is(new Device({ mode: 'still' }).decode(f), label.data);
+  assert.is(new CameraDecoder({ mode: 'still', jsQR: await hostJsQR() }).decode(f), label.data);
+});
+
 test('corpus labels: control names with a digit (<DC1>) and code points become their characters', () => {
   assert.is(labelText('a<DC1>b<SOH><U+8E><DEL><x>'), 'a\u0011b\u0001\u008e\u007f<x>');
 });
