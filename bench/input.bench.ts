@@ -8,7 +8,8 @@ import { build, type Plugin } from 'esbuild';
 import { createRequire } from 'node:module';
 import { getQuickJS, newQuickJSWASMModuleFromVariant } from 'quickjs-emscripten';
 import jsQRModule from 'jsqr';
-import { CameraDecoder } from '../src/input/camera.ts';
+import { CameraDecoder, type JsQR } from '../src/input/camera.ts';
+import { hostJsQR } from '../src/node/jsqr.ts';
 import { KeyboardWedgeDecoder } from '../src/input/keyboard.ts';
 import { SerialDecoder } from '../src/input/serial.ts';
 import type { Frame } from '../src/hal.ts';
@@ -72,7 +73,7 @@ export function labelText(label: string): string {
   });
 }
 
-function loadCorpus(): Item[] {
+export function loadCorpus(): Item[] {
   const labelsPath = join(CORPUS, '..', 'zxing-extra-labels.json');
   const labels = existsSync(labelsPath)
     ? (JSON.parse(readFileSync(labelsPath, 'utf8')) as { labels: Record<string, { data: string }> }).labels
@@ -94,7 +95,7 @@ function loadCorpus(): Item[] {
   return items;
 }
 
-export function corpusFigures(items: Item[], Decoder: typeof CameraDecoder = CameraDecoder) {
+export function corpusFigures(items: Item[], Decoder: typeof CameraDecoder = CameraDecoder, ourJsQR?: JsQR) {
   let ours = 0;
   let oursZxing = 0;
   let wrong = 0;
@@ -111,7 +112,7 @@ export function corpusFigures(items: Item[], Decoder: typeof CameraDecoder = Cam
     stockMs += performance.now() - t;
     if (it.expected !== null && r && r.data === it.expected) stock++;
     t = performance.now();
-    const text = new Decoder({ mode: 'still' }).decode(f);
+    const text = new Decoder({ mode: 'still', jsQR: ourJsQR }).decode(f);
     oursMs += performance.now() - t;
     if (it.expected !== null && text === it.expected) {
       ours++;
@@ -340,16 +341,16 @@ export async function bundledCameraDecoder(): Promise<typeof CameraDecoder> {
 
 /**
  * The photo corpus lives beside the repository (../shared/corpus), not in it: without it, no corpus figures.
- * Still mode as the host runs it (`saphir decode`: the npm jsqr), and as the firmware's jsQR reads
- * (`_firmware`: firmware/jsqr/, which reads a torn code stock jsQR does not, and gives Kanji-mode text
- * as NULs, its Shift-JIS table dropped).
+ * Still mode as the host runs it (`saphir decode`: the firmware's jsQR, firmware/jsqr/, with Node's
+ * Shift_JIS and GB 2312 text: src/node/jsqr.ts), and as the device reads (`_firmware`: camera.ts and
+ * jsQR bundled as the firmware bundles them, without those tables: U+FFFD for Kanji and Hanzi text).
  */
-function corpusFiguresWhenPresent(Decoder: typeof CameraDecoder): Record<string, number> {
+async function corpusFiguresWhenPresent(Decoder: typeof CameraDecoder): Promise<Record<string, number>> {
   if (existsSync(CORPUS)) {
     const items = loadCorpus();
     const fw = corpusFigures(items, Decoder);
     return {
-      ...corpusFigures(items),
+      ...corpusFigures(items, CameraDecoder, await hostJsQR()),
       qr_corpus_decoded_firmware: fw.qr_corpus_decoded,
       qr_corpus_wrong_text_firmware: fw.qr_corpus_wrong_text,
     };
@@ -361,7 +362,7 @@ function corpusFiguresWhenPresent(Decoder: typeof CameraDecoder): Record<string,
 export default async function (): Promise<Record<string, number>> {
   const Decoder = await bundledCameraDecoder();
   const figures: Record<string, number> = {
-    ...corpusFiguresWhenPresent(Decoder),
+    ...(await corpusFiguresWhenPresent(Decoder)),
     ...firstFrameFigures(Decoder),
     ...(await quickjsFigures(false)),
     ...(await quickjsFigures(true)),

@@ -21,11 +21,9 @@ import { join, relative, sep } from 'node:path';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from '../src/image/format.ts';
 import { fromHex } from '../src/hex.ts';
 import { nodeSign } from './node-crypto.ts';
-import { ROOT, DIST, BUNDLE_PATH, IMAGE_PATH, CORE_PATH } from './paths.ts';
+import { ROOT, DIST, BUNDLE_PATH, IMAGE_PATH, CORE_PATH, JSQR_SOURCE } from './paths.ts';
 
-export { ROOT, DIST, BUNDLE_PATH, IMAGE_PATH, CORE_PATH };
-/** The vendored jsQR source the firmware bundles instead of the npm package (firmware/jsqr/README.md). */
-export const JSQR_SOURCE = join(ROOT, 'firmware', 'jsqr', 'index.ts');
+export { ROOT, DIST, BUNDLE_PATH, IMAGE_PATH, CORE_PATH, JSQR_SOURCE };
 export const BUDGET_BUNDLE = 160 * 1024;
 export const BUDGET_CORE = 64 * 1024;
 

@@ -25,8 +25,8 @@ export interface QRCode {
   };
 }
 
-function scan(matrix: BitMatrix): QRCode | null {
-  const locations = locate(matrix);
+function scan(matrix: BitMatrix, tryHarder = false): QRCode | null {
+  const locations = locate(matrix, tryHarder);
   if (!locations) {
     return null;
   }
@@ -60,6 +60,8 @@ function scan(matrix: BitMatrix): QRCode | null {
 
 export interface Options {
   inversionAttempts?: "dontInvert" | "onlyInvert" | "attemptBoth" | "invertFirst";
+  // saphir: more locations when jsQR's own do not decode (locator/index.ts), for still images.
+  tryHarder?: boolean;
 }
 
 const defaultOptions: Options = {
@@ -76,19 +78,23 @@ function jsQR(data: Uint8ClampedArray, width: number, height: number, providedOp
   const shouldInvert = options.inversionAttempts === "attemptBoth" || options.inversionAttempts === "invertFirst";
   const tryInvertedFirst = options.inversionAttempts === "onlyInvert" || options.inversionAttempts === "invertFirst";
   const {binarized, inverted} = binarize(data, width, height, shouldInvert);
-  let result = scan(tryInvertedFirst ? inverted : binarized);
+  // saphir: read from the caller's options (jsQR's own copy keeps only the keys of its defaults).
+  const tryHarder = providedOptions.tryHarder === true;
+  let result = scan(tryInvertedFirst ? inverted : binarized, tryHarder);
   if (!result && (options.inversionAttempts === "attemptBoth" || options.inversionAttempts === "invertFirst")) {
-    result = scan(tryInvertedFirst ? binarized : inverted);
+    result = scan(tryInvertedFirst ? binarized : inverted, tryHarder);
   }
   return result;
 }
 
 // saphir: a grey image (one byte a pixel) read as jsQR reads the RGBA image with r = g = b, without the
 // RGBA copy and its conversion; no inversion. Reached as `jsQR.grey` (the npm jsqr has none).
-function jsQRGrey(grey: Uint8Array, width: number, height: number): QRCode | null {
-  return scan(binarize(grey, width, height, false, true).binarized);
+function jsQRGrey(grey: Uint8Array, width: number, height: number, tryHarder = false): QRCode | null {
+  return scan(binarize(grey, width, height, false, true).binarized, tryHarder);
 }
 
 (jsQR as any).grey = jsQRGrey;
+// saphir: the host's text for Kanji-mode segments (decoder/decodeData: none on the device).
+export { setCharsetDecoder } from "./decoder/decodeData";
 (jsQR as any).default = jsQR;
 export default jsQR;

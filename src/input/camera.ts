@@ -14,11 +14,12 @@ import jsQRModule from 'jsqr';
 import type { Frame } from '../hal.ts';
 import { FinderLocator, type Box } from './finder.ts';
 
+/** jsQR's entry point: the npm package's, or the firmware's (firmware/jsqr/), which has the same one. */
+export type JsQR = typeof jsQRModule.default;
+type JsQRGrey = (g: Uint8Array, w: number, h: number, tryHarder?: boolean) => ReturnType<JsQR>;
+
 // jsQR is CommonJS with `exports.default`: bundlers and Node hand over either form.
-const jsQR = ((jsQRModule as unknown as { default?: unknown }).default || jsQRModule) as typeof jsQRModule.default;
-// The firmware's jsQR (firmware/jsqr/) also reads a grey image as is: crops are handed over one byte a
-// pixel, not as RGBA it would convert back. The npm jsqr (Node) has no such entry: RGBA.
-const jsQRGrey = (jsQR as unknown as { grey?: (g: Uint8Array, w: number, h: number) => ReturnType<typeof jsQR> }).grey;
+const defaultJsQR = ((jsQRModule as unknown as { default?: unknown }).default || jsQRModule) as JsQR;
 
 export type { Box };
 
@@ -36,6 +37,12 @@ export interface CameraDecoderOptions {
   fullSizeFallback?: boolean;
   /** Also try the inverted image (light code on a dark background). Default true. */
   inverted?: boolean;
+  /**
+   * The jsQR to run. Default: the `jsqr` import, which the firmware build resolves to firmware/jsqr/ and
+   * Node to the npm package; `saphir decode` passes the firmware's (src/node/jsqr.ts), so that the host
+   * reads an image as the device does.
+   */
+  jsQR?: JsQR;
 }
 
 function frameValid(f: Frame): boolean {
@@ -57,6 +64,10 @@ export class CameraDecoder {
   private readonly maxSide: number;
   private readonly fullSize: boolean;
   private readonly inverted: boolean;
+  private readonly jsQR: JsQR;
+  // The firmware's jsQR (firmware/jsqr/) also reads a grey image as is: crops are handed over one byte a
+  // pixel, not as RGBA it would convert back. The npm jsqr (Node) has no such entry: RGBA.
+  private readonly jsQRGrey: JsQRGrey | undefined;
   private readonly finder = new FinderLocator();
   private buf32 = new Uint32Array(0);
   private grey = new Uint8Array(0);
@@ -79,6 +90,8 @@ export class CameraDecoder {
     this.maxSide = Math.max(64, options.maxSide ?? 320);
     this.fullSize = options.fullSizeFallback !== false;
     this.inverted = options.inverted !== false;
+    this.jsQR = options.jsQR ?? defaultJsQR;
+    this.jsQRGrey = (this.jsQR as unknown as { grey?: JsQRGrey }).grey;
   }
 
   /** The text of the QR code in `frame`, or null (also for a malformed frame). */
@@ -177,23 +190,24 @@ export class CameraDecoder {
     const w = Math.floor((box.x1 - box.x0) / s);
     const h = Math.floor((box.y1 - box.y0) / s);
     if (w < 21 || h < 21) return null;
+    // Still mode asks the firmware's jsQR to try harder (more finder-pattern groups and, for a version 1
+    // code, its fourth corner moved: only when its own locations fail); the npm jsqr ignores the option.
+    const options = { inversionAttempts: 'dontInvert', tryHarder: this.still } as Parameters<JsQR>[3];
     let r;
     try {
       if (!invert && !brightest && frame.format === 'rgba' && s === 1 && w === frame.width && h === frame.height) {
-        r = jsQR(new Uint8ClampedArray(frame.data.buffer, frame.data.byteOffset, w * h * 4), w, h, {
-          inversionAttempts: 'dontInvert',
-        });
-      } else if (jsQRGrey) {
+        r = this.jsQR(new Uint8ClampedArray(frame.data.buffer, frame.data.byteOffset, w * h * 4), w, h, options);
+      } else if (this.jsQRGrey) {
         if (this.grey.length < w * h) this.grey = new Uint8Array(w * h);
         const g = this.grey.subarray(0, w * h);
         if (s === Math.floor(s)) shrinkInto(frame, box, s, w, h, invert, g, 1, brightest);
         else resampleInto(frame, box, s, w, h, invert, g, 1);
-        r = jsQRGrey(g, w, h);
+        r = this.jsQRGrey(g, w, h, this.still);
       } else {
         if (this.buf32.length < w * h) this.buf32 = new Uint32Array(w * h);
         if (s === Math.floor(s)) shrinkInto(frame, box, s, w, h, invert, this.buf32, 0x01010101, brightest);
         else resampleInto(frame, box, s, w, h, invert, this.buf32, 0x01010101);
-        r = jsQR(new Uint8ClampedArray(this.buf32.buffer, 0, w * h * 4), w, h, { inversionAttempts: 'dontInvert' });
+        r = this.jsQR(new Uint8ClampedArray(this.buf32.buffer, 0, w * h * 4), w, h, options);
       }
     } catch (e) {
       return null;

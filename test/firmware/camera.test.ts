@@ -146,6 +146,18 @@ test('the vendored jsQR reads a torn code stock jsQR cannot: its alignment patte
   assert.is(vendored(rgba, png.width, png.height)?.data, label.data);
 });
 
+test('the vendored jsQR trying harder reads a painted version 1 code: another finder group, its fourth corner moved', async () => {
+  const vendored = await firmwareJsQR();
+  const dir = join(ROOT, 'test', 'fixtures', 'jsqr', 'sidewalk');
+  const label = JSON.parse(readFileSync(join(dir, 'label.json'), 'utf8'));
+  const png = PNG.sync.read(readFileSync(join(dir, 'input.png')));
+  const rgba = new Uint8ClampedArray(png.data);
+  assert.is(stock(rgba, png.width, png.height), null);
+  assert.is(vendored(rgba, png.width, png.height), null, 'not asked to try harder: as stock jsQR');
+  const harder = { tryHarder: true } as Parameters<JsQR>[3];
+  assert.is(vendored(rgba, png.width, png.height, harder)?.data, label.data);
+});
+
 test('camera: 60 decoded frames keep the VM heap flat', async () => {
   const sim = await boot(chipWith());
   try {

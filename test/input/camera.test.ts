@@ -8,7 +8,8 @@ import type { Frame } from '../../src/hal.ts';
 import { JSQR_PHOTOS, ROOT, loadVectors } from '../helpers.ts';
 import { qrFrame } from './helpers.ts';
 import { degradedFrames } from './degraded.ts';
-import { labelText } from '../../bench/input.bench.ts';
+import { labelText, bundledCameraDecoder } from '../../bench/input.bench.ts';
+import { hostJsQR } from '../../src/node/jsqr.ts';
 import { FinderLocator } from '../../src/input/finder.ts';
 import { makeRng } from '../../src/gen/index.ts';
 import jsQRModule from 'jsqr';
@@ -188,6 +189,40 @@ test('still mode: a light red code on dark red is read in its brightest channel,
   const png = PNG.sync.read(readFileSync(join(dir, 'input.png')));
   const f: Frame = { width: png.width, height: png.height, format: 'rgba', data: new Uint8Array(png.data) };
   assert.is(new CameraDecoder({ mode: 'still' }).decode(f), label.data);
+});
+
+test('Kanji mode (Shift_JIS): saphir decode gives the text, the device (no table) U+FFFD a character', async () => {
+  const text = '石積籍績脊責赤跡';
+  const f = qrFrame([
+    { data: text, mode: 'kanji' },
+    { data: ' SPH1', mode: 'alphanumeric' },
+  ]);
+  assert.is(new CameraDecoder({ mode: 'still', jsQR: await hostJsQR() }).decode(f), text + ' SPH1');
+  const Device = await bundledCameraDecoder();
+  assert.is(new Device({ mode: 'still' }).decode(f), '\uFFFD'.repeat(text.length) + ' SPH1');
+  // The npm jsqr (its Shift-JIS table) reads the same text: the host's matches the reference.
+  assert.is(new CameraDecoder({ mode: 'still' }).decode(f), text + ' SPH1');
+});
+
+test('Hanzi mode (GB/T 18284, mode 1101): the corpus photo 5, which stock jsQR cannot read (a ZXing-C++ label)', async () => {
+  const dir = join(ROOT, 'test', 'fixtures', 'jsqr', '5');
+  const label = labelText(JSON.parse(readFileSync(join(dir, 'label.json'), 'utf8')).data);
+  const png = PNG.sync.read(readFileSync(join(dir, 'input.png')));
+  const f: Frame = { width: png.width, height: png.height, format: 'rgba', data: new Uint8Array(png.data) };
+  assert.is(new CameraDecoder({ mode: 'still' }).decode(f), null, 'stock jsQR');
+  assert.is(new CameraDecoder({ mode: 'still', jsQR: await hostJsQR() }).decode(f), label);
+  const Device = await bundledCameraDecoder();
+  assert.is(new Device({ mode: 'still' }).decode(f), label.replace('阿', '\uFFFD'));
+});
+
+test('still mode tries harder: a painted version 1 code on a sidewalk (a ZXing-C++ label)', async () => {
+  const dir = join(ROOT, 'test', 'fixtures', 'jsqr', 'sidewalk');
+  const label = JSON.parse(readFileSync(join(dir, 'label.json'), 'utf8'));
+  const png = PNG.sync.read(readFileSync(join(dir, 'input.png')));
+  const f: Frame = { width: png.width, height: png.height, format: 'rgba', data: new Uint8Array(png.data) };
+  const Device = await bundledCameraDecoder();
+  assert.is(new Device({ mode: 'still' }).decode(f), label.data);
+  assert.is(new CameraDecoder({ mode: 'still', jsQR: await hostJsQR() }).decode(f), label.data);
 });
 
 test('corpus labels: control names with a digit (<DC1>) and code points become their characters', () => {

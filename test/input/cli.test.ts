@@ -55,6 +55,9 @@ test('decode images: a PNG from qrcode of a real SPH1 code, a raw y8 frame, a co
   const r = await saphir('decode', '--source', 'image', png, photo);
   assert.is(r.status, 0, r.stderr);
   assert.is(r.stdout, `${vectors[30].code}\nhttp://adsites.com.au/?E=280\n`);
+  // A photo only the firmware's jsQR reads (a Hanzi-mode segment), its text from the host's GB 2312.
+  const hanzi = await saphir('decode', '--source', 'image', join(ROOT, 'test', 'fixtures', 'jsqr', '5', 'input.png'));
+  assert.is(hanzi.stdout, '\u0001\u0010AD:SUB:阿;;\n', hanzi.stderr);
   const r2 = await saphir('decode', '--source', 'image', '--width', '640', '--height', '480', '--format', 'y8', raw);
   assert.is(r2.stdout, vectors[31].code + '\n');
   const bad = await saphir('decode', '--source', 'image', '--width', '640', '--height', '400', raw);

@@ -6,6 +6,7 @@ import { parseHexReports } from '../../src/input/capture.ts';
 import type { InputEvent } from '../../src/input/event.ts';
 import type { Frame } from '../../src/hal.ts';
 import QRCode from 'qrcode';
+import toSJISFunc from 'qrcode/helper/to-sjis.js';
 import { saphirIn as runInProcess } from '../cli/run-cli.ts';
 
 export const FIXTURES = join(ROOT, 'test', 'fixtures', 'input');
@@ -40,13 +41,14 @@ export function run(d: Decoder, items: Uint8Array[], stepMs = 10): InputEvent[] 
 export const codes = (events: InputEvent[]) =>
   events.filter((e) => e.type === 'code').map((e) => (e as { text: string }).text);
 
-/** A grey frame with the QR code of `text` drawn at (x, y), `px` pixels a module, 4-module quiet zone. */
+/** A grey frame with the QR code of `text` (or of those segments) drawn at (x, y), `px` pixels a module, 4-module quiet zone. */
 export function qrFrame(
-  text: string,
+  text: string | QRCode.QRCodeSegment[],
   opts: { width?: number; height?: number; x?: number; y?: number; px?: number; invert?: boolean } = {},
 ): Frame {
   const { width = 640, height = 480, x = 40, y = 40, px = 4, invert = false } = opts;
-  const qr = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  // toSJISFunc: a Kanji-mode segment's characters as Shift_JIS (qrcode refuses Kanji mode without it).
+  const qr = QRCode.create(text, { errorCorrectionLevel: 'M', toSJISFunc });
   const n = qr.modules.size;
   const light = invert ? 20 : 230;
   const dark = invert ? 230 : 20;

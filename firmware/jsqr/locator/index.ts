@@ -296,7 +296,7 @@ function firstMatchingQuad(quads: Quad[], startX: number, endX: number): Quad | 
   return null;
 }
 
-export function locate(matrix: BitMatrix): QRLocation[] {
+export function locate(matrix: BitMatrix, tryHarder = false): QRLocation[] {
   const finderPatternQuads: Quad[] = [];
   let activeFinderPatternQuads: Quad[] = [];
   const alignmentPatternQuads: Quad[] = [];
@@ -497,11 +497,77 @@ export function locate(matrix: BitMatrix): QRLocation[] {
     }
   }
 
+  // saphir: trying harder (the host's still images, not the device's camera stream), two more kinds of
+  // location after jsQR's, each only tried when those did not decode:
+  if (tryHarder) {
+    // The other finder-pattern groups (jsQR tries only its best-scored one), each once and only if its
+    // three points can be a code's corners. A stained or painted finder pattern can score worse than a
+    // finder-like blob that then makes the best group (the corpus photo 'sidewalk').
+    const tried = [groupKey(finderPatternGroups[0].points)];
+    for (let i = 1; i < finderPatternGroups.length; i++) {
+      const points = finderPatternGroups[i].points;
+      const key = groupKey(points);
+      if (tried.indexOf(key) >= 0) {
+        continue;
+      }
+      tried.push(key);
+      const corners = reorderFinderPatterns(points[0], points[1], points[2]);
+      if (!plausibleCorners(corners.topLeft, corners.topRight, corners.bottomLeft, points)) {
+        continue;
+      }
+      const other = findAlignmentPattern(matrix, alignmentPatternQuads, corners.topRight, corners.topLeft, corners.bottomLeft);
+      if (other) {
+        result.push({
+          alignmentPattern: { x: other.alignmentPattern.x, y: other.alignmentPattern.y },
+          bottomLeft: { x: corners.bottomLeft.x, y: corners.bottomLeft.y },
+          dimension: other.dimension,
+          topLeft: { x: corners.topLeft.x, y: corners.topLeft.y },
+          topRight: { x: corners.topRight.x, y: corners.topRight.y },
+        });
+      }
+    }
+    // A version 1 code has no alignment pattern: its fourth point is where a parallelogram puts it, one
+    // module or more off in a photo taken at an angle. The same location with that point moved by one
+    // module in each of the 8 directions.
+    const n = result.length;
+    for (let i = 0; i < n; i++) {
+      const l = result[i];
+      if (l.dimension !== 21) {
+        continue;
+      }
+      const module = (distance(l.topLeft, l.topRight) + distance(l.topLeft, l.bottomLeft)) / 2 / 14;
+      for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, -1], [1, -1], [-1, 1]]) {
+        result.push({ ...l, alignmentPattern: { x: l.alignmentPattern.x + dx * module, y: l.alignmentPattern.y + dy * module } });
+      }
+    }
+  }
+
   if (result.length === 0) {
     return null;
   }
 
   return result;
+}
+
+// saphir: the same three points in any order give the same key.
+function groupKey(points: Point[]) {
+  return points.map(p => p.x + "," + p.y).sort().join(" ");
+}
+
+// saphir: whether three finder patterns can be a code's corners: the two legs from the top-left one
+// within a factor 1.5 of each other (perspective), at 90° ± 25°, the patterns' sizes within a factor 2.
+function plausibleCorners(topLeft: Point, topRight: Point, bottomLeft: Point, points: Array<{ size: number }>) {
+  const a = distance(topLeft, topRight);
+  const b = distance(topLeft, bottomLeft);
+  if (!(a > 0 && b > 0) || Math.max(a, b) > 1.5 * Math.min(a, b)) {
+    return false;
+  }
+  const cos = ((topRight.x - topLeft.x) * (bottomLeft.x - topLeft.x) + (topRight.y - topLeft.y) * (bottomLeft.y - topLeft.y)) / (a * b);
+  if (Math.abs(cos) > 0.42) {
+    return false;
+  }
+  const sizes = points.map(p => p.size);
+  return Math.max(...sizes) <= 2 * Math.min(...sizes);
 }
 
 function findAlignmentPattern(matrix: BitMatrix, alignmentPatternQuads: Quad[], topRight: Point, topLeft: Point, bottomLeft: Point) {

@@ -7,7 +7,8 @@ import { parseHexReports } from '../../input/capture.ts';
 import { KeyboardWedgeDecoder } from '../../input/keyboard.ts';
 import { HidPosDecoder } from '../../input/hid-pos.ts';
 import { SerialDecoder } from '../../input/serial.ts';
-import { CameraDecoder } from '../../input/camera.ts';
+import { CameraDecoder, type JsQR } from '../../input/camera.ts';
+import { hostJsQR } from '../jsqr.ts';
 import type { InputEvent } from '../../input/event.ts';
 import type { Frame } from '../../hal.ts';
 import type { Lang } from '../../i18n.ts';
@@ -34,7 +35,7 @@ export function decodeCapture(
   source: Source,
   file: string,
   bytes: Uint8Array,
-  o: { layout: 'us' | 'fr' | 'auto'; raw?: Raw; lang: Lang; warn: (s: string) => void },
+  o: { layout: 'us' | 'fr' | 'auto'; raw?: Raw; lang: Lang; warn: (s: string) => void; jsQR?: JsQR },
 ): string[] {
   const m = messages(o.lang).decode;
   const drop = messages(o.lang).drop;
@@ -46,7 +47,7 @@ export function decodeCapture(
   };
   if (source === 'image') {
     const frame = o.raw ? rawFrame(file, bytes, o.raw, o.lang, o.warn) : pngFrame(file, bytes, o.lang, o.warn);
-    const text = frame ? new CameraDecoder({ mode: 'still' }).decode(frame) : null;
+    const text = frame ? new CameraDecoder({ mode: 'still', jsQR: o.jsQR }).decode(frame) : null;
     if (text !== null) out.push(text);
     return out;
   }
@@ -162,6 +163,8 @@ export async function run(args: string[]): Promise<number> {
   }
   if (positionals.length === 0) throw new UsageError((m) => m.decode.noFile);
   const warn = (s: string) => process.stderr.write(s + '\n');
+  // An image is read by the firmware's jsQR, as the device reads it (src/node/jsqr.ts).
+  const jsQR = source === 'image' ? await hostJsQR() : undefined;
   let ok = true;
   for (const file of positionals) {
     let bytes: Uint8Array;
@@ -172,7 +175,7 @@ export async function run(args: string[]): Promise<number> {
       ok = false;
       continue;
     }
-    const codes = decodeCapture(source, file, bytes, { layout, raw, lang, warn });
+    const codes = decodeCapture(source, file, bytes, { layout, raw, lang, warn, jsQR });
     if (codes.length === 0) {
       warn(messages(lang).decode.none(file));
       ok = false;

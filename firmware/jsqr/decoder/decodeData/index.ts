@@ -1,6 +1,16 @@
 // tslint:disable:no-bitwise
 import { BitStream } from "./BitStream";
-import { shiftJISTable } from "./shiftJISTable";
+
+// saphir: jsQR's Shift-JIS table is left out (~7 000 entries; an SPH1 code is alphanumeric, and a
+// Kanji-mode code is refused anyway), and there is no GB 2312 table for Hanzi mode either. The text of
+// a Kanji-mode or Hanzi-mode segment comes from a decoder the host installs (setCharsetDecoder: Node's
+// TextDecoder for `saphir decode`); without one, as on the device, each of its characters is U+FFFD
+// (jsQR with the table dropped gave U+0000 for Kanji).
+export type CharsetDecoder = (charset: "shift_jis" | "gb2312", bytes: number[]) => string | null;
+let charsetDecoder: CharsetDecoder | null = null;
+export function setCharsetDecoder(decoder: CharsetDecoder | null) {
+  charsetDecoder = decoder;
+}
 
 export interface Chunk {
   type: Mode;
@@ -8,7 +18,7 @@ export interface Chunk {
 }
 
 export interface ByteChunk {
-  type: Mode.Byte | Mode.Kanji;
+  type: Mode.Byte | Mode.Kanji | Mode.Hanzi;
   bytes: number[];
 }
 
@@ -32,6 +42,7 @@ export enum Mode {
   Byte = "byte",
   Kanji = "kanji",
   ECI = "eci",
+  Hanzi = "hanzi", // saphir: GB/T 18284 (China's QR code standard)
 }
 
 enum ModeByte {
@@ -41,6 +52,7 @@ enum ModeByte {
   Byte = 0x4,
   Kanji = 0x8,
   ECI = 0x7,
+  Hanzi = 0xD, // saphir
   // StructuredAppend = 0x3,
   // FNC1FirstPosition = 0x5,
   // FNC1SecondPosition = 0x9,
@@ -148,7 +160,6 @@ function decodeByte(stream: BitStream, size: number) {
 
 function decodeKanji(stream: BitStream, size: number) {
   const bytes: number[] = [];
-  let text = "";
 
   const characterCountSize = [8, 10, 12][size];
   const length = stream.readBits(characterCountSize);
@@ -163,8 +174,31 @@ function decodeKanji(stream: BitStream, size: number) {
     }
 
     bytes.push(c >> 8, c & 0xFF);
-    text += String.fromCharCode(shiftJISTable[c]);
   }
+  const decoded = charsetDecoder && charsetDecoder("shift_jis", bytes);
+  const text = typeof decoded === "string" ? decoded : "\uFFFD".repeat(length);
+
+  return { bytes, text };
+}
+
+// saphir: Hanzi mode, GB/T 18284's mode 1101 (ZXing-C++ reads it: DecodeHanziSegment): a 4-bit subset
+// (1, GB 2312, is the only one defined), a character count as long as Kanji mode's, then 13 bits a
+// character giving its two GB 2312 bytes. jsQR skipped the unknown mode and read on from its subset
+// bits, which fails (the corpus photo '5', a China Mobile code).
+function decodeHanzi(stream: BitStream, size: number) {
+  const bytes: number[] = [];
+  if (stream.readBits(4) !== 1) {
+    throw new Error("Unsupported Hanzi subset");
+  }
+  const length = stream.readBits([8, 10, 12][size]);
+  for (let i = 0; i < length; i++) {
+    const k = stream.readBits(13);
+    let c = (Math.floor(k / 0x60) << 8) | (k % 0x60);
+    c += c < 0x0A00 ? 0xA1A1 : 0xA6A1;
+    bytes.push(c >> 8, c & 0xFF);
+  }
+  const decoded = charsetDecoder && charsetDecoder("gb2312", bytes);
+  const text = typeof decoded === "string" ? decoded : "\uFFFD".repeat(length);
 
   return { bytes, text };
 }
@@ -242,6 +276,15 @@ export function decode(data: Uint8ClampedArray, version: number): DecodedQR {
         type: Mode.Kanji,
         bytes: kanjiResult.bytes,
         text: kanjiResult.text,
+      });
+    } else if (mode === ModeByte.Hanzi) {
+      const hanziResult = decodeHanzi(stream, size);
+      result.text += hanziResult.text;
+      result.bytes.push(...hanziResult.bytes);
+      result.chunks.push({
+        type: Mode.Hanzi,
+        bytes: hanziResult.bytes,
+        text: hanziResult.text,
       });
     }
   }
