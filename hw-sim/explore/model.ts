@@ -133,7 +133,15 @@ export interface BootView {
   runningSlot: number | null;
   pendingConfirm: boolean;
   /** The result of this step's update. */
-  update?: { image: string; counter: number; ok: boolean; reason?: string; slot?: number };
+  update?: {
+    image: string;
+    counter: number;
+    ok: boolean;
+    reason?: string;
+    slot?: number;
+    /** The power went before the device was shown the image (over the service port: at ABORT, before BEGIN). */
+    beforeImage?: boolean;
+  };
 }
 
 export interface ModelOptions {
@@ -203,7 +211,9 @@ export class Model {
         `no bootable image left (valid slots' counters ${b.validCounters.join(', ') || 'none'}, minimum ${b.minCounter})`,
       );
     const u = b.update;
-    if (u) {
+    // Cut before the device saw the image (the host's ABORT erasing an old journal): nothing was judged,
+    // and the boot state was not touched (a trial already installed still starts at the next boot).
+    if (u && !u.beforeImage) {
       if (u.image === 'forged' && (u.ok || u.reason !== 'signature'))
         fail(5, `a forged image was ${u.ok ? 'installed' : `refused for ${u.reason}, not its signature`}`);
       else if (u.image !== 'forged' && u.counter < b.minCounter && (u.ok || u.reason !== 'rollback'))
