@@ -103,6 +103,7 @@ function bootView(sim: Simulator, step: Step): BootView {
     validCounters: info.slots.filter((x) => x.status === 'valid').map((x) => x.securityCounter ?? -1),
     bootMode: sim.bootMode,
     runningSlot: sim.booted ? sim.booted.slot : null,
+    confirmedSlot: info.state.confirmed,
     pendingConfirm: sim.pendingConfirm,
     update:
       step.kind === 'update' && u

@@ -131,6 +131,8 @@ export interface BootView {
   /** `developer` or `image slot A v0.2.0`. */
   bootMode: string;
   runningSlot: number | null;
+  /** The slot the boot state holds confirmed (an update goes to the other one). */
+  confirmedSlot: number;
   pendingConfirm: boolean;
   /** The result of this step's update. */
   update?: {
@@ -228,7 +230,11 @@ export class Model {
         u.reason !== 'power-cut' &&
         u.reason !== 'busy'
       )
-        fail(5, `a good update was refused: ${u.reason}`);
+        // A replay shows it: the next boot should start the update from the slot it was written to.
+        fail(5, `a good update was refused: ${u.reason}`, [
+          { kind: 'reboot', line: 0 },
+          { kind: 'expect-image', line: 0, slot: 'AB'[1 - b.confirmedSlot] as 'A' },
+        ]);
       if (u.ok) this.trialSlot = u.slot ?? null;
       else if (u.reason === 'power-cut') this.trialSlot = null;
     }

@@ -296,8 +296,9 @@ export function makeSchedule(seed: string | number, index: number, o: ScheduleOp
           // Over the service port: cut half the time, at any of its flash operations (BEGIN's journal
           // head and first erase, each chunk's 16 pages and journal mark, the erases ahead, FINISH's
           // boot-state record and journal erase), a fifth of the cuts among the last ones.
+          // A forged image is refused at BEGIN, before any flash operation of its own: never cut, never resumed.
           const at = () => (rng.next() < 0.2 ? SERVICE_OPS_TAIL + rng.int(35) : 1 + rng.int(SERVICE_OPS));
-          const cut = rng.next() < 0.5 ? at() : undefined;
+          const cut = image !== 'forged' && rng.next() < 0.5 ? at() : undefined;
           steps.push({ kind: 'update', line: 0, image, via: 'service', ...(cut ? { afterFlashOps: cut } : {}) });
           if (cut) {
             // The device is off (or the cut missed and the upload finished): boot it.
