@@ -62,10 +62,10 @@ export interface ScheduleOptions {
 const DIRECT_UPDATES = 0.2;
 /**
  * Flash operations of a whole service upload of the explorer's images (~120 KB: 29–30 chunks of 16 pages
- * and a journal mark; BEGIN's journal head and the erase of the first 64 KiB block, the erase ahead of the
- * second; FINISH's boot-state record and journal erase): 493 for the
- * developer bundle, 511 for the camera-less planted ones. Cuts are drawn up to a little beyond (a cut
- * that misses lets the upload finish), and among the last ones (FINISH) from SERVICE_OPS_TAIL.
+ * and a journal mark; BEGIN's journal head and the erase of the first 64 KiB block, the erase ahead of
+ * the second; FINISH's boot-state record and journal erase): 493 for the developer bundle, 511 for the
+ * camera-less planted ones. Cuts are drawn up to a little beyond (a cut that misses lets the upload
+ * finish), and among the last ones (FINISH) from SERVICE_OPS_TAIL.
  */
 const SERVICE_OPS = 530;
 const SERVICE_OPS_TAIL = 480;
@@ -295,8 +295,8 @@ export function makeSchedule(seed: string | number, index: number, o: ScheduleOp
         } else {
           // Over the service port: cut half the time, at any of its flash operations (BEGIN's journal
           // head and first erase, each chunk's 16 pages and journal mark, the erases ahead, FINISH's
-          // boot-state record and journal erase), a fifth of the cuts among the last ones.
-          // A forged image is refused at BEGIN, before any flash operation of its own: never cut, never resumed.
+          // boot-state record and journal erase), a fifth of the cuts among the last ones. A forged
+          // image is refused at BEGIN, before any flash operation of its own: never cut, never resumed.
           const at = () => (rng.next() < 0.2 ? SERVICE_OPS_TAIL + rng.int(35) : 1 + rng.int(SERVICE_OPS));
           const cut = image !== 'forged' && rng.next() < 0.5 ? at() : undefined;
           steps.push({ kind: 'update', line: 0, image, via: 'service', ...(cut ? { afterFlashOps: cut } : {}) });
