@@ -183,7 +183,10 @@ test('the explorer draws updates over the service port most of the time, cut at 
       const ups = op.steps.filter((st) => st.kind === 'update');
       for (const st of ups) {
         add(st.via ?? 'direct');
+        if (st.via === 'service' && !st.resume && st.image !== 'forged') add('first');
         if (st.via === 'service' && st.afterFlashOps && !st.resume) cuts.push(st.afterFlashOps);
+        if (st.via === 'service' && st.image === 'forged')
+          assert.ok(!st.afterFlashOps && !st.resume, 'a forged image is refused before any flash operation');
         if (st.resume) {
           add('resume');
           // A resume comes after the cut upload and a reboot, in the same operation.
@@ -201,7 +204,7 @@ test('the explorer draws updates over the service port most of the time, cut at 
   assert.ok(n.service > 3 * n.direct && n.direct > 0, JSON.stringify(n));
   assert.ok(n.resume > 0.45 * cuts.length && n.resume < 0.75 * cuts.length, `${JSON.stringify(n)}, ${cuts.length} cut`);
   // Cuts all over the upload (BEGIN, the chunks, near FINISH).
-  assert.ok(cuts.length > 0.35 * n.service, `${cuts.length} cut`);
+  assert.ok(cuts.length > 0.4 * n.first && cuts.length < 0.6 * n.first, `${cuts.length} cut of ${n.first}`);
   assert.ok(cuts.some((c) => c <= 20) && cuts.some((c) => c > 250 && c < 450) && cuts.some((c) => c >= 480));
 });
 
