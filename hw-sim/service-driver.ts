@@ -4,7 +4,8 @@
 // is answered by nothing (the device is dead). Portable: the scenario runner uses it (`update: { via:
 // service }`), in Node and in the web page alike.
 //
-//   const d = new ServiceDriver(sim.serviceHost({ powerLost: () => sim.powerOff('power cut') }), { now: () => sim.now });
+//   const host = sim.serviceHost({ powerLost: () => sim.powerOff('power cut') });
+//   const d = new ServiceDriver(host, { now: () => sim.now });
 //   const r = d.upload(image, { resume: true });   // IDENTIFY, CHALLENGE, AUTH, BEGIN, WRITE…, FINISH
 //
 // An upload without `resume` starts afresh (ABORT drops any update the device holds, then every chunk);
