@@ -240,10 +240,13 @@ export class Model {
     }
     if (ob.power.some((p) => p.startsWith('boot'))) {
       if (!b.bootMode.startsWith('image')) fail(5, `the device booted ${b.bootMode}, not a signed image`);
-      // The slot of the last boot in this step (the device may be off again by now).
-      const bootedSlot = /image slot ([AB])/.exec(b.bootMode)?.[1];
+      // The slot of the first boot in this step: the one after the install. A cut during that trial boot,
+      // before the firmware confirmed the image, spends the trial: a later boot of the same step (an
+      // ensure-on after the cut) reverts to the previous image, as the bootloader promises.
+      const first = ob.power.find((p) => p.startsWith('boot')) ?? b.bootMode;
+      const bootedSlot = /image slot ([AB])/.exec(first)?.[1];
       if (this.trialSlot !== null && bootedSlot !== 'AB'[this.trialSlot] && !ob.power.some((p) => /reset/.test(p))) {
-        fail(5, `an installed update (slot ${'AB'[this.trialSlot]}) did not start at the next boot (${b.bootMode})`, [
+        fail(5, `an installed update (slot ${'AB'[this.trialSlot]}) did not start at the next boot (${first})`, [
           { kind: 'expect-image', line: 0, slot: 'AB'[this.trialSlot] as 'A' },
         ]);
       }

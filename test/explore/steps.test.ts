@@ -11,6 +11,7 @@ import { LAYOUT } from '../../hw-sim/layout.ts';
 import { makeSchedule, scenarioYaml } from '../../hw-sim/explore/index.ts';
 import { toScenario } from '../../hw-sim/explore/schedule.ts';
 import { resolveCode, runOps, stepYaml } from '../../hw-sim/explore/explore.ts';
+import { Model, type BootView } from '../../hw-sim/explore/model.ts';
 
 test('explorer steps parse, and a bad one is refused with its line', () => {
   const sc = parseScenario(
@@ -253,6 +254,57 @@ test('an explored schedule with a service update cut and resumed: no violation, 
     'service-refused': 2,
   });
   assert.ok(r.checks[5] >= 7, 'invariant 5 checked at each boot and update step');
+});
+
+test('model: a cut during the trial boot of an installed update spends the trial; the revert in the same step is no violation', () => {
+  const s = { ...makeSchedule('trial', 0), images: true };
+  const view = (slot: 'A' | 'B', update?: BootView['update']): BootView => ({
+    minCounter: 1,
+    validCounters: [1, 2],
+    bootMode: `image slot ${slot} v${slot === 'A' ? '0.1.0' : '0.2.0'}`,
+    runningSlot: slot === 'A' ? 0 : 1,
+    confirmedSlot: 0,
+    pendingConfirm: false,
+    update,
+  });
+  const ready = [['', s.config.lang === 'fr' ? 'PRÊT' : 'READY', '', '']];
+  const at = (m: Model, index: number, power: string[], b: BootView, step: Step) =>
+    m.observe({
+      step,
+      meta: { op: 'update' },
+      index,
+      screens: power.length ? ready : [],
+      power,
+      logs: [],
+      on: true,
+      clockMs: s.clockMs,
+      boot: b,
+    });
+  const installed = (m: Model) =>
+    at(m, 1, [], view('A', { image: 'next', counter: 2, ok: true, slot: 1 }), {
+      kind: 'update',
+      line: 1,
+      image: 'next',
+      via: 'service',
+    });
+  const ensureOn: Step = { kind: 'ensure-on', line: 2 };
+  // svc2#343: the trial boot started slot B, a cut before the firmware confirmed, the next boot reverted to A.
+  const m = new Model(s, { heapLimit: 1 << 30, haltAllowed: false });
+  installed(m);
+  at(
+    m,
+    2,
+    ['boot (image slot B v0.2.0)', 'off (power cut during a flash operation)', 'boot (image slot A v0.1.0)'],
+    view('A'),
+    ensureOn,
+  );
+  // The first boot after the install starting the old image is still caught.
+  const bad = new Model(s, { heapLimit: 1 << 30, haltAllowed: false });
+  installed(bad);
+  assert.throws(
+    () => at(bad, 2, ['boot (image slot A v0.1.0)'], view('A'), ensureOn),
+    /did not start at the next boot/,
+  );
 });
 
 test('a power cut while the bootloader writes its state leaves the device off; the next boot starts the update', async () => {
