@@ -48,7 +48,10 @@ export type UploadResult = (
   | {
       ok: false;
       stage: UploadStage;
-      /** The device's refusal reason (docs/service-protocol.md), `power-cut` when it went silent, `verify` when FINISH reports another hash. */
+      /**
+       * The device's refusal reason (docs/service-protocol.md); `power-cut` when it went silent, `verify`
+       * when FINISH reports another hash, `write` when a WRITE was not acknowledged OK.
+       */
       reason: string;
       detail: string;
     }
@@ -77,8 +80,8 @@ export class ServiceDriver {
     o: DriverOptions = {},
   ) {
     const reader = new PacketReader((p) => this.replies.push(p), 1 << 16);
-    // A cut may strike after a reply has left (the erase ahead of the next chunks): later requests meet a dead device.
-    // (The host's own getters stay lazy: `watched` inherits them rather than copying their values.)
+    // A cut may strike after a reply has left (the erase ahead of the next chunks): later requests meet a
+    // dead device. (The host's own getters stay lazy: `watched` inherits them rather than copying them.)
     const watched = Object.create(host) as ServiceHost;
     watched.powerLost = () => {
       this.dead = true;

@@ -93,7 +93,10 @@ export interface ServicePortOptions {
   send(bytes: Uint8Array): void;
   /** Simulated UART rate; unpaced when absent. */
   baud?: number;
-  /** Nonce source (default crypto.getRandomValues) and clock (default performance.now), for tests and the simulator's virtual time. */
+  /**
+   * Nonce source (default crypto.getRandomValues) and clock (default performance.now): tests', and the
+   * simulator's seeded randomness and virtual time (Simulator.updateOverService).
+   */
   random?: (n: number) => Uint8Array;
   now?: () => number;
 }
