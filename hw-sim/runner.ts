@@ -134,7 +134,7 @@ export function describe(s: Step): string {
     case 'expect-image':
       return `expect-image${s.slot ? ` slot ${s.slot}` : ''}${s.confirmed !== undefined ? ` confirmed ${s.confirmed}` : ''}`;
     case 'update':
-      return `update ${s.image}${s.afterFlashOps ? ` (power cut at flash operation ${s.afterFlashOps})` : ''}`;
+      return `update ${s.image}${s.via ? ` via ${s.via}${s.resume ? ', resumed' : ''}` : ''}${s.afterFlashOps ? ` (power cut at flash operation ${s.afterFlashOps})` : ''}`;
     case 'flip-bit':
     case 'lose-sector':
       return `${s.kind} ${s.index}`;
@@ -278,7 +278,9 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
       }
       case 'update':
         needOn();
-        sim.update(s.image, s.afterFlashOps);
+        if (s.via === 'service')
+          sim.updateOverService(s.image, { cutAfterFlashOps: s.afterFlashOps, resume: s.resume });
+        else sim.update(s.image, s.afterFlashOps);
         return;
       case 'lose-sector':
         sim.damageLedger('lose-sector', s.index);

@@ -71,8 +71,19 @@ export type Step = Where & { on?: string } & (
     | { kind: 'lose-sector'; index: number }
     /** Factory programming: the bundle as a signed image in slot A (boots through the bootloader). */
     | { kind: 'provision' }
-    /** A firmware update written to the inactive slot (power cut at its N-th flash operation, if given). */
-    | { kind: 'update'; image: 'base' | 'next' | 'older' | 'forged'; afterFlashOps?: number }
+    /**
+     * A firmware update written to the inactive slot (power cut at its N-th flash operation, if given):
+     * installed at once as FINISH does (`direct`, the default), or uploaded over the service port
+     * (`service`: AUTH, BEGIN, WRITE of every chunk through the update journal, FINISH); `resume` BEGINs
+     * again and sends only the chunks the device says it is missing (without it: ABORT, then all).
+     */
+    | {
+        kind: 'update';
+        image: 'base' | 'next' | 'older' | 'forged';
+        afterFlashOps?: number;
+        via?: 'service';
+        resume?: boolean;
+      }
     /** The running image: from this slot, and/or confirmed. */
     | { kind: 'expect-image'; slot?: 'A' | 'B'; confirmed?: boolean }
   );
@@ -406,7 +417,7 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
         return { kind, line };
       case 'update': {
         if (!needArg('an image: base, next, older or forged')) return undefined;
-        const f = fields(arg, 'update', ['image', 'after-flash-ops']);
+        const f = fields(arg, 'update', ['image', 'after-flash-ops', 'via', 'resume']);
         const image = f.has('image')
           ? oneOf(f.get('image')!.node, 'image', ['base', 'next', 'older', 'forged'] as const)
           : undefined;
@@ -414,9 +425,24 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
         const n = f.has('after-flash-ops')
           ? int(f.get('after-flash-ops')!.node, 'after-flash-ops', 1, 1_000_000)
           : undefined;
+        const via = f.has('via') ? oneOf(f.get('via')!.node, 'via', ['direct', 'service'] as const) : 'direct';
+        let resume: boolean | undefined;
+        if (f.has('resume')) {
+          const v = scalar(f.get('resume')!.node, 'resume');
+          if (typeof v !== 'boolean') fail(f.get('resume')!.node as Node, 'resume must be true or false');
+          else if (via !== 'service') fail(f.get('resume')!.node as Node, 'resume needs via: service');
+          else resume = v;
+        }
         return image === undefined
           ? undefined
-          : { kind, line, image, ...(n !== undefined ? { afterFlashOps: n } : {}) };
+          : {
+              kind,
+              line,
+              image,
+              ...(n !== undefined ? { afterFlashOps: n } : {}),
+              ...(via === 'service' ? { via } : {}),
+              ...(resume ? { resume } : {}),
+            };
       }
       case 'expect-image': {
         if (!needArg('slot or confirmed')) return undefined;

@@ -1,4 +1,6 @@
-// Device side of the service protocol (docs/service-protocol.md), Node-side part of the simulated ROM.
+// Device side of the service protocol (docs/service-protocol.md), part of the simulated ROM. Portable (the
+// web page's scenarios drive it through hw-sim/service-driver.ts): Ed25519 through the simulator's host
+// (hw-sim/host.ts), nonces from the platform's crypto.getRandomValues unless given.
 //
 //   const port = new ServicePort(host, { baud: 115200, send: (bytes) => serial.write(bytes) });
 //   serial.on('data', (bytes) => port.receive(bytes));
@@ -16,7 +18,6 @@
 // AUTH answers it with a signature (src/service/auth.ts). A nonce serves one AUTH and lives NONCE_TTL_MS;
 // the session ends at REBOOT, at a link reset, at a power cut, at a new CHALLENGE and after AUTH_IDLE_MS
 // without a request.
-import { randomBytes } from 'node:crypto';
 import {
   bootInfo,
   inactiveSlot,
@@ -63,7 +64,7 @@ import {
   parseImage,
 } from '../src/image/format.ts';
 import { fromHex, toHex } from '../src/hex.ts';
-import { hostVerify } from '../tools/node-crypto.ts';
+import { simHost } from './host.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { readTrust, trustReport } from './provision.ts';
 import { NONCE_SIZE, authMessage } from '../src/service/auth.ts';
@@ -92,7 +93,10 @@ export interface ServicePortOptions {
   send(bytes: Uint8Array): void;
   /** Simulated UART rate; unpaced when absent. */
   baud?: number;
-  /** Nonce source (default node:crypto randomBytes) and clock (default performance.now), for tests. */
+  /**
+   * Nonce source (default crypto.getRandomValues) and clock (default performance.now): tests', and the
+   * simulator's seeded randomness and virtual time (Simulator.updateOverService).
+   */
   random?: (n: number) => Uint8Array;
   now?: () => number;
 }
@@ -124,7 +128,7 @@ interface Session {
 class Wire {
   private clock = 0;
   private queue: { due: number; bytes: Uint8Array; then?: () => void }[] = [];
-  private timer: NodeJS.Timeout | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
 
   constructor(
@@ -193,7 +197,7 @@ export class ServicePort {
   private readonly paced: boolean;
   /** performance.now() at which the chip finishes what it was given (paced mode). */
   private chipFree = 0;
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private held = 0;
   private off = false;
   /** Most update bytes held in RAM at once (chunks waiting for the chip + the manifest): update_ram_kib. */
@@ -208,7 +212,7 @@ export class ServicePort {
     private readonly host: ServiceHost,
     opts: ServicePortOptions,
   ) {
-    this.random = opts.random ?? ((n) => new Uint8Array(randomBytes(n)));
+    this.random = opts.random ?? ((n) => crypto.getRandomValues(new Uint8Array(n)));
     this.now = opts.now ?? (() => performance.now());
     this.reader = new PacketReader((p) => this.handle(p));
     this.rx = new Wire(opts.baud, (b) => this.reader.push(b));
@@ -423,7 +427,7 @@ export class ServicePort {
     return {
       publicKey: o.publicKey ?? fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX),
       boardId: o.boardId ?? BOARD_ID,
-      verify: o.verify ?? hostVerify,
+      verify: o.verify ?? simHost().verify,
       production: o.production ?? false,
     };
   }
@@ -462,7 +466,7 @@ export class ServicePort {
     const trust = readTrust(this.host.chip);
     if ('error' in trust) return refuse(trust.error);
     const msg = authMessage(this.opts().boardId, this.host.deviceId, n.bytes);
-    if (payload.length !== 64 || !hostVerify(payload, msg, trust.techKey))
+    if (payload.length !== 64 || !simHost().verify(payload, msg, trust.techKey))
       return refuse('signature does not verify with the technician key');
     this.authedUntil = this.now() + AUTH_IDLE_MS;
     return { ok: true as const };

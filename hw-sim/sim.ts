@@ -7,15 +7,7 @@ import { BLOCK64, NorFlash, PowerCut } from './nor-flash.ts';
 import { Peripherals, partitionFlash, type BeepRecord } from './device.ts';
 import { QjsDevice, type QjsFault, type QjsVariant } from './qjs-host.ts';
 import { V8Device } from './v8-host.ts';
-import {
-  bootSelect,
-  installImage,
-  provision,
-  slotSummary,
-  type BootedImage,
-  type InstallResult,
-  type NorChip,
-} from './bootloader.ts';
+import { bootSelect, installImage, provision, slotSummary, type BootedImage, type NorChip } from './bootloader.ts';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from '../src/image/format.ts';
 import { LAYOUT, SECTOR_SIZE } from './layout.ts';
 import { provisionTrust, readTrust, isDevFirmwareKey, deviceKeyOf, type Trust } from './provision.ts';
@@ -34,6 +26,7 @@ import type { Payment } from '../src/ledger/index.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8Encode } from '../src/utf8.ts';
 import type { ServiceHost } from './service.ts';
+import { ServiceDriver } from './service-driver.ts';
 
 /** firmware/dist/saphir-fw.js, built first when missing or stale: the host's (hw-sim/host.ts). */
 export function ensureBundle(onBuild?: (why: StaleReason) => void): string {
@@ -138,6 +131,17 @@ export class SimError extends Error {}
 export type SimVariant = QjsVariant | 'v8';
 
 export type UpdateImageKind = 'base' | 'next' | 'older' | 'forged';
+
+/** The result of `Simulator.update` (via `direct`) or `updateOverService` (via `service`). */
+export type UpdateOutcome = (
+  { ok: true; slot: 0 | 1; hashHex: string } | { ok: false; reason: string; detail: string }
+) & {
+  via: 'direct' | 'service';
+  /** Over the service port: the request it stopped at (service-driver.ts UploadStage), when it failed. */
+  stage?: string;
+  resumedFrom?: number;
+  sent?: number;
+};
 
 export class Simulator {
   readonly scheduler = new Scheduler();
@@ -567,8 +571,12 @@ export class Simulator {
     return at;
   }
 
-  /** What the last `update` did (an install result, or the power cut that stopped it). */
-  lastUpdate: InstallResult | { ok: false; reason: 'power-cut'; detail: string } | undefined;
+  /**
+   * What the last `update` or `updateOverService` did: the slot it installed, or why not (the bootloader's
+   * or the service port's refusal reason, `power-cut` when the power went during it). A service upload
+   * also says how many bytes the device already held at BEGIN and how many were sent.
+   */
+  lastUpdate: UpdateOutcome | undefined;
 
   /**
    * Images of this simulator's firmware bundle, signed with the development key: `base` (0.1.0,
@@ -611,15 +619,49 @@ export class Simulator {
     if (!this.on) throw new SimError('update: the device is off');
     if (cutAfterFlashOps) this.chip.cutAtOp(cutAfterFlashOps);
     try {
-      this.lastUpdate = installImage(bootChip(this.chip), this.updateImage(kind), {
+      const r = installImage(bootChip(this.chip), this.updateImage(kind), {
         running: this.booted?.slot ?? null,
       });
+      this.lastUpdate = { ...r, via: 'direct' };
     } catch (e) {
       if (!(e instanceof PowerCut)) throw e;
-      this.lastUpdate = { ok: false, reason: 'power-cut', detail: e.message };
+      this.lastUpdate = { ok: false, reason: 'power-cut', detail: e.message, via: 'direct' };
       this.powerOff('power cut during an update');
     }
     if (cutAfterFlashOps) this.chip.cutAtOp(0);
+  }
+
+  /**
+   * A firmware update as a technician makes it over the service port (hw-sim/service-driver.ts, the
+   * device's own ServicePort): IDENTIFY, CHALLENGE, AUTH with the development technician key, BEGIN,
+   * WRITE of every 4 KiB chunk through the update journal, FINISH. With `resume`, BEGIN again and only
+   * the chunks the device says it is missing (after a cut); without, ABORT first (a fresh upload). The
+   * power cut strikes in the middle of the `cutAfterFlashOps`-th flash operation when given: the device
+   * is then off. The device is not rebooted: the running firmware keeps running until a reboot starts
+   * the new image on trial. Nonces come from the simulator's seeded randomness, the port's clock is
+   * virtual time: a scenario replays the same.
+   */
+  updateOverService(kind: UpdateImageKind, o: { cutAfterFlashOps?: number; resume?: boolean } = {}): void {
+    if (!this.on) throw new SimError('update: the device is off');
+    const image = this.updateImage(kind);
+    const host = this.serviceHost({ powerLost: () => this.powerOff('power cut during an update') });
+    const driver = new ServiceDriver(host, {
+      random: (n) => Uint8Array.from({ length: n }, () => this.rng.int(256)),
+      now: () => this.now,
+    });
+    if (o.cutAfterFlashOps) this.chip.cutAtOp(o.cutAfterFlashOps);
+    try {
+      const r = driver.upload(image, { resume: o.resume });
+      const tail = { via: 'service' as const, resumedFrom: r.resumedFrom, sent: r.sent };
+      this.lastUpdate = r.ok
+        ? { ok: true, slot: r.slot === 'B' ? 1 : 0, hashHex: r.hash, ...tail }
+        : { ok: false, reason: r.reason, detail: `${r.stage}: ${r.detail}`, stage: r.stage, ...tail };
+      // Silent without a power cut would be the port's fault, not the device being off.
+      if (!r.ok && r.reason === 'power-cut' && this.chip.powered) throw new SimError(`update: ${r.detail}`);
+    } finally {
+      if (o.cutAfterFlashOps) this.chip.cutAtOp(0);
+      driver.close();
+    }
   }
 
   /** Bytes of firmware heap in use (0 while off, and under `v8`, which has no such figure). */

@@ -37,7 +37,8 @@ const PER_BLOCK = BLOCK / CHUNK;
 const PAGE = 256;
 const J = LAYOUT.updateJournal;
 const J_MAGIC = 0x314a5055; // 'UPJ1'
-const J_HEAD = 64;
+/** Bytes of the journal head; chunk `i`'s mark is the byte at `J_HEAD + i`. */
+export const J_HEAD = 64;
 const DONE = 0x00;
 
 export interface Journal {

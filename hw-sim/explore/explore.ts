@@ -57,6 +57,8 @@ export interface ScheduleResult {
   kinds: Record<string, number>;
   /** Invariant checks passed, by invariant. */
   checks: Record<number, number>;
+  /** Update steps played, by how they went (countUpdate). */
+  updates: Record<string, number>;
   violation?: Violation;
   /** The engine it ran on. */
   engine: SimVariant;
@@ -127,6 +129,9 @@ export function resolveCode(code: string): string {
 
 const BOOT_STEPS = new Set(['boot', 'reboot', 'ensure-on', 'power-cut', 'update', 'provision']);
 
+/** Service requests before BEGIN, where the device has not seen the image yet (a cut there judges nothing). */
+const PRE_IMAGE = new Set(['identify', 'auth', 'abort']);
+
 function bootView(sim: Simulator, step: Step): BootView {
   sim.chip.powerOn();
   const info = bootInfo(bootChip(sim.chip));
@@ -137,6 +142,7 @@ function bootView(sim: Simulator, step: Step): BootView {
     validCounters: info.slots.filter((x) => x.status === 'valid').map((x) => x.securityCounter ?? -1),
     bootMode: sim.bootMode,
     runningSlot: sim.booted ? sim.booted.slot : null,
+    confirmedSlot: info.state.confirmed,
     pendingConfirm: sim.pendingConfirm,
     update:
       step.kind === 'update' && u
@@ -145,6 +151,7 @@ function bootView(sim: Simulator, step: Step): BootView {
             counter: counters[step.image],
             ok: u.ok,
             reason: u.ok ? undefined : u.reason,
+            beforeImage: !u.ok && u.reason === 'power-cut' && u.stage !== undefined && PRE_IMAGE.has(u.stage),
             slot: u.ok ? u.slot : undefined,
           }
         : undefined,
@@ -155,6 +162,21 @@ interface Run {
   violation?: Violation;
   steps: number;
   checks: Record<number, number>;
+  updates: Record<string, number>;
+}
+
+/** Counts an update step by how it went (`direct`, `service`, and of those: cut, resumed, installed, refused). */
+function countUpdate(updates: Record<string, number>, step: Step & { kind: 'update' }, sim: Simulator): void {
+  const u = sim.lastUpdate;
+  const add = (k: string) => (updates[k] = (updates[k] ?? 0) + 1);
+  add(step.via ?? 'direct');
+  if (!u || step.via !== 'service') return;
+  if (u.ok) add('service-installed');
+  else add(u.reason === 'power-cut' ? 'service-cut' : 'service-refused');
+  if (step.resume && (u.resumedFrom ?? 0) > 0) {
+    add('service-resumed');
+    if (u.ok) add('service-resumed-installed');
+  }
 }
 
 /** Runs the operations `ops` of schedule `s` once; stops at the first violation. */
@@ -194,6 +216,7 @@ export async function runOps(
   let chipOps = -1;
   let violation: Violation | undefined;
   let steps = 0;
+  const updates: Record<string, number> = {};
   try {
     await runScenario(scenario, {
       sim,
@@ -202,6 +225,7 @@ export async function runOps(
         const i = r.line - 1;
         steps = r.line;
         const step = scenario.steps[i];
+        if (step.kind === 'update' && r.ok) countUpdate(updates, step, sim);
         // Read again only when the chip was written or damaged since the last read.
         const touched =
           sim.chip.ops !== chipOps || step.kind === 'flip-bit' || step.kind === 'lose-sector' || step.kind === 'press';
@@ -251,7 +275,7 @@ export async function runOps(
   } finally {
     sim.dispose();
   }
-  return { violation, steps, checks };
+  return { violation, steps, checks, updates };
 }
 
 /** Runs schedule (seed, index); on a violation, shrinks it and writes its scenario text. */
@@ -285,6 +309,7 @@ export async function exploreOne(
     steps: run.steps,
     kinds,
     checks: run.checks,
+    updates: run.updates,
     violation: run.violation,
     engine,
     ...(onQuickjs === undefined ? {} : { onQuickjs }),
@@ -414,7 +439,14 @@ export function stepYaml(s: Step): unknown {
         },
       };
     case 'update':
-      return { update: { image: s.image, ...(s.afterFlashOps ? { 'after-flash-ops': s.afterFlashOps } : {}) } };
+      return {
+        update: {
+          image: s.image,
+          ...(s.via ? { via: s.via } : {}),
+          ...(s.afterFlashOps ? { 'after-flash-ops': s.afterFlashOps } : {}),
+          ...(s.resume ? { resume: true } : {}),
+        },
+      };
     case 'power-cut':
       return s.afterFlashOps ? { 'power-cut': { 'after-flash-ops': s.afterFlashOps } } : 'power-cut';
     case 'delay':

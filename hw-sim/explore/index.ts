@@ -61,6 +61,8 @@ export interface ExploreSummary {
   kinds: Record<string, number>;
   /** Checks passed by invariant, and violations by invariant. */
   checks: Record<string, number>;
+  /** Update steps by how they went: direct, service, service-cut, service-resumed… (explore.ts countUpdate). */
+  updates: Record<string, number>;
   broken: Record<string, number>;
   failures: Failure[];
   gates: Gate[];
@@ -81,6 +83,7 @@ export function emptySummary(seed: string, gates: Gate[]): ExploreSummary {
     stepsPerS: 0,
     kinds: {},
     checks: {},
+    updates: {},
     broken: {},
     failures: [],
     gates,
@@ -96,6 +99,7 @@ export interface Tallied {
   steps: number;
   kinds: Record<string, number>;
   checks: Record<string | number, number>;
+  updates?: Record<string, number>;
   violation?: { invariant: number; step: number; message: string };
   shrunk?: { ops: number; reproduces: boolean; yaml: string };
   engine?: string;
@@ -110,6 +114,7 @@ export function tally(s: ExploreSummary, r: Tallied, t0: number, outDir: string 
   s.steps += r.steps;
   for (const [k, n] of Object.entries(r.kinds)) s.kinds[k] = (s.kinds[k] ?? 0) + n;
   for (const [k, n] of Object.entries(r.checks)) s.checks[k] = (s.checks[k] ?? 0) + n;
+  for (const [k, n] of Object.entries(r.updates ?? {})) s.updates[k] = (s.updates[k] ?? 0) + n;
   if (r.violation) {
     s.violations++;
     const v = r.violation;

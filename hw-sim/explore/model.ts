@@ -131,9 +131,19 @@ export interface BootView {
   /** `developer` or `image slot A v0.2.0`. */
   bootMode: string;
   runningSlot: number | null;
+  /** The slot the boot state holds confirmed (an update goes to the other one). */
+  confirmedSlot: number;
   pendingConfirm: boolean;
   /** The result of this step's update. */
-  update?: { image: string; counter: number; ok: boolean; reason?: string; slot?: number };
+  update?: {
+    image: string;
+    counter: number;
+    ok: boolean;
+    reason?: string;
+    slot?: number;
+    /** The power went before the device was shown the image (over the service port: at ABORT, before BEGIN). */
+    beforeImage?: boolean;
+  };
 }
 
 export interface ModelOptions {
@@ -203,7 +213,9 @@ export class Model {
         `no bootable image left (valid slots' counters ${b.validCounters.join(', ') || 'none'}, minimum ${b.minCounter})`,
       );
     const u = b.update;
-    if (u) {
+    // Cut before the device saw the image (the host's ABORT erasing an old journal): nothing was judged,
+    // and the boot state was not touched (a trial already installed still starts at the next boot).
+    if (u && !u.beforeImage) {
       if (u.image === 'forged' && (u.ok || u.reason !== 'signature'))
         fail(5, `a forged image was ${u.ok ? 'installed' : `refused for ${u.reason}, not its signature`}`);
       else if (u.image !== 'forged' && u.counter < b.minCounter && (u.ok || u.reason !== 'rollback'))
@@ -218,7 +230,11 @@ export class Model {
         u.reason !== 'power-cut' &&
         u.reason !== 'busy'
       )
-        fail(5, `a good update was refused: ${u.reason}`);
+        // A replay shows it: the next boot should start the update from the slot it was written to.
+        fail(5, `a good update was refused: ${u.reason}`, [
+          { kind: 'reboot', line: 0 },
+          { kind: 'expect-image', line: 0, slot: 'AB'[1 - b.confirmedSlot] as 'A' },
+        ]);
       if (u.ok) this.trialSlot = u.slot ?? null;
       else if (u.reason === 'power-cut') this.trialSlot = null;
     }
@@ -227,10 +243,13 @@ export class Model {
     if (ob.power.some((p) => p.includes('power cut in the bootloader'))) this.trialSlot = null;
     if (ob.power.some((p) => p.startsWith('boot'))) {
       if (!b.bootMode.startsWith('image')) fail(5, `the device booted ${b.bootMode}, not a signed image`);
-      // The slot of the last boot in this step (the device may be off again by now).
-      const bootedSlot = /image slot ([AB])/.exec(b.bootMode)?.[1];
+      // The slot of the first boot in this step: the one after the install. A cut during that trial boot,
+      // before the firmware confirmed the image, spends the trial: a later boot of the same step (an
+      // ensure-on after the cut) reverts to the previous image, as the bootloader promises.
+      const first = ob.power.find((p) => p.startsWith('boot')) ?? b.bootMode;
+      const bootedSlot = /image slot ([AB])/.exec(first)?.[1];
       if (this.trialSlot !== null && bootedSlot !== 'AB'[this.trialSlot] && !ob.power.some((p) => /reset/.test(p))) {
-        fail(5, `an installed update (slot ${'AB'[this.trialSlot]}) did not start at the next boot (${b.bootMode})`, [
+        fail(5, `an installed update (slot ${'AB'[this.trialSlot]}) did not start at the next boot (${first})`, [
           { kind: 'expect-image', line: 0, slot: 'AB'[this.trialSlot] as 'A' },
         ]);
       }

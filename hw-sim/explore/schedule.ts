@@ -58,6 +58,17 @@ export interface ScheduleOptions {
   noCamera?: boolean;
 }
 
+/** Share of `update` operations installed at once (`installImage`) rather than over the service port. */
+const DIRECT_UPDATES = 0.2;
+/**
+ * Flash operations of a whole service upload of the explorer's images (~120 KB: 29–30 chunks of 16 pages
+ * and a journal mark; BEGIN's journal head and the erase of the first 64 KiB block, the erase ahead of
+ * the second; FINISH's boot-state record and journal erase): 493 for the developer bundle, 511 for the
+ * camera-less planted ones. Cuts are drawn up to a little beyond (a cut that misses lets the upload
+ * finish), and among the last ones (FINISH) from SERVICE_OPS_TAIL.
+ */
+const SERVICE_OPS = 530;
+const SERVICE_OPS_TAIL = 480;
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[rng.int(xs.length)];
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const BASE45 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:';
@@ -297,12 +308,39 @@ export function makeSchedule(seed: string | number, index: number, o: ScheduleOp
       case 'update': {
         const r = rng.next();
         const image = r < 0.5 ? 'next' : r < 0.7 ? 'older' : r < 0.85 ? 'forged' : 'base';
-        const cut = rng.next() < 0.4 ? 1 + rng.int(700) : undefined;
-        const steps: Step[] = [
-          { kind: 'ensure-on', line: 0 },
-          { kind: 'update', line: 0, image, ...(cut ? { afterFlashOps: cut } : {}) },
-        ];
-        if (cut || rng.next() < 0.7) steps.push({ kind: 'reboot', line: 0 });
+        const steps: Step[] = [{ kind: 'ensure-on', line: 0 }];
+        const reboot = () => steps.push({ kind: 'reboot', line: 0 });
+        if (rng.next() < DIRECT_UPDATES) {
+          // Installed at once, as FINISH does (the bootloader's installImage: ~680 flash operations).
+          const cut = rng.next() < 0.4 ? 1 + rng.int(700) : undefined;
+          steps.push({ kind: 'update', line: 0, image, ...(cut ? { afterFlashOps: cut } : {}) });
+          if (cut || rng.next() < 0.7) reboot();
+        } else {
+          // Over the service port: cut half the time, at any of its flash operations (BEGIN's journal
+          // head and first erase, each chunk's 16 pages and journal mark, the erases ahead, FINISH's
+          // boot-state record and journal erase), a fifth of the cuts among the last ones. A forged
+          // image is refused at BEGIN, before any flash operation of its own: never cut, never resumed.
+          const at = () => (rng.next() < 0.2 ? SERVICE_OPS_TAIL + rng.int(35) : 1 + rng.int(SERVICE_OPS));
+          const cut = image !== 'forged' && rng.next() < 0.5 ? at() : undefined;
+          steps.push({ kind: 'update', line: 0, image, via: 'service', ...(cut ? { afterFlashOps: cut } : {}) });
+          if (cut) {
+            // The device is off (or the cut missed and the upload finished): boot it.
+            reboot();
+            if (rng.next() < 0.6) {
+              // The technician runs the upload again: the device says what it holds, the rest is sent.
+              const again = rng.next() < 0.25 ? 1 + rng.int(200) : undefined;
+              steps.push({
+                kind: 'update',
+                line: 0,
+                image,
+                via: 'service',
+                resume: true,
+                ...(again ? { afterFlashOps: again } : {}),
+              });
+              if (again || rng.next() < 0.7) reboot();
+            }
+          } else if (rng.next() < 0.7) reboot();
+        }
         op(
           steps,
           steps.map(() => ({ op: kind })),

@@ -439,6 +439,8 @@ export const en = {
       `Engines: ${Object.entries(e)
         .map(([k, n]) => `${n} on ${k}`)
         .join(', ')}.`,
+    updates: (u: Record<string, number>) =>
+      `Updates: ${u.service ?? 0} over the service port (${u['service-cut'] ?? 0} cut, ${u['service-resumed'] ?? 0} resumed from the chunks held, ${u['service-installed'] ?? 0} installed), ${u.direct ?? 0} installed at once.`,
     written: 'scenario',
     replay: 'replay',
     reproduces: (ok: boolean): string =>

@@ -442,6 +442,8 @@ export const fr: Messages = {
       `Moteurs : ${Object.entries(e)
         .map(([k, n]) => `${n} sous ${k}`)
         .join(', ')}.`,
+    updates: (u: Record<string, number>) =>
+      `Mises à jour : ${u.service ?? 0} par le port de service (${u['service-cut'] ?? 0} coupées, ${u['service-resumed'] ?? 0} reprises sur les blocs reçus, ${u['service-installed'] ?? 0} installées), ${u.direct ?? 0} installées d’un coup.`,
     written: 'scénario',
     replay: 'rejouer',
     reproduces: (ok: boolean): string =>

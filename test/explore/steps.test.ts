@@ -3,13 +3,15 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { saphir } from '../cli/run-cli.ts';
-import { parseScenario, ScenarioError } from '../../hw-sim/scenario.ts';
-import { runScenario } from '../../hw-sim/runner.ts';
+import { parseScenario, ScenarioError, type Step } from '../../hw-sim/scenario.ts';
+import { runScenario, simulatorFor } from '../../hw-sim/runner.ts';
+import { stringify } from 'yaml';
 import { Simulator } from '../../hw-sim/sim.ts';
 import { LAYOUT } from '../../hw-sim/layout.ts';
 import { makeSchedule, scenarioYaml } from '../../hw-sim/explore/index.ts';
 import { toScenario } from '../../hw-sim/explore/schedule.ts';
-import { resolveCode } from '../../hw-sim/explore/explore.ts';
+import { resolveCode, runOps, stepYaml } from '../../hw-sim/explore/explore.ts';
+import { Model, type BootView } from '../../hw-sim/explore/model.ts';
 
 test('explorer steps parse, and a bad one is refused with its line', () => {
   const sc = parseScenario(
@@ -92,6 +94,217 @@ steps:
     const r = await runScenario(sc);
     assert.ok(r.ok, `cut ${cut}: ${JSON.stringify(r.steps.find((s) => !s.ok))}`);
   }
+});
+
+test('update over the service port: parsed, refused when malformed, written back as it was read', () => {
+  const sc = parseScenario(
+    `name: t
+steps:
+  - provision
+  - boot
+  - update: { image: next, via: service, after-flash-ops: 120 }
+  - reboot
+  - update: { image: next, via: service, resume: true }
+  - update: { image: older, via: direct }
+`,
+    't.yaml',
+  );
+  assert.equal(sc.steps[2], { kind: 'update', line: 5, image: 'next', afterFlashOps: 120, via: 'service' });
+  assert.equal(sc.steps[4], { kind: 'update', line: 7, image: 'next', via: 'service', resume: true });
+  assert.equal(sc.steps[5], { kind: 'update', line: 8, image: 'older' }, 'direct is the default form');
+  for (const st of sc.steps) {
+    const back = parseScenario(stringify({ name: 'b', steps: [stepYaml(st)] }), 'b.yaml').steps[0];
+    assert.equal({ ...back, line: 0 }, { ...st, line: 0 });
+  }
+  try {
+    parseScenario(
+      'name: t\nsteps:\n  - boot\n  - update: { image: next, resume: true }\n  - update: { image: next, via: usb }\n  - update: { image: next, via: service, resume: 1 }\n',
+      'bad.yaml',
+    );
+    assert.unreachable('accepted');
+  } catch (e) {
+    assert.instance(e, ScenarioError);
+    assert.equal(
+      (e as ScenarioError).problems.map((p) => p.line),
+      [4, 5, 6],
+    );
+  }
+});
+
+test('an update over the service port cut mid-transfer, rebooted, then resumed: installed, started on trial, confirmed', async () => {
+  const sc = parseScenario(
+    `name: service update cut and resumed
+steps:
+  - provision
+  - boot
+  - update: { image: next, via: service, after-flash-ops: 200 }
+  - reboot
+  - expect-image: { slot: A, confirmed: true }
+  - update: { image: next, via: service, resume: true }
+  - reboot
+  - expect-image: { slot: B, confirmed: true }
+  - expect-display: { contains: PRÊT, line: 2 }
+  - update: { image: forged, via: service }
+  - update: { image: older, via: service }
+  - reboot
+  - expect-image: { slot: B, confirmed: true }
+`,
+    's.yaml',
+  );
+  const seen: unknown[] = [];
+  const sim = simulatorFor(sc, { variant: 'v8' });
+  const r = await runScenario(sc, {
+    sim,
+    onStep: (st) => {
+      if (st.text.startsWith('update')) seen.push(sim.lastUpdate && { ...sim.lastUpdate, detail: undefined });
+    },
+  });
+  sim.dispose();
+  assert.ok(r.ok, JSON.stringify(r.steps.find((s) => !s.ok)));
+  const [cut, resumed, forged, older] = seen as Record<string, unknown>[];
+  assert.is(cut.reason, 'power-cut');
+  assert.is(cut.stage, 'write');
+  assert.is(resumed.ok, true);
+  assert.ok((resumed.resumedFrom as number) > 0, 'the device kept the chunks programmed before the cut');
+  assert.ok((resumed.sent as number) < sim.updateImage('next').length, 'only the missing chunks were sent');
+  assert.equal([forged.ok, forged.reason, forged.stage], [false, 'signature', 'begin']);
+  assert.equal([older.ok, older.reason, older.stage], [false, 'rollback', 'begin']);
+});
+
+test('the explorer draws updates over the service port most of the time, cut at random points, and resumes', () => {
+  const n: Record<string, number> = {};
+  const add = (k: string) => (n[k] = (n[k] ?? 0) + 1);
+  const cuts: number[] = [];
+  for (let i = 0; i < 300; i++) {
+    const s = makeSchedule('svc', i);
+    assert.equal(JSON.stringify(makeSchedule('svc', i)), JSON.stringify(s), 'drawn from (seed, index) alone');
+    for (const op of s.ops) {
+      if (op.kind !== 'update') continue;
+      add('ops');
+      const ups = op.steps.filter((st) => st.kind === 'update');
+      for (const st of ups) {
+        add(st.via ?? 'direct');
+        if (st.via === 'service' && !st.resume && st.image !== 'forged') add('first');
+        if (st.via === 'service' && st.afterFlashOps && !st.resume) cuts.push(st.afterFlashOps);
+        if (st.via === 'service' && st.image === 'forged')
+          assert.ok(!st.afterFlashOps && !st.resume, 'a forged image is refused before any flash operation');
+        if (st.resume) {
+          add('resume');
+          // A resume comes after the cut upload and a reboot, in the same operation.
+          const at = op.steps.indexOf(st);
+          assert.equal(
+            op.steps.slice(at - 2, at).map((x) => x.kind),
+            ['update', 'reboot'],
+          );
+          assert.ok(ups[0].afterFlashOps && ups[0].image === st.image);
+        }
+      }
+    }
+  }
+  assert.ok(n.ops > 100, `${n.ops} update operations`);
+  assert.ok(n.service > 3 * n.direct && n.direct > 0, JSON.stringify(n));
+  assert.ok(n.resume > 0.45 * cuts.length && n.resume < 0.75 * cuts.length, `${JSON.stringify(n)}, ${cuts.length} cut`);
+  // Cuts all over the upload (BEGIN, the chunks, near FINISH).
+  assert.ok(cuts.length > 0.4 * n.first && cuts.length < 0.6 * n.first, `${cuts.length} cut of ${n.first}`);
+  assert.ok(cuts.some((c) => c <= 20) && cuts.some((c) => c > 250 && c < 450) && cuts.some((c) => c >= 480));
+});
+
+test('an explored schedule with a service update cut and resumed: no violation, counted', async () => {
+  const base = makeSchedule('svc', 0);
+  const upd = (steps: Step[]) => ({
+    kind: 'update' as const,
+    steps,
+    meta: steps.map(() => ({ op: 'update' as const })),
+  });
+  const s = {
+    ...base,
+    images: true,
+    ops: [
+      {
+        kind: 'boot' as const,
+        steps: [
+          { kind: 'provision' as const, line: 0 },
+          { kind: 'boot' as const, line: 0 },
+        ],
+        meta: [{ op: 'boot' as const }, { op: 'boot' as const }],
+      },
+      upd([
+        { kind: 'ensure-on', line: 0 },
+        { kind: 'update', line: 0, image: 'next', via: 'service', afterFlashOps: 333 },
+        { kind: 'reboot', line: 0 },
+        { kind: 'update', line: 0, image: 'next', via: 'service', resume: true },
+        { kind: 'reboot', line: 0 },
+      ]),
+      upd([
+        { kind: 'ensure-on', line: 0 },
+        { kind: 'update', line: 0, image: 'forged', via: 'service' },
+        { kind: 'update', line: 0, image: 'older', via: 'service', afterFlashOps: 1 },
+      ]),
+      base.ops[base.ops.length - 1],
+    ],
+  };
+  const r = await runOps(s, s.ops, undefined, 'v8');
+  assert.is(r.violation, undefined, JSON.stringify(r.violation));
+  assert.equal(r.updates, {
+    service: 4,
+    'service-cut': 1,
+    'service-installed': 1,
+    'service-resumed': 1,
+    'service-resumed-installed': 1,
+    'service-refused': 2,
+  });
+  assert.ok(r.checks[5] >= 7, 'invariant 5 checked at each boot and update step');
+});
+
+test('model: a cut during the trial boot of an installed update spends the trial; the revert in the same step is no violation', () => {
+  const s = { ...makeSchedule('trial', 0), images: true };
+  const view = (slot: 'A' | 'B', update?: BootView['update']): BootView => ({
+    minCounter: 1,
+    validCounters: [1, 2],
+    bootMode: `image slot ${slot} v${slot === 'A' ? '0.1.0' : '0.2.0'}`,
+    runningSlot: slot === 'A' ? 0 : 1,
+    confirmedSlot: 0,
+    pendingConfirm: false,
+    update,
+  });
+  const ready = [['', s.config.lang === 'fr' ? 'PRÊT' : 'READY', '', '']];
+  const at = (m: Model, index: number, power: string[], b: BootView, step: Step) =>
+    m.observe({
+      step,
+      meta: { op: 'update' },
+      index,
+      screens: power.length ? ready : [],
+      power,
+      logs: [],
+      on: true,
+      clockMs: s.clockMs,
+      boot: b,
+    });
+  const installed = (m: Model) =>
+    at(m, 1, [], view('A', { image: 'next', counter: 2, ok: true, slot: 1 }), {
+      kind: 'update',
+      line: 1,
+      image: 'next',
+      via: 'service',
+    });
+  const ensureOn: Step = { kind: 'ensure-on', line: 2 };
+  // svc2#343: the trial boot started slot B, a cut before the firmware confirmed, the next boot reverted to A.
+  const m = new Model(s, { heapLimit: 1 << 30, haltAllowed: false });
+  installed(m);
+  at(
+    m,
+    2,
+    ['boot (image slot B v0.2.0)', 'off (power cut during a flash operation)', 'boot (image slot A v0.1.0)'],
+    view('A'),
+    ensureOn,
+  );
+  // The first boot after the install starting the old image is still caught.
+  const bad = new Model(s, { heapLimit: 1 << 30, haltAllowed: false });
+  installed(bad);
+  assert.throws(
+    () => at(bad, 2, ['boot (image slot A v0.1.0)'], view('A'), ensureOn),
+    /did not start at the next boot/,
+  );
 });
 
 test('a power cut while the bootloader writes its state leaves the device off; the next boot starts the update', async () => {

@@ -55,6 +55,9 @@ guard(
           'hw-sim/nor-flash.ts',
           'hw-sim/network.ts',
           'hw-sim/host.ts',
+          // The service port and its in-process technician: scenarios' `update: { via: service }`.
+          'hw-sim/service.ts',
+          'hw-sim/service-driver.ts',
         ])
           assert.ok(r.inputs!.includes(shared), `${entry} uses ${shared}`);
         assert.equal(

@@ -121,7 +121,9 @@ export async function exploreCommand(a: ExploreArgs): Promise<number> {
       `saphir sim --explore 1 --seed ${f.seed} --index ${f.index}${gates.length ? ` --faults ${gates.join(',')}` : ''}` +
       (a.variant ? ` --variant ${a.variant}` : '') +
       (a['quickjs-every'] ? ` --quickjs-every ${a['quickjs-every']}` : ''),
-    messages(a.lang).explore.engines(s.engines) + '\n',
+    messages(a.lang).explore.engines(s.engines) +
+      '\n' +
+      (Object.keys(s.updates).length ? messages(a.lang).explore.updates(s.updates) + '\n' : ''),
   );
 }
 
