@@ -8,12 +8,11 @@ export const TARGETS: Record<string, ['<=' | '>=', number]> = {
   fw_core_kib: ['<=', 64],
   gen_full_block_s: ['<=', 55],
   audit_full_block_s: ['<=', 140],
-  gen_ratio_vs_node_crypto: ['<=', 0.6],
-  audit_ratio_vs_node_crypto: ['<=', 0.6],
-  gen_ratio_vs_node_crypto_cpu: ['<=', 0.6],
-  audit_ratio_vs_node_crypto_cpu: ['<=', 0.6],
   gen_full_block_s_extrapolated: ['<=', 55],
   audit_full_block_s_extrapolated: ['<=', 140],
+  // Issue #14's ratio is a full block's against the node:crypto path: the extrapolated figures (start-up
+  // counted once, as in a real block). The tenth-of-a-block ratios (gen_ratio_vs_node_crypto…) weigh
+  // the fixed start-up ten times as much and are printed without a target.
   gen_full_block_ratio_vs_node_crypto: ['<=', 0.6],
   audit_full_block_ratio_vs_node_crypto: ['<=', 0.6],
   gen_full_block_ratio_vs_node_crypto_cpu: ['<=', 0.6],

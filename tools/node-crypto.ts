@@ -49,6 +49,18 @@ export const nodeSign: Signer = (message, seed) =>
   sodium ? sodium.sign(message, seed) : nodeCryptoSign(message, seed);
 
 /**
+ * `(message) => sign(message, seed)`, for a hot loop that signs many messages with one seed (`saphir
+ * gen`). For nodeSign, the host's library with the key looked up once (and, with libsodium, one
+ * signature buffer reused: the result is valid until the next call). The same signatures either way.
+ */
+export function signerOf(signer: Signer, seed: Uint8Array): (message: Uint8Array) => Uint8Array {
+  if (signer !== nodeSign) return (message) => signer(message, seed);
+  if (sodium) return sodium.signerOf(seed);
+  const key = privateKeyObject(seed);
+  return (message) => sign(null, message, key);
+}
+
+/**
  * The device's verdict (RFC 8032 strict, cofactored: firmware/verify.ts, noble with zip215=false) at
  * node:crypto's speed, for every host path that judges tickets (check, audit, scan). node:crypto checks
  * without the cofactor and takes small-order keys: keys the device refuses are refused here first, and

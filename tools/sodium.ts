@@ -13,6 +13,11 @@ interface SodiumNative {
 export interface SodiumEd25519 {
   sign(message: Uint8Array, seed: Uint8Array): Uint8Array;
   /**
+   * `sign` for one seed, in a hot loop (`saphir gen`): the secret key is derived once, and the
+   * signature is written into one buffer reused from call to call, valid until the next call.
+   */
+  signerOf(seed: Uint8Array): (message: Uint8Array) => Uint8Array;
+  /**
    * libsodium's verify: S < L, R and A not of small order, A canonical, and the cofactorless equation
    * ([S]B − [k]A encodes to R). It accepts a subset of what RFC 8032's cofactored check accepts.
    */
@@ -37,6 +42,14 @@ function load(): SodiumEd25519 | null {
       const sig = new Uint8Array(64);
       na.crypto_sign_detached(sig, message, secretKey(seed));
       return sig;
+    },
+    signerOf(seed) {
+      const sk = secretKey(seed);
+      const sig = new Uint8Array(64);
+      return (message) => {
+        na.crypto_sign_detached(sig, message, sk);
+        return sig;
+      };
     },
     verify: (signature, message, publicKey) => na.crypto_sign_verify_detached(signature, message, publicKey),
   };

@@ -4,7 +4,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { BLOCK_SIZE, type Zones } from '../game/rules.ts';
 import { PRIZE_TABLE, type PrizeTable } from '../game/prize-table.ts';
 import { makePermutation, type Permutation } from './permutation.ts';
-import { mixWords, rngOfWords } from './rng.ts';
+import { Sfc32, reseedMixed } from './rng.ts';
 import { utf8Encode } from '../utf8.ts';
 import { composeInto, composeZones, type IndexedZones } from './compose.ts';
 import { getU32BE } from '../bytes.ts';
@@ -66,10 +66,9 @@ export function blockGenerator(seed: string, emission: number, block: number): B
   for (let i = 0; i < 4; i++) words.push(getU32BE(ticketKey, 4 * i));
   const rankOf = (n: number) => permutation.forward(n);
   const prizeOf = (n: number) => prizeOfRank(rankOf(n));
-  const rngOf = (n: number) => {
-    const [a, b, c, d] = mixWords(words, n);
-    return rngOfWords(a, b, c, d);
-  };
+  // One generator reseeded for each ticket: a composition uses it up before the next one starts.
+  const rng = new Sfc32(0, 0, 0, 0);
+  const rngOf = (n: number) => reseedMixed(rng, words, n);
   return {
     seed,
     emission,

@@ -49,6 +49,8 @@ export function indexedZones(): IndexedZones {
 }
 
 const pool = new Uint8Array(NUMBERS.length);
+/** 0 … 44: where every composition's pool starts. */
+const ALL = Uint8Array.from(pool, (_v, i) => i);
 
 /**
  * Zones whose outcome (Article 4.3) is exactly `prizeEur`: 0 gives a losing ticket sharing no number
@@ -76,7 +78,7 @@ export function composeInto(prizeEur: number, rng: Rng, out: IndexedZones): void
   const { winning, numbers, amounts } = out;
   // One partial Fisher–Yates over the 45 numbers: slots 0…5 become the winning numbers, the player's
   // unmatched numbers are then drawn from slots 6…44, which hold exactly the other numbers.
-  for (let i = 0; i < pool.length; i++) pool[i] = i;
+  pool.set(ALL);
   for (let i = 0; i < WINNING_COUNT; i++) swap(pool, i, i + rng.int(pool.length - i));
   for (let i = 0; i < WINNING_COUNT; i++) winning[i] = pool[i];
   let p = 0;

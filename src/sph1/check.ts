@@ -10,7 +10,7 @@ import {
 } from '../game/rules.ts';
 import { isPrizeAmount } from '../game/prize-table.ts';
 import { BLOCK_SIZE } from '../game/rules.ts';
-import { base45DecodeValid, base45DecodedLength } from './base45.ts';
+import { base45DecodeGroups, base45DecodeValid, base45DecodedLength } from './base45.ts';
 import {
   BODY_LENGTH,
   CODE_BYTES,
@@ -18,9 +18,7 @@ import {
   GAME_SAPHIR,
   PREFIX,
   SIGNING_CONTEXT,
-  ZONE_FIELDS,
   parseBody,
-  readZones,
   signedMessage,
   zonesOf,
   type TicketId,
@@ -102,6 +100,9 @@ export function checkCode(text: string, opts: CheckOptions): CheckResult {
   return { status: prizeEur > 0 ? 'win' : 'lose', prizeEur, reason: null, ...decoded };
 }
 
+/** The length of a code's text: the prefix and 159 Base45 characters. */
+export const CODE_TEXT_LENGTH = PREFIX.length + (CODE_BYTES / 2) * 3;
+
 /** Buffers `genuinePrize` reuses from code to code. */
 export class CheckScratch {
   /** The signing context, then the decoded code: body, signature. */
@@ -110,7 +111,6 @@ export class CheckScratch {
   readonly signed = this.m.subarray(0, SIGNING_CONTEXT.length + BODY_LENGTH);
   readonly body = this.code.subarray(0, BODY_LENGTH);
   readonly signature = this.code.subarray(BODY_LENGTH);
-  readonly zones = new Uint8Array(ZONE_FIELDS);
   constructor() {
     this.m.set(SIGNING_CONTEXT, 0);
   }
@@ -127,25 +127,68 @@ export const SIGNATURE_REFUSED = -2;
  * repeat and match exactly when numbers do), for `saphir audit`'s hot path;
  * test/sph1/genuine-prize.test.ts holds the two to the same answers on mutated and crafted codes.
  */
-export function genuinePrize(code: Uint8Array, opts: CheckOptions, s: CheckScratch): number {
-  for (let i = 0; i < PREFIX.length; i++) if (code[i] !== PREFIX.charCodeAt(i)) return -1;
-  if (base45DecodedLength(code, PREFIX.length) !== CODE_BYTES) return -1;
-  base45DecodeValid(code, PREFIX.length, CODE_BYTES, s.code);
+export function genuinePrize(
+  code: Uint8Array,
+  opts: CheckOptions,
+  s: CheckScratch,
+  start = 0,
+  end = code.length,
+): number {
+  // Only 159 Base45 characters decode to the 106 bytes of a code (any other length is E_BASE45 or
+  // E_LENGTH); one pass decodes them, refusing what base45DecodedLength refuses.
+  if (end - start !== CODE_TEXT_LENGTH) return -1;
+  for (let i = 0; i < PREFIX.length; i++) if (code[start + i] !== PREFIX.charCodeAt(i)) return -1;
+  if (!base45DecodeGroups(code, start + PREFIX.length, end, s.code)) return -1;
   const b = s.body;
   if (b[0] !== FORMAT_VERSION || getU16BE(b, 1) !== GAME_SAPHIR) return -1;
   const key = opts.keys.get(b[11]);
   if (!key) return -1;
   if (!opts.verify(s.signature, s.signed, key)) return SIGNATURE_REFUSED;
   if (getU32BE(b, 7) >= BLOCK_SIZE) return -1;
-  const z = s.zones;
-  readZones(b, z);
-  const P = WINNING_COUNT;
-  const A = WINNING_COUNT + PLAYER_COUNT;
-  for (let i = 0; i < A; i++) if (z[i] >= NUMBERS.length) return -1;
-  if (z[ZONE_FIELDS - 1] !== 0) return -1;
-  const winning = z.subarray(0, P);
-  if (hasDuplicate(winning) || hasDuplicate(z.subarray(P, A))) return -1;
+  // The zone fields read in one pass (readZones' order, MSB first from byte 12), each zone's numbers
+  // kept as a set of bits (indexes < 45: two 32-bit words) to find repeats and matches: any index out
+  // of range, repeat or padding is E_FIELD or E_DUPLICATE_NUMBER, -1 here whichever comes first.
+  let acc = 0;
+  let have = 0;
+  let p = 12;
+  let win0 = 0;
+  let win1 = 0;
+  let own0 = 0;
+  let own1 = 0;
+  /** Bit k set when the player's k-th number is a winning one. */
+  let matched = 0;
+  for (let i = 0; i < WINNING_COUNT + PLAYER_COUNT; i++) {
+    if (have < 6) {
+      acc = ((acc & 0xff) << 8) | b[p++];
+      have += 8;
+    }
+    have -= 6;
+    const x = (acc >>> have) & 63;
+    if (x >= NUMBERS.length) return -1;
+    const bit = 1 << (x & 31);
+    if (i < WINNING_COUNT) {
+      if (x < 32 ? win0 & bit : win1 & bit) return -1;
+      if (x < 32) win0 |= bit;
+      else win1 |= bit;
+    } else {
+      if (x < 32 ? own0 & bit : own1 & bit) return -1;
+      if (x < 32) own0 |= bit;
+      else own1 |= bit;
+      if (x < 32 ? win0 & bit : win1 & bit) matched |= 1 << (i - WINNING_COUNT);
+    }
+  }
   let prize = 0;
-  for (let k = 0; k < PLAYER_COUNT; k++) if (winning.indexOf(z[P + k]) >= 0) prize += AMOUNTS_EUR[z[A + k]];
+  for (let k = 0; k <= PLAYER_COUNT; k++) {
+    if (have < 4) {
+      acc = ((acc & 0xff) << 8) | b[p++];
+      have += 8;
+    }
+    have -= 4;
+    const a = (acc >>> have) & 15;
+    // The 21st field is the padding.
+    if (k === PLAYER_COUNT) {
+      if (a !== 0) return -1;
+    } else if (matched & (1 << k)) prize += AMOUNTS_EUR[a];
+  }
   return prize === 0 || isPrizeAmount(prize) ? prize : -1;
 }

@@ -94,6 +94,14 @@ test('saphir audit --json says which library verified; node:crypto (SAPHIR_CRYPT
     const enc = new RangeEncoder(blockGenerator('t', 1, 1), { keyId: 0, seed: fromHex(TEST_KEY_SEED_HEX) }, nodeSign);
     const lines = Buffer.from(enc.encode(0, 60)).toString('latin1').trimEnd().split('\n');
     lines[5] = lines[5].slice(0, 120) + (lines[5][120] === 'A' ? 'B' : 'A') + lines[5].slice(121);
+    // Every other kind of line audit's fast path meets: outside the alphabet, short, a duplicate,
+    // blank, CR LF, surrounding blanks.
+    lines[10] = lines[10].slice(0, 50) + 'a' + lines[10].slice(51);
+    lines[12] = lines[12].slice(0, -3);
+    lines[15] = lines[3];
+    lines[20] = '   ';
+    lines[21] += '\r';
+    lines[22] = ` ${lines[22]}\t`;
     writeFileSync(file, lines.join('\n') + '\n', 'latin1');
     const run = (env: Record<string, string>) => {
       const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'audit', file, '--json', '--jobs', '1'], {
@@ -106,7 +114,10 @@ test('saphir audit --json says which library verified; node:crypto (SAPHIR_CRYPT
     const fallback = run({ SAPHIR_CRYPTO: 'node' });
     assert.is(fast.crypto, missing ? 'node:crypto' : 'sodium-native');
     assert.is(fallback.crypto, 'node:crypto');
-    assert.is(fast.invalid.count, 1);
+    assert.is(fast.invalid.count, 3);
+    assert.equal(fast.invalid.by_reason, { E_SIGNATURE: 1, E_BASE45: 1, E_LENGTH: 1 });
+    assert.is(fast.blank_lines, 1);
+    assert.is(fast.blocks[0].duplicates, 1);
     assert.equal({ ...fast, crypto: '' }, { ...fallback, crypto: '' });
   } finally {
     rmSync(dir, { recursive: true, force: true });

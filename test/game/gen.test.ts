@@ -13,6 +13,7 @@ import {
   splitsOf,
   ticketOf,
 } from '../../src/gen/index.ts';
+import { foldBytes } from '../../src/gen/rng.ts';
 import { encodeTicket } from '../../src/sph1/encode.ts';
 import { checkCode } from '../../src/sph1/check.ts';
 import { testKeyRing, TEST_KEY_SEED_HEX } from '../../src/sph1/keys.ts';
@@ -47,6 +48,33 @@ test('makeRng: same bytes, same sequence; next in [0,1); int in range; different
     counts.every((n) => n > 850 && n < 1150),
     counts.join(','),
   );
+});
+
+test('makeRng draws the sfc32 sequence one number at a time would, across its batches (src/gen/rng.ts)', () => {
+  // sfc32 as first written: state in four variables, 12 draws discarded, one u32 a call.
+  const reference = (seed: Uint8Array) => {
+    let [a, b, c, d] = foldBytes(seed);
+    const u32 = () => {
+      const t = (((a + b) | 0) + d) | 0;
+      d = (d + 1) | 0;
+      a = b ^ (b >>> 9);
+      b = (c + (c << 3)) | 0;
+      c = (((c << 21) | (c >>> 11)) + t) | 0;
+      return t >>> 0;
+    };
+    for (let i = 0; i < 12; i++) u32();
+    return u32;
+  };
+  for (const seed of [new Uint8Array(0), new Uint8Array([1, 2, 3]), new Uint8Array([255, 0, 255, 0, 7])]) {
+    const r = makeRng(seed);
+    const u32 = reference(seed);
+    // Several batches, int and next interleaved.
+    for (let i = 0; i < 1000; i++) {
+      const n = (i % 45) + 1;
+      if (i % 3 === 0) assert.is(r.next(), u32() / 4294967296);
+      else assert.is(r.int(n), Math.floor((u32() / 4294967296) * n));
+    }
+  }
 });
 
 test('the permutation is a bijection (small domains, exhaustively) and its inverse undoes it', () => {

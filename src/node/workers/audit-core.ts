@@ -10,13 +10,14 @@ import {
   type CheckOptions,
   type Reason,
 } from '../../sph1/check.ts';
-import { idOf } from '../../sph1/body.ts';
+import { getU16BE, getU32BE } from '../../bytes.ts';
 
 /** Int32 fields per line in a chunk result. */
 export const FIELDS = 6;
 export const KIND_BLANK = 0;
 export const KIND_GENUINE = 1;
 export const KIND_INVALID = 2;
+const E_SIGNATURE = REASONS.indexOf('E_SIGNATURE');
 
 /**
  * Checks every line of `bytes` (LF-separated, CR before LF dropped, no trailing partial line expected
@@ -50,14 +51,14 @@ export function checkChunk(bytes: Uint8Array, opts: CheckOptions): { lines: numb
       results[o] = KIND_BLANK;
       continue;
     }
-    const prize = genuinePrize(bytes.subarray(a, b), opts, scratch);
+    const prize = genuinePrize(bytes, opts, scratch, a, b);
     if (prize >= 0 || prize === SIGNATURE_REFUSED) {
-      const id = idOf(scratch.body);
+      const body = scratch.body;
       results[o] = prize >= 0 ? KIND_GENUINE : KIND_INVALID;
-      results[o + 1] = prize >= 0 ? -1 : REASONS.indexOf('E_SIGNATURE');
-      results[o + 2] = id.emission;
-      results[o + 3] = id.block;
-      results[o + 4] = id.number;
+      results[o + 1] = prize >= 0 ? -1 : E_SIGNATURE;
+      results[o + 2] = getU16BE(body, 3);
+      results[o + 3] = getU16BE(body, 5);
+      results[o + 4] = getU32BE(body, 7);
       results[o + 5] = Math.max(0, prize);
       continue;
     }
