@@ -162,7 +162,8 @@ interface HostObject {
   target: Record<string, unknown>;
 }
 
-function methodsOf(o: object): { methods: string[]; props: string[] } {
+/** A host object's methods, and its other properties (names starting `_` are the host's own). */
+export function methodsOf(o: object): { methods: string[]; props: string[] } {
   const methods = new Set<string>();
   const props = new Set<string>();
   for (let p: object | null = o; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
@@ -174,6 +175,16 @@ function methodsOf(o: object): { methods: string[]; props: string[] } {
     }
   }
   return { methods: [...methods], props: [...props] };
+}
+
+/** The HAL constructors a Device offers (`Flash`, `Serial`…): own function properties and capitalised methods. */
+export function constructorsOf(device: Record<string, unknown>): string[] {
+  const ctors = Object.keys(device).filter((k) => typeof device[k] === 'function');
+  for (let p: object | null = Object.getPrototypeOf(device); p && p !== Object.prototype; p = Object.getPrototypeOf(p))
+    for (const k of Object.getOwnPropertyNames(p))
+      if (k !== 'constructor' && /^[A-Z]/.test(k) && typeof device[k] === 'function' && !ctors.includes(k))
+        ctors.push(k);
+  return ctors;
 }
 
 export class QjsDevice {
@@ -315,17 +326,7 @@ export class QjsDevice {
   private install(): void {
     const vm = this.vm;
     const device = this.opts.device as unknown as Record<string, unknown>;
-    const ctors = Object.keys(device).filter((k) => typeof device[k] === 'function');
-    for (
-      let p: object | null = Object.getPrototypeOf(device);
-      p && p !== Object.prototype;
-      p = Object.getPrototypeOf(p)
-    ) {
-      for (const k of Object.getOwnPropertyNames(p)) {
-        if (k !== 'constructor' && /^[A-Z]/.test(k) && typeof device[k] === 'function' && !ctors.includes(k))
-          ctors.push(k);
-      }
-    }
+    const ctors = constructorsOf(device);
     const H = vm.newObject();
     const ctorList = this.toVm(ctors, true);
     vm.setProp(H, 'ctors', ctorList);

@@ -12,7 +12,7 @@
 // What it cannot keep: no heap figure (heapUsed() is undefined) and no interrupt of a hung call (a
 // call that ran past the deadline is reported `interrupted` once it returns).
 import type { Device } from '../src/hal.ts';
-import { VM_LIMITS, type HeapStats, type QjsFault } from './qjs-host.ts';
+import { VM_LIMITS, constructorsOf, methodsOf, type HeapStats, type QjsFault } from './qjs-host.ts';
 
 export interface V8StartOptions {
   bundle: string;
@@ -58,20 +58,6 @@ function copy(v: unknown, fn: (f: Fn) => unknown, top = true): unknown {
 function copyArgs(args: unknown[], fn: (f: Fn) => unknown): unknown[] {
   const plain = args.every((a) => typeof a === 'number' && Number.isFinite(a) && !Object.is(a, -0));
   return plain ? args.slice() : args.map((a) => copy(a, fn, false));
-}
-
-function methodsOf(o: object): { methods: string[]; props: string[] } {
-  const methods = new Set<string>();
-  const props = new Set<string>();
-  for (let p: object | null = o; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
-    for (const k of Object.getOwnPropertyNames(p)) {
-      if (k === 'constructor' || k.startsWith('_') || methods.has(k) || props.has(k)) continue;
-      const d = Object.getOwnPropertyDescriptor(p, k)!;
-      if (typeof d.value === 'function') methods.add(k);
-      else props.add(k);
-    }
-  }
-  return { methods: [...methods], props: [...props] };
 }
 
 export class V8Device {
@@ -221,15 +207,7 @@ export class V8Device {
 
   private makeDevice(): Record<string, unknown> {
     const device = this.opts.device as unknown as Record<string, unknown>;
-    const ctors = Object.keys(device).filter((k) => typeof device[k] === 'function');
-    for (
-      let p: object | null = Object.getPrototypeOf(device);
-      p && p !== Object.prototype;
-      p = Object.getPrototypeOf(p)
-    )
-      for (const k of Object.getOwnPropertyNames(p))
-        if (k !== 'constructor' && /^[A-Z]/.test(k) && typeof device[k] === 'function' && !ctors.includes(k))
-          ctors.push(k);
+    const ctors = constructorsOf(device);
     const out: Record<string, unknown> = {};
     for (const name of ctors) {
       const Ctor = device[name] as new (o: unknown) => Record<string, unknown>;
