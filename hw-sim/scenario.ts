@@ -17,7 +17,7 @@ import { MODEL_OPTIONS, SCANNER_KINDS, type ModelOptions, type ScannerKind } fro
 import { ticketProblem, type TicketSpec } from './tickets.ts';
 import type { SimConfig } from './sim.ts';
 import { LAYOUT, SECTOR_SIZE } from './layout.ts';
-import { LEDGER_MIN_BLOCKS as LEDGER_MIN_SECTORS } from '../src/ledger/mirror.ts';
+import { LEDGER_MIN_BLOCKS } from '../src/ledger/mirror.ts';
 import type { Key, LedColor } from '../src/hal.ts';
 
 export interface Where {
@@ -324,7 +324,7 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
       scenario.device.ledgerSectors = int(
         f.get('ledger-sectors')!.node,
         'ledger-sectors',
-        LEDGER_MIN_SECTORS,
+        LEDGER_MIN_BLOCKS,
         LAYOUT.ledger.size / SECTOR_SIZE,
       );
   }

@@ -541,7 +541,7 @@ export class Simulator {
    */
   damageLedger(how: 'flip-bit' | 'lose-sector', index: number): number | undefined {
     const { offset } = LAYOUT.ledger;
-    const size = Math.min(LAYOUT.ledger.size, (this.ledgerSectors || Infinity) * SECTOR_SIZE);
+    const { size } = partitionFlash(this.chip, 'ledger', this.ledgerSectors);
     const b = this.chip.bytes;
     if (how === 'flip-bit') {
       let n = 0;
