@@ -165,8 +165,14 @@ export class Model {
   /** The last screen shown (before the step being observed). */
   last: string[] = [];
   halted = false;
-  /** The latest real-time clock the device was ever shown (a trusted-time high-water mark). */
-  highWater = 0;
+  /**
+   * Trusted time, seen from outside. `decidedMs`: the latest clock the device surely decided with (it
+   * showed a verdict, PAYÉ, or PRÊT after a boot; the firmware promises that time is on flash within a
+   * day before it shows it). `seenMs`: the latest clock it may have read (its idle ticks read the RTC
+   * but keep what they read in RAM until a decision, so a power cut may lose it).
+   */
+  decidedMs = 0;
+  seenMs = 0;
   readonly lang: 'fr' | 'en';
   private readonly tickets = new Map<string, TicketSpec>();
 
@@ -181,11 +187,11 @@ export class Model {
   }
 
   /** The verdicts a genuine ticket may get now, per the configuration, the clock and the payments seen. */
-  expected(t: TicketSpec): Shown[] {
+  expected(t: TicketSpec, nowMs = 0): Shown[] {
     if (t.prize === 0) return ['lose'];
     const em = this.schedule.config.emissions.find((e) => e.emission === t.emission);
     if (!em) return ['invalid'];
-    const { open, expired } = this.claim(t.emission);
+    const { open, expired } = this.claim(t.emission, nowMs);
     // Past the deadline, compaction may drop the payment: then the ticket is shown expired.
     if (this.paid.has(key(t))) return open ? ['already-paid'] : ['already-paid', 'expired'];
     const mayBePaid = this.inFlight.has(key(t));
@@ -265,11 +271,14 @@ export class Model {
    * Claims close 30 days after the closing date, moved past holidays, at midnight Paris time: the model
    * does not repeat that arithmetic; around the deadline both outcomes are accepted.
    */
-  claim(emission: number): { open: boolean; expired: boolean } {
+  claim(emission: number, nowMs = 0): { open: boolean; expired: boolean } {
     const em = this.schedule.config.emissions.find((e) => e.emission === emission);
     if (!em) return { open: false, expired: false };
     const close = Date.parse(`${em.closingDate}T00:00:00Z`);
-    return { open: this.highWater < close + 29 * DAY, expired: this.highWater >= close + 40 * DAY };
+    return {
+      open: Math.max(this.seenMs, nowMs) < close + 29 * DAY,
+      expired: Math.max(this.decidedMs, nowMs) >= close + 40 * DAY,
+    };
   }
 
   observe(ob: Observation): void {
@@ -279,10 +288,8 @@ export class Model {
     const lang = this.lang;
     const { step, meta, screens } = ob;
     const wasOn = !this.halted;
-    // The firmware reads its clock when it decides (a boot, a verdict, a payment), not while idle: a
-    // clock set ahead and back again between two decisions never reached its trusted time.
-    const consults = ['scan', 'press', 'boot', 'reboot', 'ensure-on'].includes(step.kind);
-    if (consults) this.highWater = Math.max(this.highWater, ob.clockMs);
+    // A scan's verdict is decided with the clock of now (the firmware never goes below the RTC).
+    const nowMs = step.kind === 'scan' ? ob.clockMs : 0;
     const within = 1;
 
     // 4: no reset the schedule did not ask for, no unhandled exception.
@@ -315,7 +322,8 @@ export class Model {
     if (ob.power.some((p) => p.startsWith('boot'))) this.halted = ob.logs.some((l) => /^halted:/.test(l));
 
     // The verdict a scan must get is the one due when it arrived (a key during the scan may pay it after).
-    const wantNow = step.kind === 'scan' && step.ticket && meta.cls === 'genuine' ? this.expected(step.ticket) : [];
+    const wantNow =
+      step.kind === 'scan' && step.ticket && meta.cls === 'genuine' ? this.expected(step.ticket, nowMs) : [];
 
     // 1, 2: PAYÉ only after OK on a payable win, once per ticket, for its amount.
     let prev = this.last;
@@ -365,7 +373,9 @@ export class Model {
         // An OK during the scan may have paid this very ticket (offered by an earlier scan) before its verdict.
         const paidHere = paidAt.get(key(step.ticket));
         const want =
-          paidHere !== undefined && paidHere < screens.lastIndexOf(lastScreen) ? this.expected(step.ticket) : wantNow;
+          paidHere !== undefined && paidHere < screens.lastIndexOf(lastScreen)
+            ? this.expected(step.ticket, nowMs)
+            : wantNow;
         // Noise may have turned the terminator of a serial scan into a letter: a code sent before the
         // decoder's inter-byte timeout (500 ms, on 100 ms ticks) joins its tail, and is refused.
         const joined = step.via === 'serial' && this.stepEndMs - this.noisyEndMs <= SERIAL_JOIN_MS;
@@ -475,6 +485,15 @@ export class Model {
         this.noisyEndMs = ob.nowMs;
       this.stepEndMs = ob.nowMs;
     }
+    this.seenMs = Math.max(this.seenMs, ob.clockMs);
+    const booted = ob.power.some((p) => p.startsWith('boot'));
+    if (
+      screens.some(
+        (s) =>
+          VERDICTS.has(classify(s, lang)) || classify(s, lang) === 'paid' || (booted && classify(s, lang) === 'ready'),
+      )
+    )
+      this.decidedMs = Math.max(this.decidedMs, ob.clockMs);
     if (screens.length) this.last = screens[screens.length - 1];
     if (!ob.on) this.last = [];
   }
