@@ -16,7 +16,9 @@ export function startWorkers(script: URL, count: number, data: Record<string, un
 
 /**
  * Runs jobs 0 … jobCount-1 on the workers, at most `depth` in flight per worker, and hands the results
- * to `consume` strictly in job order (awaited, so a slow consumer holds the workers back).
+ * to `consume` strictly in job order (awaited, so a slow consumer holds the workers back). At most
+ * `ahead` results wait for an earlier one (default: two a slot): jobs of very different lengths need
+ * more, or one long job leaves the other workers idle.
  */
 export async function runOrdered<R>(
   workers: Worker[],
@@ -24,6 +26,7 @@ export async function runOrdered<R>(
   makeJob: (id: number) => unknown,
   consume: (result: R, id: number) => Promise<void> | void,
   depth = 2,
+  ahead = workers.length * depth * 2,
 ): Promise<void> {
   const done = new Map<number, R>();
   let nextJob = 0;
@@ -33,7 +36,7 @@ export async function runOrdered<R>(
   const inFlight = new Map<Worker, number>();
   const dispatch = () => {
     for (const w of workers) {
-      while ((inFlight.get(w) ?? 0) < depth && nextJob < jobCount && done.size < workers.length * depth * 2) {
+      while ((inFlight.get(w) ?? 0) < depth && nextJob < jobCount && done.size < ahead) {
         w.postMessage(makeJob(nextJob++));
         inFlight.set(w, (inFlight.get(w) ?? 0) + 1);
       }
