@@ -291,7 +291,7 @@ export async function quickjsFigures(ng: boolean): Promise<Record<string, number
  */
 export function firstFrameFigures(Decoder: typeof CameraDecoder = CameraDecoder): Record<string, number> {
   const vectors = JSON.parse(
-    readFileSync(join(import.meta.dirname, '..', '..', 'shared', 'spec', 'sph1-vectors.json'), 'utf8'),
+    readFileSync(join(import.meta.dirname, '..', 'test', 'fixtures', 'sph1-vectors.json'), 'utf8'),
   ).vectors as { code: string }[];
   const codes = vectors
     .map((v) => v.code)

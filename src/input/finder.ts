@@ -50,15 +50,17 @@ function thresholds(g: Uint8Array, rs: number, cs: number, w: number, h: number)
   const lo = new Uint8Array(bw * bh).fill(255);
   const hi = new Uint8Array(bw * bh);
   const step = SAMPLE * cs;
+  // Samples a block row holds: BLOCK / SAMPLE, but the last block may be narrower (no call per block).
+  const nFull = BLOCK / SAMPLE;
+  const nLast = Math.ceil((w - (bw - 1) * BLOCK) / SAMPLE);
   for (let y = 0; y < h; y += SAMPLE) {
     const brow = (y >> 3) * bw;
     let p = y * rs;
     for (let bx = 0; bx < bw; bx++) {
-      const xe = Math.min(w, bx * BLOCK + BLOCK);
       let s = 0;
       let mn = lo[brow + bx];
       let mx = hi[brow + bx];
-      const n = Math.ceil((xe - bx * BLOCK) / SAMPLE);
+      const n = bx === bw - 1 ? nLast : nFull;
       const pe = p + n * step;
       for (; p < pe; p += step) {
         const v = g[p];
@@ -289,7 +291,9 @@ export class FinderLocator {
           const t = thr[trow + (x >> 3)];
           const from = x;
           let p = row + x * cs;
-          if (color === 1) while (x < end && g[p] < t) (x++, (p += cs));
+          // A block without contrast (t < 0) has no dark pixel: a light run crosses it whole, untested.
+          if (t < 0 && color === 0) x = end;
+          else if (color === 1) while (x < end && g[p] < t) (x++, (p += cs));
           else while (x < end && g[p] >= t) (x++, (p += cs));
           r4 += x - from;
           if (x === end) {

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
-import { CameraDecoder } from '../../src/input/camera.ts';
+import { CameraDecoder, resampleInto } from '../../src/input/camera.ts';
 import type { Frame } from '../../src/hal.ts';
 import { JSQR_PHOTOS, ROOT, loadVectors } from '../helpers.ts';
 import { qrFrame } from './helpers.ts';
@@ -227,6 +227,46 @@ test('still mode tries harder: a painted version 1 code on a sidewalk (a ZXing-C
 
 test('corpus labels: control names with a digit (<DC1>) and code points become their characters', () => {
   assert.is(labelText('a<DC1>b<SOH><U+8E><DEL><x>'), 'a\u0011b\u0001\u008e\u007f<x>');
+});
+
+test('crop resampling: within one grey level of exact bilinear sampling (truncated), at any step and offset', () => {
+  const rng = makeRng(new Uint8Array([7, 1]));
+  const W = 97;
+  const H = 61;
+  const data = new Uint8Array(W * H);
+  for (let i = 0; i < data.length; i++) data[i] = Math.floor(rng.next() * 256);
+  const f: Frame = { width: W, height: H, format: 'y8', data };
+  for (let trial = 0; trial < 20; trial++) {
+    const s = 1.25 + rng.next() * 3;
+    const box = { x0: Math.floor(rng.next() * 20), y0: Math.floor(rng.next() * 10), x1: W, y1: H };
+    const w = Math.floor((box.x1 - box.x0) / s);
+    const h = Math.floor((box.y1 - box.y0) / s);
+    const out = new Uint8Array(w * h);
+    resampleInto(f, box, s, w, h, false, out, 1);
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const fx = box.x0 + (x + 0.5) * s - 0.5;
+        const fy = box.y0 + (y + 0.5) * s - 0.5;
+        const x0 = Math.min(W - 2, Math.max(0, Math.floor(fx)));
+        const y0 = Math.min(H - 2, Math.max(0, Math.floor(fy)));
+        const tx = Math.min(1, Math.max(0, fx - x0));
+        const ty = Math.min(1, Math.max(0, fy - y0));
+        const at = (i: number, j: number) => data[j * W + i];
+        const top = at(x0, y0) + (at(x0 + 1, y0) - at(x0, y0)) * tx;
+        const bottom = at(x0, y0 + 1) + (at(x0 + 1, y0 + 1) - at(x0, y0 + 1)) * tx;
+        const exact = Math.floor(top + (bottom - top) * ty);
+        const got = out[y * w + x];
+        if (Math.abs(got - exact) > 1) assert.unreachable(`(${x}, ${y}) step ${s}: ${got}, exact ${exact}`);
+      }
+    }
+  }
+  // Inverted: 255 − v of the same samples.
+  const box = { x0: 3, y0: 2, x1: W, y1: H };
+  const a = new Uint8Array(40 * 25);
+  const b = new Uint8Array(40 * 25);
+  resampleInto(f, box, 2.3, 40, 25, false, a, 1);
+  resampleInto(f, box, 2.3, 40, 25, true, b, 1);
+  for (let i = 0; i < a.length; i++) assert.is(b[i], 255 - a[i]);
 });
 
 test.run();
