@@ -16,6 +16,7 @@ import type { Frame } from '../src/hal.ts';
 import { evaluator } from './qjs-eval.ts';
 import { slim, ROOT, FIRMWARE_ESBUILD } from '../tools/build.ts';
 import { degradedFrames } from '../test/input/degraded.ts';
+import { loadVectors } from '../test/helpers.ts';
 
 const jsQR = ((jsQRModule as unknown as { default?: unknown }).default || jsQRModule) as typeof jsQRModule.default;
 const CORPUS = join(import.meta.dirname, '..', '..', 'shared', 'corpus', 'jsqr-e2e');
@@ -239,9 +240,7 @@ export async function quickjsFigures(ng: boolean): Promise<Record<string, number
     return ms;
   };
   run(out.outputFiles[0].text);
-  const code = JSON.parse(
-    readFileSync(join(import.meta.dirname, '..', 'test', 'fixtures', 'sph1-vectors.json'), 'utf8'),
-  ).vectors[0].code;
+  const code = loadVectors().vectors[0].code;
   const cold: number[] = [];
   const warm: number[] = [];
   const region: number[] = [];
@@ -290,11 +289,8 @@ export async function quickjsFigures(ng: boolean): Promise<Record<string, number
  * decoder's choices do not depend on the engine).
  */
 export function firstFrameFigures(Decoder: typeof CameraDecoder = CameraDecoder): Record<string, number> {
-  const vectors = JSON.parse(
-    readFileSync(join(import.meta.dirname, '..', 'test', 'fixtures', 'sph1-vectors.json'), 'utf8'),
-  ).vectors as { code: string }[];
-  const codes = vectors
-    .map((v) => v.code)
+  const codes = loadVectors()
+    .vectors.map((v) => v.code)
     .filter((c) => c.startsWith('SPH1:') && c.length === 164)
     .slice(0, 8);
   let stock = 0;
