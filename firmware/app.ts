@@ -577,6 +577,7 @@ export class App {
     if (unpaid.length) {
       this.log.write(`outbox: ${unpaid.length} entries without a payment dropped`);
       box.markSynced(unpaid);
+      this.ready(); // the count on the screen
     }
     if (!batch.length) return;
     this.nextSyncAt = now + this.config.syncIntervalMs;
