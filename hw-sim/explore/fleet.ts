@@ -203,14 +203,15 @@ export function makeFleetSchedule(seed: string | number, index: number, o: Fleet
         break;
     }
   }
-  // Everything back: the registry, every network (no loss), every device on; then time for every sync.
+  // Everything back: the registry, every network (no loss), every device on; then time for every sync,
+  // after a win still waiting for OK (a device syncs only when idle).
   ops.push({
     kind: 'settle',
     steps: [
       { kind: 'registry', line: 0, up: true },
       ...devices.map((x) => net(x, true, 20, 0)),
       ...devices.map((x): Step => ({ kind: 'ensure-on', line: 0, on: x })),
-      delay(4 * config.syncIntervalMs + config.verdictMs + 2 * config.registryTimeoutMs + 5000),
+      delay(config.payWaitMs + 4 * config.syncIntervalMs + config.verdictMs + 2 * config.registryTimeoutMs + 5000),
     ],
   });
   return { seed: String(seed), index, devices, tickets, clockMs, config, ops };

@@ -105,4 +105,12 @@ test('seeded smoke: fleet schedules on the real firmware and registry break no i
   assert.ok(s.payments.online > 0 && s.payments.offline > 0, JSON.stringify(s.payments));
 });
 
+test('the settle waits out a win still waiting for OK (a device syncs only when idle): the bench schedule 88', async () => {
+  // A 150 € win shown on CAISSE-2 just before the settle holds its sync back for pay-wait-ms; the
+  // settle used to end first, and the model reported the double payment as missing its conflict.
+  const s = await exploreFleet({ count: 1, first: 88, seed: 'bench', jobs: 1 });
+  assert.is(s.violations, 0, JSON.stringify(s.failures));
+  assert.is(s.checks[9], 1);
+});
+
 test.run();
