@@ -204,14 +204,22 @@ export function makeFleetSchedule(seed: string | number, index: number, o: Fleet
     }
   }
   // Everything back: the registry, every network (no loss), every device on; then time for every sync,
-  // after a win still waiting for OK (a device syncs only when idle).
+  // after a win still waiting for OK (a device syncs only when idle). Twice: a cut still armed strikes
+  // once, in the first round (a claim given up on pays offline, a sync marks its entries), and the
+  // device it stopped comes back for the second.
+  const on = devices.map((x): Step => ({ kind: 'ensure-on', line: 0, on: x }));
+  const syncTime = delay(
+    config.payWaitMs + 4 * config.syncIntervalMs + config.verdictMs + 2 * config.registryTimeoutMs + 5000,
+  );
   ops.push({
     kind: 'settle',
     steps: [
       { kind: 'registry', line: 0, up: true },
       ...devices.map((x) => net(x, true, 20, 0)),
-      ...devices.map((x): Step => ({ kind: 'ensure-on', line: 0, on: x })),
-      delay(config.payWaitMs + 4 * config.syncIntervalMs + config.verdictMs + 2 * config.registryTimeoutMs + 5000),
+      ...on,
+      syncTime,
+      ...on,
+      syncTime,
     ],
   });
   return { seed: String(seed), index, devices, tickets, clockMs, config, ops };

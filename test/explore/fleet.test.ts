@@ -105,12 +105,19 @@ test('seeded smoke: fleet schedules on the real firmware and registry break no i
   assert.ok(s.payments.online > 0 && s.payments.offline > 0, JSON.stringify(s.payments));
 });
 
-test('the settle waits out a win still waiting for OK (a device syncs only when idle): the bench schedule 88', async () => {
-  // A 150 € win shown on CAISSE-2 just before the settle holds its sync back for pay-wait-ms; the
-  // settle used to end first, and the model reported the double payment as missing its conflict.
-  const s = await exploreFleet({ count: 1, first: 88, seed: 'bench', jobs: 1 });
-  assert.is(s.violations, 0, JSON.stringify(s.failures));
-  assert.is(s.checks[9], 1);
+test('the settle outlasts what still holds a sync back: a win waiting for OK, a cut still armed', async () => {
+  // bench 88: a 150 € win shown on CAISSE-2 just before the settle holds its sync back for pay-wait-ms.
+  // sixth 14: a claim given up on during the settle pays offline, and a cut armed earlier strikes in
+  // that payment, so CAISSE-3 was off for the rest of the settle. Both were reported as a double
+  // payment missing its conflict.
+  for (const [seed, first] of [
+    ['bench', 88],
+    ['sixth', 14],
+  ] as const) {
+    const s = await exploreFleet({ count: 1, first, seed, jobs: 1 });
+    assert.is(s.violations, 0, `${seed} ${first}: ${JSON.stringify(s.failures)}`);
+    assert.is(s.checks[9], 1);
+  }
 });
 
 test.run();
