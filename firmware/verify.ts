@@ -9,6 +9,7 @@
 // Agreement with nobleVerify is tested in test/firmware/verify.test.ts.
 import { Point } from '@noble/ed25519';
 import { sha512 } from './sha512.ts';
+import { toHex } from '../src/hex.ts';
 
 const L = 2n ** 252n + 27742317777372353535851937790883648493n;
 const TEETH = 7;
@@ -67,8 +68,7 @@ const keyCache: KeyEntry[] = [];
 const KEY_CACHE = 4;
 
 function keyEntry(publicKey: Uint8Array): KeyEntry {
-  let hex = '';
-  for (let i = 0; i < 32; i++) hex += (publicKey[i] < 16 ? '0' : '') + publicKey[i].toString(16);
+  const hex = toHex(publicKey);
   for (const e of keyCache) if (e.hex === hex) return e;
   let table: Point[] | null = null;
   try {
@@ -89,9 +89,40 @@ export function prepareVerify(publicKeys: Iterable<Uint8Array>): void {
   for (const k of publicKeys) if (k.length === 32) keyEntry(k);
 }
 
+/**
+ * The last answers, by the exact bytes of signature, key and message: a ticket scanned again (to pay it
+ * once its verdict timed out, say) costs no curve work. RAM only, a few hundred bytes: empty at each reset.
+ */
+const answers: { id: string; ok: boolean }[] = [];
+const ANSWERS = 4;
+/** Signatures checked on the curve since start (tests tell a remembered answer from a computed one). */
+export const verifyStats = { computed: 0 };
+
 export function deviceVerify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
   try {
     if (signature.length !== 64 || publicKey.length !== 32) return false;
+    // SPH1 signs 58 bytes; a much longer message is checked and not kept.
+    if (message.length > 128) return verifyOnCurve(signature, message, publicKey);
+    const id = `${toHex(signature)}${toHex(publicKey)}${toHex(message)}`;
+    for (let i = 0; i < answers.length; i++) {
+      const a = answers[i];
+      if (a.id !== id) continue;
+      answers.splice(i, 1);
+      answers.unshift(a);
+      return a.ok;
+    }
+    const ok = verifyOnCurve(signature, message, publicKey);
+    answers.unshift({ id, ok });
+    if (answers.length > ANSWERS) answers.pop();
+    return ok;
+  } catch {
+    return false;
+  }
+}
+
+function verifyOnCurve(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
+  verifyStats.computed++;
+  try {
     const TA = keyEntry(publicKey).table;
     if (!TA) return false;
     const r = signature.subarray(0, 32);

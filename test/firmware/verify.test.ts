@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
 import { sha512 as nobleSha512 } from '@noble/hashes/sha2.js';
-import { deviceVerify } from '../../firmware/verify.ts';
+import { deviceVerify, verifyStats } from '../../firmware/verify.ts';
 import { sha512 } from '../../firmware/sha512.ts';
 import { nobleVerify, nobleSign, publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { base45Decode } from '../../src/sph1/base45.ts';
@@ -196,6 +196,7 @@ test('mutation check: each plausible mistake in firmware/verify.ts fails a sharp
     // The mutant lives outside the tree (nothing there goes stale); its imports point back into it.
     const base = source
       .replace("from './sha512.ts'", `from '${pathToFileURL(join(ROOT, 'firmware', 'sha512.ts')).href}'`)
+      .replace("from '../src/hex.ts'", `from '${pathToFileURL(join(ROOT, 'src', 'hex.ts')).href}'`)
       .replace("from '@noble/ed25519'", `from '${import.meta.resolve('@noble/ed25519')}'`);
     for (const [i, [name, from, to]] of mutants.entries()) {
       assert.ok(base.includes(from), `the mutation "${name}" no longer applies to firmware/verify.ts`);
@@ -271,6 +272,50 @@ test('deviceVerify accepts with noble the signatures only the cofactored equatio
     { numRuns: 60 },
   );
   assert.is(checked, 60);
+});
+
+test('deviceVerify remembers its last four answers by the exact bytes, and nothing else', () => {
+  const seed = new Uint8Array(32).fill(9);
+  const pub = publicKeyOf(seed);
+  const other = publicKeyOf(new Uint8Array(32).fill(10));
+  const msgs = Array.from({ length: 6 }, (_, i) => Uint8Array.from({ length: 58 }, (_, j) => (i * 37 + j) & 255));
+  const sigs = msgs.map((m) => nobleSign(m, seed));
+  const computed = () => verifyStats.computed;
+  let n = computed();
+  assert.ok(deviceVerify(sigs[0], msgs[0], pub));
+  assert.is(computed(), n + 1);
+  // The same ticket again: the answer is remembered, no curve work.
+  assert.ok(deviceVerify(sigs[0], msgs[0], pub));
+  assert.is(computed(), n + 1, 'a second scan of the same code is not checked again');
+  // Any other byte is another question, checked on the curve (and refused).
+  const flipped = sigs[0].slice();
+  flipped[40] ^= 1;
+  const msg1 = msgs[0].slice();
+  msg1[57] ^= 0x80;
+  n = computed();
+  assert.not.ok(deviceVerify(flipped, msgs[0], pub), 'a flipped signature bit');
+  assert.not.ok(deviceVerify(sigs[0], msg1, pub), 'a flipped message bit');
+  assert.not.ok(deviceVerify(sigs[0], msgs[0], other), 'another key');
+  assert.not.ok(deviceVerify(sigs[1], msgs[0], pub), "another message's signature");
+  assert.is(computed(), n + 4);
+  // A refusal is remembered as a refusal.
+  assert.not.ok(deviceVerify(flipped, msgs[0], pub));
+  assert.is(computed(), n + 4);
+  // Four answers are kept: a fifth question pushes out the oldest.
+  for (let i = 1; i < 6; i++) assert.ok(deviceVerify(sigs[i], msgs[i], pub));
+  n = computed();
+  assert.ok(deviceVerify(sigs[5], msgs[5], pub));
+  assert.ok(deviceVerify(sigs[2], msgs[2], pub));
+  assert.is(computed(), n, 'the last four are remembered');
+  assert.ok(deviceVerify(sigs[1], msgs[1], pub));
+  assert.is(computed(), n + 1, 'the fifth-last is checked again');
+  // A long message is checked every time (and not kept).
+  const long = new Uint8Array(200).fill(3);
+  const longSig = nobleSign(long, seed);
+  n = computed();
+  assert.ok(deviceVerify(longSig, long, pub));
+  assert.ok(deviceVerify(longSig, long, pub));
+  assert.is(computed(), n + 2);
 });
 
 test.run();
