@@ -4,7 +4,7 @@
 import { ddmin } from './ddmin.ts';
 import { CONFIG_INT_LIMITS, CONFIG_YAML_NAMES, type ConfigIntField } from '../../src/config-schema.ts';
 import { stringify } from 'yaml';
-import { Simulator, bootChip, type SimVariant } from '../sim.ts';
+import { Simulator, bootChip, ensureBundle, type SimVariant } from '../sim.ts';
 import { bootInfo } from '../bootloader.ts';
 import { runScenario, simulatorFor } from '../runner.ts';
 import { parseScenario, type Scenario, type Step } from '../scenario.ts';
@@ -278,6 +278,8 @@ export async function runOps(
   return { violation, steps, checks, updates };
 }
 
+let defaultBundle: string | undefined;
+
 /** Runs schedule (seed, index); on a violation, shrinks it and writes its scenario text. */
 export async function exploreOne(
   seed: string | number,
@@ -285,6 +287,8 @@ export async function exploreOne(
   o: ExploreOptions = {},
 ): Promise<ScheduleResult> {
   const wall = performance.now();
+  // The default bundle is found (and its freshness checked against the sources) once per process.
+  if (o.bundle === undefined) o = { ...o, bundle: (defaultBundle ??= ensureBundle()) };
   const s = makeSchedule(seed, index, o);
   const engine = engineOf(index, o);
   const run = await runOps(s, s.ops, o.bundle, engine);
