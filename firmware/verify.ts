@@ -93,26 +93,32 @@ export function prepareVerify(publicKeys: Iterable<Uint8Array>): void {
  * The last answers, by the exact bytes of signature, key and message: a ticket scanned again (to pay it
  * once its verdict timed out, say) costs no curve work. RAM only, a few hundred bytes: empty at each reset.
  */
-const answers: { id: string; ok: boolean }[] = [];
+const answers: { sig: Uint8Array; key: Uint8Array; msg: Uint8Array; ok: boolean }[] = [];
 const ANSWERS = 4;
 /** Signatures checked on the curve since start (tests tell a remembered answer from a computed one). */
 export const verifyStats = { computed: 0 };
+
+function same(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 export function deviceVerify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
   try {
     if (signature.length !== 64 || publicKey.length !== 32) return false;
     // SPH1 signs 58 bytes; a much longer message is checked and not kept.
     if (message.length > 128) return verifyOnCurve(signature, message, publicKey);
-    const id = `${toHex(signature)}${toHex(publicKey)}${toHex(message)}`;
+    // Compared byte by byte (two signatures differ within their first bytes): a miss costs next to nothing.
     for (let i = 0; i < answers.length; i++) {
       const a = answers[i];
-      if (a.id !== id) continue;
+      if (!same(a.sig, signature) || !same(a.key, publicKey) || !same(a.msg, message)) continue;
       answers.splice(i, 1);
       answers.unshift(a);
       return a.ok;
     }
     const ok = verifyOnCurve(signature, message, publicKey);
-    answers.unshift({ id, ok });
+    answers.unshift({ sig: signature.slice(), key: publicKey.slice(), msg: message.slice(), ok });
     if (answers.length > ANSWERS) answers.pop();
     return ok;
   } catch {

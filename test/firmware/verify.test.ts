@@ -309,6 +309,12 @@ test('deviceVerify remembers its last four answers by the exact bytes, and nothi
   assert.is(computed(), n, 'the last four are remembered');
   assert.ok(deviceVerify(sigs[1], msgs[1], pub));
   assert.is(computed(), n + 1, 'the fifth-last is checked again');
+  // The answers keep copies: bytes changed in place after a check are a new question.
+  const inPlace = msgs[3].slice();
+  const inPlaceSig = nobleSign(inPlace, seed);
+  assert.ok(deviceVerify(inPlaceSig, inPlace, pub));
+  inPlace[0] ^= 1;
+  assert.not.ok(deviceVerify(inPlaceSig, inPlace, pub), 'a message changed in place after its check');
   // A long message is checked every time (and not kept).
   const long = new Uint8Array(200).fill(3);
   const longSig = nobleSign(long, seed);
