@@ -10,6 +10,7 @@
 import { Point } from '@noble/ed25519';
 import { sha512 } from './sha512.ts';
 import { toHex } from '../src/hex.ts';
+import { equalBytes } from '../src/bytes.ts';
 
 const L = 2n ** 252n + 27742317777372353535851937790883648493n;
 const TEETH = 7;
@@ -98,21 +99,14 @@ const ANSWERS = 4;
 /** Signatures checked on the curve since start (tests tell a remembered answer from a computed one). */
 export const verifyStats = { computed: 0 };
 
-function same(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 export function deviceVerify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
   try {
     if (signature.length !== 64 || publicKey.length !== 32) return false;
     // SPH1 signs 58 bytes; a much longer message is checked and not kept.
     if (message.length > 128) return verifyOnCurve(signature, message, publicKey);
-    // Compared byte by byte (two signatures differ within their first bytes): a miss costs next to nothing.
     for (let i = 0; i < answers.length; i++) {
       const a = answers[i];
-      if (!same(a.sig, signature) || !same(a.key, publicKey) || !same(a.msg, message)) continue;
+      if (!equalBytes(a.sig, signature) || !equalBytes(a.key, publicKey) || !equalBytes(a.msg, message)) continue;
       answers.splice(i, 1);
       answers.unshift(a);
       return a.ok;

@@ -28,6 +28,7 @@ import {
   type ParsedImage,
 } from '../src/image/format.ts';
 import { fromHex } from '../src/hex.ts';
+import { equalBytes } from '../src/bytes.ts';
 import type { SlotReport } from '../src/service/protocol.ts';
 import type { Verifier } from '../src/crypto/ed25519.ts';
 import { simHost } from './host.ts';
@@ -203,12 +204,8 @@ export function devSigned(
   verify: Verifier = simHost().verify,
 ): boolean {
   const dev = fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX);
-  if (image.keyHash) return equalHash(image.keyHash, sha256(dev));
+  if (image.keyHash) return equalBytes(image.keyHash, sha256(dev));
   return verify(image.signature, image.hash, dev);
-}
-
-function equalHash(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 export const DEV_SIGNED_DETAIL = 'development-signed image: this is a production device';

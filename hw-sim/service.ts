@@ -55,15 +55,9 @@ import {
   type Identity,
   type SessionReport,
 } from '../src/service/protocol.ts';
-import {
-  BOARD_ID,
-  DEV_FIRMWARE_PUBLIC_KEY_HEX,
-  HEADER_SIZE,
-  equalBytes,
-  parseHeader,
-  parseImage,
-} from '../src/image/format.ts';
+import { BOARD_ID, DEV_FIRMWARE_PUBLIC_KEY_HEX, HEADER_SIZE, parseHeader, parseImage } from '../src/image/format.ts';
 import { fromHex, toHex } from '../src/hex.ts';
+import { equalBytes } from '../src/bytes.ts';
 import { simHost } from './host.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { readTrust, trustReport } from './provision.ts';

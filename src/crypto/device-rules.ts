@@ -4,6 +4,7 @@
 import { Point } from '@noble/ed25519';
 import { nobleVerify, type Verifier } from './ed25519.ts';
 import { toHex } from '../hex.ts';
+import { equalBytes } from '../bytes.ts';
 
 const keyProblems = new Map<string, string | null>();
 
@@ -14,15 +15,10 @@ const keyProblems = new Map<string, string | null>();
 let lastGood: Uint8Array | null = null;
 let lastGoodCopy = new Uint8Array(32);
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return a.length === b.length;
-}
-
 export function publicKeyProblem(publicKey: Uint8Array): string | null {
   if (publicKey.length !== 32) return 'not 32 bytes';
   // Key rings hand the same array for every ticket: skip the lookup when it is unchanged.
-  if (publicKey === lastGood && sameBytes(publicKey, lastGoodCopy)) return null;
+  if (publicKey === lastGood && equalBytes(publicKey, lastGoodCopy)) return null;
   const id = toHex(publicKey);
   let p = keyProblems.get(id);
   if (p === undefined) {

@@ -5,6 +5,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { nobleSign, nobleVerify, publicKeyOf, type Signer, type Verifier } from '../crypto/ed25519.ts';
 import { toHex } from '../hex.ts';
+import { equalBytes } from '../bytes.ts';
 
 /** MCUboot's image magic. */
 export const IMAGE_MAGIC = 0x96f3b83d;
@@ -256,11 +257,4 @@ export function verifyImage(
     return { ok: false, reason: 'signature', detail: 'Ed25519 signature does not verify with the firmware key', image };
   }
   return { ok: true, image, hashHex: toHex(image.hash) };
-}
-
-export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let d = 0;
-  for (let i = 0; i < a.length; i++) d |= a[i] ^ b[i];
-  return d === 0;
 }

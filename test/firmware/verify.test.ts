@@ -197,6 +197,7 @@ test('mutation check: each plausible mistake in firmware/verify.ts fails a sharp
     const base = source
       .replace("from './sha512.ts'", `from '${pathToFileURL(join(ROOT, 'firmware', 'sha512.ts')).href}'`)
       .replace("from '../src/hex.ts'", `from '${pathToFileURL(join(ROOT, 'src', 'hex.ts')).href}'`)
+      .replace("from '../src/bytes.ts'", `from '${pathToFileURL(join(ROOT, 'src', 'bytes.ts')).href}'`)
       .replace("from '@noble/ed25519'", `from '${import.meta.resolve('@noble/ed25519')}'`);
     for (const [i, [name, from, to]] of mutants.entries()) {
       assert.ok(base.includes(from), `the mutation "${name}" no longer applies to firmware/verify.ts`);

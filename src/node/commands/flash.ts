@@ -7,11 +7,11 @@ import {
   parseImage,
   compareVersions,
   parseVersion,
-  equalBytes,
   verifyImage,
   DEV_FIRMWARE_PUBLIC_KEY_HEX,
 } from '../../image/format.ts';
 import { fromHex, toHex } from '../../hex.ts';
+import { equalBytes } from '../../bytes.ts';
 import { hostVerify } from '../../../tools/node-crypto.ts';
 import { devTechKeyWarning, firmwareKeyOption, techSeedOf } from '../key-args.ts';
 import { ServiceClient, FlashError, type Progress } from '../flash-client.ts';

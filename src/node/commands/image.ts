@@ -1,7 +1,8 @@
 // saphir image inspect [--key HEX] [--json] [--lang fr|en] FILE
 import { readFileSync } from 'node:fs';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { BOARD_ID, DEV_FIRMWARE_PUBLIC_KEY_HEX, equalBytes, parseImage, verifyImage } from '../../image/format.ts';
+import { BOARD_ID, DEV_FIRMWARE_PUBLIC_KEY_HEX, parseImage, verifyImage } from '../../image/format.ts';
+import { equalBytes } from '../../bytes.ts';
 import { toHex } from '../../hex.ts';
 import { hostVerify } from '../../../tools/node-crypto.ts';
 import { UsageError, parseCommand } from '../args.ts';
