@@ -2,8 +2,8 @@
 // strict, noble's zip215=false: canonical R and A, S < L, small-order A refused, cofactored equation),
 // computed differently for a JIT-less engine: [s]B − [k]A by the comb method with 7 teeth, jointly
 // for both bases (37 doublings and ≤ 74 additions instead of 253 doublings), from 128-point tables
-// (~23 KiB of QuickJS heap each): one for B, and one for −A per trusted public key, built once and kept
-// (the device trusts a handful of keys). 8 teeth would save 5 doublings for twice the tables, which
+// (~23 KiB of QuickJS heap each): one for B, from its seven teeth fixed in the code (B_TEETH), and one
+// for −A per trusted public key, built at boot and kept (the device trusts a handful of keys). 8 teeth would save 5 doublings for twice the tables, which
 // the mirrored ledger's second index left no room for under the 512 KiB heap budget. Noble's own verify keeps a 4 224-point table of B (~1 MiB of
 // heap in QuickJS) and doubles 253 times per signature.
 // Agreement with nobleVerify is tested in test/firmware/verify.test.ts.
@@ -22,14 +22,54 @@ function numberLE(b: Uint8Array): bigint {
   return BigInt(h);
 }
 
-/** T[m] = Σ over the bits i of m of [2^(SPAN·i)]P. */
-function combTable(P: Point): Point[] {
+/** [2^(SPAN·i)]P for i < TEETH. */
+export function teethOf(P: Point): Point[] {
   const teeth = [P];
   for (let i = 1; i < TEETH; i++) {
     let q = teeth[i - 1];
     for (let j = 0; j < SPAN; j++) q = q.double();
     teeth.push(q);
   }
+  return teeth;
+}
+
+/**
+ * B's teeth after B itself, as affine (x, y): fixed, so a boot skips their 222 doublings. A wrong one
+ * fails the boot self-test; test/firmware/verify.test.ts recomputes them.
+ */
+const B_TEETH = [
+  [
+    0x1b9175b7fc19a618d5848c5761c2b760529e3eaaac087b51112b1fcb422e04b4n,
+    0x1730a59fff4717e258cc853dece7c5f70ecb52cc35320a53cc3838c844ca68e8n,
+  ],
+  [
+    0x1f90c7ef4610dd083b3d64bac47574d9da326b536b9a6eb0f6c3134a847a0564n,
+    0x63344ccbe4169ab97a13c3ccb097c0f4fdffbcf6284412303c79a1c8ce3a2f7bn,
+  ],
+  [
+    0x4606fdec56d46970938a8f9fa5f24624f5b9c6f488b72cb1fc87e4feebbb1faan,
+    0xf00d9e6656d8243e0350fa5b89beefa58e9af955ed650a6d90cce344ecf664en,
+  ],
+  [
+    0xf72556998b0044799f0fd03210ded3d984e3843bbaf3c1d5d692bc94d43c4e7n,
+    0x16c19c5037c103d447caef4efe6bd81a490e7c668f6870f1b080863b5315df5en,
+  ],
+  [
+    0x561d2c1d673a0e91876dad49d7c6a6c6ddc4068445226d2a0e777dbcd25c5f3dn,
+    0x2dac09925d76226bdc776a3309ccecec6de6692370dbd0de19e5d2d4cf747afen,
+  ],
+  [
+    0x76db1d03f26fe3e7dd73951d7a58abd8b6c1779e5c6f129463f2b2df11653be7n,
+    0x24b91ba65c06f1df0b18d1030726681714e1ebbd27bea55a5abc1b522c4e06aen,
+  ],
+];
+
+export function baseTeeth(): Point[] {
+  return [Point.BASE, ...B_TEETH.map(([x, y]) => Point.fromAffine({ x, y }))];
+}
+
+/** T[m] = Σ over the bits i of m of teeth[i]. */
+function combTable(teeth: Point[]): Point[] {
   const T = [Point.ZERO];
   for (let m = 1; m < 1 << TEETH; m++) {
     let low = 0;
@@ -74,7 +114,7 @@ function keyEntry(publicKey: Uint8Array): KeyEntry {
   let table: Point[] | null = null;
   try {
     const A = Point.fromBytes(publicKey, false);
-    if (!A.isSmallOrder()) table = combTable(A.negate());
+    if (!A.isSmallOrder()) table = combTable(teethOf(A.negate()));
   } catch {
     table = null;
   }
@@ -86,7 +126,7 @@ function keyEntry(publicKey: Uint8Array): KeyEntry {
 
 /** Builds the tables ahead of the first scan (boot), for the trusted keys. */
 export function prepareVerify(publicKeys: Iterable<Uint8Array>): void {
-  if (!baseTable) baseTable = combTable(Point.BASE);
+  if (!baseTable) baseTable = combTable(baseTeeth());
   for (const k of publicKeys) if (k.length === 32) keyEntry(k);
 }
 
@@ -133,7 +173,7 @@ function verifyOnCurve(signature: Uint8Array, message: Uint8Array, publicKey: Ui
     hashed.set(publicKey, 32);
     hashed.set(message, 64);
     const k = numberLE(sha512(hashed)) % L;
-    const TB = baseTable || (baseTable = combTable(Point.BASE));
+    const TB = baseTable || (baseTable = combTable(baseTeeth()));
     const cs = combIndexes(sBytes);
     const ck = combIndexes(bytesLE(k));
     // T[0] is ZERO: the top column needs no doubling and at most one addition.
