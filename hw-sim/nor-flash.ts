@@ -73,11 +73,18 @@ export class WriteOnceError extends Error {
 
 /** A fresh erased chip's bytes: copying a kept erased image is half the cost of allocating and filling (the explorer makes one chip a schedule). */
 const erasedImages = new Map<number, Uint8Array>();
+/** Buffers of recycled chips, by size: refilling one costs a copy, a new one also 4 MiB of fresh pages. */
+const spare = new Map<number, Uint8Array[]>();
 function erased(size: number): Uint8Array {
   let e = erasedImages.get(size);
   if (!e) {
     e = new Uint8Array(size).fill(0xff);
     if (erasedImages.size < 4) erasedImages.set(size, e);
+  }
+  const s = spare.get(size)?.pop();
+  if (s) {
+    s.set(e);
+    return s;
   }
   return e.slice();
 }
@@ -101,6 +108,7 @@ export class NorFlash implements Flash {
   ops = 0;
   powered = true;
   lastCut: CutReport | undefined;
+  private recycled = false;
   private cutIn = 0;
   private cutRandom: Random;
   private readonly random: Random;
@@ -148,7 +156,20 @@ export class NorFlash implements Flash {
   }
 
   powerOn(): void {
-    this.powered = true;
+    if (!this.recycled) this.powered = true;
+  }
+
+  /**
+   * The caller is done with this chip and holds no view of its bytes (the explorer, after a schedule):
+   * its buffer goes to the next new chip of its size, and every later operation throws.
+   */
+  recycle(): void {
+    if (this.recycled) return;
+    this.recycled = true;
+    this.powered = false;
+    const list = spare.get(this.size) ?? [];
+    if (list.length < 2) list.push(this.bytes);
+    spare.set(this.size, list);
   }
 
   read(offset: number, byteLength: number): Uint8Array {
@@ -293,6 +314,7 @@ export class NorFlash implements Flash {
   }
 
   private checkPower(): void {
+    if (this.recycled) throw new Error('flash: this chip was recycled');
     if (!this.powered) throw new PowerCut('flash: no power (call powerOn)');
   }
 

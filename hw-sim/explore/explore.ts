@@ -274,6 +274,7 @@ export async function runOps(
     violation = e.v;
   } finally {
     sim.dispose();
+    sim.chip.recycle();
   }
   return { violation, steps, checks, updates };
 }

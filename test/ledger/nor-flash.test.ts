@@ -208,4 +208,20 @@ test('save and load keep every byte; a missing file gives an erased chip', () =>
   }
 });
 
+test('a recycled chip refuses every operation, and the next new chip is erased whatever it held', () => {
+  const size = 8 * SECTOR_SIZE;
+  const used = new NorFlash({ size, writeOnce: [] });
+  used.write(new Uint8Array(size), 0);
+  used.recycle();
+  assert.throws(() => used.read(0, 1), /recycled/);
+  assert.throws(() => used.write(new Uint8Array(1), 0), /recycled/);
+  assert.throws(() => used.eraseBlock(0), /recycled/);
+  used.powerOn();
+  assert.throws(() => used.read(0, 1), /recycled/);
+  const next = new NorFlash({ size, writeOnce: [] });
+  assert.is(next.bytes.buffer, used.bytes.buffer, 'the buffer is reused');
+  assert.ok(next.bytes.every((b) => b === 0xff));
+  assert.ok(next.powered);
+});
+
 test.run();
