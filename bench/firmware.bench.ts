@@ -7,6 +7,7 @@ import { CORE_PATH, DIST } from '../tools/paths.ts';
 import { join } from 'node:path';
 import { qrFrame } from '../test/input/helpers.ts';
 import { build } from 'esbuild';
+import { FIRMWARE_ESBUILD, slim } from '../tools/build.ts';
 import { getQuickJS } from 'quickjs-emscripten';
 import { evaluator } from './qjs-eval.ts';
 import { nodeSign } from '../tools/node-crypto.ts';
@@ -44,21 +45,37 @@ async function heapPeak(bundle: string): Promise<number> {
  * per signature, each call timed in CPU time of this thread (steadier than wall time on a busy machine).
  */
 async function verifyVsNoble(): Promise<{ device: number; noble: number }> {
-  const entry = `import { deviceVerify, prepareVerify } from './firmware/verify.ts';
-import { nobleVerify } from './src/crypto/ed25519.ts';
-globalThis.V = { deviceVerify, prepareVerify, nobleVerify };`;
-  const out = await build({
-    stdin: { contents: entry, resolveDir: new URL('..', import.meta.url).pathname, loader: 'ts' },
-    bundle: true,
-    format: 'iife',
-    target: 'es2020',
-    platform: 'neutral',
-    minify: true,
-    write: false,
-  });
+  const resolveDir = new URL('..', import.meta.url).pathname;
+  // The device's verify built as the firmware is (its SHA-512, its noble build); noble's own verify as
+  // published. Two bundles, one engine.
+  const [mine, stock] = await Promise.all([
+    build({
+      ...FIRMWARE_ESBUILD,
+      stdin: {
+        contents: `import { deviceVerify, prepareVerify } from './firmware/verify.ts';
+globalThis.V = { deviceVerify, prepareVerify };`,
+        resolveDir,
+        loader: 'ts',
+      },
+      plugins: [slim],
+      write: false,
+    }),
+    build({
+      ...FIRMWARE_ESBUILD,
+      stdin: {
+        contents: `import { nobleVerify } from './src/crypto/ed25519.ts';
+globalThis.N = { nobleVerify };`,
+        resolveDir,
+        loader: 'ts',
+      },
+      write: false,
+    }),
+  ]);
   const vm = (await getQuickJS()).newContext();
   const ev = evaluator(vm);
-  ev(out.outputFiles[0].text);
+  ev(mine.outputFiles[0].text);
+  ev(stock.outputFiles[0].text);
+  ev('V.nobleVerify = N.nobleVerify;');
   const seed = fromHex(TEST_KEY_SEED_HEX);
   const sigs = Array.from({ length: 41 }, (_, i) => {
     const m = Uint8Array.from({ length: 42 }, (_, j) => (i * 31 + j) & 255);
