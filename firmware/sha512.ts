@@ -10,7 +10,8 @@ const K = new Int32Array(160);
   for (let n = 2; primes.length < 80; n++) if (primes.every((p) => n % p)) primes.push(n);
   primes.forEach((p, i) => {
     const x = BigInt(p) << 192n;
-    let r = 1n << 68n; // above every root (< 8·2^64)
+    // Math.cbrt's 53 bits, raised above the root by more than its error: Newton then needs a step or two.
+    let r = (BigInt(Math.floor(Math.cbrt(p) * 2 ** 40)) << 24n) + (1n << 26n);
     for (;;) {
       const next = (2n * r + x / (r * r)) / 3n;
       if (next >= r) break;
