@@ -38,6 +38,8 @@ import { readTrust } from './provision.ts';
 /** What the bootloader needs of the NOR chip (whole-chip addresses). */
 export interface NorChip {
   read(offset: number, length: number): Uint8Array;
+  /** The same bytes without a copy, to compare and forget at once (an image is 100 KiB or more). */
+  peek?(offset: number, length: number): Uint8Array;
   /** Clears bits only (result = old & new). */
   program(offset: number, bytes: Uint8Array): void;
   /** Erases the SECTOR_SIZE sector starting at `offset` to 0xFF. */
@@ -143,9 +145,12 @@ function isErased(b: Uint8Array): boolean {
 function scanState(chip: NorChip): StateScan {
   let best: BootState | null = null;
   let bestSector = 0;
+  const sectors: Uint8Array[] = [];
   for (let s = 0; s < STATE_SECTORS; s++) {
     const data = chip.read(LAYOUT.bootState.offset + s * SECTOR_SIZE, SECTOR_SIZE);
+    sectors.push(data);
     for (let i = 0; i < RECS_PER_SECTOR; i++) {
+      if (data[i * REC] !== (REC_MAGIC & 0xff)) continue; // erased or torn: not a record
       const r = decodeRecord(data.subarray(i * REC, (i + 1) * REC));
       if (r && (!best || r.seq > best.seq)) {
         best = r;
@@ -153,7 +158,7 @@ function scanState(chip: NorChip): StateScan {
       }
     }
   }
-  const data = chip.read(LAYOUT.bootState.offset + bestSector * SECTOR_SIZE, SECTOR_SIZE);
+  const data = sectors[bestSector];
   let last = -1;
   for (let i = 0; i < RECS_PER_SECTOR; i++) if (!isErased(data.subarray(i * REC, (i + 1) * REC))) last = i;
   const next = last + 1 < RECS_PER_SECTOR ? last + 1 : null;
@@ -220,7 +225,8 @@ function readSlot(chip: NorChip, slot: Slot): Uint8Array | { error: string; empt
   const tlvHead = chip.read(part.offset + HEADER_SIZE + h.imageSize, 4);
   const tlvSize = tlvHead[2] | (tlvHead[3] << 8);
   const total = Math.min(part.size, HEADER_SIZE + h.imageSize + tlvSize);
-  return chip.read(part.offset, total);
+  // Only checked and summarised here: verifiedImage keeps a copy of what it remembers.
+  return chip.peek ? chip.peek(part.offset, total) : chip.read(part.offset, total);
 }
 
 type Checked = { ok: true; image: ParsedImage; hashHex: string } | { ok: false; reason: Refusal; detail: string };

@@ -179,6 +179,14 @@ export class NorFlash implements Flash {
     return this.bytes.slice(offset, offset + byteLength);
   }
 
+  /** Like `read`, without the copy: a view that changes with the chip, for a caller that only looks. */
+  peek(offset: number, byteLength: number): Uint8Array {
+    this.check(offset, byteLength);
+    this.counters.reads++;
+    this.counters.bytesRead += byteLength;
+    return this.bytes.subarray(offset, offset + byteLength);
+  }
+
   write(bytes: Uint8Array, offset: number): void {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('flash write: bytes must be a Uint8Array');
     this.check(offset, bytes.length);

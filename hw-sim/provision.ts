@@ -120,7 +120,9 @@ export function encodeTrust(t: Omit<Trust, 'provisioned'>): Uint8Array {
 }
 
 export function decodeTrust(b: Uint8Array): Trust | { error: string; blank: boolean } {
-  if (b.every((x) => x === 0xff)) return { error: 'not provisioned', blank: true };
+  let blank = true;
+  for (let i = 0; i < b.length && blank; i++) blank = b[i] === 0xff;
+  if (blank) return { error: 'not provisioned', blank: true };
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
   if (b.length < FIXED + 4 || dv.getUint32(0, true) !== MAGIC || b[4] !== 1)
     return { error: 'provisioning record damaged', blank: false };

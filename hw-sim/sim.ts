@@ -42,6 +42,7 @@ export function ensureImage(onBuild?: (why: StaleReason) => void): Uint8Array {
 export function bootChip(chip: NorFlash): NorChip {
   return {
     read: (o, l) => chip.read(o, l),
+    peek: (o, l) => chip.peek(o, l),
     program: (o, b) => chip.write(b, o),
     eraseSector: (o) => chip.eraseBlock(o / SECTOR_SIZE),
     eraseBlock64: (o) => chip.eraseBlock64(o / BLOCK64),

@@ -224,4 +224,16 @@ test('a recycled chip refuses every operation, and the next new chip is erased w
   assert.ok(next.powered);
 });
 
+test('peek shows the bytes read would copy, without the copy, and counts as a read', () => {
+  const c = new NorFlash();
+  c.write(Uint8Array.of(1, 2, 3), 100);
+  const v = c.peek(100, 4);
+  assert.equal([...v], [...c.read(100, 4)]);
+  assert.equal([...v], [1, 2, 3, 0xff]);
+  c.write(Uint8Array.of(0), 103);
+  assert.is(v[3], 0, 'a view: it changes with the chip');
+  assert.is(c.counters.reads, 2);
+  assert.throws(() => c.peek(CHIP_SIZE - 1, 2), RangeError);
+});
+
 test.run();
