@@ -47,6 +47,8 @@ function copy(v: unknown, fn: (f: Fn) => unknown, top = true): unknown {
     return top || (Number.isFinite(v) && !Object.is(v, -0)) ? v : Number.isFinite(v) ? 0 : null;
   if (v === null || typeof v !== 'object') return typeof v === 'function' ? fn(v as Fn) : v;
   if (v instanceof ArrayBuffer) return v.slice(0);
+  // The element copy keeps a small array on V8's heap: ~40× cheaper than slicing its buffer (a scanner's reports).
+  if (v instanceof Uint8Array) return new Uint8Array(v);
   if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength));
   if (Array.isArray(v)) return v.map((x) => copy(x, fn, false));
   const r: Record<string, unknown> = {};
