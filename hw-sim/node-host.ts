@@ -35,6 +35,7 @@ function makeDirs(dir: string): void {
 }
 
 useSimHost({
+  sameBytes: (a, b) => a.length === b.length && Buffer.compare(a, b) === 0,
   sign: nodeSign,
   verify: hostVerify,
   http: () => new SyncHttp(),

@@ -14,6 +14,21 @@ test('importing hw-sim/node-host.ts installs Node crypto (test/helpers.ts import
   assert.is(simHost().verify, hostVerify);
 });
 
+test("the Node host's native byte equality agrees with a byte loop, views and lengths included", () => {
+  const same = simHost().sameBytes;
+  assert.type(same, 'function');
+  const a = Uint8Array.from({ length: 130_000 }, (_, i) => (i * 7) & 255);
+  const b = a.slice();
+  assert.ok(same!(a, b));
+  b[b.length - 1] ^= 1;
+  assert.not.ok(same!(a, b), 'the last byte differs');
+  assert.not.ok(same!(a, a.subarray(0, a.length - 1)), 'a prefix');
+  const wide = new Uint8Array(a.length + 3);
+  wide.set(a, 3);
+  assert.ok(same!(a, wide.subarray(3)), 'a view at an odd offset');
+  assert.ok(same!(new Uint8Array(0), new Uint8Array(0)));
+});
+
 test('without a host: tickets are still signed (noble); a boot without a bundle says what is missing', () => {
   const script = `
     const { Simulator } = await import('./hw-sim/sim.ts');
