@@ -29,6 +29,18 @@ export function qrModules(text: string): { size: number; dark: Uint8Array } {
   return { size, dark: Uint8Array.from(data, (v) => (v ? 1 : 0)) };
 }
 
+/** The last codes' modules, read only: a schedule shows the same few tickets to the camera again and again. */
+const recent = new Map<string, { size: number; dark: Uint8Array }>();
+function modulesOf(text: string): { size: number; dark: Uint8Array } {
+  let m = recent.get(text);
+  if (!m) {
+    m = qrModules(text);
+    if (recent.size >= 16) recent.delete(recent.keys().next().value as string);
+    recent.set(text, m);
+  }
+  return m;
+}
+
 /** 3×3 homography solving the 4 point correspondences src[i] → dst[i]. */
 function homography(src: number[][], dst: number[][]): number[] {
   const a: number[][] = [];
@@ -69,7 +81,7 @@ export function renderQrFrame(text: string, opts: CameraScanOptions, rng: Rng): 
     const v = opts[k] ?? 0;
     if (!(v >= 0 && v <= 1)) throw new ScannerOptionError(`${k} must be from 0 to 1`);
   }
-  const { size, dark } = qrModules(text);
+  const { size, dark } = modulesOf(text);
   const quiet = 4;
   const total = size + 2 * quiet;
   const module = opts.module ?? 5;
