@@ -3,9 +3,10 @@
 // computed differently for a JIT-less engine: [s]B − [k]A by the comb method with 7 teeth, jointly
 // for both bases (37 doublings and ≤ 74 additions instead of 253 doublings), from 128-point tables
 // (~23 KiB of QuickJS heap each): one for B, from its seven teeth fixed in the code (B_TEETH), and one
-// for −A per trusted public key, built at boot and kept (the device trusts a handful of keys). 8 teeth would save 5 doublings for twice the tables, which
-// the mirrored ledger's second index left no room for under the 512 KiB heap budget. Noble's own verify keeps a 4 224-point table of B (~1 MiB of
-// heap in QuickJS) and doubles 253 times per signature.
+// for −A per trusted public key, built at boot and kept (the device trusts a handful of keys). 8 teeth
+// would save 5 doublings for twice the tables, which the mirrored ledger's second index left no room
+// for under the 512 KiB heap budget. Noble's own verify keeps a 4 224-point table of B (~1 MiB of heap
+// in QuickJS) and doubles 253 times per signature.
 // Agreement with nobleVerify is tested in test/firmware/verify.test.ts.
 import { Point } from '@noble/ed25519';
 import { sha512 } from './sha512.ts';
