@@ -28,7 +28,7 @@ import {
   type ParsedImage,
 } from '../src/image/format.ts';
 import { fromHex } from '../src/hex.ts';
-import { equalBytes } from '../src/bytes.ts';
+import { equalBytes, isErased } from '../src/bytes.ts';
 import type { SlotReport } from '../src/service/protocol.ts';
 import type { Verifier } from '../src/crypto/ed25519.ts';
 import { simHost } from './host.ts';
@@ -135,11 +135,6 @@ function encodeRecord(s: BootState): Uint8Array {
   dv.setUint32(12, s.minCounter, true);
   dv.setUint32(28, crc32(b.subarray(0, 28)), true);
   return b;
-}
-
-function isErased(b: Uint8Array): boolean {
-  for (let i = 0; i < b.length; i++) if (b[i] !== 0xff) return false;
-  return true;
 }
 
 function scanState(chip: NorChip): StateScan {

@@ -17,6 +17,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { LAYOUT } from './layout.ts';
 import { crc32 } from '../src/crc32.ts';
+import { isErased } from '../src/bytes.ts';
 import { BOARD_ID, DEV_FIRMWARE_PUBLIC_KEY_HEX } from '../src/image/format.ts';
 import { DEV_TECH_PUBLIC_KEY_HEX } from '../src/service/auth.ts';
 import { TEST_KEY_ID, TEST_PUBLIC_KEY_HEX } from '../src/sph1/keys.ts';
@@ -120,9 +121,7 @@ export function encodeTrust(t: Omit<Trust, 'provisioned'>): Uint8Array {
 }
 
 export function decodeTrust(b: Uint8Array): Trust | { error: string; blank: boolean } {
-  let blank = true;
-  for (let i = 0; i < b.length && blank; i++) blank = b[i] === 0xff;
-  if (blank) return { error: 'not provisioned', blank: true };
+  if (isErased(b)) return { error: 'not provisioned', blank: true };
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
   if (b.length < FIXED + 4 || dv.getUint32(0, true) !== MAGIC || b[4] !== 1)
     return { error: 'provisioning record damaged', blank: false };

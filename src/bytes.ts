@@ -1,4 +1,4 @@
-// Unsigned integers in byte arrays, both byte orders, and byte equality: the one copy for every format (big-endian: the
+// Unsigned integers in byte arrays, both byte orders, byte equality and erased flash: the one copy for every format (big-endian: the
 // ledger, the config record, the SPH1 body, the generator's keys; little-endian: the service
 // protocol). Portable. The image format reads its header through a DataView instead.
 
@@ -40,6 +40,12 @@ export function putU32LE(b: Uint8Array, o: number, v: number): void {
   b[o + 1] = (v >>> 8) & 0xff;
   b[o + 2] = (v >>> 16) & 0xff;
   b[o + 3] = (v >>> 24) & 0xff;
+}
+
+/** Every byte 0xFF: erased flash. */
+export function isErased(b: Uint8Array): boolean {
+  for (let i = 0; i < b.length; i++) if (b[i] !== 0xff) return false;
+  return true;
 }
 
 /** Same length and same bytes; reads every byte whatever differs (hashes and keys are compared with it). */

@@ -10,6 +10,7 @@
 // so marking a slot synced never rewrites it. A torn mark (some bits cleared) counts as synced: the
 // mark is only written after the registry answered.
 import { crc32 } from '../crc32.ts';
+import { isErased } from '../bytes.ts';
 import type { Flash } from '../hal.ts';
 
 export const SLOT = 256;
@@ -33,11 +34,6 @@ function slotCrc(b: Uint8Array): number {
   const c = b.slice(0, 252);
   c[1] = 0xff;
   return crc32(c) >>> 0;
-}
-
-function erased(b: Uint8Array): boolean {
-  for (let i = 0; i < b.length; i++) if (b[i] !== 0xff) return false;
-  return true;
 }
 
 export class Outbox {
@@ -77,7 +73,7 @@ export class Outbox {
     let headSlot = -1;
     for (let i = 0; i < this.slots; i++) {
       const b = this.flash.read(i * SLOT, SLOT);
-      if (erased(b)) {
+      if (isErased(b)) {
         this.seqOf.push(-1);
         continue;
       }
