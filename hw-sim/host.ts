@@ -5,6 +5,7 @@
 // says it is not there.
 import { nobleSign, nobleVerify, type Signer, type Verifier } from '../src/crypto/ed25519.ts';
 import { withDeviceRules } from '../src/crypto/device-rules.ts';
+import { equalBytes } from '../src/bytes.ts';
 import type { StaleReason } from '../tools/build.ts';
 import type { Panel } from './render.ts';
 
@@ -48,8 +49,8 @@ export interface SimHost {
   publicKeyFile(option: string, path: string): Uint8Array;
   /** The display as a PNG image (screenshots). */
   png(panel: Panel, scale?: number): Uint8Array;
-  /** Byte equality done natively, for 100 KiB images (Node: Buffer.compare); else a loop in JS. */
-  sameBytes?(a: Uint8Array, b: Uint8Array): boolean;
+  /** Byte equality, for 100 KiB images: natively where the host can (Node: Buffer.compare). */
+  sameBytes(a: Uint8Array, b: Uint8Array): boolean;
 }
 
 function missing(what: string): never {
@@ -57,6 +58,7 @@ function missing(what: string): never {
 }
 
 const defaults: SimHost = {
+  sameBytes: equalBytes,
   sign: nobleSign,
   verify: withDeviceRules(nobleVerify),
   http: () => missing('the simulated network (blocking HTTP)'),
