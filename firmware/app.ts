@@ -35,7 +35,7 @@ import { SerialDecoder } from '../src/input/serial.ts';
 import { KeyboardWedgeDecoder } from '../src/input/keyboard.ts';
 import { HidPosDecoder } from '../src/input/hid-pos.ts';
 import type { InputEvent } from '../src/input/event.ts';
-import { LedgerError, MARK_KEYPAD, MirroredLedger, markView, readMark, writeMark } from '../src/ledger/index.ts';
+import { LedgerError, MARK_KEYPAD, MirroredLedger, markView, restoreMark, writeMark } from '../src/ledger/index.ts';
 import { loadConfig, keyRingOf, type Config } from '../src/config.ts';
 import { decide, type Verdict } from './decide.ts';
 import { deadlines } from './deadline.ts';
@@ -166,7 +166,7 @@ export class App {
       this.ledger = MirroredLedger.open(flash, { deviceId: this.deviceId });
       this.watchdog.kick(); // opening a full ledger takes ~1 s of QuickJS, a repair ~2 s more
       this.marks = markView(flash);
-      this.markStored = readMark(this.marks);
+      this.markStored = restoreMark(this.marks);
       this.mark = Math.max(this.markStored, this.ledger.latestPaidAtMs);
       this.markMono = this.mono.now();
       const now = this.trustedNow();

@@ -18,4 +18,4 @@ export {
   readLedgerPartition,
   compactMirrored,
 } from './mirror.ts';
-export { readMark, writeMark, MARK_BLOCKS, MARK_RTC, MARK_KEYPAD, MARK_SERVICE } from './time-mark.ts';
+export { readMark, restoreMark, writeMark, MARK_BLOCKS, MARK_RTC, MARK_KEYPAD, MARK_SERVICE } from './time-mark.ts';

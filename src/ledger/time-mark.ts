@@ -1,6 +1,6 @@
 // The persisted high-water mark of trusted time (docs/ledger.md, "Trusted time"): 16-byte records
 // appended to each of two sectors in turn; the highest valid one wins, so a power cut or the loss
-// of one sector keeps the mark. Portable.
+// of one sector keeps the mark, and the boot copies it back to a sector that lacks it. Portable.
 import type { Flash } from '../hal.ts';
 import { crc32Range } from '../crc32.ts';
 
@@ -32,21 +32,35 @@ export function writeMark(flash: Flash, ms: number, source = MARK_RTC): void {
   r[11] = 255;
   const c = crc32Range(r, 0, 12);
   for (let i = 0; i < 4; i++) r[12 + i] = (c >>> (24 - 8 * i)) & 255;
-  for (let s = 0; s < MARK_BLOCKS; s++) {
-    let at = scanBlock(flash, s).free;
-    if (at < 0) {
-      flash.eraseBlock(s);
-      at = 0;
-    }
-    flash.write(r, s * flash.blockLength + at);
-  }
+  for (let s = 0; s < MARK_BLOCKS; s++) append(flash, s, r);
 }
 
-/** The highest valid record of sector `s`, and where the next one goes (-1: full). */
-function scanBlock(flash: Flash, s: number): { max: number; free: number } {
+/**
+ * The mark, as readMark gives it, after copying its record to the sector that lacks it (a write cut
+ * between the two sectors, a lost sector): two copies again, so that one flipped bit cannot lower it.
+ */
+export function restoreMark(flash: Flash): number {
+  const a = scanBlock(flash, 0);
+  const b = scanBlock(flash, 1);
+  if (a.max !== b.max) append(flash, a.max > b.max ? 1 : 0, (a.max > b.max ? a : b).rec!);
+  return Math.max(a.max, b.max);
+}
+
+function append(flash: Flash, s: number, r: Uint8Array): void {
+  let at = scanBlock(flash, s).free;
+  if (at < 0) {
+    flash.eraseBlock(s);
+    at = 0;
+  }
+  flash.write(r, s * flash.blockLength + at);
+}
+
+/** The highest valid record of sector `s` (its value and bytes), and where the next one goes (-1: full). */
+function scanBlock(flash: Flash, s: number): { max: number; rec?: Uint8Array; free: number } {
   const bl = flash.blockLength;
   const b = flash.read(s * bl, bl);
   let max = 0;
+  let rec: Uint8Array | undefined;
   let end = 0;
   for (let o = 0; o + REC <= bl; o += REC) {
     let erased = 255;
@@ -58,7 +72,10 @@ function scanBlock(flash: Flash, s: number): { max: number; free: number } {
     const ms =
       ((b[o + 4] << 8) | b[o + 5]) * 0x100000000 +
       (((b[o + 6] << 24) | (b[o + 7] << 16) | (b[o + 8] << 8) | b[o + 9]) >>> 0);
-    if (ms > max) max = ms;
+    if (ms > max) {
+      max = ms;
+      rec = b.subarray(o, o + REC);
+    }
   }
-  return { max, free: end + REC <= bl ? end : -1 };
+  return { max, rec, free: end + REC <= bl ? end : -1 };
 }

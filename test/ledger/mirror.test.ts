@@ -13,6 +13,7 @@ import {
   markView,
   mirroredEntries,
   readMark,
+  restoreMark,
   writeMark,
   type Payment,
 } from '../../src/ledger/index.ts';
@@ -242,6 +243,46 @@ test('the time mark: the highest record of either sector; a full sector is erase
     const d = clone(c);
     d.bytes[Math.floor(r() * 2 * SECTOR)] ^= 1 << Math.floor(r() * 8);
     assert.is(readMark(markView(d)), t);
+  }
+});
+
+test('restoreMark: after a write cut between the sectors or a lost sector, the boot copies the mark back, so one flipped bit cannot lower it', () => {
+  const c = chip12();
+  let t = 1_790_000_000_000;
+  for (let i = 0; i < 20; i++) writeMark(markView(c), (t += 1000)); // sector 1 nearly full, then erased
+  const probe = clone(c);
+  const ops0 = probe.ops;
+  writeMark(markView(probe), t + 1000);
+  const total = probe.ops - ops0;
+  const r = seeded(11);
+  const damaged: NorFlash[] = [];
+  for (let n = 1; n <= total; n++) {
+    const d = clone(c);
+    d.cutAtOp(n, seeded(n));
+    assert.throws(
+      () => writeMark(markView(d), t + 1000),
+      (e: unknown) => e instanceof PowerCut,
+    );
+    d.powerOn();
+    damaged.push(d);
+  }
+  for (const s of [0, 1]) {
+    const d = clone(c);
+    d.eraseBlock(s);
+    damaged.push(d);
+  }
+  for (const [i, d] of damaged.entries()) {
+    const mark = restoreMark(markView(d));
+    assert.ok(mark === t || mark === t + 1000, `case ${i}: ${mark}`);
+    const ops = d.ops;
+    assert.is(restoreMark(markView(d)), mark);
+    assert.is(d.ops, ops, `case ${i}: a second boot writes nothing`);
+    // Every bit of the two mark sectors, one at a time: the mark stays.
+    for (let k = 0; k < 2 * SECTOR * 8; k += 1 + Math.floor(r() * 3)) {
+      const f = clone(d);
+      f.bytes[k >> 3] ^= 1 << (k & 7);
+      assert.is(readMark(markView(f)), mark, `case ${i}, bit ${k}`);
+    }
   }
 });
 
