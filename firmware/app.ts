@@ -160,6 +160,8 @@ export class App {
     // Wake-ups come from here on, so a hang anywhere below is caught by the watchdog.
     this.timers.set(() => this.guard(() => this.tick()), TICK_MS, TICK_MS);
     this.watchdog.kick();
+    // A configuration torn, damaged or refused is not replaced by the defaults (no registry, demo limits).
+    if (loaded.invalid) return this.halt(TEXT[this.lang].configInvalid);
 
     const flash: Flash = new d.Flash({ partition: 'ledger' });
     try {

@@ -30,6 +30,7 @@ interface Words {
   booting: string;
   emission: string;
   ledgerFull: string;
+  configInvalid: string;
   recordFailed: string;
   checking: string;
   registry: string;
@@ -65,6 +66,7 @@ export const TEXT: Record<Lang, Words> = {
     booting: 'Démarrage…',
     emission: 'émission inconnue',
     ledgerFull: 'registre plein',
+    configInvalid: 'configuration invalide',
     recordFailed: 'paiement non enregistré',
     checking: 'VÉRIFICATION',
     registry: 'Registre central…',
@@ -98,6 +100,7 @@ export const TEXT: Record<Lang, Words> = {
     booting: 'Starting…',
     emission: 'unknown emission',
     ledgerFull: 'ledger full',
+    configInvalid: 'invalid configuration',
     recordFailed: 'payment not recorded',
     checking: 'CHECKING',
     registry: 'Central registry…',

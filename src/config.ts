@@ -21,7 +21,7 @@ import { fromHex } from './hex.ts';
 import type { Flash } from './hal.ts';
 import type { Lang } from './i18n.ts';
 import { TEST_KEY_ID, TEST_PUBLIC_KEY_HEX, type KeyRing } from './sph1/keys.ts';
-import { getU32BE, putU32BE } from './bytes.ts';
+import { getU32BE, isErased, putU32BE } from './bytes.ts';
 
 export interface EmissionConfig {
   emission: number;
@@ -232,33 +232,41 @@ export interface LoadedConfig {
   /** `flash` (sector index), or `defaults` with why. */
   source: string;
   seq: number;
+  /** No valid record, and a sector that is not blank (a torn write, damage, a record refused): never run on defaults. */
+  invalid?: boolean;
 }
 
 /** Reads the newest valid record of the config partition; defaults when none. Never throws on content. */
 export function loadConfig(flash: Flash, production: boolean): LoadedConfig {
   const sectors = Math.min(2, Math.floor(flash.size / flash.blockLength));
   let best: LoadedConfig | undefined;
+  let invalid = false;
   const errors: string[] = [];
   for (let s = 0; s < sectors; s++) {
-    const d = decodeConfig(
-      flash.read(s * flash.blockLength, Math.min(flash.blockLength, CONFIG_RECORD_MAX)),
-      production,
-    );
+    const b = flash.read(s * flash.blockLength, Math.min(flash.blockLength, CONFIG_RECORD_MAX));
+    const d = decodeConfig(b, production);
     if ('error' in d) {
+      invalid = invalid || !isErased(b);
       errors.push(`sector ${s}: ${d.error}`);
       continue;
     }
     if (!best || d.seq > best.seq) best = { config: d.config, source: `flash sector ${s}`, seq: d.seq };
   }
-  return best ?? { config: defaultConfig(production), source: `defaults (${errors.join('; ')})`, seq: 0 };
+  return best ?? { config: defaultConfig(production), source: `defaults (${errors.join('; ')})`, seq: 0, invalid };
 }
 
-/** Writes `cfg` into the sector not holding the current record, so a power cut keeps the old one. */
+/**
+ * Writes `cfg` into both sectors, the one not holding the current record first, so a power cut keeps
+ * the old or the new record whole, and once done one damaged sector leaves the same record in the other.
+ */
 export function storeConfig(flash: Flash, cfg: Config, production: boolean): void {
   const cur = loadConfig(flash, production);
   const sectors = Math.min(2, Math.floor(flash.size / flash.blockLength));
-  const curSector = cur.seq === 0 ? -1 : Number(cur.source.replace(/\D+/g, ''));
-  const target = sectors < 2 ? 0 : curSector === 0 ? 1 : 0;
-  flash.eraseBlock(target);
-  flash.write(encodeConfig(cfg, cur.seq + 1), target * flash.blockLength);
+  const first = sectors > 1 && cur.source === 'flash sector 0' ? 1 : 0;
+  const rec = encodeConfig(cfg, cur.seq + 1);
+  for (let i = 0; i < sectors; i++) {
+    const s = i === 0 ? first : 1 - first;
+    flash.eraseBlock(s);
+    flash.write(rec, s * flash.blockLength);
+  }
 }

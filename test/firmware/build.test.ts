@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { verifyImage, DEV_FIRMWARE_PUBLIC_KEY_HEX } from '../../src/image/format.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
-import { boot, bundleText, chipWith, flat, scanSerial, ticket, ROOT_DIR } from './harness.ts';
+import { boot, bundleText, chipWith, flat, scanSerial, testConfig, ticket, ROOT_DIR } from './harness.ts';
 import { saphir } from '../cli/run-cli.ts';
 
 import * as mod from '../../tools/build.ts';
@@ -106,13 +106,22 @@ test('production build: needs a key file, signs with it, never trusts the test k
   assert.ok(verifyImage(img, publicKeyOf(seed)).ok);
   assert.not.ok(verifyImage(img, fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX)).ok);
 
-  // The test configuration trusts key 0: a production firmware refuses that config and trusts nothing.
-  const sim = await boot(chipWith(), { bundle: readFileSync(out.bundlePath, 'utf8') });
+  const bundle = readFileSync(out.bundlePath, 'utf8');
+  // The test configuration trusts key 0: a production firmware refuses that config and halts (no defaults).
+  const refused = await boot(chipWith(), { bundle });
   try {
     assert.ok(
-      sim.periph!.logs.some((l) => /config defaults .*test key id 0/.test(l)),
-      sim.periph!.logs.join('\n'),
+      refused.periph!.logs.some((l) => /config defaults .*test key id 0/.test(l)),
+      refused.periph!.logs.join('\n'),
     );
+    assert.match(flat(refused.screen), /^ERREUR \| configuration \| invalide/);
+  } finally {
+    refused.dispose();
+  }
+  // Without key 0 in it, the configuration is taken, and a code signed with the test key is unknown.
+  const sim = await boot(chipWith(testConfig({ keys: [] })), { bundle });
+  try {
+    assert.match(flat(sim.screen), /PRÊT/);
     await scanSerial(sim, ticket({ number: 1, prizeEur: 150 }));
     assert.match(flat(sim.screen), /^NON VALIDE \| clé de signature \| inconnue/);
   } finally {

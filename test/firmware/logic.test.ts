@@ -20,6 +20,7 @@ import { BEEPS, LEDS } from '../../src/signals.ts';
 import type { CheckResult } from '../../src/sph1/check.ts';
 import { partitionOf } from './harness.ts';
 import { NorFlash } from '../../hw-sim/nor-flash.ts';
+import { LAYOUT } from '../../hw-sim/layout.ts';
 
 const ticket = { game: 0x250, emission: 1, block: 2, number: 3, keyId: 0 };
 const win = (prizeEur: number): CheckResult => ({ status: 'win', prizeEur, reason: null, ticket });
@@ -155,6 +156,52 @@ test('config on flash: defaults when empty, newest record wins, a torn rewrite k
   assert.throws(() => storeConfig(flash, { ...a, payoutLimitEur: 999 }, false));
   chip.powerOn();
   assert.is(loadConfig(flash, false).config.payoutLimitEur, 200);
+});
+
+const CONFIG_AT = LAYOUT.config.offset;
+
+test('config on flash: both sectors hold the newest record, so a cut or one damaged sector never brings back an older one nor the defaults', () => {
+  const a = { ...defaultConfig(false), payoutLimitEur: 100 };
+  const fresh = () => {
+    const chip = new NorFlash();
+    const flash = partitionOf(chip, 'config');
+    storeConfig(flash, a, false);
+    storeConfig(flash, { ...a, payoutLimitEur: 200 }, false);
+    return { chip, flash };
+  };
+  const { flash: f0 } = fresh();
+  const bl = f0.blockLength;
+  // One flipped bit in either sector's record: the other holds the same record.
+  for (const s of [0, 1])
+    for (const at of [0, 7, 20, 60]) {
+      const { chip, flash } = fresh();
+      chip.bytes[CONFIG_AT + s * bl + at] ^= 4;
+      const l = loadConfig(flash, false);
+      assert.is(l.config.payoutLimitEur, 200, `sector ${s} byte ${at}: ${l.source}`);
+    }
+  // A cut at each operation of a store: the old or the new record, whole, never the defaults.
+  for (let n = 1; n <= 4; n++) {
+    const { chip, flash } = fresh();
+    chip.cutAtOp(n);
+    assert.throws(() => storeConfig(flash, { ...a, payoutLimitEur: 300 }, false));
+    chip.powerOn();
+    const l = loadConfig(flash, false);
+    assert.ok([200, 300].includes(l.config.payoutLimitEur), `cut at ${n}: ${l.source}`);
+    assert.not.ok(l.invalid);
+  }
+  // Nothing valid: blank is the defaults; a torn first store or damage in both is `damaged`.
+  const blank = new NorFlash();
+  assert.not.ok(loadConfig(partitionOf(blank, 'config'), false).invalid);
+  const torn = new NorFlash();
+  torn.cutAtOp(2);
+  assert.throws(() => storeConfig(partitionOf(torn, 'config'), a, false));
+  torn.powerOn();
+  const t = loadConfig(partitionOf(torn, 'config'), false);
+  assert.ok(t.invalid, t.source);
+  const { chip, flash } = fresh();
+  chip.bytes[CONFIG_AT + 30] ^= 1;
+  chip.bytes[CONFIG_AT + bl + 30] ^= 1;
+  assert.ok(loadConfig(flash, false).invalid);
 });
 
 test('deadlines: closing + 30 days, next working day, end at Paris midnight', () => {
