@@ -11,8 +11,13 @@
 //   `close` forgets the object, and a disposed device throws `device reset` on every HAL call.
 // What it cannot keep: no heap figure (heapUsed() is undefined) and no interrupt of a hung call (a
 // call that ran past the deadline is reported `interrupted` once it returns).
+// What it adds: `globalThis.__hostEd25519`, the host's verifier under the device's rules, which only
+// the fault explorer's build of the bundle calls (docs/explorer.md, "Engines").
 import type { Device } from '../src/hal.ts';
 import { VM_LIMITS, constructorsOf, methodsOf, type HeapStats, type QjsFault } from './qjs-host.ts';
+import { simHost } from './host.ts';
+import { deviceVerify } from '../firmware/verify.ts';
+import { publicKeyProblem } from '../src/crypto/device-rules.ts';
 
 export interface V8StartOptions {
   bundle: string;
@@ -22,6 +27,18 @@ export interface V8StartOptions {
 }
 
 type Fn = (...a: unknown[]) => unknown;
+
+/**
+ * The firmware's own verification, answered by the host: the host's native library where it says yes
+ * (sound for a key the device accepts), else firmware/verify.ts itself, run here, whose tables and
+ * last answers outlive the device's resets.
+ */
+function hostEd25519(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
+  const fast = simHost().fastVerify;
+  if (fast && signature.length === 64 && publicKeyProblem(publicKey) === null && fast(signature, message, publicKey))
+    return true;
+  return deviceVerify(signature, message, publicKey);
+}
 
 /** One compiled factory per bundle text: each boot runs it again, so every boot has fresh state. */
 const factories = new Map<string, (g: object) => void>();
@@ -78,6 +95,8 @@ export class V8Device {
   static async start(opts: V8StartOptions): Promise<V8Device> {
     const d = new V8Device(opts);
     d.global.device = d.makeDevice();
+    // For a bundle built to ask for it (tools/build.ts hostEd25519Bundle; the shipped one never does).
+    d.global.__hostEd25519 = hostEd25519;
     const boot = factoryOf(opts.bundle);
     d.enter('boot', () => boot(d.global));
     return d;

@@ -135,12 +135,16 @@ export const FIRMWARE_ESBUILD: BuildOptions = {
   logLevel: 'silent',
 };
 
-function firmwareOptions(production: boolean): BuildOptions {
+function firmwareOptions(production: boolean, hostEd25519 = false): BuildOptions {
   return {
     ...FIRMWARE_ESBUILD,
     metafile: true,
     write: false,
-    define: { __VERSION__: JSON.stringify(packageVersion()), __PRODUCTION__: String(production) },
+    define: {
+      __VERSION__: JSON.stringify(packageVersion()),
+      __PRODUCTION__: String(production),
+      __HOST_ED25519__: String(hostEd25519),
+    },
   };
 }
 
@@ -166,11 +170,12 @@ interface BundleOpts {
   write: boolean;
   entry: string;
   cameraText?: string;
+  hostEd25519?: boolean;
 }
 
-async function bundle({ production, camera, write, entry, cameraText }: BundleOpts) {
+async function bundle({ production, camera, write, entry, cameraText, hostEd25519 }: BundleOpts) {
   const r = await esbuild({
-    ...firmwareOptions(production),
+    ...firmwareOptions(production, hostEd25519),
     entryPoints: [entry],
     sourcemap: write ? 'external' : false,
     outfile: join(DIST, 'saphir-fw.js'),
@@ -179,6 +184,24 @@ async function bundle({ production, camera, write, entry, cameraText }: BundleOp
   const js = r.outputFiles!.find((f) => f.path.endsWith('.js'))!;
   const map = r.outputFiles!.find((f) => f.path.endsWith('.map'));
   return { js: js.contents, map: map?.contents, metafile: r.metafile! };
+}
+
+/**
+ * The development bundle as firmware/dist/saphir-fw.js, from the same sources, with its Ed25519 curve
+ * work asked of the host (`globalThis.__hostEd25519`, which hw-sim/v8-host.ts provides): the fault
+ * explorer's v8 runs (docs/explorer.md). Never packed into an image.
+ */
+export async function hostEd25519Bundle(): Promise<string> {
+  const cam = await cameraModule(false);
+  const r = await bundle({
+    production: false,
+    camera: true,
+    write: false,
+    entry: join(ROOT, 'firmware', 'main.ts'),
+    cameraText: cam.text,
+    hostEd25519: true,
+  });
+  return new TextDecoder().decode(r.js);
 }
 
 function sizesOf(metafile: Metafile): Record<string, number> {

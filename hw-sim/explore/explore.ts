@@ -5,6 +5,7 @@ import { ddmin } from './ddmin.ts';
 import { CONFIG_INT_LIMITS, CONFIG_YAML_NAMES, type ConfigIntField } from '../../src/config-schema.ts';
 import { stringify } from 'yaml';
 import { Simulator, bootChip, ensureBundle, type SimVariant } from '../sim.ts';
+import { hostEd25519Bundle } from '../../tools/build.ts';
 import { bootInfo } from '../bootloader.ts';
 import { runScenario, simulatorFor } from '../runner.ts';
 import { parseScenario, type Scenario, type Step } from '../scenario.ts';
@@ -38,6 +39,14 @@ export interface ExploreOptions extends ScheduleOptions {
   variant?: SimVariant;
   /** Under `v8`: schedules whose index is a multiple of this run on QuickJS (default 32; 0: none). */
   quickjsEvery?: number;
+  /**
+   * Under `v8`, with the default bundle: `host` (default) runs it as built to ask the host for its
+   * Ed25519 curve work (tools/build.ts hostEd25519Bundle), `firmware` runs it as shipped, curve work
+   * and all. QuickJS always runs `bundle` untouched, and has the last word on every violation.
+   */
+  ed25519?: 'host' | 'firmware';
+  /** The bundle the v8 runs take (set from `ed25519`); default `bundle`. */
+  v8Bundle?: string;
 }
 
 /** The engine schedule `index` runs on. */
@@ -280,6 +289,20 @@ export async function runOps(
 }
 
 let defaultBundle: string | undefined;
+let hostBundle: Promise<string> | undefined;
+
+/**
+ * `o` with its bundles: `bundle` (default: the shipped one, checked against the sources once per
+ * process) and, for the shipped one on v8 unless `ed25519` is `firmware`, `v8Bundle`, its host-Ed25519
+ * build (built once per process). A bundle of other sources (a planted defect) runs as it is.
+ */
+export async function withBundles(o: ExploreOptions): Promise<ExploreOptions> {
+  if (o.v8Bundle !== undefined) return o;
+  const shipped = (defaultBundle ??= ensureBundle());
+  const bundle = o.bundle ?? shipped;
+  const host = o.ed25519 !== 'firmware' && (o.variant ?? 'v8') === 'v8' && bundle === shipped;
+  return { ...o, bundle, v8Bundle: host ? await (hostBundle ??= hostEd25519Bundle()) : undefined };
+}
 
 /** Runs schedule (seed, index); on a violation, shrinks it and writes its scenario text. */
 export async function exploreOne(
@@ -288,11 +311,11 @@ export async function exploreOne(
   o: ExploreOptions = {},
 ): Promise<ScheduleResult> {
   const wall = performance.now();
-  // The default bundle is found (and its freshness checked against the sources) once per process.
-  if (o.bundle === undefined) o = { ...o, bundle: (defaultBundle ??= ensureBundle()) };
+  o = await withBundles(o);
   const s = makeSchedule(seed, index, o);
   const engine = engineOf(index, o);
-  const run = await runOps(s, s.ops, o.bundle, engine);
+  const bundle = engine === 'v8' ? (o.v8Bundle ?? o.bundle) : o.bundle;
+  const run = await runOps(s, s.ops, bundle, engine);
   let onQuickjs: boolean | undefined;
   if (run.violation && engine === 'v8') {
     // The device's engine has the last word: QuickJS's violation is the one reported when it agrees.
@@ -321,7 +344,7 @@ export async function exploreOne(
     wallMs: 0,
   };
   if (run.violation && o.shrink !== false) {
-    const { ops, violation, runs } = await shrink(s, run.violation, o.bundle, o.shrinkRuns ?? 300, engine);
+    const { ops, violation, runs } = await shrink(s, run.violation, bundle, o.shrinkRuns ?? 300, engine);
     const yaml = scenarioYaml(s, ops, violation);
     const reproduces = await replays(yaml, violation, o.bundle);
     res.violation = violation;

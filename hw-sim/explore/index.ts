@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startWorkers, runOrdered, workerCount } from '../../tools/worker-pool.ts';
-import { exploreOne, type ScheduleResult } from './explore.ts';
+import { exploreOne, withBundles, type ScheduleResult } from './explore.ts';
 import type { Gate } from './menu.ts';
 import type { SimVariant } from '../sim.ts';
 import '../node-host.ts';
@@ -27,6 +27,8 @@ export interface ExploreRun {
   /** The engine (default v8, with every `quickjsEvery`-th schedule on QuickJS): ExploreOptions. */
   variant?: SimVariant;
   quickjsEvery?: number;
+  /** Under v8: the host's Ed25519 (default) or the firmware's own curve work: ExploreOptions. */
+  ed25519?: 'host' | 'firmware';
   /** Where failing schedules are written (none when undefined). */
   outDir?: string;
   /** Stop after this many violations (default: run all). */
@@ -68,6 +70,8 @@ export interface ExploreSummary {
   gates: Gate[];
   /** Schedules by the engine they ran on. */
   engines: Record<string, number>;
+  /** Who did the v8 runs' Ed25519 curve work (ExploreOptions.ed25519); unset when none ran on v8. */
+  v8Ed25519?: 'host' | 'firmware';
 }
 
 /** A summary before any schedule. */
@@ -146,7 +150,8 @@ export async function explore(o: ExploreRun): Promise<ExploreSummary> {
     tally(s, r, t0, o.outDir, 'explore');
     o.onResult?.(r, s);
   };
-  const opts = {
+  // Built once here, so the workers do not each build the v8 bundle.
+  const opts = await withBundles({
     gates: o.gates ?? [],
     bundle: o.bundle,
     shrink: o.shrink !== false,
@@ -155,7 +160,9 @@ export async function explore(o: ExploreRun): Promise<ExploreSummary> {
     noCamera: o.noCamera,
     variant: o.variant,
     quickjsEvery: o.quickjsEvery,
-  };
+    ed25519: o.ed25519,
+  });
+  if ((o.variant ?? 'v8') === 'v8') s.v8Ed25519 = opts.v8Bundle ? 'host' : 'firmware';
   await runSchedules<ScheduleResult>({
     ...o,
     first,

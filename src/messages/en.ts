@@ -435,9 +435,10 @@ export const en = {
       `${perS.toFixed(1)} schedules/s, ${stepsPerS.toFixed(0)} steps/s. ${violations} violation(s).`,
     failure: 'invariant',
     variant: '--variant of --explore must be v8, quickjs or quickjs-ng',
-    engines: (e: Record<string, number>) =>
+    ed25519: '--ed25519 of --explore must be host or firmware',
+    engines: (e: Record<string, number>, ed25519?: 'host' | 'firmware') =>
       `Engines: ${Object.entries(e)
-        .map(([k, n]) => `${n} on ${k}`)
+        .map(([k, n]) => `${n} on ${k}${k === 'v8' && ed25519 === 'host' ? ' (Ed25519 by the host)' : ''}`)
         .join(', ')}.`,
     updates: (u: Record<string, number>) =>
       `Updates: ${u.service ?? 0} over the service port (${u['service-cut'] ?? 0} cut, ${u['service-resumed'] ?? 0} resumed from the chunks held, ${u['service-installed'] ?? 0} installed), ${u.direct ?? 0} installed at once.`,
@@ -539,7 +540,8 @@ Exit 0, 1 on an error, 2 on a usage error.`,
   --explore N [--seed S] [--index I] [--jobs J] [--json] [--out DIR] [--faults GROUPS]
                           the fault explorer: N random schedules checked by a model (docs/explorer.md); exit 1 on a violation.
                           It runs the bundle on v8 with one schedule in 32 on QuickJS (--quickjs-every K, 0: none),
-                          and replays every violation on QuickJS; --variant quickjs runs them all on QuickJS
+                          and replays every violation on QuickJS; --variant quickjs runs them all on QuickJS.
+                          On v8 the host does the Ed25519 curve work (--ed25519 firmware: the firmware's own)
   --explore N --fleet [--devices K]   fleet schedules: 2–4 devices (K) sharing one embedded registry,
                           network cuts, registry restarts; the fleet invariants (docs/explorer.md)
   --firmware-key HEX|FILE provision the device with this firmware public key (a production device

@@ -438,9 +438,10 @@ export const fr: Messages = {
       `${perS.toFixed(1)} programmes/s, ${stepsPerS.toFixed(0)} étapes/s. ${violations} violation(s).`,
     failure: 'invariant',
     variant: '--variant de --explore vaut v8, quickjs ou quickjs-ng',
-    engines: (e: Record<string, number>) =>
+    ed25519: '--ed25519 de --explore vaut host ou firmware',
+    engines: (e: Record<string, number>, ed25519?: 'host' | 'firmware') =>
       `Moteurs : ${Object.entries(e)
-        .map(([k, n]) => `${n} sous ${k}`)
+        .map(([k, n]) => `${n} sous ${k}${k === 'v8' && ed25519 === 'host' ? ' (Ed25519 par l’hôte)' : ''}`)
         .join(', ')}.`,
     updates: (u: Record<string, number>) =>
       `Mises à jour : ${u.service ?? 0} par le port de service (${u['service-cut'] ?? 0} coupées, ${u['service-resumed'] ?? 0} reprises sur les blocs reçus, ${u['service-installed'] ?? 0} installées), ${u.direct ?? 0} installées d’un coup.`,
@@ -545,7 +546,8 @@ URL ; l'appareil les marque transmis. Sortie 0, 1 pour une erreur, 2 pour une er
                           l'explorateur de pannes : N scénarios aléatoires vérifiés par un modèle (docs/explorer.md) ;
                           sortie 1 sur une violation. Il exécute le bundle sous v8, un programme sur 32 sous QuickJS
                           (--quickjs-every K, 0 : aucun), et rejoue chaque violation sous QuickJS ;
-                          --variant quickjs les exécute tous sous QuickJS
+                          --variant quickjs les exécute tous sous QuickJS. Sous v8, l'hôte fait les calculs
+                          Ed25519 sur la courbe (--ed25519 firmware : ceux du firmware)
   --explore N --fleet [--devices K]   scénarios de flotte : 2 à 4 appareils (K) partageant un registre
                           intégré, coupures réseau, redémarrages du registre ; invariants de flotte (docs/explorer.md)
   --firmware-key HEX|FICHIER  provisionner l'appareil avec cette clé publique firmware (un appareil de

@@ -3,27 +3,69 @@
 // on both engines must show the same screens, log lines and verdicts of the model, step for step.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { makeSchedule, runOps } from '../../hw-sim/explore/explore.ts';
+import { makeSchedule, runOps, withBundles } from '../../hw-sim/explore/explore.ts';
 import { GATES } from '../../hw-sim/explore/menu.ts';
+import { simHost, useSimHost } from '../../hw-sim/host.ts';
+import { verifyStats } from '../../firmware/verify.ts';
 import '../../hw-sim/node-host.ts';
 
-test('v8 and QuickJS run the same schedules to the same screens, logs and model verdicts', async () => {
+/** A trace with each image hash (boot screen: 12 digits, boot log: 16) named by its order of appearance. */
+function imagesNamed(lines: string[]): string[] {
+  const names = new Map<string, string>();
+  return lines.map((l) =>
+    l.replace(/\b(img|image) ([0-9a-f]{12})([0-9a-f]{4})?\b/g, (_m, w: string, h: string) => {
+      if (!names.has(h)) names.set(h, `#${names.size}`);
+      return `${w} ${names.get(h)}`;
+    }),
+  );
+}
+
+test('v8 (shipped bundle, and its host-Ed25519 build) and QuickJS run the same schedules to the same screens, logs and model verdicts', async () => {
+  const { bundle, v8Bundle } = await withBundles({});
+  assert.ok(v8Bundle && v8Bundle !== bundle, 'the v8 runs take the host-Ed25519 build by default');
+  assert.not.ok(bundle!.includes('__hostEd25519'), 'the shipped bundle never asks the host');
+  const fast = simHost().fastVerify!;
+  let asked = 0;
+  useSimHost({ fastVerify: (s, m, k) => (asked++, fast(s, m, k)) });
   let steps = 0;
-  for (let i = 0; i < 5; i++) {
-    const s = makeSchedule('engines', i, { maxOps: 70, gates: [...GATES] });
-    const q: string[] = [];
-    const v: string[] = [];
-    const rq = await runOps(s, s.ops, undefined, 'quickjs', q);
-    const rv = await runOps(s, s.ops, undefined, 'v8', v);
-    const at = q.findIndex((line, k) => line !== v[k]);
-    assert.is(at, q.length === v.length ? -1 : at, `schedule ${i}, line ${at}: quickjs «${q[at]}», v8 «${v[at]}»`);
-    assert.is(v.length, q.length, `schedule ${i}: as many screens and log lines`);
-    assert.equal(rv.violation, rq.violation, `schedule ${i}: the same verdict`);
-    assert.is(rv.steps, rq.steps);
-    assert.ok(q.length > 20, `schedule ${i} showed something (${q.length} lines)`);
-    steps += rq.steps;
+  let hostComputed = 0;
+  try {
+    for (let i = 0; i < 5; i++) {
+      const s = makeSchedule('engines', i, { maxOps: 70, gates: [...GATES] });
+      const q: string[] = [];
+      const rq = await runOps(s, s.ops, bundle, 'quickjs', q);
+      for (const [name, b] of [
+        ['v8', bundle],
+        ['v8, host Ed25519', v8Bundle],
+      ] as const) {
+        const v: string[] = [];
+        const before = asked;
+        const computed = verifyStats.computed;
+        const rv = await runOps(s, s.ops, b, 'v8', v);
+        if (b === bundle) assert.is(asked, before, 'the shipped bundle does its own curve work');
+        else assert.ok(asked > before, `schedule ${i}: ${name} asked the host`);
+        hostComputed += verifyStats.computed - computed;
+        // The host build is another text: its images' hashes differ (boot screen, boot log), not their order.
+        const [qq, vv] = b === bundle ? [q, v] : [imagesNamed(q), imagesNamed(v)];
+        const at = qq.findIndex((line, k) => line !== vv[k]);
+        assert.is(
+          at,
+          q.length === v.length ? -1 : at,
+          `schedule ${i}, ${name}, line ${at}: quickjs «${qq[at]}», v8 «${vv[at]}»`,
+        );
+        assert.is(v.length, q.length, `schedule ${i}, ${name}: as many screens and log lines`);
+        assert.equal(rv.violation, rq.violation, `schedule ${i}, ${name}: the same verdict`);
+        assert.is(rv.steps, rq.steps);
+      }
+      assert.ok(q.length > 20, `schedule ${i} showed something (${q.length} lines)`);
+      steps += rq.steps;
+    }
+  } finally {
+    useSimHost({ fastVerify: fast });
   }
   assert.ok(steps > 150, `${steps} steps compared`);
+  // A no of the host's library is decided by firmware/verify.ts run by the host (forged, mutated codes).
+  assert.ok(hostComputed > 0, "the host ran the firmware's verify for a no");
 });
 
 test.run();

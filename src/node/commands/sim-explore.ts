@@ -22,6 +22,7 @@ export interface ExploreArgs {
   devices?: string;
   variant?: string;
   'quickjs-every'?: string;
+  ed25519?: string;
   lang: Lang;
 }
 
@@ -112,16 +113,20 @@ export async function exploreCommand(a: ExploreArgs): Promise<number> {
   if (variant !== 'v8' && variant !== 'quickjs' && variant !== 'quickjs-ng')
     throw new UsageError((m) => m.explore.variant);
   const quickjsEvery = a['quickjs-every'] === undefined ? undefined : intOf(a['quickjs-every'], '--quickjs-every', 0);
+  const ed25519 = a.ed25519;
+  if (ed25519 !== undefined && ed25519 !== 'host' && ed25519 !== 'firmware')
+    throw new UsageError((m) => m.explore.ed25519);
   const run = runArgs(a);
   const show = presenter(a, run.count, run.seed, INVARIANTS);
-  const s = await explore({ ...run, gates, variant, quickjsEvery, onResult: show.onResult });
+  const s = await explore({ ...run, gates, variant, quickjsEvery, ed25519, onResult: show.onResult });
   return show.finish(
     s,
     (f) =>
       `saphir sim --explore 1 --seed ${f.seed} --index ${f.index}${gates.length ? ` --faults ${gates.join(',')}` : ''}` +
       (a.variant ? ` --variant ${a.variant}` : '') +
-      (a['quickjs-every'] ? ` --quickjs-every ${a['quickjs-every']}` : ''),
-    messages(a.lang).explore.engines(s.engines) +
+      (a['quickjs-every'] ? ` --quickjs-every ${a['quickjs-every']}` : '') +
+      (ed25519 ? ` --ed25519 ${ed25519}` : ''),
+    messages(a.lang).explore.engines(s.engines, s.v8Ed25519) +
       '\n' +
       (Object.keys(s.updates).length ? messages(a.lang).explore.updates(s.updates) + '\n' : ''),
   );
@@ -130,8 +135,10 @@ export async function exploreCommand(a: ExploreArgs): Promise<number> {
 /** `--explore N --fleet`: fleet schedules, checked by the fleet model (docs/explorer.md, "Fleet mode"). */
 async function fleetCommand(a: ExploreArgs): Promise<number> {
   if (a.faults !== undefined) throw new UsageError('--faults is for single-device schedules, not --fleet');
-  if (a.variant !== undefined || a['quickjs-every'] !== undefined)
-    throw new UsageError('--variant and --quickjs-every are for single-device schedules: the fleet runs QuickJS');
+  if (a.variant !== undefined || a['quickjs-every'] !== undefined || a.ed25519 !== undefined)
+    throw new UsageError(
+      '--variant, --quickjs-every and --ed25519 are for single-device schedules: the fleet runs QuickJS',
+    );
   const devices = a.devices === undefined ? undefined : intOf(a.devices, '--devices', 2, 4);
   const run = runArgs(a);
   const show = presenter(a, run.count, run.seed, FLEET_INVARIANTS);

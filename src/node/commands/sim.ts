@@ -53,6 +53,7 @@ export async function run(args: string[]): Promise<number> {
     open: { type: 'boolean' },
     explore: { type: 'string' },
     'quickjs-every': { type: 'string' },
+    ed25519: { type: 'string' },
     seed: { type: 'string' },
     index: { type: 'string' },
     jobs: { type: 'string' },
