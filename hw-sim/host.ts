@@ -38,8 +38,6 @@ export interface SimHost {
   sign: Signer;
   /** The device's verdict on a signature (RFC 8032 strict, cofactored, small-order keys refused). */
   verify: Verifier;
-  /** A native verifier whose yes is the device's for a key it accepts, and whose no proves nothing (Node: node:crypto or libsodium). */
-  fastVerify?: Verifier;
   /** A blocking HTTP client for one simulated network (`SimOptions.registry`). */
   http(): BlockingHttp;
   /** The firmware bundle's text, for a simulator given none (firmware/dist/saphir-fw.js, built when stale). */

@@ -7,7 +7,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { useSimHost } from './host.ts';
 import { SyncHttp } from './sync-http.ts';
 import { drawPng } from './png.ts';
-import { hostVerify, nodeSign, nodeVerify } from '../tools/node-crypto.ts';
+import { hostVerify, nodeSign } from '../tools/node-crypto.ts';
 import { ensureBuiltSync, type StaleReason } from '../tools/build.ts';
 import { IMAGE_PATH } from '../tools/paths.ts';
 import { publicKeyFrom as publicKeyArg } from '../tools/key-files.ts';
@@ -38,7 +38,6 @@ useSimHost({
   sameBytes: (a, b) => a.length === b.length && Buffer.compare(a, b) === 0,
   sign: nodeSign,
   verify: hostVerify,
-  fastVerify: nodeVerify,
   http: () => new SyncHttp(),
   bundle: ensureBundle,
   image: ensureImage,

@@ -16,8 +16,6 @@
 import type { Device } from '../src/hal.ts';
 import { VM_LIMITS, constructorsOf, methodsOf, type HeapStats, type QjsFault } from './qjs-host.ts';
 import { simHost } from './host.ts';
-import { toHex } from '../src/hex.ts';
-import { publicKeyProblem } from '../src/crypto/device-rules.ts';
 
 export interface V8StartOptions {
   bundle: string;
@@ -27,28 +25,6 @@ export interface V8StartOptions {
 }
 
 type Fn = (...a: unknown[]) => unknown;
-
-/** The host's last answers for signatures its native library refused, by their bytes (forged codes come back). */
-const refused = new Map<string, boolean>();
-
-/**
- * The firmware's verification, answered by the host under the device's rules: the host's native
- * library where it says yes (sound for a key the device accepts), else SimHost.verify (its rules
- * decide a no), remembered across the device's resets.
- */
-function hostEd25519(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
-  const fast = simHost().fastVerify;
-  if (fast && signature.length === 64 && publicKeyProblem(publicKey) === null && fast(signature, message, publicKey))
-    return true;
-  const id = toHex(signature) + toHex(publicKey) + toHex(message);
-  let ok = refused.get(id);
-  if (ok === undefined) {
-    ok = simHost().verify(signature, message, publicKey);
-    if (refused.size >= 4096) refused.clear();
-    refused.set(id, ok);
-  }
-  return ok;
-}
 
 /** One compiled factory per bundle text: each boot runs it again, so every boot has fresh state. */
 const factories = new Map<string, (g: object) => void>();
@@ -105,8 +81,9 @@ export class V8Device {
   static async start(opts: V8StartOptions): Promise<V8Device> {
     const d = new V8Device(opts);
     d.global.device = d.makeDevice();
-    // For a bundle built to ask for it (tools/build.ts hostEd25519Bundle; the shipped one never does).
-    d.global.__hostEd25519 = hostEd25519;
+    // For a bundle built to ask for it (tools/build.ts hostEd25519Bundle; the shipped one never does):
+    // the device's rules at the host's speed (Node: its native library, noble deciding a no).
+    d.global.__hostEd25519 = simHost().verify;
     const boot = factoryOf(opts.bundle);
     d.enter('boot', () => boot(d.global));
     return d;

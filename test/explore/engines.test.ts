@@ -23,10 +23,17 @@ test('v8 (shipped bundle, and its host-Ed25519 build) and QuickJS run the same s
   const { bundle, v8Bundle } = await withBundles({});
   assert.ok(v8Bundle && v8Bundle !== bundle, 'the v8 runs take the host-Ed25519 build by default');
   assert.not.ok(bundle!.includes('__hostEd25519'), 'the shipped bundle never asks the host');
-  const { fastVerify: fast, verify } = simHost();
+  const { verify } = simHost();
   let asked = 0;
-  let decided = 0;
-  useSimHost({ fastVerify: (s, m, k) => (asked++, fast!(s, m, k)), verify: (s, m, k) => (decided++, verify(s, m, k)) });
+  let refused = 0;
+  useSimHost({
+    verify: (s, m, k) => {
+      asked++;
+      const ok = verify(s, m, k);
+      if (!ok) refused++;
+      return ok;
+    },
+  });
   let steps = 0;
   try {
     for (let i = 0; i < 5; i++) {
@@ -58,11 +65,11 @@ test('v8 (shipped bundle, and its host-Ed25519 build) and QuickJS run the same s
       steps += rq.steps;
     }
   } finally {
-    useSimHost({ fastVerify: fast, verify });
+    useSimHost({ verify });
   }
   assert.ok(steps > 150, `${steps} steps compared`);
-  // A no of the host's native library is decided under the device's rules (forged, mutated codes).
-  assert.ok(decided > 0, "the device's rules decided a no");
+  // The host answered no too, under the device's rules (forged, mutated codes).
+  assert.ok(refused > 0, 'the host refused a signature');
 });
 
 test.run();
