@@ -8,6 +8,7 @@ interface SodiumNative {
   crypto_sign_seed_keypair(pk: Uint8Array, sk: Uint8Array, seed: Uint8Array): void;
   crypto_sign_detached(sig: Uint8Array, msg: Uint8Array, sk: Uint8Array): void;
   crypto_sign_verify_detached(sig: Uint8Array, msg: Uint8Array, pk: Uint8Array): boolean;
+  crypto_core_ed25519_is_valid_point(p: Uint8Array): boolean;
 }
 
 export interface SodiumEd25519 {
@@ -22,6 +23,11 @@ export interface SodiumEd25519 {
    * ([S]B − [k]A encodes to R). It accepts a subset of what RFC 8032's cofactored check accepts.
    */
   verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean;
+  /**
+   * Whether `point` is the canonical encoding of a point of the prime-order subgroup, not the identity
+   * (libsodium's crypto_core_ed25519_is_valid_point).
+   */
+  primeOrder(point: Uint8Array): boolean;
 }
 
 function load(): SodiumEd25519 | null {
@@ -52,6 +58,7 @@ function load(): SodiumEd25519 | null {
       };
     },
     verify: (signature, message, publicKey) => na.crypto_sign_verify_detached(signature, message, publicKey),
+    primeOrder: (point) => point.length === 32 && na.crypto_core_ed25519_is_valid_point(point),
   };
 }
 

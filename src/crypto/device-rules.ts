@@ -40,11 +40,16 @@ export function publicKeyProblem(publicKey: Uint8Array): string | null {
 /**
  * The device's verdict from a fast host verifier (node:crypto, sodium-native, …) whose yes is sound
  * for an acceptable key (canonical R, S < L, cofactorless or cofactored equation): keys the device
- * refuses are refused first, and its no is checked against the device's rules.
+ * refuses are refused first, and its no is checked against the device's rules, unless `noIsFinal`
+ * says the two equations agree on this R and key (both canonical points of the prime-order subgroup).
  */
-export function withDeviceRules(fast: Verifier): Verifier {
+export function withDeviceRules(
+  fast: Verifier,
+  noIsFinal?: (signature: Uint8Array, publicKey: Uint8Array) => boolean,
+): Verifier {
   return (signature, message, publicKey) => {
     if (signature.length !== 64 || publicKeyProblem(publicKey) !== null) return false;
-    return fast(signature, message, publicKey) || (fast !== nobleVerify && nobleVerify(signature, message, publicKey));
+    if (fast(signature, message, publicKey)) return true;
+    return fast !== nobleVerify && !noIsFinal?.(signature, publicKey) && nobleVerify(signature, message, publicKey);
   };
 }
