@@ -6,11 +6,21 @@ export function workerCount(requested?: number): number {
   return Math.max(1, requested ?? availableParallelism());
 }
 
-/** Starts `count` workers of `script` (a URL of a .ts file beside this one), each with `data`. */
-export function startWorkers(script: URL, count: number, data: Record<string, unknown>): Worker[] {
+/**
+ * Starts `count` workers of `script` (a URL of a .ts file beside this one), each with `data`;
+ * `youngGenerationMb` sizes each worker's young generation (V8's default when unset).
+ */
+export function startWorkers(
+  script: URL,
+  count: number,
+  data: Record<string, unknown>,
+  youngGenerationMb?: number,
+): Worker[] {
   const boot = new URL('./worker-boot.mjs', import.meta.url);
+  const resourceLimits = youngGenerationMb ? { maxYoungGenerationSizeMb: youngGenerationMb } : undefined;
   const workers: Worker[] = [];
-  for (let i = 0; i < count; i++) workers.push(new Worker(boot, { workerData: { ...data, script: script.href } }));
+  for (let i = 0; i < count; i++)
+    workers.push(new Worker(boot, { workerData: { ...data, script: script.href }, resourceLimits }));
   return workers;
 }
 

