@@ -389,7 +389,7 @@ class CameraSource extends Source<Frame> implements Camera {
 }
 
 /** The HAL Flash of a firmware partition of the chip; `ledgerSectors` cuts the ledger partition to that many sectors. */
-export function partitionFlash(chip: NorFlash, partition: unknown, ledgerSectors?: number): Flash {
+export function partitionFlash(chip: NorFlash, partition: unknown, ledgerSectors?: number, views = false): Flash {
   const p =
     partition === 'config'
       ? LAYOUT.config
@@ -400,6 +400,6 @@ export function partitionFlash(chip: NorFlash, partition: unknown, ledgerSectors
           : null;
   if (!p) throw new TypeError("Flash partition must be 'config', 'ledger' or 'outbox'");
   if (p === LAYOUT.ledger && ledgerSectors)
-    return chip.partition(p.offset, Math.min(p.size, ledgerSectors * SECTOR_SIZE));
-  return chip.partition(p.offset, p.size);
+    return chip.partition(p.offset, Math.min(p.size, ledgerSectors * SECTOR_SIZE), views);
+  return chip.partition(p.offset, p.size, views);
 }

@@ -272,8 +272,11 @@ export class NorFlash implements Flash {
     this.bytes.fill(0xff, start, end);
   }
 
-  /** The HAL Flash of one partition: offsets and blocks relative to it. */
-  partition(offset: number, size: number): Flash {
+  /**
+   * The HAL Flash of one partition: offsets and blocks relative to it. With `views`, reads are `peek`
+   * views, for a reader that keeps nothing it reads (the host's own look at the ledger).
+   */
+  partition(offset: number, size: number, views = false): Flash {
     if (
       offset % this.blockLength !== 0 ||
       size % this.blockLength !== 0 ||
@@ -296,7 +299,7 @@ export class NorFlash implements Flash {
       blockLength: this.blockLength,
       read(o: number, len: number) {
         inside(o, len);
-        return chip.read(offset + o, len);
+        return views ? chip.peek(offset + o, len) : chip.read(offset + o, len);
       },
       write(bytes: Uint8Array, o: number) {
         inside(o, bytes.length);

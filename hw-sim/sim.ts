@@ -496,7 +496,8 @@ export class Simulator {
   ledger(): Payment[] {
     // Reading needs the chip powered; a later boot powers it anyway.
     this.chip.powerOn();
-    return readLedgerPartition(partitionFlash(this.chip, 'ledger', this.ledgerSectors));
+    // Views, not copies: the payments read are plain values, and nothing here writes.
+    return readLedgerPartition(partitionFlash(this.chip, 'ledger', this.ledgerSectors, true));
   }
 
   /**
