@@ -1,5 +1,5 @@
 // A small pool of worker threads running a TypeScript worker (through worker-boot.mjs, which registers tsx).
-import { Worker } from 'node:worker_threads';
+import { Worker, parentPort } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 
 export function workerCount(requested?: number): number {
@@ -57,6 +57,8 @@ export async function runOrdered<R>(
     const onMessage = (m: { id: number } & R) => {
       inFlight.set(w, (inFlight.get(w) ?? 1) - 1);
       done.set(m.id, m);
+      // A worker done ahead of a slow earlier job gets its next job now, not when that job is consumed.
+      if (!failure) dispatch();
       wake?.();
     };
     const onError = (e: unknown) => {
@@ -156,4 +158,22 @@ export class OrderedPool<R> {
     while (!this.failure && this.nextOut < this.nextId) await this.wait();
     if (this.failure) throw this.failure;
   }
+}
+
+/**
+ * In a worker: runs `run` on each job posted, one job at a time in the order they came, and posts
+ * `{ id, result }` or `{ id, error }`. With `depth` 2 in runOrdered, the next job waits here while one
+ * runs, so the worker does not idle through a round trip to the pool (~14 % of two explorer workers).
+ */
+export function serveJobs<J extends { id: number }>(run: (job: J) => Promise<unknown>): void {
+  let queue: Promise<void> = Promise.resolve();
+  parentPort!.on('message', (job: J) => {
+    queue = queue.then(async () => {
+      try {
+        parentPort!.postMessage({ id: job.id, result: await run(job) });
+      } catch (e) {
+        parentPort!.postMessage({ id: job.id, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+      }
+    });
+  });
 }

@@ -212,7 +212,8 @@ export async function runSchedules<R>(o: {
         o.add(m.result!);
         stop = enough();
       },
-      1,
+      // Two in flight: the next schedule waits in the worker (serveJobs), not behind a round trip.
+      2,
       // A schedule on QuickJS takes ~10 times one on v8: the other workers go on meanwhile.
       256,
     );
