@@ -11,8 +11,8 @@
 //   `close` forgets the object, and a disposed device throws `device reset` on every HAL call.
 // What it cannot keep: no heap figure (heapUsed() is undefined) and no interrupt of a hung call (a
 // call that ran past the deadline is reported `interrupted` once it returns).
-// What it adds: `globalThis.__hostEd25519`, the host's verifier under the device's rules, which only
-// the fault explorer's build of the bundle calls (docs/explorer.md, "Engines").
+// What it adds: `globalThis.__hostEd25519`, the host's verifier under the device's rules (answers
+// remembered), which only the fault explorer's build of the bundle calls (docs/explorer.md, "Engines").
 import type { Device } from '../src/hal.ts';
 import { VM_LIMITS, constructorsOf, methodsOf, type HeapStats, type QjsFault } from './qjs-host.ts';
 import { simHost } from './host.ts';
@@ -114,7 +114,8 @@ export class V8Device {
     const d = new V8Device(opts);
     d.global.device = d.makeDevice();
     // For a bundle built to ask for it (tools/build.ts hostEd25519Bundle; the shipped one never does):
-    // the device's rules at the host's speed (Node: its native library, noble deciding a no).
+    // the device's rules at the host's speed (Node: its native library, noble deciding a no it cannot),
+    // each answer remembered.
     d.global.__hostEd25519 = rememberedVerify(simHost().verify);
     const boot = factoryOf(opts.bundle);
     d.enter('boot', () => boot(d.global));
