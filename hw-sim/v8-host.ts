@@ -17,6 +17,7 @@ import type { Device } from '../src/hal.ts';
 import { VM_LIMITS, constructorsOf, methodsOf, type HeapStats, type QjsFault } from './qjs-host.ts';
 import { simHost } from './host.ts';
 import type { Verifier } from '../src/crypto/ed25519.ts';
+import { toHex } from '../src/hex.ts';
 
 export interface V8StartOptions {
   bundle: string;
@@ -52,7 +53,7 @@ export function rememberedVerify(verify: Verifier): Verifier {
   if (!r) {
     const answers = new Map<string, boolean>();
     r = (signature, message, publicKey) => {
-      const key = latin1(signature) + latin1(publicKey) + latin1(message);
+      const key = `${toHex(signature)}|${toHex(publicKey)}|${toHex(message)}`;
       let answer = answers.get(key);
       if (answer === undefined) {
         answer = verify(signature, message, publicKey);
@@ -64,12 +65,6 @@ export function rememberedVerify(verify: Verifier): Verifier {
     remembered.set(verify, r);
   }
   return r;
-}
-
-function latin1(b: Uint8Array): string {
-  let s = String(b.length) + ':';
-  for (let i = 0; i < b.length; i++) s += String.fromCharCode(b[i]);
-  return s;
 }
 
 /**
