@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Failure, UsageError, langOfArgs } from './args.ts';
 import { messages, type Messages } from '../messages/index.ts';
 import type { Lang } from '../i18n.ts';
+import { watchStdout } from './stdout.ts';
 
 type Name = keyof Messages['cli']['summaries'];
 /** Commands and the file of each under commands/ (`help` is the dispatcher's own). */
@@ -39,6 +40,7 @@ export function version(): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  watchStdout();
   const lang = langOfArgs(argv);
   const m = messages(lang);
   // A leading --lang belongs to the command that follows.

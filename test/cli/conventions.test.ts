@@ -19,7 +19,7 @@ import { parseScenario } from '../../hw-sim/scenario.ts';
 import { runScenario } from '../../hw-sim/runner.ts';
 import { ensureImage } from '../../hw-sim/sim.ts';
 import { ROOT, loadVectors } from '../helpers.ts';
-import { saphir } from './run-cli.ts';
+import { noStack, readerGoesAway, saphir } from './run-cli.ts';
 
 const { vectors } = loadVectors();
 const lose = vectors.find((v) => v.name === 'lose-0')!.code;
@@ -178,6 +178,25 @@ test('--json outputs use snake_case keys', async () => {
     running: { pending_confirm: true },
     slots: [{ security_counter: 2 }],
   });
+});
+
+test('check -, decode, demo: a reader that goes away (| head) ends them quietly, exit 0, no EPIPE trace', async () => {
+  const file = join(dir, 'many.txt');
+  writeFileSync(file, `${lose}\r\n`.repeat(5000));
+  // Twenty small captures: each one's codes fit in the pipe, so no write waits to see the error.
+  const small = Array.from({ length: 20 }, (_v, i) => join(dir, `capture-${i}.txt`));
+  for (const f of small) writeFileSync(f, `${lose}\r\n`.repeat(200));
+  for (const [args, stdin] of [
+    [['check', '-'], file],
+    [['decode', '--source', 'serial', file], undefined],
+    [['decode', '--source', 'serial', ...small], undefined],
+    // Plain writes, no back-pressure: the one stdout error handler (src/node/stdout.ts) keeps it alive.
+    [['demo'], undefined],
+  ] as const) {
+    const { code, stderr } = await readerGoesAway([...args], stdin);
+    assert.is(code, 0, `${args.join(' ')}: ${stderr}`);
+    assert.ok(noStack(stderr), stderr);
+  }
 });
 
 test('decode --source serial: 100 codes in a file give 100 codes', () => {

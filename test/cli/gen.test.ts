@@ -2,9 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { ROOT } from '../helpers.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { blockGenerator } from '../../src/gen/index.ts';
@@ -14,7 +12,7 @@ import { nodeSign } from '../../tools/node-crypto.ts';
 import { RangeEncoder } from '../../src/node/workers/gen-core.ts';
 import { readKeyFile, run } from '../../src/node/commands/gen.ts';
 import { UsageError } from '../../src/node/args.ts';
-import { noStack, saphir } from './run-cli.ts';
+import { noStack, readerGoesAway, saphir } from './run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-gen-test-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -130,41 +128,8 @@ test('key files: the documented format is read, anything else is a usage error',
 });
 
 test('a reader that goes away (gen | head) ends gen quietly, workers included', async () => {
-  const child = spawn(
-    process.execPath,
-    [
-      join(ROOT, 'bin', 'saphir.mjs'),
-      'gen',
-      '--emission',
-      '1',
-      '--block',
-      '1',
-      '--from',
-      '0',
-      '--count',
-      '30000',
-      '--jobs',
-      '2',
-    ],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  await new Promise((r) => child.stdout.once('data', r));
-  child.stdout.destroy();
-  const code = await new Promise<number | null>((resolve) => {
-    const t = setTimeout(() => {
-      child.kill('SIGKILL');
-      resolve(null);
-    }, 60_000);
-    child.on('exit', (c) => {
-      clearTimeout(t);
-      resolve(c);
-    });
-  });
+  const args = ['gen', '--emission', '1', '--block', '1', '--from', '0', '--count', '30000', '--jobs', '2'];
+  const { code, stderr } = await readerGoesAway(args);
   assert.is(code, 0, 'gen must stop by itself');
   assert.ok(noStack(stderr), stderr);
 });

@@ -1,6 +1,7 @@
 // Runs the real `saphir` command: as a child process (bin/saphir.mjs), waited for (`saphir`) or not
 // (`saphirAsync`, while this process serves it a device), or in this process (`saphirIn`).
 import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helpers.ts';
 
@@ -63,6 +64,34 @@ export function saphirAsync(args: string[], opts: { timeoutMs?: number; tty?: bo
 }
 
 /** No JavaScript stack trace leaked to the user. */
+/**
+ * `saphir ARGS…` with stdin from `stdinFile` (or none) and a reader that closes stdout after the first
+ * bytes (`saphir … | head -c 1`): its exit code (null if it had to be killed after 60 s) and stderr.
+ */
+export async function readerGoesAway(
+  args: string[],
+  stdinFile?: string,
+): Promise<{ code: number | null; stderr: string }> {
+  const stdin = stdinFile ? openSync(stdinFile, 'r') : 'ignore';
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: cliEnv({}), stdio: [stdin, 'pipe', 'pipe'] });
+  if (typeof stdin === 'number') closeSync(stdin);
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  await new Promise((r) => child.stdout!.once('data', r));
+  child.stdout!.destroy();
+  const code = await new Promise<number | null>((resolve) => {
+    const t = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve(null);
+    }, 60_000);
+    child.on('exit', (c) => {
+      clearTimeout(t);
+      resolve(c);
+    });
+  });
+  return { code, stderr };
+}
+
 export function noStack(s: string): boolean {
   return !/\n\s+at .+[:(]/.test(s) && !/Error:/.test(s);
 }

@@ -8,6 +8,7 @@ import { UsageError, parseCommand } from '../args.ts';
 import { readTrustedKeys, signedWithTestKey } from '../keys.ts';
 import { lines } from '../lines.ts';
 import { verdictJson, verdictLine } from '../verdict.ts';
+import { stdoutGone, writeOut } from '../stdout.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.check;
 
@@ -57,7 +58,7 @@ export async function run(args: string[]): Promise<number> {
     if (out.length > (force ? 0 : 1 << 16)) {
       const chunk = out;
       out = '';
-      if (!process.stdout.write(chunk)) await new Promise((r) => process.stdout.once('drain', r));
+      await writeOut(chunk);
     }
   };
   const one = async (input: string) => {
@@ -74,8 +75,12 @@ export async function run(args: string[]): Promise<number> {
   };
   const fromStdin = positionals.length === 0 || (positionals.length === 1 && positionals[0] === '-');
   if (fromStdin) {
-    for await (const line of lines(process.stdin)) await one(line);
-    if (count === 0) throw new UsageError((mm) => mm.check.empty);
+    for await (const line of lines(process.stdin)) {
+      // A reader that went away (`check - | head`) ends the run: nobody reads the rest.
+      if (stdoutGone()) break;
+      await one(line);
+    }
+    if (count === 0 && !stdoutGone()) throw new UsageError((mm) => mm.check.empty);
   } else {
     if (positionals.some((a) => trimCode(a) === '')) throw new UsageError((mm) => mm.check.emptyArg);
     const { codes, glued } = codesOfArgs(positionals);

@@ -9,6 +9,7 @@ import { HidPosDecoder } from '../../input/hid-pos.ts';
 import { SerialDecoder } from '../../input/serial.ts';
 import { CameraDecoder, type JsQR } from '../../input/camera.ts';
 import { hostJsQR } from '../jsqr.ts';
+import { stdoutGone, writeOut } from '../stdout.ts';
 import type { InputEvent } from '../../input/event.ts';
 import type { Frame } from '../../hal.ts';
 import type { Lang } from '../../i18n.ts';
@@ -180,7 +181,8 @@ export async function run(args: string[]): Promise<number> {
       warn(messages(lang).decode.none(file));
       ok = false;
     }
-    for (const c of codes) process.stdout.write(c + '\n');
+    if (codes.length > 0) await writeOut(codes.join('\n') + '\n');
+    if (stdoutGone()) break;
   }
   return ok ? 0 : 1;
 }

@@ -12,6 +12,7 @@ import { RangeEncoder, type SigningKey } from '../workers/gen-core.ts';
 import { runOrdered, workerCount } from '../../../tools/worker-pool.ts';
 import { startBundledWorkers } from '../workers/bundle.ts';
 import { progressOffTty } from '../progress.ts';
+import { stdoutGone, writeOut } from '../stdout.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.gen(DEFAULT_SEED);
 
@@ -58,25 +59,6 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`saphir gen: ${messages(lang).keys.testKey}\n`);
   }
 
-  // A reader that goes away (`gen … | head`) ends the output quietly.
-  let closed = false;
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') closed = true;
-    else throw e;
-  });
-  const write = (bytes: Uint8Array) =>
-    new Promise<void>((resolve) => {
-      if (closed || process.stdout.write(bytes)) return resolve();
-      const done = () => {
-        process.stdout.off('drain', done);
-        process.stdout.off('error', done);
-        process.stdout.off('close', done);
-        resolve();
-      };
-      process.stdout.on('drain', done);
-      process.stdout.on('error', done);
-      process.stdout.on('close', done);
-    });
   const chunks = Math.ceil(count / CHUNK);
   const range = (i: number) => ({ from: from + i * CHUNK, count: Math.min(CHUNK, count - i * CHUNK) });
   // Output that is one job is done at once: no progress for it.
@@ -86,9 +68,9 @@ export async function run(args: string[]): Promise<number> {
 
   if (jobs === 1 || chunks <= 1) {
     const enc = new RangeEncoder(blockGenerator(seed, emission, block), key, nodeSign);
-    for (let i = 0; i < chunks && !closed; i++) {
+    for (let i = 0; i < chunks && !stdoutGone(); i++) {
       const r = range(i);
-      await write(enc.encode(r.from, r.count));
+      await writeOut(enc.encode(r.from, r.count));
       wrote(r.count);
     }
     return 0;
@@ -110,8 +92,9 @@ export async function run(args: string[]): Promise<number> {
       chunks,
       (id) => ({ id, ...range(id) }),
       async (r) => {
-        if (closed) throw new Stop();
-        await write(r.bytes);
+        // A reader that goes away (`gen … | head`) ends the output quietly.
+        if (stdoutGone()) throw new Stop();
+        await writeOut(r.bytes);
         wrote(Math.min(CHUNK, count - written));
       },
     );
