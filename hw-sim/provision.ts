@@ -84,6 +84,10 @@ export function isDevFirmwareKey(k: Uint8Array): boolean {
   return toHex(k) === DEV_FIRMWARE_PUBLIC_KEY_HEX;
 }
 
+export function isDevTechKey(k: Uint8Array): boolean {
+  return toHex(k) === DEV_TECH_PUBLIC_KEY_HEX;
+}
+
 export function encodeTrust(t: Omit<Trust, 'provisioned'>): Uint8Array {
   const n = t.ticketKeys.size;
   if (n > MAX_TICKET_KEYS) throw new RangeError(`at most ${MAX_TICKET_KEYS} ticket keys`);
@@ -158,13 +162,15 @@ export function readTrust(chip: NorChip): Trust | { error: string } {
 
 /**
  * Factory provisioning (once: the area is write-once). A production device may not trust the
- * development firmware key, and gets its own device key when none is given. Throws when the area
- * already holds another record.
+ * development firmware or technician key (anyone holds their private halves), and gets its own device
+ * key when none is given. Throws when the area already holds another record.
  */
 export function provisionTrust(chip: NorChip, t: Partial<Omit<Trust, 'provisioned'>>): Trust {
   const full = { ...devTrust(), ...t };
   if (full.production && isDevFirmwareKey(full.firmwareKey))
     throw new Error('a production device cannot trust the development firmware key');
+  if (full.production && isDevTechKey(full.techKey))
+    throw new Error('a production device cannot trust the development technician key: give it its own (--tech-key)');
   for (const [name, k] of [
     ['firmware key', full.firmwareKey],
     ['technician key', full.techKey],

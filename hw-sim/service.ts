@@ -16,8 +16,9 @@
 // IDENTIFY, STATUS and CHALLENGE are open; every other request needs a session authenticated by a
 // technician key the chip was provisioned with (hw-sim/provision.ts): CHALLENGE gives a fresh nonce,
 // AUTH answers it with a signature (src/service/auth.ts). A nonce serves one AUTH and lives NONCE_TTL_MS;
-// the session ends at REBOOT, at a link reset, at a power cut, at a new CHALLENGE and after AUTH_IDLE_MS
-// without a request.
+// the session ends at REBOOT, at any other start of the device, at a link reset, at a power cut, at a new
+// CHALLENGE and after AUTH_IDLE_MS without a request. Replies beyond MAX_TX_BACKLOG waiting for the line
+// make the device drop requests (a flood cannot queue megabytes); a power cut empties both directions.
 import {
   bootInfo,
   inactiveSlot,
@@ -60,7 +61,7 @@ import { fromHex, toHex } from '../src/hex.ts';
 import { equalBytes } from '../src/bytes.ts';
 import { simHost } from './host.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { readTrust, trustReport } from './provision.ts';
+import { isDevTechKey, readTrust, trustReport } from './provision.ts';
 import { NONCE_SIZE, authMessage } from '../src/service/auth.ts';
 import { Outbox } from '../src/registry/outbox.ts';
 import { MAX_BATCH, signedBytes, type RegistryRequest } from '../src/registry/protocol.ts';
@@ -78,6 +79,8 @@ export interface ServiceHost {
   ledgerEntries?(): unknown[];
   /** Called when a flash operation of a request met a power cut (the chip is unpowered). */
   powerLost?(): void;
+  /** How many times the device has started: a session opened before the last start is over (RAM lost). */
+  starts?(): number;
   /** The device's own key (its secure element) signing a registry request, and its clock: for OUTBOX. */
   deviceKey?: { sign(message: Uint8Array): Uint8Array };
   nowMs?(): number;
@@ -107,6 +110,13 @@ export const RAM_CHUNKS = 6;
 export const WINDOW = RAM_CHUNKS;
 export { WRITE_UNALIGNED };
 const PIECE = 256;
+/**
+ * Replies waiting for the line beyond this: a request is dropped unanswered, as a device blocked on its
+ * UART would overrun its receive FIFO (a flood of 9-byte IDENTIFYs each asking ~750 bytes back).
+ */
+export const MAX_TX_BACKLOG = 16 * 1024;
+/** Bytes on the way in beyond this (a writer faster than the baud rate) are lost, as an overrun. */
+export const MAX_RX_BACKLOG = 64 * 1024;
 const LEDGER_PAGE_BYTES = 3000;
 
 interface Session {
@@ -124,14 +134,23 @@ class Wire {
   private queue: { due: number; bytes: Uint8Array; then?: () => void }[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
+  /** Bytes queued, not yet delivered. */
+  backlog = 0;
+  /** Bytes refused because the backlog was full. */
+  lost = 0;
 
   constructor(
     private readonly baud: number | undefined,
     private readonly deliver: (b: Uint8Array) => void,
+    private readonly maxBacklog = Infinity,
   ) {}
 
   push(bytes: Uint8Array, after?: () => void): void {
     if (this.closed) return;
+    if (this.baud && this.backlog + bytes.length > this.maxBacklog) {
+      this.lost += bytes.length;
+      return;
+    }
     if (!this.baud) {
       this.deliver(bytes);
       after?.();
@@ -144,6 +163,7 @@ class Wire {
       this.clock += (piece.length * 10 * 1000) / this.baud;
       this.queue.push({ due: this.clock, bytes: piece });
     }
+    this.backlog += bytes.length;
     if (after) this.queue.push({ due: this.clock, bytes: new Uint8Array(0), then: after });
     this.arm();
   }
@@ -156,6 +176,7 @@ class Wire {
       const now = performance.now();
       while (this.queue.length && this.queue[0].due <= now + 0.5 && !this.closed) {
         const p = this.queue.shift()!;
+        this.backlog -= p.bytes.length;
         if (p.bytes.length) this.deliver(p.bytes);
         p.then?.();
       }
@@ -163,11 +184,18 @@ class Wire {
     }, delay);
   }
 
-  close(): void {
-    this.closed = true;
+  /** Forgets what is queued (the device lost power: its UART buffers are gone). */
+  clear(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.queue = [];
+    this.backlog = 0;
+    this.clock = 0;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.clear();
   }
 }
 
@@ -199,6 +227,10 @@ export class ServicePort {
   private nonce: { bytes: Uint8Array; at: number } | null = null;
   private outboxNonce = 0;
   private authedUntil = -Infinity;
+  /** host.starts() when the session opened. */
+  private authedStart = 0;
+  /** Requests dropped unanswered because replies already filled the line (MAX_TX_BACKLOG). */
+  overruns = 0;
   private readonly random: (n: number) => Uint8Array;
   private readonly now: () => number;
 
@@ -209,7 +241,7 @@ export class ServicePort {
     this.random = opts.random ?? ((n) => crypto.getRandomValues(new Uint8Array(n)));
     this.now = opts.now ?? (() => performance.now());
     this.reader = new PacketReader((p) => this.handle(p));
-    this.rx = new Wire(opts.baud, (b) => this.reader.push(b));
+    this.rx = new Wire(opts.baud, (b) => this.reader.push(b), MAX_RX_BACKLOG);
     this.tx = new Wire(opts.baud, opts.send);
     this.paced = !!opts.baud;
   }
@@ -227,7 +259,7 @@ export class ServicePort {
 
   /** Whether requests that change the device or read its records are served now. */
   get authenticated(): boolean {
-    return this.now() < this.authedUntil;
+    return this.now() < this.authedUntil && (this.host.starts?.() ?? 0) === this.authedStart;
   }
 
   private endAuth(): void {
@@ -294,6 +326,9 @@ export class ServicePort {
   powerOff(): void {
     this.off = true;
     this.session = null;
+    this.endAuth();
+    this.rx.clear();
+    this.tx.clear();
     this.ledgerCache = null;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
@@ -317,6 +352,10 @@ export class ServicePort {
 
   private handle(p: Packet): void {
     if (this.off) return;
+    if (this.tx.backlog > MAX_TX_BACKLOG) {
+      this.overruns++;
+      return;
+    }
     try {
       this.serve(p);
     } catch (e) {
@@ -459,10 +498,14 @@ export class ServicePort {
     if (this.now() - n.at > NONCE_TTL_MS) return refuse('stale answer: the challenge expired');
     const trust = readTrust(this.host.chip);
     if ('error' in trust) return refuse(trust.error);
+    // A record provisioned before provisionTrust refused it: its private half is published.
+    if (trust.production && isDevTechKey(trust.techKey))
+      return refuse('a production device refuses the published development technician key');
     const msg = authMessage(this.opts().boardId, this.host.deviceId, n.bytes);
     if (payload.length !== 64 || !simHost().verify(payload, msg, trust.techKey))
       return refuse('signature does not verify with the technician key');
     this.authedUntil = this.now() + AUTH_IDLE_MS;
+    this.authedStart = this.host.starts?.() ?? 0;
     return { ok: true as const };
   }
 

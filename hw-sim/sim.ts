@@ -527,6 +527,7 @@ export class Simulator {
         }
       },
       nowMs: () => this.clock,
+      starts: () => this.boots,
       powerLost: () => {
         this.powerOff('power cut');
         this.restarting = this.boot();

@@ -307,6 +307,9 @@ export const en = {
     unexpected: (a: string) => `unexpected argument '${a}' (scenarios go after --scenario)`,
     noFile: (f: string) => `${f}: no such file`,
     servicePort: (p: string) => `service port: ${p}`,
+    oneMode: (modes: string) => `one mode at a time: ${modes}`,
+    productionTechKey:
+      'a production device (--firmware-key other than the development key) needs its own technician key: --tech-key HEX|FILE (the development one is published)',
     noSocat: 'socat is not installed: it makes the pseudo-terminal. Install it: sudo apt-get install socat',
     help: (kinds: string) => `Commands:
   SPH1:…            scan this code (pasted or typed)

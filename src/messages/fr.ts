@@ -311,6 +311,9 @@ export const fr: Messages = {
     unexpected: (a: string) => `argument en trop « ${a} » (les scénarios suivent --scenario)`,
     noFile: (f: string) => `${f} : fichier introuvable`,
     servicePort: (p: string) => `port de service : ${p}`,
+    oneMode: (modes: string) => `un seul mode à la fois : ${modes}`,
+    productionTechKey:
+      'un appareil de production (--firmware-key autre que la clé de développement) a besoin de sa propre clé de technicien : --tech-key HEX|FICHIER (celle de développement est publique)',
     noSocat: 'socat n’est pas installé : il crée le pseudo-terminal. L’installer : sudo apt-get install socat',
     help: (kinds: string) => `Commandes :
   SPH1:…            scanner ce code (collé ou tapé)

@@ -19,10 +19,11 @@ import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { DEV_TECH_SEED_HEX, authMessage } from '../../src/service/auth.ts';
 import { BOARD_ID } from '../../src/image/format.ts';
 import { fromHex } from '../../src/hex.ts';
-import { NONCE_TTL_MS, AUTH_IDLE_MS, WRITE_UNALIGNED } from '../../hw-sim/service.ts';
+import { NONCE_TTL_MS, AUTH_IDLE_MS, MAX_TX_BACKLOG, ServicePort, WRITE_UNALIGNED } from '../../hw-sim/service.ts';
+import { PacketReader, encodePacket, type Packet } from '../../src/service/packet.ts';
 import { CHUNK } from '../../hw-sim/update.ts';
 import { bootSelect, installImage } from '../../hw-sim/bootloader.ts';
-import { provisionTrust, readTrust } from '../../hw-sim/provision.ts';
+import { devTrust, encodeTrust, provisionTrust, readTrust } from '../../hw-sim/provision.ts';
 import { LAYOUT } from '../../hw-sim/layout.ts';
 import { WriteOnceError } from '../../hw-sim/nor-flash.ts';
 
@@ -195,6 +196,80 @@ test('a production device refuses development-signed images at BEGIN, at FINISH 
   const g = directPort(good);
   g.authenticate(TECH_SEED);
   assert.is(g.json(CMD.BEGIN, begin(PROD_NEW)).ok, true);
+});
+
+test('a production device never trusts the published development technician key', async () => {
+  const fresh = bootChip((await flashDevice()).chip);
+  assert.throws(
+    () => provisionTrust(fresh, { firmwareKey: PROD_KEY, production: true }),
+    /development technician key/,
+    'refused at provisioning',
+  );
+  // A record that holds it anyway (written by older tools): AUTH with it is refused.
+  const dev = await flashDevice();
+  dev.chip.write(encodeTrust({ ...devTrust(), firmwareKey: PROD_KEY, production: true }), LAYOUT.otp.offset);
+  const { json, authenticate } = directPort(dev);
+  const a = authenticate();
+  assert.is(a.reply.ok, false);
+  assert.match(String(a.reply.detail), /development technician key/);
+  assert.is(json(CMD.LEDGER, u32le(0)).reason, 'auth');
+});
+
+test('a session ends at any start of the device (power cut, watchdog) and when the port loses power', async () => {
+  const dev = await flashDevice();
+  const { port, json, authenticate } = directPort(dev);
+  assert.is(authenticate().reply.ok, true);
+  assert.is(json(CMD.LEDGER, u32le(0)).ok, true);
+  // The device restarts by itself, not through the service port: its RAM, the session with it, is gone.
+  dev.powerOff('power cut');
+  await dev.boot();
+  assert.is(json(CMD.LEDGER, u32le(0)).reason, 'auth', 'after a restart');
+  assert.is(authenticate().reply.ok, true);
+  port.powerOff();
+  port.powerOn();
+  assert.is(json(CMD.LEDGER, u32le(0)).reason, 'auth', 'after the port lost power');
+});
+
+test('a flood of open requests cannot pile replies up: beyond MAX_TX_BACKLOG requests are dropped', async () => {
+  const dev = await flashDevice();
+  const replies: Packet[] = [];
+  const reader = new PacketReader((p) => replies.push(p), 1 << 16);
+  const port = new ServicePort(dev.serviceHost(), { baud: 921600, send: (b) => reader.push(b) });
+  /** Waits until `done()` (at most 10 s), then until the line has been quiet for 150 ms. */
+  const settle = async (done = () => true) => {
+    for (const t0 = Date.now(); !done() && Date.now() - t0 < 10_000;) await new Promise((r) => setTimeout(r, 20));
+    for (let n = -1; n !== replies.length; await new Promise((r) => setTimeout(r, 150))) n = replies.length;
+  };
+  try {
+    // 200 IDENTIFYs of 9 bytes, each asking ~750 bytes back: ~150 KiB of replies without a bound.
+    const flood = new Uint8Array(
+      Array.from({ length: 200 }, (_v, i) => [
+        ...encodePacket({ type: CMD.IDENTIFY, seq: i, payload: new Uint8Array(0) }),
+      ]).flat(),
+    );
+    port.receive(flood);
+    await settle(() => replies.length + port.overruns === 200);
+    assert.is(replies.length + port.overruns, 200, 'every request answered or counted as dropped');
+    // About MAX_TX_BACKLOG of replies (more when the line drained while requests came in, as on a loaded
+    // machine), far from all 200.
+    const size = replies[0].payload.length + 8;
+    assert.ok(replies.length * size <= 2 * MAX_TX_BACKLOG, `${replies.length} replies of ${size} bytes`);
+    // Another flood, then a power cut: nothing of it leaves afterwards.
+    port.receive(flood);
+    await new Promise((r) => setTimeout(r, 30));
+    port.powerOff();
+    const atCut = replies.length;
+    await settle();
+    assert.is(replies.length, atCut, 'the line is empty after a power cut');
+    // A reply cut mid-frame is the host's to drop (its reader resyncs on a timeout).
+    reader.reset();
+    port.powerOn();
+    port.receive(encodePacket({ type: CMD.CHALLENGE, seq: 999, payload: new Uint8Array(0) }));
+    await settle();
+    assert.is(replies.at(-1)?.seq, 999, 'answered after the power comes back');
+  } finally {
+    port.close();
+  }
 });
 
 test('the provisioning area is write-once and a damaged record trusts nothing', async () => {

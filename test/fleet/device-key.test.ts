@@ -13,6 +13,7 @@ import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
 import { DEV_DEVICE_PUBLIC_KEY_HEX } from '../../src/registry/protocol.ts';
 import { startEmbeddedRegistry, type EmbeddedRegistry } from '../../src/node/registry/embedded.ts';
+import '../../hw-sim/node-host.ts';
 
 const SEED = '5a'.repeat(32);
 const PUB = toHex(publicKeyOf(fromHex(SEED)));
@@ -50,14 +51,15 @@ test('the record carries the device key; blank and keyless records mean the deve
 test('a production device provisioned without a device key gets its own, kept across provisionings', () => {
   const chip = bootChip(new NorFlash());
   const fw = publicKeyOf(fromHex('11'.repeat(32)));
-  const t = provisionTrust(chip, { firmwareKey: fw, production: true });
+  const techKey = publicKeyOf(fromHex('22'.repeat(32)));
+  const t = provisionTrust(chip, { firmwareKey: fw, techKey, production: true });
   assert.not.ok(isDevDeviceKey(t.deviceKey.publicKey));
   assert.is(toHex(publicKeyOf(t.deviceKey.seed)), toHex(t.deviceKey.publicKey));
   // The same provisioning again (sim --flash FILE --firmware-key K twice) finds the same record.
-  const again = provisionTrust(chip, { firmwareKey: fw, production: true });
+  const again = provisionTrust(chip, { firmwareKey: fw, techKey, production: true });
   assert.is(toHex(again.deviceKey.publicKey), toHex(t.deviceKey.publicKey));
   const other = bootChip(new NorFlash());
-  const t2 = provisionTrust(other, { firmwareKey: fw, production: true });
+  const t2 = provisionTrust(other, { firmwareKey: fw, techKey, production: true });
   assert.is.not(toHex(t2.deviceKey.publicKey), toHex(t.deviceKey.publicKey));
 });
 

@@ -15,12 +15,14 @@ import { ticketCode } from '../../hw-sim/tickets.ts';
 import { BOARD_ID, packImage, parseImage } from '../../src/image/format.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { nodeSign } from '../../tools/node-crypto.ts';
-import { toHex } from '../../src/hex.ts';
+import { fromHex, toHex } from '../../src/hex.ts';
 import { saphir as runCli } from '../cli/run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-provision-'));
 const PROD_SEED = new Uint8Array(32).fill(7);
 const PROD_KEY = toHex(publicKeyOf(PROD_SEED));
+/** A production device's own technician key (the development one is refused). */
+const TECH_KEY = toHex(publicKeyOf(new Uint8Array(32).fill(8)));
 /** The CLI in the test's folder (test/cli/run-cli.ts). */
 const saphir = (args: string[]) => {
   const r = runCli(args, undefined, {}, dir);
@@ -35,7 +37,17 @@ const scenario = (name: string, device = '') => {
 test('saphir sim: the first line names the device key: the development one, a fresh production one, or --device-key', () => {
   const dev = saphir(['sim', '--lang', 'en', '--scenario', scenario('dk-dev')]);
   assert.match(dev.out.split('\n')[0], /device key: the published DEVELOPMENT device key/);
-  const prod = saphir(['sim', '--lang', 'en', '--firmware-key', PROD_KEY, '--scenario', scenario('dk-prod')]);
+  const prod = saphir([
+    'sim',
+    '--lang',
+    'en',
+    '--firmware-key',
+    PROD_KEY,
+    '--tech-key',
+    TECH_KEY,
+    '--scenario',
+    scenario('dk-prod'),
+  ]);
   const fresh = /device key ([0-9a-f]{64}) \(saphir registry devices add ID \1\)/.exec(prod.out.split('\n')[0]);
   assert.ok(fresh, prod.out);
   const seedFile = join(dir, 'device.seed');
@@ -54,14 +66,31 @@ test('saphir sim: the first line says development keys, or the provisioned produ
   assert.is(dev.code, 0, dev.err);
   assert.match(dev.out.split('\n')[0], /^DEVELOPMENT device: it trusts the published development keys/);
   const hash = toHex(sha256(publicKeyOf(PROD_SEED))).slice(0, 16);
-  const prod = saphir(['sim', '--lang', 'en', '--firmware-key', PROD_KEY, '--scenario', scenario('prod')]);
+  const prod = saphir([
+    'sim',
+    '--lang',
+    'en',
+    '--firmware-key',
+    PROD_KEY,
+    '--tech-key',
+    TECH_KEY,
+    '--scenario',
+    scenario('prod'),
+  ]);
   assert.match(prod.out.split('\n')[0], new RegExp(`^PRODUCTION device, provisioned: firmware key SHA-256 ${hash}`));
   // No image signed for it on a fresh chip, and no developer mode: it does not start.
   assert.is(prod.code, 1);
   assert.match(prod.out, /production device has no developer mode/);
   // The scenario's own keys, from a file beside it.
   writeFileSync(join(dir, 'fw.pub'), PROD_KEY + '\n');
-  const sc = saphir(['sim', '--lang', 'en', '--scenario', scenario('prod-file', 'device: { firmware-key: fw.pub }\n')]);
+  writeFileSync(join(dir, 'tech.pub'), TECH_KEY + '\n');
+  const sc = saphir([
+    'sim',
+    '--lang',
+    'en',
+    '--scenario',
+    scenario('prod-file', 'device: { firmware-key: fw.pub, tech-key: tech.pub }\n'),
+  ]);
   assert.match(sc.out, /production device has no developer mode/);
   const bad = saphir(['sim', '--firmware-key', join(dir, 'missing.pub'), '--scenario', scenario('x')]);
   assert.is(bad.code, 2);
@@ -91,7 +120,12 @@ test('a production device boots its own image and trusts the provisioned ticket 
   });
   const chip = new NorFlash();
   provision(bootChip(chip), img);
-  const sim = new Simulator({ chip, firmwareKey: publicKeyOf(PROD_SEED), clockMs: Date.UTC(2027, 0, 15, 9) });
+  const sim = new Simulator({
+    chip,
+    firmwareKey: publicKeyOf(PROD_SEED),
+    techKey: fromHex(TECH_KEY),
+    clockMs: Date.UTC(2027, 0, 15, 9),
+  });
   // The configuration still lists the test key: the provisioned ring (no test key on production) wins.
   sim.configure({});
   await sim.boot();

@@ -26,7 +26,7 @@ import { buildNotice } from '../build-notice.ts';
 import { writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { deviceSeedArg, publicKeyArg } from '../key-args.ts';
-import { isDevDeviceKey } from '../../../hw-sim/provision.ts';
+import { isDevDeviceKey, isDevFirmwareKey, isDevTechKey } from '../../../hw-sim/provision.ts';
 import '../../../hw-sim/node-host.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.sim;
@@ -71,6 +71,13 @@ export async function run(args: string[]): Promise<number> {
     techKey: values['tech-key'] === undefined ? undefined : publicKeyArg('--tech-key', values['tech-key']),
     deviceSeedHex: values['device-key'] === undefined ? undefined : deviceSeedArg(values['device-key']),
   };
+  const modes = (['explore', 'scenario', 'web', 'pty'] as const).filter(
+    (k) => values[k] !== undefined && values[k] !== false,
+  );
+  if (modes.length > 1) throw new UsageError((m) => m.sim.oneMode(modes.map((k) => `--${k}`).join(', ')));
+  // A production device never trusts the published development technician key (hw-sim/provision.ts).
+  if (keys.firmwareKey && !isDevFirmwareKey(keys.firmwareKey) && (!keys.techKey || isDevTechKey(keys.techKey)))
+    throw new UsageError((m) => m.sim.productionTechKey);
   // The explorer runs its own devices (and --json must stay JSON).
   if (values.explore !== undefined) {
     const { exploreCommand } = await import('./sim-explore.ts');
