@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { readFile } from 'node:fs/promises';
 import { join, normalize, sep } from 'node:path';
 import { ensureWebBuilt } from './build.ts';
+import { MAX_BODY_BYTES } from '../../src/registry/protocol.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -27,7 +28,14 @@ function toRegistry(registry: string, path: string, req: IncomingMessage, res: S
     return;
   }
   const chunks: Buffer[] = [];
-  req.on('data', (c: Buffer) => chunks.push(c));
+  let size = 0;
+  req.on('data', (c: Buffer) => {
+    // The registry refuses more anyway: do not hold an endless body in this process first.
+    if ((size += c.length) > MAX_BODY_BYTES) {
+      res.writeHead(413, { connection: 'close' }).end();
+      req.destroy();
+    } else chunks.push(c);
+  });
   req.on('end', () => {
     fetch(registry.replace(/\/$/, '') + path.slice('/registry'.length), {
       method: 'POST',
@@ -54,7 +62,14 @@ export async function startWebServer(
 ): Promise<WebServer> {
   const dir = o.dir ?? (await ensureWebBuilt());
   const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    } catch {
+      // A malformed escape (`/%`, `/%E0%A4%A`) names no file: it must not stop the server.
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('bad request\n');
+      return;
+    }
     if (o.registry && (path === '/config.json' || path.startsWith('/registry/')))
       return toRegistry(o.registry, path, req, res);
     const file = normalize(join(dir, path === '/' ? 'index.html' : path));

@@ -32,7 +32,7 @@ function get(url: string, path: string, method = 'GET'): Promise<{ status: numbe
   });
 }
 
-web('prints a 127.0.0.1 URL, serves the page, the wasm and the firmware bundle, nothing outside dist/', async () => {
+web('prints a 127.0.0.1 URL, serves the page, wasm and bundle, nothing outside dist/; 400 to bad escapes', async () => {
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--web', '--port', '0'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -67,10 +67,40 @@ web('prints a 127.0.0.1 URL, serves the page, the wasm and the firmware bundle, 
     assert.is((await get(url, '/%2F..%2F..%2F..%2Fpackage.json')).status, 404);
     assert.is((await get(url, '/nothing.js')).status, 404);
     assert.is((await get(url, '/', 'POST')).status, 404);
+    // A malformed escape is a bad request, and the server goes on serving.
+    assert.is((await get(url, '/%E0%A4%A')).status, 400);
+    assert.is((await get(url, '/%')).status, 400);
+    assert.is((await get(url, '/')).status, 200);
   } finally {
     child.kill('SIGINT');
   }
   assert.is(await exited, 0);
+});
+
+web('the registry pass-through refuses a body over the registry limit, and goes on', async () => {
+  const { startWebServer } = await import('../../hw-sim/web/server.ts');
+  const { MAX_BODY_BYTES } = await import('../../src/registry/protocol.ts');
+  const dir = mkdtempSync(join(tmpdir(), 'saphir-web-proxy-'));
+  // Nothing listens on port 9 of 127.0.0.1: a body that is passed on gets 502.
+  const srv = await startWebServer({ dir, registry: 'http://127.0.0.1:9' });
+  try {
+    const post = (bytes: number) =>
+      new Promise<number>((resolve, reject) => {
+        const u = new URL(srv.url);
+        const req = request({ host: u.hostname, port: u.port, path: '/registry/claim', method: 'POST' }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end(Buffer.alloc(bytes, 0x20));
+      });
+    assert.is(await post(MAX_BODY_BYTES + 65536), 413);
+    assert.is(await post(100), 502);
+    assert.is((await get(srv.url, '/config.json')).status, 200);
+  } finally {
+    await srv.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 web('--open hands the URL to the desktop opener (xdg-open)', async () => {
