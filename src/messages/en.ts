@@ -331,6 +331,7 @@ export const en = {
     off: 'device off ("boot" to power on)',
     bridged: (what: string) => `real scanner attached: ${what}`,
     bye: 'bye',
+    commandFailed: (cmd: string, why: string) => `${cmd}: failed (${why}); the device goes on`,
     saved: (f: string) => `written: ${f}`,
     pass: 'ok',
     fail: 'FAIL',

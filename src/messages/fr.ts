@@ -335,6 +335,7 @@ export const fr: Messages = {
     off: 'appareil éteint (« boot » pour rallumer)',
     bridged: (what: string) => `lecteur réel branché : ${what}`,
     bye: 'au revoir',
+    commandFailed: (cmd: string, why: string) => `${cmd} : échec (${why}) ; l’appareil continue`,
     saved: (f: string) => `écrit : ${f}`,
     pass: 'ok',
     fail: 'ÉCHEC',

@@ -63,6 +63,21 @@ test('sim interactive without a TTY: a payment kept in the flash file across run
   assert.match(b.out, /1\/1\/1\s+€150/);
 });
 
+test('sim interactive: a command that fails is said, the session goes on, the process ends at EOF', () => {
+  const flash = join(dir, 'failing.bin');
+  // `capture` to a folder cannot be written: before, the loop died there and the tick kept Node alive.
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--flash', flash, '--lang', 'en'], {
+    cwd: dir,
+    input: `ticket 150\nok\ncapture ${dir}\nledger\n`,
+    timeout: 60_000,
+    env: { ...process.env, SAPHIR_DEBUG: '' },
+  });
+  const out = r.stdout.toString();
+  assert.is(r.status, 0, `status ${r.status} signal ${r.signal}: ${out}${r.stderr}`);
+  assert.match(out, /capture: failed \(EISDIR\); the device goes on/);
+  assert.match(out.slice(out.indexOf('capture: failed')), /1 payment\(s\) in the ledger/);
+});
+
 test('demo (npm start) without a TTY: every step passes, a summary, exit 0', () => {
   const r = saphir(['demo', '--lang', 'en']);
   assert.is(r.code, 0, r.out + r.err);

@@ -485,24 +485,34 @@ async function interactive(o: InteractiveOptions): Promise<number> {
     stop = true;
     rl.close();
   });
-  for await (const line of rl) {
-    // Non-interactive input (a pipe) runs at once: let virtual time catch up before each command.
-    const go = await serial(async () => {
-      if (!process.stdin.isTTY) await sim.run(1000);
-      return handle(line);
-    });
-    live.save();
-    if (!go) {
-      stop = true;
-      break;
+  try {
+    for await (const line of rl) {
+      // Non-interactive input (a pipe) runs at once: let virtual time catch up before each command.
+      const go = await serial(async () => {
+        if (!process.stdin.isTTY) await sim.run(1000);
+        try {
+          return await handle(line);
+        } catch (e) {
+          // A command that fails (capture to a folder…) is said; the session and the device go on.
+          say(m.commandFailed(line.trim().split(/\s+/)[0], (e as NodeJS.ErrnoException).code ?? String(e)));
+          return true;
+        }
+      });
+      live.save();
+      if (!go) {
+        stop = true;
+        break;
+      }
     }
+    if (!stop && bridges.length > 0) await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+    if (!process.stdin.isTTY) await serial(() => sim.run(1000));
+  } finally {
+    // Whatever ends the loop, the device's clock and the bridges stop, and the flash file is saved.
+    process.removeAllListeners('SIGINT');
+    rl.close();
+    for (const b of bridges) await b();
+    await live.close();
   }
-  if (!stop && bridges.length > 0) await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
-  process.removeAllListeners('SIGINT');
-  if (!process.stdin.isTTY) await serial(() => sim.run(1000));
-  rl.close();
-  for (const b of bridges) await b();
-  await live.close();
   say(m.bye);
   return 0;
 }
