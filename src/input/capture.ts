@@ -3,11 +3,11 @@
 
 export interface Capture {
   reports: Uint8Array[];
-  /** Lines that are not a report, with a reason; they are skipped. */
-  errors: { line: number; message: string }[];
+  /** Lines that are not a report, and why (`word`: the first word that is not a hex byte); skipped. */
+  errors: { line: number; tooLong?: true; word?: string }[];
 }
 
-const MAX_REPORT = 1024;
+export const MAX_REPORT = 1024;
 
 export function parseHexReports(text: string): Capture {
   const reports: Uint8Array[] = [];
@@ -19,7 +19,7 @@ export function parseHexReports(text: string): Capture {
     if (body === '') continue;
     const words = body.split(/[\s,]+/);
     if (words.length > MAX_REPORT) {
-      errors.push({ line: i + 1, message: `more than ${MAX_REPORT} bytes` });
+      errors.push({ line: i + 1, tooLong: true });
       continue;
     }
     const bytes = new Uint8Array(words.length);
@@ -29,7 +29,7 @@ export function parseHexReports(text: string): Capture {
       if (!/^[0-9a-fA-F]{1,2}$/.test(w)) bad = words[j];
       else bytes[j] = parseInt(w, 16);
     }
-    if (bad) errors.push({ line: i + 1, message: `'${bad.slice(0, 20)}' is not a hex byte` });
+    if (bad) errors.push({ line: i + 1, word: bad });
     else reports.push(bytes);
   }
   return { reports, errors };

@@ -93,6 +93,8 @@ export const en = {
     format: '--format must be y8 or rgba',
     noFile: 'no capture FILE given',
     read: (f: string, m: string) => `${f}: cannot read: ${m}`,
+    notHex: (w: string) => `'${w}' is not a hex byte`,
+    tooLong: (n: number) => `more than ${n} bytes`,
     line: (f: string, n: number, m: string) => `${f}:${n}: line skipped: ${m}`,
     none: (f: string) => `${f}: no code`,
     dropped: (f: string, why: string, partial: string) => `${f}: ${why}${partial ? ` "${partial}"` : ''}`,

@@ -94,6 +94,8 @@ export const fr: Messages = {
     format: '--format vaut y8 ou rgba',
     noFile: 'aucun FICHIER de capture donné',
     read: (f: string, m: string) => `${f} : lecture impossible : ${m}`,
+    notHex: (w: string) => `« ${w} » n’est pas un octet hexadécimal`,
+    tooLong: (n: number) => `plus de ${n} octets`,
     line: (f: string, n: number, m: string) => `${f}:${n} : ligne ignorée : ${m}`,
     none: (f: string) => `${f} : aucun code`,
     dropped: (f: string, why: string, partial: string) => `${f} : ${why}${partial ? ` « ${partial} »` : ''}`,

@@ -199,6 +199,20 @@ test('check -, decode, demo: a reader that goes away (| head) ends them quietly,
   }
 });
 
+test('decode: a bad capture line is said in the user language, its control characters escaped', () => {
+  const file = join(dir, 'binary.txt');
+  writeFileSync(file, Buffer.from('02 00 16\n\x1b[2J\x1b]0;owned\x07 zz\n' + '00 '.repeat(1100) + '\n', 'latin1'));
+  const fr = saphir(['decode', '--source', 'hid-keyboard', file]);
+  assert.not.ok(/[\x00-\x08\x0b-\x1f\x7f]/.test(fr.stderr), JSON.stringify(fr.stderr));
+  assert.match(
+    fr.stderr,
+    /binary\.txt:2 : ligne ignorée : « \\x1b\[2J\\x1b\]0;owned\\x07 » n’est pas un octet hexadécimal/,
+  );
+  assert.match(fr.stderr, /binary\.txt:3 : ligne ignorée : plus de 1024 octets/);
+  const en = saphir(['decode', '--source', 'hid-keyboard', '--lang', 'en', file]);
+  assert.match(en.stderr, /binary\.txt:2: line skipped: '\\x1b\[2J\\x1b\]0;owned\\x07' is not a hex byte/);
+});
+
 test('decode --source serial: 100 codes in a file give 100 codes', () => {
   const codes = Array.from({ length: 100 }, (_, i) => vectors[i % vectors.length].code);
   const bytes = new TextEncoder().encode(codes.map((c) => c + '\r\n').join(''));

@@ -3,7 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import { PNG } from 'pngjs';
 import { intOf, UsageError, parseCommand } from '../args.ts';
-import { parseHexReports } from '../../input/capture.ts';
+import { MAX_REPORT, parseHexReports } from '../../input/capture.ts';
+import { visible } from '../visible.ts';
 import { KeyboardWedgeDecoder } from '../../input/keyboard.ts';
 import { HidPosDecoder } from '../../input/hid-pos.ts';
 import { SerialDecoder } from '../../input/serial.ts';
@@ -44,7 +45,7 @@ export function decodeCapture(
   const take = (e: InputEvent) => {
     if (e.type === 'code') out.push(e.text);
     else if (e.reason === 'overflow') o.warn(m.lost(file, drop.overflow, e.lost ?? 0));
-    else o.warn(m.dropped(file, drop[e.reason], e.partial));
+    else o.warn(m.dropped(file, drop[e.reason], visible(e.partial, 200)));
   };
   if (source === 'image') {
     const frame = o.raw ? rawFrame(file, bytes, o.raw, o.lang, o.warn) : pngFrame(file, bytes, o.lang, o.warn);
@@ -64,7 +65,8 @@ export function decodeCapture(
     return out;
   }
   const cap = parseHexReports(Buffer.from(bytes).toString('latin1'));
-  for (const err of cap.errors) o.warn(m.line(file, err.line, err.message));
+  for (const err of cap.errors)
+    o.warn(m.line(file, err.line, err.tooLong ? m.tooLong(MAX_REPORT) : m.notHex(visible(err.word ?? '', 20))));
   const d = source === 'hid-pos' ? new HidPosDecoder() : new KeyboardWedgeDecoder({ layout: o.layout });
   // A capture has no timing: reports are 1 ms apart, and whatever is left at the end is incomplete.
   for (const r of cap.reports) {
