@@ -1,7 +1,9 @@
 // HID POS scanner reports (usage page 0x8C) → code texts.
 // Report: [0] report ID 2, [1] data length, [2..4] AIM identifier, [5..60] data, [61] vendor code ID,
 // [63] bit 0: the data continues in the next report. A host that strips the report ID gives 63 bytes.
+// Transport around the data (an AIM identifier, CR, LF, Tab at the end) is removed: transport.ts.
 import { DEFAULT_MAX_LENGTH, EventQueue, type InputEvent } from './event.ts';
+import { unframe } from './transport.ts';
 
 export interface HidPosOptions {
   /** A continued code whose next report does not come within this many ms is dropped. Default 1000. */
@@ -50,10 +52,10 @@ export class HidPosDecoder {
     }
     if (!this.pending) {
       if (!this.discarding) {
-        let t = this.text;
-        if (t.charCodeAt(t.length - 1) === 10) t = t.slice(0, -1);
-        if (t.charCodeAt(t.length - 1) === 13) t = t.slice(0, -1);
-        if (t.length > 0) this.queue.push({ type: 'code', text: t });
+        // A scanner set to send its AIM identifier with the data puts it there too.
+        const [, aim, t] = unframe(this.text);
+        this.aim = this.aim || aim;
+        if (t) this.queue.push({ type: 'code', text: t });
       }
       this.text = '';
       this.discarding = false;

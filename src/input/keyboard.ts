@@ -3,6 +3,7 @@
 // Keystrokes are kept raw until Enter/Tab so the `auto` layout can be chosen from the `SPH1:` keys.
 import { BASE45_ALPHABET } from '../sph1/base45.ts';
 import { DEFAULT_MAX_LENGTH, EventQueue, type InputEvent } from './event.ts';
+import { unframe } from './transport.ts';
 
 export type KeyboardLayout = 'us' | 'fr';
 
@@ -215,7 +216,7 @@ export class KeyboardWedgeDecoder {
     }
     if (this.keys.length === 0) return;
     this.detected = this.pickLayout();
-    const text = textOf(this.detected, this.keys);
+    const text = unframe(textOf(this.detected, this.keys))[2];
     this.keys = [];
     if (text.length > 0) this.queue.push({ type: 'code', text });
   }

@@ -1,8 +1,10 @@
 // Serial scanner byte stream → code texts.
 // A code ends with CR, LF, CRLF, Tab or ETX; STX starts one. Other control bytes (STX too), DEL and
 // bytes ≥ 0x80 are line noise: between codes they are skipped, inside a code they drop it and reading
-// restarts after them. An AIM identifier (`]` + 2 characters) and the configured prefix/suffix are stripped.
+// restarts after them. An AIM identifier (`]` + 2 characters, transport.ts) and the configured prefix/suffix
+// are stripped.
 import { DEFAULT_MAX_LENGTH, EventQueue, type DropReason, type InputEvent } from './event.ts';
+import { unframe } from './transport.ts';
 
 export interface SerialDecoderOptions {
   /** Stripped from the start of a code when present. */
@@ -108,11 +110,11 @@ export class SerialDecoder {
     this.text = '';
     t = this.strip(t);
     this.aim = '';
-    if (this.aimStrip && t.length >= 3 && t[0] === ']') {
-      this.aim = t.slice(0, 3);
-      t = this.strip(t.slice(3));
+    if (this.aimStrip) {
+      [, this.aim, t] = unframe(t);
+      if (this.aim) t = this.strip(t);
     }
-    if (this.suffix && t.length >= this.suffix.length && t.slice(t.length - this.suffix.length) === this.suffix) {
+    if (this.suffix && t.endsWith(this.suffix)) {
       t = t.slice(0, t.length - this.suffix.length);
     }
     if (t.length === 0) return;
@@ -121,7 +123,7 @@ export class SerialDecoder {
   }
 
   private strip(t: string): string {
-    return this.prefix && t.slice(0, this.prefix.length) === this.prefix ? t.slice(this.prefix.length) : t;
+    return this.prefix && t.startsWith(this.prefix) ? t.slice(this.prefix.length) : t;
   }
 
   private drop(reason: DropReason, discardRest: boolean): void {

@@ -1,6 +1,7 @@
 // The test side's own keyboard model, character → (modifiers, usage), written from the HID usage
 // tables (page 0x07) and the French AZERTY layout; independent of the decoder's tables.
 const SHIFT = 0x02;
+const RIGHT_ALT = 0x40;
 
 export function usKey(c: string): [number, number] {
   if (c >= '1' && c <= '9') return [0, 0x1e + Number(c) - 1];
@@ -16,6 +17,7 @@ export function usKey(c: string): [number, number] {
     '.': [0, 0x37],
     '/': [0, 0x38],
     ':': [SHIFT, 0x33],
+    ']': [0, 0x30], // the AIM identifier's first character
   };
   return t[c];
 }
@@ -35,6 +37,7 @@ export function frKey(c: string): [number, number] {
     '.': [SHIFT, 0x36],
     '/': [SHIFT, 0x37],
     ':': [0, 0x37],
+    ']': [RIGHT_ALT, 0x2d], // AltGr: the AIM identifier's first character
   };
   return t[c];
 }
