@@ -1,6 +1,7 @@
 // The host's serial link: opening and closing a port (@serialport/stream over @serialport/bindings-cpp,
 // or an injected binding; a pty from `saphir sim --pty` or socat is opened the same way), and the service
 // protocol's framing on that byte stream (src/service/packet.ts). No protocol, no wording.
+import { statSync } from 'node:fs';
 import { SerialPortStream, type OpenOptions } from '@serialport/stream';
 import { PacketReader, encodePacket, type Packet } from '../service/packet.ts';
 
@@ -48,8 +49,11 @@ export class LinkOpenError extends Error {
 
 /** The serial port at `path` as a Link. Throws LinkOpenError. */
 export async function openSerial(path: string, baud: number): Promise<Link> {
+  // A file or a folder is no serial port (the binding would say "Inappropriate ioctl for device").
+  const st = statSync(path, { throwIfNoEntry: false });
+  if (st && !st.isCharacterDevice()) throw new LinkOpenError('no-port', 'not a character device', path);
   const port = await openPort(path, baud).catch((e: Error) => {
-    const m = e.message;
+    const m = e.message.replace(/^Error: /, '');
     if (/ENOENT|No such file/i.test(m)) throw new LinkOpenError('no-port', m, path);
     if (/lock|EBUSY|busy|EAGAIN|temporarily unavailable/i.test(m)) throw new LinkOpenError('busy', m, path);
     throw new LinkOpenError('open-failed', m, path);

@@ -213,6 +213,17 @@ test('decode: a bad capture line is said in the user language, its control chara
   assert.match(en.stderr, /binary\.txt:2: line skipped: '\\x1b\[2J\\x1b\]0;owned\\x07' is not a hex byte/);
 });
 
+test('a service port that is a file or a folder is said to be no serial port, not an ioctl error', async () => {
+  const file = join(dir, 'not-a-port.txt');
+  writeFileSync(file, 'x');
+  for (const path of [file, dir]) {
+    const r = await run('device', 'info', '--port', path);
+    assert.is(r.code, 1);
+    assert.match(r.err, /port série introuvable/);
+    assert.not.match(r.err, /ioctl|Error:/);
+  }
+});
+
 test('decode --source serial: 100 codes in a file give 100 codes', () => {
   const codes = Array.from({ length: 100 }, (_, i) => vectors[i % vectors.length].code);
   const bytes = new TextEncoder().encode(codes.map((c) => c + '\r\n').join(''));
