@@ -50,6 +50,7 @@ import {
   paidScreen,
   payLaterScreen,
   readyScreen,
+  ticketLine,
   verdictScreen,
 } from './screens.ts';
 import { newFrameDecoder, type FrameDecoder } from './camera.ts';
@@ -58,9 +59,9 @@ import { PRODUCTION, VERSION } from './build-info.ts';
 /** The idle loop period: watchdog kick, decoder timeouts, screen timeouts. */
 export const TICK_MS = 100;
 export const WATCHDOG_MS = 5000;
-/** The RTC is trusted for compaction only between these (2024-01-01, 2100-01-01 UTC). */
+/** Plausible times: 2024-01-01 ≤ t < 2100-01-01 UTC. An RTC outside is never believed, nor compacted at. */
 const PLAUSIBLE_FROM = 1704067200000;
-const PLAUSIBLE_UNTIL = 4102444800000;
+const plausible = (ms: number) => ms >= PLAUSIBLE_FROM && ms < 4102444800000;
 /** Offline payments pushed in one sync request. */
 const SYNC_BATCH = 20;
 /** The same code seen again by the camera within this time is the same ticket still in view. */
@@ -217,7 +218,7 @@ export class App {
 
   /** Whether an RTC reading not behind the mark may be believed (plausible, not a far jump). */
   private clockOk(rtc: number): boolean {
-    if (!(rtc >= PLAUSIBLE_FROM && rtc < PLAUSIBLE_UNTIL)) return false;
+    if (!plausible(rtc)) return false;
     // No mark yet (a fresh partition): measured from the latest claim deadline configured instead.
     let from = this.mark;
     if (from === 0) this.deadlines.forEach((d) => (from = Math.max(from, d)));
@@ -242,14 +243,7 @@ export class App {
   /** At boot or in the ready state: an RTC far ahead of trusted time asks the clerk. */
   private clockPending(): boolean {
     const rtc = this.rtc.now();
-    if (
-      this.clockRefused ||
-      rtc < PLAUSIBLE_FROM ||
-      rtc >= PLAUSIBLE_UNTIL ||
-      this.clockOk(rtc) ||
-      rtc < this.trustedNow()
-    )
-      return false;
+    if (this.clockRefused || !plausible(rtc) || this.clockOk(rtc) || rtc < this.trustedNow()) return false;
     this.log.write(`clock: ${rtc} far ahead of ${this.trustedNow()}, asked`);
     this.display.show(clockScreen(this.lang, rtc));
     this.signal('refused');
@@ -278,9 +272,7 @@ export class App {
     if (this.ledger.stats().damage === 0 && this.ledger.logs[0].count === this.ledger.logs[1].count) return;
     const keep = this.keepAt(this.trustedNow());
     const copied = this.ledger.repair(keep, () => this.watchdog.kick());
-    this.log.write(
-      `ledger: ${this.ledger.damage} damaged, repaired ${copied.map((p) => `${p.emission}-${p.block}-${p.number}`).join(' ')}`,
-    );
+    this.log.write(`ledger: ${this.ledger.damage} damaged, repaired ${copied.map(ticketLine).join(' ')}`);
   }
 
   /** Payments still claimable at `now` (trusted time). */
@@ -301,7 +293,7 @@ export class App {
     // (the mark stored at boot, a moment ago, serves: a minute less drops nothing more)
     if (now - this.markStored < 60000) now = this.markStored;
     // A clock far in the future would drop payments still needed: never compact on an implausible clock.
-    if (!(now >= PLAUSIBLE_FROM && now < PLAUSIBLE_UNTIL)) {
+    if (!plausible(now)) {
       this.log.write(`ledger: clock implausible (${now}), no compaction`);
       return;
     }
@@ -424,29 +416,39 @@ export class App {
       deadlineMs: result.ticket ? this.deadlines.get(result.ticket.emission) : undefined,
       payoutLimitEur: this.config.payoutLimitEur,
     });
-    // Expired at a time not yet on flash: store it, so no reboot and clock can make it payable.
-    if (verdict.kind === 'expired' && this.markStored < verdict.deadlineMs) this.storeMark(nowMs);
-    else this.keepMark(nowMs);
-    this.showVerdict(verdict);
+    this.showVerdict(verdict, nowMs);
   }
 
-  showVerdict(v: Verdict): void {
-    this.display.show(verdictScreen(v, this.lang));
-    this.signal(v.kind === 'win' || v.kind === 'centre' ? 'win' : v.kind === 'lose' ? 'lose' : 'refused');
-    const now = this.mono.now();
-    this.state =
-      v.kind === 'win'
-        ? { kind: 'await-pay', verdict: v, code: this.lastCode, until: now + this.config.payWaitMs }
-        : { kind: 'shown', until: now + this.config.verdictMs };
+  /** Shows a verdict decided at trusted time `nowMs`. */
+  showVerdict(v: Verdict, nowMs = this.trustedNow()): void {
+    // Expired at a time not yet on flash: store it, so no reboot and clock can make it payable.
+    if (v.kind === 'expired' && this.markStored < v.deadlineMs) this.storeMark(nowMs);
+    else this.keepMark(nowMs);
+    this.shown(
+      verdictScreen(v, this.lang),
+      v.kind === 'win' || v.kind === 'centre' ? 'win' : v.kind === 'lose' ? 'lose' : 'refused',
+    );
+    if (v.kind === 'win')
+      this.state = {
+        kind: 'await-pay',
+        verdict: v,
+        code: this.lastCode,
+        until: this.mono.now() + this.config.payWaitMs,
+      };
+  }
+
+  /** Shows `screen` with the beep and LED of `s`; back to ready after `ms`. */
+  private shown(screen: string[], s: Signal, ms = this.config.verdictMs): void {
+    this.state = { kind: 'shown', until: this.mono.now() + ms };
+    this.display.show(screen);
+    this.signal(s);
   }
 
   /** A scan that ended badly (timeout mid-code, noise, too long): refused, nothing touched. */
   private onDropped(): void {
     if (this.state.kind === 'halted' || this.state.kind === 'boot' || this.state.kind === 'clock') return;
     const w = TEXT[this.lang];
-    this.display.show([w.invalid, this.lang === 'fr' ? 'lecture incomplète' : 'incomplete scan', '', w.invalid]);
-    this.signal('refused');
-    this.state = { kind: 'shown', until: this.mono.now() + this.config.verdictMs };
+    this.shown([w.invalid, this.lang === 'fr' ? 'lecture incomplète' : 'incomplete scan', '', w.invalid], 'refused');
   }
 
   onKey(k: Key): void {
@@ -455,13 +457,7 @@ export class App {
     if (s.kind === 'clock') return this.answerClock(k, s.rtcMs);
     if (s.kind === 'await-pay') {
       if (k === 'OK') return this.net ? this.claim(s.verdict, s.code) : this.pay(s.verdict);
-      if (k === 'C') {
-        this.beeper.play(BEEPS.key);
-        this.display.show(cancelledScreen(this.lang));
-        this.led.set('off');
-        this.state = { kind: 'shown', until: this.mono.now() + 1500 };
-        return;
-      }
+      if (k === 'C') return this.shown(cancelledScreen(this.lang), 'key', 1500);
       this.beeper.play(BEEPS.key);
       return;
     }
@@ -516,9 +512,7 @@ export class App {
     const got = results && results.length === 1 ? results[0] : null;
     if (got && got.result === 'granted') return this.pay(s.verdict);
     if (got && got.result === 'already_paid') {
-      this.log.write(
-        `registry: ${s.verdict.ticket.emission}-${s.verdict.ticket.block}-${s.verdict.ticket.number} already paid by ${got.by.device_id}`,
-      );
+      this.log.write(`registry: ${ticketLine(s.verdict.ticket)} already paid by ${got.by.device_id}`);
       return this.showVerdict({
         kind: 'already-paid',
         ticket: s.verdict.ticket,
@@ -534,10 +528,7 @@ export class App {
       // The registry heard us and said no (the ticket, or this device): never paid offline then.
       const why = got && got.result === 'invalid' ? got.reason : error;
       this.log.write(`registry refused the claim: ${why}`);
-      this.display.show(errorScreen(this.lang, TEXT[this.lang].refused));
-      this.signal('refused');
-      this.state = { kind: 'shown', until: this.mono.now() + this.config.verdictMs };
-      return;
+      return this.shown(errorScreen(this.lang, TEXT[this.lang].refused), 'refused');
     }
     this.offline(s.verdict, s.code, `status ${r.status}`);
   }
@@ -561,9 +552,7 @@ export class App {
         this.log.write(`outbox: ${messageOf(e)}`);
       }
     }
-    this.display.show(payLaterScreen(v.prizeEur, this.lang));
-    this.signal('refused');
-    this.state = { kind: 'shown', until: this.mono.now() + this.config.verdictMs };
+    this.shown(payLaterScreen(v.prizeEur, this.lang), 'refused');
   }
 
   /** Pushes offline payments while some wait, the device is idle and nothing else is asked. */
@@ -597,10 +586,8 @@ export class App {
     }
     results.forEach((r, i) => {
       const t = entries[i];
-      if (r.result === 'conflict')
-        this.log.write(`sync: ${t.emission}-${t.block}-${t.number} CONFLICT, also paid by ${r.by.device_id}`);
-      else if (r.result === 'invalid')
-        this.log.write(`sync: ${t.emission}-${t.block}-${t.number} refused: ${r.reason}`);
+      if (r.result === 'conflict') this.log.write(`sync: ${ticketLine(t)} CONFLICT, also paid by ${r.by.device_id}`);
+      else if (r.result === 'invalid') this.log.write(`sync: ${ticketLine(t)} refused: ${r.reason}`);
     });
     this.outbox!.markSynced(entries);
     const left = this.outbox!.pending.length;
@@ -627,19 +614,15 @@ export class App {
         if (paid) return this.showVerdict({ kind: 'already-paid', ticket: t, prizeEur: v.prizeEur, paid });
       }
       const w = TEXT[this.lang];
-      this.log.write(`payment of ${t.emission}-${t.block}-${t.number} failed: ${messageOf(e)}`);
-      this.display.show(
+      this.log.write(`payment of ${ticketLine(t)} failed: ${messageOf(e)}`);
+      return this.shown(
         errorScreen(this.lang, e instanceof LedgerError && e.code === 'FULL' ? w.ledgerFull : w.recordFailed),
+        'error',
       );
-      this.signal('error');
-      this.state = { kind: 'shown', until: this.mono.now() + this.config.verdictMs };
-      return;
     }
     this.stats.payments++;
-    this.log.write(`paid ${t.emission}-${t.block}-${t.number} ${v.prizeEur} EUR${offline ? ' offline' : ''}`);
-    this.display.show(paidScreen(v.prizeEur, this.lang, offline));
-    this.signal('paid');
-    this.state = { kind: 'shown', until: this.mono.now() + this.config.verdictMs };
+    this.log.write(`paid ${ticketLine(t)} ${v.prizeEur} EUR${offline ? ' offline' : ''}`);
+    this.shown(paidScreen(v.prizeEur, this.lang, offline), 'paid');
   }
 
   private tick(): void {

@@ -142,7 +142,9 @@ function screen(clerk: string[], customer: string): string[] {
   return rows.map((r) => r.slice(0, COLUMNS));
 }
 
-const ticketLine = (t: { emission: number; block: number; number: number }) => `${t.emission}-${t.block}-${t.number}`;
+/** emission-block-number, as on screens and in the log. */
+export const ticketLine = (t: { emission: number; block: number; number: number }) =>
+  `${t.emission}-${t.block}-${t.number}`;
 
 /** `unsent`: offline payments the registry has not heard yet (shown when some wait). */
 export function readyScreen(lang: Lang, unsent = 0): string[] {

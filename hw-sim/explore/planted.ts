@@ -29,9 +29,8 @@ export const DEFECTS = {
   },
   'pay-on-c': {
     file: 'firmware/app.ts',
-    anchor: "      if (k === 'C') {\n        this.beeper.play(BEEPS.key);\n        this.display.show(cancelledScreen",
-    replacement:
-      "      if (k === 'C') {\n        return this.pay(s.verdict);\n        this.display.show(cancelledScreen",
+    anchor: "if (k === 'C') return this.shown(cancelledScreen(this.lang), 'key', 1500);",
+    replacement: "if (k === 'C') return this.pay(s.verdict);",
     what: 'C on a payable win pays instead of cancelling',
   },
   'accept-foreign-game': {
