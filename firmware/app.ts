@@ -622,7 +622,16 @@ export class App {
     }
     this.stats.payments++;
     this.log.write(`paid ${ticketLine(t)} ${v.prizeEur} EUR${offline ? ' offline' : ''}`);
-    this.shown(paidScreen(v.prizeEur, this.lang, offline), 'paid');
+    // The payment is on flash: a display, beeper or LED failing now must not put ERREUR over PAYÉ (the
+    // clerk would not pay a ticket the ledger holds as paid). Logged, and the screen and signal tried again.
+    for (let tries = 2; tries--;) {
+      try {
+        return this.shown(paidScreen(v.prizeEur, this.lang, offline), 'paid');
+      } catch (e) {
+        this.stats.errors++;
+        this.log.write(`error after payment: ${messageOf(e)}`);
+      }
+    }
   }
 
   private tick(): void {
