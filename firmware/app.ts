@@ -456,7 +456,17 @@ export class App {
     if (s.kind === 'halted' || s.kind === 'boot') return;
     if (s.kind === 'clock') return this.answerClock(k, s.rtcMs);
     if (s.kind === 'await-pay') {
-      if (k === 'OK') return this.net ? this.claim(s.verdict, s.code) : this.pay(s.verdict);
+      if (k === 'OK') {
+        // The verdict is from the scan: a claim period that ended since (payWaitMs) ends it here.
+        const t = s.verdict.ticket;
+        const deadlineMs = this.deadlines.get(t.emission)!;
+        const now = this.trustedNow();
+        if (now >= deadlineMs) {
+          this.log.write(`${ticketLine(t)}: expired before OK`);
+          return this.showVerdict({ kind: 'expired', ticket: t, prizeEur: s.verdict.prizeEur, deadlineMs }, now);
+        }
+        return this.net ? this.claim(s.verdict, s.code) : this.pay(s.verdict);
+      }
       if (k === 'C') return this.shown(cancelledScreen(this.lang), 'key', 1500);
       this.beeper.play(BEEPS.key);
       return;

@@ -1,12 +1,28 @@
-// The scan → pay path at its edges, on the real bundle in QuickJS: a beeper, LED or display that
-// fails once the payment is on flash (docs/firmware.md "Paying").
+// The scan → pay path at its edges, on the real bundle in QuickJS: a claim period that ends while a
+// win waits for OK, a beeper, LED or display that fails once the payment is on flash (docs/firmware.md
+// "Screens", "Paying").
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { NorFlash } from '../../hw-sim/nor-flash.ts';
 import type { Simulator } from '../../hw-sim/sim.ts';
+import { markView, readMark } from '../../src/ledger/index.ts';
 import { BEEPS } from '../../src/signals.ts';
-import { boot, chipWith, flat, lastTones, ledgerEntries, scanSerial, testConfig, ticket } from './harness.ts';
+import { claimEndMs } from '../../firmware/deadline.ts';
+import {
+  boot,
+  chipWith,
+  flat,
+  lastTones,
+  ledgerEntries,
+  partitionOf,
+  scanSerial,
+  testConfig,
+  ticket,
+} from './harness.ts';
 
+const HOUR = 3600000;
+/** Emission 9 of testConfig closes on 2026-01-10. */
+const END9 = claimEndMs('2026-01-10');
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Boots `chip` with the RTC at `rtc`, runs `f`, shuts the VM down; nothing escaped the app. */
@@ -21,6 +37,40 @@ async function at(chip: NorFlash, rtc: number | undefined, f: (sim: Simulator) =
 }
 
 const logs = (sim: Simulator) => sim.periph!.logs.join('\n');
+
+test('a win shown before the claim deadline and confirmed after it is TICKET EXPIRÉ: nothing recorded, the time stored', async () => {
+  const chip = chipWith(testConfig());
+  await at(chip, END9 - 10000, async (sim) => {
+    await scanSerial(sim, ticket({ emission: 9, number: 7, prizeEur: 150 }));
+    assert.match(flat(sim.screen), /^GAGNANT \| 9-0-7 \| OK payer/);
+    await sim.run(30000); // the clerk waits: the deadline passes with GAGNANT on screen
+    await sim.press('OK');
+    assert.equal(sim.screen, ['TICKET EXPIRÉ', 'Limite 09/02/2026', '9-0-7', 'NON PAYABLE']);
+    assert.ok(same(lastTones(sim), BEEPS.refused));
+    assert.match(logs(sim), /9-0-7: expired before OK/);
+    // A second one at the same moment: EXPIRED at once.
+    await scanSerial(sim, ticket({ emission: 9, number: 8, prizeEur: 150 }));
+    assert.match(flat(sim.screen), /^TICKET EXPIRÉ/);
+  });
+  assert.equal(ledgerEntries(chip), [], 'nothing paid after the deadline');
+  assert.ok(readMark(markView(partitionOf(chip, 'ledger'))) >= END9, 'the time that expired it is on flash');
+  // The clock set back before the deadline at the next boot brings nothing back.
+  await at(chip, END9 - HOUR, async (sim) => {
+    await scanSerial(sim, ticket({ emission: 9, number: 7, prizeEur: 150 }));
+    assert.match(flat(sim.screen), /^TICKET EXPIRÉ/);
+  });
+  // Confirmed just before the deadline: paid, dated before it.
+  const chip2 = chipWith(testConfig());
+  await at(chip2, END9 - 30000, async (sim) => {
+    await scanSerial(sim, ticket({ emission: 9, number: 7, prizeEur: 150 }));
+    await sim.run(20000);
+    await sim.press('OK');
+    assert.match(flat(sim.screen), /^PAYÉ/);
+  });
+  const paid = ledgerEntries(chip2);
+  assert.is(paid.length, 1);
+  assert.ok(paid[0].paidAtMs < END9);
+});
 
 for (const what of ['beeper', 'led', 'display'] as const) {
   test(`the ${what} failing once the payment is on flash: PAYÉ stays, the fault is logged, no ERREUR`, async () => {
