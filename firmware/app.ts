@@ -59,7 +59,10 @@ import { PRODUCTION, VERSION } from './build-info.ts';
 /** The idle loop period: watchdog kick, decoder timeouts, screen timeouts. */
 export const TICK_MS = 100;
 export const WATCHDOG_MS = 5000;
-/** Plausible times: 2024-01-01 ≤ t < 2100-01-01 UTC. An RTC outside is never believed, nor compacted at. */
+/**
+ * Plausible times: 2024-01-01 ≤ t < 2100-01-01 UTC. An RTC outside is never believed, nothing is
+ * compacted at a trusted time outside, and trusted time before them is no time: nothing is paid.
+ */
 const PLAUSIBLE_FROM = 1704067200000;
 const plausible = (ms: number) => ms >= PLAUSIBLE_FROM && ms < 4102444800000;
 /** Offline payments pushed in one sync request. */
@@ -416,6 +419,12 @@ export class App {
       deadlineMs: result.ticket ? this.deadlines.get(result.ticket.emission) : undefined,
       payoutLimitEur: this.config.payoutLimitEur,
     });
+    // No trusted time at all (a fresh device whose RTC is unset or was refused): no deadline can be
+    // judged, so a win is not payable until a clock is believed (docs/ledger.md, "Trusted time").
+    if (verdict.kind === 'win' && nowMs < PLAUSIBLE_FROM) {
+      this.log.write(`clock: no trusted time, ${ticketLine(verdict.ticket)} not payable`);
+      return this.shown(payLaterScreen(verdict.prizeEur, this.lang, TEXT[this.lang].clockUnset), 'refused');
+    }
     this.showVerdict(verdict, nowMs);
   }
 

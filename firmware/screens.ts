@@ -41,6 +41,7 @@ interface Words {
   toSend: string;
   clockAhead: string;
   clockKeys: string;
+  clockUnset: string;
 }
 
 export const TEXT: Record<Lang, Words> = {
@@ -77,6 +78,7 @@ export const TEXT: Record<Lang, Words> = {
     toSend: 'à transmettre',
     clockAhead: 'HORLOGE EN AVANCE',
     clockKeys: 'OK valider C refuser',
+    clockUnset: 'horloge non réglée',
   },
   en: {
     ready: 'READY',
@@ -111,6 +113,7 @@ export const TEXT: Record<Lang, Words> = {
     toSend: 'to send',
     clockAhead: 'CLOCK JUMPED AHEAD',
     clockKeys: 'OK accept  C refuse',
+    clockUnset: 'clock not set',
   },
 };
 
@@ -157,10 +160,13 @@ export function checkingScreen(prizeEur: number, lang: Lang): string[] {
   return screen([w.checking, w.registry], formatEur(prizeEur, lang));
 }
 
-/** A win the registry could not be asked about, above the offline limit: not paid now. */
-export function payLaterScreen(prizeEur: number, lang: Lang): string[] {
+/**
+ * A win not paid now: the registry could not be asked about it and it is above the offline limit, or
+ * (`why` = `clockUnset`) the device has no trusted time to judge its claim deadline by.
+ */
+export function payLaterScreen(prizeEur: number, lang: Lang, why = TEXT[lang].networkDown): string[] {
   const w = TEXT[lang];
-  return screen([w.notPayable, w.networkDown, w.payLater], formatEur(prizeEur, lang));
+  return screen([w.notPayable, why, w.payLater], formatEur(prizeEur, lang));
 }
 
 export function bootScreen(lang: Lang, imageHash: string): string[] {

@@ -1,6 +1,6 @@
 // The scan → pay path at its edges, on the real bundle in QuickJS: a claim period that ends while a
-// win waits for OK, a beeper, LED or display that fails once the payment is on flash (docs/firmware.md
-// "Screens", "Paying").
+// win waits for OK, a beeper, LED or display that fails once the payment is on flash, and a device
+// with no trusted time at all (docs/firmware.md "Paying", docs/ledger.md "Trusted time").
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { NorFlash } from '../../hw-sim/nor-flash.ts';
@@ -8,6 +8,7 @@ import type { Simulator } from '../../hw-sim/sim.ts';
 import { markView, readMark } from '../../src/ledger/index.ts';
 import { BEEPS } from '../../src/signals.ts';
 import { claimEndMs } from '../../firmware/deadline.ts';
+import { TEXT, payLaterScreen } from '../../firmware/screens.ts';
 import {
   boot,
   chipWith,
@@ -21,8 +22,10 @@ import {
 } from './harness.ts';
 
 const HOUR = 3600000;
-/** Emission 9 of testConfig closes on 2026-01-10. */
+const DAY = 24 * HOUR;
+/** Emission 9 of testConfig closes on 2026-01-10; emission 1 on 2026-12-31. */
 const END9 = claimEndMs('2026-01-10');
+const END1 = claimEndMs('2026-12-31');
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Boots `chip` with the RTC at `rtc`, runs `f`, shuts the VM down; nothing escaped the app. */
@@ -99,5 +102,62 @@ for (const what of ['beeper', 'led', 'display'] as const) {
     assert.is(ledgerEntries(chip).length, 1);
   });
 }
+
+test('a fresh device whose RTC is unset (2000-01-01): wins are not payable until a clock is believed', async () => {
+  const chip = chipWith(testConfig());
+  await at(chip, Date.UTC(2000, 0, 1), async (sim) => {
+    assert.match(flat(sim.screen), /PRÊT/);
+    for (const emission of [9, 1]) {
+      await scanSerial(sim, ticket({ emission, number: 8, prizeEur: 150 }));
+      assert.equal(sim.screen, ['NON PAYABLE', 'horloge non réglée', 'payer plus tard', '150 €']);
+      assert.ok(same(lastTones(sim), BEEPS.refused));
+      await sim.press('OK');
+      assert.match(flat(sim.screen), /PRÊT/, 'OK pays nothing');
+    }
+    assert.match(logs(sim), /clock: no trusted time, 9-0-8 not payable/);
+    // What needs no clock still works.
+    await scanSerial(sim, ticket({ emission: 1, number: 9 }));
+    assert.match(flat(sim.screen), /^PERDANT/);
+    await sim.run(60000);
+    await scanSerial(sim, ticket({ emission: 1, number: 8, prizeEur: 150 }));
+    assert.match(flat(sim.screen), /^NON PAYABLE \| horloge non réglée/, 'still not payable a minute on');
+  });
+  assert.equal(ledgerEntries(chip), []);
+  // The clock set (a plausible RTC): payable again, dated with it; the long-closed emission expired.
+  const t = Date.UTC(2026, 5, 15, 10);
+  await at(chip, t, async (sim) => {
+    await scanSerial(sim, ticket({ emission: 9, number: 8, prizeEur: 150 }));
+    assert.match(flat(sim.screen), /^TICKET EXPIRÉ/);
+    await scanSerial(sim, ticket({ emission: 1, number: 8, prizeEur: 150 }));
+    await sim.press('OK');
+    assert.match(flat(sim.screen), /^PAYÉ/);
+  });
+  const paid = ledgerEntries(chip);
+  assert.is(paid.length, 1);
+  assert.ok(paid[0].paidAtMs >= t && paid[0].paidAtMs < t + HOUR);
+});
+
+test('a fresh device whose far-ahead clock was refused (C) has no trusted time: wins are not payable', async () => {
+  const chip = chipWith(testConfig());
+  await at(chip, END1 + 100 * DAY, async (sim) => {
+    assert.match(flat(sim.screen), /^HORLOGE EN AVANCE/);
+    await sim.press('C');
+    await scanSerial(sim, ticket({ emission: 1, number: 5, prizeEur: 30 }));
+    assert.match(flat(sim.screen), /^NON PAYABLE \| horloge non réglée/);
+    await sim.press('OK');
+  });
+  assert.equal(ledgerEntries(chip), []);
+});
+
+test('the no-clock screen, French and English: 4 rows of at most 20 columns', () => {
+  assert.equal(payLaterScreen(150, 'fr', TEXT.fr.clockUnset), [
+    'NON PAYABLE',
+    'horloge non réglée',
+    'payer plus tard',
+    '150 €',
+  ]);
+  assert.equal(payLaterScreen(150, 'en', TEXT.en.clockUnset), ['NOT PAYABLE', 'clock not set', 'pay later', '€150']);
+  assert.equal(payLaterScreen(150, 'en'), ['NOT PAYABLE', 'network unavailable', 'pay later', '€150']);
+});
 
 test.run();
