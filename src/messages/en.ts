@@ -423,6 +423,14 @@ export const en = {
     conflictLine: (c: Record<string, unknown>, first: string, paid: string) =>
       `  ticket ${c.emission}/${c.block}/${c.number} (€${c.prize_eur}): paid by ${c.first_device_id} at ${first}, then offline by ${c.device_id} at ${paid}`,
     stopping: 'registry stopping',
+    dbIsFile: (dir: string) => `--db ${dir} is a file: give the registry's database directory`,
+    notDb: (dir: string) =>
+      `--db ${dir} is not a registry database (a directory holding other files): give the registry's directory, or a new or empty one`,
+    cannotOpen: (dir: string, why: string) => `cannot open the database ${dir}: ${why}`,
+    locked: (dir: string, pid: number | string, file: string) =>
+      `the database ${dir} is in use by process ${pid} (most likely 'saphir registry serve'): PGlite is one process's database. ` +
+      `Stop that process first (devices add/revoke and report work on it while it is stopped), or use PostgreSQL (--postgres URL) to share a database between processes. ` +
+      `If process ${pid} is not a saphir registry, delete ${file}.`,
   },
   explore: {
     progress: (done: number, n: number, perS: number, violations: number) =>

@@ -426,6 +426,14 @@ export const fr: Messages = {
     conflictLine: (c: Record<string, unknown>, first: string, paid: string) =>
       `  ticket ${c.emission}/${c.block}/${c.number} (${c.prize_eur} €) : payé par ${c.first_device_id} le ${first}, puis hors ligne par ${c.device_id} le ${paid}`,
     stopping: 'arrêt du registre',
+    dbIsFile: (dir: string) => `--db ${dir} est un fichier : donner le dossier de la base du registre`,
+    notDb: (dir: string) =>
+      `--db ${dir} n’est pas une base du registre (un dossier qui contient d’autres fichiers) : donner le dossier du registre, ou un dossier nouveau ou vide`,
+    cannotOpen: (dir: string, why: string) => `impossible d’ouvrir la base ${dir} : ${why}`,
+    locked: (dir: string, pid: number | string, file: string) =>
+      `la base ${dir} est utilisée par le processus ${pid} (sans doute « saphir registry serve ») : PGlite est la base d’un seul processus. ` +
+      `Arrêter d’abord ce processus ('devices add', 'devices revoke' et 'report' s’y font pendant qu’il est arrêté), ou utiliser PostgreSQL (--postgres URL) pour partager une base entre processus. ` +
+      `Si le processus ${pid} n’est pas un registre saphir, supprimer ${file}.`,
   },
   explore: {
     progress: (done: number, n: number, perS: number, violations: number) =>

@@ -22,6 +22,28 @@ export class UsageError extends Error {
 /** A failure the user can act on (exit 1), said in the user's language like a UsageError. */
 export class Failure extends UsageError {}
 
+/**
+ * What went wrong, as text, for anything thrown: an Error's message; else a `message` (or `code`) field
+ * of an object (some libraries, PGlite among them, throw plain objects); else its JSON; else String().
+ */
+export function errorText(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  if (typeof e === 'object' && e !== null) {
+    const o = e as { message?: unknown; code?: unknown };
+    if (typeof o.message === 'string' && o.message) return o.message;
+    if (typeof o.code === 'string' && o.code) return o.code;
+    try {
+      const json = JSON.stringify(e);
+      if (json && json !== '{}') return json.length > 500 ? json.slice(0, 500) + '…' : json;
+    } catch {
+      // a cycle: String() below
+    }
+    const name = (e as { constructor?: { name?: unknown } }).constructor?.name;
+    return typeof name === 'string' && name !== 'Object' ? name : `{ ${Object.keys(e).join(', ')} }`;
+  }
+  return String(e);
+}
+
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 export function parse<O extends Options>(args: string[], options: O) {

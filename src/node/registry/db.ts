@@ -1,6 +1,10 @@
 // One small database interface over PGlite (embedded, PostgreSQL in WebAssembly) and node-postgres
 // (a real server): the registry's SQL runs unchanged on both. Migrations are versioned and applied at
-// open; two processes opening one database at once both succeed (the version's primary key decides).
+// open; two processes opening one PostgreSQL database at once both succeed (the version's primary key
+// decides). A PGlite directory is one process's: it is locked while open (dir-lock.ts).
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { Failure, errorText } from '../args.ts';
+import { DirLocked, LOCK_FILE, lockDir, type DirLock } from './dir-lock.ts';
 
 export interface Query {
   query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>;
@@ -68,19 +72,76 @@ async function migrate(db: Db): Promise<void> {
   }
 }
 
-/** Opens PGlite with its data in `dir` (in memory when `dir` is undefined). */
+/**
+ * `dir` for PGlite: a file, or a directory holding other files and no database, is refused (the user
+ * mistyped a path); a new directory is created. The directory is locked for as long as it is open
+ * (src/node/registry/dir-lock.ts): PGlite is one process's database.
+ */
+function preparePgliteDir(dir: string): DirLock {
+  let isDir = false;
+  try {
+    const st = statSync(dir);
+    if (!st.isDirectory()) throw new Failure((m) => m.registry.dbIsFile(dir));
+    isDir = true;
+  } catch (e) {
+    if (e instanceof Failure) throw e;
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new Failure((m) => m.registry.cannotOpen(dir, errorText(e)));
+  }
+  if (!isDir) {
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (e) {
+      throw new Failure((m) => m.registry.cannotOpen(dir, errorText(e)));
+    }
+  }
+  let lock: DirLock;
+  try {
+    lock = lockDir(dir);
+  } catch (e) {
+    if (e instanceof DirLocked) throw new Failure((m) => m.registry.locked(dir, e.pid ?? '?', e.lockFile));
+    throw new Failure((m) => m.registry.cannotOpen(dir, errorText(e)));
+  }
+  const others = readdirSync(dir).filter((f) => !f.startsWith(LOCK_FILE));
+  if (others.length > 0 && !others.includes('PG_VERSION')) {
+    lock.release();
+    throw new Failure((m) => m.registry.notDb(dir));
+  }
+  return lock;
+}
+
+/** Opens PGlite with its data in `dir` (in memory when `dir` is undefined), locked while open. */
 export async function openPglite(dir?: string): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite');
-  const pg = dir === undefined ? new PGlite() : new PGlite(dir);
-  await pg.waitReady;
+  const lock = dir === undefined ? null : preparePgliteDir(dir);
+  let pg: InstanceType<typeof PGlite>;
+  try {
+    pg = dir === undefined ? new PGlite() : new PGlite(dir);
+    await pg.waitReady;
+  } catch (e) {
+    lock?.release();
+    // PGlite throws objects that are no Error (its WebAssembly file system's errors).
+    throw new Failure((m) => m.registry.cannotOpen(dir ?? ':memory:', errorText(e)));
+  }
   const db: Db = {
     kind: 'pglite',
     query: (sql, params) => pg.query(sql, params) as never,
     // PGlite has one connection: its transaction() holds it for the whole function.
     tx: (fn) => pg.transaction((t) => fn({ query: (sql, params) => t.query(sql, params) as never })),
-    close: () => pg.close(),
+    close: async () => {
+      try {
+        await pg.close();
+      } finally {
+        lock?.release();
+      }
+    },
   };
-  await migrate(db);
+  try {
+    await migrate(db);
+  } catch (e) {
+    await db.close().catch(() => {});
+    throw e;
+  }
   return db;
 }
 

@@ -1,0 +1,100 @@
+// A PGlite registry directory is one process's: `registry serve` holds it, and every other process
+// (devices add/revoke, report, a second serve) is refused with the holder's pid and what to do. Real
+// separate processes: the lock is between processes.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../helpers.ts';
+import { noStack, saphir } from '../cli/run-cli.ts';
+import { postRegistry } from '../../src/node/registry/client.ts';
+import { LOCK_FILE } from '../../src/node/registry/dir-lock.ts';
+import { ownKey, win } from './cases.ts';
+import { serve } from './serve-cli.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'saphir-lock-'));
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+
+test('while serve runs, devices add/revoke, report and a second serve are refused; after it stops they work', async () => {
+  const db = join(dir, 'db');
+  const k = ownKey('CAISSE-3');
+  const other = ownKey('CAISSE-4');
+  assert.equal(saphir(['registry', 'devices', 'add', 'CAISSE-3', k.publicHex, '--db', db]).code, 0);
+  const srv = await serve(['--db', db]);
+  try {
+    const pid = String(srv.child.pid);
+    for (const args of [
+      ['registry', 'devices', 'revoke', 'CAISSE-3', '--db', db],
+      ['registry', 'devices', 'add', 'CAISSE-4', other.publicHex, '--db', db, '--lang', 'en'],
+      ['registry', 'report', '--db', db],
+    ]) {
+      const r = saphir(args);
+      assert.equal(r.code, 1, `${args.join(' ')}: ${r.stdout} ${r.stderr}`);
+      assert.match(r.stderr, args.includes('en') ? `in use by process ${pid}` : `utilisée par le processus ${pid}`);
+      assert.match(r.stderr, /registry serve/);
+      assert.match(r.stderr, /PostgreSQL/);
+      assert.ok(noStack(r.stderr), r.stderr);
+    }
+    // A second server on the same directory would grant the tickets the first one grants.
+    const second = spawnSync(
+      process.execPath,
+      ['bin/saphir.mjs', 'registry', 'serve', '--db', db, '--port', '0', '--lang', 'en'],
+      { cwd: ROOT, timeout: 60_000 },
+    );
+    assert.equal(second.status, 1, String(second.stderr));
+    assert.match(String(second.stderr), `in use by process ${pid}`);
+    // The revocation refused above did not happen: the running server still hears CAISSE-3.
+    const r = await postRegistry(srv.url, 'claim', k, [{ code: win(41), paid_at: Date.now() }]);
+    assert.equal(r.ok && r.body.results[0].result, 'granted');
+  } finally {
+    assert.equal(await srv.stop(), 0);
+  }
+  assert.not.ok(existsSync(join(db, LOCK_FILE)), 'the lock is released when serve stops');
+  assert.equal(saphir(['registry', 'devices', 'revoke', 'CAISSE-3', '--db', db]).code, 0);
+  // The revocation stands for the next server.
+  const again = await serve(['--db', db]);
+  try {
+    const r = await postRegistry(again.url, 'claim', k, [{ code: win(42), paid_at: Date.now() }]);
+    assert.equal(!r.ok && r.body.error, 'revoked');
+  } finally {
+    await again.stop();
+  }
+});
+
+test('a lock left by a process that died is taken over (and released after)', () => {
+  const db = join(dir, 'stale');
+  assert.equal(saphir(['registry', 'devices', 'list', '--db', db]).code, 0);
+  const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+  writeFileSync(join(db, LOCK_FILE), JSON.stringify({ pid: dead, host: hostname() }) + '\n');
+  const r = saphir(['registry', 'devices', 'list', '--db', db]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.not.ok(existsSync(join(db, LOCK_FILE)));
+  // A live holder (this test's process) is not taken over.
+  writeFileSync(join(db, LOCK_FILE), JSON.stringify({ pid: process.pid, host: hostname() }) + '\n');
+  const held = saphir(['registry', 'devices', 'list', '--db', db, '--lang', 'en']);
+  assert.equal(held.code, 1);
+  assert.match(held.stderr, `in use by process ${process.pid}`);
+  rmSync(join(db, LOCK_FILE));
+});
+
+test('--db that is a file, or a directory of other files, is refused: nothing created beside them', () => {
+  const file = join(dir, 'notes.txt');
+  writeFileSync(file, 'not a database\n');
+  const f = saphir(['registry', 'report', '--db', file]);
+  assert.equal(f.code, 1);
+  assert.match(f.stderr, `--db ${file} est un fichier`);
+  assert.not.match(f.stderr, /object Object/);
+  assert.ok(noStack(f.stderr), f.stderr);
+
+  const typo = join(dir, 'projects');
+  mkdirSync(typo);
+  writeFileSync(join(typo, 'README'), 'mine\n');
+  const d = saphir(['registry', 'report', '--db', typo, '--lang', 'en']);
+  assert.equal(d.code, 1);
+  assert.match(d.stderr, /is not a registry database/);
+  assert.equal(readdirSync(typo), ['README']);
+});
+
+test.run();
