@@ -42,6 +42,7 @@ export const en = {
     seedHex: (path: string) => `--key: ${path}: seed_hex must be 64 hex digits (a 32-byte Ed25519 private seed)`,
     testKey: 'warning: tickets signed with the TEST key (id 0), refused by a production validator',
     refused: (where: string, why: string) => `${where}: public key refused by the device (${why})`,
+    conflict: (id: number) => `--key: two different keys for key id ${id}`,
   },
   check: {
     empty: 'no code to check: give codes as arguments, or one per line on standard input',
@@ -423,6 +424,20 @@ export const en = {
     conflictLine: (c: Record<string, unknown>, first: string, paid: string) =>
       `  ticket ${c.emission}/${c.block}/${c.number} (€${c.prize_eur}): paid by ${c.first_device_id} at ${first}, then offline by ${c.device_id} at ${paid}`,
     stopping: 'registry stopping',
+    testKeys:
+      'WARNING: the published TEST ticket key is trusted (anyone can sign tickets with it): --key and --production for real tickets',
+    ticketKeys: (n: number) => `trusted ticket key(s): ${n}`,
+    bothDb: '--db and --postgres exclude each other',
+    postgresUrl: '--postgres takes a postgres://… URL',
+    since: (v: string) => `--since takes a date YYYY-MM-DD that exists, not '${v}'`,
+    deviceId: (id: string) => `device id '${id}': 1 to 16 printable ASCII characters, no space`,
+    pubkey: (v: string) => `PUBKEY '${v}': 64 hex digits (an Ed25519 public key), or a file holding them`,
+    already: (id: string) => `device ${id} is already enrolled`,
+    keyOnlyServe: '--key and --production are options of registry serve',
+    productionNeedsKey:
+      '--production needs the production ticket key: --key HEX|FILE (a production registry never trusts the published test key)',
+    testKeyInProduction: (where: string) =>
+      `${where}: the published TEST ticket key, never trusted with --production (anyone can sign with it)`,
     dbIsFile: (dir: string) => `--db ${dir} is a file: give the registry's database directory`,
     notDb: (dir: string) =>
       `--db ${dir} is not a registry database (a directory holding other files): give the registry's directory, or a new or empty one`,
@@ -576,7 +591,7 @@ Lists the serial ports of this computer (read from /sys/class/tty and /dev/seria
 USB VID:PID, serial number, and, when a SAPHIR device answers IDENTIFY within --timeout (default
 300 ms) at --baud (default 115200), its device id and running version. --port adds a port the system
 does not list (a pseudo-terminal). Exit 0 (also when there are none), 2 on a usage error.`,
-    registry: `usage: saphir registry serve [--db DIR | --postgres URL] [--port N] [--host H] [--production]
+    registry: `usage: saphir registry serve [--db DIR | --postgres URL] [--port N] [--host H] [--key HEX|FILE]… [--production]
        saphir registry devices add ID PUBKEY [--db DIR | --postgres URL]
        saphir registry devices list [--json] [--db DIR | --postgres URL]
        saphir registry devices revoke ID [--db DIR | --postgres URL]
@@ -586,6 +601,10 @@ who paid it and when; offline payments reported later by two devices are conflic
 Storage: PGlite in DIR (default .saphir-registry/, nothing to install) or PostgreSQL at URL.
 Out of the box (no device enrolled) the registry is a development fleet that accepts the published
 development device key; enrolling the first device, or --production, ends that.
+--key HEX|FILE (repeatable, as for check): the ticket public keys the registry trusts, instead of the
+published test key; --production never trusts the test key and needs --key.
+PGlite is one process's database: stop serve before devices add/revoke or report on its DIR (or use
+PostgreSQL, which several processes share).
 Exit 0, 1 on an error, 2 on a usage error.`,
   },
 };

@@ -43,6 +43,7 @@ export const fr: Messages = {
       `--key : ${path} : seed_hex doit compter 64 chiffres hexadécimaux (graine privée Ed25519 de 32 octets)`,
     testKey: 'attention : tickets signés avec la clé de TEST (id 0), refusés par un validateur de production',
     refused: (where: string, why: string) => `${where} : clé publique refusée par l’appareil (${why})`,
+    conflict: (id: number) => `--key : deux clés différentes pour l’identifiant de clé ${id}`,
   },
   check: {
     empty: 'aucun code à vérifier : donner les codes en arguments, ou un par ligne sur l’entrée standard',
@@ -426,6 +427,21 @@ export const fr: Messages = {
     conflictLine: (c: Record<string, unknown>, first: string, paid: string) =>
       `  ticket ${c.emission}/${c.block}/${c.number} (${c.prize_eur} €) : payé par ${c.first_device_id} le ${first}, puis hors ligne par ${c.device_id} le ${paid}`,
     stopping: 'arrêt du registre',
+    testKeys:
+      'ATTENTION : la clé de TEST publiée des tickets est acceptée (tout le monde peut signer des tickets avec) : --key et --production pour de vrais tickets',
+    ticketKeys: (n: number) => `clé(s) de tickets acceptée(s) : ${n}`,
+    bothDb: '--db et --postgres s’excluent',
+    postgresUrl: '--postgres prend une URL postgres://…',
+    since: (v: string) => `--since prend une date AAAA-MM-JJ qui existe, pas « ${v} »`,
+    deviceId: (id: string) => `identifiant d’appareil « ${id} » : 1 à 16 caractères ASCII imprimables, sans espace`,
+    pubkey: (v: string) =>
+      `CLÉ « ${v} » : 64 chiffres hexadécimaux (clé publique Ed25519), ou un fichier qui les contient`,
+    already: (id: string) => `appareil ${id} déjà enrôlé`,
+    keyOnlyServe: '--key et --production sont des options de registry serve',
+    productionNeedsKey:
+      '--production demande la clé de production des tickets : --key HEX|FICHIER (un registre de production n’accepte jamais la clé de test publiée)',
+    testKeyInProduction: (where: string) =>
+      `${where} : la clé de TEST publiée des tickets, jamais acceptée avec --production (tout le monde peut signer avec)`,
     dbIsFile: (dir: string) => `--db ${dir} est un fichier : donner le dossier de la base du registre`,
     notDb: (dir: string) =>
       `--db ${dir} n’est pas une base du registre (un dossier qui contient d’autres fichiers) : donner le dossier du registre, ou un dossier nouveau ou vide`,
@@ -584,7 +600,7 @@ VID:PID USB, numéro de série et, quand un appareil SAPHIR répond à IDENTIFY 
 (300 ms par défaut) à --baud (115200 par défaut), son identifiant et sa version en cours. --port ajoute
 un port que le système ne liste pas (un pseudo-terminal). Sortie 0 (même quand il n'y en a aucun), 2
 pour une erreur d'usage.`,
-    registry: `usage : saphir registry serve [--db DOSSIER | --postgres URL] [--port N] [--host H] [--production]
+    registry: `usage : saphir registry serve [--db DOSSIER | --postgres URL] [--port N] [--host H] [--key HEX|FICHIER]… [--production]
         saphir registry devices add ID CLÉ [--db DOSSIER | --postgres URL]
         saphir registry devices list [--json] [--db DOSSIER | --postgres URL]
         saphir registry devices revoke ID [--db DOSSIER | --postgres URL]
@@ -594,7 +610,11 @@ toute réclamation suivante apprend qui l'a payé et quand ; des paiements hors 
 deux appareils, transmis plus tard, sont des conflits (voir le rapport). Stockage : PGlite dans DOSSIER (par
 défaut .saphir-registry/, rien à installer) ou PostgreSQL à URL. Sans appareil enrôlé, le registre est
 une flotte de développement qui accepte la clé d'appareil de développement publiée ; enrôler le premier
-appareil, ou --production, y met fin. Sortie 0, 1 pour une erreur, 2 pour une erreur d'usage.`,
+appareil, ou --production, y met fin. --key HEX|FICHIER (répétable, comme pour check) : les clés publiques
+des tickets acceptées par le registre, au lieu de la clé de test publiée ; --production n'accepte jamais
+la clé de test et demande --key. PGlite est la base d'un seul processus : arrêter serve avant devices
+add/revoke ou report sur son DOSSIER (ou utiliser PostgreSQL, que plusieurs processus partagent).
+Sortie 0, 1 pour une erreur, 2 pour une erreur d'usage.`,
   },
 };
 

@@ -72,3 +72,24 @@ export function signedWithTestKey(keys: KeyRing, keyId: number): boolean {
   const k = keys.get(keyId);
   return k !== undefined && toHex(k) === TEST_PUBLIC_KEY_HEX;
 }
+
+/**
+ * Several `--key HEX|FILE` (registry serve): one ring, each value read by readTrustedKeys (`check` sees
+ * each value's keys first). A file's key id wins over a bare key (which stands for every id); two
+ * different keys for one id, both from files or both bare, are a usage error.
+ */
+export function readTrustedKeyList(values: string[], check?: (ring: KeyRing, value: string) => void): KeyRing {
+  const explicit = new Map<number, Uint8Array>();
+  const bare = new Map<number, Uint8Array>();
+  for (const value of values) {
+    const ring = readTrustedKeys(value);
+    check?.(ring, value);
+    const into = HEX64.test(value) ? bare : explicit;
+    for (const [id, key] of ring) {
+      const had = into.get(id);
+      if (had && toHex(had) !== toHex(key)) throw new UsageError((m) => m.keys.conflict(id));
+      into.set(id, key);
+    }
+  }
+  return new Map([...bare, ...explicit]);
+}

@@ -36,6 +36,7 @@ test('serve: a development fleet says so, answers claims, and stops on SIGTERM',
   });
   try {
     assert.match(err, /WARNING: development fleet/);
+    assert.match(err, /WARNING: the published TEST ticket key is trusted/);
     const r = await postRegistry(url, 'claim', dev('CAISSE-1'), [{ code: win(1), paid_at: Date.now() }]);
     assert.equal(r.ok && r.body.results[0].result, 'granted');
     const health = (await (await fetch(`${url}/health`)).json()) as Record<string, unknown>;
@@ -91,6 +92,26 @@ test('usage errors are exit 2 with the reason', () => {
     assert.equal(r.code, 2, args.join(' '));
     assert.ok(noStack(r.stderr));
   }
+});
+
+test('impossible dates and device ids are usage errors, said in the user’s language', () => {
+  const k = ownKey('CAISSE-9').publicHex;
+  const since = saphir(['registry', 'report', '--since', '2027-02-31', '--db', db]);
+  assert.equal(since.code, 2, since.stdout + since.stderr);
+  assert.match(since.stderr, /--since prend une date AAAA-MM-JJ qui existe, pas « 2027-02-31 »/);
+  assert.equal(saphir(['registry', 'report', '--since', '2027-13-01', '--db', db]).code, 2);
+  const id = saphir(['registry', 'devices', 'add', 'bad id', k, '--db', db]);
+  assert.equal(id.code, 2, id.stderr);
+  assert.match(id.stderr, /identifiant d’appareil « bad id » : 1 à 16 caractères ASCII imprimables/);
+  const key = saphir(['registry', 'devices', 'add', 'CAISSE-8', 'not-a-key', '--db', db]);
+  assert.match(key.stderr, /CLÉ « not-a-key » : 64 chiffres hexadécimaux/);
+  const both = saphir(['registry', 'serve', '--db', db, '--postgres', 'postgres://x']);
+  assert.match(both.stderr, /--db et --postgres s’excluent/);
+  const again = saphir(['registry', 'devices', 'add', 'CAISSE-7', k, '--db', db]);
+  assert.equal(again.code, 1);
+  assert.match(again.stderr, /appareil CAISSE-7 déjà enrôlé/);
+  // A real day is still a date: 2028-02-29 (leap year).
+  assert.equal(saphir(['registry', 'report', '--since', '2028-02-29', '--json', '--db', db]).code, 0);
 });
 
 test.run();

@@ -1,17 +1,49 @@
 // saphir registry serve | devices add|list|revoke | report — the fleet's paid-ticket registry.
 import { readFileSync } from 'node:fs';
-import { UsageError, intOf, parseCommand } from '../args.ts';
+import { Failure, UsageError, intOf, parseCommand } from '../args.ts';
 import { textTable } from '../table.ts';
 import { openDb } from '../registry/db.ts';
-import { RegistryStore } from '../registry/store.ts';
+import { AlreadyEnrolled, DEVICE_ID, RegistryStore } from '../registry/store.ts';
 import { serveRegistry } from '../registry/server.ts';
-import { testKeyRing } from '../../sph1/keys.ts';
+import { TEST_KEY_ID, TEST_PUBLIC_KEY_HEX, testKeyRing, type KeyRing } from '../../sph1/keys.ts';
+import { toHex } from '../../hex.ts';
+import { readTrustedKeyList } from '../keys.ts';
 import type { Lang } from '../../i18n.ts';
 import { messages } from '../../messages/index.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.registry;
 
 const DEFAULT_DIR = '.saphir-registry';
+
+/**
+ * The ticket keys `serve` trusts: the published test key by default (a development registry); the
+ * `--key` values instead. With `--production`, as on a production device (firmware/trust.ts), never the
+ * test key (nor key id 0), and at least one key must be given.
+ */
+export function ticketKeys(values: string[] | undefined, production: boolean): KeyRing {
+  if (!values || values.length === 0) {
+    if (production) throw new UsageError((m) => m.registry.productionNeedsKey);
+    return testKeyRing();
+  }
+  const ring = new Map(
+    readTrustedKeyList(values, (one, value) => {
+      if (production && [...one.values()].some((k) => toHex(k) === TEST_PUBLIC_KEY_HEX))
+        throw new UsageError((m) => m.registry.testKeyInProduction(value));
+    }),
+  );
+  if (production) ring.delete(TEST_KEY_ID);
+  if (ring.size === 0) throw new UsageError((m) => m.registry.productionNeedsKey);
+  return ring;
+}
+
+/** `--since YYYY-MM-DD`: a day that exists (2027-02-31 is no day, not 3 March), as ms at 00:00 UTC. */
+export function sinceOf(value: string): number {
+  const r = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  const ms = r ? Date.UTC(Number(r[1]), Number(r[2]) - 1, Number(r[3])) : NaN;
+  if (!r || !Number.isFinite(ms) || new Date(ms).toISOString().slice(0, 10) !== value)
+    throw new UsageError((m) => m.registry.since(value));
+  return ms;
+}
 
 function iso(ms: unknown): string {
   return typeof ms === 'number' ? new Date(ms).toISOString().replace('.000Z', 'Z') : '—';
@@ -24,6 +56,7 @@ export async function run(args: string[]): Promise<number> {
     port: { type: 'string' },
     host: { type: 'string' },
     production: { type: 'boolean' },
+    key: { type: 'string', multiple: true },
     json: { type: 'boolean' },
     since: { type: 'string' },
     'stale-days': { type: 'string' },
@@ -32,12 +65,16 @@ export async function run(args: string[]): Promise<number> {
   const { values, positionals, lang } = parsed;
   const t = messages(lang).registry;
   const [sub, ...rest] = positionals;
-  if (values.db && values.postgres) throw new UsageError('--db and --postgres exclude each other');
+  if (values.db && values.postgres) throw new UsageError((m) => m.registry.bothDb);
   if (values.postgres && !/^postgres(ql)?:\/\//.test(values.postgres))
-    throw new UsageError('--postgres takes a postgres://… URL');
+    throw new UsageError((m) => m.registry.postgresUrl);
+  if (sub !== 'serve' && (values.key !== undefined || values.production))
+    throw new UsageError((m) => m.registry.keyOnlyServe);
+  // Only `serve` checks tickets: the other commands never read its keys.
+  const keys = sub === 'serve' ? ticketKeys(values.key, !!values.production) : testKeyRing();
   const openStore = async () =>
     new RegistryStore(await openDb({ postgres: values.postgres, dir: values.db ?? DEFAULT_DIR }), {
-      keys: testKeyRing(),
+      keys,
       production: values.production,
     });
 
@@ -48,6 +85,8 @@ export async function run(args: string[]): Promise<number> {
       process.stderr.write(JSON.stringify({ t: new Date().toISOString(), ...e }) + '\n');
     const srv = await serveRegistry(store, { port, host: values.host ?? '127.0.0.1', log });
     if (await store.isDevelopmentFleet()) process.stderr.write(t.dev + '\n');
+    if ([...keys.values()].some((k) => toHex(k) === TEST_PUBLIC_KEY_HEX)) process.stderr.write(t.testKeys + '\n');
+    else process.stderr.write(t.ticketKeys(new Set([...keys.values()].map(toHex)).size) + '\n');
     process.stdout.write(
       t.listening(srv.url, values.postgres ? 'PostgreSQL' : `PGlite ${values.db ?? DEFAULT_DIR}`) + '\n',
     );
@@ -67,17 +106,23 @@ export async function run(args: string[]): Promise<number> {
   if (sub === 'devices') {
     const [verb, ...ids] = rest;
     if (verb === 'add' && ids.length === 2) {
+      const id = ids[0];
+      if (!DEVICE_ID.test(id)) throw new UsageError((m) => m.registry.deviceId(id));
       let key = ids[1];
       if (!/^[0-9a-fA-F]{64}$/.test(key)) {
         try {
           key = readFileSync(key, 'utf8').trim();
         } catch {
-          throw new UsageError('PUBKEY: 64 hex digits, or a file holding them');
+          throw new UsageError((m) => m.registry.pubkey(ids[1]));
         }
+        if (!/^[0-9a-fA-F]{64}$/.test(key)) throw new UsageError((m) => m.registry.pubkey(ids[1]));
       }
       const store = await openStore();
       try {
-        await store.addDevice(ids[0], key);
+        await store.addDevice(id, key);
+      } catch (e) {
+        if (e instanceof AlreadyEnrolled) throw new Failure((m) => m.registry.already(id));
+        throw e;
       } finally {
         await store.db.close();
       }
@@ -117,11 +162,7 @@ export async function run(args: string[]): Promise<number> {
   }
 
   if (sub === 'report' && rest.length === 0) {
-    let since = 0;
-    if (values.since !== undefined) {
-      since = /^\d{4}-\d{2}-\d{2}$/.test(values.since) ? Date.parse(`${values.since}T00:00:00Z`) : NaN;
-      if (!Number.isFinite(since)) throw new UsageError('--since takes a date YYYY-MM-DD');
-    }
+    const since = values.since === undefined ? 0 : sinceOf(values.since);
     const staleDays = values['stale-days'] === undefined ? 7 : intOf(values['stale-days'], '--stale-days', 1, 3650);
     const store = await openStore();
     const rep = await store.report({ since, staleDays }).finally(() => store.db.close());

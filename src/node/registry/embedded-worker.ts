@@ -4,11 +4,19 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openPglite } from './db.ts';
 import { RegistryStore } from './store.ts';
 import { serveRegistry } from './server.ts';
-import { testKeyRing } from '../../sph1/keys.ts';
+import { testKeyRing, type KeyRing } from '../../sph1/keys.ts';
+import { fromHex } from '../../hex.ts';
 
-const { dir, freshnessMs, production } = workerData as { dir?: string; freshnessMs?: number; production?: boolean };
+const { dir, freshnessMs, production, ticketKeys } = workerData as {
+  dir?: string;
+  freshnessMs?: number;
+  production?: boolean;
+  ticketKeys?: [number, string][];
+};
+// The simulated devices' tickets are signed with the test key unless other keys are given.
+const keys: KeyRing = ticketKeys ? new Map(ticketKeys.map(([id, hex]) => [id, fromHex(hex)])) : testKeyRing();
 const db = await openPglite(dir);
-let store = new RegistryStore(db, { keys: testKeyRing(), freshnessMs, production });
+let store = new RegistryStore(db, { keys, freshnessMs, production });
 let srv: Awaited<ReturnType<typeof serveRegistry>> | null = await serveRegistry(store);
 const port = Number(new URL(srv.url).port);
 parentPort!.on('message', async (m: { type: string; id?: number; deviceId?: string; publicKeyHex?: string }) => {
@@ -20,7 +28,7 @@ parentPort!.on('message', async (m: { type: string; id?: number; deviceId?: stri
   }
   if (m.type === 'start') {
     if (!srv) {
-      store = new RegistryStore(db, { keys: testKeyRing(), freshnessMs, production });
+      store = new RegistryStore(db, { keys, freshnessMs, production });
       srv = await serveRegistry(store, { port });
     }
     parentPort!.postMessage({ type: 'started' });

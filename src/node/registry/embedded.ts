@@ -3,6 +3,8 @@
 import type { Worker } from 'node:worker_threads';
 import { startWorkers } from '../../../tools/worker-pool.ts';
 import type { RegistryStore } from './store.ts';
+import type { KeyRing } from '../../sph1/keys.ts';
+import { toHex } from '../../hex.ts';
 
 export interface EmbeddedRegistry {
   url: string;
@@ -25,14 +27,16 @@ export interface EmbeddedRegistry {
 /**
  * `freshnessMs`: how far a request's time may be from the registry's clock. Default: no limit, since a
  * simulated device runs on its own virtual clock (replays are still refused by their nonce).
+ * `ticketKeys`: the ticket keys it trusts (default: the published test key, the simulator's tickets').
  */
 export async function startEmbeddedRegistry(
-  opts: { dir?: string; freshnessMs?: number; production?: boolean } = {},
+  opts: { dir?: string; freshnessMs?: number; production?: boolean; ticketKeys?: KeyRing } = {},
 ): Promise<EmbeddedRegistry> {
   const [w] = startWorkers(new URL('./embedded-worker.ts', import.meta.url), 1, {
     dir: opts.dir,
     freshnessMs: opts.freshnessMs ?? Infinity,
     production: opts.production,
+    ticketKeys: opts.ticketKeys && [...opts.ticketKeys].map(([id, k]) => [id, toHex(k)]),
   });
   const next = (type: string) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {

@@ -24,6 +24,13 @@ export class RequestError extends Error {
   }
 }
 
+/** addDevice: the id is enrolled already (the CLI says so in the user's language). */
+export class AlreadyEnrolled extends RequestError {
+  constructor(deviceId: string) {
+    super(400, { error: 'bad_request', detail: `device ${deviceId} is already enrolled` });
+  }
+}
+
 export interface StoreOptions {
   /** Ticket public keys the registry trusts (the devices' key ring). */
   keys: KeyRing;
@@ -42,7 +49,7 @@ export interface DeviceRow {
   last_seen_at: number | null;
 }
 
-const DEVICE_ID = /^[\x21-\x7e]{1,16}$/;
+export const DEVICE_ID = /^[\x21-\x7e]{1,16}$/;
 const NONCE = /^[\x21-\x7e]{8,64}$/;
 const SPH1_CODE = /^[\x20-\x7e]{1,400}$/;
 const MS_MAX = 2 ** 48;
@@ -105,7 +112,7 @@ export class RegistryStore {
       `INSERT INTO devices (device_id, public_key, enrolled_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING device_id`,
       [deviceId, publicKeyHex.toLowerCase(), this.now()],
     );
-    if (r.rows.length === 0) throw bad(`device ${deviceId} is already enrolled`);
+    if (r.rows.length === 0) throw new AlreadyEnrolled(deviceId);
   }
 
   async revokeDevice(deviceId: string): Promise<boolean> {
