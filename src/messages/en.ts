@@ -301,6 +301,10 @@ export const en = {
     toUrl: "--to takes the registry's http://host:port URL",
     noRegistry: (url: string, why: string) => `the registry at ${url} did not answer (${why}): nothing was marked sent`,
     registryRefused: (error: string, detail: string) => `the registry refused the batch: ${error} ${detail}`,
+    countMismatch: (url: string, sent: number, got: number) =>
+      `${url} answered ${got} result(s) for ${sent} payment(s) sent: not the registry's answer, nothing was marked sent`,
+    notMatched: (url: string, n: number, total: number) =>
+      `${n} of ${total} result(s) from ${url} are not for the ticket sent: those stay on the device to be sent again (the others were marked sent)`,
     pushed: (n: number, conflicts: number, invalid: number) =>
       `${n} offline payment(s) sent to the registry, ${conflicts} conflict(s), ${invalid} refused`,
   },

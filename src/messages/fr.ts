@@ -305,6 +305,10 @@ export const fr: Messages = {
     noRegistry: (url: string, why: string) =>
       `le registre central ${url} n’a pas répondu (${why}) : rien n’a été marqué transmis`,
     registryRefused: (error: string, detail: string) => `le registre central a refusé le lot : ${error} ${detail}`,
+    countMismatch: (url: string, sent: number, got: number) =>
+      `${url} a répondu ${got} résultat(s) pour ${sent} paiement(s) envoyé(s) : pas une réponse du registre, rien n’a été marqué transmis`,
+    notMatched: (url: string, n: number, total: number) =>
+      `${n} résultat(s) sur ${total} de ${url} ne portent pas sur le ticket envoyé : ceux-là restent sur l’appareil pour un nouvel envoi (les autres ont été marqués transmis)`,
     pushed: (n: number, conflicts: number, invalid: number) =>
       `${n} paiement(s) hors ligne transmis au registre central, ${conflicts} conflit(s), ${invalid} refusé(s)`,
   },

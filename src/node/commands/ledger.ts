@@ -10,7 +10,8 @@ const HELP = (lang: Lang) => messages(lang).help.ledger;
 import { progressOffTty } from '../progress.ts';
 import { Failure } from '../args.ts';
 import type { ServiceClient } from '../flash-client.ts';
-import type { RegistryError } from '../../registry/protocol.ts';
+import type { PaymentResult, RegistryError } from '../../registry/protocol.ts';
+import { checkCode } from '../../sph1/check.ts';
 import { postSigned, type ClientAnswer } from '../registry/client.ts';
 
 export { exportRow, toCsv };
@@ -82,14 +83,51 @@ export async function pushOutbox(client: ServiceClient, url: string, lang: Lang)
       const b = res.body as Partial<RegistryError>;
       throw new Failure((m) => m.ledger.registryRefused(String(b.error ?? res.status), String(b.detail ?? '')));
     }
-    const body = res.body;
-    for (const r of body.results) {
+    const results: unknown[] = res.body.results;
+    const payments = request.payments;
+    // Only the registry's answer to this batch marks anything: one result a payment, in order, each
+    // for the ticket sent. Anything else (a wrong URL answering {"results": []}) would drop offline
+    // payments the registry never heard of.
+    if (results.length !== payments.length || slots.length !== payments.length)
+      throw new Failure((m) => m.ledger.countMismatch(url, payments.length, results.length));
+    const heard: number[] = [];
+    for (let i = 0; i < payments.length; i++) {
+      const r = results[i];
+      if (!answersFor(r, payments[i].code)) continue;
+      heard.push(slots[i]);
       if (r.result === 'conflict') conflicts++;
       else if (r.result === 'invalid') invalid++;
     }
-    sent += body.results.length;
-    await client.outboxDone(slots);
+    if (heard.length > 0) await client.outboxDone(heard);
+    sent += heard.length;
+    if (heard.length < payments.length) {
+      process.stdout.write(t.pushed(sent, conflicts, invalid) + '\n');
+      const missed = payments.length - heard.length;
+      throw new Failure((m) => m.ledger.notMatched(url, missed, payments.length));
+    }
   }
   process.stdout.write(t.pushed(sent, conflicts, invalid) + '\n');
   return 0;
+}
+
+/**
+ * True when `r` is a sync result for the payment of `code`: `granted` or `conflict` naming its ticket,
+ * or `invalid` with a reason (a code the registry refuses names no ticket).
+ */
+export function answersFor(r: unknown, code: string): r is PaymentResult {
+  if (typeof r !== 'object' || r === null) return false;
+  const o = r as Record<string, unknown>;
+  if (o.result === 'invalid') return typeof o.reason === 'string' && o.reason.length > 0;
+  if (o.result !== 'granted' && o.result !== 'conflict') return false;
+  // The ticket's id is in the code's bytes, whoever signed it (no key: only decoded, not verified).
+  const id = checkCode(code.trim(), { keys: new Map(), verify: () => false }).ticket;
+  const tk = o.ticket as Record<string, unknown> | undefined;
+  return (
+    id !== undefined &&
+    typeof tk === 'object' &&
+    tk !== null &&
+    tk.emission === id.emission &&
+    tk.block === id.block &&
+    tk.number === id.number
+  );
 }
