@@ -314,6 +314,8 @@ export const en = {
     unexpected: (a: string) => `unexpected argument '${a}' (scenarios go after --scenario)`,
     noFile: (f: string) => `${f}: no such file`,
     servicePort: (p: string) => `service port: ${p}`,
+    flashFile: (f: string, size: number) =>
+      `--flash ${f}: not a saved chip (a file of ${size} bytes that saphir sim wrote); give a new file name for a fresh chip`,
     oneMode: (modes: string) => `one mode at a time: ${modes}`,
     productionTechKey:
       'a production device (--firmware-key other than the development key) needs its own technician key: --tech-key HEX|FILE (the development one is published)',

@@ -318,6 +318,8 @@ export const fr: Messages = {
     unexpected: (a: string) => `argument en trop « ${a} » (les scénarios suivent --scenario)`,
     noFile: (f: string) => `${f} : fichier introuvable`,
     servicePort: (p: string) => `port de service : ${p}`,
+    flashFile: (f: string, size: number) =>
+      `--flash ${f} : pas une puce enregistrée (un fichier de ${size} octets écrit par saphir sim) ; donner un nouveau nom de fichier pour une puce neuve`,
     oneMode: (modes: string) => `un seul mode à la fois : ${modes}`,
     productionTechKey:
       'un appareil de production (--firmware-key autre que la clé de développement) a besoin de sa propre clé de technicien : --tech-key HEX|FICHIER (celle de développement est publique)',

@@ -78,6 +78,27 @@ test('sim interactive: a command that fails is said, the session goes on, the pr
   assert.match(out.slice(out.indexOf('capture: failed')), /1 payment\(s\) in the ledger/);
 });
 
+test('sim usage errors (exit 2): a --flash that is no saved chip, a folder as scenario, two modes, a production device without its technician key', () => {
+  const small = join(dir, 'small.bin');
+  writeFileSync(small, new Uint8Array(1000));
+  for (const f of [dir, small]) {
+    const r = saphir(['sim', '--flash', f, '--lang', 'en']);
+    assert.is(r.code, 2, r.out + r.err);
+    assert.match(r.err, /not a saved chip/);
+    assert.not.match(r.err, /EISDIR|RangeError/);
+  }
+  const folder = saphir(['sim', '--scenario', dir, '--lang', 'en']);
+  assert.is(folder.code, 2);
+  assert.not.match(folder.err, /EISDIR/);
+  // (Modes that end by themselves: without the check, one of them runs instead of a usage error.)
+  const modes = saphir(['sim', '--explore', '1', '--scenario', 'none.yaml', '--lang', 'en']);
+  assert.is(modes.code, 2);
+  assert.match(modes.err, /one mode at a time: --explore, --scenario/);
+  const prod = saphir(['sim', '--firmware-key', 'ab'.repeat(32), '--scenario', 'x.yaml']);
+  assert.is(prod.code, 2);
+  assert.match(prod.err, /a besoin de sa propre clé de technicien : --tech-key/);
+});
+
 test('demo (npm start) without a TTY: every step passes, a summary, exit 0', () => {
   const r = saphir(['demo', '--lang', 'en']);
   assert.is(r.code, 0, r.out + r.err);

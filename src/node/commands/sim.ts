@@ -4,7 +4,7 @@
 //   saphir sim --bridge-hid VID:PID|PATH [--hid-mode keyboard|pos]   a real HID scanner feeds the device
 //   saphir sim --bridge-serial PATH [--baud N]                      a real serial scanner feeds the device
 //   saphir sim --pty [PATH]            the device's service port on a pseudo-terminal (hw-sim/pty.ts)
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { intOf, UsageError, parseCommand } from '../args.ts';
 import { KeyFileError } from '../../../tools/key-files.ts';
@@ -27,6 +27,7 @@ import { writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { deviceSeedArg, publicKeyArg } from '../key-args.ts';
 import { isDevDeviceKey, isDevFirmwareKey, isDevTechKey } from '../../../hw-sim/provision.ts';
+import { CHIP_SIZE } from '../../../hw-sim/layout.ts';
 import '../../../hw-sim/node-host.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.sim;
@@ -65,6 +66,7 @@ export async function run(args: string[]): Promise<number> {
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
+  if (values.flash !== undefined) flashFileArg(values.flash);
   const keys = {
     firmwareKey:
       values['firmware-key'] === undefined ? undefined : publicKeyArg('--firmware-key', values['firmware-key']),
@@ -178,6 +180,12 @@ async function openRegistry(v: string, lang: Lang): Promise<{ reg: ScenarioRegis
 
 // --- scenarios ------------------------------------------------------------------------------------
 
+/** --flash FILE: absent (a fresh chip is made), or a saved chip of the right size. */
+function flashFileArg(file: string): void {
+  const st = statSync(file, { throwIfNoEntry: false });
+  if (st && (!st.isFile() || st.size !== CHIP_SIZE)) throw new UsageError((m) => m.sim.flashFile(file, CHIP_SIZE));
+}
+
 async function scenarios(
   files: string[],
   o: {
@@ -195,7 +203,7 @@ async function scenarios(
   const parsed: Scenario[] = [];
   let bad = false;
   for (const f of files) {
-    if (!existsSync(f)) {
+    if (!existsSync(f) || statSync(f).isDirectory()) {
       process.stderr.write(messages(o.lang).sim.noFile(f) + '\n');
       bad = true;
       continue;
