@@ -108,6 +108,24 @@ export async function boot(chip: NorFlash, o: BootOptions = {}): Promise<Simulat
   return sim;
 }
 
+/**
+ * Boots `chip` with the RTC at `rtc`, runs `f`, shuts the VM down; fails when a fault escaped the app
+ * (sim.faults).
+ */
+export async function bootedAt(
+  chip: NorFlash,
+  rtc: number | undefined,
+  f: (sim: Simulator) => void | Promise<void>,
+): Promise<void> {
+  const sim = await boot(chip, { clockMs: rtc });
+  try {
+    await f(sim);
+    if (sim.faults.length > 0) throw new Error(`faults escaped the app: ${JSON.stringify(sim.faults)}`);
+  } finally {
+    sim.dispose();
+  }
+}
+
 /** A text code arriving on the serial scanner in one piece, with its CR suffix; runs what it causes. */
 export async function scanSerial(sim: Simulator, code: string): Promise<void> {
   await serialBytes(

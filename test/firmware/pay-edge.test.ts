@@ -3,14 +3,13 @@
 // with no trusted time at all (docs/firmware.md "Paying", docs/ledger.md "Trusted time").
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { NorFlash } from '../../hw-sim/nor-flash.ts';
 import type { Simulator } from '../../hw-sim/sim.ts';
 import { markView, readMark } from '../../src/ledger/index.ts';
 import { BEEPS } from '../../src/signals.ts';
 import { claimEndMs } from '../../firmware/deadline.ts';
 import { TEXT, payLaterScreen } from '../../firmware/screens.ts';
 import {
-  boot,
+  bootedAt,
   chipWith,
   flat,
   lastTones,
@@ -28,16 +27,7 @@ const END9 = claimEndMs('2026-01-10');
 const END1 = claimEndMs('2026-12-31');
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** Boots `chip` with the RTC at `rtc`, runs `f`, shuts the VM down; nothing escaped the app. */
-async function at(chip: NorFlash, rtc: number | undefined, f: (sim: Simulator) => Promise<void>): Promise<void> {
-  const sim = await boot(chip, { clockMs: rtc });
-  try {
-    await f(sim);
-    assert.equal(sim.faults, []);
-  } finally {
-    sim.dispose();
-  }
-}
+const at = bootedAt;
 
 const logs = (sim: Simulator) => sim.periph!.logs.join('\n');
 

@@ -3,7 +3,7 @@
 // and a reboot never make a paid or an expired ticket payable.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { seeded, type NorFlash } from '../../hw-sim/nor-flash.ts';
+import { seeded } from '../../hw-sim/nor-flash.ts';
 import { MirroredLedger, markView, readMark } from '../../src/ledger/index.ts';
 import { CMD } from '../../src/service/packet.ts';
 import { jsonBytes } from '../../src/service/json.ts';
@@ -11,22 +11,13 @@ import { directPort } from '../flash/harness.ts';
 import { Simulator } from '../../hw-sim/sim.ts';
 import { claimEndMs } from '../../firmware/deadline.ts';
 import { clockScreen } from '../../firmware/screens.ts';
-import { DEVICE_ID, boot, chipWith, flat, partitionOf, scanSerial, testConfig, ticket } from './harness.ts';
+import { DEVICE_ID, bootedAt, chipWith, flat, partitionOf, scanSerial, testConfig, ticket } from './harness.ts';
 
 const HOUR = 3600000;
 /** Emission 9 of testConfig closes on 2026-01-10. */
 const END9 = claimEndMs('2026-01-10');
 
-/** Boots `chip` with the RTC at `rtc`, runs `f`, shuts the VM down. */
-async function at(chip: NorFlash, rtc: number, f: (sim: Simulator) => void | Promise<void>): Promise<void> {
-  const sim = await boot(chip, { clockMs: rtc });
-  try {
-    await f(sim);
-    assert.equal(sim.faults, []);
-  } finally {
-    sim.dispose();
-  }
-}
+const at = bootedAt;
 
 const scan = async (sim: Simulator, number: number) => {
   await scanSerial(sim, ticket({ emission: 9, number, prizeEur: 150 }));
