@@ -265,6 +265,8 @@ export class ServicePort {
   private endAuth(): void {
     this.authedUntil = -Infinity;
     this.nonce = null;
+    // The ledger pages read for that session: the next one reads the ledger as it is then.
+    this.ledgerCache = null;
   }
 
   close(): void {

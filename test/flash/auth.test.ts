@@ -12,6 +12,8 @@ import {
   WRITE_NOT_AUTHENTICATED,
   WRITE_OK,
   MAX_REPORTED_RANGES,
+  LEDGER_BINARY,
+  decodeLedgerPage,
 } from '../../src/service/protocol.ts';
 import { HEADER_SIZE, parseImage } from '../../src/image/format.ts';
 import { nodeSign } from '../../tools/node-crypto.ts';
@@ -228,6 +230,25 @@ test('a session ends at any start of the device (power cut, watchdog) and when t
   port.powerOff();
   port.powerOn();
   assert.is(json(CMD.LEDGER, u32le(0)).reason, 'auth', 'after the port lost power');
+});
+
+test('a new session reads the ledger afresh, not the pages cached for the session before', async () => {
+  const dev = await flashDevice();
+  const entries = dev.ledger().slice();
+  const { ask, json, authenticate } = directPort({ ...dev.serviceHost(), ledgerEntries: () => entries.slice() });
+  const page = (first: number) => {
+    const req = new Uint8Array(7);
+    req.set(u32le(first));
+    req[4] = 10;
+    req[6] = LEDGER_BINARY;
+    return decodeLedgerPage(ask(CMD.LEDGER, req).payload)!.entries.map((e) => e.number);
+  };
+  authenticate();
+  assert.is(page(0).length, 5);
+  entries.push({ ...entries[0], number: 4242 });
+  json(CMD.CHALLENGE); // ends the session
+  authenticate();
+  assert.equal(page(5), [4242]);
 });
 
 test('a flood of open requests cannot pile replies up: beyond MAX_TX_BACKLOG requests are dropped', async () => {
