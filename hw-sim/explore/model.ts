@@ -346,6 +346,9 @@ export class Model {
         if (!t) fail(3, `PAYÉ for ${id}, a ticket the schedule never scanned`, [notOnLine(lang, 'paid', 1)]);
         else {
           if (this.paid.has(id)) fail(1, `ticket ${id} paid a second time`, [notOnLine(lang, 'paid', 1)]);
+          // The verdict was the scan's: OK after the claim period closed meanwhile must not pay.
+          if (this.claim(t.emission, ob.clockMs).expired)
+            fail(1, `ticket ${id} paid after its claim period closed`, [notOnLine(lang, 'paid', 1)]);
           const amount = Number((s[3] ?? '').replace(/[^0-9]/g, ''));
           if (amount !== t.prize) fail(2, `PAYÉ shows ${s[3]} for ticket ${id} of ${t.prize} €`);
           this.paid.set(id, { emission: t.emission, block: t.block, number: t.number, prizeEur: t.prize });

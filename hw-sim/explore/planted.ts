@@ -63,6 +63,12 @@ export const DEFECTS = {
     replacement: '/* not confirmed */',
     what: 'an updated image never confirms itself, so the bootloader reverts it at the next reset',
   },
+  'pay-after-deadline': {
+    file: 'firmware/app.ts',
+    anchor: '        if (now >= deadlineMs) {',
+    replacement: '        if (now < 0) {',
+    what: 'OK pays the verdict of the scan even when the claim period closed since',
+  },
   // Fleet defects (`--fleet`: hw-sim/explore/fleet.ts).
   'offline-above-limit': {
     file: 'firmware/app.ts',

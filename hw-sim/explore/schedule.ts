@@ -273,6 +273,10 @@ export function makeSchedule(seed: string | number, index: number, o: ScheduleOp
         const r = rng.next();
         const span = r < 0.4 ? rng.int(3_600_000) : r < 0.8 ? rng.int(30 * DAY) : rng.int(400 * DAY);
         clock = Math.max(Date.UTC(2026, 6, 1), clock + (kind === 'clock-forward' ? span : -span));
+        // One forward jump in twenty lands just past emission 1's claim deadline (the model's certain
+        // side, 40 days after closing), where a win offered before it must not be paid after (same draws).
+        const past1 = Date.parse(`${config.emissions[0].closingDate}T00:00:00Z`) + 40 * DAY + (span % (3 * DAY));
+        if (kind === 'clock-forward' && r >= 0.95 && past1 > clock) clock = past1;
         const text = new Date(clock).toISOString().replace(/\.\d{3}Z$/, 'Z');
         op([{ kind: 'set-clock', line: 0, ms: Date.parse(text), text }], [{ op: kind }]);
         break;

@@ -22,6 +22,7 @@ export const TEETH: [DefectName, number, Gate[]?][] = [
   ['drop-crc-check', 25],
   ['never-confirm', 10],
   ['forget-high-water', 100, ['clock-back']],
+  ['pay-after-deadline', 900],
 ];
 
 export const teethTitle = ([defect, within, gates]: (typeof TEETH)[number]) =>
