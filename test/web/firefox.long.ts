@@ -56,7 +56,16 @@ withFirefox('boots the real firmware to PRÊT, nothing fetched from elsewhere', 
 
 withFirefox('a pasted genuine winning code → GAGNANT 150 € → OK → PAYÉ; again → DÉJÀ PAYÉ', async () => {
   await scan(winning);
-  assert.match(await waitDisplay(p, 'GAGNANT'), /150 €/);
+  await waitDisplay(p, 'GAGNANT');
+  // Read at once under load, the display was once seen blank here (3 Dec): wait for the amount, and on
+  // failure say what the display and the device's log held.
+  const amount = await waitDisplay(p, '150 €').catch(async (e: Error) => {
+    const log = await p.evaluate(`document.querySelector('[data-test="log"]').innerText`);
+    throw new Error(
+      `${e.message}: ${await p.evaluate(`document.querySelector('[data-test="display"]').innerText`)} ${log}`,
+    );
+  });
+  assert.match(amount, /GAGNANT/);
   await p.waitForSelector('[data-test="led"][data-color="green"]');
   await p.click('[data-test="key-OK"]');
   await waitDisplay(p, 'PAYÉ');
