@@ -88,6 +88,21 @@ export function isDevTechKey(k: Uint8Array): boolean {
   return toHex(k) === DEV_TECH_PUBLIC_KEY_HEX;
 }
 
+/** Provisioned without `production`, a firmware key other than the development one makes a production device. */
+export function impliesProduction(firmwareKey: Uint8Array | undefined): boolean {
+  return firmwareKey !== undefined && !isDevFirmwareKey(firmwareKey);
+}
+
+/**
+ * Which published development key (anyone holds its private half) a production device would trust with
+ * these keys (`undefined`: the development default), or null.
+ */
+export function productionKeyProblem(firmwareKey?: Uint8Array, techKey?: Uint8Array): 'firmware' | 'tech' | null {
+  if (!firmwareKey || isDevFirmwareKey(firmwareKey)) return 'firmware';
+  if (!techKey || isDevTechKey(techKey)) return 'tech';
+  return null;
+}
+
 export function encodeTrust(t: Omit<Trust, 'provisioned'>): Uint8Array {
   const n = t.ticketKeys.size;
   if (n > MAX_TICKET_KEYS) throw new RangeError(`at most ${MAX_TICKET_KEYS} ticket keys`);
@@ -167,9 +182,9 @@ export function readTrust(chip: NorChip): Trust | { error: string } {
  */
 export function provisionTrust(chip: NorChip, t: Partial<Omit<Trust, 'provisioned'>>): Trust {
   const full = { ...devTrust(), ...t };
-  if (full.production && isDevFirmwareKey(full.firmwareKey))
-    throw new Error('a production device cannot trust the development firmware key');
-  if (full.production && isDevTechKey(full.techKey))
+  const problem = full.production ? productionKeyProblem(full.firmwareKey, full.techKey) : null;
+  if (problem === 'firmware') throw new Error('a production device cannot trust the development firmware key');
+  if (problem === 'tech')
     throw new Error('a production device cannot trust the development technician key: give it its own (--tech-key)');
   for (const [name, k] of [
     ['firmware key', full.firmwareKey],

@@ -136,8 +136,6 @@ class Wire {
   private closed = false;
   /** Bytes queued, not yet delivered. */
   backlog = 0;
-  /** Bytes refused because the backlog was full. */
-  lost = 0;
 
   constructor(
     private readonly baud: number | undefined,
@@ -147,10 +145,7 @@ class Wire {
 
   push(bytes: Uint8Array, after?: () => void): void {
     if (this.closed) return;
-    if (this.baud && this.backlog + bytes.length > this.maxBacklog) {
-      this.lost += bytes.length;
-      return;
-    }
+    if (this.baud && this.backlog + bytes.length > this.maxBacklog) return;
     if (!this.baud) {
       this.deliver(bytes);
       after?.();

@@ -10,7 +10,7 @@ import { V8Device } from './v8-host.ts';
 import { bootSelect, installImage, provision, slotSummary, type BootedImage, type NorChip } from './bootloader.ts';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from '../src/image/format.ts';
 import { LAYOUT, SECTOR_SIZE } from './layout.ts';
-import { provisionTrust, readTrust, isDevFirmwareKey, deviceKeyOf, type Trust } from './provision.ts';
+import { provisionTrust, readTrust, impliesProduction, deviceKeyOf, type Trust } from './provision.ts';
 import { toHex } from '../src/hex.ts';
 import { seededRng, type Rng } from './rng.ts';
 import type { Transmission } from './scanners/types.ts';
@@ -188,7 +188,7 @@ export class Simulator {
       if (o.firmwareKey) p.firmwareKey = o.firmwareKey;
       if (o.techKey) p.techKey = o.techKey;
       if (o.deviceSeedHex) p.deviceKey = deviceKeyOf(fromHex(o.deviceSeedHex));
-      p.production = o.production ?? (o.firmwareKey !== undefined && !isDevFirmwareKey(o.firmwareKey));
+      p.production = o.production ?? impliesProduction(o.firmwareKey);
       this.provisionWith = p;
     }
     this.chip = o.chip ?? new NorFlash();

@@ -70,7 +70,12 @@ export function readTrustedKeys(value: string): KeyRing {
 /** True when a code of this key id verifies with the published test key (gen and check then warn). */
 export function signedWithTestKey(keys: KeyRing, keyId: number): boolean {
   const k = keys.get(keyId);
-  return k !== undefined && toHex(k) === TEST_PUBLIC_KEY_HEX;
+  return k !== undefined && isTestKey(k);
+}
+
+/** The published SPH1 test key (anyone can sign tickets with it). */
+export function isTestKey(k: Uint8Array): boolean {
+  return toHex(k) === TEST_PUBLIC_KEY_HEX;
 }
 
 /**

@@ -28,6 +28,8 @@ const saphir = (args: string[]) => {
   const r = runCli(args, undefined, {}, dir);
   return { code: r.code, out: r.stdout, err: r.stderr };
 };
+/** `saphir sim` of a production device: its firmware key and its own technician key. */
+const PROD_SIM = ['sim', '--lang', 'en', '--firmware-key', PROD_KEY, '--tech-key', TECH_KEY];
 const scenario = (name: string, device = '') => {
   const f = join(dir, `${name}.yaml`);
   writeFileSync(f, `name: ${name}\n${device}steps:\n  - boot\n  - expect-display: PRÊT\n`);
@@ -37,17 +39,7 @@ const scenario = (name: string, device = '') => {
 test('saphir sim: the first line names the device key: the development one, a fresh production one, or --device-key', () => {
   const dev = saphir(['sim', '--lang', 'en', '--scenario', scenario('dk-dev')]);
   assert.match(dev.out.split('\n')[0], /device key: the published DEVELOPMENT device key/);
-  const prod = saphir([
-    'sim',
-    '--lang',
-    'en',
-    '--firmware-key',
-    PROD_KEY,
-    '--tech-key',
-    TECH_KEY,
-    '--scenario',
-    scenario('dk-prod'),
-  ]);
+  const prod = saphir([...PROD_SIM, '--scenario', scenario('dk-prod')]);
   const fresh = /device key ([0-9a-f]{64}) \(saphir registry devices add ID \1\)/.exec(prod.out.split('\n')[0]);
   assert.ok(fresh, prod.out);
   const seedFile = join(dir, 'device.seed');
@@ -66,17 +58,7 @@ test('saphir sim: the first line says development keys, or the provisioned produ
   assert.is(dev.code, 0, dev.err);
   assert.match(dev.out.split('\n')[0], /^DEVELOPMENT device: it trusts the published development keys/);
   const hash = toHex(sha256(publicKeyOf(PROD_SEED))).slice(0, 16);
-  const prod = saphir([
-    'sim',
-    '--lang',
-    'en',
-    '--firmware-key',
-    PROD_KEY,
-    '--tech-key',
-    TECH_KEY,
-    '--scenario',
-    scenario('prod'),
-  ]);
+  const prod = saphir([...PROD_SIM, '--scenario', scenario('prod')]);
   assert.match(prod.out.split('\n')[0], new RegExp(`^PRODUCTION device, provisioned: firmware key SHA-256 ${hash}`));
   // No image signed for it on a fresh chip, and no developer mode: it does not start.
   assert.is(prod.code, 1);

@@ -5,9 +5,9 @@ import { textTable } from '../table.ts';
 import { openDb } from '../registry/db.ts';
 import { AlreadyEnrolled, DEVICE_ID, RegistryStore } from '../registry/store.ts';
 import { serveRegistry } from '../registry/server.ts';
-import { TEST_KEY_ID, TEST_PUBLIC_KEY_HEX, testKeyRing, type KeyRing } from '../../sph1/keys.ts';
+import { TEST_KEY_ID, testKeyRing, type KeyRing } from '../../sph1/keys.ts';
 import { toHex } from '../../hex.ts';
-import { readTrustedKeyList } from '../keys.ts';
+import { isTestKey, readTrustedKeyList } from '../keys.ts';
 import type { Lang } from '../../i18n.ts';
 import { messages } from '../../messages/index.ts';
 
@@ -27,7 +27,7 @@ export function ticketKeys(values: string[] | undefined, production: boolean): K
   }
   const ring = new Map(
     readTrustedKeyList(values, (one, value) => {
-      if (production && [...one.values()].some((k) => toHex(k) === TEST_PUBLIC_KEY_HEX))
+      if (production && [...one.values()].some(isTestKey))
         throw new UsageError((m) => m.registry.testKeyInProduction(value));
     }),
   );
@@ -85,7 +85,7 @@ export async function run(args: string[]): Promise<number> {
       process.stderr.write(JSON.stringify({ t: new Date().toISOString(), ...e }) + '\n');
     const srv = await serveRegistry(store, { port, host: values.host ?? '127.0.0.1', log });
     if (await store.isDevelopmentFleet()) process.stderr.write(t.dev + '\n');
-    if ([...keys.values()].some((k) => toHex(k) === TEST_PUBLIC_KEY_HEX)) process.stderr.write(t.testKeys + '\n');
+    if ([...keys.values()].some(isTestKey)) process.stderr.write(t.testKeys + '\n');
     else process.stderr.write(t.ticketKeys(new Set([...keys.values()].map(toHex)).size) + '\n');
     process.stdout.write(
       t.listening(srv.url, values.postgres ? 'PostgreSQL' : `PGlite ${values.db ?? DEFAULT_DIR}`) + '\n',

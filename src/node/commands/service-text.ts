@@ -3,10 +3,11 @@
 import { messages } from '../../messages/index.ts';
 import type { Lang } from '../../i18n.ts';
 import { FlashError, ServiceClient } from '../flash-client.ts';
+import { errorText as anyErrorText } from '../args.ts';
 
 /** The technician-facing sentence for a service client's error. */
 export function errorText(e: unknown, lang: Lang, path?: string): string {
-  if (!(e instanceof FlashError)) return e instanceof Error ? e.message : String(e);
+  if (!(e instanceof FlashError)) return anyErrorText(e);
   const m = messages(lang).service;
   const p = e.detail.path ?? path ?? '';
   switch (e.code) {

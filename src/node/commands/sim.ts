@@ -26,7 +26,7 @@ import { buildNotice } from '../build-notice.ts';
 import { writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { deviceSeedArg, publicKeyArg } from '../key-args.ts';
-import { isDevDeviceKey, isDevFirmwareKey, isDevTechKey } from '../../../hw-sim/provision.ts';
+import { impliesProduction, isDevDeviceKey, productionKeyProblem } from '../../../hw-sim/provision.ts';
 import { CHIP_SIZE } from '../../../hw-sim/layout.ts';
 import '../../../hw-sim/node-host.ts';
 
@@ -77,8 +77,8 @@ export async function run(args: string[]): Promise<number> {
     (k) => values[k] !== undefined && values[k] !== false,
   );
   if (modes.length > 1) throw new UsageError((m) => m.sim.oneMode(modes.map((k) => `--${k}`).join(', ')));
-  // A production device never trusts the published development technician key (hw-sim/provision.ts).
-  if (keys.firmwareKey && !isDevFirmwareKey(keys.firmwareKey) && (!keys.techKey || isDevTechKey(keys.techKey)))
+  // Said here in the user's words; provisionTrust refuses it too.
+  if (impliesProduction(keys.firmwareKey) && productionKeyProblem(keys.firmwareKey, keys.techKey) === 'tech')
     throw new UsageError((m) => m.sim.productionTechKey);
   // The explorer runs its own devices (and --json must stay JSON).
   if (values.explore !== undefined) {

@@ -78,22 +78,13 @@ async function migrate(db: Db): Promise<void> {
  * (src/node/registry/dir-lock.ts): PGlite is one process's database.
  */
 function preparePgliteDir(dir: string): DirLock {
-  let isDir = false;
   try {
-    const st = statSync(dir);
-    if (!st.isDirectory()) throw new Failure((m) => m.registry.dbIsFile(dir));
-    isDir = true;
+    const st = statSync(dir, { throwIfNoEntry: false });
+    if (st && !st.isDirectory()) throw new Failure((m) => m.registry.dbIsFile(dir));
+    if (!st) mkdirSync(dir, { recursive: true });
   } catch (e) {
     if (e instanceof Failure) throw e;
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
-      throw new Failure((m) => m.registry.cannotOpen(dir, errorText(e)));
-  }
-  if (!isDir) {
-    try {
-      mkdirSync(dir, { recursive: true });
-    } catch (e) {
-      throw new Failure((m) => m.registry.cannotOpen(dir, errorText(e)));
-    }
+    throw new Failure((m) => m.registry.cannotOpen(dir, errorText(e)));
   }
   let lock: DirLock;
   try {
