@@ -13,6 +13,7 @@ import type {
   MonotonicClock,
   Network,
   NetworkResponse,
+  Printer,
   RealTimeClock,
   TextDisplay,
   Timers,
@@ -30,6 +31,7 @@ import {
   type RegistryRequest,
 } from '../src/registry/protocol.ts';
 import type { KeyRing } from '../src/sph1/keys.ts';
+import type { TicketId } from '../src/sph1/body.ts';
 import { TEST_PUBLIC_KEY_HEX } from '../src/sph1/keys.ts';
 import { SerialDecoder } from '../src/input/serial.ts';
 import { KeyboardWedgeDecoder } from '../src/input/keyboard.ts';
@@ -46,6 +48,7 @@ import {
   cancelledScreen,
   checkingScreen,
   clockScreen,
+  confirmCashScreen,
   errorScreen,
   paidScreen,
   payLaterScreen,
@@ -54,6 +57,8 @@ import {
   verdictScreen,
 } from './screens.ts';
 import { newFrameDecoder, type FrameDecoder } from './camera.ts';
+import { escpos, type ReceiptLine } from '../src/print/escpos.ts';
+import { claimSlip, duplicate, paymentReceipt } from './receipt.ts';
 import { PRODUCTION, VERSION } from './build-info.ts';
 
 /** The idle loop period: watchdog kick, decoder timeouts, screen timeouts. */
@@ -81,6 +86,8 @@ type State =
   | { kind: 'ready' }
   | { kind: 'shown'; until: number }
   | { kind: 'await-pay'; verdict: Extract<Verdict, { kind: 'win' }>; code: string; until: number }
+  /** OK pressed on a win from `confirmFromEur`: a second OK confirms the cash is counted. */
+  | { kind: 'confirm'; verdict: Extract<Verdict, { kind: 'win' }>; code: string; until: number }
   /** OK pressed with a registry configured: waiting for its answer before paying. */
   | { kind: 'claiming'; verdict: Extract<Verdict, { kind: 'win' }>; code: string; until: number }
   /** The RTC reads far ahead of the trusted time: OK believes it, C does not. */
@@ -126,6 +133,13 @@ export class App {
   private nextSyncAt = 0;
   private nonceCount = 0;
   private lastCode = '';
+  /** The receipt printer, when the device has one; the last receipt printed (reprint: 0 then OK). */
+  private printer: Printer | null = null;
+  private lastReceipt: ReceiptLine[] | null = null;
+  /** Digits typed on the ready screen: a menu entry run by OK (0: reprint the last receipt). */
+  private menu = '';
+  /** The nonce of the last registry request: a granted claim's reference on the receipt. */
+  private lastNonce = '';
   /** Counts for diagnostics. */
   readonly stats = { scans: 0, payments: 0, errors: 0 };
 
@@ -150,6 +164,7 @@ export class App {
     this.mono = new d.MonotonicClock({});
     this.timers = new d.Timers({});
     this.watchdog = new d.Watchdog({ timeoutMs: WATCHDOG_MS });
+    if (d.Printer) this.printer = new d.Printer({});
     const loaded = loadConfig(new d.Flash({ partition: 'config' }), PRODUCTION);
     this.config = loaded.config;
     this.display.show(bootScreen(this.lang, d.identity.imageHash));
@@ -418,6 +433,7 @@ export class App {
       nowMs,
       deadlineMs: result.ticket ? this.deadlines.get(result.ticket.emission) : undefined,
       payoutLimitEur: this.config.payoutLimitEur,
+      idThresholdEur: this.config.idThresholdEur,
     });
     // No trusted time at all (a fresh device whose RTC is unset or was refused): no deadline can be
     // judged, so a win is not payable until a clock is believed (docs/ledger.md, "Trusted time").
@@ -433,10 +449,16 @@ export class App {
     // Expired at a time not yet on flash: store it, so no reboot and clock can make it payable.
     if (v.kind === 'expired' && this.markStored < v.deadlineMs) this.storeMark(nowMs);
     else this.keepMark(nowMs);
-    this.shown(
-      verdictScreen(v, this.lang),
-      v.kind === 'win' || v.kind === 'centre' ? 'win' : v.kind === 'lose' ? 'lose' : 'refused',
-    );
+    const won = v.kind === 'win' || v.kind === 'centre';
+    const big = won && this.config.bigWinFromEur > 0 && v.prizeEur >= this.config.bigWinFromEur;
+    const screen = verdictScreen(v, this.lang, big);
+    // A win only a payment centre pays: the player leaves with a slip saying where and until when.
+    if (
+      v.kind === 'centre' &&
+      !this.print(claimSlip(this.facts(v, nowMs), this.deadlines.get(v.ticket.emission)!, v.idRequired))
+    )
+      screen[2] = TEXT[this.lang].noReceipt;
+    this.shown(screen, big ? 'bigwin' : won ? 'win' : v.kind === 'lose' ? 'lose' : 'refused');
     if (v.kind === 'win')
       this.state = {
         kind: 'await-pay',
@@ -464,7 +486,7 @@ export class App {
     const s = this.state;
     if (s.kind === 'halted' || s.kind === 'boot') return;
     if (s.kind === 'clock') return this.answerClock(k, s.rtcMs);
-    if (s.kind === 'await-pay') {
+    if (s.kind === 'await-pay' || s.kind === 'confirm') {
       if (k === 'OK') {
         // The verdict is from the scan: a claim period that ended since (payWaitMs) ends it here.
         const t = s.verdict.ticket;
@@ -474,6 +496,16 @@ export class App {
           this.log.write(`${ticketLine(t)}: expired before OK`);
           return this.showVerdict({ kind: 'expired', ticket: t, prizeEur: s.verdict.prizeEur, deadlineMs }, now);
         }
+        if (
+          s.kind === 'await-pay' &&
+          this.config.confirmFromEur > 0 &&
+          s.verdict.prizeEur >= this.config.confirmFromEur
+        ) {
+          this.beeper.play(BEEPS.key);
+          this.display.show(confirmCashScreen(s.verdict.prizeEur, this.lang));
+          this.state = { ...s, kind: 'confirm' };
+          return;
+        }
         return this.net ? this.claim(s.verdict, s.code) : this.pay(s.verdict);
       }
       if (k === 'C') return this.shown(cancelledScreen(this.lang), 'key', 1500);
@@ -481,8 +513,54 @@ export class App {
       return;
     }
     this.beeper.play(BEEPS.key);
+    if (s.kind === 'ready') return this.onMenuKey(k);
     // While the registry is asked, keys wait: the answer decides.
     if ((k === 'OK' || k === 'C') && s.kind === 'shown') this.ready();
+  }
+
+  /** The ready screen's menu: digits, then OK runs the entry (0: reprint the last receipt); C clears. */
+  private onMenuKey(k: Key): void {
+    if (k === 'C') this.menu = '';
+    else if (k !== 'OK') this.menu = (this.menu + k).slice(-4);
+    else {
+      const entry = this.menu;
+      this.menu = '';
+      if (entry === '0' && this.lastReceipt && this.printer) {
+        const w = TEXT[this.lang];
+        const ok = this.print(null);
+        this.log.write(`receipt: reprint ${ok ? 'done' : 'failed'}`);
+        return this.shown([ok ? w.recorded : w.noReceipt], ok ? 'key' : 'refused', 1500);
+      }
+    }
+  }
+
+  /** The facts every receipt carries. */
+  private facts(v: { ticket: TicketId; prizeEur: number }, atMs: number) {
+    return {
+      lang: this.lang,
+      shop: this.config.shop,
+      deviceId: this.deviceId,
+      ticket: v.ticket,
+      prizeEur: v.prizeEur,
+      atMs,
+    };
+  }
+
+  /**
+   * Prints a receipt (`null`: the last one again). True when printed, or when the device has no printer;
+   * false when the printer failed (paper out, a fault): logged, and the payment stands.
+   */
+  private print(lines: ReceiptLine[] | null): boolean {
+    if (!this.printer) return true;
+    try {
+      if (lines) this.lastReceipt = lines;
+      this.printer.write(escpos(lines || duplicate(this.lastReceipt!, this.lang)));
+      return true;
+    } catch (e) {
+      this.stats.errors++;
+      this.log.write(`printer: ${messageOf(e)}`);
+      return false;
+    }
   }
 
   // --- the fleet registry ------------------------------------------------------------------------
@@ -492,6 +570,7 @@ export class App {
     this.nonceCount++;
     // Unique per device: the time, the uptime and a counter (the registry refuses a nonce seen before).
     const nonce = `${now.toString(36)}-${this.mono.now().toString(36)}-${this.nonceCount.toString(36)}`;
+    this.lastNonce = nonce;
     const req: RegistryRequest = { kind, device_id: this.deviceId, nonce, sent_at: now, payments };
     const body = JSON.stringify({ ...req, signature: toHex(this.deviceKey!.sign(signedBytes(req))) });
     return this.net!.request(`/v1/${kind}`, body, this.config.registryTimeoutMs);
@@ -529,7 +608,7 @@ export class App {
     const s = this.state;
     if (s.kind !== 'claiming') return;
     const got = results && results.length === 1 ? results[0] : null;
-    if (got && got.result === 'granted') return this.pay(s.verdict);
+    if (got && got.result === 'granted') return this.pay(s.verdict, false, this.lastNonce);
     if (got && got.result === 'already_paid') {
       this.log.write(`registry: ${ticketLine(s.verdict.ticket)} already paid by ${got.by.device_id}`);
       return this.showVerdict({
@@ -616,15 +695,16 @@ export class App {
   }
 
   /** Records the payment; PAYÉ only once `record` returned (the record is then on flash). */
-  private pay(v: Extract<Verdict, { kind: 'win' }>, offline = false): void {
+  private pay(v: Extract<Verdict, { kind: 'win' }>, offline = false, registryRef = ''): void {
     const t = v.ticket;
+    const paidAtMs = Math.floor(this.trustedNow());
     try {
       this.ledger.record({
         emission: t.emission,
         block: t.block,
         number: t.number,
         prizeEur: v.prizeEur,
-        paidAtMs: Math.floor(this.trustedNow()),
+        paidAtMs,
         deviceId: this.deviceId,
       });
     } catch (e) {
@@ -641,11 +721,13 @@ export class App {
     }
     this.stats.payments++;
     this.log.write(`paid ${ticketLine(t)} ${v.prizeEur} EUR${offline ? ' offline' : ''}`);
+    // After the record: paper out or a jam never undoes a payment; the screen says so (reprint: 0, OK).
+    const printed = this.print(paymentReceipt(this.facts(v, paidAtMs), registryRef, offline));
     // The payment is on flash: a display, beeper or LED failing now must not put ERREUR over PAYÉ (the
     // clerk would not pay a ticket the ledger holds as paid). Logged, and the screen and signal tried again.
     for (let tries = 2; tries--;) {
       try {
-        return this.shown(paidScreen(v.prizeEur, this.lang, offline), 'paid');
+        return this.shown(paidScreen(v.prizeEur, this.lang, offline, !printed), 'paid');
       } catch (e) {
         this.stats.errors++;
         this.log.write(`error after payment: ${messageOf(e)}`);
@@ -666,12 +748,13 @@ export class App {
       this.inflight = null;
       return this.offline(s.verdict, s.code, 'timeout');
     }
-    if ((s.kind === 'shown' || s.kind === 'await-pay') && now >= s.until) this.ready();
+    if ((s.kind === 'shown' || s.kind === 'await-pay' || s.kind === 'confirm') && now >= s.until) this.ready();
     else if (s.kind === 'ready' && !this.clockPending()) this.keepMark(this.trustedNow());
     this.sync(now);
   }
 
   private ready(): void {
+    this.menu = '';
     if (this.clockPending()) return;
     this.state = { kind: 'ready' };
     this.display.show(readyScreen(this.lang, this.outbox ? this.outbox.pending.length : 0));

@@ -10,7 +10,7 @@ export interface PaidRecord {
   deviceId: string;
 }
 
-/** From this amount, a payment centre asks for an identity document. */
+/** From this amount a payment centre asks for an identity document, and no till pays (FDJ). */
 export const ID_REQUIRED_FROM_EUR = 5000;
 
 export type Verdict =
@@ -31,6 +31,8 @@ export interface DecideInput {
   /** Last moment (ms, exclusive) a prize of the ticket's emission can be claimed; undefined: emission unknown. */
   deadlineMs: number | undefined;
   payoutLimitEur: number;
+  /** From this prize the winner shows an ID at a payment centre: never paid here, whatever the limit. */
+  idThresholdEur?: number;
 }
 
 export function decide(i: DecideInput): Verdict {
@@ -42,9 +44,8 @@ export function decide(i: DecideInput): Verdict {
   if (i.paid) return { kind: 'already-paid', ticket, prizeEur: r.prizeEur, paid: i.paid };
   if (i.deadlineMs === undefined) return { kind: 'invalid', reason: 'E_EMISSION' };
   if (i.nowMs >= i.deadlineMs) return { kind: 'expired', ticket, prizeEur: r.prizeEur, deadlineMs: i.deadlineMs };
-  if (r.prizeEur > i.payoutLimitEur) {
-    return { kind: 'centre', ticket, prizeEur: r.prizeEur, idRequired: r.prizeEur >= ID_REQUIRED_FROM_EUR };
-  }
+  const idRequired = r.prizeEur >= (i.idThresholdEur ?? ID_REQUIRED_FROM_EUR);
+  if (idRequired || r.prizeEur > i.payoutLimitEur) return { kind: 'centre', ticket, prizeEur: r.prizeEur, idRequired };
   return { kind: 'win', ticket, prizeEur: r.prizeEur };
 }
 

@@ -42,6 +42,10 @@ interface Words {
   clockAhead: string;
   clockKeys: string;
   clockUnset: string;
+  cashCounted: string;
+  okConfirm: string;
+  noReceipt: string;
+  reprint: string;
 }
 
 export const TEXT: Record<Lang, Words> = {
@@ -79,6 +83,10 @@ export const TEXT: Record<Lang, Words> = {
     clockAhead: 'HORLOGE EN AVANCE',
     clockKeys: 'OK valider C refuser',
     clockUnset: 'horloge non réglée',
+    cashCounted: 'Espèces comptées ?',
+    okConfirm: 'OK confirmer C annul',
+    noReceipt: 'reçu non imprimé',
+    reprint: 'réimpr.: 0 puis OK',
   },
   en: {
     ready: 'READY',
@@ -114,6 +122,10 @@ export const TEXT: Record<Lang, Words> = {
     clockAhead: 'CLOCK JUMPED AHEAD',
     clockKeys: 'OK accept  C refuse',
     clockUnset: 'clock not set',
+    cashCounted: 'Cash counted?',
+    okConfirm: 'OK confirm  C cancel',
+    noReceipt: 'receipt not printed',
+    reprint: 'reprint: 0 then OK',
   },
 };
 
@@ -173,7 +185,17 @@ export function bootScreen(lang: Lang, imageHash: string): string[] {
   return screen([PRODUCT, `v${VERSION}`, `img ${imageHash.slice(0, 12)}`], TEXT[lang].booting);
 }
 
-export function verdictScreen(v: Verdict, lang: Lang): string[] {
+/** The customer line of a win: the amount, framed from the big-win amount (`big`). */
+export const amountLine = (eur: number, lang: Lang, big = false) =>
+  big ? `** ${formatEur(eur, lang)} **` : formatEur(eur, lang);
+
+/** The confirm tier: OK on a win from `confirmFromEur` asks the clerk to count the cash first. */
+export function confirmCashScreen(prizeEur: number, lang: Lang): string[] {
+  const w = TEXT[lang];
+  return screen([w.cashCounted, formatEur(prizeEur, lang), w.okConfirm], formatEur(prizeEur, lang));
+}
+
+export function verdictScreen(v: Verdict, lang: Lang, big = false): string[] {
   const w = TEXT[lang];
   switch (v.kind) {
     case 'invalid': {
@@ -190,16 +212,19 @@ export function verdictScreen(v: Verdict, lang: Lang): string[] {
     case 'expired':
       return screen([w.expired, `${w.until} ${frenchDate(v.deadlineMs - 1)}`, ticketLine(v.ticket)], w.notPayable);
     case 'centre':
-      return screen([w.win, ...wrap(v.idRequired ? w.centreId : w.centre, 2)], formatEur(v.prizeEur, lang));
+      return screen([w.win, ...wrap(v.idRequired ? w.centreId : w.centre, 2)], amountLine(v.prizeEur, lang, big));
     case 'win':
-      return screen([w.win, ticketLine(v.ticket), w.okPay], formatEur(v.prizeEur, lang));
+      return screen([w.win, ticketLine(v.ticket), w.okPay], amountLine(v.prizeEur, lang, big));
   }
 }
 
 /** `offline`: paid without the registry's answer; the payment waits in the outbox. */
-export function paidScreen(prizeEur: number, lang: Lang, offline = false): string[] {
+/** `offline`: paid without the registry's answer; `noReceipt`: the printer failed (reprint from the menu). */
+export function paidScreen(prizeEur: number, lang: Lang, offline = false, noReceipt = false): string[] {
   const w = TEXT[lang];
-  return screen(offline ? [w.paid, w.recorded, w.offline] : [w.paid, w.recorded], formatEur(prizeEur, lang));
+  const rows = [w.paid, noReceipt ? w.noReceipt : w.recorded];
+  rows.push(noReceipt ? w.reprint : offline ? w.offline : '');
+  return screen(rows, formatEur(prizeEur, lang));
 }
 
 export function cancelledScreen(lang: Lang): string[] {

@@ -30,6 +30,7 @@ import type { Scheduler } from './scheduler.ts';
 
 import type { NorFlash } from './nor-flash.ts';
 import type { SimNetwork } from './network.ts';
+import type { SimPrinter } from './printer.ts';
 
 export interface BeepRecord {
   t: number;
@@ -65,12 +66,14 @@ export interface PeripheralOptions {
   /** The device's network and its Ed25519 key (docs/registry.md); without them the HAL has neither. */
   network?: SimNetwork;
   deviceKey?: { publicKey: Uint8Array; sign(message: Uint8Array): Uint8Array };
+  /** The receipt printer; without it the HAL has none. */
+  printer?: SimPrinter;
   /** The ledger partition cut to its first N sectors (tests: opening a ledger reads all of it); default all. */
   ledgerSectors?: number;
 }
 
 /** An output a fault hook can make throw (`Peripherals.failNext`). */
-export type FailingOutput = 'display' | 'beeper' | 'led';
+export type FailingOutput = 'display' | 'beeper' | 'led' | 'printer';
 
 type InputKind = 'hid-keyboard' | 'hid-pos' | 'serial' | 'camera' | 'keypad';
 
@@ -345,6 +348,15 @@ export class Peripherals {
       },
       identity,
     };
+    const printer = o.printer;
+    if (printer)
+      device.Printer = class {
+        write(bytes: Uint8Array): void {
+          if (self.off) return;
+          self.fail('printer');
+          printer.print(bytes, sched.now);
+        }
+      };
     const net = o.network;
     const key = o.deviceKey;
     if (net && key) {

@@ -112,6 +112,10 @@ export function describe(s: Step): string {
     }
     case 'screenshot':
       return `screenshot ${s.file}`;
+    case 'printer':
+      return `printer ${s.state}`;
+    case 'expect-receipt':
+      return s.none ? 'expect-receipt none' : `expect-receipt contains "${s.contains}"`;
     case 'network':
       return s.up
         ? `network up${s.latencyMs !== undefined ? ` latency ${s.latencyMs} ms` : ''}${s.loss !== undefined ? ` loss ${s.loss}` : ''}`
@@ -213,6 +217,8 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
   const say = messages(o.lang ?? 'fr').step;
   /** Beeps count from the last action (scan, press, boot). */
   let mark = sim.beepLog.length;
+  /** Receipts printed from this virtual time on answer expect-receipt: since the last scan or key. */
+  let receiptsFrom = 0;
   for (const step of sc.steps) {
     let problem: string | undefined;
     sim = step.on ? fleet.get(step.on)! : first;
@@ -305,6 +311,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         const missed = sim.undelivered;
         const boots = sim.boots;
         mark = sim.beepLog.length;
+        receiptsFrom = sim.now;
         let end = sim.transmit(tx);
         if (s.during) {
           // The step lasts until the key too, so the press belongs to this step whatever the scanner's speed.
@@ -320,6 +327,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
       case 'press':
         needOn();
         mark = sim.beepLog.length;
+        receiptsFrom = sim.now;
         await sim.press(s.key);
         return;
       case 'expect-display': {
@@ -366,6 +374,28 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         const list = entries.map((p) => `${p.emission}/${p.block}/${p.number} ${p.prizeEur} €`).join('; ');
         const want = describe(s).slice('expect-ledger '.length);
         return say.ledger(want, entries.length, list);
+      }
+      case 'printer':
+        if (!sim.printer) return say.noPrinter;
+        sim.printer.state = s.state;
+        return;
+      case 'expect-receipt': {
+        const p = sim.printer;
+        if (!p) return say.noPrinter;
+        const since = () => p.receipts.filter((r) => r.t >= receiptsFrom);
+        const has = () => since().some((r) => r.text.some((l) => l.includes(s.contains!)));
+        if (s.none) {
+          if (since().length === 0) return;
+          return say.receiptNone(since().length, since()[0].text.join(' / '));
+        }
+        if (await sim.runUntil(has, s.withinMs)) return;
+        return say.receipt(
+          s.contains!,
+          s.withinMs,
+          since()
+            .map((r) => r.text.join(' / '))
+            .join(' | '),
+        );
       }
       case 'network': {
         if (!sim.network) return say.needsRegistry;

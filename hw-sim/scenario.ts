@@ -10,6 +10,8 @@ import {
   EMISSION_LIMITS,
   isDate,
   isDeviceId,
+  isShop,
+  SHOP_MAX,
   type ConfigInput,
   type ConfigIntField,
 } from '../src/config-schema.ts';
@@ -53,6 +55,10 @@ export type Step = Where & { on?: string } & (
         withinMs: number;
       }
     | { kind: 'screenshot'; file: string }
+    /** The receipt printer's state from now on (it outlives power cuts). */
+    | { kind: 'printer'; state: 'ok' | 'paper-out' | 'fault' }
+    /** A receipt printed since the last scan or key press contains the text; `none`: none was printed. */
+    | { kind: 'expect-receipt'; contains?: string; none?: boolean; withinMs: number }
     | { kind: 'network'; up: boolean; latencyMs?: number; loss?: number }
     /** The fleet registry's server stopped (down) or started again on the same database (up): a restart. */
     | { kind: 'registry'; up: boolean }
@@ -133,6 +139,8 @@ export const STEP_KINDS = [
   'expect-led',
   'expect-ledger',
   'screenshot',
+  'printer',
+  'expect-receipt',
   'network',
   'expect-registry',
   'ensure-on',
@@ -143,7 +151,7 @@ export const STEP_KINDS = [
   'expect-image',
   'registry',
 ] as const;
-export const BEEP_KINDS = ['win', 'lose', 'refused', 'paid', 'boot', 'key', 'error'] as const;
+export const BEEP_KINDS = ['win', 'bigwin', 'lose', 'refused', 'paid', 'boot', 'key', 'error'] as const;
 const KEYS = ['OK', 'C', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
 /** How long an expectation waits for the device by default (virtual time). */
 export const DEFAULT_WITHIN_MS = 1000;
@@ -278,6 +286,13 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
       if (v !== undefined && !isDeviceId(v))
         fail(n as Node, `${Y.deviceId} must be printable ASCII of at most ${DEVICE_ID_MAX} characters`);
       else c.deviceId = v;
+    }
+    if (f.has(Y.shop)) {
+      const n = f.get(Y.shop)!.node;
+      const v = str(n, Y.shop);
+      if (v !== undefined && !isShop(v))
+        fail(n as Node, `${Y.shop} must be printable ASCII of at most ${SHOP_MAX} characters`);
+      else c.shop = v;
     }
     if (f.has(Y.inputs)) {
       const n = f.get(Y.inputs)!.node;
@@ -597,6 +612,27 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
         if (!f.has('claims') && !f.has('conflicts') && !f.has('contains'))
           fail(arg as Node, 'expect-registry needs claims, conflicts or contains');
         if (f.has('within')) s.withinMs = duration(f.get('within')!.node, 'within') ?? 0;
+        return s;
+      }
+      case 'printer': {
+        if (!needArg('ok, paper-out or fault')) return undefined;
+        const v = oneOf(arg, 'printer', ['ok', 'paper-out', 'fault'] as const);
+        return v === undefined ? undefined : { kind, line, state: v };
+      }
+      case 'expect-receipt': {
+        if (!needArg('none, a text, or {contains, within}')) return undefined;
+        if (isScalar(arg)) {
+          const text = str(arg, 'expect-receipt');
+          if (text === undefined) return undefined;
+          return text === 'none'
+            ? { kind, line, none: true, withinMs: 0 }
+            : { kind, line, contains: text, withinMs: DEFAULT_WITHIN_MS };
+        }
+        const f = fields(arg, 'expect-receipt', ['contains', 'within']);
+        const s: Step & { kind: 'expect-receipt' } = { kind, line, withinMs: DEFAULT_WITHIN_MS };
+        if (f.has('contains')) s.contains = str(f.get('contains')!.node, 'contains');
+        else fail(arg as Node, 'expect-receipt needs contains');
+        if (f.has('within')) s.withinMs = duration(f.get('within')!.node, 'within') ?? DEFAULT_WITHIN_MS;
         return s;
       }
       case 'screenshot': {

@@ -16,6 +16,7 @@ import { seededRng, type Rng } from './rng.ts';
 import type { Transmission } from './scanners/types.ts';
 import { defaultConfig, storeConfig, configProblems, type Config } from '../src/config.ts';
 import { BEEPS, type Signal } from '../src/signals.ts';
+import { SimPrinter, type PrintedReceipt } from './printer.ts';
 import { readLedgerPartition } from '../src/ledger/index.ts';
 import { SimNetwork } from './network.ts';
 import { fromHex } from '../src/hex.ts';
@@ -82,6 +83,8 @@ export interface SimEvents {
   log?: (line: string) => void;
   /** Power states: `boot` (with how), `off` (with why). */
   power?: (what: string) => void;
+  /** A receipt came out of the printer. */
+  receipt?: (r: PrintedReceipt) => void;
 }
 
 export interface SimOptions {
@@ -121,6 +124,8 @@ export interface SimOptions {
    * whose images are not bundles. Boots then complete synchronously.
    */
   firmwareModel?: FirmwareModel;
+  /** A receipt printer on the device (default true). */
+  printer?: boolean;
 }
 
 export interface FirmwareModel {
@@ -181,6 +186,8 @@ export class Simulator {
   /** The device's network (with `registry`): `network.state` takes it down, up, slow or lossy. */
   readonly network: SimNetwork | undefined;
   readonly registry: string | undefined;
+  /** The receipt printer (undefined: the device has none); its paper state outlives a power cut. */
+  readonly printer: SimPrinter | undefined;
 
   constructor(o: SimOptions = {}) {
     if (o.firmwareKey || o.techKey || o.production !== undefined || o.deviceSeedHex) {
@@ -201,6 +208,10 @@ export class Simulator {
     this.registry = o.registry;
     this.ledgerSectors = o.ledgerSectors;
     this.firmwareModel = o.firmwareModel;
+    if (o.printer !== false) {
+      this.printer = new SimPrinter();
+      this.printer.onPrint = (r) => this.events.receipt?.(r);
+    }
     if (o.registry) this.network = new SimNetwork(seededRng(`${o.seed ?? 1}:network`), () => this.now);
   }
 
@@ -241,20 +252,10 @@ export class Simulator {
   /** Writes the device configuration to the config partition (the firmware reads it at boot). */
   configure(c: SimConfig): void {
     const cfg: Config = { ...defaultConfig(false) };
-    if (c.payoutLimitEur !== undefined) cfg.payoutLimitEur = c.payoutLimitEur;
-    if (c.lang !== undefined) cfg.lang = c.lang;
-    if (c.emissions !== undefined) cfg.emissions = c.emissions;
-    if (c.deviceId !== undefined) cfg.deviceId = c.deviceId;
-    if (c.verdictMs !== undefined) cfg.verdictMs = c.verdictMs;
-    if (c.payWaitMs !== undefined) cfg.payWaitMs = c.payWaitMs;
-    if (c.compactFreeSectors !== undefined) cfg.compactFreeSectors = c.compactFreeSectors;
-    if (c.clockJumpDays !== undefined) cfg.clockJumpDays = c.clockJumpDays;
-    if (c.inputs !== undefined) cfg.inputs = c.inputs;
+    const set = cfg as unknown as Record<string, unknown>;
+    for (const [k, v] of Object.entries(c)) if (v !== undefined && k !== 'registryUrl') set[k] = v;
     const url = c.registryUrl ?? this.registry;
     if (url !== undefined) cfg.registryUrl = url;
-    if (c.offlineLimitEur !== undefined) cfg.offlineLimitEur = c.offlineLimitEur;
-    if (c.registryTimeoutMs !== undefined) cfg.registryTimeoutMs = c.registryTimeoutMs;
-    if (c.syncIntervalMs !== undefined) cfg.syncIntervalMs = c.syncIntervalMs;
     const problems = configProblems(cfg, false);
     if (problems.length > 0) throw new SimError(`config: ${problems.join('; ')}`);
     if (!this.chip.powered) this.chip.powerOn();
@@ -342,6 +343,7 @@ export class Simulator {
       identity,
       network: this.network,
       deviceKey: this.network ? this.deviceKey : undefined,
+      printer: this.printer,
       events: {
         display: (lines) => {
           this.screens.push({ t: this.now, lines });

@@ -17,12 +17,17 @@ export const CONFIG_INT_LIMITS = {
   offlineLimitEur: [0, 0xffffffff],
   registryTimeoutMs: [100, 60_000],
   syncIntervalMs: [1000, 86_400_000],
+  idThresholdEur: [1, 0xffffffff],
+  confirmFromEur: [0, 0xffffffff],
+  bigWinFromEur: [0, 0xffffffff],
 } as const satisfies Record<string, readonly [number, number]>;
 export type ConfigIntField = keyof typeof CONFIG_INT_LIMITS;
 
 export const EMISSION_LIMITS = [0, 0xffff] as const;
 export const KEY_ID_LIMITS = [0, 255] as const;
 export const DEVICE_ID_MAX = 16;
+/** The shop's name as printed on receipts. */
+export const SHOP_MAX = 32;
 
 /**
  * The scenario's YAML name of each field a scenario sets (keys are not set from scenarios; the registry
@@ -41,6 +46,10 @@ export const CONFIG_YAML_NAMES = {
   offlineLimitEur: 'offline-limit',
   registryTimeoutMs: 'registry-timeout-ms',
   syncIntervalMs: 'sync-interval-ms',
+  idThresholdEur: 'id-threshold',
+  confirmFromEur: 'confirm-from',
+  bigWinFromEur: 'big-win-from',
+  shop: 'shop',
 } as const;
 
 export const isIntIn = (v: unknown, [min, max]: readonly [number, number]): v is number =>
@@ -49,6 +58,10 @@ export const isIntIn = (v: unknown, [min, max]: readonly [number, number]): v is
 /** Printable ASCII of at most 16 characters (written into each payment). */
 export const isDeviceId = (v: unknown): v is string =>
   typeof v === 'string' && v.length <= DEVICE_ID_MAX && /^[\x20-\x7e]*$/.test(v);
+
+/** Printable ASCII of at most 32 characters (the shop's name on receipts). */
+export const isShop = (v: unknown): v is string =>
+  typeof v === 'string' && v.length <= SHOP_MAX && /^[\x20-\x7e]*$/.test(v);
 
 export const isConfigInput = (v: unknown): v is ConfigInput => (CONFIG_INPUTS as readonly unknown[]).indexOf(v) >= 0;
 

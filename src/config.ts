@@ -15,6 +15,7 @@ import {
   isDate,
   isDeviceId,
   isIntIn,
+  isShop,
   type ConfigInput,
 } from './config-schema.ts';
 import { fromHex } from './hex.ts';
@@ -56,6 +57,14 @@ export interface Config {
   registryTimeoutMs: number;
   /** How often offline payments are pushed while some wait, ms. */
   syncIntervalMs: number;
+  /** From this prize (euros) an ID is required: never paid at the till, a claim slip is printed. */
+  idThresholdEur: number;
+  /** From this prize (euros) OK asks the clerk to confirm the cash is counted (a second OK); 0: never. */
+  confirmFromEur: number;
+  /** From this prize (euros) the customer line and the beeper play the big-win signal; 0: never. */
+  bigWinFromEur: number;
+  /** The shop's name on receipts (printable ASCII, at most 32 characters). */
+  shop: string;
 }
 
 export const DEMO_PAYOUT_LIMIT_EUR = 300;
@@ -80,6 +89,10 @@ export function defaultConfig(production: boolean): Config {
     offlineLimitEur: 150,
     registryTimeoutMs: 3000,
     syncIntervalMs: 30000,
+    idThresholdEur: 5000,
+    confirmFromEur: 0,
+    bigWinFromEur: 500,
+    shop: '',
   };
 }
 
@@ -147,6 +160,9 @@ export function configProblems(c: unknown, production: boolean): string[] {
     'clockJumpDays',
     'registryTimeoutMs',
     'syncIntervalMs',
+    'idThresholdEur',
+    'confirmFromEur',
+    'bigWinFromEur',
   ] as const;
   for (const k of ranged) {
     const [min, max] = CONFIG_INT_LIMITS[k];
@@ -161,6 +177,14 @@ export function configProblems(c: unknown, production: boolean): string[] {
   if (!isIntIn(o.offlineLimitEur, CONFIG_INT_LIMITS.offlineLimitEur)) {
     p.push('offlineLimitEur: not a whole number of euros');
   }
+  // From the ID threshold a payment centre pays (with an ID): a till limit above it would be a lie.
+  if (
+    typeof o.payoutLimitEur === 'number' &&
+    typeof o.idThresholdEur === 'number' &&
+    o.payoutLimitEur > o.idThresholdEur
+  )
+    p.push(`payoutLimitEur: above the ID threshold of ${o.idThresholdEur} EUR`);
+  if (!isShop(o.shop)) p.push('shop: not printable ASCII of at most 32 characters');
   return p;
 }
 

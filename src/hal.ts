@@ -74,6 +74,18 @@ export interface Led {
   set(color: LedColor): void;
 }
 
+// --- receipt printer ------------------------------------------------------------------------------
+
+export interface PrinterOptions {}
+/**
+ * A thermal receipt printer fed ESC/POS (the subset of src/print/escpos.ts: text, bold, centring, a QR
+ * code, cut). `write` takes one whole receipt and returns once it is printed; it throws when it could
+ * not be (paper out, cover open, a fault), and then none of it counts as printed.
+ */
+export interface Printer {
+  write(bytes: Uint8Array): void;
+}
+
 // --- storage --------------------------------------------------------------------------------------
 
 export interface FlashOptions {
@@ -190,6 +202,8 @@ export interface Device {
   Timers: Ctor<TimerOptions, Timers>;
   Watchdog: Ctor<WatchdogOptions, Watchdog>;
   Log: Ctor<LogOptions, Log>;
+  /** Absent on a device without a receipt printer. */
+  Printer?: Ctor<PrinterOptions, Printer>;
   /** Absent on a device without network: it then pays offline only (see docs/registry.md). */
   Network?: Ctor<NetworkOptions, Network>;
   DeviceKey?: Ctor<DeviceKeyOptions, DeviceKey>;

@@ -2,7 +2,7 @@
 // outcome. The firmware plays them; the simulator recognises the patterns by comparing with this table. Portable.
 import type { LedColor, Tone } from './hal.ts';
 
-export type Signal = 'boot' | 'key' | 'win' | 'lose' | 'refused' | 'paid' | 'error';
+export type Signal = 'boot' | 'key' | 'win' | 'bigwin' | 'lose' | 'refused' | 'paid' | 'error';
 
 /** Distinct patterns: win rises, lose falls, refused is a low buzz, paid a double high chirp. */
 export const BEEPS: Record<Signal, readonly Tone[]> = {
@@ -12,6 +12,16 @@ export const BEEPS: Record<Signal, readonly Tone[]> = {
     { hz: 880, ms: 120 },
     { hz: 1320, ms: 120 },
     { hz: 1760, ms: 240 },
+  ],
+  /** A win from the big-win amount (config `bigWinFromEur`): the win's rise, twice, held longer. */
+  bigwin: [
+    { hz: 880, ms: 120 },
+    { hz: 1320, ms: 120 },
+    { hz: 1760, ms: 240 },
+    { hz: 0, ms: 80 },
+    { hz: 880, ms: 120 },
+    { hz: 1320, ms: 120 },
+    { hz: 1760, ms: 600 },
   ],
   lose: [
     { hz: 660, ms: 150 },
@@ -37,6 +47,7 @@ export const LEDS: Record<Signal, LedColor> = {
   boot: 'off',
   key: 'off',
   win: 'green',
+  bigwin: 'green',
   lose: 'red',
   refused: 'red',
   paid: 'green',

@@ -392,6 +392,10 @@ export const en = {
       `expected the ledger ${want}; it holds ${n}${list ? ': ' + list : ''}`,
     screenshot: (file: string, why: string) => `cannot write the screenshot ${file}: ${why}`,
     needsRegistry: 'this scenario needs a registry (--registry URL|embedded)',
+    noPrinter: 'this device has no receipt printer',
+    receipt: (text: string, ms: number, printed: string) =>
+      `expected a receipt with "${text}" within ${ms} ms; printed: ${printed || 'nothing'}`,
+    receiptNone: (n: number, first: string) => `expected no receipt; ${n} printed: ${first}`,
     registryControl:
       'a `registry: down|up` step stops and starts a registry the simulator started itself (--registry embedded, or a fleet scenario), not one given by URL',
     registry: (want: string, n: number, held: string, conflicts: number) =>

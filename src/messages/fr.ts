@@ -395,6 +395,10 @@ export const fr: Messages = {
       `attendu le registre ${want} ; il contient ${n}${list ? ' : ' + list : ''}`,
     screenshot: (file: string, why: string) => `capture d'écran impossible dans ${file} : ${why}`,
     needsRegistry: 'ce scénario a besoin d’un registre (--registry URL|embedded)',
+    noPrinter: 'cet appareil n’a pas d’imprimante de reçus',
+    receipt: (text: string, ms: number, printed: string) =>
+      `attendu un reçu contenant « ${text} » dans les ${ms} ms ; imprimé : ${printed || 'rien'}`,
+    receiptNone: (n: number, first: string) => `attendu aucun reçu ; ${n} imprimé(s) : ${first}`,
     registryControl:
       'une étape `registry: down|up` arrête et relance un registre démarré par le simulateur (--registry embedded, ou un scénario de flotte), pas un registre donné par son URL',
     registry: (want: string, n: number, held: string, conflicts: number) =>

@@ -92,6 +92,8 @@ export interface BootOptions {
   clockMs?: number;
   /** Another bundle than firmware/dist's (a production build). */
   bundle?: string;
+  /** A receipt printer on the device (default true). */
+  printer?: boolean;
 }
 
 /** A Simulator on `chip` running the bundle in developer mode, powered on. `sim.dispose()` when done. */
@@ -103,6 +105,7 @@ export async function boot(chip: NorFlash, o: BootOptions = {}): Promise<Simulat
     deviceId: o.deviceId ?? DEVICE_ID,
     ledgerSectors: o.ledgerSectors ?? TEST_LEDGER_SECTORS,
     clockMs: o.clockMs,
+    printer: o.printer,
   });
   await sim.boot();
   return sim;
