@@ -22,6 +22,7 @@ import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from '../src/image/format.
 import { fromHex } from '../src/hex.ts';
 import { nodeSign } from './node-crypto.ts';
 import { ROOT, DIST, BUNDLE_PATH, IMAGE_PATH, CORE_PATH, JSQR_SOURCE } from './paths.ts';
+import { mangleProps } from './mangle.ts';
 
 export { ROOT, DIST, BUNDLE_PATH, IMAGE_PATH, CORE_PATH, JSQR_SOURCE };
 export const BUDGET_BUNDLE = 160 * 1024;
@@ -135,9 +136,11 @@ export const FIRMWARE_ESBUILD: BuildOptions = {
   logLevel: 'silent',
 };
 
-function firmwareOptions(production: boolean, hostEd25519 = false): BuildOptions {
+function firmwareOptions(production: boolean, hostEd25519 = false, mangle = false): BuildOptions {
+  const props = mangle ? mangleProps() : null;
   return {
     ...FIRMWARE_ESBUILD,
+    ...(props ? { mangleProps: props } : {}),
     metafile: true,
     write: false,
     define: {
@@ -175,7 +178,7 @@ interface BundleOpts {
 
 async function bundle({ production, camera, write, entry, cameraText, hostEd25519 }: BundleOpts) {
   const r = await esbuild({
-    ...firmwareOptions(production, hostEd25519),
+    ...firmwareOptions(production, hostEd25519, true),
     entryPoints: [entry],
     sourcemap: write ? 'external' : false,
     outfile: join(DIST, 'saphir-fw.js'),
