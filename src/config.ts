@@ -91,7 +91,7 @@ export function defaultConfig(production: boolean): Config {
     syncIntervalMs: 30000,
     idThresholdEur: 5000,
     confirmFromEur: 0,
-    bigWinFromEur: 500,
+    bigWinFromEur: 0,
     shop: '',
   };
 }

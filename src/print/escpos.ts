@@ -64,11 +64,14 @@ export function parseEscpos(bytes: Uint8Array): ParsedReceipt {
       i++;
     } else if (c === ESC && i + 1 < bytes.length) {
       const op = bytes[i + 1];
+      if (op === 0x61) center = bytes[i + 2] === 1;
+      if (op === 0x45) bold = bytes[i + 2] === 1;
       if (op === 0x40) i += 2;
-      else if (op === 0x74 || op === 0x64) i += 3;
-      else if (op === 0x61) ((center = bytes[i + 2] === 1), (i += 3));
-      else if (op === 0x45) ((bold = bytes[i + 2] === 1), (i += 3));
-      else (out.unknown++, i++);
+      else if (op === 0x74 || op === 0x64 || op === 0x61 || op === 0x45) i += 3;
+      else {
+        out.unknown++;
+        i++;
+      }
     } else if (c === GS && bytes[i + 1] === 0x56) {
       out.cut = true;
       i += bytes[i + 2] === 0x42 ? 4 : 3;
@@ -81,7 +84,10 @@ export function parseEscpos(bytes: Uint8Array): ParsedReceipt {
     } else if (c >= 0x20) {
       text += FROM_1252[c] ?? (c < 0x7f || c >= 0xa0 ? String.fromCharCode(c) : '?');
       i++;
-    } else (out.unknown++, i++);
+    } else {
+      out.unknown++;
+      i++;
+    }
   }
   if (text) out.lines.push({ text, bold, center });
   return out;
