@@ -7,10 +7,21 @@ import { targetText } from './targets.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
-const files = readdirSync(here)
+const areas = readdirSync(here)
   .filter((f) => f.endsWith('.bench.ts'))
-  .filter((f) => only.length === 0 || only.includes(f.replace(/\.bench\.ts$/, '')))
+  .map((f) => f.replace(/\.bench\.ts$/, ''))
   .sort();
+const usage = `usage: npm run bench [-- AREA…]\nareas: ${areas.join(', ')}\n`;
+if (only.some((a) => a === '--help' || a === '-h')) {
+  process.stdout.write(usage);
+  process.exit(0);
+}
+const unknown = only.filter((a) => !areas.includes(a));
+if (unknown.length > 0) {
+  process.stderr.write(`unknown area: ${unknown.join(', ')}\n${usage}`);
+  process.exit(2);
+}
+const files = areas.filter((a) => only.length === 0 || only.includes(a)).map((a) => `${a}.bench.ts`);
 
 const resultsPath = join(here, 'results.json');
 const results: Record<string, number> = existsSync(resultsPath) ? JSON.parse(readFileSync(resultsPath, 'utf8')) : {};

@@ -29,6 +29,8 @@ export const TARGETS: Record<string, ['<=' | '>=', number]> = {
   flash_efficiency_921600: ['>=', 0.9],
   update_ram_kib: ['<=', 32],
   web_page_kib: ['<=', 2048],
+  cli_start_ratio_vs_node_version: ['<=', 2.0],
+  cli_start_ratio_vs_node_check: ['<=', 2.5],
 };
 
 /** "≤ 0.3 ok" / "≥ 229 MISSED", or '' when the figure has no target. */

@@ -1,7 +1,14 @@
 #!/usr/bin/env node
-// The `saphir` command: registers tsx so the TypeScript sources run as they are, then hands over.
-import { register } from 'tsx/esm/api';
+// The `saphir` command: runs the prebuilt bundle (tools/cli-bundle.mjs) when it is current, else the
+// TypeScript sources through tsx (development, or a source changed since the last build).
+import { freshCliBundle } from '../tools/cli-bundle.mjs';
 
-register();
-const { main } = await import('../src/node/cli.ts');
+const bundle = process.env.SAPHIR_CLI_SOURCES ? null : freshCliBundle();
+let main;
+if (bundle) ({ main } = await import(bundle));
+else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('../src/node/cli.ts'));
+}
 process.exitCode = await main(process.argv.slice(2));

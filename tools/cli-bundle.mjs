@@ -1,0 +1,99 @@
+// The prebuilt `saphir` command: an esbuild bundle of src/node/cli.ts, split so that each command is a
+// chunk loaded when it runs, in node_modules/.cache/saphir-cli/. Built by `npm run build`, by `prepare`
+// (npm ci) and by test/run.mjs; `node tools/cli-bundle.mjs` builds it by hand.
+// meta.json holds the stamp (mtime, size) of every source in it: bin/saphir.mjs runs the bundle only
+// when every stamp still matches, else the sources through tsx, so a stale bundle never runs.
+// Plain JavaScript: bin/saphir.mjs reads it before anything can compile TypeScript.
+import { readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const CLI_CACHE = join(ROOT, 'node_modules', '.cache', 'saphir-cli');
+const ENTRY = join(ROOT, 'src', 'node', 'cli.ts');
+/** Bumped when the bundle options change, so that older bundles are rebuilt. */
+const FORMAT = 1;
+
+function stamp(path) {
+  try {
+    const s = statSync(path);
+    return [s.mtimeMs, s.size];
+  } catch {
+    return null;
+  }
+}
+
+/** The bundle's entry if it is current (every source unchanged since it was built), else null. */
+export function freshCliBundle(cache = CLI_CACHE) {
+  let meta;
+  try {
+    meta = JSON.parse(readFileSync(join(cache, 'meta.json'), 'utf8'));
+  } catch {
+    return null;
+  }
+  if (meta.format !== FORMAT) return null;
+  for (const [path, mtime, size] of meta.inputs) {
+    const s = stamp(path);
+    if (s === null || s[0] !== mtime || s[1] !== size) return null;
+  }
+  return join(cache, meta.dir, 'cli.mjs');
+}
+
+/**
+ * Builds the bundle of `entry` in `cache` unless it is current; returns its entry. Safe while other
+ * processes run it: each build is a new folder, and meta.json names it once it is whole.
+ */
+export async function buildCliBundle(cache = CLI_CACHE, entry = ENTRY) {
+  const current = freshCliBundle(cache);
+  if (current) return current;
+  const { build } = await import('esbuild');
+  const inputs = [];
+  const dir = `b${Date.now().toString(36)}-${process.pid}`;
+  const tmp = join(cache, `${dir}.tmp`);
+  await build({
+    entryPoints: { cli: entry },
+    bundle: true,
+    splitting: true,
+    outdir: tmp,
+    outExtension: { '.js': '.mjs' },
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'silent',
+    plugins: [
+      {
+        name: 'own-url',
+        setup(b) {
+          b.onLoad({ filter: /\.[cm]?[tj]s$/ }, (args) => {
+            // Stamped before reading: a source edited during the build makes the next run stale.
+            const s = stamp(args.path);
+            if (s) inputs.push([args.path, ...s]);
+            const text = readFileSync(args.path, 'utf8');
+            // Each source keeps its own URL: paths it resolves (package.json, workers, the firmware)
+            // stay those of the repository.
+            return {
+              contents: text.split('import.meta.url').join(JSON.stringify(pathToFileURL(args.path).href)),
+              loader: /\.[cm]?ts$/.test(args.path) ? 'ts' : 'js',
+            };
+          });
+        },
+      },
+    ],
+  });
+  renameSync(tmp, join(cache, dir));
+  const meta = join(cache, 'meta.json');
+  writeFileSync(`${meta}.${process.pid}.tmp`, JSON.stringify({ format: FORMAT, dir, inputs }));
+  renameSync(`${meta}.${process.pid}.tmp`, meta);
+  // Older builds go, but the one before this (a running command may still load its chunks).
+  const old = readdirSync(cache)
+    .filter((f) => f.startsWith('b') && f !== dir && !f.endsWith('.tmp'))
+    .sort()
+    .slice(0, -1);
+  for (const f of old) rmSync(join(cache, f), { recursive: true, force: true });
+  return join(cache, dir, 'cli.mjs');
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await buildCliBundle();
+}
