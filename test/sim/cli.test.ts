@@ -50,6 +50,16 @@ steps:
   assert.match(fr.out, /ÉCHEC/);
 });
 
+test('sim --scenario: each scenario of a run meets a fresh registry, none when it needs none', () => {
+  // fleet.yaml pays tickets and enrols its devices on the embedded registry: run twice, the second
+  // would meet "refusé par le registre"; payment.yaml after it would ask a registry it never wanted.
+  const fleet = join(ROOT, 'hw-sim', 'scenarios', 'fleet.yaml');
+  const payment = join(ROOT, 'hw-sim', 'scenarios', 'payment.yaml');
+  const r = saphir(['sim', '--scenario', fleet, fleet, payment, '--quiet']);
+  assert.is(r.code, 0, r.out + r.err);
+  assert.match(r.out, '3/3');
+});
+
 test('sim interactive without a TTY: a payment kept in the flash file across runs', () => {
   const flash = join(dir, 'device.bin');
   const a = saphir(['sim', '--flash', flash], 'ticket 150\nok\nquitter\n');

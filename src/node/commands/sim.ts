@@ -167,15 +167,32 @@ function registryOption(v: string | undefined): string | undefined {
   return v.replace(/\/$/, '');
 }
 
-/** The registry a run uses: the URL given, or an embedded one (started here, closed by `close`). */
-async function openRegistry(v: string, lang: Lang): Promise<{ reg: ScenarioRegistry; close(): Promise<void> }> {
+/**
+ * The registry a run uses: the URL given, or an embedded one (started here, closed by `close`; `fresh`
+ * empties it and starts it again if a scenario left it down, so that each scenario meets a new one).
+ */
+async function openRegistry(
+  v: string,
+  lang: Lang,
+): Promise<{ reg: ScenarioRegistry; close(): Promise<void>; fresh(): Promise<void> }> {
   if (v !== 'embedded') {
     const no = messages(lang).sim.registryByUrl;
-    return { reg: { url: v, state: () => Promise.reject(new Error(no)) }, close: async () => {} };
+    return {
+      reg: { url: v, state: () => Promise.reject(new Error(no)) },
+      close: async () => {},
+      fresh: async () => {},
+    };
   }
   const e = await startEmbeddedRegistry();
   process.stderr.write(messages(lang).sim.embeddedRegistry(e.url) + '\n');
-  return { reg: scenarioRegistry(e), close: () => e.close() };
+  return {
+    reg: scenarioRegistry(e),
+    close: () => e.close(),
+    fresh: async () => {
+      await e.start();
+      await e.reset();
+    },
+  };
 }
 
 // --- scenarios ------------------------------------------------------------------------------------
@@ -231,8 +248,14 @@ async function scenarios(
 
   async function playAll(): Promise<number> {
     let passed = 0;
+    let used = false;
     for (const sc of parsed) {
       out(`${sc.name}  (${sc.file})`);
+      // Each scenario on its own: an embedded registry emptied between them, and none for a scenario
+      // that needs none (unless --registry named one for all).
+      const reg = o.registry || needsRegistry(sc) ? registry : undefined;
+      if (reg && used) await reg.fresh();
+      used ||= reg !== undefined;
       // With --flash, each scenario starts from the saved chip and leaves its state there.
       const chip = o.flash ? NorFlash.load(o.flash) : undefined;
       const sim = simulatorFor(
@@ -244,14 +267,14 @@ async function scenarios(
           firmwareKey: o.firmwareKey,
           techKey: o.techKey,
           deviceSeedHex: o.deviceSeedHex,
-          registry: registry?.reg,
+          registry: reg?.reg,
         },
         sc.devices?.[0] ?? sc.device?.id,
       );
       const r = await runScenario(sc, {
         sim,
         bundle,
-        registry: registry?.reg,
+        registry: reg?.reg,
         lang: o.lang,
         screenshotDir: o.screenshots,
         onStep: (s) => {
