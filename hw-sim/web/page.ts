@@ -62,6 +62,11 @@ const TEXT = {
     badImage: 'image illisible : ',
     fromScenario: ' (scénario)',
     otherTab: 'le simulateur est ouvert dans un autre onglet : celui-ci n’enregistre pas la puce',
+    printer: 'Imprimante',
+    paper: 'Papier',
+    paperOk: 'chargé',
+    paperOut: 'épuisé',
+    paperFault: 'en panne',
   },
   en: {
     title: 'SAPHIR 250 000 € simulator',
@@ -115,6 +120,11 @@ const TEXT = {
     badImage: 'unreadable image: ',
     fromScenario: ' (scenario)',
     otherTab: 'the simulator is open in another tab: this one does not save the chip',
+    printer: 'Printer',
+    paper: 'Paper',
+    paperOk: 'loaded',
+    paperOut: 'out',
+    paperFault: 'faulty',
   },
 } as const;
 
@@ -390,6 +400,12 @@ worker.onmessage = (e: MessageEvent<ToPage>) => {
     case 'ticket':
       $('t-code').textContent = m.code;
       return;
+    case 'receipt':
+      // The last receipt on top of the roll; the roll keeps the last few.
+      $('receipt').textContent = [m.lines.join('\n'), $('receipt').textContent]
+        .join('\n✂ ─ ─ ─ ─ ─ ─ ─ ─ ─ ─ ─ ─\n')
+        .slice(0, 6000);
+      return;
     case 'chip':
       download('saphir-chip.bin', m.bytes as Uint8Array<ArrayBuffer>, 'application/octet-stream');
       return;
@@ -481,6 +497,8 @@ $('reboot').onclick = () => send({ type: 'power', what: 'reboot' });
 $('cut').onclick = () => send({ type: 'power', what: 'cut' });
 $('export').onclick = () => send({ type: 'export' });
 $('erase').onclick = () => send({ type: 'erase' });
+$('paper').onchange = () =>
+  send({ type: 'printer', state: ($('paper') as HTMLSelectElement).value as 'ok' | 'paper-out' | 'fault' });
 $<HTMLInputElement>('import').onchange = async (e) => {
   const f = (e.target as HTMLInputElement).files?.[0];
   if (!f) return;

@@ -15,6 +15,8 @@ export type ToWorker =
   | { type: 'export' }
   | { type: 'import'; bytes: ArrayBuffer }
   | { type: 'erase' }
+  /** The receipt printer's state from now on. */
+  | { type: 'printer'; state: 'ok' | 'paper-out' | 'fault' }
   | { type: 'scenario'; name: string; text: string; stepping: boolean; lang: 'fr' | 'en' }
   /** Runs the next step; `stepping: false` runs the rest at once. */
   | { type: 'step'; stepping: boolean }
@@ -29,6 +31,8 @@ export type ToPage =
   | { type: 'log'; line: string }
   | { type: 'ledger'; entries: Payment[]; saved: boolean }
   | { type: 'ticket'; code: string }
+  /** A receipt came out of the printer, as text lines (`*bold*`, `[QR …]`). */
+  | { type: 'receipt'; lines: string[] }
   | { type: 'chip'; bytes: Uint8Array }
   | { type: 'scenario-problems'; file: string; problems: { line: number; message: string }[] }
   | { type: 'step-start'; line: number }

@@ -130,6 +130,7 @@ function newLive(chip: NorFlash): Simulator {
       led: () => postState(sim, 'live'),
       beep: (b, kind) => post({ type: 'beep', kind, tones: b.tones, source: 'live' }),
       log: (line) => post({ type: 'log', line }),
+      receipt: (r) => post({ type: 'receipt', lines: r.text }),
       power: (what) => {
         post({ type: 'log', line: `power: ${what}` });
         postState(sim, 'live');
@@ -259,6 +260,10 @@ async function handle(m: ToWorker): Promise<void> {
       });
     case 'erase':
       return serial(() => start('blank'));
+    case 'printer':
+      return serial(() => {
+        if (live.printer) live.printer.state = m.state;
+      });
     case 'scenario':
       return serial(() => playScenario(m.name, m.text, m.stepping, m.lang));
     case 'step':

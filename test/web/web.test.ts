@@ -387,6 +387,34 @@ if (missing) {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  web(
+    'the receipt printer panel and the customer display; paper out keeps the payment, a reprint is a DUPLICATA',
+    async () => {
+      const receipt = p.locator('[data-test="receipt"]');
+      const paid = Number(await p.getAttribute('body', 'data-payments'));
+      await scan(ticketCode({ emission: 1, block: 9, number: 509, prize: 150 }));
+      await waitDisplay(p, 'GAGNANT');
+      assert.is(await p.locator('[data-test="customer"]').innerText(), '150 €');
+      assert.match(await p.locator('[data-test="customer-display"]').innerText(), /Client/);
+      await p.click('[data-test="key-OK"]');
+      await waitDisplay(p, 'PAYÉ');
+      await p.waitForFunction(() => /1-9-509/.test(document.querySelector('[data-test="receipt"]')!.textContent!));
+      assert.match(await receipt.innerText(), /REÇU DE PAIEMENT[\s\S]*Ticket 1-9-509[\s\S]*Montant payé 150 €/);
+      await p.selectOption('[data-test="paper"]', 'paper-out');
+      await scan(ticketCode({ emission: 1, block: 9, number: 510, prize: 10 }));
+      await waitDisplay(p, 'GAGNANT');
+      await p.click('[data-test="key-OK"]');
+      await waitDisplay(p, 'reçu non imprimé');
+      await p.waitForSelector(`body[data-payments="${paid + 2}"]`);
+      assert.not.match(await receipt.innerText(), /1-9-510/);
+      await p.selectOption('[data-test="paper"]', 'ok');
+      for (const k of ['C', '0', 'OK']) await p.click(`[data-test="key-${k}"]`);
+      await p.waitForFunction(() =>
+        /DUPLICATA[\s\S]*1-9-510/.test(document.querySelector('[data-test="receipt"]')!.textContent!),
+      );
+    },
+  );
 }
 
 web.run();
