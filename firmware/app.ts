@@ -287,10 +287,11 @@ export class App {
 
   /** A payment whose copy in one log was damaged or lost is copied back from the other. */
   private repairLedger(): void {
-    if (this.ledger.stats().damage === 0 && this.ledger.logs[0].count === this.ledger.logs[1].count) return;
+    if (this.ledger.agree) return;
     const keep = this.keepAt(this.trustedNow());
     const copied = this.ledger.repair(keep, () => this.watchdog.kick());
     this.log.write(`ledger: ${this.ledger.damage} damaged, repaired ${copied.map(ticketLine).join(' ')}`);
+    if (this.ledger.doubtful) this.log.write('ledger: damaged in both copies, no payment');
   }
 
   /** Payments still claimable at `now` (trusted time). */
@@ -306,6 +307,8 @@ export class App {
    * any more), when free sectors run low: it reads the whole ledger, so not at every boot.
    */
   private compactExpired(): void {
+    // (damage in both logs stays on flash: it is what keeps payments refused)
+    if (this.ledger.doubtful) return;
     if (this.ledger.stats().freeSectors >= this.config.compactFreeSectors && this.ledger.damage === 0) return;
     let now = this.trustedNow();
     // (the mark stored at boot, a moment ago, serves: a minute less drops nothing more)
@@ -440,6 +443,11 @@ export class App {
     if (verdict.kind === 'win' && nowMs < PLAUSIBLE_FROM) {
       this.log.write(`clock: no trusted time, ${ticketLine(verdict.ticket)} not payable`);
       return this.shown(payLaterScreen(verdict.prizeEur, this.lang, TEXT[this.lang].clockUnset), 'refused');
+    }
+    // A payment may have lost both its copies: which ticket cannot be told, so no win is paid.
+    if (verdict.kind === 'win' && this.ledger.doubtful) {
+      this.log.write(`ledger: damaged in both copies, ${ticketLine(verdict.ticket)} not payable`);
+      return this.shown(payLaterScreen(verdict.prizeEur, this.lang, TEXT[this.lang].ledgerDamaged), 'refused');
     }
     this.showVerdict(verdict, nowMs);
   }

@@ -85,6 +85,8 @@ export class Ledger {
   damage = 0;
   /** The latest payment time held on flash (a lower bound of trusted time). */
   latestPaidAtMs = 0;
+  /** Sum (mod 2^32) of the key hashes of the payments held: two logs holding the same payments agree. */
+  digest = 0;
 
   private constructor(
     private readonly flash: Flash,
@@ -298,6 +300,7 @@ export class Ledger {
     this.head = -1;
     this.maxSeq = 0;
     this.damage = 0;
+    this.digest = 0;
     for (let s = 0; s < n; s++) {
       this.seq[s] = decodeHeader(this.flash.read(s * this.bl, HEADER_SIZE));
       this.used[s] = 0;
@@ -341,6 +344,7 @@ export class Ledger {
           this.index.setLoc(cell, loc);
         } else {
           this.index.insert(h, loc);
+          this.digest = (this.digest + h) | 0;
         }
         this.live[s]++;
       }
@@ -454,6 +458,7 @@ export class Ledger {
     this.flash.write(slot, this.slotAddr(loc));
     this.live[s]++;
     this.index.insert(h, loc);
+    this.digest = (this.digest + h) | 0;
   }
 
   /** Decides, for every live payment of sector `x`, whether it stays; returns the kept slots' offsets. */
@@ -461,6 +466,7 @@ export class Ledger {
     const kept: number[] = [];
     const keptCells: number[] = [];
     const dropCells: number[] = [];
+    let dropSum = 0;
     for (let k = 0; k < this.used[x]; k++) {
       const o = HEADER_SIZE + k * SLOT_SIZE;
       if (slotState(data, o) !== 'ok') continue;
@@ -473,9 +479,10 @@ export class Ledger {
         keptCells.push(cell);
       } else {
         dropCells.push(cell);
+        dropSum = (dropSum + h) | 0;
       }
     }
-    return { kept, keptCells, dropCells };
+    return { kept, keptCells, dropCells, dropSum };
   }
 
   /** Slots compaction can fill without erasing anything first. */
@@ -523,7 +530,7 @@ export class Ledger {
   private moveOut(
     x: number,
     data: Uint8Array,
-    sorted: { kept: number[]; keptCells: number[]; dropCells: number[] },
+    sorted: { kept: number[]; keptCells: number[]; dropCells: number[]; dropSum: number },
   ): number {
     const { kept, keptCells, dropCells } = sorted;
     if (x === this.head) this.openHead();
@@ -547,6 +554,7 @@ export class Ledger {
     // Every kept payment of x now has a newer copy: x can go.
     this.flash.eraseBlock(x);
     for (const c of dropCells) this.index.remove(c);
+    this.digest = (this.digest - sorted.dropSum) | 0;
     this.seq[x] = FREE;
     this.used[x] = 0;
     this.live[x] = 0;

@@ -37,7 +37,7 @@ export function markView(f: Flash): Flash {
 export class MirroredLedger {
   readonly logs: [Ledger, Ledger];
   private phase = 0; // compactStep: which log is being compacted
-  private same = false; // both logs hold the same payments and neither saw damage
+  private same = false; // both logs hold the same payments (count and digest) and neither saw damage
   private stale = true;
   private synced = false; // a repair copied everything across since the last error
 
@@ -64,6 +64,20 @@ export class MirroredLedger {
   /** Slots found damaged (torn or corrupted) in either log when it was last read. */
   get damage(): number {
     return this.logs[0].damage + this.logs[1].damage;
+  }
+
+  /** Both logs hold the same payments (same count and digest) and neither saw damage: nothing to repair. */
+  get agree(): boolean {
+    this.fresh();
+    return this.same;
+  }
+
+  /**
+   * Both logs saw damaged slots: a payment may have lost both copies, and which one cannot be told.
+   * The firmware then pays nothing and keeps the damage on flash (no compaction) so it stays known.
+   */
+  get doubtful(): boolean {
+    return this.logs[0].damage > 0 && this.logs[1].damage > 0;
   }
 
   /** The latest payment time held (a lower bound of trusted time). */
@@ -184,7 +198,7 @@ export class MirroredLedger {
     if (!this.stale) return;
     const [a, b] = this.logs;
     // (damage seen at open stays counted until a log is read again: after a full repair the logs agree)
-    this.same = this.synced || (a.count === b.count && a.damage + b.damage === 0);
+    this.same = this.synced || (a.count === b.count && a.digest === b.digest && a.damage + b.damage === 0);
     this.stale = false;
   }
 
@@ -195,7 +209,7 @@ export class MirroredLedger {
       this.synced = false;
       throw e;
     } finally {
-      this.stale = true; // cheap: two counts and two damage figures
+      this.stale = true; // cheap: two counts, two digests and two damage figures
     }
   }
 }
