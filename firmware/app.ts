@@ -291,7 +291,6 @@ export class App {
     const keep = this.keepAt(this.trustedNow());
     const copied = this.ledger.repair(keep, () => this.watchdog.kick());
     this.log.write(`ledger: ${this.ledger.damage} damaged, repaired ${copied.map(ticketLine).join(' ')}`);
-    if (this.ledger.doubtful) this.log.write('ledger: damaged in both copies, no payment');
   }
 
   /** Payments still claimable at `now` (trusted time). */
@@ -440,14 +439,15 @@ export class App {
     });
     // No trusted time at all (a fresh device whose RTC is unset or was refused): no deadline can be
     // judged, so a win is not payable until a clock is believed (docs/ledger.md, "Trusted time").
-    if (verdict.kind === 'win' && nowMs < PLAUSIBLE_FROM) {
-      this.log.write(`clock: no trusted time, ${ticketLine(verdict.ticket)} not payable`);
-      return this.shown(payLaterScreen(verdict.prizeEur, this.lang, TEXT[this.lang].clockUnset), 'refused');
-    }
-    // A payment may have lost both its copies: which ticket cannot be told, so no win is paid.
-    if (verdict.kind === 'win' && this.ledger.doubtful) {
-      this.log.write(`ledger: damaged in both copies, ${ticketLine(verdict.ticket)} not payable`);
-      return this.shown(payLaterScreen(verdict.prizeEur, this.lang, TEXT[this.lang].ledgerDamaged), 'refused');
+    // Nor when both ledger copies are damaged: a payment may have lost both, which ticket's cannot be told.
+    const no = nowMs < PLAUSIBLE_FROM ? 'clock: no trusted time' : this.ledger.doubtful ? 'ledger: damaged' : '';
+    if (verdict.kind === 'win' && no) {
+      this.log.write(`${no}, ${ticketLine(verdict.ticket)} not payable`);
+      const t = TEXT[this.lang];
+      return this.shown(
+        payLaterScreen(verdict.prizeEur, this.lang, no[0] === 'c' ? t.clockUnset : t.ledgerDamaged),
+        'refused',
+      );
     }
     this.showVerdict(verdict, nowMs);
   }
