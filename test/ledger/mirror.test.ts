@@ -286,4 +286,41 @@ test('restoreMark: after a write cut between the sectors or a lost sector, the b
   }
 });
 
+test('the digest follows records and compaction as a fresh read computes it; equal counts with other payments do not agree', () => {
+  const c = chip12();
+  const m = MirroredLedger.open(c);
+  for (let n = 0; n < 15; n++) m.record(pay(n));
+  assert.is(
+    compactMirrored(m, (p) => p.number % 2 === 0),
+    7,
+  );
+  const again = MirroredLedger.open(c);
+  for (const i of [0, 1]) assert.is(m.logs[i].digest, again.logs[i].digest, `log ${i}`);
+  assert.is(again.logs[0].digest, again.logs[1].digest);
+  assert.ok(again.agree);
+  // One payment lost from each log (different ones): same counts, other contents.
+  const d = clone(c);
+  const first = (log: number) => (MARK_BLOCKS + log * 5) * SECTOR;
+  for (const [log, k] of [
+    [0, 0],
+    [1, 1],
+  ]) {
+    let found = -1;
+    for (let s = 0, seen = 0; s < 5 && found < 0; s++)
+      for (let j = 0; j < 6 && found < 0; j++) {
+        const at = first(log) + s * SECTOR + HEADER_SIZE + j * SLOT_SIZE;
+        if (d.bytes[at] === 0xa5 && seen++ === k) found = at;
+      }
+    d.bytes.fill(0xff, found, found + SLOT_SIZE); // erased: no damage seen, one payment fewer
+  }
+  const two = MirroredLedger.open(d);
+  assert.is(two.logs[0].count, two.logs[1].count);
+  assert.is(two.damage, 0);
+  assert.is(two.count, 8, 'the union');
+  assert.not.ok(two.agree);
+  assert.is(two.repair().length, 2);
+  assert.is(two.logs[0].count, 8);
+  assert.is(two.logs[1].count, 8);
+});
+
 test.run();
