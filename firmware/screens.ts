@@ -42,6 +42,7 @@ interface Words {
   clockAhead: string;
   clockKeys: string;
   clockUnset: string;
+  ledgerDamaged: string;
   cashCounted: string;
   okConfirm: string;
   noReceipt: string;
