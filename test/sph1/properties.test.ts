@@ -146,4 +146,18 @@ test('removing or adding a character is refused', () => {
   );
 });
 
+test('checks in the order of docs/sph1.md: a code wrong in both version and game says E_VERSION, then E_GAME, then E_KEY', () => {
+  const zones = composeZones(30, makeRng(new Uint8Array([4, 5, 6])));
+  const signed = (game: number, version: number, keyId = 0) => {
+    const body = packBody({ emission: 7, block: 3, number: 1, keyId, game }, zones, version);
+    const msg = new Uint8Array([...'SAPHIR-TICKET-V1'].map((c) => c.charCodeAt(0)).concat([...body]));
+    return codeText(body, nodeSign(msg, SEED));
+  };
+  assert.is(checkCode(signed(0x0251, 2), opts).reason, 'E_VERSION');
+  assert.is(checkCode(signed(0x0251, 1), opts).reason, 'E_GAME');
+  assert.is(checkCode(signed(0x0251, 1, 200), opts).reason, 'E_GAME');
+  assert.is(checkCode(signed(0x0250, 2, 200), opts).reason, 'E_VERSION');
+  assert.is(checkCode(signed(0x0250, 1, 200), opts).reason, 'E_KEY');
+});
+
 test.run();
