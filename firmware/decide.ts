@@ -48,8 +48,3 @@ export function decide(i: DecideInput): Verdict {
   if (idRequired || r.prizeEur > i.payoutLimitEur) return { kind: 'centre', ticket, prizeEur: r.prizeEur, idRequired };
   return { kind: 'win', ticket, prizeEur: r.prizeEur };
 }
-
-/** Whether OK on this verdict records a payment. */
-export function payable(v: Verdict): v is Extract<Verdict, { kind: 'win' }> {
-  return v.kind === 'win';
-}
