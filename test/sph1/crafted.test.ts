@@ -172,4 +172,33 @@ test('saphir check and audit: a torsion-R ticket gets the device verdict, a forg
   assert.is(rep.genuine, 4, a.stdout);
 });
 
+test('non-canonical encodings of points on the curve (y = p + 3 … p + 18) are refused as keys, with either sign bit', () => {
+  // y = 2 is off the curve: it tests nothing about canonical encodings. These are real points (not
+  // small-order) whose y read modulo p decodes; only the canonical check refuses them.
+  const P = 2n ** 255n - 19n;
+  const good = testKeyRing().get(TEST_KEY_ID)!;
+  const sig = new Uint8Array(64);
+  let points = 0;
+  for (let y = 3n; y <= 18n; y++) {
+    let onCurve = false;
+    try {
+      onCurve = !Point.fromBytes(le(y), false).isSmallOrder();
+    } catch {
+      /* not a point */
+    }
+    if (!onCurve) continue;
+    points++;
+    for (const sign of [0, 0x80]) {
+      const enc = le(P + y);
+      enc[31] |= sign;
+      assert.ok(Point.fromBytes(enc, true), `y = p + ${y} decodes when non-canonical encodings are allowed`);
+      assert.is(publicKeyProblem(enc), 'not a canonical curve point', `y = p + ${y}, sign ${sign}`);
+      assert.not.ok(hostVerify(sig, utf8Encode('m'), enc));
+      assert.not.ok(deviceVerify(sig, utf8Encode('m'), enc));
+    }
+  }
+  assert.is(points, 10, 'y = 3, 4, 5, 6, 9, 10, 14, 15, 16, 18');
+  assert.is(publicKeyProblem(good), null);
+});
+
 test.run();
