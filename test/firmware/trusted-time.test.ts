@@ -60,6 +60,37 @@ test('an EXPIRED verdict stores the mark: the clock set back a few hours keeps t
   assert.is(MirroredLedger.open(partitionOf(chip, 'ledger')).count, 0);
 });
 
+test('both mark sectors lost: the latest payment time is the mark, so a clock set back keeps a ticket expired', async () => {
+  const chip = chipWith();
+  await at(chip, END9 + HOUR, async (sim) => {
+    await scanSerial(sim, ticket({ emission: 1, number: 5, prizeEur: 150 }));
+    assert.match(flat(sim.screen), /^GAGNANT/);
+    await sim.press('OK');
+    assert.match(flat(sim.screen), /^PAYÉ/);
+  });
+  const marks = markView(partitionOf(chip, 'ledger'));
+  marks.eraseBlock(0);
+  marks.eraseBlock(1);
+  assert.is(readMark(marks), 0);
+  await at(chip, END9 - 3 * HOUR, async (sim) => {
+    assert.ok(
+      sim.periph!.logs.some((l) => /clock: RTC .* not believed/.test(l)),
+      sim.periph!.logs.join('\n'),
+    );
+    assert.match(await scan(sim, 3), /^TICKET EXPIRÉ/);
+  });
+});
+
+test('a device left running stores trusted time within a day: a reboot with the clock set back keeps a ticket expired', async () => {
+  const chip = chipWith(testConfig({ compactFreeSectors: 0 }));
+  await at(chip, END9 - 36 * HOUR, async (sim) => {
+    sim.setClock(END9 + HOUR); // the RTC moves on (37 h, within clockJumpDays): no scan, no verdict
+    await sim.run(5000);
+  });
+  assert.ok(readMark(markView(partitionOf(chip, 'ledger'))) >= END9 + HOUR, 'stored by an idle tick');
+  await at(chip, END9 - 30 * HOUR, async (sim) => assert.match(await scan(sim, 4), /^TICKET EXPIRÉ/));
+});
+
 test('a payment is dated with trusted time when the clock is behind; a far jump waits for OK or C', async () => {
   const chip = chipWith(testConfig());
   const t = Date.UTC(2026, 5, 15, 10);
