@@ -65,6 +65,26 @@ export function registryCases(name: string, open: () => Promise<Db>, opts: { pro
     assert.equal((await store.counts()).payments, 1);
   });
 
+  test("an online claim is dated with the registry's time, not the device's; an offline sync keeps the device's", async ({
+    url,
+  }) => {
+    const behind = Date.now() - 3 * 3600_000; // the device's clock, 3 h behind
+    const a = await postRegistry(url, 'claim', dev('CAISSE-1'), [{ code: win(11), paid_at: behind }]);
+    assert.equal(a.ok && a.body.results[0].result, 'granted');
+    const s = await postRegistry(url, 'sync', dev('CAISSE-1'), [{ code: win(12), paid_at: behind }]);
+    assert.ok(s.ok);
+    for (const [n, near] of [
+      [11, Date.now()],
+      [12, behind],
+    ]) {
+      const b = await postRegistry(url, 'claim', dev('CAISSE-2'), [{ code: win(n), paid_at: Date.now() }]);
+      const r = b.ok ? b.body.results[0] : null;
+      assert.equal(r?.result, 'already_paid', `ticket ${n}`);
+      if (r?.result === 'already_paid')
+        assert.ok(Math.abs(r.by.paid_at - near) < 60_000, `ticket ${n}: ${r.by.paid_at}`);
+    }
+  });
+
   test('losing, forged and malformed codes are never granted, and change nothing', async ({ url, store }) => {
     for (const [code, reason] of [
       [lose(2), 'E_NOT_WINNER'],
