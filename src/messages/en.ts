@@ -443,7 +443,11 @@ export const en = {
     deviceId: (id: string) => `device id '${id}': 1 to 16 printable ASCII characters, no space`,
     pubkey: (v: string) => `PUBKEY '${v}': 64 hex digits (an Ed25519 public key), or a file holding them`,
     already: (id: string) => `device ${id} is already enrolled`,
-    keyOnlyServe: '--key and --production are options of registry serve',
+    keyOnlyServe: '--key, --production and --rate-limit are options of registry serve',
+    devKeyEnrol: (id: string) =>
+      `${id}: this is the published DEVELOPMENT device key (anyone can sign with it): never enrolled. ` +
+      `Give the device its own key (a production device makes one; saphir sim prints it, or --device-key FILE). ` +
+      `A development registry accepts the published key without enrolment while no device is enrolled.`,
     productionNeedsKey:
       '--production needs the production ticket key: --key HEX|FILE (a production registry never trusts the published test key)',
     testKeyInProduction: (where: string) =>
@@ -601,7 +605,7 @@ Lists the serial ports of this computer (read from /sys/class/tty and /dev/seria
 USB VID:PID, serial number, and, when a SAPHIR device answers IDENTIFY within --timeout (default
 300 ms) at --baud (default 115200), its device id and running version. --port adds a port the system
 does not list (a pseudo-terminal). Exit 0 (also when there are none), 2 on a usage error.`,
-    registry: `usage: saphir registry serve [--db DIR | --postgres URL] [--port N] [--host H] [--key HEX|FILE]… [--production]
+    registry: `usage: saphir registry serve [--db DIR | --postgres URL] [--port N] [--host H] [--key HEX|FILE]… [--production] [--rate-limit N]
        saphir registry devices add ID PUBKEY [--db DIR | --postgres URL]
        saphir registry devices list [--json] [--db DIR | --postgres URL]
        saphir registry devices revoke ID [--db DIR | --postgres URL]
@@ -613,6 +617,9 @@ Out of the box (no device enrolled) the registry is a development fleet that acc
 development device key; enrolling the first device, or --production, ends that.
 --key HEX|FILE (repeatable, as for check): the ticket public keys the registry trusts, instead of the
 published test key; --production never trusts the test key and needs --key.
+The published development device key is never enrolled (devices add refuses it) and --production
+refuses it always. --rate-limit N: requests a second per device (bursts of 4N; default 5, 0: none),
+answered 429 with Retry-After beyond.
 PGlite is one process's database: stop serve before devices add/revoke or report on its DIR (or use
 PostgreSQL, which several processes share).
 Exit 0, 1 on an error, 2 on a usage error.`,

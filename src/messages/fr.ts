@@ -447,7 +447,11 @@ export const fr: Messages = {
     pubkey: (v: string) =>
       `CLÉ « ${v} » : 64 chiffres hexadécimaux (clé publique Ed25519), ou un fichier qui les contient`,
     already: (id: string) => `appareil ${id} déjà enrôlé`,
-    keyOnlyServe: '--key et --production sont des options de registry serve',
+    keyOnlyServe: '--key, --production et --rate-limit sont des options de registry serve',
+    devKeyEnrol: (id: string) =>
+      `${id} : c’est la clé d’appareil de DÉVELOPPEMENT publiée (tout le monde peut signer avec) : jamais enrôlée. ` +
+      `Donner à l’appareil sa propre clé (un appareil de production en crée une ; saphir sim l’affiche, ou --device-key FICHIER). ` +
+      `Un registre de développement accepte la clé publiée sans enrôlement tant qu’aucun appareil n’est enrôlé.`,
     productionNeedsKey:
       '--production demande la clé de production des tickets : --key HEX|FICHIER (un registre de production n’accepte jamais la clé de test publiée)',
     testKeyInProduction: (where: string) =>
@@ -610,7 +614,7 @@ VID:PID USB, numéro de série et, quand un appareil SAPHIR répond à IDENTIFY 
 (300 ms par défaut) à --baud (115200 par défaut), son identifiant et sa version en cours. --port ajoute
 un port que le système ne liste pas (un pseudo-terminal). Sortie 0 (même quand il n'y en a aucun), 2
 pour une erreur d'usage.`,
-    registry: `usage : saphir registry serve [--db DOSSIER | --postgres URL] [--port N] [--host H] [--key HEX|FICHIER]… [--production]
+    registry: `usage : saphir registry serve [--db DOSSIER | --postgres URL] [--port N] [--host H] [--key HEX|FICHIER]… [--production] [--rate-limit N]
         saphir registry devices add ID CLÉ [--db DOSSIER | --postgres URL]
         saphir registry devices list [--json] [--db DOSSIER | --postgres URL]
         saphir registry devices revoke ID [--db DOSSIER | --postgres URL]
@@ -622,7 +626,9 @@ défaut .saphir-registry/, rien à installer) ou PostgreSQL à URL. Sans apparei
 une flotte de développement qui accepte la clé d'appareil de développement publiée ; enrôler le premier
 appareil, ou --production, y met fin. --key HEX|FICHIER (répétable, comme pour check) : les clés publiques
 des tickets acceptées par le registre, au lieu de la clé de test publiée ; --production n'accepte jamais
-la clé de test et demande --key. PGlite est la base d'un seul processus : arrêter serve avant devices
+la clé de test et demande --key. La clé d'appareil de développement publiée n'est jamais enrôlée (devices
+add la refuse) et --production la refuse toujours. --rate-limit N : requêtes par seconde et par appareil
+(rafales de 4N ; 5 par défaut, 0 : aucune limite), au-delà réponse 429 avec Retry-After. PGlite est la base d'un seul processus : arrêter serve avant devices
 add/revoke ou report sur son DOSSIER (ou utiliser PostgreSQL, que plusieurs processus partagent).
 Sortie 0, 1 pour une erreur, 2 pour une erreur d'usage.`,
   },

@@ -57,7 +57,8 @@ export interface RegistryResponse {
 }
 
 export interface RegistryError {
-  error: 'bad_request' | 'unknown_device' | 'revoked' | 'bad_signature' | 'replay' | 'stale' | 'internal';
+  error:
+    'bad_request' | 'unknown_device' | 'revoked' | 'bad_signature' | 'replay' | 'stale' | 'rate_limited' | 'internal';
   detail: string;
 }
 

@@ -7,6 +7,7 @@ import { AlreadyEnrolled, DEVICE_ID, RegistryStore } from '../registry/store.ts'
 import { serveRegistry } from '../registry/server.ts';
 import { TEST_KEY_ID, testKeyRing, type KeyRing } from '../../sph1/keys.ts';
 import { toHex } from '../../hex.ts';
+import { DEV_DEVICE_PUBLIC_KEY_HEX } from '../../registry/protocol.ts';
 import { isTestKey, readTrustedKeyList } from '../keys.ts';
 import type { Lang } from '../../i18n.ts';
 import { messages } from '../../messages/index.ts';
@@ -56,6 +57,7 @@ export async function run(args: string[]): Promise<number> {
     port: { type: 'string' },
     host: { type: 'string' },
     production: { type: 'boolean' },
+    'rate-limit': { type: 'string' },
     key: { type: 'string', multiple: true },
     json: { type: 'boolean' },
     since: { type: 'string' },
@@ -68,14 +70,16 @@ export async function run(args: string[]): Promise<number> {
   if (values.db && values.postgres) throw new UsageError((m) => m.registry.bothDb);
   if (values.postgres && !/^postgres(ql)?:\/\//.test(values.postgres))
     throw new UsageError((m) => m.registry.postgresUrl);
-  if (sub !== 'serve' && (values.key !== undefined || values.production))
+  if (sub !== 'serve' && (values.key !== undefined || values.production || values['rate-limit'] !== undefined))
     throw new UsageError((m) => m.registry.keyOnlyServe);
   // Only `serve` checks tickets: the other commands never read its keys.
   const keys = sub === 'serve' ? ticketKeys(values.key, !!values.production) : testKeyRing();
+  const rate = values['rate-limit'] === undefined ? 5 : intOf(values['rate-limit'], '--rate-limit', 0, 100_000);
   const openStore = async () =>
     new RegistryStore(await openDb({ postgres: values.postgres, dir: values.db ?? DEFAULT_DIR }), {
       keys,
       production: values.production,
+      rateLimit: rate > 0 ? { perSecond: rate, burst: 4 * rate } : undefined,
     });
 
   if (sub === 'serve' && rest.length === 0) {
@@ -117,6 +121,8 @@ export async function run(args: string[]): Promise<number> {
         }
         if (!/^[0-9a-fA-F]{64}$/.test(key)) throw new UsageError((m) => m.registry.pubkey(ids[1]));
       }
+      // Refused on every registry: enrolled, the published key would speak for this id to anyone.
+      if (key.toLowerCase() === DEV_DEVICE_PUBLIC_KEY_HEX) throw new UsageError((m) => m.registry.devKeyEnrol(id));
       const store = await openStore();
       try {
         await store.addDevice(id, key);

@@ -23,6 +23,9 @@ export interface ServeOptions {
 }
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
+  // Refused before a byte is read when the client says how big it is.
+  if (Number(req.headers['content-length']) > MAX_BODY_BYTES)
+    throw new RequestError(413, { error: 'bad_request', detail: `body over ${MAX_BODY_BYTES} bytes` });
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const c of req) {
@@ -75,6 +78,8 @@ export async function serveRegistry(store: RegistryStore, opts: ServeOptions = {
         `saphir_registry_payments ${c.payments}`,
         `saphir_registry_conflicts ${c.conflicts}`,
         `saphir_registry_devices ${c.devices}`,
+        // The process's CPU (user + system): what requests cost the server, whatever their wall time.
+        `process_cpu_seconds_total ${(process.cpuUsage().user + process.cpuUsage().system) / 1e6}`,
       ];
       return send(res, 200, lines.join('\n') + '\n', 'text/plain; version=0.0.4');
     }
@@ -99,12 +104,15 @@ export async function serveRegistry(store: RegistryStore, opts: ServeOptions = {
 
   const server = createServer((req, res) => {
     metrics.requests++;
+    const t0 = process.hrtime.bigint();
     route(req, res).catch((e: unknown) => {
       if (e instanceof RequestError) {
         metrics.refused++;
-        log({ msg: 'refused', path: req.url, status: e.status, error: e.body.error, detail: e.body.detail });
+        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+        log({ msg: 'refused', path: req.url, status: e.status, error: e.body.error, detail: e.body.detail, ms });
         // An unread body (413) leaves the connection unusable: close it after the answer.
         if (e.status === 413) res.setHeader('connection', 'close');
+        if (e.retryAfterS !== undefined) res.setHeader('retry-after', String(e.retryAfterS));
         if (!res.headersSent) send(res, e.status, e.body);
         return;
       }

@@ -19,8 +19,17 @@ export class RequestError extends Error {
   constructor(
     readonly status: number,
     readonly body: RegistryError,
+    /** Seconds, sent as `Retry-After` (429). */
+    readonly retryAfterS?: number,
   ) {
     super(body.detail);
+  }
+}
+
+/** addDevice on a production registry: the published development device key (anyone can sign with it). */
+export class DevKeyRefused extends RequestError {
+  constructor() {
+    super(400, { error: 'bad_request', detail: 'the published development device key is never enrolled' });
   }
 }
 
@@ -38,6 +47,8 @@ export interface StoreOptions {
   production?: boolean;
   /** How far a request's `sent_at` may be from the server's clock, ms (a replayed old request is refused). */
   freshnessMs?: number;
+  /** Per-device request budget (after the signature, so nobody spends another's): none when absent. */
+  rateLimit?: { perSecond: number; burst: number };
   now?: () => number;
 }
 
@@ -55,6 +66,7 @@ const SPH1_CODE = /^[\x20-\x7e]{1,400}$/;
 const MS_MAX = 2 ** 48;
 
 const bad = (detail: string) => new RequestError(400, { error: 'bad_request', detail });
+const replay = () => new RequestError(409, { error: 'replay', detail: 'this nonce was used before' });
 
 /** Checks a request's shape; throws `bad_request` with what is wrong. */
 export function parseRequest(body: unknown, kind: 'claim' | 'sync'): SignedRequest {
@@ -89,6 +101,8 @@ export function parseRequest(body: unknown, kind: 'claim' | 'sync'): SignedReque
 
 export class RegistryStore {
   private readonly now: () => number;
+  /** Token buckets of the rate limit, per device id (this process only). */
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
   constructor(
     readonly db: Db,
     readonly opts: StoreOptions,
@@ -108,6 +122,7 @@ export class RegistryStore {
   async addDevice(deviceId: string, publicKeyHex: string): Promise<void> {
     if (!DEVICE_ID.test(deviceId)) throw bad('device id: 1–16 printable ASCII characters');
     if (!/^[0-9a-fA-F]{64}$/.test(publicKeyHex)) throw bad('public key: 64 hex digits (Ed25519)');
+    if (this.opts.production && publicKeyHex.toLowerCase() === DEV_DEVICE_PUBLIC_KEY_HEX) throw new DevKeyRefused();
     const r = await this.db.query(
       `INSERT INTO devices (device_id, public_key, enrolled_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING device_id`,
       [deviceId, publicKeyHex.toLowerCase(), this.now()],
@@ -138,12 +153,15 @@ export class RegistryStore {
 
   // --- requests -----------------------------------------------------------------------------------
 
-  /** Authenticates a request; throws the refusal. */
-  private async authenticate(q: Query, req: SignedRequest): Promise<void> {
+  /**
+   * The cheap refusals, before any ticket is looked at: device known, signature, rate, freshness, nonce
+   * (read only: the insert in the transaction decides). One indexed read, one Ed25519 verify.
+   */
+  private async authenticate(req: SignedRequest): Promise<void> {
     const now = this.now();
     const fresh = this.opts.freshnessMs ?? 24 * 3600_000;
     const rows = (
-      await q.query<{ public_key: string; revoked_at: number | null }>(
+      await this.db.query<{ public_key: string; revoked_at: number | null }>(
         `SELECT public_key, revoked_at FROM devices WHERE device_id = $1`,
         [req.device_id],
       )
@@ -153,39 +171,76 @@ export class RegistryStore {
       if (rows[0].revoked_at !== null)
         throw new RequestError(403, { error: 'revoked', detail: `device ${req.device_id} is revoked` });
       publicKey = rows[0].public_key;
-    } else if (await this.isDevelopmentFleet(q)) {
+      // A row enrolled before the registry was production (or by an older version): still refused.
+      if (this.opts.production && publicKey === DEV_DEVICE_PUBLIC_KEY_HEX)
+        throw new RequestError(403, {
+          error: 'unknown_device',
+          detail: `device ${req.device_id} holds the published development key, refused in production`,
+        });
+    } else if (await this.isDevelopmentFleet()) {
       publicKey = DEV_DEVICE_PUBLIC_KEY_HEX;
     } else {
       throw new RequestError(403, { error: 'unknown_device', detail: `device ${req.device_id} is not enrolled` });
     }
     if (!hostVerify(fromHex(req.signature), signedBytes(req), fromHex(publicKey)))
       throw new RequestError(401, { error: 'bad_signature', detail: 'the signature does not match the device key' });
+    this.spend(req.device_id, now);
     if (Math.abs(req.sent_at - now) > fresh)
       throw new RequestError(401, {
         error: 'stale',
         detail: `sent_at is more than ${Math.round(fresh / 60000)} min from the registry's clock`,
       });
-    const seen = await q.query(
-      `INSERT INTO nonces (device_id, nonce, seen_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING nonce`,
-      [req.device_id, req.nonce, now],
-    );
-    if (seen.rows.length === 0) throw new RequestError(409, { error: 'replay', detail: 'this nonce was used before' });
-    await q.query(
-      `INSERT INTO device_seen (device_id, last_seen_at) VALUES ($1, $2)
-         ON CONFLICT (device_id) DO UPDATE SET last_seen_at = EXCLUDED.last_seen_at`,
-      [req.device_id, now],
-    );
+    const used = await this.db.query(`SELECT 1 FROM nonces WHERE device_id = $1 AND nonce = $2`, [
+      req.device_id,
+      req.nonce,
+    ]);
+    if (used.rows.length > 0) throw replay();
   }
 
-  /** Handles a signed claim or sync; the whole request is one transaction. */
+  /** Takes one token from the device's bucket, or refuses `429` with when the next one comes. */
+  private spend(deviceId: string, now: number): void {
+    const limit = this.opts.rateLimit;
+    if (!limit) return;
+    let b = this.buckets.get(deviceId);
+    if (!b) {
+      // Only signed requests get here, so the map holds fleet devices; still, drop the full buckets now and then.
+      if (this.buckets.size >= 100_000)
+        for (const [id, x] of this.buckets)
+          if (x.tokens + ((now - x.at) / 1000) * limit.perSecond >= limit.burst) this.buckets.delete(id);
+      b = { tokens: limit.burst, at: now };
+      this.buckets.set(deviceId, b);
+    }
+    b.tokens = Math.min(limit.burst, b.tokens + ((now - b.at) / 1000) * limit.perSecond);
+    b.at = now;
+    if (b.tokens < 1)
+      throw new RequestError(
+        429,
+        { error: 'rate_limited', detail: `over ${limit.perSecond} requests/s for device ${deviceId}` },
+        Math.max(1, Math.ceil((1 - b.tokens) / limit.perSecond)),
+      );
+    b.tokens -= 1;
+  }
+
+  /** Handles a signed claim or sync: refusals first, then the tickets; the writes are one transaction. */
   async handle(req: SignedRequest): Promise<PaymentResult[]> {
+    await this.authenticate(req);
     // Ticket checks need no database: done before the transaction, so it is held only for the SQL.
     const checked = req.payments.map((p) => ({
       paidAt: p.paid_at,
       c: checkCode(p.code.trim(), { keys: this.opts.keys, verify: hostVerify }),
     }));
     return this.db.tx(async (q) => {
-      await this.authenticate(q, req);
+      const now = this.now();
+      const seen = await q.query(
+        `INSERT INTO nonces (device_id, nonce, seen_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING nonce`,
+        [req.device_id, req.nonce, now],
+      );
+      if (seen.rows.length === 0) throw replay();
+      await q.query(
+        `INSERT INTO device_seen (device_id, last_seen_at) VALUES ($1, $2)
+           ON CONFLICT (device_id) DO UPDATE SET last_seen_at = EXCLUDED.last_seen_at`,
+        [req.device_id, now],
+      );
       const out: PaymentResult[] = [];
       for (const { c, paidAt } of checked) out.push(await this.one(q, req, c, paidAt));
       return out;

@@ -1,0 +1,210 @@
+// Issue #30 items 3 and 4, as an attacker tries them: the published development device key against a
+// production registry (enrolment and authentication), and requests that must be refused before any
+// ticket is looked at (their cost is the flood's), a per-device rate limit (429, Retry-After).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { noStack, saphir } from '../cli/run-cli.ts';
+import { openPglite } from '../../src/node/registry/db.ts';
+import { RegistryStore, RequestError } from '../../src/node/registry/store.ts';
+import { serveRegistry } from '../../src/node/registry/server.ts';
+import { newNonce, postRegistry, postSigned } from '../../src/node/registry/client.ts';
+import { DEV_DEVICE_PUBLIC_KEY_HEX, signRequest, type SignedRequest } from '../../src/registry/protocol.ts';
+import { testKeyRing, type KeyRing } from '../../src/sph1/keys.ts';
+import { fromHex } from '../../src/hex.ts';
+import { nodeSign } from '../../tools/node-crypto.ts';
+import { dev, ownKey, win } from './cases.ts';
+import { serve } from './serve-cli.ts';
+import '../../hw-sim/node-host.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'saphir-refusals-'));
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+
+test('devices add refuses the published development device key (exit 2, fr and en), enrols nothing', () => {
+  const db = join(dir, 'add');
+  const fr = saphir(['registry', 'devices', 'add', 'CAISSE-1', DEV_DEVICE_PUBLIC_KEY_HEX, '--db', db]);
+  assert.is(fr.code, 2, fr.stderr);
+  assert.match(fr.stderr, /clé d’appareil de DÉVELOPPEMENT publiée/);
+  assert.ok(noStack(fr.stderr), fr.stderr);
+  const en = saphir([
+    'registry',
+    'devices',
+    'add',
+    'CAISSE-1',
+    DEV_DEVICE_PUBLIC_KEY_HEX.toUpperCase(),
+    '--db',
+    db,
+    '--lang',
+    'en',
+  ]);
+  assert.is(en.code, 2, en.stderr);
+  assert.match(en.stderr, /published DEVELOPMENT device key/);
+  assert.match(saphir(['registry', 'devices', 'list', '--db', db, '--lang', 'en']).stdout, /no device enrolled/);
+  // A device's own key is enrolled as before.
+  assert.is(saphir(['registry', 'devices', 'add', 'CAISSE-1', ownKey('CAISSE-1').publicHex, '--db', db]).code, 0);
+});
+
+test('--production refuses the development key at authentication, even enrolled before; /health says which fleet', async () => {
+  const db = join(dir, 'prod');
+  // A row an older registry (or a development one) enrolled with the published key.
+  const old = new RegistryStore(await openPglite(db), { keys: testKeyRing() });
+  await old.addDevice('CAISSE-2', DEV_DEVICE_PUBLIC_KEY_HEX);
+  await old.db.close();
+  const k = ownKey('CAISSE-3');
+  assert.is(saphir(['registry', 'devices', 'add', 'CAISSE-3', k.publicHex, '--db', db]).code, 0);
+  const srv = await serve(['--db', db, '--production', '--key', '0f'.repeat(32)]);
+  try {
+    const enrolled = await postRegistry(srv.url, 'claim', dev('CAISSE-2'), [{ code: win(1), paid_at: Date.now() }]);
+    assert.is(enrolled.status, 403);
+    assert.match(JSON.stringify(enrolled.body), /published development key/);
+    const stranger = await postRegistry(srv.url, 'claim', dev('SIM-0001'), [{ code: win(2), paid_at: Date.now() }]);
+    assert.equal([stranger.status, !stranger.ok && stranger.body.error], [403, 'unknown_device']);
+    const own = await postRegistry(srv.url, 'claim', k, [{ code: win(3), paid_at: Date.now() }]);
+    assert.ok(own.ok, JSON.stringify(own.body)); // heard (the ticket itself is of the test key: invalid)
+    const health = (await (await fetch(`${srv.url}/health`)).json()) as { fleet: string };
+    assert.is(health.fleet, 'production');
+  } finally {
+    await srv.stop();
+  }
+  // Without --production and no device enrolled: a development fleet, and /health says so.
+  const devSrv = await serve(['--db', join(dir, 'dev')]);
+  try {
+    const health = (await (await fetch(`${devSrv.url}/health`)).json()) as { fleet: string };
+    assert.is(health.fleet, 'development');
+    assert.match(devSrv.err(), /development fleet/);
+  } finally {
+    await devSrv.stop();
+  }
+});
+
+test('a production store refuses to enrol the development key', async () => {
+  const store = new RegistryStore(await openPglite(), { keys: testKeyRing(), production: true });
+  try {
+    await store.addDevice('CAISSE-4', DEV_DEVICE_PUBLIC_KEY_HEX).then(
+      () => assert.unreachable('enrolled'),
+      (e: unknown) => assert.ok(e instanceof RequestError && /development device key/.test(e.message)),
+    );
+  } finally {
+    await store.db.close();
+  }
+});
+
+/** A key ring that counts how often a ticket's key is looked up: the mark of a ticket being checked. */
+function countingRing(): KeyRing & { lookups: number } {
+  const ring = testKeyRing() as KeyRing & { lookups: number };
+  ring.lookups = 0;
+  const get = ring.get.bind(ring);
+  ring.get = (id: number) => {
+    ring.lookups++;
+    return get(id);
+  };
+  return ring;
+}
+
+const batch = (n: number, from = 0) =>
+  Array.from({ length: n }, (_, i) => ({ code: win(from + i), paid_at: 1_790_000_000_000 + i }));
+
+test('refused requests never reach the tickets: unknown device, bad signature, stale, replay, revoked', async () => {
+  const keys = countingRing();
+  const store = new RegistryStore(await openPglite(), { keys, freshnessMs: 60_000 });
+  const srv = await serveRegistry(store);
+  try {
+    const k = ownKey('CAISSE-5');
+    await store.addDevice(k.deviceId, k.publicHex);
+    const codes = batch(500);
+    const signed = (who: typeof k, over: Partial<SignedRequest> = {}): SignedRequest =>
+      signRequest(
+        { kind: 'sync', device_id: who.deviceId, nonce: newNonce(), sent_at: Date.now(), payments: codes, ...over },
+        fromHex(who.seedHex),
+        nodeSign,
+      );
+    const refusals: [string, SignedRequest, number][] = [
+      ['unknown device', signed(ownKey('NOBODY-1')), 403],
+      ['bad signature', { ...signed(k), signature: 'ab'.repeat(64) }, 401],
+      ['another key', signed({ ...k, seedHex: '11'.repeat(32) }), 401],
+      ['stale', signed(k, { sent_at: Date.now() - 3 * 86400_000 }), 401],
+    ];
+    const first = signed(k, { payments: codes.slice(0, 1) });
+    assert.ok((await postSigned(srv.url, first)).ok);
+    const afterOne = keys.lookups;
+    // The nonce again, on a new (genuinely signed) batch of 500.
+    refusals.push(['replay', signed(k, { nonce: first.nonce, sent_at: first.sent_at }), 409]);
+    for (const [what, req, status] of refusals) {
+      const r = await postSigned(srv.url, req);
+      assert.is(r.status, status, `${what}: ${JSON.stringify(r.body)}`);
+      assert.is(keys.lookups, afterOne, `${what}: ${keys.lookups - afterOne} ticket(s) checked before the refusal`);
+    }
+    await store.revokeDevice(k.deviceId);
+    const revoked = await postSigned(srv.url, signed(k));
+    assert.is(revoked.status, 403);
+    assert.is(keys.lookups, afterOne);
+    assert.equal(await store.counts(), { payments: 1, conflicts: 0, devices: 1 });
+  } finally {
+    await srv.close();
+    await store.db.close();
+  }
+});
+
+test('rate limit: a device over its budget gets 429 with Retry-After; bad signatures spend nobody’s budget', async () => {
+  const store = new RegistryStore(await openPglite(), { keys: testKeyRing(), rateLimit: { perSecond: 1, burst: 3 } });
+  const srv = await serveRegistry(store);
+  try {
+    const k = ownKey('CAISSE-6');
+    await store.addDevice(k.deviceId, k.publicHex);
+    // An attacker posing as CAISSE-6 without its key: refused 401, and the device's budget is intact.
+    for (let i = 0; i < 10; i++) {
+      const r = await postRegistry(srv.url, 'claim', { ...k, seedHex: '22'.repeat(32) }, [
+        { code: win(100 + i), paid_at: 0 },
+      ]);
+      assert.is(r.status, 401);
+    }
+    for (let i = 0; i < 3; i++) {
+      const r = await postRegistry(srv.url, 'claim', k, [{ code: win(200 + i), paid_at: Date.now() }]);
+      assert.ok(r.ok, `claim ${i}: ${JSON.stringify(r.body)}`);
+    }
+    const res = await fetch(`${srv.url}/v1/claim`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(
+        signRequest(
+          { kind: 'claim', device_id: k.deviceId, nonce: newNonce(), sent_at: Date.now(), payments: batch(1, 300) },
+          fromHex(k.seedHex),
+          nodeSign,
+        ),
+      ),
+    });
+    assert.is(res.status, 429);
+    assert.ok(Number(res.headers.get('retry-after')) >= 1, String(res.headers.get('retry-after')));
+    assert.is(((await res.json()) as { error: string }).error, 'rate_limited');
+    // Nothing of the refused claim was recorded; another device is not held back.
+    assert.is((await store.counts()).payments, 3);
+    const other = ownKey('CAISSE-7');
+    await store.addDevice(other.deviceId, other.publicHex);
+    assert.ok((await postRegistry(srv.url, 'claim', other, [{ code: win(301), paid_at: Date.now() }])).ok);
+  } finally {
+    await srv.close();
+    await store.db.close();
+  }
+});
+
+test('a body announced over 1 MiB is refused 413 before it is read', async () => {
+  const store = new RegistryStore(await openPglite(), { keys: testKeyRing() });
+  const srv = await serveRegistry(store);
+  try {
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${srv.url}/v1/sync`, { method: 'POST', headers: { 'content-length': String(64 << 20) } });
+      req.on('response', (res) => resolve(res.statusCode ?? 0));
+      req.on('error', reject);
+      req.write('{'); // and never the rest: the answer must not wait for 64 MiB
+    });
+    assert.is(status, 413);
+  } finally {
+    await srv.close();
+    await store.db.close();
+  }
+});
+
+test.run();
