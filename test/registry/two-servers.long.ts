@@ -1,0 +1,2 @@
+// The 1 000 rounds of two-servers.test.ts (npm test runs 200).
+import './two-servers.test.ts';
