@@ -8,6 +8,11 @@
 //
 // `cut()` kills socat (both ends see the line drop; the device keeps its update session) and
 // `reconnect()` brings a new socat up on the same paths: the link-cut tests use them.
+//
+// socat never outlives this process: it runs under a small /bin/sh guard (GUARD) in its own process
+// group (a Ctrl-C at the terminal reaches this process, which closes the port, not socat), and the
+// guard reads its stdin, a pipe from here: a line ends socat (cut, close), the end of the pipe (this
+// process died, even by SIGKILL) ends socat and removes the temporary folder.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, lstatSync, mkdtempSync, readlinkSync, rmSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,6 +54,20 @@ export const pathTaken = (p: string) =>
     p,
     `${p} exists and is not a pseudo-terminal link: choose another path (it is left as it is)`,
   );
+
+/**
+ * $1 $2: socat's two addresses, $3: the folder to remove when this process dies. Exit 127: no socat;
+ * socat ended by a signal: the guard ends by the same.
+ */
+const GUARD = `command -v socat >/dev/null 2>&1 || exit 127
+exec 3<&0
+socat -d -d "$1" "$2" </dev/null &
+s=$!
+( if read -r _ <&3; then kill $s; else kill $s; rm -rf "$3"; fi ) 2>/dev/null &
+wait $s
+c=$?
+[ $c -gt 128 ] && kill -$((c - 128)) $$
+exit $c`;
 
 export const SOCAT_HINT = 'install socat (Debian/Ubuntu: sudo apt-get install socat; macOS: brew install socat)';
 
@@ -107,9 +126,12 @@ export async function exposeServicePort(host: ServiceHost, opts: PtyOptions = {}
     if (!freeForLink(path)) throw pathTaken(path);
     rmSync(path, { force: true });
     if (existsSync(devLink)) rmSync(devLink, { force: true });
-    const p = spawn('socat', ['-d', '-d', `pty,raw,echo=0,link=${devLink}`, `pty,raw,echo=0,link=${path}`], {
-      stdio: ['ignore', 'ignore', 'pipe'],
+    const addresses = [`pty,raw,echo=0,link=${devLink}`, `pty,raw,echo=0,link=${path}`];
+    const p = spawn('/bin/sh', ['-c', GUARD, 'saphir-pty', ...addresses, dir], {
+      stdio: ['pipe', 'ignore', 'pipe'],
+      detached: true,
     });
+    p.stdin!.on('error', () => {});
     socat = p;
     socatLog = '';
     let started = false;
@@ -121,6 +143,7 @@ export async function exposeServicePort(host: ServiceHost, opts: PtyOptions = {}
           : new PtyError('socat-failed', e.message, `cannot start socat: ${e.message}`);
     });
     p.on('exit', (code, signal) => {
+      if (code === 127 && !started) failed = new PtyError('no-socat', '', `socat not found: ${SOCAT_HINT}`);
       if (!started || stopping || socat !== p) return;
       opts.onDown?.(`${signal ?? `exit ${code}`}: ${socatLog.trim().split('\n').pop() ?? ''}`);
     });
@@ -131,7 +154,7 @@ export async function exposeServicePort(host: ServiceHost, opts: PtyOptions = {}
     try {
       await waitFor(() => started || failed !== null || p.exitCode !== null || p.signalCode !== null, 5000, 'socat');
     } catch {
-      p.kill('SIGKILL');
+      p.stdin!.end('stop\n');
       throw new PtyError('socat-failed', socatLog.trim(), `socat did not start within 5 s: ${socatLog.trim()}`);
     }
     if (failed) throw failed;
@@ -163,9 +186,9 @@ export async function exposeServicePort(host: ServiceHost, opts: PtyOptions = {}
     // A signal leaves exitCode null: both say whether it already ended.
     if (p && p.exitCode === null && p.signalCode === null) {
       const gone = new Promise((r) => p.once('exit', r));
-      p.kill('SIGTERM');
+      p.stdin!.end('stop\n');
       await gone;
-    }
+    } else p?.stdin!.end('stop\n'); // the guard's reader, still waiting, ends without removing the folder
     if (s?.isOpen) await new Promise<void>((r) => s.close(() => r()));
     port.linkReset();
     stopping = false;

@@ -4,9 +4,20 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, spawnSync } from 'node:child_process';
 import { ROOT, requireTool } from '../helpers.ts';
-import { mkdtempSync, writeFileSync, existsSync, openSync, writeSync, closeSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  mkdtempSync,
+  writeFileSync,
+  existsSync,
+  openSync,
+  writeSync,
+  closeSync,
+  rmSync,
+  symlinkSync,
+  readdirSync,
+  readFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ticketCode } from '../../hw-sim/tickets.ts';
 import { saphir as runCli } from '../cli/run-cli.ts';
 
@@ -131,6 +142,76 @@ test('sim --pty without socat: the package to install, exit 1, nothing left runn
   assert.is(r.status, 1, r.stderr);
   assert.match(r.stderr, 'saphir sim: socat n’est pas installé');
   assert.match(r.stderr, 'apt-get install socat');
+});
+
+/** Processes (but this one) whose command line holds `text`. */
+function processesWith(text: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((f) => /^\d+$/.test(f) && Number(f) !== process.pid)) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (cmd.includes(text)) found.push(`${pid}: ${cmd}`);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return found;
+}
+
+/** `saphir sim --pty` in its own process group (as at a terminal), stdin left open; its port's folder. */
+async function ptySim(): Promise<{ sim: ReturnType<typeof spawn>; folder: string; out: () => string }> {
+  const sim = spawn(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--pty'], {
+    cwd: dir,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let out = '';
+  sim.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  sim.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const end = Date.now() + 60_000;
+  let m: RegExpExecArray | null;
+  while (!(m = /port de service : (\S+)/.exec(out))) {
+    if (Date.now() > end || sim.exitCode !== null) throw new Error(`no service port: ${out}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { sim, folder: dirname(m[1]), out: () => out };
+}
+
+async function gone(what: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (!what()) {
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return true;
+}
+
+withSocat(
+  'sim --pty: Ctrl-C (SIGINT to its process group) ends it at once, socat and the port folder with it',
+  async () => {
+    const { sim, folder, out } = await ptySim();
+    try {
+      assert.ok(processesWith(folder).length > 0, 'socat runs');
+      process.kill(-sim.pid!, 'SIGINT');
+      const code = await new Promise<number | string | null>((r) => {
+        sim.once('exit', (c) => r(c));
+        setTimeout(() => r('still running 15 s after Ctrl-C'), 15_000);
+      });
+      assert.is(code, 0, out());
+      assert.ok(await gone(() => processesWith(folder).length === 0, 5000), processesWith(folder).join('\n'));
+      assert.not.ok(existsSync(folder), 'the port folder is removed');
+    } finally {
+      if (sim.exitCode === null) sim.kill('SIGKILL');
+    }
+  },
+);
+
+withSocat('sim --pty killed (SIGKILL): socat does not outlive it, the port folder goes', async () => {
+  const { sim, folder } = await ptySim();
+  sim.kill('SIGKILL');
+  await new Promise((r) => sim.once('exit', r));
+  assert.ok(await gone(() => processesWith(folder).length === 0, 5000), processesWith(folder).join('\n'));
+  assert.ok(await gone(() => !existsSync(folder), 5000), 'the port folder is removed');
 });
 
 withSocat('sim --bridge-serial: a scanner on a serial line (socat pty pair) feeds the simulated device', async () => {

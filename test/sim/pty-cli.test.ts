@@ -80,15 +80,17 @@ test('socat dies while the simulator runs: it exits with the reason', async () =
       await new Promise((r) => setTimeout(r, 50));
     assert.match(out, /service port: /, err);
     assert.ok(lstatSync(link).isSymbolicLink());
-    // The socat this simulator started (its child), by pid.
-    const ps = spawnSync('ps', ['-o', 'pid=,comm=', '--ppid', String(p.pid)], { encoding: 'utf8' });
-    const pid = Number(
-      ps.stdout
-        .split('\n')
-        .find((l) => /socat/.test(l))
-        ?.trim()
-        .split(/\s+/)[0],
-    );
+    // The socat this simulator started (under its /bin/sh guard, hw-sim/pty.ts), by pid.
+    const child = (parent: number, name: RegExp) =>
+      Number(
+        spawnSync('ps', ['-o', 'pid=,comm=', '--ppid', String(parent)], { encoding: 'utf8' })
+          .stdout.split('\n')
+          .find((l) => name.test(l))
+          ?.trim()
+          .split(/\s+/)[0],
+      );
+    const ps = { stdout: `guard ${child(p.pid!, /\bsh$/)}` };
+    const pid = child(child(p.pid!, /\bsh$/), /socat/);
     assert.ok(pid > 0, ps.stdout);
     process.kill(pid, 'SIGKILL');
     const code = await exited;

@@ -657,12 +657,16 @@ async function pty(
     throw e;
   }
   process.stdout.write(messages(o.lang).sim.servicePort(port.path) + '\n');
+  let stopCommands = () => {};
   await new Promise<void>((resolve) => {
     wake = resolve;
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
-    ptyCommands(live, port.port, o.lang, resolve);
+    process.once('SIGHUP', () => resolve());
+    stopCommands = ptyCommands(live, port.port, o.lang, resolve);
   });
+  // Ctrl-C, a signal or socat's end: stdin is read no more, so that the process ends.
+  stopCommands();
   await port.close();
   await live.close();
   return down === null ? 0 : fail(m.noPort(m.socatEnded(down)));
@@ -679,7 +683,7 @@ function ptyCommands(
   port: import('../../../hw-sim/service.ts').ServicePort,
   lang: Lang,
   done: () => void,
-): void {
+): () => void {
   const { sim, serial } = live;
   const m = messages(lang).sim;
   const say = (s: string) => process.stdout.write(s + '\n');
@@ -729,6 +733,7 @@ function ptyCommands(
         }
       }),
   );
+  return () => rl.close();
 }
 
 // --- web ------------------------------------------------------------------------------------------
