@@ -14,9 +14,11 @@
 //       chip's write-once area (hw-sim/provision.ts); bootSelect, installImage and bootInfo use them
 //       unless `opts.publicKey` is given (tests).
 //
-// Boot state: 32-byte records appended to the two sectors of `bootState`, each with a sequence number and
-// a CRC-32; the valid record with the highest sequence wins. A cut mid-record leaves a bad CRC (ignored:
-// the previous state holds); a sector is erased only when the other holds the newest record.
+// Boot state: 32-byte records, each with a sequence number and a CRC-32, appended to both sectors of
+// `bootState` (two copies); the valid record with the highest sequence wins, and the security counter is
+// the highest of any valid record. A cut mid-record leaves a bad CRC (ignored: the previous state holds);
+// a sector is erased only when the other holds the newest record; a reset copies the newest record to
+// a sector that lacks it.
 import { LAYOUT, SECTOR_SIZE } from './layout.ts';
 import { crc32 } from '../src/crc32.ts';
 import {
@@ -103,9 +105,9 @@ const DEFAULT_STATE: BootState = { seq: 0, confirmed: 0, trial: null, trialBoote
 
 interface StateScan {
   state: BootState;
-  /** Where the next record goes, or null when the current sector is full. */
-  sector: number;
-  next: number | null;
+  /** Each sector's highest valid sequence number (-1: none) and where its next record goes (null: full). */
+  top: number[];
+  next: (number | null)[];
 }
 
 function decodeRecord(b: Uint8Array): BootState | null {
@@ -137,46 +139,64 @@ function encodeRecord(s: BootState): Uint8Array {
   return b;
 }
 
+// The newest valid record of either sector is the state; the security counter is the highest of every
+// valid record, so losing the newest records (a lost sector, a flipped bit) never lowers it.
 function scanState(chip: NorChip): StateScan {
   let best: BootState | null = null;
-  let bestSector = 0;
-  const sectors: Uint8Array[] = [];
+  let minCounter = 0;
+  const top: number[] = [];
+  const next: (number | null)[] = [];
   for (let s = 0; s < STATE_SECTORS; s++) {
     const data = chip.read(LAYOUT.bootState.offset + s * SECTOR_SIZE, SECTOR_SIZE);
-    sectors.push(data);
+    let last = -1;
+    top.push(-1);
     for (let i = 0; i < RECS_PER_SECTOR; i++) {
+      if (!isErased(data.subarray(i * REC, (i + 1) * REC))) last = i;
       if (data[i * REC] !== (REC_MAGIC & 0xff)) continue; // erased or torn: not a record
       const r = decodeRecord(data.subarray(i * REC, (i + 1) * REC));
-      if (r && (!best || r.seq > best.seq)) {
-        best = r;
-        bestSector = s;
-      }
+      if (!r) continue;
+      minCounter = Math.max(minCounter, r.minCounter);
+      top[s] = Math.max(top[s], r.seq);
+      if (!best || r.seq > best.seq) best = r;
     }
+    next.push(last + 1 < RECS_PER_SECTOR ? last + 1 : null);
   }
-  const data = sectors[bestSector];
-  let last = -1;
-  for (let i = 0; i < RECS_PER_SECTOR; i++) if (!isErased(data.subarray(i * REC, (i + 1) * REC))) last = i;
-  const next = last + 1 < RECS_PER_SECTOR ? last + 1 : null;
-  return { state: best ?? DEFAULT_STATE, sector: bestSector, next };
+  return { state: best ? { ...best, minCounter } : DEFAULT_STATE, top, next };
 }
 
 export function readBootState(chip: NorChip): BootState {
   return scanState(chip).state;
 }
 
-/** Appends a new state record (sequence number = previous + 1). */
+/**
+ * Puts record `s` into every sector whose newest is older, the sector lacking it first: a full sector
+ * is erased only when another one holds the newest record.
+ */
+function putState(chip: NorChip, scan: StateScan, s: BootState): void {
+  const order = scan.top.map((_, i) => i).sort((a, b) => scan.top[a] - scan.top[b]);
+  for (const sector of order) {
+    if (scan.top[sector] >= s.seq) continue;
+    let index = scan.next[sector];
+    if (index === null) {
+      chip.eraseSector(LAYOUT.bootState.offset + sector * SECTOR_SIZE);
+      index = 0;
+    }
+    chip.program(LAYOUT.bootState.offset + sector * SECTOR_SIZE + index * REC, encodeRecord(s));
+  }
+}
+
+/** Appends a new state record (sequence number = previous + 1) to both sectors. */
 export function writeState(chip: NorChip, change: Partial<Omit<BootState, 'seq'>>): BootState {
   const scan = scanState(chip);
   const s: BootState = { ...scan.state, ...change, seq: scan.state.seq + 1 };
-  let sector = scan.sector;
-  let index = scan.next;
-  if (index === null) {
-    sector = (scan.sector + 1) % STATE_SECTORS;
-    chip.eraseSector(LAYOUT.bootState.offset + sector * SECTOR_SIZE);
-    index = 0;
-  }
-  chip.program(LAYOUT.bootState.offset + sector * SECTOR_SIZE + index * REC, encodeRecord(s));
+  putState(chip, scan, s);
   return s;
+}
+
+/** At reset: a sector whose newest record is older than the state (a cut, a lost sector, a flipped bit) gets it again. */
+export function restoreState(chip: NorChip): void {
+  const scan = scanState(chip);
+  if (scan.state.seq > 0 && Math.min(...scan.top) < scan.state.seq) putState(chip, scan, scan.state);
 }
 
 // --- slots ----------------------------------------------------------------------------------------
@@ -307,6 +327,7 @@ function booted(chip: NorChip, slot: Slot, c: Extract<Checked, { ok: true }>, pe
 export function bootSelect(chip: NorChip, opts: BootOptions = {}): BootedImage | { error: string } {
   const o = trustedOptions(chip, opts);
   if ('error' in o) return o;
+  restoreState(chip);
   let st = readBootState(chip);
   if (st.trial !== null) {
     if (!st.trialBooted) {

@@ -119,6 +119,61 @@ test('boot state survives many updates (sector rollover)', () => {
   }
 });
 
+test('v2 confirmed, then every bit of either copy of the newest state record flipped, or either state sector lost: never boots v1, the counter stays 2', () => {
+  const chip = fresh();
+  assert.ok(installImage(chip, NEW).ok);
+  boot(chip).confirm();
+  // A few more records, so the newest is not the first of its sector.
+  for (let i = 0; i < 3; i++) assert.is(boot(chip).version, '1.1.0');
+  const at = LAYOUT.bootState.offset;
+  const size = LAYOUT.bootState.size;
+  const saved = chip.data.slice(at, at + size);
+  const seq = readBootState(chip).seq;
+  // The newest record's place in each sector.
+  const newest: number[] = [];
+  for (let s = 0; s < 2; s++) {
+    let found = -1;
+    for (let i = 0; i < 4096 / 32; i++) {
+      const o = at + s * 4096 + i * 32;
+      const v = new DataView(chip.data.buffer, chip.data.byteOffset + o, 8);
+      if (v.getUint32(0, true) === 0x31545342 && v.getUint32(4, true) === seq) found = o;
+    }
+    assert.ok(found >= 0, `sector ${s} holds the newest record`);
+    newest.push(found);
+  }
+  const check = (what: string) => {
+    for (let k = 0; k < 2; k++) {
+      const b = boot(chip);
+      assert.is(b.version, '1.1.0', what);
+      assert.is(b.securityCounter, 2, what);
+      assert.is(readBootState(chip).minCounter, 2, what);
+    }
+    // Both sectors hold the newest state again: one more fault in the other copy is survived too.
+    for (let s = 0; s < 2; s++) {
+      const other = chip.data.slice(at + (1 - s) * 4096, at + (2 - s) * 4096);
+      chip.data.fill(0xff, at + (1 - s) * 4096, at + (2 - s) * 4096);
+      assert.is(boot(chip).version, '1.1.0', `${what}, then sector ${1 - s} lost`);
+      chip.data.set(other, at + (1 - s) * 4096);
+    }
+    chip.data.set(saved, at);
+  };
+  let cases = 0;
+  for (const o of newest)
+    for (let bit = 0; bit < 256; bit++) {
+      chip.data[o + (bit >> 3)] ^= 1 << (bit & 7);
+      check(`bit ${bit} of the record at ${o - at}`);
+      cases++;
+    }
+  for (let s = 0; s < 2; s++) {
+    chip.data.fill(0xff, at + s * 4096, at + (s + 1) * 4096);
+    check(`sector ${s} erased`);
+    chip.data.fill(0x00, at + s * 4096, at + (s + 1) * 4096);
+    check(`sector ${s} zeroed`);
+    cases += 2;
+  }
+  assert.is(cases, 516);
+});
+
 test('power cut at 300 seeded points of transfer-to-slot, swap and confirm: always a valid image, ledger intact', () => {
   // Count the flash operations of one whole update.
   const probe = fresh();
