@@ -16,13 +16,8 @@ const TYPES: Record<string, string> = {
   '.wasm': 'application/wasm',
 };
 
-/** The page's config.json, or a device request passed on to the registry (its answer, or 502). */
+/** A device request passed on to the registry (its answer, or 502). */
 function toRegistry(registry: string, path: string, req: IncomingMessage, res: ServerResponse): void {
-  if (path === '/config.json') {
-    res.writeHead(200, { 'content-type': TYPES['.json'], 'cache-control': 'no-cache' });
-    res.end(JSON.stringify({ registry: '/registry' }));
-    return;
-  }
   if (req.method !== 'POST') {
     res.writeHead(405).end();
     return;
@@ -58,7 +53,7 @@ export interface WebServer {
 }
 
 export async function startWebServer(
-  o: { port?: number; host?: string; dir?: string; registry?: string } = {},
+  o: { port?: number; host?: string; dir?: string; registry?: string; deviceId?: string } = {},
 ): Promise<WebServer> {
   const dir = o.dir ?? (await ensureWebBuilt());
   const server = createServer((req, res) => {
@@ -70,8 +65,12 @@ export async function startWebServer(
       res.writeHead(400, { 'content-type': 'text/plain' }).end('bad request\n');
       return;
     }
-    if (o.registry && (path === '/config.json' || path.startsWith('/registry/')))
-      return toRegistry(o.registry, path, req, res);
+    if ((o.registry || o.deviceId) && path === '/config.json') {
+      res.writeHead(200, { 'content-type': TYPES['.json'], 'cache-control': 'no-cache' });
+      res.end(JSON.stringify({ registry: o.registry ? '/registry' : null, device_id: o.deviceId ?? null }));
+      return;
+    }
+    if (o.registry && path.startsWith('/registry/')) return toRegistry(o.registry, path, req, res);
     const file = normalize(join(dir, path === '/' ? 'index.html' : path));
     if (!file.startsWith(dir + sep) || (req.method !== 'GET' && req.method !== 'HEAD')) {
       res.writeHead(404).end();

@@ -95,6 +95,8 @@ let owner = true;
 let bundle = '';
 /** The fleet registry the page's server passes requests to (config.json), as the device's URL. */
 let registry: string | undefined;
+/** The device's id (`saphir sim --web --device-id`, config.json); default the simulator's. */
+let deviceId: string | undefined;
 let live: Simulator;
 let savedOps = -1;
 /** Set while a scenario runs: its own simulator has the screen, the live device's time stands still. */
@@ -125,6 +127,7 @@ function newLive(chip: NorFlash): Simulator {
     seed: Date.now(),
     clockMs: Date.now(),
     registry,
+    deviceId,
     events: {
       display: () => postState(sim, 'live'),
       led: () => postState(sim, 'live'),
@@ -347,8 +350,10 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
     bundle = await (await fetch(new URL('saphir-fw.js', self.location.href).href)).text();
     const config = (await (await fetch(new URL('config.json', self.location.href).href)).json()) as {
       registry?: string | null;
+      device_id?: string | null;
     };
     if (config.registry) registry = new URL(config.registry, self.location.href).href;
+    if (config.device_id) deviceId = config.device_id;
     try {
       db = await openDb();
       owner = await ownChip();

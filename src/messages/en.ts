@@ -309,6 +309,8 @@ export const en = {
       `${n} offline payment(s) sent to the registry, ${conflicts} conflict(s), ${invalid} refused`,
   },
   sim: {
+    deviceId: (v: string) => `--device-id '${v}': 1 to 16 printable ASCII characters, no space`,
+    deviceIdIs: (id: string) => `device id: ${id}`,
     variant: '--variant must be quickjs or quickjs-ng',
     hidMode: '--hid-mode must be keyboard or pos',
     unexpected: (a: string) => `unexpected argument '${a}' (scenarios go after --scenario)`,
@@ -592,6 +594,8 @@ Exit 0, 1 on an error, 2 on a usage error.`,
   --tech-key HEX|FILE     provision the device with this technician public key (service port access)
   --device-key FILE       provision the device's registry key (its private seed, seed_hex); default: a
                           fresh key on a production device, the published development key otherwise
+  --device-id ID          the device's id (interactive, --pty, --web); with --registry, default one of
+                          this run (SIM- and 4 random hex digits), so two simulators are two devices
   --registry URL|embedded the fleet registry the device asks before paying (embedded: PGlite, in-process);
                           fleet scenarios (devices:, network:, expect-registry:) start an embedded one
                           with --web: the page's device, through the page's server

@@ -313,6 +313,8 @@ export const fr: Messages = {
       `${n} paiement(s) hors ligne transmis au registre central, ${conflicts} conflit(s), ${invalid} refusé(s)`,
   },
   sim: {
+    deviceId: (v: string) => `--device-id '${v}' : 1 à 16 caractères ASCII imprimables, sans espace`,
+    deviceIdIs: (id: string) => `identifiant de l'appareil : ${id}`,
     variant: '--variant vaut quickjs ou quickjs-ng',
     hidMode: '--hid-mode vaut keyboard ou pos',
     unexpected: (a: string) => `argument en trop « ${a} » (les scénarios suivent --scenario)`,
@@ -599,6 +601,9 @@ URL ; l'appareil les marque transmis. Sortie 0, 1 pour une erreur, 2 pour une er
   --tech-key HEX|FICHIER  provisionner l'appareil avec cette clé publique de technicien (accès au port de service)
   --device-key FICHIER    provisionner la clé de registre de l'appareil (sa graine privée, seed_hex) ; par défaut :
                           une clé neuve sur un appareil de production, sinon la clé de développement publiée
+  --device-id ID          l'identifiant de l'appareil (interactif, --pty, --web) ; avec --registry, par défaut
+                          un identifiant de cette exécution (SIM- et 4 chiffres hexa), deux simulateurs sont
+                          donc deux appareils
   --registry URL|embedded le registre central que l'appareil interroge avant de payer (embedded : PGlite,
                           dans le processus) ; les scénarios de flotte (devices:, network:, expect-registry:)
                           en démarrent un intégré

@@ -47,6 +47,7 @@ export async function run(args: string[]): Promise<number> {
     'firmware-key': { type: 'string' },
     'tech-key': { type: 'string' },
     'device-key': { type: 'string' },
+    'device-id': { type: 'string' },
     registry: { type: 'string' },
     web: { type: 'boolean' },
     port: { type: 'string' },
@@ -85,6 +86,7 @@ export async function run(args: string[]): Promise<number> {
     const { exploreCommand } = await import('./sim-explore.ts');
     return exploreCommand({ ...values, explore: values.explore, lang });
   }
+  const deviceId = deviceIdOption(values['device-id'], values.registry);
   const variant = values.variant ?? 'quickjs';
   if (variant !== 'quickjs' && variant !== 'quickjs-ng') throw new UsageError((m) => m.sim.variant);
   // First line: which keys the simulated device trusts (the chip of --flash may already hold some).
@@ -106,15 +108,25 @@ export async function run(args: string[]): Promise<number> {
   }
   if (values.web) {
     const port = values.port === undefined ? 0 : intOf(values.port, '--port', 0, 65535);
-    return web({ lang, port, host: values.host, open: !!values.open, registry: registryOption(values.registry) });
+    if (deviceId) process.stdout.write(messages(lang).sim.deviceIdIs(deviceId) + '\n');
+    return web({
+      lang,
+      port,
+      host: values.host,
+      open: !!values.open,
+      registry: registryOption(values.registry),
+      deviceId,
+    });
   }
   if (values.pty) {
     const baud = values.baud === undefined ? undefined : intOf(values.baud, '--baud', 300, 4_000_000);
-    return pty(positionals[0], { lang, flash: values.flash, variant, baud, ...keys });
+    return pty(positionals[0], { lang, flash: values.flash, variant, baud, deviceId, ...keys });
   }
   if (positionals.length > 0) throw new UsageError((m) => m.sim.unexpected(positionals[0]));
+  if (deviceId) process.stdout.write(messages(lang).sim.deviceIdIs(deviceId) + '\n');
   return interactive({
     registry: registryOption(values.registry),
+    deviceId,
     lang,
     flash: values.flash,
     variant,
@@ -127,6 +139,8 @@ export async function run(args: string[]): Promise<number> {
 }
 
 interface KeyOptions {
+  /** The device's id (`--device-id`); default the simulator's. */
+  deviceId?: string;
   firmwareKey?: Uint8Array;
   techKey?: Uint8Array;
   /** The device's registry seed, provisioned with the other keys (`--device-key FILE`). */
@@ -159,6 +173,22 @@ function trustKeysLine(t: ReturnType<Simulator['trust']>, lang: Lang, h: (k: Uin
 }
 
 // --- the fleet registry ---------------------------------------------------------------------------
+
+/**
+ * The simulated device's id: `--device-id`, else with a registry one of this run (`SIM-` and 4 random
+ * hex digits), so two simulators on one registry are two devices; else the simulator's default.
+ */
+function deviceIdOption(v: string | undefined, registry: string | undefined): string | undefined {
+  if (v !== undefined) {
+    if (!/^[\x21-\x7e]{1,16}$/.test(v)) throw new UsageError((m) => m.sim.deviceId(v));
+    return v;
+  }
+  if (registry === undefined) return undefined;
+  return `SIM-${Math.floor(Math.random() * 0x10000)
+    .toString(16)
+    .toUpperCase()
+    .padStart(4, '0')}`;
+}
 
 function registryOption(v: string | undefined): string | undefined {
   if (v === undefined || v === 'embedded') return v;
@@ -331,6 +361,7 @@ async function liveSimulator(
     firmwareKey: o.firmwareKey,
     techKey: o.techKey,
     deviceSeedHex: o.deviceSeedHex,
+    deviceId: o.deviceId,
     registry: registry?.reg.url,
     events: {
       // Drawn once the firmware's callback is over, so the frame shows the LED it set after the text.
@@ -738,10 +769,17 @@ function ptyCommands(
 
 // --- web ------------------------------------------------------------------------------------------
 
-async function web(o: { lang: Lang; port: number; host?: string; open: boolean; registry?: string }): Promise<number> {
+async function web(o: {
+  lang: Lang;
+  port: number;
+  host?: string;
+  open: boolean;
+  registry?: string;
+  deviceId?: string;
+}): Promise<number> {
   const { startWebServer } = await import('../../../hw-sim/web/server.ts');
   const registry = o.registry ? await openRegistry(o.registry, o.lang) : undefined;
-  const w = await startWebServer({ port: o.port, host: o.host, registry: registry?.reg.url });
+  const w = await startWebServer({ port: o.port, host: o.host, registry: registry?.reg.url, deviceId: o.deviceId });
   const m = messages(o.lang).sim;
   process.stdout.write(m.web(w.url) + '\n');
   if (o.open) {
