@@ -18,6 +18,8 @@ import { AMOUNTS_EUR, NUMBERS } from '../../src/game/rules.ts';
 import { fromHex } from '../../src/hex.ts';
 import { utf8Encode } from '../../src/utf8.ts';
 import { Model, ViolationError, type BootView, type Violation } from './model.ts';
+import { readPartition } from './ledger-reader.ts';
+import { LAYOUT, SECTOR_SIZE } from '../layout.ts';
 import { makeSchedule, toScenario, type Op, type Schedule, type ScheduleOptions } from './schedule.ts';
 import type { Gate } from './menu.ts';
 
@@ -242,7 +244,7 @@ export async function runOps(
         if (touched || meta[i].op === 'settle') {
           chipOps = sim.chip.ops;
           try {
-            ledger = sim.ledger();
+            ledger = readDeviceLedger(sim);
           } catch (e) {
             ledger = { error: (e as Error).message };
           }
@@ -449,7 +451,11 @@ export function scenarioYaml(s: Schedule, ops: readonly Op[], v: Violation): str
     },
     steps: [...steps, ...(v.expect ?? [])].map(stepYaml),
   };
-  return `# saphir sim --scenario FILE replays this schedule; it fails at its last step while the defect is there.\n${stringify(doc, { lineWidth: 0 })}`;
+  // The swarm's weights this schedule was drawn with (from seed and index alone: the record, not the input).
+  const weights = Object.entries(s.weights)
+    .map(([k, w]) => `${k} ${w}`)
+    .join(', ');
+  return `# saphir sim --scenario FILE replays this schedule; it fails at its last step while the defect is there.\n# Operation weights (swarm): ${weights}\n${stringify(doc, { lineWidth: 0 })}`;
 }
 
 export function stepYaml(s: Step): unknown {
@@ -518,3 +524,18 @@ export async function replays(yaml: string, v: Violation, bundle: string | undef
 }
 
 export { makeSchedule };
+
+/**
+ * The device's ledger read by the explorer's own reader (docs/ledger.md's format), not the firmware's:
+ * the payments, or why the model must refuse them (two valid copies of a ticket that differ).
+ */
+export function readDeviceLedger(
+  sim: Simulator,
+): { emission: number; block: number; number: number; prizeEur: number }[] | { error: string } {
+  // Reading needs the chip powered; a later boot powers it anyway.
+  sim.chip.powerOn();
+  const { offset, size } = LAYOUT.ledger;
+  const r = readPartition(sim.chip.peek(offset, Math.min(size, (sim.ledgerSectors ?? Infinity) * SECTOR_SIZE)));
+  if (r.disagree.length) return { error: `the two logs hold different payments for ${r.disagree.join(', ')}` };
+  return r.payments;
+}

@@ -5,8 +5,16 @@
 import type { Step } from '../scenario.ts';
 import type { TicketSpec } from '../tickets.ts';
 import type { Schedule, StepMeta } from './schedule.ts';
+import { claimEndMs } from './deadline.ts';
 
 const DAY = 86_400_000;
+/**
+ * How far the firmware's mark of trusted time on flash may lag the time it decided with: it stores the
+ * mark when trusted time is more than a day past it (docs/ledger.md, *Trusted time*), so after a reboot
+ * with the clock set back it may decide with up to a day less. The one ambiguity of the deadline check
+ * besides the length of the step that decided.
+ */
+export const MARK_LAG_MS = DAY;
 
 export type Shown =
   | 'win'
@@ -166,13 +174,18 @@ export class Model {
   last: string[] = [];
   halted = false;
   /**
-   * Trusted time, seen from outside. `decidedMs`: the latest clock the device surely decided with (it
-   * showed a verdict, PAYÉ, or PRÊT after a boot; the firmware promises that time is on flash within a
-   * day before it shows it). `seenMs`: the latest clock it may have read (its idle ticks read the RTC
-   * but keep what they read in RAM until a decision, so a power cut may lose it).
+   * Trusted time, seen from outside, between two bounds. `decidedMs`: the latest clock the device surely
+   * decided with (it showed a verdict, PAYÉ, or PRÊT after a boot, at the clock the step began with or
+   * later; the firmware promises that time is on flash within a day, MARK_LAG_MS, before it shows it),
+   * so trusted time is never below `decidedMs - MARK_LAG_MS` nor below a believed clock. `upperMs`: the
+   * most trusted time can be, the highest clock it may have read (its idle ticks read the RTC) plus the
+   * time that ran since (a clock set back is not believed: trusted time runs on from the mark).
    */
   decidedMs = 0;
-  seenMs = 0;
+  upperMs = 0;
+  /** The clock when the step being observed began (it decided no earlier). */
+  private startClockMs = 0;
+  private readonly endMs = new Map<number, number>();
   readonly lang: 'fr' | 'en';
   private readonly tickets = new Map<string, TicketSpec>();
 
@@ -181,6 +194,7 @@ export class Model {
     readonly o: ModelOptions,
   ) {
     this.lang = schedule.config.lang;
+    for (const e of schedule.config.emissions) this.endMs.set(e.emission, claimEndMs(e.closingDate));
     for (const op of schedule.ops)
       for (const s of op.steps)
         if (s.kind === 'scan' && s.ticket && s.ticket.key !== 'other') this.tickets.set(key(s.ticket), s.ticket);
@@ -268,16 +282,17 @@ export class Model {
   }
 
   /**
-   * Claims close 30 days after the closing date, moved past holidays, at midnight Paris time: the model
-   * does not repeat that arithmetic; around the deadline both outcomes are accepted.
+   * Whether the claim period of `emission` is surely still open (trusted time at most `upperMs`, before
+   * its end) or surely over (trusted time at least `decidedMs - MARK_LAG_MS` or the clock `lowMs` the
+   * deciding step began with, at or past its end). The end is exact (`claimEndMs`, deadline.ts); both
+   * at once only when trusted time may be on either side of it.
    */
-  claim(emission: number, nowMs = 0): { open: boolean; expired: boolean } {
-    const em = this.schedule.config.emissions.find((e) => e.emission === emission);
-    if (!em) return { open: false, expired: false };
-    const close = Date.parse(`${em.closingDate}T00:00:00Z`);
+  claim(emission: number, lowMs = 0): { open: boolean; expired: boolean } {
+    const end = this.endMs.get(emission);
+    if (end === undefined) return { open: false, expired: false };
     return {
-      open: Math.max(this.seenMs, nowMs) < close + 29 * DAY,
-      expired: Math.max(this.decidedMs, nowMs) >= close + 40 * DAY,
+      open: this.upperMs < end,
+      expired: Math.max(this.decidedMs - MARK_LAG_MS, lowMs) >= end,
     };
   }
 
@@ -288,8 +303,13 @@ export class Model {
     const lang = this.lang;
     const { step, meta, screens } = ob;
     const wasOn = !this.halted;
-    // A scan's verdict is decided with the clock of now (the firmware never goes below the RTC).
-    const nowMs = step.kind === 'scan' ? ob.clockMs : 0;
+    // The clock the step began with (only set-clock moves it other than with time), and the most
+    // trusted time can be by its end.
+    const ran = ob.nowMs !== undefined ? ob.nowMs - this.stepEndMs : 0;
+    this.startClockMs = step.kind === 'set-clock' ? ob.clockMs : ob.clockMs - ran;
+    this.upperMs = Math.max(this.upperMs + ran, ob.clockMs);
+    // A scan's verdict is decided with the clock of then (the firmware never goes below the RTC).
+    const nowMs = step.kind === 'scan' ? this.startClockMs : 0;
     const within = 1;
 
     // 4: no reset the schedule did not ask for, no unhandled exception.
@@ -347,7 +367,7 @@ export class Model {
         else {
           if (this.paid.has(id)) fail(1, `ticket ${id} paid a second time`, [notOnLine(lang, 'paid', 1)]);
           // The verdict was the scan's: OK after the claim period closed meanwhile must not pay.
-          if (this.claim(t.emission, ob.clockMs).expired)
+          if (this.claim(t.emission, this.startClockMs).expired)
             fail(1, `ticket ${id} paid after its claim period closed`, [notOnLine(lang, 'paid', 1)]);
           const amount = Number((s[3] ?? '').replace(/[^0-9]/g, ''));
           if (amount !== t.prize) fail(2, `PAYÉ shows ${s[3]} for ticket ${id} of ${t.prize} €`);
@@ -488,7 +508,6 @@ export class Model {
         this.noisyEndMs = ob.nowMs;
       this.stepEndMs = ob.nowMs;
     }
-    this.seenMs = Math.max(this.seenMs, ob.clockMs);
     const booted = ob.power.some((p) => p.startsWith('boot'));
     if (
       screens.some(
@@ -496,7 +515,7 @@ export class Model {
           VERDICTS.has(classify(s, lang)) || classify(s, lang) === 'paid' || (booted && classify(s, lang) === 'ready'),
       )
     )
-      this.decidedMs = Math.max(this.decidedMs, ob.clockMs);
+      this.decidedMs = Math.max(this.decidedMs, this.startClockMs);
     if (screens.length) this.last = screens[screens.length - 1];
     if (!ob.on) this.last = [];
   }

@@ -9,6 +9,7 @@ import type { TicketSpec } from '../tickets.ts';
 import type { SimConfig } from '../sim.ts';
 import { PRIZE_AMOUNTS_EUR } from '../../src/game/prize-table.ts';
 import { MENU, type Gate, type OpKind } from './menu.ts';
+import { claimEndMs } from './deadline.ts';
 
 const DAY = 86_400_000;
 
@@ -47,6 +48,32 @@ export interface Schedule {
   gates: Gate[];
   /** The device boots signed images through the bootloader (and takes updates). */
   images: boolean;
+  /** The weight each operation kind was drawn with in this schedule (swarm testing; 0: off). */
+  weights: Partial<Record<OpKind, number>>;
+}
+
+/** Kinds a swarm never switches off: without genuine scans a schedule tests little. */
+const ALWAYS_ON: ReadonlySet<string> = new Set(['scan-ticket']);
+
+/**
+ * Swarm testing (as TigerBeetle's simulator does): each schedule draws its own weights from
+ * `(seed, index)` alone, so some schedules hammer one fault and others never see it (a defect that
+ * needs two things together, or one thing left alone for long, comes up). Each kind of the menu is
+ * off one time in four (never `scan-ticket`), else its menu weight times 2^u, u uniform in -2 … 2.
+ */
+export function swarmWeights(
+  seed: string | number,
+  index: number,
+  kinds: readonly { kind: OpKind; weight: number }[],
+): Partial<Record<OpKind, number>> {
+  const rng = seededRng(`swarm:${seed}:${index}`);
+  const out: Partial<Record<OpKind, number>> = {};
+  for (const m of kinds) {
+    const off = rng.next() < 0.25 && !ALWAYS_ON.has(m.kind);
+    const factor = 2 ** (4 * rng.next() - 2);
+    out[m.kind] = off ? 0 : Math.round(m.weight * factor * 100) / 100;
+  }
+  return out;
 }
 
 export interface ScheduleOptions {
@@ -56,6 +83,8 @@ export interface ScheduleOptions {
   maxOps?: number;
   /** The bundle has no camera path (planted-defect builds): never configure the camera input. */
   noCamera?: boolean;
+  /** Draw the operation weights per schedule (default true); false: the menu's weights. */
+  swarm?: boolean;
 }
 
 /** Share of `update` operations installed at once (`installImage`) rather than over the service port. */
@@ -125,11 +154,16 @@ export function makeSchedule(seed: string | number, index: number, o: ScheduleOp
   }
 
   const images = rng.next() < 0.35;
-  const menu = MENU.filter((m) => (!('gate' in m) || gates.includes(m.gate)) && (images || m.kind !== 'update'));
-  const total = menu.reduce((s, m) => s + m.weight, 0);
+  const offered = MENU.filter((m) => (!('gate' in m) || gates.includes(m.gate)) && (images || m.kind !== 'update'));
+  const weights: Partial<Record<OpKind, number>> =
+    o.swarm === false
+      ? Object.fromEntries(offered.map((m) => [m.kind, m.weight]))
+      : swarmWeights(seed, index, offered);
+  const menu = offered.filter((m) => weights[m.kind]! > 0);
+  const total = menu.reduce((s, m) => s + weights[m.kind]!, 0);
   const draw = (): OpKind => {
     let x = rng.next() * total;
-    for (const m of menu) if ((x -= m.weight) < 0) return m.kind;
+    for (const m of menu) if ((x -= weights[m.kind]!) < 0) return m.kind;
     return menu[0].kind;
   };
 
@@ -273,9 +307,9 @@ export function makeSchedule(seed: string | number, index: number, o: ScheduleOp
         const r = rng.next();
         const span = r < 0.4 ? rng.int(3_600_000) : r < 0.8 ? rng.int(30 * DAY) : rng.int(400 * DAY);
         clock = Math.max(Date.UTC(2026, 6, 1), clock + (kind === 'clock-forward' ? span : -span));
-        // One forward jump in twenty lands just past emission 1's claim deadline (the model's certain
-        // side, 40 days after closing), where a win offered before it must not be paid after (same draws).
-        const past1 = Date.parse(`${config.emissions[0].closingDate}T00:00:00Z`) + 40 * DAY + (span % (3 * DAY));
+        // One forward jump in twenty lands within a day of the end of emission 1's claim period (the
+        // exact instant, deadline.ts), on either side: a win offered before it must not be paid after.
+        const past1 = claimEndMs(config.emissions[0].closingDate) - DAY + (span % (2 * DAY));
         if (kind === 'clock-forward' && r >= 0.95 && past1 > clock) clock = past1;
         const text = new Date(clock).toISOString().replace(/\.\d{3}Z$/, 'Z');
         op([{ kind: 'set-clock', line: 0, ms: Date.parse(text), text }], [{ op: kind }]);
@@ -362,7 +396,7 @@ export function makeSchedule(seed: string | number, index: number, o: ScheduleOp
     steps: [{ kind: 'delay', line: 0, ms: Math.max(config.verdictMs, config.payWaitMs) + 1000 }],
     meta: [{ op: 'settle' }],
   });
-  return { seed: String(seed), index, config, clockMs, ops, gates, images };
+  return { seed: String(seed), index, config, clockMs, ops, gates, images, weights };
 }
 
 function scannerOptions(rng: Rng, via: ScannerKind, garbage: boolean): ModelOptions {

@@ -1,0 +1,109 @@
+// The explorer's own reader of the on-flash ledger, written from docs/ledger.md (*The device's ledger
+// partition*, *Format*, *Recovery*), not from src/ledger: a fault the firmware's writer and reader share
+// (both wrong the same way) reads differently here. Only reads; never throws on damaged bytes.
+
+export interface ReadPayment {
+  emission: number;
+  block: number;
+  number: number;
+  prizeEur: number;
+  paidAtMs: number;
+  deviceId: string;
+}
+
+/** Sectors at the start of the partition that hold the trusted-time mark, not payments. */
+const MARK_SECTORS = 2;
+const HEADER = 16;
+const SLOT = 40;
+const PAYMENT = 0xa5;
+const ID_MAX = 16;
+/** The index addresses at most this many slots; sectors of a log beyond them are unused. */
+const MAX_SLOTS = 32_766;
+
+const CRC_TABLE = (() => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+})();
+
+/** CRC-32 as zlib computes it. */
+export function crc32(b: Uint8Array, from: number, to: number): number {
+  let c = 0xffffffff;
+  for (let i = from; i < to; i++) c = CRC_TABLE[(c ^ b[i]) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+const u16 = (b: Uint8Array, o: number) => (b[o] << 8) | b[o + 1];
+const u32 = (b: Uint8Array, o: number) => ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) >>> 0;
+
+export interface LogRead {
+  payments: Map<string, ReadPayment>;
+  /** Sectors with a valid header. */
+  headers: number;
+  /** Slots neither erased nor valid (torn or corrupted). */
+  damaged: number;
+}
+
+/** One log: every payment slot whose CRC holds, in any sector (an orphan's count too). */
+export function readLog(bytes: Uint8Array, first: number, sectors: number, sectorSize: number): LogRead {
+  const slots = Math.floor((sectorSize - HEADER) / SLOT);
+  const usable = Math.min(sectors, Math.floor(MAX_SLOTS / slots));
+  const out: LogRead = { payments: new Map(), headers: 0, damaged: 0 };
+  for (let s = 0; s < usable; s++) {
+    const base = (first + s) * sectorSize;
+    const magic = u32(bytes, base) === 0x53504c47 && bytes[base + 4] === 1 && bytes[base + 5] === SLOT;
+    if (magic && u32(bytes, base + 12) === crc32(bytes, base, base + 12)) out.headers++;
+    for (let k = 0; k < slots; k++) {
+      const o = base + HEADER + k * SLOT;
+      let erased = true;
+      for (let i = 0; i < SLOT && erased; i++) erased = bytes[o + i] === 0xff;
+      if (erased) continue;
+      const idLen = bytes[o + 1];
+      if (bytes[o] !== PAYMENT || idLen > ID_MAX || u32(bytes, o + 36) !== crc32(bytes, o, o + 36)) {
+        out.damaged++;
+        continue;
+      }
+      let deviceId = '';
+      for (let i = 0; i < idLen; i++) deviceId += String.fromCharCode(bytes[o + 20 + i]);
+      const p: ReadPayment = {
+        emission: u16(bytes, o + 2),
+        block: u16(bytes, o + 4),
+        number: u32(bytes, o + 6),
+        prizeEur: u32(bytes, o + 10),
+        paidAtMs: u16(bytes, o + 14) * 0x1_0000_0000 + u32(bytes, o + 16),
+        deviceId,
+      };
+      // A ticket twice in one log is a compaction's copy (the same payment): one is enough.
+      out.payments.set(`${p.emission}-${p.block}-${p.number}`, p);
+    }
+  }
+  return out;
+}
+
+export interface PartitionRead {
+  /** Every payment either log holds, each once (log A's copy when both hold it). */
+  payments: ReadPayment[];
+  logs: [LogRead, LogRead];
+  /** Tickets whose copies in the two logs differ in a field (both CRCs valid): a writer's defect. */
+  disagree: string[];
+}
+
+/** The ledger partition's bytes (mark sectors, log A, log B) read as an auditor would. */
+export function readPartition(bytes: Uint8Array, sectorSize = 4096): PartitionRead {
+  const n = Math.floor((Math.floor(bytes.length / sectorSize) - MARK_SECTORS) / 2);
+  if (n < 3) throw new RangeError(`ledger partition of ${bytes.length} bytes: too small for two logs`);
+  const a = readLog(bytes, MARK_SECTORS, n, sectorSize);
+  const b = readLog(bytes, MARK_SECTORS + n, n, sectorSize);
+  const all = new Map(b.payments);
+  const disagree: string[] = [];
+  for (const [k, p] of a.payments) {
+    const q = all.get(k);
+    if (q && JSON.stringify(q) !== JSON.stringify(p)) disagree.push(k);
+    all.set(k, p);
+  }
+  return { payments: [...all.values()], logs: [a, b], disagree };
+}
