@@ -28,8 +28,7 @@ export function easter(y: number): [number, number] {
   const g = y % 19;
   const c = Math.floor(y / 100);
   const h = (c - Math.floor(c / 4) - Math.floor((8 * c + 13) / 25) + 19 * g + 15) % 30;
-  const i =
-    h - Math.floor(h / 28) * (1 - Math.floor(h / 28) * Math.floor(29 / (h + 1)) * Math.floor((21 - g) / 11));
+  const i = h - Math.floor(h / 28) * (1 - Math.floor(h / 28) * Math.floor(29 / (h + 1)) * Math.floor((21 - g) / 11));
   const j = (y + Math.floor(y / 4) + i + 2 - c + Math.floor(c / 4)) % 7;
   const l = i - j;
   const month = 3 + Math.floor((l + 40) / 44);

@@ -156,9 +156,7 @@ export function makeSchedule(seed: string | number, index: number, o: ScheduleOp
   const images = rng.next() < 0.35;
   const offered = MENU.filter((m) => (!('gate' in m) || gates.includes(m.gate)) && (images || m.kind !== 'update'));
   const weights: Partial<Record<OpKind, number>> =
-    o.swarm === false
-      ? Object.fromEntries(offered.map((m) => [m.kind, m.weight]))
-      : swarmWeights(seed, index, offered);
+    o.swarm === false ? Object.fromEntries(offered.map((m) => [m.kind, m.weight])) : swarmWeights(seed, index, offered);
   const menu = offered.filter((m) => weights[m.kind]! > 0);
   const total = menu.reduce((s, m) => s + weights[m.kind]!, 0);
   const draw = (): OpKind => {
