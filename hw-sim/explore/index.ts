@@ -24,6 +24,8 @@ export interface ExploreRun {
   minOps?: number;
   maxOps?: number;
   noCamera?: boolean;
+  /** Swarm weights per schedule (default true); false: the menu's weights (schedule.ts). */
+  swarm?: boolean;
   /** The engine (default v8, with every `quickjsEvery`-th schedule on QuickJS): ExploreOptions. */
   variant?: SimVariant;
   quickjsEvery?: number;
@@ -158,6 +160,7 @@ export async function explore(o: ExploreRun): Promise<ExploreSummary> {
     minOps: o.minOps,
     maxOps: o.maxOps,
     noCamera: o.noCamera,
+    swarm: o.swarm,
     variant: o.variant,
     quickjsEvery: o.quickjsEvery,
     ed25519: o.ed25519,

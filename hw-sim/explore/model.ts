@@ -462,10 +462,22 @@ export class Model {
         if (seen.has(id)) fail(2, `ticket ${id} is in the ledger twice`);
         seen.add(id);
         const known = this.paid.get(id) ?? this.inFlight.get(id);
-        if (!known)
+        if (!known) {
+          // A payment shown PAYÉ and absent says more to a replay than a count (a ledger the firmware
+          // reads as it wrote, against the format, holds as many payments, under other keys).
+          const ids = new Set(ob.ledger.map(key));
+          const gone = [...this.paid.values()].find((q) => !ids.has(key(q)));
           return fail(2, `the ledger holds ${id} (${p.prizeEur} €), never shown PAYÉ`, [
-            { kind: 'expect-ledger', line: 0, count: this.paid.size, withinMs: 0 },
+            gone
+              ? {
+                  kind: 'expect-ledger',
+                  line: 0,
+                  contains: { emission: gone.emission, block: gone.block, number: gone.number },
+                  withinMs: 0,
+                }
+              : { kind: 'expect-ledger', line: 0, count: this.paid.size, withinMs: 0 },
           ]);
+        }
         if (known.prizeEur !== p.prizeEur)
           fail(2, `the ledger holds ${id} for ${p.prizeEur} €, paid ${known.prizeEur} €`);
         if (!this.paid.has(id)) {

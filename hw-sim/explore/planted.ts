@@ -22,6 +22,7 @@ export const DEFECT_NAMES = [
   'forget-high-water',
   'never-confirm',
   'pay-after-deadline',
+  'swap-emission-block',
   // Fleet defects (`--fleet`: hw-sim/explore/fleet.ts).
   'offline-above-limit',
   'ignore-already-paid',
