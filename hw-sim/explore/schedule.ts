@@ -182,6 +182,12 @@ export function makeSchedule(seed: string | number, index: number, o: ScheduleOp
       : { kind: 'boot', steps: [{ kind: 'boot', line: 0 }], meta: [{ op: 'boot' }] },
   ];
   let clock = clockMs;
+  const end1 = claimEndMs(config.emissions[0].closingDate);
+  /** A set-clock step (whole seconds: what a scenario writes). */
+  const setClock = (ms: number): Step => {
+    const text = new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    return { kind: 'set-clock', line: 0, ms: Date.parse(text), text };
+  };
   // Keyboard wedges and cameras are the slowest to simulate (a report per key press, a QR frame): rarer.
   const viaWeights = vias.map((v) => (v === 'hid-pos' ? 6 : v === 'serial' ? 3 : v === 'hid-keyboard' ? 0.6 : 0.3));
   const viaTotal = viaWeights.reduce((a, b) => a + b, 0);
@@ -215,6 +221,13 @@ export function makeSchedule(seed: string | number, index: number, o: ScheduleOp
         const meta: StepMeta[] = [{ op: kind, cls: 'genuine' }];
         if (rng.next() < 0.5) {
           steps.push({ kind: 'delay', line: 0, ms: rng.int(3000) });
+          meta.push({ op: kind });
+        }
+        // One payment in ten of a ticket of emission 1 still claimable: while the win waits for OK, the
+        // clock moves to the end of its claim period, a second before, at, or a second after it.
+        if (t.emission === 1 && weights['clock-forward'] && clock < end1 - 2000 && rng.next() < 0.1) {
+          clock = end1 + (rng.int(3) - 1) * 1000;
+          steps.push(setClock(clock));
           meta.push({ op: kind });
         }
         steps.push({ kind: 'press', line: 0, key: 'OK' });
@@ -305,12 +318,11 @@ export function makeSchedule(seed: string | number, index: number, o: ScheduleOp
         const r = rng.next();
         const span = r < 0.4 ? rng.int(3_600_000) : r < 0.8 ? rng.int(30 * DAY) : rng.int(400 * DAY);
         clock = Math.max(Date.UTC(2026, 6, 1), clock + (kind === 'clock-forward' ? span : -span));
-        // One forward jump in twenty lands within a day of the end of emission 1's claim period (the
-        // exact instant, deadline.ts), on either side: a win offered before it must not be paid after.
-        const past1 = claimEndMs(config.emissions[0].closingDate) - DAY + (span % (2 * DAY));
+        // One forward jump in twenty lands at the end of emission 1's claim period (the exact instant,
+        // deadline.ts): half of them within a second of it either side, half up to two days after.
+        const past1 = end1 + (span % 2 ? span % (2 * DAY) : ((span % 3) - 1) * 1000);
         if (kind === 'clock-forward' && r >= 0.95 && past1 > clock) clock = past1;
-        const text = new Date(clock).toISOString().replace(/\.\d{3}Z$/, 'Z');
-        op([{ kind: 'set-clock', line: 0, ms: Date.parse(text), text }], [{ op: kind }]);
+        op([setClock(clock)], [{ op: kind }]);
         break;
       }
       case 'reboot':

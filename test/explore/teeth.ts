@@ -19,10 +19,11 @@ export const TEETH: [DefectName, number, Gate[]?][] = [
   ['accept-foreign-game', 10],
   ['accept-untabled-prize', 15],
   ['pay-on-c', 20],
-  ['drop-crc-check', 25],
+  ['drop-crc-check', 45],
   ['never-confirm', 10],
   ['forget-high-water', 100, ['clock-back']],
-  ['pay-after-deadline', 900],
+  ['pay-after-deadline', 45],
+  ['swap-emission-block', 10],
 ];
 
 export const teethTitle = ([defect, within, gates]: (typeof TEETH)[number]) =>
