@@ -440,6 +440,7 @@ export const en = {
       'WARNING: the published TEST ticket key is trusted (anyone can sign tickets with it): --key and --production for real tickets',
     ticketKeys: (n: number) => `trusted ticket key(s): ${n}`,
     bothDb: '--db and --postgres exclude each other',
+    noDb: (dir: string) => `no registry database in ${dir}: \`saphir registry serve --db ${dir}\` creates it`,
     postgresUrl: '--postgres takes a postgres://… URL',
     since: (v: string) => `--since takes a date YYYY-MM-DD that exists, not '${v}'`,
     deviceId: (id: string) => `device id '${id}': 1 to 16 printable ASCII characters, no space`,
@@ -616,7 +617,8 @@ does not list (a pseudo-terminal). Exit 0 (also when there are none), 2 on a usa
        saphir registry report [--json] [--since YYYY-MM-DD] [--stale-days N] [--db DIR | --postgres URL]
 The fleet's paid-ticket registry: the first device to claim a ticket gets it, every later claim is told
 who paid it and when; offline payments reported later by two devices are conflicts (report).
-Storage: PGlite in DIR (default .saphir-registry/, nothing to install) or PostgreSQL at URL.
+Storage: PGlite in DIR (default .saphir-registry/, nothing to install) or PostgreSQL at URL; serve and
+devices add create DIR, the other subcommands refuse a DIR that does not exist.
 Out of the box (no device enrolled) the registry is a development fleet that accepts the published
 development device key; enrolling the first device, or --production, ends that.
 --key HEX|FILE (repeatable, as for check): the ticket public keys the registry trusts, instead of the

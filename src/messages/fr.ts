@@ -443,6 +443,8 @@ export const fr: Messages = {
       'ATTENTION : la clé de TEST publiée des tickets est acceptée (tout le monde peut signer des tickets avec) : --key et --production pour de vrais tickets',
     ticketKeys: (n: number) => `clé(s) de tickets acceptée(s) : ${n}`,
     bothDb: '--db et --postgres s’excluent',
+    noDb: (dir: string) =>
+      `pas de base du registre central dans ${dir} : \`saphir registry serve --db ${dir}\` la crée`,
     postgresUrl: '--postgres prend une URL postgres://…',
     since: (v: string) => `--since prend une date AAAA-MM-JJ qui existe, pas « ${v} »`,
     deviceId: (id: string) => `identifiant d’appareil « ${id} » : 1 à 16 caractères ASCII imprimables, sans espace`,
@@ -623,18 +625,19 @@ pour une erreur d'usage.`,
         saphir registry devices add ID CLÉ [--db DOSSIER | --postgres URL]
         saphir registry devices list [--json] [--db DOSSIER | --postgres URL]
         saphir registry devices revoke ID [--db DOSSIER | --postgres URL]
-        saphir registry 'report' [--json] [--since AAAA-MM-JJ] [--stale-days N] [--db DOSSIER | --postgres URL]
+        saphir registry report [--json] [--since AAAA-MM-JJ] [--stale-days N] [--db DOSSIER | --postgres URL]
 Le registre central des tickets payés de la flotte : le premier appareil qui réclame un ticket l'obtient,
 toute réclamation suivante apprend qui l'a payé et quand ; des paiements hors ligne du même ticket par
 deux appareils, transmis plus tard, sont des conflits (voir le rapport). Stockage : PGlite dans DOSSIER (par
-défaut .saphir-registry/, rien à installer) ou PostgreSQL à URL. Sans appareil enrôlé, le registre est
+défaut .saphir-registry/, rien à installer) ou PostgreSQL à URL ; serve et devices add créent DOSSIER,
+les autres sous-commandes refusent un DOSSIER qui n'existe pas. Sans appareil enrôlé, le registre est
 une flotte de développement qui accepte la clé d'appareil de développement publiée ; enrôler le premier
 appareil, ou --production, y met fin. --key HEX|FICHIER (répétable, comme pour check) : les clés publiques
 des tickets acceptées par le registre, au lieu de la clé de test publiée ; --production n'accepte jamais
 la clé de test et demande --key. La clé d'appareil de développement publiée n'est jamais enrôlée (devices
 add la refuse) et --production la refuse toujours. --rate-limit N : requêtes par seconde et par appareil
 (rafales de 4N ; 5 par défaut, 0 : aucune limite), au-delà réponse 429 avec Retry-After. PGlite est la base d'un seul processus : arrêter serve avant devices
-add/revoke ou report sur son DOSSIER (ou utiliser PostgreSQL, que plusieurs processus partagent).
+add/revoke/report sur son DOSSIER (ou utiliser PostgreSQL, que plusieurs processus partagent).
 Sortie 0, 1 pour une erreur, 2 pour une erreur d'usage.`,
   },
 };

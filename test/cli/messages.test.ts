@@ -74,7 +74,7 @@ function words(s: string): string[] {
     .replace(/\b\w+_\w+\b/g, ' ')
     .replace(/'[^']*'|"[^"]*"/g, ' ')
     .replace(/\S*\/\S*/g, ' ')
-    .replace(/saphir [a-z]+/g, ' ');
+    .replace(/saphir [a-z]+( (serve|devices|add|list|revoke|report|inspect|info|export)\b)*/g, ' ');
   return plain.toLowerCase().match(/[a-zà-ÿ]+/g) ?? [];
 }
 

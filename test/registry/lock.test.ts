@@ -65,6 +65,7 @@ test('while serve runs, devices add/revoke, report and a second serve are refuse
 
 test('a lock left by a process that died is taken over (and released after)', () => {
   const db = join(dir, 'stale');
+  mkdirSync(db); // an empty folder: list makes the database in it
   assert.equal(saphir(['registry', 'devices', 'list', '--db', db]).code, 0);
   const dead = spawnSync(process.execPath, ['-e', '']).pid!;
   writeFileSync(join(db, LOCK_FILE), JSON.stringify({ pid: dead, host: hostname() }) + '\n');
@@ -95,6 +96,21 @@ test('--db that is a file, or a directory of other files, is refused: nothing cr
   assert.equal(d.code, 1);
   assert.match(d.stderr, /is not a registry database/);
   assert.equal(readdirSync(typo), ['README']);
+});
+
+test('report, devices list and revoke on a --db that does not exist: said, exit 1, nothing created', () => {
+  const missing = join(dir, 'typo');
+  for (const args of [['report'], ['devices', 'list'], ['devices', 'revoke', 'CAISSE-3']]) {
+    const fr = saphir(['registry', ...args, '--db', missing]);
+    assert.equal(fr.code, 1, args.join(' '));
+    assert.match(fr.stderr, `pas de base du registre central dans ${missing}`);
+    assert.not.match(fr.stdout, /0/);
+    assert.not.ok(existsSync(missing), args.join(' '));
+  }
+  assert.match(
+    saphir(['registry', 'report', '--db', missing, '--lang', 'en']).stderr,
+    `no registry database in ${missing}`,
+  );
 });
 
 test.run();

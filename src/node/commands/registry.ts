@@ -1,5 +1,5 @@
 // saphir registry serve | devices add|list|revoke | report — the fleet's paid-ticket registry.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { Failure, UsageError, intOf, parseCommand } from '../args.ts';
 import { textTable } from '../table.ts';
 import { openDb } from '../registry/db.ts';
@@ -75,8 +75,13 @@ export async function run(args: string[]): Promise<number> {
   // Only `serve` checks tickets: the other commands never read its keys.
   const keys = sub === 'serve' ? ticketKeys(values.key, !!values.production) : testKeyRing();
   const rate = values['rate-limit'] === undefined ? 5 : intOf(values['rate-limit'], '--rate-limit', 0, 100_000);
+  const dir = values.db ?? DEFAULT_DIR;
+  // `serve` and `devices add` create a database; the readers (report, list, revoke) refuse a missing
+  // one: a mistyped --db is said instead of read as an empty registry.
+  const reads = sub === 'report' || (sub === 'devices' && (rest[0] === 'list' || rest[0] === 'revoke'));
+  if (reads && !values.postgres && !existsSync(dir)) throw new Failure((m) => m.registry.noDb(dir));
   const openStore = async () =>
-    new RegistryStore(await openDb({ postgres: values.postgres, dir: values.db ?? DEFAULT_DIR }), {
+    new RegistryStore(await openDb({ postgres: values.postgres, dir }), {
       keys,
       production: values.production,
       rateLimit: rate > 0 ? { perSecond: rate, burst: 4 * rate } : undefined,
