@@ -1,0 +1,257 @@
+// `npm run mutate -- [FILE…] [--in-place] [--list]`: applies, one at a time, the mutations listed below
+// for the critical modules (a file given: only its own), runs the test files that must catch each, and
+// fails when one survives (its tests all pass) or no longer applies (its text is gone from the source:
+// update the list). By default it works in a copy of the tree (tracked files, node_modules linked),
+// so the worktree is never touched and other runs can go on beside it; `--in-place` mutates the
+// worktree itself and restores every file afterwards, also on Ctrl-C or a kill (a `.mutate-orig`
+// backup is put back at the next run if even that failed). Exit code 0: every mutation killed.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { ROOT } from './paths.ts';
+
+export interface Mutation {
+  file: string;
+  name: string;
+  /** Exact source text, found exactly once in `file`. */
+  find: string;
+  replace: string;
+  /** Test file regexes (node test/run.mjs) that must fail with the mutation. */
+  tests: string[];
+}
+
+export const MUTATIONS: Mutation[] = [
+  {
+    file: 'firmware/decide.ts',
+    name: 'a paid ticket is not looked up',
+    find: 'if (i.paid) return',
+    replace: 'if (false) return',
+    tests: ['firmware/logic'],
+  },
+  {
+    file: 'firmware/decide.ts',
+    name: 'the deadline day itself is past',
+    find: 'if (i.nowMs >= i.deadlineMs)',
+    replace: 'if (i.nowMs > i.deadlineMs)',
+    tests: ['firmware/logic'],
+  },
+  {
+    file: 'src/ledger/mirror.ts',
+    name: 'equal counts mean identical logs',
+    find: ' && a.digest === b.digest',
+    replace: '',
+    tests: ['ledger/mirror', 'firmware/two-faults'],
+  },
+  {
+    file: 'src/ledger/mirror.ts',
+    name: 'damage in both logs is not doubtful',
+    find: 'return this.logs[0].damage > 0 && this.logs[1].damage > 0;',
+    replace: 'return false;',
+    tests: ['firmware/two-faults'],
+  },
+  {
+    file: 'src/ledger/ledger.ts',
+    name: 'compaction forgets to take dropped payments out of the digest',
+    find: 'this.digest = (this.digest - sorted.dropSum) | 0;',
+    replace: '',
+    tests: ['ledger/mirror'],
+  },
+  {
+    file: 'firmware/app.ts',
+    name: 'the boot mark ignores latestPaidAtMs',
+    find: 'this.mark = Math.max(this.markStored, this.ledger.latestPaidAtMs);',
+    replace: 'this.mark = this.markStored;',
+    tests: ['firmware/trusted-time'],
+  },
+  {
+    file: 'firmware/app.ts',
+    name: 'the mark is stored every 30 days, not every day',
+    find: 'if (now - this.markStored > DAY_MS) this.storeMark(now);',
+    replace: 'if (now - this.markStored > 30 * DAY_MS) this.storeMark(now);',
+    tests: ['firmware/trusted-time'],
+  },
+  {
+    file: 'src/node/registry/store.ts',
+    name: "an online claim stores the device's paid_at",
+    find: 'online ? now : paidAt',
+    replace: 'paidAt',
+    tests: ['registry/pglite.test'],
+  },
+  {
+    file: 'src/sph1/check.ts',
+    name: 'E_GAME checked before E_VERSION',
+    find: "  if (parsed.version !== FORMAT_VERSION) return invalid('E_VERSION', decoded);\n  if (parsed.id.game !== GAME_SAPHIR) return invalid('E_GAME', decoded);\n",
+    replace:
+      "  if (parsed.id.game !== GAME_SAPHIR) return invalid('E_GAME', decoded);\n  if (parsed.version !== FORMAT_VERSION) return invalid('E_VERSION', decoded);\n",
+    tests: ['sph1/properties'],
+  },
+  {
+    file: 'src/crypto/device-rules.ts',
+    name: 'non-canonical key encodings accepted',
+    find: 'Point.fromBytes(publicKey, false)',
+    replace: 'Point.fromBytes(publicKey, true)',
+    tests: ['sph1/crafted'],
+  },
+  {
+    file: 'hw-sim/bootloader.ts',
+    name: 'the counter is the newest record’s, not the highest',
+    find: 'minCounter = Math.max(minCounter, r.minCounter);',
+    replace: 'if (!best || r.seq > best.seq) minCounter = r.minCounter;',
+    tests: ['flash/bootloader'],
+  },
+  {
+    file: 'hw-sim/bootloader.ts',
+    name: 'a lagging state sector is not restored at reset',
+    find: '  restoreState(chip);\n',
+    replace: '',
+    tests: ['flash/bootloader'],
+  },
+];
+
+const BACKUP = '.mutate-orig';
+
+/** Puts back any file a killed `--in-place` run left mutated. */
+function restoreBackups(root: string): void {
+  for (const m of MUTATIONS) {
+    const p = join(root, m.file);
+    if (existsSync(p + BACKUP)) renameSync(p + BACKUP, p);
+  }
+}
+
+/** A copy of the tracked files of ROOT with node_modules linked entry by entry (its .cache its own). */
+function treeCopy(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'saphir-mutate-'));
+  const ls = spawnSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' });
+  if (ls.status !== 0) throw new Error(`git ls-files: ${ls.stderr}`);
+  for (const f of ls.stdout.split('\0').filter(Boolean)) {
+    if (!existsSync(join(ROOT, f))) continue;
+    mkdirSync(dirname(join(dir, f)), { recursive: true });
+    cpSync(join(ROOT, f), join(dir, f));
+  }
+  mkdirSync(join(dir, 'node_modules', '.cache'), { recursive: true });
+  for (const e of readdirSync(join(ROOT, 'node_modules')))
+    if (e !== '.cache') symlinkSync(join(ROOT, 'node_modules', e), join(dir, 'node_modules', e));
+  return dir;
+}
+
+export interface Outcome {
+  mutation: Mutation;
+  result: 'killed' | 'survived' | 'stale';
+  ms: number;
+}
+
+/** Runs `node test/run.mjs TESTS…` in `root`; resolves with its exit code and last line. */
+function runTests(root: string, tests: string[], started: (c: ChildProcess) => void) {
+  return new Promise<{ code: number | null; last: string }>((done) => {
+    const c = spawn(process.execPath, [join(root, 'test', 'run.mjs'), ...tests], {
+      cwd: root,
+      env: { ...process.env, SAPHIR_TEST_TIER: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    started(c);
+    let text = '';
+    c.stdout.on('data', (d: Buffer) => (text = (text + d.toString()).slice(-4000)));
+    c.stderr.resume();
+    c.on('close', (code) => done({ code, last: text.trim().split('\n').pop() ?? '' }));
+  });
+}
+
+export async function runMutations(
+  list: Mutation[],
+  o: { inPlace?: boolean; log?: (s: string) => void } = {},
+): Promise<Outcome[]> {
+  const log = o.log ?? ((s: string) => process.stdout.write(s + '\n'));
+  restoreBackups(ROOT);
+  const root = o.inPlace ? ROOT : treeCopy();
+  let current: { path: string; text: string } | null = null;
+  const putBack = () => {
+    if (current) {
+      writeFileSync(current.path, current.text);
+      rmSync(current.path + BACKUP, { force: true });
+      current = null;
+    }
+  };
+  let child: ChildProcess | null = null;
+  const onSignal = (sig: NodeJS.Signals) => {
+    child?.kill('SIGTERM');
+    putBack();
+    if (!o.inPlace) rmSync(root, { recursive: true, force: true });
+    process.kill(process.pid, sig);
+  };
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const s of signals) process.once(s, onSignal);
+  process.once('exit', putBack);
+  const out: Outcome[] = [];
+  try {
+    for (const m of list) {
+      const t0 = Date.now();
+      const path = join(root, m.file);
+      const text = readFileSync(path, 'utf8');
+      const at = text.indexOf(m.find);
+      if (at < 0 || text.indexOf(m.find, at + 1) >= 0) {
+        log(`STALE     ${m.file}: ${m.name} (its text is ${at < 0 ? 'gone' : 'there twice'})`);
+        out.push({ mutation: m, result: 'stale', ms: 0 });
+        continue;
+      }
+      writeFileSync(path + BACKUP, text);
+      current = { path, text };
+      writeFileSync(path, text.slice(0, at) + m.replace + text.slice(at + m.find.length));
+      let r;
+      try {
+        r = await runTests(root, m.tests, (c) => (child = c));
+      } finally {
+        child = null;
+        putBack();
+      }
+      const ms = Date.now() - t0;
+      const summary = r.last;
+      const result = r.code === 0 ? 'survived' : 'killed';
+      log(
+        `${result === 'killed' ? 'killed  ' : 'SURVIVED'}  ${m.file}: ${m.name} (${summary}; ${(ms / 1000).toFixed(1)} s)`,
+      );
+      out.push({ mutation: m, result, ms });
+    }
+  } finally {
+    putBack();
+    for (const s of signals) process.removeListener(s, onSignal);
+    process.removeListener('exit', putBack);
+    if (!o.inPlace) rmSync(root, { recursive: true, force: true });
+  }
+  return out;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const inPlace = argv.includes('--in-place');
+  const files = argv.filter((a) => !a.startsWith('--')).map((f) => relative(ROOT, resolve(f)));
+  const unknown = files.filter((f) => !MUTATIONS.some((m) => m.file === f));
+  if (unknown.length) {
+    process.stderr.write(
+      `mutate: no mutations listed for ${unknown.join(', ')}; files with some: ${[...new Set(MUTATIONS.map((m) => m.file))].join(', ')}\n`,
+    );
+    return 2;
+  }
+  const list = files.length ? MUTATIONS.filter((m) => files.includes(m.file)) : MUTATIONS;
+  if (argv.includes('--list')) {
+    for (const m of list) process.stdout.write(`${m.file}: ${m.name} → ${m.tests.join(' ')}\n`);
+    return 0;
+  }
+  const out = await runMutations(list, { inPlace });
+  const bad = out.filter((x) => x.result !== 'killed');
+  process.stdout.write(`${out.length - bad.length} of ${out.length} mutations killed\n`);
+  return bad.length ? 1 : 0;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(ROOT, 'tools', 'mutate.ts'))
+  process.exitCode = await main(process.argv.slice(2));
