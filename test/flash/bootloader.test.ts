@@ -5,6 +5,7 @@ import {
   installImage,
   provision,
   readBootState,
+  writeState,
   bootInfo,
   type BootedImage,
 } from '../../hw-sim/bootloader.ts';
@@ -172,6 +173,17 @@ test('v2 confirmed, then every bit of either copy of the newest state record fli
     cases += 2;
   }
   assert.is(cases, 516);
+});
+
+test('no state record lowers the security counter, whatever a writer asks: only factory provisioning (which erases the state) does', () => {
+  const chip = fresh();
+  assert.ok(installImage(chip, NEW).ok);
+  boot(chip).confirm();
+  writeState(chip, { minCounter: 0 });
+  assert.is(readBootState(chip).minCounter, 2);
+  assert.is(boot(chip).version, '1.1.0');
+  provision(chip, OLD, 1);
+  assert.is(readBootState(chip).minCounter, 1);
 });
 
 test('power cut at 300 seeded points of transfer-to-slot, swap and confirm: always a valid image, ledger intact', () => {
