@@ -21,8 +21,8 @@ import { join, relative, sep } from 'node:path';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from '../src/image/format.ts';
 import { fromHex } from '../src/hex.ts';
 import { nodeSign } from './node-crypto.ts';
+import { MANGLE_ALL, reservedNames, reservePattern } from './mangle.ts';
 import { ROOT, DIST, BUNDLE_PATH, IMAGE_PATH, CORE_PATH, JSQR_SOURCE } from './paths.ts';
-import { mangleProps } from './mangle.ts';
 
 export { ROOT, DIST, BUNDLE_PATH, IMAGE_PATH, CORE_PATH, JSQR_SOURCE };
 export const BUDGET_BUNDLE = 160 * 1024;
@@ -136,11 +136,9 @@ export const FIRMWARE_ESBUILD: BuildOptions = {
   logLevel: 'silent',
 };
 
-function firmwareOptions(production: boolean, hostEd25519 = false, mangle = false): BuildOptions {
-  const props = mangle ? mangleProps() : null;
+function firmwareOptions(production: boolean, hostEd25519 = false): BuildOptions {
   return {
     ...FIRMWARE_ESBUILD,
-    ...(props ? { mangleProps: props } : {}),
     metafile: true,
     write: false,
     define: {
@@ -174,11 +172,14 @@ interface BundleOpts {
   entry: string;
   cameraText?: string;
   hostEd25519?: boolean;
+  /** Shorten every property name but these (tools/mangle.ts). */
+  reserve?: RegExp;
 }
 
-async function bundle({ production, camera, write, entry, cameraText, hostEd25519 }: BundleOpts) {
+async function bundle({ production, camera, write, entry, cameraText, hostEd25519, reserve }: BundleOpts) {
   const r = await esbuild({
-    ...firmwareOptions(production, hostEd25519, true),
+    ...firmwareOptions(production, hostEd25519),
+    ...(reserve ? { mangleProps: MANGLE_ALL, reserveProps: reserve } : {}),
     entryPoints: [entry],
     sourcemap: write ? 'external' : false,
     outfile: join(DIST, 'saphir-fw.js'),
@@ -190,20 +191,37 @@ async function bundle({ production, camera, write, entry, cameraText, hostEd2551
 }
 
 /**
+ * The property names the bundles of `entry` keep as written (tools/mangle.ts): found in its TypeScript
+ * sources, plus every word of its JavaScript inputs (from a first, unshortened build's metafiles) and of
+ * the camera module, which is bundled apart and must agree on the names it shares with the rest.
+ */
+function reserveFor(entry: string, cameraText: string, metafiles: Metafile[]): RegExp {
+  const plain = new Set<string>();
+  for (const m of metafiles)
+    for (const p of Object.keys(m.inputs)) if (!/\.ts$/.test(p) && !p.includes(':')) plain.add(p);
+  const words = [...plain].map((p) => ({ what: p, text: readFileSync(join(ROOT, p), 'utf8') }));
+  words.push({ what: 'the camera module', text: cameraText });
+  const entries = [entry, join(ROOT, 'firmware', 'camera-none.ts')];
+  return reservePattern(reservedNames(entries, words).keys());
+}
+
+/**
  * The development bundle as firmware/dist/saphir-fw.js, from the same sources, with its Ed25519 curve
  * work asked of the host (`globalThis.__hostEd25519`, which hw-sim/v8-host.ts provides): the fault
  * explorer's v8 runs (docs/explorer.md). Never packed into an image.
  */
 export async function hostEd25519Bundle(): Promise<string> {
   const cam = await cameraModule(false);
-  const r = await bundle({
+  const opts = {
     production: false,
     camera: true,
     write: false,
     entry: join(ROOT, 'firmware', 'main.ts'),
     cameraText: cam.text,
     hostEd25519: true,
-  });
+  };
+  const plain = await bundle(opts);
+  const r = await bundle({ ...opts, reserve: reserveFor(opts.entry, cam.text, [plain.metafile]) });
   return new TextDecoder().decode(r.js);
 }
 
@@ -256,9 +274,18 @@ export async function build(opts: BuildOptionsIn = {}): Promise<BuildFigures> {
   const budgetBundle = opts.budgets?.bundle ?? BUDGET_BUNDLE;
   const budgetCore = opts.budgets?.core ?? BUDGET_CORE;
   const cam = await cameraModule(production);
-  const [full, core] = await Promise.all([
-    bundle({ production, camera: true, write: true, entry, cameraText: cam.text }),
+  const plain = await Promise.all([
+    bundle({ production, camera: true, write: false, entry, cameraText: cam.text }),
     bundle({ production, camera: false, write: false, entry }),
+  ]);
+  const reserve = reserveFor(
+    entry,
+    cam.text,
+    plain.map((b) => b.metafile),
+  );
+  const [full, core] = await Promise.all([
+    bundle({ production, camera: true, write: true, entry, cameraText: cam.text, reserve }),
+    bundle({ production, camera: false, write: false, entry, reserve }),
   ]);
   const bundleBytes = full.js.length;
   const coreBytes = core.js.length;
@@ -337,6 +364,7 @@ const SOURCE_FILES = [
   'package-lock.json',
   'build.mjs',
   'tools/build.ts',
+  'tools/mangle.ts',
   'tools/paths.ts',
   'tools/node-crypto.ts',
 ];
@@ -358,7 +386,11 @@ export function staleReason(): StaleReason | null {
     }
     return null;
   };
-  for (const f of SOURCE_FILES) {
+  // The hosts decide names the build keeps (tools/mangle.ts).
+  const hosts = readdirSync(join(ROOT, 'hw-sim'))
+    .filter((f) => /host.*\.ts$/.test(f))
+    .map((f) => `hw-sim/${f}`);
+  for (const f of [...SOURCE_FILES, ...hosts]) {
     const p = join(ROOT, f);
     if (existsSync(p) && statSync(p).mtimeMs > built) return { newer: f };
   }

@@ -1,86 +1,195 @@
-// Which property names the firmware bundle may shorten (esbuild `mangleProps`): the members the device
-// code declares private or reads (`.name`), less every name seen from outside the bundle. esbuild renames
-// every use of a name alike in the bundle (noble's included), so only a name that crosses the bundle's
-// edge must stay whole:
-// - the ECMAScript built-ins (a private `keys` must not rename `map.keys()`),
-// - the HAL (src/hal.ts) and the JSON records (configuration, registry protocol): the host reads them,
-// - any name written as a string in the device code (`o['x']`, option names, `_steady`),
-// - the camera module, bundled on its own (firmware/camera.ts),
-// - the globals shared with the hosts (GLOBALS), and what tests read through `globalThis.saphir` (EXPOSED).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+// Which property names the firmware build shortens (esbuild `mangleProps`, docs/firmware.md "Size").
+// Computed at every build with the TypeScript checker over the firmware's own sources, so a member,
+// field or record added tomorrow is handled by the same rule: every property name is shortened except
+// the names that cross a boundary, which are kept as written:
+// - members declared by a library (.d.ts, lib.es2020: built-ins and engine protocols such as toJSON);
+// - every word of src/hal.ts (what the host provides on globalThis.device), of the hosts
+//   (hw-sim/*host*.ts) and of the camera module (bundled apart, evaluated on the first frame);
+// - properties read or written on `globalThis`;
+// - a string literal equal to the name (`o['x']`, `'x' in o`: esbuild leaves quoted keys alone);
+// - the properties, recursively, of any type that goes through JSON (argument of JSON.stringify, type
+//   given to a JSON.parse result) or whose keys are listed (Object.keys/entries/values, for…in);
+// - every word of the bundle's plain JavaScript inputs (noble), and of the strings in hw-sim/, test/,
+//   bench/ that mention `saphir.` (code those evaluate inside the running firmware).
+import ts from 'typescript';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './paths.ts';
 
-/** What code outside the bundle reads through `globalThis.saphir` (tests' evals): the app, a payment. */
-const EXPOSED = ['ledger', 'stats', 'state', 'config', 'find', 'paidAtMs', 'prizeEur', 'deviceId'];
+const WORD = /[A-Za-z_$][\w$]*/g;
 
-/** Files whose every identifier is a boundary name. */
-const BOUNDARY = [
-  'src/hal.ts',
-  'src/config.ts',
-  'src/config-schema.ts',
-  'src/registry/protocol.ts',
-  'firmware/camera.ts',
-  'firmware/camera-none.ts',
-];
-
-/** The globals the bundle and its hosts share (hw-sim/qjs-host.ts, hw-sim/v8-host.ts, firmware/main.ts). */
-const GLOBALS = ['device', 'saphir', '__hostEd25519', '__saphirHost', '__saphirFresh', '__saphirDispatch'];
-
-const IDENT = /[A-Za-z_$][\w$]*/g;
-
-function tsFiles(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) {
-      // The Node host and jsQR (bundled with the camera module) are not the device's core.
-      if (name !== 'node' && name !== 'jsqr' && name !== 'dist') tsFiles(p, out);
-    } else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(p);
+function walk(dir: string, out: string[]): void {
+  if (!existsSync(dir)) return;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) {
+      if (e.name !== 'node_modules' && e.name !== 'dist') walk(p, out);
+    } else if (/\.(ts|mjs|js)$/.test(e.name)) out.push(p);
   }
+}
+
+function strip(e: ts.Expression): ts.Expression {
+  while (
+    ts.isParenthesizedExpression(e) ||
+    ts.isAsExpression(e) ||
+    ts.isNonNullExpression(e) ||
+    ts.isSatisfiesExpression(e)
+  )
+    e = e.expression;
+  return e;
+}
+
+/** The property names a TypeScript text uses: accessed, declared, as keys, as strings. */
+function propertyNames(text: string): Set<string> {
+  const out = new Set<string>();
+  const visit = (n: ts.Node): void => {
+    if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) out.add(n.text);
+    else if (ts.isPropertyAccessExpression(n)) out.add(n.name.text);
+    else if (
+      (ts.isPropertyAssignment(n) ||
+        ts.isShorthandPropertyAssignment(n) ||
+        ts.isPropertySignature(n) ||
+        ts.isMethodSignature(n) ||
+        ts.isPropertyDeclaration(n) ||
+        ts.isMethodDeclaration(n) ||
+        ts.isGetAccessorDeclaration(n) ||
+        ts.isSetAccessorDeclaration(n)) &&
+      ts.isIdentifier(n.name)
+    )
+      out.add(n.name.text);
+    else if (ts.isBindingElement(n) && ts.isObjectBindingPattern(n.parent)) {
+      const k = n.propertyName ?? n.name;
+      if (ts.isIdentifier(k)) out.add(k.text);
+    } else if (ts.isTemplateExpression(n) || ts.isTemplateHead(n) || ts.isTemplateMiddle(n) || ts.isTemplateTail(n)) {
+      // Code built as text: every word.
+      for (const w of n.getText().match(WORD) ?? []) out.add(w);
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(ts.createSourceFile('x.ts', text, ts.ScriptTarget.ES2020, true));
   return out;
 }
 
-function builtinNames(): Set<string> {
-  const names = new Set<string>([
-    ...['done', 'value', 'index', 'input', 'groups', 'writable', 'enumerable', 'configurable', 'get', 'set'],
-    ...['length', 'name', 'message', 'stack', 'cause', 'constructor', 'prototype', 'then', 'toJSON', 'raw'],
-  ]);
-  const g = globalThis as Record<string, unknown>;
-  const roots: unknown[] = [globalThis];
-  for (const k of Object.getOwnPropertyNames(globalThis)) {
-    const v = g[k];
-    if (typeof v === 'function' || (typeof v === 'object' && v !== null)) roots.push(v);
+/**
+ * The names the firmware bundle must keep as written, with the first reason found for each. `entries`
+ * are the bundle's TypeScript entry points; `plainWords` texts whose every word is kept (the bundle's
+ * JavaScript inputs, the camera module).
+ */
+export function reservedNames(entries: string[], plainWords: { what: string; text: string }[]): Map<string, string> {
+  const cfg = ts.getParsedCommandLineOfConfigFile(
+    join(ROOT, 'tsconfig.core.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: () => undefined,
+    },
+  );
+  const program = ts.createProgram({
+    rootNames: entries,
+    options: { ...(cfg?.options ?? {}), noEmit: true, incremental: false, tsBuildInfoFile: undefined },
+  });
+  const checker = program.getTypeChecker();
+  const kept = new Map<string, string>();
+  const keep = (name: string, why: string) => {
+    if (!kept.has(name)) kept.set(name, why);
+  };
+  const seenTypes = new Set<ts.Type>();
+  const keepType = (t: ts.Type, why: string): void => {
+    if (seenTypes.has(t)) return;
+    seenTypes.add(t);
+    if (t.isUnionOrIntersection()) for (const u of t.types) keepType(u, why);
+    for (const a of checker.getTypeArguments(t as ts.TypeReference) ?? []) keepType(a, why);
+    const idx = t.getNumberIndexType() ?? t.getStringIndexType();
+    if (idx) keepType(idx, why);
+    if (t.flags & ts.TypeFlags.Object && !(t.symbol?.flags & ts.SymbolFlags.Function))
+      for (const p of checker.getPropertiesOfType(t)) {
+        keep(p.name, why);
+        const decl = p.valueDeclaration ?? p.declarations?.[0];
+        if (decl) keepType(checker.getTypeOfSymbolAtLocation(p, decl), why);
+      }
+  };
+
+  for (const sf of program.getSourceFiles()) {
+    const rel = sf.fileName.startsWith(ROOT) ? sf.fileName.slice(ROOT.length + 1) : sf.fileName;
+    if (sf.isDeclarationFile) {
+      const visitLib = (n: ts.Node): void => {
+        if (
+          (ts.isPropertySignature(n) ||
+            ts.isMethodSignature(n) ||
+            ts.isPropertyDeclaration(n) ||
+            ts.isMethodDeclaration(n) ||
+            ts.isGetAccessorDeclaration(n) ||
+            ts.isSetAccessorDeclaration(n)) &&
+          n.name &&
+          ts.isIdentifier(n.name)
+        )
+          keep(n.name.text, `declared by ${rel.split('/').slice(-2).join('/')}`);
+        ts.forEachChild(n, visitLib);
+      };
+      visitLib(sf);
+      continue;
+    }
+    if (rel === 'src/hal.ts')
+      for (const st of sf.statements) {
+        const sym =
+          'name' in st && st.name && ts.isIdentifier(st.name as ts.Node)
+            ? checker.getSymbolAtLocation(st.name as ts.Identifier)
+            : undefined;
+        if (!sym) continue;
+        if (ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st) || ts.isClassDeclaration(st))
+          keepType(checker.getDeclaredTypeOfSymbol(sym), 'the HAL (src/hal.ts)');
+        keepType(checker.getTypeOfSymbolAtLocation(sym, st), 'the HAL (src/hal.ts)');
+      }
+    const at = (n: ts.Node) => `${rel}:${sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1}`;
+    const visit = (n: ts.Node): void => {
+      if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) keep(n.text, `string at ${at(n)}`);
+      else if (ts.isPropertyAccessExpression(n)) {
+        const target = strip(n.expression);
+        if (ts.isIdentifier(target) && target.text === 'globalThis') keep(n.name.text, `globalThis at ${at(n)}`);
+      } else if (ts.isCallExpression(n)) {
+        const callee = n.expression;
+        if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression)) {
+          const obj = callee.expression.text;
+          const fn = callee.name.text;
+          if ((obj === 'JSON' && fn === 'stringify') || (obj === 'Object' && /^(keys|entries|values)$/.test(fn))) {
+            if (n.arguments[0]) keepType(checker.getTypeAtLocation(n.arguments[0]), `${obj}.${fn} at ${at(n)}`);
+          } else if (obj === 'JSON' && fn === 'parse') {
+            // The type the result is given: `JSON.parse(x) as T`, or the variable's declared type.
+            let p: ts.Node = n.parent;
+            while (ts.isParenthesizedExpression(p)) p = p.parent;
+            if (ts.isAsExpression(p)) keepType(checker.getTypeAtLocation(p), `JSON.parse at ${at(n)}`);
+            else if (ts.isVariableDeclaration(p) || ts.isBinaryExpression(p))
+              keepType(
+                checker.getTypeAtLocation(ts.isVariableDeclaration(p) ? p.name : p.left),
+                `JSON.parse at ${at(n)}`,
+              );
+          }
+        }
+      } else if (ts.isForInStatement(n)) keepType(checker.getTypeAtLocation(n.expression), `for…in at ${at(n)}`);
+      ts.forEachChild(n, visit);
+    };
+    visit(sf);
   }
-  for (const r of roots) {
-    for (let o: unknown = r; o && o !== Object.prototype; o = Object.getPrototypeOf(o))
-      for (const n of Object.getOwnPropertyNames(o)) names.add(n);
-    const proto = (r as { prototype?: unknown }).prototype;
-    for (let o: unknown = proto; o; o = Object.getPrototypeOf(o))
-      for (const n of Object.getOwnPropertyNames(o)) names.add(n);
+
+  for (const { what, text } of plainWords) for (const w of text.match(WORD) ?? []) keep(w, `word of ${what}`);
+  const rig: string[] = [];
+  for (const d of ['hw-sim', 'test', 'bench']) walk(join(ROOT, d), rig);
+  for (const p of rig) {
+    const text = readFileSync(p, 'utf8');
+    const rel = p.slice(ROOT.length + 1);
+    if (/^hw-sim\/[^/]*host[^/]*\.ts$/.test(rel)) for (const w of propertyNames(text)) keep(w, `used by ${rel}`);
+    else if (text.includes('saphir.'))
+      for (const m of text.matchAll(/`(?:[^`\\]|\\.)*`|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"/g))
+        if (m[0].includes('saphir.')) for (const w of m[0].match(WORD) ?? []) keep(w, `evaluated by ${rel}`);
   }
-  return names;
+  return kept;
 }
 
-let cached: RegExp | null | undefined;
-
-/** The `mangleProps` pattern of the firmware bundle, or null when there is nothing to shorten. */
-export function mangleProps(): RegExp | null {
-  if (cached !== undefined) return cached;
-  const files = [...tsFiles(join(ROOT, 'firmware')), ...tsFiles(join(ROOT, 'src'))];
-  const privates = new Set<string>();
-  const keep = builtinNames();
-  for (const n of [...EXPOSED, ...GLOBALS]) keep.add(n);
-  for (const f of BOUNDARY) for (const m of readFileSync(join(ROOT, f), 'utf8').matchAll(IDENT)) keep.add(m[0]);
-  for (const f of files) {
-    const text = readFileSync(f, 'utf8');
-    for (const m of text.matchAll(/\bprivate\s+(?:readonly\s+|static\s+|get\s+|set\s+)*([A-Za-z_$][\w$]*)/g))
-      privates.add(m[1]);
-    for (const m of text.matchAll(/\.([A-Za-z_$][\w$]*)/g)) privates.add(m[1]);
-    // Strings: a name quoted anywhere in the device code is kept whole.
-    for (const m of text.matchAll(/'([A-Za-z_$][\w$]*)'|"([A-Za-z_$][\w$]*)"|`([A-Za-z_$][\w$]*)`/g))
-      keep.add(m[1] ?? m[2] ?? m[3]);
-  }
-  const names = [...privates].filter((n) => !keep.has(n)).sort();
-  cached = names.length ? new RegExp(`^(?:${names.join('|')})$`) : null;
-  return cached;
+/** esbuild's `reserveProps` for these names. */
+export function reservePattern(names: Iterable<string>): RegExp {
+  const list = [...names].filter((n) => /^[A-Za-z_$][\w$]*$/.test(n)).map((n) => n.replace(/\$/g, '\\$'));
+  return new RegExp(`^(?:${list.sort().join('|')})$`);
 }
+
+/** Every property name is a candidate; `reserveProps` keeps the boundary ones. */
+export const MANGLE_ALL = /^[A-Za-z_$]/;
