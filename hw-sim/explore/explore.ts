@@ -426,6 +426,8 @@ function opsUpTo(ops: readonly Op[], step: number): number {
 export function scenarioYaml(s: Schedule, ops: readonly Op[], v: Violation): string {
   const { scenario } = toScenario(s, ops, resolveCode);
   const steps = scenario.steps.slice(0, v.step);
+  const last = steps[steps.length - 1];
+  if (v.withoutPress && last?.kind === 'scan') steps[steps.length - 1] = { ...last, during: undefined };
   const c = scenario.config!;
   const doc: Record<string, unknown> = {
     name: `explore seed ${s.seed} index ${s.index}: invariant ${v.invariant}`,

@@ -98,6 +98,8 @@ export interface Violation {
   message: string;
   /** What a replay checks right after that step (scenario steps, or none when a scenario cannot say it). */
   expect?: Step[];
+  /** The step is a scan whose key during it came after the verdict: the replay scans without the key. */
+  withoutPress?: boolean;
 }
 
 export class ViolationError extends Error {
@@ -297,8 +299,14 @@ export class Model {
   }
 
   observe(ob: Observation): void {
-    const fail = (invariant: number, message: string, expect?: Step[]): never => {
-      throw new ViolationError({ invariant, step: ob.index, message, expect });
+    const fail = (invariant: number, message: string, expect?: Step[], withoutPress?: boolean): never => {
+      throw new ViolationError({
+        invariant,
+        step: ob.index,
+        message,
+        expect,
+        ...(withoutPress ? { withoutPress } : {}),
+      });
     };
     const lang = this.lang;
     const { step, meta, screens } = ob;
@@ -411,10 +419,14 @@ export class Model {
             ]);
         } else if (!want.includes(got)) {
           const inv = got === 'win' && this.paid.has(key(step.ticket)) ? 1 : 3;
+          // A key during the scan that came after the verdict (it left another screen, paid nothing):
+          // the replay scans without it, so the verdict is still on screen for its check.
+          const keyAfter = !!step.during && paidAt.size === 0 && screens[screens.length - 1] !== lastScreen;
           fail(
             inv,
             `ticket ${key(step.ticket)} (${step.ticket.prize} €, emission ${step.ticket.emission}) shown ${got}, the model says ${want.join(' or ')}`,
             [expectFirst(lang, want)],
+            keyAfter,
           );
         } else if (got === 'win' && (lastScreen?.[1] ?? '').trim() !== key(step.ticket)) {
           fail(3, `GAGNANT shows ticket ${lastScreen?.[1]}, scanned ${key(step.ticket)}`);

@@ -63,7 +63,7 @@ export async function checkTeeth([defect, within, gates]: (typeof TEETH)[number]
  * (seed 'teeth', at most 60 operations, the camera-less clean bundle). Planted by patching hw-sim's
  * classes in this process, so the explorer runs on one thread here.
  */
-export const DEVICE_TEETH: [DeviceDefect, number][] = [['journal-mark-first', 15]];
+export const DEVICE_TEETH: [DeviceDefect, number][] = [['journal-mark-first', 20]];
 export type DeviceDefect = 'journal-mark-first';
 
 /** Plants `defect`; returns what takes it out again. */
