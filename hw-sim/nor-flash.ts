@@ -63,6 +63,17 @@ export interface NorFlashOptions {
   writeOnce?: Partition[];
 }
 
+/**
+ * A worn-out sector: the chip's status register reports the erase or program failed (E_FAIL / P_FAIL
+ * of SPI NOR). The bytes are left as a failed operation leaves them: some bits not cleared or not set.
+ */
+export class FlashFailure extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FlashFailure';
+  }
+}
+
 /** An erase or a second program of a write-once area (OTP): refused, the chip is unchanged. */
 export class WriteOnceError extends Error {
   constructor(message: string) {
@@ -113,6 +124,8 @@ export class NorFlash implements Flash {
   private cutRandom: Random;
   private readonly random: Random;
   readonly writeOnce: readonly Partition[];
+  /** Sectors that fail every erase and program (`markBad`). */
+  readonly bad = new Set<number>();
 
   constructor(opts: NorFlashOptions = {}) {
     this.size = opts.size ?? CHIP_SIZE;
@@ -184,6 +197,36 @@ export class NorFlash implements Flash {
     return this.bytes.subarray(offset, offset + byteLength);
   }
 
+  /** From now on, every erase and program touching `sector` fails (FlashFailure): a bad block. */
+  markBad(sector: number): void {
+    this.bad.add(sector);
+  }
+
+  /**
+   * Bit rot: `flips` programmed bits (0) anywhere in [offset, offset + length) read 1 from now on, as
+   * charge leaks out of cells over the years; seeded by `random`. Returns the byte offsets touched.
+   */
+  rot(flips: number, random: Random, offset = 0, length = this.size - offset): number[] {
+    this.check(offset, length);
+    const at: number[] = [];
+    for (let tries = 0; at.length < flips && tries < flips * 10000; tries++) {
+      const i = offset + Math.floor(random() * length);
+      const zeros = ~this.bytes[i] & 0xff;
+      if (zeros === 0) continue;
+      let bit = Math.floor(random() * 8);
+      while (!(zeros & (1 << bit))) bit = (bit + 1) & 7;
+      this.bytes[i] |= 1 << bit;
+      at.push(i);
+    }
+    return at;
+  }
+
+  private badIn(start: number, length: number): boolean {
+    for (let b = Math.floor(start / this.blockLength); b * this.blockLength < start + length; b++)
+      if (this.bad.has(b)) return true;
+    return false;
+  }
+
   write(bytes: Uint8Array, offset: number): void {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('flash write: bytes must be a Uint8Array');
     this.check(offset, bytes.length);
@@ -211,6 +254,11 @@ export class NorFlash implements Flash {
       this.counters.bytesWritten += done;
       this.lastCut = { op: 'write', offset, detail: `${done} of ${n} bytes programmed` };
       throw new PowerCut(`power cut while programming ${n} bytes at 0x${offset.toString(16)}`);
+    }
+    if (this.bad.size && this.badIn(offset, n)) {
+      // Some of the bits to clear stay set.
+      for (let i = 0; i < n; i++) this.bytes[offset + i] &= bytes[i] | Math.floor(this.random() * 256);
+      throw new FlashFailure(`flash: program failed at 0x${offset.toString(16)} (bad block)`);
     }
     for (let i = 0; i < n; i++) this.bytes[offset + i] &= bytes[i];
     this.counters.bytesWritten += n;
@@ -268,6 +316,11 @@ export class NorFlash implements Flash {
       }
       this.lastCut = { op: 'erase', offset: start, detail };
       throw new PowerCut(`power cut while erasing ${what}`);
+    }
+    if (this.bad.size && this.badIn(start, length)) {
+      // Some bits not set: the sector neither erased nor as it was.
+      for (let i = start; i < end; i++) this.bytes[i] |= Math.floor(this.random() * 256);
+      throw new FlashFailure(`flash: erase failed (${what}, bad block)`);
     }
     this.bytes.fill(0xff, start, end);
   }

@@ -66,6 +66,8 @@ const RESERVE = 2;
 const STEP_SCAN = 16;
 /** A sector without a valid header but with valid slots (a damaged header, an interrupted erase). */
 const ORPHAN = -2;
+/** A sector whose erase or program failed since the last scan: not used. */
+const BAD = -3;
 
 export class Ledger {
   readonly capacity: number;
@@ -427,26 +429,33 @@ export class Ledger {
     return this.index.find(h, (l) => l === loc) >= 0;
   }
 
-  /** Erases a free sector and stamps it as the new head. */
+  /**
+   * Erases a free sector and stamps it as the new head. A sector whose erase or header program fails
+   * (a bad block, reported by the chip) is skipped until the next scan: the next free one is tried.
+   */
   private openHead(): void {
-    let s = -1;
+    let err: unknown = new LedgerFull('ledger full: no free sector');
     // Round robin from the current head spreads the wear.
     for (let i = 1; i <= this.sectors; i++) {
-      const c = (this.head + i + this.sectors) % this.sectors;
-      if (this.seq[c] === FREE) {
-        s = c;
-        break;
+      const s = (this.head + i + this.sectors) % this.sectors;
+      if (this.seq[s] !== FREE) continue;
+      const seq = this.maxSeq + 1;
+      try {
+        this.flash.eraseBlock(s);
+        this.flash.write(encodeHeader(seq), s * this.bl);
+      } catch (e) {
+        this.seq[s] = BAD;
+        err = e;
+        continue;
       }
+      this.seq[s] = seq;
+      this.used[s] = 0;
+      this.live[s] = 0;
+      this.maxSeq = seq;
+      this.head = s;
+      return;
     }
-    if (s < 0) throw new LedgerFull('ledger full: no free sector');
-    this.flash.eraseBlock(s);
-    const seq = this.maxSeq + 1;
-    this.flash.write(encodeHeader(seq), s * this.bl);
-    this.seq[s] = seq;
-    this.used[s] = 0;
-    this.live[s] = 0;
-    this.maxSeq = seq;
-    this.head = s;
+    throw err;
   }
 
   /** Writes the slot of a new payment at the head. */
