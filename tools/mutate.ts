@@ -69,6 +69,13 @@ export const MUTATIONS: Mutation[] = [
     tests: ['ledger/mirror'],
   },
   {
+    file: 'src/ledger/ledger.ts',
+    name: 'a new head whose erase fails is not skipped',
+    find: '        this.seq[s] = BAD;\n        err = e;\n        continue;\n',
+    replace: '        throw e;\n',
+    tests: ['ledger/bad-blocks', 'firmware/bad-blocks'],
+  },
+  {
     file: 'firmware/app.ts',
     name: 'the boot mark ignores latestPaidAtMs',
     find: 'this.mark = Math.max(this.markStored, this.ledger.latestPaidAtMs);',
