@@ -1,69 +1,188 @@
-// Registry throughput: claims from 50 concurrent clients (PGlite, and PostgreSQL when a throwaway
-// cluster can start here), and a device's 10 000 offline payments pushed in batches.
+// Registry figures, measured as a fleet meets it: `saphir registry serve` in its own process (PGlite, and
+// PostgreSQL when a throwaway cluster can start here), clients in other processes (bench/registry-client.ts),
+// each device with its own enrolled key; a fifth of the claims contend for a ticket another device claims
+// at the same time (the conflict path, `already_paid`, measured apart). Then the flood of issue #30: 24
+// clients sending unauthenticated 500-code syncs while one device claims; and what such a request costs
+// the server (its CPU, from /metrics). A device's 10 000 offline payments pushed in batches.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openPglite, openPostgres, type Db } from '../src/node/registry/db.ts';
 import { RegistryStore } from '../src/node/registry/store.ts';
-import { serveRegistry } from '../src/node/registry/server.ts';
-import { postRegistry } from '../src/node/registry/client.ts';
+import { newNonce, postRegistry, postSigned } from '../src/node/registry/client.ts';
 import { MAX_BATCH } from '../src/registry/protocol.ts';
 import { testKeyRing } from '../src/sph1/keys.ts';
 import { ticketCode } from '../hw-sim/tickets.ts';
-import { dev } from '../test/registry/cases.ts';
+import { ownKey } from '../test/registry/cases.ts';
 import { postgresBin, startPostgres } from '../test/registry/pg-cluster.ts';
+import { serve } from '../test/registry/serve-cli.ts';
 import { startEmbeddedRegistry } from '../src/node/registry/embedded.ts';
 import { Simulator } from '../hw-sim/sim.ts';
 import { transmit } from '../hw-sim/scanners/index.ts';
+import type { ClientJob, ClientResult } from './registry-client.ts';
 import '../hw-sim/node-host.ts';
 
-const CLIENTS = 50;
-const CLAIMS = 2000;
+const PROCESSES = 4;
+const DEVICES_PER_PROCESS = 12;
+const CLAIMS_PER_DEVICE = 40;
+/** Every 5th claim of a device is of a ticket another device (in another process) claims at the same step. */
+const HOT_EVERY = 5;
+const FLOODERS = 24;
+const FLOOD_CLAIMS = 60;
 
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
-async function claims(db: Db, prefix: string): Promise<Record<string, number>> {
-  const store = new RegistryStore(db, { keys: testKeyRing() });
-  const srv = await serveRegistry(store);
-  const codes = Array.from({ length: CLAIMS }, (_, i) => ticketCode({ emission: 9, block: 1, number: i, prize: 30 }));
-  const lat: number[] = [];
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async (_, c) => {
-      while (next < CLAIMS) {
-        const i = next++;
-        const s = performance.now();
-        const r = await postRegistry(srv.url, 'claim', dev(`BENCH-${c}`), [{ code: codes[i], paid_at: Date.now() }], {
-          timeoutMs: 60_000,
-        });
-        if (!r.ok) throw new Error(JSON.stringify(r.body));
-        lat.push(performance.now() - s);
-      }
+/** Runs one client process; resolves with its result. */
+function client(job: ClientJob): { done: Promise<ClientResult>; kill(): void } {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(import.meta.dirname, 'registry-client.ts'), JSON.stringify(job)],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (b) => (out += b));
+  child.stderr.on('data', (b) => (err += b));
+  const done = new Promise<ClientResult>((resolve, reject) =>
+    child.on('close', (code, signal) => {
+      if (code === 0) resolve(JSON.parse(out) as ClientResult);
+      else if (signal) resolve({ latencies: {}, flooded: 0, startedAt: 0, endedAt: 0 });
+      else reject(new Error(`registry client exited ${code}: ${err}`));
     }),
   );
-  const s = (performance.now() - t0) / 1000;
-  lat.sort((a, b) => a - b);
-  // A device's 10 000 offline payments, pushed as the device does: batches, one after the other.
-  const sync = Array.from({ length: 10_000 }, (_, i) => ({
-    code: ticketCode({ emission: 9, block: 2, number: i, prize: 30 }),
-    paid_at: 1_790_000_000_000 + i,
-  }));
-  const t1 = performance.now();
-  for (let i = 0; i < sync.length; i += MAX_BATCH) {
-    const r = await postRegistry(srv.url, 'sync', dev('BENCH-SYNC'), sync.slice(i, i + MAX_BATCH), {
-      timeoutMs: 120_000,
-    });
-    if (!r.ok) throw new Error(JSON.stringify(r.body));
-  }
-  const syncS = (performance.now() - t1) / 1000;
-  await srv.close();
+  return { done, kill: () => child.kill('SIGTERM') };
+}
+
+const idOf = (d: number) => `BENCH-${String(d).padStart(3, '0')}`;
+
+async function enrol(db: Db, ids: string[]): Promise<void> {
+  const store = new RegistryStore(db, { keys: testKeyRing() });
+  for (const id of ids) await store.addDevice(id, ownKey(id).publicHex);
   await db.close();
-  return {
-    [`registry_claims_per_s_${prefix}`]: CLAIMS / s,
-    [`registry_claim_p50_ms_${prefix}`]: quantile(lat, 0.5),
-    [`registry_claim_p99_ms_${prefix}`]: quantile(lat, 0.99),
-    [`registry_sync_10k_s_${prefix}`]: syncS,
-  };
+}
+
+async function metric(url: string, name: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+}
+
+/** `serve` on this database, the devices enrolled first; `db` opens it (closed before serve starts). */
+async function claims(prefix: string, serveArgs: string[], db: () => Promise<Db>): Promise<Record<string, number>> {
+  const n = PROCESSES * DEVICES_PER_PROCESS;
+  await enrol(await db(), [...Array.from({ length: n }, (_, d) => idOf(d)), 'BENCH-SYNC']);
+  const srv = await serve([...serveArgs, '--rate-limit', '0']);
+  try {
+    const startAtMs = Date.now() + 8000;
+    const half = n / 2;
+    const jobs = Array.from({ length: PROCESSES }, (_, p) =>
+      client({
+        url: srv.url,
+        startAtMs,
+        devices: Array.from({ length: DEVICES_PER_PROCESS }, (_, i) => {
+          const d = p * DEVICES_PER_PROCESS + i;
+          const tickets = Array.from({ length: CLAIMS_PER_DEVICE }, (_, k) =>
+            // Devices d and d + n/2 (two processes apart) claim the same hot ticket at step k.
+            k % HOT_EVERY === 0 ? 100_000 + k * half + (d % half) : d * 1000 + k,
+          );
+          return { ...ownKey(idOf(d)), tickets };
+        }),
+      }),
+    );
+    const results = await Promise.all(jobs.map((j) => j.done));
+    const wall = (Math.max(...results.map((r) => r.endedAt)) - Math.min(...results.map((r) => r.startedAt))) / 1000;
+    const by = (k: string) => results.flatMap((r) => r.latencies[k] ?? []).sort((a, b) => a - b);
+    const granted = by('granted');
+    const already = by('already_paid');
+    const total = results.reduce((s, r) => s + Object.values(r.latencies).reduce((t, l) => t + l.length, 0), 0);
+    if (granted.length + already.length !== total)
+      throw new Error(`refused claims: ${JSON.stringify(Object.keys(results[0].latencies))}`);
+    const hot = (n * CLAIMS_PER_DEVICE) / HOT_EVERY / 2;
+    if (already.length !== hot) throw new Error(`${already.length} already_paid, expected ${hot}`);
+    // A device's 10 000 offline payments, pushed as the device does: batches, one after the other.
+    const sync = Array.from({ length: 10_000 }, (_, i) => ({
+      code: ticketCode({ emission: 9, block: 2, number: i, prize: 30 }),
+      paid_at: 1_790_000_000_000 + i,
+    }));
+    const t1 = performance.now();
+    for (let i = 0; i < sync.length; i += MAX_BATCH) {
+      const r = await postRegistry(srv.url, 'sync', ownKey('BENCH-SYNC'), sync.slice(i, i + MAX_BATCH), {
+        timeoutMs: 120_000,
+      });
+      if (!r.ok) throw new Error(JSON.stringify(r.body));
+    }
+    const syncS = (performance.now() - t1) / 1000;
+    const all = [...granted, ...already].sort((a, b) => a - b);
+    return {
+      [`registry_claims_per_s_${prefix}`]: total / wall,
+      [`registry_claim_p50_ms_${prefix}`]: quantile(all, 0.5),
+      [`registry_claim_p99_ms_${prefix}`]: quantile(all, 0.99),
+      [`registry_conflict_p50_ms_${prefix}`]: quantile(already, 0.5),
+      [`registry_conflict_p99_ms_${prefix}`]: quantile(already, 0.99),
+      [`registry_sync_10k_s_${prefix}`]: syncS,
+    };
+  } finally {
+    await srv.stop();
+  }
+}
+
+/**
+ * Issue #30's flood: 24 clients (two processes) post well-formed 500-code syncs under an enrolled id
+ * with a signature that is not its key, as fast as they can, while one device (a third process) claims
+ * one ticket after another. And the CPU an unauthenticated request costs the server, alone.
+ */
+async function flood(prefix: string, serveArgs: string[], db: () => Promise<Db>): Promise<Record<string, number>> {
+  await enrol(await db(), ['FLOOD-VICTIM', 'GENUINE']);
+  const srv = await serve([...serveArgs]);
+  try {
+    const bad = {
+      kind: 'sync' as const,
+      device_id: 'FLOOD-VICTIM',
+      sent_at: Date.now(),
+      payments: Array.from({ length: 500 }, (_, i) => ({
+        code: ticketCode({ emission: 9, block: 3, number: i, prize: 30 }),
+        paid_at: Date.now(),
+      })),
+      signature: 'ab'.repeat(64),
+    };
+    const ALONE = 200;
+    const cpu0 = await metric(srv.url, 'process_cpu_seconds_total');
+    for (let i = 0; i < ALONE; i++) {
+      const r = await postSigned(srv.url, { ...bad, nonce: newNonce() });
+      if (r.status !== 401) throw new Error(`flood request answered ${r.status}`);
+    }
+    const cpu1 = await metric(srv.url, 'process_cpu_seconds_total');
+    const startAtMs = Date.now() + 8000;
+    const floodJob = { floodAs: 'FLOOD-VICTIM', untilMs: startAtMs + 600_000, loops: FLOODERS / 2 };
+    const flooders = [0, 1].map(() => client({ url: srv.url, startAtMs, flood: floodJob }));
+    // The genuine device starts once the flood runs.
+    const genuine = client({
+      url: srv.url,
+      startAtMs: startAtMs + 2000,
+      devices: [{ ...ownKey('GENUINE'), tickets: Array.from({ length: FLOOD_CLAIMS }, (_, i) => 500_000 + i) }],
+    });
+    const refused0 = await new Promise<number>((r) =>
+      setTimeout(() => r(metric(srv.url, 'saphir_registry_refused_total')), startAtMs + 2000 - Date.now()),
+    );
+    const g = await genuine.done;
+    const refused1 = await metric(srv.url, 'saphir_registry_refused_total');
+    for (const f of flooders) f.kill();
+    await Promise.all(flooders.map((f) => f.done));
+    const lat = (g.latencies.granted ?? []).sort((a, b) => a - b);
+    if (lat.length !== FLOOD_CLAIMS) throw new Error(`genuine claims: ${JSON.stringify(Object.keys(g.latencies))}`);
+    return {
+      [`registry_unauth_cpu_ms_${prefix}`]: ((cpu1 - cpu0) * 1000) / ALONE,
+      [`registry_flood_claim_p50_ms_${prefix}`]: quantile(lat, 0.5),
+      [`registry_flood_claim_p99_ms_${prefix}`]: quantile(lat, 0.99),
+      [`registry_flood_refused_per_s_${prefix}`]: (refused1 - refused0) / ((g.endedAt - g.startedAt) / 1000),
+    };
+  } finally {
+    await srv.stop();
+  }
 }
 
 /**
@@ -102,13 +221,21 @@ async function onlineScanToPaid(): Promise<Record<string, number>> {
 
 export default async function (): Promise<Record<string, number>> {
   const out = await onlineScanToPaid();
-  Object.assign(out, await claims(await openPglite(), 'pglite'));
+  const tmp = mkdtempSync(join(tmpdir(), 'saphir-regbench-'));
+  try {
+    Object.assign(out, await claims('pglite', ['--db', join(tmp, 'a')], () => openPglite(join(tmp, 'a'))));
+    Object.assign(out, await flood('pglite', ['--db', join(tmp, 'b')], () => openPglite(join(tmp, 'b'))));
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
   if (postgresBin()) {
-    const cluster = await startPostgres();
-    try {
-      Object.assign(out, await claims(await openPostgres(cluster.url, CLIENTS), 'postgres'));
-    } finally {
-      cluster.stop();
+    for (const run of [claims, flood]) {
+      const cluster = await startPostgres();
+      try {
+        Object.assign(out, await run('postgres', ['--postgres', cluster.url], () => openPostgres(cluster.url, 2)));
+      } finally {
+        cluster.stop();
+      }
     }
   } else process.stderr.write('registry bench: PostgreSQL not installed (apt-get install postgresql): PGlite only\n');
   return out;

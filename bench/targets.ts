@@ -23,6 +23,11 @@ export const TARGETS: Record<string, ['<=' | '>=', number]> = {
   qr_corpus_wrong_text: ['<=', 0],
   qr_corpus_ms_per_image: ['<=', 26],
   explore_schedules_per_s: ['>=', 20],
+  // Issue #30 item 4: what an unauthenticated request costs the server, and a genuine claim under the flood.
+  registry_unauth_cpu_ms_pglite: ['<=', 1],
+  registry_unauth_cpu_ms_postgres: ['<=', 1],
+  registry_flood_claim_p99_ms_pglite: ['<=', 1000],
+  registry_flood_claim_p99_ms_postgres: ['<=', 1000],
   explore_violations: ['<=', 0],
   fleet_violations: ['<=', 0],
   flash_efficiency_115200: ['>=', 0.95],
