@@ -72,7 +72,11 @@ async function metric(url: string, name: string): Promise<number> {
 }
 
 /** `serve` on this database, the devices enrolled first; `db` opens it (closed before serve starts). */
-async function claims(prefix: string, serveArgs: string[], db: () => Promise<Db>): Promise<Record<string, number>> {
+export async function claims(
+  prefix: string,
+  serveArgs: string[],
+  db: () => Promise<Db>,
+): Promise<Record<string, number>> {
   const n = PROCESSES * DEVICES_PER_PROCESS;
   await enrol(await db(), [...Array.from({ length: n }, (_, d) => idOf(d)), 'BENCH-SYNC']);
   const srv = await serve([...serveArgs, '--rate-limit', '0']);
@@ -135,7 +139,11 @@ async function claims(prefix: string, serveArgs: string[], db: () => Promise<Db>
  * with a signature that is not its key, as fast as they can, while one device (a third process) claims
  * one ticket after another. And the CPU an unauthenticated request costs the server, alone.
  */
-async function flood(prefix: string, serveArgs: string[], db: () => Promise<Db>): Promise<Record<string, number>> {
+export async function flood(
+  prefix: string,
+  serveArgs: string[],
+  db: () => Promise<Db>,
+): Promise<Record<string, number>> {
   await enrol(await db(), ['FLOOD-VICTIM', 'GENUINE']);
   const srv = await serve([...serveArgs]);
   try {
