@@ -23,12 +23,14 @@ import { checkCode } from '../src/sph1/check.ts';
 import { deviceVerify, prepareVerify } from './verify.ts';
 import { provisionedKeys } from './trust.ts';
 import { fromHex, toHex } from '../src/hex.ts';
+import { utf8Encode } from '../src/utf8.ts';
 import { Outbox, type OutboxEntry } from '../src/registry/outbox.ts';
 import {
-  DEV_DEVICE_PUBLIC_KEY_HEX,
+  answerText,
   signedBytes,
   type PaymentResult,
   type RegistryRequest,
+  type TicketRef,
 } from '../src/registry/protocol.ts';
 import type { KeyRing } from '../src/sph1/keys.ts';
 import type { TicketId } from '../src/sph1/body.ts';
@@ -129,9 +131,15 @@ export class App {
   private net: Network | null = null;
   private deviceKey: DeviceKey | null = null;
   private outbox: Outbox | null = null;
-  private inflight: { id: number; kind: 'claim' } | { id: number; kind: 'sync'; entries: OutboxEntry[] } | null = null;
+  /** The request out: its tickets (a claim's one, a sync's outbox entries) and nonce check the answer. */
+  private inflight: { id: number; nonce: string; kind: 'claim' | 'sync'; entries: OutboxEntry[] | TicketRef[] } | null =
+    null;
   private nextSyncAt = 0;
   private nonceCount = 0;
+  /** This boot's nonce prefix, above every earlier boot's (on flash as the time mark before first use). */
+  private nonceBase = 0;
+  /** The registry's public key (OTP): every answer must carry its signature. */
+  private rKey!: Uint8Array;
   private lastCode = '';
   /** The receipt printer, when the device has one; the last receipt printed (reprint: 0 then OK). */
   private printer: Printer | null = null;
@@ -336,10 +344,12 @@ export class App {
   private openRegistry(): void {
     const d = this.dev;
     if (!this.config.registryUrl) return;
-    if (!d.Network || !d.DeviceKey) {
-      this.log.write('registry: configured, but this device has no network: payments stay local');
+    const rk = d.identity.registryKey;
+    if (!d.Network || !d.DeviceKey || !rk) {
+      this.log.write('registry: no network or key: payments stay local');
       return;
     }
+    this.rKey = fromHex(rk);
     try {
       this.outbox = Outbox.open(new d.Flash({ partition: 'outbox' }));
     } catch (e) {
@@ -347,11 +357,8 @@ export class App {
       return;
     }
     this.deviceKey = new d.DeviceKey({});
-    const pub = toHex(this.deviceKey.publicKey);
-    this.log.write(
-      `registry: device key ${pub.slice(0, 16)}…` +
-        (pub === DEV_DEVICE_PUBLIC_KEY_HEX ? ', the published DEVELOPMENT key: a development fleet only' : ''),
-    );
+    // Its first 16 hex digits (the host, `saphir sim`, says when it is the published development key).
+    this.log.write(`registry: device key ${toHex(this.deviceKey.publicKey).slice(0, 16)}…`);
     const net: Network = new d.Network({
       url: this.config.registryUrl,
       onReadable: () =>
@@ -360,7 +367,7 @@ export class App {
         }),
     });
     this.net = net;
-    this.log.write(`registry: ${this.config.registryUrl}, ${this.outbox.pending.length} offline payments to send`);
+    this.log.write(`registry: ${this.config.registryUrl}, ${this.outbox.pending.length} to send`);
   }
 
   private openInputs(): void {
@@ -573,37 +580,61 @@ export class App {
 
   // --- the fleet registry ------------------------------------------------------------------------
 
-  private request(kind: 'claim' | 'sync', payments: { code: string; paid_at: number }[]): number {
-    const now = Math.floor(this.rtc.now());
-    this.nonceCount++;
-    // Unique per device: the time, the uptime and a counter (the registry refuses a nonce seen before).
-    const nonce = `${now.toString(36)}-${this.mono.now().toString(36)}-${this.nonceCount.toString(36)}`;
+  private request(
+    kind: 'claim' | 'sync',
+    payments: { code: string; paid_at: number }[],
+  ): { id: number; nonce: string } {
+    // Trusted time, not the RTC (a clock set back must not make every request stale).
+    const now = Math.floor(this.trustedNow());
+    if (!this.nonceBase) {
+      // Above every nonce of an earlier boot, and on flash before it is used: a power cut replays none.
+      this.nonceBase = Math.max(now, this.markStored + 1);
+      this.storeMark(this.nonceBase);
+    }
+    const nonce = `${this.nonceBase}-${++this.nonceCount}`;
     this.lastNonce = nonce;
     const req: RegistryRequest = { kind, device_id: this.deviceId, nonce, sent_at: now, payments };
     const body = JSON.stringify({ ...req, signature: toHex(this.deviceKey!.sign(signedBytes(req))) });
-    return this.net!.request(`/v1/${kind}`, body, this.config.registryTimeoutMs);
+    return { id: this.net!.request(`/v1/${kind}`, body, this.config.registryTimeoutMs), nonce };
   }
 
   /** OK on a payable win with a registry: ask it first; its answer (or its silence) decides. */
   private claim(v: Extract<Verdict, { kind: 'win' }>, code: string): void {
-    const id = this.request('claim', [{ code, paid_at: Math.floor(this.trustedNow()) }]);
-    this.inflight = { id, kind: 'claim' };
+    const r = this.request('claim', [{ code, paid_at: Math.floor(this.trustedNow()) }]);
+    this.inflight = { ...r, kind: 'claim', entries: [v.ticket] };
     this.display.show(checkingScreen(v.prizeEur, this.lang));
     this.state = { kind: 'claiming', verdict: v, code, until: this.mono.now() + this.config.registryTimeoutMs + 1000 };
+  }
+
+  /** Whether `j` is the registry's signed answer to request `f`, a result a ticket in `f`'s order. */
+  private authentic(j: { results: PaymentResult[]; signature?: unknown }, f: { nonce: string; entries: TicketRef[] }) {
+    try {
+      const rs = j.results;
+      if (rs.some((x, i) => x.result !== 'invalid' && ticketLine(x.ticket) !== ticketLine(f.entries[i]))) return false;
+      const text = utf8Encode(answerText({ device_id: this.deviceId, nonce: f.nonce }, rs));
+      return deviceVerify(fromHex(j.signature as string), text, this.rKey);
+    } catch {
+      return false;
+    }
   }
 
   private onAnswer(r: NetworkResponse): void {
     const f = this.inflight;
     if (!f || r.id !== f.id) return; // an answer to a request given up on
     this.inflight = null;
+    const s = this.state;
     let results: PaymentResult[] | null = null;
     let error = '';
     if (r.status === 200) {
+      let j: { results?: PaymentResult[] } | null = null;
       try {
-        const j = JSON.parse(r.body) as { results?: PaymentResult[] };
-        if (j && Array.isArray(j.results)) results = j.results;
+        j = JSON.parse(r.body);
       } catch {
         // not JSON: handled as no answer below
+      }
+      if (j && Array.isArray(j.results)) {
+        if (this.authentic(j as { results: PaymentResult[] }, f)) results = j.results;
+        else error = 'forged';
       }
     } else if (r.status >= 400 && r.status < 500) {
       try {
@@ -612,11 +643,17 @@ export class App {
         error = String(r.status);
       }
     }
-    if (f.kind === 'sync') return this.onSynced(f.entries, results, error || (results ? '' : `status ${r.status}`));
-    const s = this.state;
+    if (f.kind === 'sync')
+      return this.onSynced(f.entries as OutboxEntry[], results, error || (results ? '' : `status ${r.status}`));
     if (s.kind !== 'claiming') return;
     const got = results && results.length === 1 ? results[0] : null;
-    if (got && got.result === 'granted') return this.pay(s.verdict, false, this.lastNonce);
+    if (got && got.result === 'granted') {
+      // Two-phase: the outbox entry is the confirmation, pushed by the next sync (retried until heard).
+      // A full outbox throws here: not paid, since the registry could never hear it was.
+      this.queue(s.verdict, s.code);
+      this.nextSyncAt = 0;
+      return this.pay(s.verdict, false, this.lastNonce);
+    }
     if (got && got.result === 'already_paid') {
       this.log.write(`registry: ${ticketLine(s.verdict.ticket)} already paid by ${got.by.device_id}`);
       return this.showVerdict({
@@ -631,28 +668,33 @@ export class App {
       });
     }
     if (got || error) {
-      // The registry heard us and said no (the ticket, or this device): never paid offline then.
+      // The registry heard us and said no (the ticket, or this device), or an answer it did not sign
+      // came: never paid offline then (whoever forged it would choose that).
       const why = got && got.result === 'invalid' ? got.reason : error;
       this.log.write(`registry refused the claim: ${why}`);
-      return this.shown(errorScreen(this.lang, TEXT[this.lang].refused), 'refused');
+      return this.shown(errorScreen(this.lang, TEXT[this.lang][error === 'forged' ? error : 'refused']), 'refused');
     }
     this.offline(s.verdict, s.code, `status ${r.status}`);
+  }
+
+  /** Onto the outbox, before the ledger: a cut between the two leaves an entry the sync drops. */
+  private queue(v: Extract<Verdict, { kind: 'win' }>, code: string): void {
+    const t = v.ticket;
+    this.outbox!.add({
+      emission: t.emission,
+      block: t.block,
+      number: t.number,
+      paidAtMs: Math.floor(this.trustedNow()),
+      code,
+    });
   }
 
   /** No answer from the registry: pay offline up to the offline limit, else not now. */
   private offline(v: Extract<Verdict, { kind: 'win' }>, code: string, why: string): void {
     this.log.write(`registry: no answer (${why})`);
     if (v.prizeEur <= this.config.offlineLimitEur) {
-      const t = v.ticket;
       try {
-        // The outbox first: a cut between the two leaves an entry the sync drops (no ledger record).
-        this.outbox!.add({
-          emission: t.emission,
-          block: t.block,
-          number: t.number,
-          paidAtMs: Math.floor(this.trustedNow()),
-          code,
-        });
+        this.queue(v, code);
         return this.pay(v, true);
       } catch (e) {
         this.log.write(`outbox: ${messageOf(e)}`);
@@ -664,7 +706,8 @@ export class App {
   /** Pushes offline payments while some wait, the device is idle and nothing else is asked. */
   private sync(now: number): void {
     const box = this.outbox;
-    if (!box || !this.net || this.inflight || this.state.kind !== 'ready' || now < this.nextSyncAt) return;
+    const k = this.state.kind;
+    if (!box || !this.net || this.inflight || (k !== 'ready' && k !== 'shown') || now < this.nextSyncAt) return;
     const batch: OutboxEntry[] = [];
     const unpaid: OutboxEntry[] = [];
     for (const e of box.pending) {
@@ -678,11 +721,11 @@ export class App {
     }
     if (!batch.length) return;
     this.nextSyncAt = now + this.config.syncIntervalMs;
-    const id = this.request(
+    const r = this.request(
       'sync',
       batch.map((e) => ({ code: e.code, paid_at: e.paidAtMs })),
     );
-    this.inflight = { id, kind: 'sync', entries: batch };
+    this.inflight = { ...r, kind: 'sync', entries: batch };
   }
 
   private onSynced(entries: OutboxEntry[], results: PaymentResult[] | null, error: string): void {

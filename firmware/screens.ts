@@ -38,6 +38,7 @@ interface Words {
   payLater: string;
   networkDown: string;
   refused: string;
+  forged: string;
   toSend: string;
   clockAhead: string;
   clockKeys: string;
@@ -80,6 +81,7 @@ export const TEXT: Record<Lang, Words> = {
     payLater: 'payer plus tard',
     networkDown: 'réseau indisponible',
     refused: 'refusé par le registre',
+    forged: 'réponse non signée',
     toSend: 'à transmettre',
     clockAhead: 'HORLOGE EN AVANCE',
     clockKeys: 'OK valider C refuser',
@@ -120,6 +122,7 @@ export const TEXT: Record<Lang, Words> = {
     payLater: 'pay later',
     networkDown: 'network unavailable',
     refused: 'refused by the registry',
+    forged: 'answer not signed',
     toSend: 'to send',
     clockAhead: 'CLOCK JUMPED AHEAD',
     clockKeys: 'OK accept  C refuse',

@@ -59,6 +59,7 @@ export interface PeripheralOptions {
     confirm(): void;
     ticketKeys?: string;
     production?: boolean;
+    registryKey?: string;
   };
   events?: DeviceEvents;
   rows?: number;
@@ -193,6 +194,9 @@ export class Peripherals {
       },
       get production() {
         return o.identity.production;
+      },
+      get registryKey() {
+        return o.identity.registryKey;
       },
     };
     const device: Device = {

@@ -22,8 +22,25 @@ export interface SentRecord {
 /** `answer(afterMs, status, body)` schedules the answer the firmware will read. */
 export type Answer = (afterMs: number, status: number, body: string) => void;
 
+/** An HTTP status and body. */
+export interface HttpAnswer {
+  status: number;
+  body: string;
+}
+
+/**
+ * A man in the middle (a proxy, or a fake registry on the shop's network): sees each request and the
+ * registry's answer, and gives the answer the device reads. `forward: false`: the request never reaches
+ * the registry (`answer` is then status 0). See hw-sim/attacker.ts.
+ */
+export interface Mitm {
+  forward?: boolean;
+  rewrite(path: string, request: string, answer: HttpAnswer): HttpAnswer;
+}
+
 export class SimNetwork {
   state: NetworkState = { up: true, latencyMs: 20, loss: 0 };
+  mitm: Mitm | null = null;
   readonly sent: SentRecord[] = [];
   private readonly http = simHost().http();
 
@@ -39,7 +56,9 @@ export class SimNetwork {
       this.record(url, 0);
       return answer(timeoutMs, 0, '');
     }
-    const r = this.http.post(url, body, timeoutMs);
+    const m = this.mitm;
+    let r = m && m.forward === false ? { status: 0, body: '' } : this.http.post(url, body, timeoutMs);
+    if (m) r = m.rewrite(url.replace(/^https?:\/\/[^/]+/, ''), body, r);
     const roundTrip = 2 * s.latencyMs;
     // Lost on the way back: the server acted, the device never knows.
     if (r.status === 0 || roundTrip >= timeoutMs || lost()) {

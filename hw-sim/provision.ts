@@ -6,10 +6,12 @@
 //   readTrust(chip) → Trust | { error }   a blank area is a development device (development keys);
 //       a damaged record is an error: the device then trusts nothing (it must not fall back to dev keys).
 //
-// Record: 'PRV1' · version u8 · flags u8 (bit 0 production, bit 1 device key) · ticket key count u8 · 0 ·
-// board id u32 · device id (16 bytes, ASCII, 0-padded) · firmware key (32) · technician key (32) ·
-// count × (key id u8 · key 32) · [device key: public key (32) · private seed (32)] · CRC-32 of all
-// before. Little-endian. Without bit 1 the device signs with the published development device key.
+// Record: 'PRV1' · version u8 · flags u8 (bit 0 production, bit 1 device key, bit 2 registry key) ·
+// ticket key count u8 · 0 · board id u32 · device id (16 bytes, ASCII, 0-padded) · firmware key (32) ·
+// technician key (32) · count × (key id u8 · key 32) · [device key: public key (32) · private seed (32)]
+// · [registry public key (32)] · CRC-32 of all before. Little-endian. Without bit 1 the device signs
+// with the published development device key; without bit 2 it trusts the published development
+// registry key (answers any development registry signs).
 //
 // The device key's seed stands for the key slot of the device's secure element: the firmware never
 // reads it (the DeviceKey HAL signs and hands out the public key only); the factory, or this model of
@@ -26,7 +28,11 @@ import type { TrustReport } from '../src/service/protocol.ts';
 import type { NorChip } from './bootloader.ts';
 import { publicKeyProblem } from '../src/crypto/device-rules.ts';
 import { publicKeyOf } from '../src/crypto/ed25519.ts';
-import { DEV_DEVICE_PUBLIC_KEY_HEX, DEV_DEVICE_SEED_HEX } from '../src/registry/protocol.ts';
+import {
+  DEV_DEVICE_PUBLIC_KEY_HEX,
+  DEV_DEVICE_SEED_HEX,
+  DEV_REGISTRY_PUBLIC_KEY_HEX,
+} from '../src/registry/protocol.ts';
 
 /** The device's own Ed25519 key (registry requests): `seed` is the secure element's, never the firmware's. */
 export interface DeviceKeyPair {
@@ -47,6 +53,8 @@ export interface Trust {
   provisioned: boolean;
   /** The device's registry key; the published development device key unless one was provisioned. */
   deviceKey: DeviceKeyPair;
+  /** The public key that signs the fleet registry's answers; the published development one by default. */
+  registryKey: Uint8Array;
 }
 
 const MAGIC = 0x31565250; // 'PRV1'
@@ -63,6 +71,7 @@ export function devTrust(): Trust {
     production: false,
     provisioned: false,
     deviceKey: devDeviceKey(),
+    registryKey: fromHex(DEV_REGISTRY_PUBLIC_KEY_HEX),
   };
 }
 
@@ -112,11 +121,14 @@ export function encodeTrust(t: Omit<Trust, 'provisioned'>): Uint8Array {
   const dk = t.deviceKey && !isDevDeviceKey(t.deviceKey.publicKey) ? t.deviceKey : null;
   if (dk && toHex(publicKeyOf(dk.seed)) !== toHex(dk.publicKey))
     throw new RangeError('device key: the public key is not the seed’s');
-  const b = new Uint8Array(FIXED + 33 * n + (dk ? 64 : 0) + 4);
+  // The development registry key is the default too.
+  const rk = t.registryKey && toHex(t.registryKey) !== DEV_REGISTRY_PUBLIC_KEY_HEX ? t.registryKey : null;
+  if (rk && rk.length !== 32) throw new RangeError('registry key: 32 bytes');
+  const b = new Uint8Array(FIXED + 33 * n + (dk ? 64 : 0) + (rk ? 32 : 0) + 4);
   const dv = new DataView(b.buffer);
   dv.setUint32(0, MAGIC, true);
   b[4] = 1;
-  b[5] = (t.production ? 1 : 0) | (dk ? 2 : 0);
+  b[5] = (t.production ? 1 : 0) | (dk ? 2 : 0) | (rk ? 4 : 0);
   b[6] = n;
   dv.setUint32(8, t.boardId >>> 0, true);
   for (let i = 0; i < t.deviceId.length; i++) b[12 + i] = t.deviceId.charCodeAt(i);
@@ -135,6 +147,10 @@ export function encodeTrust(t: Omit<Trust, 'provisioned'>): Uint8Array {
     b.set(dk.seed, at + 32);
     at += 64;
   }
+  if (rk) {
+    b.set(rk, at);
+    at += 32;
+  }
   dv.setUint32(at, crc32(b.subarray(0, at)), true);
   return b;
 }
@@ -146,7 +162,8 @@ export function decodeTrust(b: Uint8Array): Trust | { error: string; blank: bool
     return { error: 'provisioning record damaged', blank: false };
   const n = b[6];
   const withKey = (b[5] & 2) === 2;
-  const end = FIXED + 33 * n + (withKey ? 64 : 0);
+  const withRegistry = (b[5] & 4) === 4;
+  const end = FIXED + 33 * n + (withKey ? 64 : 0) + (withRegistry ? 32 : 0);
   if (n > MAX_TICKET_KEYS || end + 4 > b.length || dv.getUint32(end, true) !== crc32(b.subarray(0, end))) {
     return { error: 'provisioning record damaged', blank: false };
   }
@@ -156,6 +173,8 @@ export function decodeTrust(b: Uint8Array): Trust | { error: string; blank: bool
   for (let i = 0, at = FIXED; i < n; i++, at += 33) ticketKeys.set(b[at], b.slice(at + 1, at + 33));
   const k = FIXED + 33 * n;
   const deviceKey = withKey ? { publicKey: b.slice(k, k + 32), seed: b.slice(k + 32, k + 64) } : devDeviceKey();
+  const r = k + (withKey ? 64 : 0);
+  const registryKey = withRegistry ? b.slice(r, r + 32) : fromHex(DEV_REGISTRY_PUBLIC_KEY_HEX);
   return {
     firmwareKey: b.slice(28, 60),
     techKey: b.slice(60, 92),
@@ -165,6 +184,7 @@ export function decodeTrust(b: Uint8Array): Trust | { error: string; blank: bool
     production: (b[5] & 1) === 1,
     provisioned: true,
     deviceKey,
+    registryKey,
   };
 }
 
@@ -189,6 +209,7 @@ export function provisionTrust(chip: NorChip, t: Partial<Omit<Trust, 'provisione
   for (const [name, k] of [
     ['firmware key', full.firmwareKey],
     ['technician key', full.techKey],
+    ['registry key', full.registryKey],
     ...[...full.ticketKeys].map(([id, k]) => [`ticket key ${id}`, k] as const),
   ] as const) {
     const problem = publicKeyProblem(k);
@@ -201,6 +222,7 @@ export function provisionTrust(chip: NorChip, t: Partial<Omit<Trust, 'provisione
     if (!('error' in now)) full.deviceKey = now.deviceKey;
     else if (full.production) full.deviceKey = deviceKeyOf(crypto.getRandomValues(new Uint8Array(32)));
   }
+  if (!t.registryKey && !('error' in now)) full.registryKey = now.registryKey;
   const bytes = encodeTrust(full);
   if (!('error' in now)) {
     if (toHex(encodeTrust(now)) === toHex(bytes)) return now;

@@ -116,6 +116,11 @@ export interface SimOptions {
    * key for a production device, the published development device key otherwise.
    */
   deviceSeedHex?: string;
+  /**
+   * The fleet registry's public key (it signs every answer), provisioned with the other trust anchors
+   * at the first boot. Default: what the chip holds; on a blank chip, the published development one.
+   */
+  registryKey?: Uint8Array;
   /** The ledger partition cut to its first N sectors (opening a ledger reads all of it: tests stay quick); default all. */
   ledgerSectors?: number;
   /**
@@ -190,11 +195,12 @@ export class Simulator {
   readonly printer: SimPrinter | undefined;
 
   constructor(o: SimOptions = {}) {
-    if (o.firmwareKey || o.techKey || o.production !== undefined || o.deviceSeedHex) {
+    if (o.firmwareKey || o.techKey || o.production !== undefined || o.deviceSeedHex || o.registryKey) {
       const p: Partial<Omit<Trust, 'provisioned'>> = {};
       if (o.firmwareKey) p.firmwareKey = o.firmwareKey;
       if (o.techKey) p.techKey = o.techKey;
       if (o.deviceSeedHex) p.deviceKey = deviceKeyOf(fromHex(o.deviceSeedHex));
+      if (o.registryKey) p.registryKey = o.registryKey;
       p.production = o.production ?? impliesProduction(o.firmwareKey);
       this.provisionWith = p;
     }
@@ -334,6 +340,7 @@ export class Simulator {
       // Provisioned ticket keys win over the configuration's (firmware/trust.ts).
       ticketKeys: trust.provisioned ? [...trust.ticketKeys].map(([id, k]) => `${id}:${toHex(k)}`).join(',') : undefined,
       production: trust.production,
+      registryKey: toHex(trust.registryKey),
     };
     const periph = new Peripherals({
       scheduler: this.scheduler,

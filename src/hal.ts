@@ -176,6 +176,11 @@ export interface Identity {
    * on a device provisioned with none (the configuration's keys are used).
    */
   readonly ticketKeys?: string;
+  /**
+   * The fleet registry's Ed25519 public key, hex, provisioned in the write-once area: every registry
+   * answer must be signed by it. Absent: the device has no registry link.
+   */
+  readonly registryKey?: string;
   /** Provisioned as a production device. */
   readonly production?: boolean;
 }

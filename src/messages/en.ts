@@ -433,6 +433,13 @@ export const en = {
     perDevice: 'per device',
     perDay: 'per day',
     notSeen: (d: number) => `devices not seen for ${d} days`,
+    regrants: (n: number) => `regrants (a device asking again for a ticket it paid: rolled back or cloned): ${n}`,
+    regrantLine: (c: Record<string, unknown>, paid: string, asked: string) =>
+      `  ticket ${c.emission}/${c.block}/${c.number}: paid by ${c.device_id} at ${paid}, asked again by it at ${asked}`,
+    registryKey: (pub: string, dev: boolean) =>
+      dev
+        ? `WARNING: answers signed with the published DEVELOPMENT registry key (anyone can forge them): --registry-key for a real fleet`
+        : `answers signed with registry key ${pub}`,
     conflictLine: (c: Record<string, unknown>, first: string, paid: string) =>
       `  ticket ${c.emission}/${c.block}/${c.number} (€${c.prize_eur}): paid by ${c.first_device_id} at ${first}, then offline by ${c.device_id} at ${paid}`,
     stopping: 'registry stopping',
@@ -446,11 +453,13 @@ export const en = {
     deviceId: (id: string) => `device id '${id}': 1 to 16 printable ASCII characters, no space`,
     pubkey: (v: string) => `PUBKEY '${v}': 64 hex digits (an Ed25519 public key), or a file holding them`,
     already: (id: string) => `device ${id} is already enrolled`,
-    keyOnlyServe: '--key, --production and --rate-limit are options of registry serve',
+    keyOnlyServe: '--key, --registry-key, --production and --rate-limit are options of registry serve',
     devKeyEnrol: (id: string) =>
       `${id}: this is the published DEVELOPMENT device key (anyone can sign with it): never enrolled. ` +
       `Give the device its own key (a production device makes one; saphir sim prints it, or --device-key FILE). ` +
       `A development registry accepts the published key without enrolment while no device is enrolled.`,
+    registrySeed: (arg: string) =>
+      `--registry-key: ${arg} is not the registry's seed (64 hex digits, or a file {"seed_hex": "…"}): a public key cannot sign`,
     productionNeedsKey:
       '--production needs the production ticket key: --key HEX|FILE (a production registry never trusts the published test key)',
     testKeyInProduction: (where: string) =>
@@ -610,7 +619,7 @@ Lists the serial ports of this computer (read from /sys/class/tty and /dev/seria
 USB VID:PID, serial number, and, when a SAPHIR device answers IDENTIFY within --timeout (default
 300 ms) at --baud (default 115200), its device id and running version. --port adds a port the system
 does not list (a pseudo-terminal). Exit 0 (also when there are none), 2 on a usage error.`,
-    registry: `usage: saphir registry serve [--db DIR | --postgres URL] [--port N] [--host H] [--key HEX|FILE]… [--production] [--rate-limit N]
+    registry: `usage: saphir registry serve [--db DIR | --postgres URL] [--port N] [--host H] [--key HEX|FILE]… [--registry-key HEX|FILE] [--production] [--rate-limit N]
        saphir registry devices add ID PUBKEY [--db DIR | --postgres URL]
        saphir registry devices list [--json] [--db DIR | --postgres URL]
        saphir registry devices revoke ID [--db DIR | --postgres URL]
@@ -626,6 +635,11 @@ published test key; --production never trusts the test key and needs --key.
 The published development device key is never enrolled (devices add refuses it) and --production
 refuses it always. --rate-limit N: requests a second per device (bursts of 4N; default 5, 0: none),
 answered 429 with Retry-After beyond.
+--registry-key HEX|FILE: the registry's own Ed25519 seed (64 hex digits, or a file {"seed_hex": …}); it
+signs every answer, and devices are provisioned with its public key. Without it, the published
+development registry key (said on start).
+Claims are two-phase: a claim reserves the ticket, the device's sync after paying confirms it; a device
+asking again for a ticket it confirmed is told DÉJÀ PAYÉ and listed under regrants in the report.
 PGlite is one process's database: stop serve before devices add/revoke or report on its DIR (or use
 PostgreSQL, which several processes share).
 Exit 0, 1 on an error, 2 on a usage error.`,

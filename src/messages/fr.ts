@@ -436,6 +436,14 @@ export const fr: Messages = {
     perDevice: 'par appareil',
     perDay: 'par jour',
     notSeen: (d: number) => `appareils non vus depuis ${d} jours`,
+    regrants: (n: number) =>
+      `redemandes (un appareil redemande un ticket qu’il a payé : retour en arrière ou clone) : ${n}`,
+    regrantLine: (c: Record<string, unknown>, paid: string, asked: string) =>
+      `  ticket ${c.emission}/${c.block}/${c.number} : payé par ${c.device_id} le ${paid}, redemandé par lui le ${asked}`,
+    registryKey: (pub: string, dev: boolean) =>
+      dev
+        ? `ATTENTION : réponses signées avec la clé de DÉVELOPPEMENT publiée du registre (tout le monde peut les forger) : --registry-key pour une vraie flotte`
+        : `réponses signées avec la clé de registre ${pub}`,
     conflictLine: (c: Record<string, unknown>, first: string, paid: string) =>
       `  ticket ${c.emission}/${c.block}/${c.number} (${c.prize_eur} €) : payé par ${c.first_device_id} le ${first}, puis hors ligne par ${c.device_id} le ${paid}`,
     stopping: 'arrêt du registre',
@@ -451,11 +459,13 @@ export const fr: Messages = {
     pubkey: (v: string) =>
       `CLÉ « ${v} » : 64 chiffres hexadécimaux (clé publique Ed25519), ou un fichier qui les contient`,
     already: (id: string) => `appareil ${id} déjà enrôlé`,
-    keyOnlyServe: '--key, --production et --rate-limit sont des options de registry serve',
+    keyOnlyServe: '--key, --registry-key, --production et --rate-limit sont des options de registry serve',
     devKeyEnrol: (id: string) =>
       `${id} : c’est la clé d’appareil de DÉVELOPPEMENT publiée (tout le monde peut signer avec) : jamais enrôlée. ` +
       `Donner à l’appareil sa propre clé (un appareil de production en crée une ; saphir sim l’affiche, ou --device-key FICHIER). ` +
       `Un registre de développement accepte la clé publiée sans enrôlement tant qu’aucun appareil n’est enrôlé.`,
+    registrySeed: (arg: string) =>
+      `--registry-key : ${arg} n’est pas la graine du registre (64 chiffres hexadécimaux, ou un fichier {"seed_hex": "…"}) : une clé publique ne signe pas`,
     productionNeedsKey:
       '--production demande la clé de production des tickets : --key HEX|FICHIER (un registre de production n’accepte jamais la clé de test publiée)',
     testKeyInProduction: (where: string) =>
@@ -621,7 +631,7 @@ VID:PID USB, numéro de série et, quand un appareil SAPHIR répond à IDENTIFY 
 (300 ms par défaut) à --baud (115200 par défaut), son identifiant et sa version en cours. --port ajoute
 un port que le système ne liste pas (un pseudo-terminal). Sortie 0 (même quand il n'y en a aucun), 2
 pour une erreur d'usage.`,
-    registry: `usage : saphir registry serve [--db DOSSIER | --postgres URL] [--port N] [--host H] [--key HEX|FICHIER]… [--production] [--rate-limit N]
+    registry: `usage : saphir registry serve [--db DOSSIER | --postgres URL] [--port N] [--host H] [--key HEX|FICHIER]… [--registry-key HEX|FICHIER] [--production] [--rate-limit N]
         saphir registry devices add ID CLÉ [--db DOSSIER | --postgres URL]
         saphir registry devices list [--json] [--db DOSSIER | --postgres URL]
         saphir registry devices revoke ID [--db DOSSIER | --postgres URL]
@@ -636,7 +646,13 @@ appareil, ou --production, y met fin. --key HEX|FICHIER (répétable, comme pour
 des tickets acceptées par le registre, au lieu de la clé de test publiée ; --production n'accepte jamais
 la clé de test et demande --key. La clé d'appareil de développement publiée n'est jamais enrôlée (devices
 add la refuse) et --production la refuse toujours. --rate-limit N : requêtes par seconde et par appareil
-(rafales de 4N ; 5 par défaut, 0 : aucune limite), au-delà réponse 429 avec Retry-After. PGlite est la base d'un seul processus : arrêter serve avant devices
+(rafales de 4N ; 5 par défaut, 0 : aucune limite), au-delà réponse 429 avec Retry-After.
+--registry-key HEX|FICHIER : la graine Ed25519 du registre (64 chiffres
+hexadécimaux, ou un fichier {"seed_hex": …}) ; elle signe chaque réponse, et les appareils reçoivent sa clé
+publique. Sans elle, la clé de développement publiée du registre (dit au démarrage). Les réclamations sont
+en deux temps : la réclamation réserve le ticket, la synchronisation de l'appareil après paiement le
+confirme ; un appareil qui redemande un ticket qu'il a confirmé reçoit DÉJÀ PAYÉ et figure dans les
+redemandes du rapport. PGlite est la base d'un seul processus : arrêter serve avant devices
 add/revoke/report sur son DOSSIER (ou utiliser PostgreSQL, que plusieurs processus partagent).
 Sortie 0, 1 pour une erreur, 2 pour une erreur d'usage.`,
   },

@@ -8,6 +8,10 @@ import { toHex } from '../hex.ts';
 export const DEV_DEVICE_SEED_HEX = '2c2ce9b0c6639e482519acb9bbb85c86b27f657c44d579476bb29b41fe708df7';
 export const DEV_DEVICE_PUBLIC_KEY_HEX = 'c7fe7635a1ddda35c4c060104d6910e606572f8e2924c40a7d0a4470fb19f974';
 
+/** The published development registry key: anyone can sign answers with it (a development fleet only). */
+export const DEV_REGISTRY_SEED_HEX = '4f221b9e74fb45c04bd4cabf8119ee1cdf51bd350e9771f4eed40dbf17bb96fe';
+export const DEV_REGISTRY_PUBLIC_KEY_HEX = 'b671a2049ce0129843b62b2e896467bb75e4a782f20c886bda90701b2579fff9';
+
 export const PROTOCOL = 'SAPHIR-REGISTRY-V1';
 /** Payments a sync request may carry. */
 export const MAX_BATCH = 500;
@@ -54,6 +58,8 @@ export type PaymentResult =
 
 export interface RegistryResponse {
   results: PaymentResult[];
+  /** Ed25519 signature, hex, by the registry's key over `answerText(request, results)` in UTF-8. */
+  signature: string;
 }
 
 export interface RegistryError {
@@ -72,6 +78,15 @@ export function signedText(r: RegistryRequest): string {
   const lines = [PROTOCOL, r.kind, field(r.device_id), field(r.nonce), String(r.sent_at)];
   for (const p of r.payments) lines.push(`${field(p.code)} ${p.paid_at}`);
   return lines.join('\n');
+}
+
+/**
+ * The text the registry signs for an answer: the request's device id and nonce (an answer fits one
+ * request only), then the results, each with its ticket, as `JSON.stringify` writes them. The device
+ * re-serialises the results it parsed: one rewritten, added or reordered no longer matches.
+ */
+export function answerText(r: { device_id: string; nonce: string }, results: PaymentResult[]): string {
+  return [PROTOCOL, 'answer', field(r.device_id), field(r.nonce), JSON.stringify(results)].join('\n');
 }
 
 export function signedBytes(r: RegistryRequest): Uint8Array {

@@ -4,7 +4,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { toHex } from '../../src/hex.ts';
-import { DEV_DEVICE_SEED_HEX } from '../../src/registry/protocol.ts';
+import { DEV_DEVICE_SEED_HEX, DEV_REGISTRY_PUBLIC_KEY_HEX, answerText } from '../../src/registry/protocol.ts';
+import { utf8Encode } from '../../src/utf8.ts';
+import { nodeVerify } from '../../tools/node-crypto.ts';
 import type { Db } from '../../src/node/registry/db.ts';
 import { RegistryStore } from '../../src/node/registry/store.ts';
 import { serveRegistry, type RegistryServer } from '../../src/node/registry/server.ts';
@@ -83,6 +85,72 @@ export function registryCases(name: string, open: () => Promise<Db>, opts: { pro
       if (r?.result === 'already_paid')
         assert.ok(Math.abs(r.by.paid_at - near) < 60_000, `ticket ${n}: ${r.by.paid_at}`);
     }
+  });
+
+  test('two-phase: a reserved ticket is granted again to its holder; once its sync confirms it, DÉJÀ PAYÉ for everyone, the holder’s ask reported as a regrant', async ({
+    url,
+    store,
+  }) => {
+    const claim = (id: string) => postRegistry(url, 'claim', dev(id), [{ code: win(5), paid_at: Date.now() }]);
+    const result = (a: Awaited<ReturnType<typeof claim>>) => (a.ok ? a.body.results[0].result : a.body.error);
+    assert.equal(result(await claim('CAISSE-1')), 'granted');
+    assert.equal(result(await claim('CAISSE-1')), 'granted'); // reserved only: the answer was lost
+    assert.equal(result(await claim('CAISSE-2')), 'already_paid');
+    assert.equal((await store.report()).regrants, []);
+    // The holder's sync confirms (it paid); sent again, granted again (a retried batch).
+    for (let i = 0; i < 2; i++) {
+      const s = await postRegistry(url, 'sync', dev('CAISSE-1'), [{ code: win(5), paid_at: Date.now() }]);
+      assert.equal(result(s), 'granted');
+    }
+    const before = Date.now();
+    const again = await claim('CAISSE-1'); // a rolled-back or cloned CAISSE-1
+    assert.equal(result(again), 'already_paid');
+    assert.equal(
+      again.ok && again.body.results[0].result === 'already_paid' && again.body.results[0].by.device_id,
+      'CAISSE-1',
+    );
+    assert.equal(result(await claim('CAISSE-2')), 'already_paid');
+    const rep = await store.report();
+    assert.equal(rep.regrants.length, 1);
+    assert.equal(rep.regrants[0].device_id, 'CAISSE-1');
+    assert.equal(rep.regrants[0].number, 5);
+    assert.ok(Number(rep.regrants[0].asked_at) >= before && Number(rep.regrants[0].confirmed_at) <= before);
+    assert.equal((await store.counts()).payments, 1);
+    assert.equal(rep.conflicts, []);
+  });
+
+  test('every answer is signed by the registry key over the device id, the nonce and each result with its ticket', async ({
+    url,
+  }) => {
+    const nonce = 'nonce-signed-1';
+    const a = await postRegistry(
+      url,
+      'sync',
+      dev('CAISSE-1'),
+      [
+        { code: win(6), paid_at: Date.now() },
+        { code: lose(7), paid_at: Date.now() },
+      ],
+      { nonce },
+    );
+    assert.ok(a.ok);
+    if (!a.ok) return;
+    const verify = (results: typeof a.body.results, n = nonce, id = 'CAISSE-1') =>
+      nodeVerify(
+        Buffer.from(a.body.signature, 'hex'),
+        utf8Encode(answerText({ device_id: id, nonce: n }, results)),
+        Buffer.from(DEV_REGISTRY_PUBLIC_KEY_HEX, 'hex'),
+      );
+    assert.ok(verify(a.body.results));
+    assert.not.ok(verify(a.body.results, 'nonce-signed-2'));
+    assert.not.ok(verify(a.body.results, nonce, 'CAISSE-2'));
+    const r0 = a.body.results[0];
+    assert.ok(r0.result === 'granted');
+    if (r0.result !== 'granted') return;
+    assert.not.ok(verify([{ ...r0, ticket: { ...r0.ticket, number: r0.ticket.number + 1 } }, a.body.results[1]]));
+    assert.not.ok(
+      verify([{ result: 'conflict', ticket: r0.ticket, by: { device_id: 'X', paid_at: 1 } }, a.body.results[1]]),
+    );
   });
 
   test('losing, forged and malformed codes are never granted, and change nothing', async ({ url, store }) => {

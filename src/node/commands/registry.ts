@@ -6,8 +6,14 @@ import { openDb } from '../registry/db.ts';
 import { AlreadyEnrolled, DEVICE_ID, RegistryStore } from '../registry/store.ts';
 import { serveRegistry } from '../registry/server.ts';
 import { TEST_KEY_ID, testKeyRing, type KeyRing } from '../../sph1/keys.ts';
-import { toHex } from '../../hex.ts';
-import { DEV_DEVICE_PUBLIC_KEY_HEX } from '../../registry/protocol.ts';
+import { fromHex, toHex } from '../../hex.ts';
+import { publicKeyOf } from '../../crypto/ed25519.ts';
+import {
+  DEV_DEVICE_PUBLIC_KEY_HEX,
+  DEV_REGISTRY_PUBLIC_KEY_HEX,
+  DEV_REGISTRY_SEED_HEX,
+} from '../../registry/protocol.ts';
+import { HEX64, readKeyFile } from '../../../tools/key-files.ts';
 import { isTestKey, readTrustedKeyList } from '../keys.ts';
 import type { Lang } from '../../i18n.ts';
 import { messages } from '../../messages/index.ts';
@@ -46,6 +52,21 @@ export function sinceOf(value: string): number {
   return ms;
 }
 
+/** The seed that signs the registry's answers: `--registry-key HEX|FILE`, else the published development one. */
+export function registrySeedOf(arg: string | undefined): Uint8Array {
+  if (arg === undefined) return fromHex(DEV_REGISTRY_SEED_HEX);
+  if (HEX64.test(arg)) return fromHex(arg);
+  let k: ReturnType<typeof readKeyFile>;
+  try {
+    k = readKeyFile('--registry-key', arg);
+  } catch {
+    throw new UsageError((m) => m.registry.registrySeed(arg));
+  }
+  const seed = k.bare ?? k.seed;
+  if (!seed) throw new UsageError((m) => m.registry.registrySeed(arg));
+  return fromHex(seed);
+}
+
 function iso(ms: unknown): string {
   return typeof ms === 'number' ? new Date(ms).toISOString().replace('.000Z', 'Z') : '—';
 }
@@ -59,6 +80,7 @@ export async function run(args: string[]): Promise<number> {
     production: { type: 'boolean' },
     'rate-limit': { type: 'string' },
     key: { type: 'string', multiple: true },
+    'registry-key': { type: 'string' },
     json: { type: 'boolean' },
     since: { type: 'string' },
     'stale-days': { type: 'string' },
@@ -70,7 +92,13 @@ export async function run(args: string[]): Promise<number> {
   if (values.db && values.postgres) throw new UsageError((m) => m.registry.bothDb);
   if (values.postgres && !/^postgres(ql)?:\/\//.test(values.postgres))
     throw new UsageError((m) => m.registry.postgresUrl);
-  if (sub !== 'serve' && (values.key !== undefined || values.production || values['rate-limit'] !== undefined))
+  if (
+    sub !== 'serve' &&
+    (values.key !== undefined ||
+      values.production ||
+      values['rate-limit'] !== undefined ||
+      values['registry-key'] !== undefined)
+  )
     throw new UsageError((m) => m.registry.keyOnlyServe);
   // Only `serve` checks tickets: the other commands never read its keys.
   const keys = sub === 'serve' ? ticketKeys(values.key, !!values.production) : testKeyRing();
@@ -89,10 +117,13 @@ export async function run(args: string[]): Promise<number> {
 
   if (sub === 'serve' && rest.length === 0) {
     const port = values.port === undefined ? 8750 : intOf(values.port, '--port', 0, 65535);
+    const registrySeed = registrySeedOf(values['registry-key']);
     const store = await openStore();
     const log = (e: Record<string, unknown>) =>
       process.stderr.write(JSON.stringify({ t: new Date().toISOString(), ...e }) + '\n');
-    const srv = await serveRegistry(store, { port, host: values.host ?? '127.0.0.1', log });
+    const srv = await serveRegistry(store, { port, host: values.host ?? '127.0.0.1', log, registrySeed });
+    const registryPub = toHex(publicKeyOf(registrySeed));
+    process.stderr.write(t.registryKey(registryPub, registryPub === DEV_REGISTRY_PUBLIC_KEY_HEX) + '\n');
     if (await store.isDevelopmentFleet()) process.stderr.write(t.dev + '\n');
     if ([...keys.values()].some(isTestKey)) process.stderr.write(t.testKeys + '\n');
     else process.stderr.write(t.ticketKeys(new Set([...keys.values()].map(toHex)).size) + '\n');
@@ -186,6 +217,8 @@ export async function run(args: string[]): Promise<number> {
       t.conflicts(rep.conflicts.length),
     ];
     for (const c of rep.conflicts) out.push(t.conflictLine(c, iso(c.first_paid_at), iso(c.paid_at)));
+    out.push(t.regrants(rep.regrants.length));
+    for (const c of rep.regrants) out.push(t.regrantLine(c, iso(c.confirmed_at ?? c.paid_at), iso(c.asked_at)));
     out.push(t.perDevice);
     for (const d of rep.per_device)
       out.push(`  ${d.device_id}  ${d.payments}  ${d.total_eur} €  (${d.offline} offline)`);

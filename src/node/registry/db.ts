@@ -54,6 +54,19 @@ export const MIGRATIONS: readonly string[] = [
      ${CLAIM_COLUMNS}
      PRIMARY KEY (emission, block, number, device_id)
    );`,
+  // Two-phase claims: a claim reserves (confirmed_at NULL), the device's sync after paying confirms.
+  // Offline payments were confirmed payments already. A holder asking again for a confirmed ticket is
+  // refused and recorded in regrants (a rolled-back or cloned device).
+  `ALTER TABLE payments ADD COLUMN confirmed_at BIGINT;
+   UPDATE payments SET confirmed_at = recorded_at WHERE NOT online;
+   CREATE TABLE regrants (
+     emission  INTEGER NOT NULL,
+     block     INTEGER NOT NULL,
+     number    BIGINT NOT NULL,
+     device_id TEXT NOT NULL,
+     asked_at  BIGINT NOT NULL,
+     PRIMARY KEY (emission, block, number, device_id, asked_at)
+   );`,
 ];
 
 async function migrate(db: Db): Promise<void> {

@@ -7,8 +7,9 @@ import { serveRegistry } from './server.ts';
 import { testKeyRing, type KeyRing } from '../../sph1/keys.ts';
 import { fromHex } from '../../hex.ts';
 
-const { dir, freshnessMs, production, ticketKeys } = workerData as {
+const { dir, freshnessMs, production, ticketKeys, registrySeedHex } = workerData as {
   dir?: string;
+  registrySeedHex?: string;
   freshnessMs?: number;
   production?: boolean;
   ticketKeys?: [number, string][];
@@ -17,7 +18,8 @@ const { dir, freshnessMs, production, ticketKeys } = workerData as {
 const keys: KeyRing = ticketKeys ? new Map(ticketKeys.map(([id, hex]) => [id, fromHex(hex)])) : testKeyRing();
 const db = await openPglite(dir);
 let store = new RegistryStore(db, { keys, freshnessMs, production });
-let srv: Awaited<ReturnType<typeof serveRegistry>> | null = await serveRegistry(store);
+const registrySeed = registrySeedHex ? fromHex(registrySeedHex) : undefined;
+let srv: Awaited<ReturnType<typeof serveRegistry>> | null = await serveRegistry(store, { registrySeed });
 const port = Number(new URL(srv.url).port);
 parentPort!.on('message', async (m: { type: string; id?: number; deviceId?: string; publicKeyHex?: string }) => {
   // A restart: the server and its store go (nothing of theirs survives), the database stays; the same port.
@@ -29,13 +31,13 @@ parentPort!.on('message', async (m: { type: string; id?: number; deviceId?: stri
   if (m.type === 'start') {
     if (!srv) {
       store = new RegistryStore(db, { keys, freshnessMs, production });
-      srv = await serveRegistry(store, { port });
+      srv = await serveRegistry(store, { port, registrySeed });
     }
     parentPort!.postMessage({ type: 'started' });
   }
   // A fresh registry on the same database (the fleet explorer, between schedules).
   if (m.type === 'reset') {
-    await db.query(`TRUNCATE payments, conflicts, nonces, device_seen, devices`);
+    await db.query(`TRUNCATE payments, conflicts, regrants, nonces, device_seen, devices`);
     parentPort!.postMessage({ type: 'reset' });
   }
   if (m.type === 'add-device') {

@@ -28,14 +28,22 @@ export interface EmbeddedRegistry {
  * `freshnessMs`: how far a request's time may be from the registry's clock. Default: no limit, since a
  * simulated device runs on its own virtual clock (replays are still refused by their nonce).
  * `ticketKeys`: the ticket keys it trusts (default: the published test key, the simulator's tickets').
+ * `registrySeedHex`: the seed that signs its answers (default: the published development registry key).
  */
 export async function startEmbeddedRegistry(
-  opts: { dir?: string; freshnessMs?: number; production?: boolean; ticketKeys?: KeyRing } = {},
+  opts: {
+    dir?: string;
+    freshnessMs?: number;
+    production?: boolean;
+    ticketKeys?: KeyRing;
+    registrySeedHex?: string;
+  } = {},
 ): Promise<EmbeddedRegistry> {
   const [w] = startWorkers(new URL('./embedded-worker.ts', import.meta.url), 1, {
     dir: opts.dir,
     freshnessMs: opts.freshnessMs ?? Infinity,
     production: opts.production,
+    registrySeedHex: opts.registrySeedHex,
     ticketKeys: opts.ticketKeys && [...opts.ticketKeys].map(([id, k]) => [id, toHex(k)]),
   });
   const next = (type: string) =>

@@ -6,7 +6,10 @@
 // Logs are JSON lines. A bad request gets a clear error and changes nothing. See docs/registry.md.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MAX_BODY_BYTES } from '../../registry/protocol.ts';
+import { DEV_REGISTRY_SEED_HEX, MAX_BODY_BYTES, answerText } from '../../registry/protocol.ts';
+import { fromHex, toHex } from '../../hex.ts';
+import { utf8Encode } from '../../utf8.ts';
+import { nodeSign, signerOf } from '../../../tools/node-crypto.ts';
 import { RegistryStore, RequestError, parseRequest } from './store.ts';
 
 export interface RegistryServer {
@@ -20,6 +23,8 @@ export interface ServeOptions {
   host?: string;
   /** One JSON object a line; default: nowhere. */
   log?: (entry: Record<string, unknown>) => void;
+  /** The registry's Ed25519 seed, which signs every answer; default: the published development one. */
+  registrySeed?: Uint8Array;
 }
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
@@ -49,6 +54,7 @@ function send(res: ServerResponse, status: number, body: unknown, type = 'applic
 
 export async function serveRegistry(store: RegistryStore, opts: ServeOptions = {}): Promise<RegistryServer> {
   const log = opts.log ?? (() => {});
+  const sign = signerOf(nodeSign, opts.registrySeed ?? fromHex(DEV_REGISTRY_SEED_HEX));
   const metrics = {
     requests: 0,
     granted: 0,
@@ -99,7 +105,8 @@ export async function serveRegistry(store: RegistryStore, opts: ServeOptions = {
       results: results.map((r) => r.result),
       ms: Number(process.hrtime.bigint() - t0) / 1e6,
     });
-    send(res, 200, { results });
+    // Signed over the device id, the nonce and each result with its ticket (docs/registry.md).
+    send(res, 200, { results, signature: toHex(sign(utf8Encode(answerText(signed, results)))) });
   }
 
   const server = createServer((req, res) => {

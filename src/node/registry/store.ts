@@ -255,21 +255,39 @@ export class RegistryStore {
     const key = [ticket.emission, ticket.block, ticket.number];
     const now = this.now();
     const online = req.kind === 'claim';
+    // A claim reserves (confirmed_at NULL); an offline payment is a payment (confirmed).
     const inserted = await q.query(
-      `INSERT INTO payments (emission, block, number, device_id, prize_eur, paid_at, recorded_at, online)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING device_id`,
-      [...key, req.device_id, c.prizeEur, online ? now : paidAt, now, online],
+      `INSERT INTO payments (emission, block, number, device_id, prize_eur, paid_at, recorded_at, online, confirmed_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING device_id`,
+      [...key, req.device_id, c.prizeEur, online ? now : paidAt, now, online, online ? null : now],
     );
     if (inserted.rows.length > 0) return { result: 'granted', ticket, prize_eur: c.prizeEur };
     const holder = (
-      await q.query<{ device_id: string; paid_at: number }>(
-        `SELECT device_id, paid_at FROM payments WHERE emission = $1 AND block = $2 AND number = $3`,
+      await q.query<{ device_id: string; paid_at: number; confirmed_at: number | null }>(
+        `SELECT device_id, paid_at, confirmed_at FROM payments WHERE emission = $1 AND block = $2 AND number = $3`,
         key,
       )
     ).rows[0];
     const by = { device_id: holder.device_id, paid_at: Number(holder.paid_at) };
-    // The holder asking again (a lost answer, a resent batch) is granted again: nothing is recorded twice.
-    if (holder.device_id === req.device_id) return { result: 'granted', ticket, prize_eur: c.prizeEur };
+    if (holder.device_id === req.device_id) {
+      if (!online) {
+        // The holder's sync confirms its reservation (it paid); sent again, it is granted again.
+        if (holder.confirmed_at === null)
+          await q.query(
+            `UPDATE payments SET confirmed_at = $4 WHERE emission = $1 AND block = $2 AND number = $3 AND confirmed_at IS NULL`,
+            [...key, now],
+          );
+        return { result: 'granted', ticket, prize_eur: c.prizeEur };
+      }
+      // Reserved, not confirmed: the answer was lost, the holder did not pay: granted again.
+      if (holder.confirmed_at === null) return { result: 'granted', ticket, prize_eur: c.prizeEur };
+      // Confirmed: the holder paid it. Asking again means a device rolled back or cloned: refused, reported.
+      await q.query(
+        `INSERT INTO regrants (emission, block, number, device_id, asked_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+        [...key, req.device_id, now],
+      );
+      return { result: 'already_paid', ticket, by };
+    }
     if (online) return { result: 'already_paid', ticket, by };
     await q.query(
       `INSERT INTO conflicts (emission, block, number, device_id, prize_eur, paid_at, recorded_at)
@@ -328,6 +346,12 @@ export class RegistryStore {
         WHERE d.revoked_at IS NULL AND (s.last_seen_at IS NULL OR s.last_seen_at < $1) ORDER BY d.device_id`,
       [cutoff],
     );
+    const regrants = await this.db.query(
+      `SELECT r.emission, r.block, r.number, r.device_id, r.asked_at, p.paid_at, p.confirmed_at
+         FROM regrants r JOIN payments p ON p.emission = r.emission AND p.block = r.block AND p.number = r.number
+        WHERE r.asked_at >= $1 ORDER BY r.asked_at, r.device_id`,
+      [since],
+    );
     const totals = await this.db.query(
       `SELECT COUNT(*)::INTEGER AS payments, COALESCE(SUM(prize_eur), 0)::BIGINT AS total_eur FROM payments WHERE paid_at >= $1`,
       [since],
@@ -336,6 +360,7 @@ export class RegistryStore {
       since,
       totals: num(totals.rows)[0],
       conflicts: num(conflicts.rows),
+      regrants: num(regrants.rows),
       per_device: num(perDevice.rows),
       per_day: num(perDay.rows),
       not_seen: { days: staleDays, devices: num(notSeen.rows) },
