@@ -54,6 +54,8 @@ export interface RunOptions {
   techKey?: Uint8Array;
   /** The first device's registry seed, provisioned with its keys (`saphir sim --device-key FILE`). */
   deviceSeedHex?: string;
+  /** The registry's public key to provision the devices with (`saphir sim --registry-pub`). */
+  registryKey?: Uint8Array;
   /** The fleet registry the devices talk to, and what it holds (for expect-registry). */
   registry?: ScenarioRegistry;
   /** Handed the scenario's devices (by id; one, under '', without `devices:`) before the first step. */
@@ -169,6 +171,7 @@ export function simulatorFor(sc: Scenario, o: RunOptions = {}, deviceId = sc.dev
     firmwareKey: key(sc.device?.firmwareKey, 'firmware-key') ?? o.firmwareKey,
     techKey: key(sc.device?.techKey, 'tech-key') ?? o.techKey,
     deviceSeedHex: o.deviceSeedHex,
+    registryKey: key(sc.device?.registryKey, 'registry-key') ?? o.registryKey,
     registry: o.registry?.url,
     ledgerSectors: sc.device?.ledgerSectors,
   });

@@ -108,9 +108,16 @@ export interface Scenario {
   seed: string | number;
   config?: SimConfig;
   clockMs?: number;
-  /** `firmware-key` / `tech-key`: HEX or a file (relative to the scenario) to provision the device with. */
+  /** `firmware-key` / `tech-key` / `registry-key`: HEX or a file (relative to the scenario) to provision the device with. */
   /** `ledger-sectors`: the ledger partition cut to its first N sectors (the explorer's smaller, quicker ledger). */
-  device?: { flash?: string; id?: string; firmwareKey?: string; techKey?: string; ledgerSectors?: number };
+  device?: {
+    flash?: string;
+    id?: string;
+    firmwareKey?: string;
+    techKey?: string;
+    registryKey?: string;
+    ledgerSectors?: number;
+  };
   /** Several devices of one fleet (ids); they share the scenario's registry (docs/registry.md). */
   devices?: string[];
   steps: Step[];
@@ -329,12 +336,13 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
   }
   const dev = top.get('device');
   if (dev) {
-    const f = fields(dev.node, 'device', ['flash', 'id', 'firmware-key', 'tech-key', 'ledger-sectors']);
+    const f = fields(dev.node, 'device', ['flash', 'id', 'firmware-key', 'tech-key', 'registry-key', 'ledger-sectors']);
     scenario.device = {};
     if (f.has('flash')) scenario.device.flash = str(f.get('flash')!.node, 'flash');
     if (f.has('id')) scenario.device.id = str(f.get('id')!.node, 'id');
     if (f.has('firmware-key')) scenario.device.firmwareKey = str(f.get('firmware-key')!.node, 'firmware-key');
     if (f.has('tech-key')) scenario.device.techKey = str(f.get('tech-key')!.node, 'tech-key');
+    if (f.has('registry-key')) scenario.device.registryKey = str(f.get('registry-key')!.node, 'registry-key');
     if (f.has('ledger-sectors'))
       scenario.device.ledgerSectors = int(
         f.get('ledger-sectors')!.node,

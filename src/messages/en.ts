@@ -606,6 +606,8 @@ Exit 0, 1 on an error, 2 on a usage error.`,
                           fresh key on a production device, the published development key otherwise
   --device-id ID          the device's id (interactive, --pty, --web); with --registry, default one of
                           this run (SIM- and 4 random hex digits), so two simulators are two devices
+  --registry-pub HEX|FILE provision the device with the registry's public key: it pays on no answer
+                          that key did not sign; default: the published development registry key
   --registry URL|embedded the fleet registry the device asks before paying (embedded: PGlite, in-process);
                           fleet scenarios (devices:, network:, expect-registry:) start an embedded one
                           with --web: the page's device, through the page's server

@@ -616,6 +616,8 @@ URL ; l'appareil les marque transmis. Sortie 0, 1 pour une erreur, 2 pour une er
   --device-id ID          l'identifiant de l'appareil (interactif, --pty, --web) ; avec --registry, par défaut
                           un identifiant de cette exécution (SIM- et 4 chiffres hexa), deux simulateurs sont
                           donc deux appareils
+  --registry-pub HEX|FICHIER provisionner la clé publique du registre : l'appareil ne paie sur aucune
+                          réponse qu'elle n'a pas signée ; par défaut : la clé de développement publiée du registre
   --registry URL|embedded le registre central que l'appareil interroge avant de payer (embedded : PGlite,
                           dans le processus) ; les scénarios de flotte (devices:, network:, expect-registry:)
                           en démarrent un intégré

@@ -48,6 +48,7 @@ export async function run(args: string[]): Promise<number> {
     'tech-key': { type: 'string' },
     'device-key': { type: 'string' },
     'device-id': { type: 'string' },
+    'registry-pub': { type: 'string' },
     registry: { type: 'string' },
     web: { type: 'boolean' },
     port: { type: 'string' },
@@ -73,6 +74,8 @@ export async function run(args: string[]): Promise<number> {
       values['firmware-key'] === undefined ? undefined : publicKeyArg('--firmware-key', values['firmware-key']),
     techKey: values['tech-key'] === undefined ? undefined : publicKeyArg('--tech-key', values['tech-key']),
     deviceSeedHex: values['device-key'] === undefined ? undefined : deviceSeedArg(values['device-key']),
+    registryKey:
+      values['registry-pub'] === undefined ? undefined : publicKeyArg('--registry-pub', values['registry-pub']),
   };
   const modes = (['explore', 'scenario', 'web', 'pty'] as const).filter(
     (k) => values[k] !== undefined && values[k] !== false,
@@ -145,6 +148,8 @@ interface KeyOptions {
   techKey?: Uint8Array;
   /** The device's registry seed, provisioned with the other keys (`--device-key FILE`). */
   deviceSeedHex?: string;
+  /** The registry's public key, which signs its answers (`--registry-pub HEX|FILE`). */
+  registryKey?: Uint8Array;
 }
 
 /** What the simulated device trusts, in one line; provisions `sim`'s chip first when its options ask. */
@@ -297,6 +302,7 @@ async function scenarios(
           firmwareKey: o.firmwareKey,
           techKey: o.techKey,
           deviceSeedHex: o.deviceSeedHex,
+          registryKey: o.registryKey,
           registry: reg?.reg,
         },
         sc.devices?.[0] ?? sc.device?.id,
@@ -362,6 +368,7 @@ async function liveSimulator(
     techKey: o.techKey,
     deviceSeedHex: o.deviceSeedHex,
     deviceId: o.deviceId,
+    registryKey: o.registryKey,
     registry: registry?.reg.url,
     events: {
       // Drawn once the firmware's callback is over, so the frame shows the LED it set after the text.
