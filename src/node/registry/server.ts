@@ -8,7 +8,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { DEV_REGISTRY_SEED_HEX, MAX_BODY_BYTES, answerText } from '../../registry/protocol.ts';
 import { fromHex, toHex } from '../../hex.ts';
-import { utf8Encode } from '../../utf8.ts';
 import { nodeSign, signerOf } from '../../../tools/node-crypto.ts';
 import { RegistryStore, RequestError, parseRequest } from './store.ts';
 
@@ -105,8 +104,10 @@ export async function serveRegistry(store: RegistryStore, opts: ServeOptions = {
       results: results.map((r) => r.result),
       ms: Number(process.hrtime.bigint() - t0) / 1e6,
     });
-    // Signed over the device id, the nonce and each result with its ticket (docs/registry.md).
-    send(res, 200, { results, signature: toHex(sign(utf8Encode(answerText(signed, results)))) });
+    // Signed over the device id, the nonce and each result with its ticket (docs/registry.md); encoded
+    // by Node, not the portable encoder (milliseconds on a 500-result sync).
+    const text = Buffer.from(answerText(signed, results), 'utf8');
+    send(res, 200, { results, signature: toHex(sign(text)) });
   }
 
   const server = createServer((req, res) => {
