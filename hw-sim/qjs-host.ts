@@ -85,8 +85,8 @@ export function quickjsModule(variant: QjsVariant): Promise<QuickJSWASMModule> {
   return m;
 }
 
-// Runs inside the VM before the bundle. `H` is the host's bridge object.
-const PRELUDE = `(function (H) {
+// Runs inside the VM before the bundle. `H` is the host's bridge object (xs-host.ts builds one over XS's command channel).
+export const PRELUDE = `(function (H) {
   var fns = [], ids = new Map();
   function enc(v, bins) {
     if (v === undefined) return { $u: 1 };

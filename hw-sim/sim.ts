@@ -6,6 +6,7 @@ import { Scheduler } from './scheduler.ts';
 import { BLOCK64, NorFlash, PowerCut } from './nor-flash.ts';
 import { Peripherals, partitionFlash, type BeepRecord } from './device.ts';
 import { QjsDevice, type QjsFault, type QjsVariant } from './qjs-host.ts';
+import { XsDevice } from './xs-host.ts';
 import { V8Device } from './v8-host.ts';
 import { bootSelect, installImage, provision, slotSummary, type BootedImage, type NorChip } from './bootloader.ts';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from '../src/image/format.ts';
@@ -139,7 +140,7 @@ export interface FirmwareModel {
 
 export class SimError extends Error {}
 
-export type SimVariant = QjsVariant | 'v8';
+export type SimVariant = QjsVariant | 'v8' | 'xs';
 
 export type UpdateImageKind = 'base' | 'next' | 'older' | 'forged';
 
@@ -163,7 +164,7 @@ export class Simulator {
   events: SimEvents;
   /** Undefined while the power is off. */
   periph: Peripherals | undefined;
-  vm: QjsDevice | V8Device | undefined;
+  vm: QjsDevice | V8Device | XsDevice | undefined;
   /** How the running firmware was started: `developer` (bundle file) or `image` (bootloader, slot). */
   bootMode = '';
   /** The image the bootloader started (null in developer mode or while off). */
@@ -389,7 +390,9 @@ export class Simulator {
     this.vm =
       this.variant === 'v8'
         ? await V8Device.start({ bundle, device: periph.device, onFault })
-        : await QjsDevice.start({ bundle, device: periph.device, variant: this.variant, onFault });
+        : this.variant === 'xs'
+          ? await XsDevice.start({ bundle, device: periph.device, onFault })
+          : await QjsDevice.start({ bundle, device: periph.device, variant: this.variant, onFault });
     await this.settle();
   }
 

@@ -49,6 +49,8 @@ interface Tool {
   check(): string | null;
 }
 
+import { xsnapWorker } from '../hw-sim/xs-host.ts';
+
 const require = createRequire(import.meta.url);
 
 const TOOLS: Record<string, Tool> = {
@@ -73,6 +75,15 @@ const TOOLS: Record<string, Tool> = {
       } catch (e) {
         return (e as Error).message.split('\n')[0];
       }
+    },
+  },
+  // Moddable XS: the worker @agoric/xsnap builds with gcc/make at install (hw-sim/xs-host.ts).
+  xsnap: {
+    what: 'XS engine (@agoric/xsnap) not built',
+    install: 'apt-get install build-essential && npm rebuild @agoric/xsnap',
+    check: () => {
+      const w = xsnapWorker();
+      return 'path' in w ? null : w.missing;
     },
   },
   chromium: {

@@ -3,6 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { QjsDevice } from '../../hw-sim/qjs-host.ts';
+import { XsDevice, xsnapWorker } from '../../hw-sim/xs-host.ts';
 import { V8Device, rememberedVerify } from '../../hw-sim/v8-host.ts';
 import type { SimVariant } from '../../hw-sim/sim.ts';
 import type { Device } from '../../src/hal.ts';
@@ -44,9 +45,13 @@ function probeDevice(seen: unknown[][]): Device {
 }
 
 /** Each engine the simulator can run the firmware on: the v8 host must hand over the same values. */
-const ENGINES: SimVariant[] = ['quickjs', 'quickjs-ng', 'v8'];
+const ENGINES: SimVariant[] = ['quickjs', 'quickjs-ng', 'v8', ...('path' in xsnapWorker() ? (['xs'] as const) : [])];
 const start = (bundle: string, device: Device, variant: SimVariant) =>
-  variant === 'v8' ? V8Device.start({ bundle, device }) : QjsDevice.start({ bundle, device, variant });
+  variant === 'v8'
+    ? V8Device.start({ bundle, device })
+    : variant === 'xs'
+      ? XsDevice.start({ bundle, device })
+      : QjsDevice.start({ bundle, device, variant });
 
 const SCRIPT = `
   var p = new device.Probe({});

@@ -9,30 +9,38 @@ import { needsRegistry, parseScenario } from '../../hw-sim/scenario.ts';
 import { scenarioRegistry, startEmbeddedRegistry, type EmbeddedRegistry } from '../../src/node/registry/embedded.ts';
 import { runScenario } from '../../hw-sim/runner.ts';
 import { ensureBundle } from '../../hw-sim/sim.ts';
-import { ROOT } from '../helpers.ts';
+import { ROOT, requireTool } from '../helpers.ts';
 
 const dir = join(ROOT, 'hw-sim', 'scenarios');
 const bundle = ensureBundle();
 const shots = mkdtempSync(join(tmpdir(), 'saphir-shots-'));
 // Fleet scenarios share one embedded registry, started when the first needs it.
-let registry: Promise<EmbeddedRegistry> | null = null;
+// One per engine: a ticket claimed in one engine's run is (rightly) refused in the other's.
+const registries = new Map<string, Promise<EmbeddedRegistry>>();
+const registryFor = (variant: string) => {
+  let r = registries.get(variant);
+  if (!r) registries.set(variant, (r = startEmbeddedRegistry()));
+  return r;
+};
 test.after(async () => {
-  if (registry) await (await registry).close();
+  for (const r of registries.values()) await (await r).close();
 });
 
+// Each on QuickJS (the default engine) and on Moddable XS (docs/firmware.md, "Engines").
+const withXs = requireTool('xsnap');
 for (const f of readdirSync(dir)
   .filter((x) => x.endsWith('.yaml') && x !== 'demo.yaml')
-  .sort()) {
-  test(`scenario ${f}`, async () => {
-    const file = join(dir, f);
-    const sc = parseScenario(readFileSync(file, 'utf8'), file);
-    const reg = needsRegistry(sc) ? scenarioRegistry(await (registry ??= startEmbeddedRegistry())) : undefined;
-    const r = await runScenario(sc, { bundle, lang: 'en', screenshotDir: shots, registry: reg });
-    const failed = r.steps.find((s) => !s.ok);
-    assert.ok(r.ok, failed ? `line ${failed.line}: ${failed.text}: ${failed.problem}\n${r.display}` : 'failed');
-    assert.is(r.steps.length, sc.steps.length);
-  });
-}
+  .sort())
+  for (const variant of ['quickjs', 'xs'] as const)
+    (variant === 'xs' ? withXs : test)(`scenario ${f}${variant === 'xs' ? ' on XS' : ''}`, async () => {
+      const file = join(dir, f);
+      const sc = parseScenario(readFileSync(file, 'utf8'), file);
+      const reg = needsRegistry(sc) ? scenarioRegistry(await registryFor(variant)) : undefined;
+      const r = await runScenario(sc, { bundle, lang: 'en', screenshotDir: shots, registry: reg, variant });
+      const failed = r.steps.find((s) => !s.ok);
+      assert.ok(r.ok, failed ? `line ${failed.line}: ${failed.text}: ${failed.problem}\n${r.display}` : 'failed');
+      assert.is(r.steps.length, sc.steps.length);
+    });
 
 test('a scenario on the QuickJS-ng engine too (reboot.yaml)', async () => {
   const file = join(dir, 'reboot.yaml');
