@@ -167,7 +167,7 @@ export function simulatorFor(sc: Scenario, o: RunOptions = {}, deviceId = sc.dev
     deviceId,
     events: o.events,
     bundle: o.bundle,
-    variant: o.variant,
+    variant: o.variant ?? sc.variant,
     firmwareKey: key(sc.device?.firmwareKey, 'firmware-key') ?? o.firmwareKey,
     techKey: key(sc.device?.techKey, 'tech-key') ?? o.techKey,
     deviceSeedHex: o.deviceSeedHex,

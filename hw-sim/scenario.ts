@@ -106,6 +106,8 @@ export interface Scenario {
   name: string;
   description?: string;
   seed: string | number;
+  /** `variant`: the engine the firmware runs on (quickjs, quickjs-ng, xs); a command line's --variant wins. */
+  variant?: 'quickjs' | 'quickjs-ng' | 'xs';
   config?: SimConfig;
   clockMs?: number;
   /** `firmware-key` / `tech-key` / `registry-key`: HEX or a file (relative to the scenario) to provision the device with. */
@@ -262,13 +264,24 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
     return out;
   };
 
-  const top = fields(root, 'the scenario', ['name', 'description', 'seed', 'config', 'device', 'devices', 'steps']);
+  const top = fields(root, 'the scenario', [
+    'name',
+    'description',
+    'seed',
+    'variant',
+    'config',
+    'device',
+    'devices',
+    'steps',
+  ]);
   const scenario: Scenario = { file, name: '', seed: file, steps: [] };
   const name = top.get('name');
   if (!name) fail(root, "missing 'name'");
   else scenario.name = str(name.node, 'name') ?? '';
   const desc = top.get('description');
   if (desc) scenario.description = str(desc.node, 'description');
+  const variant = top.get('variant');
+  if (variant) scenario.variant = oneOf(variant.node, 'variant', ['quickjs', 'quickjs-ng', 'xs'] as const);
   const seed = top.get('seed');
   if (seed) scenario.seed = str(seed.node, 'seed') ?? file;
   else scenario.seed = scenario.name || file;

@@ -199,8 +199,9 @@ export async function runOps(
   trace?: string[],
 ): Promise<Run> {
   const { scenario, meta } = toScenario(s, ops, resolveCode);
-  // v8 has no figure of the firmware's own heap: invariant 6 is checked on the QuickJS schedules.
-  const heapKnown = variant !== 'v8';
+  // v8 has no figure of the firmware's own heap, XS's meters count its preallocated arenas (not a
+  // QuickJS-comparable figure): invariant 6 is checked on the QuickJS schedules.
+  const heapKnown = variant !== 'v8' && variant !== 'xs';
   const model = new Model(s, { heapLimit: HEAP_LIMIT, haltAllowed: s.gates.includes('ledger-damage') });
   const screens: string[][] = [];
   const power: string[] = [];

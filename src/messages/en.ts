@@ -311,7 +311,7 @@ export const en = {
   sim: {
     deviceId: (v: string) => `--device-id '${v}': 1 to 16 printable ASCII characters, no space`,
     deviceIdIs: (id: string) => `device id: ${id}`,
-    variant: '--variant must be quickjs or quickjs-ng',
+    variant: '--variant must be quickjs, quickjs-ng or xs',
     hidMode: '--hid-mode must be keyboard or pos',
     unexpected: (a: string) => `unexpected argument '${a}' (scenarios go after --scenario)`,
     noFile: (f: string) => `${f}: no such file`,
@@ -489,7 +489,7 @@ export const en = {
       `${schedules} schedules (seed ${seed}), ${operations} operations, ${steps} steps in ${seconds.toFixed(1)} s: ` +
       `${perS.toFixed(1)} schedules/s, ${stepsPerS.toFixed(0)} steps/s. ${violations} violation(s).`,
     failure: 'invariant',
-    variant: '--variant of --explore must be v8, quickjs or quickjs-ng',
+    variant: '--variant of --explore must be v8, quickjs, quickjs-ng or xs',
     ed25519: '--ed25519 of --explore must be host or firmware',
     engines: (e: Record<string, number>, ed25519?: 'host' | 'firmware') =>
       `Engines: ${Object.entries(e)
@@ -586,7 +586,7 @@ Exit 0, 1 on an error, 2 on a usage error.`,
   --scenario FILE…        play scenario files (hw-sim/scenarios/*.yaml); exit 1 if any fails
   --quiet                 with --scenario: print failures and the summary only
   --screenshots DIR       where scenario screenshots go (default: beside each scenario)
-  --variant quickjs|quickjs-ng   the engine (default quickjs; with --explore also v8, its default)
+  --variant quickjs|quickjs-ng|xs   the engine (default quickjs; with --explore also v8, its default)
   --flash FILE            keep the simulated NOR flash in FILE between runs (scenarios too)
   --bridge-hid VID:PID|PATH [--hid-mode keyboard|pos]   a real HID scanner feeds the simulated device
   --bridge-serial PATH [--baud N]                      a real serial scanner feeds the simulated device

@@ -315,7 +315,7 @@ export const fr: Messages = {
   sim: {
     deviceId: (v: string) => `--device-id '${v}' : 1 à 16 caractères ASCII imprimables, sans espace`,
     deviceIdIs: (id: string) => `identifiant de l'appareil : ${id}`,
-    variant: '--variant vaut quickjs ou quickjs-ng',
+    variant: '--variant vaut quickjs, quickjs-ng ou xs',
     hidMode: '--hid-mode vaut keyboard ou pos',
     unexpected: (a: string) => `argument en trop « ${a} » (les scénarios suivent --scenario)`,
     noFile: (f: string) => `${f} : fichier introuvable`,
@@ -495,7 +495,7 @@ export const fr: Messages = {
       `${schedules} programmes (graine ${seed}), ${operations} opérations, ${steps} étapes en ${seconds.toFixed(1)} s : ` +
       `${perS.toFixed(1)} programmes/s, ${stepsPerS.toFixed(0)} étapes/s. ${violations} violation(s).`,
     failure: 'invariant',
-    variant: '--variant de --explore vaut v8, quickjs ou quickjs-ng',
+    variant: '--variant de --explore vaut v8, quickjs, quickjs-ng ou xs',
     ed25519: '--ed25519 de --explore vaut host ou firmware',
     engines: (e: Record<string, number>, ed25519?: 'host' | 'firmware') =>
       `Moteurs : ${Object.entries(e)
@@ -594,7 +594,7 @@ URL ; l'appareil les marque transmis. Sortie 0, 1 pour une erreur, 2 pour une er
   --scenario FICHIER…     jouer des fichiers de scénario (hw-sim/scenarios/*.yaml) ; sortie 1 si l'un échoue
   --quiet                 avec --scenario : n'écrire que les échecs et le bilan
   --screenshots DOSSIER   où vont les captures d'écran des scénarios (par défaut : à côté de chaque scénario)
-  --variant quickjs|quickjs-ng   le moteur (par défaut quickjs ; avec --explore aussi v8, son défaut)
+  --variant quickjs|quickjs-ng|xs   le moteur (par défaut quickjs ; avec --explore aussi v8, son défaut)
   --flash FICHIER         garder la mémoire NOR simulée dans FICHIER d'une exécution à l'autre (scénarios compris)
   --bridge-hid VID:PID|CHEMIN [--hid-mode keyboard|pos]   un vrai scanner HID alimente l'appareil simulé
   --bridge-serial CHEMIN [--baud N]                      un vrai scanner série alimente l'appareil simulé

@@ -84,7 +84,7 @@ export function ledgerEntries(chip: NorFlash, sectors = TEST_LEDGER_SECTORS): Pa
 }
 
 export interface BootOptions {
-  variant?: QjsVariant;
+  variant?: QjsVariant | 'xs';
   deviceId?: string;
   /** Ledger partition size in sectors; 0 = the real layout's whole partition. Default TEST_LEDGER_SECTORS. */
   ledgerSectors?: number;

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { needsRegistry, parseScenario } from '../../hw-sim/scenario.ts';
 import { scenarioRegistry, startEmbeddedRegistry, type EmbeddedRegistry } from '../../src/node/registry/embedded.ts';
-import { runScenario } from '../../hw-sim/runner.ts';
+import { runScenario, simulatorFor } from '../../hw-sim/runner.ts';
+import type { XsDevice } from '../../hw-sim/xs-host.ts';
 import { ensureBundle } from '../../hw-sim/sim.ts';
 import { ROOT, requireTool } from '../helpers.ts';
 
@@ -50,6 +51,19 @@ test('a scenario on the QuickJS-ng engine too (reboot.yaml)', async () => {
     variant: 'quickjs-ng',
   });
   assert.ok(r.ok, JSON.stringify(r.steps.find((s) => !s.ok)));
+});
+
+withXs('a scenario names its engine (variant: xs); an option given to the run wins', async () => {
+  const file = join(dir, 'reboot.yaml');
+  const sc = parseScenario(readFileSync(file, 'utf8').replace(/^name: .*$/m, '$&\nvariant: xs'), file);
+  assert.is(sc.variant, 'xs');
+  const sim = simulatorFor(sc, { bundle });
+  assert.is(sim.variant, 'xs');
+  await sim.boot();
+  assert.ok((sim.vm as XsDevice).meters.allocate > 0, 'XS meters read: the firmware runs in XS');
+  sim.powerOff();
+  assert.is(simulatorFor(sc, { bundle, variant: 'quickjs' }).variant, 'quickjs');
+  assert.throws(() => parseScenario('name: x\nvariant: spidermonkey\nsteps: []\n', 'x.yaml'), /variant/);
 });
 
 test.run();

@@ -110,7 +110,7 @@ export async function exploreCommand(a: ExploreArgs): Promise<number> {
     throw new UsageError(`--faults: ${(e as Error).message}`);
   }
   const variant = a.variant ?? 'v8';
-  if (variant !== 'v8' && variant !== 'quickjs' && variant !== 'quickjs-ng')
+  if (variant !== 'v8' && variant !== 'quickjs' && variant !== 'quickjs-ng' && variant !== 'xs')
     throw new UsageError((m) => m.explore.variant);
   const quickjsEvery = a['quickjs-every'] === undefined ? undefined : intOf(a['quickjs-every'], '--quickjs-every', 0);
   const ed25519 = a.ed25519;

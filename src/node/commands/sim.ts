@@ -91,7 +91,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const deviceId = deviceIdOption(values['device-id'], values.registry);
   const variant = values.variant ?? 'quickjs';
-  if (variant !== 'quickjs' && variant !== 'quickjs-ng') throw new UsageError((m) => m.sim.variant);
+  if (variant !== 'quickjs' && variant !== 'quickjs-ng' && variant !== 'xs') throw new UsageError((m) => m.sim.variant);
   // First line: which keys the simulated device trusts (the chip of --flash may already hold some).
   process.stdout.write(
     trustLine(new Simulator({ chip: values.flash ? NorFlash.load(values.flash) : new NorFlash(), ...keys }), lang) +
@@ -103,7 +103,8 @@ export async function run(args: string[]): Promise<number> {
       lang,
       quiet: !!values.quiet,
       screenshots: values.screenshots,
-      variant,
+      // unset: each scenario's own `variant:` (default quickjs)
+      variant: values.variant === undefined ? undefined : variant,
       flash: values.flash,
       ...keys,
       registry: registryOption(values.registry),
@@ -244,7 +245,7 @@ async function scenarios(
     lang: Lang;
     quiet: boolean;
     screenshots?: string;
-    variant: 'quickjs' | 'quickjs-ng';
+    variant?: 'quickjs' | 'quickjs-ng' | 'xs';
     flash?: string;
     registry?: string;
   } & KeyOptions,
@@ -337,7 +338,7 @@ interface InteractiveOptions extends KeyOptions {
   registry?: string;
   lang: Lang;
   flash?: string;
-  variant: 'quickjs' | 'quickjs-ng';
+  variant: 'quickjs' | 'quickjs-ng' | 'xs';
   bridgeHid?: string;
   hidMode?: string;
   bridgeSerial?: string;
@@ -349,7 +350,7 @@ async function liveSimulator(
   o: {
     lang: Lang;
     flash?: string;
-    variant: 'quickjs' | 'quickjs-ng';
+    variant: 'quickjs' | 'quickjs-ng' | 'xs';
     config?: SimConfig;
     registry?: string;
   } & KeyOptions,
@@ -649,7 +650,7 @@ async function bridgeSerial(
 
 async function pty(
   link: string | undefined,
-  o: { lang: Lang; flash?: string; variant: 'quickjs' | 'quickjs-ng'; baud?: number } & KeyOptions,
+  o: { lang: Lang; flash?: string; variant: 'quickjs' | 'quickjs-ng' | 'xs'; baud?: number } & KeyOptions,
 ): Promise<number> {
   const { exposeServicePort, freeForLink, pathTaken, PtyError } = await import('../../../hw-sim/pty.ts');
   const m = messages(o.lang).sim;
