@@ -8,7 +8,15 @@ import { Peripherals, partitionFlash, type BeepRecord } from './device.ts';
 import { QjsDevice, type QjsFault, type QjsVariant } from './qjs-host.ts';
 import { XsDevice } from './xs-host.ts';
 import { V8Device } from './v8-host.ts';
-import { bootSelect, installImage, provision, slotSummary, type BootedImage, type NorChip } from './bootloader.ts';
+import {
+  bootSelect,
+  installImage,
+  provision,
+  readBootState,
+  slotSummary,
+  type BootedImage,
+  type NorChip,
+} from './bootloader.ts';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from '../src/image/format.ts';
 import { LAYOUT, SECTOR_SIZE } from './layout.ts';
 import { provisionTrust, readTrust, impliesProduction, deviceKeyOf, type Trust } from './provision.ts';
@@ -294,7 +302,11 @@ export class Simulator {
     let bundle: string;
     const trust = this.trust();
     const chip = bootChip(this.chip);
-    const hasImage = [0, 1].some((s) => slotSummary(chip, s as 0 | 1).status !== 'empty');
+    const slots = [0, 1].map((s) => slotSummary(chip, s as 0 | 1).status);
+    // A development device that never had an image (no boot state record) and holds only a half-written
+    // one (a transfer cut before FINISH) stays in developer mode; the update resumes from its journal.
+    const halfOnly = !trust.production && !slots.includes('valid') && readBootState(chip).seq === 0;
+    const hasImage = slots.some((s) => s !== 'empty') && !halfOnly;
     let confirm = () => {};
     if (hasImage) {
       let b;

@@ -1,5 +1,7 @@
 // `saphir sim --pty` keeps a command line on stdin: a script cuts the power during a real `saphir flash`
 // (real firmware image, real QuickJS, real pty), boots again, and the next `saphir flash` resumes.
+// On a chip with a factory image, and on a fresh development chip (developer mode: the half image in
+// slot B must not stop the boot). npm test: one seeded cut point of the fresh chip; test:long: 10/50/90 %.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -12,7 +14,7 @@ import { provision } from '../../hw-sim/bootloader.ts';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage, parseImage } from '../../src/image/format.ts';
 import { fromHex } from '../../src/hex.ts';
 import { nodeSign } from '../../tools/node-crypto.ts';
-import { ROOT, requireTool } from '../helpers.ts';
+import { LONG, ROOT, requireTool } from '../helpers.ts';
 
 const ptyTest = requireTool('socat');
 import { saphirAsync } from '../cli/run-cli.ts';
@@ -40,7 +42,7 @@ function waitFor(stream: NodeJS.ReadableStream, re: RegExp, ms = 20000): Promise
   });
 }
 
-ptyTest('sim --pty: "cut" during a transfer, "boot", flash again resumes and the real firmware confirms', async () => {
+async function cutDuringFlash(o: { fresh: boolean; pct: number; word: string }) {
   const dir = mkdtempSync(join(tmpdir(), 'saphir-sim-pty-'));
   const factory = ensureImage();
   const p = parseImage(factory);
@@ -56,7 +58,7 @@ ptyTest('sim --pty: "cut" during a transfer, "boot", flash again resumes and the
   const imgFile = join(dir, 'next.img');
   writeFileSync(imgFile, next);
   const chip = new NorFlash();
-  provision(bootChip(chip), factory, p.header.securityCounter);
+  if (!o.fresh) provision(bootChip(chip), factory, p.header.securityCounter);
   const chipFile = join(dir, 'chip.bin');
   chip.save(chipFile);
   const link = join(dir, 'tty');
@@ -75,18 +77,20 @@ ptyTest('sim --pty: "cut" during a transfer, "boot", flash again resumes and the
     let firstErr = '';
     first.stderr.on('data', (d) => (firstErr += d));
     const exited = new Promise<number>((r) => first.on('close', (c) => r(c ?? -1)));
-    await waitFor(first.stderr, /^50 %$/m);
-    sim.stdin.write('cut\n');
+    await waitFor(first.stderr, new RegExp(`^${o.pct} %$`, 'm'));
+    sim.stdin.write(`${o.word}\n`);
     await waitFor(sim.stdout, /power cut/);
-    assert.is(await exited, 1, firstErr);
+    // Powered on again while the first flash still retries, as a technician would.
     sim.stdin.write('boot\n');
-    await waitFor(sim.stdout, /on: image slot A/);
+    await waitFor(sim.stdout, o.fresh ? /on: developer/ : /on: image slot A/);
+    assert.is(await exited, 1, firstErr);
     const again = await saphirAsync(['flash', '--port', link, '--baud', String(BAUD), '--lang', 'en', imgFile], {
       timeoutMs: 60000,
     });
     assert.is(again.code, 0, again.stderr);
     const held = Number(/Resumed: the device already held (\d+) bytes/.exec(again.stdout)?.[1]);
-    assert.ok(held >= next.length * 0.4 && held < next.length, `resumed from ${held} of ${next.length}`);
+    const low = Math.max(1, (next.length * (o.pct - 15)) / 100);
+    assert.ok(held >= low && held < next.length, `resumed from ${held} of ${next.length} (cut at ${o.pct} %)`);
     assert.match(again.stdout, /Restarted on 9\.9\.7, confirmed/);
     sim.stdin.write('ledger\n');
     await waitFor(sim.stdout, /0 payment\(s\)/);
@@ -94,9 +98,23 @@ ptyTest('sim --pty: "cut" during a transfer, "boot", flash again resumes and the
     const code = await new Promise<number>((r) => sim.on('close', (c) => r(c ?? -1)));
     assert.is(code, 0);
   } finally {
-    if (sim.exitCode === null) sim.kill('SIGTERM');
+    if (sim.exitCode === null) {
+      sim.kill('SIGTERM');
+      await new Promise((r) => sim.on('close', r));
+    }
     rmSync(dir, { recursive: true, force: true });
   }
-});
+}
+
+ptyTest('sim --pty: "cut" at 50 % of a transfer, "boot", flash again resumes and the real firmware confirms', () =>
+  cutDuringFlash({ fresh: false, pct: 50, word: 'cut' }),
+);
+
+// Issue #35: on a fresh development chip, `boot` after the cut said nothing and the device stayed off.
+const points = LONG ? [10, 50, 90] : [[10, 50, 90][Math.floor(Date.now() / 86_400_000) % 3]];
+for (const pct of points)
+  ptyTest(`sim --pty, fresh development chip: "coupure" at ${pct} %, "boot" runs developer mode, flash resumes`, () =>
+    cutDuringFlash({ fresh: true, pct, word: 'coupure' }),
+  );
 
 test.run();

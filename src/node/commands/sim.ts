@@ -770,7 +770,7 @@ function ptyCommands(
           default:
             say(m.ptyUnknown(w));
         }
-      }),
+      }).catch((e: Error) => say(I[lang].commandFailed(raw.trim(), e.message))),
   );
   return () => rl.close();
 }
