@@ -369,6 +369,9 @@ export const en = {
     registryByUrl: 'expect-registry needs --registry embedded',
     embeddedRegistry: (url: string) => `embedded registry: ${url} (in-memory PGlite)`,
     powerCut: 'power cut',
+    provisionRefused: (file: string, why: string) => `--provision ${file}: not programmed (${why})`,
+    provisionNotBlank: 'the chip already holds another image; factory programming needs a blank chip',
+    provisionTooLarge: (n: number) => `larger than a slot (${n} bytes)`,
     poweredOn: (mode: string) => `on: ${mode}`,
     restarted: (mode: string) => `restarted: ${mode}`,
     payments: (n: number) => `${n} payment(s)`,
@@ -602,6 +605,8 @@ Exit 0, 1 on an error, 2 on a usage error.`,
   --firmware-key HEX|FILE provision the device with this firmware public key (a production device
                           unless it is the development key); default: the development keys
   --tech-key HEX|FILE     provision the device with this technician public key (service port access)
+  --provision IMAGE       factory programming: the signed IMAGE into slot A of a blank chip, checked with
+                          the provisioned keys (with --flash FILE the chip is kept; run again, it is left as it is)
   --device-key FILE       provision the device's registry key (its private seed, seed_hex); default: a
                           fresh key on a production device, the published development key otherwise
   --device-id ID          the device's id (interactive, --pty, --web); with --registry, default one of

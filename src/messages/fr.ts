@@ -373,6 +373,9 @@ export const fr: Messages = {
     registryByUrl: 'expect-registry a besoin de --registry embedded',
     embeddedRegistry: (url: string) => `registre central intégré : ${url} (PGlite en mémoire)`,
     powerCut: 'courant coupé',
+    provisionRefused: (file: string, why: string) => `--provision ${file} : rien programmé (${why})`,
+    provisionNotBlank: 'la puce contient déjà une autre image ; la programmation en usine demande une puce vierge',
+    provisionTooLarge: (n: number) => `plus grand qu'un emplacement (${n} octets)`,
     poweredOn: (mode: string) => `allumé : ${mode}`,
     restarted: (mode: string) => `redémarré : ${mode}`,
     payments: (n: number) => `${n} paiement(s)`,
@@ -611,6 +614,8 @@ URL ; l'appareil les marque transmis. Sortie 0, 1 pour une erreur, 2 pour une er
   --firmware-key HEX|FICHIER  provisionner l'appareil avec cette clé publique firmware (un appareil de
                           production, sauf la clé de développement) ; par défaut : les clés de développement
   --tech-key HEX|FICHIER  provisionner l'appareil avec cette clé publique de technicien (accès au port de service)
+  --provision IMAGE       programmation en usine : l'IMAGE signée dans l'emplacement A d'une puce vierge, vérifiée
+                          avec les clés provisionnées (avec --flash FICHIER la puce est gardée ; relancé, rien ne change)
   --device-key FICHIER    provisionner la clé de registre de l'appareil (sa graine privée, seed_hex) ; par défaut :
                           une clé neuve sur un appareil de production, sinon la clé de développement publiée
   --device-id ID          l'identifiant de l'appareil (interactif, --pty, --web) ; avec --registry, par défaut

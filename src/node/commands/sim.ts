@@ -14,7 +14,8 @@ import type { Key } from '../../hal.ts';
 import { parseScenario, ScenarioError, parseDuration, needsRegistry, type Scenario } from '../../../hw-sim/scenario.ts';
 import { runScenario, simulatorFor, type ScenarioRegistry } from '../../../hw-sim/runner.ts';
 import { scenarioRegistry, startEmbeddedRegistry } from '../registry/embedded.ts';
-import { Simulator, ensureBundle, type SimConfig } from '../../../hw-sim/sim.ts';
+import { Simulator, bootChip, ensureBundle, type SimConfig } from '../../../hw-sim/sim.ts';
+import { SLOT_SIZE, checkImage, provision, slotSummary, trustedOptions } from '../../../hw-sim/bootloader.ts';
 import { NorFlash } from '../../../hw-sim/nor-flash.ts';
 import { transmit, SCANNER_KINDS, type ScannerKind } from '../../../hw-sim/scanners/index.ts';
 import { ticketCode } from '../../../hw-sim/tickets.ts';
@@ -39,6 +40,7 @@ export async function run(args: string[]): Promise<number> {
     screenshots: { type: 'string' },
     variant: { type: 'string' },
     flash: { type: 'string' },
+    provision: { type: 'string' },
     'bridge-hid': { type: 'string' },
     'hid-mode': { type: 'string' },
     'bridge-serial': { type: 'string' },
@@ -124,7 +126,15 @@ export async function run(args: string[]): Promise<number> {
   }
   if (values.pty) {
     const baud = values.baud === undefined ? undefined : intOf(values.baud, '--baud', 300, 4_000_000);
-    return pty(positionals[0], { lang, flash: values.flash, variant, baud, deviceId, ...keys });
+    return pty(positionals[0], {
+      lang,
+      flash: values.flash,
+      provision: values.provision,
+      variant,
+      baud,
+      deviceId,
+      ...keys,
+    });
   }
   if (positionals.length > 0) throw new UsageError((m) => m.sim.unexpected(positionals[0]));
   if (deviceId) process.stdout.write(messages(lang).sim.deviceIdIs(deviceId) + '\n');
@@ -133,6 +143,7 @@ export async function run(args: string[]): Promise<number> {
     deviceId,
     lang,
     flash: values.flash,
+    provision: values.provision,
     variant,
     bridgeHid: values['bridge-hid'],
     hidMode: values['hid-mode'],
@@ -338,6 +349,7 @@ interface InteractiveOptions extends KeyOptions {
   registry?: string;
   lang: Lang;
   flash?: string;
+  provision?: string;
   variant: 'quickjs' | 'quickjs-ng' | 'xs';
   bridgeHid?: string;
   hidMode?: string;
@@ -350,6 +362,8 @@ async function liveSimulator(
   o: {
     lang: Lang;
     flash?: string;
+    /** A signed image programmed into slot A of a blank chip before the first boot (factory programming). */
+    provision?: string;
     variant: 'quickjs' | 'quickjs-ng' | 'xs';
     config?: SimConfig;
     registry?: string;
@@ -388,6 +402,7 @@ async function liveSimulator(
   });
   if (o.config) sim.configure(o.config);
   else if (!o.flash || registry) sim.configure({});
+  if (o.provision) factoryProgram(sim, chip, o.provision, o.lang);
   await sim.boot();
   // One queue: ticks and commands never run at the same time.
   let queue: Promise<unknown> = Promise.resolve();
@@ -414,6 +429,32 @@ async function liveSimulator(
     await registry?.close();
   };
   return { sim, serial, close, save };
+}
+
+/**
+ * `--provision IMAGE`: the factory writes a signed image into slot A of a blank chip (after the keys of
+ * --firmware-key/--tech-key), checked as the bootloader will check it. A chip of --flash already holding
+ * this very image is left as it is; one holding any other image is refused (nothing written).
+ */
+function factoryProgram(sim: Simulator, chip: NorFlash, file: string, lang: Lang): void {
+  const m = messages(lang).sim;
+  let bytes: Uint8Array;
+  try {
+    if ((statSync(file).size ?? 0) > SLOT_SIZE) throw new Error(m.provisionTooLarge(SLOT_SIZE));
+    bytes = new Uint8Array(readFileSync(file));
+  } catch (e) {
+    throw new Error(m.provisionRefused(file, (e as Error).message));
+  }
+  sim.trust(); // the keys first: the image is judged by them
+  const boot = bootChip(chip);
+  const o = trustedOptions(boot);
+  if ('error' in o) throw new Error(m.provisionRefused(file, o.error));
+  const c = checkImage(bytes, 0, o);
+  if (!c.ok) throw new Error(m.provisionRefused(file, c.detail));
+  const slots = [slotSummary(boot, 0, o), slotSummary(boot, 1, o)];
+  if (slots[0].hash === c.hashHex) return; // programmed by an earlier run on this --flash chip
+  if (slots.some((s) => s.status !== 'empty')) throw new Error(m.provisionRefused(file, m.provisionNotBlank));
+  provision(boot, bytes, c.image.header.securityCounter);
 }
 
 async function interactive(o: InteractiveOptions): Promise<number> {
@@ -650,7 +691,13 @@ async function bridgeSerial(
 
 async function pty(
   link: string | undefined,
-  o: { lang: Lang; flash?: string; variant: 'quickjs' | 'quickjs-ng' | 'xs'; baud?: number } & KeyOptions,
+  o: {
+    lang: Lang;
+    flash?: string;
+    provision?: string;
+    variant: 'quickjs' | 'quickjs-ng' | 'xs';
+    baud?: number;
+  } & KeyOptions,
 ): Promise<number> {
   const { exposeServicePort, freeForLink, pathTaken, PtyError } = await import('../../../hw-sim/pty.ts');
   const m = messages(o.lang).sim;

@@ -1,0 +1,88 @@
+// `saphir sim --pty --firmware-key K --tech-key T --provision signed.img`: a production device made from
+// the command line (issue #35) boots the factory image and refuses a development-signed one over
+// `saphir flash`; the chip of --flash is kept, and a second run leaves it as it is.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawn } from 'node:child_process';
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureImage } from '../../hw-sim/sim.ts';
+import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage, parseImage } from '../../src/image/format.ts';
+import { fromHex, toHex } from '../../src/hex.ts';
+import { nodeSign } from '../../tools/node-crypto.ts';
+import { publicKeyOf } from '../../src/crypto/ed25519.ts';
+import { ROOT, requireTool } from '../helpers.ts';
+import { saphir, saphirAsync } from '../cli/run-cli.ts';
+
+const ptyTest = requireTool('socat');
+const bin = join(ROOT, 'bin', 'saphir.mjs');
+const PROD_SEED = new Uint8Array(32).fill(11);
+const TECH_SEED = new Uint8Array(32).fill(13);
+
+function waitFor(stream: NodeJS.ReadableStream, re: RegExp, ms = 20000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const t = setTimeout(() => reject(new Error(`timed out waiting for ${re}: ${seen.slice(-500)}`)), ms);
+    const on = (d: Buffer) => {
+      seen += d.toString();
+      if (re.test(seen)) {
+        clearTimeout(t);
+        stream.off('data', on);
+        resolve(seen);
+      }
+    };
+    stream.on('data', on);
+  });
+}
+
+const p = parseImage(ensureImage());
+if ('error' in p) throw new Error(p.error);
+const pack = (version: string, seed: Uint8Array) =>
+  packImage({ bundle: p.bundle, version, boardId: BOARD_ID, securityCounter: 1, seed, sign: nodeSign });
+
+ptyTest('sim --provision: a production device from the command line refuses a development-signed image', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'saphir-provision-'));
+  const signed = join(dir, 'signed.img');
+  writeFileSync(signed, pack('3.0.0', PROD_SEED));
+  const dev = join(dir, 'dev.img');
+  writeFileSync(dev, pack('3.0.1', fromHex(DEV_FIRMWARE_SEED_HEX)));
+  const techFile = join(dir, 'tech.json');
+  writeFileSync(techFile, JSON.stringify({ seed_hex: toHex(TECH_SEED) }));
+  const fw = toHex(publicKeyOf(PROD_SEED));
+  const tech = toHex(publicKeyOf(TECH_SEED));
+  const chipFile = join(dir, 'chip.bin');
+  const link = join(dir, 'tty');
+  const args = ['sim', '--pty', link, '--flash', chipFile, '--firmware-key', fw, '--tech-key', tech, '--lang', 'en'];
+  const run = async (provisionFile: string) => {
+    const sim = spawn(process.execPath, [bin, ...args, '--provision', provisionFile], { cwd: ROOT });
+    await waitFor(sim.stdout, /service port: /);
+    return sim;
+  };
+  try {
+    let sim = await run(signed);
+    sim.stdin.write('reboot\n');
+    await waitFor(sim.stdout, /image slot A v3\.0\.0/);
+    const r = await saphirAsync(['flash', '--port', link, '--tech-key', techFile, '--lang', 'en', dev], {
+      timeoutMs: 60000,
+    });
+    assert.is(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout + r.stderr, /development-signed|production device/, r.stdout + r.stderr);
+    sim.stdin.write('quit\n');
+    assert.is(await new Promise((res) => sim.on('close', res)), 0);
+    // The kept chip, the same image again: left as it is, still production, still 3.0.0.
+    sim = await run(signed);
+    sim.stdin.write('reboot\n');
+    await waitFor(sim.stdout, /image slot A v3\.0\.0/);
+    sim.stdin.write('quit\n');
+    await new Promise((res) => sim.on('close', res));
+    // Another image on that chip: refused, nothing written.
+    const other = saphir([...args, '--provision', dev]);
+    assert.is(other.code, 1);
+    assert.match(other.stderr, /--provision .*not programmed/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();
