@@ -251,6 +251,16 @@ export class QjsDevice {
     return this.heapStats().used;
   }
 
+  /**
+   * The heap the device would use: `heapUsed` less the bytecode's line tables (`pc2line`). The device
+   * stores its firmware stripped of debug information; these QuickJS builds keep the line tables
+   * whatever `strip` says (test/firmware/heap-strip.test.ts), so they are taken out here.
+   */
+  heapDevice(): number {
+    const s = this.heapStats();
+    return s.used - (s.raw.js_func_pc2line_size ?? 0);
+  }
+
   dumpMemoryUsage(): string {
     return this.runtime.dumpMemoryUsage();
   }

@@ -696,6 +696,11 @@ export class Simulator {
     return this.vm?.heapUsed() ?? 0;
   }
 
+  /** The firmware heap a device would use: `heapUsed` less the debug line tables a device strips (qjs-host.ts). */
+  heapDevice(): number {
+    return this.vm && 'heapDevice' in this.vm ? this.vm.heapDevice() : 0;
+  }
+
   dispose(): void {
     this.powerOff('dispose');
     this.network?.close();
