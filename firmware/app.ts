@@ -39,7 +39,18 @@ import { SerialDecoder } from '../src/input/serial.ts';
 import { KeyboardWedgeDecoder } from '../src/input/keyboard.ts';
 import { HidPosDecoder } from '../src/input/hid-pos.ts';
 import type { InputEvent } from '../src/input/event.ts';
-import { LedgerError, MARK_KEYPAD, MirroredLedger, markView, restoreMark, writeMark } from '../src/ledger/index.ts';
+import {
+  LedgerError,
+  MARK_KEYPAD,
+  MARK_Z,
+  MirroredLedger,
+  markView,
+  restoreMark,
+  writeMark,
+} from '../src/ledger/index.ts';
+import { Journal, type JournalKind } from '../src/journal.ts';
+import { REASONS } from '../src/sph1/check.ts';
+import { parisDate, parisMidnightUtc } from '../src/claim.ts';
 import { loadConfig, keyRingOf, type Config } from '../src/config.ts';
 import { decide, type Verdict } from './decide.ts';
 import { deadlines } from './deadline.ts';
@@ -50,6 +61,8 @@ import {
   cancelledScreen,
   checkingScreen,
   clockScreen,
+  closeZScreen,
+  reportScreen,
   confirmCashScreen,
   errorScreen,
   paidScreen,
@@ -61,6 +74,7 @@ import {
 import { newFrameDecoder, type FrameDecoder } from './camera.ts';
 import { escpos, type ReceiptLine } from '../src/print/escpos.ts';
 import { claimSlip, duplicate, paymentReceipt } from './receipt.ts';
+import { counterReport } from './counter.ts';
 import { PRODUCTION, VERSION } from './build-info.ts';
 
 /** The idle loop period: watchdog kick, decoder timeouts, screen timeouts. */
@@ -94,6 +108,8 @@ type State =
   | { kind: 'claiming'; verdict: Extract<Verdict, { kind: 'win' }>; code: string; until: number }
   /** The RTC reads far ahead of the trusted time: OK believes it, C does not. */
   | { kind: 'clock'; rtcMs: number }
+  /** 2 then OK on the ready screen: OK again closes the period with a Z report. */
+  | { kind: 'close-z'; until: number }
   /** Boot failed: the app shows why and does nothing else (the image is not confirmed). */
   | { kind: 'halted' };
 
@@ -146,6 +162,10 @@ export class App {
   private lastReceipt: ReceiptLine[] | null = null;
   /** Digits typed on the ready screen: a menu entry run by OK (0: reprint the last receipt). */
   private menu = '';
+  /** The check journal (every verdict shown) and the time the last Z report closed the period. */
+  private journal: Journal | null = null;
+  private journalFlash!: Flash;
+  private lastZ = 0;
   /** The nonce of the last registry request: a granted claim's reference on the receipt. */
   private lastNonce = '';
   /** Counts for diagnostics. */
@@ -190,13 +210,21 @@ export class App {
     // A configuration torn, damaged or refused is not replaced by the defaults (no registry, demo limits).
     if (loaded.invalid) return this.halt(TEXT[this.lang].configInvalid);
 
+    // Before trusted time: a Z report's time is a time used before.
+    try {
+      this.journalFlash = new d.Flash({ partition: 'journal' });
+      this.lastZ = restoreMark(this.journalFlash);
+      this.journal = new Journal(this.journalFlash);
+    } catch (e) {
+      this.log.write(`journal: ${messageOf(e)}`); // a device without one pays as before
+    }
     const flash: Flash = new d.Flash({ partition: 'ledger' });
     try {
       this.ledger = MirroredLedger.open(flash, { deviceId: this.deviceId });
       this.watchdog.kick(); // opening a full ledger takes ~1 s of QuickJS, a repair ~2 s more
       this.marks = markView(flash);
       this.markStored = restoreMark(this.marks);
-      this.mark = Math.max(this.markStored, this.ledger.latestPaidAtMs);
+      this.mark = Math.max(this.markStored, this.ledger.latestPaidAtMs, this.lastZ);
       this.markMono = this.mono.now();
       const now = this.trustedNow();
       if (now !== this.rtc.now()) this.log.write(`clock: RTC ${this.rtc.now()} not believed, trusted ${now}`);
@@ -451,10 +479,11 @@ export class App {
     if (verdict.kind === 'win' && no) {
       this.log.write(`${no}, ${ticketLine(verdict.ticket)} not payable`);
       const t = TEXT[this.lang];
-      return this.shown(
+      this.shown(
         payLaterScreen(verdict.prizeEur, this.lang, no[0] === 'c' ? t.clockUnset : t.ledgerDamaged),
         'refused',
       );
+      return this.note('not-payable', verdict, nowMs);
     }
     this.showVerdict(verdict, nowMs);
   }
@@ -481,6 +510,8 @@ export class App {
         code: this.lastCode,
         until: this.mono.now() + this.config.payWaitMs,
       };
+    // The trace after the screen: a verdict never waits for its journal record.
+    this.note(v.kind, v, nowMs);
   }
 
   /** Shows `screen` with the beep and LED of `s`; back to ready after `ms`. */
@@ -501,6 +532,10 @@ export class App {
     const s = this.state;
     if (s.kind === 'halted' || s.kind === 'boot') return;
     if (s.kind === 'clock') return this.answerClock(k, s.rtcMs);
+    if (s.kind === 'close-z') {
+      this.beeper.play(BEEPS.key);
+      return k === 'OK' ? this.report(true) : k === 'C' ? this.ready() : undefined;
+    }
     if (s.kind === 'await-pay' || s.kind === 'confirm') {
       if (k === 'OK') {
         // The verdict is from the scan: a claim period that ended since (payWaitMs) ends it here.
@@ -540,12 +575,73 @@ export class App {
     else {
       const entry = this.menu;
       this.menu = '';
+      if (entry === '1') return this.report(false);
+      if (entry === '2') {
+        this.display.show(closeZScreen(this.lang));
+        this.state = { kind: 'close-z', until: this.mono.now() + this.config.payWaitMs };
+        return;
+      }
       if (entry === '0' && this.lastReceipt && this.printer) {
         const w = TEXT[this.lang];
         const ok = this.print(null);
         this.log.write(`receipt: reprint ${ok ? 'done' : 'failed'}`);
         return this.shown([ok ? w.recorded : w.noReceipt], ok ? 'key' : 'refused', 1500);
       }
+    }
+  }
+
+  /**
+   * The X report (1, OK) or the Z report (2, OK, OK): payments since the last Z from the ledger, the rest
+   * from the journal; a Z first stores its time (both mark sectors), so a cut never leaves a half close.
+   */
+  private report(z: boolean): void {
+    const now = Math.floor(this.trustedNow());
+    const { report: r, lines } = counterReport({
+      z,
+      lang: this.lang,
+      shop: this.config.shop,
+      deviceId: this.deviceId,
+      fromMs: this.lastZ,
+      toMs: now,
+      dayStartMs: parisMidnightUtc(parisDate(now)),
+      payments: (f) => {
+        this.ledger.some((p) => {
+          f(p);
+          return false;
+        });
+      },
+      journal: (f) => this.journal && this.journal.forEach(f),
+      paid: (e) => !!this.ledger.find(e),
+    });
+    if (z) {
+      writeMark(this.journalFlash, now, MARK_Z);
+      this.lastZ = now;
+    }
+    this.log.write(`report ${z ? 'Z' : 'X'}: ${r.payments} payments ${r.totalEur} EUR, ${r.unpaidWins} not paid`);
+    const printed = this.print(lines);
+    this.shown(reportScreen(r, z, this.lang, printed), 'key');
+  }
+
+  /** Appends what a scan ended on to the check journal; a journal that fails never stops a verdict. */
+  private note(
+    kind: JournalKind | 'already-paid' | 'invalid',
+    v: Verdict | { ticket?: TicketId; prizeEur?: number },
+    atMs: number,
+  ): void {
+    if (!this.journal) return;
+    const t = 'ticket' in v && v.ticket ? v.ticket : { emission: 0, block: 0, number: 0 };
+    try {
+      this.journal.append({
+        kind,
+        reason: 'reason' in v ? REASONS.indexOf(v.reason as never) & 255 : 0,
+        emission: t.emission,
+        block: t.block,
+        number: t.number,
+        prizeEur: 'prizeEur' in v && v.prizeEur ? v.prizeEur : 0,
+        atMs,
+      });
+    } catch (e) {
+      this.log.write(`journal: ${messageOf(e)}`);
     }
   }
 
@@ -701,6 +797,7 @@ export class App {
       }
     }
     this.shown(payLaterScreen(v.prizeEur, this.lang), 'refused');
+    this.note('not-payable', v, this.trustedNow());
   }
 
   /** Pushes offline payments while some wait, the device is idle and nothing else is asked. */
@@ -778,12 +875,14 @@ export class App {
     // clerk would not pay a ticket the ledger holds as paid). Logged, and the screen and signal tried again.
     for (let tries = 2; tries--;) {
       try {
-        return this.shown(paidScreen(v.prizeEur, this.lang, offline, !printed), 'paid');
+        this.shown(paidScreen(v.prizeEur, this.lang, offline, !printed), 'paid');
+        break;
       } catch (e) {
         this.stats.errors++;
         this.log.write(`error after payment: ${messageOf(e)}`);
       }
     }
+    this.note('paid', v, paidAtMs);
   }
 
   private tick(): void {
@@ -799,7 +898,11 @@ export class App {
       this.inflight = null;
       return this.offline(s.verdict, s.code, 'timeout');
     }
-    if ((s.kind === 'shown' || s.kind === 'await-pay' || s.kind === 'confirm') && now >= s.until) this.ready();
+    if (
+      (s.kind === 'shown' || s.kind === 'await-pay' || s.kind === 'confirm' || s.kind === 'close-z') &&
+      now >= s.until
+    )
+      this.ready();
     else if (s.kind === 'ready' && !this.clockPending()) this.keepMark(this.trustedNow());
     this.sync(now);
   }

@@ -6,7 +6,7 @@ import type { TicketId } from '../src/sph1/body.ts';
 import { frenchDate, frenchDateTime } from './paris-time.ts';
 import { ticketLine } from './screens.ts';
 
-const WORDS = {
+export const WORDS = {
   fr: {
     receipt: 'REÇU DE PAIEMENT',
     slip: 'BON POUR CENTRE DE PAIEMENT',

@@ -48,6 +48,11 @@ interface Words {
   okConfirm: string;
   noReceipt: string;
   reprint: string;
+  closeZ: string;
+  reportX: string;
+  reportZ: string;
+  paysShort: string;
+  unpaidShort: string;
 }
 
 export const TEXT: Record<Lang, Words> = {
@@ -91,6 +96,11 @@ export const TEXT: Record<Lang, Words> = {
     okConfirm: 'OK confirmer C annul',
     noReceipt: 'reçu non imprimé',
     reprint: 'réimpr.: 0 puis OK',
+    closeZ: 'Clôturer (rapport Z)?',
+    reportX: 'RAPPORT X',
+    reportZ: 'RAPPORT Z (clôturé)',
+    paysShort: 'paiements',
+    unpaidShort: 'non payés',
   },
   en: {
     ready: 'READY',
@@ -132,6 +142,11 @@ export const TEXT: Record<Lang, Words> = {
     okConfirm: 'OK confirm  C cancel',
     noReceipt: 'receipt not printed',
     reprint: 'reprint: 0 then OK',
+    closeZ: 'Close the day (Z)?',
+    reportX: 'X REPORT',
+    reportZ: 'Z REPORT (closed)',
+    paysShort: 'payments',
+    unpaidShort: 'not paid',
   },
 };
 
@@ -247,3 +262,20 @@ export function clockScreen(lang: Lang, rtcMs: number): string[] {
   const w = TEXT[lang];
   return screen([w.clockAhead, frenchDateTime(rtcMs), w.clockKeys], '');
 }
+
+/** An X or Z report on screen: payments and their total, wins not paid; the rest is on paper. */
+export function reportScreen(
+  r: { payments: number; totalEur: number; unpaidWins: number },
+  z: boolean,
+  lang: Lang,
+  printed: boolean,
+): string[] {
+  const w = TEXT[lang];
+  return screen(
+    [z ? w.reportZ : w.reportX, `${r.payments} ${w.paysShort}`, `${r.unpaidWins} ${w.unpaidShort}`],
+    printed ? formatEur(r.totalEur, lang) : w.noReceipt,
+  );
+}
+
+/** The Z report asks first: it closes the period. */
+export const closeZScreen = (lang: Lang) => screen([TEXT[lang].closeZ, TEXT[lang].okConfirm], '');

@@ -413,8 +413,10 @@ export function partitionFlash(chip: NorFlash, partition: unknown, ledgerSectors
         ? LAYOUT.ledger
         : partition === 'outbox'
           ? LAYOUT.outbox
-          : null;
-  if (!p) throw new TypeError("Flash partition must be 'config', 'ledger' or 'outbox'");
+          : partition === 'journal'
+            ? LAYOUT.journal
+            : null;
+  if (!p) throw new TypeError("Flash partition must be 'config', 'ledger', 'outbox' or 'journal'");
   if (p === LAYOUT.ledger && ledgerSectors)
     return chip.partition(p.offset, Math.min(p.size, ledgerSectors * SECTOR_SIZE), views);
   return chip.partition(p.offset, p.size, views);

@@ -18,6 +18,8 @@ export const LAYOUT = {
   ledger: { offset: 0x110000, size: 0x202000 },
   /** Write-once provisioning area (the device's trust anchors, hw-sim/provision.ts): never erased. */
   otp: { offset: 0x3ff000, size: 0x001000 },
+  /** The check journal: the last Z report's time, then a ring of every verdict shown (src/journal.ts). */
+  journal: { offset: 0x312000, size: 0x040000 },
   /** Offline payments waiting for the fleet registry (src/registry/outbox.ts). */
   outbox: { offset: 0x3c0000, size: 0x010000 },
   /** The bootloader's record of an update in progress (hw-sim/update.ts): survives a power cut. */

@@ -89,8 +89,8 @@ export interface Printer {
 // --- storage --------------------------------------------------------------------------------------
 
 export interface FlashOptions {
-  /** The firmware's data partitions (`outbox`: payments waiting for the registry). */
-  partition: 'config' | 'ledger' | 'outbox';
+  /** The firmware's data partitions (`outbox`: payments waiting for the registry; `journal`: every verdict shown). */
+  partition: 'config' | 'ledger' | 'outbox' | 'journal';
 }
 /**
  * NOR flash. Erased bytes read 0xFF; `write` can only clear bits (the result is old & new); only

@@ -1,6 +1,5 @@
-// The check journal: every verdict the device showed, paid or not, in a ring on its own flash partition.
-// The trace an operator reads when a clerk tells a winner they lost. Not wired into the firmware yet
-// (docs/firmware.md, "At the counter": the heap budget).
+// The check journal: every verdict the device showed, paid or not, in a ring on its own flash partition
+// (docs/firmware.md, "At the counter"). The trace an operator reads when a clerk tells a winner they lost.
 // Layout: the first two sectors hold the last Z report's time as time-mark records (src/ledger/
 // time-mark.ts); the others are the ring. A ring sector starts with a 16-byte header ("SPJR", sequence
 // u32 BE, CRC-32) and holds 255 records of 16 bytes:

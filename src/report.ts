@@ -1,6 +1,6 @@
 // The shift (X) and end-of-day (Z) report: payments of the period from the ledger, what else the device
-// showed from the check journal. Portable, so that the device and the host can say the same figures;
-// neither uses it yet (docs/firmware.md, "At the counter").
+// showed from the check journal (docs/firmware.md, "At the counter"). Portable: the device uses it, and
+// a host can say the same figures from the same records.
 import type { JournalEntry, JournalKind } from './journal.ts';
 import { REASONS } from './sph1/check.ts';
 

@@ -26,7 +26,11 @@ import { ROOT, DIST, BUNDLE_PATH, IMAGE_PATH, CORE_PATH, JSQR_SOURCE } from './p
 
 export { ROOT, DIST, BUNDLE_PATH, IMAGE_PATH, CORE_PATH, JSQR_SOURCE };
 export const BUDGET_BUNDLE = 160 * 1024;
-export const BUDGET_CORE = 64 * 1024;
+/**
+ * 64 KiB until the retail counter (receipts, the check journal, X/Z reports: +5.5 KiB). What bounds the
+ * device is its heap (512 KiB, test/firmware/heap.long.ts): ~3.5 KiB of it a KiB of code.
+ */
+export const BUDGET_CORE = 72 * 1024;
 
 /** Whole files only: a test or the simulator reading firmware/dist while another process builds never sees half a file. */
 function writeFileSync(path: string, data: string | Uint8Array): void {

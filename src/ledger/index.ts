@@ -18,4 +18,13 @@ export {
   readLedgerPartition,
   compactMirrored,
 } from './mirror.ts';
-export { readMark, restoreMark, writeMark, MARK_BLOCKS, MARK_RTC, MARK_KEYPAD, MARK_SERVICE } from './time-mark.ts';
+export {
+  readMark,
+  restoreMark,
+  writeMark,
+  MARK_BLOCKS,
+  MARK_RTC,
+  MARK_KEYPAD,
+  MARK_SERVICE,
+  MARK_Z,
+} from './time-mark.ts';

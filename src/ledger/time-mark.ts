@@ -12,6 +12,8 @@ const MAGIC = [0x53, 0x50, 0x54, 0x4d]; // "SPTM"
 export const MARK_RTC = 1;
 export const MARK_KEYPAD = 2;
 export const MARK_SERVICE = 3;
+/** The same records, on the check journal's partition: the time a Z report closed the period. */
+export const MARK_Z = 4;
 
 /** The highest valid mark (ms since 1970 UTC) on the two mark sectors of `flash`, 0 when none. */
 export function readMark(flash: Flash): number {

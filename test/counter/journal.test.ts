@@ -1,15 +1,17 @@
-// The check journal (src/journal.ts) and the X/Z report (src/report.ts), on the simulated NOR chip in
-// Node: a ring that survives power cuts and flipped bits and wraps over its oldest sector; a report's
-// period, payments and refusals. Not yet wired into the firmware (docs/firmware.md, "At the counter").
+// The check journal (src/journal.ts) and the X/Z report (src/report.ts): a ring that survives power cuts
+// and flipped bits and wraps over its oldest sector; reports whose payment totals are the ledger's. On
+// the simulated NOR chip in Node, then on the real bundle.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { NorFlash, PowerCut } from '../../hw-sim/nor-flash.ts';
-import { SECTOR_SIZE } from '../../hw-sim/layout.ts';
+import { LAYOUT, SECTOR_SIZE } from '../../hw-sim/layout.ts';
 import { Journal, JOURNAL_Z_BLOCKS, type JournalEntry, type JournalKind } from '../../src/journal.ts';
 import { makeReport, ticketKey } from '../../src/report.ts';
+import { readMark } from '../../src/ledger/index.ts';
+import { partitionFlash } from '../../hw-sim/device.ts';
+import { boot, chipWith, ledgerEntries, scanSerial, testConfig, ticket } from '../firmware/harness.ts';
 
-/** A free area of the simulated chip (hw-sim/layout.ts): the journal is not on the device's layout yet. */
-const AT = 0x312000;
+const AT = LAYOUT.journal.offset;
 
 const T0 = Date.UTC(2026, 5, 15, 8);
 const entry = (i: number, kind: JournalKind = 'lose'): JournalEntry => ({
@@ -108,6 +110,65 @@ test('report: the period, payments and today from the ledger, unpaid wins and re
   );
   assert.equal([r.unpaidWins, r.unpaidEur, r.centre, r.scans], [1, 15, 1, 7]);
   assert.equal(r.refused, { E_SIGNATURE: 1, E_EMISSION: 1, 'already-paid': 1 });
+});
+
+test('device: every verdict is journaled; X and Z totals equal the ledger; a Z survives a power cut and closes the period', async () => {
+  const chip = chipWith(testConfig({ payoutLimitEur: 300 }));
+  const sim = await boot(chip, {});
+  const ledgerTotal = () => ledgerEntries(chip).reduce((a, p) => a + p.prizeEur, 0);
+  try {
+    for (const [n, prize, key] of [
+      [1, 150, 'OK'],
+      [2, 30, 'OK'],
+      [3, 10, 'C'],
+      [4, 0, 'OK'],
+      [5, 500, 'OK'],
+    ] as const) {
+      await scanSerial(sim, ticket({ emission: 1, number: n, prizeEur: prize }));
+      await sim.press(key);
+      if (key === 'OK' && prize && prize <= 300) assert.equal(sim.screen[0], 'PAYÉ');
+      await sim.press('C');
+    }
+    await scanSerial(sim, ticket({ emission: 1, number: 1, prizeEur: 150 })); // DÉJÀ PAYÉ
+    await sim.press('C');
+    for (const k of ['1', 'OK'] as const) await sim.press(k);
+    const x = sim.printer!.last!.text.join('\n');
+    assert.match(x, /RAPPORT X/);
+    assert.ok(x.includes(`Paiements 2: ${ledgerTotal()} €`), x);
+    assert.match(x, /Gains non payés 1: 10 €/);
+    assert.match(x, /Envoyés en centre 1/);
+    assert.match(x, / already-paid 1/);
+    assert.match(sim.screen.join('|'), /RAPPORT X\|2 paiements\|1 non payés\|180 €/);
+    const journal = new Journal(partitionFlash(chip, 'journal'));
+    const kinds = all(journal).map((e) => e.kind);
+    assert.equal(kinds, ['win', 'paid', 'win', 'paid', 'win', 'lose', 'centre', 'already-paid']);
+    // Z: 2, OK asks; C leaves the period open; OK closes it. A power cut in the close keeps it whole.
+    await sim.press('C');
+    for (const k of ['2', 'OK', 'C'] as const) await sim.press(k);
+    assert.is(readMark(partitionFlash(chip, 'journal')), 0, 'C: not closed');
+    for (const k of ['2', 'OK'] as const) await sim.press(k);
+    assert.match(sim.screen[0], /Clôturer/);
+    chip.cutAtOp(2); // the second sector of the Z mark
+    await sim.press('OK').catch(() => undefined);
+  } finally {
+    sim.dispose();
+  }
+  chip.powerOn();
+  const zAt = readMark(partitionFlash(chip, 'journal'));
+  assert.ok(zAt > 0, 'the Z is on flash from its first sector on');
+  const sim2 = await boot(chip, {});
+  try {
+    await sim2.run(2000); // the next second: the Z's own belongs to the closed period
+    await scanSerial(sim2, ticket({ emission: 1, number: 7, prizeEur: 30 }));
+    await sim2.press('OK');
+    await sim2.press('C');
+    for (const k of ['1', 'OK'] as const) await sim2.press(k);
+    const x = sim2.printer!.last!.text.join('\n');
+    assert.match(x, /Paiements 1: 30 €/, x + '\n' + sim2.periph!.logs.join('\n'));
+    assert.match(x, /Gains non payés 0: 0 €/);
+  } finally {
+    sim2.dispose();
+  }
 });
 
 test.run();
