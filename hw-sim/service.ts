@@ -204,6 +204,7 @@ const GATED = new Set<number>([
   CMD.CLOCK,
   CMD.OUTBOX,
   CMD.OUTBOX_DONE,
+  CMD.JOURNAL,
 ]);
 
 export class ServicePort {
@@ -438,6 +439,8 @@ export class ServicePort {
         return this.reply(p, jsonBytes(this.outbox()));
       case CMD.OUTBOX_DONE:
         return this.reply(p, jsonBytes(this.outboxDone(p.payload)));
+      case CMD.JOURNAL:
+        return this.reply(p, this.journalSector(p.payload));
       default:
         this.tx.push(
           encodePacket({
@@ -697,6 +700,23 @@ export class ServicePort {
     this.session = null;
     if (!res.ok) return res;
     return { ok: true as const, slot: SLOT_NAMES[res.slot], hash: res.hashHex, version: res.version };
+  }
+
+  /**
+   * JOURNAL: sector u16 LE of the check journal's partition → count u16 LE (the partition's sectors),
+   * then the sector's 4 KiB as they are (nothing when past the end). The host reads the records with
+   * src/journal.ts, as the firmware does.
+   */
+  private journalSector(payload: Uint8Array): Uint8Array {
+    const count = LAYOUT.journal.size / SECTOR_SIZE;
+    const s = payload.length >= 2 ? payload[0] | (payload[1] << 8) : 0;
+    const data =
+      s < count ? this.host.chip.read(LAYOUT.journal.offset + s * SECTOR_SIZE, SECTOR_SIZE) : new Uint8Array(0);
+    const out = new Uint8Array(2 + data.length);
+    out[0] = count & 0xff;
+    out[1] = count >> 8;
+    out.set(data, 2);
+    return out;
   }
 
   private ledgerCache: LedgerEntry[] | null = null;

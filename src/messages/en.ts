@@ -307,6 +307,31 @@ export const en = {
       `${n} of ${total} result(s) from ${url} are not for the ticket sent: those stay on the device to be sent again (the others were marked sent)`,
     pushed: (n: number, conflicts: number, invalid: number) =>
       `${n} offline payment(s) sent to the registry, ${conflicts} conflict(s), ${invalid} refused`,
+    oneOf: '--report, --journal and --to go one at a time',
+    noJournal: 'this device has no check journal (firmware before the counter): no report',
+    journalExported: (n: number) => `${n} journal entr(y/ies) exported`,
+    report: (r: {
+      from: string;
+      to: string;
+      payments: number;
+      total: string;
+      today: number;
+      todayTotal: string;
+      unpaid: number;
+      unpaidTotal: string;
+      centre: number;
+      scans: number;
+      refused: string;
+    }) =>
+      [
+        `Period: ${r.from} → ${r.to} (since the last Z report)`,
+        `Payments: ${r.payments}, ${r.total} (today ${r.today}, ${r.todayTotal})`,
+        `Wins shown and not paid: ${r.unpaid}, ${r.unpaidTotal}`,
+        `Sent to a payment centre: ${r.centre}`,
+        `Tickets read: ${r.scans}`,
+        `Refusals: ${r.refused || 'none'}`,
+      ].join('\n'),
+    sinceStart: 'first use',
   },
   sim: {
     deviceId: (v: string) => `--device-id '${v}': 1 to 16 printable ASCII characters, no space`,
@@ -578,12 +603,15 @@ security counter, an interrupted transfer), which firmware key it trusts (SHA-25
 production device, and whether the technician key (--tech-key; default: the published development
 key, with a warning) opens its service session. Several --port: each in turn, under its port's name
 (--json: one object a line). Exit 0, 1 on an error (on any port), 2 on a usage error.`,
-    ledger: `usage: saphir ledger export --port PATH [--baud N] [--format csv|json] [--quiet] [--tech-key FILE] [--to URL] [--lang fr|en]
+    ledger: `usage: saphir ledger export --port PATH [--baud N] [--format csv|json] [--quiet] [--tech-key FILE]
+                          [--to URL | --journal | --report] [--lang fr|en]
 Reads the paid-ticket ledger of a device over its service port and writes it to standard output:
 CSV (default; one payment a line) or JSON (an array). Progress goes to stderr every 10 % when it is
 not a terminal (--quiet: none). --tech-key: the technician key that opens the device's service session
 (default: the published development key, with a warning). --to URL: instead, carry the device's
 offline payments (signed by the device) to the fleet registry at URL; the device marks them sent.
+--journal: the device's check journal instead (every verdict shown, paid or not). --report: the
+figures of the period since the device's last Z report, as its X report gives them.
 Exit 0, 1 on an error, 2 on a usage error.`,
     sim: `usage: saphir sim [options]
   --scenario FILE…        play scenario files (hw-sim/scenarios/*.yaml); exit 1 if any fails

@@ -311,6 +311,31 @@ export const fr: Messages = {
       `${n} résultat(s) sur ${total} de ${url} ne portent pas sur le ticket envoyé : ceux-là restent sur l’appareil pour un nouvel envoi (les autres ont été marqués transmis)`,
     pushed: (n: number, conflicts: number, invalid: number) =>
       `${n} paiement(s) hors ligne transmis au registre central, ${conflicts} conflit(s), ${invalid} refusé(s)`,
+    oneOf: '--report, --journal et --to vont un à la fois',
+    noJournal: 'cet appareil n’a pas de journal des vérifications (firmware d’avant le comptoir) : pas de rapport',
+    journalExported: (n: number) => `${n} entrée(s) du journal exportée(s)`,
+    report: (r: {
+      from: string;
+      to: string;
+      payments: number;
+      total: string;
+      today: number;
+      todayTotal: string;
+      unpaid: number;
+      unpaidTotal: string;
+      centre: number;
+      scans: number;
+      refused: string;
+    }) =>
+      [
+        `Période : ${r.from} → ${r.to} (depuis le dernier rapport Z)`,
+        `Paiements : ${r.payments}, ${r.total} (aujourd’hui ${r.today}, ${r.todayTotal})`,
+        `Gains affichés non payés : ${r.unpaid}, ${r.unpaidTotal}`,
+        `Envoyés en centre de paiement : ${r.centre}`,
+        `Tickets lus : ${r.scans}`,
+        `Refus : ${r.refused || 'aucun'}`,
+      ].join('\n'),
+    sinceStart: 'la mise en service',
   },
   sim: {
     deviceId: (v: string) => `--device-id '${v}' : 1 à 16 caractères ASCII imprimables, sans espace`,
@@ -586,13 +611,16 @@ fie (SHA-256), s'il est un appareil de production, et si la clé de technicien (
 la clé de développement publiée, avec un avertissement) ouvre sa session de service. Plusieurs --port :
 chacun à son tour, sous le nom de son port (--json : un objet par ligne). Sortie 0, 1 pour une erreur
 (sur l'un des ports), 2 pour une erreur d'usage.`,
-    ledger: `usage : saphir ledger export --port CHEMIN [--baud N] [--format csv|json] [--quiet] [--tech-key FICHIER] [--to URL] [--lang fr|en]
+    ledger: `usage : saphir ledger export --port CHEMIN [--baud N] [--format csv|json] [--quiet] [--tech-key FICHIER]
+                          [--to URL | --journal | --report] [--lang fr|en]
 Lit le registre des tickets payés d'un appareil par son port de service et l'écrit sur la sortie
 standard : CSV (par défaut ; un paiement par ligne) ou JSON (un tableau). Hors terminal, la progression
 va sur stderr tous les 10 % (--quiet : aucune). --tech-key : la clé de technicien qui ouvre la session
 de service de l'appareil (par défaut la clé de développement publiée, avec un avertissement). --to URL :
 à la place, porter les paiements hors ligne de l'appareil (signés par l'appareil) au registre central à
-URL ; l'appareil les marque transmis. Sortie 0, 1 pour une erreur, 2 pour une erreur d'usage.`,
+URL ; l'appareil les marque transmis. --journal : le journal des vérifications de l'appareil (chaque
+verdict affiché, payé ou non). --report : les chiffres de la période depuis le dernier rapport Z de
+l'appareil, comme son rapport X les donne. Sortie 0, 1 pour une erreur, 2 pour une erreur d'usage.`,
     sim: `usage : saphir sim [options]
   --scenario FICHIER…     jouer des fichiers de scénario (hw-sim/scenarios/*.yaml) ; sortie 1 si l'un échoue
   --quiet                 avec --scenario : n'écrire que les échecs et le bilan

@@ -13,6 +13,7 @@
 import { CMD, ERROR, MAX_CHUNK, RESPONSE, type Packet } from '../service/packet.ts';
 import { jsonBytes, parseJson } from '../service/json.ts';
 import type { SignedRequest } from '../registry/protocol.ts';
+import type { Flash } from '../hal.ts';
 import {
   WRITE_NOT_AUTHENTICATED,
   WRITE_UNALIGNED,
@@ -221,6 +222,48 @@ export class ServiceClient {
     this.identity = id;
     this.identified = true;
     return id;
+  }
+
+  /**
+   * The check journal's partition, sector by sector (JOURNAL), as a HAL Flash the portable reader
+   * (src/journal.ts) reads as the device does; null from a device without the command.
+   */
+  async journalFlash(): Promise<Flash | null> {
+    await this.ensureAuth();
+    const sector = async (s: number) => {
+      const p = await this.request(CMD.JOURNAL, new Uint8Array([s & 0xff, s >> 8]));
+      if (p.payload.length < 2) throw new FlashError('protocol', 'JOURNAL reply malformed');
+      return p.payload;
+    };
+    let first: Uint8Array;
+    try {
+      first = await sector(0);
+    } catch (e) {
+      if (e instanceof FlashError && e.code === 'protocol') return null;
+      throw e;
+    }
+    const count = first[0] | (first[1] << 8);
+    const bl = first.length - 2;
+    if (count < 1 || count > 1024 || (bl !== 4096 && count > 0))
+      throw new FlashError('protocol', 'JOURNAL reply malformed');
+    const bytes = new Uint8Array(count * bl);
+    bytes.set(first.subarray(2), 0);
+    for (let s = 1; s < count; s++) {
+      const d = await sector(s);
+      if (d.length !== bl + 2) throw new FlashError('protocol', 'JOURNAL sector short');
+      bytes.set(d.subarray(2), s * bl);
+    }
+    return {
+      size: bytes.length,
+      blockLength: bl,
+      read: (o, n) => bytes.slice(o, o + n),
+      write: () => {
+        throw new Error('read only');
+      },
+      eraseBlock: () => {
+        throw new Error('read only');
+      },
+    };
   }
 
   /** The device's offline payments as a sync request it signed (null when none wait), and their slots. */

@@ -24,6 +24,8 @@ export const CMD = {
   OUTBOX: 0x0c,
   /** The registry answered for these outbox slots: the device marks them heard. */
   OUTBOX_DONE: 0x0d,
+  /** One sector of the check journal's partition, raw (src/journal.ts): `sector` u16 LE. */
+  JOURNAL: 0x0e,
 } as const;
 export const RESPONSE = 0x80;
 /** Sent by the device for a request it cannot serve (unknown type, bad payload). JSON payload. */

@@ -13,6 +13,13 @@ import type { ServiceClient } from '../flash-client.ts';
 import type { PaymentResult, RegistryError } from '../../registry/protocol.ts';
 import { checkCode } from '../../sph1/check.ts';
 import { postSigned, type ClientAnswer } from '../registry/client.ts';
+import { Journal, type JournalEntry } from '../../journal.ts';
+import { makeReport, ticketKey, type ReportPayment } from '../../report.ts';
+import { readMark } from '../../ledger/index.ts';
+import { REASONS } from '../../sph1/check.ts';
+import { parisDate, parisMidnightUtc } from '../../claim.ts';
+import { formatEur } from '../../i18n.ts';
+import { snakeKeys } from '../json.ts';
 
 export { exportRow, toCsv };
 
@@ -24,6 +31,8 @@ export async function run(args: string[]): Promise<number> {
     'tech-key': { type: 'string' },
     quiet: { type: 'boolean', short: 'q' },
     to: { type: 'string' },
+    journal: { type: 'boolean' },
+    report: { type: 'boolean' },
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
@@ -34,6 +43,8 @@ export async function run(args: string[]): Promise<number> {
   const baud = values.baud === undefined ? 115200 : intOf(values.baud, '--baud', 300, 4000000);
   if (values.to !== undefined && !/^https?:\/\/[\x21-\x7e]+$/.test(values.to))
     throw new UsageError((m) => m.ledger.toUrl);
+  if ([values.to !== undefined, !!values.journal, !!values.report].filter(Boolean).length > 1)
+    throw new UsageError((m) => m.ledger.oneOf);
   const tech = techSeedOf(values['tech-key']);
   if (tech.dev) process.stderr.write(devTechKeyWarning('ledger', lang));
   if (values.to !== undefined)
@@ -43,6 +54,15 @@ export async function run(args: string[]): Promise<number> {
       baud,
       lang,
       (client) => pushOutbox(client, values.to!, lang),
+      tech.seed,
+    );
+  if (values.journal || values.report)
+    return withServiceClient(
+      'ledger',
+      values.port,
+      baud,
+      lang,
+      (client) => (values.report ? printReport(client, format, lang) : printJournal(client, format, lang)),
       tech.seed,
     );
   return withServiceClient(
@@ -130,4 +150,78 @@ export function answersFor(r: unknown, code: string): r is PaymentResult {
     tk.block === id.block &&
     tk.number === id.number
   );
+}
+
+/** The device's check journal (JOURNAL sectors read with src/journal.ts), as CSV or JSON. */
+async function readJournal(client: ServiceClient): Promise<{ entries: JournalEntry[]; lastZ: number }> {
+  const flash = await client.journalFlash();
+  if (!flash) throw new Failure((m) => m.ledger.noJournal);
+  const entries: JournalEntry[] = [];
+  new Journal(flash).forEach((e) => entries.push(e));
+  return { entries, lastZ: readMark(flash) };
+}
+
+async function printJournal(client: ServiceClient, format: string, lang: Lang): Promise<number> {
+  const { entries } = await readJournal(client);
+  const rows = entries.map((e) => ({
+    at: new Date(e.atMs).toISOString(),
+    verdict: e.kind,
+    reason: e.kind === 'invalid' ? (REASONS[e.reason] ?? 'E_EMISSION') : '',
+    emission: e.emission,
+    block: e.block,
+    number: e.number,
+    prize_eur: e.prizeEur,
+  }));
+  process.stdout.write(
+    format === 'json'
+      ? JSON.stringify(rows, null, 1) + '\n'
+      : ['at,verdict,reason,emission,block,number,prize_eur', ...rows.map((r) => Object.values(r).join(','))].join(
+          '\n',
+        ) + '\n',
+  );
+  process.stderr.write(messages(lang).ledger.journalExported(entries.length) + '\n');
+  return 0;
+}
+
+/**
+ * The figures of the period since the device's last Z, from its ledger and journal, by the device's
+ * own src/report.ts: what its X report prints at the same moment (the device's clock ends the period).
+ */
+async function printReport(client: ServiceClient, format: string, lang: Lang): Promise<number> {
+  const { entries, lastZ } = await readJournal(client);
+  const payments = (await client.ledger()) as ReportPayment[];
+  const now = Date.now();
+  const paid = new Set(payments.map(ticketKey));
+  const r = makeReport(
+    lastZ,
+    now,
+    parisMidnightUtc(parisDate(now)),
+    (f) => payments.forEach(f),
+    (f) => entries.forEach(f),
+    (e) => paid.has(ticketKey(e)),
+  );
+  if (format === 'json') {
+    process.stdout.write(JSON.stringify(snakeKeys(r), null, 1) + '\n');
+    return 0;
+  }
+  const eur = (n: number) => formatEur(n, lang);
+  const when = (ms: number) => (ms ? new Date(ms).toISOString() : messages(lang).ledger.sinceStart);
+  process.stdout.write(
+    messages(lang).ledger.report({
+      from: when(r.fromMs),
+      to: new Date(r.toMs).toISOString(),
+      payments: r.payments,
+      total: eur(r.totalEur),
+      today: r.today,
+      todayTotal: eur(r.todayEur),
+      unpaid: r.unpaidWins,
+      unpaidTotal: eur(r.unpaidEur),
+      centre: r.centre,
+      scans: r.scans,
+      refused: Object.entries(r.refused)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', '),
+    }) + '\n',
+  );
+  return 0;
 }

@@ -1,0 +1,54 @@
+// The check journal and the X report read on the host: `saphir ledger export --journal` and `--report`
+// through a real pty from the real firmware running in the simulator, giving what the device's own X
+// report printed (src/report.ts on both sides).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { boot, chipWith, scanSerial, testConfig, ticket } from '../firmware/harness.ts';
+import { portArgs, ptyTest, withPty } from '../flash/harness.ts';
+import { saphirAsync } from '../cli/run-cli.ts';
+
+ptyTest('ledger export --report and --journal over a pty equal the device X report and its verdicts', async () => {
+  const sim = await boot(chipWith(testConfig({ payoutLimitEur: 300 })));
+  try {
+    for (const [n, prize, key] of [
+      [1, 150, 'OK'],
+      [2, 30, 'OK'],
+      [3, 10, 'C'],
+      [4, 0, 'C'],
+      [5, 500, 'C'],
+    ] as const) {
+      await scanSerial(sim, ticket({ emission: 1, number: n, prizeEur: prize }));
+      await sim.press(key);
+      await sim.press('C');
+    }
+    for (const k of ['1', 'OK'] as const) await sim.press(k);
+    const x = sim.printer!.last!.text.join('\n');
+    assert.match(x, /Paiements 2: 180 €[\s\S]*Gains non payés 1: 10 €[\s\S]*Envoyés en centre 1/);
+    await withPty(sim, 921600, async (pty) => {
+      const r = await saphirAsync(['ledger', 'export', ...portArgs(pty, 921600), '--report', '--format', 'json']);
+      assert.is(r.code, 0, r.stderr);
+      const rep = JSON.parse(r.stdout) as Record<string, number>;
+      assert.equal(
+        [rep.payments, rep.total_eur, rep.unpaid_wins, rep.unpaid_eur, rep.centre, rep.from_ms],
+        [2, 180, 1, 10, 1, 0],
+      );
+      const text = await saphirAsync(['ledger', 'export', ...portArgs(pty, 921600), '--report']);
+      assert.match(text.stdout, /Paiements : 2, 180 €[\s\S]*Gains affichés non payés : 1, 10 €/);
+      const j = await saphirAsync(['ledger', 'export', ...portArgs(pty, 921600), '--journal', '--lang', 'en']);
+      assert.is(j.code, 0, j.stderr);
+      const lines = j.stdout.trim().split('\n');
+      assert.is(lines[0], 'at,verdict,reason,emission,block,number,prize_eur');
+      assert.equal(
+        lines.slice(1).map((l) => l.split(',').slice(1, 2)[0]),
+        ['win', 'paid', 'win', 'paid', 'win', 'lose', 'centre'],
+      );
+      assert.match(j.stderr, /7 journal entr/);
+      const both = await saphirAsync(['ledger', 'export', ...portArgs(pty, 921600), '--report', '--journal']);
+      assert.is(both.code, 2);
+    });
+  } finally {
+    sim.dispose();
+  }
+});
+
+test.run();
