@@ -50,7 +50,8 @@ test('--device-id: a bad id is a usage error; --web tells the page its id', asyn
   assert.is(bad.code, 2, bad.stderr);
   assert.match(bad.stderr, /--device-id 'a b'/);
   assert.ok(noStack(bad.stderr));
-  const w = await startWebServer({ deviceId: 'SHOP-7' });
+  // An empty page folder: config.json is the server's own answer, no page build needed.
+  const w = await startWebServer({ deviceId: 'SHOP-7', dir: mkdtempSync(join(dir, 'web-')) });
   try {
     const cfg = (await (await fetch(new URL('config.json', w.url))).json()) as {
       registry: unknown;
