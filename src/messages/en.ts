@@ -340,6 +340,7 @@ export const en = {
     hidMode: '--hid-mode must be keyboard or pos',
     unexpected: (a: string) => `unexpected argument '${a}' (scenarios go after --scenario)`,
     noFile: (f: string) => `${f}: no such file`,
+    scenarioTooLarge: (f: string, max: number) => `${f}: a scenario file is at most ${max} bytes; nothing runs`,
     servicePort: (p: string) => `service port: ${p}`,
     flashFile: (f: string, size: number) =>
       `--flash ${f}: not a saved chip (a file of ${size} bytes that saphir sim wrote); give a new file name for a fresh chip`,

@@ -344,6 +344,8 @@ export const fr: Messages = {
     hidMode: '--hid-mode vaut keyboard ou pos',
     unexpected: (a: string) => `argument en trop « ${a} » (les scénarios suivent --scenario)`,
     noFile: (f: string) => `${f} : fichier introuvable`,
+    scenarioTooLarge: (f: string, max: number) =>
+      `${f} : un fichier de scénario fait au plus ${max} octets ; rien n’est exécuté`,
     servicePort: (p: string) => `port de service : ${p}`,
     flashFile: (f: string, size: number) =>
       `--flash ${f} : pas une puce enregistrée (un fichier de ${size} octets écrit par saphir sim) ; donner un nouveau nom de fichier pour une puce neuve`,

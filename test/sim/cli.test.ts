@@ -40,6 +40,14 @@ test('sim --scenario: a bad file is refused before anything runs, with its line 
   assert.match(saphir(['sim', '--scenario', f, '--lang', 'en']).err, /bad\.yaml:4: unknown step 'scna'/);
 });
 
+test('sim --scenario: a file over 1 MiB is refused with the reason before it is read (exit 2)', () => {
+  const f = join(dir, 'huge.yaml');
+  writeFileSync(f, 'name: huge\nsteps:\n  - boot\n' + '#'.repeat(1024 * 1024));
+  const r = saphir(['sim', '--scenario', f, '--lang', 'en']);
+  assert.is(r.code, 2);
+  assert.match(r.err, /huge\.yaml: a scenario file is at most 1048576 bytes/);
+});
+
 test('sim --scenario: a failing step shows the display and what was expected (exit 1)', () => {
   const f = join(dir, 'fails.yaml');
   writeFileSync(

@@ -272,6 +272,12 @@ async function scenarios(
       bad = true;
       continue;
     }
+    // Read whole and parsed in memory: a huge file would take gigabytes (a 60 MB one took 3.7 GB).
+    if (statSync(f).size > MAX_SCENARIO_BYTES) {
+      process.stderr.write(messages(o.lang).sim.scenarioTooLarge(f, MAX_SCENARIO_BYTES) + '\n');
+      bad = true;
+      continue;
+    }
     try {
       parsed.push(parseScenario(readFileSync(f, 'utf8'), f));
     } catch (e) {
@@ -456,6 +462,8 @@ function factoryProgram(sim: Simulator, chip: NorFlash, file: string, lang: Lang
   if (slots.some((s) => s.status !== 'empty')) throw new Error(m.provisionRefused(file, m.provisionNotBlank));
   provision(boot, bytes, c.image.header.securityCounter);
 }
+
+const MAX_SCENARIO_BYTES = 1024 * 1024;
 
 async function interactive(o: InteractiveOptions): Promise<number> {
   const m = I[o.lang];
