@@ -3,6 +3,7 @@
 // stay portable (no Node built-ins): the page runs the same code as `saphir sim`. Defaults: Ed25519
 // through noble under the device's rules; everything that needs files, a firmware build or a network
 // says it is not there.
+import type { XsDevice, XsStartOptions } from './xs-host.ts';
 import { nobleSign, nobleVerify, type Signer, type Verifier } from '../src/crypto/ed25519.ts';
 import { withDeviceRules } from '../src/crypto/device-rules.ts';
 import { equalBytes } from '../src/bytes.ts';
@@ -51,6 +52,8 @@ export interface SimHost {
   png(panel: Panel, scale?: number): Uint8Array;
   /** Byte equality, for 100 KiB images: natively where the host can (Node: Buffer.compare). */
   sameBytes(a: Uint8Array, b: Uint8Array): boolean;
+  /** Starts the firmware in Moddable XS (hw-sim/xs-host.ts, a worker process: Node only). */
+  xs(opts: XsStartOptions): Promise<XsDevice>;
 }
 
 function missing(what: string): never {
@@ -73,6 +76,7 @@ const defaults: SimHost = {
   },
   publicKeyFile: (option, path) => missing(`${option} ${path} (a key file)`),
   png: () => missing('drawing a PNG'),
+  xs: () => missing('the XS engine'),
 };
 
 let current: SimHost = defaults;

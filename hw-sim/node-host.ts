@@ -11,6 +11,7 @@ import { hostVerify, nodeSign } from '../tools/node-crypto.ts';
 import { ensureBuiltSync, type StaleReason } from '../tools/build.ts';
 import { IMAGE_PATH } from '../tools/paths.ts';
 import { publicKeyFrom as publicKeyArg } from '../tools/key-files.ts';
+import { XsDevice } from './xs-host.ts';
 
 /** firmware/dist/saphir-fw.js, built first when missing or stale (tools/build.ts). */
 export function ensureBundle(onBuild?: (why: StaleReason) => void): string {
@@ -55,4 +56,5 @@ useSimHost({
   },
   publicKeyFile: publicKeyArg,
   png: drawPng,
+  xs: (o) => XsDevice.start(o),
 });

@@ -6,7 +6,7 @@ import { Scheduler } from './scheduler.ts';
 import { BLOCK64, NorFlash, PowerCut } from './nor-flash.ts';
 import { Peripherals, partitionFlash, type BeepRecord } from './device.ts';
 import { QjsDevice, type QjsFault, type QjsVariant } from './qjs-host.ts';
-import { XsDevice } from './xs-host.ts';
+import type { XsDevice } from './xs-host.ts';
 import { V8Device } from './v8-host.ts';
 import {
   bootSelect,
@@ -403,7 +403,7 @@ export class Simulator {
       this.variant === 'v8'
         ? await V8Device.start({ bundle, device: periph.device, onFault })
         : this.variant === 'xs'
-          ? await XsDevice.start({ bundle, device: periph.device, onFault })
+          ? await simHost().xs({ bundle, device: periph.device, onFault })
           : await QjsDevice.start({ bundle, device: periph.device, variant: this.variant, onFault });
     await this.settle();
   }
