@@ -71,6 +71,8 @@ export interface PeripheralOptions {
   printer?: SimPrinter;
   /** The ledger partition cut to its first N sectors (tests: opening a ledger reads all of it); default all. */
   ledgerSectors?: number;
+  /** false: the chip has no check-journal partition (an older device; the benchmark's baseline). */
+  journal?: boolean;
 }
 
 /** An output a fault hook can make throw (`Peripherals.failNext`). */
@@ -283,6 +285,7 @@ export class Peripherals {
         readonly size: number;
         private readonly _part: Flash;
         constructor(opts: FlashOptions) {
+          if (opts?.partition === 'journal' && o.journal === false) throw new TypeError('no journal partition');
           this._part = partitionFlash(o.chip, opts?.partition, o.ledgerSectors);
           this.size = this._part.size;
         }

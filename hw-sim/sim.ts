@@ -132,6 +132,8 @@ export interface SimOptions {
   registryKey?: Uint8Array;
   /** The ledger partition cut to its first N sectors (opening a ledger reads all of it: tests stay quick); default all. */
   ledgerSectors?: number;
+  /** false: a device without the check-journal partition (default true). */
+  journal?: boolean;
   /**
    * No firmware VM: the bootloader runs, and the image it starts is modelled by its self-test alone
    * (a trial image is confirmed when `selfTestPasses`). For the bootloader and service-port tests,
@@ -191,6 +193,7 @@ export class Simulator {
   /** The last reboot the service port asked for (`serviceHost().reboot`), to await. */
   restarting: Promise<void> = Promise.resolve();
   readonly ledgerSectors: number | undefined;
+  readonly journal: boolean | undefined;
   /** Set: no VM, the firmware is modelled (SimOptions.firmwareModel); its self-test result can be changed. */
   readonly firmwareModel: FirmwareModel | undefined;
   private rtcOffset: number;
@@ -222,6 +225,7 @@ export class Simulator {
     this.events = o.events ?? {};
     this.registry = o.registry;
     this.ledgerSectors = o.ledgerSectors;
+    this.journal = o.journal;
     this.firmwareModel = o.firmwareModel;
     if (o.printer !== false) {
       this.printer = new SimPrinter();
@@ -359,6 +363,7 @@ export class Simulator {
       scheduler: this.scheduler,
       chip: this.chip,
       ledgerSectors: this.ledgerSectors,
+      journal: this.journal,
       rtcBase: () => this.rtcOffset,
       identity,
       network: this.network,

@@ -9,7 +9,8 @@ import { Journal, JOURNAL_Z_BLOCKS, type JournalEntry, type JournalKind } from '
 import { makeReport, ticketKey } from '../../src/report.ts';
 import { readMark } from '../../src/ledger/index.ts';
 import { partitionFlash } from '../../hw-sim/device.ts';
-import { boot, chipWith, ledgerEntries, scanSerial, testConfig, ticket } from '../firmware/harness.ts';
+import { boot, bundleText, chipWith, ledgerEntries, scanSerial, testConfig, ticket } from '../firmware/harness.ts';
+import { Simulator } from '../../hw-sim/sim.ts';
 
 const AT = LAYOUT.journal.offset;
 
@@ -169,6 +170,22 @@ test('device: every verdict is journaled; X and Z totals equal the ledger; a Z s
   } finally {
     sim2.dispose();
   }
+});
+
+test('a device without the journal partition pays as before and says why it keeps no journal', async () => {
+  const chip = chipWith(testConfig());
+  const sim = new Simulator({ chip, bundle: await bundleText(), journal: false, ledgerSectors: 16 });
+  await sim.boot();
+  try {
+    await scanSerial(sim, ticket({ emission: 1, number: 9, prizeEur: 30 }));
+    await sim.press('OK');
+    assert.equal(sim.screen[0], 'PAYÉ');
+    assert.match(sim.periph!.logs.join('\n'), /journal: no journal partition/);
+    assert.equal(sim.faults, []);
+  } finally {
+    sim.dispose();
+  }
+  assert.is(ledgerEntries(chip).length, 1);
 });
 
 test.run();
