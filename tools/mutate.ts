@@ -77,9 +77,30 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     file: 'firmware/app.ts',
+    name: 'a Z report closes nothing on flash',
+    find: 'writeMark(this.journalFlash, now, MARK_Z);',
+    replace: 'void MARK_Z;',
+    tests: ['counter/journal'],
+  },
+  {
+    file: 'src/journal.ts',
+    name: "the journal's check byte is not checked",
+    find: 'if (d[o] >= JOURNAL_KINDS.length || (crc32Range(d, o, 15) & 255) !== d[o + 15]) continue;',
+    replace: 'if (d[o] >= JOURNAL_KINDS.length) continue;',
+    tests: ['counter/journal'],
+  },
+  {
+    file: 'firmware/decide.ts',
+    name: 'a win from the ID threshold is paid under a high payout limit',
+    find: 'if (idRequired || r.prizeEur > i.payoutLimitEur)',
+    replace: 'if (r.prizeEur > i.payoutLimitEur)',
+    tests: ['counter/receipts'],
+  },
+  {
+    file: 'firmware/app.ts',
     name: 'the boot mark ignores latestPaidAtMs',
-    find: 'this.mark = Math.max(this.markStored, this.ledger.latestPaidAtMs);',
-    replace: 'this.mark = this.markStored;',
+    find: 'this.mark = Math.max(this.markStored, this.ledger.latestPaidAtMs, this.lastZ);',
+    replace: 'this.mark = Math.max(this.markStored, this.lastZ);',
     tests: ['firmware/trusted-time'],
   },
   {
