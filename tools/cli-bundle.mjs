@@ -4,24 +4,16 @@
 // meta.json holds the stamp (mtime, size) of every source in it: bin/saphir.mjs runs the bundle only
 // when every stamp still matches, else the sources through tsx, so a stale bundle never runs.
 // Plain JavaScript: bin/saphir.mjs reads it before anything can compile TypeScript.
-import { readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { ownUrlPlugin, stamp } from './own-url.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const CLI_CACHE = join(ROOT, 'node_modules', '.cache', 'saphir-cli');
 const ENTRY = join(ROOT, 'src', 'node', 'cli.ts');
 /** Bumped when the bundle options change, so that older bundles are rebuilt. */
 const FORMAT = 1;
-
-function stamp(path) {
-  try {
-    const s = statSync(path);
-    return [s.mtimeMs, s.size];
-  } catch {
-    return null;
-  }
-}
 
 /** The bundle's entry if it is current (every source unchanged since it was built), else null. */
 export function freshCliBundle(cache = CLI_CACHE) {
@@ -61,25 +53,7 @@ export async function buildCliBundle(cache = CLI_CACHE, entry = ENTRY) {
     target: 'node20',
     packages: 'external',
     logLevel: 'silent',
-    plugins: [
-      {
-        name: 'own-url',
-        setup(b) {
-          b.onLoad({ filter: /\.[cm]?[tj]s$/ }, (args) => {
-            // Stamped before reading: a source edited during the build makes the next run stale.
-            const s = stamp(args.path);
-            if (s) inputs.push([args.path, ...s]);
-            const text = readFileSync(args.path, 'utf8');
-            // Each source keeps its own URL: paths it resolves (package.json, workers, the firmware)
-            // stay those of the repository.
-            return {
-              contents: text.split('import.meta.url').join(JSON.stringify(pathToFileURL(args.path).href)),
-              loader: /\.[cm]?ts$/.test(args.path) ? 'ts' : 'js',
-            };
-          });
-        },
-      },
-    ],
+    plugins: [ownUrlPlugin((path, s) => inputs.push([path, ...s]))],
   });
   renameSync(tmp, join(cache, dir));
   const meta = join(cache, 'meta.json');

@@ -2,11 +2,12 @@
 // cached in node_modules/.cache/saphir-workers/ and rebuilt when a bundled source changed. Registering
 // tsx in a thread (boot.mjs) costs about 0.2 s of CPU; a bundled worker starts in about 0.03 s. `gen`
 // and `audit` start two per run, which their `node:crypto` comparison (bench/core.bench.ts) counts.
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ROOT } from '../../../tools/paths.ts';
+import { ownUrlPlugin, stamp } from '../../../tools/own-url.mjs';
 import { startWorkers } from '../../../tools/worker-pool.ts';
 
 export const CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'saphir-workers');
@@ -17,15 +18,6 @@ interface Meta {
   format: number;
   /** Every bundled source: absolute path → [mtime ms, size]. */
   inputs: Record<string, [number, number]>;
-}
-
-function stamp(path: string): [number, number] | null {
-  try {
-    const s = statSync(path);
-    return [s.mtimeMs, s.size];
-  } catch {
-    return null;
-  }
 }
 
 function fresh(metaPath: string): boolean {
@@ -71,23 +63,7 @@ export async function workerBundle(script: URL, cacheDir = CACHE_DIR): Promise<s
     target: 'node20',
     packages: 'external',
     logLevel: 'silent',
-    plugins: [
-      {
-        name: 'own-url',
-        setup(b) {
-          b.onLoad({ filter: /\.[cm]?[tj]s$/ }, (args) => {
-            // Stamped before reading: a source edited during the build makes the next run rebuild.
-            const s = stamp(args.path);
-            if (s) inputs[args.path] = s;
-            const text = readFileSync(args.path, 'utf8');
-            return {
-              contents: text.split('import.meta.url').join(JSON.stringify(pathToFileURL(args.path).href)),
-              loader: /\.[cm]?ts$/.test(args.path) ? 'ts' : 'js',
-            };
-          });
-        },
-      },
-    ],
+    plugins: [ownUrlPlugin((path, s) => (inputs[path] = s))],
   });
   mkdirSync(cacheDir, { recursive: true });
   writeWhole(out, result.outputFiles[0].text);
