@@ -300,19 +300,16 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
       if (f.has(name)) c[k] = int(f.get(name)!.node, name, min, max);
     }
     if (f.has(Y.lang)) c.lang = oneOf(f.get(Y.lang)!.node, Y.lang, CONFIG_LANGS);
-    if (f.has(Y.deviceId)) {
-      const n = f.get(Y.deviceId)!.node;
-      const v = str(n, Y.deviceId);
-      if (v !== undefined && !isDeviceId(v))
-        fail(n as Node, `${Y.deviceId} must be printable ASCII of at most ${DEVICE_ID_MAX} characters`);
-      else c.deviceId = v;
-    }
-    if (f.has(Y.shop)) {
-      const n = f.get(Y.shop)!.node;
-      const v = str(n, Y.shop);
-      if (v !== undefined && !isShop(v))
-        fail(n as Node, `${Y.shop} must be printable ASCII of at most ${SHOP_MAX} characters`);
-      else c.shop = v;
+    // Printable ASCII text fields, each with its length limit.
+    for (const [k, ok, max] of [
+      ['deviceId', isDeviceId, DEVICE_ID_MAX],
+      ['shop', isShop, SHOP_MAX],
+    ] as const) {
+      if (!f.has(Y[k])) continue;
+      const n = f.get(Y[k])!.node;
+      const v = str(n, Y[k]);
+      if (v !== undefined && !ok(v)) fail(n as Node, `${Y[k]} must be printable ASCII of at most ${max} characters`);
+      else c[k] = v;
     }
     if (f.has(Y.inputs)) {
       const n = f.get(Y.inputs)!.node;
