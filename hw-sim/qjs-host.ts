@@ -2,7 +2,7 @@
 // Node-side HAL `Device` into the VM as `globalThis.device`.
 //
 // The host owns no time: every timer and clock the firmware sees comes from the Node-side Device (the
-// simulator's runs on virtual time). The only wall-clock use is the per-call interrupt deadline, which
+// simulator's runs on virtual time). The only real-time use is the per-call interrupt deadline, which
 // stands for the hardware watchdog catching a hung app: an interrupted call is reported as a fault.
 //
 // The bridge: a small prelude (plain ES2020) builds `device` in the VM. Its constructors call the host
@@ -25,6 +25,39 @@ import type { Device } from '../src/hal.ts';
 /** The device's VM limits, the only ones: every VM the simulator starts (the firmware tests and bench too) runs under these, unless a test shortens one. */
 export const VM_LIMITS = { memoryLimit: 8 << 20, stackLimit: 256 * 1024, deadlineMs: 2000 };
 
+const proc = (globalThis as { process?: { cpuUsage?: () => { user: number; system: number } } }).process;
+/** Milliseconds of this process's CPU time (Node); wall time where there is none (a browser). */
+const cpuMs =
+  proc && typeof proc.cpuUsage === 'function'
+    ? () => {
+        const u = proc.cpuUsage!();
+        return (u.user + u.system) / 1000;
+      }
+    : () => Date.now();
+
+/**
+ * The hung-app watchdog of one entry into a VM: it fires once the entry has run past its limit in wall
+ * time *and* in the process's CPU time. A loaded machine that deschedules the host is not a hung app
+ * (a camera frame under a busy CI once passed 2 s of wall time); a hung app burns CPU.
+ */
+export class Watchdog {
+  private wall = 0;
+  private cpu = 0;
+  private limit = 0;
+  start(limitMs: number): void {
+    this.limit = limitMs;
+    this.wall = Date.now();
+    this.cpu = cpuMs();
+  }
+  /** Wall milliseconds since `start`. */
+  get ran(): number {
+    return Date.now() - this.wall;
+  }
+  get expired(): boolean {
+    return Date.now() - this.wall > this.limit && cpuMs() - this.cpu > this.limit;
+  }
+}
+
 export type QjsVariant = 'quickjs' | 'quickjs-ng';
 
 export interface QjsFault {
@@ -45,7 +78,7 @@ export interface QjsStartOptions {
   memoryLimit?: number;
   /** Bytes of VM stack; default `VM_LIMITS`. */
   stackLimit?: number;
-  /** Longest one entry into the VM (a callback, an eval) may run before it is interrupted (wall-clock); default `VM_LIMITS`. */
+  /** Longest one entry into the VM (a callback, an eval) may run before it is interrupted (`Watchdog`); default `VM_LIMITS`. */
   deadlineMs?: number;
   /** The same for evaluating the bundle, i.e. the app's boot (a cold WASM engine is slow); default 20000. */
   bootDeadlineMs?: number;
@@ -192,7 +225,7 @@ export class QjsDevice {
   readonly variant: QjsVariant;
   private disposed = false;
   private depth = 0;
-  private deadline = 0;
+  private readonly watchdog = new Watchdog();
   private objects = new Map<number, HostObject>();
   private nextId = 1;
   private hostFns = new Map<number, (...args: unknown[]) => unknown>();
@@ -216,7 +249,7 @@ export class QjsDevice {
     runtime.setMaxStackSize(opts.stackLimit ?? VM_LIMITS.stackLimit);
     const vm = runtime.newContext();
     const q = new QjsDevice(runtime, vm, opts);
-    runtime.setInterruptHandler(() => q.depth > 0 && Date.now() > q.deadline);
+    runtime.setInterruptHandler(() => q.depth > 0 && q.watchdog.expired);
     q.install();
     q.enter('boot', () => vm.evalCode(opts.bundle, opts.filename ?? 'saphir-fw.js', { strip: opts.strip ?? true }));
     return q;
@@ -308,7 +341,7 @@ export class QjsDevice {
     const outer = this.depth === 0;
     const limit =
       where === 'boot' ? (this.opts.bootDeadlineMs ?? 20000) : (this.opts.deadlineMs ?? VM_LIMITS.deadlineMs);
-    if (outer) this.deadline = Date.now() + limit;
+    if (outer) this.watchdog.start(limit);
     this.depth++;
     try {
       const r = f();

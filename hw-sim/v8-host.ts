@@ -14,7 +14,7 @@
 // What it adds: `globalThis.__hostEd25519`, the host's verifier under the device's rules (answers
 // remembered), which only the fault explorer's build of the bundle calls (docs/explorer.md, "Engines").
 import type { Device } from '../src/hal.ts';
-import { VM_LIMITS, constructorsOf, methodsOf, type HeapStats, type QjsFault } from './qjs-host.ts';
+import { VM_LIMITS, Watchdog, constructorsOf, methodsOf, type HeapStats, type QjsFault } from './qjs-host.ts';
 import { simHost } from './host.ts';
 import type { Verifier } from '../src/crypto/ed25519.ts';
 import { toHex } from '../src/hex.ts';
@@ -97,7 +97,7 @@ export class V8Device {
   readonly variant = 'v8' as const;
   private disposed = false;
   private depth = 0;
-  private started = 0;
+  private readonly watchdog = new Watchdog();
   private epoch = 0;
   /** The firmware's functions as host functions, one per function (as the VM keeps them by id). */
   private hostFns = new Map<Fn, Fn>();
@@ -157,7 +157,8 @@ export class V8Device {
   private enter(where: string, f: () => void): void {
     if (this.disposed) return;
     const outer = this.depth === 0;
-    if (outer) this.started = Date.now();
+    const limit = where === 'boot' ? 20000 : (this.opts.deadlineMs ?? VM_LIMITS.deadlineMs);
+    if (outer) this.watchdog.start(limit);
     this.depth++;
     try {
       f();
@@ -173,9 +174,8 @@ export class V8Device {
     } finally {
       this.depth--;
     }
-    const limit = where === 'boot' ? 20000 : (this.opts.deadlineMs ?? VM_LIMITS.deadlineMs);
-    if (outer && !this.disposed && Date.now() - this.started > limit)
-      this.fault('interrupted', `InternalError: interrupted (ran ${Date.now() - this.started} ms)`, where);
+    if (outer && !this.disposed && this.watchdog.expired)
+      this.fault('interrupted', `InternalError: interrupted (ran ${this.watchdog.ran} ms)`, where);
   }
 
   /** A firmware function as the host calls it: one entry into the firmware, arguments copied in. */

@@ -54,7 +54,7 @@ test('camera on QuickJS-ng: a frame gives its verdict and 12 more keep the heap 
     for (let i = 0; i < 13; i++) {
       await sim.run(4000);
       await showFrame(sim, qrFrame(ticket({ number: 400 + (i % 3) }), { x: 40 + (i % 3) * 90, y: 30 + (i % 2) * 70 }));
-      assert.match(flat(sim.screen), /^PERDANT/, `frame ${i}`);
+      assert.match(flat(sim.screen), /^PERDANT/, `frame ${i}: ${flat(sim.screen)} ${JSON.stringify(sim.faults)}`);
       await sim.press('C');
       if (i >= 3) samples.push(sim.heapUsed());
     }
