@@ -4,7 +4,7 @@
 // process, whose CPU this process's cpuUsage does not count.
 import { boot, bundleText, chipWith, scanSerial, showFrame, ticket } from '../test/firmware/harness.ts';
 import { qrFrame } from '../test/input/helpers.ts';
-import { xsnapWorker, type XsDevice } from '../hw-sim/xs-host.ts';
+import { XS_INSTALL, xsnapWorker, type XsDevice } from '../hw-sim/xs-host.ts';
 import type { Simulator } from '../hw-sim/sim.ts';
 
 const median = (xs: number[]) => {
@@ -19,7 +19,13 @@ async function timed(f: () => Promise<void>): Promise<number> {
 }
 
 export default async function (): Promise<Record<string, number>> {
-  if (!('path' in xsnapWorker())) return {};
+  const worker = xsnapWorker();
+  if ('missing' in worker) {
+    const why = `XS engine unavailable: ${worker.missing}; ${XS_INSTALL}`;
+    if (process.env.SAPHIR_TEST_STRICT === '1') throw new Error(`${why} (SAPHIR_TEST_STRICT=1 requires it)`);
+    process.stderr.write(`bench xs: skipped, ${why}\n`);
+    return {};
+  }
   const bundle = await bundleText();
   const qjs = await boot(chipWith(), { bundle });
   const xsBoot0 = performance.now();

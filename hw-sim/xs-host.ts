@@ -39,16 +39,43 @@ export interface XsMeters {
   currentHeapCount: number;
 }
 
-/** The xsnap worker binary, or why there is none (the package is an optional dependency built with a C compiler). */
-export function xsnapWorker(): { path: string } | { missing: string } {
+/** Why XS cannot run here: @agoric/xsnap is an optional dependency that builds XS with a C compiler at install. */
+export type XsMissingReason = 'not-installed' | 'not-built' | 'broken';
+
+/** What installs XS: a C compiler, then npm again (npm drops an optional package whose build failed). */
+export const XS_INSTALL = 'apt-get install build-essential && npm ci';
+
+/** The environment variable that makes this machine look as if it had no XS (tests of the skip path). */
+export const XS_ABSENT_ENV = 'SAPHIR_XS_ABSENT';
+
+let found: { path: string } | { missing: string; reason: XsMissingReason } | undefined;
+
+/**
+ * The xsnap worker binary once it has answered `-v`, or why there is none: the package not installed
+ * (npm skipped it: its build failed without a C compiler), not built, or not starting. Asked once per process.
+ */
+export function xsnapWorker(): { path: string } | { missing: string; reason: XsMissingReason } {
+  return (found ??= probe());
+}
+
+function probe(): { path: string } | { missing: string; reason: XsMissingReason } {
+  if (process.env[XS_ABSENT_ENV])
+    return { missing: `@agoric/xsnap not installed (${XS_ABSENT_ENV} is set)`, reason: 'not-installed' };
   let dir: string;
   try {
     dir = dirname(createRequire(import.meta.url).resolve('@agoric/xsnap/package.json'));
   } catch {
-    return { missing: '@agoric/xsnap not installed' };
+    return { missing: '@agoric/xsnap not installed', reason: 'not-installed' };
   }
   const path = join(dir, 'xsnap-native', 'xsnap', 'build', 'bin', 'lin', 'release', 'xsnap-worker');
-  return existsSync(path) ? { path } : { missing: `@agoric/xsnap not built (no ${path})` };
+  if (!existsSync(path)) return { missing: `@agoric/xsnap not built (no ${path})`, reason: 'not-built' };
+  try {
+    const v = execFileSync(path, ['-v'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (!v.startsWith('xsnap')) throw new Error(`-v printed ${JSON.stringify(v.slice(0, 80))}`);
+  } catch (e) {
+    return { missing: `${path} does not start (${(e as Error).message.split('\n')[0]})`, reason: 'broken' };
+  }
+  return { path };
 }
 
 // Inside XS: the bridge object `H` of the prelude over issueCommand, and handleCommand for the host's entries.
@@ -149,7 +176,7 @@ export class XsDevice {
 
   static async start(opts: XsStartOptions): Promise<XsDevice> {
     const worker = xsnapWorker();
-    if ('missing' in worker) throw new Error(`XS engine unavailable: ${worker.missing}`);
+    if ('missing' in worker) throw new Error(`XS engine unavailable: ${worker.missing}; ${XS_INSTALL}`);
     const x = new XsDevice(opts);
     x.spawn(worker.path, opts.computeLimit ?? XS_COMPUTE_LIMIT);
     x.enter('boot', () => {

@@ -49,7 +49,7 @@ interface Tool {
   check(): string | null;
 }
 
-import { xsnapWorker } from '../hw-sim/xs-host.ts';
+import { XS_INSTALL, xsnapWorker } from '../hw-sim/xs-host.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -79,8 +79,8 @@ const TOOLS: Record<string, Tool> = {
   },
   // Moddable XS: the worker @agoric/xsnap builds with gcc/make at install (hw-sim/xs-host.ts).
   xsnap: {
-    what: 'XS engine (@agoric/xsnap) not built',
-    install: 'apt-get install build-essential && npm rebuild @agoric/xsnap',
+    what: 'XS engine (@agoric/xsnap) not available',
+    install: XS_INSTALL,
     check: () => {
       const w = xsnapWorker();
       return 'path' in w ? null : w.missing;

@@ -337,6 +337,14 @@ export const en = {
     deviceId: (v: string) => `--device-id '${v}': 1 to 16 printable ASCII characters, no space`,
     deviceIdIs: (id: string) => `device id: ${id}`,
     variant: '--variant must be quickjs, quickjs-ng or xs',
+    xsMissing: (reason: 'not-installed' | 'not-built' | 'broken', install: string) =>
+      `the XS engine is not available: ${
+        reason === 'not-installed'
+          ? '@agoric/xsnap is not installed (npm leaves it out when building XS fails, as without a C compiler)'
+          : reason === 'not-built'
+            ? "@agoric/xsnap's worker was not built"
+            : "@agoric/xsnap's worker does not start"
+      }; install a C compiler and the package: ${install}`,
     hidMode: '--hid-mode must be keyboard or pos',
     unexpected: (a: string) => `unexpected argument '${a}' (scenarios go after --scenario)`,
     noFile: (f: string) => `${f}: no such file`,

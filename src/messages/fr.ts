@@ -341,6 +341,14 @@ export const fr: Messages = {
     deviceId: (v: string) => `--device-id '${v}' : 1 à 16 caractères ASCII imprimables, sans espace`,
     deviceIdIs: (id: string) => `identifiant de l'appareil : ${id}`,
     variant: '--variant vaut quickjs, quickjs-ng ou xs',
+    xsMissing: (reason: 'not-installed' | 'not-built' | 'broken', install: string) =>
+      `le moteur XS n’est pas disponible : ${
+        reason === 'not-installed'
+          ? '@agoric/xsnap n’est pas installé (npm l’omet quand la construction de XS échoue, par exemple sans compilateur C)'
+          : reason === 'not-built'
+            ? 'le processus xsnap de @agoric/xsnap n’a pas été construit'
+            : 'le processus xsnap de @agoric/xsnap ne démarre pas'
+      } ; installez un compilateur C puis le paquet : ${install}`,
     hidMode: '--hid-mode vaut keyboard ou pos',
     unexpected: (a: string) => `argument en trop « ${a} » (les scénarios suivent --scenario)`,
     noFile: (f: string) => `${f} : fichier introuvable`,

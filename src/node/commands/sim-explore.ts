@@ -7,6 +7,7 @@ import { buildNotice } from '../build-notice.ts';
 import { explore, gatesOf, INVARIANTS, type ExploreSummary, type Failure } from '../../../hw-sim/explore/index.ts';
 import '../../../hw-sim/node-host.ts';
 import { exploreFleet } from './sim-fleet.ts';
+import { needXs } from './sim.ts';
 import { FLEET_INVARIANTS } from '../../../hw-sim/explore/fleet-model.ts';
 
 export interface ExploreArgs {
@@ -112,6 +113,7 @@ export async function exploreCommand(a: ExploreArgs): Promise<number> {
   const variant = a.variant ?? 'v8';
   if (variant !== 'v8' && variant !== 'quickjs' && variant !== 'quickjs-ng' && variant !== 'xs')
     throw new UsageError((m) => m.explore.variant);
+  if (variant === 'xs') needXs();
   const quickjsEvery = a['quickjs-every'] === undefined ? undefined : intOf(a['quickjs-every'], '--quickjs-every', 0);
   const ed25519 = a.ed25519;
   if (ed25519 !== undefined && ed25519 !== 'host' && ed25519 !== 'firmware')

@@ -6,7 +6,7 @@
 //   saphir sim --pty [PATH]            the device's service port on a pseudo-terminal (hw-sim/pty.ts)
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { intOf, UsageError, parseCommand } from '../args.ts';
+import { Failure, intOf, UsageError, parseCommand } from '../args.ts';
 import { KeyFileError } from '../../../tools/key-files.ts';
 import type { Lang } from '../../i18n.ts';
 import { formatEur } from '../../i18n.ts';
@@ -30,6 +30,7 @@ import { deviceSeedArg, publicKeyArg } from '../key-args.ts';
 import { impliesProduction, isDevDeviceKey, productionKeyProblem } from '../../../hw-sim/provision.ts';
 import { CHIP_SIZE } from '../../../hw-sim/layout.ts';
 import '../../../hw-sim/node-host.ts';
+import { XS_INSTALL, xsnapWorker } from '../../../hw-sim/xs-host.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.sim;
 
@@ -94,6 +95,7 @@ export async function run(args: string[]): Promise<number> {
   const deviceId = deviceIdOption(values['device-id'], values.registry);
   const variant = values.variant ?? 'quickjs';
   if (variant !== 'quickjs' && variant !== 'quickjs-ng' && variant !== 'xs') throw new UsageError((m) => m.sim.variant);
+  if (variant === 'xs') needXs();
   // First line: which keys the simulated device trusts (the chip of --flash may already hold some).
   process.stdout.write(
     trustLine(new Simulator({ chip: values.flash ? NorFlash.load(values.flash) : new NorFlash(), ...keys }), lang) +
@@ -151,6 +153,12 @@ export async function run(args: string[]): Promise<number> {
     baud: values.baud === undefined ? undefined : intOf(values.baud, '--baud', 300, 4_000_000),
     ...keys,
   });
+}
+
+/** Stops a run that needs the XS engine where it is not built (exit 1: the reason and the install command). */
+export function needXs(): void {
+  const w = xsnapWorker();
+  if ('missing' in w) throw new Failure((m) => m.sim.xsMissing(w.reason, XS_INSTALL));
 }
 
 interface KeyOptions {
@@ -287,6 +295,7 @@ async function scenarios(
     }
   }
   if (bad) return 2;
+  if (parsed.some((sc) => (o.variant ?? sc.variant) === 'xs')) needXs();
   const bundle = ensureBundle((why) => process.stderr.write(buildNotice(o.lang, why) + '\n'));
   const want = o.registry ?? (parsed.some(needsRegistry) ? 'embedded' : undefined);
   const registry = want ? await openRegistry(want, o.lang) : undefined;
