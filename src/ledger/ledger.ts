@@ -144,8 +144,8 @@ export class Ledger {
   find(key: TicketKey): Payment | undefined {
     this.fresh();
     if (!key || !isU16(key.emission) || !isU16(key.block) || !isU32(key.number)) return undefined;
-    const cell = this.cellOf(key.emission, key.block, key.number);
-    return cell < 0 ? undefined : this.readAt(this.index.loc(cell));
+    const loc = this.locOf(key.emission, key.block, key.number);
+    return loc < 0 ? undefined : this.readAt(loc);
   }
 
   /**
@@ -161,7 +161,7 @@ export class Ledger {
         : (input as unknown as Payment);
     const bad = paymentProblem(p);
     if (bad) throw new LedgerError('INVALID', bad);
-    if (this.cellOf(p.emission, p.block, p.number) >= 0) {
+    if (this.locOf(p.emission, p.block, p.number) >= 0) {
       throw new LedgerError('DUPLICATE', `ticket ${p.emission}-${p.block}-${p.number} is already in the ledger`);
     }
     this.mutate(() => {
@@ -248,7 +248,7 @@ export class Ledger {
       const data = this.flash.read(s * this.bl, this.bl);
       for (let k = 0; k < this.used[s]; k++) {
         const o = HEADER_SIZE + k * SLOT_SIZE;
-        if (slotState(data, o) === 'ok' && this.isLive(data, o, s * this.slotsPerSector + k)) {
+        if (this.index.live(s * this.slotsPerSector + k) && slotState(data, o) === 'ok') {
           if (fn(decodePayment(data, o)) === false) return;
         }
       }
@@ -303,11 +303,15 @@ export class Ledger {
     this.maxSeq = 0;
     this.damage = 0;
     this.digest = 0;
+    let top = 0;
     for (let s = 0; s < n; s++) {
       this.seq[s] = decodeHeader(this.flash.read(s * this.bl, HEADER_SIZE));
       this.used[s] = 0;
       this.live[s] = 0;
+      if (this.seq[s] >= 0) top = s + 1;
     }
+    this.index.reserve(top * this.slotsPerSector);
+    this.index.scanning(true);
     // Headerless sectors first (oldest), then by sequence: a later copy of a key wins.
     const order: number[] = [];
     for (let s = 0; s < n; s++) if (this.seq[s] < 0) order.push(s);
@@ -340,10 +344,10 @@ export class Ledger {
           num = slotNumber(data, o);
         const h = keyHash(e, b, num);
         const loc = s * this.slotsPerSector + k;
-        const cell = this.index.mayHold(h) ? this.cellOf(e, b, num, h) : -1;
-        if (cell >= 0) {
-          this.live[Math.floor(this.index.loc(cell) / this.slotsPerSector)]--;
-          this.index.setLoc(cell, loc);
+        const old = this.locOf(e, b, num, h);
+        if (old >= 0) {
+          this.live[Math.floor(old / this.slotsPerSector)]--;
+          this.index.move(old, loc);
         } else {
           this.index.insert(h, loc);
           this.digest = (this.digest + h) | 0;
@@ -366,6 +370,7 @@ export class Ledger {
         this.seq[s] = FREE;
       }
     }
+    this.index.scanning(false);
     this.cursorSeq = -1;
     this.stale = false;
   }
@@ -417,16 +422,12 @@ export class Ledger {
     return slotState(b, 0) === 'ok' ? decodePayment(b, 0) : undefined;
   }
 
-  private cellOf(emission: number, block: number, number: number, h = keyHash(emission, block, number)): number {
+  /** Where the live copy of this ticket's payment is, or -1. */
+  private locOf(emission: number, block: number, number: number, h = keyHash(emission, block, number)): number {
     return this.index.find(h, (loc) => {
       const b = this.flash.read(this.slotAddr(loc), SLOT_SIZE);
       return slotEmission(b, 0) === emission && slotBlock(b, 0) === block && slotNumber(b, 0) === number;
     });
-  }
-
-  private isLive(data: Uint8Array, o: number, loc: number): boolean {
-    const h = keyHash(slotEmission(data, o), slotBlock(data, o), slotNumber(data, o));
-    return this.index.find(h, (l) => l === loc) >= 0;
   }
 
   /**
@@ -473,25 +474,23 @@ export class Ledger {
   /** Decides, for every live payment of sector `x`, whether it stays; returns the kept slots' offsets. */
   private sortSector(x: number, data: Uint8Array, keep: (p: Payment) => boolean) {
     const kept: number[] = [];
-    const keptCells: number[] = [];
-    const dropCells: number[] = [];
+    const keptLocs: number[] = [];
+    const dropLocs: number[] = [];
     let dropSum = 0;
     for (let k = 0; k < this.used[x]; k++) {
       const o = HEADER_SIZE + k * SLOT_SIZE;
-      if (slotState(data, o) !== 'ok') continue;
       const loc = x * this.slotsPerSector + k;
-      const h = keyHash(slotEmission(data, o), slotBlock(data, o), slotNumber(data, o));
-      const cell = this.index.find(h, (l) => l === loc);
-      if (cell < 0) continue; // a superseded copy
+      // (not live: a superseded copy, or damaged)
+      if (!this.index.live(loc) || slotState(data, o) !== 'ok') continue;
       if (keep(decodePayment(data, o))) {
         kept.push(o);
-        keptCells.push(cell);
+        keptLocs.push(loc);
       } else {
-        dropCells.push(cell);
-        dropSum = (dropSum + h) | 0;
+        dropLocs.push(loc);
+        dropSum = (dropSum + keyHash(slotEmission(data, o), slotBlock(data, o), slotNumber(data, o))) | 0;
       }
     }
-    return { kept, keptCells, dropCells, dropSum };
+    return { kept, keptLocs, dropLocs, dropSum };
   }
 
   /** Slots compaction can fill without erasing anything first. */
@@ -539,9 +538,9 @@ export class Ledger {
   private moveOut(
     x: number,
     data: Uint8Array,
-    sorted: { kept: number[]; keptCells: number[]; dropCells: number[]; dropSum: number },
+    sorted: { kept: number[]; keptLocs: number[]; dropLocs: number[]; dropSum: number },
   ): number {
-    const { kept, keptCells, dropCells } = sorted;
+    const { kept, keptLocs, dropLocs } = sorted;
     if (x === this.head) this.openHead();
     for (let i = 0; i < kept.length;) {
       // No head at all: the log's only sectors lost their headers (orphans, being moved out here).
@@ -556,18 +555,18 @@ export class Ledger {
       for (let k = 0; k < n; k++) {
         this.live[s]++;
         this.live[x]--;
-        this.index.setLoc(keptCells[i + k], loc0 + k);
+        this.index.move(keptLocs[i + k], loc0 + k);
       }
       i += n;
     }
     // Every kept payment of x now has a newer copy: x can go.
     this.flash.eraseBlock(x);
-    for (const c of dropCells) this.index.remove(c);
+    for (const loc of dropLocs) this.index.remove(loc);
     this.digest = (this.digest - sorted.dropSum) | 0;
     this.seq[x] = FREE;
     this.used[x] = 0;
     this.live[x] = 0;
-    return dropCells.length;
+    return dropLocs.length;
   }
 }
 
