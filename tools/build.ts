@@ -22,6 +22,7 @@ import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from '../src/image/format.
 import { fromHex } from '../src/hex.ts';
 import { nodeSign } from './node-crypto.ts';
 import { MANGLE_ALL, reservedNames, reservePattern } from './mangle.ts';
+import { pack } from './pack-text.ts';
 import { ROOT, DIST, BUNDLE_PATH, IMAGE_PATH, CORE_PATH, JSQR_SOURCE } from './paths.ts';
 
 export { ROOT, DIST, BUNDLE_PATH, IMAGE_PATH, CORE_PATH, JSQR_SOURCE };
@@ -106,7 +107,7 @@ export const slim: Plugin = {
 
 /**
  * The camera path, compiled only when used: the camera module is bundled on its own (an IIFE, as text)
- * and the full bundle carries it as a string that `newFrameDecoder()` evaluates on the first frame.
+ * and the full bundle carries it as a packed string that `newFrameDecoder()` unpacks and evaluates on the first frame.
  * QuickJS compiles a whole script at once, so jsQR's bytecode (~230 KiB of heap) would otherwise be
  * resident on every device, even one that only ever reads text scanners.
  */
@@ -118,11 +119,14 @@ function lazyCamera(source: string): Plugin {
       b.onResolve({ filter: /\/camera\.ts$/ }, (args) =>
         join(args.resolveDir, args.path) === seam ? { path: 'camera', namespace: 'lazy-camera' } : undefined,
       );
+      // Packed (tools/pack-text.ts): until the first frame the text costs a third of its length in heap.
       b.onLoad({ filter: /.*/, namespace: 'lazy-camera' }, () => ({
         contents:
-          `const SRC = ${JSON.stringify(source)};\nlet m;\n` +
-          'export const newFrameDecoder = () => (m || (m = (0, eval)(SRC))).newFrameDecoder();\n',
+          `import { unpack } from ${JSON.stringify(join(ROOT, 'firmware', 'unpack.ts'))};\n` +
+          `const SRC = ${JSON.stringify(pack(source))};\nlet m;\n` +
+          `export const newFrameDecoder = () => (m || (m = (0, eval)(unpack(SRC, ${source.length})))).newFrameDecoder();\n`,
         loader: 'js',
+        resolveDir: ROOT,
       }));
     },
   };
@@ -314,6 +318,8 @@ export async function build(opts: BuildOptionsIn = {}): Promise<BuildFigures> {
     budget_core_bytes: BUDGET_CORE,
     modules: sizesOf(full.metafile),
     core_modules: sizesOf(core.metafile),
+    /** The camera path's text, packed into the full bundle's `lazy-camera:camera` string (firmware/unpack.ts). */
+    camera_bytes: cam.text.length,
     /** Inside the full bundle's `lazy-camera:camera` string, compiled on the first camera frame. */
     camera_modules: sizesOf(cam.metafile),
   };
@@ -348,7 +354,7 @@ export async function build(opts: BuildOptionsIn = {}): Promise<BuildFigures> {
         `  bundle  ${kib(bundleBytes).padStart(9)} / ${kib(budgetBundle)}  ${relative(ROOT, bundlePath)}`,
         `  core    ${kib(coreBytes).padStart(9)} / ${kib(budgetCore)}  (without the camera path)`,
         `  image   ${kib(image.length).padStart(9)}  ${relative(ROOT, imagePath)}, signed with the ${figures.key}`,
-        `  camera  ${kib(cam.text.length).padStart(9)}  (inside the bundle as text, compiled on the first frame)`,
+        `  camera  ${kib(cam.text.length).padStart(9)}  (inside the bundle as packed text, unpacked and compiled on the first frame)`,
         '  largest modules:',
         ...top,
         '',
@@ -369,6 +375,7 @@ const SOURCE_FILES = [
   'build.mjs',
   'tools/build.ts',
   'tools/mangle.ts',
+  'tools/pack-text.ts',
   'tools/paths.ts',
   'tools/node-crypto.ts',
 ];
