@@ -86,6 +86,8 @@ export const WATCHDOG_MS = 5000;
  */
 const PLAUSIBLE_FROM = 1704067200000;
 const plausible = (ms: number) => ms >= PLAUSIBLE_FROM && ms < 4102444800000;
+/** A time in the log, in whole ms: a clock may read a fraction, whose last digit engines print differently (XS). */
+const logMs = (ms: number) => Math.floor(ms);
 /** Offline payments pushed in one sync request. */
 const SYNC_BATCH = 20;
 /** The same code seen again by the camera within this time is the same ticket still in view. */
@@ -227,7 +229,8 @@ export class App {
       this.mark = Math.max(this.markStored, this.ledger.latestPaidAtMs, this.lastZ);
       this.markMono = this.mono.now();
       const now = this.trustedNow();
-      if (now !== this.rtc.now()) this.log.write(`clock: RTC ${this.rtc.now()} not believed, trusted ${now}`);
+      if (now !== this.rtc.now())
+        this.log.write(`clock: RTC ${logMs(this.rtc.now())} not believed, trusted ${logMs(now)}`);
       // Keep the mark on flash within a day of trusted time, so a reboot loses little of it.
       if (now - this.markStored > DAY_MS && this.clockOk(now)) this.storeMark(now);
       this.repairLedger();
@@ -298,7 +301,7 @@ export class App {
   private clockPending(): boolean {
     const rtc = this.rtc.now();
     if (this.clockRefused || !plausible(rtc) || this.clockOk(rtc) || rtc < this.trustedNow()) return false;
-    this.log.write(`clock: ${rtc} far ahead of ${this.trustedNow()}, asked`);
+    this.log.write(`clock: ${logMs(rtc)} far ahead of ${logMs(this.trustedNow())}, asked`);
     this.display.show(clockScreen(this.lang, rtc));
     this.signal('refused');
     this.state = { kind: 'clock', rtcMs: rtc };
@@ -311,7 +314,7 @@ export class App {
       this.storeMark(rtcMs, MARK_KEYPAD);
       this.mark = rtcMs;
       this.markMono = this.mono.now();
-      this.log.write(`clock: ${rtcMs} confirmed`);
+      this.log.write(`clock: ${logMs(rtcMs)} confirmed`);
       this.compactExpired();
     } else if (k === 'C') {
       this.clockRefused = true;
@@ -350,7 +353,7 @@ export class App {
     if (now - this.markStored < 60000) now = this.markStored;
     // A clock far in the future would drop payments still needed: never compact on an implausible clock.
     if (!plausible(now)) {
-      this.log.write(`ledger: clock implausible (${now}), no compaction`);
+      this.log.write(`ledger: clock implausible (${logMs(now)}), no compaction`);
       return;
     }
     const keep = this.keepAt(now);

@@ -1,13 +1,23 @@
 // The firmware on Moddable XS (hw-sim/xs-host.ts) must behave as on QuickJS: the same seeded explorer
 // schedules, every fault group, run on both to the same screens, log lines and model verdicts, step for
-// step. SAPHIR_XS_SCHEDULES sets how many (3 here; 1 000 were compared for docs/firmware.md, "Engines").
+// step; every SPH1 vector and every crafted signature (test/sph1/crafted-cases.ts) to the same verdict.
+// SAPHIR_XS_SCHEDULES sets how many schedules (3 here; xs-engine.long.ts runs the 1 000 of
+// docs/firmware.md, "Engines").
 import * as assert from 'uvu/assert';
 import { test } from 'uvu';
-import { makeSchedule, runOps, withBundles } from '../../hw-sim/explore/explore.ts';
-import { GATES } from '../../hw-sim/explore/menu.ts';
+import { withBundles } from '../../hw-sim/explore/explore.ts';
+import { compareSchedule } from './xs-compare.ts';
 import '../../hw-sim/node-host.ts';
 import { loadVectors, requireTool } from '../helpers.ts';
 import { boot, bundleText, chipWith, scanSerial } from '../firmware/harness.ts';
+import { build } from 'esbuild';
+import { FIRMWARE_ESBUILD, ROOT } from '../../tools/build.ts';
+import { QjsDevice } from '../../hw-sim/qjs-host.ts';
+import { XsDevice } from '../../hw-sim/xs-host.ts';
+import { deviceVerify } from '../../firmware/verify.ts';
+import { toHex } from '../../src/hex.ts';
+import type { Device } from '../../src/hal.ts';
+import { crafted } from '../sph1/crafted-cases.ts';
 
 const withXs = requireTool('xsnap');
 const count = Number(process.env.SAPHIR_XS_SCHEDULES ?? 3);
@@ -16,18 +26,10 @@ withXs(`XS and QuickJS run ${count} seeded schedules to the same screens, logs a
   const { bundle } = await withBundles({});
   let steps = 0;
   for (let i = 0; i < count; i++) {
-    const s = makeSchedule('xs-engine', i, { maxOps: 70, gates: [...GATES] });
-    const q: string[] = [];
-    const x: string[] = [];
-    const rq = await runOps(s, s.ops, bundle, 'quickjs', q);
-    const rx = await runOps(s, s.ops, bundle, 'xs', x);
-    const at = q.findIndex((line, k) => line !== x[k]);
-    assert.is(at, q.length === x.length ? -1 : at, `schedule ${i}, line ${at}: quickjs «${q[at]}», xs «${x[at]}»`);
-    assert.is(x.length, q.length, `schedule ${i}: as many screens and log lines`);
-    assert.equal(rx.violation, rq.violation, `schedule ${i}: the same verdict`);
-    assert.is(rx.steps, rq.steps);
-    assert.ok(q.length > 20, `schedule ${i} showed something (${q.length} lines)`);
-    steps += rq.steps;
+    const c = await compareSchedule(bundle!, i);
+    assert.is(c.difference, null, `schedule ${i}: ${c.difference}`);
+    assert.ok(c.lines > 20, `schedule ${i} showed something (${c.lines} lines)`);
+    steps += c.steps;
   }
   assert.ok(steps > 30 * count, `${steps} steps compared`);
 });
@@ -50,5 +52,44 @@ withXs('every SPH1 vector scanned on XS and QuickJS: the same screens, one by on
     x.dispose();
   }
 });
+
+withXs(
+  'every crafted signature: the device verifier gives the same verdict on XS, QuickJS and V8, one by one',
+  async () => {
+    // firmware/verify.ts bundled as the firmware bundles it, its verdict asked case by case in each engine.
+    const out = await build({
+      ...FIRMWARE_ESBUILD,
+      stdin: {
+        contents:
+          "import { deviceVerify } from './firmware/verify.ts'; import { fromHex } from './src/hex.ts';" +
+          'globalThis.verdict = (s, m, p) => deviceVerify(fromHex(s), fromHex(m), fromHex(p));',
+        resolveDir: ROOT,
+        loader: 'js',
+      },
+      write: false,
+    });
+    const bundle = out.outputFiles[0].text;
+    const device = { identity: {} } as unknown as Device;
+    const [q, x] = [await QjsDevice.start({ bundle, device }), await XsDevice.start({ bundle, device })];
+    try {
+      const cases = crafted();
+      assert.ok(cases.length >= 88, `${cases.length} cases`);
+      let accepted = 0;
+      for (const c of cases) {
+        const call = `verdict('${toHex(c.sig)}', '${toHex(c.msg)}', '${toHex(c.pub)}')`;
+        const v8 = deviceVerify(c.sig, c.msg, c.pub);
+        assert.is(q.eval(call), v8, `QuickJS: ${c.name}`);
+        assert.is(x.eval(call), v8, `XS: ${c.name}`);
+        if (v8) accepted++;
+      }
+      assert.ok(accepted >= 8 && accepted < cases.length - 40, `${accepted} accepted: both verdicts exercised`);
+      assert.equal(q.faults, []);
+      assert.equal(x.faults, []);
+    } finally {
+      q.dispose();
+      x.dispose();
+    }
+  },
+);
 
 test.run();

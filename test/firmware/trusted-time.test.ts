@@ -212,4 +212,18 @@ test('random clock changes, reboots, keypad answers: a paid or an expired ticket
   }
 });
 
+test('the log gives times in whole ms: an RTC reading a fraction (a tie XS prints otherwise) is logged without it', async () => {
+  const chip = chipWith(testConfig({ compactFreeSectors: 65535 }));
+  await at(chip, END9 - 6 * HOUR, async () => {});
+  // 0.40625 ms: …0.4062 or …0.4063 at 17 digits, a tie (V8 and QuickJS print the even one, XS rounds up).
+  await at(chip, END9 - 7 * HOUR + 0.40625, async (sim) => {
+    const line = sim.periph!.logs.find((l) => /clock: RTC/.test(l));
+    assert.is(
+      line,
+      `clock: RTC ${END9 - 7 * HOUR} not believed, trusted ${END9 - 6 * HOUR}`,
+      sim.periph!.logs.join('\n'),
+    );
+  });
+});
+
 test.run();
