@@ -11,6 +11,9 @@ import { FIRMWARE_ESBUILD, slim } from '../tools/build.ts';
 import { getQuickJS } from 'quickjs-emscripten';
 import { evaluator } from './qjs-eval.ts';
 import { nodeSign } from '../tools/node-crypto.ts';
+import { fullLedgerHeap, textPathHeap } from '../hw-sim/heap-budget.ts';
+import { functionSourceBytes } from './function-source.ts';
+import { existsSync } from 'node:fs';
 import { fromHex, toHex } from '../src/hex.ts';
 import { TEST_KEY_SEED_HEX, TEST_PUBLIC_KEY_HEX } from '../src/sph1/keys.ts';
 
@@ -21,6 +24,39 @@ const median = (xs: number[]) => {
 
 /** The bundle booted on a fresh chip (`ledgerSectors` 0: the real 1 MiB ledger partition). */
 const start = (bundle: string, ledgerSectors = 16) => boot(chipWith(), { bundle, ledgerSectors });
+
+/**
+ * The heap and size figures of a firmware/dist directory: the budgets' two heap peaks
+ * (hw-sim/heap-budget.ts), the sizes of size.json, the function sources QuickJS keeps.
+ */
+async function heapAndSizes(dist: string, suffix = ''): Promise<Record<string, number>> {
+  const bundle = readFileSync(join(dist, 'saphir-fw.js'), 'utf8');
+  const size = JSON.parse(readFileSync(join(dist, 'size.json'), 'utf8'));
+  return {
+    [`qjs_heap_peak_kib${suffix}`]: (await textPathHeap(bundle)).peak / 1024,
+    [`qjs_heap_full_ledger_kib${suffix}`]: (await fullLedgerHeap(bundle)).peak / 1024,
+    [`fw_bundle_kib${suffix}`]: size.bundle_bytes / 1024,
+    [`fw_core_kib${suffix}`]: size.core_bytes / 1024,
+    [`fw_function_source_kib${suffix}`]: functionSourceBytes(bundle).bytes / 1024,
+  };
+}
+
+/**
+ * SAPHIR_BENCH_BEFORE=DIR (a firmware/dist of an earlier build, e.g. of a worktree at main before a
+ * change): the same heap and size figures of that bundle too, suffixed `_before`, measured in this run
+ * between two measurements of the current one (the figure kept is the current one's lower peak; both
+ * runs boot fresh simulators, nothing of the VM is shared; the bundle texts are read once).
+ */
+export async function heapBeforeAfter(): Promise<Record<string, number>> {
+  const now = await heapAndSizes(DIST);
+  const dir = process.env.SAPHIR_BENCH_BEFORE;
+  if (!dir) return now;
+  if (!existsSync(join(dir, 'saphir-fw.js'))) throw new Error(`SAPHIR_BENCH_BEFORE: no saphir-fw.js in ${dir}`);
+  const before = await heapAndSizes(dir, '_before');
+  const again = await heapAndSizes(DIST);
+  for (const k of ['qjs_heap_peak_kib', 'qjs_heap_full_ledger_kib']) now[k] = Math.min(now[k], again[k]);
+  return { ...now, ...before };
+}
 
 /** Peak heap over a text session: scans of every kind, payments, keys. */
 async function heapPeak(bundle: string, device = true): Promise<number> {
@@ -107,7 +143,6 @@ globalThis.run = (f, i) => { if (!V[f](SIGS[i][0], SIGS[i][1], PUB)) throw new E
 export default async function (): Promise<Record<string, number>> {
   const bundle = await bundleText();
   const core = readFileSync(CORE_PATH, 'utf8');
-  const size = JSON.parse(readFileSync(join(DIST, 'size.json'), 'utf8'));
 
   // Warm the WASM engine (first-run tier-up), then boot on the real 1 MiB ledger partition.
   (await start(bundle)).dispose();
@@ -160,15 +195,13 @@ export default async function (): Promise<Record<string, number>> {
     qjs_verify_ratio_vs_noble: v.device / v.noble,
     qjs_scan_to_verdict_ms_median: median(scans),
     qjs_scan_to_verdict_cpu_ms_median: median(scansCpu),
-    qjs_heap_peak_kib: (await heapPeak(bundle)) / 1024,
-    // The same with the debug line tables the simulator's QuickJS keeps and a device strips.
+    ...(await heapBeforeAfter()),
+    // The text path's peak (qjs_heap_peak_kib, hw-sim/heap-budget.ts) with the debug line tables the simulator's QuickJS keeps and a device strips. with the debug line tables the simulator's QuickJS keeps and a device strips.
     qjs_heap_peak_with_debug_kib: (await heapPeak(bundle, false)) / 1024,
     qjs_heap_peak_core_kib: (await heapPeak(core)) / 1024,
     qjs_camera_vga_ms_median: cams.length ? median(cams) : NaN,
     qjs_camera_vga_cpu_ms_median: camsCpu.length ? median(camsCpu) : NaN,
     qjs_camera_vga_decoded: cams.length,
     qjs_boot_ms: median(boots),
-    fw_bundle_kib: size.bundle_bytes / 1024,
-    fw_core_kib: size.core_bytes / 1024,
   };
 }

@@ -2,7 +2,9 @@
 export const TARGETS: Record<string, ['<=' | '>=', number]> = {
   qjs_verify_ratio_vs_noble: ['<=', 0.3],
   qjs_scan_to_verdict_ms_median: ['<=', 4],
-  qjs_heap_peak_kib: ['<=', 512],
+  // every state within 400 KiB: the device class's 512 less 112 KiB kept free (tools/build.ts HEAP_TARGET)
+  qjs_heap_peak_kib: ['<=', 400],
+  qjs_heap_full_ledger_kib: ['<=', 400],
   qjs_camera_vga_ms_median: ['<=', 60],
   fw_bundle_kib: ['<=', 160],
   fw_core_kib: ['<=', 72],

@@ -1,0 +1,106 @@
+// The heap figures the budgets of the device class are judged on (docs/firmware.md "Device class and
+// budgets"), measured on a bundle in QuickJS on the simulator's device: the text path (a session of
+// every kind of scan on a young ledger) and the full ledger (the whole partition filled to capacity,
+// booted, then scans, a refused payment and an X report that reads every payment). Both are
+// `Simulator.heapDevice()` peaks, sampled after each entry. Run by `npm run build` (build.mjs), by
+// test/firmware/heap-full.test.ts and by `npm run bench -- firmware`. The caller installs the host
+// (hw-sim/node-host.ts).
+import { NorFlash } from './nor-flash.ts';
+import { partitionFlash } from './device.ts';
+import { Simulator } from './sim.ts';
+import { ticketCode } from './tickets.ts';
+import { MirroredLedger } from '../src/ledger/index.ts';
+import { defaultConfig, storeConfig, type Config } from '../src/config.ts';
+import { TEST_PUBLIC_KEY_HEX } from '../src/sph1/keys.ts';
+import type { Key } from '../src/hal.ts';
+
+const PAID_AT = Date.UTC(2026, 5, 14);
+
+function chipWith(over: Partial<Config> = {}): NorFlash {
+  const chip = new NorFlash();
+  const cfg: Config = {
+    ...defaultConfig(false),
+    keys: [{ id: 0, publicKeyHex: TEST_PUBLIC_KEY_HEX }],
+    emissions: [{ emission: 1, closingDate: '2026-12-31' }],
+    ...over,
+  };
+  storeConfig(partitionFlash(chip, 'config', 0), cfg, false);
+  return chip;
+}
+
+const code = (block: number, number: number, prize: number) => ticketCode({ emission: 1, block, number, prize });
+
+async function session(sim: Simulator, steps: (string | Key)[]): Promise<number> {
+  let peak = sim.heapDevice();
+  for (const s of steps) {
+    if (s.length > 2)
+      sim.inject(
+        'serial',
+        Uint8Array.from(s + '\r', (c) => c.charCodeAt(0) & 0xff),
+      );
+    else await sim.press(s as Key);
+    await sim.run(0);
+    peak = Math.max(peak, sim.heapDevice());
+  }
+  return peak;
+}
+
+export interface HeapFigure {
+  /** Peak of `heapDevice()` over the session, bytes. */
+  peak: number;
+  /** Right after boot. */
+  boot: number;
+  /** Payments the ledger held. */
+  payments: number;
+  /** What the screen showed last (for a caller's message). */
+  screen: string;
+}
+
+/** The whole ledger partition filled to capacity (the same payments in both logs), then booted. */
+export async function fullLedgerHeap(bundle: string): Promise<HeapFigure> {
+  const chip = chipWith();
+  const l = MirroredLedger.open(partitionFlash(chip, 'ledger', 0), { deviceId: 'SPH-000042' });
+  for (let i = 0; i < l.capacity; i++)
+    l.record({ emission: 1, block: 1 + (i >> 12), number: i & 4095, prizeEur: 150, paidAtMs: PAID_AT + i });
+  const sim = new Simulator({ chip, bundle, deviceId: 'SPH-000042', ledgerSectors: 0 });
+  await sim.boot();
+  try {
+    const boot = sim.heapDevice();
+    const peak = await session(sim, [
+      code(1, 7, 150), // DÉJÀ PAYÉ
+      'C',
+      code(9, 1, 150), // a win: OK, then the ledger is full
+      'OK',
+      'C',
+      code(9, 2, 0), // a losing ticket
+      'C',
+      'garbage',
+      'C',
+      '1', // the X report: every payment read
+      'OK',
+      'C',
+    ]);
+    return { peak: Math.max(boot, peak), boot, payments: l.count, screen: sim.screen.join(' | ') };
+  } finally {
+    sim.dispose();
+  }
+}
+
+/** A young ledger (the tests' 16-sector slice): 120 scans of every kind, payments, keys. */
+export async function textPathHeap(bundle: string): Promise<HeapFigure> {
+  const sim = new Simulator({ chip: chipWith(), bundle, deviceId: 'SPH-000042', ledgerSectors: 16 });
+  await sim.boot();
+  try {
+    const boot = sim.heapDevice();
+    const steps: string[] = [];
+    for (let i = 0; i < 120; i++) {
+      const kind = i % 4;
+      steps.push(kind === 0 ? 'garbage' : code(0, 1000 + i, kind === 1 ? 0 : kind === 2 ? 150 : 500));
+      steps.push(kind === 2 ? 'OK' : 'C');
+    }
+    const peak = await session(sim, steps);
+    return { peak: Math.max(boot, peak), boot, payments: 30, screen: sim.screen.join(' | ') };
+  } finally {
+    sim.dispose();
+  }
+}

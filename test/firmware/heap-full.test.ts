@@ -1,0 +1,27 @@
+// The heap budgets of the device class (tools/build.ts, docs/firmware.md "Device class and budgets") on
+// the real bundle in QuickJS: the whole ledger partition filled to capacity, booted, scanned (a paid
+// ticket, a win refused as the ledger is full, an X report reading every payment), and the text path
+// on a young ledger. `npm run build` checks the same (build.mjs).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { bundleText } from './harness.ts';
+import { fullLedgerHeap, textPathHeap } from '../../hw-sim/heap-budget.ts';
+import { BUDGET_HEAP_FULL_LEDGER, BUDGET_HEAP_TEXT, HEAP_TARGET } from '../../tools/build.ts';
+
+const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
+
+test('full ledger: heap peak within its budget', async () => {
+  const f = await fullLedgerHeap(await bundleText());
+  console.log(`full ledger (${f.payments} payments): heap peak ${kib(f.peak)} (target ${kib(HEAP_TARGET)})`);
+  assert.is(f.payments, 25_908);
+  assert.match(f.screen, /PRÊT/);
+  assert.ok(f.peak <= BUDGET_HEAP_FULL_LEDGER, `heap peak ${kib(f.peak)} over ${kib(BUDGET_HEAP_FULL_LEDGER)}`);
+});
+
+test('text path: heap peak within its budget', async () => {
+  const f = await textPathHeap(await bundleText());
+  console.log(`text path: heap peak ${kib(f.peak)} (target ${kib(HEAP_TARGET)})`);
+  assert.ok(f.peak <= BUDGET_HEAP_TEXT, `heap peak ${kib(f.peak)} over ${kib(BUDGET_HEAP_TEXT)}`);
+});
+
+test.run();
