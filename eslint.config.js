@@ -33,8 +33,7 @@ export default tseslint.config(
   },
   {
     // The portable core has no Node globals (tsconfig.core.json checks the types; this the names).
-    files: ['src/**/*.ts', 'firmware/**/*.ts'],
-    ignores: ['src/node/**'],
+    files: ['src/**/*.ts', 'rom/**/*.ts', 'firmware/**/*.ts'],
     languageOptions: { globals: { ...globals.es2020 } },
   },
 );

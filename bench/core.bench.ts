@@ -19,7 +19,7 @@ import { sign } from 'node:crypto';
 import { HOST_CRYPTO, nodeCryptoSign, nodeCryptoVerify, nodeSign, privateKeyObject } from '../tools/node-crypto.ts';
 import { sodium } from '../tools/sodium.ts';
 import { ROOT } from '../tools/paths.ts';
-import { RangeEncoder } from '../src/node/workers/gen-core.ts';
+import { RangeEncoder } from '../host/workers/gen-core.ts';
 
 const BIN = join(ROOT, 'bin', 'saphir.mjs');
 const CPU_AT_EXIT = pathToFileURL(join(ROOT, 'bench', 'cpu-at-exit.mjs')).href;

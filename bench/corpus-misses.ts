@@ -1,13 +1,13 @@
 // Which labelled photos of the corpus (../shared/corpus) still mode misses or misreads, and what it gives
 // instead: as `saphir decode` reads them (the firmware's jsQR with the host's Shift_JIS and GB 2312 text,
-// src/node/jsqr.ts) and as the device reads them (camera.ts and jsQR bundled as the firmware bundles them).
+// host/jsqr.ts) and as the device reads them (camera.ts and jsQR bundled as the firmware bundles them).
 // `node --import tsx bench/corpus-misses.ts [PHOTO…]` (all labelled photos without one; a named photo is
 // shown even when both read it).
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { CameraDecoder } from '../src/input/camera.ts';
-import { hostJsQR } from '../src/node/jsqr.ts';
+import { hostJsQR } from '../host/jsqr.ts';
 import { labelText, bundledCameraDecoder } from './input.bench.ts';
 
 const CORPUS = join(import.meta.dirname, '..', '..', 'shared', 'corpus', 'jsqr-e2e');

@@ -2,9 +2,9 @@
 // through a real socat pty at 115 200 baud, the device pacing its UART. ledger_export_line_s: the line
 // time of its bytes (19-byte binary entries, 8N1). Target: full ≤ 1.3 × line.
 import { exposeServicePort } from '../hw-sim/pty.ts';
-import { ServiceClient } from '../src/node/flash-client.ts';
+import { ServiceClient } from '../host/flash-client.ts';
 import { flashDevice } from '../test/flash/harness.ts';
-import { LAYOUT } from '../hw-sim/layout.ts';
+import { LAYOUT } from '../rom/layout.ts';
 import { MirroredLedger } from '../src/ledger/index.ts';
 import { LEDGER_ENTRY_BYTES } from '../src/service/protocol.ts';
 

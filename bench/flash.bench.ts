@@ -12,7 +12,7 @@
 // already open (IDENTIFY, CHALLENGE, AUTH with the technician key's signature, the device's check),
 // median of 10. `saphir flash` skips the IDENTIFY (it has just asked): service_auth_after_identify_ms.
 import { exposeServicePort } from '../hw-sim/pty.ts';
-import { ServiceClient } from '../src/node/flash-client.ts';
+import { ServiceClient } from '../host/flash-client.ts';
 import { flashDevice } from '../test/flash/harness.ts';
 import { image } from '../test/flash/images.ts';
 

@@ -3,7 +3,7 @@
 // its own registry (PGlite), counted in the time. Violations are a figure (target 0), each listed.
 import { availableParallelism } from 'node:os';
 import { ensureBundle } from '../hw-sim/sim.ts';
-import { exploreFleet } from '../src/node/commands/sim-fleet.ts';
+import { exploreFleet } from '../host/commands/sim-fleet.ts';
 
 export default async function (): Promise<Record<string, number>> {
   const count = Number(process.env.SAPHIR_BENCH_FLEET ?? 100);

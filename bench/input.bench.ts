@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { getQuickJS, newQuickJSWASMModuleFromVariant } from 'quickjs-emscripten';
 import jsQRModule from 'jsqr';
 import { CameraDecoder, type JsQR } from '../src/input/camera.ts';
-import { hostJsQR } from '../src/node/jsqr.ts';
+import { hostJsQR } from '../host/jsqr.ts';
 import { KeyboardWedgeDecoder } from '../src/input/keyboard.ts';
 import { SerialDecoder } from '../src/input/serial.ts';
 import type { Frame } from '../src/hal.ts';
@@ -338,7 +338,7 @@ export async function bundledCameraDecoder(): Promise<typeof CameraDecoder> {
 /**
  * The photo corpus lives beside the repository (../shared/corpus), not in it: without it, no corpus figures.
  * Still mode as the host runs it (`saphir decode`: the firmware's jsQR, firmware/jsqr/, with Node's
- * Shift_JIS and GB 2312 text: src/node/jsqr.ts), and as the device reads (`_firmware`: camera.ts and
+ * Shift_JIS and GB 2312 text: host/jsqr.ts), and as the device reads (`_firmware`: camera.ts and
  * jsQR bundled as the firmware bundles them, without those tables: U+FFFD for Kanji and Hanzi text).
  */
 async function corpusFiguresWhenPresent(Decoder: typeof CameraDecoder): Promise<Record<string, number>> {

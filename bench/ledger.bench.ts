@@ -1,4 +1,4 @@
-// Ledger figures on the device's ledger partition (hw-sim/layout.ts): the mirrored ledger (two logs,
+// Ledger figures on the device's ledger partition (rom/layout.ts): the mirrored ledger (two logs,
 // src/ledger/mirror.ts): capacity in payments, time of a payment and of opening a full ledger, in Node
 // and in QuickJS (the firmware's engine), and the RAM the indexes need when full. Chip time is modelled
 // by hw-sim/nor-flash.ts TYPICAL_TIMING (W25Q32JV typical: 4 KiB erase 45 ms, page program 0.4 ms).
@@ -7,7 +7,7 @@ import { FIRMWARE_ESBUILD, ROOT } from '../tools/build.ts';
 import { ramFlashJs } from '../test/ledger/ram-flash.ts';
 import { getQuickJS } from 'quickjs-emscripten';
 import { NorFlash } from '../hw-sim/nor-flash.ts';
-import { LAYOUT } from '../hw-sim/layout.ts';
+import { LAYOUT } from '../rom/layout.ts';
 import { LedgerFull, MirroredLedger, compactMirrored, type Payment } from '../src/ledger/index.ts';
 import { evaluator } from './qjs-eval.ts';
 

@@ -1,7 +1,7 @@
 // One client process of the registry bench (bench/registry.bench.ts): its devices, each with its own
 // key, send their claims one after the other, all devices at once; or flooders send unsigned 500-code
 // syncs as fast as they can. The job is JSON in argv[2]; the answer, JSON on stdout.
-import { newNonce, postRegistry, postSigned } from '../src/node/registry/client.ts';
+import { newNonce, postRegistry, postSigned } from '../host/registry/client.ts';
 import type { SignedRequest } from '../src/registry/protocol.ts';
 import { ticketCode } from '../hw-sim/tickets.ts';
 

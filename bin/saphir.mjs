@@ -9,6 +9,6 @@ if (bundle) ({ main } = await import(bundle));
 else {
   const { register } = await import('tsx/esm/api');
   register();
-  ({ main } = await import('../src/node/cli.ts'));
+  ({ main } = await import('../host/cli.ts'));
 }
 process.exitCode = await main(process.argv.slice(2));

@@ -25,7 +25,7 @@ import type {
   Tone,
   WatchdogOptions,
 } from '../src/hal.ts';
-import { LAYOUT, SECTOR_SIZE } from './layout.ts';
+import { LAYOUT, SECTOR_SIZE } from '../rom/layout.ts';
 import type { Scheduler } from './scheduler.ts';
 
 import type { NorFlash } from './nor-flash.ts';

@@ -9,6 +9,7 @@ import { withDeviceRules } from '../src/crypto/device-rules.ts';
 import { equalBytes } from '../src/bytes.ts';
 import type { StaleReason } from '../tools/build.ts';
 import type { Panel } from './render.ts';
+import { useRomPlatform } from '../rom/platform.ts';
 
 export interface SyncAnswer {
   status: number;
@@ -89,4 +90,6 @@ export function simHost(): SimHost {
 /** Installs what this machine provides (the rest keeps the defaults). */
 export function useSimHost(h: Partial<SimHost>): void {
   current = { ...current, ...h };
+  // The device's own code (rom/) checks signatures and compares images as the simulated device does.
+  useRomPlatform({ verify: current.verify, sameBytes: current.sameBytes });
 }

@@ -2,7 +2,7 @@
 // clear bits (old & new), and a power cut can be injected at any erase or program, leaving it half
 // done. `partition()` gives the HAL Flash the firmware sees for one partition.
 import type { Flash } from '../src/hal.ts';
-import { CHIP_SIZE, LAYOUT, SECTOR_SIZE, type Partition } from './layout.ts';
+import { CHIP_SIZE, LAYOUT, SECTOR_SIZE, type Partition } from '../rom/layout.ts';
 import { seededRng } from './rng.ts';
 import { simHost } from './host.ts';
 

@@ -1,6 +1,6 @@
 // `saphir sim --pty`: the simulated device's service port as a pseudo-terminal, through socat:
 //   socat -d -d pty,raw,echo=0,link=DEVICE pty,raw,echo=0,link=PATH
-// The device end is opened here (serialport) and fed to a ServicePort (hw-sim/service.ts); PATH is what
+// The device end is opened here (serialport) and fed to a ServicePort (rom/service.ts); PATH is what
 // `saphir flash --port PATH` opens.
 //
 //   const pty = await exposeServicePort(host, { baud: 115200, link: '/tmp/saphir-tty' });
@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SerialPortStream } from '@serialport/stream';
 import { autoDetect } from '@serialport/bindings-cpp';
-import { ServicePort, type ServiceHost } from './service.ts';
+import { ServicePort, type ServiceHost } from '../rom/service.ts';
 
 export interface PtyOptions {
   /** Simulated UART rate of the device (default 115200). */

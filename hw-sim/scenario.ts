@@ -18,7 +18,7 @@ import {
 import { MODEL_OPTIONS, SCANNER_KINDS, type ModelOptions, type ScannerKind } from './scanners/index.ts';
 import { ticketProblem, type TicketSpec } from './tickets.ts';
 import type { SimConfig } from './sim.ts';
-import { LAYOUT, SECTOR_SIZE } from './layout.ts';
+import { LAYOUT, SECTOR_SIZE } from '../rom/layout.ts';
 import { LEDGER_MIN_BLOCKS } from '../src/ledger/mirror.ts';
 import type { Key, LedColor } from '../src/hal.ts';
 

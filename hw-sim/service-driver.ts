@@ -11,7 +11,7 @@
 // An upload without `resume` starts afresh (ABORT drops any update the device holds, then every chunk);
 // with `resume` it BEGINs and sends only the chunks the device says it is missing, as `saphir flash`
 // does after a cut.
-import { ServicePort, type ServiceHost } from './service.ts';
+import { ServicePort, type ServiceHost } from '../rom/service.ts';
 import { CMD, ERROR, MAX_CHUNK, PacketReader, RESPONSE, encodePacket, type Packet } from '../src/service/packet.ts';
 import { parseJson } from '../src/service/json.ts';
 import { DEV_TECH_SEED_HEX, authMessage } from '../src/service/auth.ts';

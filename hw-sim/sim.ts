@@ -16,10 +16,10 @@ import {
   slotSummary,
   type BootedImage,
   type NorChip,
-} from './bootloader.ts';
+} from '../rom/bootloader.ts';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from '../src/image/format.ts';
-import { LAYOUT, SECTOR_SIZE } from './layout.ts';
-import { provisionTrust, readTrust, impliesProduction, deviceKeyOf, type Trust } from './provision.ts';
+import { LAYOUT, SECTOR_SIZE } from '../rom/layout.ts';
+import { provisionTrust, readTrust, impliesProduction, deviceKeyOf, type Trust } from '../rom/provision.ts';
 import { toHex } from '../src/hex.ts';
 import { seededRng, type Rng } from './rng.ts';
 import type { Transmission } from './scanners/types.ts';
@@ -35,7 +35,7 @@ import { simHost } from './host.ts';
 import type { Payment } from '../src/ledger/index.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8Encode } from '../src/utf8.ts';
-import type { ServiceHost } from './service.ts';
+import type { ServiceHost } from '../rom/service.ts';
 import { ServiceDriver } from './service-driver.ts';
 
 /** firmware/dist/saphir-fw.js, built first when missing or stale: the host's (hw-sim/host.ts). */
@@ -110,7 +110,7 @@ export interface SimOptions {
   deviceId?: string;
   events?: SimEvents;
   /**
-   * Trust anchors to provision into the chip's write-once area at the first boot (hw-sim/provision.ts).
+   * Trust anchors to provision into the chip's write-once area at the first boot (rom/provision.ts).
    * A firmware key other than the development one makes a production device unless `production` says
    * otherwise. None given and nothing provisioned: the development keys.
    */
@@ -121,7 +121,7 @@ export interface SimOptions {
   registry?: string;
   /**
    * The device's Ed25519 private seed, hex, provisioned with the other trust anchors at the first boot
-   * (the write-once area, hw-sim/provision.ts). Default: what the chip holds; on a blank chip, a fresh
+   * (the write-once area, rom/provision.ts). Default: what the chip holds; on a blank chip, a fresh
    * key for a production device, the published development device key otherwise.
    */
   deviceSeedHex?: string;
@@ -530,7 +530,7 @@ export class Simulator {
   }
 
   /**
-   * The device as its service port sees it (hw-sim/service.ts): the chip, the running image, REBOOT
+   * The device as its service port sees it (rom/service.ts): the chip, the running image, REBOOT
    * (awaitable as `restarting`), the ledger, the device key and clock; a power cut in a request
    * restarts the device. `over` replaces any of these (a test's or the CLI's own handling).
    */
@@ -643,7 +643,7 @@ export class Simulator {
   }
 
   /**
-   * A firmware update as the service port's FINISH does it (hw-sim/bootloader.ts installImage), with
+   * A firmware update as the service port's FINISH does it (rom/bootloader.ts installImage), with
    * the power cut in the middle of its `cutAfterFlashOps`-th flash operation when given; the running
    * firmware keeps running until a reboot starts the new image on trial.
    */

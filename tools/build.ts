@@ -76,7 +76,7 @@ const portableOnly: Plugin = {
     });
     b.onLoad({ filter: /.*/ }, (args) => {
       const rel = relative(ROOT, args.path).split(sep).join('/');
-      if (['src/node/', 'hw-sim/', 'test/', 'bench/', 'tools/'].some((d) => rel.startsWith(d))) {
+      if (['host/', 'hw-sim/', 'test/', 'bench/', 'tools/'].some((d) => rel.startsWith(d))) {
         return { errors: [{ text: `the firmware must not import the Node-only module ${rel}` }] };
       }
       return undefined;
@@ -383,7 +383,7 @@ export async function build(opts: BuildOptionsIn = {}): Promise<BuildFigures> {
 /** Why firmware/dist needs building: an output is missing, or a source (relative path) is newer. */
 export type StaleReason = { missing: string } | { newer: string };
 
-/** The files whose times decide staleness: everything under firmware/ and src/ but dist and src/node. */
+/** The files whose times decide staleness: everything under firmware/ and src/ but dist. */
 const SOURCE_DIRS = ['firmware', 'src'];
 const SOURCE_FILES = [
   'package.json',
@@ -404,7 +404,7 @@ export function staleReason(): StaleReason | null {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
       if (e.isDirectory()) {
-        if (p === DIST || p === join(ROOT, 'src', 'node')) continue;
+        if (p === DIST) continue;
         const n = newer(p);
         if (n) return n;
       } else if (/\.(ts|js|mjs|json)$/.test(e.name) && statSync(p).mtimeMs > built) {

@@ -1,4 +1,4 @@
-// The prebuilt `saphir` command: an esbuild bundle of src/node/cli.ts, split so that each command is a
+// The prebuilt `saphir` command: an esbuild bundle of host/cli.ts, split so that each command is a
 // chunk loaded when it runs, in node_modules/.cache/saphir-cli/. Built by `npm run build`, by `prepare`
 // (npm ci) and by test/run.mjs; `node tools/cli-bundle.mjs` builds it by hand.
 // meta.json holds the stamp (mtime, size) of every source in it: bin/saphir.mjs runs the bundle only
@@ -11,9 +11,9 @@ import { ownUrlPlugin, stamp } from './own-url.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const CLI_CACHE = join(ROOT, 'node_modules', '.cache', 'saphir-cli');
-const ENTRY = join(ROOT, 'src', 'node', 'cli.ts');
+const ENTRY = join(ROOT, 'host', 'cli.ts');
 /** Bumped when the bundle options change, so that older bundles are rebuilt. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** The bundle's entry if it is current (every source unchanged since it was built), else null. */
 export function freshCliBundle(cache = CLI_CACHE) {
@@ -23,7 +23,8 @@ export function freshCliBundle(cache = CLI_CACHE) {
   } catch {
     return null;
   }
-  if (meta.format !== FORMAT) return null;
+  // Another checkout's bundle (node_modules copied or linked from it) holds that checkout's code.
+  if (meta.format !== FORMAT || meta.root !== ROOT) return null;
   for (const [path, mtime, size] of meta.inputs) {
     const s = stamp(path);
     if (s === null || s[0] !== mtime || s[1] !== size) return null;
@@ -57,7 +58,7 @@ export async function buildCliBundle(cache = CLI_CACHE, entry = ENTRY) {
   });
   renameSync(tmp, join(cache, dir));
   const meta = join(cache, 'meta.json');
-  writeFileSync(`${meta}.${process.pid}.tmp`, JSON.stringify({ format: FORMAT, dir, inputs }));
+  writeFileSync(`${meta}.${process.pid}.tmp`, JSON.stringify({ format: FORMAT, root: ROOT, dir, inputs }));
   renameSync(`${meta}.${process.pid}.tmp`, meta);
   // Older builds go, but the one before this (a running command may still load its chunks).
   const old = readdirSync(cache)

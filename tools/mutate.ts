@@ -111,7 +111,7 @@ export const MUTATIONS: Mutation[] = [
     tests: ['firmware/trusted-time'],
   },
   {
-    file: 'src/node/registry/store.ts',
+    file: 'host/registry/store.ts',
     name: "an online claim stores the device's paid_at",
     find: 'online ? now : paidAt',
     replace: 'paidAt',
@@ -133,14 +133,14 @@ export const MUTATIONS: Mutation[] = [
     tests: ['sph1/crafted'],
   },
   {
-    file: 'hw-sim/bootloader.ts',
+    file: 'rom/bootloader.ts',
     name: 'the counter is the newest record’s, not the highest',
     find: 'minCounter = Math.max(minCounter, r.minCounter);',
     replace: 'if (!best || r.seq > best.seq) minCounter = r.minCounter;',
     tests: ['flash/bootloader'],
   },
   {
-    file: 'hw-sim/bootloader.ts',
+    file: 'rom/bootloader.ts',
     name: 'a lagging state sector is not restored at reset',
     find: '  restoreState(chip);\n',
     replace: '',

@@ -1,5 +1,5 @@
 // Shared by the two Node bundles built from the sources (the prebuilt CLI, tools/cli-bundle.mjs, and the
-// worker bundle of gen and audit, src/node/workers/bundle.ts): a source's size and date, and the esbuild
+// worker bundle of gen and audit, host/workers/bundle.ts): a source's size and date, and the esbuild
 // plugin that keeps each source's own `import.meta.url` (paths it resolves stay the repository's) and
 // reports every source it reads with its stamp. Plain JavaScript: bin/saphir.mjs loads it before tsx.
 import { readFileSync, statSync } from 'node:fs';

@@ -6,7 +6,7 @@ import { CONFIG_INT_LIMITS, CONFIG_YAML_NAMES, type ConfigIntField } from '../..
 import { stringify } from 'yaml';
 import { Simulator, bootChip, ensureBundle, type SimVariant } from '../sim.ts';
 import { hostEd25519Bundle } from '../../tools/build.ts';
-import { bootInfo } from '../bootloader.ts';
+import { bootInfo } from '../../rom/bootloader.ts';
 import { runScenario, simulatorFor } from '../runner.ts';
 import { parseScenario, type Scenario, type Step } from '../scenario.ts';
 import { ticketCode } from '../tickets.ts';
@@ -19,7 +19,7 @@ import { fromHex } from '../../src/hex.ts';
 import { utf8Encode } from '../../src/utf8.ts';
 import { Model, ViolationError, type BootView, type Violation } from './model.ts';
 import { readPartition } from './ledger-reader.ts';
-import { LAYOUT, SECTOR_SIZE } from '../layout.ts';
+import { LAYOUT, SECTOR_SIZE } from '../../rom/layout.ts';
 import { makeSchedule, toScenario, type Op, type Schedule, type ScheduleOptions } from './schedule.ts';
 import type { Gate } from './menu.ts';
 

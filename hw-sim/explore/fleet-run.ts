@@ -16,7 +16,7 @@ export interface FleetExploreRun {
   maxOps?: number;
   outDir?: string;
   maxViolations?: number;
-  /** The worker thread's module: the host's, which gives each thread its registry (src/node/commands/sim-fleet-worker.ts). */
+  /** The worker thread's module: the host's, which gives each thread its registry (host/commands/sim-fleet-worker.ts). */
   worker: URL;
   onResult?: (r: FleetResult, summary: FleetSummary) => void;
 }

@@ -266,7 +266,7 @@ export interface FleetRun {
 
 /**
  * What the fleet explorer needs of a registry: the real one, which the host gives (the simulator never
- * imports the CLI): Node's embedded PGlite registry, installed by src/node/commands/sim-fleet.ts.
+ * imports the CLI): Node's embedded PGlite registry, installed by host/commands/sim-fleet.ts.
  */
 export interface FleetRegistry {
   /** What a scenario run sees of it. */
@@ -287,7 +287,7 @@ export function useFleetRegistry(start: () => Promise<FleetRegistry>): void {
 /** One registry a thread, emptied before each schedule. */
 let shared: Promise<FleetRegistry> | null = null;
 export function fleetRegistry(): Promise<FleetRegistry> {
-  if (!starter) throw new Error('fleet explorer: no registry given (Node: import src/node/commands/sim-fleet.ts)');
+  if (!starter) throw new Error('fleet explorer: no registry given (Node: import host/commands/sim-fleet.ts)');
   shared ??= starter();
   return shared;
 }

@@ -56,7 +56,7 @@ function newestMtime(dir: string): number {
   return t;
 }
 
-/** True when dist/ is missing or older than hw-sim/, src/, firmware/ or the firmware bundle. */
+/** True when dist/ is missing or older than hw-sim/, src/, rom/, firmware/ or the firmware bundle. */
 export function isWebStale(outDir = WEB_DIST): boolean {
   const marker = join(outDir, 'index.html');
   if (!existsSync(marker)) return true;
@@ -64,6 +64,7 @@ export function isWebStale(outDir = WEB_DIST): boolean {
   const inputs = Math.max(
     newestMtime(join(ROOT, 'hw-sim')),
     newestMtime(join(ROOT, 'src')),
+    newestMtime(join(ROOT, 'rom')),
     existsSync(BUNDLE_PATH) ? statSync(BUNDLE_PATH).mtimeMs : Infinity,
   );
   return inputs > built;

@@ -5,7 +5,7 @@ import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } from './qjs
 import { useQuickjsModule } from '../qjs-host.ts';
 import { Simulator } from '../sim.ts';
 import { NorFlash } from '../nor-flash.ts';
-import { CHIP_SIZE } from '../layout.ts';
+import { CHIP_SIZE } from '../../rom/layout.ts';
 import { transmit, ScannerOptionError, type ScannerKind, type ModelOptions } from '../scanners/index.ts';
 import { ticketCode, ticketProblem, type TicketSpec } from '../tickets.ts';
 import { parseScenario, ScenarioError } from '../scenario.ts';

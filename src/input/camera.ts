@@ -39,7 +39,7 @@ export interface CameraDecoderOptions {
   inverted?: boolean;
   /**
    * The jsQR to run. Default: the `jsqr` import, which the firmware build resolves to firmware/jsqr/ and
-   * Node to the npm package; `saphir decode` passes the firmware's (src/node/jsqr.ts), so that the host
+   * Node to the npm package; `saphir decode` passes the firmware's (host/jsqr.ts), so that the host
    * reads an image as the device does.
    */
   jsQR?: JsQR;

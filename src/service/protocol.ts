@@ -1,4 +1,4 @@
-// Service protocol messages shared by the device (hw-sim/service.ts) and the host (src/node/flash-client.ts).
+// Service protocol messages shared by the device (rom/service.ts) and the host (host/flash-client.ts).
 // docs/service-protocol.md is the reference. Portable.
 import { getU32LE, putU32LE } from '../bytes.ts';
 import type { Payment } from '../ledger/format.ts';

@@ -3,8 +3,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadVectors } from '../helpers.ts';
 import { noStack, saphir } from './run-cli.ts';
-import { run } from '../../src/node/commands/check.ts';
-import { UsageError } from '../../src/node/args.ts';
+import { run } from '../../host/commands/check.ts';
+import { UsageError } from '../../host/args.ts';
 
 const { vectors } = loadVectors();
 const byName = (n: string) => vectors.find((v) => v.name === n)!.code;

@@ -7,11 +7,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { main } from '../../src/node/cli.ts';
-import { envLang } from '../../src/node/args.ts';
-import { snakeKeys } from '../../src/node/json.ts';
-import { codesOfArgs } from '../../src/node/commands/check.ts';
-import { decodeCapture } from '../../src/node/commands/decode.ts';
+import { main } from '../../host/cli.ts';
+import { envLang } from '../../host/args.ts';
+import { snakeKeys } from '../../host/json.ts';
+import { codesOfArgs } from '../../host/commands/check.ts';
+import { decodeCapture } from '../../host/commands/decode.ts';
 import { EventQueue } from '../../src/input/event.ts';
 import { SerialDecoder } from '../../src/input/serial.ts';
 import { TEST_PUBLIC_KEY_HEX } from '../../src/sph1/keys.ts';
@@ -190,7 +190,7 @@ test('check -, decode, demo: a reader that goes away (| head) ends them quietly,
     [['check', '-'], file],
     [['decode', '--source', 'serial', file], undefined],
     [['decode', '--source', 'serial', ...small], undefined],
-    // Plain writes, no back-pressure: the one stdout error handler (src/node/stdout.ts) keeps it alive.
+    // Plain writes, no back-pressure: the one stdout error handler (host/stdout.ts) keeps it alive.
     [['demo'], undefined],
   ] as const) {
     const { code, stderr } = await readerGoesAway([...args], stdin);

@@ -2,7 +2,7 @@
 // else its JSON, never "[object Object]".
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { errorText } from '../../src/node/args.ts';
+import { errorText } from '../../host/args.ts';
 
 test('errorText: an Error, an object with a message or code, any other object as JSON, the rest as text', () => {
   assert.is(errorText(new Error('boom')), 'boom');

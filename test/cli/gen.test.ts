@@ -9,9 +9,9 @@ import { blockGenerator } from '../../src/gen/index.ts';
 import { fromHex } from '../../src/hex.ts';
 import { TEST_KEY_SEED_HEX } from '../../src/sph1/keys.ts';
 import { nodeSign } from '../../tools/node-crypto.ts';
-import { RangeEncoder } from '../../src/node/workers/gen-core.ts';
-import { readKeyFile, run } from '../../src/node/commands/gen.ts';
-import { UsageError } from '../../src/node/args.ts';
+import { RangeEncoder } from '../../host/workers/gen-core.ts';
+import { readKeyFile, run } from '../../host/commands/gen.ts';
+import { UsageError } from '../../host/args.ts';
 import { noStack, readerGoesAway, saphir } from './run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-gen-test-'));

@@ -16,7 +16,7 @@ import { nobleVerify } from '../../src/crypto/ed25519.ts';
 import { blockGenerator } from '../../src/gen/index.ts';
 import { fromHex } from '../../src/hex.ts';
 import { TEST_KEY_SEED_HEX } from '../../src/sph1/keys.ts';
-import { RangeEncoder } from '../../src/node/workers/gen-core.ts';
+import { RangeEncoder } from '../../host/workers/gen-core.ts';
 import { ROOT, signedThenFlipped } from '../helpers.ts';
 
 const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');

@@ -101,7 +101,7 @@ export function noStack(s: string): boolean {
  * what it writes to stdout and stderr.
  */
 export async function saphirIn(args: string[]): Promise<CliResult> {
-  const { main } = await import('../../src/node/cli.ts');
+  const { main } = await import('../../host/cli.ts');
   const out = process.stdout.write.bind(process.stdout);
   const err = process.stderr.write.bind(process.stderr);
   let stdout = '';

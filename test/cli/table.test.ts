@@ -1,7 +1,7 @@
-// The CLI's text tables (src/node/table.ts), behind `saphir ports`, `flash` and `registry device list`.
+// The CLI's text tables (host/table.ts), behind `saphir ports`, `flash` and `registry device list`.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { textTable } from '../../src/node/table.ts';
+import { textTable } from '../../host/table.ts';
 
 test('columns two spaces apart, as wide as their widest cell; the last column and line ends unpadded', () => {
   const t = textTable([

@@ -1,4 +1,4 @@
-// The bundled workers of gen and audit (src/node/workers/bundle.ts): a bundle runs without tsx, keeps
+// The bundled workers of gen and audit (host/workers/bundle.ts): a bundle runs without tsx, keeps
 // each source's own import.meta.url, is reused while its sources are unchanged and rebuilt when one
 // changes.
 import { test } from 'uvu';
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { workerBundle } from '../../src/node/workers/bundle.ts';
+import { workerBundle } from '../../host/workers/bundle.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-bundle-test-'));
 const cache = join(dir, 'cache');

@@ -1,17 +1,19 @@
-// The folder arrows run one way (DEVELOPERS.md): the portable core (src/ but src/node/) imports only
-// itself; firmware/ the core; tools/ (Node pieces below both host and simulator) the core; hw-sim/ never
-// the CLI (src/node/); the CLI reaches hw-sim/ only from the sim and demo commands.
+// The folder arrows run one way (DEVELOPERS.md): the portable core (src/) imports only itself; firmware/
+// the core; rom/ (the device's own code beside the app: bootloader, update writer, provisioning, service
+// port) the core; tools/ (Node pieces below both host and simulator) the core; hw-sim/ never the CLI
+// (host/); the CLI reaches hw-sim/ only from the sim and demo commands.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { ROOT } from '../../tools/paths.ts';
 
-type Area = 'core' | 'node' | 'firmware' | 'hw-sim' | 'tools' | 'vendored';
+type Area = 'core' | 'node' | 'rom' | 'firmware' | 'hw-sim' | 'tools' | 'vendored';
 const areaOf = (rel: string): Area | null => {
   if (rel.startsWith('firmware/jsqr/')) return 'vendored';
-  if (rel.startsWith('src/node/')) return 'node';
+  if (rel.startsWith('host/')) return 'node';
   if (rel.startsWith('src/')) return 'core';
+  if (rel.startsWith('rom/')) return 'rom';
   if (rel.startsWith('firmware/')) return 'firmware';
   if (rel.startsWith('hw-sim/')) return 'hw-sim';
   if (rel.startsWith('tools/')) return 'tools';
@@ -23,16 +25,17 @@ const ALLOWED: Record<Area, Area[]> = {
   // firmware/ also pulls in jsQR through the build's alias, not by path.
   firmware: ['core', 'firmware'],
   tools: ['core', 'tools'],
-  'hw-sim': ['core', 'hw-sim', 'tools'],
-  node: ['core', 'node', 'tools'],
+  rom: ['core', 'rom'],
+  'hw-sim': ['core', 'rom', 'hw-sim', 'tools'],
+  node: ['core', 'rom', 'node', 'tools'],
 };
 /** The only CLI modules that may import the simulator. */
 const SIM_COMMANDS = [
-  'src/node/commands/sim.ts',
-  'src/node/commands/sim-explore.ts',
-  'src/node/commands/sim-fleet.ts',
-  'src/node/commands/sim-fleet-worker.ts',
-  'src/node/commands/demo.ts',
+  'host/commands/sim.ts',
+  'host/commands/sim-explore.ts',
+  'host/commands/sim-fleet.ts',
+  'host/commands/sim-fleet-worker.ts',
+  'host/commands/demo.ts',
 ];
 
 function sources(dir: string): string[] {
@@ -53,7 +56,7 @@ export function importsOf(text: string): string[] {
 
 function violations(): string[] {
   const bad: string[] = [];
-  for (const file of ['src', 'firmware', 'hw-sim', 'tools'].flatMap(sources)) {
+  for (const file of ['src', 'host', 'rom', 'firmware', 'hw-sim', 'tools'].flatMap(sources)) {
     const from = areaOf(file)!;
     for (const spec of importsOf(readFileSync(join(ROOT, file), 'utf8'))) {
       const target = relative(ROOT, resolve(ROOT, dirname(file), spec))

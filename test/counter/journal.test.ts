@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { NorFlash, PowerCut } from '../../hw-sim/nor-flash.ts';
-import { LAYOUT, SECTOR_SIZE } from '../../hw-sim/layout.ts';
+import { LAYOUT, SECTOR_SIZE } from '../../rom/layout.ts';
 import { Journal, JOURNAL_Z_BLOCKS, type JournalEntry, type JournalKind } from '../../src/journal.ts';
 import { makeReport, ticketKey } from '../../src/report.ts';
 import { readMark } from '../../src/ledger/index.ts';

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exploreFleet } from '../../src/node/commands/sim-fleet.ts';
+import { exploreFleet } from '../../host/commands/sim-fleet.ts';
 import { closeFleetRegistry, fleetRegistry } from '../../hw-sim/explore/fleet.ts';
 import { plantedBundle, type DefectName } from '../../hw-sim/explore/planted.ts';
 import { parseScenario } from '../../hw-sim/scenario.ts';

@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fleetScenario, fleetScenarioYaml, makeFleetSchedule } from '../../hw-sim/explore/fleet.ts';
-import { exploreFleet } from '../../src/node/commands/sim-fleet.ts';
+import { exploreFleet } from '../../host/commands/sim-fleet.ts';
 import { parseScenario } from '../../hw-sim/scenario.ts';
 import { runScenario } from '../../hw-sim/runner.ts';
 import { fleetRegistry } from '../../hw-sim/explore/fleet.ts';

@@ -7,7 +7,7 @@ import { parseScenario, ScenarioError, type Step } from '../../hw-sim/scenario.t
 import { runScenario, simulatorFor } from '../../hw-sim/runner.ts';
 import { stringify } from 'yaml';
 import { Simulator } from '../../hw-sim/sim.ts';
-import { LAYOUT } from '../../hw-sim/layout.ts';
+import { LAYOUT } from '../../rom/layout.ts';
 import { makeSchedule, scenarioYaml } from '../../hw-sim/explore/index.ts';
 import { toScenario } from '../../hw-sim/explore/schedule.ts';
 import { resolveCode, runOps, stepYaml } from '../../hw-sim/explore/explore.ts';

@@ -8,9 +8,9 @@ import { explore, type Gate } from '../../hw-sim/explore/index.ts';
 import { plantedBundle, type DefectName } from '../../hw-sim/explore/planted.ts';
 import { parseScenario } from '../../hw-sim/scenario.ts';
 import { runScenario } from '../../hw-sim/runner.ts';
-import { SlotWriter, CHUNK, J_HEAD, type WriteResult } from '../../hw-sim/update.ts';
-import { LAYOUT } from '../../hw-sim/layout.ts';
-import type { NorChip } from '../../hw-sim/bootloader.ts';
+import { SlotWriter, CHUNK, J_HEAD, type WriteResult } from '../../rom/update.ts';
+import { LAYOUT } from '../../rom/layout.ts';
+import type { NorChip } from '../../rom/bootloader.ts';
 
 /** Found with seed 'teeth', at most 60 operations a schedule, within these many schedules (and with these gates). */
 export const TEETH: [DefectName, number, Gate[]?][] = [

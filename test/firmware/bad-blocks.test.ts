@@ -3,7 +3,7 @@
 // refuses the payment with a clear reason (never PAYÉ for a payment not on flash).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LAYOUT, SECTOR_SIZE } from '../../hw-sim/layout.ts';
+import { LAYOUT, SECTOR_SIZE } from '../../rom/layout.ts';
 import { MARK_BLOCKS, MirroredLedger } from '../../src/ledger/index.ts';
 import { TEST_LEDGER_SECTORS, boot, chipWith, flat, partitionOf, scanSerial, ticket } from './harness.ts';
 

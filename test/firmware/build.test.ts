@@ -55,12 +55,12 @@ test('the build refuses Node built-ins and Node-only modules in the firmware', a
     [`import { readFileSync } from 'node:fs'; readFileSync('x');`, /Node built-in 'node:fs'/],
     [`import * as p from 'path'; globalThis.x = p.join('a');`, /Node built-in 'path'/],
     [
-      `import { parse } from '${join(ROOT_DIR, 'src/node/args.ts')}'; globalThis.x = parse;`,
-      /Node-only module src\/node\/args\.ts/,
+      `import { parse } from '${join(ROOT_DIR, 'host/args.ts')}'; globalThis.x = parse;`,
+      /Node-only module host\/args\.ts/,
     ],
     [
-      `import { LAYOUT } from '${join(ROOT_DIR, 'hw-sim/layout.ts')}'; globalThis.x = LAYOUT;`,
-      /Node-only module hw-sim\/layout\.ts/,
+      `import { Scheduler } from '${join(ROOT_DIR, 'hw-sim/scheduler.ts')}'; globalThis.x = Scheduler;`,
+      /Node-only module hw-sim\/scheduler\.ts/,
     ],
   ];
   for (const [src, re] of cases) {

@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { boot, chipWith, flat, ledgerEntries, scanSerial, testConfig, ticket } from './harness.ts';
-import { LAYOUT, SECTOR_SIZE } from '../../hw-sim/layout.ts';
+import { LAYOUT, SECTOR_SIZE } from '../../rom/layout.ts';
 
 const damage = (chip: ReturnType<typeof chipWith>, sector: number) =>
   (chip.bytes[LAYOUT.config.offset + sector * SECTOR_SIZE + 40] ^= 0x10);

@@ -20,7 +20,7 @@ import { BEEPS, LEDS } from '../../src/signals.ts';
 import type { CheckResult } from '../../src/sph1/check.ts';
 import { partitionOf } from './harness.ts';
 import { NorFlash } from '../../hw-sim/nor-flash.ts';
-import { LAYOUT } from '../../hw-sim/layout.ts';
+import { LAYOUT } from '../../rom/layout.ts';
 
 const ticket = { game: 0x250, emission: 1, block: 2, number: 3, keyId: 0 };
 const win = (prizeEur: number): CheckResult => ({ status: 'win', prizeEur, reason: null, ticket });

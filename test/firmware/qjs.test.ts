@@ -19,7 +19,7 @@ import {
 } from './harness.ts';
 import { QjsDevice, type QjsVariant } from '../../hw-sim/qjs-host.ts';
 import { Simulator, bootChip } from '../../hw-sim/sim.ts';
-import { installImage } from '../../hw-sim/bootloader.ts';
+import { installImage } from '../../rom/bootloader.ts';
 import { transmit } from '../../hw-sim/scanners/index.ts';
 import { seededRng } from '../../hw-sim/rng.ts';
 import { REASON_TEXT } from '../../src/i18n.ts';

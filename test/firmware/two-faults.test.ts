@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { NorFlash } from '../../hw-sim/nor-flash.ts';
-import { LAYOUT, SECTOR_SIZE } from '../../hw-sim/layout.ts';
+import { LAYOUT, SECTOR_SIZE } from '../../rom/layout.ts';
 import { MARK_BLOCKS, MirroredLedger, type Payment } from '../../src/ledger/index.ts';
 import { HEADER_SIZE, SLOT_SIZE } from '../../src/ledger/format.ts';
 import { boot, chipWith, flat, partitionOf, scanSerial, ticket } from './harness.ts';

@@ -9,7 +9,7 @@ import { saphirIn } from '../cli/run-cli.ts';
 import { image, tempFiles } from './images.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { toHex } from '../../src/hex.ts';
-import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
+import { ServiceClient, FlashError } from '../../host/flash-client.ts';
 
 const BAUD = 921600;
 const { dir, file } = tempFiles('saphir-auth-cli-');

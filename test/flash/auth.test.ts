@@ -21,12 +21,12 @@ import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { DEV_TECH_SEED_HEX, authMessage } from '../../src/service/auth.ts';
 import { BOARD_ID } from '../../src/image/format.ts';
 import { fromHex } from '../../src/hex.ts';
-import { NONCE_TTL_MS, AUTH_IDLE_MS, MAX_TX_BACKLOG, ServicePort, WRITE_UNALIGNED } from '../../hw-sim/service.ts';
+import { NONCE_TTL_MS, AUTH_IDLE_MS, MAX_TX_BACKLOG, ServicePort, WRITE_UNALIGNED } from '../../rom/service.ts';
 import { PacketReader, encodePacket, type Packet } from '../../src/service/packet.ts';
-import { CHUNK } from '../../hw-sim/update.ts';
-import { bootSelect, installImage } from '../../hw-sim/bootloader.ts';
-import { devTrust, encodeTrust, provisionTrust, readTrust } from '../../hw-sim/provision.ts';
-import { LAYOUT } from '../../hw-sim/layout.ts';
+import { CHUNK } from '../../rom/update.ts';
+import { bootSelect, installImage } from '../../rom/bootloader.ts';
+import { devTrust, encodeTrust, provisionTrust, readTrust } from '../../rom/provision.ts';
+import { LAYOUT } from '../../rom/layout.ts';
 import { WriteOnceError } from '../../hw-sim/nor-flash.ts';
 
 const PROD_SEED = new Uint8Array(32).fill(7);
@@ -143,7 +143,7 @@ test('the fragmenting WRITE pattern: replies stay small, the received set stays 
   authenticate();
   const big = image({ version: '1.2.0', counter: 2, size: 200000, salt: 9 });
   assert.is(json(CMD.BEGIN, begin(big)).ok, true);
-  // WRITEs are whole chunks at chunk boundaries (hw-sim/update.ts): one-byte pieces are all refused.
+  // WRITEs are whole chunks at chunk boundaries (rom/update.ts): one-byte pieces are all refused.
   let refused = 0;
   for (let i = 0; i < 20000; i++) {
     const r = ask(CMD.WRITE, writePayload(HEADER_SIZE + 2 + i * 2 * 4, new Uint8Array([0xaa])));

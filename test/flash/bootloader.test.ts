@@ -8,11 +8,11 @@ import {
   writeState,
   bootInfo,
   type BootedImage,
-} from '../../hw-sim/bootloader.ts';
-import { LAYOUT } from '../../hw-sim/layout.ts';
+} from '../../rom/bootloader.ts';
+import { LAYOUT } from '../../rom/layout.ts';
 import { NorFlash, PowerCut, seeded } from '../../hw-sim/nor-flash.ts';
 import { bootChip } from '../../hw-sim/sim.ts';
-import type { NorChip } from '../../hw-sim/bootloader.ts';
+import type { NorChip } from '../../rom/bootloader.ts';
 import { image, hashOf } from './images.ts';
 
 const OLD = image({ version: '1.0.0', counter: 1, size: 12000 });

@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BLOCK64, NorFlash, PowerCut, TYPICAL_TIMING, WORST_TIMING, seeded } from '../../hw-sim/nor-flash.ts';
-import { ServicePort, RAM_CHUNKS } from '../../hw-sim/service.ts';
+import { ServicePort, RAM_CHUNKS } from '../../rom/service.ts';
 import { CMD, PacketReader, encodePacket, type Packet } from '../../src/service/packet.ts';
 import { beginPayload, writePayload } from '../../src/service/protocol.ts';
 import { HEADER_SIZE, parseImage } from '../../src/image/format.ts';

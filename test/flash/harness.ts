@@ -3,14 +3,14 @@
 // five payments in the ledger. Its service port in this process (`directPort`, or a ServicePort on
 // `dev.serviceHost()`), or on a real pseudo-terminal (`devicePty`, socat).
 import { bootChip, Simulator } from '../../hw-sim/sim.ts';
-import { provision } from '../../hw-sim/bootloader.ts';
+import { provision } from '../../rom/bootloader.ts';
 import { NorFlash } from '../../hw-sim/nor-flash.ts';
 import { exposeServicePort, type ServicePty } from '../../hw-sim/pty.ts';
-import { LAYOUT } from '../../hw-sim/layout.ts';
+import { LAYOUT } from '../../rom/layout.ts';
 import { MirroredLedger } from '../../src/ledger/index.ts';
 import { image } from './images.ts';
-import type { Trust } from '../../hw-sim/provision.ts';
-import { ServicePort, type ServiceHost } from '../../hw-sim/service.ts';
+import type { Trust } from '../../rom/provision.ts';
+import { ServicePort, type ServiceHost } from '../../rom/service.ts';
 import { CMD, PacketReader, encodePacket, type Packet } from '../../src/service/packet.ts';
 import { parseJson } from '../../src/service/json.ts';
 import { DEV_TECH_SEED_HEX, authMessage } from '../../src/service/auth.ts';
@@ -19,7 +19,7 @@ import { fromHex } from '../../src/hex.ts';
 import { nodeSign } from '../../tools/node-crypto.ts';
 import { saphirIn } from '../cli/run-cli.ts';
 import { requireTool } from '../helpers.ts';
-import type { Link } from '../../src/node/flash-client.ts';
+import type { Link } from '../../host/flash-client.ts';
 
 export const FACTORY = image({ version: '1.0.0', counter: 1, size: 30000, salt: 1 });
 export const DEVICE_ID = 'SPH-000042';

@@ -9,8 +9,8 @@ import {
   LEDGER_ENTRY_BYTES,
   type LedgerEntry,
 } from '../../src/service/protocol.ts';
-import { ServiceClient } from '../../src/node/flash-client.ts';
-import { LAYOUT } from '../../hw-sim/layout.ts';
+import { ServiceClient } from '../../host/flash-client.ts';
+import { LAYOUT } from '../../rom/layout.ts';
 import { Ledger } from '../../src/ledger/index.ts';
 import { CMD } from '../../src/service/packet.ts';
 import { flashDevice, portArgs, portLink, withPty, ptyTest } from './harness.ts';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { flashDevice, devicePty, ptyTest } from './harness.ts';
 import { saphirAsync, saphirIn } from '../cli/run-cli.ts';
 import { image } from './images.ts';
-import { plainProgress } from '../../src/node/progress.ts';
+import { plainProgress } from '../../host/progress.ts';
 
 const BAUD = 921600;
 const dir = mkdtempSync(join(tmpdir(), 'saphir-multi-'));

@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { listPorts } from '../../src/node/commands/ports.ts';
+import { listPorts } from '../../host/commands/ports.ts';
 import { flashDevice, devicePty, ptyTest } from './harness.ts';
 import { saphirIn } from '../cli/run-cli.ts';
 

@@ -5,7 +5,7 @@
 // new, the ledger is intact, and a re-run completes the update.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
+import { ServiceClient, FlashError } from '../../host/flash-client.ts';
 import { FACTORY, flashDevice, dataSnapshot, portLink } from './harness.ts';
 import { Simulator } from '../../hw-sim/sim.ts';
 import { image, hashOf } from './images.ts';

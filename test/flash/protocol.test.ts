@@ -6,7 +6,7 @@ import { CMD, PacketReader, RESPONSE, decodePacket, encodePacket, type Packet } 
 import { addRange, coveredBytes, missingRanges, type Range } from '../../src/service/protocol.ts';
 import { jsonBytes, parseJson } from '../../src/service/json.ts';
 import { utf8Decode, utf8Encode } from '../../src/utf8.ts';
-import { ServicePort } from '../../hw-sim/service.ts';
+import { ServicePort } from '../../rom/service.ts';
 import { flashDevice, directPort } from './harness.ts';
 
 test('COBS round trip, no zero inside, overhead ≤ 1 per 254 + 2', async () => {

@@ -8,15 +8,15 @@ import { FACTORY, flashDevice, dataSnapshot, onPty, withPty } from './harness.ts
 import { saphirAsync, saphirIn } from '../cli/run-cli.ts';
 import { bootChip } from '../../hw-sim/sim.ts';
 import { image, hashOf, tempFiles } from './images.ts';
-import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
+import { ServiceClient, FlashError } from '../../host/flash-client.ts';
 import { parseImage } from '../../src/image/format.ts';
 import { seeded } from '../../hw-sim/nor-flash.ts';
 import { requireTool, requireTools } from '../helpers.ts';
 
 const withSocat = requireTool('socat');
 const withSocatAndScript = requireTools(['socat', 'script']);
-import { LAYOUT } from '../../hw-sim/layout.ts';
-import { readJournal } from '../../hw-sim/update.ts';
+import { LAYOUT } from '../../rom/layout.ts';
+import { readJournal } from '../../rom/update.ts';
 
 const BAUD = 921600;
 const { dir, file } = tempFiles('saphir-flash-test-');

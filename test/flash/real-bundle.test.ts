@@ -8,15 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Simulator, bootChip, ensureImage } from '../../hw-sim/sim.ts';
 import { NorFlash } from '../../hw-sim/nor-flash.ts';
-import { provision } from '../../hw-sim/bootloader.ts';
+import { provision } from '../../rom/bootloader.ts';
 import { exposeServicePort } from '../../hw-sim/pty.ts';
-import { LAYOUT } from '../../hw-sim/layout.ts';
+import { LAYOUT } from '../../rom/layout.ts';
 import { MirroredLedger } from '../../src/ledger/index.ts';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage, parseImage } from '../../src/image/format.ts';
 import { fromHex } from '../../src/hex.ts';
 import { nodeSign } from '../../tools/node-crypto.ts';
 import { onPty } from './harness.ts';
-import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
+import { ServiceClient, FlashError } from '../../host/flash-client.ts';
 import { requireTool } from '../helpers.ts';
 
 const withSocat = requireTool('socat');

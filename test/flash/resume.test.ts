@@ -1,4 +1,4 @@
-// Streaming updates (hw-sim/update.ts) against power cuts: through a real pty at 10, 50 and 90 % of the
+// Streaming updates (rom/update.ts) against power cuts: through a real pty at 10, 50 and 90 % of the
 // transfer, then `saphir flash` again resumes from what the journal says was programmed; 200 seeded cuts
 // in the transfer's own erases, programs and journal writes never brick the device nor start an
 // unverified image; the fragmenting-WRITE attack cannot grow the session.
@@ -12,9 +12,9 @@ import { saphirAsync } from '../cli/run-cli.ts';
 import { Simulator, bootChip } from '../../hw-sim/sim.ts';
 import { image, hashOf } from './images.ts';
 import { seeded } from '../../hw-sim/nor-flash.ts';
-import { ServiceClient, FlashError } from '../../src/node/flash-client.ts';
-import { ServicePort, WRITE_UNALIGNED } from '../../hw-sim/service.ts';
-import { readJournal, CHUNKS } from '../../hw-sim/update.ts';
+import { ServiceClient, FlashError } from '../../host/flash-client.ts';
+import { ServicePort, WRITE_UNALIGNED } from '../../rom/service.ts';
+import { readJournal, CHUNKS } from '../../rom/update.ts';
 import { CMD, PacketReader, encodePacket, type Packet } from '../../src/service/packet.ts';
 import { parseJson } from '../../src/service/json.ts';
 import { writePayload, beginPayload, type Identity } from '../../src/service/protocol.ts';

@@ -1,9 +1,9 @@
-// The serial link's framing (src/node/serial-link.ts) under the service client: a lone delimiter ends
+// The serial link's framing (host/serial-link.ts) under the service client: a lone delimiter ends
 // whatever partial frame line noise left in the device's reader, first thing and after every silence.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PacketLink, type Link } from '../../src/node/serial-link.ts';
-import { ServiceClient } from '../../src/node/flash-client.ts';
+import { PacketLink, type Link } from '../../host/serial-link.ts';
+import { ServiceClient } from '../../host/flash-client.ts';
 import { CMD, PacketReader, RESPONSE, encodePacket, type Packet } from '../../src/service/packet.ts';
 import { jsonBytes } from '../../src/service/json.ts';
 

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { FACTORY, flashDevice, dataSnapshot } from './harness.ts';
 import { image, hashOf } from './images.ts';
 import { ServiceDriver } from '../../hw-sim/service-driver.ts';
-import { readJournal } from '../../hw-sim/update.ts';
+import { readJournal } from '../../rom/update.ts';
 import { bootChip, type Simulator } from '../../hw-sim/sim.ts';
 import { CMD } from '../../src/service/packet.ts';
 import { parseImage } from '../../src/image/format.ts';

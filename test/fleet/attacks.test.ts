@@ -11,7 +11,7 @@ import { attacker, type Attack } from '../../hw-sim/attacker.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { fromHex } from '../../src/hex.ts';
 import { DEV_REGISTRY_SEED_HEX } from '../../src/registry/protocol.ts';
-import { startEmbeddedRegistry, type EmbeddedRegistry } from '../../src/node/registry/embedded.ts';
+import { startEmbeddedRegistry, type EmbeddedRegistry } from '../../host/registry/embedded.ts';
 import '../../hw-sim/node-host.ts';
 
 const REGISTRY_SEED = '5e'.repeat(32);

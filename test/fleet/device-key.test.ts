@@ -1,18 +1,18 @@
 // The device's registry key is provisioned in the write-once area beside its other trust anchors
-// (hw-sim/provision.ts): a provisioned device signs with it, across simulators on the same chip, and a
+// (rom/provision.ts): a provisioned device signs with it, across simulators on the same chip, and a
 // production registry refuses it until it is enrolled.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Simulator, bootChip } from '../../hw-sim/sim.ts';
 import { NorFlash } from '../../hw-sim/nor-flash.ts';
-import { decodeTrust, isDevDeviceKey, provisionTrust, readTrust } from '../../hw-sim/provision.ts';
-import { LAYOUT } from '../../hw-sim/layout.ts';
+import { decodeTrust, isDevDeviceKey, provisionTrust, readTrust } from '../../rom/provision.ts';
+import { LAYOUT } from '../../rom/layout.ts';
 import { transmit } from '../../hw-sim/scanners/index.ts';
 import { ticketCode } from '../../hw-sim/tickets.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
 import { DEV_DEVICE_PUBLIC_KEY_HEX } from '../../src/registry/protocol.ts';
-import { startEmbeddedRegistry, type EmbeddedRegistry } from '../../src/node/registry/embedded.ts';
+import { startEmbeddedRegistry, type EmbeddedRegistry } from '../../host/registry/embedded.ts';
 import '../../hw-sim/node-host.ts';
 
 const SEED = '5a'.repeat(32);

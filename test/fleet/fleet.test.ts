@@ -6,7 +6,7 @@ import { Simulator } from '../../hw-sim/sim.ts';
 import { NorFlash } from '../../hw-sim/nor-flash.ts';
 import { transmit } from '../../hw-sim/scanners/index.ts';
 import { ticketCode } from '../../hw-sim/tickets.ts';
-import { startEmbeddedRegistry, type EmbeddedRegistry } from '../../src/node/registry/embedded.ts';
+import { startEmbeddedRegistry, type EmbeddedRegistry } from '../../host/registry/embedded.ts';
 import '../../hw-sim/node-host.ts';
 
 let reg: EmbeddedRegistry;

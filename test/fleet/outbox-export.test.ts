@@ -6,9 +6,9 @@ import { Simulator } from '../../hw-sim/sim.ts';
 import { portLink } from '../flash/harness.ts';
 import { transmit } from '../../hw-sim/scanners/index.ts';
 import { ticketCode } from '../../hw-sim/tickets.ts';
-import { ServiceClient } from '../../src/node/flash-client.ts';
-import { pushOutbox } from '../../src/node/commands/ledger.ts';
-import { startEmbeddedRegistry } from '../../src/node/registry/embedded.ts';
+import { ServiceClient } from '../../host/flash-client.ts';
+import { pushOutbox } from '../../host/commands/ledger.ts';
+import { startEmbeddedRegistry } from '../../host/registry/embedded.ts';
 import '../../hw-sim/node-host.ts';
 
 test('offline payments reach the registry through the service port, once; the device marks them heard', async () => {

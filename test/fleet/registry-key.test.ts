@@ -1,9 +1,9 @@
-// The registry's public key as a provisioned trust anchor (hw-sim/provision.ts) and a scenario field.
+// The registry's public key as a provisioned trust anchor (rom/provision.ts) and a scenario field.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { NorFlash } from '../../hw-sim/nor-flash.ts';
 import { bootChip } from '../../hw-sim/sim.ts';
-import { provisionTrust, readTrust } from '../../hw-sim/provision.ts';
+import { provisionTrust, readTrust } from '../../rom/provision.ts';
 import { parseScenario } from '../../hw-sim/scenario.ts';
 import { toHex } from '../../src/hex.ts';
 import { DEV_REGISTRY_PUBLIC_KEY_HEX } from '../../src/registry/protocol.ts';

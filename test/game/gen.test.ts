@@ -19,7 +19,7 @@ import { checkCode } from '../../src/sph1/check.ts';
 import { testKeyRing, TEST_KEY_SEED_HEX } from '../../src/sph1/keys.ts';
 import { fromHex } from '../../src/hex.ts';
 import { nodeSign, nodeVerify } from '../../tools/node-crypto.ts';
-import { LINE_BYTES, RangeEncoder } from '../../src/node/workers/gen-core.ts';
+import { LINE_BYTES, RangeEncoder } from '../../host/workers/gen-core.ts';
 
 const PRIZES = PRIZE_TABLE.rows.map((r) => r.amountEur);
 

@@ -9,7 +9,7 @@ import { JSQR_PHOTOS, ROOT, loadVectors } from '../helpers.ts';
 import { qrFrame } from './helpers.ts';
 import { degradedFrames } from './degraded.ts';
 import { labelText, bundledCameraDecoder } from '../../bench/input.bench.ts';
-import { hostJsQR } from '../../src/node/jsqr.ts';
+import { hostJsQR } from '../../host/jsqr.ts';
 import { FinderLocator } from '../../src/input/finder.ts';
 import { makeRng } from '../../src/gen/index.ts';
 import jsQRModule from 'jsqr';

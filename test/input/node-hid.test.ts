@@ -11,7 +11,7 @@ import {
   type HidDeviceInfo,
   type HidModule,
   type HidScannerOptions,
-} from '../../src/node/hid.ts';
+} from '../../host/hid.ts';
 import type { InputEvent } from '../../src/input/event.ts';
 import { codes, reportsOf } from './helpers.ts';
 import { ALPHABET } from './helpers.ts';

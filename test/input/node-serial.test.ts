@@ -5,12 +5,7 @@ import * as assert from 'uvu/assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, writeSync, closeSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import {
-  openSerialScanner,
-  SerialOpenError,
-  type BindingInterface,
-  type SerialScanner,
-} from '../../src/node/serial.ts';
+import { openSerialScanner, SerialOpenError, type BindingInterface, type SerialScanner } from '../../host/serial.ts';
 import type { InputEvent } from '../../src/input/event.ts';
 import { loadVectors, requireTool } from '../helpers.ts';
 

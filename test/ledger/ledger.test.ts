@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { NorFlash } from '../../hw-sim/nor-flash.ts';
-import { LAYOUT } from '../../hw-sim/layout.ts';
+import { LAYOUT } from '../../rom/layout.ts';
 import { Ledger, LedgerError, LedgerFull, MARK_BLOCKS, blockView, type Payment } from '../../src/ledger/index.ts';
 import { HEADER_SIZE, SLOT_SIZE, encodePayment, decodePayment, slotState } from '../../src/ledger/format.ts';
 import { crc32, crc32Range } from '../../src/crc32.ts';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NorFlash, PowerCut, seeded } from '../../hw-sim/nor-flash.ts';
-import { CHIP_SIZE, LAYOUT, SECTOR_SIZE } from '../../hw-sim/layout.ts';
+import { CHIP_SIZE, LAYOUT, SECTOR_SIZE } from '../../rom/layout.ts';
 import '../../hw-sim/node-host.ts';
 
 const small = () => new NorFlash({ size: 4 * 256, sectorSize: 256 });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../helpers.ts';
 import { noStack, saphir } from '../cli/run-cli.ts';
-import { postRegistry } from '../../src/node/registry/client.ts';
+import { postRegistry } from '../../host/registry/client.ts';
 import { dev, ownKey, win } from './cases.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-reg-'));

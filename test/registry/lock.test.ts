@@ -9,8 +9,8 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../helpers.ts';
 import { noStack, saphir } from '../cli/run-cli.ts';
-import { postRegistry } from '../../src/node/registry/client.ts';
-import { LOCK_FILE } from '../../src/node/registry/dir-lock.ts';
+import { postRegistry } from '../../host/registry/client.ts';
+import { LOCK_FILE } from '../../host/registry/dir-lock.ts';
 import { ownKey, win } from './cases.ts';
 import { serve } from './serve-cli.ts';
 

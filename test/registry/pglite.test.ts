@@ -1,5 +1,5 @@
 // The registry on PGlite (embedded PostgreSQL in WebAssembly): what `saphir registry serve` runs by default.
-import { openPglite } from '../../src/node/registry/db.ts';
+import { openPglite } from '../../host/registry/db.ts';
 import { registryCases } from './cases.ts';
 import { sharedDb } from './shared-db.ts';
 

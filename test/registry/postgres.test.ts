@@ -1,7 +1,7 @@
 // The same registry cases against a real PostgreSQL server (a throwaway cluster), when one can start here.
 import { test } from 'uvu';
 import { requireTool } from '../helpers.ts';
-import { openPostgres } from '../../src/node/registry/db.ts';
+import { openPostgres } from '../../host/registry/db.ts';
 import { registryCases } from './cases.ts';
 import { sharedDb } from './shared-db.ts';
 import { PG_INSTALL_HINT, postgresBin, startPostgres, type PgCluster } from './pg-cluster.ts';

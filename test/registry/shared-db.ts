@@ -1,6 +1,6 @@
 // One database for a whole suite, emptied before each case: starting PGlite or a cluster per case
 // would cost seconds each.
-import type { Db } from '../../src/node/registry/db.ts';
+import type { Db } from '../../host/registry/db.ts';
 
 const TABLES = ['payments', 'conflicts', 'nonces', 'device_seen', 'devices'];
 

@@ -4,9 +4,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { LONG, requireTool } from '../helpers.ts';
-import { openPostgres } from '../../src/node/registry/db.ts';
-import { RegistryStore } from '../../src/node/registry/store.ts';
-import { newNonce, postSigned } from '../../src/node/registry/client.ts';
+import { openPostgres } from '../../host/registry/db.ts';
+import { RegistryStore } from '../../host/registry/store.ts';
+import { newNonce, postSigned } from '../../host/registry/client.ts';
 import { signRequest } from '../../src/registry/protocol.ts';
 import { testKeyRing } from '../../src/sph1/keys.ts';
 import { fromHex } from '../../src/hex.ts';

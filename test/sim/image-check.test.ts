@@ -1,9 +1,9 @@
-// The bootloader remembers its last verifications (hw-sim/bootloader.ts): the same bytes, key and
+// The bootloader remembers its last verifications (rom/bootloader.ts): the same bytes, key and
 // verifier give the same answer without hashing again, and anything else is verified afresh.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import '../../hw-sim/node-host.ts';
-import { checkImage } from '../../hw-sim/bootloader.ts';
+import { checkImage } from '../../rom/bootloader.ts';
 import { Simulator, ensureBundle } from '../../hw-sim/sim.ts';
 import { fromHex } from '../../src/hex.ts';
 import { DEV_FIRMWARE_PUBLIC_KEY_HEX } from '../../src/image/format.ts';

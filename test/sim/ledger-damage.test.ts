@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Simulator } from '../../hw-sim/sim.ts';
 import { NorFlash, seeded } from '../../hw-sim/nor-flash.ts';
-import { LAYOUT, SECTOR_SIZE } from '../../hw-sim/layout.ts';
+import { LAYOUT, SECTOR_SIZE } from '../../rom/layout.ts';
 import { transmit } from '../../hw-sim/scanners/index.ts';
 import { ticketCode } from '../../hw-sim/tickets.ts';
 import '../../hw-sim/node-host.ts';

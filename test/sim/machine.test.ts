@@ -16,7 +16,7 @@ import { parseScenario } from '../../hw-sim/scenario.ts';
 import { runScenario } from '../../hw-sim/runner.ts';
 import { seededRng } from '../../hw-sim/rng.ts';
 import { BEEPS } from '../../src/signals.ts';
-import { LAYOUT } from '../../hw-sim/layout.ts';
+import { LAYOUT } from '../../rom/layout.ts';
 import '../../hw-sim/node-host.ts';
 
 test('scheduler: events in time order, ties in insertion order, cancel, runUntil stops early', () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { Simulator, ensureImage, bootChip } from '../../hw-sim/sim.ts';
 import { NorFlash } from '../../hw-sim/nor-flash.ts';
-import { provision } from '../../hw-sim/bootloader.ts';
+import { provision } from '../../rom/bootloader.ts';
 import { transmit } from '../../hw-sim/scanners/index.ts';
 import { ticketCode } from '../../hw-sim/tickets.ts';
 import { BOARD_ID, packImage, parseImage } from '../../src/image/format.ts';

@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { needsRegistry, parseScenario } from '../../hw-sim/scenario.ts';
-import { scenarioRegistry, startEmbeddedRegistry, type EmbeddedRegistry } from '../../src/node/registry/embedded.ts';
+import { scenarioRegistry, startEmbeddedRegistry, type EmbeddedRegistry } from '../../host/registry/embedded.ts';
 import { runScenario, simulatorFor } from '../../hw-sim/runner.ts';
 import type { XsDevice } from '../../hw-sim/xs-host.ts';
 import { ensureBundle } from '../../hw-sim/sim.ts';

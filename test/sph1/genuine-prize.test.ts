@@ -14,7 +14,7 @@ import { TEST_KEY_SEED_HEX, testKeyRing } from '../../src/sph1/keys.ts';
 import { blockGenerator } from '../../src/gen/index.ts';
 import { fromHex } from '../../src/hex.ts';
 import { hostVerify, nodeSign } from '../../tools/node-crypto.ts';
-import { RangeEncoder } from '../../src/node/workers/gen-core.ts';
+import { RangeEncoder } from '../../host/workers/gen-core.ts';
 
 const seed = fromHex(TEST_KEY_SEED_HEX);
 const opts = { keys: testKeyRing(), verify: hostVerify };

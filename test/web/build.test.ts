@@ -56,7 +56,7 @@ guard(
           'hw-sim/network.ts',
           'hw-sim/host.ts',
           // The service port and its in-process technician: scenarios' `update: { via: service }`.
-          'hw-sim/service.ts',
+          'rom/service.ts',
           'hw-sim/service-driver.ts',
         ])
           assert.ok(r.inputs!.includes(shared), `${entry} uses ${shared}`);

@@ -7,7 +7,7 @@ import { ticketCode } from '../../hw-sim/tickets.ts';
 import { Simulator } from '../../hw-sim/sim.ts';
 import { chromiumMissing, launch, waitDisplay, type Browser } from './browser.ts';
 import { startWebServer, type WebServer } from '../../hw-sim/web/server.ts';
-import { startEmbeddedRegistry, type EmbeddedRegistry } from '../../src/node/registry/embedded.ts';
+import { startEmbeddedRegistry, type EmbeddedRegistry } from '../../host/registry/embedded.ts';
 import { requireTool } from '../helpers.ts';
 
 const t = suite('web simulator on a fleet registry');

@@ -1,0 +1,234 @@
+// saphir registry serve | devices add|list|revoke | report — the fleet's paid-ticket registry.
+import { existsSync, readFileSync } from 'node:fs';
+import { Failure, UsageError, intOf, parseCommand } from '../args.ts';
+import { textTable } from '../table.ts';
+import { openDb } from '../registry/db.ts';
+import { AlreadyEnrolled, DEVICE_ID, RegistryStore } from '../registry/store.ts';
+import { serveRegistry } from '../registry/server.ts';
+import { TEST_KEY_ID, testKeyRing, type KeyRing } from '../../src/sph1/keys.ts';
+import { fromHex, toHex } from '../../src/hex.ts';
+import { publicKeyOf } from '../../src/crypto/ed25519.ts';
+import {
+  DEV_DEVICE_PUBLIC_KEY_HEX,
+  DEV_REGISTRY_PUBLIC_KEY_HEX,
+  DEV_REGISTRY_SEED_HEX,
+} from '../../src/registry/protocol.ts';
+import { HEX64, readKeyFile } from '../../tools/key-files.ts';
+import { isTestKey, readTrustedKeyList } from '../keys.ts';
+import type { Lang } from '../../src/i18n.ts';
+import { messages } from '../../src/messages/index.ts';
+
+const HELP = (lang: Lang) => messages(lang).help.registry;
+
+const DEFAULT_DIR = '.saphir-registry';
+
+/**
+ * The ticket keys `serve` trusts: the published test key by default (a development registry); the
+ * `--key` values instead. With `--production`, as on a production device (firmware/trust.ts), never the
+ * test key (nor key id 0), and at least one key must be given.
+ */
+export function ticketKeys(values: string[] | undefined, production: boolean): KeyRing {
+  if (!values || values.length === 0) {
+    if (production) throw new UsageError((m) => m.registry.productionNeedsKey);
+    return testKeyRing();
+  }
+  const ring = new Map(
+    readTrustedKeyList(values, (one, value) => {
+      if (production && [...one.values()].some(isTestKey))
+        throw new UsageError((m) => m.registry.testKeyInProduction(value));
+    }),
+  );
+  if (production) ring.delete(TEST_KEY_ID);
+  if (ring.size === 0) throw new UsageError((m) => m.registry.productionNeedsKey);
+  return ring;
+}
+
+/** `--since YYYY-MM-DD`: a day that exists (2027-02-31 is no day, not 3 March), as ms at 00:00 UTC. */
+export function sinceOf(value: string): number {
+  const r = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  const ms = r ? Date.UTC(Number(r[1]), Number(r[2]) - 1, Number(r[3])) : NaN;
+  if (!r || !Number.isFinite(ms) || new Date(ms).toISOString().slice(0, 10) !== value)
+    throw new UsageError((m) => m.registry.since(value));
+  return ms;
+}
+
+/** The seed that signs the registry's answers: `--registry-key HEX|FILE`, else the published development one. */
+export function registrySeedOf(arg: string | undefined): Uint8Array {
+  if (arg === undefined) return fromHex(DEV_REGISTRY_SEED_HEX);
+  if (HEX64.test(arg)) return fromHex(arg);
+  let k: ReturnType<typeof readKeyFile>;
+  try {
+    k = readKeyFile('--registry-key', arg);
+  } catch {
+    throw new UsageError((m) => m.registry.registrySeed(arg));
+  }
+  const seed = k.bare ?? k.seed;
+  if (!seed) throw new UsageError((m) => m.registry.registrySeed(arg));
+  return fromHex(seed);
+}
+
+function iso(ms: unknown): string {
+  return typeof ms === 'number' ? new Date(ms).toISOString().replace('.000Z', 'Z') : '—';
+}
+
+export async function run(args: string[]): Promise<number> {
+  const parsed = parseCommand(args, HELP, {
+    db: { type: 'string' },
+    postgres: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    production: { type: 'boolean' },
+    'rate-limit': { type: 'string' },
+    key: { type: 'string', multiple: true },
+    'registry-key': { type: 'string' },
+    json: { type: 'boolean' },
+    since: { type: 'string' },
+    'stale-days': { type: 'string' },
+  });
+  if (!parsed) return 0;
+  const { values, positionals, lang } = parsed;
+  const t = messages(lang).registry;
+  const [sub, ...rest] = positionals;
+  if (values.db && values.postgres) throw new UsageError((m) => m.registry.bothDb);
+  if (values.postgres && !/^postgres(ql)?:\/\//.test(values.postgres))
+    throw new UsageError((m) => m.registry.postgresUrl);
+  if (
+    sub !== 'serve' &&
+    (values.key !== undefined ||
+      values.production ||
+      values['rate-limit'] !== undefined ||
+      values['registry-key'] !== undefined)
+  )
+    throw new UsageError((m) => m.registry.keyOnlyServe);
+  // Only `serve` checks tickets: the other commands never read its keys.
+  const keys = sub === 'serve' ? ticketKeys(values.key, !!values.production) : testKeyRing();
+  const rate = values['rate-limit'] === undefined ? 5 : intOf(values['rate-limit'], '--rate-limit', 0, 100_000);
+  const dir = values.db ?? DEFAULT_DIR;
+  // `serve` and `devices add` create a database; the readers (report, list, revoke) refuse a missing
+  // one: a mistyped --db is said instead of read as an empty registry.
+  const reads = sub === 'report' || (sub === 'devices' && (rest[0] === 'list' || rest[0] === 'revoke'));
+  if (reads && !values.postgres && !existsSync(dir)) throw new Failure((m) => m.registry.noDb(dir));
+  const openStore = async () =>
+    new RegistryStore(await openDb({ postgres: values.postgres, dir }), {
+      keys,
+      production: values.production,
+      rateLimit: rate > 0 ? { perSecond: rate, burst: 4 * rate } : undefined,
+    });
+
+  if (sub === 'serve' && rest.length === 0) {
+    const port = values.port === undefined ? 8750 : intOf(values.port, '--port', 0, 65535);
+    const registrySeed = registrySeedOf(values['registry-key']);
+    const store = await openStore();
+    const log = (e: Record<string, unknown>) =>
+      process.stderr.write(JSON.stringify({ t: new Date().toISOString(), ...e }) + '\n');
+    const srv = await serveRegistry(store, { port, host: values.host ?? '127.0.0.1', log, registrySeed });
+    const registryPub = toHex(publicKeyOf(registrySeed));
+    process.stderr.write(t.registryKey(registryPub, registryPub === DEV_REGISTRY_PUBLIC_KEY_HEX) + '\n');
+    if (await store.isDevelopmentFleet()) process.stderr.write(t.dev + '\n');
+    if ([...keys.values()].some(isTestKey)) process.stderr.write(t.testKeys + '\n');
+    else process.stderr.write(t.ticketKeys(new Set([...keys.values()].map(toHex)).size) + '\n');
+    process.stdout.write(
+      t.listening(srv.url, values.postgres ? 'PostgreSQL' : `PGlite ${values.db ?? DEFAULT_DIR}`) + '\n',
+    );
+    const prune = setInterval(() => void store.pruneNonces().catch(() => {}), 3600_000);
+    prune.unref();
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    process.stderr.write(t.stopping + '\n');
+    await srv.close();
+    await store.db.close();
+    return 0;
+  }
+
+  if (sub === 'devices') {
+    const [verb, ...ids] = rest;
+    if (verb === 'add' && ids.length === 2) {
+      const id = ids[0];
+      if (!DEVICE_ID.test(id)) throw new UsageError((m) => m.registry.deviceId(id));
+      let key = ids[1];
+      if (!/^[0-9a-fA-F]{64}$/.test(key)) {
+        try {
+          key = readFileSync(key, 'utf8').trim();
+        } catch {
+          throw new UsageError((m) => m.registry.pubkey(ids[1]));
+        }
+        if (!/^[0-9a-fA-F]{64}$/.test(key)) throw new UsageError((m) => m.registry.pubkey(ids[1]));
+      }
+      // Refused on every registry: enrolled, the published key would speak for this id to anyone.
+      if (key.toLowerCase() === DEV_DEVICE_PUBLIC_KEY_HEX) throw new UsageError((m) => m.registry.devKeyEnrol(id));
+      const store = await openStore();
+      try {
+        await store.addDevice(id, key);
+      } catch (e) {
+        if (e instanceof AlreadyEnrolled) throw new Failure((m) => m.registry.already(id));
+        throw e;
+      } finally {
+        await store.db.close();
+      }
+      process.stdout.write(t.added(ids[0]) + '\n');
+      return 0;
+    }
+    if (verb === 'revoke' && ids.length === 1) {
+      const store = await openStore();
+      const ok = await store.revokeDevice(ids[0]).finally(() => store.db.close());
+      process.stdout.write((ok ? t.revoked(ids[0]) : t.notRevoked(ids[0])) + '\n');
+      return ok ? 0 : 1;
+    }
+    if (verb === 'list' && ids.length === 0) {
+      const store = await openStore();
+      const list = await store.listDevices().finally(() => store.db.close());
+      if (values.json) {
+        process.stdout.write(JSON.stringify(list) + '\n');
+        return 0;
+      }
+      if (list.length === 0) {
+        process.stdout.write(t.none + '\n');
+        return 0;
+      }
+      const rows = [
+        t.cols,
+        ...list.map((d) => [
+          d.device_id,
+          iso(d.enrolled_at),
+          d.last_seen_at === null ? t.never : iso(d.last_seen_at),
+          d.revoked_at === null ? t.active : t.revokedWord,
+        ]),
+      ];
+      process.stdout.write(textTable(rows) + '\n');
+      return 0;
+    }
+    throw new UsageError((m) => m.help.registry);
+  }
+
+  if (sub === 'report' && rest.length === 0) {
+    const since = values.since === undefined ? 0 : sinceOf(values.since);
+    const staleDays = values['stale-days'] === undefined ? 7 : intOf(values['stale-days'], '--stale-days', 1, 3650);
+    const store = await openStore();
+    const rep = await store.report({ since, staleDays }).finally(() => store.db.close());
+    if (values.json) {
+      process.stdout.write(JSON.stringify(rep) + '\n');
+      return 0;
+    }
+    const out = [
+      t.totals(Number(rep.totals.payments), Number(rep.totals.total_eur)),
+      t.conflicts(rep.conflicts.length),
+    ];
+    for (const c of rep.conflicts) out.push(t.conflictLine(c, iso(c.first_paid_at), iso(c.paid_at)));
+    out.push(t.regrants(rep.regrants.length));
+    for (const c of rep.regrants) out.push(t.regrantLine(c, iso(c.confirmed_at ?? c.paid_at), iso(c.asked_at)));
+    out.push(t.perDevice);
+    for (const d of rep.per_device)
+      out.push(`  ${d.device_id}  ${d.payments}  ${d.total_eur} €  (${d.offline} offline)`);
+    out.push(t.perDay);
+    for (const d of rep.per_day) out.push(`  ${d.day}  ${d.payments}  ${d.total_eur} €`);
+    out.push(t.notSeen(rep.not_seen.days));
+    for (const d of rep.not_seen.devices)
+      out.push(`  ${d.device_id}  ${d.last_seen_at === null ? t.never : iso(d.last_seen_at)}`);
+    process.stdout.write(out.join('\n') + '\n');
+    return 0;
+  }
+  throw new UsageError((m) => m.help.registry);
+}

@@ -1,0 +1,184 @@
+// One small database interface over PGlite (embedded, PostgreSQL in WebAssembly) and node-postgres
+// (a real server): the registry's SQL runs unchanged on both. Migrations are versioned and applied at
+// open; two processes opening one PostgreSQL database at once both succeed (the version's primary key
+// decides). A PGlite directory is one process's: it is locked while open (dir-lock.ts).
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { Failure, errorText } from '../args.ts';
+import { DirLocked, LOCK_FILE, lockDir, type DirLock } from './dir-lock.ts';
+
+export interface Query {
+  query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>;
+}
+
+export interface Db extends Query {
+  /** Runs `fn` in one transaction: committed when it returns, rolled back when it throws. */
+  tx<T>(fn: (q: Query) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+  readonly kind: 'pglite' | 'postgres';
+}
+
+/** What a payment and a conflict both record (stated once; migration 1's text is as shipped). */
+const CLAIM_COLUMNS = `emission    INTEGER NOT NULL,
+     block       INTEGER NOT NULL,
+     number      BIGINT NOT NULL,
+     device_id   TEXT NOT NULL,
+     prize_eur   INTEGER NOT NULL,
+     paid_at     BIGINT NOT NULL,
+     recorded_at BIGINT NOT NULL,`;
+
+/** The schema, one migration an entry; never edit a shipped one, add the next. See docs/registry.md. */
+export const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE devices (
+     device_id   TEXT PRIMARY KEY,
+     public_key  TEXT NOT NULL,
+     enrolled_at BIGINT NOT NULL,
+     revoked_at  BIGINT
+   );
+   CREATE TABLE device_seen (
+     device_id    TEXT PRIMARY KEY,
+     last_seen_at BIGINT NOT NULL
+   );
+   CREATE TABLE nonces (
+     device_id TEXT NOT NULL,
+     nonce     TEXT NOT NULL,
+     seen_at   BIGINT NOT NULL,
+     PRIMARY KEY (device_id, nonce)
+   );
+   CREATE TABLE payments (
+     ${CLAIM_COLUMNS}
+     online      BOOLEAN NOT NULL,
+     PRIMARY KEY (emission, block, number)
+   );
+   CREATE INDEX payments_by_device ON payments (device_id, paid_at);
+   CREATE TABLE conflicts (
+     ${CLAIM_COLUMNS}
+     PRIMARY KEY (emission, block, number, device_id)
+   );`,
+  // Two-phase claims: a claim reserves (confirmed_at NULL), the device's sync after paying confirms.
+  // Offline payments were confirmed payments already. A holder asking again for a confirmed ticket is
+  // refused and recorded in regrants (a rolled-back or cloned device).
+  `ALTER TABLE payments ADD COLUMN confirmed_at BIGINT;
+   UPDATE payments SET confirmed_at = recorded_at WHERE NOT online;
+   CREATE TABLE regrants (
+     emission  INTEGER NOT NULL,
+     block     INTEGER NOT NULL,
+     number    BIGINT NOT NULL,
+     device_id TEXT NOT NULL,
+     asked_at  BIGINT NOT NULL,
+     PRIMARY KEY (emission, block, number, device_id, asked_at)
+   );`,
+];
+
+async function migrate(db: Db): Promise<void> {
+  await db.query(
+    `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)`,
+  );
+  for (let v = 1; v <= MIGRATIONS.length; v++) {
+    await db.tx(async (q) => {
+      const claimed = await q.query(
+        `INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING version`,
+        [v, Date.now()],
+      );
+      if (claimed.rows.length === 0) return; // applied before (or by a process starting beside us)
+      for (const stmt of MIGRATIONS[v - 1].split(/;\s*(?:\n|$)/)) if (stmt.trim()) await q.query(stmt);
+    });
+  }
+}
+
+/**
+ * `dir` for PGlite: a file, or a directory holding other files and no database, is refused (the user
+ * mistyped a path); a new directory is created. The directory is locked for as long as it is open
+ * (host/registry/dir-lock.ts): PGlite is one process's database.
+ */
+function preparePgliteDir(dir: string): DirLock {
+  try {
+    const st = statSync(dir, { throwIfNoEntry: false });
+    if (st && !st.isDirectory()) throw new Failure((m) => m.registry.dbIsFile(dir));
+    if (!st) mkdirSync(dir, { recursive: true });
+  } catch (e) {
+    if (e instanceof Failure) throw e;
+    throw new Failure((m) => m.registry.cannotOpen(dir, errorText(e)));
+  }
+  let lock: DirLock;
+  try {
+    lock = lockDir(dir);
+  } catch (e) {
+    if (e instanceof DirLocked) throw new Failure((m) => m.registry.locked(dir, e.pid ?? '?', e.lockFile));
+    throw new Failure((m) => m.registry.cannotOpen(dir, errorText(e)));
+  }
+  const others = readdirSync(dir).filter((f) => !f.startsWith(LOCK_FILE));
+  if (others.length > 0 && !others.includes('PG_VERSION')) {
+    lock.release();
+    throw new Failure((m) => m.registry.notDb(dir));
+  }
+  return lock;
+}
+
+/** Opens PGlite with its data in `dir` (in memory when `dir` is undefined), locked while open. */
+export async function openPglite(dir?: string): Promise<Db> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const lock = dir === undefined ? null : preparePgliteDir(dir);
+  let pg: InstanceType<typeof PGlite>;
+  try {
+    pg = dir === undefined ? new PGlite() : new PGlite(dir);
+    await pg.waitReady;
+  } catch (e) {
+    lock?.release();
+    // PGlite throws objects that are no Error (its WebAssembly file system's errors).
+    throw new Failure((m) => m.registry.cannotOpen(dir ?? ':memory:', errorText(e)));
+  }
+  const db: Db = {
+    kind: 'pglite',
+    query: (sql, params) => pg.query(sql, params) as never,
+    // PGlite has one connection: its transaction() holds it for the whole function.
+    tx: (fn) => pg.transaction((t) => fn({ query: (sql, params) => t.query(sql, params) as never })),
+    close: async () => {
+      try {
+        await pg.close();
+      } finally {
+        lock?.release();
+      }
+    },
+  };
+  try {
+    await migrate(db);
+  } catch (e) {
+    await db.close().catch(() => {});
+    throw e;
+  }
+  return db;
+}
+
+/** Connects to PostgreSQL (`postgres://…`) through a pool of `max` connections. */
+export async function openPostgres(url: string, max = 20): Promise<Db> {
+  const { default: pg } = await import('pg');
+  // BIGINT comes back as text by default; every BIGINT here is < 2^53 (ms times, ticket numbers).
+  pg.types.setTypeParser(20, (v: string) => Number(v));
+  const pool = new pg.Pool({ connectionString: url, max });
+  pool.on('error', () => {}); // an idle client's error is reported by the next query that needs it
+  const db: Db = {
+    kind: 'postgres',
+    query: (sql, params) => pool.query(sql, params) as never,
+    async tx(fn) {
+      const c = await pool.connect();
+      try {
+        await c.query('BEGIN');
+        const r = await fn({ query: (sql, params) => c.query(sql, params) as never });
+        await c.query('COMMIT');
+        return r;
+      } catch (e) {
+        await c.query('ROLLBACK').catch(() => {});
+        throw e;
+      } finally {
+        c.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+  await migrate(db);
+  return db;
+}
+
+export function openDb(opts: { postgres?: string; dir?: string }): Promise<Db> {
+  return opts.postgres ? openPostgres(opts.postgres) : openPglite(opts.dir);
+}

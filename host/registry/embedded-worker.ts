@@ -1,0 +1,67 @@
+// Worker thread of an embedded registry: PGlite and the HTTP server, off the main thread (the
+// simulator's main thread blocks while its device waits for an answer).
+import { parentPort, workerData } from 'node:worker_threads';
+import { openPglite } from './db.ts';
+import { RegistryStore } from './store.ts';
+import { serveRegistry } from './server.ts';
+import { testKeyRing, type KeyRing } from '../../src/sph1/keys.ts';
+import { fromHex } from '../../src/hex.ts';
+
+const { dir, freshnessMs, production, ticketKeys, registrySeedHex } = workerData as {
+  dir?: string;
+  registrySeedHex?: string;
+  freshnessMs?: number;
+  production?: boolean;
+  ticketKeys?: [number, string][];
+};
+// The simulated devices' tickets are signed with the test key unless other keys are given.
+const keys: KeyRing = ticketKeys ? new Map(ticketKeys.map(([id, hex]) => [id, fromHex(hex)])) : testKeyRing();
+const db = await openPglite(dir);
+let store = new RegistryStore(db, { keys, freshnessMs, production });
+const registrySeed = registrySeedHex ? fromHex(registrySeedHex) : undefined;
+let srv: Awaited<ReturnType<typeof serveRegistry>> | null = await serveRegistry(store, { registrySeed });
+const port = Number(new URL(srv.url).port);
+parentPort!.on('message', async (m: { type: string; id?: number; deviceId?: string; publicKeyHex?: string }) => {
+  // A restart: the server and its store go (nothing of theirs survives), the database stays; the same port.
+  if (m.type === 'stop') {
+    await srv?.close();
+    srv = null;
+    parentPort!.postMessage({ type: 'stopped' });
+  }
+  if (m.type === 'start') {
+    if (!srv) {
+      store = new RegistryStore(db, { keys, freshnessMs, production });
+      srv = await serveRegistry(store, { port, registrySeed });
+    }
+    parentPort!.postMessage({ type: 'started' });
+  }
+  // A fresh registry on the same database (the fleet explorer, between schedules).
+  if (m.type === 'reset') {
+    await db.query(`TRUNCATE payments, conflicts, regrants, nonces, device_seen, devices`);
+    parentPort!.postMessage({ type: 'reset' });
+  }
+  if (m.type === 'add-device') {
+    let error: string | undefined;
+    try {
+      await store.addDevice(m.deviceId!, m.publicKeyHex!);
+    } catch (e) {
+      error = (e as Error).message;
+    }
+    parentPort!.postMessage({ type: 'added', error });
+  }
+  if (m.type === 'report') {
+    parentPort!.postMessage({
+      type: 'report',
+      id: m.id,
+      report: await store.report(),
+      counts: await store.counts(),
+      holders: await store.holders(),
+    });
+  }
+  if (m.type === 'close') {
+    await srv?.close();
+    await db.close();
+    parentPort!.postMessage({ type: 'closed' });
+  }
+});
+parentPort!.postMessage({ type: 'ready', url: srv.url });

@@ -1,0 +1,148 @@
+// The registry's HTTP JSON service (node:http). Routes:
+//   POST /v1/claim   a device asks before paying a win (one payment)
+//   POST /v1/sync    a device reports payments made offline (a batch)
+//   GET  /health     liveness, database kind, fleet mode
+//   GET  /metrics    counters (Prometheus text format)
+// Logs are JSON lines. A bad request gets a clear error and changes nothing. See docs/registry.md.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DEV_REGISTRY_SEED_HEX, MAX_BODY_BYTES, answerText } from '../../src/registry/protocol.ts';
+import { fromHex, toHex } from '../../src/hex.ts';
+import { nodeSign, signerOf } from '../../tools/node-crypto.ts';
+import { RegistryStore, RequestError, parseRequest } from './store.ts';
+
+export interface RegistryServer {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface ServeOptions {
+  port?: number;
+  host?: string;
+  /** One JSON object a line; default: nowhere. */
+  log?: (entry: Record<string, unknown>) => void;
+  /** The registry's Ed25519 seed, which signs every answer; default: the published development one. */
+  registrySeed?: Uint8Array;
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  // Refused before a byte is read when the client says how big it is.
+  if (Number(req.headers['content-length']) > MAX_BODY_BYTES)
+    throw new RequestError(413, { error: 'bad_request', detail: `body over ${MAX_BODY_BYTES} bytes` });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of req) {
+    size += (c as Buffer).length;
+    if (size > MAX_BODY_BYTES)
+      throw new RequestError(413, { error: 'bad_request', detail: `body over ${MAX_BODY_BYTES} bytes` });
+    chunks.push(c as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new RequestError(400, { error: 'bad_request', detail: 'the body is not JSON' });
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown, type = 'application/json'): void {
+  const text = type === 'application/json' ? JSON.stringify(body) : String(body);
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+export async function serveRegistry(store: RegistryStore, opts: ServeOptions = {}): Promise<RegistryServer> {
+  const log = opts.log ?? (() => {});
+  const sign = signerOf(nodeSign, opts.registrySeed ?? fromHex(DEV_REGISTRY_SEED_HEX));
+  const metrics = {
+    requests: 0,
+    granted: 0,
+    already_paid: 0,
+    conflicts: 0,
+    invalid: 0,
+    refused: 0,
+    errors: 0,
+  };
+  const started = Date.now();
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method === 'GET' && path === '/health') {
+      const dev = await store.isDevelopmentFleet();
+      return send(res, 200, {
+        status: 'ok',
+        db: store.db.kind,
+        fleet: dev ? 'development' : 'production',
+        uptime_s: Math.round((Date.now() - started) / 1000),
+      });
+    }
+    if (req.method === 'GET' && path === '/metrics') {
+      const c = await store.counts();
+      const lines = [
+        ...Object.entries(metrics).map(([k, v]) => `saphir_registry_${k}_total ${v}`),
+        `saphir_registry_payments ${c.payments}`,
+        `saphir_registry_conflicts ${c.conflicts}`,
+        `saphir_registry_devices ${c.devices}`,
+        // The process's CPU (user + system): what requests cost the server, whatever their wall time.
+        `process_cpu_seconds_total ${(process.cpuUsage().user + process.cpuUsage().system) / 1e6}`,
+      ];
+      return send(res, 200, lines.join('\n') + '\n', 'text/plain; version=0.0.4');
+    }
+    const kind = path === '/v1/claim' ? 'claim' : path === '/v1/sync' ? 'sync' : null;
+    if (!kind) return send(res, 404, { error: 'bad_request', detail: `no route ${req.method} ${path}` });
+    if (req.method !== 'POST') return send(res, 405, { error: 'bad_request', detail: `${path} takes POST` });
+    const t0 = process.hrtime.bigint();
+    const signed = parseRequest(await readBody(req), kind);
+    const results = await store.handle(signed);
+    for (const r of results) {
+      if (r.result === 'conflict') metrics.conflicts++;
+      else metrics[r.result]++;
+    }
+    log({
+      msg: kind,
+      device_id: signed.device_id,
+      results: results.map((r) => r.result),
+      ms: Number(process.hrtime.bigint() - t0) / 1e6,
+    });
+    // Signed over the device id, the nonce and each result with its ticket (docs/registry.md); encoded
+    // by Node, not the portable encoder (milliseconds on a 500-result sync).
+    const text = Buffer.from(answerText(signed, results), 'utf8');
+    send(res, 200, { results, signature: toHex(sign(text)) });
+  }
+
+  const server = createServer((req, res) => {
+    metrics.requests++;
+    const t0 = process.hrtime.bigint();
+    route(req, res).catch((e: unknown) => {
+      if (e instanceof RequestError) {
+        metrics.refused++;
+        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+        log({ msg: 'refused', path: req.url, status: e.status, error: e.body.error, detail: e.body.detail, ms });
+        // An unread body (413) leaves the connection unusable: close it after the answer.
+        if (e.status === 413) res.setHeader('connection', 'close');
+        if (e.retryAfterS !== undefined) res.setHeader('retry-after', String(e.retryAfterS));
+        if (!res.headersSent) send(res, e.status, e.body);
+        return;
+      }
+      metrics.errors++;
+      log({ msg: 'error', path: req.url, detail: e instanceof Error ? e.message : String(e) });
+      if (!res.headersSent)
+        send(res, 500, { error: 'internal', detail: 'the registry could not answer; nothing was recorded' });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port: opts.port ?? 0, host: opts.host ?? '127.0.0.1', backlog: 4096 }, () => resolve());
+  });
+  const a = server.address() as AddressInfo;
+  const host = a.family === 'IPv6' ? `[${a.address}]` : a.address;
+  return {
+    server,
+    url: `http://${host}:${a.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

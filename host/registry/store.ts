@@ -1,0 +1,386 @@
+// The registry's rules over its database: who may ask, and who holds each ticket. Every decision that
+// must be unique (a ticket's holder, a nonce) is a primary key in the database, so several server
+// processes can share one database. See docs/registry.md.
+import { fromHex } from '../../src/hex.ts';
+import { checkCode, type CheckResult } from '../../src/sph1/check.ts';
+import type { KeyRing } from '../../src/sph1/keys.ts';
+import { hostVerify } from '../../tools/node-crypto.ts';
+import {
+  DEV_DEVICE_PUBLIC_KEY_HEX,
+  MAX_BATCH,
+  signedText,
+  type PaymentResult,
+  type RegistryError,
+  type SignedRequest,
+} from '../../src/registry/protocol.ts';
+import type { Db, Query } from './db.ts';
+
+export class RequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: RegistryError,
+    /** Seconds, sent as `Retry-After` (429). */
+    readonly retryAfterS?: number,
+  ) {
+    super(body.detail);
+  }
+}
+
+/** addDevice on a production registry: the published development device key (anyone can sign with it). */
+export class DevKeyRefused extends RequestError {
+  constructor() {
+    super(400, { error: 'bad_request', detail: 'the published development device key is never enrolled' });
+  }
+}
+
+/** addDevice: the id is enrolled already (the CLI says so in the user's language). */
+export class AlreadyEnrolled extends RequestError {
+  constructor(deviceId: string) {
+    super(400, { error: 'bad_request', detail: `device ${deviceId} is already enrolled` });
+  }
+}
+
+export interface StoreOptions {
+  /** Ticket public keys the registry trusts (the devices' key ring). */
+  keys: KeyRing;
+  /** Refuse the development device key even while no device is enrolled. */
+  production?: boolean;
+  /** How far a request's `sent_at` may be from the server's clock, ms (a replayed old request is refused). */
+  freshnessMs?: number;
+  /** Per-device request budget (after the signature, so nobody spends another's): none when absent. */
+  rateLimit?: { perSecond: number; burst: number };
+  now?: () => number;
+}
+
+export interface DeviceRow {
+  device_id: string;
+  public_key: string;
+  enrolled_at: number;
+  revoked_at: number | null;
+  last_seen_at: number | null;
+}
+
+export const DEVICE_ID = /^[\x21-\x7e]{1,16}$/;
+const NONCE = /^[\x21-\x7e]{8,64}$/;
+const SPH1_CODE = /^[\x20-\x7e]{1,400}$/;
+const MS_MAX = 2 ** 48;
+
+const bad = (detail: string) => new RequestError(400, { error: 'bad_request', detail });
+const replay = () => new RequestError(409, { error: 'replay', detail: 'this nonce was used before' });
+
+/** Checks a request's shape; throws `bad_request` with what is wrong. */
+export function parseRequest(body: unknown, kind: 'claim' | 'sync'): SignedRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bad('the body must be a JSON object');
+  const b = body as Record<string, unknown>;
+  if (typeof b.device_id !== 'string' || !DEVICE_ID.test(b.device_id))
+    throw bad('device_id: 1–16 printable ASCII characters');
+  if (typeof b.nonce !== 'string' || !NONCE.test(b.nonce)) throw bad('nonce: 8–64 printable ASCII characters');
+  if (!Number.isSafeInteger(b.sent_at) || (b.sent_at as number) < 0 || (b.sent_at as number) >= MS_MAX)
+    throw bad('sent_at: ms since 1970');
+  if (typeof b.signature !== 'string' || !/^[0-9a-f]{128}$/.test(b.signature)) throw bad('signature: 128 hex digits');
+  if (!Array.isArray(b.payments)) throw bad('payments: an array');
+  const max = kind === 'claim' ? 1 : MAX_BATCH;
+  if (b.payments.length < 1 || b.payments.length > max) throw bad(`payments: 1 to ${max} entries`);
+  const payments = b.payments.map((p: unknown, i: number) => {
+    const q = p as Record<string, unknown>;
+    if (typeof q !== 'object' || q === null) throw bad(`payments[${i}]: an object`);
+    if (typeof q.code !== 'string' || !SPH1_CODE.test(q.code)) throw bad(`payments[${i}].code: a ticket code`);
+    if (!Number.isSafeInteger(q.paid_at) || (q.paid_at as number) < 0 || (q.paid_at as number) >= MS_MAX)
+      throw bad(`payments[${i}].paid_at: ms since 1970`);
+    return { code: q.code, paid_at: q.paid_at as number };
+  });
+  return {
+    kind,
+    device_id: b.device_id,
+    nonce: b.nonce,
+    sent_at: b.sent_at as number,
+    payments,
+    signature: b.signature,
+  };
+}
+
+export class RegistryStore {
+  private readonly now: () => number;
+  /** Token buckets of the rate limit, per device id (this process only). */
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  constructor(
+    readonly db: Db,
+    readonly opts: StoreOptions,
+  ) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** True while no device is enrolled and the server was not started as production. */
+  async isDevelopmentFleet(q: Query = this.db): Promise<boolean> {
+    if (this.opts.production) return false;
+    const r = await q.query<{ n: number }>(`SELECT COUNT(*)::INTEGER AS n FROM devices`);
+    return Number(r.rows[0].n) === 0;
+  }
+
+  // --- devices ------------------------------------------------------------------------------------
+
+  async addDevice(deviceId: string, publicKeyHex: string): Promise<void> {
+    if (!DEVICE_ID.test(deviceId)) throw bad('device id: 1–16 printable ASCII characters');
+    if (!/^[0-9a-fA-F]{64}$/.test(publicKeyHex)) throw bad('public key: 64 hex digits (Ed25519)');
+    if (this.opts.production && publicKeyHex.toLowerCase() === DEV_DEVICE_PUBLIC_KEY_HEX) throw new DevKeyRefused();
+    const r = await this.db.query(
+      `INSERT INTO devices (device_id, public_key, enrolled_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING device_id`,
+      [deviceId, publicKeyHex.toLowerCase(), this.now()],
+    );
+    if (r.rows.length === 0) throw new AlreadyEnrolled(deviceId);
+  }
+
+  async revokeDevice(deviceId: string): Promise<boolean> {
+    const r = await this.db.query(
+      `UPDATE devices SET revoked_at = $2 WHERE device_id = $1 AND revoked_at IS NULL RETURNING device_id`,
+      [deviceId, this.now()],
+    );
+    return r.rows.length > 0;
+  }
+
+  async listDevices(): Promise<DeviceRow[]> {
+    const r = await this.db.query<DeviceRow>(
+      `SELECT d.device_id, d.public_key, d.enrolled_at, d.revoked_at, s.last_seen_at
+         FROM devices d LEFT JOIN device_seen s ON s.device_id = d.device_id ORDER BY d.device_id`,
+    );
+    return r.rows.map((row) => ({
+      ...row,
+      enrolled_at: Number(row.enrolled_at),
+      revoked_at: row.revoked_at === null ? null : Number(row.revoked_at),
+      last_seen_at: row.last_seen_at === null ? null : Number(row.last_seen_at),
+    }));
+  }
+
+  // --- requests -----------------------------------------------------------------------------------
+
+  /**
+   * The cheap refusals, before any ticket is looked at: device known, signature, rate, freshness, nonce
+   * (read only: the insert in the transaction decides). One indexed read, one Ed25519 verify.
+   */
+  private async authenticate(req: SignedRequest): Promise<void> {
+    const now = this.now();
+    const fresh = this.opts.freshnessMs ?? 24 * 3600_000;
+    const rows = (
+      await this.db.query<{ public_key: string; revoked_at: number | null }>(
+        `SELECT public_key, revoked_at FROM devices WHERE device_id = $1`,
+        [req.device_id],
+      )
+    ).rows;
+    let publicKey: string;
+    if (rows.length > 0) {
+      if (rows[0].revoked_at !== null)
+        throw new RequestError(403, { error: 'revoked', detail: `device ${req.device_id} is revoked` });
+      publicKey = rows[0].public_key;
+      // A row enrolled before the registry was production (or by an older version): still refused.
+      if (this.opts.production && publicKey === DEV_DEVICE_PUBLIC_KEY_HEX)
+        throw new RequestError(403, {
+          error: 'unknown_device',
+          detail: `device ${req.device_id} holds the published development key, refused in production`,
+        });
+    } else if (await this.isDevelopmentFleet()) {
+      publicKey = DEV_DEVICE_PUBLIC_KEY_HEX;
+    } else {
+      throw new RequestError(403, { error: 'unknown_device', detail: `device ${req.device_id} is not enrolled` });
+    }
+    // Node's UTF-8 encoder: the portable one (signedBytes) costs ~10 ms on a 500-code sync, a flood's price.
+    if (!hostVerify(fromHex(req.signature), Buffer.from(signedText(req), 'utf8'), fromHex(publicKey)))
+      throw new RequestError(401, { error: 'bad_signature', detail: 'the signature does not match the device key' });
+    this.spend(req.device_id, now);
+    if (Math.abs(req.sent_at - now) > fresh)
+      throw new RequestError(401, {
+        error: 'stale',
+        detail: `sent_at is more than ${Math.round(fresh / 60000)} min from the registry's clock`,
+      });
+    const used = await this.db.query(`SELECT 1 FROM nonces WHERE device_id = $1 AND nonce = $2`, [
+      req.device_id,
+      req.nonce,
+    ]);
+    if (used.rows.length > 0) throw replay();
+  }
+
+  /** Takes one token from the device's bucket, or refuses `429` with when the next one comes. */
+  private spend(deviceId: string, now: number): void {
+    const limit = this.opts.rateLimit;
+    if (!limit) return;
+    let b = this.buckets.get(deviceId);
+    if (!b) {
+      // Only signed requests get here, so the map holds fleet devices; still, drop the full buckets now and then.
+      if (this.buckets.size >= 100_000)
+        for (const [id, x] of this.buckets)
+          if (x.tokens + ((now - x.at) / 1000) * limit.perSecond >= limit.burst) this.buckets.delete(id);
+      b = { tokens: limit.burst, at: now };
+      this.buckets.set(deviceId, b);
+    }
+    b.tokens = Math.min(limit.burst, b.tokens + ((now - b.at) / 1000) * limit.perSecond);
+    b.at = now;
+    if (b.tokens < 1)
+      throw new RequestError(
+        429,
+        { error: 'rate_limited', detail: `over ${limit.perSecond} requests/s for device ${deviceId}` },
+        Math.max(1, Math.ceil((1 - b.tokens) / limit.perSecond)),
+      );
+    b.tokens -= 1;
+  }
+
+  /** Handles a signed claim or sync: refusals first, then the tickets; the writes are one transaction. */
+  async handle(req: SignedRequest): Promise<PaymentResult[]> {
+    await this.authenticate(req);
+    // Ticket checks need no database: done before the transaction, so it is held only for the SQL.
+    const checked = req.payments.map((p) => ({
+      paidAt: p.paid_at,
+      c: checkCode(p.code.trim(), { keys: this.opts.keys, verify: hostVerify }),
+    }));
+    return this.db.tx(async (q) => {
+      const now = this.now();
+      const seen = await q.query(
+        `INSERT INTO nonces (device_id, nonce, seen_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING nonce`,
+        [req.device_id, req.nonce, now],
+      );
+      if (seen.rows.length === 0) throw replay();
+      await q.query(
+        `INSERT INTO device_seen (device_id, last_seen_at) VALUES ($1, $2)
+           ON CONFLICT (device_id) DO UPDATE SET last_seen_at = EXCLUDED.last_seen_at`,
+        [req.device_id, now],
+      );
+      const out: PaymentResult[] = [];
+      for (const { c, paidAt } of checked) out.push(await this.one(q, req, c, paidAt));
+      return out;
+    });
+  }
+
+  private async one(q: Query, req: SignedRequest, c: CheckResult, paidAt: number): Promise<PaymentResult> {
+    if (c.status === 'invalid') return { result: 'invalid', reason: c.reason! };
+    if (c.status !== 'win' || !c.ticket) return { result: 'invalid', reason: 'E_NOT_WINNER' };
+    const ticket = { emission: c.ticket.emission, block: c.ticket.block, number: c.ticket.number };
+    const key = [ticket.emission, ticket.block, ticket.number];
+    const now = this.now();
+    const online = req.kind === 'claim';
+    // A claim reserves (confirmed_at NULL); an offline payment is a payment (confirmed).
+    const inserted = await q.query(
+      `INSERT INTO payments (emission, block, number, device_id, prize_eur, paid_at, recorded_at, online, confirmed_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING device_id`,
+      [...key, req.device_id, c.prizeEur, online ? now : paidAt, now, online, online ? null : now],
+    );
+    if (inserted.rows.length > 0) return { result: 'granted', ticket, prize_eur: c.prizeEur };
+    const holder = (
+      await q.query<{ device_id: string; paid_at: number; confirmed_at: number | null }>(
+        `SELECT device_id, paid_at, confirmed_at FROM payments WHERE emission = $1 AND block = $2 AND number = $3`,
+        key,
+      )
+    ).rows[0];
+    const by = { device_id: holder.device_id, paid_at: Number(holder.paid_at) };
+    if (holder.device_id === req.device_id) {
+      if (!online) {
+        // The holder's sync confirms its reservation (it paid); sent again, it is granted again.
+        if (holder.confirmed_at === null)
+          await q.query(
+            `UPDATE payments SET confirmed_at = $4 WHERE emission = $1 AND block = $2 AND number = $3 AND confirmed_at IS NULL`,
+            [...key, now],
+          );
+        return { result: 'granted', ticket, prize_eur: c.prizeEur };
+      }
+      // Reserved, not confirmed: the answer was lost, the holder did not pay: granted again.
+      if (holder.confirmed_at === null) return { result: 'granted', ticket, prize_eur: c.prizeEur };
+      // Confirmed: the holder paid it. Asking again means a device rolled back or cloned: refused, reported.
+      await q.query(
+        `INSERT INTO regrants (emission, block, number, device_id, asked_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+        [...key, req.device_id, now],
+      );
+      return { result: 'already_paid', ticket, by };
+    }
+    if (online) return { result: 'already_paid', ticket, by };
+    await q.query(
+      `INSERT INTO conflicts (emission, block, number, device_id, prize_eur, paid_at, recorded_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+      [...key, req.device_id, c.prizeEur, paidAt, now],
+    );
+    return { result: 'conflict', ticket, by };
+  }
+
+  /** Drops nonces older than twice the freshness window: a request that old is refused as stale anyway. */
+  async pruneNonces(): Promise<number> {
+    const fresh = this.opts.freshnessMs ?? 24 * 3600_000;
+    const r = await this.db.query(`DELETE FROM nonces WHERE seen_at < $1 RETURNING nonce`, [this.now() - 2 * fresh]);
+    return r.rows.length;
+  }
+
+  // --- report -------------------------------------------------------------------------------------
+
+  async report(opts: { since?: number; staleDays?: number } = {}) {
+    const since = opts.since ?? 0;
+    const staleDays = opts.staleDays ?? 7;
+    const num = <T extends Record<string, unknown>>(rows: T[]) =>
+      rows.map((r) =>
+        Object.fromEntries(
+          Object.entries(r).map(([k, v]) => [
+            k,
+            typeof v === 'bigint' || (typeof v === 'string' && /^\d+$/.test(v) && k !== 'device_id' && k !== 'day')
+              ? Number(v)
+              : v,
+          ]),
+        ),
+      );
+    const conflicts = await this.db.query(
+      `SELECT c.emission, c.block, c.number, c.device_id, c.prize_eur, c.paid_at,
+              p.device_id AS first_device_id, p.paid_at AS first_paid_at
+         FROM conflicts c JOIN payments p ON p.emission = c.emission AND p.block = c.block AND p.number = c.number
+        WHERE c.paid_at >= $1 ORDER BY c.paid_at, c.device_id`,
+      [since],
+    );
+    const perDevice = await this.db.query(
+      `SELECT device_id, COUNT(*)::INTEGER AS payments, SUM(prize_eur)::BIGINT AS total_eur,
+              SUM(CASE WHEN online THEN 0 ELSE 1 END)::INTEGER AS offline
+         FROM payments WHERE paid_at >= $1 GROUP BY device_id ORDER BY device_id`,
+      [since],
+    );
+    // Days in Paris are close enough to UTC days for a report; the ms → day cast is plain SQL.
+    const perDay = await this.db.query(
+      `SELECT TO_CHAR(TO_TIMESTAMP(paid_at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
+              COUNT(*)::INTEGER AS payments, SUM(prize_eur)::BIGINT AS total_eur
+         FROM payments WHERE paid_at >= $1 GROUP BY 1 ORDER BY 1`,
+      [since],
+    );
+    const cutoff = this.now() - staleDays * 86400_000;
+    const notSeen = await this.db.query(
+      `SELECT d.device_id, s.last_seen_at FROM devices d LEFT JOIN device_seen s ON s.device_id = d.device_id
+        WHERE d.revoked_at IS NULL AND (s.last_seen_at IS NULL OR s.last_seen_at < $1) ORDER BY d.device_id`,
+      [cutoff],
+    );
+    const regrants = await this.db.query(
+      `SELECT r.emission, r.block, r.number, r.device_id, r.asked_at, p.paid_at, p.confirmed_at
+         FROM regrants r JOIN payments p ON p.emission = r.emission AND p.block = r.block AND p.number = r.number
+        WHERE r.asked_at >= $1 ORDER BY r.asked_at, r.device_id`,
+      [since],
+    );
+    const totals = await this.db.query(
+      `SELECT COUNT(*)::INTEGER AS payments, COALESCE(SUM(prize_eur), 0)::BIGINT AS total_eur FROM payments WHERE paid_at >= $1`,
+      [since],
+    );
+    return {
+      since,
+      totals: num(totals.rows)[0],
+      conflicts: num(conflicts.rows),
+      regrants: num(regrants.rows),
+      per_device: num(perDevice.rows),
+      per_day: num(perDay.rows),
+      not_seen: { days: staleDays, devices: num(notSeen.rows) },
+    };
+  }
+
+  /** Every ticket's holder, at most `limit` (small fleets, tests and scenarios). */
+  async holders(limit = 10_000): Promise<{ emission: number; block: number; number: number; device_id: string }[]> {
+    const r = await this.db.query<{ emission: number; block: number; number: number; device_id: string }>(
+      `SELECT emission, block, number, device_id FROM payments ORDER BY emission, block, number LIMIT $1`,
+      [limit],
+    );
+    return r.rows.map((x) => ({ ...x, number: Number(x.number) }));
+  }
+
+  async counts(): Promise<{ payments: number; conflicts: number; devices: number }> {
+    const r = await this.db.query<{ p: number; c: number; d: number }>(
+      `SELECT (SELECT COUNT(*) FROM payments)::INTEGER AS p, (SELECT COUNT(*) FROM conflicts)::INTEGER AS c,
+              (SELECT COUNT(*) FROM devices)::INTEGER AS d`,
+    );
+    return { payments: Number(r.rows[0].p), conflicts: Number(r.rows[0].c), devices: Number(r.rows[0].d) };
+  }
+}
