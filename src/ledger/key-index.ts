@@ -1,9 +1,9 @@
 // The in-RAM index of the ledger: what a slot location holds, not where a key is. One Uint16Array
-// by location: 0 where no live payment is, else 16 bits of the key's hash (its fingerprint), and a
-// one-hash Bloom filter of 16 other bits. A lookup asks the filter, then finds the fingerprint with
-// the engine's own TypedArray indexOf (native: ~20 µs over a full log in QuickJS) and compares the
-// key on flash at each location found, so it is exact. 2 bytes a slot of the partition (only up to
-// the highest sector used) and at most 8 KiB of filter: 59 KiB for a full log, was 128. docs/ledger.md.
+// by location: 0 where no live payment is, else 16 bits of the key's hash (its fingerprint). A lookup
+// finds the fingerprint with the engine's own TypedArray indexOf (native: ~20 µs over a full log in
+// QuickJS) and compares the key on flash at each location found (~0.4 on a full log), so it is exact.
+// 2 bytes a slot of the partition, only up to the highest sector used: 51 KiB for a full log, was 128.
+// While a scan looks up every slot it reads, a Bloom filter keeps most lookups off flash. docs/ledger.md.
 
 /** The ledger addresses at most 2^15 - 2 slots a log (sectors beyond stay unused). */
 export const MAX_LOC_BITS = 15;
@@ -20,29 +20,26 @@ export function keyHash(emission: number, block: number, number: number): number
 
 /** A key's fingerprint: never 0, which marks a location without a live payment. */
 const fingerprint = (h: number) => h & 0xffff || 1;
-/** 18 bits mixed from all of the hash, for the scan's filter. */
-const wideBit = (h: number) => Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 14;
+/** The scan's filter: two bits of 18, mixed from all of the hash. */
+const wideBit = (h: number, m: number) => Math.imul(h ^ (h >>> 15), m) >>> 14;
+const M1 = 0x2c1b3c6d;
+const M2 = 0x297a2d39;
+const has = (f: Uint8Array, b: number) => (f[b >> 3] & (1 << (b & 7))) !== 0;
 
 export class KeyIndex {
   private fp: Uint16Array;
-  private readonly bloom: Uint8Array;
-  private readonly shift: number;
   /** While a scan reads every slot: a larger filter on other bits, so few slots are read twice. */
   private wide: Uint8Array | null = null;
   count = 0;
 
   /** `locations`: how many locations exist (0 … locations-1). */
   constructor(private readonly locations: number) {
-    let b = 8;
-    while (b < 16 && 1 << b < 2 * locations) b++;
-    this.shift = 32 - b;
-    this.bloom = new Uint8Array(1 << (b - 3));
     this.fp = new Uint16Array(0);
   }
 
   /** Bytes of RAM held by the index. */
   get bytes(): number {
-    return this.fp.byteLength + this.bloom.byteLength;
+    return this.fp.byteLength;
   }
 
   /** Makes room for locations below `n` at once (the scan knows the highest sector in use). */
@@ -61,10 +58,8 @@ export class KeyIndex {
 
   /** The first location holding a key of hash `h` for which `match` is true, or -1. */
   find(h: number, match: (loc: number) => boolean): number {
-    const b = h >>> this.shift;
-    if (!(this.bloom[b >> 3] & (1 << (b & 7)))) return -1;
-    const w = wideBit(h);
-    if (this.wide && !(this.wide[w >> 3] & (1 << (w & 7)))) return -1;
+    const w = this.wide;
+    if (w && !(has(w, wideBit(h, M1)) && has(w, wideBit(h, M2)))) return -1;
     const f = fingerprint(h);
     for (let i = this.fp.indexOf(f); i >= 0; i = this.fp.indexOf(f, i + 1)) if (match(i)) return i;
     return -1;
@@ -78,11 +73,12 @@ export class KeyIndex {
   /** Adds a key known to be absent, at `loc`. */
   insert(h: number, loc: number): void {
     this.grow(loc);
-    const b = h >>> this.shift;
-    this.bloom[b >> 3] |= 1 << (b & 7);
-    if (this.wide) {
-      const w = wideBit(h);
-      this.wide[w >> 3] |= 1 << (w & 7);
+    const w = this.wide;
+    if (w) {
+      const a = wideBit(h, M1);
+      const b = wideBit(h, M2);
+      w[a >> 3] |= 1 << (a & 7);
+      w[b >> 3] |= 1 << (b & 7);
     }
     this.fp[loc] = fingerprint(h);
     this.count++;
