@@ -115,6 +115,11 @@ export class NorFlash implements Flash {
   readonly timing: FlashTiming;
   /** Erase count of every sector (wear). */
   readonly wear: Uint32Array;
+  /**
+   * Changes of every sector (erases, programs, rot, `touched`): a reader that remembers what it read of a
+   * range reads it again only when the sum over its sectors moved (the explorer's ledger reader).
+   */
+  readonly gen: Uint32Array;
   /** Erases and writes since creation: what `cutAtOp` counts. */
   ops = 0;
   powered = true;
@@ -139,6 +144,7 @@ export class NorFlash implements Flash {
       this.bytes.set(opts.bytes);
     }
     this.wear = new Uint32Array(this.size / this.blockLength);
+    this.gen = new Uint32Array(this.size / this.blockLength);
     this.random = opts.random ?? seeded(1);
     this.timing = opts.timing ?? TYPICAL_TIMING;
     this.cutRandom = this.random;
@@ -197,6 +203,21 @@ export class NorFlash implements Flash {
     return this.bytes.subarray(offset, offset + byteLength);
   }
 
+  /** Records a change of [offset, offset + length) made outside erase and program (damage by a test). */
+  touched(offset: number, length: number): void {
+    if (length <= 0) return;
+    const last = Math.floor((offset + length - 1) / this.blockLength);
+    for (let b = Math.floor(offset / this.blockLength); b <= last; b++) this.gen[b]++;
+  }
+
+  /** The sum of `gen` over the sectors of [offset, offset + length): moves whenever a byte there may have. */
+  generation(offset: number, length: number): number {
+    let n = 0;
+    const last = Math.floor((offset + length - 1) / this.blockLength);
+    for (let b = Math.floor(offset / this.blockLength); b <= last; b++) n += this.gen[b];
+    return n;
+  }
+
   /** From now on, every erase and program touching `sector` fails (FlashFailure): a bad block. */
   markBad(sector: number): void {
     this.bad.add(sector);
@@ -216,6 +237,7 @@ export class NorFlash implements Flash {
       let bit = Math.floor(random() * 8);
       while (!(zeros & (1 << bit))) bit = (bit + 1) & 7;
       this.bytes[i] |= 1 << bit;
+      this.gen[Math.floor(i / this.blockLength)]++;
       at.push(i);
     }
     return at;
@@ -237,6 +259,7 @@ export class NorFlash implements Flash {
       }
     }
     this.ops++;
+    this.touched(offset, bytes.length);
     this.counters.writes++;
     const n = bytes.length;
     const pages =
@@ -293,7 +316,10 @@ export class NorFlash implements Flash {
     this.ops++;
     this.counters.erases++;
     this.counters.busyMs += ms;
-    for (let b = start / this.blockLength; b < (start + length) / this.blockLength; b++) this.wear[b]++;
+    for (let b = start / this.blockLength; b < (start + length) / this.blockLength; b++) {
+      this.wear[b]++;
+      this.gen[b]++;
+    }
     const end = start + length;
     if (this.cutNow()) {
       const r = this.cutRandom;

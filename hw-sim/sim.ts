@@ -583,6 +583,7 @@ export class Simulator {
       for (let i = offset; i < offset + size; i++) {
         if (b[i] !== 0xff && k-- === 0) {
           b[i] ^= 1 << (index % 8);
+          this.chip.touched(i, 1);
           return i;
         }
       }
@@ -600,6 +601,7 @@ export class Simulator {
     if (used.length === 0) return undefined;
     const at = used[index % used.length];
     b.fill(0xff, at, at + SECTOR_SIZE);
+    this.chip.touched(at, SECTOR_SIZE);
     return at;
   }
 

@@ -18,7 +18,7 @@ import { AMOUNTS_EUR, NUMBERS } from '../../src/game/rules.ts';
 import { fromHex } from '../../src/hex.ts';
 import { utf8Encode } from '../../src/utf8.ts';
 import { Model, ViolationError, type BootView, type Violation } from './model.ts';
-import { readPartition } from './ledger-reader.ts';
+import { MARK_SECTORS, combineLogs, logSectors, readLog, type LogRead } from './ledger-reader.ts';
 import { LAYOUT, SECTOR_SIZE } from '../../rom/layout.ts';
 import { makeSchedule, toScenario, type Op, type Schedule, type ScheduleOptions } from './schedule.ts';
 import type { Gate } from './menu.ts';
@@ -528,9 +528,14 @@ export async function replays(yaml: string, v: Violation, bundle: string | undef
 
 export { makeSchedule };
 
+/** Each log as last read, with the chip's generation of its sectors then (NorFlash.generation). */
+const logCache = new WeakMap<object, { gens: number[]; logs: LogRead[] }>();
+
 /**
  * The device's ledger read by the explorer's own reader (docs/ledger.md's format), not the firmware's:
- * the payments, or why the model must refuse them (two valid copies of a ticket that differ).
+ * the payments, or why the model must refuse them (two valid copies of a ticket that differ). A log
+ * whose sectors nothing erased, programmed or damaged since the last read is not read again (most
+ * steps write the check journal or the time mark, not a payment).
  */
 export function readDeviceLedger(
   sim: Simulator,
@@ -538,7 +543,20 @@ export function readDeviceLedger(
   // Reading needs the chip powered; a later boot powers it anyway.
   sim.chip.powerOn();
   const { offset, size } = LAYOUT.ledger;
-  const r = readPartition(sim.chip.peek(offset, Math.min(size, (sim.ledgerSectors ?? Infinity) * SECTOR_SIZE)));
+  const length = Math.min(size, (sim.ledgerSectors ?? Infinity) * SECTOR_SIZE);
+  const bytes = sim.chip.peek(offset, length);
+  const n = logSectors(length, SECTOR_SIZE);
+  let cached = logCache.get(sim.chip);
+  if (!cached) logCache.set(sim.chip, (cached = { gens: [-1, -1], logs: [] }));
+  for (const k of [0, 1]) {
+    const first = MARK_SECTORS + k * n;
+    const gen = sim.chip.generation(offset + first * SECTOR_SIZE, n * SECTOR_SIZE);
+    if (gen !== cached.gens[k] || !cached.logs[k]) {
+      cached.logs[k] = readLog(bytes, first, n, SECTOR_SIZE);
+      cached.gens[k] = gen;
+    }
+  }
+  const r = combineLogs(cached.logs[0], cached.logs[1]);
   if (r.disagree.length) return { error: `the two logs hold different payments for ${r.disagree.join(', ')}` };
   return r.payments;
 }

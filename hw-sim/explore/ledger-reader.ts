@@ -94,10 +94,21 @@ export interface PartitionRead {
 
 /** The ledger partition's bytes (mark sectors, log A, log B) read as an auditor would. */
 export function readPartition(bytes: Uint8Array, sectorSize = 4096): PartitionRead {
-  const n = Math.floor((Math.floor(bytes.length / sectorSize) - MARK_SECTORS) / 2);
-  if (n < 3) throw new RangeError(`ledger partition of ${bytes.length} bytes: too small for two logs`);
-  const a = readLog(bytes, MARK_SECTORS, n, sectorSize);
-  const b = readLog(bytes, MARK_SECTORS + n, n, sectorSize);
+  const n = logSectors(bytes.length, sectorSize);
+  return combineLogs(readLog(bytes, MARK_SECTORS, n, sectorSize), readLog(bytes, MARK_SECTORS + n, n, sectorSize));
+}
+
+/** Sectors of each log in a partition of `length` bytes (after the mark sectors); log A starts at MARK_SECTORS. */
+export function logSectors(length: number, sectorSize = 4096): number {
+  const n = Math.floor((Math.floor(length / sectorSize) - MARK_SECTORS) / 2);
+  if (n < 3) throw new RangeError(`ledger partition of ${length} bytes: too small for two logs`);
+  return n;
+}
+
+export { MARK_SECTORS };
+
+/** The two logs' union (log A's copy when both hold a ticket), and the tickets whose copies differ. */
+export function combineLogs(a: LogRead, b: LogRead): PartitionRead {
   const all = new Map(b.payments);
   const disagree: string[] = [];
   for (const [k, p] of a.payments) {
