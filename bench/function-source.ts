@@ -3,30 +3,60 @@
 // whole text (its constructor), a method its text from its name. These QuickJS builds keep them whatever
 // `strip` says; a firmware stored stripped (qjsc -s) does not. Computed from the bundle's syntax (the
 // engine reports them only inside js_func_size), the outermost function left out (the bundle's IIFE
-// runs once and is freed). docs/firmware.md "Device class and budgets".
+// runs once and is freed); test/firmware/function-source.test.ts checks the model against the engine.
+// docs/firmware.md "Device class and budgets".
 import ts from 'typescript';
 
-export function functionSourceBytes(bundle: string): { bytes: number; functions: number } {
+interface Fn {
+  start: number;
+  end: number;
+  /** Where its body starts (inside the brace), none for a class. */
+  body?: number;
+}
+
+function functionsOf(bundle: string): Fn[] {
   const sf = ts.createSourceFile('b.js', bundle, ts.ScriptTarget.ES2020, true, ts.ScriptKind.JS);
-  let bytes = 0;
-  let functions = 0;
+  const out: Fn[] = [];
   let outer = true;
   const visit = (n: ts.Node) => {
-    const counted =
-      ts.isClassLike(n) ||
-      (ts.isFunctionLike(n) && !ts.isConstructorDeclaration(n) && !ts.isFunctionTypeNode(n) && 'body' in n && n.body);
-    if (counted) {
+    const body =
+      ts.isFunctionLike(n) && !ts.isConstructorDeclaration(n) && 'body' in n
+        ? (n.body as ts.Node | undefined)
+        : undefined;
+    if (ts.isClassLike(n) || body) {
       if (outer) outer = false;
       else {
         // (a static method's text starts at its name, as a method's)
-        const start = n.getStart(sf);
-        const skip = /^static\s*/.exec(bundle.slice(start, start + 12))?.[0].length ?? 0;
-        bytes += n.getEnd() - start - skip + 1;
-        functions++;
+        let start = n.getStart(sf);
+        start += /^static\s*/.exec(bundle.slice(start, start + 12))?.[0].length ?? 0;
+        out.push({
+          start,
+          end: n.getEnd(),
+          body: body && (ts.isBlock(body) ? body.getStart(sf) + 1 : body.getStart(sf)),
+        });
       }
     }
     ts.forEachChild(n, visit);
   };
   visit(sf);
-  return { bytes, functions };
+  return out;
+}
+
+export function functionSourceBytes(bundle: string): { bytes: number; functions: number } {
+  const fns = functionsOf(bundle);
+  return { bytes: fns.reduce((n, f) => n + f.end - f.start + 1, 0), functions: fns.length };
+}
+
+/**
+ * The bundle with `k` spaces at the start of every function body, and by how much that lengthens the
+ * sources held if the model is right: each function's by `k` for every body inside its text.
+ */
+export function paddedBundle(bundle: string, k: number): { text: string; predicted: number } {
+  const fns = functionsOf(bundle);
+  const pads = fns.flatMap((f) => (f.body === undefined ? [] : [f.body])).sort((a, b) => b - a);
+  let predicted = 0;
+  for (const f of fns) for (const p of pads) if (p > f.start && p < f.end) predicted += k;
+  let text = bundle;
+  for (const p of pads) text = text.slice(0, p) + ' '.repeat(k) + text.slice(p);
+  return { text, predicted };
 }
