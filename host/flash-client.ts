@@ -17,6 +17,7 @@ import type { Flash } from '../src/hal.ts';
 import {
   WRITE_NOT_AUTHENTICATED,
   WRITE_UNALIGNED,
+  WRITE_MISMATCH,
   WRITE_OK,
   beginPayload,
   coveredBytes,
@@ -503,7 +504,9 @@ export class ServiceClient {
               ? 'device lost the update session'
               : status === WRITE_UNALIGNED
                 ? 'write refused (not a whole chunk)'
-                : 'write refused (out of range)';
+                : status === WRITE_MISMATCH
+                  ? 'write refused (not the image BEGIN named)'
+                  : 'write refused (out of range)';
           return end(new FlashError('protocol', why));
         }
         done = Math.max(done, p.payload.length >= 9 ? readU32le(p.payload, 5) : done + f.r[1] - f.r[0]);

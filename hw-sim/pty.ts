@@ -34,12 +34,13 @@ export interface PtyOptions {
 }
 
 /**
- * The port cannot be made: `path-taken` (PATH is not a pseudo-terminal link), `no-socat`, `socat-failed`
+ * The port cannot be made: `path-taken` (PATH is not a pseudo-terminal link), `bad-path` (`detail`: the
+ * path; a character socat would read as address syntax), `no-socat`, `socat-failed`
  * (`detail`: socat's last words). The message (English) says what to do.
  */
 export class PtyError extends Error {
   constructor(
-    readonly code: 'path-taken' | 'no-socat' | 'socat-failed',
+    readonly code: 'path-taken' | 'bad-path' | 'no-socat' | 'socat-failed',
     readonly detail: string,
     message: string,
   ) {
@@ -70,6 +71,28 @@ c=$?
 exit $c`;
 
 export const SOCAT_HINT = 'install socat (Debian/Ubuntu: sudo apt-get install socat; macOS: brew install socat)';
+
+/**
+ * The characters a path may have to go into socat's address (`pty,raw,echo=0,link=PATH`): anything else
+ * (`,` starts an option such as `mode=777`, `:` `!` `{` `\\` quotes, spaces, control characters) could be
+ * read as address syntax, so it is refused rather than escaped.
+ */
+const LINK_PATH = /^[A-Za-z0-9._/+-]+$/;
+
+/** The first character of `path` socat could read as address syntax, or null when it is safe (LINK_PATH). */
+export function unsafeLinkChar(path: string): string | null {
+  if (LINK_PATH.test(path) && path.length <= 1024) return null;
+  if (path === '') return '';
+  for (const c of path) if (!LINK_PATH.test(c)) return c;
+  return path.slice(1024, 1025);
+}
+
+export const badPath = (p: string) =>
+  new PtyError(
+    'bad-path',
+    p,
+    `${JSON.stringify(p)} cannot be a pseudo-terminal path: socat would read ${JSON.stringify(unsafeLinkChar(p))} as part of its address (use letters, digits, . _ - + /)`,
+  );
 
 /** Whether `path` is a symlink to a pseudo-terminal (what socat's link= makes), or absent. */
 export function freeForLink(path: string): boolean {
@@ -104,10 +127,14 @@ async function waitFor(check: () => boolean, ms: number, what: string): Promise<
 
 export async function exposeServicePort(host: ServiceHost, opts: PtyOptions = {}): Promise<ServicePty> {
   const baud = opts.baud ?? 115200;
+  if (opts.link !== undefined && unsafeLinkChar(opts.link) !== null) throw badPath(opts.link);
   if (opts.link !== undefined && !freeForLink(opts.link)) {
     throw pathTaken(opts.link);
   }
-  const dir = mkdtempSync(join(tmpdir(), 'saphir-pty-'));
+  // The device end's path goes into socat's address too: a TMPDIR with a comma must not make it an option.
+  const tmp = tmpdir();
+  if (unsafeLinkChar(join(tmp, 'saphir-pty-XXXXXX', 'device')) !== null) throw badPath(tmp);
+  const dir = mkdtempSync(join(tmp, 'saphir-pty-'));
   const devLink = join(dir, 'device');
   const path = opts.link ?? join(dir, 'tty');
   let socat: ChildProcess | null = null;

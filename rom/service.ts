@@ -37,12 +37,13 @@ import { jsonBytes, parseJson } from '../src/service/json.ts';
 import { MARK_BLOCKS, MARK_SERVICE, readMark, writeMark } from '../src/ledger/index.ts';
 import type { Flash } from '../src/hal.ts';
 import { LAYOUT, SECTOR_SIZE } from './layout.ts';
-import { SlotWriter, CHUNK, clearJournal, readJournal, doneRanges } from './update.ts';
+import { SlotWriter, CHUNK, clearJournal, readJournal, doneRanges, type Manifest } from './update.ts';
 import {
   PROTOCOL_VERSION,
   MAX_REPORTED_RANGES,
   WRITE_NOT_AUTHENTICATED,
   WRITE_UNALIGNED,
+  WRITE_MISMATCH,
   WRITE_NO_SESSION,
   WRITE_OK,
   WRITE_OUT_OF_RANGE,
@@ -56,7 +57,14 @@ import {
   type Identity,
   type SessionReport,
 } from '../src/service/protocol.ts';
-import { BOARD_ID, DEV_FIRMWARE_PUBLIC_KEY_HEX, HEADER_SIZE, parseHeader, parseImage } from '../src/image/format.ts';
+import {
+  BOARD_ID,
+  DEV_FIRMWARE_PUBLIC_KEY_HEX,
+  HEADER_SIZE,
+  manifestStatus,
+  parseHeader,
+  parseImage,
+} from '../src/image/format.ts';
 import { fromHex, toHex } from '../src/hex.ts';
 import { equalBytes } from '../src/bytes.ts';
 import { romPlatform } from './platform.ts';
@@ -125,6 +133,8 @@ interface Session {
   size: number;
   /** Header and TLV area from BEGIN: all the image the device keeps in RAM besides chunks in flight. */
   manifestBytes: number;
+  /** The signed header and TLV area BEGIN named: the only ones this session writes. */
+  manifest: Manifest;
   writer: SlotWriter;
 }
 
@@ -645,15 +655,38 @@ export class ServicePort {
       return refuse('signature', 'signed by another key than the firmware key');
     if (!o.verify(img.signature, img.hash, o.publicKey))
       return refuse('signature', 'Ed25519 signature does not verify with the firmware key');
+    // The hash's signature says nothing of this header (the bundle is not here to hash): the manifest's
+    // does. A header forged around a genuine signed hash is refused here, before the journal or the
+    // slot is touched; an image without one (built before it existed) is refused over this port.
+    const m = manifestStatus(img, o.publicKey, o.verify);
+    if (m === 'absent')
+      return refuse('manifest', 'no signed manifest (TLV 0xA0): an image built before 4 Dec 2026; sign it again');
+    if (m === 'invalid')
+      return refuse('signature', 'the manifest signature does not verify: this header is not the one signed');
     const r = this.host.running();
     if (r && r.pendingConfirm && r.slot === inactiveSlot(this.host.chip)) {
       return refuse('busy', 'the running image is not confirmed yet; reset or let it confirm first');
     }
     const hashHex = toHex(img.hash);
-    if (!this.session || this.session.hashHex !== hashHex || this.session.size !== total) {
+    const manifest: Manifest = { header: header.slice(), tlv: tlv.slice(), tlvAt: total - tlv.length };
+    const s = this.session;
+    if (
+      !s ||
+      s.hashHex !== hashHex ||
+      s.size !== total ||
+      !equalBytes(s.manifest.header, manifest.header) ||
+      !equalBytes(s.manifest.tlv, manifest.tlv)
+    ) {
       this.session = null;
-      const writer = SlotWriter.begin(this.host.chip, img.hash.slice(), total);
-      this.session = { hash: img.hash.slice(), hashHex, size: total, manifestBytes: HEADER_SIZE + tlv.length, writer };
+      const writer = SlotWriter.begin(this.host.chip, img.hash.slice(), total, manifest);
+      this.session = {
+        hash: img.hash.slice(),
+        hashHex,
+        size: total,
+        manifestBytes: HEADER_SIZE + tlv.length,
+        manifest,
+        writer,
+      };
     }
     return { ok: true as const, session: this.sessionReport() };
   }
@@ -686,7 +719,14 @@ export class ServicePort {
     const data = payload.subarray(4);
     let r: string = 'out-of-range';
     if (payload.length >= 4) chip(() => (r = s.writer.write(offset, data)));
-    ack[0] = r === 'ok' ? WRITE_OK : r === 'unaligned' ? WRITE_UNALIGNED : WRITE_OUT_OF_RANGE;
+    ack[0] =
+      r === 'ok'
+        ? WRITE_OK
+        : r === 'unaligned'
+          ? WRITE_UNALIGNED
+          : r === 'mismatch'
+            ? WRITE_MISMATCH
+            : WRITE_OUT_OF_RANGE;
     u32le(coveredBytes(s.writer.received()), ack, 5);
     return ack;
   }

@@ -92,7 +92,14 @@ export function doneRanges(done: Uint8Array, size: number): Range[] {
   return out;
 }
 
-export type WriteResult = 'ok' | 'unaligned' | 'out-of-range';
+export type WriteResult = 'ok' | 'unaligned' | 'out-of-range' | 'mismatch';
+
+/** The signed parts of the image BEGIN named: its header (offset 0) and its TLV area (`tlvAt` on). */
+export interface Manifest {
+  header: Uint8Array;
+  tlv: Uint8Array;
+  tlvAt: number;
+}
 export type FinishResult =
   | { ok: true; slot: Slot; hashHex: string; version: string }
   | { ok: false; reason: Refusal | 'incomplete'; detail: string; missing?: Range[] };
@@ -111,6 +118,8 @@ export class SlotWriter {
     readonly done: Uint8Array,
     /** Bytes the device already held when this session began (resume). */
     readonly resumed: number,
+    /** What every chunk must hold where it overlaps the header or the TLV area (BEGIN's, verified). */
+    private readonly manifest: Manifest | null,
   ) {
     this.chunks = Math.ceil(size / CHUNK);
   }
@@ -120,7 +129,7 @@ export class SlotWriter {
    * inactive slot; otherwise starts a new one (journal rewritten; the slot is erased as chunks come).
    * A trial pending for the inactive slot is dropped first: that slot is about to change.
    */
-  static begin(chip: NorChip, hash: Uint8Array, size: number): SlotWriter {
+  static begin(chip: NorChip, hash: Uint8Array, size: number, manifest: Manifest | null = null): SlotWriter {
     const st = readBootState(chip);
     const slot: Slot = st.confirmed === 0 ? 1 : 0;
     if (st.trial === slot) writeState(chip, { trial: null, trialBooted: false });
@@ -128,10 +137,10 @@ export class SlotWriter {
     if (j && j.slot === slot && j.size === size && toHex(j.hash) === toHex(hash)) {
       let n = 0;
       for (const [a, b] of doneRanges(j.done, size)) n += b - a;
-      return new SlotWriter(chip, slot, size, hash, j.done, n);
+      return new SlotWriter(chip, slot, size, hash, j.done, n, manifest);
     }
     writeJournalHead(chip, slot, size, hash);
-    return new SlotWriter(chip, slot, size, hash, new Uint8Array(CHUNKS), 0);
+    return new SlotWriter(chip, slot, size, hash, new Uint8Array(CHUNKS), 0, manifest);
   }
 
   received(): Range[] {
@@ -144,6 +153,7 @@ export class SlotWriter {
     if (offset % CHUNK !== 0 || data.length !== Math.min(CHUNK, this.size - offset)) return 'unaligned';
     const i = offset / CHUNK;
     if (this.done[i]) return 'ok';
+    if (this.manifest && !this.matches(offset, data)) return 'mismatch';
     const base = SLOTS[this.slot].offset;
     if (!this.erased[i]) this.eraseFor(i);
     this.erased[i] = 0;
@@ -210,6 +220,18 @@ export class SlotWriter {
     writeState(this.chip, { trial: this.slot, trialBooted: false });
     clearJournal(this.chip);
     return { ok: true, slot: this.slot, hashHex, version: c.image.versionText };
+  }
+
+  /** Whether `data` at `offset` holds the signed header and TLV bytes where it overlaps them. */
+  private matches(offset: number, data: Uint8Array): boolean {
+    const m = this.manifest!;
+    const same = (part: Uint8Array, at: number) => {
+      const a = Math.max(offset, at);
+      const b = Math.min(offset + data.length, at + part.length);
+      for (let k = a; k < b; k++) if (data[k - offset] !== part[k - at]) return false;
+      return true;
+    };
+    return same(m.header, 0) && same(m.tlv, m.tlvAt);
   }
 
   private needsErase(b: number): boolean {

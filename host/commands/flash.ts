@@ -8,6 +8,7 @@ import {
   compareVersions,
   parseVersion,
   verifyImage,
+  manifestStatus,
   DEV_FIRMWARE_PUBLIC_KEY_HEX,
 } from '../../src/image/format.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
@@ -164,6 +165,14 @@ export async function run(args: string[]): Promise<number> {
   // key is refused even when the device runs an image with the same hash.
   const v = verifyImage(image, key, { verify: hostVerify });
   if (!v.ok) return fail(`${file}: ${refusalText(v.reason, lang)} — ${v.detail}`);
+  // The device's BEGIN checks the header with the manifest signature: an image without one (the format
+  // before 4 Dec 2026) or whose header is not the one signed is refused here first.
+  const m = manifestStatus(p, key, hostVerify);
+  if (m === 'absent') return fail(`${file}: ${refusalText('manifest', lang)}`);
+  if (m === 'invalid')
+    return fail(
+      `${file}: ${refusalText('signature', lang)} — the manifest signature does not verify: not the header signed`,
+    );
 
   const tech = techSeedOf(values['tech-key']);
   if (tech.dev) process.stderr.write(devTechKeyWarning('flash', lang));

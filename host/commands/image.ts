@@ -1,7 +1,13 @@
 // saphir image inspect [--key HEX] [--json] [--lang fr|en] FILE
 import { readFileSync } from 'node:fs';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { BOARD_ID, DEV_FIRMWARE_PUBLIC_KEY_HEX, parseImage, verifyImage } from '../../src/image/format.ts';
+import {
+  BOARD_ID,
+  DEV_FIRMWARE_PUBLIC_KEY_HEX,
+  manifestStatus,
+  parseImage,
+  verifyImage,
+} from '../../src/image/format.ts';
 import { equalBytes } from '../../src/bytes.ts';
 import { toHex } from '../../src/hex.ts';
 import { hostVerify } from '../../tools/node-crypto.ts';
@@ -44,6 +50,7 @@ export async function run(args: string[]): Promise<number> {
   const h = p.header;
   const hashOk = v.ok || v.reason === 'signature';
   const sigOk = v.ok;
+  const manifest = manifestStatus(p, key, hostVerify);
   const signer = p.keyHash ? (equalBytes(p.keyHash, sha256(key)) ? (isDev ? 'dev' : 'given') : 'other') : 'unknown';
   if (values.json) {
     process.stdout.write(
@@ -60,6 +67,7 @@ export async function run(args: string[]): Promise<number> {
         bundle_size: h.imageSize,
         sha256: toHex(p.hash),
         signer,
+        manifest,
       }) + '\n',
     );
     return v.ok ? 0 : 1;
@@ -73,6 +81,7 @@ export async function run(args: string[]): Promise<number> {
     [t.bundle, t.bytes(h.imageSize)],
     [t.sha, `${toHex(p.hash)} ${hashOk ? t.hashOk : t.hashBad}`],
     [t.signature, `${t.signer[signer]}${t.colon} ${sigOk ? t.sigOk : hashOk ? t.sigBad : t.sigUnchecked}`],
+    [t.manifest, t.manifestState[manifest]],
   ];
   const w = Math.max(...rows.map((r) => r[0].length));
   let out = rows.map(([k, val]) => `${k.padEnd(w)}  ${val}`).join('\n') + '\n';

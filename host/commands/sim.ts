@@ -716,7 +716,8 @@ async function pty(
     baud?: number;
   } & KeyOptions,
 ): Promise<number> {
-  const { exposeServicePort, freeForLink, pathTaken, PtyError } = await import('../../hw-sim/pty.ts');
+  const { exposeServicePort, freeForLink, pathTaken, badPath, unsafeLinkChar, PtyError } =
+    await import('../../hw-sim/pty.ts');
   const m = messages(o.lang).sim;
   const fail = (why: string) => {
     process.stderr.write(`saphir sim: ${why}\n`);
@@ -725,10 +726,13 @@ async function pty(
   const ptyText = (e: InstanceType<typeof PtyError>) =>
     e.code === 'path-taken'
       ? m.noPort(m.pathTaken(e.detail))
-      : e.code === 'no-socat'
-        ? m.noSocat
-        : m.noPort(m.socatFailed(e.detail));
-  // Checked before the device starts: a path that is not ours is never replaced.
+      : e.code === 'bad-path'
+        ? m.noPort(m.badPath(e.detail, unsafeLinkChar(e.detail) ?? ''))
+        : e.code === 'no-socat'
+          ? m.noSocat
+          : m.noPort(m.socatFailed(e.detail));
+  // Checked before the device starts: a path socat could misread is refused, one that is not ours never replaced.
+  if (link !== undefined && unsafeLinkChar(link) !== null) return fail(ptyText(badPath(link)));
   if (link !== undefined && !freeForLink(link)) return fail(ptyText(pathTaken(link)));
   const live = await liveSimulator(o);
   const { sim, serial } = live;

@@ -1,6 +1,8 @@
 // The signed firmware image (docs/firmware-image.md), modelled on MCUboot's:
 //   header (32 bytes, little-endian) · bundle (imageSize bytes) · TLV area (info + records).
-// The SHA-256 covers header + bundle; the Ed25519 signature by the firmware key covers that hash.
+// The SHA-256 covers header + bundle; the Ed25519 signature by the firmware key covers that hash. A second
+// signature covers the manifest (header + that hash), so the service port's BEGIN, which sees the header and
+// the TLV area without the bundle, can tell a genuine header from a forged one before erasing anything.
 // Portable: ES2020 only. parseImage / verifyImage never throw.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { nobleSign, nobleVerify, publicKeyOf, type Signer, type Verifier } from '../crypto/ed25519.ts';
@@ -17,6 +19,13 @@ export const TLV_SHA256 = 0x10;
 export const TLV_ED25519 = 0x24;
 /** SHA-256 of the signing public key, so a tool can tell which key signed. */
 export const TLV_KEYHASH = 0x01;
+/**
+ * Ed25519 signature of `manifestMessage(header, hash)` (MCUboot's vendor range: SAPHIR's own). Images built
+ * before it existed (4 Dec 2026) lack it: they still boot, and install from memory, but the service port
+ * refuses them at BEGIN (docs/firmware-image.md).
+ */
+export const TLV_MANIFEST_ED25519 = 0xa0;
+const MANIFEST_CONTEXT = 'SAPHIR image manifest v1';
 
 /** Board id of the SAPHIR handheld scanner ("SH" rev 1). */
 export const BOARD_ID = 0x53480001;
@@ -56,6 +65,10 @@ export interface ParsedImage {
   signature: Uint8Array;
   /** SHA-256 of the signer's public key, when recorded. */
   keyHash?: Uint8Array;
+  /** Signature of the manifest (header + hash), absent in images built before it existed. */
+  manifestSignature?: Uint8Array;
+  /** The header's 32 bytes as they are in the image (a view). */
+  headerBytes: Uint8Array;
   /** Header + bundle: the hashed region. */
   signedLength: number;
   /** Header + bundle + TLV area: the whole image. */
@@ -73,6 +86,8 @@ export interface PackOptions {
   /** Defaults to noble (portable); Node callers may pass nodeSign. */
   sign?: Signer;
   flags?: number;
+  /** false: no manifest signature, an image of the format before 4 Dec 2026 (tests of old images). */
+  manifest?: boolean;
 }
 
 const U8 = 0xff;
@@ -109,7 +124,8 @@ export function packImage(o: PackOptions): Uint8Array {
   if (!isU32(o.securityCounter)) throw new RangeError('securityCounter must be a 32-bit unsigned integer');
   if (o.seed.length !== 32) throw new RangeError('seed must be 32 bytes');
   const flags = o.flags ?? 0;
-  const tlvSize = TLV_INFO_SIZE + (4 + 32) + (4 + 32) + (4 + 64);
+  const withManifest = o.manifest !== false;
+  const tlvSize = TLV_INFO_SIZE + (4 + 32) + (4 + 32) + (4 + 64) + (withManifest ? 4 + 64 : 0);
   const total = HEADER_SIZE + o.bundle.length + tlvSize;
   const out = new Uint8Array(total);
   const dv = new DataView(out.buffer);
@@ -141,7 +157,38 @@ export function packImage(o: PackOptions): Uint8Array {
   put(TLV_KEYHASH, sha256(publicKeyOf(o.seed)));
   put(TLV_SHA256, hash);
   put(TLV_ED25519, sig);
+  if (withManifest)
+    put(TLV_MANIFEST_ED25519, (o.sign ?? nobleSign)(manifestMessage(out.subarray(0, HEADER_SIZE), hash), o.seed));
   return out;
+}
+
+/**
+ * What the manifest signature covers: the ASCII context `SAPHIR image manifest v1`, 0x00, the 32 header
+ * bytes, the 32-byte SHA-256 of header + bundle. Its own context, so it can never be taken for the
+ * signature of an image hash (32 bytes alone) nor of anything else the key signs.
+ */
+export function manifestMessage(header: Uint8Array, hash: Uint8Array): Uint8Array {
+  const out = new Uint8Array(MANIFEST_CONTEXT.length + 1 + HEADER_SIZE + 32);
+  for (let i = 0; i < MANIFEST_CONTEXT.length; i++) out[i] = MANIFEST_CONTEXT.charCodeAt(i);
+  out[MANIFEST_CONTEXT.length] = 0;
+  out.set(header.subarray(0, HEADER_SIZE), MANIFEST_CONTEXT.length + 1);
+  out.set(hash.subarray(0, 32), MANIFEST_CONTEXT.length + 1 + HEADER_SIZE);
+  return out;
+}
+
+/**
+ * The manifest check (what BEGIN does, and `saphir flash` before sending): `absent` for an image of the
+ * old format, `invalid` when the signature does not verify with `publicKey` for this header and hash.
+ */
+export function manifestStatus(
+  image: ParsedImage,
+  publicKey: Uint8Array,
+  verify: Verifier = nobleVerify,
+): 'valid' | 'absent' | 'invalid' {
+  if (!image.manifestSignature) return 'absent';
+  return verify(image.manifestSignature, manifestMessage(image.headerBytes, image.hash), publicKey)
+    ? 'valid'
+    : 'invalid';
 }
 
 /** Reads only the header; for a slot whose TLV area may be missing. */
@@ -196,6 +243,7 @@ export function parseImage(bytes: Uint8Array, opts: { exact?: boolean } = {}): P
   let hash: Uint8Array | undefined;
   let signature: Uint8Array | undefined;
   let keyHash: Uint8Array | undefined;
+  let manifestSignature: Uint8Array | undefined;
   let p = signedLength + TLV_INFO_SIZE;
   while (p < totalSize) {
     if (p + 4 > totalSize) return { error: 'corrupted: TLV record cut' };
@@ -212,6 +260,9 @@ export function parseImage(bytes: Uint8Array, opts: { exact?: boolean } = {}): P
     } else if (type === TLV_KEYHASH) {
       if (len !== 32) return { error: 'corrupted: key hash record is not 32 bytes' };
       keyHash = value;
+    } else if (type === TLV_MANIFEST_ED25519) {
+      if (len !== 64) return { error: 'corrupted: manifest signature record is not 64 bytes' };
+      manifestSignature = value;
     }
     p += 4 + len;
   }
@@ -224,6 +275,8 @@ export function parseImage(bytes: Uint8Array, opts: { exact?: boolean } = {}): P
     hash,
     signature,
     keyHash,
+    manifestSignature,
+    headerBytes: bytes.subarray(0, HEADER_SIZE),
     signedLength,
     totalSize,
   };
@@ -236,7 +289,8 @@ export type VerifyResult =
   | { ok: false; reason: VerifyReason; detail: string; image?: ParsedImage };
 
 /**
- * Parses, recomputes the SHA-256 of header + bundle and checks the signature with `publicKey`.
+ * Parses, recomputes the SHA-256 of header + bundle and checks the signature with `publicKey` (and the
+ * manifest's, when the image has one).
  * Board id and security counter are policy: the bootloader checks them. Never throws.
  */
 export function verifyImage(
@@ -255,6 +309,10 @@ export function verifyImage(
   }
   if (!(opts.verify ?? nobleVerify)(image.signature, image.hash, publicKey)) {
     return { ok: false, reason: 'signature', detail: 'Ed25519 signature does not verify with the firmware key', image };
+  }
+  // A manifest signature, when there is one, must hold too: no byte of an image is left unchecked.
+  if (manifestStatus(image, publicKey, opts.verify) === 'invalid') {
+    return { ok: false, reason: 'signature', detail: 'the manifest signature does not verify', image };
   }
   return { ok: true, image, hashHex: toHex(image.hash) };
 }

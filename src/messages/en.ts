@@ -170,6 +170,12 @@ export const en = {
     sigOk: 'valid',
     sigBad: 'INVALID',
     sigUnchecked: 'not checked',
+    manifest: 'Manifest',
+    manifestState: {
+      valid: 'signed (header + SHA-256): the service port takes it',
+      absent: 'none (format before 4 Dec 2026): boots, but the service port refuses it',
+      invalid: 'INVALID signature: the service port refuses it',
+    } as Record<'valid' | 'absent' | 'invalid', string>,
     colon: ':',
     intact: 'Image intact and signed.',
     /** The image checks' detail (src/image/format.ts says it in English). */
@@ -201,6 +207,7 @@ export const en = {
       flash: 'flash write error',
       incomplete: 'incomplete transfer',
       'no-session': 'no update in progress',
+      manifest: 'image without a signed manifest (built before 4 Dec 2026): build and sign it again',
     } as Record<string, string>,
     noPort: (p: string) => `no such serial port: ${p}`,
     busy: (p: string) => `serial port busy (open in another program): ${p}`,
@@ -391,6 +398,8 @@ export const en = {
     noPort: (why: string) => `no service port: ${why}`,
     pathTaken: (path: string) =>
       `${path} exists and is not a pseudo-terminal link: choose another path (nothing was touched there)`,
+    badPath: (path: string, c: string) =>
+      `${JSON.stringify(path)} cannot be a --pty path: socat would read ${JSON.stringify(c)} as part of its address (use letters, digits, . _ - + /; nothing was created)`,
     socatFailed: (why: string) => `socat could not make the port: ${why}`,
     socatEnded: (why: string) => `socat ended (${why})`,
     deviceKeysProblem: (why: string) => `device keys: ${why}`,

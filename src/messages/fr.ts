@@ -171,6 +171,12 @@ export const fr: Messages = {
     sigOk: 'valide',
     sigBad: 'NON VALIDE',
     sigUnchecked: 'non vérifiée',
+    manifest: 'Manifeste',
+    manifestState: {
+      valid: 'signé (en-tête + SHA-256) : le port de service l’accepte',
+      absent: 'aucun (format d’avant le 4 déc. 2026) : démarre, mais le port de service la refuse',
+      invalid: 'signature NON VALIDE : le port de service la refuse',
+    },
     colon: ' :',
     intact: 'Image intègre et signée.',
     detail: (d: string) => frImageDetail(d),
@@ -203,6 +209,7 @@ export const fr: Messages = {
       flash: "erreur d'écriture de la mémoire flash",
       incomplete: 'transfert incomplet',
       'no-session': 'aucune mise à jour en cours',
+      manifest: 'image sans manifeste signé (construite avant le 4 déc. 2026) : la reconstruire et la signer à nouveau',
     },
     noPort: (p: string) => `port série introuvable : ${p}`,
     busy: (p: string) => `port série occupé (déjà ouvert par un autre programme) : ${p}`,
@@ -396,6 +403,8 @@ export const fr: Messages = {
     noPort: (why: string) => `port de service impossible : ${why}`,
     pathTaken: (path: string) =>
       `${path} existe déjà et n’est pas un lien de pseudo-terminal : choisissez un autre chemin (rien n’y a été touché)`,
+    badPath: (path: string, c: string) =>
+      `${JSON.stringify(path)} ne peut pas être un chemin --pty : socat lirait ${JSON.stringify(c)} comme une partie de son adresse (lettres, chiffres, . _ - + / seulement ; rien n’a été créé)`,
     socatFailed: (why: string) => `socat n’a pas pu créer le port : ${why}`,
     socatEnded: (why: string) => `socat s’est arrêté (${why})`,
     deviceKeysProblem: (why: string) => `clés de l’appareil : ${why}`,
@@ -730,6 +739,11 @@ const IMAGE_DETAILS: [RegExp, (...g: string[]) => string][] = [
   [/^corrupted: key hash record is not 32 bytes$/, () => "corrompue : l'empreinte de clé ne fait pas 32 octets"],
   [/^corrupted: no SHA-256 record$/, () => "corrompue : pas d'enregistrement SHA-256"],
   [/^unsigned: no Ed25519 record$/, () => "non signée : pas d'enregistrement Ed25519"],
+  [/^the manifest signature does not verify$/, () => 'la signature du manifeste ne se vérifie pas'],
+  [
+    /^corrupted: manifest signature record is not 64 bytes$/,
+    () => 'corrompue : la signature du manifeste ne fait pas 64 octets',
+  ],
   [/^SHA-256 mismatch: computed ([0-9a-f]+)$/, (h) => `SHA-256 non conforme : calculé ${h}`],
   [/^signed by another key than the firmware key$/, () => 'signée par une autre clé que la clé du firmware'],
   [

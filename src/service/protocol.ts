@@ -3,7 +3,8 @@
 import { getU32LE, putU32LE } from '../bytes.ts';
 import type { Payment } from '../ledger/format.ts';
 
-export const PROTOCOL_VERSION = 1;
+/** 2: BEGIN needs the signed manifest (TLV 0xA0) and binds the session to it (WRITE status 5). */
+export const PROTOCOL_VERSION = 2;
 
 /** A half-open byte range [start, end). */
 export type Range = [number, number];
@@ -134,6 +135,8 @@ export const WRITE_OUT_OF_RANGE = 2;
 export const WRITE_NOT_AUTHENTICATED = 3;
 /** Not one whole chunk at a chunk boundary: refused at once, so a host cannot fragment the session. */
 export const WRITE_UNALIGNED = 4;
+/** The chunk's header or TLV bytes are not the ones BEGIN named (signed): nothing is programmed. */
+export const WRITE_MISMATCH = 5;
 
 export function u32le(n: number, out: Uint8Array = new Uint8Array(4), at = 0): Uint8Array {
   putU32LE(out, at, n);

@@ -27,6 +27,8 @@ export function image(o: {
   board?: number;
   seed?: Uint8Array;
   salt?: number;
+  /** false: the format before 4 Dec 2026, without the manifest signature. */
+  manifest?: boolean;
 }): Uint8Array {
   return packImage({
     bundle: bundleOf(o.size ?? 20000, o.salt ?? o.version.length * 31 + (o.counter ?? 0)),
@@ -35,6 +37,7 @@ export function image(o: {
     securityCounter: o.counter ?? 1,
     seed: o.seed ?? DEV_SEED,
     sign: nodeSign,
+    manifest: o.manifest,
   });
 }
 

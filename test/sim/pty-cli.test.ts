@@ -3,7 +3,16 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, readFileSync, rmSync, lstatSync, symlinkSync, existsSync } from 'node:fs';
+import {
+  mkdtempSync,
+  writeFileSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  lstatSync,
+  symlinkSync,
+  existsSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../helpers.ts';
@@ -37,6 +46,39 @@ test('a PATH that exists and is not a pseudo-terminal link is refused and left a
   assert.is(r2.status, 1);
   assert.match(r2.stderr, /n’est pas un lien de pseudo-terminal/);
   assert.ok(lstatSync(l).isSymbolicLink());
+});
+
+test('a --pty path socat would read as address syntax is refused with the reason: no crash, nothing created', async () => {
+  const sub = mkdtempSync(join(dir, 'bad-'));
+  // `,mode=777` once made a world-writable pty: socat reads the comma as an option.
+  for (const name of ['x,mode=777', 'a b', 'x:y', "q'uote", 'n\nl', 'x!!y', '']) {
+    const path = name ? join(sub, name) : '';
+    const r = spawnSync(process.execPath, [BIN, 'sim', '--pty', path, '--lang', 'en'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.is(r.status, 1, `${JSON.stringify(name)}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, /cannot be a --pty path: socat would read .* as part of its address/, name);
+    assert.not.match(r.stderr, /\n\s+at /, 'no stack');
+    assert.equal(readdirSync(sub), [], `${JSON.stringify(name)}: nothing created`);
+  }
+  const fr = spawnSync(process.execPath, [BIN, 'sim', '--pty', join(sub, 'x,mode=777')], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  assert.is(fr.status, 1);
+  assert.match(fr.stderr, /ne peut pas être un chemin --pty/);
+  // The library refuses it too (a caller other than the CLI).
+  const { exposeServicePort, PtyError } = await import('../../hw-sim/pty.ts');
+  const { Simulator } = await import('../../hw-sim/sim.ts');
+  const sim = new Simulator();
+  const err = await exposeServicePort(sim.serviceHost(), { link: join(sub, 'x,mode=777') }).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  assert.instance(err, PtyError);
+  assert.is((err as InstanceType<typeof PtyError>).code, 'bad-path');
+  assert.equal(readdirSync(sub), []);
 });
 
 test('socat missing: a clear message with an install hint, no hang', () => {
