@@ -5,13 +5,9 @@
 // simulator's runs on virtual time). The only real-time use is the per-call interrupt deadline, which
 // stands for the hardware watchdog catching a hung app: an interrupted call is reported as a fault.
 //
-// The bridge: a small prelude (plain ES2020) builds `device` in the VM. Its constructors call the host
-// with a JSON text plus binary blobs (ArrayBuffers) as extra arguments; Uint8Array/ArrayBuffer values
-// cross as copies, functions cross as ids (the VM keeps every function passed to the host, so pass
-// long-lived callbacks, not a fresh closure per call). Host objects' methods become VM methods and
-// their other properties become getters read on every access. Methods a host object names in its
-// `_steady` list (the clocks' `now`) are asked once per entry into the VM: virtual time does not move
-// while the VM runs.
+// The bridge (hw-sim/bridge.ts, shared with the XS and V8 hosts): its prelude builds `device` in the VM
+// and calls the host functions `H.make`/`identity`/`call`/`num`/`get` made here, with JSON text plus
+// binary blobs (ArrayBuffers) as extra arguments, finite numbers as they are (`num`).
 import {
   newQuickJSWASMModuleFromVariant,
   RELEASE_SYNC,
@@ -21,6 +17,7 @@ import {
   type QuickJSWASMModule,
 } from 'quickjs-emscripten';
 import type { Device } from '../src/hal.ts';
+import { HostObjects, PRELUDE, decodeWire, encodeWire, wireValue } from './bridge.ts';
 
 /** The device's VM limits, the only ones: every VM the simulator starts (the firmware tests and bench too) runs under these, unless a test shortens one. */
 export const VM_LIMITS = { memoryLimit: 8 << 20, stackLimit: 256 * 1024, deadlineMs: 2000 };
@@ -131,116 +128,13 @@ export function quickjsModule(variant: QjsVariant): Promise<QuickJSWASMModule> {
   return m;
 }
 
-// Runs inside the VM before the bundle. `H` is the host's bridge object (xs-host.ts builds one over XS's command channel).
-export const PRELUDE = `(function (H) {
-  var fns = [], ids = new Map();
-  function enc(v, bins) {
-    if (v === undefined) return { $u: 1 };
-    if (v === null || typeof v !== 'object' && typeof v !== 'function') return v;
-    if (typeof v === 'function') {
-      var id = ids.get(v);
-      if (id === undefined) { id = fns.length; fns.push(v); ids.set(v, id); }
-      return { $f: id };
-    }
-    if (v instanceof Uint8Array) { bins.push(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength)); return { $b: bins.length - 1, t: 'u8' }; }
-    if (v instanceof ArrayBuffer) { bins.push(v.slice(0)); return { $b: bins.length - 1, t: 'ab' }; }
-    if (Array.isArray(v)) { var a = []; for (var i = 0; i < v.length; i++) a.push(enc(v[i], bins)); return a; }
-    var o = {};
-    for (var k in v) if (Object.prototype.hasOwnProperty.call(v, k)) o[k] = enc(v[k], bins);
-    return o;
-  }
-  function dec(w, bins) {
-    if (w === null || typeof w !== 'object') return w;
-    if (Array.isArray(w)) { var a = []; for (var i = 0; i < w.length; i++) a.push(dec(w[i], bins)); return a; }
-    if (w.$u === 1) return undefined;
-    if (typeof w.$b === 'number') return w.t === 'ab' ? bins[w.$b] : new Uint8Array(bins[w.$b]);
-    var o = {};
-    for (var k in w) o[k] = dec(w[k], bins);
-    return o;
-  }
-  function out(v) { var bins = []; var j = JSON.stringify(enc(v, bins)); return [j].concat(bins); }
-  function back(r) {
-    if (typeof r === 'string') return dec(JSON.parse(r), []);
-    if (r instanceof ArrayBuffer) return new Uint8Array(r);
-    if (Array.isArray(r)) return dec(JSON.parse(r[0]), r.slice(1));
-    return r;
-  }
-  var epoch = 0;
-  function wrap(desc) {
-    var id = desc.id, obj = {};
-    desc.methods.forEach(function (m) {
-      var call = function () {
-        // Finite numbers only (a clock read, a flash read): passed as they are, no JSON.
-        var n = arguments.length, i, a;
-        for (i = 0; i < n; i++) { a = arguments[i]; if (typeof a !== 'number' || !isFinite(a) || (a === 0 && 1 / a < 0)) break; }
-        if (i === n) return back(n === 0 ? H.num(id, m) : n === 1 ? H.num(id, m, arguments[0]) : n === 2 ? H.num(id, m, arguments[0], arguments[1]) : H.num.apply(null, [id, m].concat(Array.prototype.slice.call(arguments))));
-        return back(H.call.apply(null, [id, m].concat(out(Array.prototype.slice.call(arguments)))));
-      };
-      if (desc.steady.indexOf(m) < 0) { obj[m] = call; return; }
-      // Asked once per entry into the VM (a clock: time does not move while the VM runs).
-      var at = -1, value;
-      obj[m] = function () {
-        if (arguments.length > 0) return call.apply(null, arguments);
-        if (at !== epoch) { value = call(); at = epoch; }
-        return value;
-      };
-    });
-    desc.props.forEach(function (p) {
-      Object.defineProperty(obj, p, { enumerable: true, get: function () { return back(H.get(id, p)); } });
-    });
-    return obj;
-  }
-  var device = {};
-  H.ctors.forEach(function (name) {
-    device[name] = function (options) { return wrap(back(H.make.apply(null, [name].concat(out(options))))); };
-  });
-  device.identity = wrap(back(H.identity()));
-  Object.defineProperty(globalThis, 'device', { value: device, enumerable: true });
-  globalThis.__saphirFresh = function () { epoch++; };
-  globalThis.__saphirDispatch = function (id, j) {
-    epoch++;
-    var args = dec(JSON.parse(j), Array.prototype.slice.call(arguments, 2));
-    return fns[id].apply(undefined, args);
-  };
-})(globalThis.__saphirHost); delete globalThis.__saphirHost;`;
-
-interface HostObject {
-  target: Record<string, unknown>;
-}
-
-/** A host object's methods, and its other properties (names starting `_` are the host's own). */
-export function methodsOf(o: object): { methods: string[]; props: string[] } {
-  const methods = new Set<string>();
-  const props = new Set<string>();
-  for (let p: object | null = o; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
-    for (const k of Object.getOwnPropertyNames(p)) {
-      if (k === 'constructor' || k.startsWith('_') || methods.has(k) || props.has(k)) continue;
-      const d = Object.getOwnPropertyDescriptor(p, k)!;
-      if (typeof d.value === 'function') methods.add(k);
-      else props.add(k);
-    }
-  }
-  return { methods: [...methods], props: [...props] };
-}
-
-/** The HAL constructors a Device offers (`Flash`, `Serial`…): own function properties and capitalised methods. */
-export function constructorsOf(device: Record<string, unknown>): string[] {
-  const ctors = Object.keys(device).filter((k) => typeof device[k] === 'function');
-  for (let p: object | null = Object.getPrototypeOf(device); p && p !== Object.prototype; p = Object.getPrototypeOf(p))
-    for (const k of Object.getOwnPropertyNames(p))
-      if (k !== 'constructor' && /^[A-Z]/.test(k) && typeof device[k] === 'function' && !ctors.includes(k))
-        ctors.push(k);
-  return ctors;
-}
-
 export class QjsDevice {
   readonly faults: QjsFault[] = [];
   readonly variant: QjsVariant;
   private disposed = false;
   private depth = 0;
   private readonly watchdog = new Watchdog();
-  private objects = new Map<number, HostObject>();
-  private nextId = 1;
+  private readonly hosts: HostObjects;
   private hostFns = new Map<number, (...args: unknown[]) => unknown>();
   private dispatch: QuickJSHandle | undefined;
   /** Forgets the values of steady methods (before an `eval`: the host may have moved time since). */
@@ -252,6 +146,7 @@ export class QjsDevice {
     private readonly opts: QjsStartOptions,
   ) {
     this.variant = opts.variant ?? 'quickjs';
+    this.hosts = new HostObjects(opts.device as unknown as Record<string, unknown>, () => this.disposed);
   }
 
   /** Creates the VM, installs `device`, evaluates the bundle (which boots the app) and runs its jobs. */
@@ -322,7 +217,7 @@ export class QjsDevice {
   private free(): void {
     this.dispatch?.dispose();
     this.fresh?.dispose();
-    this.objects.clear();
+    this.hosts.clear();
     this.hostFns.clear();
     try {
       this.vm.dispose();
@@ -381,10 +276,9 @@ export class QjsDevice {
 
   private install(): void {
     const vm = this.vm;
-    const device = this.opts.device as unknown as Record<string, unknown>;
-    const ctors = constructorsOf(device);
+    const hosts = this.hosts;
     const H = vm.newObject();
-    const ctorList = this.toVm(ctors, true);
+    const ctorList = this.toVm(hosts.constructors(), true);
     vm.setProp(H, 'ctors', ctorList);
     ctorList.dispose();
     const fn = (name: string, impl: (...a: QuickJSHandle[]) => QuickJSHandle | undefined) => {
@@ -392,34 +286,24 @@ export class QjsDevice {
       vm.setProp(H, name, h);
       h.dispose();
     };
-    fn('make', (name, json, ...bins) => {
-      if (this.disposed) throw new Error('device reset');
-      const Ctor = device[vm.getString(name)] as new (o: unknown) => Record<string, unknown>;
-      const options = this.decode(vm.getString(json), bins);
-      return this.toVm(this.register(new Ctor(options)));
-    });
-    fn('identity', () => this.toVm(this.register(device.identity as Record<string, unknown>)));
-    // A method call: `call` with the arguments as wire JSON and blobs, `num` with finite numbers as they are.
-    const invoke = (id: QuickJSHandle, method: QuickJSHandle, args: () => unknown[]) => {
-      if (this.disposed) throw new Error('device reset');
-      const key = vm.getNumber(id);
-      const obj = this.objects.get(key);
-      if (!obj) throw new Error('closed');
-      const m = vm.getString(method);
-      const result = (obj.target[m] as (...a: unknown[]) => unknown).apply(obj.target, args());
-      if (m === 'close') this.objects.delete(key);
-      return this.toVm(result);
-    };
-    fn('call', (id, method, json, ...bins) =>
-      invoke(id, method, () => this.decode(vm.getString(json), bins) as unknown[]),
+    fn('make', (name, json, ...bins) =>
+      this.toVm(hosts.make(vm.getString(name), this.decode(vm.getString(json), bins))),
     );
-    fn('num', (id, method, ...nums) => invoke(id, method, () => nums.map((h) => vm.getNumber(h))));
-    fn('get', (id, prop) => {
-      if (this.disposed) throw new Error('device reset');
-      const obj = this.objects.get(vm.getNumber(id));
-      if (!obj) throw new Error('closed');
-      return this.toVm(obj.target[vm.getString(prop)]);
-    });
+    fn('identity', () => this.toVm(hosts.identity()));
+    // A method call: `call` with the arguments as wire JSON and blobs, `num` with finite numbers as they are.
+    fn('call', (id, method, json, ...bins) =>
+      this.toVm(hosts.call(vm.getNumber(id), vm.getString(method), this.decode(vm.getString(json), bins) as unknown[])),
+    );
+    fn('num', (id, method, ...nums) =>
+      this.toVm(
+        hosts.call(
+          vm.getNumber(id),
+          vm.getString(method),
+          nums.map((h) => vm.getNumber(h)),
+        ),
+      ),
+    );
+    fn('get', (id, prop) => this.toVm(hosts.prop(vm.getNumber(id), vm.getString(prop))));
     vm.setProp(vm.global, '__saphirHost', H);
     H.dispose();
     const r = vm.evalCode(PRELUDE, 'prelude.js');
@@ -428,19 +312,7 @@ export class QjsDevice {
     this.fresh = vm.getProp(vm.global, '__saphirFresh');
   }
 
-  private register(target: Record<string, unknown>): {
-    id: number;
-    methods: string[];
-    props: string[];
-    steady: string[];
-  } {
-    const id = this.nextId++;
-    this.objects.set(id, { target });
-    const steady = Array.isArray(target._steady) ? target._steady.map(String) : [];
-    return { id, ...methodsOf(target), steady };
-  }
-
-  /** Wire → Node value. */
+  /** Wire → Node value (the blobs copied out of the VM). */
   private decode(json: string, binHandles: QuickJSHandle[]): unknown {
     const bins = binHandles.map((h) => {
       const life = this.vm.getArrayBuffer(h);
@@ -448,18 +320,7 @@ export class QjsDevice {
       life.dispose();
       return copy;
     });
-    const dec = (w: unknown): unknown => {
-      if (w === null || typeof w !== 'object') return w;
-      if (Array.isArray(w)) return w.map(dec);
-      const o = w as Record<string, unknown>;
-      if (o.$u === 1) return undefined;
-      if (typeof o.$b === 'number') return o.t === 'ab' ? bins[o.$b].buffer : bins[o.$b];
-      if (typeof o.$f === 'number') return this.hostFunction(o.$f);
-      const r: Record<string, unknown> = {};
-      for (const k of Object.keys(o)) r[k] = dec(o[k]);
-      return r;
-    };
-    return dec(JSON.parse(json));
+    return decodeWire(json, bins, (id) => this.hostFunction(id));
   }
 
   /** A Node function that calls VM function `id` (under the deadline, then runs pending jobs). */
@@ -470,7 +331,7 @@ export class QjsDevice {
         if (this.disposed || !this.dispatch) return undefined;
         let out: unknown;
         this.enter('callback', () => {
-          const wire = this.encode(args);
+          const wire = encodeWire(args);
           const handles = [
             this.vm.newNumber(id),
             this.vm.newString(wire.json),
@@ -490,31 +351,6 @@ export class QjsDevice {
     return f;
   }
 
-  private encode(v: unknown): { json: string; bins: ArrayBuffer[] } {
-    const bins: ArrayBuffer[] = [];
-    const enc = (x: unknown): unknown => {
-      if (x === undefined) return { $u: 1 };
-      if (x === null || typeof x !== 'object') return typeof x === 'function' ? { $u: 1 } : x;
-      if (x instanceof Uint8Array) {
-        bins.push(x.buffer.slice(x.byteOffset, x.byteOffset + x.byteLength) as ArrayBuffer);
-        return { $b: bins.length - 1, t: 'u8' };
-      }
-      if (x instanceof ArrayBuffer) {
-        bins.push(x.slice(0));
-        return { $b: bins.length - 1, t: 'ab' };
-      }
-      if (ArrayBuffer.isView(x)) {
-        bins.push(x.buffer.slice(x.byteOffset, x.byteOffset + x.byteLength) as ArrayBuffer);
-        return { $b: bins.length - 1, t: 'u8' };
-      }
-      if (Array.isArray(x)) return x.map(enc);
-      const r: Record<string, unknown> = {};
-      for (const k of Object.keys(x)) r[k] = enc((x as Record<string, unknown>)[k]);
-      return r;
-    };
-    return { json: JSON.stringify(enc(v)), bins };
-  }
-
   /** Node value → VM wire value (a JSON string, or [json, ...ArrayBuffers]); `plain` makes a real VM value. */
   private toVm(v: unknown, plain = false): QuickJSHandle {
     const vm = this.vm;
@@ -523,23 +359,24 @@ export class QjsDevice {
       return vm.unwrapResult(r);
     }
     // Fast paths for what most HAL calls return (a clock reading, a flash read): no JSON on either side.
-    if (v === undefined) return vm.undefined;
-    if (typeof v === 'number') return vm.newNumber(v);
-    if (typeof v === 'boolean') return v ? vm.true : vm.false;
-    if (v === null) return vm.null;
-    if (v instanceof Uint8Array && v.constructor === Uint8Array)
+    const w = wireValue(v);
+    if (w.k === 'u') return vm.undefined;
+    if (w.k === 'j')
+      return typeof w.v === 'number' ? vm.newNumber(w.v) : w.v === null ? vm.null : w.v ? vm.true : vm.false;
+    if (w.k === 'a') {
+      const b = w.bytes;
       return vm.newArrayBuffer(
-        v.byteOffset === 0 && v.byteLength === v.buffer.byteLength
-          ? v.buffer
-          : v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength),
+        b.byteOffset === 0 && b.byteLength === b.buffer.byteLength
+          ? b.buffer
+          : b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength),
       );
-    const { json, bins } = this.encode(v);
-    if (bins.length === 0) return vm.newString(json);
+    }
+    if (w.k === 'w') return vm.newString(w.json);
     const arr = vm.newArray();
-    const s = vm.newString(json);
+    const s = vm.newString(w.json);
     vm.setProp(arr, 0, s);
     s.dispose();
-    bins.forEach((b, i) => {
+    w.bins.forEach((b, i) => {
       const h = vm.newArrayBuffer(b);
       vm.setProp(arr, i + 1, h);
       h.dispose();

@@ -2,7 +2,8 @@
 // bundle text, the same `globalThis.device`, tens of times faster. The fault explorer uses it for
 // throughput; every violation it finds is replayed on QuickJS before it is reported.
 //
-// What it keeps of the QuickJS bridge (qjs-host.ts), so the firmware sees the same device:
+// What it keeps of the QuickJS bridge (bridge.ts: the same description of the device), so the firmware
+// sees the same device:
 // - values cross as copies (bytes, arrays, records), never as shared objects: a flash read the
 //   firmware holds does not change when the chip does;
 // - functions the firmware passes become host functions that enter the firmware: each entry is one
@@ -14,7 +15,8 @@
 // What it adds: `globalThis.__hostEd25519`, the host's verifier under the device's rules (answers
 // remembered), which only the fault explorer's build of the bundle calls (docs/explorer.md, "Engines").
 import type { Device } from '../src/hal.ts';
-import { VM_LIMITS, Watchdog, constructorsOf, methodsOf, type HeapStats, type QjsFault } from './qjs-host.ts';
+import { VM_LIMITS, Watchdog, type HeapStats, type QjsFault } from './qjs-host.ts';
+import { constructorsOf, describe } from './bridge.ts';
 import { simHost } from './host.ts';
 import type { Verifier } from '../src/crypto/ed25519.ts';
 import { toHex } from '../src/hex.ts';
@@ -200,8 +202,7 @@ export class V8Device {
   private toHost = (v: unknown): unknown => copy(v, this.toFn, false);
 
   private wrap(target: Record<string, unknown>): Record<string, unknown> {
-    const { methods, props } = methodsOf(target);
-    const steady = Array.isArray(target._steady) ? target._steady.map(String) : [];
+    const { methods, props, steady } = describe(target);
     let closed = false;
     const obj: Record<string, unknown> = {};
     const live = () => {

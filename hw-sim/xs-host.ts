@@ -1,7 +1,7 @@
 // Runs the firmware bundle in Moddable XS: the `xsnap-worker` process that @agoric/xsnap builds from
 // source at install (gcc/make), and bridges the Node-side HAL `Device` into it as `globalThis.device`.
 //
-// The bridge is the QuickJS one (qjs-host.ts PRELUDE, the same wire: JSON text plus binary blobs,
+// The bridge is the QuickJS one (bridge.ts: PRELUDE and the host objects, the same wire: JSON text plus binary blobs,
 // functions by id, steady methods once per entry), carried over xsnap's command channel: inside XS
 // `issueCommand(ArrayBuffer)` blocks until the host answers, and the host's `?` command runs
 // `handleCommand` inside XS. @agoric/xsnap's own Node API is asynchronous; the simulator enters the
@@ -19,7 +19,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Device } from '../src/hal.ts';
-import { PRELUDE, constructorsOf, methodsOf, type QjsFault } from './qjs-host.ts';
+import type { QjsFault } from './qjs-host.ts';
+import { HostObjects, PRELUDE, decodeWire, encodeWire, wireValue, type HostFn } from './bridge.ts';
 
 export interface XsStartOptions {
   bundle: string;
@@ -151,7 +152,6 @@ function unpack(buf: Uint8Array): Uint8Array[] {
 }
 
 const text = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength).toString('utf8');
-const ab = (u: Uint8Array) => u.buffer.slice(u.byteOffset, u.byteOffset + u.byteLength) as ArrayBuffer;
 
 class WorkerGone extends Error {}
 
@@ -168,11 +168,12 @@ export class XsDevice {
   private fromXs = -1;
   private dir = '';
   private pending = Buffer.alloc(0);
-  private objects = new Map<number, Record<string, unknown>>();
-  private nextId = 1;
-  private hostFns = new Map<number, (...args: unknown[]) => unknown>();
+  private readonly hosts: HostObjects;
+  private hostFns = new Map<number, HostFn>();
 
-  private constructor(private readonly opts: XsStartOptions) {}
+  private constructor(private readonly opts: XsStartOptions) {
+    this.hosts = new HostObjects(opts.device as unknown as Record<string, unknown>, () => this.disposed);
+  }
 
   static async start(opts: XsStartOptions): Promise<XsDevice> {
     const worker = xsnapWorker();
@@ -215,7 +216,7 @@ export class XsDevice {
   }
 
   private free(): void {
-    this.objects.clear();
+    this.hosts.clear();
     this.hostFns.clear();
     this.child?.kill('SIGKILL');
     for (const fd of [this.toXs, this.fromXs]) if (fd >= 0) closeSync(fd);
@@ -327,101 +328,45 @@ export class XsDevice {
     try {
       const head = JSON.parse(text(parts[0])) as { op: string; n?: unknown[] };
       const args = parts.slice(1);
-      const device = this.opts.device as unknown as Record<string, unknown>;
-      if (head.op === 'ctors') return pack([JSON.stringify({ k: 'j', v: constructorsOf(device) })]);
+      const hosts = this.hosts;
+      if (head.op === 'ctors') return pack([JSON.stringify({ k: 'j', v: hosts.constructors() })]);
       if (this.disposed) throw new Error('device reset');
-      if (head.op === 'identity') return this.reply(this.register(device.identity as Record<string, unknown>));
-      if (head.op === 'make') {
-        const Ctor = device[text(args[0])] as new (o: unknown) => Record<string, unknown>;
-        return this.reply(this.register(new Ctor(this.decode(text(args[1]), args.slice(2)))));
-      }
-      if (head.op === 'get') {
-        const obj = this.objects.get(Number(text(args[0])));
-        if (!obj) throw new Error('closed');
-        return this.reply(obj[text(args[1])]);
-      }
+      if (head.op === 'identity') return this.reply(hosts.identity());
+      if (head.op === 'make') return this.reply(hosts.make(text(args[0]), this.decode(text(args[1]), args.slice(2))));
+      if (head.op === 'get') return this.reply(hosts.prop(Number(text(args[0])), text(args[1])));
       // call: id, method, json, ...bins; num: [id, method, ...numbers]
-      const [id, method, callArgs] =
-        head.op === 'num'
-          ? [Number(head.n![0]), String(head.n![1]), head.n!.slice(2)]
-          : [Number(text(args[0])), text(args[1]), this.decode(text(args[2]), args.slice(3)) as unknown[]];
-      const obj = this.objects.get(id);
-      if (!obj) throw new Error('closed');
-      const result = (obj[method] as (...a: unknown[]) => unknown).apply(obj, callArgs);
-      if (method === 'close') this.objects.delete(id);
-      return this.reply(result);
+      if (head.op === 'num') return this.reply(hosts.call(Number(head.n![0]), String(head.n![1]), head.n!.slice(2)));
+      const callArgs = this.decode(text(args[2]), args.slice(3)) as unknown[];
+      return this.reply(hosts.call(Number(text(args[0])), text(args[1]), callArgs));
     } catch (e) {
       return pack([JSON.stringify({ k: 'e', v: e instanceof Error ? e.message : String(e) })]);
     }
   }
 
-  private register(target: Record<string, unknown>): {
-    id: number;
-    methods: string[];
-    props: string[];
-    steady: string[];
-  } {
-    const id = this.nextId++;
-    this.objects.set(id, target);
-    const steady = Array.isArray(target._steady) ? target._steady.map(String) : [];
-    return { id, ...methodsOf(target), steady };
-  }
-
-  /** A Node value as the prelude's `back` takes it (qjs-host.ts `toVm`). */
+  /** A Node value as the prelude's `back` takes it (bridge.ts `wireValue`), in a frame. */
   private reply(v: unknown): Uint8Array {
-    if (v === undefined) return pack([JSON.stringify({ k: 'u' })]);
-    if (typeof v === 'number' || typeof v === 'boolean' || v === null) return pack([JSON.stringify({ k: 'j', v })]);
-    if (v instanceof Uint8Array && v.constructor === Uint8Array) return pack([JSON.stringify({ k: 'a' }), v]);
-    const { json, bins } = this.encode(v);
-    if (bins.length === 0) return pack([JSON.stringify({ k: 'w', v: json })]);
-    return pack([JSON.stringify({ k: 'l', v: json }), ...bins.map((b) => new Uint8Array(b))]);
+    const w = wireValue(v);
+    if (w.k === 'u') return pack([JSON.stringify({ k: 'u' })]);
+    if (w.k === 'j') return pack([JSON.stringify({ k: 'j', v: w.v })]);
+    if (w.k === 'a') return pack([JSON.stringify({ k: 'a' }), w.bytes]);
+    if (w.k === 'w') return pack([JSON.stringify({ k: 'w', v: w.json })]);
+    return pack([JSON.stringify({ k: 'l', v: w.json }), ...w.bins.map((b) => new Uint8Array(b))]);
   }
 
+  /** Wire → Node value; `bins` are copies out of the frame (unpack). */
   private decode(json: string, bins: Uint8Array[]): unknown {
-    const dec = (w: unknown): unknown => {
-      if (w === null || typeof w !== 'object') return w;
-      if (Array.isArray(w)) return w.map(dec);
-      const o = w as Record<string, unknown>;
-      if (o.$u === 1) return undefined;
-      if (typeof o.$b === 'number') return o.t === 'ab' ? ab(bins[o.$b]) : new Uint8Array(bins[o.$b]);
-      if (typeof o.$f === 'number') return this.hostFunction(o.$f);
-      const r: Record<string, unknown> = {};
-      for (const k of Object.keys(o)) r[k] = dec(o[k]);
-      return r;
-    };
-    return dec(JSON.parse(json));
-  }
-
-  private encode(v: unknown): { json: string; bins: ArrayBuffer[] } {
-    const bins: ArrayBuffer[] = [];
-    const enc = (x: unknown): unknown => {
-      if (x === undefined) return { $u: 1 };
-      if (x === null || typeof x !== 'object') return typeof x === 'function' ? { $u: 1 } : x;
-      if (x instanceof ArrayBuffer) {
-        bins.push(x.slice(0));
-        return { $b: bins.length - 1, t: 'ab' };
-      }
-      if (ArrayBuffer.isView(x)) {
-        bins.push(x.buffer.slice(x.byteOffset, x.byteOffset + x.byteLength) as ArrayBuffer);
-        return { $b: bins.length - 1, t: 'u8' };
-      }
-      if (Array.isArray(x)) return x.map(enc);
-      const r: Record<string, unknown> = {};
-      for (const k of Object.keys(x)) r[k] = enc((x as Record<string, unknown>)[k]);
-      return r;
-    };
-    return { json: JSON.stringify(enc(v)), bins };
+    return decodeWire(json, bins, (id) => this.hostFunction(id));
   }
 
   /** A Node function that enters XS to call the firmware's function `id`. */
-  private hostFunction(id: number): (...args: unknown[]) => unknown {
+  private hostFunction(id: number): HostFn {
     let f = this.hostFns.get(id);
     if (!f) {
       f = (...args: unknown[]) => {
         if (this.disposed || this.gone) return undefined;
         let out: unknown;
         this.enter('callback', () => {
-          const wire = this.encode(args);
+          const wire = encodeWire(args);
           out = this.command(
             pack([JSON.stringify({ op: 'dispatch', id }), wire.json, ...wire.bins.map((b) => new Uint8Array(b))]),
           );
