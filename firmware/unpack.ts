@@ -26,8 +26,10 @@ export function unpack(text: string, length: number): string {
     for (let q = 0; q < k; q++) d = d * 95 + text.charCodeAt(i++) - 32;
     for (const e = j + l + 3; j < e; j++) out[j] = out[j - d - 1];
   }
+  // 256 characters per call: `apply` puts every one on the engine's stack, and XS's is small (4 096 slots
+  // in xsnap, fewer on a microcontroller): 4 096 at once overflowed it (test/sim/scenarios.test.ts on XS).
   let s = '';
-  for (let p = 0; p < length; p += 4096)
-    s += String.fromCharCode.apply(null, out.subarray(p, p + 4096) as unknown as number[]);
+  for (let p = 0; p < length; p += 256)
+    s += String.fromCharCode.apply(null, out.subarray(p, p + 256) as unknown as number[]);
   return s;
 }

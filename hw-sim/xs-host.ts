@@ -291,9 +291,18 @@ export class XsDevice {
       }
       if (kind === '!') throw new Error(msg.subarray(1).toString('utf8'));
       this.gone = true;
-      // `X<status>`: the worker ended (17: the crank meter ran out, i.e. a hung entry).
+      // `X<status>`: the worker ended (xsnap's exit codes: 17 the crank meter ran out, i.e. a hung entry;
+      // 11 memory full; 12 stack overflow, which ends the XS machine where QuickJS throws a RangeError).
       const status = Number(msg.subarray(1).toString('latin1'));
-      throw new WorkerGone(status === 17 ? 'interrupted (XS compute limit)' : `XS worker exited (${status})`);
+      throw new WorkerGone(
+        status === 17
+          ? 'interrupted (XS compute limit)'
+          : status === 12
+            ? 'stack overflow (XS worker exited, 12)'
+            : status === 11
+              ? 'memory full (XS worker exited, 11)'
+              : `XS worker exited (${status})`,
+      );
     }
   }
 
