@@ -15,7 +15,7 @@ import { checkCode } from '../../src/sph1/check.ts';
 import { postSigned, type ClientAnswer } from '../registry/client.ts';
 import { Journal, type JournalEntry } from '../../src/journal.ts';
 import { makeReport, ticketKey, type ReportPayment } from '../../src/report.ts';
-import { readMark } from '../../src/ledger/index.ts';
+import { readLastTwo } from '../../src/ledger/index.ts';
 import { REASONS } from '../../src/sph1/check.ts';
 import { parisDate, parisMidnightUtc } from '../../src/claim.ts';
 import { formatEur } from '../../src/i18n.ts';
@@ -24,6 +24,10 @@ import { snakeKeys } from '../json.ts';
 export { exportRow, toCsv };
 
 export async function run(args: string[]): Promise<number> {
+  // `--report` alone is `--report x` (the current period).
+  args = args.flatMap((a, i) =>
+    a === '--report' && (i + 1 >= args.length || args[i + 1].startsWith('-')) ? [a, 'x'] : [a],
+  );
   const parsed = parseCommand(args, HELP, {
     port: { type: 'string', short: 'p' },
     baud: { type: 'string', short: 'b' },
@@ -32,7 +36,7 @@ export async function run(args: string[]): Promise<number> {
     quiet: { type: 'boolean', short: 'q' },
     to: { type: 'string' },
     journal: { type: 'boolean' },
-    report: { type: 'boolean' },
+    report: { type: 'string' },
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
@@ -43,8 +47,10 @@ export async function run(args: string[]): Promise<number> {
   const baud = values.baud === undefined ? 115200 : intOf(values.baud, '--baud', 300, 4000000);
   if (values.to !== undefined && !/^https?:\/\/[\x21-\x7e]+$/.test(values.to))
     throw new UsageError((m) => m.ledger.toUrl);
-  if ([values.to !== undefined, !!values.journal, !!values.report].filter(Boolean).length > 1)
+  if ([values.to !== undefined, !!values.journal, values.report !== undefined].filter(Boolean).length > 1)
     throw new UsageError((m) => m.ledger.oneOf);
+  const report = values.report;
+  if (report !== undefined && report !== 'x' && report !== 'z') throw new UsageError((m) => m.ledger.reportKind);
   const tech = techSeedOf(values['tech-key']);
   if (tech.dev) process.stderr.write(devTechKeyWarning('ledger', lang));
   if (values.to !== undefined)
@@ -56,13 +62,13 @@ export async function run(args: string[]): Promise<number> {
       (client) => pushOutbox(client, values.to!, lang),
       tech.seed,
     );
-  if (values.journal || values.report)
+  if (values.journal || report)
     return withServiceClient(
       'ledger',
       values.port,
       baud,
       lang,
-      (client) => (values.report ? printReport(client, format, lang) : printJournal(client, format, lang)),
+      (client) => (report ? printReport(client, format, lang, report === 'z') : printJournal(client, format, lang)),
       tech.seed,
     );
   return withServiceClient(
@@ -153,12 +159,15 @@ export function answersFor(r: unknown, code: string): r is PaymentResult {
 }
 
 /** The device's check journal (JOURNAL sectors read with src/journal.ts), as CSV or JSON. */
-async function readJournal(client: ServiceClient): Promise<{ entries: JournalEntry[]; lastZ: number }> {
+async function readJournal(
+  client: ServiceClient,
+): Promise<{ entries: JournalEntry[]; lastZ: number; zBefore: number }> {
   const flash = await client.journalFlash();
   if (!flash) throw new Failure((m) => m.ledger.noJournal);
   const entries: JournalEntry[] = [];
   new Journal(flash).forEach((e) => entries.push(e));
-  return { entries, lastZ: readMark(flash) };
+  const [lastZ, zBefore] = readLastTwo(flash);
+  return { entries, lastZ, zBefore };
 }
 
 async function printJournal(client: ServiceClient, format: string, lang: Lang): Promise<number> {
@@ -185,17 +194,20 @@ async function printJournal(client: ServiceClient, format: string, lang: Lang): 
 
 /**
  * The figures of the period since the device's last Z, from its ledger and journal, by the device's
- * own src/report.ts: what its X report prints at the same moment (the device's clock ends the period).
+ * own src/report.ts: what its X report prints at the same moment (the host's clock ends the period).
+ * `z`: the period the last Z closed (from the Z before it), as that Z printed it.
  */
-async function printReport(client: ServiceClient, format: string, lang: Lang): Promise<number> {
-  const { entries, lastZ } = await readJournal(client);
+async function printReport(client: ServiceClient, format: string, lang: Lang, z: boolean): Promise<number> {
+  const { entries, lastZ, zBefore } = await readJournal(client);
+  if (z && !lastZ) throw new Failure((m) => m.ledger.noZ);
   const payments = (await client.ledger()) as ReportPayment[];
-  const now = Date.now();
-  const paid = new Set(payments.map(ticketKey));
+  const end = z ? lastZ : Date.now();
+  // A win the Z counted unpaid and paid since stays unpaid in that Z.
+  const paid = new Set(payments.filter((p) => p.paidAtMs <= end).map(ticketKey));
   const r = makeReport(
-    lastZ,
-    now,
-    parisMidnightUtc(parisDate(now)),
+    z ? zBefore : lastZ,
+    end,
+    parisMidnightUtc(parisDate(end)),
     (f) => payments.forEach(f),
     (f) => entries.forEach(f),
     (e) => paid.has(ticketKey(e)),
@@ -208,6 +220,7 @@ async function printReport(client: ServiceClient, format: string, lang: Lang): P
   const when = (ms: number) => (ms ? new Date(ms).toISOString() : messages(lang).ledger.sinceStart);
   process.stdout.write(
     messages(lang).ledger.report({
+      z,
       from: when(r.fromMs),
       to: new Date(r.toMs).toISOString(),
       payments: r.payments,

@@ -20,6 +20,7 @@ export {
 } from './mirror.ts';
 export {
   readMark,
+  readLastTwo,
   restoreMark,
   writeMark,
   MARK_BLOCKS,

@@ -22,6 +22,24 @@ export function readMark(flash: Flash): number {
   return best;
 }
 
+/**
+ * The two highest distinct marks, highest first (0 for none): on the journal's partition, the last Z
+ * and the one before it, which bound the period the last Z closed. A full sector keeps its highest
+ * record across its erase (append), so the pair survives the wrap.
+ */
+export function readLastTwo(flash: Flash): [number, number] {
+  let a = 0;
+  let b = 0;
+  for (let s = 0; s < MARK_BLOCKS; s++)
+    for (const v of scanBlock(flash, s).values) {
+      if (v > a) {
+        b = a;
+        a = v;
+      } else if (v < a && v > b) b = v;
+    }
+  return [a, b];
+}
+
 /** Appends the mark `ms` to both sectors (erasing a full one first). Power-safe: one sector at a time. */
 export function writeMark(flash: Flash, ms: number, source = MARK_RTC): void {
   const r = new Uint8Array(REC);
@@ -49,21 +67,30 @@ export function restoreMark(flash: Flash): number {
 }
 
 function append(flash: Flash, s: number, r: Uint8Array): void {
-  let at = scanBlock(flash, s).free;
+  const scan = scanBlock(flash, s);
+  let at = scan.free;
   if (at < 0) {
+    // The sector's highest record goes back first: the erase never leaves a sector with one mark only
+    // (the Z before the last bounds the last Z's period). A cut before it: the other sector has both.
+    const keep = scan.rec && scan.rec.slice();
     flash.eraseBlock(s);
     at = 0;
+    if (keep) {
+      flash.write(keep, s * flash.blockLength);
+      at = REC;
+    }
   }
   flash.write(r, s * flash.blockLength + at);
 }
 
 /** The highest valid record of sector `s` (its value and bytes), and where the next one goes (-1: full). */
-function scanBlock(flash: Flash, s: number): { max: number; rec?: Uint8Array; free: number } {
+function scanBlock(flash: Flash, s: number): { max: number; rec?: Uint8Array; free: number; values: number[] } {
   const bl = flash.blockLength;
   const b = flash.read(s * bl, bl);
   let max = 0;
   let rec: Uint8Array | undefined;
   let end = 0;
+  const values: number[] = [];
   for (let o = 0; o + REC <= bl; o += REC) {
     let erased = 255;
     for (let i = 0; i < REC; i++) erased &= b[o + i];
@@ -74,10 +101,11 @@ function scanBlock(flash: Flash, s: number): { max: number; rec?: Uint8Array; fr
     const ms =
       ((b[o + 4] << 8) | b[o + 5]) * 0x100000000 +
       (((b[o + 6] << 24) | (b[o + 7] << 16) | (b[o + 8] << 8) | b[o + 9]) >>> 0);
+    values.push(ms);
     if (ms > max) {
       max = ms;
       rec = b.subarray(o, o + REC);
     }
   }
-  return { max, rec, free: end + REC <= bl ? end : -1 };
+  return { max, rec, free: end + REC <= bl ? end : -1, values };
 }

@@ -317,7 +317,10 @@ export const en = {
     oneOf: '--report, --journal and --to go one at a time',
     noJournal: 'this device has no check journal (firmware before the counter): no report',
     journalExported: (n: number) => `${n} journal entr(y/ies) exported`,
+    reportKind: '--report is x (the current period, the default) or z (the period the last Z closed)',
+    noZ: 'no Z report on this device: no closed period (--report x gives the current period)',
     report: (r: {
+      z: boolean;
       from: string;
       to: string;
       payments: number;
@@ -331,7 +334,9 @@ export const en = {
       refused: string;
     }) =>
       [
-        `Period: ${r.from} → ${r.to} (since the last Z report)`,
+        r.z
+          ? `Z report: ${r.from} → ${r.to} (the period the last Z closed)`
+          : `Period: ${r.from} → ${r.to} (since the last Z report)`,
         `Payments: ${r.payments}, ${r.total} (today ${r.today}, ${r.todayTotal})`,
         `Wins shown and not paid: ${r.unpaid}, ${r.unpaidTotal}`,
         `Sent to a payment centre: ${r.centre}`,
@@ -622,14 +627,15 @@ production device, and whether the technician key (--tech-key; default: the publ
 key, with a warning) opens its service session. Several --port: each in turn, under its port's name
 (--json: one object a line). Exit 0, 1 on an error (on any port), 2 on a usage error.`,
     ledger: `usage: saphir ledger export --port PATH [--baud N] [--format csv|json] [--quiet] [--tech-key FILE]
-                          [--to URL | --journal | --report] [--lang fr|en]
+                          [--to URL | --journal | --report [x|z]] [--lang fr|en]
 Reads the paid-ticket ledger of a device over its service port and writes it to standard output:
 CSV (default; one payment a line) or JSON (an array). Progress goes to stderr every 10 % when it is
 not a terminal (--quiet: none). --tech-key: the technician key that opens the device's service session
 (default: the published development key, with a warning). --to URL: instead, carry the device's
 offline payments (signed by the device) to the fleet registry at URL; the device marks them sent.
---journal: the device's check journal instead (every verdict shown, paid or not). --report: the
-figures of the period since the device's last Z report, as its X report gives them.
+--journal: the device's check journal instead (every verdict shown, paid or not). --report (or
+--report x): the figures of the period since the device's last Z report, as its X report gives them;
+--report z: those of the period the last Z closed, as that Z report printed them.
 Exit 0, 1 on an error, 2 on a usage error.`,
     sim: `usage: saphir sim [options]
   --scenario FILE…        play scenario files (hw-sim/scenarios/*.yaml); exit 1 if any fails

@@ -321,7 +321,10 @@ export const fr: Messages = {
     oneOf: '--report, --journal et --to vont un à la fois',
     noJournal: 'cet appareil n’a pas de journal des vérifications (firmware d’avant le comptoir) : pas de rapport',
     journalExported: (n: number) => `${n} entrée(s) du journal exportée(s)`,
+    reportKind: '--report vaut x (la période en cours, par défaut) ou z (la période close par le dernier Z)',
+    noZ: 'aucun rapport Z sur cet appareil : pas de période close (--report x donne la période en cours)',
     report: (r: {
+      z: boolean;
       from: string;
       to: string;
       payments: number;
@@ -335,7 +338,9 @@ export const fr: Messages = {
       refused: string;
     }) =>
       [
-        `Période : ${r.from} → ${r.to} (depuis le dernier rapport Z)`,
+        r.z
+          ? `Rapport Z : ${r.from} → ${r.to} (la période close par le dernier Z)`
+          : `Période : ${r.from} → ${r.to} (depuis le dernier rapport Z)`,
         `Paiements : ${r.payments}, ${r.total} (aujourd’hui ${r.today}, ${r.todayTotal})`,
         `Gains affichés non payés : ${r.unpaid}, ${r.unpaidTotal}`,
         `Envoyés en centre de paiement : ${r.centre}`,
@@ -631,15 +636,16 @@ la clé de développement publiée, avec un avertissement) ouvre sa session de s
 chacun à son tour, sous le nom de son port (--json : un objet par ligne). Sortie 0, 1 pour une erreur
 (sur l'un des ports), 2 pour une erreur d'usage.`,
     ledger: `usage : saphir ledger export --port CHEMIN [--baud N] [--format csv|json] [--quiet] [--tech-key FICHIER]
-                          [--to URL | --journal | --report] [--lang fr|en]
+                          [--to URL | --journal | --report [x|z]] [--lang fr|en]
 Lit le registre des tickets payés d'un appareil par son port de service et l'écrit sur la sortie
 standard : CSV (par défaut ; un paiement par ligne) ou JSON (un tableau). Hors terminal, la progression
 va sur stderr tous les 10 % (--quiet : aucune). --tech-key : la clé de technicien qui ouvre la session
 de service de l'appareil (par défaut la clé de développement publiée, avec un avertissement). --to URL :
 à la place, porter les paiements hors ligne de l'appareil (signés par l'appareil) au registre central à
 URL ; l'appareil les marque transmis. --journal : le journal des vérifications de l'appareil (chaque
-verdict affiché, payé ou non). --report : les chiffres de la période depuis le dernier rapport Z de
-l'appareil, comme son rapport X les donne. Sortie 0, 1 pour une erreur, 2 pour une erreur d'usage.`,
+verdict affiché, payé ou non). --report (ou --report x) : les chiffres de la période depuis le dernier
+rapport Z de l'appareil, comme son rapport X les donne ; --report z : ceux de la période que le dernier
+Z a close, comme ce rapport Z les a imprimés. Sortie 0, 1 pour une erreur, 2 pour une erreur d'usage.`,
     sim: `usage : saphir sim [options]
   --scenario FICHIER…     jouer des fichiers de scénario (hw-sim/scenarios/*.yaml) ; sortie 1 si l'un échoue
   --quiet                 avec --scenario : n'écrire que les échecs et le bilan

@@ -51,4 +51,69 @@ ptyTest('ledger export --report and --journal over a pty equal the device X repo
   }
 });
 
+ptyTest(
+  'ledger export --report z gives the period the last Z closed, as that Z printed it, after the next period began',
+  async () => {
+    const sim = await boot(chipWith(testConfig({ payoutLimitEur: 300 })));
+    const pay = async (n: number, prize: number, key: 'OK' | 'C' = 'OK') => {
+      await scanSerial(sim, ticket({ emission: 1, number: n, prizeEur: prize }));
+      await sim.press(key);
+      await sim.press('C');
+    };
+    const closeZ = async () => {
+      for (const k of ['2', 'OK', 'OK'] as const) await sim.press(k);
+      const text = sim.printer!.last!.text.join('\n');
+      assert.match(text, /RAPPORT Z/);
+      await sim.press('C');
+      await sim.run(2000); // the next second: the Z's own belongs to the closed period
+      return text;
+    };
+    try {
+      await withPty(sim, 921600, async (pty) => {
+        const none = await saphirAsync(['ledger', 'export', ...portArgs(pty, 921600), '--report', 'z']);
+        assert.is(none.code, 1, none.stdout + none.stderr);
+        assert.match(none.stderr, /aucun rapport Z sur cet appareil/);
+        const bad = await saphirAsync(['ledger', 'export', ...portArgs(pty, 921600), '--report', 'y']);
+        assert.is(bad.code, 2);
+        assert.match(bad.stderr, /--report vaut x .* ou z/);
+      });
+      await pay(1, 150);
+      await closeZ();
+      await pay(2, 30);
+      await pay(3, 10, 'C'); // shown, not paid in this period…
+      await pay(4, 500, 'C');
+      const z2 = await closeZ();
+      assert.match(z2, /Paiements 1: 30 €[\s\S]*Gains non payés 1: 10 €[\s\S]*Envoyés en centre 1/);
+      await pay(3, 10); // …paid in the next one: the closed Z keeps it unpaid
+      await pay(5, 30);
+      await withPty(sim, 921600, async (pty) => {
+        const r = await saphirAsync([
+          'ledger',
+          'export',
+          ...portArgs(pty, 921600),
+          '--report',
+          'z',
+          '--format',
+          'json',
+        ]);
+        assert.is(r.code, 0, r.stderr);
+        const z = JSON.parse(r.stdout) as Record<string, number>;
+        assert.equal(
+          [z.payments, z.total_eur, z.unpaid_wins, z.unpaid_eur, z.centre, z.scans],
+          [1, 30, 1, 10, 1, 4],
+          r.stdout,
+        );
+        assert.ok(z.from_ms > 0 && z.to_ms > z.from_ms, 'between the two Zs');
+        const x = await saphirAsync(['ledger', 'export', ...portArgs(pty, 921600), '--report', '--format', 'json']);
+        const cur = JSON.parse(x.stdout) as Record<string, number>;
+        assert.equal([cur.payments, cur.total_eur, cur.from_ms], [2, 40, z.to_ms], 'x: the period after the last Z');
+        const text = await saphirAsync(['ledger', 'export', ...portArgs(pty, 921600), '--report', 'z', '--lang', 'en']);
+        assert.match(text.stdout, /^Z report: .* \(the period the last Z closed\)\nPayments: 1, €30/);
+      });
+    } finally {
+      sim.dispose();
+    }
+  },
+);
+
 test.run();

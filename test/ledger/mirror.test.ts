@@ -14,6 +14,7 @@ import {
   mirroredEntries,
   readMark,
   restoreMark,
+  readLastTwo,
   writeMark,
   type Payment,
 } from '../../src/ledger/index.ts';
@@ -243,6 +244,41 @@ test('the time mark: the highest record of either sector; a full sector is erase
     const d = clone(c);
     d.bytes[Math.floor(r() * 2 * SECTOR)] ^= 1 << Math.floor(r() * 8);
     assert.is(readMark(markView(d)), t);
+  }
+});
+
+test('the last two marks (the last Z and the one before) survive every sector wrap and a cut at every operation', () => {
+  const c = chip12();
+  const m = markView(c);
+  assert.equal(readLastTwo(m), [0, 0]);
+  let t = 1_790_000_000_000;
+  writeMark(m, (t += 1000));
+  assert.equal(readLastTwo(m), [t, 0]);
+  // 16 records a 256-byte sector: every count through three wraps, both sectors wrapping together.
+  for (let i = 0; i < 50; i++) {
+    writeMark(m, (t += 1000));
+    assert.equal(readLastTwo(m), [t, t - 1000], `after write ${i + 2}`);
+  }
+  for (let k = 0; k < 16; k++) {
+    const probe = clone(c);
+    const ops0 = probe.ops;
+    writeMark(markView(probe), t + 1000);
+    const total = probe.ops - ops0;
+    for (let n = 1; n <= total; n++) {
+      const d = clone(c);
+      d.cutAtOp(n, seeded(n + 13 * k));
+      assert.throws(
+        () => writeMark(markView(d), t + 1000),
+        (e: unknown) => e instanceof PowerCut,
+      );
+      d.powerOn();
+      const two = readLastTwo(markView(d));
+      assert.ok(
+        (two[0] === t && two[1] === t - 1000) || (two[0] === t + 1000 && two[1] === t),
+        `cut at ${n}/${total}: ${two}`,
+      );
+    }
+    writeMark(m, (t += 1000));
   }
 });
 
