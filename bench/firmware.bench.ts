@@ -42,15 +42,16 @@ async function heapAndSizes(dist: string, suffix = ''): Promise<Record<string, n
 }
 
 /**
- * SAPHIR_BENCH_BEFORE=DIR (a firmware/dist of an earlier build, e.g. of a worktree at main before a
- * change): the same heap and size figures of that bundle too, suffixed `_before`, measured in this run
+ * SAPHIR_BENCH_BEFORE=ROOT (a worktree of an earlier commit, built: its firmware/dist is read): the same
+ * heap and size figures of that bundle too, suffixed `_before`, measured in this run
  * between two measurements of the current one (the figure kept is the current one's lower peak; both
  * runs boot fresh simulators, nothing of the VM is shared; the bundle texts are read once).
  */
 export async function heapBeforeAfter(): Promise<Record<string, number>> {
   const now = await heapAndSizes(DIST);
-  const dir = process.env.SAPHIR_BENCH_BEFORE;
-  if (!dir) return now;
+  const root = process.env.SAPHIR_BENCH_BEFORE;
+  if (!root) return now;
+  const dir = join(root, 'firmware', 'dist');
   if (!existsSync(join(dir, 'saphir-fw.js'))) throw new Error(`SAPHIR_BENCH_BEFORE: no saphir-fw.js in ${dir}`);
   const before = await heapAndSizes(dir, '_before');
   const again = await heapAndSizes(DIST);

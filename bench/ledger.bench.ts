@@ -84,8 +84,7 @@ function nodeFigures() {
 }
 
 // The same in QuickJS: the ledger bundled as the firmware bundles it, over a RAM flash in the VM.
-async function qjsFigures() {
-  const entry = `
+const QJS_ENTRY = `
     import { MirroredLedger as Ledger } from './src/ledger/index.ts';
     ${ramFlashJs(LAYOUT.ledger.size)}
     const pay = (i) => ({ emission: 1 + (i % 3), block: (i * 7) % 400, number: (i * 7919) % 3000000, prizeEur: 10, paidAtMs: 1780000000000 + i * 30000, deviceId: 'SAPH-000123' });
@@ -98,9 +97,12 @@ async function qjsFigures() {
     globalThis.capacity = l.capacity;
     // one sector of the first log lost (erased): open, then copy its payments back from the second
     globalThis.loseAndRepair = (k) => { mem.fill(0xff, k * BL, (k + 1) * BL); l = Ledger.open(flash); return l.repair().length; };
+    globalThis.findNone = (n) => { for (let i = 0; i < n; i++) if (l.find(pay(100000 + i))) throw new Error('found'); };
   `;
+
+async function qjsFigures() {
   const out = await build({
-    stdin: { contents: entry, resolveDir: ROOT, loader: 'js' },
+    stdin: { contents: QJS_ENTRY, resolveDir: ROOT, loader: 'js' },
     ...FIRMWARE_ESBUILD,
     write: false,
   });
@@ -169,6 +171,55 @@ async function qjsFigures() {
   };
 }
 
+/**
+ * SAPHIR_BENCH_BEFORE=ROOT (a worktree of an earlier commit): its ledger and this one in two QuickJS VMs
+ * of one run, both filled with the same payments, then three rounds alternating between them, in CPU
+ * time of this thread (steadier than wall time on a shared machine): open of a full ledger, 1 000 finds
+ * of paid and of unpaid tickets, a sector lost then open and repair. `…_cpu_ms` and `…_cpu_ms_before`.
+ */
+async function qjsBeforeAfter(): Promise<Record<string, number>> {
+  const before = process.env.SAPHIR_BENCH_BEFORE;
+  if (!before) return {};
+  const QuickJS = await getQuickJS();
+  const runs: ((code: string) => unknown)[] = [];
+  const disposers: (() => void)[] = [];
+  for (const root of [before, ROOT]) {
+    const out = await build({
+      stdin: { contents: QJS_ENTRY, resolveDir: root, loader: 'js' },
+      ...FIRMWARE_ESBUILD,
+      write: false,
+    });
+    const rt = QuickJS.newRuntime();
+    rt.setMemoryLimit(32 * 1024 * 1024);
+    const vm = rt.newContext();
+    const run = evaluator(vm);
+    run(out.outputFiles[0].text);
+    run('fill(0, capacity)');
+    runs.push(run);
+    disposers.push(() => (vm.dispose(), rt.dispose()));
+  }
+  const cpu = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  const steps: [string, (round: number) => string][] = [
+    ['qjs_ledger_open_full_cpu_ms', () => 'reopen()'],
+    ['qjs_ledger_find_paid_x1000_cpu_ms', () => 'findAll(1000)'],
+    ['qjs_ledger_find_unpaid_x1000_cpu_ms', () => 'findNone(1000)'],
+    ['qjs_ledger_open_repair_sector_lost_cpu_ms', (r) => `loseAndRepair(${[5, 60, 130][r]})`],
+  ];
+  const got: Record<string, number[]> = {};
+  for (let r = 0; r < 3; r++)
+    for (const [i, run] of runs.entries())
+      for (const [name, code] of steps) {
+        const t = cpu();
+        run(code(r));
+        (got[name + (i === 0 ? '_before' : '')] ??= []).push(cpu() - t);
+      }
+  for (const d of disposers) d();
+  return Object.fromEntries(Object.entries(got).map(([k, v]) => [k, median(v)]));
+}
+
 export default async function (): Promise<Record<string, number>> {
-  return { ...nodeFigures(), ...(await qjsFigures()) };
+  return { ...nodeFigures(), ...(await qjsFigures()), ...(await qjsBeforeAfter()) };
 }

@@ -311,6 +311,8 @@ export class Ledger {
       if (this.seq[s] >= 0) top = s + 1;
     }
     this.index.reserve(top * this.slotsPerSector);
+    // (the filter knows only the keys read so far: a scan that throws leaves the ledger stale, and
+    // every call scans again into a new index before asking it anything)
     this.index.scanning(true);
     // Headerless sectors first (oldest), then by sequence: a later copy of a key wins.
     const order: number[] = [];
