@@ -2,6 +2,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Lang } from '../src/i18n.ts';
 import { messages, type Messages } from '../src/messages/index.ts';
+import { errnoOf } from '../src/system-error.ts';
 
 /**
  * A usage error (exit 2). Give it a catalogue message, `(m) => m.decode.noFile`, and the dispatcher prints
@@ -42,6 +43,15 @@ export function errorText(e: unknown): string {
     return typeof name === 'string' && name !== 'Object' ? name : `{ ${Object.keys(e).join(', ')} }`;
   }
   return String(e);
+}
+
+/**
+ * What went wrong, in the user's language: a system error (errno code, on the error or its cause) in
+ * words from the catalogue (src/system-error.ts), else errorText.
+ */
+export function reasonOf(e: unknown, m: Messages): string {
+  const n = errnoOf(e);
+  return n ? m.os.errno(n.code, n.where) : errorText(e).replace(/^Error: /, '');
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>;

@@ -1,7 +1,7 @@
 // `saphir` command dispatcher. Each command lives in commands/<name>.ts and exports
 // `run(args: string[]): Promise<number>` (the exit code).
 import { readFileSync } from 'node:fs';
-import { Failure, UsageError, errorText, langOfArgs } from './args.ts';
+import { Failure, UsageError, langOfArgs, reasonOf } from './args.ts';
 import { messages, type Messages } from '../src/messages/index.ts';
 import type { Lang } from '../src/i18n.ts';
 import { watchStdout } from './stdout.ts';
@@ -84,7 +84,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`saphir ${name}: ${e.text(lang)}\n`);
       return e instanceof Failure ? 1 : 2;
     }
-    process.stderr.write(`saphir ${name}: ${errorText(e)}\n`);
+    process.stderr.write(`saphir ${name}: ${reasonOf(e, m)}\n`);
     if (process.env.SAPHIR_DEBUG) process.stderr.write(`${(e as Error)?.stack}\n`);
     return 1;
   }

@@ -473,7 +473,8 @@ export class ServiceClient {
       const pump = () => {
         try {
           if (this.lost) return end(this.lost);
-          if (opts.signal?.aborted) return end(new FlashError('link-lost', 'aborted', { baud: this.baud }));
+          if (opts.signal?.aborted)
+            return end(new FlashError('link-lost', 'aborted', { baud: this.baud, reason: 'aborted' }));
           while (inflight.size < window && queue.length) {
             const r = queue.shift()!;
             const seq = this.nextSeq();

@@ -23,9 +23,22 @@ export function charsetText(charset: 'shift_jis' | 'gb2312', bytes: number[]): s
 
 let loaded: Promise<JsQR> | null = null;
 
+/** A TypeScript module, from the prebuilt CLI too (which runs without tsx): tsx is registered when needed. */
+async function importTs(url: string): Promise<never> {
+  try {
+    return (await import(url)) as never;
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw e;
+    const { register } = await import('tsx/esm/api');
+    register();
+    // Node keeps the failed load under this URL: ask again under another.
+    return (await import(`${url}?tsx`)) as never;
+  }
+}
+
 /** The firmware's jsQR with the host's charset decoder installed (loaded once). */
 export function hostJsQR(): Promise<JsQR> {
-  loaded ??= import(pathToFileURL(JSQR_SOURCE).href).then(
+  loaded ??= importTs(pathToFileURL(JSQR_SOURCE).href).then(
     (m: { default: JsQR; setCharsetDecoder: (d: CharsetDecoder) => void }) => {
       m.setCharsetDecoder(charsetText);
       return m.default;

@@ -1,46 +1,33 @@
-// The --key option of gen (a signing key file) and of check and audit (the keys to trust).
-import { readFileSync } from 'node:fs';
+// The --key option of gen (a signing key file) and of check, audit and registry serve (the keys to
+// trust), read by tools/key-files.ts as every key option is.
 import { publicKeyOf } from '../src/crypto/ed25519.ts';
 import { fromHex, toHex } from '../src/hex.ts';
 import { TEST_PUBLIC_KEY_HEX, type KeyRing } from '../src/sph1/keys.ts';
 import { UsageError } from './args.ts';
+import { HEX64, KeyFileError, readKey, type KeyValue } from '../tools/key-files.ts';
 import { publicKeyProblem } from '../tools/node-crypto.ts';
 
-const HEX64 = /^[0-9a-fA-F]{64}$/;
-
-interface KeyJson {
-  key_id: number;
-  public_hex?: unknown;
-  seed_hex?: unknown;
+/** A key option's value (tools/key-files.ts), its problems as usage errors. */
+export function keyValue(option: string, value: string): KeyValue {
+  try {
+    return readKey(option, value);
+  } catch (e) {
+    throw e instanceof KeyFileError ? new UsageError(e.say) : e;
+  }
 }
 
-/** A key file: JSON with a key_id from 0 to 255 (the hex fields are the caller's to check). */
-function readKeyJson(path: string): KeyJson {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-    throw new UsageError((m) => m.keys.cannotRead(path, why));
-  }
-  let o: unknown;
-  try {
-    o = JSON.parse(text);
-  } catch {
-    throw new UsageError((m) => m.keys.notJson(path));
-  }
-  const k = o as KeyJson;
-  if (typeof k !== 'object' || k === null || !Number.isInteger(k.key_id) || k.key_id < 0 || k.key_id > 255) {
-    throw new UsageError((m) => m.keys.keyId(path));
-  }
-  return k;
+/** A key file's key_id, required (0 to 255). */
+function keyIdOf(k: KeyValue, path: string): number {
+  if (k.keyId === undefined || Number.isNaN(k.keyId)) throw new UsageError((m) => m.keys.keyId(path));
+  return k.keyId;
 }
 
 /** gen --key FILE: {"key_id", "seed_hex"}. */
 export function readSigningKey(path: string): { keyId: number; seed: Uint8Array } {
-  const k = readKeyJson(path);
-  if (typeof k.seed_hex !== 'string' || !HEX64.test(k.seed_hex)) throw new UsageError((m) => m.keys.seedHex(path));
-  return { keyId: k.key_id, seed: fromHex(k.seed_hex) };
+  const k = keyValue('--key', path);
+  const keyId = keyIdOf(k, path);
+  if (!k.seed) throw new UsageError((m) => m.keys.seedHex(path));
+  return { keyId, seed: fromHex(k.seed) };
 }
 
 /**
@@ -55,16 +42,14 @@ export function readTrustedKeys(value: string): KeyRing {
     if (problem === 'small-order point') throw new UsageError((m) => m.keys.refused(where, problem));
     return key;
   };
-  if (HEX64.test(value)) {
-    const key = trusted(fromHex(value), '--key');
+  const k = keyValue('--key', value);
+  if (k.bare) {
+    const key = trusted(fromHex(k.bare), '--key');
     return new Map(Array.from({ length: 256 }, (_, id) => [id, key] as [number, Uint8Array]));
   }
-  const k = readKeyJson(value);
-  if (typeof k.public_hex === 'string' && HEX64.test(k.public_hex))
-    return new Map([[k.key_id, trusted(fromHex(k.public_hex), value)]]);
-  if (typeof k.seed_hex === 'string' && HEX64.test(k.seed_hex))
-    return new Map([[k.key_id, publicKeyOf(fromHex(k.seed_hex))]]);
-  throw new UsageError((m) => m.keys.needHex(value));
+  const keyId = keyIdOf(k, value);
+  if (k.pub) return new Map([[keyId, trusted(fromHex(k.pub), value)]]);
+  return new Map([[keyId, publicKeyOf(fromHex(k.seed!))]]);
 }
 
 /** True when a code of this key id verifies with the published test key (gen and check then warn). */
@@ -89,7 +74,7 @@ export function readTrustedKeyList(values: string[], check?: (ring: KeyRing, val
   for (const value of values) {
     const ring = readTrustedKeys(value);
     check?.(ring, value);
-    const into = HEX64.test(value) ? bare : explicit;
+    const into = HEX64.test(value.trim()) ? bare : explicit;
     for (const [id, key] of ring) {
       const had = into.get(id);
       if (had && toHex(had) !== toHex(key)) throw new UsageError((m) => m.keys.conflict(id));

@@ -2,6 +2,7 @@
 // feeding the portable SerialDecoder. An unplugged scanner is reported, and the port is reopened when it
 // comes back.
 import { messages } from '../src/messages/index.ts';
+import { reasonOf } from './args.ts';
 import type { Lang } from '../src/i18n.ts';
 import { existsSync } from 'node:fs';
 import type { SerialPortStream } from '@serialport/stream';
@@ -38,12 +39,13 @@ export interface SerialScanner {
 export class SerialOpenError extends Error {
   constructor(
     readonly path: string,
-    readonly detail: string,
+    /** What the binding threw: said in the user's language by text(). */
+    readonly why: unknown,
   ) {
-    super(messages('en').serial.open(path, detail));
+    super(messages('en').serial.open(path, reasonOf(why, messages('en'))));
   }
   text(lang: Lang): string {
-    return messages(lang).serial.open(this.path, this.detail);
+    return messages(lang).serial.open(this.path, reasonOf(this.why, messages(lang)));
   }
 }
 
@@ -96,7 +98,7 @@ export async function openSerialScanner(o: SerialScannerOptions): Promise<Serial
   try {
     attach(await openPort(o.path, baud, binding));
   } catch (e) {
-    throw new SerialOpenError(o.path, e instanceof Error ? e.message : String(e));
+    throw new SerialOpenError(o.path, e);
   }
   o.onStatus?.('open', o.path);
   const ticker = setInterval(() => (decoder.tick(now()), drain()), o.tickMs ?? 100);

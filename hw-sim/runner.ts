@@ -10,6 +10,7 @@ import type { Scenario, Step } from './scenario.ts';
 import { formatEur, type Lang } from '../src/i18n.ts';
 import { fromHex } from '../src/hex.ts';
 import { messages } from '../src/messages/index.ts';
+import { systemErrorText } from '../src/system-error.ts';
 
 export interface StepReport {
   line: number;
@@ -451,8 +452,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         try {
           files.write(file, simHost().png({ lines: sim.screen, rows: 4, columns: 20, led: sim.led }));
         } catch (e) {
-          const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-          return say.screenshot(file, why);
+          return say.screenshot(file, systemErrorText(e, messages(o.lang ?? 'fr')));
         }
         return;
       }

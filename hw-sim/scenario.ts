@@ -183,6 +183,9 @@ export function parseInstant(v: unknown): number | null {
   return Number.isFinite(t) ? t : null;
 }
 
+/** A scenario file is read whole: larger ones are refused before reading (a 60 MB one took 3.7 GB). */
+export const MAX_SCENARIO_BYTES = 1024 * 1024;
+
 export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });

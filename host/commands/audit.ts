@@ -5,7 +5,8 @@ import { toHex } from '../../src/hex.ts';
 import { REASON_TEXT, formatEur, type Lang } from '../../src/i18n.ts';
 import { testKeyRing, type KeyRing } from '../../src/sph1/keys.ts';
 import type { Reason } from '../../src/sph1/check.ts';
-import { Failure, UsageError, intOf, parseCommand } from '../args.ts';
+import { Failure, UsageError, intOf, parseCommand, reasonOf } from '../args.ts';
+import { errnoOf } from '../../src/system-error.ts';
 import { HOST_CRYPTO, hostVerify } from '../../tools/node-crypto.ts';
 import { readTrustedKeys } from '../keys.ts';
 import { messages } from '../../src/messages/index.ts';
@@ -79,8 +80,7 @@ export async function run(args: string[]): Promise<number> {
     try {
       total = statSync(file).size;
     } catch (e) {
-      const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-      throw new UsageError((m) => m.audit.cannotRead(file, why));
+      throw new UsageError((m) => m.audit.cannotRead(file, reasonOf(e, m)));
     }
   }
   const input: Readable = file !== null ? createReadStream(file, { highWaterMark: JOB_BYTES }) : process.stdin;
@@ -89,9 +89,7 @@ export async function run(args: string[]): Promise<number> {
     report = await audit(input, keys, jobs, file !== null ? total : 0, !!values.quiet);
   } catch (e) {
     // A file that cannot be read (a directory, an I/O error) is said like one that does not exist.
-    const code = (e as NodeJS.ErrnoException).code;
-    if (typeof code === 'string' && /^E[A-Z]+$/.test(code))
-      throw new Failure((m) => m.audit.cannotRead(file ?? '-', code));
+    if (errnoOf(e)) throw new Failure((m) => m.audit.cannotRead(file ?? '-', reasonOf(e, m)));
     throw e;
   }
   process.stdout.write(values.json ? JSON.stringify(reportJson(report)) + '\n' : renderReport(report, lang));

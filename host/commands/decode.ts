@@ -2,7 +2,7 @@
 // The field technician's view of "what does the validator see from this scanner": every code, in order.
 import { readFile } from 'node:fs/promises';
 import { PNG } from 'pngjs';
-import { intOf, UsageError, parseCommand } from '../args.ts';
+import { intOf, UsageError, parseCommand, reasonOf } from '../args.ts';
 import { MAX_REPORT, parseHexReports } from '../../src/input/capture.ts';
 import { visible } from '../visible.ts';
 import { KeyboardWedgeDecoder } from '../../src/input/keyboard.ts';
@@ -123,8 +123,8 @@ function pngFrame(file: string, bytes: Uint8Array, lang: Lang, warn: (s: string)
       format: 'rgba',
       data: new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.length),
     };
-  } catch (e) {
-    warn(m.png(file, (e as Error).message));
+  } catch {
+    warn(m.png(file));
     return null;
   }
 }
@@ -174,7 +174,7 @@ export async function run(args: string[]): Promise<number> {
     try {
       bytes = new Uint8Array(await readFile(file));
     } catch (e) {
-      warn(messages(lang).decode.read(file, (e as NodeJS.ErrnoException).code ?? (e as Error).message));
+      warn(messages(lang).decode.read(file, reasonOf(e, messages(lang))));
       ok = false;
       continue;
     }

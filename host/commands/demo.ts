@@ -1,12 +1,12 @@
 // saphir demo (npm start): builds the firmware if missing or stale (and says so), boots it in the simulator and plays
 // hw-sim/scenarios/demo.yaml, drawing the display each time it changes, then a summary. Works without
 // a TTY (CI, pipes): the output is plain lines.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Failure, parseCommand } from '../args.ts';
+import { Failure, UsageError, parseCommand } from '../args.ts';
 import { formatEur, type Lang } from '../../src/i18n.ts';
 import { messages } from '../../src/messages/index.ts';
-import { parseScenario, ScenarioError } from '../../hw-sim/scenario.ts';
+import { MAX_SCENARIO_BYTES, parseScenario, ScenarioError } from '../../hw-sim/scenario.ts';
 import { runScenario, simulatorFor } from '../../hw-sim/runner.ts';
 import { ensureBundle } from '../../hw-sim/sim.ts';
 import { ROOT } from '../../tools/paths.ts';
@@ -26,6 +26,10 @@ export async function run(args: string[]): Promise<number> {
   const w = messages(lang).demo;
   const out = (s: string) => process.stdout.write(s + '\n');
   const file = values.scenario ?? join(ROOT, 'hw-sim', 'scenarios', 'demo.yaml');
+  // The same checks as saphir sim --scenario: a missing file, a folder, a huge file.
+  if (!existsSync(file) || statSync(file).isDirectory()) throw new UsageError((m) => m.sim.noFile(file));
+  if (statSync(file).size > MAX_SCENARIO_BYTES)
+    throw new UsageError((m) => m.sim.scenarioTooLarge(file, MAX_SCENARIO_BYTES));
   let sc;
   try {
     sc = parseScenario(readFileSync(file, 'utf8'), file);

@@ -18,7 +18,7 @@ import { devTechKeyWarning, firmwareKeyOption, techSeedOf } from '../key-args.ts
 import { ServiceClient, FlashError, type Progress } from '../flash-client.ts';
 import { errorText, refusalText } from './service-text.ts';
 import type { Identity } from '../../src/service/protocol.ts';
-import { UsageError, intOf, parseCommand } from '../args.ts';
+import { UsageError, intOf, parseCommand, reasonOf } from '../args.ts';
 import { plainProgress } from '../progress.ts';
 import { textTable } from '../table.ts';
 import { messages } from '../../src/messages/index.ts';
@@ -143,7 +143,7 @@ export async function run(args: string[]): Promise<number> {
   if (ports.length === 0) throw new UsageError((m) => m.flash.portOrPorts);
   if (positionals.length !== 1) throw new UsageError((m) => m.flash.oneImage);
   const baud = values.baud === undefined ? 115200 : intOf(values.baud, '--baud', 300, 4000000);
-  const key = firmwareKeyOption(values.key, (m) => m.flash.keyHex);
+  const key = firmwareKeyOption(values.key);
   const file = positionals[0];
   const fail = (s: string) => {
     process.stderr.write(`saphir flash: ${s}\n`);
@@ -154,7 +154,7 @@ export async function run(args: string[]): Promise<number> {
   try {
     image = new Uint8Array(readFileSync(file));
   } catch (e) {
-    return fail(t.cannotRead(file, (e as NodeJS.ErrnoException).code ?? (e as Error).message));
+    return fail(t.cannotRead(file, reasonOf(e, messages(lang))));
   }
   const p = parseImage(image);
   if ('error' in p) return fail(`${file}: ${refusalText('malformed', lang)} — ${messages(lang).image.detail(p.error)}`);

@@ -11,7 +11,7 @@ import {
 import { equalBytes } from '../../src/bytes.ts';
 import { toHex } from '../../src/hex.ts';
 import { hostVerify } from '../../tools/node-crypto.ts';
-import { UsageError, parseCommand } from '../args.ts';
+import { UsageError, parseCommand, reasonOf } from '../args.ts';
 import { firmwareKeyOption } from '../key-args.ts';
 import type { Lang } from '../../src/i18n.ts';
 import { messages } from '../../src/messages/index.ts';
@@ -27,16 +27,14 @@ export async function run(args: string[]): Promise<number> {
   const { values, positionals, lang } = parsed;
   const [sub, file, ...extra] = positionals;
   if (sub !== 'inspect' || !file || extra.length) throw new UsageError((m) => m.image.usage);
-  const key = firmwareKeyOption(values.key, (m) => m.image.key);
+  const key = firmwareKeyOption(values.key);
   const isDev = toHex(key) === DEV_FIRMWARE_PUBLIC_KEY_HEX;
   const t = messages(lang).image;
   let bytes: Uint8Array;
   try {
     bytes = new Uint8Array(readFileSync(file));
   } catch (e) {
-    process.stderr.write(
-      `saphir image: ${t.cannotRead(file, (e as NodeJS.ErrnoException).code ?? (e as Error).message)}\n`,
-    );
+    process.stderr.write(`saphir image: ${t.cannotRead(file, reasonOf(e, messages(lang)))}\n`);
     return 1;
   }
   const p = parseImage(bytes);

@@ -1,5 +1,5 @@
 // saphir registry serve | devices add|list|revoke | report — the fleet's paid-ticket registry.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { Failure, UsageError, intOf, parseCommand } from '../args.ts';
 import { textTable } from '../table.ts';
 import { openDb } from '../registry/db.ts';
@@ -13,7 +13,7 @@ import {
   DEV_REGISTRY_PUBLIC_KEY_HEX,
   DEV_REGISTRY_SEED_HEX,
 } from '../../src/registry/protocol.ts';
-import { HEX64, readKeyFile } from '../../tools/key-files.ts';
+import { publicKeyArg, seedArg } from '../key-args.ts';
 import { isTestKey, readTrustedKeyList } from '../keys.ts';
 import type { Lang } from '../../src/i18n.ts';
 import { messages } from '../../src/messages/index.ts';
@@ -55,16 +55,7 @@ export function sinceOf(value: string): number {
 /** The seed that signs the registry's answers: `--registry-key HEX|FILE`, else the published development one. */
 export function registrySeedOf(arg: string | undefined): Uint8Array {
   if (arg === undefined) return fromHex(DEV_REGISTRY_SEED_HEX);
-  if (HEX64.test(arg)) return fromHex(arg);
-  let k: ReturnType<typeof readKeyFile>;
-  try {
-    k = readKeyFile('--registry-key', arg);
-  } catch {
-    throw new UsageError((m) => m.registry.registrySeed(arg));
-  }
-  const seed = k.bare ?? k.seed;
-  if (!seed) throw new UsageError((m) => m.registry.registrySeed(arg));
-  return fromHex(seed);
+  return fromHex(seedArg('--registry-key', arg));
 }
 
 function iso(ms: unknown): string {
@@ -121,7 +112,13 @@ export async function run(args: string[]): Promise<number> {
     const store = await openStore();
     const log = (e: Record<string, unknown>) =>
       process.stderr.write(JSON.stringify({ t: new Date().toISOString(), ...e }) + '\n');
-    const srv = await serveRegistry(store, { port, host: values.host ?? '127.0.0.1', log, registrySeed });
+    // A port in use (or any failure to listen) closes the database, so that the process ends.
+    const srv = await serveRegistry(store, { port, host: values.host ?? '127.0.0.1', log, registrySeed }).catch(
+      async (e: unknown) => {
+        await store.db.close().catch(() => {});
+        throw e;
+      },
+    );
     const registryPub = toHex(publicKeyOf(registrySeed));
     process.stderr.write(t.registryKey(registryPub, registryPub === DEV_REGISTRY_PUBLIC_KEY_HEX) + '\n');
     if (await store.isDevelopmentFleet()) process.stderr.write(t.dev + '\n');
@@ -148,14 +145,12 @@ export async function run(args: string[]): Promise<number> {
     if (verb === 'add' && ids.length === 2) {
       const id = ids[0];
       if (!DEVICE_ID.test(id)) throw new UsageError((m) => m.registry.deviceId(id));
-      let key = ids[1];
-      if (!/^[0-9a-fA-F]{64}$/.test(key)) {
-        try {
-          key = readFileSync(key, 'utf8').trim();
-        } catch {
-          throw new UsageError((m) => m.registry.pubkey(ids[1]));
-        }
-        if (!/^[0-9a-fA-F]{64}$/.test(key)) throw new UsageError((m) => m.registry.pubkey(ids[1]));
+      // 64 hex digits or a key file, read as every key option is (a seed in the file gives its public key).
+      let key: string;
+      try {
+        key = toHex(publicKeyArg('CLÉ', ids[1]));
+      } catch {
+        throw new UsageError((m) => m.registry.pubkey(ids[1]));
       }
       // Refused on every registry: enrolled, the published key would speak for this id to anyone.
       if (key.toLowerCase() === DEV_DEVICE_PUBLIC_KEY_HEX) throw new UsageError((m) => m.registry.devKeyEnrol(id));
@@ -221,7 +216,7 @@ export async function run(args: string[]): Promise<number> {
     for (const c of rep.regrants) out.push(t.regrantLine(c, iso(c.confirmed_at ?? c.paid_at), iso(c.asked_at)));
     out.push(t.perDevice);
     for (const d of rep.per_device)
-      out.push(`  ${d.device_id}  ${d.payments}  ${d.total_eur} €  (${d.offline} offline)`);
+      out.push(`  ${d.device_id}  ${d.payments}  ${d.total_eur} €  (${t.offline(Number(d.offline))})`);
     out.push(t.perDay);
     for (const d of rep.per_day) out.push(`  ${d.day}  ${d.payments}  ${d.total_eur} €`);
     out.push(t.notSeen(rep.not_seen.days));

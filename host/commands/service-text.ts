@@ -3,11 +3,11 @@
 import { messages } from '../../src/messages/index.ts';
 import type { Lang } from '../../src/i18n.ts';
 import { FlashError, ServiceClient } from '../flash-client.ts';
-import { errorText as anyErrorText } from '../args.ts';
+import { reasonOf } from '../args.ts';
 
 /** The technician-facing sentence for a service client's error. */
 export function errorText(e: unknown, lang: Lang, path?: string): string {
-  if (!(e instanceof FlashError)) return anyErrorText(e);
+  if (!(e instanceof FlashError)) return reasonOf(e, messages(lang));
   const m = messages(lang).service;
   const p = e.detail.path ?? path ?? '';
   switch (e.code) {
@@ -16,11 +16,11 @@ export function errorText(e: unknown, lang: Lang, path?: string): string {
     case 'busy':
       return m.busy(p);
     case 'open-failed':
-      return m.openFailed(p, e.message);
+      return m.openFailed(p, reasonOf({ message: e.message }, messages(lang)));
     case 'no-answer':
       return m.noAnswer(String(e.detail.baud));
     case 'link-lost':
-      return m.linkLost(e.message);
+      return m.linkLost(e.detail.reason !== 'aborted');
     case 'refused': {
       const why = m.refusal[e.detail.reason ?? ''] ?? e.detail.reason ?? '';
       return m.refused(why, e.message);

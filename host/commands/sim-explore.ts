@@ -4,7 +4,7 @@ import type { Lang } from '../../src/i18n.ts';
 import { messages } from '../../src/messages/index.ts';
 import { ensureBundle } from '../../hw-sim/sim.ts';
 import { buildNotice } from '../build-notice.ts';
-import { explore, gatesOf, INVARIANTS, type ExploreSummary, type Failure } from '../../hw-sim/explore/index.ts';
+import { explore, gatesOf, GATES, INVARIANTS, type ExploreSummary, type Failure } from '../../hw-sim/explore/index.ts';
 import '../../hw-sim/node-host.ts';
 import { exploreFleet } from './sim-fleet.ts';
 import { needXs } from './sim.ts';
@@ -32,8 +32,7 @@ function runArgs(a: ExploreArgs) {
   const count = intOf(a.explore, '--explore', 1, 10_000_000);
   const seed = a.seed ?? String(Date.now() % 1_000_000);
   const first = a.index === undefined ? 0 : intOf(a.index, '--index', 0);
-  if (a.index !== undefined && count !== 1)
-    throw new UsageError('--index replays one schedule: use it with --explore 1');
+  if (a.index !== undefined && count !== 1) throw new UsageError((m) => m.explore.indexOne);
   const jobs = a.jobs === undefined ? undefined : intOf(a.jobs, '--jobs', 1, 256);
   const bundle = ensureBundle((why) => process.stderr.write(buildNotice(a.lang, why) + '\n'));
   return { count, seed, first, jobs, bundle, outDir: a.out ?? '.sim/explore' };
@@ -95,21 +94,17 @@ function presenter(a: ExploreArgs, count: number, seed: string, invariants: Reco
 
 export async function exploreCommand(a: ExploreArgs): Promise<number> {
   if (a.fleet) return fleetCommand(a);
-  if (a.devices !== undefined) throw new UsageError('--devices goes with --fleet');
-  let gates;
-  try {
-    // Since the mirrored ledger and trusted time (#9), every fault group is on unless --faults says otherwise.
-    gates = gatesOf(
-      a.faults
-        ? a.faults
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean)
-        : ['all'],
-    );
-  } catch (e) {
-    throw new UsageError(`--faults: ${(e as Error).message}`);
-  }
+  if (a.devices !== undefined) throw new UsageError((m) => m.explore.devicesFleet);
+  // Since the mirrored ledger and trusted time (#9), every fault group is on unless --faults says otherwise.
+  const groups = a.faults
+    ? a.faults
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : ['all'];
+  const unknown = groups.find((g) => g !== 'all' && g !== 'none' && !(GATES as readonly string[]).includes(g));
+  if (unknown !== undefined) throw new UsageError((m) => m.explore.faults(unknown, [...GATES, 'all'].join(', ')));
+  const gates = gatesOf(groups);
   const variant = a.variant ?? 'v8';
   if (variant !== 'v8' && variant !== 'quickjs' && variant !== 'quickjs-ng' && variant !== 'xs')
     throw new UsageError((m) => m.explore.variant);
@@ -136,11 +131,9 @@ export async function exploreCommand(a: ExploreArgs): Promise<number> {
 
 /** `--explore N --fleet`: fleet schedules, checked by the fleet model (docs/explorer.md, "Fleet mode"). */
 async function fleetCommand(a: ExploreArgs): Promise<number> {
-  if (a.faults !== undefined) throw new UsageError('--faults is for single-device schedules, not --fleet');
+  if (a.faults !== undefined) throw new UsageError((m) => m.explore.faultsFleet);
   if (a.variant !== undefined || a['quickjs-every'] !== undefined || a.ed25519 !== undefined)
-    throw new UsageError(
-      '--variant, --quickjs-every and --ed25519 are for single-device schedules: the fleet runs QuickJS',
-    );
+    throw new UsageError((m) => m.explore.fleetEngine);
   const devices = a.devices === undefined ? undefined : intOf(a.devices, '--devices', 2, 4);
   const run = runArgs(a);
   const show = presenter(a, run.count, run.seed, FLEET_INVARIANTS);

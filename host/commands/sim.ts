@@ -6,12 +6,19 @@
 //   saphir sim --pty [PATH]            the device's service port on a pseudo-terminal (hw-sim/pty.ts)
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { Failure, intOf, UsageError, parseCommand } from '../args.ts';
+import { Failure, intOf, UsageError, parseCommand, reasonOf } from '../args.ts';
 import { KeyFileError } from '../../tools/key-files.ts';
 import type { Lang } from '../../src/i18n.ts';
 import { formatEur } from '../../src/i18n.ts';
 import type { Key } from '../../src/hal.ts';
-import { parseScenario, ScenarioError, parseDuration, needsRegistry, type Scenario } from '../../hw-sim/scenario.ts';
+import {
+  parseScenario,
+  ScenarioError,
+  parseDuration,
+  needsRegistry,
+  type Scenario,
+  MAX_SCENARIO_BYTES,
+} from '../../hw-sim/scenario.ts';
 import { runScenario, simulatorFor, type ScenarioRegistry } from '../../hw-sim/runner.ts';
 import { scenarioRegistry, startEmbeddedRegistry } from '../registry/embedded.ts';
 import { Simulator, bootChip, ensureBundle, type SimConfig } from '../../hw-sim/sim.ts';
@@ -217,8 +224,7 @@ function deviceIdOption(v: string | undefined, registry: string | undefined): st
 
 function registryOption(v: string | undefined): string | undefined {
   if (v === undefined || v === 'embedded') return v;
-  if (!/^https?:\/\/[\x21-\x7e]+$/.test(v))
-    throw new UsageError('--registry takes an http://host:port URL or embedded');
+  if (!/^https?:\/\/[\x21-\x7e]+$/.test(v)) throw new UsageError((m) => m.sim.registryUrl);
   return v.replace(/\/$/, '');
 }
 
@@ -303,7 +309,7 @@ async function scenarios(
     return await playAll();
   } catch (e) {
     // A scenario's key file that cannot serve is the same usage error as the option's.
-    throw e instanceof KeyFileError ? new UsageError(e.message) : e;
+    throw e instanceof KeyFileError ? new UsageError(e.say) : e;
   } finally {
     await registry?.close();
   }
@@ -458,7 +464,7 @@ function factoryProgram(sim: Simulator, chip: NorFlash, file: string, lang: Lang
     if ((statSync(file).size ?? 0) > SLOT_SIZE) throw new Error(m.provisionTooLarge(SLOT_SIZE));
     bytes = new Uint8Array(readFileSync(file));
   } catch (e) {
-    throw new Error(m.provisionRefused(file, (e as Error).message));
+    throw new Error(m.provisionRefused(file, reasonOf(e, messages(lang))));
   }
   sim.trust(); // the keys first: the image is judged by them
   const boot = bootChip(chip);
@@ -471,8 +477,6 @@ function factoryProgram(sim: Simulator, chip: NorFlash, file: string, lang: Lang
   if (slots.some((s) => s.status !== 'empty')) throw new Error(m.provisionRefused(file, m.provisionNotBlank));
   provision(boot, bytes, c.image.header.securityCounter);
 }
-
-const MAX_SCENARIO_BYTES = 1024 * 1024;
 
 async function interactive(o: InteractiveOptions): Promise<number> {
   const m = I[o.lang];
@@ -622,7 +626,7 @@ async function interactive(o: InteractiveOptions): Promise<number> {
           return await handle(line);
         } catch (e) {
           // A command that fails (capture to a folder…) is said; the session and the device go on.
-          say(m.commandFailed(line.trim().split(/\s+/)[0], (e as NodeJS.ErrnoException).code ?? String(e)));
+          say(m.commandFailed(line.trim().split(/\s+/)[0], reasonOf(e, messages(o.lang))));
           return true;
         }
       });
@@ -686,7 +690,7 @@ async function bridgeSerial(
   const { openPort, closePort } = await import('../serial-link.ts');
   const { SerialOpenError } = await import('../serial.ts');
   const port = await openPort(path, baud ?? 9600).catch((err: Error) => {
-    throw new Error(new SerialOpenError(path, err.message).text(lang));
+    throw new Error(new SerialOpenError(path, err).text(lang));
   });
   say(I[lang].bridged(`${path} @ ${baud ?? 9600}`));
   let sent = 0;

@@ -2,8 +2,9 @@
 // (a real server): the registry's SQL runs unchanged on both. Migrations are versioned and applied at
 // open; two processes opening one PostgreSQL database at once both succeed (the version's primary key
 // decides). A PGlite directory is one process's: it is locked while open (dir-lock.ts).
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
-import { Failure, errorText } from '../args.ts';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Failure, reasonOf } from '../args.ts';
 import { DirLocked, LOCK_FILE, lockDir, type DirLock } from './dir-lock.ts';
 
 export interface Query {
@@ -85,6 +86,13 @@ async function migrate(db: Db): Promise<void> {
   }
 }
 
+/** mkdir -p one level at a time: Node's recursive mode loops for ever where mkdir says ENOENT (/proc/x). */
+function makeDirs(dir: string): void {
+  const parent = dirname(dir);
+  if (parent !== dir && !existsSync(parent)) makeDirs(parent);
+  mkdirSync(dir);
+}
+
 /**
  * `dir` for PGlite: a file, or a directory holding other files and no database, is refused (the user
  * mistyped a path); a new directory is created. The directory is locked for as long as it is open
@@ -94,17 +102,17 @@ function preparePgliteDir(dir: string): DirLock {
   try {
     const st = statSync(dir, { throwIfNoEntry: false });
     if (st && !st.isDirectory()) throw new Failure((m) => m.registry.dbIsFile(dir));
-    if (!st) mkdirSync(dir, { recursive: true });
+    if (!st) makeDirs(dir);
   } catch (e) {
     if (e instanceof Failure) throw e;
-    throw new Failure((m) => m.registry.cannotOpen(dir, errorText(e)));
+    throw new Failure((m) => m.registry.cannotOpen(dir, reasonOf(e, m)));
   }
   let lock: DirLock;
   try {
     lock = lockDir(dir);
   } catch (e) {
     if (e instanceof DirLocked) throw new Failure((m) => m.registry.locked(dir, e.pid ?? '?', e.lockFile));
-    throw new Failure((m) => m.registry.cannotOpen(dir, errorText(e)));
+    throw new Failure((m) => m.registry.cannotOpen(dir, reasonOf(e, m)));
   }
   const others = readdirSync(dir).filter((f) => !f.startsWith(LOCK_FILE));
   if (others.length > 0 && !others.includes('PG_VERSION')) {
@@ -125,7 +133,7 @@ export async function openPglite(dir?: string): Promise<Db> {
   } catch (e) {
     lock?.release();
     // PGlite throws objects that are no Error (its WebAssembly file system's errors).
-    throw new Failure((m) => m.registry.cannotOpen(dir ?? ':memory:', errorText(e)));
+    throw new Failure((m) => m.registry.cannotOpen(dir ?? ':memory:', reasonOf(e, m)));
   }
   const db: Db = {
     kind: 'pglite',

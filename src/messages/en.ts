@@ -34,11 +34,73 @@ export const en = {
     unexpected: (arg: string) => `unexpected argument '${arg}'`,
     other: (detail: string) => `bad arguments: ${detail}`,
   },
+  os: {
+    /** A system error (errno code) said in words; `where` is the address or path it concerns, when known. */
+    errno: (code: string, where?: string): string => {
+      const at = where ? ` (${where})` : '';
+      switch (code) {
+        case 'ENOENT':
+          return 'no such file or directory';
+        case 'EACCES':
+        case 'EPERM':
+          return 'permission denied';
+        case 'EISDIR':
+          return 'is a directory, not a file';
+        case 'ENOTDIR':
+          return 'a part of the path is not a directory';
+        case 'EEXIST':
+          return 'already exists';
+        case 'ENOSPC':
+          return 'no space left on the disk';
+        case 'EROFS':
+          return 'read-only file system';
+        case 'EBUSY':
+          return 'busy: another program holds it';
+        case 'EMFILE':
+        case 'ENFILE':
+          return 'too many open files';
+        case 'ENOTTY':
+          return 'not a serial port';
+        case 'EIO':
+          return 'input/output error';
+        case 'ENODEV':
+        case 'ENXIO':
+          return 'no such device (unplugged?)';
+        case 'EPIPE':
+          return 'the other side closed';
+        case 'EADDRINUSE':
+          return `address already in use${at}: another server listens there (--port to choose another)`;
+        case 'EADDRNOTAVAIL':
+          return `address not available on this computer${at}`;
+        case 'ECONNREFUSED':
+          return `connection refused${at}: nothing listens there`;
+        case 'ECONNRESET':
+          return `connection reset by the other side${at}`;
+        case 'ETIMEDOUT':
+          return `no answer in time${at}`;
+        case 'ENOTFOUND':
+        case 'EAI_AGAIN':
+          return `unknown host name${at}`;
+        case 'EHOSTUNREACH':
+        case 'ENETUNREACH':
+          return `host unreachable${at}`;
+        default:
+          return `system error ${code}${at}`;
+      }
+    },
+  },
+  keyFile: {
+    cannotRead: (option: string, value: string, why: string) =>
+      `${option}: '${value}' is neither 64 hex digits nor a key file that can be read (${why})`,
+    notKey: (option: string, file: string) =>
+      `${option}: ${file} is no key file: 64 hex digits, or JSON {"seed_hex": "…"} or {"public_key_hex": "…"}`,
+    noField: (option: string, file: string) =>
+      `${option}: ${file}: give seed_hex or public_key_hex (public_hex), 64 hex digits`,
+    needSeed: (option: string, file: string) =>
+      `${option}: ${file}: needs the private seed (seed_hex or 64 hex digits), not a public key`,
+  },
   keys: {
-    cannotRead: (path: string, why: string) => `--key: cannot read ${path}: ${why}`,
-    notJson: (path: string) => `--key: ${path} is not JSON ({"key_id": 1, "public_hex": "…"})`,
     keyId: (path: string) => `--key: ${path}: key_id must be an integer from 0 to 255`,
-    needHex: (path: string) => `--key: ${path}: give public_hex or seed_hex (64 hex digits)`,
     seedHex: (path: string) => `--key: ${path}: seed_hex must be 64 hex digits (a 32-byte Ed25519 private seed)`,
     testKey: 'warning: tickets signed with the TEST key (id 0), refused by a production validator',
     refused: (where: string, why: string) => `${where}: public key refused by the device (${why})`,
@@ -100,7 +162,7 @@ export const en = {
     none: (f: string) => `${f}: no code`,
     dropped: (f: string, why: string, partial: string) => `${f}: ${why}${partial ? ` "${partial}"` : ''}`,
     lost: (f: string, why: string, n: number) => `${f}: ${why} (${n})`,
-    png: (f: string, m: string) => `${f}: unreadable PNG: ${m}`,
+    png: (f: string) => `${f}: unreadable PNG (damaged, or not a PNG)`,
     raw: (f: string, n: number, want: number) => `${f}: ${n} bytes, ${want} expected for this image format`,
     tooLarge: (f: string, kind: string, w: number, h: number, max: number) =>
       `${f}: ${kind} of ${w}×${h} pixels, more than the ${max} million pixels decoded`,
@@ -145,7 +207,6 @@ export const en = {
   },
   image: {
     usage: 'give the subcommand and the file: saphir image inspect FILE',
-    key: '--key must be 64 hex digits (an Ed25519 public key)',
     cannotRead: (file: string, m: string) => `cannot read ${file}: ${m}`,
     invalid: 'INVALID image',
     thisBoard: ' (SAPHIR handheld)',
@@ -213,12 +274,16 @@ export const en = {
     busy: (p: string) => `serial port busy (open in another program): ${p}`,
     openFailed: (p: string, m: string) => `cannot open ${p}: ${m}`,
     noAnswer: (baud: string) => `no answer from the device at ${baud} baud (cable, device off, or another speed?)`,
-    linkLost: (m: string) => `link lost (${m}): run the command again, the transfer resumes`,
-    refused: (why: string, m: string) => `refused by the device: ${why} — ${m}`,
-    verify: (m: string) => `verification failed: ${m}`,
-    protocol: (m: string) => `protocol error: ${m}`,
+    linkLost: (closed: boolean): string =>
+      closed
+        ? 'the serial port closed (cable unplugged, simulator stopped?): run the command again, the transfer resumes'
+        : 'link interrupted: run the command again, the transfer resumes',
+    refused: (why: string, detail?: string) => `refused by the device: ${why}${detail ? ` — ${detail}` : ''}`,
+    verify: (detail?: string) => `verification failed${detail ? `: ${detail}` : ''}`,
+    protocol: (detail?: string) => `protocol error${detail ? `: ${detail}` : ''}`,
     port: '--port PATH is required',
-    auth: (m: string) => `service access refused (technician key not trusted by the device?): ${m}`,
+    auth: (detail?: string) =>
+      `service access refused: the device does not trust this technician key (--tech-key)${detail ? ` — ${detail}` : ''}`,
     devTechKey: (command: string) =>
       `saphir ${command}: warning: using the published DEVELOPMENT technician key (--tech-key FILE for yours); a production device refuses it`,
   },
@@ -269,7 +334,6 @@ export const en = {
     },
     summary: ['Device', 'Port', 'Before → after', 'Result', 'Time'],
     portOrPorts: '--port PATH (or --ports GLOB) is required',
-    keyHex: '--key must be 64 hex digits (an Ed25519 public key)',
   },
   device: {
     usage: 'give the subcommand: saphir device info --port PATH',
@@ -346,6 +410,7 @@ export const en = {
     sinceStart: 'first use',
   },
   sim: {
+    registryUrl: '--registry takes an http://host:port URL or embedded',
     deviceId: (v: string) => `--device-id '${v}': 1 to 16 printable ASCII characters, no space`,
     deviceIdIs: (id: string) => `device id: ${id}`,
     variant: '--variant must be quickjs, quickjs-ng or xs',
@@ -481,6 +546,7 @@ export const en = {
     revokedWord: 'revoked',
     conflicts: (n: number) => `conflicts: ${n}`,
     totals: (n: number, eur: number) => `payments: ${n}, total €${eur}`,
+    offline: (n: number) => `${n} offline`,
     perDevice: 'per device',
     perDay: 'per day',
     notSeen: (d: number) => `devices not seen for ${d} days`,
@@ -509,8 +575,6 @@ export const en = {
       `${id}: this is the published DEVELOPMENT device key (anyone can sign with it): never enrolled. ` +
       `Give the device its own key (a production device makes one; saphir sim prints it, or --device-key FILE). ` +
       `A development registry accepts the published key without enrolment while no device is enrolled.`,
-    registrySeed: (arg: string) =>
-      `--registry-key: ${arg} is not the registry's seed (64 hex digits, or a file {"seed_hex": "…"}): a public key cannot sign`,
     productionNeedsKey:
       '--production needs the production ticket key: --key HEX|FILE (a production registry never trusts the published test key)',
     testKeyInProduction: (where: string) =>
@@ -525,6 +589,11 @@ export const en = {
       `If process ${pid} is not a saphir registry, delete ${file}.`,
   },
   explore: {
+    indexOne: '--index replays one schedule: use it with --explore 1',
+    devicesFleet: '--devices goes with --fleet',
+    faults: (g: string, known: string) => `--faults: unknown fault group '${g}' (known: ${known})`,
+    faultsFleet: '--faults is for single-device schedules, not --fleet',
+    fleetEngine: '--variant, --quickjs-every and --ed25519 are for single-device schedules: the fleet runs QuickJS',
     progress: (done: number, n: number, perS: number, violations: number) =>
       `${done}/${n} schedules, ${perS.toFixed(1)}/s, ${violations} violation(s)`,
     summary: (
@@ -603,12 +672,12 @@ Ctrl+C (or N codes with --count).
   --mode keyboard|pos its keyboard-wedge interface (default) or its HID POS one
   --layout us|fr|auto keyboard layout the scanner types with (default auto)
   --serial PATH       a serial or USB virtual COM scanner; --baud N (default 9600); --ack answers ACK/NAK`,
-    image: `usage: saphir image inspect [--key HEX] [--json] [--lang fr|en] FILE
+    image: `usage: saphir image inspect [--key HEX|FILE] [--json] [--lang fr|en] FILE
 Prints a signed firmware image's header and checks its SHA-256 and Ed25519 signature, by default
-against the published development key (--key: another public key, 64 hex digits).
+against the published development key (--key: another public key, 64 hex digits or a key file).
 Exit 0 when the image is intact and signed by that key, 1 when not, 2 on a usage error.`,
-    flash: `usage: saphir flash --port PATH [--port PATH…] [--ports GLOB] [--baud N] [--key HEX] [--force]
-                    [--dry-run] [--no-reboot] [--quiet] [--tech-key FILE] [--lang fr|en] IMAGE
+    flash: `usage: saphir flash --port PATH [--port PATH…] [--ports GLOB] [--baud N] [--key HEX|FILE] [--force]
+                    [--dry-run] [--no-reboot] [--quiet] [--tech-key HEX|FILE] [--lang fr|en] IMAGE
 Writes a signed firmware image to a device over its service serial port. The file is checked first
 (format, SHA-256, signature by the firmware key: --key, default the published development key); then
 the device and the image are shown side by side and a mismatch is refused before writing. An
@@ -620,13 +689,13 @@ Off a terminal, progress is a plain line every 10 % (--quiet: none). --tech-key:
 that opens the device's service session (JSON {"seed_hex": …} or 64 hex digits; default: the
 published development key, with a warning).
 Exit 0 on success, 1 on a refusal or an error (on any device), 2 on a usage error.`,
-    device: `usage: saphir device info --port PATH [--port PATH…] [--baud N] [--json] [--tech-key FILE] [--lang fr|en]
+    device: `usage: saphir device info --port PATH [--port PATH…] [--baud N] [--json] [--tech-key HEX|FILE] [--lang fr|en]
 Asks a device over its service port who it is and what it runs (board, device id, both image slots,
 security counter, an interrupted transfer), which firmware key it trusts (SHA-256), whether it is a
 production device, and whether the technician key (--tech-key; default: the published development
 key, with a warning) opens its service session. Several --port: each in turn, under its port's name
 (--json: one object a line). Exit 0, 1 on an error (on any port), 2 on a usage error.`,
-    ledger: `usage: saphir ledger export --port PATH [--baud N] [--format csv|json] [--quiet] [--tech-key FILE]
+    ledger: `usage: saphir ledger export --port PATH [--baud N] [--format csv|json] [--quiet] [--tech-key HEX|FILE]
                           [--to URL | --journal | --report [x|z]] [--lang fr|en]
 Reads the paid-ticket ledger of a device over its service port and writes it to standard output:
 CSV (default; one payment a line) or JSON (an array). Progress goes to stderr every 10 % when it is
@@ -659,7 +728,7 @@ Exit 0, 1 on an error, 2 on a usage error.`,
   --tech-key HEX|FILE     provision the device with this technician public key (service port access)
   --provision IMAGE       factory programming: the signed IMAGE into slot A of a blank chip, checked with
                           the provisioned keys (with --flash FILE the chip is kept; run again, it is left as it is)
-  --device-key FILE       provision the device's registry key (its private seed, seed_hex); default: a
+  --device-key HEX|FILE   provision the device's registry key (its private seed, seed_hex); default: a
                           fresh key on a production device, the published development key otherwise
   --device-id ID          the device's id (interactive, --pty, --web); with --registry, default one of
                           this run (SIM- and 4 random hex digits), so two simulators are two devices

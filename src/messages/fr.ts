@@ -34,11 +34,72 @@ export const fr: Messages = {
     unexpected: (arg: string) => `argument en trop « ${arg} »`,
     other: (detail: string) => `arguments incorrects : ${detail}`,
   },
+  os: {
+    errno: (code: string, where?: string): string => {
+      const at = where ? ` (${where})` : '';
+      switch (code) {
+        case 'ENOENT':
+          return 'fichier ou dossier introuvable';
+        case 'EACCES':
+        case 'EPERM':
+          return 'accès refusé';
+        case 'EISDIR':
+          return 'c’est un dossier, pas un fichier';
+        case 'ENOTDIR':
+          return 'une partie du chemin n’est pas un dossier';
+        case 'EEXIST':
+          return 'existe déjà';
+        case 'ENOSPC':
+          return 'plus de place sur le disque';
+        case 'EROFS':
+          return 'système de fichiers en lecture seule';
+        case 'EBUSY':
+          return 'occupé : un autre programme le tient';
+        case 'EMFILE':
+        case 'ENFILE':
+          return 'trop de fichiers ouverts';
+        case 'ENOTTY':
+          return 'pas un port série';
+        case 'EIO':
+          return 'erreur d’entrée-sortie';
+        case 'ENODEV':
+        case 'ENXIO':
+          return 'périphérique absent (débranché ?)';
+        case 'EPIPE':
+          return 'l’autre côté a fermé';
+        case 'EADDRINUSE':
+          return `adresse déjà utilisée${at} : un autre serveur y écoute (--port pour en choisir une autre)`;
+        case 'EADDRNOTAVAIL':
+          return `adresse indisponible sur cet ordinateur${at}`;
+        case 'ECONNREFUSED':
+          return `connexion refusée${at} : rien n’y écoute`;
+        case 'ECONNRESET':
+          return `connexion coupée par l’autre côté${at}`;
+        case 'ETIMEDOUT':
+          return `pas de réponse à temps${at}`;
+        case 'ENOTFOUND':
+        case 'EAI_AGAIN':
+          return `nom d’hôte inconnu${at}`;
+        case 'EHOSTUNREACH':
+        case 'ENETUNREACH':
+          return `hôte injoignable${at}`;
+        default:
+          return `erreur système ${code}${at}`;
+      }
+    },
+  },
+  keyFile: {
+    cannotRead: (option: string, value: string, why: string) =>
+      `${option} : « ${value} » n’est ni 64 chiffres hexadécimaux ni un fichier de clé lisible (${why})`,
+    notKey: (option: string, file: string) =>
+      `${option} : ${file} n’est pas un fichier de clé : 64 chiffres hexadécimaux, ou JSON {"seed_hex": "…"} ou {"public_key_hex": "…"}`,
+    noField: (option: string, file: string) =>
+      `${option} : ${file} : donner seed_hex ou public_key_hex (public_hex), 64 chiffres hexadécimaux`,
+    needSeed: (option: string, file: string) =>
+      `${option} : ${file} : il faut la graine privée (seed_hex ou 64 chiffres hexadécimaux), pas une clé publique`,
+  },
   keys: {
-    cannotRead: (path: string, why: string) => `--key : lecture impossible de ${path} : ${why}`,
-    notJson: (path: string) => `--key : ${path} n'est pas du JSON ({"key_id": 1, "public_hex": "…"})`,
     keyId: (path: string) => `--key : ${path} : key_id doit être un entier de 0 à 255`,
-    needHex: (path: string) => `--key : ${path} : donner public_hex ou seed_hex (64 chiffres hexadécimaux)`,
     seedHex: (path: string) =>
       `--key : ${path} : seed_hex doit compter 64 chiffres hexadécimaux (graine privée Ed25519 de 32 octets)`,
     testKey: 'attention : tickets signés avec la clé de TEST (id 0), refusés par un validateur de production',
@@ -101,7 +162,7 @@ export const fr: Messages = {
     none: (f: string) => `${f} : aucun code`,
     dropped: (f: string, why: string, partial: string) => `${f} : ${why}${partial ? ` « ${partial} »` : ''}`,
     lost: (f: string, why: string, n: number) => `${f} : ${why} (${n})`,
-    png: (f: string, m: string) => `${f} : PNG illisible : ${m}`,
+    png: (f: string) => `${f} : PNG illisible (abîmé, ou pas un PNG)`,
     raw: (f: string, n: number, want: number) => `${f} : ${n} octets, ${want} attendus pour ce format d'image`,
     tooLarge: (f: string, kind: string, w: number, h: number, max: number) =>
       `${f} : ${kind} de ${w}×${h} pixels, plus que les ${max} millions de pixels décodés`,
@@ -146,7 +207,6 @@ export const fr: Messages = {
   },
   image: {
     usage: 'donner la sous-commande et le fichier : saphir image inspect FICHIER',
-    key: '--key doit compter 64 chiffres hexadécimaux (une clé publique Ed25519)',
     cannotRead: (file: string, m: string) => `lecture impossible de ${file} : ${m}`,
     invalid: 'image NON VALIDE',
     thisBoard: ' (terminal SAPHIR)',
@@ -216,12 +276,16 @@ export const fr: Messages = {
     openFailed: (p: string, m: string) => `impossible d'ouvrir ${p} : ${m}`,
     noAnswer: (baud: string) =>
       `pas de réponse de l'appareil à ${baud} bauds (câble, appareil éteint ou autre vitesse ?)`,
-    linkLost: (m: string) => `liaison coupée (${m}) : relancez la commande, le transfert reprendra`,
-    refused: (why: string, m: string) => `refusée par l'appareil : ${why} — ${m}`,
-    verify: (m: string) => `vérification échouée : ${m}`,
-    protocol: (m: string) => `erreur de protocole : ${m}`,
+    linkLost: (closed: boolean) =>
+      closed
+        ? 'le port série s’est fermé (câble débranché, simulateur arrêté ?) : relancez la commande, le transfert reprendra'
+        : 'liaison interrompue : relancez la commande, le transfert reprendra',
+    // The device's own detail is English: the French sentences give the reason without it.
+    refused: (why: string) => `refusée par l'appareil : ${why}`,
+    verify: () => 'vérification échouée : l’empreinte annoncée par l’appareil n’est pas celle de l’image',
+    protocol: () => 'erreur de protocole : réponse de l’appareil mal formée (SAPHIR_DEBUG=1 pour le détail)',
     port: '--port CHEMIN est obligatoire',
-    auth: (m: string) => `accès de service refusé (clé de technicien non reconnue par l’appareil ?) : ${m}`,
+    auth: () => 'accès de service refusé : l’appareil ne reconnaît pas cette clé de technicien (--tech-key)',
     devTechKey: (command: string) =>
       `saphir ${command}: attention : clé de technicien de DÉVELOPPEMENT publiée (--tech-key FICHIER pour la vôtre) ; un appareil de production la refuse`,
   },
@@ -272,7 +336,6 @@ export const fr: Messages = {
     },
     summary: ['Appareil', 'Port', 'Avant → après', 'Résultat', 'Durée'],
     portOrPorts: '--port CHEMIN (ou --ports MOTIF) est obligatoire',
-    keyHex: '--key doit faire 64 chiffres hexadécimaux (une clé publique Ed25519)',
   },
   device: {
     usage: 'donner la sous-commande : saphir device info --port CHEMIN',
@@ -350,6 +413,7 @@ export const fr: Messages = {
     sinceStart: 'la mise en service',
   },
   sim: {
+    registryUrl: '--registry attend une URL http://hôte:port ou embedded',
     deviceId: (v: string) => `--device-id '${v}' : 1 à 16 caractères ASCII imprimables, sans espace`,
     deviceIdIs: (id: string) => `identifiant de l'appareil : ${id}`,
     variant: '--variant vaut quickjs, quickjs-ng ou xs',
@@ -485,6 +549,7 @@ export const fr: Messages = {
     revokedWord: 'révoqué',
     conflicts: (n: number) => `conflits : ${n}`,
     totals: (n: number, eur: number) => `paiements : ${n}, total ${eur} €`,
+    offline: (n: number) => `${n} hors ligne`,
     perDevice: 'par appareil',
     perDay: 'par jour',
     notSeen: (d: number) => `appareils non vus depuis ${d} jours`,
@@ -516,8 +581,6 @@ export const fr: Messages = {
       `${id} : c’est la clé d’appareil de DÉVELOPPEMENT publiée (tout le monde peut signer avec) : jamais enrôlée. ` +
       `Donner à l’appareil sa propre clé (un appareil de production en crée une ; saphir sim l’affiche, ou --device-key FICHIER). ` +
       `Un registre de développement accepte la clé publiée sans enrôlement tant qu’aucun appareil n’est enrôlé.`,
-    registrySeed: (arg: string) =>
-      `--registry-key : ${arg} n’est pas la graine du registre (64 chiffres hexadécimaux, ou un fichier {"seed_hex": "…"}) : une clé publique ne signe pas`,
     productionNeedsKey:
       '--production demande la clé de production des tickets : --key HEX|FICHIER (un registre de production n’accepte jamais la clé de test publiée)',
     testKeyInProduction: (where: string) =>
@@ -532,6 +595,12 @@ export const fr: Messages = {
       `Si le processus ${pid} n’est pas un registre saphir, supprimer ${file}.`,
   },
   explore: {
+    indexOne: '--index rejoue un seul scénario : l’utiliser avec --explore 1',
+    devicesFleet: '--devices va avec --fleet',
+    faults: (g: string, known: string) => `--faults : groupe de pannes inconnu « ${g} » (connus : ${known})`,
+    faultsFleet: '--faults vaut pour les scénarios à un appareil, pas pour --fleet',
+    fleetEngine:
+      '--variant, --quickjs-every et --ed25519 valent pour les scénarios à un appareil : la flotte tourne sous QuickJS',
     progress: (done: number, n: number, perS: number, violations: number) =>
       `${done}/${n} programmes, ${perS.toFixed(1)}/s, ${violations} violation(s)`,
     summary: (
@@ -610,12 +679,12 @@ Ctrl+C (ou N codes avec --count).
   --mode keyboard|pos   son interface clavier (par défaut) ou son interface HID POS
   --layout us|fr|auto   disposition du clavier du scanner (par défaut auto)
   --serial CHEMIN       un scanner série ou port COM virtuel USB ; --baud N (par défaut 9600) ; --ack répond ACK/NAK`,
-    image: `usage : saphir image inspect [--key HEX] [--json] [--lang fr|en] FICHIER
+    image: `usage : saphir image inspect [--key HEX|FICHIER] [--json] [--lang fr|en] FICHIER
 Affiche l'en-tête d'une image signée du firmware et vérifie son SHA-256 et sa signature Ed25519, par
-défaut avec la clé de développement publiée (--key : une autre clé publique, 64 chiffres hexadécimaux).
+défaut avec la clé de développement publiée (--key : une autre clé publique, 64 chiffres hexadécimaux ou un fichier de clé).
 Sortie 0 quand l'image est intègre et signée par cette clé, 1 sinon, 2 pour une erreur d'usage.`,
-    flash: `usage : saphir flash --port CHEMIN [--port CHEMIN…] [--ports MOTIF] [--baud N] [--key HEX] [--force]
-                     [--dry-run] [--no-reboot] [--quiet] [--tech-key FICHIER] [--lang fr|en] IMAGE
+    flash: `usage : saphir flash --port CHEMIN [--port CHEMIN…] [--ports MOTIF] [--baud N] [--key HEX|FICHIER] [--force]
+                     [--dry-run] [--no-reboot] [--quiet] [--tech-key HEX|FICHIER] [--lang fr|en] IMAGE
 Écrit une image signée du firmware dans un appareil par son port série de service. Le fichier est
 vérifié d'abord (format, SHA-256, signature par la clé du firmware : --key, par défaut la clé de
 développement publiée) ; puis l'appareil et l'image sont montrés côte à côte et une incompatibilité est
@@ -628,14 +697,14 @@ progression est une ligne tous les 10 % (--quiet : aucune). --tech-key : la clé
 la session de service de l'appareil (JSON {"seed_hex": …} ou 64 chiffres hexadécimaux ; par défaut la
 clé de développement publiée, avec un avertissement).
 Sortie 0 en cas de réussite, 1 pour un refus ou une erreur (sur l'un des appareils), 2 pour une erreur d'usage.`,
-    device: `usage : saphir device info --port CHEMIN [--port CHEMIN…] [--baud N] [--json] [--tech-key FICHIER] [--lang fr|en]
+    device: `usage : saphir device info --port CHEMIN [--port CHEMIN…] [--baud N] [--json] [--tech-key HEX|FICHIER] [--lang fr|en]
 Demande à un appareil, par son port de service, qui il est et ce qu'il exécute (carte, identifiant, les
 deux emplacements d'image, compteur de sécurité, un transfert interrompu), à quelle clé firmware il se
 fie (SHA-256), s'il est un appareil de production, et si la clé de technicien (--tech-key ; par défaut
 la clé de développement publiée, avec un avertissement) ouvre sa session de service. Plusieurs --port :
 chacun à son tour, sous le nom de son port (--json : un objet par ligne). Sortie 0, 1 pour une erreur
 (sur l'un des ports), 2 pour une erreur d'usage.`,
-    ledger: `usage : saphir ledger export --port CHEMIN [--baud N] [--format csv|json] [--quiet] [--tech-key FICHIER]
+    ledger: `usage : saphir ledger export --port CHEMIN [--baud N] [--format csv|json] [--quiet] [--tech-key HEX|FICHIER]
                           [--to URL | --journal | --report [x|z]] [--lang fr|en]
 Lit le registre des tickets payés d'un appareil par son port de service et l'écrit sur la sortie
 standard : CSV (par défaut ; un paiement par ligne) ou JSON (un tableau). Hors terminal, la progression

@@ -116,7 +116,10 @@ test('check --key HEX|FILE; the test key warned about as gen does', async () => 
   assert.match(wrongId.out, /unknown signing key/);
   const bad = await run('check', '--key', 'nope.json', lose);
   assert.is(bad.code, 2);
-  assert.match(bad.err, 'saphir check: --key : lecture impossible de nope.json : ENOENT');
+  assert.match(
+    bad.err,
+    'saphir check: --key : « nope.json » n’est ni 64 chiffres hexadécimaux ni un fichier de clé lisible (fichier ou dossier introuvable)',
+  );
   const gen = saphir(['gen', '--emission', '1', '--block', '1', '--from', '0', '--count', '1']);
   const said = (s: string) => s.replace(/^saphir \w+: /, '').trim();
   assert.is(said(gen.stderr), said(plain.err), 'the same warning as gen');
@@ -323,7 +326,7 @@ test('image inspect: a bad header-size field is said as such, even in a file sho
 test('audit: a file that cannot be read is said in the user language, not as a raw Node error', async () => {
   const r = await run('audit', dir);
   assert.is(r.code, 1);
-  assert.is(r.err, `saphir audit: lecture impossible de ${dir} : EISDIR\n`);
+  assert.is(r.err, `saphir audit: lecture impossible de ${dir} : c’est un dossier, pas un fichier\n`);
   assert.is((await run('audit', join(dir, 'none.txt'))).code, 2);
 });
 

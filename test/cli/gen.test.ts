@@ -124,7 +124,7 @@ test('key files: the documented format is read, anything else is a usage error',
     writeFileSync(f, bad);
     assert.throws(() => readKeyFile(f), /--key/);
   }
-  assert.throws(() => readKeyFile(join(dir, 'missing.json')), /cannot read/);
+  assert.throws(() => readKeyFile(join(dir, 'missing.json')), /no such file or directory/);
 });
 
 test('a reader that goes away (gen | head) ends gen quietly, workers included', async () => {

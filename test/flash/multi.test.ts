@@ -63,8 +63,8 @@ ptyTest('four devices, one unplugged half-way: the others finish, the summary sa
       assert.match(r.stdout, new RegExp(`${ptys[i].path}\\s+1\\.0\\.0 → 1\\.5\\.0\\s+ok, confirmed`));
     }
     assert.is(devs[2].booted?.version, '1.0.0');
-    assert.match(r.stdout, new RegExp(`${victim.path}\\s+1\\.0\\.0 → 1\\.0\\.0\\s+link lost`));
-    assert.match(r.stderr, new RegExp(`\\[${victim.path}\\] link lost`));
+    assert.match(r.stdout, new RegExp(`${victim.path}\\s+1\\.0\\.0 → 1\\.0\\.0\\s+the serial port closed`));
+    assert.match(r.stderr, new RegExp(`\\[${victim.path}\\] the serial port closed`));
   } finally {
     for (const p of ptys) await p.close();
   }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { saphirIn } from '../cli/run-cli.ts';
 import { image } from '../flash/images.ts';
+import { DEV_FIRMWARE_PUBLIC_KEY_HEX } from '../../src/image/format.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-inspect-'));
 const good = image({ version: '1.2.3+4', counter: 5, size: 3000 });
@@ -52,15 +53,28 @@ test('usage errors exit 2', async () => {
   assert.is((await saphirIn(['image', 'inspect', join(dir, 'missing.img')])).code, 1);
 });
 
-test('flash and image inspect take --key as 64 hex digits only, and say so', async () => {
+test('flash and image inspect take --key as 64 hex digits or a key file, and say what is wrong', async () => {
   for (const key of ['ab'.repeat(31), 'ab'.repeat(33), 'zz'.repeat(32)]) {
     const i = await saphirIn(['image', 'inspect', '--lang', 'en', '--key', key, join(dir, 'good.img')]);
     assert.is(i.code, 2, key);
-    assert.match(i.stderr, '--key must be 64 hex digits');
+    assert.match(i.stderr, `--key: '${key}' is neither 64 hex digits nor a key file that can be read`);
     const f = await saphirIn(['flash', '--lang', 'fr', '--port', '/dev/nope', '--key', key, join(dir, 'good.img')]);
     assert.is(f.code, 2, key);
-    assert.match(f.stderr, '--key doit faire 64 chiffres hexadécimaux');
+    assert.match(f.stderr, `--key : « ${key} » n’est ni 64 chiffres hexadécimaux ni un fichier de clé lisible`);
   }
+  // The development key, as hex and in the files a key option takes: the image verifies with each.
+  const hex = DEV_FIRMWARE_PUBLIC_KEY_HEX;
+  const files = [
+    put('dev.hex', new TextEncoder().encode(`${hex}\n`)),
+    put('dev.json', new TextEncoder().encode(JSON.stringify({ public_key_hex: hex }))),
+    put('dev-public-hex.json', new TextEncoder().encode(JSON.stringify({ key_id: 1, public_hex: hex }))),
+  ];
+  for (const key of [hex, ...files]) {
+    const r = await saphirIn(['image', 'inspect', '--key', key, join(dir, 'good.img')]);
+    assert.is(r.code, 0, `${key}: ${r.stderr}`);
+  }
+  const other = await saphirIn(['image', 'inspect', '--key', 'ab'.repeat(32), join(dir, 'good.img')]);
+  assert.is(other.code, 1, 'another key: the signature does not verify');
 });
 
 test.after(() => rmSync(dir, { recursive: true, force: true }));

@@ -79,7 +79,7 @@ test('decode: bad input gives reasons, not crashes', async () => {
   assert.is(r.status, 1);
   assert.match(r.stderr, `${broken}:2 : ligne ignorée`);
   assert.match(r.stderr, 'code incomplet (délai dépassé) « SP »');
-  assert.match(r.stderr, 'missing.hid : lecture impossible : ENOENT');
+  assert.match(r.stderr, 'missing.hid : lecture impossible : fichier ou dossier introuvable');
   assert.match(r.stderr, 'serial-mixed.bin : aucun code');
   assert.is((await saphir('decode', '--source', 'usb', broken)).status, 2);
   assert.is((await saphir('decode', '--source', 'serial', '--layout', 'fr', broken)).status, 2);
