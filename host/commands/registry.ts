@@ -1,5 +1,6 @@
 // saphir registry serve | devices add|list|revoke | report — the fleet's paid-ticket registry.
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { Failure, UsageError, intOf, parseCommand } from '../args.ts';
 import { textTable } from '../table.ts';
 import { openDb } from '../registry/db.ts';
@@ -58,6 +59,15 @@ export function registrySeedOf(arg: string | undefined): Uint8Array {
   return fromHex(seedArg('--registry-key', arg));
 }
 
+/** Resolves when `port` can be listened on at `host`; else rejects with the listen error (EADDRINUSE…). */
+function portFree(port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(port, host, () => s.close(() => resolve()));
+  });
+}
+
 function iso(ms: unknown): string {
   return typeof ms === 'number' ? new Date(ms).toISOString().replace('.000Z', 'Z') : '—';
 }
@@ -109,16 +119,17 @@ export async function run(args: string[]): Promise<number> {
   if (sub === 'serve' && rest.length === 0) {
     const port = values.port === undefined ? 8750 : intOf(values.port, '--port', 0, 65535);
     const registrySeed = registrySeedOf(values['registry-key']);
+    const host = values.host ?? '127.0.0.1';
+    // A port in use is said at once, before a new database is made (seconds of CPU with PGlite).
+    if (port !== 0) await portFree(port, host);
     const store = await openStore();
     const log = (e: Record<string, unknown>) =>
       process.stderr.write(JSON.stringify({ t: new Date().toISOString(), ...e }) + '\n');
     // A port in use (or any failure to listen) closes the database, so that the process ends.
-    const srv = await serveRegistry(store, { port, host: values.host ?? '127.0.0.1', log, registrySeed }).catch(
-      async (e: unknown) => {
-        await store.db.close().catch(() => {});
-        throw e;
-      },
-    );
+    const srv = await serveRegistry(store, { port, host, log, registrySeed }).catch(async (e: unknown) => {
+      await store.db.close().catch(() => {});
+      throw e;
+    });
     const registryPub = toHex(publicKeyOf(registrySeed));
     process.stderr.write(t.registryKey(registryPub, registryPub === DEV_REGISTRY_PUBLIC_KEY_HEX) + '\n');
     if (await store.isDevelopmentFleet()) process.stderr.write(t.dev + '\n');
