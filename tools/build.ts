@@ -163,6 +163,9 @@ export const FIRMWARE_ESBUILD: BuildOptions = {
 function firmwareOptions(production: boolean, hostEd25519 = false): BuildOptions {
   return {
     ...FIRMWARE_ESBUILD,
+    // The metafile's paths are relative to this folder (reserveFor reads them): the root, not the
+    // current directory, so that saphir sim --explore runs from any folder.
+    absWorkingDir: ROOT,
     metafile: true,
     write: false,
     define: {
