@@ -52,7 +52,7 @@ import { Journal, type JournalKind } from '../src/journal.ts';
 import { REASONS } from '../src/sph1/check.ts';
 import { parisDate, parisMidnightUtc } from '../src/claim.ts';
 import { loadConfig, keyRingOf, type Config } from '../src/config.ts';
-import { decide, type Verdict } from './decide.ts';
+import { atOk, decide, plausible, recordRefused, withheld, type Verdict } from './decide.ts';
 import { deadlines } from './deadline.ts';
 import { BEEPS, LEDS, type Signal } from '../src/signals.ts';
 import {
@@ -80,12 +80,6 @@ import { PRODUCTION, VERSION } from './build-info.ts';
 /** The idle loop period: watchdog kick, decoder timeouts, screen timeouts. */
 export const TICK_MS = 100;
 export const WATCHDOG_MS = 5000;
-/**
- * Plausible times: 2024-01-01 ≤ t < 2100-01-01 UTC. An RTC outside is never believed, nothing is
- * compacted at a trusted time outside, and trusted time before them is no time: nothing is paid.
- */
-const PLAUSIBLE_FROM = 1704067200000;
-const plausible = (ms: number) => ms >= PLAUSIBLE_FROM && ms < 4102444800000;
 /** A time in the log, in whole ms: a clock may read a fraction, whose last digit engines print differently (XS). */
 const logMs = (ms: number) => Math.floor(ms);
 /** Offline payments pushed in one sync request. */
@@ -475,15 +469,15 @@ export class App {
       payoutLimitEur: this.config.payoutLimitEur,
       idThresholdEur: this.config.idThresholdEur,
     });
-    // No trusted time at all (a fresh device whose RTC is unset or was refused): no deadline can be
-    // judged, so a win is not payable until a clock is believed (docs/ledger.md, "Trusted time").
-    // Nor when both ledger copies are damaged: a payment may have lost both, which ticket's cannot be told.
-    const no = nowMs < PLAUSIBLE_FROM ? 'clock: no trusted time' : this.ledger.doubtful ? 'ledger: damaged' : '';
+    // No trusted time, or both ledger copies damaged: a win is not payable now (decide.ts).
+    const no = verdict.kind === 'win' ? withheld(nowMs, this.ledger.doubtful) : '';
     if (verdict.kind === 'win' && no) {
-      this.log.write(`${no}, ${ticketLine(verdict.ticket)} not payable`);
+      this.log.write(
+        `${no === 'clock' ? 'clock: no trusted time' : 'ledger: damaged'}, ${ticketLine(verdict.ticket)} not payable`,
+      );
       const t = TEXT[this.lang];
       this.shown(
-        payLaterScreen(verdict.prizeEur, this.lang, no[0] === 'c' ? t.clockUnset : t.ledgerDamaged),
+        payLaterScreen(verdict.prizeEur, this.lang, no === 'clock' ? t.clockUnset : t.ledgerDamaged),
         'refused',
       );
       return this.note('not-payable', verdict, nowMs);
@@ -542,12 +536,11 @@ export class App {
     if (s.kind === 'await-pay' || s.kind === 'confirm') {
       if (k === 'OK') {
         // The verdict is from the scan: a claim period that ended since (payWaitMs) ends it here.
-        const t = s.verdict.ticket;
-        const deadlineMs = this.deadlines.get(t.emission)!;
         const now = this.trustedNow();
-        if (now >= deadlineMs) {
-          this.log.write(`${ticketLine(t)}: expired before OK`);
-          return this.showVerdict({ kind: 'expired', ticket: t, prizeEur: s.verdict.prizeEur, deadlineMs }, now);
+        const v = atOk(s.verdict, now, this.deadlines.get(s.verdict.ticket.emission)!);
+        if (v.kind !== 'win') {
+          this.log.write(`${ticketLine(v.ticket)}: expired before OK`);
+          return this.showVerdict(v, now);
         }
         if (
           s.kind === 'await-pay' &&
@@ -859,16 +852,12 @@ export class App {
         deviceId: this.deviceId,
       });
     } catch (e) {
-      if (e instanceof LedgerError && e.code === 'DUPLICATE') {
-        const paid = this.ledger.find(t);
-        if (paid) return this.showVerdict({ kind: 'already-paid', ticket: t, prizeEur: v.prizeEur, paid });
-      }
-      const w = TEXT[this.lang];
+      // A ticket the ledger already holds is shown paid (decide.ts), never paid twice.
+      const code = e instanceof LedgerError ? e.code : undefined;
+      const r = recordRefused(v, code, code === 'DUPLICATE' ? this.ledger.find(t) : undefined);
+      if (typeof r !== 'string') return this.showVerdict(r);
       this.log.write(`payment of ${ticketLine(t)} failed: ${messageOf(e)}`);
-      return this.shown(
-        errorScreen(this.lang, e instanceof LedgerError && e.code === 'FULL' ? w.ledgerFull : w.recordFailed),
-        'error',
-      );
+      return this.shown(errorScreen(this.lang, TEXT[this.lang][r]), 'error');
     }
     this.stats.payments++;
     this.log.write(`paid ${ticketLine(t)} ${v.prizeEur} EUR${offline ? ' offline' : ''}`);

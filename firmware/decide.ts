@@ -1,5 +1,7 @@
 // The verdict of one scan: pure, from the SPH1 check result, the ledger, the claim deadline and the
-// payout limit. No I/O here, so every rule is unit-tested in Node.
+// payout limit; and the rules that hold a win back after it (no trusted time, a doubtful ledger, the
+// deadline re-checked at OK, a duplicate refused by the ledger). No I/O here, so every rule is
+// unit-tested in Node (test/firmware/logic.test.ts, decide.test.ts).
 import type { CheckResult, Reason } from '../src/sph1/check.ts';
 import type { TicketId } from '../src/sph1/body.ts';
 
@@ -47,4 +49,43 @@ export function decide(i: DecideInput): Verdict {
   const idRequired = r.prizeEur >= (i.idThresholdEur ?? ID_REQUIRED_FROM_EUR);
   if (idRequired || r.prizeEur > i.payoutLimitEur) return { kind: 'centre', ticket, prizeEur: r.prizeEur, idRequired };
   return { kind: 'win', ticket, prizeEur: r.prizeEur };
+}
+
+/**
+ * Plausible times: 2024-01-01 ≤ t < 2100-01-01 UTC. An RTC outside is never believed, nothing is
+ * compacted at a trusted time outside, and trusted time before them is no time: nothing is paid.
+ */
+export const PLAUSIBLE_FROM = 1704067200000;
+export const plausible = (ms: number) => ms >= PLAUSIBLE_FROM && ms < 4102444800000;
+
+/**
+ * Why a win decided at trusted time `nowMs` is not payable now: 'clock' without trusted time (a fresh
+ * device whose RTC is unset or was refused: no deadline can be judged, docs/ledger.md "Trusted time"),
+ * 'ledger' when both ledger copies are damaged (a payment may have lost both, which ticket's cannot be
+ * told); '' when it is.
+ */
+export function withheld(nowMs: number, ledgerDoubtful: boolean): '' | 'clock' | 'ledger' {
+  return nowMs < PLAUSIBLE_FROM ? 'clock' : ledgerDoubtful ? 'ledger' : '';
+}
+
+/** OK on win `v` at trusted time `nowMs`: the claim period may have ended since the scan (payWaitMs). */
+export function atOk(
+  v: Extract<Verdict, { kind: 'win' }>,
+  nowMs: number,
+  deadlineMs: number,
+): Extract<Verdict, { kind: 'win' | 'expired' }> {
+  return nowMs >= deadlineMs ? { kind: 'expired', ticket: v.ticket, prizeEur: v.prizeEur, deadlineMs } : v;
+}
+
+/**
+ * The ledger refused to record win `v` (its error `code`): a ticket it already holds (`paid`, found
+ * after DUPLICATE) is shown as paid, never paid twice; otherwise the screen's reason.
+ */
+export function recordRefused(
+  v: Extract<Verdict, { kind: 'win' }>,
+  code: string | undefined,
+  paid: PaidRecord | undefined,
+): Extract<Verdict, { kind: 'already-paid' }> | 'ledgerFull' | 'recordFailed' {
+  if (code === 'DUPLICATE' && paid) return { kind: 'already-paid', ticket: v.ticket, prizeEur: v.prizeEur, paid };
+  return code === 'FULL' ? 'ledgerFull' : 'recordFailed';
 }
