@@ -76,7 +76,7 @@ export const MUTATIONS: Mutation[] = [
     tests: ['ledger/bad-blocks', 'firmware/bad-blocks'],
   },
   {
-    file: 'firmware/app.ts',
+    file: 'firmware/app/screens.ts',
     name: 'a Z report closes nothing on flash',
     find: 'writeMark(this.journalFlash, now, MARK_Z);',
     replace: 'void MARK_Z;',
@@ -104,7 +104,7 @@ export const MUTATIONS: Mutation[] = [
     tests: ['firmware/trusted-time'],
   },
   {
-    file: 'firmware/app.ts',
+    file: 'firmware/app/clock.ts',
     name: 'the mark is stored every 30 days, not every day',
     find: 'if (now - this.markStored > DAY_MS) this.storeMark(now);',
     replace: 'if (now - this.markStored > 30 * DAY_MS) this.storeMark(now);',

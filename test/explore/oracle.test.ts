@@ -218,7 +218,10 @@ test('planted defects: a patch that no longer applies fails the build loudly, na
   await plantedBundle('pay-on-c', moved).then(
     () => assert.unreachable('a stale patch must not build'),
     (e: Error) =>
-      assert.match(e.message, /planted defect pay-on-c: patch of firmware\/app\.ts: hunk '@@ .* does not apply/),
+      assert.match(
+        e.message,
+        /planted defect pay-on-c: patch of firmware\/app\/inputs\.ts: hunk '@@ .* does not apply/,
+      ),
   );
   // A hunk whose lines occur twice is refused too (it could plant in the wrong place).
   assert.throws(

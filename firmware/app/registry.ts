@@ -1,0 +1,242 @@
+// The fleet registry link (docs/registry.md): a claim asked before paying, offline payments up to the
+// offline limit, and the outbox pushed by sync; every answer checked against the registry's key.
+import type { DeviceKey, Network, NetworkResponse } from '../../src/hal.ts';
+import { deviceVerify } from '../verify.ts';
+import { fromHex, toHex } from '../../src/hex.ts';
+import { utf8Encode } from '../../src/utf8.ts';
+import { Outbox, type OutboxEntry } from '../../src/registry/outbox.ts';
+import {
+  answerText,
+  signedBytes,
+  type PaymentResult,
+  type RegistryRequest,
+  type TicketRef,
+} from '../../src/registry/protocol.ts';
+import type { Verdict } from '../decide.ts';
+import { TEXT, checkingScreen, errorScreen, payLaterScreen, ticketLine } from '../screens.ts';
+import { Screens } from './screens.ts';
+import { messageOf } from './base.ts';
+
+/** Offline payments pushed in one sync request. */
+const SYNC_BATCH = 20;
+
+export abstract class RegistryLink extends Screens {
+  /** The fleet registry (docs/registry.md): null when none is configured or the device has no network. */
+  protected net: Network | null = null;
+  private deviceKey: DeviceKey | null = null;
+  protected outbox: Outbox | null = null;
+  /** The request out: its tickets (a claim's one, a sync's outbox entries) and nonce check the answer. */
+  protected inflight: {
+    id: number;
+    nonce: string;
+    kind: 'claim' | 'sync';
+    entries: OutboxEntry[] | TicketRef[];
+  } | null = null;
+  private nextSyncAt = 0;
+  private nonceCount = 0;
+  /** This boot's nonce prefix, above every earlier boot's (on flash as the time mark before first use). */
+  private nonceBase = 0;
+  /** The registry's public key (OTP): every answer must carry its signature. */
+  private rKey!: Uint8Array;
+  /** The nonce of the last registry request: a granted claim's reference on the receipt. */
+  private lastNonce = '';
+
+  /** Records the payment (firmware/app.ts). */
+  protected abstract pay(v: Extract<Verdict, { kind: 'win' }>, offline?: boolean, registryRef?: string): void;
+
+  /** The registry link, when configured and the device has a network and a key. */
+  protected openRegistry(): void {
+    const d = this.dev;
+    if (!this.config.registryUrl) return;
+    const rk = d.identity.registryKey;
+    if (!d.Network || !d.DeviceKey || !rk) {
+      this.log.write('registry: no network or key: payments stay local');
+      return;
+    }
+    this.rKey = fromHex(rk);
+    try {
+      this.outbox = Outbox.open(new d.Flash({ partition: 'outbox' }));
+    } catch (e) {
+      this.log.write(`registry: no outbox (${messageOf(e)}): payments stay local`);
+      return;
+    }
+    this.deviceKey = new d.DeviceKey({});
+    // Its first 16 hex digits (the host, `saphir sim`, says when it is the published development key).
+    this.log.write(`registry: device key ${toHex(this.deviceKey.publicKey).slice(0, 16)}…`);
+    const net: Network = new d.Network({
+      url: this.config.registryUrl,
+      onReadable: () =>
+        this.guard(() => {
+          for (let r = net.read(); r; r = net.read()) this.onAnswer(r);
+        }),
+    });
+    this.net = net;
+    this.log.write(`registry: ${this.config.registryUrl}, ${this.outbox.pending.length} to send`);
+  }
+
+  private request(
+    kind: 'claim' | 'sync',
+    payments: { code: string; paid_at: number }[],
+  ): { id: number; nonce: string } {
+    // Trusted time, not the RTC (a clock set back must not make every request stale).
+    const now = Math.floor(this.trustedNow());
+    if (!this.nonceBase) {
+      // Above every nonce of an earlier boot, and on flash before it is used: a power cut replays none.
+      this.nonceBase = Math.max(now, this.markStored + 1);
+      this.storeMark(this.nonceBase);
+    }
+    const nonce = `${this.nonceBase}-${++this.nonceCount}`;
+    this.lastNonce = nonce;
+    const req: RegistryRequest = { kind, device_id: this.deviceId, nonce, sent_at: now, payments };
+    const body = JSON.stringify({ ...req, signature: toHex(this.deviceKey!.sign(signedBytes(req))) });
+    return { id: this.net!.request(`/v1/${kind}`, body, this.config.registryTimeoutMs), nonce };
+  }
+
+  /** OK on a payable win with a registry: ask it first; its answer (or its silence) decides. */
+  protected claim(v: Extract<Verdict, { kind: 'win' }>, code: string): void {
+    const r = this.request('claim', [{ code, paid_at: Math.floor(this.trustedNow()) }]);
+    this.inflight = { ...r, kind: 'claim', entries: [v.ticket] };
+    this.display.show(checkingScreen(v.prizeEur, this.lang));
+    this.state = { kind: 'claiming', verdict: v, code, until: this.mono.now() + this.config.registryTimeoutMs + 1000 };
+  }
+
+  /** Whether `j` is the registry's signed answer to request `f`, a result a ticket in `f`'s order. */
+  private authentic(j: { results: PaymentResult[]; signature?: unknown }, f: { nonce: string; entries: TicketRef[] }) {
+    try {
+      const rs = j.results;
+      if (rs.some((x, i) => x.result !== 'invalid' && ticketLine(x.ticket) !== ticketLine(f.entries[i]))) return false;
+      const text = utf8Encode(answerText({ device_id: this.deviceId, nonce: f.nonce }, rs));
+      return deviceVerify(fromHex(j.signature as string), text, this.rKey);
+    } catch {
+      return false;
+    }
+  }
+
+  private onAnswer(r: NetworkResponse): void {
+    const f = this.inflight;
+    if (!f || r.id !== f.id) return; // an answer to a request given up on
+    this.inflight = null;
+    const s = this.state;
+    let results: PaymentResult[] | null = null;
+    let error = '';
+    if (r.status === 200) {
+      let j: { results?: PaymentResult[] } | null = null;
+      try {
+        j = JSON.parse(r.body);
+      } catch {
+        // not JSON: handled as no answer below
+      }
+      if (j && Array.isArray(j.results)) {
+        if (this.authentic(j as { results: PaymentResult[] }, f)) results = j.results;
+        else error = 'forged';
+      }
+    } else if (r.status >= 400 && r.status < 500) {
+      try {
+        error = String((JSON.parse(r.body) as { error?: string }).error || r.status);
+      } catch {
+        error = String(r.status);
+      }
+    }
+    if (f.kind === 'sync')
+      return this.onSynced(f.entries as OutboxEntry[], results, error || (results ? '' : `status ${r.status}`));
+    if (s.kind !== 'claiming') return;
+    const got = results && results.length === 1 ? results[0] : null;
+    if (got && got.result === 'granted') {
+      // Two-phase: the outbox entry is the confirmation, pushed by the next sync (retried until heard).
+      // A full outbox throws here: not paid, since the registry could never hear it was.
+      this.queue(s.verdict, s.code);
+      this.nextSyncAt = 0;
+      return this.pay(s.verdict, false, this.lastNonce);
+    }
+    if (got && got.result === 'already_paid') {
+      this.log.write(`registry: ${ticketLine(s.verdict.ticket)} already paid by ${got.by.device_id}`);
+      return this.showVerdict({
+        kind: 'already-paid',
+        ticket: s.verdict.ticket,
+        prizeEur: s.verdict.prizeEur,
+        paid: {
+          prizeEur: s.verdict.prizeEur,
+          paidAtMs: got.by.paid_at,
+          deviceId: String(got.by.device_id).slice(0, 16),
+        },
+      });
+    }
+    if (got || error) {
+      // The registry heard us and said no (the ticket, or this device), or an answer it did not sign
+      // came: never paid offline then (whoever forged it would choose that).
+      const why = got && got.result === 'invalid' ? got.reason : error;
+      this.log.write(`registry refused the claim: ${why}`);
+      return this.shown(errorScreen(this.lang, TEXT[this.lang][error === 'forged' ? error : 'refused']), 'refused');
+    }
+    this.offline(s.verdict, s.code, `status ${r.status}`);
+  }
+
+  /** Onto the outbox, before the ledger: a cut between the two leaves an entry the sync drops. */
+  private queue(v: Extract<Verdict, { kind: 'win' }>, code: string): void {
+    const t = v.ticket;
+    this.outbox!.add({
+      emission: t.emission,
+      block: t.block,
+      number: t.number,
+      paidAtMs: Math.floor(this.trustedNow()),
+      code,
+    });
+  }
+
+  /** No answer from the registry: pay offline up to the offline limit, else not now. */
+  protected offline(v: Extract<Verdict, { kind: 'win' }>, code: string, why: string): void {
+    this.log.write(`registry: no answer (${why})`);
+    if (v.prizeEur <= this.config.offlineLimitEur) {
+      try {
+        this.queue(v, code);
+        return this.pay(v, true);
+      } catch (e) {
+        this.log.write(`outbox: ${messageOf(e)}`);
+      }
+    }
+    this.shown(payLaterScreen(v.prizeEur, this.lang), 'refused');
+    this.note('not-payable', v, this.trustedNow());
+  }
+
+  /** Pushes offline payments while some wait, the device is idle and nothing else is asked. */
+  protected sync(now: number): void {
+    const box = this.outbox;
+    const k = this.state.kind;
+    if (!box || !this.net || this.inflight || (k !== 'ready' && k !== 'shown') || now < this.nextSyncAt) return;
+    const batch: OutboxEntry[] = [];
+    const unpaid: OutboxEntry[] = [];
+    for (const e of box.pending) {
+      if (batch.length >= SYNC_BATCH) break;
+      (this.ledger.find(e) ? batch : unpaid).push(e);
+    }
+    if (unpaid.length) {
+      this.log.write(`outbox: ${unpaid.length} entries without a payment dropped`);
+      box.markSynced(unpaid);
+      this.ready(); // the count on the screen
+    }
+    if (!batch.length) return;
+    this.nextSyncAt = now + this.config.syncIntervalMs;
+    const r = this.request(
+      'sync',
+      batch.map((e) => ({ code: e.code, paid_at: e.paidAtMs })),
+    );
+    this.inflight = { ...r, kind: 'sync', entries: batch };
+  }
+
+  private onSynced(entries: OutboxEntry[], results: PaymentResult[] | null, error: string): void {
+    if (!results || results.length !== entries.length) {
+      this.log.write(`sync: not sent (${error}), ${this.outbox!.pending.length} waiting`);
+      return;
+    }
+    results.forEach((r, i) => {
+      const t = entries[i];
+      if (r.result === 'conflict') this.log.write(`sync: ${ticketLine(t)} CONFLICT, also paid by ${r.by.device_id}`);
+      else if (r.result === 'invalid') this.log.write(`sync: ${ticketLine(t)} refused: ${r.reason}`);
+    });
+    this.outbox!.markSynced(entries);
+    const left = this.outbox!.pending.length;
+    this.log.write(`sync: ${entries.length} sent, ${left} waiting`);
+    if (left > 0) this.nextSyncAt = 0; // go on at the next tick
+    if (this.state.kind === 'ready') this.ready();
+  }
+}
