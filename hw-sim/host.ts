@@ -33,6 +33,12 @@ export interface SimFiles {
   read(path: string): Uint8Array;
   /** Writes `bytes`, creating the folders; through a temporary file when `atomic`. */
   write(path: string, bytes: Uint8Array, atomic?: boolean): void;
+  /**
+   * Writes `bytes` to the relative `path` inside the folder `dir` (screenshots), creating the folders
+   * below `dir`; refuses, with an Error whose `code` is `outside` or `symlink`, a path that leaves `dir`
+   * (absolute, `..`) or passes a symbolic link, the file itself included. Returns the file written.
+   */
+  writeInside(dir: string, path: string, bytes: Uint8Array): string;
 }
 
 export interface SimHost {
@@ -74,6 +80,7 @@ const defaults: SimHost = {
     exists: () => false,
     read: (path) => missing(`reading ${path}`),
     write: (path) => missing(`writing ${path}`),
+    writeInside: (_dir, path) => missing(`writing ${path}`),
   },
   publicKeyFile: (option, path) => missing(`${option} ${path} (a key file)`),
   png: () => missing('drawing a PNG'),

@@ -2,8 +2,19 @@
 // worker thread, the firmware from firmware/dist (built when stale), files, PNG screenshots. Importing
 // this module installs it; every Node entry that runs the simulator imports it (the CLI's sim and demo
 // commands, the explorer's workers, the tests' helpers, the benchmarks). Node-only.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { useSimHost } from './host.ts';
 import { SyncHttp } from './sync-http.ts';
 import { drawPng } from './png.ts';
@@ -35,6 +46,48 @@ function makeDirs(dir: string): void {
   mkdirSync(dir);
 }
 
+/** An Error with a `code`, as node:fs makes them. */
+function refused(code: 'outside' | 'symlink', message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+/** SimFiles.writeInside: `rel` under `dir`, never outside it nor through a symbolic link. */
+function writeInside(dir: string, rel: string, bytes: Uint8Array): string {
+  const base = resolve(dir);
+  if (isAbsolute(rel) || rel.split(/[\\/]/).includes('..'))
+    throw refused('outside', `${rel} leaves ${base} (no absolute path, no ..)`);
+  const target = resolve(base, rel);
+  if (!target.startsWith(base + sep)) throw refused('outside', `${rel} leaves ${base}`);
+  makeDirs(base);
+  // Every folder below the base, created when missing and never a link; the file opened without following one.
+  let at = base;
+  for (const part of relative(base, dirname(target)).split(sep).filter(Boolean)) {
+    at = join(at, part);
+    let st;
+    try {
+      st = lstatSync(at);
+    } catch {
+      mkdirSync(at);
+      continue;
+    }
+    if (st.isSymbolicLink()) throw refused('symlink', `${at} is a symbolic link (not followed)`);
+  }
+  let fd: number;
+  try {
+    fd = openSync(target, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP')
+      throw refused('symlink', `${target} is a symbolic link (not followed)`);
+    throw e;
+  }
+  try {
+    writeSync(fd, bytes);
+  } finally {
+    closeSync(fd);
+  }
+  return target;
+}
+
 useSimHost({
   sameBytes: (a, b) => a.length === b.length && Buffer.compare(a, b) === 0,
   sign: nodeSign,
@@ -53,6 +106,7 @@ useSimHost({
       writeFileSync(`${p}.tmp`, bytes);
       renameSync(`${p}.tmp`, p);
     },
+    writeInside,
   },
   publicKeyFile: publicKeyArg,
   png: drawPng,

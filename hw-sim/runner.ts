@@ -448,10 +448,15 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         if (o.screenshot)
           return void (await o.screenshot(s.file, { lines: sim.screen, rows: 4, columns: 20, led: sim.led }));
         const files = simHost().files;
-        const file = o.screenshotDir ? files.under(o.screenshotDir, s.file) : resolveFrom(sc.file, s.file);
+        // Inside the scenario's folder (or --screenshots DIR), through no symbolic link.
+        const dir = o.screenshotDir ?? resolveFrom(sc.file, '.');
+        const file = files.under(dir, s.file);
         try {
-          files.write(file, simHost().png({ lines: sim.screen, rows: 4, columns: 20, led: sim.led }));
+          files.writeInside(dir, s.file, simHost().png({ lines: sim.screen, rows: 4, columns: 20, led: sim.led }));
         } catch (e) {
+          const code = (e as NodeJS.ErrnoException).code;
+          // Our own refusals say what they refused; a system error in the user's words.
+          if (code === 'outside' || code === 'symlink') return say.screenshot(file, (e as Error).message);
           return say.screenshot(file, systemErrorText(e, messages(o.lang ?? 'fr')));
         }
         return;

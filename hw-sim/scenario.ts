@@ -660,6 +660,9 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
         if (!needArg('a file name ending in .png')) return undefined;
         const file = str(arg, 'screenshot');
         if (file !== undefined && !/\.png$/i.test(file)) fail(arg as Node, 'screenshot must name a .png file');
+        // It stays in the scenario's folder (or --screenshots DIR): a scenario file cannot write elsewhere.
+        if (file !== undefined && (/^([\\/]|[A-Za-z]:)/.test(file) || file.split(/[\\/]/).includes('..')))
+          fail(arg as Node, "screenshot must stay in the scenario's folder (no absolute path, no ..)");
         return file === undefined ? undefined : { kind, line, file };
       }
     }

@@ -893,6 +893,10 @@ const SCENARIO_PROBLEMS: [RegExp, (...g: string[]) => string][] = [
   [/^contains needs emission, block and number$/, () => 'contains demande emission, block et number'],
   [/^expect-ledger needs count or contains$/, () => 'expect-ledger demande count ou contains'],
   [/^screenshot must name a \.png file$/, () => 'screenshot doit nommer un fichier .png'],
+  [
+    /^screenshot must stay in the scenario's folder \(no absolute path, no \.\.\)$/,
+    () => 'screenshot doit rester dans le dossier du scénario (pas de chemin absolu, pas de ..)',
+  ],
   [/^scan needs exactly one of code or ticket$/, () => 'scan demande soit code, soit ticket'],
   [/^code must be text \(quote it\)$/, () => 'code doit être du texte (entre guillemets)'],
   [/^key applies to ticket, not to code$/, () => 'key ne s’applique qu’à ticket, pas à code'],
