@@ -1,6 +1,7 @@
 // `saphir sim --pty --firmware-key K --tech-key T --provision signed.img`: a production device made from
 // the command line (issue #35) boots the factory image and refuses a development-signed one over
-// `saphir flash`; the chip of --flash is kept, and a second run leaves it as it is.
+// `saphir flash`, takes the production-signed update over the pty and confirms it; the chip of --flash is
+// kept, and a second run leaves it as it is.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
@@ -47,6 +48,8 @@ ptyTest('sim --provision: a production device from the command line refuses a de
   writeFileSync(signed, pack('3.0.0', PROD_SEED));
   const dev = join(dir, 'dev.img');
   writeFileSync(dev, pack('3.0.1', fromHex(DEV_FIRMWARE_SEED_HEX)));
+  const next = join(dir, 'next.img');
+  writeFileSync(next, pack('3.0.2', PROD_SEED));
   const techFile = join(dir, 'tech.json');
   writeFileSync(techFile, JSON.stringify({ seed_hex: toHex(TECH_SEED) }));
   const fw = toHex(publicKeyOf(PROD_SEED));
@@ -68,12 +71,25 @@ ptyTest('sim --provision: a production device from the command line refuses a de
     });
     assert.is(r.code, 1, r.stdout + r.stderr);
     assert.match(r.stdout + r.stderr, /development-signed|production device/, r.stdout + r.stderr);
+    // The right one: signed with the production key, the technician's own key, the file checked with --key.
+    const ok = await saphirAsync(['flash', '--port', link, '--tech-key', techFile, '--key', fw, '--lang', 'en', next], {
+      timeoutMs: 90000,
+    });
+    assert.is(ok.code, 0, ok.stdout + ok.stderr);
+    assert.match(ok.stdout, /Restarted on 3\.0\.2, confirmed/, ok.stdout);
+    sim.stdin.write('reboot\n');
+    await waitFor(sim.stdout, /image slot B v3\.0\.2/);
+    // And a development-signed one is still refused now that it runs 3.0.2.
+    const dev2 = await saphirAsync(['flash', '--port', link, '--tech-key', techFile, '--lang', 'en', dev], {
+      timeoutMs: 60000,
+    });
+    assert.is(dev2.code, 1, dev2.stdout + dev2.stderr);
     sim.stdin.write('quit\n');
     assert.is(await new Promise((res) => sim.on('close', res)), 0);
-    // The kept chip, the same image again: left as it is, still production, still 3.0.0.
+    // The kept chip, the same image again: left as it is, still production, now running 3.0.2.
     sim = await run(signed);
     sim.stdin.write('reboot\n');
-    await waitFor(sim.stdout, /image slot A v3\.0\.0/);
+    await waitFor(sim.stdout, /image slot B v3\.0\.2/);
     sim.stdin.write('quit\n');
     await new Promise((res) => sim.on('close', res));
     // Another image on that chip: refused, nothing written.
