@@ -1,0 +1,120 @@
+// Ctrl-C (SIGINT to the saphir process alone, the harder case than to its whole process group) stops
+// every long command at once, and nothing it started outlives it (#33 point 2). What it started is
+// found by a marker in the environment every child inherits (/proc/PID/environ).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, requireTool } from '../helpers.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'saphir-ctrl-c-'));
+const BIN = join(ROOT, 'bin', 'saphir.mjs');
+
+/** Processes whose environment holds `marker` (this user's; others' environ cannot be read). */
+function marked(marker: string): number[] {
+  const out: number[] = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (readFileSync(`/proc/${pid}/environ`, 'latin1').includes(marker)) out.push(Number(pid));
+    } catch {
+      // gone, or not ours
+    }
+  }
+  return out;
+}
+
+/**
+ * Starts `saphir ARGS`, waits until its output matches `ready` (or `ready` ms), sends SIGINT, and returns how it ended,
+ * how long that took, and what of its processes is left.
+ */
+async function interrupt(args: string[], ready: RegExp | number, stdin: 'ignore' | 'pipe' = 'ignore') {
+  const marker = `SAPHIR_CTRL_C_TEST=${process.pid}-${args[0]}-${Math.random().toString(36).slice(2)}`;
+  const [k, v] = marker.split('=');
+  const p: ChildProcess = spawn(process.execPath, [BIN, ...args], {
+    cwd: dir,
+    env: { ...process.env, LANG: 'C.UTF-8', LC_ALL: '', [k]: v },
+    stdio: [stdin, 'pipe', 'pipe'],
+  });
+  let out = '';
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    p.on('close', (code, signal) => resolve({ code, signal })),
+  );
+  await new Promise<void>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`not ready after 120 s: saphir ${args.join(' ')}\n${out}`)), 120_000);
+    const see = (d: Buffer) => {
+      out += d;
+      if (typeof ready !== 'number' && ready.test(out)) {
+        clearTimeout(t);
+        resolve();
+      }
+    };
+    if (typeof ready === 'number')
+      setTimeout(() => {
+        clearTimeout(t);
+        resolve();
+      }, ready);
+    p.stdout!.on('data', see);
+    p.stderr!.on('data', see);
+    void ended.then(() => reject(new Error(`ended before it was interrupted: ${out}`)));
+  });
+  const before = marked(marker);
+  const sent = performance.now();
+  p.kill('SIGINT');
+  const kill = setTimeout(() => p.kill('SIGKILL'), 20_000);
+  const how = await ended;
+  clearTimeout(kill);
+  const ms = performance.now() - sent;
+  // A child of its own might take a moment to see its parent go.
+  let left = marked(marker);
+  for (let i = 0; i < 20 && left.length > 0; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    left = marked(marker);
+  }
+  for (const pid of left) process.kill(pid, 'SIGKILL');
+  return { ...how, ms, before, left, out };
+}
+
+const stopped = (r: Awaited<ReturnType<typeof interrupt>>, what: string) => {
+  assert.ok(r.code === 0 || r.code === 130 || r.signal === 'SIGINT', `${what}: ${r.code} ${r.signal}\n${r.out}`);
+  assert.ok(r.ms < 15_000, `${what}: ${Math.round(r.ms)} ms after Ctrl-C`);
+  assert.equal(r.left, [], `${what}: processes left after it: ${r.left.join(' ')}`);
+};
+
+test('gen and audit: Ctrl-C stops them with their worker threads', async () => {
+  stopped(await interrupt(['gen', '--emission', '1', '--block', '1', '--full', '--jobs', '2'], /SPH1:/), 'gen');
+  // audit reading standard input that never ends: it waits, Ctrl-C ends it.
+  stopped(await interrupt(['audit', '-', '--jobs', '2'], 3000, 'pipe'), 'audit');
+});
+
+test('registry serve: Ctrl-C closes the server and the database, exit 0', async () => {
+  const r = await interrupt(['registry', 'serve', '--db', join(dir, 'db'), '--port', '0'], /http:\/\/127\.0\.0\.1:\d+/);
+  stopped(r, 'registry serve');
+  assert.is(r.code, 0, r.out);
+});
+
+test('sim --web and sim --explore (silent until its end: interrupted after 10 s): Ctrl-C stops them, workers included', async () => {
+  stopped(await interrupt(['sim', '--web', '--port', '0'], /http:\/\/127\.0\.0\.1:\d+/, 'pipe'), 'sim --web');
+  stopped(await interrupt(['sim', '--explore', '100000', '--jobs', '2', '--seed', '1'], 10_000), 'sim --explore');
+});
+
+requireTool('socat')('flash on a port where no device answers: Ctrl-C stops it at once', async () => {
+  const link = join(dir, 'tty');
+  const socat = spawn('socat', [`pty,raw,echo=0,link=${link}`, `pty,raw,echo=0,link=${link}-other`], {
+    stdio: 'ignore',
+  });
+  try {
+    for (let i = 0; i < 100 && !readdirSync(dir).includes('tty'); i++) await new Promise((r) => setTimeout(r, 50));
+    stopped(
+      await interrupt(['flash', '--port', link, join(ROOT, 'firmware', 'dist', 'saphir-fw.img')], /clé de technicien/),
+      'flash',
+    );
+  } finally {
+    socat.kill();
+  }
+});
+
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+
+test.run();
