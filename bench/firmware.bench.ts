@@ -12,7 +12,7 @@ import { getQuickJS } from 'quickjs-emscripten';
 import { evaluator } from './qjs-eval.ts';
 import { nodeSign } from '../tools/node-crypto.ts';
 import { fullLedgerHeap, textPathHeap } from '../hw-sim/heap-budget.ts';
-import { functionSourceBytes } from './function-source.ts';
+import { functionSourceBytes } from '../hw-sim/function-source.ts';
 import { existsSync } from 'node:fs';
 import { fromHex, toHex } from '../src/hex.ts';
 import { TEST_KEY_SEED_HEX, TEST_PUBLIC_KEY_HEX } from '../src/sph1/keys.ts';

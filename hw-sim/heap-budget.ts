@@ -5,6 +5,7 @@
 // `Simulator.heapDevice()` peaks, sampled after each entry. Run by `npm run build` (build.mjs), by
 // test/firmware/heap-full.test.ts and by `npm run bench -- firmware`. The caller installs the host
 // (hw-sim/node-host.ts).
+import './function-source.ts';
 import { NorFlash } from './nor-flash.ts';
 import { partitionFlash } from './device.ts';
 import { Simulator } from './sim.ts';

@@ -61,6 +61,11 @@ export interface SimHost {
   sameBytes(a: Uint8Array, b: Uint8Array): boolean;
   /** Starts the firmware in Moddable XS (hw-sim/xs-host.ts, a worker process: Node only). */
   xs(opts: XsStartOptions): Promise<XsDevice>;
+  /**
+   * The bytes of function source text QuickJS keeps for a script it compiles (hw-sim/function-source.ts,
+   * which installs it; Node only: it parses with TypeScript): `heapDevice()` takes them out.
+   */
+  functionSources(text: string): number;
 }
 
 function missing(what: string): never {
@@ -85,6 +90,7 @@ const defaults: SimHost = {
   publicKeyFile: (option, path) => missing(`${option} ${path} (a key file)`),
   png: () => missing('drawing a PNG'),
   xs: () => missing('the XS engine'),
+  functionSources: () => missing('the function-source model (import hw-sim/function-source.ts)'),
 };
 
 let current: SimHost = defaults;

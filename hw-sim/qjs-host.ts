@@ -18,6 +18,7 @@ import {
 } from 'quickjs-emscripten';
 import type { Device } from '../src/hal.ts';
 import { HostObjects, PRELUDE, decodeWire, encodeWire, wireValue } from './bridge.ts';
+import { simHost } from './host.ts';
 
 /** The device's VM limits, the only ones: every VM the simulator starts (the firmware tests and bench too) runs under these, unless a test shortens one. */
 export const VM_LIMITS = { memoryLimit: 8 << 20, stackLimit: 256 * 1024, deadlineMs: 2000 };
@@ -139,6 +140,8 @@ export class QjsDevice {
   private dispatch: QuickJSHandle | undefined;
   /** Forgets the values of steady methods (before an `eval`: the host may have moved time since). */
   private fresh: QuickJSHandle | undefined;
+  /** The scripts the firmware compiled: the bundle, then each text it evaluated (the camera path…). */
+  private readonly scripts: string[] = [];
 
   private constructor(
     private readonly runtime: QuickJSRuntime,
@@ -159,6 +162,7 @@ export class QjsDevice {
     const q = new QjsDevice(runtime, vm, opts);
     runtime.setInterruptHandler(() => q.depth > 0 && q.watchdog.expired);
     q.install();
+    q.scripts.push(opts.bundle);
     q.enter('boot', () => vm.evalCode(opts.bundle, opts.filename ?? 'saphir-fw.js', { strip: opts.strip ?? true }));
     return q;
   }
@@ -193,13 +197,17 @@ export class QjsDevice {
   }
 
   /**
-   * The heap the device would use: `heapUsed` less the bytecode's line tables (`pc2line`). The device
-   * stores its firmware stripped of debug information; these QuickJS builds keep the line tables
-   * whatever `strip` says (test/firmware/heap-strip.test.ts), so they are taken out here.
+   * The heap the device would use: `heapUsed` less what a firmware stored stripped of debug information
+   * (`qjsc -s`, as the device stores it) does not hold, and these QuickJS builds keep whatever `strip`
+   * says (test/firmware/heap-strip.test.ts): the bytecode's line tables (`pc2line`, measured by the
+   * engine) and every function's source text (counted from the syntax of the bundle and of each text the
+   * firmware evaluated, hw-sim/function-source.ts; the engine reports it only inside `js_func_size`, and
+   * test/firmware/function-source.test.ts checks the count against it).
    */
   heapDevice(): number {
     const s = this.heapStats();
-    return s.used - (s.raw.js_func_pc2line_size ?? 0);
+    const sources = this.scripts.reduce((n, t) => n + simHost().functionSources(t), 0);
+    return s.used - (s.raw.js_func_pc2line_size ?? 0) - sources;
   }
 
   dumpMemoryUsage(): string {
@@ -308,6 +316,16 @@ export class QjsDevice {
     H.dispose();
     const r = vm.evalCode(PRELUDE, 'prelude.js');
     vm.unwrapResult(r).dispose();
+    // Each text the firmware evaluates (`(0, eval)(text)`: the camera path) is noted, for heapDevice().
+    const note = vm.newFunction('evaluated', (t) => {
+      if (vm.typeof(t) === 'string') this.scripts.push(vm.getString(t));
+    });
+    const wrap = vm.unwrapResult(
+      vm.evalCode('(function (e, n) { globalThis.eval = function eval(t) { n(t); return e(t); }; })', 'eval.js'),
+    );
+    const real = vm.getProp(vm.global, 'eval');
+    vm.unwrapResult(vm.callFunction(wrap, vm.undefined, real, note)).dispose();
+    for (const h of [real, wrap, note]) h.dispose();
     this.dispatch = vm.getProp(vm.global, '__saphirDispatch');
     this.fresh = vm.getProp(vm.global, '__saphirFresh');
   }

@@ -1,11 +1,11 @@
-// The function-source figure (bench/function-source.ts, docs/firmware.md "Device class and budgets")
+// The function-source figure (hw-sim/function-source.ts, docs/firmware.md "Device class and budgets")
 // against the engine: the firmware booted twice, as built and with spaces at the start of every function
 // body; QuickJS's js_func_size grows by what the model says the kept sources grow by (within 3 %: a
 // few functions the model counts are freed after boot), so the functions it counts do keep their text.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { boot, bundleText, chipWith } from './harness.ts';
-import { functionSourceBytes, paddedBundle } from '../../bench/function-source.ts';
+import { functionSourceBytes, paddedBundle } from '../../hw-sim/function-source.ts';
 import type { QjsDevice } from '../../hw-sim/qjs-host.ts';
 
 async function funcSize(bundle: string): Promise<number> {

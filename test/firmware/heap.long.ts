@@ -1,6 +1,7 @@
 // 10 000 scans in a row do not grow the VM heap (the real bundle in QuickJS).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import '../../hw-sim/function-source.ts';
 import { boot, chipWith, flat, scanSerial, ticket } from './harness.ts';
 
 test('10 000 scans of every kind do not grow the heap', async () => {

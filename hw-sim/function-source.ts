@@ -5,7 +5,10 @@
 // engine reports them only inside js_func_size), the outermost function left out (the bundle's IIFE
 // runs once and is freed); test/firmware/function-source.test.ts checks the model against the engine.
 // docs/firmware.md "Device class and budgets".
+// Importing this module installs the count as the simulator's `functionSources` (hw-sim/host.ts), which
+// QjsDevice.heapDevice() takes out: Node only (TypeScript parses), so the CLI bundle never loads it.
 import ts from 'typescript';
+import { useSimHost } from './host.ts';
 
 interface Fn {
   start: number;
@@ -46,6 +49,21 @@ export function functionSourceBytes(bundle: string): { bytes: number; functions:
   const fns = functionsOf(bundle);
   return { bytes: fns.reduce((n, f) => n + f.end - f.start + 1, 0), functions: fns.length };
 }
+
+const counted = new Map<string, number>();
+
+/** `functionSourceBytes(text).bytes`, once per text (a parse of the bundle costs ~100 ms). */
+export function functionSources(text: string): number {
+  let n = counted.get(text);
+  if (n === undefined) {
+    n = functionSourceBytes(text).bytes;
+    if (counted.size > 16) counted.clear();
+    counted.set(text, n);
+  }
+  return n;
+}
+
+useSimHost({ functionSources });
 
 /**
  * The bundle with `k` spaces at the start of every function body, and by how much that lengthens the
