@@ -201,6 +201,7 @@ export class App extends Inputs {
       this.ready();
     else if (s.kind === 'ready' && !this.clockPending()) this.keepMark(this.trustedNow());
     this.sync(now);
+    if (this.net) this.download(now);
   }
 }
 

@@ -23,6 +23,7 @@ import type {
   SerialOptions,
   TextDisplay,
   Tone,
+  Updater,
   WatchdogOptions,
 } from '../src/hal.ts';
 import { LAYOUT, SECTOR_SIZE } from '../rom/layout.ts';
@@ -60,6 +61,9 @@ export interface PeripheralOptions {
     ticketKeys?: string;
     production?: boolean;
     registryKey?: string;
+    version?: string;
+    slot?: string;
+    bootReason?: string;
   };
   events?: DeviceEvents;
   rows?: number;
@@ -69,6 +73,8 @@ export interface PeripheralOptions {
   deviceKey?: { publicKey: Uint8Array; sign(message: Uint8Array): Uint8Array };
   /** The receipt printer; without it the HAL has none. */
   printer?: SimPrinter;
+  /** The ROM's update writer for update campaigns (rom/update.ts); without it the HAL has none. */
+  updater?: Updater;
   /** The ledger partition cut to its first N sectors (tests: opening a ledger reads all of it); default all. */
   ledgerSectors?: number;
   /** false: the chip has no check-journal partition (an older device; the benchmark's baseline). */
@@ -199,6 +205,15 @@ export class Peripherals {
       },
       get registryKey() {
         return o.identity.registryKey;
+      },
+      get version() {
+        return o.identity.version;
+      },
+      get slot() {
+        return o.identity.slot;
+      },
+      get bootReason() {
+        return o.identity.bootReason;
       },
     };
     const device: Device = {
@@ -394,6 +409,22 @@ export class Peripherals {
         }
       };
     }
+    const up = o.updater;
+    if (up)
+      device.Updater = class implements Updater {
+        begin(manifest: Uint8Array, size: number) {
+          return up.begin(Uint8Array.from(manifest), Number(size));
+        }
+        write(offset: number, bytes: Uint8Array) {
+          return up.write(Number(offset), Uint8Array.from(bytes));
+        }
+        finish() {
+          return up.finish();
+        }
+        restart() {
+          if (!self.off) up.restart();
+        }
+      };
     return device;
   }
 }

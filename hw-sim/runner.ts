@@ -77,6 +77,28 @@ export interface ScenarioRegistry {
   /** Stop and start the registry's server (same database): `registry: down | up` steps. */
   stop?(): Promise<void>;
   start?(): Promise<void>;
+  /** An update campaign's operation (`campaign:` steps), answering its status; throws the registry's refusal. */
+  campaign?(
+    op:
+      | {
+          verb: 'create';
+          name: string;
+          image: Uint8Array;
+          group?: string;
+          devices?: string[];
+          phases: number[];
+          maxFailures: number;
+        }
+      | { verb: 'status' | 'pause' | 'resume' | 'abort'; name: string },
+  ): Promise<CampaignView>;
+}
+
+/** What a scenario reads of a campaign's status. */
+export interface CampaignView {
+  state: string;
+  phase: number;
+  max_failures?: number;
+  devices: { device_id: string; phase: number; state: string; detail: string | null }[];
 }
 
 export function describe(s: Step): string {
@@ -121,8 +143,20 @@ export function describe(s: Step): string {
       return s.none ? 'expect-receipt none' : `expect-receipt contains "${s.contains}"`;
     case 'network':
       return s.up
-        ? `network up${s.latencyMs !== undefined ? ` latency ${s.latencyMs} ms` : ''}${s.loss !== undefined ? ` loss ${s.loss}` : ''}`
+        ? `network up${s.latencyMs !== undefined ? ` latency ${s.latencyMs} ms` : ''}${s.loss !== undefined ? ` loss ${s.loss}` : ''}${s.tamper ? ` tamper ${s.tamper}` : ''}`
         : 'network down';
+    case 'campaign':
+      return s.verb === 'create'
+        ? `campaign ${s.name}: image ${s.image}, phases ${(s.phases ?? [1, 10, 100]).join(',')}, max failures ${s.maxFailures ?? 1}${s.group ? `, group ${s.group}` : ''}`
+        : `campaign ${s.name}: ${s.verb}`;
+    case 'expect-campaign': {
+      const parts: string[] = [];
+      if (s.state) parts.push(s.state);
+      if (s.phase !== undefined) parts.push(`phase ${s.phase}`);
+      if (s.confirmed !== undefined) parts.push(`${s.confirmed} confirmed`);
+      if (s.failed !== undefined) parts.push(`${s.failed} failed`);
+      return `expect-campaign ${s.name}: ${parts.join(', ')}`;
+    }
     case 'registry':
       return `registry ${s.up ? 'up' : 'down'}`;
     case 'expect-registry': {
@@ -405,7 +439,55 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         if (!sim.network) return say.needsRegistry;
         const n = sim.network.state;
         sim.network.state = { up: s.up, latencyMs: s.latencyMs ?? n.latencyMs, loss: s.loss ?? n.loss };
+        if (s.tamper === 'none') sim.network.mitm = null;
+        if (s.tamper === 'chunks') sim.network.mitm = tamperChunks;
         return;
+      }
+      case 'campaign': {
+        const f = o.registry?.campaign;
+        if (!f) return say.needsRegistry;
+        try {
+          await f.call(
+            o.registry,
+            s.verb === 'create'
+              ? {
+                  verb: 'create',
+                  name: s.name,
+                  image: sim.updateImage(s.image!),
+                  group: s.group,
+                  // A fleet scenario's campaign is for its own devices (a shared registry knows others).
+                  devices: s.group ? undefined : sc.devices,
+                  phases: s.phases ?? [1, 10, 100],
+                  maxFailures: s.maxFailures ?? 1,
+                }
+              : { verb: s.verb, name: s.name },
+          );
+        } catch (e) {
+          return say.campaign((e as Error).message);
+        }
+        return;
+      }
+      case 'expect-campaign': {
+        const f = o.registry?.campaign;
+        if (!f) return say.needsRegistry;
+        const get = () => f.call(o.registry, { verb: 'status', name: s.name });
+        let c = await get();
+        const count = (st: string) => c.devices.filter((d) => d.state === st).length;
+        const test = () =>
+          (!s.state || c.state === s.state) &&
+          (s.phase === undefined || c.phase === s.phase) &&
+          (s.confirmed === undefined || count('confirmed') === s.confirmed) &&
+          (s.failed === undefined || count('failed') === s.failed);
+        // Devices download and report on their own time: run them all, asking every virtual second.
+        for (let waited = 0; !test() && waited < s.withinMs; waited += 1000) {
+          for (const d of all) if (d.on) await d.run(1000);
+          c = await get();
+        }
+        if (test()) return;
+        return say.campaign(
+          `expected ${describe(s).replace(/^expect-campaign [^:]*: /, '')}; it is ${c.state}, phase ${c.phase}, ` +
+            `${count('confirmed')} confirmed, ${count('failed')} failed`,
+        );
       }
       case 'registry': {
         const reg = o.registry;
@@ -464,3 +546,11 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
     }
   }
 }
+
+/** A broken proxy on the device's line: one hex digit of every image chunk flipped (the ROM's checks catch it). */
+const tamperChunks = {
+  rewrite(path: string, _request: string, a: { status: number; body: string }) {
+    if (path !== '/v1/chunk' || a.status !== 200 || a.body.length < 401) return a;
+    return { ...a, body: a.body.slice(0, 400) + (a.body[400] === '0' ? '1' : '0') + a.body.slice(401) };
+  },
+};

@@ -59,7 +59,28 @@ export type Step = Where & { on?: string } & (
     | { kind: 'printer'; state: 'ok' | 'paper-out' | 'fault' }
     /** A receipt printed since the last scan or key press contains the text; `none`: none was printed. */
     | { kind: 'expect-receipt'; contains?: string; none?: boolean; withinMs: number }
-    | { kind: 'network'; up: boolean; latencyMs?: number; loss?: number }
+    /** `tamper: chunks`: a proxy on this device's line flips a digit of every image chunk (`none`: no more). */
+    | { kind: 'network'; up: boolean; latencyMs?: number; loss?: number; tamper?: 'chunks' | 'none' }
+    /** An update campaign of the registry: created with `image` (a simulator image kind), or paused, resumed, aborted. */
+    | {
+        kind: 'campaign';
+        name: string;
+        verb: 'create' | 'pause' | 'resume' | 'abort';
+        image?: 'base' | 'next' | 'older' | 'forged';
+        phases?: number[];
+        maxFailures?: number;
+        group?: string;
+      }
+    /** The campaign's state, phase and device counts, waited for while every device runs. */
+    | {
+        kind: 'expect-campaign';
+        name: string;
+        state?: 'running' | 'paused' | 'stopped' | 'aborted' | 'done';
+        phase?: number;
+        confirmed?: number;
+        failed?: number;
+        withinMs: number;
+      }
     /** The fleet registry's server stopped (down) or started again on the same database (up): a restart. */
     | { kind: 'registry'; up: boolean }
     | {
@@ -159,6 +180,8 @@ export const STEP_KINDS = [
   'update',
   'expect-image',
   'registry',
+  'campaign',
+  'expect-campaign',
 ] as const;
 export const BEEP_KINDS = ['win', 'bigwin', 'lose', 'refused', 'paid', 'boot', 'key', 'error'] as const;
 const KEYS = ['OK', 'C', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
@@ -598,8 +621,9 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
           const v = oneOf(arg, 'network', ['down', 'up'] as const);
           return v === undefined ? undefined : { kind, line, up: v === 'up' };
         }
-        const f = fields(arg, 'network', ['latency', 'loss']);
+        const f = fields(arg, 'network', ['latency', 'loss', 'tamper']);
         const s: Step & { kind: 'network' } = { kind, line, up: true };
+        if (f.has('tamper')) s.tamper = oneOf(f.get('tamper')!.node, 'tamper', ['chunks', 'none'] as const);
         if (f.has('latency')) s.latencyMs = duration(f.get('latency')!.node, 'latency');
         if (f.has('loss')) {
           const n = f.get('loss')!.node;
@@ -632,6 +656,51 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
         }
         if (!f.has('claims') && !f.has('conflicts') && !f.has('contains'))
           fail(arg as Node, 'expect-registry needs claims, conflicts or contains');
+        if (f.has('within')) s.withinMs = duration(f.get('within')!.node, 'within') ?? 0;
+        return s;
+      }
+      case 'campaign': {
+        if (!needArg('{name, image, phases, max-failures, group} or {name, do: pause|resume|abort}')) return undefined;
+        const f = fields(arg, 'campaign', ['name', 'image', 'phases', 'max-failures', 'group', 'do']);
+        const name = f.has('name') ? str(f.get('name')!.node, 'name') : undefined;
+        if (name === undefined) return void fail(arg as Node, 'campaign needs name');
+        if (f.has('do')) {
+          const verb = oneOf(f.get('do')!.node, 'do', ['pause', 'resume', 'abort'] as const);
+          return verb === undefined ? undefined : { kind, line, name, verb };
+        }
+        const image = f.has('image')
+          ? oneOf(f.get('image')!.node, 'image', ['base', 'next', 'older', 'forged'] as const)
+          : undefined;
+        if (!image) return void fail(arg as Node, 'campaign needs image (base, next, older or forged) or do');
+        const s: Step & { kind: 'campaign' } = { kind, line, name, verb: 'create', image };
+        if (f.has('phases')) {
+          const n = f.get('phases')!.node;
+          const v = scalar(n, 'phases');
+          const ps = String(v)
+            .split(',')
+            .map((x) => Number(x.trim()));
+          if (
+            ps.some((p, i) => !Number.isInteger(p) || p < 1 || p > 100 || (i > 0 && p <= ps[i - 1])) ||
+            ps.at(-1) !== 100
+          )
+            fail(n as Node, 'phases: increasing percentages ending at 100, as "1,10,100"');
+          else s.phases = ps;
+        }
+        if (f.has('max-failures')) s.maxFailures = int(f.get('max-failures')!.node, 'max-failures', 1, 100_000);
+        if (f.has('group')) s.group = str(f.get('group')!.node, 'group');
+        return s;
+      }
+      case 'expect-campaign': {
+        if (!needArg('{name, state, phase, confirmed, failed, within}')) return undefined;
+        const f = fields(arg, 'expect-campaign', ['name', 'state', 'phase', 'confirmed', 'failed', 'within']);
+        const name = f.has('name') ? str(f.get('name')!.node, 'name') : undefined;
+        if (name === undefined) return void fail(arg as Node, 'expect-campaign needs name');
+        const s: Step & { kind: 'expect-campaign' } = { kind, line, name, withinMs: 0 };
+        if (f.has('state'))
+          s.state = oneOf(f.get('state')!.node, 'state', ['running', 'paused', 'stopped', 'aborted', 'done'] as const);
+        if (f.has('phase')) s.phase = int(f.get('phase')!.node, 'phase', 1, 10);
+        if (f.has('confirmed')) s.confirmed = int(f.get('confirmed')!.node, 'confirmed', 0, 1_000_000);
+        if (f.has('failed')) s.failed = int(f.get('failed')!.node, 'failed', 0, 1_000_000);
         if (f.has('within')) s.withinMs = duration(f.get('within')!.node, 'within') ?? 0;
         return s;
       }

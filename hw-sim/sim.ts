@@ -37,6 +37,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8Encode } from '../src/utf8.ts';
 import type { ServiceHost } from '../rom/service.ts';
 import { ServiceDriver } from './service-driver.ts';
+import { RomUpdater } from '../rom/update.ts';
 
 /** firmware/dist/saphir-fw.js, built first when missing or stale: the host's (hw-sim/host.ts). */
 export function ensureBundle(onBuild?: (why: StaleReason) => void): string {
@@ -198,6 +199,8 @@ export class Simulator {
   readonly firmwareModel: FirmwareModel | undefined;
   private rtcOffset: number;
   private resetReason: string | undefined;
+  /** Why the device last went off (`powerOff`'s why): its next start's boot reason. */
+  private offWhy = 'power-on';
   private bundleText: string | undefined;
   private provisionWith: Partial<Omit<Trust, 'provisioned'>> | null = null;
   /** The device's network (with `registry`): `network.state` takes it down, up, slow or lossy. */
@@ -312,8 +315,18 @@ export class Simulator {
     const halfOnly = !trust.production && !slots.includes('valid') && readBootState(chip).seq === 0;
     const hasImage = slots.some((s) => s !== 'empty') && !halfOnly;
     let confirm = () => {};
+    const w = this.offWhy;
+    let bootReason = /watchdog/.test(w)
+      ? 'watchdog'
+      : /interrupted|out-of-memory/.test(w)
+        ? 'fault'
+        : w === 'reboot' || /^reset/.test(w)
+          ? 'reset'
+          : 'power-on';
     if (hasImage) {
       let b;
+      // A trial started and not confirmed: the bootloader goes back (a revert).
+      const before = readBootState(chip);
       try {
         b = bootSelect(chip);
       } catch (e) {
@@ -324,6 +337,8 @@ export class Simulator {
       }
       if ('error' in b) throw new SimError(`bootloader: ${b.error}`);
       this.booted = b;
+      if (b.pendingConfirm) bootReason = 'update';
+      else if (before.trial !== null && before.trialBooted) bootReason = 'revert';
       bundle = this.firmwareModel ? '' : new TextDecoder().decode(b.bundle);
       this.bootMode = `image slot ${'AB'[b.slot]} v${b.version}`;
       this.imageHash = b.imageHash;
@@ -358,6 +373,9 @@ export class Simulator {
       ticketKeys: trust.provisioned ? [...trust.ticketKeys].map(([id, k]) => `${id}:${toHex(k)}`).join(',') : undefined,
       production: trust.production,
       registryKey: toHex(trust.registryKey),
+      version: this.booted?.version,
+      slot: this.booted ? 'AB'[this.booted.slot] : undefined,
+      bootReason,
     };
     const periph = new Peripherals({
       scheduler: this.scheduler,
@@ -369,6 +387,10 @@ export class Simulator {
       network: this.network,
       deviceKey: this.network ? this.deviceKey : undefined,
       printer: this.printer,
+      // The ROM's writer for update campaigns: a device with a network downloads them.
+      updater: this.network
+        ? new RomUpdater({ chip, running: () => this.booted, reset: () => this.requestReset('update') })
+        : undefined,
       events: {
         display: (lines) => {
           this.screens.push({ t: this.now, lines });
@@ -418,6 +440,7 @@ export class Simulator {
     if (!this.periph) return;
     this.periph.shutdown();
     this.periph = undefined;
+    this.offWhy = why;
     this.booted = null;
     this.vm?.dispose();
     this.vm = undefined;

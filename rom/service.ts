@@ -19,25 +19,22 @@
 // the session ends at REBOOT, at any other start of the device, at a link reset, at a power cut, at a new
 // CHALLENGE and after AUTH_IDLE_MS without a request. Replies beyond MAX_TX_BACKLOG waiting for the line
 // make the device drop requests (a flood cannot queue megabytes); a power cut empties both directions.
-import {
-  bootInfo,
-  inactiveSlot,
-  readBootState,
-  SLOT_NAMES,
-  SLOT_SIZE,
-  DEV_SIGNED_DETAIL,
-  devSigned,
-  trustedOptions,
-  type BootedImage,
-  type BootOptions,
-  type NorChip,
-} from './bootloader.ts';
+import { bootInfo, SLOT_NAMES, type BootedImage, type BootOptions, type NorChip } from './bootloader.ts';
 import { CMD, ERROR, MAX_CHUNK, PacketReader, RESPONSE, encodePacket, type Packet } from '../src/service/packet.ts';
 import { jsonBytes, parseJson } from '../src/service/json.ts';
 import { MARK_BLOCKS, MARK_SERVICE, readMark, writeMark } from '../src/ledger/index.ts';
 import type { Flash } from '../src/hal.ts';
 import { LAYOUT, SECTOR_SIZE } from './layout.ts';
-import { SlotWriter, CHUNK, clearJournal, readJournal, doneRanges, type Manifest } from './update.ts';
+import {
+  SlotWriter,
+  CHUNK,
+  checkManifest,
+  clearJournal,
+  readJournal,
+  doneRanges,
+  updateOptions,
+  type Manifest,
+} from './update.ts';
 import {
   PROTOCOL_VERSION,
   MAX_REPORTED_RANGES,
@@ -57,18 +54,10 @@ import {
   type Identity,
   type SessionReport,
 } from '../src/service/protocol.ts';
-import {
-  BOARD_ID,
-  DEV_FIRMWARE_PUBLIC_KEY_HEX,
-  HEADER_SIZE,
-  manifestStatus,
-  parseHeader,
-  parseImage,
-} from '../src/image/format.ts';
-import { fromHex, toHex } from '../src/hex.ts';
+import { HEADER_SIZE } from '../src/image/format.ts';
+import { toHex } from '../src/hex.ts';
 import { equalBytes } from '../src/bytes.ts';
 import { romPlatform } from './platform.ts';
-import { sha256 } from '@noble/hashes/sha2.js';
 import { isDevTechKey, readTrust, trustReport } from './provision.ts';
 import { NONCE_SIZE, authMessage } from '../src/service/auth.ts';
 import { Outbox } from '../src/registry/outbox.ts';
@@ -464,15 +453,7 @@ export class ServicePort {
 
   /** The firmware key, board id and production flag: host.boot (tests) or the chip's provisioning. */
   private opts() {
-    const t = trustedOptions(this.host.chip, this.host.boot);
-    // Damaged provisioning: a key nothing verifies with (the bootloader refuses to boot too).
-    const o = 'error' in t ? { publicKey: new Uint8Array(32) } : t;
-    return {
-      publicKey: o.publicKey ?? fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX),
-      boardId: o.boardId ?? BOARD_ID,
-      verify: o.verify ?? romPlatform().verify,
-      production: o.production ?? false,
-    };
+    return updateOptions(this.host.chip, this.host.boot);
   }
 
   private sessionReport(): SessionReport | null {
@@ -628,60 +609,33 @@ export class ServicePort {
   }
 
   private begin(payload: Uint8Array) {
-    const refuse = (reason: string, detail: string) => ({ ok: false as const, reason, detail });
-    if (payload.length < 4 + HEADER_SIZE) return refuse('malformed', 'BEGIN too short for an image header');
+    if (payload.length < 4 + HEADER_SIZE)
+      return { ok: false as const, reason: 'malformed', detail: 'BEGIN too short for an image header' };
     const total = readU32le(payload, 0);
-    const header = payload.subarray(4, 4 + HEADER_SIZE);
     const tlv = payload.subarray(4 + HEADER_SIZE);
-    const h = parseHeader(header);
-    if ('error' in h) return refuse('malformed', h.error);
-    if (total !== HEADER_SIZE + h.imageSize + tlv.length) return refuse('malformed', 'sizes in BEGIN do not add up');
-    if (total > SLOT_SIZE) return refuse('too-large', `${total} bytes, a slot holds ${SLOT_SIZE}`);
-    const o = this.opts();
-    if (h.boardId !== o.boardId) {
-      return refuse('board', `image for board 0x${h.boardId.toString(16)}, this is board 0x${o.boardId.toString(16)}`);
-    }
-    const min = readBootState(this.host.chip).minCounter;
-    if (h.securityCounter < min)
-      return refuse('rollback', `security counter ${h.securityCounter} below the device's ${min}`);
-    // The manifest placed where it sits in the image, for parseImage; transient (the session keeps the hash).
-    const buf = new Uint8Array(total);
-    buf.set(header, 0);
-    buf.set(tlv, total - tlv.length);
-    const img = parseImage(buf);
-    if ('error' in img) return refuse('malformed', img.error);
-    if (o.production && devSigned(img, o.verify)) return refuse('signature', DEV_SIGNED_DETAIL);
-    if (img.keyHash && !equalBytes(img.keyHash, sha256(o.publicKey)))
-      return refuse('signature', 'signed by another key than the firmware key');
-    if (!o.verify(img.signature, img.hash, o.publicKey))
-      return refuse('signature', 'Ed25519 signature does not verify with the firmware key');
-    // The hash's signature says nothing of this header (the bundle is not here to hash): the manifest's
-    // does. A header forged around a genuine signed hash is refused here, before the journal or the
-    // slot is touched; an image without one (built before it existed) is refused over this port.
-    const m = manifestStatus(img, o.publicKey, o.verify);
-    if (m === 'absent')
-      return refuse('manifest', 'no signed manifest (TLV 0xA0): an image built before 4 Dec 2026; sign it again');
-    if (m === 'invalid')
-      return refuse('signature', 'the manifest signature does not verify: this header is not the one signed');
-    const r = this.host.running();
-    if (r && r.pendingConfirm && r.slot === inactiveSlot(this.host.chip)) {
-      return refuse('busy', 'the running image is not confirmed yet; reset or let it confirm first');
-    }
-    const hashHex = toHex(img.hash);
-    const manifest: Manifest = { header: header.slice(), tlv: tlv.slice(), tlvAt: total - tlv.length };
+    const c = checkManifest(
+      this.host.chip,
+      total,
+      payload.subarray(4, 4 + HEADER_SIZE),
+      tlv,
+      this.opts(),
+      this.host.running(),
+    );
+    if (!c.ok) return c;
+    const manifest = c.manifest;
     const s = this.session;
     if (
       !s ||
-      s.hashHex !== hashHex ||
+      s.hashHex !== c.hashHex ||
       s.size !== total ||
       !equalBytes(s.manifest.header, manifest.header) ||
       !equalBytes(s.manifest.tlv, manifest.tlv)
     ) {
       this.session = null;
-      const writer = SlotWriter.begin(this.host.chip, img.hash.slice(), total, manifest);
+      const writer = SlotWriter.begin(this.host.chip, c.hash, total, manifest);
       this.session = {
-        hash: img.hash.slice(),
-        hashHex,
+        hash: c.hash,
+        hashHex: c.hashHex,
         size: total,
         manifestBytes: HEADER_SIZE + tlv.length,
         manifest,

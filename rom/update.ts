@@ -20,14 +20,32 @@ import {
   SLOTS,
   SLOT_NAMES,
   SLOT_SIZE,
+  DEV_SIGNED_DETAIL,
   checkSlot,
+  devSigned,
+  inactiveSlot,
   readBootState,
+  trustedOptions,
   writeState,
+  type BootedImage,
   type BootOptions,
   type NorChip,
   type Refusal,
   type Slot,
 } from './bootloader.ts';
+import {
+  BOARD_ID,
+  DEV_FIRMWARE_PUBLIC_KEY_HEX,
+  HEADER_SIZE,
+  manifestStatus,
+  parseHeader,
+  parseImage,
+} from '../src/image/format.ts';
+import { fromHex } from '../src/hex.ts';
+import { equalBytes } from '../src/bytes.ts';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { romPlatform } from './platform.ts';
+import type { Verifier } from '../src/crypto/ed25519.ts';
 
 /** Bytes of one WRITE chunk: one flash sector, so a chunk is erased and programmed on its own. */
 export const CHUNK = SECTOR_SIZE;
@@ -100,6 +118,80 @@ export interface Manifest {
   tlv: Uint8Array;
   tlvAt: number;
 }
+
+export interface UpdateOptions {
+  publicKey: Uint8Array;
+  boardId: number;
+  verify: Verifier;
+  production: boolean;
+}
+
+/** The firmware key, board id and production flag: `boot` (tests) or the chip's provisioning. */
+export function updateOptions(chip: NorChip, boot?: BootOptions): UpdateOptions {
+  const t = trustedOptions(chip, boot);
+  // Damaged provisioning: a key nothing verifies with (the bootloader refuses to boot too).
+  const o = 'error' in t ? { publicKey: new Uint8Array(32) } : t;
+  return {
+    publicKey: o.publicKey ?? fromHex(DEV_FIRMWARE_PUBLIC_KEY_HEX),
+    boardId: o.boardId ?? BOARD_ID,
+    verify: o.verify ?? romPlatform().verify,
+    production: o.production ?? false,
+  };
+}
+
+export type ManifestCheck =
+  { ok: true; hash: Uint8Array; hashHex: string; manifest: Manifest } | { ok: false; reason: string; detail: string };
+
+/**
+ * What an update's start checks before a byte of the image is written (the service port's BEGIN, a
+ * campaign's download): the manifest (header, then the TLV area) of a `total`-byte image: sizes, board,
+ * security counter, the Ed25519 signature of the SHA-256 by the firmware key, not development-signed on
+ * a production device, and the inactive slot not running on trial.
+ */
+export function checkManifest(
+  chip: NorChip,
+  total: number,
+  header: Uint8Array,
+  tlv: Uint8Array,
+  o: UpdateOptions,
+  running: BootedImage | null,
+): ManifestCheck {
+  const refuse = (reason: string, detail: string) => ({ ok: false as const, reason, detail });
+  const h = parseHeader(header);
+  if ('error' in h) return refuse('malformed', h.error);
+  if (total !== HEADER_SIZE + h.imageSize + tlv.length) return refuse('malformed', 'sizes in BEGIN do not add up');
+  if (total > SLOT_SIZE) return refuse('too-large', `${total} bytes, a slot holds ${SLOT_SIZE}`);
+  if (h.boardId !== o.boardId) {
+    return refuse('board', `image for board 0x${h.boardId.toString(16)}, this is board 0x${o.boardId.toString(16)}`);
+  }
+  const min = readBootState(chip).minCounter;
+  if (h.securityCounter < min)
+    return refuse('rollback', `security counter ${h.securityCounter} below the device's ${min}`);
+  // The manifest placed where it sits in the image, for parseImage; transient (the session keeps the hash).
+  const buf = new Uint8Array(total);
+  buf.set(header, 0);
+  buf.set(tlv, total - tlv.length);
+  const img = parseImage(buf);
+  if ('error' in img) return refuse('malformed', img.error);
+  if (o.production && devSigned(img, o.verify)) return refuse('signature', DEV_SIGNED_DETAIL);
+  if (img.keyHash && !equalBytes(img.keyHash, sha256(o.publicKey)))
+    return refuse('signature', 'signed by another key than the firmware key');
+  if (!o.verify(img.signature, img.hash, o.publicKey))
+    return refuse('signature', 'Ed25519 signature does not verify with the firmware key');
+  // The hash's signature says nothing of this header (the bundle is not here to hash): the manifest's
+  // does. A header forged around a genuine signed hash is refused here, before the journal or the
+  // slot is touched; an image without one (built before it existed) is refused.
+  const m = manifestStatus(img, o.publicKey, o.verify);
+  if (m === 'absent')
+    return refuse('manifest', 'no signed manifest (TLV 0xA0): an image built before 4 Dec 2026; sign it again');
+  if (m === 'invalid')
+    return refuse('signature', 'the manifest signature does not verify: this header is not the one signed');
+  if (running && running.pendingConfirm && running.slot === inactiveSlot(chip)) {
+    return refuse('busy', 'the running image is not confirmed yet; reset or let it confirm first');
+  }
+  const manifest: Manifest = { header: header.slice(), tlv: tlv.slice(), tlvAt: total - tlv.length };
+  return { ok: true, hash: img.hash.slice(), hashHex: toHex(img.hash), manifest };
+}
 export type FinishResult =
   | { ok: true; slot: Slot; hashHex: string; version: string }
   | { ok: false; reason: Refusal | 'incomplete'; detail: string; missing?: Range[] };
@@ -162,6 +254,12 @@ export class SlotWriter {
     this.chip.program(J.offset + J_HEAD + i, new Uint8Array([DONE]));
     this.done[i] = 1;
     return 'ok';
+  }
+
+  /** The offset of the first chunk still missing, or -1 when every chunk is held. */
+  nextMissing(): number {
+    for (let i = 0; i < this.chunks; i++) if (!this.done[i]) return i * CHUNK;
+    return -1;
   }
 
   /** The 64 KiB block holding the first chunk still missing (where BEGIN erases ahead), or -1. */
@@ -259,5 +357,67 @@ export class SlotWriter {
     else for (let k = 0; k < PER_BLOCK; k++) this.chip.eraseSector(base + k * CHUNK);
     this.blockErased[b] = 1;
     for (let i = b * PER_BLOCK; i < (b + 1) * PER_BLOCK; i++) this.erased[i] = 1;
+  }
+}
+
+/** What the ROM needs of the device for a download the firmware feeds. */
+export interface UpdaterHost {
+  chip: NorChip;
+  boot?: BootOptions;
+  running(): BootedImage | null;
+  /** Resets the device: the bootloader then starts the finished image on trial. */
+  reset(): void;
+}
+
+/**
+ * The ROM's update service for the firmware (HAL `Updater`, docs/hal.md): an update campaign's image,
+ * downloaded by the firmware chunk by chunk, goes through the same streaming writer as the service port
+ * (journal on flash: a power cut resumes; FINISH checks the slot in place; the bootloader checks again at
+ * the test boot). The firmware never writes a slot itself. Holds one chunk at a time (the caller's).
+ */
+export class RomUpdater {
+  private w: SlotWriter | null = null;
+  constructor(private readonly host: UpdaterHost) {}
+
+  /** Checks the manifest (header and TLV area) and starts, or resumes, the update of that image. */
+  begin(manifest: Uint8Array, size: number): { ok: boolean; reason?: string; detail?: string; next?: number } {
+    const c = checkManifest(
+      this.host.chip,
+      size,
+      manifest.subarray(0, HEADER_SIZE),
+      manifest.subarray(HEADER_SIZE),
+      updateOptions(this.host.chip, this.host.boot),
+      this.host.running(),
+    );
+    if (!c.ok) {
+      this.w = null;
+      return c;
+    }
+    if (!this.w || toHex(this.w.hash) !== c.hashHex || this.w.size !== size)
+      this.w = SlotWriter.begin(this.host.chip, c.hash, size, c.manifest);
+    return { ok: true, next: this.w.nextMissing() };
+  }
+
+  /** Programs the chunk at `offset` (4 KiB, the last up to the end); the offset of the next missing one, -1 when all are held. */
+  write(offset: number, data: Uint8Array): { ok: boolean; reason?: string; next?: number } {
+    const w = this.w;
+    if (!w) return { ok: false, reason: 'no-session' };
+    const r = w.write(offset, data);
+    return r === 'ok' ? { ok: true, next: w.nextMissing() } : { ok: false, reason: r };
+  }
+
+  /** Verifies the slot in place and marks it for one test boot. */
+  finish(): { ok: boolean; reason?: string; detail?: string; version?: string } {
+    const w = this.w;
+    if (!w) return { ok: false, reason: 'no-session', detail: 'no update in progress' };
+    const r = this.host.running();
+    const res = w.finish(updateOptions(this.host.chip, this.host.boot), r && r.pendingConfirm ? r.slot : null);
+    if (res.ok || res.reason !== 'incomplete') this.w = null;
+    return res.ok ? { ok: true, version: res.version } : { ok: false, reason: res.reason, detail: res.detail };
+  }
+
+  /** Resets the device into the test boot of the finished image. */
+  restart(): void {
+    this.host.reset();
   }
 }

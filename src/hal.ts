@@ -183,6 +183,34 @@ export interface Identity {
   readonly registryKey?: string;
   /** Provisioned as a production device. */
   readonly production?: boolean;
+  /** The running image's version and slot (`A`, `B`), as the bootloader read them; absent in developer mode. */
+  readonly version?: string;
+  readonly slot?: string;
+  /**
+   * Why the device started: `power-on`, `reset` (asked), `watchdog`, `fault`, `update` (into a new image on
+   * trial), `revert` (the bootloader went back to the confirmed image: a trial was not confirmed).
+   */
+  readonly bootReason?: string;
+}
+
+// --- update campaigns (the ROM's writer) ---------------------------------------------------------
+
+export interface UpdaterOptions {}
+/**
+ * The ROM's streaming update writer (rom/update.ts RomUpdater): the firmware downloads an update
+ * campaign's image and hands it over chunk by chunk; the ROM writes the inactive slot with its journal
+ * (a power cut resumes), checks the manifest first and the whole slot at `finish`, and the bootloader
+ * checks it again at the test boot. `next`: the offset of the next chunk the ROM lacks, -1 when none.
+ */
+export interface Updater {
+  /** `manifest`: the image's header and TLV area; `size`: the whole image's bytes. Resumes the same image. */
+  begin(manifest: Uint8Array, size: number): { ok: boolean; reason?: string; detail?: string; next?: number };
+  /** One 4 KiB chunk at `offset` (the last one up to the end). */
+  write(offset: number, bytes: Uint8Array): { ok: boolean; reason?: string; next?: number };
+  /** Checks the slot and marks it for one test boot. */
+  finish(): { ok: boolean; reason?: string; detail?: string; version?: string };
+  /** Resets the device: the bootloader starts the new image on trial. */
+  restart(): void;
 }
 
 export interface LogOptions {}
@@ -212,5 +240,7 @@ export interface Device {
   /** Absent on a device without network: it then pays offline only (see docs/registry.md). */
   Network?: Ctor<NetworkOptions, Network>;
   DeviceKey?: Ctor<DeviceKeyOptions, DeviceKey>;
+  /** Absent on a device whose ROM takes no update from the firmware (service port only). */
+  Updater?: Ctor<UpdaterOptions, Updater>;
   identity: Identity;
 }

@@ -1,6 +1,7 @@
 // The fleet registry link (docs/registry.md): a claim asked before paying, offline payments up to the
-// offline limit, and the outbox pushed by sync; every answer checked against the registry's key.
-import type { DeviceKey, Network, NetworkResponse } from '../../src/hal.ts';
+// offline limit, and the outbox pushed by sync with the device's health; every answer checked against
+// the registry's key. An update campaign's order in a sync's answer: the firmware downloads, the ROM writes.
+import type { DeviceKey, Network, NetworkResponse, Updater } from '../../src/hal.ts';
 import { deviceVerify } from '../verify.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
 import { utf8Encode } from '../../src/utf8.ts';
@@ -11,7 +12,9 @@ import {
   type PaymentResult,
   type RegistryRequest,
   type TicketRef,
+  type UpdateOffer,
 } from '../../src/registry/protocol.ts';
+import { VERSION } from '../build-info.ts';
 import type { Verdict } from '../decide.ts';
 import { TEXT, checkingScreen, errorScreen, payLaterScreen, ticketLine } from '../screens.ts';
 import { Screens } from './screens.ts';
@@ -40,6 +43,17 @@ export abstract class RegistryLink extends Screens {
   private rKey!: Uint8Array;
   /** The nonce of the last registry request: a granted claim's reference on the receipt. */
   private lastNonce = '';
+  /**
+   * An update campaign's download (docs/registry.md): the image, the next chunk's offset (-1: all held),
+   * the chunk request out, when to ask again; the ROM writes. `updOut` goes with the next sync.
+   */
+  private upd: { hash: string; at: number; id: number; wait: number } | null = null;
+  private updater: Updater | null = null;
+  private updOut = '-';
+  private restartWanted = false;
+  /** When the next sync goes even with nothing to send (a heartbeat carrying the health), and when this boot began. */
+  private beatAt = 0;
+  private bootAt = 0;
 
   /** Records the payment (firmware/app.ts). */
   protected abstract pay(v: Extract<Verdict, { kind: 'win' }>, offline?: boolean, registryRef?: string): void;
@@ -67,10 +81,15 @@ export abstract class RegistryLink extends Screens {
       url: this.config.registryUrl,
       onReadable: () =>
         this.guard(() => {
-          for (let r = net.read(); r; r = net.read()) this.onAnswer(r);
+          for (let r = net.read(); r; r = net.read())
+            if (this.upd && r.id === this.upd.id) this.onChunk(r);
+            else this.onAnswer(r);
         }),
     });
     this.net = net;
+    if (d.Updater) this.updater = new d.Updater({});
+    this.bootAt = this.mono.now();
+    this.beatAt = this.bootAt + 10 * this.config.syncIntervalMs;
     this.log.write(`registry: ${this.config.registryUrl}, ${this.outbox.pending.length} to send`);
   }
 
@@ -88,6 +107,21 @@ export abstract class RegistryLink extends Screens {
     const nonce = `${this.nonceBase}-${++this.nonceCount}`;
     this.lastNonce = nonce;
     const req: RegistryRequest = { kind, device_id: this.deviceId, nonce, sent_at: now, payments };
+    if (kind === 'sync') {
+      const id = this.dev.identity;
+      req.health = {
+        fw: id.version || VERSION,
+        slot: id.slot || '-',
+        image: id.imageHash,
+        notice: 0,
+        ledger: this.ledger.count,
+        outbox: this.outbox!.pending.length,
+        boot: id.bootReason || 'power-on',
+        up: Math.floor((this.mono.now() - this.bootAt) / 1000),
+        errors: this.stats.errors,
+        update: this.updOut,
+      };
+    }
     const body = JSON.stringify({ ...req, signature: toHex(this.deviceKey!.sign(signedBytes(req))) });
     return { id: this.net!.request(`/v1/${kind}`, body, this.config.registryTimeoutMs), nonce };
   }
@@ -101,11 +135,14 @@ export abstract class RegistryLink extends Screens {
   }
 
   /** Whether `j` is the registry's signed answer to request `f`, a result a ticket in `f`'s order. */
-  private authentic(j: { results: PaymentResult[]; signature?: unknown }, f: { nonce: string; entries: TicketRef[] }) {
+  private authentic(
+    j: { results: PaymentResult[]; update?: UpdateOffer; signature?: unknown },
+    f: { nonce: string; entries: TicketRef[] },
+  ) {
     try {
       const rs = j.results;
       if (rs.some((x, i) => x.result !== 'invalid' && ticketLine(x.ticket) !== ticketLine(f.entries[i]))) return false;
-      const text = utf8Encode(answerText({ device_id: this.deviceId, nonce: f.nonce }, rs));
+      const text = utf8Encode(answerText({ device_id: this.deviceId, nonce: f.nonce }, rs, j.update));
       return deviceVerify(fromHex(j.signature as string), text, this.rKey);
     } catch {
       return false;
@@ -118,6 +155,7 @@ export abstract class RegistryLink extends Screens {
     this.inflight = null;
     const s = this.state;
     let results: PaymentResult[] | null = null;
+    let offer: UpdateOffer | undefined;
     let error = '';
     if (r.status === 200) {
       let j: { results?: PaymentResult[] } | null = null;
@@ -127,8 +165,10 @@ export abstract class RegistryLink extends Screens {
         // not JSON: handled as no answer below
       }
       if (j && Array.isArray(j.results)) {
-        if (this.authentic(j as { results: PaymentResult[] }, f)) results = j.results;
-        else error = 'forged';
+        if (this.authentic(j as { results: PaymentResult[] }, f)) {
+          results = j.results;
+          offer = (j as { update?: UpdateOffer }).update;
+        } else error = 'forged';
       }
     } else if (r.status >= 400 && r.status < 500) {
       try {
@@ -137,8 +177,11 @@ export abstract class RegistryLink extends Screens {
         error = String(r.status);
       }
     }
-    if (f.kind === 'sync')
-      return this.onSynced(f.entries as OutboxEntry[], results, error || (results ? '' : `status ${r.status}`));
+    if (f.kind === 'sync') {
+      this.onSynced(f.entries as OutboxEntry[], results, error || (results ? '' : `status ${r.status}`));
+      if (results) this.onUpdateAnswer(offer);
+      return;
+    }
     if (s.kind !== 'claiming') return;
     const got = results && results.length === 1 ? results[0] : null;
     if (got && got.result === 'granted') {
@@ -214,7 +257,9 @@ export abstract class RegistryLink extends Screens {
       box.markSynced(unpaid);
       this.ready(); // the count on the screen
     }
-    if (!batch.length) return;
+    // Nothing to send: a heartbeat with the health, every 10 sync intervals.
+    if (!batch.length && now < this.beatAt) return;
+    this.beatAt = now + 10 * this.config.syncIntervalMs;
     this.nextSyncAt = now + this.config.syncIntervalMs;
     const r = this.request(
       'sync',
@@ -233,10 +278,69 @@ export abstract class RegistryLink extends Screens {
       if (r.result === 'conflict') this.log.write(`sync: ${ticketLine(t)} CONFLICT, also paid by ${r.by.device_id}`);
       else if (r.result === 'invalid') this.log.write(`sync: ${ticketLine(t)} refused: ${r.reason}`);
     });
+    if (!entries.length) return;
     this.outbox!.markSynced(entries);
     const left = this.outbox!.pending.length;
     this.log.write(`sync: ${entries.length} sent, ${left} waiting`);
     if (left > 0) this.nextSyncAt = 0; // go on at the next tick
     if (this.state.kind === 'ready') this.ready();
+  }
+
+  // --- update campaigns: the firmware downloads, the ROM writes (rom/update.ts) ----------------------
+
+  /** A sync's answer was heard: the outcome it carried is known; an order starts (or resumes) a download. */
+  private onUpdateAnswer(o: UpdateOffer | undefined): void {
+    if (this.updOut.slice(-10) === ':installed') this.restartWanted = true;
+    this.updOut = '-';
+    if (!o || this.upd || !this.updater || this.restartWanted) return;
+    const r = this.updater.begin(fromHex(o.manifest), o.size);
+    this.log.write(`update ${o.campaign}: ${r.ok ? `from ${r.next}` : `refused: ${r.detail}`}`);
+    if (r.ok) this.upd = { hash: o.hash, at: r.next!, id: 0, wait: 0 };
+    else this.updateDone(o.hash, 'failed:' + r.reason);
+  }
+
+  private updateDone(hash: string, out: string): void {
+    this.upd = null;
+    this.updOut = `${hash}:${out}`;
+    this.beatAt = this.nextSyncAt = 0; // said at once
+  }
+
+  /** At each tick while idle (PRÊT): the next chunk asked, the slot finished, or the restart into it. */
+  protected download(now: number): void {
+    const u = this.upd;
+    if (this.state.kind !== 'ready') return;
+    if (this.restartWanted) {
+      this.log.write('update: restarting into the new image');
+      this.restartWanted = false;
+      return this.updater!.restart();
+    }
+    if (!u || u.id || now < u.wait) return;
+    if (u.at < 0) {
+      const f = this.updater!.finish();
+      this.log.write(`update: ${f.ok ? 'installed ' + f.version : 'refused: ' + f.detail}`);
+      return this.updateDone(u.hash, f.ok ? 'installed' : 'failed:' + f.reason);
+    }
+    u.id = this.net!.request('/v1/chunk', `{"hash":"${u.hash}","offset":${u.at}}`, this.config.registryTimeoutMs);
+  }
+
+  /** A chunk came (the ROM programs it), or not: asked again later; 410/404: the campaign is over. */
+  private onChunk(r: NetworkResponse): void {
+    const u = this.upd!;
+    u.id = 0;
+    if (r.status === 410 || r.status === 404) {
+      this.log.write('update: campaign over, download dropped');
+      this.upd = null;
+      return;
+    }
+    let w: { ok: boolean; reason?: string; next?: number } = { ok: false };
+    try {
+      if (r.status === 200) w = this.updater!.write(u.at, fromHex(r.body));
+    } catch {
+      // not hex: asked again
+    }
+    if (w.ok) u.at = w.next!;
+    // Not the header or TLV area the signed manifest named: the image is not the one ordered.
+    else if (w.reason === 'mismatch') this.updateDone(u.hash, 'failed:mismatch');
+    else u.wait = this.mono.now() + this.config.syncIntervalMs;
   }
 }

@@ -1,11 +1,21 @@
-// saphir registry serve | devices add|list|revoke | report — the fleet's paid-ticket registry.
-import { existsSync } from 'node:fs';
+// saphir registry serve | devices add|group|list|revoke | report | campaign — the fleet's paid-ticket
+// registry, its devices' health and its update campaigns.
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { Failure, UsageError, intOf, parseCommand } from '../args.ts';
 import { textTable } from '../table.ts';
 import { openDb } from '../registry/db.ts';
 import { AlreadyEnrolled, DEVICE_ID, RegistryStore } from '../registry/store.ts';
 import { serveRegistry } from '../registry/server.ts';
+import {
+  CampaignError,
+  campaignStatus,
+  createCampaign,
+  listCampaigns,
+  parsePhases,
+  setCampaignState,
+  type CampaignStatus,
+} from '../registry/campaigns.ts';
 import { TEST_KEY_ID, testKeyRing, type KeyRing } from '../../src/sph1/keys.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
@@ -85,6 +95,10 @@ export async function run(args: string[]): Promise<number> {
     json: { type: 'boolean' },
     since: { type: 'string' },
     'stale-days': { type: 'string' },
+    name: { type: 'string' },
+    group: { type: 'string' },
+    phases: { type: 'string' },
+    'max-failures': { type: 'string' },
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
@@ -107,7 +121,9 @@ export async function run(args: string[]): Promise<number> {
   const dir = values.db ?? DEFAULT_DIR;
   // `serve` and `devices add` create a database; the readers (report, list, revoke) refuse a missing
   // one: a mistyped --db is said instead of read as an empty registry.
-  const reads = sub === 'report' || (sub === 'devices' && (rest[0] === 'list' || rest[0] === 'revoke'));
+  const reads =
+    sub === 'report' || sub === 'campaign' || (sub === 'devices' && ['list', 'revoke', 'group'].includes(rest[0]));
+  const staleDays = values['stale-days'] === undefined ? 7 : intOf(values['stale-days'], '--stale-days', 1, 3650);
   if (reads && !values.postgres && !existsSync(dir)) throw new Failure((m) => m.registry.noDb(dir));
   const openStore = async () =>
     new RegistryStore(await openDb({ postgres: values.postgres, dir }), {
@@ -126,7 +142,7 @@ export async function run(args: string[]): Promise<number> {
     const log = (e: Record<string, unknown>) =>
       process.stderr.write(JSON.stringify({ t: new Date().toISOString(), ...e }) + '\n');
     // A port in use (or any failure to listen) closes the database, so that the process ends.
-    const srv = await serveRegistry(store, { port, host, log, registrySeed }).catch(async (e: unknown) => {
+    const srv = await serveRegistry(store, { port, host, log, registrySeed, staleDays }).catch(async (e: unknown) => {
       await store.db.close().catch(() => {});
       throw e;
     });
@@ -168,6 +184,7 @@ export async function run(args: string[]): Promise<number> {
       const store = await openStore();
       try {
         await store.addDevice(id, key);
+        if (values.group) await store.setGroup(id, values.group);
       } catch (e) {
         if (e instanceof AlreadyEnrolled) throw new Failure((m) => m.registry.already(id));
         throw e;
@@ -177,6 +194,12 @@ export async function run(args: string[]): Promise<number> {
       process.stdout.write(t.added(ids[0]) + '\n');
       return 0;
     }
+    if (verb === 'group' && ids.length === 2) {
+      const store = await openStore();
+      const ok = await store.setGroup(ids[0], ids[1]).finally(() => store.db.close());
+      process.stdout.write((ok ? t.groupSet(ids[0], ids[1]) : t.notRevoked(ids[0])) + '\n');
+      return ok ? 0 : 1;
+    }
     if (verb === 'revoke' && ids.length === 1) {
       const store = await openStore();
       const ok = await store.revokeDevice(ids[0]).finally(() => store.db.close());
@@ -185,7 +208,7 @@ export async function run(args: string[]): Promise<number> {
     }
     if (verb === 'list' && ids.length === 0) {
       const store = await openStore();
-      const list = await store.listDevices().finally(() => store.db.close());
+      const list = await store.listDevices({ staleDays }).finally(() => store.db.close());
       if (values.json) {
         process.stdout.write(JSON.stringify(list) + '\n');
         return 0;
@@ -195,13 +218,33 @@ export async function run(args: string[]): Promise<number> {
         return 0;
       }
       const rows = [
-        t.cols,
-        ...list.map((d) => [
-          d.device_id,
-          iso(d.enrolled_at),
-          d.last_seen_at === null ? t.never : iso(d.last_seen_at),
-          d.revoked_at === null ? t.active : t.revokedWord,
-        ]),
+        t.healthCols,
+        ...list.map((d) => {
+          const h = d.health;
+          return [
+            d.device_id + (d.group_name ? ` (${d.group_name})` : ''),
+            d.last_seen_at === null ? t.never : iso(d.last_seen_at),
+            d.revoked_at !== null
+              ? t.revokedWord
+              : d.stale
+                ? t.stale(staleDays)
+                : d.enrolled_at === null
+                  ? t.notEnrolled
+                  : t.active,
+            ...(h
+              ? [
+                  h.fw,
+                  h.slot,
+                  String(h.notice),
+                  String(h.ledger),
+                  String(h.outbox),
+                  h.boot,
+                  t.uptime(h.up),
+                  String(h.errors),
+                ]
+              : Array(8).fill('—')),
+          ];
+        }),
       ];
       process.stdout.write(textTable(rows) + '\n');
       return 0;
@@ -211,7 +254,6 @@ export async function run(args: string[]): Promise<number> {
 
   if (sub === 'report' && rest.length === 0) {
     const since = values.since === undefined ? 0 : sinceOf(values.since);
-    const staleDays = values['stale-days'] === undefined ? 7 : intOf(values['stale-days'], '--stale-days', 1, 3650);
     const store = await openStore();
     const rep = await store.report({ since, staleDays }).finally(() => store.db.close());
     if (values.json) {
@@ -236,5 +278,92 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(out.join('\n') + '\n');
     return 0;
   }
+
+  if (sub === 'campaign') return campaign(rest, values, openStore, lang);
   throw new UsageError((m) => m.help.registry);
+}
+
+/** `campaign create IMAGE --name N …`, `campaign status [NAME]`, `campaign pause|resume|abort NAME`. */
+async function campaign(
+  rest: string[],
+  values: { name?: string; group?: string; phases?: string; 'max-failures'?: string; json?: boolean },
+  openStore: () => Promise<RegistryStore>,
+  lang: Lang,
+): Promise<number> {
+  const t = messages(lang).registry;
+  const [verb, ...args] = rest;
+  const usage = () => new UsageError((m) => m.registry.campaignUsage);
+  let image: Uint8Array | null = null;
+  let phases: number[] = [];
+  let maxFailures = 1;
+  if (verb === 'create') {
+    if (args.length !== 1 || !values.name) throw usage();
+    try {
+      phases = parsePhases(values.phases ?? '1,10,100');
+    } catch (e) {
+      throw new UsageError((m) => m.registry.campaignError((e as Error).message));
+    }
+    maxFailures =
+      values['max-failures'] === undefined ? 1 : intOf(values['max-failures'], '--max-failures', 1, 100_000);
+    try {
+      image = readFileSync(args[0]);
+    } catch (e) {
+      throw new Failure((m) => m.registry.campaignFile(args[0], (e as Error).message));
+    }
+    if (image.length > 512 * 1024) throw new Failure((m) => m.registry.campaignFile(args[0], 'over 512 KiB (a slot)'));
+  } else if (verb === 'status' ? args.length > 1 : !['pause', 'resume', 'abort'].includes(verb) || args.length !== 1)
+    throw usage();
+  const store = await openStore();
+  const now = Date.now();
+  const say = (c: CampaignStatus) => {
+    const out = [t.campaignHead(c)];
+    for (const p of c.per_phase)
+      out.push(
+        t.campaignPhase(
+          p.phase,
+          p.devices,
+          Object.entries(p.states)
+            .map(([k, n]) => `${n} ${k}`)
+            .join(', '),
+        ),
+      );
+    for (const d of c.devices) if (d.state !== 'pending') out.push(t.campaignDevice(d.device_id, d.state, d.detail));
+    return out.join('\n') + '\n';
+  };
+  try {
+    if (verb === 'create') {
+      const c = await store.db.tx((q) =>
+        createCampaign(q, { name: values.name!, image: image!, group: values.group, phases, maxFailures, now }),
+      );
+      process.stdout.write(
+        values.json
+          ? JSON.stringify(c) + '\n'
+          : t.campaignCreated(c.name, c.version, c.devices.length, c.phases) + '\n',
+      );
+      return 0;
+    }
+    if (verb === 'status' && args.length === 0) {
+      const all = await listCampaigns(store.db);
+      const full = [];
+      for (const c of all) full.push((await campaignStatus(store.db, c.name))!);
+      if (values.json) process.stdout.write(JSON.stringify(full) + '\n');
+      else process.stdout.write(full.length ? full.map(say).join('') : t.campaignNone + '\n');
+      return 0;
+    }
+    const name = args[0];
+    if (verb !== 'status') {
+      const state = await store.db.tx((q) => setCampaignState(q, name, verb as 'pause' | 'resume' | 'abort', now));
+      process.stdout.write(t.campaignState(name, state) + '\n');
+      return 0;
+    }
+    const c = await campaignStatus(store.db, name);
+    if (!c) throw new CampaignError('unknown', `no campaign ${name}`);
+    process.stdout.write(values.json ? JSON.stringify(c) + '\n' : say(c));
+    return 0;
+  } catch (e) {
+    if (e instanceof CampaignError) throw new Failure((m) => m.registry.campaignError(e.message));
+    throw e;
+  } finally {
+    await store.db.close();
+  }
 }

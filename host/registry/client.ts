@@ -4,6 +4,7 @@ import { fromHex } from '../../src/hex.ts';
 import { nodeSign } from '../../tools/node-crypto.ts';
 import {
   signRequest,
+  type Health,
   type PaymentClaim,
   type RegistryError,
   type RegistryResponse,
@@ -30,10 +31,17 @@ export async function postRegistry(
   kind: 'claim' | 'sync',
   who: DeviceCredentials,
   payments: PaymentClaim[],
-  opts: { nonce?: string; sentAt?: number; timeoutMs?: number } = {},
+  opts: { nonce?: string; sentAt?: number; timeoutMs?: number; health?: Health } = {},
 ): Promise<ClientAnswer> {
   const signed = signRequest(
-    { kind, device_id: who.deviceId, nonce: opts.nonce ?? newNonce(), sent_at: opts.sentAt ?? Date.now(), payments },
+    {
+      kind,
+      device_id: who.deviceId,
+      nonce: opts.nonce ?? newNonce(),
+      sent_at: opts.sentAt ?? Date.now(),
+      payments,
+      ...(opts.health ? { health: opts.health } : {}),
+    },
     fromHex(who.seedHex),
     nodeSign,
   );

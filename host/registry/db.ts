@@ -68,6 +68,57 @@ export const MIGRATIONS: readonly string[] = [
      asked_at  BIGINT NOT NULL,
      PRIMARY KEY (emission, block, number, device_id, asked_at)
    );`,
+  // Health (each sync's, the latest a device), device groups, update campaigns and their images (chunks
+  // as rows: a chunk served is one indexed read). See docs/registry.md, "Health" and "Update campaigns".
+  `ALTER TABLE devices ADD COLUMN group_name TEXT;
+   CREATE TABLE device_health (
+     device_id   TEXT PRIMARY KEY,
+     reported_at BIGINT NOT NULL,
+     fw_version  TEXT NOT NULL,
+     slot        TEXT NOT NULL,
+     image_hash  TEXT NOT NULL,
+     notice      INTEGER NOT NULL,
+     ledger      INTEGER NOT NULL,
+     outbox      INTEGER NOT NULL,
+     boot_reason TEXT NOT NULL,
+     uptime_s    BIGINT NOT NULL,
+     errors      INTEGER NOT NULL
+   );
+   CREATE TABLE images (
+     hash             TEXT PRIMARY KEY,
+     version          TEXT NOT NULL,
+     security_counter INTEGER NOT NULL,
+     size             INTEGER NOT NULL,
+     manifest         TEXT NOT NULL,
+     path             TEXT,
+     added_at         BIGINT NOT NULL
+   );
+   CREATE TABLE image_chunks (
+     hash TEXT NOT NULL,
+     idx  INTEGER NOT NULL,
+     data BYTEA NOT NULL,
+     PRIMARY KEY (hash, idx)
+   );
+   CREATE TABLE campaigns (
+     name         TEXT PRIMARY KEY,
+     image_hash   TEXT NOT NULL,
+     group_name   TEXT,
+     phases       TEXT NOT NULL,
+     max_failures INTEGER NOT NULL,
+     state        TEXT NOT NULL,
+     phase        INTEGER NOT NULL,
+     created_at   BIGINT NOT NULL,
+     updated_at   BIGINT NOT NULL
+   );
+   CREATE TABLE campaign_devices (
+     campaign   TEXT NOT NULL,
+     device_id  TEXT NOT NULL,
+     phase      INTEGER NOT NULL,
+     state      TEXT NOT NULL,
+     detail     TEXT,
+     updated_at BIGINT NOT NULL,
+     PRIMARY KEY (campaign, device_id)
+   );`,
 ];
 
 async function migrate(db: Db): Promise<void> {

@@ -6,6 +6,7 @@ import { RegistryStore } from './store.ts';
 import { serveRegistry } from './server.ts';
 import { testKeyRing, type KeyRing } from '../../src/sph1/keys.ts';
 import { fromHex } from '../../src/hex.ts';
+import { campaignStatus, createCampaign, setCampaignState } from './campaigns.ts';
 
 const { dir, freshnessMs, production, ticketKeys, registrySeedHex } = workerData as {
   dir?: string;
@@ -21,47 +22,74 @@ let store = new RegistryStore(db, { keys, freshnessMs, production });
 const registrySeed = registrySeedHex ? fromHex(registrySeedHex) : undefined;
 let srv: Awaited<ReturnType<typeof serveRegistry>> | null = await serveRegistry(store, { registrySeed });
 const port = Number(new URL(srv.url).port);
-parentPort!.on('message', async (m: { type: string; id?: number; deviceId?: string; publicKeyHex?: string }) => {
-  // A restart: the server and its store go (nothing of theirs survives), the database stays; the same port.
-  if (m.type === 'stop') {
-    await srv?.close();
-    srv = null;
-    parentPort!.postMessage({ type: 'stopped' });
-  }
-  if (m.type === 'start') {
-    if (!srv) {
-      store = new RegistryStore(db, { keys, freshnessMs, production });
-      srv = await serveRegistry(store, { port, registrySeed });
+type CampaignOp =
+  | {
+      verb: 'create';
+      name: string;
+      image: Uint8Array;
+      group?: string;
+      devices?: string[];
+      phases: number[];
+      maxFailures: number;
     }
-    parentPort!.postMessage({ type: 'started' });
-  }
-  // A fresh registry on the same database (the fleet explorer, between schedules).
-  if (m.type === 'reset') {
-    await db.query(`TRUNCATE payments, conflicts, regrants, nonces, device_seen, devices`);
-    parentPort!.postMessage({ type: 'reset' });
-  }
-  if (m.type === 'add-device') {
-    let error: string | undefined;
-    try {
-      await store.addDevice(m.deviceId!, m.publicKeyHex!);
-    } catch (e) {
-      error = (e as Error).message;
+  | { verb: 'status' | 'pause' | 'resume' | 'abort'; name: string };
+parentPort!.on(
+  'message',
+  async (m: { type: string; id?: number; deviceId?: string; publicKeyHex?: string; op?: CampaignOp }) => {
+    // A restart: the server and its store go (nothing of theirs survives), the database stays; the same port.
+    if (m.type === 'stop') {
+      await srv?.close();
+      srv = null;
+      parentPort!.postMessage({ type: 'stopped' });
     }
-    parentPort!.postMessage({ type: 'added', error });
-  }
-  if (m.type === 'report') {
-    parentPort!.postMessage({
-      type: 'report',
-      id: m.id,
-      report: await store.report(),
-      counts: await store.counts(),
-      holders: await store.holders(),
-    });
-  }
-  if (m.type === 'close') {
-    await srv?.close();
-    await db.close();
-    parentPort!.postMessage({ type: 'closed' });
-  }
-});
+    if (m.type === 'start') {
+      if (!srv) {
+        store = new RegistryStore(db, { keys, freshnessMs, production });
+        srv = await serveRegistry(store, { port, registrySeed });
+      }
+      parentPort!.postMessage({ type: 'started' });
+    }
+    // A fresh registry on the same database (the fleet explorer, between schedules).
+    if (m.type === 'reset') {
+      await db.query(
+        `TRUNCATE payments, conflicts, regrants, nonces, device_seen, devices, device_health, campaigns, campaign_devices`,
+      );
+      parentPort!.postMessage({ type: 'reset' });
+    }
+    if (m.type === 'add-device') {
+      let error: string | undefined;
+      try {
+        await store.addDevice(m.deviceId!, m.publicKeyHex!);
+      } catch (e) {
+        error = (e as Error).message;
+      }
+      parentPort!.postMessage({ type: 'added', error });
+    }
+    // `saphir registry campaign …` on this registry (scenario steps, tests).
+    if (m.type === 'campaign') {
+      const o = m.op!;
+      try {
+        if (o.verb === 'create') await db.tx((q) => createCampaign(q, { ...o, now: Date.now() }));
+        else if (o.verb !== 'status') await db.tx((q) => setCampaignState(q, o.name, o.verb as 'pause', Date.now()));
+        parentPort!.postMessage({ type: 'campaign', status: await campaignStatus(db, o.name) });
+      } catch (e) {
+        parentPort!.postMessage({ type: 'campaign', error: (e as Error).message });
+      }
+    }
+    if (m.type === 'report') {
+      parentPort!.postMessage({
+        type: 'report',
+        id: m.id,
+        report: await store.report(),
+        counts: await store.counts(),
+        holders: await store.holders(),
+      });
+    }
+    if (m.type === 'close') {
+      await srv?.close();
+      await db.close();
+      parentPort!.postMessage({ type: 'closed' });
+    }
+  },
+);
 parentPort!.postMessage({ type: 'ready', url: srv.url });

@@ -3,6 +3,7 @@
 import type { Worker } from 'node:worker_threads';
 import { startWorkers } from '../../tools/worker-pool.ts';
 import type { RegistryStore } from './store.ts';
+import type { CampaignStatus } from './campaigns.ts';
 import type { KeyRing } from '../../src/sph1/keys.ts';
 import { toHex } from '../../src/hex.ts';
 
@@ -22,7 +23,21 @@ export interface EmbeddedRegistry {
   reset(): Promise<void>;
   /** `saphir registry devices add`: enrols a device (ends the development fleet). */
   addDevice(deviceId: string, publicKeyHex: string): Promise<void>;
+  /** `saphir registry campaign …`: the campaign's status after the operation (throws its refusal). */
+  campaign(op: CampaignOp): Promise<CampaignStatus>;
 }
+
+export type CampaignOp =
+  | {
+      verb: 'create';
+      name: string;
+      image: Uint8Array;
+      group?: string;
+      devices?: string[];
+      phases: number[];
+      maxFailures: number;
+    }
+  | { verb: 'status' | 'pause' | 'resume' | 'abort'; name: string };
 
 /**
  * `freshnessMs`: how far a request's time may be from the registry's clock. Default: no limit, since a
@@ -72,6 +87,11 @@ export async function startEmbeddedRegistry(
       const r = await ask('add-device', 'added', { deviceId, publicKeyHex });
       if (r.error) throw new Error(String(r.error));
     },
+    async campaign(op) {
+      const r = await ask('campaign', 'campaign', { op });
+      if (r.error) throw new Error(String(r.error));
+      return r.status as CampaignStatus;
+    },
     url: String(ready.url),
     async report() {
       const r = next('report');
@@ -99,5 +119,6 @@ export function scenarioRegistry(reg: EmbeddedRegistry) {
     },
     stop: () => reg.stop(),
     start: () => reg.start(),
+    campaign: (op: CampaignOp) => reg.campaign(op),
   };
 }

@@ -2,11 +2,13 @@
 //   POST /v1/claim   a device asks before paying a win (one payment)
 //   POST /v1/sync    a device reports payments made offline (a batch)
 //   GET  /health     liveness, database kind, fleet mode
-//   GET  /metrics    counters (Prometheus text format)
+//   POST /v1/chunk   4 KiB of an update campaign's image (hex), for a device downloading it
+//   GET  /metrics    counters and fleet gauges (Prometheus text format)
 // Logs are JSON lines. A bad request gets a clear error and changes nothing. See docs/registry.md.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEV_REGISTRY_SEED_HEX, MAX_BODY_BYTES, answerText } from '../../src/registry/protocol.ts';
+import { DEV_REGISTRY_SEED_HEX, IMAGE_CHUNK, MAX_BODY_BYTES, answerText } from '../../src/registry/protocol.ts';
+import { imageChunk } from './campaigns.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
 import { nodeSign, signerOf } from '../../tools/node-crypto.ts';
 import { RegistryStore, RequestError, parseRequest } from './store.ts';
@@ -24,7 +26,12 @@ export interface ServeOptions {
   log?: (entry: Record<string, unknown>) => void;
   /** The registry's Ed25519 seed, which signs every answer; default: the published development one. */
   registrySeed?: Uint8Array;
+  /** `/metrics`: a device not heard for this many days counts as stale (default 7). */
+  staleDays?: number;
 }
+
+/** A Prometheus label value: backslash, quote and newline escaped. */
+const label = (v: string) => v.replace(/[\\"\n]/g, (c) => (c === '\n' ? '\\n' : '\\' + c));
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
   // Refused before a byte is read when the client says how big it is.
@@ -83,17 +90,31 @@ export async function serveRegistry(store: RegistryStore, opts: ServeOptions = {
         `saphir_registry_payments ${c.payments}`,
         `saphir_registry_conflicts ${c.conflicts}`,
         `saphir_registry_devices ${c.devices}`,
+        ...(await fleetLines(store, opts.staleDays ?? 7)),
         // The process's CPU (user + system): what requests cost the server, whatever their wall time.
         `process_cpu_seconds_total ${(process.cpuUsage().user + process.cpuUsage().system) / 1e6}`,
       ];
       return send(res, 200, lines.join('\n') + '\n', 'text/plain; version=0.0.4');
+    }
+    if (path === '/v1/chunk') {
+      if (req.method !== 'POST') return send(res, 405, { error: 'bad_request', detail: `${path} takes POST` });
+      const b = (await readBody(req)) as { hash?: unknown; offset?: unknown } | null;
+      const hash = b && typeof b.hash === 'string' && /^[0-9a-f]{64}$/.test(b.hash) ? b.hash : null;
+      const offset = b ? Number(b.offset) : NaN;
+      if (!hash || !Number.isSafeInteger(offset) || offset < 0 || offset % IMAGE_CHUNK !== 0)
+        return send(res, 400, { error: 'bad_request', detail: 'hash: 64 hex digits; offset: a multiple of 4096' });
+      const r = await imageChunk(store.db, hash, offset);
+      if ('data' in r) return send(res, 200, Buffer.from(r.data).toString('hex'), 'text/plain');
+      // paused: ask again later; gone: the campaign ended (aborted, stopped, done): drop the download.
+      const status = r.status === 'paused' ? 409 : r.status === 'gone' ? 410 : 404;
+      return send(res, status, { error: 'bad_request', detail: `image ${hash.slice(0, 16)}…: ${r.status}` });
     }
     const kind = path === '/v1/claim' ? 'claim' : path === '/v1/sync' ? 'sync' : null;
     if (!kind) return send(res, 404, { error: 'bad_request', detail: `no route ${req.method} ${path}` });
     if (req.method !== 'POST') return send(res, 405, { error: 'bad_request', detail: `${path} takes POST` });
     const t0 = process.hrtime.bigint();
     const signed = parseRequest(await readBody(req), kind);
-    const results = await store.handle(signed);
+    const { results, update } = await store.handle(signed);
     for (const r of results) {
       if (r.result === 'conflict') metrics.conflicts++;
       else metrics[r.result]++;
@@ -102,12 +123,17 @@ export async function serveRegistry(store: RegistryStore, opts: ServeOptions = {
       msg: kind,
       device_id: signed.device_id,
       results: results.map((r) => r.result),
+      ...(update ? { update: update.campaign } : {}),
       ms: Number(process.hrtime.bigint() - t0) / 1e6,
     });
     // Signed over the device id, the nonce and each result with its ticket (docs/registry.md); encoded
     // by Node, not the portable encoder (milliseconds on a 500-result sync).
-    const text = Buffer.from(answerText(signed, results), 'utf8');
-    send(res, 200, { results, signature: toHex(sign(text)) });
+    const text = Buffer.from(answerText(signed, results, update), 'utf8');
+    send(
+      res,
+      200,
+      update ? { results, update, signature: toHex(sign(text)) } : { results, signature: toHex(sign(text)) },
+    );
   }
 
   const server = createServer((req, res) => {
@@ -145,4 +171,23 @@ export async function serveRegistry(store: RegistryStore, opts: ServeOptions = {
         server.closeAllConnections();
       }),
   };
+}
+
+/** The fleet's gauges from the devices' last health (the database's: the same from every server). */
+async function fleetLines(store: RegistryStore, staleDays: number): Promise<string[]> {
+  const g = await store.fleetGauges(staleDays);
+  return [
+    `saphir_fleet_devices_reporting ${g.devices}`,
+    `saphir_fleet_devices_stale{days="${staleDays}"} ${g.stale}`,
+    ...g.versions.map((v) => `saphir_fleet_firmware_devices{version="${label(v.k)}"} ${v.n}`),
+    ...g.boots.map((v) => `saphir_fleet_boot_reason_devices{reason="${label(v.k)}"} ${v.n}`),
+    `saphir_fleet_outbox_entries ${g.outbox}`,
+    `saphir_fleet_outbox_entries_max ${g.outbox_max}`,
+    `saphir_fleet_ledger_payments ${g.ledger}`,
+    `saphir_fleet_device_errors ${g.errors}`,
+    ...g.campaigns.map((c) => {
+      const [name, state] = [c.k.slice(0, c.k.lastIndexOf('/')), c.k.slice(c.k.lastIndexOf('/') + 1)];
+      return `saphir_campaign_devices{campaign="${label(name)}",state="${state}"} ${c.n}`;
+    }),
+  ];
 }

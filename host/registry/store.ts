@@ -5,10 +5,14 @@ import { fromHex } from '../../src/hex.ts';
 import { checkCode, type CheckResult } from '../../src/sph1/check.ts';
 import type { KeyRing } from '../../src/sph1/keys.ts';
 import { hostVerify } from '../../tools/node-crypto.ts';
+import { deviceReport } from './campaigns.ts';
 import {
   DEV_DEVICE_PUBLIC_KEY_HEX,
+  HEALTH_FIELDS,
   MAX_BATCH,
   signedText,
+  type Health,
+  type UpdateOffer,
   type PaymentResult,
   type RegistryError,
   type SignedRequest,
@@ -54,10 +58,34 @@ export interface StoreOptions {
 
 export interface DeviceRow {
   device_id: string;
-  public_key: string;
-  enrolled_at: number;
+  /** Null for a device of a development fleet that was heard but never enrolled. */
+  public_key: string | null;
+  enrolled_at: number | null;
   revoked_at: number | null;
   last_seen_at: number | null;
+  group_name: string | null;
+  /** Its last sync's health (null: none reported yet). */
+  health: (Health & { reported_at: number }) | null;
+  /** Not heard for `staleDays` days (never heard counts from its enrolment). */
+  stale: boolean;
+}
+
+const HEALTH_TEXT = /^[\x21-\x7e]{1,64}$/;
+const HEALTH_UPDATE = /^[\x21-\x7e]{1,200}$/;
+const HEALTH_INT = ['notice', 'ledger', 'outbox', 'up', 'errors'] as const;
+
+/** A sync's `health` object: every field present and plain (one token of printable ASCII, or an integer). */
+function parseHealth(v: unknown): Health {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw bad('health: an object');
+  const h = v as Record<string, unknown>;
+  for (const k of HEALTH_FIELDS) {
+    const x = h[k];
+    if ((HEALTH_INT as readonly string[]).includes(k)) {
+      if (!Number.isSafeInteger(x) || (x as number) < 0) throw bad(`health.${k}: an integer ≥ 0`);
+    } else if (typeof x !== 'string' || !(k === 'update' ? HEALTH_UPDATE : HEALTH_TEXT).test(x))
+      throw bad(`health.${k}: 1–${k === 'update' ? 200 : 64} printable ASCII characters, no space`);
+  }
+  return Object.fromEntries(HEALTH_FIELDS.map((k) => [k, h[k]])) as unknown as Health;
 }
 
 export const DEVICE_ID = /^[\x21-\x7e]{1,16}$/;
@@ -79,8 +107,12 @@ export function parseRequest(body: unknown, kind: 'claim' | 'sync'): SignedReque
     throw bad('sent_at: ms since 1970');
   if (typeof b.signature !== 'string' || !/^[0-9a-f]{128}$/.test(b.signature)) throw bad('signature: 128 hex digits');
   if (!Array.isArray(b.payments)) throw bad('payments: an array');
+  if (b.health !== undefined && kind !== 'sync') throw bad('health: a sync only');
+  const health = b.health === undefined ? undefined : parseHealth(b.health);
   const max = kind === 'claim' ? 1 : MAX_BATCH;
-  if (b.payments.length < 1 || b.payments.length > max) throw bad(`payments: 1 to ${max} entries`);
+  // A sync with health and no payment is a heartbeat.
+  const min = health ? 0 : 1;
+  if (b.payments.length < min || b.payments.length > max) throw bad(`payments: ${min} to ${max} entries`);
   const payments = b.payments.map((p: unknown, i: number) => {
     const q = p as Record<string, unknown>;
     if (typeof q !== 'object' || q === null) throw bad(`payments[${i}]: an object`);
@@ -95,6 +127,7 @@ export function parseRequest(body: unknown, kind: 'claim' | 'sync'): SignedReque
     nonce: b.nonce,
     sent_at: b.sent_at as number,
     payments,
+    ...(health ? { health } : {}),
     signature: b.signature,
   };
 }
@@ -138,17 +171,98 @@ export class RegistryStore {
     return r.rows.length > 0;
   }
 
-  async listDevices(): Promise<DeviceRow[]> {
-    const r = await this.db.query<DeviceRow>(
-      `SELECT d.device_id, d.public_key, d.enrolled_at, d.revoked_at, s.last_seen_at
-         FROM devices d LEFT JOIN device_seen s ON s.device_id = d.device_id ORDER BY d.device_id`,
+  /** Sets the group a device belongs to (campaigns `--group`); false when it is not enrolled. */
+  async setGroup(deviceId: string, group: string | null): Promise<boolean> {
+    const r = await this.db.query(`UPDATE devices SET group_name = $2 WHERE device_id = $1 RETURNING device_id`, [
+      deviceId,
+      group,
+    ]);
+    return r.rows.length > 0;
+  }
+
+  /**
+   * The enrolled devices, and the devices heard without enrolment (a development fleet), with their last
+   * health; `stale` when not heard for `staleDays` days.
+   */
+  async listDevices(opts: { staleDays?: number } = {}): Promise<DeviceRow[]> {
+    const cutoff = this.now() - (opts.staleDays ?? 7) * 86400_000;
+    const r = await this.db.query<Record<string, unknown>>(
+      `SELECT x.device_id, d.public_key, d.enrolled_at, d.revoked_at, d.group_name, s.last_seen_at, h.*
+         FROM (SELECT device_id FROM devices UNION SELECT device_id FROM device_seen) x
+         LEFT JOIN devices d ON d.device_id = x.device_id
+         LEFT JOIN device_seen s ON s.device_id = x.device_id
+         LEFT JOIN device_health h ON h.device_id = x.device_id
+        WHERE d.device_id IS NOT NULL OR h.device_id IS NOT NULL
+        ORDER BY x.device_id`,
     );
-    return r.rows.map((row) => ({
-      ...row,
-      enrolled_at: Number(row.enrolled_at),
-      revoked_at: row.revoked_at === null ? null : Number(row.revoked_at),
-      last_seen_at: row.last_seen_at === null ? null : Number(row.last_seen_at),
-    }));
+    const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+    return r.rows.map((row) => {
+      const last = n(row.last_seen_at);
+      const since = last ?? n(row.enrolled_at) ?? 0;
+      return {
+        device_id: String(row.device_id),
+        public_key: (row.public_key as string) ?? null,
+        enrolled_at: n(row.enrolled_at),
+        revoked_at: n(row.revoked_at),
+        last_seen_at: last,
+        group_name: (row.group_name as string) ?? null,
+        health:
+          row.reported_at === null || row.reported_at === undefined
+            ? null
+            : {
+                fw: String(row.fw_version),
+                slot: String(row.slot),
+                image: String(row.image_hash),
+                notice: Number(row.notice),
+                ledger: Number(row.ledger),
+                outbox: Number(row.outbox),
+                boot: String(row.boot_reason),
+                up: Number(row.uptime_s),
+                errors: Number(row.errors),
+                update: '-',
+                reported_at: Number(row.reported_at),
+              },
+        stale: n(row.revoked_at) === null && since < cutoff,
+      };
+    });
+  }
+
+  /** Fleet gauges for `/metrics`: devices heard, stale, by firmware version and boot reason; sums of outbox, ledger, errors. */
+  async fleetGauges(staleDays: number) {
+    const cutoff = this.now() - staleDays * 86400_000;
+    const one = async (sql: string, p: unknown[] = []) =>
+      (await this.db.query<Record<string, unknown>>(sql, p)).rows.map((r) =>
+        Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k === 'k' ? String(v) : Number(v)])),
+      );
+    const [sums] = await one(
+      `SELECT COUNT(*)::INTEGER AS devices, COALESCE(SUM(outbox), 0)::BIGINT AS outbox, COALESCE(MAX(outbox), 0)::INTEGER AS outbox_max,
+              COALESCE(SUM(ledger), 0)::BIGINT AS ledger, COALESCE(SUM(errors), 0)::BIGINT AS errors FROM device_health`,
+    );
+    const [stale] = await one(
+      `SELECT COUNT(*)::INTEGER AS n FROM (SELECT device_id FROM devices WHERE revoked_at IS NULL UNION SELECT device_id FROM device_health) x
+         LEFT JOIN device_seen s ON s.device_id = x.device_id LEFT JOIN devices d ON d.device_id = x.device_id
+        WHERE COALESCE(s.last_seen_at, d.enrolled_at, 0) < $1`,
+      [cutoff],
+    );
+    const versions = await one(
+      `SELECT fw_version AS k, COUNT(*)::INTEGER AS n FROM device_health GROUP BY 1 ORDER BY 1`,
+    );
+    const boots = await one(`SELECT boot_reason AS k, COUNT(*)::INTEGER AS n FROM device_health GROUP BY 1 ORDER BY 1`);
+    const campaigns = await one(
+      `SELECT c.name || '/' || d.state AS k, COUNT(*)::INTEGER AS n FROM campaigns c JOIN campaign_devices d ON d.campaign = c.name
+        WHERE c.state IN ('running', 'paused') GROUP BY 1 ORDER BY 1`,
+    );
+    return { ...sums, stale: stale.n, versions, boots, campaigns } as {
+      devices: number;
+      outbox: number;
+      outbox_max: number;
+      ledger: number;
+      errors: number;
+      stale: number;
+      versions: { k: string; n: number }[];
+      boots: { k: string; n: number }[];
+      campaigns: { k: string; n: number }[];
+    };
   }
 
   // --- requests -----------------------------------------------------------------------------------
@@ -222,8 +336,11 @@ export class RegistryStore {
     b.tokens -= 1;
   }
 
-  /** Handles a signed claim or sync: refusals first, then the tickets; the writes are one transaction. */
-  async handle(req: SignedRequest): Promise<PaymentResult[]> {
+  /**
+   * Handles a signed claim or sync: refusals first, then the tickets; the writes are one transaction.
+   * A sync's health is recorded, and the answer may carry an update campaign's order (campaigns.ts).
+   */
+  async handle(req: SignedRequest): Promise<{ results: PaymentResult[]; update?: UpdateOffer }> {
     await this.authenticate(req);
     // Ticket checks need no database: done before the transaction, so it is held only for the SQL.
     const checked = req.payments.map((p) => ({
@@ -244,7 +361,18 @@ export class RegistryStore {
       );
       const out: PaymentResult[] = [];
       for (const { c, paidAt } of checked) out.push(await this.one(q, req, c, paidAt));
-      return out;
+      const h = req.health;
+      if (!h) return { results: out };
+      await q.query(
+        `INSERT INTO device_health (device_id, reported_at, fw_version, slot, image_hash, notice, ledger, outbox, boot_reason, uptime_s, errors)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+           ON CONFLICT (device_id) DO UPDATE SET reported_at = EXCLUDED.reported_at, fw_version = EXCLUDED.fw_version,
+             slot = EXCLUDED.slot, image_hash = EXCLUDED.image_hash, notice = EXCLUDED.notice, ledger = EXCLUDED.ledger,
+             outbox = EXCLUDED.outbox, boot_reason = EXCLUDED.boot_reason, uptime_s = EXCLUDED.uptime_s, errors = EXCLUDED.errors`,
+        [req.device_id, now, h.fw, h.slot, h.image, h.notice, h.ledger, h.outbox, h.boot, h.up, h.errors],
+      );
+      const update = await deviceReport(q, req.device_id, h, now);
+      return update ? { results: out, update } : { results: out };
     });
   }
 

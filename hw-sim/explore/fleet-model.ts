@@ -13,7 +13,36 @@ export const FLEET_INVARIANTS: Record<number, string> = {
   8: 'offline payments are bounded by the offline limit (a ticket above it is never paid twice)',
   9: 'every offline double payment is reported as a conflict once all devices are back online and synced',
   10: 'nothing lost, nothing counted twice: every payment is in the registry once, as held or as a conflict',
+  11: 'a device never runs an image below its anti-rollback counter',
+  12: "an update campaign's phase starts only once the previous one is done, and never after max-failures failures",
 };
+
+/** What invariant 12 reads of a campaign (the registry's status). */
+export interface CampaignView {
+  name: string;
+  max_failures: number;
+  devices: { device_id: string; phase: number; state: string }[];
+}
+
+/**
+ * Invariant 12 on a campaign's final state (a device's state never goes back to `pending`, so the end
+ * shows every phase that ever started): a device of phase q left `pending` only if every device of the
+ * earlier phases is done (confirmed or failed) and they failed fewer than `max_failures` times.
+ */
+export function campaignProblem(c: CampaignView): string | null {
+  const done = (st: string) => st === 'confirmed' || st === 'failed';
+  for (const d of c.devices) {
+    if (d.state === 'pending') continue;
+    const before = c.devices.filter((x) => x.phase < d.phase);
+    const open = before.find((x) => !done(x.state));
+    if (open)
+      return `${c.name}: ${d.device_id} (phase ${d.phase}) is ${d.state} while ${open.device_id} (phase ${open.phase}) is ${open.state}`;
+    const failed = before.filter((x) => x.state === 'failed').length;
+    if (failed >= c.max_failures)
+      return `${c.name}: ${d.device_id} (phase ${d.phase}) is ${d.state} after ${failed} failure(s) in earlier phases (max ${c.max_failures})`;
+  }
+  return null;
+}
 
 type Ref = { emission: number; block: number; number: number };
 const key = (t: Ref) => `${t.emission}-${t.block}-${t.number}`;

@@ -13,7 +13,9 @@ import type { Simulator } from '../sim.ts';
 import type { TicketSpec } from '../tickets.ts';
 import { ticketCode } from '../tickets.ts';
 import type { ScenarioRegistry } from '../runner.ts';
-import { FleetModel, FleetViolation, type DeviceView } from './fleet-model.ts';
+import { FleetModel, FleetViolation, campaignProblem, type DeviceView } from './fleet-model.ts';
+import { bootChip } from '../sim.ts';
+import { readBootState } from '../../rom/bootloader.ts';
 import { stepYaml } from './explore.ts';
 import type { Violation } from './model.ts';
 
@@ -41,7 +43,16 @@ export const FLEET_MENU = [
     what: 'power cut at the N-th flash operation from now on one device (outbox, ledger), then a payment there',
   },
 ] as const;
-export type FleetOpKind = (typeof FLEET_MENU)[number]['kind'] | 'boot' | 'settle';
+/**
+ * Drawn apart (their own random stream, so the operations above stay what they were for a seed): in
+ * about a third of the schedules, an update campaign of the next (counter 2), older (counter 0) or forged
+ * image, phases 50,100, stopped by one failure, at a random place.
+ */
+export const FLEET_CAMPAIGN_OP = {
+  kind: 'campaign',
+  what: 'an update campaign (next, older or forged image; phases 50,100; max 1 failure) for the fleet',
+} as const;
+export type FleetOpKind = (typeof FLEET_MENU)[number]['kind'] | 'campaign' | 'boot' | 'settle';
 
 export interface FleetOp {
   kind: FleetOpKind;
@@ -203,6 +214,20 @@ export function makeFleetSchedule(seed: string | number, index: number, o: Fleet
         break;
     }
   }
+  const crng = seededRng(`fleet:${seed}:${index}:campaign`);
+  if (crng.next() < 0.35 && ops.length > 1) {
+    const image = pick(crng, ['next', 'older', 'forged'] as const);
+    const step: Step = {
+      kind: 'campaign',
+      line: 0,
+      name: 'c1',
+      verb: 'create',
+      image,
+      phases: [50, 100],
+      maxFailures: 1,
+    };
+    ops.splice(1 + crng.int(ops.length - 1), 0, { kind: 'campaign', steps: [step] });
+  }
   // Everything back: the registry, every network (no loss), every device on; then time for every sync,
   // after a win still waiting for OK (a device syncs only when idle). Twice: a cut still armed strikes
   // once, in the first round (a claim given up on pays offline, a sync marks its entries), and the
@@ -309,7 +334,7 @@ export async function runFleetOps(s: FleetSchedule, ops: readonly FleetOp[], bun
   let devices: ReadonlyMap<string, Simulator> = new Map();
   const chipOps = new Map<string, number>();
   const faults = new Map<string, number>();
-  const checks: Record<number, number> = { 4: 0, 7: 0, 8: 0, 9: 0, 10: 0 };
+  const checks: Record<number, number> = { 4: 0, 7: 0, 8: 0, 9: 0, 10: 0, 11: 0, 12: 0 };
   let violation: Violation | undefined;
   let steps = 0;
   let end: DeviceView[] | undefined;
@@ -344,6 +369,18 @@ export async function runFleetOps(s: FleetSchedule, ops: readonly FleetOp[], bun
             });
         }
         checks[4]++;
+        for (const [id, sim] of devices) {
+          const b = sim.booted;
+          if (!b || !sim.on) continue;
+          const min = readBootState(bootChip(sim.chip)).minCounter;
+          if (b.securityCounter < min)
+            throw new FleetViolation({
+              invariant: 11,
+              step: r.line,
+              message: `${id} runs ${b.version} (security counter ${b.securityCounter}) below its anti-rollback counter ${min}`,
+            });
+        }
+        checks[11]++;
         model.observe(r.line, sc.steps[r.line - 1], views(false));
         checks[7]++;
         checks[8]++;
@@ -357,6 +394,15 @@ export async function runFleetOps(s: FleetSchedule, ops: readonly FleetOp[], bun
       checks[9]++;
       checks[10]++;
     }
+    // A device's campaign state never goes back to pending: the end shows every phase that started.
+    for (const op of ops)
+      for (const st of op.steps)
+        if (st.kind === 'campaign' && st.verb === 'create' && reg.scenario.campaign) {
+          const c = await reg.scenario.campaign({ verb: 'status', name: st.name });
+          const problem = campaignProblem({ name: st.name, max_failures: c.max_failures ?? 1, devices: c.devices });
+          if (problem) throw new FleetViolation({ invariant: 12, step: steps, message: problem });
+          checks[12]++;
+        }
   } catch (e) {
     if (!(e instanceof FleetViolation)) throw e;
     violation = e.v;
@@ -468,6 +514,19 @@ function fleetStepYaml(st: Step): unknown {
       break;
     case 'registry':
       y = { registry: st.up ? 'up' : 'down' };
+      break;
+    case 'campaign':
+      y = {
+        campaign:
+          st.verb === 'create'
+            ? {
+                name: st.name,
+                image: st.image,
+                phases: (st.phases ?? [1, 10, 100]).join(','),
+                'max-failures': st.maxFailures ?? 1,
+              }
+            : { name: st.name, do: st.verb },
+      };
       break;
     case 'expect-registry':
       y = {

@@ -510,6 +510,7 @@ export const en = {
       `expected the ledger ${want}; it holds ${n}${list ? ': ' + list : ''}`,
     screenshot: (file: string, why: string) => `cannot write the screenshot ${file}: ${why}`,
     needsRegistry: 'this scenario needs a registry (--registry URL|embedded)',
+    campaign: (detail: string) => `campaign: ${detail}`,
     noPrinter: 'this device has no receipt printer',
     receipt: (text: string, ms: number, printed: string) =>
       `expected a receipt with "${text}" within ${ms} ms; printed: ${printed || 'nothing'}`,
@@ -559,6 +560,45 @@ export const en = {
         : `answers signed with registry key ${pub}`,
     conflictLine: (c: Record<string, unknown>, first: string, paid: string) =>
       `  ticket ${c.emission}/${c.block}/${c.number} (€${c.prize_eur}): paid by ${c.first_device_id} at ${first}, then offline by ${c.device_id} at ${paid}`,
+    healthCols: [
+      'device',
+      'last seen',
+      'state',
+      'version',
+      'slot',
+      'notice',
+      'ledger',
+      'outbox',
+      'boot',
+      'up',
+      'errors',
+    ],
+    notEnrolled: 'heard, not enrolled',
+    stale: (days: number) => `STALE (> ${days} d)`,
+    uptime: (s: number) =>
+      s >= 86400 ? `${Math.floor(s / 86400)} d` : s >= 3600 ? `${Math.floor(s / 3600)} h` : `${Math.floor(s / 60)} min`,
+    campaignCreated: (name: string, version: string, n: number, phases: string) =>
+      `campaign ${name}: image ${version} to ${n} device(s), phases ${phases}; running`,
+    campaignState: (name: string, state: string) => `campaign ${name}: ${state}`,
+    campaignNone: 'no campaign',
+    campaignHead: (c: {
+      name: string;
+      version: string;
+      state: string;
+      phase: number;
+      phases: string;
+      failures: number;
+      max_failures: number;
+    }) =>
+      `campaign ${c.name}: image ${c.version}, ${c.state}, phase ${c.phase} of ${c.phases.split(',').length} (${c.phases}), ${c.failures} failure(s) of ${c.max_failures} allowed`,
+    campaignPhase: (p: number, n: number, states: string) => `  phase ${p}: ${n} device(s): ${states}`,
+    campaignDevice: (id: string, state: string, detail: string | null) =>
+      `    ${id}  ${state}${detail ? '  ' + detail : ''}`,
+    campaignUsage:
+      'campaign create IMAGE --name N [--group G] [--phases 1,10,100] [--max-failures K]; campaign status [NAME]; campaign pause|resume|abort NAME',
+    campaignError: (detail: string) => `campaign: ${detail}`,
+    campaignFile: (file: string, why: string) => `cannot read the image ${file}: ${why}`,
+    groupSet: (id: string, group: string) => `device ${id} in group ${group}`,
     stopping: 'registry stopping',
     testKeys:
       'WARNING: the published TEST ticket key is trusted (anyone can sign tickets with it): --key and --production for real tickets',
@@ -749,7 +789,10 @@ USB VID:PID, serial number, and, when a SAPHIR device answers IDENTIFY within --
 does not list (a pseudo-terminal). Exit 0 (also when there are none), 2 on a usage error.`,
     registry: `usage: saphir registry serve [--db DIR | --postgres URL] [--port N] [--host H] [--key HEX|FILE]… [--registry-key HEX|FILE] [--production] [--rate-limit N]
        saphir registry devices add ID PUBKEY [--db DIR | --postgres URL]
-       saphir registry devices list [--json] [--db DIR | --postgres URL]
+       saphir registry devices add ID PUBKEY --group G | devices group ID G
+       saphir registry devices list [--json] [--stale-days N] [--db DIR | --postgres URL]
+       saphir registry campaign create IMAGE --name N [--group G] [--phases 1,10,100] [--max-failures K]
+       saphir registry campaign status [NAME] [--json] | campaign pause|resume|abort NAME
        saphir registry devices revoke ID [--db DIR | --postgres URL]
        saphir registry report [--json] [--since YYYY-MM-DD] [--stale-days N] [--db DIR | --postgres URL]
 The fleet's paid-ticket registry: the first device to claim a ticket gets it, every later claim is told
@@ -770,6 +813,11 @@ Claims are two-phase: a claim reserves the ticket, the device's sync after payin
 asking again for a ticket it confirmed is told DÉJÀ PAYÉ and listed under regrants in the report.
 PGlite is one process's database: stop serve before devices add/revoke or report on its DIR (or use
 PostgreSQL, which several processes share).
+devices list shows each device's last health (firmware, slot, notice, ledger, outbox, boot reason,
+uptime, errors: sent with every sync) and STALE for one not heard for --stale-days N days (default 7).
+campaign create rolls IMAGE out in phases (cumulative percentages, default 1,10,100) to the enrolled
+devices (of --group G), or in a development fleet to every device heard: each phase starts when the
+previous one is done; --max-failures K failures (default 1) stop it. Status, pause, resume, abort.
 Exit 0, 1 on an error, 2 on a usage error.`,
   },
 };

@@ -513,6 +513,7 @@ export const fr: Messages = {
       `attendu le registre ${want} ; il contient ${n}${list ? ' : ' + list : ''}`,
     screenshot: (file: string, why: string) => `capture d'écran impossible dans ${file} : ${why}`,
     needsRegistry: 'ce scénario a besoin d’un registre (--registry URL|embedded)',
+    campaign: (detail: string) => `campagne : ${detail}`,
     noPrinter: 'cet appareil n’a pas d’imprimante de reçus',
     receipt: (text: string, ms: number, printed: string) =>
       `attendu un reçu contenant « ${text} » dans les ${ms} ms ; imprimé : ${printed || 'rien'}`,
@@ -563,6 +564,45 @@ export const fr: Messages = {
         : `réponses signées avec la clé de registre ${pub}`,
     conflictLine: (c: Record<string, unknown>, first: string, paid: string) =>
       `  ticket ${c.emission}/${c.block}/${c.number} (${c.prize_eur} €) : payé par ${c.first_device_id} le ${first}, puis hors ligne par ${c.device_id} le ${paid}`,
+    healthCols: [
+      'appareil',
+      'vu le',
+      'état',
+      'version',
+      'slot',
+      'avis',
+      'registre',
+      'à envoyer',
+      'démarrage',
+      'en marche',
+      'erreurs',
+    ],
+    notEnrolled: 'entendu, non enrôlé',
+    stale: (days: number) => `MUET (> ${days} j)`,
+    uptime: (s: number) =>
+      s >= 86400 ? `${Math.floor(s / 86400)} j` : s >= 3600 ? `${Math.floor(s / 3600)} h` : `${Math.floor(s / 60)} min`,
+    campaignCreated: (name: string, version: string, n: number, phases: string) =>
+      `campagne ${name} : image ${version} pour ${n} appareil(s), phases ${phases} ; en cours`,
+    campaignState: (name: string, state: string) => `campagne ${name} : ${state}`,
+    campaignNone: 'aucune campagne',
+    campaignHead: (c: {
+      name: string;
+      version: string;
+      state: string;
+      phase: number;
+      phases: string;
+      failures: number;
+      max_failures: number;
+    }) =>
+      `campagne ${c.name} : image ${c.version}, ${c.state}, phase ${c.phase} sur ${c.phases.split(',').length} (${c.phases}), ${c.failures} échec(s) sur ${c.max_failures} admis`,
+    campaignPhase: (p: number, n: number, states: string) => `  phase ${p} : ${n} appareil(s) : ${states}`,
+    campaignDevice: (id: string, state: string, detail: string | null) =>
+      `    ${id}  ${state}${detail ? '  ' + detail : ''}`,
+    campaignUsage:
+      'campaign create IMAGE --name N [--group G] [--phases 1,10,100] [--max-failures K] ; campaign status [NOM] ; campaign pause|resume|abort NOM',
+    campaignError: (detail: string) => `campagne : ${detail}`,
+    campaignFile: (file: string, why: string) => `impossible de lire l'image ${file} : ${why}`,
+    groupSet: (id: string, group: string) => `appareil ${id} dans le groupe ${group}`,
     stopping: 'arrêt du registre',
     testKeys:
       'ATTENTION : la clé de TEST publiée des tickets est acceptée (tout le monde peut signer des tickets avec) : --key et --production pour de vrais tickets',
@@ -762,7 +802,10 @@ un port que le système ne liste pas (un pseudo-terminal). Sortie 0 (même quand
 pour une erreur d'usage.`,
     registry: `usage : saphir registry serve [--db DOSSIER | --postgres URL] [--port N] [--host H] [--key HEX|FICHIER]… [--registry-key HEX|FICHIER] [--production] [--rate-limit N]
         saphir registry devices add ID CLÉ [--db DOSSIER | --postgres URL]
-        saphir registry devices list [--json] [--db DOSSIER | --postgres URL]
+        saphir registry devices add ID CLÉ --group G | devices group ID G
+        saphir registry devices list [--json] [--stale-days N] [--db DOSSIER | --postgres URL]
+        saphir registry campaign create IMAGE --name N [--group G] [--phases 1,10,100] [--max-failures K]
+        saphir registry campaign status [NOM] [--json] | campaign pause|resume|abort NOM
         saphir registry devices revoke ID [--db DOSSIER | --postgres URL]
         saphir registry report [--json] [--since AAAA-MM-JJ] [--stale-days N] [--db DOSSIER | --postgres URL]
 Le registre central des tickets payés de la flotte : le premier appareil qui réclame un ticket l'obtient,
@@ -783,6 +826,12 @@ en deux temps : la réclamation réserve le ticket, la synchronisation de l'appa
 confirme ; un appareil qui redemande un ticket qu'il a confirmé reçoit DÉJÀ PAYÉ et figure dans les
 redemandes du rapport. PGlite est la base d'un seul processus : arrêter serve avant devices
 add/revoke/report sur son DOSSIER (ou utiliser PostgreSQL, que plusieurs processus partagent).
+devices list montre le dernier état de chaque appareil (firmware, slot, avis, registre, à envoyer, raison
+du démarrage, temps en marche, erreurs : envoyés à chaque synchronisation) et MUET pour un appareil non
+entendu depuis --stale-days N jours (7 par défaut). campaign create déploie IMAGE par phases
+(pourcentages cumulés, 1,10,100 par défaut) sur les appareils enrôlés (du --group G), ou, dans une flotte
+de développement, sur chaque appareil entendu : chaque phase commence quand la précédente est finie ;
+--max-failures K échecs (1 par défaut) l'arrêtent. status, pause, resume, abort.
 Sortie 0, 1 pour une erreur, 2 pour une erreur d'usage.`,
   },
 };

@@ -25,6 +25,39 @@ export interface PaymentClaim {
 }
 
 /** What a device signs: `claim` asks before paying; `sync` reports payments made offline. */
+/**
+ * What a device says of itself with each sync (docs/registry.md, "Health"): its running image (version,
+ * slot, SHA-256), the operator notice version it holds, payments in its ledger, entries waiting in its
+ * outbox, why it last started, seconds since, errors counted since, and the outcome of an update campaign
+ * (`HASH:installed` or `HASH:failed:REASON`, `-` when none).
+ */
+export interface Health {
+  fw: string;
+  slot: string;
+  image: string;
+  notice: number;
+  ledger: number;
+  outbox: number;
+  boot: string;
+  up: number;
+  errors: number;
+  update: string;
+}
+
+/** The health fields in the order the signed line carries them. */
+export const HEALTH_FIELDS = [
+  'fw',
+  'slot',
+  'image',
+  'notice',
+  'ledger',
+  'outbox',
+  'boot',
+  'up',
+  'errors',
+  'update',
+] as const;
+
 export interface RegistryRequest {
   kind: 'claim' | 'sync';
   device_id: string;
@@ -33,6 +66,8 @@ export interface RegistryRequest {
   /** The device's trusted time when it sent the request (ms since 1970 UTC). */
   sent_at: number;
   payments: PaymentClaim[];
+  /** Sync only: the device's health (a sync without payments is a heartbeat). */
+  health?: Health;
 }
 
 export interface SignedRequest extends RegistryRequest {
@@ -56,8 +91,23 @@ export type PaymentResult =
   /** The code is not a genuine winning SAPHIR ticket (reason: an SPH1 reason or `E_NOT_WINNER`). */
   | { result: 'invalid'; reason: string };
 
+/**
+ * An update campaign's order to a device, in a sync's answer (signed with it): the image's SHA-256, its
+ * size and its manifest (header and TLV records, hex), fetched then in chunks from `POST /v1/chunk`.
+ */
+export interface UpdateOffer {
+  campaign: string;
+  hash: string;
+  size: number;
+  manifest: string;
+}
+
+/** Bytes of one image chunk served by `/v1/chunk` (one flash sector of the slot). */
+export const IMAGE_CHUNK = 4096;
+
 export interface RegistryResponse {
   results: PaymentResult[];
+  update?: UpdateOffer;
   /** Ed25519 signature, hex, by the registry's key over `answerText(request, results)` in UTF-8. */
   signature: string;
 }
@@ -76,6 +126,9 @@ function field(s: string): string {
 /** The text a device signs: one field a line, then one line a payment. */
 export function signedText(r: RegistryRequest): string {
   const lines = [PROTOCOL, r.kind, field(r.device_id), field(r.nonce), String(r.sent_at)];
+  // A code never starts with `health ` (the registry checks it as SPH1), so this line is no payment's.
+  if (r.health)
+    lines.push('health ' + HEALTH_FIELDS.map((k) => field(String(r.health![k])).replace(/ /g, '_')).join(' '));
   for (const p of r.payments) lines.push(`${field(p.code)} ${p.paid_at}`);
   return lines.join('\n');
 }
@@ -85,8 +138,14 @@ export function signedText(r: RegistryRequest): string {
  * request only), then the results, each with its ticket, as `JSON.stringify` writes them. The device
  * re-serialises the results it parsed: one rewritten, added or reordered no longer matches.
  */
-export function answerText(r: { device_id: string; nonce: string }, results: PaymentResult[]): string {
-  return [PROTOCOL, 'answer', field(r.device_id), field(r.nonce), JSON.stringify(results)].join('\n');
+export function answerText(
+  r: { device_id: string; nonce: string },
+  results: PaymentResult[],
+  update?: UpdateOffer,
+): string {
+  const t = [PROTOCOL, 'answer', field(r.device_id), field(r.nonce), JSON.stringify(results)];
+  if (update) t.push(JSON.stringify(update));
+  return t.join('\n');
 }
 
 export function signedBytes(r: RegistryRequest): Uint8Array {

@@ -8,6 +8,7 @@ import { exploreFleet } from '../../host/commands/sim-fleet.ts';
 import { parseScenario } from '../../hw-sim/scenario.ts';
 import { runScenario } from '../../hw-sim/runner.ts';
 import { fleetRegistry } from '../../hw-sim/explore/fleet.ts';
+import { campaignProblem } from '../../hw-sim/explore/fleet-model.ts';
 
 test('a fleet schedule depends on (seed, index) only; it ends with everything back up and time to sync', () => {
   const a = makeFleetSchedule('s', 3);
@@ -27,6 +28,19 @@ test('a fleet schedule depends on (seed, index) only; it ends with everything ba
   const kinds = new Set(Array.from({ length: 40 }, (_, i) => makeFleetSchedule('k', i).ops.map((o) => o.kind)).flat());
   for (const k of ['pay', 'network-down', 'partition', 'registry-down', 'registry-up', 'cut-at-flash-op', 'power-cut'])
     assert.ok(kinds.has(k as never), k);
+});
+
+test('campaigns: a third of the schedules get one, the other operations unchanged; invariant 12 reads a campaign', () => {
+  const withOne = Array.from({ length: 30 }, (_, i) => makeFleetSchedule('s', i)).filter((s) =>
+    s.ops.some((o) => o.kind === 'campaign'),
+  );
+  assert.ok(withOne.length >= 5 && withOne.length <= 20, String(withOne.length));
+  const d = (device_id: string, phase: number, state: string) => ({ device_id, phase, state });
+  const c = (devices: ReturnType<typeof d>[]) => campaignProblem({ name: 'c', max_failures: 1, devices });
+  assert.is(c([d('A', 1, 'confirmed'), d('B', 2, 'offered')]), null);
+  assert.is(c([d('A', 1, 'failed'), d('B', 2, 'pending')]), null);
+  assert.match(String(c([d('A', 1, 'failed'), d('B', 2, 'offered')])), /after 1 failure/);
+  assert.match(String(c([d('A', 1, 'installed'), d('B', 2, 'offered')])), /while A \(phase 1\) is installed/);
 });
 
 test('a failing fleet schedule is written as a fleet scenario the checker accepts, with a boot before any key after an armed cut', () => {

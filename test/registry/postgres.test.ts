@@ -3,6 +3,7 @@ import { test } from 'uvu';
 import { requireTool } from '../helpers.ts';
 import { openPostgres } from '../../host/registry/db.ts';
 import { registryCases } from './cases.ts';
+import { campaignCases } from './campaign-cases.ts';
 import { sharedDb } from './shared-db.ts';
 import { PG_INSTALL_HINT, postgresBin, startPostgres, type PgCluster } from './pg-cluster.ts';
 
@@ -20,9 +21,11 @@ if (!postgresBin()) {
     return openPostgres(cluster.url);
   });
   const test = registryCases('registry on PostgreSQL', shared.open);
-  test.after(async () => {
+  test.run();
+  const campaigns = campaignCases('health and campaigns on PostgreSQL', shared.open);
+  campaigns.after(async () => {
     await shared.closeAll();
     (cluster as PgCluster | null)?.stop();
   });
-  test.run();
+  campaigns.run();
 }

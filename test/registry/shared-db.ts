@@ -2,7 +2,18 @@
 // would cost seconds each.
 import type { Db } from '../../host/registry/db.ts';
 
-const TABLES = ['payments', 'conflicts', 'nonces', 'device_seen', 'devices'];
+const TABLES = [
+  'payments',
+  'conflicts',
+  'nonces',
+  'device_seen',
+  'devices',
+  'device_health',
+  'campaign_devices',
+  'campaigns',
+  'image_chunks',
+  'images',
+];
 
 export function sharedDb(openOnce: () => Promise<Db>) {
   let db: Promise<Db> | null = null;
