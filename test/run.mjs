@@ -6,12 +6,13 @@
 // Files run in parallel in worker processes (test/worker.mjs), one file at a time each: `--jobs N` or
 // SAPHIR_TEST_JOBS (default: 2, or 1 on a single core). Each file's output is printed whole when it ends.
 // The slowest files start first, by the times of the last run (node_modules/.cache/saphir-test-times.json).
+// TMPDIR is a folder of the run: what tests leave there is listed ("# leftovers: …") and removed.
 // `--times` (or SAPHIR_TEST_TIMES=1) prints every file's wall time at the end. A file still running after
 // SAPHIR_TEST_FILE_TIMEOUT seconds (default 1200: a hang, not a slow machine) is stopped and counted as a failure; so is a worker that
 // dies. Other arguments are file-name regexes, any of which selects a file: `node test/run.mjs ledger flash/auth`.
 import { fork } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'uvu/parse';
@@ -35,6 +36,18 @@ const cacheFile = join(root, 'node_modules', '.cache', 'saphir-test-times.json')
 // The tests expect the CLI's default language (French): a developer's LANG=en_US must not change it.
 const env = { ...process.env, LANG: 'C.UTF-8', LC_ALL: '', LC_MESSAGES: '' };
 // The long tier: files that import a quick test file run its whole sweeps (LONG in test/helpers.ts).
+// Every temporary file of the tests (os.tmpdir() reads TMPDIR) goes under one folder of this run: what a
+// test leaves there is listed at the end (each test removes what it makes), then removed.
+const runTmp = mkdtempSync(join(tmpdir(), 'saphir-test-run-'));
+env.TMPDIR = runTmp;
+// tsx keeps its compile cache in TMPDIR/tsx-UID: the shared one, so that each run does not compile anew.
+const tsxCache = `tsx-${process.getuid?.() ?? 0}`;
+try {
+  mkdirSync(join(tmpdir(), tsxCache), { recursive: true });
+  symlinkSync(join(tmpdir(), tsxCache), join(runTmp, tsxCache));
+} catch {
+  // no cache: tsx compiles into the run's folder
+}
 if (long) env.SAPHIR_TEST_TIER = 'long';
 else delete env.SAPHIR_TEST_TIER;
 const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
@@ -191,6 +204,17 @@ if (filters.length === 0) {
     // no cache: the next run starts in alphabetical order
   }
 }
+let leftovers = [];
+try {
+  leftovers = readdirSync(runTmp).filter((f) => f !== tsxCache);
+  rmSync(runTmp, { recursive: true, force: true });
+} catch {
+  // listed as far as it could be
+}
+if (leftovers.length > 0)
+  process.stdout.write(
+    `\n# leftovers: ${leftovers.length} temporary entr${leftovers.length > 1 ? 'ies' : 'y'} the tests did not remove (removed now): ${leftovers.sort().join(', ')}\n`,
+  );
 const bad = total - passed + failed;
 process.stdout.write(`\n  Total:     ${total}\n  Passed:    ${passed}\n  Skipped:   ${skipped}\n`);
 process.stdout.write(`  Duration:  ${(wall / 1000).toFixed(1)} s (${jobs} workers)\n`);

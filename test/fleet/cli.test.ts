@@ -1,11 +1,22 @@
 // `saphir sim` with a registry, as a developer runs it: the real binary, an embedded registry.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { writeFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { writeFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../helpers.ts';
 import { noStack, saphir } from '../cli/run-cli.ts';
+
+/** A temp folder of this file's, removed at its end. */
+const made: string[] = [];
+const temp = () => {
+  const d = mkdtempSync(join(tmpdir(), 'saphir-fleet-'));
+  made.push(d);
+  return d;
+};
+test.after(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
 
 test('interactive with --registry embedded: paid online, then offline once the network is cut', () => {
   const script = [
@@ -35,7 +46,7 @@ test('a fleet scenario starts its own registry; a wrong expectation fails with t
   const ok = saphir(['sim', '--scenario', join(ROOT, 'hw-sim', 'scenarios', 'fleet.yaml'), '--quiet', '--lang', 'en']);
   assert.equal(ok.code, 0, ok.stdout + ok.stderr);
   assert.match(ok.stdout, /1\/1 scenarios passed/);
-  const dir = mkdtempSync(join(tmpdir(), 'saphir-fleet-'));
+  const dir = temp();
   const bad = join(dir, 'bad.yaml');
   writeFileSync(
     bad,
@@ -51,7 +62,7 @@ test('a fleet scenario starts its own registry; a wrong expectation fails with t
 });
 
 test('scenario problems with devices and on: name their line', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'saphir-fleet-'));
+  const dir = temp();
   const f = join(dir, 'p.yaml');
   writeFileSync(f, 'name: p\ndevices: [A, A]\nsteps:\n  - boot\n  - press: OK\n    on: B\n  - network: sideways\n');
   const r = saphir(['sim', '--scenario', f, '--lang', 'en']);

@@ -3,7 +3,7 @@
 // write-once area, not from the configuration.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256 } from '@noble/hashes/sha2.js';
@@ -126,5 +126,7 @@ test('a production device boots its own image and trusts the provisioned ticket 
   assert.match(sim.screen.join(' '), /NON VALIDE/);
   sim.dispose();
 });
+
+test.after(() => rmSync(dir, { recursive: true, force: true }));
 
 test.run();

@@ -2,7 +2,7 @@
 // demo.yaml runs in cli.test.ts, through `saphir demo` as `npm start` runs it.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { needsRegistry, parseScenario } from '../../hw-sim/scenario.ts';
@@ -25,6 +25,7 @@ const registryFor = (variant: string) => {
 };
 test.after(async () => {
   for (const r of registries.values()) await (await r).close();
+  rmSync(shots, { recursive: true, force: true });
 });
 
 // Each on QuickJS (the default engine) and on Moddable XS (docs/firmware.md, "Engines").
