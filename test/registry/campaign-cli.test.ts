@@ -1,0 +1,167 @@
+// `saphir registry devices list` with the devices' health, and `saphir registry campaign …`, as a user runs
+// them: the real binary on a PGlite folder whose devices synced (written here through the store).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { saphir } from '../cli/run-cli.ts';
+import { openPglite } from '../../host/registry/db.ts';
+import { RegistryStore } from '../../host/registry/store.ts';
+import { signRequest } from '../../src/registry/protocol.ts';
+import { testKeyRing } from '../../src/sph1/keys.ts';
+import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from '../../src/image/format.ts';
+import { DEV_DEVICE_SEED_HEX } from '../../src/registry/protocol.ts';
+import { fromHex } from '../../src/hex.ts';
+import { utf8Encode } from '../../src/utf8.ts';
+import { nodeSign } from '../../tools/node-crypto.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'saphir-camp-'));
+const db = join(dir, 'db');
+const img = join(dir, 'fw.img');
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+
+test.before(async () => {
+  const d = await openPglite(db);
+  const store = new RegistryStore(d, { keys: testKeyRing() });
+  let n = 0;
+  const beat = async (id: string, h: Record<string, unknown>, at = Date.now()) =>
+    store.handle(
+      signRequest(
+        {
+          kind: 'sync',
+          device_id: id,
+          nonce: `nonce-${id}-${++n}`,
+          sent_at: at,
+          payments: [],
+          health: {
+            fw: '0.1.0',
+            slot: 'A',
+            image: 'aa'.repeat(32),
+            notice: 0,
+            ledger: 5,
+            outbox: 2,
+            boot: 'power-on',
+            up: 7200,
+            errors: 0,
+            update: '-',
+            ...h,
+          } as never,
+        },
+        fromHex(DEV_DEVICE_SEED_HEX),
+        nodeSign,
+      ),
+    );
+  await beat('CAISSE-1', { boot: 'watchdog', errors: 3 });
+  await beat('CAISSE-2', { fw: '0.2.0', slot: 'B', outbox: 0 });
+  // CAISSE-3 last heard 10 days ago (the registry's clock then).
+  const old = new RegistryStore(d, { keys: testKeyRing(), now: () => Date.now() - 10 * 86_400_000 });
+  await old.handle(
+    signRequest(
+      {
+        kind: 'sync',
+        device_id: 'CAISSE-3',
+        nonce: 'nonce-CAISSE-3-old',
+        sent_at: Date.now() - 10 * 86_400_000,
+        payments: [],
+        health: {
+          fw: '0.1.0',
+          slot: 'A',
+          image: 'aa'.repeat(32),
+          notice: 0,
+          ledger: 9,
+          outbox: 14,
+          boot: 'power-on',
+          up: 60,
+          errors: 0,
+          update: '-',
+        },
+      },
+      fromHex(DEV_DEVICE_SEED_HEX),
+      nodeSign,
+    ),
+  );
+  await d.close();
+  writeFileSync(
+    img,
+    packImage({
+      bundle: utf8Encode('/* 0.2.0 */'),
+      version: '0.2.0',
+      boardId: BOARD_ID,
+      securityCounter: 2,
+      seed: fromHex(DEV_FIRMWARE_SEED_HEX),
+      sign: nodeSign,
+    }),
+  );
+});
+
+test('devices list shows each device health, and STALE for one silent more than --stale-days', () => {
+  const r = saphir(['registry', 'devices', 'list', '--db', db, '--lang', 'en', '--stale-days', '7']);
+  assert.is(r.code, 0, r.stderr);
+  const lines = r.stdout.trim().split('\n');
+  assert.match(lines[0], /device\s+last seen\s+state\s+version\s+slot\s+notice\s+ledger\s+outbox\s+boot\s+up\s+errors/);
+  assert.match(lines[1], /CAISSE-1 .*heard, not enrolled\s+0\.1\.0\s+A\s+0\s+5\s+2\s+watchdog\s+2 h\s+3/);
+  assert.match(lines[2], /CAISSE-2 .*0\.2\.0\s+B\s+0\s+5\s+0\s+power-on/);
+  assert.match(lines[3], /CAISSE-3 .*STALE \(> 7 d\)\s+0\.1\.0\s+A\s+0\s+9\s+14/);
+  const fr = saphir(['registry', 'devices', 'list', '--db', db, '--stale-days', '11']);
+  assert.not.match(fr.stdout, /MUET/);
+  assert.match(fr.stdout, /démarrage/);
+  const j = JSON.parse(saphir(['registry', 'devices', 'list', '--db', db, '--json']).stdout);
+  assert.equal(
+    j.map((d: { device_id: string; stale: boolean; health: { outbox: number } }) => [
+      d.device_id,
+      d.stale,
+      d.health.outbox,
+    ]),
+    [
+      ['CAISSE-1', false, 2],
+      ['CAISSE-2', false, 0],
+      ['CAISSE-3', true, 14],
+    ],
+  );
+});
+
+test('campaign create, status, pause, resume, abort; refusals said in the user language', () => {
+  const c = saphir([
+    'registry',
+    'campaign',
+    'create',
+    img,
+    '--name',
+    'v0.2',
+    '--phases',
+    '1,50,100',
+    '--db',
+    db,
+    '--lang',
+    'en',
+  ]);
+  assert.is(c.code, 0, c.stderr);
+  assert.match(c.stdout, /campaign v0\.2: image 0\.2\.0 to 3 device\(s\), phases 1,50,100; running/);
+  const s = saphir(['registry', 'campaign', 'status', 'v0.2', '--db', db, '--lang', 'en']);
+  assert.match(s.stdout, /running, phase 1 of 3 \(1,50,100\), 0 failure\(s\) of 1 allowed/);
+  assert.match(s.stdout, /phase 1: 1 device\(s\): 1 pending/);
+  assert.is(
+    saphir(['registry', 'campaign', 'pause', 'v0.2', '--db', db, '--lang', 'en']).stdout.trim(),
+    'campaign v0.2: paused',
+  );
+  assert.is(saphir(['registry', 'campaign', 'resume', 'v0.2', '--db', db]).stdout.trim(), 'campagne v0.2 : running');
+  assert.is(saphir(['registry', 'campaign', 'abort', 'v0.2', '--db', db, '--lang', 'en']).code, 0);
+  const again = saphir(['registry', 'campaign', 'resume', 'v0.2', '--db', db, '--lang', 'en']);
+  assert.is(again.code, 1);
+  assert.match(again.stderr, /campaign v0\.2 is aborted: cannot resume/);
+  const twice = saphir(['registry', 'campaign', 'create', img, '--name', 'v0.2', '--db', db, '--lang', 'en']);
+  assert.is(twice.code, 1);
+  assert.match(twice.stderr, /exists already/);
+  const phases = saphir(['registry', 'campaign', 'create', img, '--name', 'x', '--phases', '50,10', '--db', db]);
+  assert.is(phases.code, 2);
+  const noName = saphir(['registry', 'campaign', 'create', img, '--db', db, '--lang', 'en']);
+  assert.is(noName.code, 2);
+  const all = saphir(['registry', 'campaign', 'status', '--db', db, '--json']);
+  assert.equal(
+    JSON.parse(all.stdout).map((x: { name: string; state: string }) => [x.name, x.state]),
+    [['v0.2', 'aborted']],
+  );
+});
+
+test.run();
