@@ -8,7 +8,7 @@
 import './function-source.ts';
 import { NorFlash } from './nor-flash.ts';
 import { partitionFlash } from './device.ts';
-import { Simulator } from './sim.ts';
+import { Simulator, type SimVariant } from './sim.ts';
 import { ticketCode } from './tickets.ts';
 import { MirroredLedger } from '../src/ledger/index.ts';
 import { defaultConfig, storeConfig, type Config } from '../src/config.ts';
@@ -31,8 +31,12 @@ function chipWith(over: Partial<Config> = {}): NorFlash {
 
 const code = (block: number, number: number, prize: number) => ticketCode({ emission: 1, block, number, prize });
 
-async function session(sim: Simulator, steps: (string | Key)[]): Promise<number> {
+/** Called after the boot and after every step (the XS bench reads XS's meters there). */
+export type HeapProbe = (sim: Simulator) => void;
+
+async function session(sim: Simulator, steps: (string | Key)[], probe?: HeapProbe): Promise<number> {
   let peak = sim.heapDevice();
+  probe?.(sim);
   for (const s of steps) {
     if (s.length > 2)
       sim.inject(
@@ -42,6 +46,7 @@ async function session(sim: Simulator, steps: (string | Key)[]): Promise<number>
     else await sim.press(s as Key);
     await sim.run(0);
     peak = Math.max(peak, sim.heapDevice());
+    probe?.(sim);
   }
   return peak;
 }
@@ -58,29 +63,37 @@ export interface HeapFigure {
 }
 
 /** The whole ledger partition filled to capacity (the same payments in both logs), then booted. */
-export async function fullLedgerHeap(bundle: string): Promise<HeapFigure> {
+export async function fullLedgerHeap(
+  bundle: string,
+  variant: SimVariant = 'quickjs',
+  probe?: HeapProbe,
+): Promise<HeapFigure> {
   const chip = chipWith();
   const l = MirroredLedger.open(partitionFlash(chip, 'ledger', 0), { deviceId: 'SPH-000042' });
   for (let i = 0; i < l.capacity; i++)
     l.record({ emission: 1, block: 1 + (i >> 12), number: i & 4095, prizeEur: 150, paidAtMs: PAID_AT + i });
-  const sim = new Simulator({ chip, bundle, deviceId: 'SPH-000042', ledgerSectors: 0 });
+  const sim = new Simulator({ chip, bundle, deviceId: 'SPH-000042', ledgerSectors: 0, variant });
   await sim.boot();
   try {
     const boot = sim.heapDevice();
-    const peak = await session(sim, [
-      code(1, 7, 150), // DÉJÀ PAYÉ
-      'C',
-      code(9, 1, 150), // a win: OK, then the ledger is full
-      'OK',
-      'C',
-      code(9, 2, 0), // a losing ticket
-      'C',
-      'garbage',
-      'C',
-      '1', // the X report: every payment read
-      'OK',
-      'C',
-    ]);
+    const peak = await session(
+      sim,
+      [
+        code(1, 7, 150), // DÉJÀ PAYÉ
+        'C',
+        code(9, 1, 150), // a win: OK, then the ledger is full
+        'OK',
+        'C',
+        code(9, 2, 0), // a losing ticket
+        'C',
+        'garbage',
+        'C',
+        '1', // the X report: every payment read
+        'OK',
+        'C',
+      ],
+      probe,
+    );
     return { peak: Math.max(boot, peak), boot, payments: l.count, screen: sim.screen.join(' | ') };
   } finally {
     sim.dispose();
@@ -88,8 +101,12 @@ export async function fullLedgerHeap(bundle: string): Promise<HeapFigure> {
 }
 
 /** A young ledger (the tests' 16-sector slice): 120 scans of every kind, payments, keys. */
-export async function textPathHeap(bundle: string): Promise<HeapFigure> {
-  const sim = new Simulator({ chip: chipWith(), bundle, deviceId: 'SPH-000042', ledgerSectors: 16 });
+export async function textPathHeap(
+  bundle: string,
+  variant: SimVariant = 'quickjs',
+  probe?: HeapProbe,
+): Promise<HeapFigure> {
+  const sim = new Simulator({ chip: chipWith(), bundle, deviceId: 'SPH-000042', ledgerSectors: 16, variant });
   await sim.boot();
   try {
     const boot = sim.heapDevice();
@@ -99,7 +116,7 @@ export async function textPathHeap(bundle: string): Promise<HeapFigure> {
       steps.push(kind === 0 ? 'garbage' : code(0, 1000 + i, kind === 1 ? 0 : kind === 2 ? 150 : 500));
       steps.push(kind === 2 ? 'OK' : 'C');
     }
-    const peak = await session(sim, steps);
+    const peak = await session(sim, steps, probe);
     return { peak: Math.max(boot, peak), boot, payments: 30, screen: sim.screen.join(' | ') };
   } finally {
     sim.dispose();

@@ -208,6 +208,28 @@ export class XsDevice {
     return { used: this.meters.allocate, objects: this.meters.currentHeapCount, raw: { ...this.meters } };
   }
 
+  /**
+   * XS's live heap: after a garbage collection, the slots in use (`currentHeapCount`) and the bytes of
+   * the machine as XS writes it in a snapshot (every live slot and chunk: objects, strings, buffers,
+   * bytecode, and XS's own built-ins).
+   */
+  liveHeap(): { slots: number; snapshotBytes: number } | undefined {
+    if (this.disposed || this.gone) return undefined;
+    let slots = 0;
+    let snapshotBytes = 0;
+    this.enter('eval', () => {
+      this.command(pack([JSON.stringify({ op: 'eval', code: 'gc()' })]));
+      slots = this.meters.currentHeapCount;
+      const file = join(this.dir, 'snapshot');
+      this.send('w', Buffer.from(file, 'utf8'));
+      const msg = this.readNetstring();
+      if (msg[0] !== 46) throw new WorkerGone(`XS snapshot: ${msg.subarray(0, 40).toString('latin1')}`);
+      snapshotBytes = Number(msg.subarray(msg.indexOf(1) + 1).toString('latin1'));
+      rmSync(file, { force: true });
+    });
+    return { slots, snapshotBytes };
+  }
+
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
