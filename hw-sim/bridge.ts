@@ -1,5 +1,6 @@
 // How the Node-side HAL `Device` is described to a firmware engine: the one bridge description the three
-// hosts share (qjs-host.ts: QuickJS and QuickJS-ng, xs-host.ts: Moddable XS, v8-host.ts: V8).
+// hosts share (qjs-host.ts: QuickJS and QuickJS-ng, xs-host.ts: Moddable XS, v8-host.ts: V8), and what
+// each host's VM keeps around it (`FirmwareVm`: the faults, disposed).
 //
 // - Constructors: the Device's own function properties and its capitalised methods (`constructorsOf`).
 // - A host object: its methods, its other properties (getters read on every access: `methodsOf`), and
@@ -11,6 +12,35 @@
 //   of the VM (which keeps it: pass long-lived callbacks). Inside the VM, `PRELUDE` speaks it; on the host,
 //   `encodeWire`/`decodeWire`, and `wireValue` for what a HAL call returns (its fast paths first).
 // Portable (no Node built-ins): the web page's simulator uses it too.
+
+export interface QjsFault {
+  /** `interrupted`: a call ran past the deadline (a hung app); `exception`: uncaught error. */
+  kind: 'interrupted' | 'exception' | 'out-of-memory';
+  message: string;
+  /** Where it happened: `boot`, `callback`, `jobs`, `eval`. */
+  where: string;
+}
+
+/** What every host's VM keeps around the bridge: the firmware's faults, and whether it is disposed. */
+export abstract class FirmwareVm {
+  readonly faults: QjsFault[] = [];
+  protected disposed = false;
+  /** Entries into the VM under way (a HAL call can enter it again). */
+  protected depth = 0;
+
+  constructor(private readonly onFault?: (fault: QjsFault) => void) {}
+
+  /** False once disposed. A VM that faulted keeps running; the caller decides to reset it. */
+  get alive(): boolean {
+    return !this.disposed;
+  }
+
+  protected fault(kind: QjsFault['kind'], message: string, where: string): void {
+    const f: QjsFault = { kind, message, where };
+    this.faults.push(f);
+    this.onFault?.(f);
+  }
+}
 
 /** A function of the host, or the VM's function seen from the host. */
 export type HostFn = (...args: unknown[]) => unknown;

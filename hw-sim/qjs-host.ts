@@ -17,7 +17,7 @@ import {
   type QuickJSWASMModule,
 } from 'quickjs-emscripten';
 import type { Device } from '../src/hal.ts';
-import { HostObjects, PRELUDE, decodeWire, encodeWire, wireValue } from './bridge.ts';
+import { FirmwareVm, HostObjects, PRELUDE, decodeWire, encodeWire, wireValue, type QjsFault } from './bridge.ts';
 import { simHost } from './host.ts';
 
 /** The device's VM limits, the only ones: every VM the simulator starts (the firmware tests and bench too) runs under these, unless a test shortens one. */
@@ -71,13 +71,7 @@ export class Watchdog {
 
 export type QjsVariant = 'quickjs' | 'quickjs-ng';
 
-export interface QjsFault {
-  /** `interrupted`: a call ran past the deadline (a hung app); `exception`: uncaught error. */
-  kind: 'interrupted' | 'exception' | 'out-of-memory';
-  message: string;
-  /** Where it happened: `boot`, `callback`, `jobs`, `eval`. */
-  where: string;
-}
+export type { QjsFault } from './bridge.ts';
 
 export interface QjsStartOptions {
   /** The text of firmware/dist/saphir-fw.js. */
@@ -129,11 +123,8 @@ export function quickjsModule(variant: QjsVariant): Promise<QuickJSWASMModule> {
   return m;
 }
 
-export class QjsDevice {
-  readonly faults: QjsFault[] = [];
+export class QjsDevice extends FirmwareVm {
   readonly variant: QjsVariant;
-  private disposed = false;
-  private depth = 0;
   private readonly watchdog = new Watchdog();
   private readonly hosts: HostObjects;
   private hostFns = new Map<number, (...args: unknown[]) => unknown>();
@@ -148,6 +139,7 @@ export class QjsDevice {
     private readonly vm: QuickJSContext,
     private readonly opts: QjsStartOptions,
   ) {
+    super(opts.onFault);
     this.variant = opts.variant ?? 'quickjs';
     this.hosts = new HostObjects(opts.device as unknown as Record<string, unknown>, () => this.disposed);
   }
@@ -165,11 +157,6 @@ export class QjsDevice {
     q.scripts.push(opts.bundle);
     q.enter('boot', () => vm.evalCode(opts.bundle, opts.filename ?? 'saphir-fw.js', { strip: opts.strip ?? true }));
     return q;
-  }
-
-  /** False once disposed. A VM that faulted keeps running; the caller decides to reset it. */
-  get alive(): boolean {
-    return !this.disposed;
   }
 
   /** Evaluates code in the VM (tests, diagnostics); returns its value dumped to a Node value. */
@@ -236,12 +223,6 @@ export class QjsDevice {
   }
 
   // --- entering the VM ------------------------------------------------------------------------------
-
-  private fault(kind: QjsFault['kind'], message: string, where: string): void {
-    const f: QjsFault = { kind, message, where };
-    this.faults.push(f);
-    this.opts.onFault?.(f);
-  }
 
   private classify(err: unknown, where: string): void {
     const e = (err && typeof err === 'object' ? err : { message: String(err) }) as { name?: string; message?: string };

@@ -15,8 +15,8 @@
 // What it adds: `globalThis.__hostEd25519`, the host's verifier under the device's rules (answers
 // remembered), which only the fault explorer's build of the bundle calls (docs/explorer.md, "Engines").
 import type { Device } from '../src/hal.ts';
-import { VM_LIMITS, Watchdog, type HeapStats, type QjsFault } from './qjs-host.ts';
-import { constructorsOf, describe } from './bridge.ts';
+import { VM_LIMITS, Watchdog, type HeapStats } from './qjs-host.ts';
+import { FirmwareVm, constructorsOf, describe, type QjsFault } from './bridge.ts';
 import { simHost } from './host.ts';
 import type { Verifier } from '../src/crypto/ed25519.ts';
 import { toHex } from '../src/hex.ts';
@@ -94,18 +94,17 @@ function copyArgs(args: unknown[], fn: (f: Fn) => unknown): unknown[] {
   return plain ? args.slice() : args.map((a) => copy(a, fn, false));
 }
 
-export class V8Device {
-  readonly faults: QjsFault[] = [];
+export class V8Device extends FirmwareVm {
   readonly variant = 'v8' as const;
-  private disposed = false;
-  private depth = 0;
   private readonly watchdog = new Watchdog();
   private epoch = 0;
   /** The firmware's functions as host functions, one per function (as the VM keeps them by id). */
   private hostFns = new Map<Fn, Fn>();
   private readonly global: Record<string, unknown> = {};
 
-  private constructor(private readonly opts: V8StartOptions) {}
+  private constructor(private readonly opts: V8StartOptions) {
+    super(opts.onFault);
+  }
 
   static async start(opts: V8StartOptions): Promise<V8Device> {
     const d = new V8Device(opts);
@@ -117,10 +116,6 @@ export class V8Device {
     const boot = factoryOf(opts.bundle);
     d.enter('boot', () => boot(d.global));
     return d;
-  }
-
-  get alive(): boolean {
-    return !this.disposed;
   }
 
   /** Evaluates code with the firmware's `globalThis` (tests, diagnostics). */
@@ -148,12 +143,6 @@ export class V8Device {
   dispose(): void {
     this.disposed = true;
     this.hostFns.clear();
-  }
-
-  private fault(kind: QjsFault['kind'], message: string, where: string): void {
-    const f: QjsFault = { kind, message, where };
-    this.faults.push(f);
-    this.opts.onFault?.(f);
   }
 
   private enter(where: string, f: () => void): void {

@@ -19,8 +19,16 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Device } from '../src/hal.ts';
-import type { QjsFault } from './qjs-host.ts';
-import { HostObjects, PRELUDE, decodeWire, encodeWire, wireValue, type HostFn } from './bridge.ts';
+import {
+  FirmwareVm,
+  HostObjects,
+  PRELUDE,
+  decodeWire,
+  encodeWire,
+  wireValue,
+  type HostFn,
+  type QjsFault,
+} from './bridge.ts';
 
 export interface XsStartOptions {
   bundle: string;
@@ -155,14 +163,11 @@ const text = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength
 
 class WorkerGone extends Error {}
 
-export class XsDevice {
-  readonly faults: QjsFault[] = [];
+export class XsDevice extends FirmwareVm {
   readonly variant = 'xs' as const;
   /** XS's meters after the last entry. */
   meters: XsMeters = { allocate: 0, compute: 0, currentHeapCount: 0 };
-  private disposed = false;
   private gone = false;
-  private depth = 0;
   private child: ChildProcess | undefined;
   private toXs = -1;
   private fromXs = -1;
@@ -172,6 +177,7 @@ export class XsDevice {
   private hostFns = new Map<number, HostFn>();
 
   private constructor(private readonly opts: XsStartOptions) {
+    super(opts.onFault);
     this.hosts = new HostObjects(opts.device as unknown as Record<string, unknown>, () => this.disposed);
   }
 
@@ -184,10 +190,6 @@ export class XsDevice {
       for (const code of [XS_PRELUDE, PRELUDE, opts.bundle]) x.command(Buffer.from(code, 'utf8'), 'e');
     });
     return x;
-  }
-
-  get alive(): boolean {
-    return !this.disposed;
   }
 
   /** Evaluates code in XS (tests, diagnostics); its value as JSON makes it. */
@@ -326,12 +328,6 @@ export class XsDevice {
               : `XS worker exited (${status})`,
       );
     }
-  }
-
-  private fault(kind: QjsFault['kind'], message: string, where: string): void {
-    const f: QjsFault = { kind, message, where };
-    this.faults.push(f);
-    this.opts.onFault?.(f);
   }
 
   private enter(where: string, f: () => void): void {
