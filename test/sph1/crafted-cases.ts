@@ -6,6 +6,8 @@ import { sha512 } from '@noble/hashes/sha2.js';
 import { TEST_KEY_SEED_HEX } from '../../src/sph1/keys.ts';
 import { fromHex } from '../../src/hex.ts';
 import { utf8Encode } from '../../src/utf8.ts';
+// noble's hash set up (getExtendedPublicKey needs it)
+import '../../src/crypto/ed25519.ts';
 
 export const L = 2n ** 252n + 27742317777372353535851937790883648493n;
 export const le = (n: bigint, len = 32) => {
