@@ -209,18 +209,610 @@ export function parseInstant(v: unknown): number | null {
 /** A scenario file is read whole: larger ones are refused before reading (a 60 MB one took 3.7 GB). */
 export const MAX_SCENARIO_BYTES = 1024 * 1024;
 
+/** One problem of a scenario file, at its line. */
+type Problem = { line: number; message: string };
+
+/**
+ * Reads values out of a parsed scenario document; every misfit is a problem at its line (collected, not
+ * thrown, so that one run names them all).
+ */
+class Reader {
+  readonly problems: Problem[] = [];
+  constructor(private readonly lc: LineCounter) {}
+
+  lineOf(n: Node | Pair | null | undefined): number {
+    const r =
+      (n as { range?: [number, number, number] } | null)?.range ?? ((n as Pair | null)?.key as Node | undefined)?.range;
+    return r ? this.lc.linePos(r[0]).line : 1;
+  }
+
+  fail(n: Node | Pair | null | undefined, message: string): void {
+    this.problems.push({ line: this.lineOf(n), message });
+  }
+
+  /** The scalar value of a node, or undefined (with a problem) when it is not a scalar. */
+  scalar(n: unknown, what: string): unknown {
+    if (!isScalar(n)) {
+      this.fail(n as Node, `${what} must be a single value`);
+      return undefined;
+    }
+    return n.value;
+  }
+
+  int(n: unknown, what: string, min: number, max: number): number | undefined {
+    const v = this.scalar(n, what);
+    if (v === undefined) return undefined;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+      this.fail(n as Node, `${what} must be an integer from ${min} to ${max}`);
+      return undefined;
+    }
+    return v;
+  }
+
+  str(n: unknown, what: string): string | undefined {
+    const v = this.scalar(n, what);
+    if (v === undefined) return undefined;
+    if (typeof v !== 'string' && typeof v !== 'number') {
+      this.fail(n as Node, `${what} must be text`);
+      return undefined;
+    }
+    return String(v);
+  }
+
+  oneOf<T extends string>(n: unknown, what: string, allowed: readonly T[]): T | undefined {
+    const v = this.str(n, what);
+    if (v === undefined) return undefined;
+    if (!(allowed as readonly string[]).includes(v)) {
+      this.fail(n as Node, `${what} must be one of ${allowed.join(', ')}, not '${v}'`);
+      return undefined;
+    }
+    return v as T;
+  }
+
+  duration(n: unknown, what: string): number | undefined {
+    const v = this.scalar(n, what);
+    const ms = parseDuration(v);
+    if (ms === null) {
+      if (v !== undefined) this.fail(n as Node, `${what} must be a duration such as 250ms, 2s, 5m, 1h`);
+      return undefined;
+    }
+    return ms;
+  }
+
+  /** true or false, else a problem. */
+  bool(n: unknown, what: string): boolean | undefined {
+    const v = this.scalar(n, what);
+    if (typeof v !== 'boolean') {
+      this.fail(n as Node, `${what} must be true or false`);
+      return undefined;
+    }
+    return v;
+  }
+
+  /** The pairs of a map node, each key checked against `allowed`. */
+  fields(n: unknown, what: string, allowed: readonly string[]): Fields {
+    const out: Fields = new Map();
+    if (!isMap(n)) {
+      this.fail(n as Node, `${what} must be a map (${allowed.join(', ')})`);
+      return out;
+    }
+    for (const pair of (n as YAMLMap).items) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : '';
+      if (!allowed.includes(key)) {
+        this.fail(pair.key as Node, `unknown field '${key}' in ${what} (known: ${allowed.join(', ')})`);
+        continue;
+      }
+      out.set(key, { node: pair.value, pair });
+    }
+    return out;
+  }
+
+  /** emission, block and number of a ticket (ledger or registry `contains`), with `extra` fields. */
+  ticketRef(f: Fields, extra: string[] = []) {
+    const c = this.fields(f.get('contains')!.node, 'contains', ['emission', 'block', 'number', ...extra]);
+    const emission = c.has('emission') ? this.int(c.get('emission')!.node, 'emission', 0, 0xffff) : undefined;
+    const block = c.has('block') ? this.int(c.get('block')!.node, 'block', 0, 0xffff) : undefined;
+    const number = c.has('number') ? this.int(c.get('number')!.node, 'number', 0, 2_999_999) : undefined;
+    return { c, emission, block, number };
+  }
+}
+
+type Fields = Map<string, { node: unknown; pair: Pair }>;
+type StepKind = (typeof STEP_KINDS)[number];
+
+/** What a step's parser is given: the step's node, its argument (null when none), its line. */
+interface StepInput<K extends StepKind = StepKind> {
+  r: Reader;
+  kind: K;
+  item: Node;
+  arg: unknown;
+  line: number;
+  /** No argument (or an empty one). */
+  empty: boolean;
+  /** True when there is an argument; else a problem saying the step needs `what`. */
+  need(what: string): boolean;
+}
+
+type StepParser<K extends StepKind> = (i: StepInput<K>) => Step | undefined;
+
+/** A step that takes no argument. */
+const bare: StepParser<'boot' | 'reboot' | 'ensure-on' | 'provision'> = ({ r, kind, arg, line, empty }) => {
+  if (!empty) r.fail(arg as Node, `${kind} takes no arguments`);
+  return { kind, line };
+};
+
+/** expect-beep and expect-led: a value, or { is, within }. */
+const expectSignal: StepParser<'expect-beep' | 'expect-led'> = ({ r, kind, arg, line, need }) => {
+  if (!need(kind === 'expect-beep' ? BEEP_KINDS.join('|') : 'green|red|off')) return undefined;
+  let valueNode: unknown = arg;
+  let withinMs = DEFAULT_WITHIN_MS;
+  if (isMap(arg)) {
+    const f = r.fields(arg, kind, ['is', 'within']);
+    valueNode = f.get('is')?.node;
+    if (!valueNode) {
+      r.fail(arg as Node, `${kind} needs 'is'`);
+      return undefined;
+    }
+    if (f.has('within')) withinMs = r.duration(f.get('within')!.node, 'within') ?? DEFAULT_WITHIN_MS;
+  }
+  if (kind === 'expect-beep') {
+    const beep = r.oneOf(valueNode, kind, BEEP_KINDS);
+    return beep === undefined ? undefined : { kind, line, beep, withinMs };
+  }
+  const color = r.oneOf(valueNode, kind, ['green', 'red', 'off'] as const);
+  return color === undefined ? undefined : { kind, line, color, withinMs };
+};
+
+/** flip-bit and lose-sector: an index. */
+const indexed: StepParser<'flip-bit' | 'lose-sector'> = ({ r, kind, arg, line, need }) => {
+  if (!need('an index')) return undefined;
+  const index = r.int(arg, kind, 0, 0x7fffffff);
+  return index === undefined ? undefined : { kind, line, index };
+};
+
+/** Every step kind's parser: the table `parseScenario` reads a step with. */
+const STEP_PARSERS: { [K in StepKind]: StepParser<K> } = {
+  boot: bare,
+  reboot: bare,
+  'ensure-on': bare,
+  provision: bare,
+  update: ({ r, kind, arg, line, need }) => {
+    if (!need('an image: base, next, older or forged')) return undefined;
+    const f = r.fields(arg, 'update', ['image', 'after-flash-ops', 'via', 'resume']);
+    const image = f.has('image')
+      ? r.oneOf(f.get('image')!.node, 'image', ['base', 'next', 'older', 'forged'] as const)
+      : undefined;
+    if (!f.has('image')) r.fail(arg as Node, 'update needs image (base, next, older or forged)');
+    const n = f.has('after-flash-ops')
+      ? r.int(f.get('after-flash-ops')!.node, 'after-flash-ops', 1, 1_000_000)
+      : undefined;
+    const via = f.has('via') ? r.oneOf(f.get('via')!.node, 'via', ['direct', 'service'] as const) : 'direct';
+    let resume: boolean | undefined;
+    if (f.has('resume')) {
+      const n = f.get('resume')!.node;
+      const v = r.bool(n, 'resume');
+      if (v !== undefined && via !== 'service') r.fail(n as Node, 'resume needs via: service');
+      else resume = v;
+    }
+    return image === undefined
+      ? undefined
+      : {
+          kind,
+          line,
+          image,
+          ...(n !== undefined ? { afterFlashOps: n } : {}),
+          ...(via === 'service' ? { via } : {}),
+          ...(resume ? { resume } : {}),
+        };
+  },
+  'expect-image': ({ r, kind, arg, line, need }) => {
+    if (!need('slot or confirmed')) return undefined;
+    const f = r.fields(arg, 'expect-image', ['slot', 'confirmed']);
+    const st: Step & { kind: 'expect-image' } = { kind, line };
+    if (f.has('slot')) st.slot = r.oneOf(f.get('slot')!.node, 'slot', ['A', 'B'] as const);
+    if (f.has('confirmed')) {
+      const v = r.bool(f.get('confirmed')!.node, 'confirmed');
+      if (v !== undefined) st.confirmed = v;
+    }
+    if (!f.has('slot') && !f.has('confirmed')) r.fail(arg as Node, 'expect-image needs slot or confirmed');
+    return st;
+  },
+  'flip-bit': indexed,
+  'lose-sector': indexed,
+  'power-cut': ({ r, kind, arg, line, empty }) => {
+    if (empty || (isScalar(arg) && arg.value === 'now')) return { kind, line };
+    const f = r.fields(arg, 'power-cut', ['after-flash-ops']);
+    const n = f.has('after-flash-ops')
+      ? r.int(f.get('after-flash-ops')!.node, 'after-flash-ops', 1, 1_000_000)
+      : undefined;
+    return n === undefined ? undefined : { kind, line, afterFlashOps: n };
+  },
+  delay: ({ r, kind, arg, line, need }) => {
+    if (!need('a duration (250ms, 2s)')) return undefined;
+    const ms = r.duration(arg, 'delay');
+    return ms === undefined ? undefined : { kind, line, ms };
+  },
+  'set-clock': ({ r, kind, arg, line, need }) => {
+    if (!need('an ISO date-time')) return undefined;
+    const text = r.str(arg, 'set-clock');
+    const ms = parseInstant(text);
+    if (ms === null) {
+      r.fail(arg as Node, 'set-clock must be an ISO date-time such as 2027-08-02T09:00:00+02:00');
+      return undefined;
+    }
+    return { kind, line, ms, text: text! };
+  },
+  press: ({ r, kind, arg, line, need }) => {
+    if (!need('a key: OK, C or 0-9')) return undefined;
+    const key = r.oneOf(arg, 'press', KEYS);
+    return key === undefined ? undefined : { kind, line, key: key as Key };
+  },
+  scan: ({ r, arg, line, need }) => (need('code or ticket') ? parseScan(r, arg, line) : undefined),
+  'expect-display': ({ r, kind, arg, line, need }) => {
+    if (!need('contains or matches')) return undefined;
+    if (isScalar(arg)) {
+      const text = r.str(arg, 'expect-display');
+      return text === undefined ? undefined : { kind, line, contains: text, withinMs: DEFAULT_WITHIN_MS };
+    }
+    const f = r.fields(arg, 'expect-display', ['contains', 'matches', 'line', 'within']);
+    const s: Step & { kind: 'expect-display' } = { kind, line, withinMs: DEFAULT_WITHIN_MS };
+    if (f.has('contains')) s.contains = r.str(f.get('contains')!.node, 'contains');
+    if (f.has('matches')) {
+      const n = f.get('matches')!.node;
+      const src = r.str(n, 'matches');
+      try {
+        if (src !== undefined) s.matches = new RegExp(src);
+      } catch (e) {
+        r.fail(n as Node, `matches: ${(e as Error).message}`);
+      }
+    }
+    if (f.has('contains') === f.has('matches'))
+      r.fail(arg as Node, 'expect-display needs exactly one of contains or matches');
+    if (f.has('line')) s.row = r.int(f.get('line')!.node, 'line', 1, 16);
+    if (f.has('within')) s.withinMs = r.duration(f.get('within')!.node, 'within') ?? DEFAULT_WITHIN_MS;
+    return s;
+  },
+  'expect-beep': expectSignal,
+  'expect-led': expectSignal,
+  'expect-ledger': ({ r, kind, arg, line, need }) => {
+    if (!need('count or contains')) return undefined;
+    const f = r.fields(arg, 'expect-ledger', ['count', 'contains', 'within']);
+    const s: Step & { kind: 'expect-ledger' } = { kind, line, withinMs: 0 };
+    if (f.has('count')) s.count = r.int(f.get('count')!.node, 'count', 0, 1_000_000);
+    if (f.has('contains')) {
+      const { emission, block, number } = r.ticketRef(f);
+      if (emission === undefined || block === undefined || number === undefined)
+        r.fail(f.get('contains')!.node as Node, 'contains needs emission, block and number');
+      else s.contains = { emission, block, number };
+    }
+    if (!f.has('count') && !f.has('contains')) r.fail(arg as Node, 'expect-ledger needs count or contains');
+    if (f.has('within')) s.withinMs = r.duration(f.get('within')!.node, 'within') ?? 0;
+    return s;
+  },
+  network: ({ r, kind, arg, line, need }) => {
+    if (!need('down, up, or {latency, loss}')) return undefined;
+    if (isScalar(arg)) {
+      const v = r.oneOf(arg, 'network', ['down', 'up'] as const);
+      return v === undefined ? undefined : { kind, line, up: v === 'up' };
+    }
+    const f = r.fields(arg, 'network', ['latency', 'loss', 'tamper']);
+    const s: Step & { kind: 'network' } = { kind, line, up: true };
+    if (f.has('tamper')) s.tamper = r.oneOf(f.get('tamper')!.node, 'tamper', ['chunks', 'none'] as const);
+    if (f.has('latency')) s.latencyMs = r.duration(f.get('latency')!.node, 'latency');
+    if (f.has('loss')) {
+      const n = f.get('loss')!.node;
+      const v = r.scalar(n, 'loss');
+      if (typeof v !== 'number' || !(v >= 0 && v <= 1)) r.fail(n as Node, 'loss must be a number from 0 to 1');
+      else s.loss = v;
+    }
+    return s;
+  },
+  registry: ({ r, kind, arg, line, need }) => {
+    if (!need('down or up')) return undefined;
+    const v = r.oneOf(arg, 'registry', ['down', 'up'] as const);
+    return v === undefined ? undefined : { kind, line, up: v === 'up' };
+  },
+  'expect-registry': ({ r, kind, arg, line, need }) => {
+    if (!need('claims, conflicts or contains')) return undefined;
+    const f = r.fields(arg, 'expect-registry', ['claims', 'conflicts', 'contains', 'within']);
+    const s: Step & { kind: 'expect-registry' } = { kind, line, withinMs: 0 };
+    if (f.has('claims')) s.claims = r.int(f.get('claims')!.node, 'claims', 0, 1_000_000);
+    if (f.has('conflicts')) s.conflicts = r.int(f.get('conflicts')!.node, 'conflicts', 0, 1_000_000);
+    if (f.has('contains')) {
+      const { c, emission, block, number } = r.ticketRef(f, ['device']);
+      const device = c.has('device') ? r.str(c.get('device')!.node, 'device') : undefined;
+      if (emission === undefined || block === undefined || number === undefined)
+        r.fail(f.get('contains')!.node as Node, 'contains needs emission, block and number');
+      else s.contains = { emission, block, number, device };
+    }
+    if (!f.has('claims') && !f.has('conflicts') && !f.has('contains'))
+      r.fail(arg as Node, 'expect-registry needs claims, conflicts or contains');
+    if (f.has('within')) s.withinMs = r.duration(f.get('within')!.node, 'within') ?? 0;
+    return s;
+  },
+  campaign: ({ r, kind, arg, line, need }) => {
+    if (!need('{name, image, phases, max-failures, group} or {name, do: pause|resume|abort}')) return undefined;
+    const f = r.fields(arg, 'campaign', ['name', 'image', 'phases', 'max-failures', 'group', 'do']);
+    const name = f.has('name') ? r.str(f.get('name')!.node, 'name') : undefined;
+    if (name === undefined) return void r.fail(arg as Node, 'campaign needs name');
+    if (f.has('do')) {
+      const verb = r.oneOf(f.get('do')!.node, 'do', ['pause', 'resume', 'abort'] as const);
+      return verb === undefined ? undefined : { kind, line, name, verb };
+    }
+    const image = f.has('image')
+      ? r.oneOf(f.get('image')!.node, 'image', ['base', 'next', 'older', 'forged'] as const)
+      : undefined;
+    if (!image) return void r.fail(arg as Node, 'campaign needs image (base, next, older or forged) or do');
+    const s: Step & { kind: 'campaign' } = { kind, line, name, verb: 'create', image };
+    if (f.has('phases')) {
+      const n = f.get('phases')!.node;
+      const v = r.scalar(n, 'phases');
+      const ps = String(v)
+        .split(',')
+        .map((x) => Number(x.trim()));
+      if (ps.some((p, i) => !Number.isInteger(p) || p < 1 || p > 100 || (i > 0 && p <= ps[i - 1])) || ps.at(-1) !== 100)
+        r.fail(n as Node, 'phases: increasing percentages ending at 100, as "1,10,100"');
+      else s.phases = ps;
+    }
+    if (f.has('max-failures')) s.maxFailures = r.int(f.get('max-failures')!.node, 'max-failures', 1, 100_000);
+    if (f.has('group')) s.group = r.str(f.get('group')!.node, 'group');
+    return s;
+  },
+  'expect-campaign': ({ r, kind, arg, line, need }) => {
+    if (!need('{name, state, phase, confirmed, failed, within}')) return undefined;
+    const f = r.fields(arg, 'expect-campaign', ['name', 'state', 'phase', 'confirmed', 'failed', 'within']);
+    const name = f.has('name') ? r.str(f.get('name')!.node, 'name') : undefined;
+    if (name === undefined) return void r.fail(arg as Node, 'expect-campaign needs name');
+    const s: Step & { kind: 'expect-campaign' } = { kind, line, name, withinMs: 0 };
+    if (f.has('state'))
+      s.state = r.oneOf(f.get('state')!.node, 'state', ['running', 'paused', 'stopped', 'aborted', 'done'] as const);
+    if (f.has('phase')) s.phase = r.int(f.get('phase')!.node, 'phase', 1, 10);
+    if (f.has('confirmed')) s.confirmed = r.int(f.get('confirmed')!.node, 'confirmed', 0, 1_000_000);
+    if (f.has('failed')) s.failed = r.int(f.get('failed')!.node, 'failed', 0, 1_000_000);
+    if (f.has('within')) s.withinMs = r.duration(f.get('within')!.node, 'within') ?? 0;
+    return s;
+  },
+  printer: ({ r, kind, arg, line, need }) => {
+    if (!need('ok, paper-out or fault')) return undefined;
+    const v = r.oneOf(arg, 'printer', ['ok', 'paper-out', 'fault'] as const);
+    return v === undefined ? undefined : { kind, line, state: v };
+  },
+  'expect-receipt': ({ r, kind, arg, line, need }) => {
+    if (!need('none, a text, or {contains, within}')) return undefined;
+    if (isScalar(arg)) {
+      const text = r.str(arg, 'expect-receipt');
+      if (text === undefined) return undefined;
+      return text === 'none'
+        ? { kind, line, none: true, withinMs: 0 }
+        : { kind, line, contains: text, withinMs: DEFAULT_WITHIN_MS };
+    }
+    const f = r.fields(arg, 'expect-receipt', ['contains', 'within']);
+    const s: Step & { kind: 'expect-receipt' } = { kind, line, withinMs: DEFAULT_WITHIN_MS };
+    if (f.has('contains')) s.contains = r.str(f.get('contains')!.node, 'contains');
+    else r.fail(arg as Node, 'expect-receipt needs contains');
+    if (f.has('within')) s.withinMs = r.duration(f.get('within')!.node, 'within') ?? DEFAULT_WITHIN_MS;
+    return s;
+  },
+  screenshot: ({ r, kind, arg, line, need }) => {
+    if (!need('a file name ending in .png')) return undefined;
+    const file = r.str(arg, 'screenshot');
+    if (file !== undefined && !/\.png$/i.test(file)) r.fail(arg as Node, 'screenshot must name a .png file');
+    // It stays in the scenario's folder (or --screenshots DIR): a scenario file cannot write elsewhere.
+    if (file !== undefined && (/^([\\/]|[A-Za-z]:)/.test(file) || file.split(/[\\/]/).includes('..')))
+      r.fail(arg as Node, "screenshot must stay in the scenario's folder (no absolute path, no ..)");
+    return file === undefined ? undefined : { kind, line, file };
+  },
+};
+
+/** A scan: a code or a ticket, the scanner model (`via`) and its options, a key pressed meanwhile. */
+function parseScan(r: Reader, arg: unknown, line: number): Step | undefined {
+  const allOptions = new Set<string>();
+  for (const k of SCANNER_KINDS) for (const o of Object.keys(MODEL_OPTIONS[k])) allOptions.add(o);
+  const f = r.fields(arg, 'scan', ['code', 'ticket', 'key', 'via', 'press', ...allOptions]);
+  if (!isMap(arg)) return undefined;
+  const via = f.has('via') ? r.oneOf(f.get('via')!.node, 'via', SCANNER_KINDS) : 'hid-pos';
+  if (via === undefined) return undefined;
+  const s: Step & { kind: 'scan' } = { kind: 'scan', line, via, options: {} };
+  if (f.has('code') === f.has('ticket')) r.fail(arg as Node, 'scan needs exactly one of code or ticket');
+  if (f.has('code')) {
+    const n = f.get('code')!.node;
+    const v = r.scalar(n, 'code');
+    if (typeof v !== 'string') r.fail(n as Node, 'code must be text (quote it)');
+    else s.code = v;
+  }
+  let key: 'test' | 'other' | undefined;
+  if (f.has('key')) {
+    key = r.oneOf(f.get('key')!.node, 'key', ['test', 'other'] as const);
+    if (f.has('code')) r.fail(f.get('key')!.node as Node, 'key applies to ticket, not to code');
+  }
+  if (f.has('ticket')) {
+    const n = f.get('ticket')!.node;
+    const t = r.fields(n, 'ticket', ['emission', 'block', 'number', 'prize', 'key']);
+    const emission = t.has('emission') ? r.int(t.get('emission')!.node, 'emission', 0, 0xffff) : undefined;
+    const block = t.has('block') ? r.int(t.get('block')!.node, 'block', 0, 0xffff) : 1;
+    const number = t.has('number') ? r.int(t.get('number')!.node, 'number', 0, 2_999_999) : undefined;
+    const prize = t.has('prize') ? r.int(t.get('prize')!.node, 'prize', 0, 250_000) : undefined;
+    if (t.has('key')) key = r.oneOf(t.get('key')!.node, 'key', ['test', 'other'] as const);
+    if (emission === undefined || number === undefined || prize === undefined || block === undefined) {
+      if (isMap(n) && (!t.has('emission') || !t.has('number') || !t.has('prize')))
+        r.fail(n as Node, 'ticket needs emission, number and prize (block defaults to 1)');
+    } else {
+      const spec: TicketSpec = { emission, block, number, prize, key };
+      const problem = ticketProblem(spec);
+      if (problem) r.fail(n as Node, problem);
+      else s.ticket = spec;
+    }
+  }
+  if (f.has('press')) {
+    // A key pressed while the code is still arriving: { key: OK, at: 40ms } from the scan's start.
+    const p = r.fields(f.get('press')!.node, 'press', ['key', 'at']);
+    const k = p.has('key') ? r.oneOf(p.get('key')!.node, 'key', KEYS) : undefined;
+    const at = p.has('at') ? r.duration(p.get('at')!.node, 'at') : 0;
+    if (!p.has('key')) r.fail(f.get('press')!.node as Node, 'press needs key (OK, C or 0-9) and at (a duration)');
+    else if (k !== undefined && at !== undefined) s.during = { key: k as Key, atMs: at };
+  }
+  const known = MODEL_OPTIONS[via];
+  for (const [k, { node }] of f) {
+    if (k === 'code' || k === 'ticket' || k === 'key' || k === 'via' || k === 'press') continue;
+    if (!(k in known)) {
+      r.fail(node as Node, `scanner ${via} has no option '${k}' (its options: ${Object.keys(known).join(', ')})`);
+      continue;
+    }
+    const v = r.scalar(node, k);
+    if (v === undefined) continue;
+    if (typeof v !== known[k]) r.fail(node as Node, `${k} must be a ${known[k]}`);
+    else s.options[k] = v as number | string | boolean;
+  }
+  return s;
+}
+
+/** One step: a name (`boot`), or a map of one step name to its argument, with `on: DEVICE` beside it. */
+function parseStep(r: Reader, item: Node): Step | undefined {
+  // `on: DEVICE` may sit beside the step's own key.
+  if (isMap(item) && item.items.length === 2) {
+    const i = item.items.findIndex((p) => isScalar(p.key) && p.key.value === 'on');
+    if (i >= 0) {
+      const on = r.str(item.items[i].value, 'on');
+      const s = parseStepOf(r, item, item.items[1 - i]);
+      return s && on !== undefined ? { ...s, on } : s;
+    }
+  }
+  return parseStepOf(r, item, null);
+}
+
+function parseStepOf(r: Reader, item: Node, only: Pair | null): Step | undefined {
+  const line = r.lineOf(item);
+  let kind: string;
+  let arg: unknown = null;
+  if (only) {
+    kind = isScalar(only.key) ? String(only.key.value) : '';
+    arg = only.value;
+  } else if (isScalar(item)) {
+    kind = String(item.value);
+  } else if (isMap(item) && item.items.length === 1) {
+    const pair = item.items[0];
+    kind = isScalar(pair.key) ? String(pair.key.value) : '';
+    arg = pair.value;
+  } else {
+    r.fail(item, 'a step is a name (boot) or a map of one step name to its arguments (delay: 250ms)');
+    return undefined;
+  }
+  if (!(STEP_KINDS as readonly string[]).includes(kind)) {
+    r.fail(item, `unknown step '${kind}' (known: ${STEP_KINDS.join(', ')})`);
+    return undefined;
+  }
+  const empty = arg === null || (isScalar(arg) && arg.value === null);
+  const need = (what: string) => {
+    if (empty) r.fail(item, `${kind} needs ${what}`);
+    return !empty;
+  };
+  const parse = STEP_PARSERS[kind as StepKind] as StepParser<StepKind>;
+  return parse({ r, kind: kind as StepKind, item, arg, line, empty, need });
+}
+
+/** `config:` — the names and limits are the firmware's (src/config-schema.ts), so a scenario that passes here configures the device without a surprise. */
+function parseConfig(r: Reader, node: unknown, scenario: Scenario): SimConfig {
+  const Y = CONFIG_YAML_NAMES;
+  const f = r.fields(node, 'config', [...Object.values(Y), 'clock']);
+  const c: SimConfig = {};
+  for (const k of Object.keys(CONFIG_INT_LIMITS) as ConfigIntField[]) {
+    if (!(k in Y)) continue;
+    const [min, max] = CONFIG_INT_LIMITS[k];
+    const name = Y[k as keyof typeof Y];
+    if (f.has(name)) c[k] = r.int(f.get(name)!.node, name, min, max);
+  }
+  if (f.has(Y.lang)) c.lang = r.oneOf(f.get(Y.lang)!.node, Y.lang, CONFIG_LANGS);
+  // Printable ASCII text fields, each with its length limit.
+  for (const [k, ok, max] of [
+    ['deviceId', isDeviceId, DEVICE_ID_MAX],
+    ['shop', isShop, SHOP_MAX],
+  ] as const) {
+    if (!f.has(Y[k])) continue;
+    const n = f.get(Y[k])!.node;
+    const v = r.str(n, Y[k]);
+    if (v !== undefined && !ok(v)) r.fail(n as Node, `${Y[k]} must be printable ASCII of at most ${max} characters`);
+    else c[k] = v;
+  }
+  if (f.has(Y.inputs)) {
+    const n = f.get(Y.inputs)!.node;
+    if (!isSeq(n)) r.fail(n as Node, `inputs must be a list of ${CONFIG_INPUTS.join(', ')}`);
+    else
+      c.inputs = n.items
+        .map((x) => r.oneOf(x, 'inputs', CONFIG_INPUTS))
+        .filter((x): x is ConfigInput => x !== undefined);
+  }
+  if (f.has('clock')) {
+    const n = f.get('clock')!.node;
+    const ms = parseInstant(r.str(n, 'clock'));
+    if (ms === null) r.fail(n as Node, 'clock must be an ISO date-time such as 2026-11-30T10:00:00Z');
+    else scenario.clockMs = ms;
+  }
+  if (f.has('emissions')) {
+    const n = f.get('emissions')!.node;
+    if (!isSeq(n)) r.fail(n as Node, 'emissions must be a list of {emission, closes}');
+    else {
+      c.emissions = [];
+      for (const item of n.items) {
+        const e = r.fields(item, 'an emission', ['emission', 'closes']);
+        const emission = e.has('emission') ? r.int(e.get('emission')!.node, 'emission', ...EMISSION_LIMITS) : undefined;
+        const closes = e.has('closes') ? r.str(e.get('closes')!.node, 'closes') : undefined;
+        if (!e.has('emission') || !e.has('closes'))
+          r.fail(item as Node, 'an emission needs emission and closes (YYYY-MM-DD)');
+        else if (closes !== undefined && !isDate(closes))
+          r.fail(e.get('closes')!.node as Node, 'closes must be a date YYYY-MM-DD');
+        else if (emission !== undefined && closes !== undefined) c.emissions.push({ emission, closingDate: closes });
+      }
+    }
+  }
+  return c;
+}
+
+/** `device:` — the simulated device's flash file, id, keys and ledger size. */
+function parseDevice(r: Reader, node: unknown): NonNullable<Scenario['device']> {
+  const f = r.fields(node, 'device', ['flash', 'id', 'firmware-key', 'tech-key', 'registry-key', 'ledger-sectors']);
+  const device: NonNullable<Scenario['device']> = {};
+  const text = {
+    flash: 'flash',
+    id: 'id',
+    firmwareKey: 'firmware-key',
+    techKey: 'tech-key',
+    registryKey: 'registry-key',
+  };
+  for (const [k, name] of Object.entries(text) as [keyof typeof text, string][])
+    if (f.has(name)) device[k] = r.str(f.get(name)!.node, name);
+  if (f.has('ledger-sectors'))
+    device.ledgerSectors = r.int(
+      f.get('ledger-sectors')!.node,
+      'ledger-sectors',
+      LEDGER_MIN_BLOCKS,
+      LAYOUT.ledger.size / SECTOR_SIZE,
+    );
+  return device;
+}
+
+/** `devices:` — the ids of a fleet's devices. */
+function parseDevices(r: Reader, n: unknown): string[] | undefined {
+  if (!isSeq(n) || n.items.length === 0) {
+    r.fail(n as Node, 'devices must be a list of device ids');
+    return undefined;
+  }
+  const devices: string[] = [];
+  for (const item of n.items) {
+    const id = r.str(item, 'a device id');
+    if (id === undefined) continue;
+    if (!/^[\x21-\x7e]{1,16}$/.test(id)) r.fail(item as Node, 'a device id is 1 to 16 printable ASCII characters');
+    else if (devices.includes(id)) r.fail(item as Node, `device ${id} is listed twice`);
+    else devices.push(id);
+  }
+  return devices;
+}
+
 export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
-  const problems: { line: number; message: string }[] = [];
-  const lineOf = (n: Node | Pair | null | undefined): number => {
-    const r =
-      (n as { range?: [number, number, number] } | null)?.range ?? ((n as Pair | null)?.key as Node | undefined)?.range;
-    return r ? lc.linePos(r[0]).line : 1;
-  };
-  const fail = (n: Node | Pair | null | undefined, message: string) => problems.push({ line: lineOf(n), message });
-  for (const e of doc.errors) problems.push({ line: lc.linePos(e.pos[0]).line, message: e.message.split('\n')[0] });
-  if (problems.length) throw new ScenarioError(file, problems);
+  const r = new Reader(lc);
+  for (const e of doc.errors) r.problems.push({ line: lc.linePos(e.pos[0]).line, message: e.message.split('\n')[0] });
+  if (r.problems.length) throw new ScenarioError(file, r.problems);
 
   const root = doc.contents;
   if (!isMap(root))
@@ -228,69 +820,7 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
       { line: 1, message: 'a scenario is a map with name, steps, and optionally config, device, seed' },
     ]);
 
-  /** The scalar value of a node, or undefined (with a problem) when it is not a scalar. */
-  const scalar = (n: unknown, what: string): unknown => {
-    if (!isScalar(n)) {
-      fail(n as Node, `${what} must be a single value`);
-      return undefined;
-    }
-    return n.value;
-  };
-  const int = (n: unknown, what: string, min: number, max: number): number | undefined => {
-    const v = scalar(n, what);
-    if (v === undefined) return undefined;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-      fail(n as Node, `${what} must be an integer from ${min} to ${max}`);
-      return undefined;
-    }
-    return v;
-  };
-  const str = (n: unknown, what: string): string | undefined => {
-    const v = scalar(n, what);
-    if (v === undefined) return undefined;
-    if (typeof v !== 'string' && typeof v !== 'number') {
-      fail(n as Node, `${what} must be text`);
-      return undefined;
-    }
-    return String(v);
-  };
-  const oneOf = <T extends string>(n: unknown, what: string, allowed: readonly T[]): T | undefined => {
-    const v = str(n, what);
-    if (v === undefined) return undefined;
-    if (!(allowed as readonly string[]).includes(v)) {
-      fail(n as Node, `${what} must be one of ${allowed.join(', ')}, not '${v}'`);
-      return undefined;
-    }
-    return v as T;
-  };
-  const duration = (n: unknown, what: string): number | undefined => {
-    const v = scalar(n, what);
-    const ms = parseDuration(v);
-    if (ms === null) {
-      if (v !== undefined) fail(n as Node, `${what} must be a duration such as 250ms, 2s, 5m, 1h`);
-      return undefined;
-    }
-    return ms;
-  };
-  /** The pairs of a map node, each key checked against `allowed`. */
-  const fields = (n: unknown, what: string, allowed: readonly string[]): Map<string, { node: unknown; pair: Pair }> => {
-    const out = new Map<string, { node: unknown; pair: Pair }>();
-    if (!isMap(n)) {
-      fail(n as Node, `${what} must be a map (${allowed.join(', ')})`);
-      return out;
-    }
-    for (const pair of (n as YAMLMap).items) {
-      const key = isScalar(pair.key) ? String(pair.key.value) : '';
-      if (!allowed.includes(key)) {
-        fail(pair.key as Node, `unknown field '${key}' in ${what} (known: ${allowed.join(', ')})`);
-        continue;
-      }
-      out.set(key, { node: pair.value, pair });
-    }
-    return out;
-  };
-
-  const top = fields(root, 'the scenario', [
+  const top = r.fields(root, 'the scenario', [
     'name',
     'description',
     'seed',
@@ -302,500 +832,45 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
   ]);
   const scenario: Scenario = { file, name: '', seed: file, steps: [] };
   const name = top.get('name');
-  if (!name) fail(root, "missing 'name'");
-  else scenario.name = str(name.node, 'name') ?? '';
+  if (!name) r.fail(root, "missing 'name'");
+  else scenario.name = r.str(name.node, 'name') ?? '';
   const desc = top.get('description');
-  if (desc) scenario.description = str(desc.node, 'description');
+  if (desc) scenario.description = r.str(desc.node, 'description');
   const variant = top.get('variant');
-  if (variant) scenario.variant = oneOf(variant.node, 'variant', ['quickjs', 'quickjs-ng', 'xs'] as const);
+  if (variant) scenario.variant = r.oneOf(variant.node, 'variant', ['quickjs', 'quickjs-ng', 'xs'] as const);
   const seed = top.get('seed');
-  if (seed) scenario.seed = str(seed.node, 'seed') ?? file;
+  if (seed) scenario.seed = r.str(seed.node, 'seed') ?? file;
   else scenario.seed = scenario.name || file;
 
   const cfg = top.get('config');
-  if (cfg) {
-    // The names and limits are the firmware's (src/config-schema.ts), so a scenario that passes here
-    // configures the device without a surprise.
-    const Y = CONFIG_YAML_NAMES;
-    const f = fields(cfg.node, 'config', [...Object.values(Y), 'clock']);
-    const c: SimConfig = {};
-    for (const k of Object.keys(CONFIG_INT_LIMITS) as ConfigIntField[]) {
-      if (!(k in Y)) continue;
-      const [min, max] = CONFIG_INT_LIMITS[k];
-      const name = Y[k as keyof typeof Y];
-      if (f.has(name)) c[k] = int(f.get(name)!.node, name, min, max);
-    }
-    if (f.has(Y.lang)) c.lang = oneOf(f.get(Y.lang)!.node, Y.lang, CONFIG_LANGS);
-    // Printable ASCII text fields, each with its length limit.
-    for (const [k, ok, max] of [
-      ['deviceId', isDeviceId, DEVICE_ID_MAX],
-      ['shop', isShop, SHOP_MAX],
-    ] as const) {
-      if (!f.has(Y[k])) continue;
-      const n = f.get(Y[k])!.node;
-      const v = str(n, Y[k]);
-      if (v !== undefined && !ok(v)) fail(n as Node, `${Y[k]} must be printable ASCII of at most ${max} characters`);
-      else c[k] = v;
-    }
-    if (f.has(Y.inputs)) {
-      const n = f.get(Y.inputs)!.node;
-      if (!isSeq(n)) fail(n as Node, `inputs must be a list of ${CONFIG_INPUTS.join(', ')}`);
-      else
-        c.inputs = n.items
-          .map((x) => oneOf(x, 'inputs', CONFIG_INPUTS))
-          .filter((x): x is ConfigInput => x !== undefined);
-    }
-    if (f.has('clock')) {
-      const n = f.get('clock')!.node;
-      const ms = parseInstant(str(n, 'clock'));
-      if (ms === null) fail(n as Node, 'clock must be an ISO date-time such as 2026-11-30T10:00:00Z');
-      else scenario.clockMs = ms;
-    }
-    if (f.has('emissions')) {
-      const n = f.get('emissions')!.node;
-      if (!isSeq(n)) fail(n as Node, 'emissions must be a list of {emission, closes}');
-      else {
-        c.emissions = [];
-        for (const item of n.items) {
-          const e = fields(item, 'an emission', ['emission', 'closes']);
-          const emission = e.has('emission') ? int(e.get('emission')!.node, 'emission', ...EMISSION_LIMITS) : undefined;
-          const closes = e.has('closes') ? str(e.get('closes')!.node, 'closes') : undefined;
-          if (!e.has('emission') || !e.has('closes'))
-            fail(item as Node, 'an emission needs emission and closes (YYYY-MM-DD)');
-          else if (closes !== undefined && !isDate(closes))
-            fail(e.get('closes')!.node as Node, 'closes must be a date YYYY-MM-DD');
-          else if (emission !== undefined && closes !== undefined) c.emissions.push({ emission, closingDate: closes });
-        }
-      }
-    }
-    scenario.config = c;
-  }
+  if (cfg) scenario.config = parseConfig(r, cfg.node, scenario);
   const dev = top.get('device');
-  if (dev) {
-    const f = fields(dev.node, 'device', ['flash', 'id', 'firmware-key', 'tech-key', 'registry-key', 'ledger-sectors']);
-    scenario.device = {};
-    if (f.has('flash')) scenario.device.flash = str(f.get('flash')!.node, 'flash');
-    if (f.has('id')) scenario.device.id = str(f.get('id')!.node, 'id');
-    if (f.has('firmware-key')) scenario.device.firmwareKey = str(f.get('firmware-key')!.node, 'firmware-key');
-    if (f.has('tech-key')) scenario.device.techKey = str(f.get('tech-key')!.node, 'tech-key');
-    if (f.has('registry-key')) scenario.device.registryKey = str(f.get('registry-key')!.node, 'registry-key');
-    if (f.has('ledger-sectors'))
-      scenario.device.ledgerSectors = int(
-        f.get('ledger-sectors')!.node,
-        'ledger-sectors',
-        LEDGER_MIN_BLOCKS,
-        LAYOUT.ledger.size / SECTOR_SIZE,
-      );
-  }
-
+  if (dev) scenario.device = parseDevice(r, dev.node);
   const devs = top.get('devices');
   if (devs) {
-    const n = devs.node;
-    if (!isSeq(n) || n.items.length === 0) fail(n as Node, 'devices must be a list of device ids');
-    else {
-      scenario.devices = [];
-      for (const item of n.items) {
-        const id = str(item, 'a device id');
-        if (id === undefined) continue;
-        if (!/^[\x21-\x7e]{1,16}$/.test(id)) fail(item as Node, 'a device id is 1 to 16 printable ASCII characters');
-        else if (scenario.devices.includes(id)) fail(item as Node, `device ${id} is listed twice`);
-        else scenario.devices.push(id);
-      }
-    }
+    const list = parseDevices(r, devs.node);
+    if (list) scenario.devices = list;
   }
 
   const steps = top.get('steps');
-  if (!steps) fail(root, "missing 'steps'");
-  else if (!isSeq(steps.node)) fail(steps.node as Node, 'steps must be a list');
+  if (!steps) r.fail(root, "missing 'steps'");
+  else if (!isSeq(steps.node)) r.fail(steps.node as Node, 'steps must be a list');
   else {
     for (const item of steps.node.items) {
-      const s = parseStep(item as Node);
+      const s = parseStep(r, item as Node);
       if (s && s.on !== undefined && !(scenario.devices ?? []).includes(s.on)) {
-        fail(
+        r.fail(
           item as Node,
           `on: ${s.on} is not one of the scenario's devices (${(scenario.devices ?? []).join(', ') || 'none declared'})`,
         );
       } else if (s) scenario.steps.push(s);
     }
-    if (steps.node.items.length === 0) fail(steps.node as Node, 'steps is empty');
+    if (steps.node.items.length === 0) r.fail(steps.node as Node, 'steps is empty');
   }
-  if (problems.length)
+  if (r.problems.length)
     throw new ScenarioError(
       file,
-      problems.sort((a, b) => a.line - b.line),
+      r.problems.sort((a, b) => a.line - b.line),
     );
   return scenario;
-
-  function parseStep(item: Node): Step | undefined {
-    let on: string | undefined;
-    // `on: DEVICE` may sit beside the step's own key.
-    if (isMap(item) && item.items.length === 2) {
-      const i = item.items.findIndex((p) => isScalar(p.key) && p.key.value === 'on');
-      if (i >= 0) {
-        on = str(item.items[i].value, 'on');
-        const rest = item.items[1 - i];
-        const s = parseStepOf(item, rest);
-        return s && on !== undefined ? { ...s, on } : s;
-      }
-    }
-    return parseStepOf(item, null);
-  }
-
-  function parseStepOf(item: Node, only: Pair | null): Step | undefined {
-    const line = lineOf(item);
-    let kind: string;
-    let arg: unknown = null;
-    if (only) {
-      kind = isScalar(only.key) ? String(only.key.value) : '';
-      arg = only.value;
-    } else if (isScalar(item)) {
-      kind = String(item.value);
-    } else if (isMap(item) && item.items.length === 1) {
-      const pair = item.items[0];
-      kind = isScalar(pair.key) ? String(pair.key.value) : '';
-      arg = pair.value;
-    } else {
-      fail(item, 'a step is a name (boot) or a map of one step name to its arguments (delay: 250ms)');
-      return undefined;
-    }
-    if (!(STEP_KINDS as readonly string[]).includes(kind)) {
-      fail(item, `unknown step '${kind}' (known: ${STEP_KINDS.join(', ')})`);
-      return undefined;
-    }
-    const empty = arg === null || (isScalar(arg) && arg.value === null);
-    const needArg = (what: string) => {
-      if (empty) fail(item, `${kind} needs ${what}`);
-      return !empty;
-    };
-    switch (kind) {
-      case 'boot':
-      case 'reboot':
-      case 'ensure-on':
-      case 'provision':
-        if (!empty) fail(arg as Node, `${kind} takes no arguments`);
-        return { kind, line };
-      case 'update': {
-        if (!needArg('an image: base, next, older or forged')) return undefined;
-        const f = fields(arg, 'update', ['image', 'after-flash-ops', 'via', 'resume']);
-        const image = f.has('image')
-          ? oneOf(f.get('image')!.node, 'image', ['base', 'next', 'older', 'forged'] as const)
-          : undefined;
-        if (!f.has('image')) fail(arg as Node, 'update needs image (base, next, older or forged)');
-        const n = f.has('after-flash-ops')
-          ? int(f.get('after-flash-ops')!.node, 'after-flash-ops', 1, 1_000_000)
-          : undefined;
-        const via = f.has('via') ? oneOf(f.get('via')!.node, 'via', ['direct', 'service'] as const) : 'direct';
-        let resume: boolean | undefined;
-        if (f.has('resume')) {
-          const v = scalar(f.get('resume')!.node, 'resume');
-          if (typeof v !== 'boolean') fail(f.get('resume')!.node as Node, 'resume must be true or false');
-          else if (via !== 'service') fail(f.get('resume')!.node as Node, 'resume needs via: service');
-          else resume = v;
-        }
-        return image === undefined
-          ? undefined
-          : {
-              kind,
-              line,
-              image,
-              ...(n !== undefined ? { afterFlashOps: n } : {}),
-              ...(via === 'service' ? { via } : {}),
-              ...(resume ? { resume } : {}),
-            };
-      }
-      case 'expect-image': {
-        if (!needArg('slot or confirmed')) return undefined;
-        const f = fields(arg, 'expect-image', ['slot', 'confirmed']);
-        const st: Step & { kind: 'expect-image' } = { kind, line };
-        if (f.has('slot')) st.slot = oneOf(f.get('slot')!.node, 'slot', ['A', 'B'] as const);
-        if (f.has('confirmed')) {
-          const v = scalar(f.get('confirmed')!.node, 'confirmed');
-          if (typeof v !== 'boolean') fail(f.get('confirmed')!.node as Node, 'confirmed must be true or false');
-          else st.confirmed = v;
-        }
-        if (!f.has('slot') && !f.has('confirmed')) fail(arg as Node, 'expect-image needs slot or confirmed');
-        return st;
-      }
-      case 'flip-bit':
-      case 'lose-sector': {
-        if (!needArg('an index')) return undefined;
-        const index = int(arg, kind, 0, 0x7fffffff);
-        return index === undefined ? undefined : { kind, line, index };
-      }
-      case 'power-cut': {
-        if (empty || (isScalar(arg) && arg.value === 'now')) return { kind, line };
-        const f = fields(arg, 'power-cut', ['after-flash-ops']);
-        const n = f.has('after-flash-ops')
-          ? int(f.get('after-flash-ops')!.node, 'after-flash-ops', 1, 1_000_000)
-          : undefined;
-        return n === undefined ? undefined : { kind, line, afterFlashOps: n };
-      }
-      case 'delay': {
-        if (!needArg('a duration (250ms, 2s)')) return undefined;
-        const ms = duration(arg, 'delay');
-        return ms === undefined ? undefined : { kind, line, ms };
-      }
-      case 'set-clock': {
-        if (!needArg('an ISO date-time')) return undefined;
-        const text = str(arg, 'set-clock');
-        const ms = parseInstant(text);
-        if (ms === null) {
-          fail(arg as Node, 'set-clock must be an ISO date-time such as 2027-08-02T09:00:00+02:00');
-          return undefined;
-        }
-        return { kind, line, ms, text: text! };
-      }
-      case 'press': {
-        if (!needArg('a key: OK, C or 0-9')) return undefined;
-        const key = oneOf(arg, 'press', KEYS);
-        return key === undefined ? undefined : { kind, line, key: key as Key };
-      }
-      case 'scan':
-        return needArg('code or ticket') ? parseScan(arg, line) : undefined;
-      case 'expect-display': {
-        if (!needArg('contains or matches')) return undefined;
-        if (isScalar(arg)) {
-          const text = str(arg, 'expect-display');
-          return text === undefined ? undefined : { kind, line, contains: text, withinMs: DEFAULT_WITHIN_MS };
-        }
-        const f = fields(arg, 'expect-display', ['contains', 'matches', 'line', 'within']);
-        const s: Step & { kind: 'expect-display' } = { kind, line, withinMs: DEFAULT_WITHIN_MS };
-        if (f.has('contains')) s.contains = str(f.get('contains')!.node, 'contains');
-        if (f.has('matches')) {
-          const n = f.get('matches')!.node;
-          const src = str(n, 'matches');
-          try {
-            if (src !== undefined) s.matches = new RegExp(src);
-          } catch (e) {
-            fail(n as Node, `matches: ${(e as Error).message}`);
-          }
-        }
-        if (f.has('contains') === f.has('matches'))
-          fail(arg as Node, 'expect-display needs exactly one of contains or matches');
-        if (f.has('line')) s.row = int(f.get('line')!.node, 'line', 1, 16);
-        if (f.has('within')) s.withinMs = duration(f.get('within')!.node, 'within') ?? DEFAULT_WITHIN_MS;
-        return s;
-      }
-      case 'expect-beep':
-      case 'expect-led': {
-        if (!needArg(kind === 'expect-beep' ? BEEP_KINDS.join('|') : 'green|red|off')) return undefined;
-        let valueNode: unknown = arg;
-        let withinMs = DEFAULT_WITHIN_MS;
-        if (isMap(arg)) {
-          const f = fields(arg, kind, ['is', 'within']);
-          valueNode = f.get('is')?.node;
-          if (!valueNode) {
-            fail(arg as Node, `${kind} needs 'is'`);
-            return undefined;
-          }
-          if (f.has('within')) withinMs = duration(f.get('within')!.node, 'within') ?? DEFAULT_WITHIN_MS;
-        }
-        if (kind === 'expect-beep') {
-          const beep = oneOf(valueNode, kind, BEEP_KINDS);
-          return beep === undefined ? undefined : { kind, line, beep, withinMs };
-        }
-        const color = oneOf(valueNode, kind, ['green', 'red', 'off'] as const);
-        return color === undefined ? undefined : { kind, line, color, withinMs };
-      }
-      case 'expect-ledger': {
-        if (!needArg('count or contains')) return undefined;
-        const f = fields(arg, 'expect-ledger', ['count', 'contains', 'within']);
-        const s: Step & { kind: 'expect-ledger' } = { kind, line, withinMs: 0 };
-        if (f.has('count')) s.count = int(f.get('count')!.node, 'count', 0, 1_000_000);
-        if (f.has('contains')) {
-          const c = fields(f.get('contains')!.node, 'contains', ['emission', 'block', 'number']);
-          const emission = c.has('emission') ? int(c.get('emission')!.node, 'emission', 0, 0xffff) : undefined;
-          const block = c.has('block') ? int(c.get('block')!.node, 'block', 0, 0xffff) : undefined;
-          const number = c.has('number') ? int(c.get('number')!.node, 'number', 0, 2_999_999) : undefined;
-          if (emission === undefined || block === undefined || number === undefined)
-            fail(f.get('contains')!.node as Node, 'contains needs emission, block and number');
-          else s.contains = { emission, block, number };
-        }
-        if (!f.has('count') && !f.has('contains')) fail(arg as Node, 'expect-ledger needs count or contains');
-        if (f.has('within')) s.withinMs = duration(f.get('within')!.node, 'within') ?? 0;
-        return s;
-      }
-      case 'network': {
-        if (!needArg('down, up, or {latency, loss}')) return undefined;
-        if (isScalar(arg)) {
-          const v = oneOf(arg, 'network', ['down', 'up'] as const);
-          return v === undefined ? undefined : { kind, line, up: v === 'up' };
-        }
-        const f = fields(arg, 'network', ['latency', 'loss', 'tamper']);
-        const s: Step & { kind: 'network' } = { kind, line, up: true };
-        if (f.has('tamper')) s.tamper = oneOf(f.get('tamper')!.node, 'tamper', ['chunks', 'none'] as const);
-        if (f.has('latency')) s.latencyMs = duration(f.get('latency')!.node, 'latency');
-        if (f.has('loss')) {
-          const n = f.get('loss')!.node;
-          const v = scalar(n, 'loss');
-          if (typeof v !== 'number' || !(v >= 0 && v <= 1)) fail(n as Node, 'loss must be a number from 0 to 1');
-          else s.loss = v;
-        }
-        return s;
-      }
-      case 'registry': {
-        if (!needArg('down or up')) return undefined;
-        const v = oneOf(arg, 'registry', ['down', 'up'] as const);
-        return v === undefined ? undefined : { kind, line, up: v === 'up' };
-      }
-      case 'expect-registry': {
-        if (!needArg('claims, conflicts or contains')) return undefined;
-        const f = fields(arg, 'expect-registry', ['claims', 'conflicts', 'contains', 'within']);
-        const s: Step & { kind: 'expect-registry' } = { kind, line, withinMs: 0 };
-        if (f.has('claims')) s.claims = int(f.get('claims')!.node, 'claims', 0, 1_000_000);
-        if (f.has('conflicts')) s.conflicts = int(f.get('conflicts')!.node, 'conflicts', 0, 1_000_000);
-        if (f.has('contains')) {
-          const c = fields(f.get('contains')!.node, 'contains', ['emission', 'block', 'number', 'device']);
-          const emission = c.has('emission') ? int(c.get('emission')!.node, 'emission', 0, 0xffff) : undefined;
-          const block = c.has('block') ? int(c.get('block')!.node, 'block', 0, 0xffff) : undefined;
-          const number = c.has('number') ? int(c.get('number')!.node, 'number', 0, 2_999_999) : undefined;
-          const device = c.has('device') ? str(c.get('device')!.node, 'device') : undefined;
-          if (emission === undefined || block === undefined || number === undefined)
-            fail(f.get('contains')!.node as Node, 'contains needs emission, block and number');
-          else s.contains = { emission, block, number, device };
-        }
-        if (!f.has('claims') && !f.has('conflicts') && !f.has('contains'))
-          fail(arg as Node, 'expect-registry needs claims, conflicts or contains');
-        if (f.has('within')) s.withinMs = duration(f.get('within')!.node, 'within') ?? 0;
-        return s;
-      }
-      case 'campaign': {
-        if (!needArg('{name, image, phases, max-failures, group} or {name, do: pause|resume|abort}')) return undefined;
-        const f = fields(arg, 'campaign', ['name', 'image', 'phases', 'max-failures', 'group', 'do']);
-        const name = f.has('name') ? str(f.get('name')!.node, 'name') : undefined;
-        if (name === undefined) return void fail(arg as Node, 'campaign needs name');
-        if (f.has('do')) {
-          const verb = oneOf(f.get('do')!.node, 'do', ['pause', 'resume', 'abort'] as const);
-          return verb === undefined ? undefined : { kind, line, name, verb };
-        }
-        const image = f.has('image')
-          ? oneOf(f.get('image')!.node, 'image', ['base', 'next', 'older', 'forged'] as const)
-          : undefined;
-        if (!image) return void fail(arg as Node, 'campaign needs image (base, next, older or forged) or do');
-        const s: Step & { kind: 'campaign' } = { kind, line, name, verb: 'create', image };
-        if (f.has('phases')) {
-          const n = f.get('phases')!.node;
-          const v = scalar(n, 'phases');
-          const ps = String(v)
-            .split(',')
-            .map((x) => Number(x.trim()));
-          if (
-            ps.some((p, i) => !Number.isInteger(p) || p < 1 || p > 100 || (i > 0 && p <= ps[i - 1])) ||
-            ps.at(-1) !== 100
-          )
-            fail(n as Node, 'phases: increasing percentages ending at 100, as "1,10,100"');
-          else s.phases = ps;
-        }
-        if (f.has('max-failures')) s.maxFailures = int(f.get('max-failures')!.node, 'max-failures', 1, 100_000);
-        if (f.has('group')) s.group = str(f.get('group')!.node, 'group');
-        return s;
-      }
-      case 'expect-campaign': {
-        if (!needArg('{name, state, phase, confirmed, failed, within}')) return undefined;
-        const f = fields(arg, 'expect-campaign', ['name', 'state', 'phase', 'confirmed', 'failed', 'within']);
-        const name = f.has('name') ? str(f.get('name')!.node, 'name') : undefined;
-        if (name === undefined) return void fail(arg as Node, 'expect-campaign needs name');
-        const s: Step & { kind: 'expect-campaign' } = { kind, line, name, withinMs: 0 };
-        if (f.has('state'))
-          s.state = oneOf(f.get('state')!.node, 'state', ['running', 'paused', 'stopped', 'aborted', 'done'] as const);
-        if (f.has('phase')) s.phase = int(f.get('phase')!.node, 'phase', 1, 10);
-        if (f.has('confirmed')) s.confirmed = int(f.get('confirmed')!.node, 'confirmed', 0, 1_000_000);
-        if (f.has('failed')) s.failed = int(f.get('failed')!.node, 'failed', 0, 1_000_000);
-        if (f.has('within')) s.withinMs = duration(f.get('within')!.node, 'within') ?? 0;
-        return s;
-      }
-      case 'printer': {
-        if (!needArg('ok, paper-out or fault')) return undefined;
-        const v = oneOf(arg, 'printer', ['ok', 'paper-out', 'fault'] as const);
-        return v === undefined ? undefined : { kind, line, state: v };
-      }
-      case 'expect-receipt': {
-        if (!needArg('none, a text, or {contains, within}')) return undefined;
-        if (isScalar(arg)) {
-          const text = str(arg, 'expect-receipt');
-          if (text === undefined) return undefined;
-          return text === 'none'
-            ? { kind, line, none: true, withinMs: 0 }
-            : { kind, line, contains: text, withinMs: DEFAULT_WITHIN_MS };
-        }
-        const f = fields(arg, 'expect-receipt', ['contains', 'within']);
-        const s: Step & { kind: 'expect-receipt' } = { kind, line, withinMs: DEFAULT_WITHIN_MS };
-        if (f.has('contains')) s.contains = str(f.get('contains')!.node, 'contains');
-        else fail(arg as Node, 'expect-receipt needs contains');
-        if (f.has('within')) s.withinMs = duration(f.get('within')!.node, 'within') ?? DEFAULT_WITHIN_MS;
-        return s;
-      }
-      case 'screenshot': {
-        if (!needArg('a file name ending in .png')) return undefined;
-        const file = str(arg, 'screenshot');
-        if (file !== undefined && !/\.png$/i.test(file)) fail(arg as Node, 'screenshot must name a .png file');
-        // It stays in the scenario's folder (or --screenshots DIR): a scenario file cannot write elsewhere.
-        if (file !== undefined && (/^([\\/]|[A-Za-z]:)/.test(file) || file.split(/[\\/]/).includes('..')))
-          fail(arg as Node, "screenshot must stay in the scenario's folder (no absolute path, no ..)");
-        return file === undefined ? undefined : { kind, line, file };
-      }
-    }
-    return undefined;
-  }
-
-  function parseScan(arg: unknown, line: number): Step | undefined {
-    const allOptions = new Set<string>();
-    for (const k of SCANNER_KINDS) for (const o of Object.keys(MODEL_OPTIONS[k])) allOptions.add(o);
-    const f = fields(arg, 'scan', ['code', 'ticket', 'key', 'via', 'press', ...allOptions]);
-    if (!isMap(arg)) return undefined;
-    const via = f.has('via') ? oneOf(f.get('via')!.node, 'via', SCANNER_KINDS) : 'hid-pos';
-    if (via === undefined) return undefined;
-    const s: Step & { kind: 'scan' } = { kind: 'scan', line, via, options: {} };
-    if (f.has('code') === f.has('ticket')) fail(arg as Node, 'scan needs exactly one of code or ticket');
-    if (f.has('code')) {
-      const n = f.get('code')!.node;
-      const v = scalar(n, 'code');
-      if (typeof v !== 'string') fail(n as Node, 'code must be text (quote it)');
-      else s.code = v;
-    }
-    let key: 'test' | 'other' | undefined;
-    if (f.has('key')) {
-      key = oneOf(f.get('key')!.node, 'key', ['test', 'other'] as const);
-      if (f.has('code')) fail(f.get('key')!.node as Node, 'key applies to ticket, not to code');
-    }
-    if (f.has('ticket')) {
-      const n = f.get('ticket')!.node;
-      const t = fields(n, 'ticket', ['emission', 'block', 'number', 'prize', 'key']);
-      const emission = t.has('emission') ? int(t.get('emission')!.node, 'emission', 0, 0xffff) : undefined;
-      const block = t.has('block') ? int(t.get('block')!.node, 'block', 0, 0xffff) : 1;
-      const number = t.has('number') ? int(t.get('number')!.node, 'number', 0, 2_999_999) : undefined;
-      const prize = t.has('prize') ? int(t.get('prize')!.node, 'prize', 0, 250_000) : undefined;
-      if (t.has('key')) key = oneOf(t.get('key')!.node, 'key', ['test', 'other'] as const);
-      if (emission === undefined || number === undefined || prize === undefined || block === undefined) {
-        if (isMap(n) && (!t.has('emission') || !t.has('number') || !t.has('prize')))
-          fail(n as Node, 'ticket needs emission, number and prize (block defaults to 1)');
-      } else {
-        const spec: TicketSpec = { emission, block, number, prize, key };
-        const problem = ticketProblem(spec);
-        if (problem) fail(n as Node, problem);
-        else s.ticket = spec;
-      }
-    }
-    if (f.has('press')) {
-      // A key pressed while the code is still arriving: { key: OK, at: 40ms } from the scan's start.
-      const p = fields(f.get('press')!.node, 'press', ['key', 'at']);
-      const k = p.has('key') ? oneOf(p.get('key')!.node, 'key', KEYS) : undefined;
-      const at = p.has('at') ? duration(p.get('at')!.node, 'at') : 0;
-      if (!p.has('key')) fail(f.get('press')!.node as Node, 'press needs key (OK, C or 0-9) and at (a duration)');
-      else if (k !== undefined && at !== undefined) s.during = { key: k as Key, atMs: at };
-    }
-    const known = MODEL_OPTIONS[via];
-    for (const [k, { node }] of f) {
-      if (k === 'code' || k === 'ticket' || k === 'key' || k === 'via' || k === 'press') continue;
-      if (!(k in known)) {
-        fail(node as Node, `scanner ${via} has no option '${k}' (its options: ${Object.keys(known).join(', ')})`);
-        continue;
-      }
-      const v = scalar(node, k);
-      if (v === undefined) continue;
-      if (typeof v !== known[k]) fail(node as Node, `${k} must be a ${known[k]}`);
-      else s.options[k] = v as number | string | boolean;
-    }
-    return s;
-  }
 }
