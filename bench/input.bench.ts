@@ -22,11 +22,33 @@ const jsQR = ((jsQRModule as unknown as { default?: unknown }).default || jsQRMo
 const CORPUS = join(import.meta.dirname, '..', '..', 'shared', 'corpus', 'jsqr-e2e');
 
 interface Item {
+  /** The photo's folder name. */
+  name: string;
   frame: Frame;
   /** output.json (stock jsQR's text), else the ZXing-C++ label, else null (nobody reads it). */
   expected: string | null;
+  /**
+   * A binary payload (../shared/corpus/README.md): judged by these bytes, not by a text (output.json's
+   * `binaryData` where its `data` is empty, or a label's `bytes` where it says `binary: true`).
+   */
+  bytes?: Uint8Array;
   /** Labelled by ZXing-C++ only (stock jsQR reads nothing). */
   zxingOnly?: boolean;
+}
+
+/** What a decoder read: its text and payload bytes (null: nothing). */
+interface Read {
+  text: string | null;
+  bytes: Uint8Array | null;
+}
+
+const sameBytes = (a: Uint8Array | null, b: ArrayLike<number>) =>
+  a !== null && a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Whether `r` is the item's label: its bytes for a binary payload, else its text. */
+export function readsLabel(it: Item, r: Read): boolean {
+  if (it.expected === null) return false;
+  return it.bytes ? sameBytes(r.bytes, it.bytes) : r.text === it.expected;
 }
 
 const CONTROL = [
@@ -77,26 +99,43 @@ export function labelText(label: string): string {
 export function loadCorpus(): Item[] {
   const labelsPath = join(CORPUS, '..', 'zxing-extra-labels.json');
   const labels = existsSync(labelsPath)
-    ? (JSON.parse(readFileSync(labelsPath, 'utf8')) as { labels: Record<string, { data: string }> }).labels
+    ? (
+        JSON.parse(readFileSync(labelsPath, 'utf8')) as {
+          labels: Record<string, { data: string; binary?: boolean; bytes?: number[] }>;
+        }
+      ).labels
     : {};
   const items: Item[] = [];
   for (const d of readdirSync(CORPUS).sort((a, b) => Number(a) - Number(b))) {
     const png = join(CORPUS, d, 'input.png');
     if (!existsSync(png)) continue;
     const img = PNG.sync.read(readFileSync(png));
-    const out = JSON.parse(readFileSync(join(CORPUS, d, 'output.json'), 'utf8')) as { data: string } | null;
+    const out = JSON.parse(readFileSync(join(CORPUS, d, 'output.json'), 'utf8')) as {
+      data: string;
+      binaryData?: number[];
+    } | null;
     const data = new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.length);
     const label = labels[d] ? labelText(labels[d].data) : null;
+    const bytes =
+      out && out.data === '' && out.binaryData
+        ? out.binaryData
+        : !out && labels[d]?.binary && labels[d].bytes
+          ? labels[d].bytes
+          : undefined;
     items.push({
+      name: d,
       frame: { width: img.width, height: img.height, format: 'rgba', data },
       expected: out ? out.data : label,
+      ...(bytes ? { bytes: Uint8Array.from(bytes) } : {}),
       zxingOnly: !out && label !== null,
     });
   }
   return items;
 }
 
+/** Still mode over the corpus; `reads`: what it read of each item, in order. */
 export function corpusFigures(items: Item[], Decoder: typeof CameraDecoder = CameraDecoder, ourJsQR?: JsQR) {
+  const reads: Read[] = [];
   let ours = 0;
   let oursZxing = 0;
   let wrong = 0;
@@ -111,11 +150,13 @@ export function corpusFigures(items: Item[], Decoder: typeof CameraDecoder = Cam
       inversionAttempts: 'attemptBoth',
     });
     stockMs += performance.now() - t;
-    if (it.expected !== null && r && r.data === it.expected) stock++;
+    if (r && readsLabel(it, { text: r.data, bytes: Uint8Array.from(r.binaryData) })) stock++;
     t = performance.now();
-    const text = new Decoder({ mode: 'still', jsQR: ourJsQR }).decode(f);
+    const dec = new Decoder({ mode: 'still', jsQR: ourJsQR });
+    const text = dec.decode(f);
     oursMs += performance.now() - t;
-    if (it.expected !== null && text === it.expected) {
+    reads.push({ text, bytes: dec.bytes });
+    if (readsLabel(it, { text, bytes: dec.bytes })) {
       ours++;
       if (it.zxingOnly) oursZxing++;
     } else if (text !== null) {
@@ -123,7 +164,7 @@ export function corpusFigures(items: Item[], Decoder: typeof CameraDecoder = Cam
       else unlabelled++;
     }
   }
-  return {
+  const figures = {
     qr_corpus_labelled: items.filter((it) => it.expected !== null).length,
     qr_corpus_decoded: ours,
     qr_corpus_decoded_zxing_only: oursZxing,
@@ -132,6 +173,31 @@ export function corpusFigures(items: Item[], Decoder: typeof CameraDecoder = Cam
     qr_corpus_ms_per_image: oursMs / items.length,
     qr_corpus_decoded_stock_jsqr: stock,
     qr_corpus_ms_per_image_stock_jsqr: stockMs / items.length,
+  };
+  return { figures, reads };
+}
+
+/**
+ * The device's reads beside the host's, labelled photo by photo: the same payload bytes, or not; and of
+ * those with the same bytes, the texts that differ (Kanji and Hanzi segments: the device has no Shift_JIS
+ * or GB 2312 table and gives U+FFFD a character). Each photo read differently is named on stderr.
+ */
+export function deviceVersusHost(items: Item[], host: Read[], device: Read[]): Record<string, number> {
+  let sameBytesDiffText = 0;
+  let differ = 0;
+  items.forEach((it, i) => {
+    if (it.expected === null) return;
+    const h = host[i];
+    const d = device[i];
+    const same = h.bytes === null ? d.bytes === null : sameBytes(d.bytes, h.bytes);
+    if (!same) {
+      differ++;
+      process.stderr.write(`input bench: ${it.name}: the device's bytes are not the host's\n`);
+    } else if (h.text !== d.text) sameBytesDiffText++;
+  });
+  return {
+    qr_corpus_firmware_bytes_differ_from_host: differ,
+    qr_corpus_firmware_text_without_table: sameBytesDiffText,
   };
 }
 
@@ -345,10 +411,12 @@ async function corpusFiguresWhenPresent(Decoder: typeof CameraDecoder): Promise<
   if (existsSync(CORPUS)) {
     const items = loadCorpus();
     const fw = corpusFigures(items, Decoder);
+    const host = corpusFigures(items, CameraDecoder, await hostJsQR());
     return {
-      ...corpusFigures(items, CameraDecoder, await hostJsQR()),
-      qr_corpus_decoded_firmware: fw.qr_corpus_decoded,
-      qr_corpus_wrong_text_firmware: fw.qr_corpus_wrong_text,
+      ...host.figures,
+      qr_corpus_decoded_firmware: fw.figures.qr_corpus_decoded,
+      qr_corpus_wrong_text_firmware: fw.figures.qr_corpus_wrong_text,
+      ...deviceVersusHost(items, host.reads, fw.reads),
     };
   }
   process.stderr.write(`input bench: no photo corpus at ${CORPUS}; the camera corpus figures are left out\n`);

@@ -191,6 +191,21 @@ test('still mode: a light red code on dark red is read in its brightest channel,
   assert.is(new CameraDecoder({ mode: 'still' }).decode(f), label.data);
 });
 
+test('still mode: a small binary code is read at twice its size and judged by its bytes (a ZXing-C++ label)', () => {
+  // 49 modules in about 135 pixels: jsQR reads it only resampled ×2. Its 160 bytes are not UTF-8: no text.
+  const dir = join(ROOT, 'test', 'fixtures', 'jsqr', 'japan-visa');
+  const label = JSON.parse(readFileSync(join(dir, 'label.json'), 'utf8')) as { binary: boolean; bytes: number[] };
+  const png = PNG.sync.read(readFileSync(join(dir, 'input.png')));
+  const f: Frame = { width: png.width, height: png.height, format: 'rgba', data: new Uint8Array(png.data) };
+  const cam = new CameraDecoder({ mode: 'still' });
+  assert.is(cam.decode(f), '');
+  assert.ok(label.binary);
+  assert.equal([...cam.bytes!], label.bytes);
+  assert.is(new CameraDecoder({ mode: 'still', maxSide: 64 }).decode(f), null, 'not resampled: a large image');
+  cam.decode({ width: 64, height: 64, format: 'y8', data: new Uint8Array(64 * 64).fill(200) });
+  assert.is(cam.bytes, null, 'no code, no bytes');
+});
+
 test('Kanji mode (Shift_JIS): saphir decode gives the text, the device (no table) U+FFFD a character', async () => {
   const text = '石積籍績脊責赤跡';
   const f = qrFrame([
@@ -199,7 +214,12 @@ test('Kanji mode (Shift_JIS): saphir decode gives the text, the device (no table
   ]);
   assert.is(new CameraDecoder({ mode: 'still', jsQR: await hostJsQR() }).decode(f), text + ' SPH1');
   const Device = await bundledCameraDecoder();
-  assert.is(new Device({ mode: 'still' }).decode(f), '\uFFFD'.repeat(text.length) + ' SPH1');
+  const device = new Device({ mode: 'still' });
+  assert.is(device.decode(f), '\uFFFD'.repeat(text.length) + ' SPH1');
+  // The same payload bytes: only their text needs the table the device leaves out.
+  const host = new CameraDecoder({ mode: 'still', jsQR: await hostJsQR() });
+  host.decode(f);
+  assert.equal(device.bytes, host.bytes);
   // The npm jsqr (its Shift-JIS table) reads the same text: the host's matches the reference.
   assert.is(new CameraDecoder({ mode: 'still' }).decode(f), text + ' SPH1');
 });
