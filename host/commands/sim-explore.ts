@@ -7,7 +7,7 @@ import { buildNotice } from '../build-notice.ts';
 import { explore, gatesOf, GATES, INVARIANTS, type ExploreSummary, type Failure } from '../../hw-sim/explore/index.ts';
 import '../../hw-sim/node-host.ts';
 import { exploreFleet } from './sim-fleet.ts';
-import { needXs } from './sim.ts';
+import { needXs } from './sim/common.ts';
 import { FLEET_INVARIANTS } from '../../hw-sim/explore/fleet-model.ts';
 
 export interface ExploreArgs {

@@ -1,0 +1,52 @@
+// saphir sim: what its modes share (the XS check, the device's key options, the registry a run uses).
+import { Failure } from '../../args.ts';
+import type { Lang } from '../../../src/i18n.ts';
+import type { ScenarioRegistry } from '../../../hw-sim/runner.ts';
+import { scenarioRegistry, startEmbeddedRegistry } from '../../registry/embedded.ts';
+import { messages } from '../../../src/messages/index.ts';
+import { XS_INSTALL, xsnapWorker } from '../../../hw-sim/xs-host.ts';
+
+/** Stops a run that needs the XS engine where it is not built (exit 1: the reason and the install command). */
+export function needXs(): void {
+  const w = xsnapWorker();
+  if ('missing' in w) throw new Failure((m) => m.sim.xsMissing(w.reason, XS_INSTALL));
+}
+
+export interface KeyOptions {
+  /** The device's id (`--device-id`); default the simulator's. */
+  deviceId?: string;
+  firmwareKey?: Uint8Array;
+  techKey?: Uint8Array;
+  /** The device's registry seed, provisioned with the other keys (`--device-key FILE`). */
+  deviceSeedHex?: string;
+  /** The registry's public key, which signs its answers (`--registry-pub HEX|FILE`). */
+  registryKey?: Uint8Array;
+}
+
+/**
+ * The registry a run uses: the URL given, or an embedded one (started here, closed by `close`; `fresh`
+ * empties it and starts it again if a scenario left it down, so that each scenario meets a new one).
+ */
+export async function openRegistry(
+  v: string,
+  lang: Lang,
+): Promise<{ reg: ScenarioRegistry; close(): Promise<void>; fresh(): Promise<void> }> {
+  if (v !== 'embedded') {
+    const no = messages(lang).sim.registryByUrl;
+    return {
+      reg: { url: v, state: () => Promise.reject(new Error(no)) },
+      close: async () => {},
+      fresh: async () => {},
+    };
+  }
+  const e = await startEmbeddedRegistry();
+  process.stderr.write(messages(lang).sim.embeddedRegistry(e.url) + '\n');
+  return {
+    reg: scenarioRegistry(e),
+    close: () => e.close(),
+    fresh: async () => {
+      await e.start();
+      await e.reset();
+    },
+  };
+}

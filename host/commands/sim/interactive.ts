@@ -1,0 +1,259 @@
+// saphir sim (interactive): type or paste codes, generate tickets, press keys; --bridge-hid and
+// --bridge-serial feed a real scanner's reports or bytes to the simulated device.
+import { createInterface } from 'node:readline';
+import { UsageError, reasonOf } from '../../args.ts';
+import type { Lang } from '../../../src/i18n.ts';
+import { formatEur } from '../../../src/i18n.ts';
+import type { Key } from '../../../src/hal.ts';
+import { parseDuration } from '../../../hw-sim/scenario.ts';
+import type { Simulator } from '../../../hw-sim/sim.ts';
+import { transmit, SCANNER_KINDS, type ScannerKind } from '../../../hw-sim/scanners/index.ts';
+import { ticketCode } from '../../../hw-sim/tickets.ts';
+import { drawPng } from '../../../hw-sim/png.ts';
+import { messages } from '../../../src/messages/index.ts';
+import { isPrizeAmount } from '../../../src/game/prize-table.ts';
+import { writeFileSync } from 'node:fs';
+import type { KeyOptions } from './common.ts';
+import { I, liveSimulator } from './live.ts';
+
+interface InteractiveOptions extends KeyOptions {
+  registry?: string;
+  lang: Lang;
+  flash?: string;
+  provision?: string;
+  variant: 'quickjs' | 'quickjs-ng' | 'xs';
+  bridgeHid?: string;
+  hidMode?: string;
+  bridgeSerial?: string;
+  baud?: number;
+}
+
+export async function interactive(o: InteractiveOptions): Promise<number> {
+  const m = I[o.lang];
+  const live = await liveSimulator(o);
+  const { sim, serial } = live;
+  let via: ScannerKind = 'hid-pos';
+  let nextNumber = 1;
+  const say = (s: string) => process.stdout.write(s + '\n');
+
+  const bridges: (() => Promise<void> | void)[] = [];
+  try {
+    if (o.bridgeHid) bridges.push(await bridgeHid(sim, serial, o.bridgeHid, o.hidMode, o.lang, say));
+    if (o.bridgeSerial) bridges.push(await bridgeSerial(sim, serial, o.bridgeSerial, o.baud, o.lang, say));
+  } catch (e) {
+    for (const b of bridges) await b();
+    await live.close();
+    throw e;
+  }
+
+  say(m.ready(via));
+  const scan = (code: string) => {
+    if (!sim.on) return say(m.off);
+    sim.transmit(transmit(via, code, {}, sim.rng));
+  };
+  const handle = async (raw: string): Promise<boolean> => {
+    const line = raw.trim();
+    if (!line) return true;
+    const [word, ...rest] = line.split(/\s+/);
+    const w = word.toLowerCase();
+    const arg = rest.join(' ');
+    if (/^SPH\d?:/.test(line) || line.length > 40) {
+      scan(line);
+      return true;
+    }
+    switch (w) {
+      case 'aide':
+      case 'help':
+      case '?':
+        say(m.help);
+        return true;
+      case 'quitter':
+      case 'quit':
+      case 'exit':
+        return false;
+      case 'ticket':
+      case 'faux':
+      case 'forged': {
+        const prize = Number(arg || '0');
+        if (!(prize === 0 || isPrizeAmount(prize))) {
+          say(m.badPrize);
+          return true;
+        }
+        const t = {
+          emission: 1,
+          block: 1,
+          number: nextNumber++,
+          prize,
+          key: w === 'ticket' ? ('test' as const) : ('other' as const),
+        };
+        say(`→ ${t.emission}/${t.block}/${t.number} ${prize ? formatEur(prize, o.lang) : '0'} via ${via}`);
+        scan(ticketCode(t));
+        return true;
+      }
+      case 'via':
+        if ((SCANNER_KINDS as readonly string[]).includes(arg)) via = arg as ScannerKind;
+        say(m.via(`${via} (${SCANNER_KINDS.join(', ')})`));
+        return true;
+      case 'ok':
+      case 'c':
+        if (!sim.on) say(m.off);
+        else await sim.press(w === 'ok' ? 'OK' : 'C');
+        return true;
+      case 'attendre':
+      case 'wait': {
+        const ms = parseDuration(arg || '1s');
+        if (ms !== null) await sim.run(ms);
+        return true;
+      }
+      case 'reboot':
+        await sim.reboot();
+        return true;
+      case 'coupure':
+      case 'cut':
+        sim.powerCut();
+        live.save();
+        return true;
+      case 'boot':
+        if (!sim.on) await sim.boot();
+        return true;
+      case 'registre':
+      case 'ledger': {
+        const entries = sim.ledger();
+        say(m.ledger(entries.length));
+        for (const p of entries)
+          say(
+            `  ${p.emission}/${p.block}/${p.number}  ${formatEur(p.prizeEur, o.lang)}  ${new Date(p.paidAtMs).toISOString()}  ${p.deviceId}`,
+          );
+        return true;
+      }
+      case 'réseau':
+      case 'reseau':
+      case 'network': {
+        if (!sim.network) {
+          say(m.noNetwork);
+          return true;
+        }
+        const up = /^(up|rétabli|retabli|on)$/i.test(arg);
+        sim.network.state = { ...sim.network.state, up };
+        say(m.network(up));
+        return true;
+      }
+      case 'capture':
+      case 'shot': {
+        const file = arg || 'saphir-display.png';
+        writeFileSync(file, drawPng({ lines: sim.screen, rows: 4, columns: 20, led: sim.led }));
+        say(m.saved(file));
+        return true;
+      }
+    }
+    if (/^[0-9]$/.test(w)) {
+      if (!sim.on) say(m.off);
+      else await sim.press(w as Key);
+      return true;
+    }
+    // Anything else is scanned as it is: a garbage scan is a test too.
+    if (line.length > 8) {
+      scan(line);
+      return true;
+    }
+    say(m.unknown(line));
+    return true;
+  };
+
+  const rl = createInterface({ input: process.stdin, terminal: false });
+  let stop = false;
+  // Ctrl-C: end like 'quit' (the flash file is saved on the way out).
+  process.once('SIGINT', () => {
+    stop = true;
+    rl.close();
+  });
+  try {
+    for await (const line of rl) {
+      // Non-interactive input (a pipe) runs at once: let virtual time catch up before each command.
+      const go = await serial(async () => {
+        if (!process.stdin.isTTY) await sim.run(1000);
+        try {
+          return await handle(line);
+        } catch (e) {
+          // A command that fails (capture to a folder…) is said; the session and the device go on.
+          say(m.commandFailed(line.trim().split(/\s+/)[0], reasonOf(e, messages(o.lang))));
+          return true;
+        }
+      });
+      live.save();
+      if (!go) {
+        stop = true;
+        break;
+      }
+    }
+    if (!stop && bridges.length > 0) await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+    if (!process.stdin.isTTY) await serial(() => sim.run(1000));
+  } finally {
+    // Whatever ends the loop, the device's clock and the bridges stop, and the flash file is saved.
+    process.removeAllListeners('SIGINT');
+    rl.close();
+    for (const b of bridges) await b();
+    await live.close();
+  }
+  say(m.bye);
+  return 0;
+}
+
+type Serial = <R>(f: () => Promise<R> | R) => Promise<R>;
+
+/** Raw reports of a real HID scanner go to the simulated device's HID input, decoded by the firmware. */
+async function bridgeHid(
+  sim: Simulator,
+  serial: Serial,
+  spec: string,
+  modeOpt: string | undefined,
+  lang: Lang,
+  say: (s: string) => void,
+) {
+  const mode = modeOpt ?? 'pos';
+  if (mode !== 'pos' && mode !== 'keyboard') throw new UsageError((m) => m.sim.hidMode);
+  const { openHidDevice, HidError } = await import('../../hid.ts');
+  let dev;
+  try {
+    const opened = await openHidDevice(spec, mode);
+    dev = opened.dev;
+    say(I[lang].bridged(`${opened.info.product ?? spec} (${mode})`));
+  } catch (e) {
+    if (e instanceof HidError) throw new Error(e.text(lang));
+    throw e;
+  }
+  const input = mode === 'pos' ? 'hid-pos' : 'hid-keyboard';
+  dev.on('data', (b: Buffer) => void serial(() => sim.inject(input, new Uint8Array(b))));
+  dev.on('error', (err: Error) => say(`HID: ${err.message}`));
+  return () => dev.close();
+}
+
+/** Raw bytes of a real serial scanner go to the simulated device's UART; its ACK/NAK go back. */
+async function bridgeSerial(
+  sim: Simulator,
+  serial: Serial,
+  path: string,
+  baud: number | undefined,
+  lang: Lang,
+  say: (s: string) => void,
+) {
+  const { openPort, closePort } = await import('../../serial-link.ts');
+  const { SerialOpenError } = await import('../../serial.ts');
+  const port = await openPort(path, baud ?? 9600).catch((err: Error) => {
+    throw new Error(new SerialOpenError(path, err).text(lang));
+  });
+  say(I[lang].bridged(`${path} @ ${baud ?? 9600}`));
+  let sent = 0;
+  port.on(
+    'data',
+    (b: Buffer) =>
+      void serial(() => {
+        sim.inject('serial', new Uint8Array(b));
+        // What the firmware answered (ACK/NAK) goes back on the line.
+        const out = sim.periph?.serialOut ?? [];
+        for (; sent < out.length; sent++) port.write(Buffer.from(out[sent]));
+      }),
+  );
+  port.on('error', (err: Error) => say(`serial: ${err.message}`));
+  return () => closePort(port);
+}

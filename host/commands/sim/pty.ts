@@ -1,0 +1,145 @@
+// saphir sim --pty [PATH]: the device's service port on a pseudo-terminal (hw-sim/pty.ts), with a
+// command line on stdin.
+import { createInterface } from 'node:readline';
+import type { Lang } from '../../../src/i18n.ts';
+import { formatEur } from '../../../src/i18n.ts';
+import { messages } from '../../../src/messages/index.ts';
+import type { KeyOptions } from './common.ts';
+import { I, liveSimulator } from './live.ts';
+
+export async function pty(
+  link: string | undefined,
+  o: {
+    lang: Lang;
+    flash?: string;
+    provision?: string;
+    variant: 'quickjs' | 'quickjs-ng' | 'xs';
+    baud?: number;
+  } & KeyOptions,
+): Promise<number> {
+  const { exposeServicePort, freeForLink, pathTaken, badPath, unsafeLinkChar, PtyError } =
+    await import('../../../hw-sim/pty.ts');
+  const m = messages(o.lang).sim;
+  const fail = (why: string) => {
+    process.stderr.write(`saphir sim: ${why}\n`);
+    return 1;
+  };
+  const ptyText = (e: InstanceType<typeof PtyError>) =>
+    e.code === 'path-taken'
+      ? m.noPort(m.pathTaken(e.detail))
+      : e.code === 'bad-path'
+        ? m.noPort(m.badPath(e.detail, unsafeLinkChar(e.detail) ?? ''))
+        : e.code === 'no-socat'
+          ? m.noSocat
+          : m.noPort(m.socatFailed(e.detail));
+  // Checked before the device starts: a path socat could misread is refused, one that is not ours never replaced.
+  if (link !== undefined && unsafeLinkChar(link) !== null) return fail(ptyText(badPath(link)));
+  if (link !== undefined && !freeForLink(link)) return fail(ptyText(pathTaken(link)));
+  const live = await liveSimulator(o);
+  const { sim, serial } = live;
+  let down: string | null = null;
+  let wake = () => {};
+  let port;
+  try {
+    port = await exposeServicePort(
+      sim.serviceHost({
+        reboot: () => void serial(() => sim.reboot()),
+        // A power cut the service port simulates (during FINISH) restarts the device as a real one would.
+        powerLost: () => {
+          sim.powerOff('power cut');
+          void serial(() => sim.boot());
+        },
+      }),
+      {
+        link,
+        baud: o.baud,
+        onDown: (why) => {
+          down = why;
+          wake();
+        },
+      },
+    );
+  } catch (e) {
+    await live.close();
+    if (e instanceof PtyError) return fail(ptyText(e));
+    throw e;
+  }
+  process.stdout.write(messages(o.lang).sim.servicePort(port.path) + '\n');
+  let stopCommands = () => {};
+  await new Promise<void>((resolve) => {
+    wake = resolve;
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+    process.once('SIGHUP', () => resolve());
+    stopCommands = ptyCommands(live, port.port, o.lang, resolve);
+  });
+  // Ctrl-C, a signal or socat's end: stdin is read no more, so that the process ends.
+  stopCommands();
+  await port.close();
+  await live.close();
+  return down === null ? 0 : fail(m.noPort(m.socatEnded(down)));
+}
+
+/**
+ * `saphir sim --pty`'s command line on stdin (a technician, a test or a script): `coupure`/`cut` cuts
+ * the power (mid-transfer too: the update journal keeps what was programmed), `boot` powers on again,
+ * `reboot`, `registre`/`ledger`, `quitter`/`quit` (calls `done`). The end of stdin leaves the port up
+ * until a signal, as before.
+ */
+function ptyCommands(
+  live: Awaited<ReturnType<typeof liveSimulator>>,
+  port: import('../../../rom/service.ts').ServicePort,
+  lang: Lang,
+  done: () => void,
+): () => void {
+  const { sim, serial } = live;
+  const m = messages(lang).sim;
+  const say = (s: string) => process.stdout.write(s + '\n');
+  const rl = createInterface({ input: process.stdin, terminal: false });
+  rl.on(
+    'line',
+    (raw) =>
+      void serial(async () => {
+        const w = raw.trim().toLowerCase();
+        if (!w) return;
+        switch (w) {
+          case 'coupure':
+          case 'cut':
+            port.powerOff();
+            sim.powerCut();
+            live.save();
+            say(m.powerCut);
+            return;
+          case 'boot':
+            if (!sim.on) await sim.boot();
+            port.powerOn();
+            say(m.poweredOn(sim.bootMode));
+            return;
+          case 'reboot':
+            port.powerOff();
+            await sim.reboot();
+            port.powerOn();
+            say(m.restarted(sim.bootMode));
+            return;
+          case 'registre':
+          case 'ledger': {
+            const entries = sim.ledger();
+            say(m.payments(entries.length));
+            for (const p of entries)
+              say(
+                `  ${p.emission}/${p.block}/${p.number}  ${formatEur(p.prizeEur, lang)}  ${new Date(p.paidAtMs).toISOString()}  ${p.deviceId}`,
+              );
+            return;
+          }
+          case 'quitter':
+          case 'quit':
+            rl.close();
+            done();
+            return;
+          default:
+            say(m.ptyUnknown(w));
+        }
+      }).catch((e: Error) => say(I[lang].commandFailed(raw.trim(), e.message))),
+  );
+  return () => rl.close();
+}

@@ -1,0 +1,33 @@
+// saphir sim --web: the simulator in a browser page (hw-sim/web/server.ts).
+import type { Lang } from '../../../src/i18n.ts';
+import { messages } from '../../../src/messages/index.ts';
+import { openRegistry } from './common.ts';
+
+export async function web(o: {
+  lang: Lang;
+  port: number;
+  host?: string;
+  open: boolean;
+  registry?: string;
+  deviceId?: string;
+}): Promise<number> {
+  const { startWebServer } = await import('../../../hw-sim/web/server.ts');
+  const registry = o.registry ? await openRegistry(o.registry, o.lang) : undefined;
+  const w = await startWebServer({ port: o.port, host: o.host, registry: registry?.reg.url, deviceId: o.deviceId });
+  const m = messages(o.lang).sim;
+  process.stdout.write(m.web(w.url) + '\n');
+  if (o.open) {
+    const { spawn } = await import('node:child_process');
+    const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+    const child = spawn(cmd, [w.url], { stdio: 'ignore', detached: true });
+    child.on('error', () => process.stderr.write(m.noBrowser(cmd, w.url) + '\n'));
+    child.unref();
+  }
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await w.close();
+  await registry?.close();
+  return 0;
+}
