@@ -1,5 +1,6 @@
 // The host's service client (docs/service-protocol.md): typed requests and replies over a byte link
-// (host/serial-link.ts), image chunks pipelined, resumed uploads. Protocol only: no wording, no output
+// (host/serial-link.ts), image chunks pipelined, resumed uploads (the upload's state and its replies
+// judged: src/service/upload.ts, which the simulator's hw-sim/service-driver.ts drives too). Protocol only: no wording, no output
 // (the commands word its errors: host/commands/service-text.ts).
 //
 //   const c = await ServiceClient.open('/dev/ttyUSB0', { baud: 115200 });
@@ -15,17 +16,7 @@ import { jsonBytes, parseJson } from '../src/service/json.ts';
 import type { SignedRequest } from '../src/registry/protocol.ts';
 import type { Flash } from '../src/hal.ts';
 import {
-  WRITE_NOT_AUTHENTICATED,
-  WRITE_UNALIGNED,
-  WRITE_MISMATCH,
-  WRITE_OK,
-  beginPayload,
-  coveredBytes,
-  isRangeList,
-  missingRanges,
-  readU32le,
   u32le,
-  writePayload,
   ledgerRequest,
   decodeLedgerPage,
   LEDGER_BINARY,
@@ -37,9 +28,9 @@ import {
   type Range,
   type SessionReport,
 } from '../src/service/protocol.ts';
-import { HEADER_SIZE, parseImage } from '../src/image/format.ts';
+import { Upload, type UploadFailure, type Write } from '../src/service/upload.ts';
 import { DEV_TECH_SEED_HEX, NONCE_SIZE, authMessage } from '../src/service/auth.ts';
-import { fromHex, toHex } from '../src/hex.ts';
+import { fromHex } from '../src/hex.ts';
 import { nodeSign } from '../tools/node-crypto.ts';
 import { LinkOpenError, PacketLink, openSerial, type Link } from './serial-link.ts';
 
@@ -390,16 +381,15 @@ export class ServiceClient {
 
   /** BEGIN: the device checks the signed manifest; returns what it already holds of this image. */
   async begin(image: Uint8Array): Promise<SessionReport> {
-    const p = parseImage(image);
-    if ('error' in p) throw new FlashError('refused', p.error, { reason: 'malformed' });
+    return this.beginUpload(uploadOf(image, this.deviceChunk));
+  }
+
+  private async beginUpload(u: Upload): Promise<SessionReport> {
     await this.ensureAuth();
-    const r = await this.gated<{ ok: boolean; reason?: string; detail?: string; session?: SessionReport }>(
-      CMD.BEGIN,
-      beginPayload(image, p.signedLength, HEADER_SIZE),
-    );
-    if (!r.ok || !r.session) throw new FlashError('refused', r.detail ?? 'refused', { reason: r.reason });
-    if (!isRangeList(r.session.received)) throw new FlashError('protocol', 'BEGIN reply malformed');
-    return r.session;
+    const r = await this.gated<{ ok: boolean; session?: SessionReport }>(CMD.BEGIN, u.beginPayload());
+    const refused = u.onBegin(r);
+    if (refused) throw flashError(refused);
+    return r.session!;
   }
 
   async finish(timeoutMs = 30000): Promise<{ slot: string; hash: string; version: string }> {
@@ -425,18 +415,19 @@ export class ServiceClient {
     have: readonly Range[],
     opts: { window?: number; chunk?: number; onProgress?: (p: Progress) => void; signal?: AbortSignal } = {},
   ): Promise<number> {
-    const chunk = Math.min(opts.chunk ?? this.deviceChunk, this.deviceChunk);
+    const u = uploadOf(image, Math.min(opts.chunk ?? this.deviceChunk, this.deviceChunk));
+    u.plan(have);
+    return this.writes(u, opts);
+  }
+
+  /** The WRITEs of `u`, pipelined (the upload's state: src/service/upload.ts); resolves to the bytes sent. */
+  private writes(
+    u: Upload,
+    opts: { window?: number; onProgress?: (p: Progress) => void; signal?: AbortSignal } = {},
+  ): Promise<number> {
     const window = opts.window ?? this.deviceWindow;
-    const queue: Range[] = [];
-    // Chunks on chunk boundaries (the device programs whole chunks: docs/service-protocol.md).
-    for (const [a, b] of missingRanges(have, image.length)) {
-      for (let o = a - (a % chunk); o < b; o += chunk)
-        if (!queue.length || queue[queue.length - 1][0] !== o) queue.push([o, Math.min(o + chunk, image.length)]);
-    }
-    let done = coveredBytes(have);
     const startedAt = performance.now();
-    let sent = 0;
-    const inflight = new Map<number, { r: Range; at: number }>();
+    const inflight = new Map<number, Write>();
     let silentRounds = 0;
 
     return new Promise<number>((resolve, reject) => {
@@ -449,11 +440,11 @@ export class ServiceClient {
         this.onAck = null;
         this.onLost = null;
         if (err) reject(err);
-        else resolve(sent);
+        else resolve(u.sent);
       };
       const inflightBytes = () => {
         let n = 0;
-        for (const v of inflight.values()) n += v.r[1] - v.r[0] + 40;
+        for (const w of inflight.values()) n += w.range[1] - w.range[0] + 40;
         return n;
       };
       const arm = () => {
@@ -465,9 +456,9 @@ export class ServiceClient {
           return end(new FlashError('no-answer', `no answer at ${this.baud} baud`, { baud: this.baud }));
         this.packets.resync();
         // Resend whatever was not acknowledged.
-        const lost = [...inflight.values()].map((v) => v.r);
+        const lost = [...inflight.values()].map((w) => w.range);
         inflight.clear();
-        queue.unshift(...lost);
+        u.again(lost);
         pump();
       };
       const pump = () => {
@@ -475,14 +466,14 @@ export class ServiceClient {
           if (this.lost) return end(this.lost);
           if (opts.signal?.aborted)
             return end(new FlashError('link-lost', 'aborted', { baud: this.baud, reason: 'aborted' }));
-          while (inflight.size < window && queue.length) {
-            const r = queue.shift()!;
+          while (inflight.size < window) {
+            const w = u.nextWrite();
+            if (!w) break;
             const seq = this.nextSeq();
-            inflight.set(seq, { r, at: performance.now() });
-            sent += r[1] - r[0];
-            this.send(CMD.WRITE, seq, writePayload(r[0], image.subarray(r[0], r[1])));
+            inflight.set(seq, w);
+            this.send(CMD.WRITE, seq, w.payload);
           }
-          if (inflight.size === 0 && queue.length === 0) return end();
+          if (inflight.size === 0 && u.drained) return end();
           arm();
         } catch (e) {
           end(e as Error);
@@ -490,28 +481,16 @@ export class ServiceClient {
       };
       this.onLost = (e) => end(e);
       this.onAck = (p) => {
-        const f = inflight.get(p.seq);
-        if (!f) return;
+        const w = inflight.get(p.seq);
+        if (!w) return;
         inflight.delete(p.seq);
         silentRounds = 0;
-        const status = p.payload[0];
-        if (status === WRITE_NOT_AUTHENTICATED) {
-          this.authed = false;
-          return end(new FlashError('auth', 'the device ended the authenticated session', { reason: 'auth' }));
+        const refused = u.onAck(w, p.payload);
+        if (refused) {
+          if (refused.reason === 'auth') this.authed = false;
+          return end(flashError(refused));
         }
-        if (status !== WRITE_OK) {
-          const why =
-            status === 1
-              ? 'device lost the update session'
-              : status === WRITE_UNALIGNED
-                ? 'write refused (not a whole chunk)'
-                : status === WRITE_MISMATCH
-                  ? 'write refused (not the image BEGIN named)'
-                  : 'write refused (out of range)';
-          return end(new FlashError('protocol', why));
-        }
-        done = Math.max(done, p.payload.length >= 9 ? readU32le(p.payload, 5) : done + f.r[1] - f.r[0]);
-        opts.onProgress?.({ done, total: image.length, sent, startedAt });
+        opts.onProgress?.({ done: u.done, total: u.total, sent: u.sent, startedAt });
         pump();
       };
       pump();
@@ -523,19 +502,32 @@ export class ServiceClient {
     image: Uint8Array,
     opts: { onProgress?: (p: Progress) => void; window?: number; signal?: AbortSignal } = {},
   ): Promise<FlashResult> {
-    const p = parseImage(image);
-    if ('error' in p) throw new FlashError('refused', p.error, { reason: 'malformed' });
+    uploadOf(image, MAX_CHUNK); // a malformed image is refused before the device is asked anything
     // The device's chunk size and RAM window decide how the image is cut and paced.
     if (!this.identified) await this.identify();
-    const session = await this.begin(image);
-    const resumedFrom = coveredBytes(session.received);
-    const sent = await this.upload(image, session.received, opts);
+    const u = uploadOf(image, this.deviceChunk);
+    await this.beginUpload(u);
+    const sent = await this.writes(u, opts);
     // The device erases and programs a slot and reads it back: seconds on real NOR (512 KiB ≈ 8 s).
-    const r = await this.finish(20000);
-    const expected = toHex(p.hash);
-    if (r.hash !== expected) throw new FlashError('verify', `device reports hash ${r.hash}, the image has ${expected}`);
-    return { ...r, resumedFrom, sent };
+    const r = u.onFinish(await this.finish(20000));
+    if ('stage' in r) throw flashError(r);
+    return { ...r, resumedFrom: u.resumedFrom, sent };
   }
+}
+
+/** The upload of `image` in `chunk`-byte WRITEs; a malformed image is refused here. */
+function uploadOf(image: Uint8Array, chunk: number): Upload {
+  const u = Upload.of(image, { chunk, resume: true });
+  if ('stage' in u) throw flashError(u);
+  return u;
+}
+
+/** The client's error for where an upload stopped. */
+function flashError(f: UploadFailure): FlashError {
+  if (f.reason === 'auth') return new FlashError('auth', f.detail, { reason: 'auth' });
+  if (f.reason === 'verify') return new FlashError('verify', f.detail);
+  if (f.stage === 'write' || f.reason === 'protocol') return new FlashError('protocol', f.detail);
+  return new FlashError('refused', f.detail || 'refused', { reason: f.reason });
 }
 
 function describe(v: unknown): string {

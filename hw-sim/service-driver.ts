@@ -10,23 +10,14 @@
 //
 // An upload without `resume` starts afresh (ABORT drops any update the device holds, then every chunk);
 // with `resume` it BEGINs and sends only the chunks the device says it is missing, as `saphir flash`
-// does after a cut.
+// does after a cut. The upload itself (requests, replies judged, chunks left) is src/service/upload.ts,
+// which host/flash-client.ts drives too.
 import { ServicePort, type ServiceHost } from '../rom/service.ts';
-import { CMD, ERROR, MAX_CHUNK, PacketReader, RESPONSE, encodePacket, type Packet } from '../src/service/packet.ts';
+import { CMD, ERROR, PacketReader, RESPONSE, encodePacket, type Packet } from '../src/service/packet.ts';
 import { parseJson } from '../src/service/json.ts';
 import { DEV_TECH_SEED_HEX, authMessage } from '../src/service/auth.ts';
-import {
-  WRITE_OK,
-  beginPayload,
-  coveredBytes,
-  isRangeList,
-  missingRanges,
-  writePayload,
-  type Range,
-  type SessionReport,
-} from '../src/service/protocol.ts';
-import { HEADER_SIZE, parseImage } from '../src/image/format.ts';
-import { fromHex, toHex } from '../src/hex.ts';
+import { Upload, type UploadFailure, type UploadStage } from '../src/service/upload.ts';
+import { fromHex } from '../src/hex.ts';
 import type { Signer } from '../src/crypto/ed25519.ts';
 import { simHost } from './host.ts';
 
@@ -40,8 +31,7 @@ export interface DriverOptions {
   now?: () => number;
 }
 
-/** Where an upload stopped. */
-export type UploadStage = 'image' | 'identify' | 'auth' | 'abort' | 'begin' | 'write' | 'finish';
+export type { UploadStage };
 
 export type UploadResult = (
   | { ok: true; slot: 'A' | 'B'; hash: string; version: string }
@@ -130,21 +120,16 @@ export class ServiceDriver {
 
   /**
    * Uploads `image` into the device's inactive slot and FINISHes it (marked for one test boot; the device
-   * is not rebooted). Never throws for what the device does: a refusal or a silence is the result.
+   * is not rebooted), one request at a time (the upload itself: src/service/upload.ts). Never throws for
+   * what the device does: a refusal or a silence is the result.
    */
   upload(image: Uint8Array, o: { resume?: boolean } = {}): UploadResult {
-    let resumedFrom = 0;
-    let sent = 0;
-    let writes = 0;
-    const stop = (r: { stage: UploadStage; reason: string; detail: string }): UploadResult => ({
-      ok: false,
-      ...r,
-      resumedFrom,
-      sent,
-      writes,
-    });
-    const p = parseImage(image);
-    if ('error' in p) return stop({ stage: 'image', reason: 'malformed', detail: p.error });
+    const u = Upload.of(image, { resume: !!o.resume });
+    const stop = (r: UploadFailure): UploadResult => {
+      const counts = 'stage' in u ? { resumedFrom: 0, sent: 0, writes: 0 } : u;
+      return { ok: false, ...r, resumedFrom: counts.resumedFrom, sent: counts.sent, writes: counts.writes };
+    };
+    if ('stage' in u) return stop(u);
     const denied = this.authenticate();
     if (denied) return stop(denied);
     if (!o.resume) {
@@ -152,49 +137,26 @@ export class ServiceDriver {
       if (!a) return stop(silent('abort'));
       if (a.ok !== true) return stop(refusal('abort', a));
     }
-    const b = this.json(CMD.BEGIN, beginPayload(image, p.signedLength, HEADER_SIZE));
+    const b = this.json(CMD.BEGIN, u.beginPayload());
     if (!b) return stop(silent('begin'));
-    if (b.ok !== true) return stop(refusal('begin', b));
-    const session = b.session as SessionReport | undefined;
-    if (!session || !isRangeList(session.received))
-      return stop({ stage: 'begin', reason: 'malformed', detail: 'BEGIN reply without a session' });
-    resumedFrom = coveredBytes(session.received);
-    // A truncated list under-reports what the device holds: the chunks sent again are kept as they are.
-    const todo: Range[] = o.resume ? missingRanges(session.received, image.length) : [[0, image.length]];
-    for (const [from, to] of todo) {
-      for (let at = from - (from % MAX_CHUNK); at < to; at += MAX_CHUNK) {
-        const chunk = image.subarray(at, Math.min(at + MAX_CHUNK, image.length));
-        const ack = this.request(CMD.WRITE, writePayload(at, chunk));
-        writes++;
-        if (!ack) return stop(silent('write'));
-        sent += chunk.length;
-        if (ack.type === ERROR || ack.payload.length < 1 || ack.payload[0] !== WRITE_OK)
-          return stop({
-            stage: 'write',
-            reason: 'write',
-            detail: `WRITE at ${at} answered status ${ack.type === ERROR ? 'ERROR' : ack.payload[0]}`,
-          });
-      }
+    const refused = u.onBegin(b);
+    if (refused) return stop(refused);
+    for (let w = u.nextWrite(); w; w = u.nextWrite()) {
+      const ack = this.request(CMD.WRITE, w.payload);
+      if (!ack) return stop(silent('write'));
+      const bad = ack.type === ERROR ? { status: 'ERROR' } : u.onAck(w, ack.payload);
+      if (bad)
+        return stop({
+          stage: 'write',
+          reason: 'write',
+          detail: `WRITE at ${w.range[0]} answered status ${bad.status ?? ack.payload[0]}`,
+        });
     }
     const f = this.json(CMD.FINISH);
     if (!f) return stop(silent('finish'));
-    if (f.ok !== true) return stop(refusal('finish', f));
-    const expected = toHex(p.hash);
-    if (f.hash !== expected)
-      return stop({
-        stage: 'finish',
-        reason: 'verify',
-        detail: `device reports hash ${f.hash}, the image has ${expected}`,
-      });
-    return {
-      ok: true,
-      slot: f.slot === 'B' ? 'B' : 'A',
-      hash: expected,
-      version: String(f.version),
-      resumedFrom,
-      sent,
-      writes,
-    };
+    const r = u.onFinish(f);
+    if ('stage' in r) return stop(r);
+    return { ok: true, ...r, resumedFrom: u.resumedFrom, sent: u.sent, writes: u.writes };
   }
 
   /** Stops the port's timers (none run unpaced; for symmetry with a paced port). */
