@@ -1,11 +1,14 @@
 // Firmware figures, on the real bundle in QuickJS (quickjs-emscripten release-sync) on hw-sim's
-// device (a Simulator, the firmware tests' harness): scan → verdict time, heap peak on the text path, camera VGA frame → verdict, boot time,
+// device (a Simulator, the firmware tests' harness): scan → verdict time (injected, and end to end on a
+// 115 200-baud serial line), heap peak on the text path, camera VGA frame → verdict, boot time,
 // bundle sizes. Targets: docs/firmware.md.
 import { readFileSync } from 'node:fs';
 import { boot, bundleText, chipWith, scanSerial, showFrame, ticket } from '../test/firmware/harness.ts';
+import type { Simulator } from '../hw-sim/sim.ts';
 import { CORE_PATH, DIST } from '../tools/paths.ts';
 import { join } from 'node:path';
 import { qrFrame } from '../test/input/helpers.ts';
+import { serialTransmit } from '../hw-sim/scanners/serial.ts';
 import { build } from 'esbuild';
 import { FIRMWARE_ESBUILD, slim } from '../tools/build.ts';
 import { getQuickJS } from 'quickjs-emscripten';
@@ -82,11 +85,18 @@ async function heapPeak(bundle: string, device = true): Promise<number> {
  * The device's verify beside noble's own, in one QuickJS run (same engine as the device), alternating
  * per signature, each call timed in CPU time of this thread (steadier than wall time on a busy machine).
  */
-async function verifyVsNoble(): Promise<{ device: number; noble: number }> {
+export async function verifyVsNoble(): Promise<{ device: number; noble: number; noblePatched: number }> {
   const resolveDir = new URL('..', import.meta.url).pathname;
   // The device's verify built as the firmware is (its SHA-512, its noble build); noble's own verify as
-  // published. Two bundles, one engine.
-  const [mine, stock] = await Promise.all([
+  // published, and as the firmware's size patches build it (tools/build.ts `slim`: the small SHA-512, no
+  // class field declarations in Point). Three bundles, one engine.
+  const nobleEntry = (name: string) => ({
+    contents: `import { nobleVerify } from './src/crypto/ed25519.ts';
+globalThis.${name} = { nobleVerify };`,
+    resolveDir,
+    loader: 'ts' as const,
+  });
+  const [mine, stock, patched] = await Promise.all([
     build({
       ...FIRMWARE_ESBUILD,
       stdin: {
@@ -98,22 +108,15 @@ globalThis.V = { deviceVerify, prepareVerify };`,
       plugins: [slim],
       write: false,
     }),
-    build({
-      ...FIRMWARE_ESBUILD,
-      stdin: {
-        contents: `import { nobleVerify } from './src/crypto/ed25519.ts';
-globalThis.N = { nobleVerify };`,
-        resolveDir,
-        loader: 'ts',
-      },
-      write: false,
-    }),
+    build({ ...FIRMWARE_ESBUILD, stdin: nobleEntry('N'), write: false }),
+    build({ ...FIRMWARE_ESBUILD, stdin: nobleEntry('P'), plugins: [slim], write: false }),
   ]);
   const vm = (await getQuickJS()).newContext();
   const ev = evaluator(vm);
   ev(mine.outputFiles[0].text);
   ev(stock.outputFiles[0].text);
-  ev('V.nobleVerify = N.nobleVerify;');
+  ev(patched.outputFiles[0].text);
+  ev('V.nobleVerify = N.nobleVerify; V.noblePatched = P.nobleVerify;');
   const seed = fromHex(TEST_KEY_SEED_HEX);
   const sigs = Array.from({ length: 41 }, (_, i) => {
     const m = Uint8Array.from({ length: 42 }, (_, j) => (i * 31 + j) & 255);
@@ -124,7 +127,7 @@ globalThis.PUB = H('${TEST_PUBLIC_KEY_HEX}');
 globalThis.SIGS = ${JSON.stringify(sigs)}.map(([s, m]) => [H(s), H(m)]);
 V.prepareVerify([PUB]);
 globalThis.run = (f, i) => { if (!V[f](SIGS[i][0], SIGS[i][1], PUB)) throw new Error(f + ' refused ' + i); };`);
-  ev('run("nobleVerify", 0); run("deviceVerify", 0)'); // noble builds its table of B on first use
+  ev('run("nobleVerify", 0); run("noblePatched", 0); run("deviceVerify", 0)'); // noble builds its table of B on first use
   const cpu = (code: string) => {
     const c = process.cpuUsage();
     ev(code);
@@ -133,12 +136,41 @@ globalThis.run = (f, i) => { if (!V[f](SIGS[i][0], SIGS[i][1], PUB)) throw new E
   };
   const device: number[] = [];
   const noble: number[] = [];
+  const noblePatched: number[] = [];
   for (let i = 1; i < sigs.length; i++) {
     device.push(cpu(`run("deviceVerify", ${i})`));
     noble.push(cpu(`run("nobleVerify", ${i})`));
+    noblePatched.push(cpu(`run("noblePatched", ${i})`));
   }
   vm.dispose();
-  return { device: median(device), noble: median(noble) };
+  return { device: median(device), noble: median(noble), noblePatched: median(noblePatched) };
+}
+
+/**
+ * The same scans on the serial line at 115 200 baud (8N1, the UART's 16-byte FIFO: hw-sim/scanners/serial.ts),
+ * end to end from the first byte on the line to the verdict: the line's time (virtual ms, to the last
+ * byte) plus the device's work once the last chunk is in (CPU time of the run that takes it); its work on
+ * the earlier chunks (a few µs of decoding each) is done while the line still brings the next ones.
+ */
+export async function serialEndToEnd(sim: Simulator, codes: string[]): Promise<{ e2e: number; line: number }> {
+  const lineMs: number[] = [];
+  const e2e: number[] = [];
+  for (const c of codes) {
+    const tx = serialTransmit(c, { baud: 115200 });
+    const last = tx.deliveries[tx.deliveries.length - 1].t;
+    const before = sim.screens.length;
+    sim.transmit(tx);
+    await sim.run(last - 0.01);
+    const c0 = process.cpuUsage();
+    await sim.run(0.02);
+    const cpu = process.cpuUsage(c0);
+    if (sim.screens.length === before)
+      throw new Error('firmware bench: no verdict after the last byte at 115 200 baud');
+    lineMs.push(last);
+    e2e.push(last + (cpu.user + cpu.system) / 1000);
+    await sim.press('C');
+  }
+  return { e2e: median(e2e), line: median(lineMs) };
 }
 
 export default async function (): Promise<Record<string, number>> {
@@ -169,6 +201,7 @@ export default async function (): Promise<Record<string, number>> {
     scansCpu.push((cpu.user + cpu.system) / 1000);
     await sim.press('C');
   }
+  const line = await serialEndToEnd(sim, codes);
   // Wall and CPU time of this thread (QuickJS runs synchronously here): CPU is steadier on a busy machine.
   const cams: number[] = [];
   const camsCpu: number[] = [];
@@ -192,10 +225,15 @@ export default async function (): Promise<Record<string, number>> {
   const v = await verifyVsNoble();
   return {
     qjs_verify_ms_median: v.device,
-    qjs_verify_noble_ms_median: v.noble,
-    qjs_verify_ratio_vs_noble: v.device / v.noble,
+    qjs_verify_noble_ms_median: v.noblePatched,
+    // Against noble built with the device's size patches (the fair comparison), and as published.
+    qjs_verify_ratio_vs_noble: v.device / v.noblePatched,
+    qjs_verify_noble_unpatched_ms_median: v.noble,
+    qjs_verify_ratio_vs_noble_unpatched: v.device / v.noble,
     qjs_scan_to_verdict_ms_median: median(scans),
     qjs_scan_to_verdict_cpu_ms_median: median(scansCpu),
+    qjs_scan_to_verdict_115200_ms_median: line.e2e,
+    qjs_scan_to_verdict_115200_line_ms: line.line,
     ...(await heapBeforeAfter()),
     // The text path's peak (qjs_heap_peak_kib, hw-sim/heap-budget.ts) with the debug line tables the simulator's QuickJS keeps and a device strips. with the debug line tables the simulator's QuickJS keeps and a device strips.
     qjs_heap_peak_with_debug_kib: (await heapPeak(bundle, false)) / 1024,

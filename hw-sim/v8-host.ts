@@ -50,6 +50,8 @@ function factoryOf(bundle: string): (g: object) => void {
  * again): about three calls in four of an explorer schedule.
  */
 const remembered = new WeakMap<Verifier, Verifier>();
+/** Whether `__hostEd25519` remembers its answers (default true; bench/explore.bench.ts's figure without it turns it off). */
+export const hostVerify = { memo: true };
 export function rememberedVerify(verify: Verifier): Verifier {
   let r = remembered.get(verify);
   if (!r) {
@@ -112,7 +114,7 @@ export class V8Device extends FirmwareVm {
     // For a bundle built to ask for it (tools/build.ts hostEd25519Bundle; the shipped one never does):
     // the device's rules at the host's speed (Node: its native library, noble deciding a no it cannot),
     // each answer remembered.
-    d.global.__hostEd25519 = rememberedVerify(simHost().verify);
+    d.global.__hostEd25519 = hostVerify.memo ? rememberedVerify(simHost().verify) : simHost().verify;
     const boot = factoryOf(opts.bundle);
     d.enter('boot', () => boot(d.global));
     return d;

@@ -11,6 +11,7 @@ import { runScenario, simulatorFor } from '../runner.ts';
 import { parseScenario, type Scenario, type Step } from '../scenario.ts';
 import { ticketCode } from '../tickets.ts';
 import { simHost } from '../host.ts';
+import { hostVerify } from '../v8-host.ts';
 import { composeZones, makeRng } from '../../src/gen/index.ts';
 import { encodeTicket } from '../../src/sph1/encode.ts';
 import { TEST_KEY_ID, TEST_KEY_SEED_HEX } from '../../src/sph1/keys.ts';
@@ -49,6 +50,8 @@ export interface ExploreOptions extends ScheduleOptions {
   ed25519?: 'host' | 'firmware';
   /** The bundle the v8 runs take (set from `ed25519`); default `bundle`. */
   v8Bundle?: string;
+  /** Under `v8` with `host`: the host's Ed25519 answers remembered (default true; false for a figure without). */
+  verifyMemo?: boolean;
 }
 
 /** The engine schedule `index` runs on. */
@@ -314,6 +317,7 @@ export async function exploreOne(
   o: ExploreOptions = {},
 ): Promise<ScheduleResult> {
   const wall = performance.now();
+  hostVerify.memo = o.verifyMemo !== false;
   o = await withBundles(o);
   const s = makeSchedule(seed, index, o);
   const engine = engineOf(index, o);

@@ -31,6 +31,8 @@ export interface ExploreRun {
   quickjsEvery?: number;
   /** Under v8: the host's Ed25519 (default) or the firmware's own curve work: ExploreOptions. */
   ed25519?: 'host' | 'firmware';
+  /** Under v8 with the host's Ed25519: its answers remembered (default true): ExploreOptions. */
+  verifyMemo?: boolean;
   /** Where failing schedules are written (none when undefined). */
   outDir?: string;
   /** Stop after this many violations (default: run all). */
@@ -164,6 +166,7 @@ export async function explore(o: ExploreRun): Promise<ExploreSummary> {
     variant: o.variant,
     quickjsEvery: o.quickjsEvery,
     ed25519: o.ed25519,
+    verifyMemo: o.verifyMemo,
   });
   if ((o.variant ?? 'v8') === 'v8') s.v8Ed25519 = opts.v8Bundle ? 'host' : 'firmware';
   await runSchedules<ScheduleResult>({
