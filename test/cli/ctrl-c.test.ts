@@ -115,6 +115,33 @@ requireTool('socat')('flash on a port where no device answers: Ctrl-C stops it a
   }
 });
 
+requireTool('socat')('flash on a link that goes away: the port closed, said at once (#33 point 10)', async () => {
+  const link = join(dir, 'gone');
+  const socat = spawn('socat', [`pty,raw,echo=0,link=${link}`, `pty,raw,echo=0,link=${link}-other`], {
+    stdio: 'ignore',
+  });
+  for (let i = 0; i < 100 && !readdirSync(dir).includes('gone'); i++) await new Promise((r) => setTimeout(r, 50));
+  const p = spawn(process.execPath, [BIN, 'flash', '--port', link, join(ROOT, 'firmware', 'dist', 'saphir-fw.img')], {
+    cwd: dir,
+    env: { ...process.env, LANG: 'C.UTF-8', LC_ALL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  p.stderr.on('data', (d) => (err += d));
+  const ended = new Promise<number | null>((resolve) => p.on('close', resolve));
+  await new Promise<void>((resolve) => p.stderr.once('data', () => resolve()));
+  await new Promise((r) => setTimeout(r, 1000));
+  socat.kill();
+  const gone = performance.now();
+  const kill = setTimeout(() => p.kill('SIGKILL'), 30_000);
+  const code = await ended;
+  clearTimeout(kill);
+  assert.is(code, 1, err);
+  assert.ok(performance.now() - gone < 5000, `${Math.round(performance.now() - gone)} ms after the link went`);
+  assert.match(err, 'le port série s’est fermé');
+  assert.not.match(err, /pas de réponse de l'appareil/);
+});
+
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
 test.run();
