@@ -64,7 +64,8 @@ export async function main(argv: string[]): Promise<number> {
   if (first === 'help') {
     // saphir help COMMAND is saphir COMMAND --help.
     const i = after.findIndex((a, k) => !a.startsWith('-') && after[k - 1] !== '--lang');
-    if (i < 0) {
+    // `saphir help help` is the list too.
+    if (i < 0 || after[i] === 'help') {
       process.stdout.write(usage(lang) + '\n');
       return 0;
     }

@@ -54,6 +54,9 @@ test('--version, help, help COMMAND and COMMAND --help, in the language asked fo
   for (const c of COMMANDS) assert.match(h.out, new RegExp(`^  ${c} `, 'm'));
   assert.match(h.out, /^usage : saphir <commande>/);
   assert.match((await run('help', '--lang', 'en')).out, /^usage: saphir <command>/);
+  const hh = await run('help', 'help');
+  assert.is(hh.code, 0, hh.err);
+  assert.is(hh.out, h.out);
   const hc = await run('help', 'check');
   assert.is(hc.code, 0);
   assert.match(hc.out, /^usage : saphir check/);
