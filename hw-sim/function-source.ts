@@ -2,8 +2,8 @@
 // text (for Function.prototype.toString), nested ones inside their parent's as well; a class holds its
 // whole text (its constructor), a method its text from its name. These QuickJS builds keep them whatever
 // `strip` says; a firmware stored stripped (qjsc -s) does not. Computed from the bundle's syntax (the
-// engine reports them only inside js_func_size), the outermost function left out (the bundle's IIFE
-// runs once and is freed); test/firmware/function-source.test.ts checks the model against the engine.
+// engine reports them only inside js_func_size), the functions run once at the top left out (the
+// bundle's IIFE and those called at once inside it: freed once run); test/firmware/function-source.test.ts checks the model against the engine.
 // docs/firmware.md "Device class and budgets".
 // Importing this module installs the count as the simulator's `functionSources` (hw-sim/host.ts), which
 // QjsDevice.heapDevice() takes out: Node only (TypeScript parses), so the CLI bundle never loads it.
@@ -17,31 +17,43 @@ interface Fn {
   body?: number;
 }
 
+/** `n` called where it is written, `(function () {…})()`: run once. */
+function calledAtOnce(n: ts.Node): boolean {
+  let p = n.parent;
+  let c: ts.Node = n;
+  while (ts.isParenthesizedExpression(p)) [c, p] = [p, p.parent];
+  return ts.isCallExpression(p) && p.expression === c;
+}
+
 function functionsOf(bundle: string): Fn[] {
   const sf = ts.createSourceFile('b.js', bundle, ts.ScriptTarget.ES2020, true, ts.ScriptKind.JS);
   const out: Fn[] = [];
-  let outer = true;
-  const visit = (n: ts.Node) => {
+  // `once`: the code here runs once, in a function freed after it ran (the script, then the run-once
+  // functions called at once inside it: the bundle's IIFE, a module's `var C = (() => {…})()`).
+  const visit = (n: ts.Node, once: boolean): void => {
     const body =
       ts.isFunctionLike(n) && !ts.isConstructorDeclaration(n) && 'body' in n
         ? (n.body as ts.Node | undefined)
         : undefined;
     if (ts.isClassLike(n) || body) {
-      if (outer) outer = false;
-      else {
-        // (a static method's text starts at its name, as a method's)
-        let start = n.getStart(sf);
-        start += /^static\s*/.exec(bundle.slice(start, start + 12))?.[0].length ?? 0;
-        out.push({
-          start,
-          end: n.getEnd(),
-          body: body && (ts.isBlock(body) ? body.getStart(sf) + 1 : body.getStart(sf)),
-        });
+      if (once && body && calledAtOnce(n)) {
+        ts.forEachChild(n, (c) => visit(c, true));
+        return;
       }
+      // (a static method's text starts at its name, as a method's)
+      let start = n.getStart(sf);
+      start += /^static\s*/.exec(bundle.slice(start, start + 12))?.[0].length ?? 0;
+      out.push({
+        start,
+        end: n.getEnd(),
+        body: body && (ts.isBlock(body) ? body.getStart(sf) + 1 : body.getStart(sf)),
+      });
+      ts.forEachChild(n, (c) => visit(c, false));
+      return;
     }
-    ts.forEachChild(n, visit);
+    ts.forEachChild(n, (c) => visit(c, once));
   };
-  visit(sf);
+  visit(sf, true);
   return out;
 }
 

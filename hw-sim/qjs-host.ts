@@ -159,6 +159,11 @@ export class QjsDevice extends FirmwareVm {
     return q;
   }
 
+  /** The texts the firmware evaluated since boot (`(0, eval)(text)`: the camera path on its first frame). */
+  get evaluated(): readonly string[] {
+    return this.scripts.slice(1);
+  }
+
   /** Evaluates code in the VM (tests, diagnostics); returns its value dumped to a Node value. */
   eval(code: string): unknown {
     let value: unknown;
