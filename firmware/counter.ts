@@ -1,6 +1,7 @@
 // The X and Z reports as the clerk reads them: the figures of src/report.ts and their printed lines.
-// (Compiling it only when a report is asked, as the camera path is, saved 1.5 KiB of heap for 3 KiB of
-// bundle text: not done.)
+// Not compiled lazily as the camera path is (measured 4 Dec): bundled apart it is 4.7 KiB (its names
+// unshortened, i18n and paris-time copied in), 3.3 KiB packed, against 2.0 KiB in the core now, and the
+// full-ledger case, which prints an X report, would hold both.
 import { formatEur, type Lang } from '../src/i18n.ts';
 import type { ReceiptLine } from '../src/print/escpos.ts';
 import type { JournalEntry } from '../src/journal.ts';
