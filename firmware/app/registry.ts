@@ -11,6 +11,7 @@ import {
   signedBytes,
   type PaymentResult,
   type RegistryRequest,
+  type RequestKind,
   type TicketRef,
   type UpdateOffer,
 } from '../../src/registry/protocol.ts';
@@ -32,11 +33,13 @@ export abstract class RegistryLink extends Screens {
   protected inflight: {
     id: number;
     nonce: string;
-    kind: 'claim' | 'sync';
+    kind: RequestKind;
     entries: OutboxEntry[] | TicketRef[];
   } | null = null;
   private nextSyncAt = 0;
   private nonceCount = 0;
+  /** Outbox entries (by ticket) of claims granted this boot: their confirmation goes as `confirm`. */
+  private readonly toConfirm = new Set<string>();
   /** This boot's nonce prefix, above every earlier boot's (on flash as the time mark before first use). */
   private nonceBase = 0;
   /** The registry's public key (OTP): every answer must carry its signature. */
@@ -93,10 +96,7 @@ export abstract class RegistryLink extends Screens {
     this.log.write(`registry: ${this.config.registryUrl}, ${this.outbox.pending.length} to send`);
   }
 
-  private request(
-    kind: 'claim' | 'sync',
-    payments: { code: string; paid_at: number }[],
-  ): { id: number; nonce: string } {
+  private request(kind: RequestKind, payments: { code: string; paid_at: number }[]): { id: number; nonce: string } {
     // Trusted time, not the RTC (a clock set back must not make every request stale).
     const now = Math.floor(this.trustedNow());
     if (!this.nonceBase) {
@@ -177,7 +177,7 @@ export abstract class RegistryLink extends Screens {
         error = String(r.status);
       }
     }
-    if (f.kind === 'sync') {
+    if (f.kind !== 'claim') {
       this.onSynced(f.entries as OutboxEntry[], results, error || (results ? '' : `status ${r.status}`));
       if (results) this.onUpdateAnswer(offer);
       return;
@@ -188,6 +188,7 @@ export abstract class RegistryLink extends Screens {
       // Two-phase: the outbox entry is the confirmation, pushed by the next sync (retried until heard).
       // A full outbox throws here: not paid, since the registry could never hear it was.
       this.queue(s.verdict, s.code);
+      this.toConfirm.add(ticketLine(s.verdict.ticket));
       this.nextSyncAt = 0;
       return this.pay(s.verdict, false, this.lastNonce);
     }
@@ -248,9 +249,19 @@ export abstract class RegistryLink extends Screens {
     if (!box || !this.net || this.inflight || (k !== 'ready' && k !== 'shown') || now < this.nextSyncAt) return;
     const batch: OutboxEntry[] = [];
     const unpaid: OutboxEntry[] = [];
+    // Confirmations of claims granted this boot go on their own (`confirm`), the rest as a `sync` (which
+    // confirms too: after a reboot every entry goes that way); one kind a batch, in outbox order.
+    let confirm: boolean | null = null;
     for (const e of box.pending) {
       if (batch.length >= SYNC_BATCH) break;
-      (this.ledger.find(e) ? batch : unpaid).push(e);
+      if (!this.ledger.find(e)) {
+        unpaid.push(e);
+        continue;
+      }
+      const c = this.toConfirm.has(ticketLine(e));
+      if (confirm === null) confirm = c;
+      else if (c !== confirm) break;
+      batch.push(e);
     }
     if (unpaid.length) {
       this.log.write(`outbox: ${unpaid.length} entries without a payment dropped`);
@@ -261,11 +272,12 @@ export abstract class RegistryLink extends Screens {
     if (!batch.length && now < this.beatAt) return;
     this.beatAt = now + 10 * this.config.syncIntervalMs;
     this.nextSyncAt = now + this.config.syncIntervalMs;
+    const kind = confirm ? 'confirm' : 'sync';
     const r = this.request(
-      'sync',
+      kind,
       batch.map((e) => ({ code: e.code, paid_at: e.paidAtMs })),
     );
-    this.inflight = { ...r, kind: 'sync', entries: batch };
+    this.inflight = { ...r, kind, entries: batch };
   }
 
   private onSynced(entries: OutboxEntry[], results: PaymentResult[] | null, error: string): void {
@@ -280,6 +292,7 @@ export abstract class RegistryLink extends Screens {
     });
     if (!entries.length) return;
     this.outbox!.markSynced(entries);
+    for (const e of entries) this.toConfirm.delete(ticketLine(e));
     const left = this.outbox!.pending.length;
     this.log.write(`sync: ${entries.length} sent, ${left} waiting`);
     if (left > 0) this.nextSyncAt = 0; // go on at the next tick

@@ -5,6 +5,7 @@ import { nodeSign } from '../../tools/node-crypto.ts';
 import {
   signRequest,
   type Health,
+  type RequestKind,
   type PaymentClaim,
   type RegistryError,
   type RegistryResponse,
@@ -28,7 +29,7 @@ export function newNonce(): string {
 
 export async function postRegistry(
   url: string,
-  kind: 'claim' | 'sync',
+  kind: RequestKind,
   who: DeviceCredentials,
   payments: PaymentClaim[],
   opts: { nonce?: string; sentAt?: number; timeoutMs?: number; health?: Health } = {},

@@ -119,6 +119,12 @@ export const MIGRATIONS: readonly string[] = [
      updated_at BIGINT NOT NULL,
      PRIMARY KEY (campaign, device_id)
    );`,
+  // The device's time of payment as its confirmation gave it (a second, different one: paid twice), and
+  // what each regrant was: refused (DÉJÀ PAYÉ), reserved (granted again before any confirmation), or
+  // paid-twice (the holder confirmed a second payment of the ticket).
+  `ALTER TABLE payments ADD COLUMN device_paid_at BIGINT;
+   UPDATE payments SET device_paid_at = paid_at WHERE NOT online;
+   ALTER TABLE regrants ADD COLUMN kind TEXT NOT NULL DEFAULT 'refused';`,
 ];
 
 async function migrate(db: Db): Promise<void> {

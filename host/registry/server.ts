@@ -1,6 +1,7 @@
 // The registry's HTTP JSON service (node:http). Routes:
 //   POST /v1/claim   a device asks before paying a win (one payment)
 //   POST /v1/sync    a device reports payments made offline (a batch)
+//   POST /v1/confirm a device says it paid claims it was granted (a batch; two-phase claims)
 //   GET  /health     liveness, database kind, fleet mode
 //   POST /v1/chunk   4 KiB of an update campaign's image (hex), for a device downloading it
 //   GET  /metrics    counters and fleet gauges (Prometheus text format)
@@ -109,7 +110,8 @@ export async function serveRegistry(store: RegistryStore, opts: ServeOptions = {
       const status = r.status === 'paused' ? 409 : r.status === 'gone' ? 410 : 404;
       return send(res, status, { error: 'bad_request', detail: `image ${hash.slice(0, 16)}…: ${r.status}` });
     }
-    const kind = path === '/v1/claim' ? 'claim' : path === '/v1/sync' ? 'sync' : null;
+    const kind =
+      path === '/v1/claim' ? 'claim' : path === '/v1/sync' ? 'sync' : path === '/v1/confirm' ? 'confirm' : null;
     if (!kind) return send(res, 404, { error: 'bad_request', detail: `no route ${req.method} ${path}` });
     if (req.method !== 'POST') return send(res, 405, { error: 'bad_request', detail: `${path} takes POST` });
     const t0 = process.hrtime.bigint();

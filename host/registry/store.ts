@@ -15,6 +15,7 @@ import {
   type UpdateOffer,
   type PaymentResult,
   type RegistryError,
+  type RequestKind,
   type SignedRequest,
 } from '../../src/registry/protocol.ts';
 import type { Db, Query } from './db.ts';
@@ -97,7 +98,7 @@ const bad = (detail: string) => new RequestError(400, { error: 'bad_request', de
 const replay = () => new RequestError(409, { error: 'replay', detail: 'this nonce was used before' });
 
 /** Checks a request's shape; throws `bad_request` with what is wrong. */
-export function parseRequest(body: unknown, kind: 'claim' | 'sync'): SignedRequest {
+export function parseRequest(body: unknown, kind: RequestKind): SignedRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bad('the body must be a JSON object');
   const b = body as Record<string, unknown>;
   if (typeof b.device_id !== 'string' || !DEVICE_ID.test(b.device_id))
@@ -337,7 +338,7 @@ export class RegistryStore {
   }
 
   /**
-   * Handles a signed claim or sync: refusals first, then the tickets; the writes are one transaction.
+   * Handles a signed claim, sync or confirm: refusals first, then the tickets; the writes are one transaction.
    * A sync's health is recorded, and the answer may carry an update campaign's order (campaigns.ts).
    */
   async handle(req: SignedRequest): Promise<{ results: PaymentResult[]; update?: UpdateOffer }> {
@@ -383,37 +384,69 @@ export class RegistryStore {
     const key = [ticket.emission, ticket.block, ticket.number];
     const now = this.now();
     const online = req.kind === 'claim';
-    // A claim reserves (confirmed_at NULL); an offline payment is a payment (confirmed).
+    const granted = { result: 'granted', ticket, prize_eur: c.prizeEur } as const;
+    // A claim reserves (confirmed_at NULL); a sync (an offline payment) or a confirm of a ticket nobody
+    // holds is a payment (confirmed, with the device's time of payment).
     const inserted = await q.query(
-      `INSERT INTO payments (emission, block, number, device_id, prize_eur, paid_at, recorded_at, online, confirmed_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING device_id`,
-      [...key, req.device_id, c.prizeEur, online ? now : paidAt, now, online, online ? null : now],
+      `INSERT INTO payments (emission, block, number, device_id, prize_eur, paid_at, recorded_at, online, confirmed_at, device_paid_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING RETURNING device_id`,
+      [
+        ...key,
+        req.device_id,
+        c.prizeEur,
+        online ? now : paidAt,
+        now,
+        req.kind !== 'sync',
+        online ? null : now,
+        online ? null : paidAt,
+      ],
     );
-    if (inserted.rows.length > 0) return { result: 'granted', ticket, prize_eur: c.prizeEur };
-    const holder = (
-      await q.query<{ device_id: string; paid_at: number; confirmed_at: number | null }>(
-        `SELECT device_id, paid_at, confirmed_at FROM payments WHERE emission = $1 AND block = $2 AND number = $3`,
-        key,
-      )
-    ).rows[0];
+    if (inserted.rows.length > 0) return granted;
+    type Holder = { device_id: string; paid_at: number; confirmed_at: number | null; device_paid_at: number | null };
+    const read = async () =>
+      (
+        await q.query<Holder>(
+          `SELECT device_id, paid_at, confirmed_at, device_paid_at FROM payments WHERE emission = $1 AND block = $2 AND number = $3`,
+          key,
+        )
+      ).rows[0];
+    let holder = await read();
     const by = { device_id: holder.device_id, paid_at: Number(holder.paid_at) };
+    const regrant = (kind: 'refused' | 'reserved' | 'paid-twice') =>
+      q.query(
+        `INSERT INTO regrants (emission, block, number, device_id, asked_at, kind) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+        [...key, req.device_id, now, kind],
+      );
     if (holder.device_id === req.device_id) {
       if (!online) {
-        // The holder's sync confirms its reservation (it paid); sent again, it is granted again.
-        if (holder.confirmed_at === null)
-          await q.query(
-            `UPDATE payments SET confirmed_at = $4 WHERE emission = $1 AND block = $2 AND number = $3 AND confirmed_at IS NULL`,
-            [...key, now],
+        // The holder's sync or confirm: it paid. The first confirms the reservation; the same payment sent
+        // again (a retried batch) is granted again; another payment time means it paid the ticket twice
+        // (a rolled-back or cloned device): granted (recorded once), reported.
+        if (holder.confirmed_at === null) {
+          const u = await q.query(
+            `UPDATE payments SET confirmed_at = $4, device_paid_at = $5
+              WHERE emission = $1 AND block = $2 AND number = $3 AND confirmed_at IS NULL RETURNING device_id`,
+            [...key, now, paidAt],
           );
-        return { result: 'granted', ticket, prize_eur: c.prizeEur };
+          if (u.rows.length > 0) return granted;
+          holder = await read();
+        }
+        if (holder.device_paid_at === null)
+          await q.query(`UPDATE payments SET device_paid_at = $4 WHERE emission = $1 AND block = $2 AND number = $3`, [
+            ...key,
+            paidAt,
+          ]);
+        else if (Number(holder.device_paid_at) !== paidAt) await regrant('paid-twice');
+        return granted;
       }
-      // Reserved, not confirmed: the answer was lost, the holder did not pay: granted again.
-      if (holder.confirmed_at === null) return { result: 'granted', ticket, prize_eur: c.prizeEur };
+      // Reserved, not confirmed: the answer was lost and the holder did not pay, or a rolled-back or cloned
+      // device asks: granted again (the registry cannot tell), reported.
+      if (holder.confirmed_at === null) {
+        await regrant('reserved');
+        return granted;
+      }
       // Confirmed: the holder paid it. Asking again means a device rolled back or cloned: refused, reported.
-      await q.query(
-        `INSERT INTO regrants (emission, block, number, device_id, asked_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-        [...key, req.device_id, now],
-      );
+      await regrant('refused');
       return { result: 'already_paid', ticket, by };
     }
     if (online) return { result: 'already_paid', ticket, by };
@@ -475,7 +508,7 @@ export class RegistryStore {
       [cutoff],
     );
     const regrants = await this.db.query(
-      `SELECT r.emission, r.block, r.number, r.device_id, r.asked_at, p.paid_at, p.confirmed_at
+      `SELECT r.emission, r.block, r.number, r.device_id, r.asked_at, r.kind, p.paid_at, p.confirmed_at
          FROM regrants r JOIN payments p ON p.emission = r.emission AND p.block = r.block AND p.number = r.number
         WHERE r.asked_at >= $1 ORDER BY r.asked_at, r.device_id`,
       [since],

@@ -551,9 +551,14 @@ export const en = {
     perDevice: 'per device',
     perDay: 'per day',
     notSeen: (d: number) => `devices not seen for ${d} days`,
-    regrants: (n: number) => `regrants (a device asking again for a ticket it paid: rolled back or cloned): ${n}`,
+    regrants: (n: number) =>
+      `regrants (a device asking for or paying again a ticket it holds: answer lost, rolled back or cloned): ${n}`,
     regrantLine: (c: Record<string, unknown>, paid: string, asked: string) =>
-      `  ticket ${c.emission}/${c.block}/${c.number}: paid by ${c.device_id} at ${paid}, asked again by it at ${asked}`,
+      c.kind === 'reserved'
+        ? `  ticket ${c.emission}/${c.block}/${c.number}: reserved by ${c.device_id}, granted again at ${asked} before any confirmation (answer lost, or paid twice: check its ledger)`
+        : c.kind === 'paid-twice'
+          ? `  ticket ${c.emission}/${c.block}/${c.number}: PAID TWICE by ${c.device_id} (confirmed at ${paid}, a second payment confirmed at ${asked}): rolled back or cloned`
+          : `  ticket ${c.emission}/${c.block}/${c.number}: paid by ${c.device_id} at ${paid}, asked again by it at ${asked} (refused)`,
     registryKey: (pub: string, dev: boolean) =>
       dev
         ? `WARNING: answers signed with the published DEVELOPMENT registry key (anyone can forge them): --registry-key for a real fleet`

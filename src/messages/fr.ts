@@ -555,9 +555,13 @@ export const fr: Messages = {
     perDay: 'par jour',
     notSeen: (d: number) => `appareils non vus depuis ${d} jours`,
     regrants: (n: number) =>
-      `redemandes (un appareil redemande un ticket qu’il a payé : retour en arrière ou clone) : ${n}`,
+      `redemandes (un appareil redemande ou repaie un ticket qu’il détient : réponse perdue, retour en arrière ou clone) : ${n}`,
     regrantLine: (c: Record<string, unknown>, paid: string, asked: string) =>
-      `  ticket ${c.emission}/${c.block}/${c.number} : payé par ${c.device_id} le ${paid}, redemandé par lui le ${asked}`,
+      c.kind === 'reserved'
+        ? `  ticket ${c.emission}/${c.block}/${c.number} : réservé par ${c.device_id}, accordé de nouveau le ${asked} avant confirmation (réponse perdue, ou payé deux fois : vérifier son journal)`
+        : c.kind === 'paid-twice'
+          ? `  ticket ${c.emission}/${c.block}/${c.number} : PAYÉ DEUX FOIS par ${c.device_id} (confirmé le ${paid}, deuxième paiement confirmé le ${asked}) : retour en arrière ou clone`
+          : `  ticket ${c.emission}/${c.block}/${c.number} : payé par ${c.device_id} le ${paid}, redemandé par lui le ${asked} (refusé)`,
     registryKey: (pub: string, dev: boolean) =>
       dev
         ? `ATTENTION : réponses signées avec la clé de DÉVELOPPEMENT publiée du registre (tout le monde peut les forger) : --registry-key pour une vraie flotte`

@@ -24,7 +24,6 @@ export interface PaymentClaim {
   paid_at: number;
 }
 
-/** What a device signs: `claim` asks before paying; `sync` reports payments made offline. */
 /**
  * What a device says of itself with each sync (docs/registry.md, "Health"): its running image (version,
  * slot, SHA-256), the operator notice version it holds, payments in its ledger, entries waiting in its
@@ -58,8 +57,14 @@ export const HEALTH_FIELDS = [
   'update',
 ] as const;
 
+/**
+ * What a device signs: `claim` asks before paying; `sync` reports payments made offline; `confirm`
+ * says that granted claims were paid (two-phase claims; a `sync` of them confirms too).
+ */
+export type RequestKind = 'claim' | 'sync' | 'confirm';
+
 export interface RegistryRequest {
-  kind: 'claim' | 'sync';
+  kind: RequestKind;
   device_id: string;
   /** Unique per device: the registry refuses a nonce it has seen (replay). */
   nonce: string;
@@ -82,11 +87,11 @@ export interface TicketRef {
 }
 
 export type PaymentResult =
-  /** The ticket is this device's to pay (claim), or its offline payment is recorded (sync). */
+  /** The ticket is this device's to pay (claim), or its payment is recorded (sync) or confirmed (confirm). */
   | { result: 'granted'; ticket: TicketRef; prize_eur: number }
   /** Another device paid it first (claim: do not pay). A claim by the holder itself is `granted` again. */
   | { result: 'already_paid'; ticket: TicketRef; by: { device_id: string; paid_at: number } }
-  /** Sync only: this device paid offline a ticket another device had paid: recorded as a conflict. */
+  /** Sync and confirm: this device paid a ticket another device had paid: recorded as a conflict. */
   | { result: 'conflict'; ticket: TicketRef; by: { device_id: string; paid_at: number } }
   /** The code is not a genuine winning SAPHIR ticket (reason: an SPH1 reason or `E_NOT_WINNER`). */
   | { result: 'invalid'; reason: string };

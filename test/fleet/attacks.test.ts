@@ -148,6 +148,30 @@ test('a clone (same id, same key) meets DÉJÀ PAYÉ once the original confirmed
   assert.equal(regrants[0].device_id, 'CLONE-1');
 });
 
+test('the confirmation of a granted claim goes on its own (POST /v1/confirm), retried from the outbox until answered; then DÉJÀ PAYÉ for a clone', async () => {
+  const a = await device('CONFIRM-1');
+  const paths: string[] = [];
+  let drop = true;
+  a.network!.mitm = {
+    rewrite(path, _request, answer) {
+      paths.push(path);
+      // The first confirm's answer is lost: the entry stays in the outbox and goes again.
+      if (path === '/v1/confirm' && drop) {
+        drop = false;
+        return { status: 0, body: '' };
+      }
+      return answer;
+    },
+  };
+  assert.match(await pay(a, code(90, 150)), /PAYÉ/);
+  await a.run(12_000);
+  assert.equal(paths, ['/v1/claim', '/v1/confirm', '/v1/confirm']);
+  assert.not.match(a.screen.join(' | '), /à transmettre/);
+  const twin = await device('CONFIRM-1', { clockMs: CLOCK + 60_000 });
+  assert.match(await pay(twin, code(90, 150)), /DÉJÀ PAYÉ/);
+  assert.equal(twin.ledger().length, 0);
+});
+
 test('a till whose RTC is 3 days back claims with its trusted time: not refused stale', async () => {
   const fresh = await startEmbeddedRegistry({ registrySeedHex: REGISTRY_SEED, freshnessMs: 24 * 3600_000 });
   try {

@@ -4,9 +4,14 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { toHex } from '../../src/hex.ts';
-import { DEV_DEVICE_SEED_HEX, DEV_REGISTRY_PUBLIC_KEY_HEX, answerText } from '../../src/registry/protocol.ts';
+import {
+  DEV_DEVICE_SEED_HEX,
+  DEV_REGISTRY_PUBLIC_KEY_HEX,
+  answerText,
+  signRequest,
+} from '../../src/registry/protocol.ts';
 import { utf8Encode } from '../../src/utf8.ts';
-import { nodeVerify } from '../../tools/node-crypto.ts';
+import { nodeSign, nodeVerify } from '../../tools/node-crypto.ts';
 import type { Db } from '../../host/registry/db.ts';
 import { RegistryStore } from '../../host/registry/store.ts';
 import { serveRegistry, type RegistryServer } from '../../host/registry/server.ts';
@@ -96,7 +101,12 @@ export function registryCases(name: string, open: () => Promise<Db>, opts: { pro
     assert.equal(result(await claim('CAISSE-1')), 'granted');
     assert.equal(result(await claim('CAISSE-1')), 'granted'); // reserved only: the answer was lost
     assert.equal(result(await claim('CAISSE-2')), 'already_paid');
-    assert.equal((await store.report()).regrants, []);
+    // Granted again before any confirmation: reported (a lost answer, or a rolled-back device or a clone).
+    const early = (await store.report()).regrants;
+    assert.equal(
+      early.map((r) => [r.device_id, r.kind]),
+      [['CAISSE-1', 'reserved']],
+    );
     // The holder's sync confirms (it paid); sent again, granted again (a retried batch).
     for (let i = 0; i < 2; i++) {
       const s = await postRegistry(url, 'sync', dev('CAISSE-1'), [{ code: win(5), paid_at: Date.now() }]);
@@ -111,12 +121,84 @@ export function registryCases(name: string, open: () => Promise<Db>, opts: { pro
     );
     assert.equal(result(await claim('CAISSE-2')), 'already_paid');
     const rep = await store.report();
-    assert.equal(rep.regrants.length, 1);
-    assert.equal(rep.regrants[0].device_id, 'CAISSE-1');
-    assert.equal(rep.regrants[0].number, 5);
-    assert.ok(Number(rep.regrants[0].asked_at) >= before && Number(rep.regrants[0].confirmed_at) <= before);
+    const refused = rep.regrants.filter((r) => r.kind === 'refused');
+    assert.equal(refused.length, 1);
+    assert.equal(refused[0].device_id, 'CAISSE-1');
+    assert.equal(refused[0].number, 5);
+    assert.ok(Number(refused[0].asked_at) >= before && Number(refused[0].confirmed_at) <= before);
     assert.equal((await store.counts()).payments, 1);
     assert.equal(rep.conflicts, []);
+  });
+
+  test('POST /v1/confirm: a reserved claim confirmed on its own is then DÉJÀ PAYÉ for everyone, its holder included; answered signed; a second payment time is reported paid twice', async ({
+    url,
+    store,
+  }) => {
+    const result = (a: Awaited<ReturnType<typeof postRegistry>>) => (a.ok ? a.body.results[0].result : a.body.error);
+    const paidAt = Date.now();
+    assert.equal(
+      result(await postRegistry(url, 'claim', dev('CAISSE-1'), [{ code: win(8), paid_at: paidAt }])),
+      'granted',
+    );
+    const nonce = 'nonce-confirm-1';
+    const c = await postRegistry(url, 'confirm', dev('CAISSE-1'), [{ code: win(8), paid_at: paidAt }], { nonce });
+    assert.equal(result(c), 'granted');
+    assert.ok(
+      c.ok &&
+        nodeVerify(
+          Buffer.from(c.body.signature, 'hex'),
+          utf8Encode(answerText({ device_id: 'CAISSE-1', nonce }, c.body.results)),
+          Buffer.from(DEV_REGISTRY_PUBLIC_KEY_HEX, 'hex'),
+        ),
+    );
+    for (const id of ['CAISSE-1', 'CAISSE-2'])
+      assert.equal(
+        result(await postRegistry(url, 'claim', dev(id), [{ code: win(8), paid_at: Date.now() }])),
+        'already_paid',
+        id,
+      );
+    // The same confirmation again (retried from the outbox): granted, nothing recorded twice.
+    assert.equal(
+      result(await postRegistry(url, 'confirm', dev('CAISSE-1'), [{ code: win(8), paid_at: paidAt }])),
+      'granted',
+    );
+    assert.equal(
+      (await store.report()).regrants.map((r) => r.kind),
+      ['refused'],
+    );
+    // Another payment of it confirmed by its holder: a clone or a rolled-back device paid it twice.
+    assert.equal(
+      result(await postRegistry(url, 'confirm', dev('CAISSE-1'), [{ code: win(8), paid_at: paidAt + 5000 }])),
+      'granted',
+    );
+    assert.equal((await store.report()).regrants.map((r) => r.kind).sort(), ['paid-twice', 'refused']);
+    assert.equal((await store.counts()).payments, 1);
+  });
+
+  test('/v1/confirm refuses a replayed confirm, one signed by another key, and a sync or claim posted to it', async ({
+    url,
+    store,
+  }) => {
+    await postRegistry(url, 'claim', dev('CAISSE-1'), [{ code: win(9), paid_at: Date.now() }]);
+    const body = (kind: 'confirm' | 'sync', nonce: string, seedHex = DEV_DEVICE_SEED_HEX) =>
+      JSON.stringify(
+        signRequest(
+          { kind, device_id: 'CAISSE-1', nonce, sent_at: Date.now(), payments: [{ code: win(9), paid_at: 1 }] },
+          Buffer.from(seedHex, 'hex'),
+          nodeSign,
+        ),
+      );
+    const post = async (text: string) => {
+      const r = await fetch(`${url}/v1/confirm`, { method: 'POST', body: text });
+      return [r.status, ((await r.json()) as { error?: string }).error];
+    };
+    const once = body('confirm', 'nonce-confirm-2');
+    assert.equal(await post(once), [200, undefined]);
+    assert.equal(await post(once), [409, 'replay']);
+    assert.equal(await post(body('confirm', 'nonce-confirm-3', '11'.repeat(32))), [401, 'bad_signature']);
+    // A sync's signature covers `sync`: posted as a confirm it is not the device's.
+    assert.equal(await post(body('sync', 'nonce-confirm-4')), [401, 'bad_signature']);
+    assert.equal((await store.counts()).payments, 1);
   });
 
   test('every answer is signed by the registry key over the device id, the nonce and each result with its ticket', async ({
