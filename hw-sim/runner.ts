@@ -7,6 +7,7 @@ import { simHost } from './host.ts';
 import { transmit, ScannerOptionError } from './scanners/index.ts';
 import { ticketCode } from './tickets.ts';
 import type { Scenario, Step } from './scenario.ts';
+import { attacker } from './attacker.ts';
 import { formatEur, type Lang } from '../src/i18n.ts';
 import { fromHex } from '../src/hex.ts';
 import { messages } from '../src/messages/index.ts';
@@ -179,6 +180,13 @@ export function describe(s: Step): string {
     case 'flip-bit':
     case 'lose-sector':
       return `${s.kind} ${s.index}`;
+    case 'attack':
+      return `attack ${s.attack}`;
+    case 'snapshot':
+    case 'rollback':
+      return s.kind;
+    case 'clone':
+      return `clone of ${s.of}`;
   }
 }
 
@@ -241,6 +249,8 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
     if (sc.config || o.registry) d.configure({ ...sc.config, ...(id ? { deviceId: id } : {}) });
   }
   let sim = first;
+  /** Flash images kept by `snapshot` steps, for `rollback`. */
+  const snapshots = new Map<Simulator, Uint8Array>();
   const report: RunReport = {
     scenario: sc.name,
     file: sc.file,
@@ -488,6 +498,28 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
           `expected ${describe(s).replace(/^expect-campaign [^:]*: /, '')}; it is ${c.state}, phase ${c.phase}, ` +
             `${count('confirmed')} confirmed, ${count('failed')} failed`,
         );
+      }
+      case 'attack':
+        if (!sim.network) return say.needsRegistry;
+        sim.network.mitm = s.attack === 'off' ? null : attacker(s.attack);
+        return;
+      case 'snapshot':
+        snapshots.set(sim, sim.chip.bytes.slice());
+        return;
+      case 'rollback':
+      case 'clone': {
+        const image = s.kind === 'rollback' ? snapshots.get(sim) : fleet.get(s.of)?.chip.bytes.slice();
+        if (!image) return say.noSnapshot;
+        if (sim.on) sim.powerCut();
+        sim.chip.bytes.set(image);
+        // A clone's own images are of the device it was; its clock is another board's (1.5 s off).
+        if (s.kind === 'clone') {
+          snapshots.delete(sim);
+          sim.setClock(fleet.get(s.of)!.clock + 1500);
+        }
+        await sim.boot();
+        mark = sim.beepLog.length;
+        return;
       }
       case 'registry': {
         const reg = o.registry;

@@ -113,12 +113,30 @@ export type Step = Where & { on?: string } & (
       }
     /** The running image: from this slot, and/or confirmed. */
     | { kind: 'expect-image'; slot?: 'A' | 'B'; confirmed?: boolean }
+    /** A man in the middle of the device's network from now on (hw-sim/attacker.ts), or none (`off`). */
+    | { kind: 'attack'; attack: FleetAttack | 'off' }
+    /** The device's flash image copied aside (for a later `rollback`). */
+    | { kind: 'snapshot' }
+    /** The device's flash restored to its last `snapshot` (power cut, image written back, boot). */
+    | { kind: 'rollback' }
+    /**
+     * The device becomes a clone of device `of`: power cut, `of`'s flash (id, keys, ledger, outbox) copied,
+     * its clock 1.5 s ahead of `of`'s (another board's), boot.
+     */
+    | { kind: 'clone'; of: string }
   );
+
+/** The attacks a scenario can put on a device's network (an attacker's own key where it signs). */
+export const FLEET_ATTACKS = ['rewrite', 'unsigned', 'resign', 'fake', 'replay'] as const;
+export type FleetAttack = (typeof FLEET_ATTACKS)[number];
 
 /** Whether a scenario needs a fleet registry to run (several devices, network steps). */
 export function needsRegistry(sc: Scenario): boolean {
   return (
-    !!sc.devices || sc.steps.some((s) => s.kind === 'network' || s.kind === 'expect-registry' || s.kind === 'registry')
+    !!sc.devices ||
+    sc.steps.some(
+      (s) => s.kind === 'network' || s.kind === 'expect-registry' || s.kind === 'registry' || s.kind === 'attack',
+    )
   );
 }
 
@@ -182,6 +200,10 @@ export const STEP_KINDS = [
   'registry',
   'campaign',
   'expect-campaign',
+  'attack',
+  'snapshot',
+  'rollback',
+  'clone',
 ] as const;
 export const BEEP_KINDS = ['win', 'bigwin', 'lose', 'refused', 'paid', 'boot', 'key', 'error'] as const;
 const KEYS = ['OK', 'C', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
@@ -336,7 +358,13 @@ interface StepInput<K extends StepKind = StepKind> {
 type StepParser<K extends StepKind> = (i: StepInput<K>) => Step | undefined;
 
 /** A step that takes no argument. */
-const bare: StepParser<'boot' | 'reboot' | 'ensure-on' | 'provision'> = ({ r, kind, arg, line, empty }) => {
+const bare: StepParser<'boot' | 'reboot' | 'ensure-on' | 'provision' | 'snapshot' | 'rollback'> = ({
+  r,
+  kind,
+  arg,
+  line,
+  empty,
+}) => {
   if (!empty) r.fail(arg as Node, `${kind} takes no arguments`);
   return { kind, line };
 };
@@ -506,6 +534,18 @@ const STEP_PARSERS: { [K in StepKind]: StepParser<K> } = {
       else s.loss = v;
     }
     return s;
+  },
+  snapshot: bare,
+  rollback: bare,
+  attack: ({ r, kind, arg, line, need }) => {
+    if (!need(`${FLEET_ATTACKS.join(', ')} or off`)) return undefined;
+    const v = r.oneOf(arg, 'attack', [...FLEET_ATTACKS, 'off'] as const);
+    return v === undefined ? undefined : { kind, line, attack: v };
+  },
+  clone: ({ r, kind, arg, line, need }) => {
+    if (!need('the device it copies')) return undefined;
+    const of = r.str(arg, 'clone');
+    return of === undefined ? undefined : { kind, line, of };
   },
   registry: ({ r, kind, arg, line, need }) => {
     if (!need('down or up')) return undefined;
@@ -863,6 +903,8 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
           item as Node,
           `on: ${s.on} is not one of the scenario's devices (${(scenario.devices ?? []).join(', ') || 'none declared'})`,
         );
+      } else if (s && s.kind === 'clone' && (!(scenario.devices ?? []).includes(s.of) || s.of === s.on)) {
+        r.fail(item as Node, `clone: ${s.of} must be another of the scenario's devices`);
       } else if (s) scenario.steps.push(s);
     }
     if (steps.node.items.length === 0) r.fail(steps.node as Node, 'steps is empty');

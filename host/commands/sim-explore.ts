@@ -21,6 +21,8 @@ export interface ExploreArgs {
   /** Fleet mode (hw-sim/explore/fleet.ts), with `devices` devices a schedule (default 2–4). */
   fleet?: boolean;
   devices?: string;
+  /** Fleet mode: the attacker's operations too. */
+  attacker?: boolean;
   variant?: string;
   'quickjs-every'?: string;
   ed25519?: string;
@@ -95,6 +97,7 @@ function presenter(a: ExploreArgs, count: number, seed: string, invariants: Reco
 export async function exploreCommand(a: ExploreArgs): Promise<number> {
   if (a.fleet) return fleetCommand(a);
   if (a.devices !== undefined) throw new UsageError((m) => m.explore.devicesFleet);
+  if (a.attacker) throw new UsageError((m) => m.explore.attackerFleet);
   // Since the mirrored ledger and trusted time (#9), every fault group is on unless --faults says otherwise.
   const groups = a.faults
     ? a.faults
@@ -137,11 +140,13 @@ async function fleetCommand(a: ExploreArgs): Promise<number> {
   const devices = a.devices === undefined ? undefined : intOf(a.devices, '--devices', 2, 4);
   const run = runArgs(a);
   const show = presenter(a, run.count, run.seed, FLEET_INVARIANTS);
-  const s = await exploreFleet({ ...run, devices, onResult: show.onResult });
+  const s = await exploreFleet({ ...run, devices, attacker: a.attacker, onResult: show.onResult });
   return show.finish(
     s,
     (f) =>
-      `saphir sim --explore 1 --fleet --seed ${f.seed} --index ${f.index}${devices ? ` --devices ${devices}` : ''}`,
-    messages(a.lang).explore.fleet(s.payments.online, s.payments.offline, s.payments.unknown, s.phantomHolds) + '\n',
+      `saphir sim --explore 1 --fleet --seed ${f.seed} --index ${f.index}${devices ? ` --devices ${devices}` : ''}${a.attacker ? ' --attacker' : ''}`,
+    messages(a.lang).explore.fleet(s.payments.online, s.payments.offline, s.payments.unknown, s.phantomHolds) +
+      (a.attacker ? ' ' + messages(a.lang).explore.fleetErased(s.erasedDoubles) : '') +
+      '\n',
   );
 }

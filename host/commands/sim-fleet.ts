@@ -11,7 +11,7 @@ useFleetRegistry(async () => {
     scenario: scenarioRegistry(reg),
     report: async () => {
       const r = await reg.report();
-      return { holders: r.holders, conflicts: r.report.conflicts };
+      return { holders: r.holders, conflicts: r.report.conflicts, regrants: r.report.regrants };
     },
     start: () => reg.start(),
     reset: () => reg.reset(),

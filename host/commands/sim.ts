@@ -60,6 +60,7 @@ export async function run(args: string[]): Promise<number> {
     faults: { type: 'string' },
     fleet: { type: 'boolean' },
     devices: { type: 'string' },
+    attacker: { type: 'boolean' },
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;

@@ -9,9 +9,9 @@ import type { Violation } from './model.ts';
 /** The fleet invariants, numbered after the single-device ones (4: back to PRÊT, no fault, is shared). */
 export const FLEET_INVARIANTS: Record<number, string> = {
   4: 'every step plays; no VM fault, no reset nobody asked for',
-  7: 'online, a ticket is paid at most once in the fleet, by the device the registry holds it for',
+  7: 'online, a ticket is paid at most once in the fleet, by the device the registry holds it for (clones and rolled-back copies of one device: see 9)',
   8: 'offline payments are bounded by the offline limit (a ticket above it is never paid twice)',
-  9: 'every offline double payment is reported as a conflict once all devices are back online and synced',
+  9: 'every double payment is reported once all devices are back online and synced: a conflict between two devices, a regrant (reserved or paid-twice) for one device id paying twice (a clone, a rolled-back device)',
   10: 'nothing lost, nothing counted twice: every payment is in the registry once, as held or as a conflict',
   11: 'a device never runs an image below its anti-rollback counter',
   12: "an update campaign's phase starts only once the previous one is done, and never after max-failures failures",
@@ -65,6 +65,17 @@ export interface DeviceView {
 export interface RegistryView {
   holders: { emission: number; block: number; number: number; device_id: string }[];
   conflicts: { emission: number; block: number; number: number; device_id: string }[];
+  /** The registry's regrants (kind: refused, reserved, paid-twice); absent: none known. */
+  regrants?: { emission: number; block: number; number: number; device_id: string; kind: string }[];
+}
+
+/** One payment made (cash handed over): the ticket, the device id it was paid under, and by which board. */
+interface Paid {
+  k: string;
+  id: string;
+  board: string;
+  /** Taken off its ledger (and outbox) by a rollback: the registry may never hear of it. */
+  erased: boolean;
 }
 
 export class FleetViolation extends Error {
@@ -82,6 +93,12 @@ export class FleetModel {
   /** Per device: tickets on which OK was pressed (a claim may have reached the registry). */
   private readonly asked = new Map<string, Set<string>>();
   private readonly lastScan = new Map<string, string>();
+  /** The device id each board pays under: its own, or the one it was cloned from. */
+  private readonly idOf = new Map<string, string>();
+  /** Every payment made, even those a rollback took off a ledger since. */
+  private readonly paid: Paid[] = [];
+  /** Double payments the registry cannot see: one of them erased by a rollback before it was heard. */
+  erasedDoubles = 0;
   /** Holds in the registry for a ticket the holder never paid (a granted claim whose answer was lost). */
   phantomHolds = 0;
   payments = { online: 0, offline: 0, unknown: 0 };
@@ -95,6 +112,7 @@ export class FleetModel {
     for (const d of devices) {
       this.held.set(d, new Map());
       this.asked.set(d, new Set());
+      this.idOf.set(d, d);
     }
   }
 
@@ -107,8 +125,17 @@ export class FleetModel {
     const on = step.on;
     if (step.kind === 'scan' && step.ticket && on) this.lastScan.set(on, key(step.ticket));
     if (step.kind === 'press' && step.key === 'OK' && on && this.lastScan.has(on))
-      this.asked.get(on)!.add(this.lastScan.get(on)!);
+      this.asked.get(this.idOf.get(on)!)!.add(this.lastScan.get(on)!);
+    if (step.kind === 'clone' && on) this.idOf.set(on, this.idOf.get(step.of)!);
     for (const v of views) {
+      if ((step.kind === 'rollback' || step.kind === 'clone') && v.id === on && v.ledger) {
+        // The board's flash was replaced: its ledger is what the copy holds; what it lost stays paid.
+        const now = new Map(v.ledger.map((p) => [key(p), p] as const));
+        for (const k of this.held.get(v.id)!.keys())
+          if (!now.has(k)) for (const p of this.paid) if (p.board === v.id && p.k === k) p.erased = true;
+        this.held.set(v.id, now);
+        continue;
+      }
       const shownPaid = v.screens.filter((s) => (s[0] ?? '').trim() === PAID);
       if (!v.ledger) {
         if (shownPaid.length)
@@ -147,12 +174,14 @@ export class FleetModel {
             expectCount,
           );
         // Not shown (a cut) and above the limit: it can only have been granted online.
+        const id = this.idOf.get(v.id)!;
         if (mode === 'online' || (mode === 'unknown' && prize > this.offlineLimitEur)) {
           const other = this.onlineBy.get(k);
-          if (other && other !== v.id)
+          if (other && other !== id)
             this.fail(7, index, `${v.id} paid ${k} online, already paid online by ${other}`, expectCount);
-          this.onlineBy.set(k, v.id);
+          this.onlineBy.set(k, id);
         }
+        this.paid.push({ k, id, board: v.id, erased: false });
         before.set(k, p);
       }
     }
@@ -170,12 +199,22 @@ export class FleetModel {
   final(index: number, views: readonly DeviceView[], reg: RegistryView): void {
     const holder = new Map(reg.holders.map((h) => [key(h), h.device_id] as const));
     const conflict = new Set(reg.conflicts.map((c) => `${key(c)}@${c.device_id}`));
+    const regrant = new Set(
+      (reg.regrants ?? []).filter((r) => r.kind !== 'refused').map((r) => `${key(r)}@${r.device_id}`),
+    );
+    // Per ticket, the device ids that paid it (a payment counts unless a rollback erased it); and every
+    // id that ever paid it (erased ones too: the registry may have heard of those).
     const payers = new Map<string, string[]>();
-    for (const [d, m] of this.held) for (const k of m.keys()) payers.set(k, [...(payers.get(k) ?? []), d]);
+    const everPaid = new Map<string, Set<string>>();
+    for (const p of this.paid) {
+      if (!everPaid.has(p.k)) everPaid.set(p.k, new Set());
+      everPaid.get(p.k)!.add(p.id);
+      if (!p.erased && !(payers.get(p.k) ?? []).includes(p.id)) payers.set(p.k, [...(payers.get(p.k) ?? []), p.id]);
+    }
     // What the registry should say: one holder a paid ticket (the phantom holds it has besides), and a
     // conflict for every other payer.
     let phantoms = 0;
-    for (const [k, h] of holder) if (!(payers.get(k) ?? []).includes(h)) phantoms++;
+    for (const [k, h] of holder) if (!everPaid.get(k)?.has(h)) phantoms++;
     let conflicts = 0;
     for (const [k, ds] of payers) {
       const h = holder.get(k);
@@ -190,6 +229,24 @@ export class FleetModel {
         withinMs: 0,
       },
     ];
+    // One device id paying a ticket twice (a clone, a rolled-back copy): a regrant, unless one of the two
+    // payments was erased by a rollback (its only record gone, nothing can report it: counted).
+    const times = new Map<string, Paid[]>();
+    for (const p of this.paid) times.set(`${p.k}@${p.id}`, [...(times.get(`${p.k}@${p.id}`) ?? []), p]);
+    for (const [ki, ps] of times) {
+      if (ps.length < 2) continue;
+      if (ps.some((p) => p.erased)) {
+        this.erasedDoubles++;
+        continue;
+      }
+      if (!regrant.has(ki))
+        this.fail(
+          9,
+          index,
+          `${ki.replace('@', ' was paid ' + ps.length + ' times under ')} (boards ${ps.map((p) => p.board).join(', ')}) and the registry reports no regrant`,
+          expect,
+        );
+    }
     for (const v of views) {
       const m = TO_SEND.exec(v.screen.join(' '));
       if (m)
@@ -227,7 +284,7 @@ export class FleetModel {
         if (h && c) this.fail(10, index, `${d}'s payment of ${k} is both held and a conflict (counted twice)`, expect);
       }
     for (const c of reg.conflicts)
-      if (!(payers.get(key(c)) ?? []).includes(c.device_id))
+      if (!everPaid.get(key(c))?.has(c.device_id))
         this.fail(
           10,
           index,
@@ -235,7 +292,7 @@ export class FleetModel {
           expect,
         );
     for (const [k, d] of holder) {
-      if ((payers.get(k) ?? []).includes(d)) continue;
+      if (everPaid.get(k)?.has(d)) continue;
       // A claim granted whose answer never came back (lost, or the power went): the registry holds the
       // ticket for a device that did not pay it. Allowed only where that device asked.
       if (!this.asked.get(d)?.has(k))

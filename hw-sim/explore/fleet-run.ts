@@ -14,6 +14,8 @@ export interface FleetExploreRun {
   shrink?: boolean;
   minOps?: number;
   maxOps?: number;
+  /** Draw the attacker's operations too (ATTACKER_MENU). */
+  attacker?: boolean;
   outDir?: string;
   maxViolations?: number;
   /** The worker thread's module: the host's, which gives each thread its registry (host/commands/sim-fleet-worker.ts). */
@@ -25,6 +27,8 @@ export interface FleetSummary extends ExploreSummary {
   fleet: true;
   /** Registry holds of a ticket the holder never paid (a granted claim whose answer was lost). */
   phantomHolds: number;
+  /** Double payments by one device id hidden by a rollback (fleet-model.ts). */
+  erasedDoubles: number;
   payments: { online: number; offline: number; unknown: number };
 }
 
@@ -35,10 +39,12 @@ export async function exploreFleet(o: FleetExploreRun): Promise<FleetSummary> {
     ...emptySummary(o.seed, []),
     fleet: true,
     phantomHolds: 0,
+    erasedDoubles: 0,
     payments: { online: 0, offline: 0, unknown: 0 },
   };
   const add = (r: FleetResult) => {
     s.phantomHolds += r.phantomHolds;
+    s.erasedDoubles += r.erasedDoubles;
     for (const k of ['online', 'offline', 'unknown'] as const) s.payments[k] += r.payments[k];
     tally(s, r, t0, o.outDir, 'fleet');
     o.onResult?.(r, s);
@@ -49,6 +55,7 @@ export async function exploreFleet(o: FleetExploreRun): Promise<FleetSummary> {
     shrink: o.shrink !== false,
     minOps: o.minOps,
     maxOps: o.maxOps,
+    attacker: o.attacker,
   };
   try {
     await runSchedules<FleetResult>({

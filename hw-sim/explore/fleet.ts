@@ -8,7 +8,7 @@ import { ddmin } from './ddmin.ts';
 import { stringify } from 'yaml';
 import { seededRng, type Rng } from '../rng.ts';
 import { runScenario } from '../runner.ts';
-import { parseScenario, type Scenario, type Step } from '../scenario.ts';
+import { FLEET_ATTACKS, parseScenario, type Scenario, type Step } from '../scenario.ts';
 import type { Simulator } from '../sim.ts';
 import type { TicketSpec } from '../tickets.ts';
 import { ticketCode } from '../tickets.ts';
@@ -52,7 +52,22 @@ export const FLEET_CAMPAIGN_OP = {
   kind: 'campaign',
   what: 'an update campaign (next, older or forged image; phases 50,100; max 1 failure) for the fleet',
 } as const;
-export type FleetOpKind = (typeof FLEET_MENU)[number]['kind'] | 'campaign' | 'boot' | 'settle';
+
+/**
+ * The attacker's operations (`--attacker`, issue #30), drawn besides FLEET_MENU's: a man in the middle
+ * of one device's network (hw-sim/attacker.ts: answers rewritten, unsigned, re-signed with the
+ * attacker's key, a fake registry, an old answer replayed), a device's flash rolled back to an older
+ * copy, and a clone (one device's flash, with its id and key, copied onto another).
+ */
+export const ATTACKER_MENU = [
+  { kind: 'attack', weight: 5, what: "a man in the middle on one device's network (one of FLEET_ATTACKS)" },
+  { kind: 'attack-off', weight: 3, what: "one device's network honest again" },
+  { kind: 'snapshot', weight: 4, what: "one device's flash image copied aside" },
+  { kind: 'rollback', weight: 3, what: 'one device rolled back to its last copy (power cut, image restored, boot)' },
+  { kind: 'clone', weight: 2, what: 'one device becomes a clone of another (its flash, id and key copied), boots' },
+] as const;
+export type FleetOpKind =
+  (typeof FLEET_MENU)[number]['kind'] | (typeof ATTACKER_MENU)[number]['kind'] | 'campaign' | 'boot' | 'settle';
 
 export interface FleetOp {
   kind: FleetOpKind;
@@ -85,6 +100,8 @@ export interface FleetScheduleOptions {
   devices?: number;
   minOps?: number;
   maxOps?: number;
+  /** Draw the attacker's operations too (ATTACKER_MENU). */
+  attacker?: boolean;
 }
 
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[rng.int(xs.length)];
@@ -122,12 +139,17 @@ export function makeFleetSchedule(seed: string | number, index: number, o: Fleet
   const min = o.minOps ?? 10;
   const max = o.maxOps ?? 60;
   const count = min + Math.floor((max - min) * rng.next() ** 2);
-  const total = FLEET_MENU.reduce((s, m) => s + m.weight, 0);
+  const menu: readonly { kind: FleetOpKind; weight: number }[] = o.attacker
+    ? [...FLEET_MENU, ...ATTACKER_MENU]
+    : FLEET_MENU;
+  const total = menu.reduce((s, m) => s + m.weight, 0);
   const draw = (): FleetOpKind => {
     let x = rng.next() * total;
-    for (const m of FLEET_MENU) if ((x -= m.weight) < 0) return m.kind;
-    return FLEET_MENU[0].kind;
+    for (const m of menu) if ((x -= m.weight) < 0) return m.kind;
+    return menu[0].kind;
   };
+  /** Devices with a flash copy to roll back to. */
+  const snapped = new Set<string>();
   const ops: FleetOp[] = [{ kind: 'boot', steps: [{ kind: 'boot', line: 0 }] }];
   const scan = (on: string): Step => ({
     kind: 'scan',
@@ -203,6 +225,31 @@ export function makeFleetSchedule(seed: string | number, index: number, o: Fleet
       case 'power-cut':
         op({ kind: 'power-cut', line: 0, on: d }, { kind: 'boot', line: 0, on: d });
         break;
+      case 'attack':
+        op({ kind: 'attack', line: 0, on: d, attack: pick(rng, FLEET_ATTACKS) });
+        break;
+      case 'attack-off':
+        op({ kind: 'attack', line: 0, on: d, attack: 'off' });
+        break;
+      case 'snapshot':
+        snapped.add(d);
+        op({ kind: 'snapshot', line: 0, on: d });
+        break;
+      case 'rollback':
+        if (!snapped.has(d)) {
+          snapped.add(d);
+          ops.push({ kind: 'snapshot', steps: [{ kind: 'snapshot', line: 0, on: d }] });
+        } else op({ kind: 'rollback', line: 0, on: d });
+        break;
+      case 'clone': {
+        const of = pick(
+          rng,
+          devices.filter((x) => x !== d),
+        );
+        snapped.delete(d);
+        op({ kind: 'clone', line: 0, on: d, of });
+        break;
+      }
       case 'cut-at-flash-op':
         op(
           { kind: 'power-cut', line: 0, on: d, afterFlashOps: 1 + rng.int(6) },
@@ -240,6 +287,7 @@ export function makeFleetSchedule(seed: string | number, index: number, o: Fleet
     kind: 'settle',
     steps: [
       { kind: 'registry', line: 0, up: true },
+      ...(o.attacker ? devices.map((x): Step => ({ kind: 'attack', line: 0, on: x, attack: 'off' })) : []),
       ...devices.map((x) => net(x, true, 20, 0)),
       ...on,
       syncTime,
@@ -286,6 +334,8 @@ export interface FleetRun {
   steps: number;
   checks: Record<number, number>;
   phantomHolds: number;
+  /** Double payments by one device id that a rollback made invisible (one payment's only record erased). */
+  erasedDoubles: number;
   payments: { online: number; offline: number; unknown: number };
 }
 
@@ -296,7 +346,7 @@ export interface FleetRun {
 export interface FleetRegistry {
   /** What a scenario run sees of it. */
   scenario: ScenarioRegistry;
-  report(): Promise<{ holders: FleetHolder[]; conflicts: unknown }>;
+  report(): Promise<{ holders: FleetHolder[]; conflicts: unknown; regrants?: unknown }>;
   start(): Promise<void>;
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -381,7 +431,8 @@ export async function runFleetOps(s: FleetSchedule, ops: readonly FleetOp[], bun
             });
         }
         checks[11]++;
-        model.observe(r.line, sc.steps[r.line - 1], views(false));
+        const st = sc.steps[r.line - 1];
+        model.observe(r.line, st, views(st.kind === 'rollback' || st.kind === 'clone'));
         checks[7]++;
         checks[8]++;
         // The runner powers the devices off once the last step passed: what they show is read here.
@@ -390,7 +441,11 @@ export async function runFleetOps(s: FleetSchedule, ops: readonly FleetOp[], bun
     });
     if (end && ops[ops.length - 1]?.kind === 'settle') {
       const rep = await reg.report();
-      model.final(steps, end, { holders: rep.holders, conflicts: rep.conflicts as never });
+      model.final(steps, end, {
+        holders: rep.holders,
+        conflicts: rep.conflicts as never,
+        regrants: rep.regrants as never,
+      });
       checks[9]++;
       checks[10]++;
     }
@@ -408,7 +463,14 @@ export async function runFleetOps(s: FleetSchedule, ops: readonly FleetOp[], bun
     violation = e.v;
     for (const d of devices.values()) d.dispose();
   }
-  return { violation, steps, checks, phantomHolds: model.phantomHolds, payments: model.payments };
+  return {
+    violation,
+    steps,
+    checks,
+    phantomHolds: model.phantomHolds,
+    erasedDoubles: model.erasedDoubles,
+    payments: model.payments,
+  };
 }
 
 export interface FleetResult {
@@ -420,6 +482,7 @@ export interface FleetResult {
   kinds: Record<string, number>;
   checks: Record<number, number>;
   phantomHolds: number;
+  erasedDoubles: number;
   payments: { online: number; offline: number; unknown: number };
   violation?: Violation;
   shrunk?: { ops: number; steps: number; yaml: string; reproduces: boolean; runs: number };
@@ -452,6 +515,7 @@ export async function exploreFleetOne(
     kinds,
     checks: run.checks,
     phantomHolds: run.phantomHolds,
+    erasedDoubles: run.erasedDoubles,
     payments: run.payments,
     violation: run.violation,
     wallMs: 0,
@@ -527,6 +591,16 @@ function fleetStepYaml(st: Step): unknown {
               }
             : { name: st.name, do: st.verb },
       };
+      break;
+    case 'attack':
+      y = { attack: st.attack };
+      break;
+    case 'clone':
+      y = { clone: st.of };
+      break;
+    case 'snapshot':
+    case 'rollback':
+      y = st.kind;
       break;
     case 'expect-registry':
       y = {

@@ -509,6 +509,7 @@ export const en = {
     ledger: (want: string, n: number, list: string) =>
       `expected the ledger ${want}; it holds ${n}${list ? ': ' + list : ''}`,
     screenshot: (file: string, why: string) => `cannot write the screenshot ${file}: ${why}`,
+    noSnapshot: 'rollback without an earlier snapshot on this device',
     needsRegistry: 'this scenario needs a registry (--registry URL|embedded)',
     campaign: (detail: string) => `campaign: ${detail}`,
     noPrinter: 'this device has no receipt printer',
@@ -636,6 +637,7 @@ export const en = {
   explore: {
     indexOne: '--index replays one schedule: use it with --explore 1',
     devicesFleet: '--devices goes with --fleet',
+    attackerFleet: '--attacker goes with --fleet',
     faults: (g: string, known: string) => `--faults: unknown fault group '${g}' (known: ${known})`,
     faultsFleet: '--faults is for single-device schedules, not --fleet',
     fleetEngine: '--variant, --quickjs-every and --ed25519 are for single-device schedules: the fleet runs QuickJS',
@@ -669,6 +671,8 @@ export const en = {
     fleet: (online: number, offline: number, unknown: number, phantomHolds: number) =>
       `Payments: ${online} online, ${offline} offline, ${unknown} cut before PAYÉ; ` +
       `${phantomHolds} ticket(s) held by the registry for a device that did not pay it (answer lost).`,
+    fleetErased: (n: number) =>
+      `${n} double payment(s) by one device id that a rollback hid (one payment's only record erased before the registry heard it).`,
   },
   help: {
     check: `usage: saphir check [--json] [--key HEX|FILE] [--lang fr|en] [CODE… | -]
@@ -766,8 +770,9 @@ Exit 0, 1 on an error, 2 on a usage error.`,
                           It runs the bundle on v8 with one schedule in 32 on QuickJS (--quickjs-every K, 0: none),
                           and replays every violation on QuickJS; --variant quickjs runs them all on QuickJS.
                           On v8 the host does the Ed25519 curve work (--ed25519 firmware: the firmware's own)
-  --explore N --fleet [--devices K]   fleet schedules: 2–4 devices (K) sharing one embedded registry,
-                          network cuts, registry restarts; the fleet invariants (docs/explorer.md)
+  --explore N --fleet [--devices K] [--attacker]   fleet schedules: 2–4 devices (K) sharing one embedded
+                          registry, network cuts, registry restarts; the fleet invariants (docs/explorer.md);
+                          --attacker: answers rewritten or forged, devices rolled back, clones
   --firmware-key HEX|FILE provision the device with this firmware public key (a production device
                           unless it is the development key); default: the development keys
   --tech-key HEX|FILE     provision the device with this technician public key (service port access)

@@ -512,6 +512,7 @@ export const fr: Messages = {
     ledger: (want: string, n: number, list: string) =>
       `attendu le registre ${want} ; il contient ${n}${list ? ' : ' + list : ''}`,
     screenshot: (file: string, why: string) => `capture d'écran impossible dans ${file} : ${why}`,
+    noSnapshot: 'rollback sans snapshot avant sur cet appareil',
     needsRegistry: 'ce scénario a besoin d’un registre (--registry URL|embedded)',
     campaign: (detail: string) => `campagne : ${detail}`,
     noPrinter: 'cet appareil n’a pas d’imprimante de reçus',
@@ -641,6 +642,7 @@ export const fr: Messages = {
   explore: {
     indexOne: '--index rejoue un seul scénario : l’utiliser avec --explore 1',
     devicesFleet: '--devices va avec --fleet',
+    attackerFleet: '--attacker va avec --fleet',
     faults: (g: string, known: string) => `--faults : groupe de pannes inconnu « ${g} » (connus : ${known})`,
     faultsFleet: '--faults vaut pour les scénarios à un appareil, pas pour --fleet',
     fleetEngine:
@@ -675,6 +677,8 @@ export const fr: Messages = {
     fleet: (online: number, offline: number, unknown: number, phantomHolds: number) =>
       `Paiements : ${online} en ligne, ${offline} hors ligne, ${unknown} coupés avant PAYÉ ; ` +
       `${phantomHolds} ticket(s) tenu(s) par le registre pour un appareil qui ne l’a pas payé (réponse perdue).`,
+    fleetErased: (n: number) =>
+      `${n} double(s) paiement(s) sous un même identifiant cachés par un retour en arrière (le seul enregistrement d’un paiement effacé avant que le registre l’apprenne).`,
   },
   help: {
     check: `usage : saphir check [--json] [--key HEX|FICHIER] [--lang fr|en] [CODE… | -]
@@ -775,8 +779,9 @@ Z a close, comme ce rapport Z les a imprimés. Sortie 0, 1 pour une erreur, 2 po
                           (--quickjs-every K, 0 : aucun), et rejoue chaque violation sous QuickJS ;
                           --variant quickjs les exécute tous sous QuickJS. Sous v8, l'hôte fait les calculs
                           Ed25519 sur la courbe (--ed25519 firmware : ceux du firmware)
-  --explore N --fleet [--devices K]   scénarios de flotte : 2 à 4 appareils (K) partageant un registre
-                          intégré, coupures réseau, redémarrages du registre ; invariants de flotte (docs/explorer.md)
+  --explore N --fleet [--devices K] [--attacker]   scénarios de flotte : 2 à 4 appareils (K) partageant
+                          un registre intégré, coupures réseau, redémarrages du registre ; invariants de flotte
+                          (docs/explorer.md) ; --attacker : réponses réécrites ou forgées, retours en arrière, clones
   --firmware-key HEX|FICHIER  provisionner l'appareil avec cette clé publique firmware (un appareil de
                           production, sauf la clé de développement) ; par défaut : les clés de développement
   --tech-key HEX|FICHIER  provisionner l'appareil avec cette clé publique de technicien (accès au port de service)
