@@ -512,6 +512,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         if (!image) return say.noSnapshot;
         if (sim.on) sim.powerCut();
         sim.chip.bytes.set(image);
+        sim.chip.touched(0, image.length);
         // A clone's own images are of the device it was; its clock is another board's (1.5 s off).
         if (s.kind === 'clone') {
           snapshots.delete(sim);

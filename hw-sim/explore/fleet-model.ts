@@ -129,10 +129,12 @@ export class FleetModel {
     if (step.kind === 'clone' && on) this.idOf.set(on, this.idOf.get(step.of)!);
     for (const v of views) {
       if ((step.kind === 'rollback' || step.kind === 'clone') && v.id === on && v.ledger) {
-        // The board's flash was replaced: its ledger is what the copy holds; what it lost stays paid.
+        // The board's flash was replaced: its ledger is what the copy holds; what it lost stays paid (a
+        // clone's copy is another device's: every payment of the board's own is gone).
         const now = new Map(v.ledger.map((p) => [key(p), p] as const));
         for (const k of this.held.get(v.id)!.keys())
-          if (!now.has(k)) for (const p of this.paid) if (p.board === v.id && p.k === k) p.erased = true;
+          if (!now.has(k) || step.kind === 'clone')
+            for (const p of this.paid) if (p.board === v.id && p.k === k) p.erased = true;
         this.held.set(v.id, now);
         continue;
       }

@@ -3,7 +3,7 @@
 // smoke on today's firmware and registry finds nothing. Planted defects: fleet.long.ts.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fleetScenario, fleetScenarioYaml, makeFleetSchedule } from '../../hw-sim/explore/fleet.ts';
+import { fleetScenario, fleetScenarioYaml, makeFleetSchedule, runFleetOps } from '../../hw-sim/explore/fleet.ts';
 import { exploreFleet } from '../../host/commands/sim-fleet.ts';
 import { parseScenario } from '../../hw-sim/scenario.ts';
 import { runScenario } from '../../hw-sim/runner.ts';
@@ -132,6 +132,60 @@ test('the settle outlasts what still holds a sync back: a win waiting for OK, a 
     assert.is(s.violations, 0, `${seed} ${first}: ${JSON.stringify(s.failures)}`);
     assert.is(s.checks[9], 1);
   }
+});
+
+test('--attacker: schedules draw a man in the middle, rollbacks and clones, turn every attack off for the settle, and write them as scenario steps', () => {
+  const kinds = new Set(
+    Array.from({ length: 40 }, (_, i) => makeFleetSchedule('k', i, { attacker: true }).ops.map((o) => o.kind)).flat(),
+  );
+  for (const k of ['attack', 'attack-off', 'snapshot', 'rollback', 'clone']) assert.ok(kinds.has(k as never), k);
+  assert.not.ok(makeFleetSchedule('k', 1).ops.some((o) => ['attack', 'clone', 'rollback'].includes(o.kind)));
+  const s = makeFleetSchedule('k', 2, { attacker: true, devices: 3 });
+  const settle = s.ops[s.ops.length - 1].steps;
+  for (const d of s.devices) assert.ok(settle.some((st) => st.kind === 'attack' && st.on === d && st.attack === 'off'));
+  const sc = fleetScenario(s);
+  const back = parseScenario(
+    fleetScenarioYaml(s, s.ops, { invariant: 9, step: sc.steps.length, message: 'test' }),
+    'f.yaml',
+  );
+  assert.equal(
+    back.steps.map((st) => [st.kind, st.on, st.kind === 'attack' ? st.attack : st.kind === 'clone' ? st.of : '']),
+    sc.steps.map((st) => [st.kind, st.on, st.kind === 'attack' ? st.attack : st.kind === 'clone' ? st.of : '']),
+  );
+});
+
+test('a clone paying offline a ticket its original paid offline: the registry reports it (regrant paid-twice), invariant 9 holds', async () => {
+  const s = makeFleetSchedule('clone', 0, { devices: 2, attacker: true });
+  const ticket = { emission: 1, block: 1, number: 4242, prize: 30 };
+  s.tickets = [ticket];
+  s.config.offlineLimitEur = 150;
+  const scan = (on: string) => ({ kind: 'scan' as const, line: 0, on, ticket, via: 'serial' as const, options: {} });
+  const pay = (on: string) => ({
+    kind: 'pay' as const,
+    steps: [
+      scan(on),
+      { kind: 'press' as const, line: 0, on, key: 'OK' as const },
+      { kind: 'delay' as const, line: 0, on, ms: 4000 },
+    ],
+  });
+  const ops = [
+    s.ops[0],
+    { kind: 'clone' as const, steps: [{ kind: 'clone' as const, line: 0, on: 'CAISSE-2', of: 'CAISSE-1' }] },
+    { kind: 'registry-down' as const, steps: [{ kind: 'registry' as const, line: 0, up: false }] },
+    pay('CAISSE-1'),
+    pay('CAISSE-2'),
+    s.ops[s.ops.length - 1],
+  ];
+  const r = await runFleetOps(s, ops);
+  assert.is(r.violation, undefined, JSON.stringify(r.violation));
+  assert.is(r.payments.offline, 2);
+  assert.is(r.checks[9], 1);
+});
+
+test('seeded smoke with the attacker: fleet schedules with answers forged, rollbacks and clones break no invariant', async () => {
+  const s = await exploreFleet({ count: 2, seed: 'a2', jobs: 1, maxOps: 25, attacker: true });
+  assert.is(s.violations, 0, JSON.stringify(s.failures));
+  assert.is(s.checks[9], 2);
 });
 
 test.run();
