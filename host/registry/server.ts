@@ -34,6 +34,9 @@ export interface ServeOptions {
 /** A Prometheus label value: backslash, quote and newline escaped. */
 const label = (v: string) => v.replace(/[\\"\n]/g, (c) => (c === '\n' ? '\\n' : '\\' + c));
 
+/** Refusals logged one by one in a second; beyond, counted (`refusals not logged`). */
+export const REFUSALS_LOGGED = 5;
+
 async function readBody(req: IncomingMessage): Promise<unknown> {
   // Refused before a byte is read when the client says how big it is.
   if (Number(req.headers['content-length']) > MAX_BODY_BYTES)
@@ -72,6 +75,28 @@ export async function serveRegistry(store: RegistryStore, opts: ServeOptions = {
     errors: 0,
   };
   const started = Date.now();
+  // Refusals are logged up to REFUSALS_LOGGED a second, the rest counted in one line the next second: a
+  // flood of forged requests must not make the server spend its time writing its log (stderr is
+  // written synchronously to a pipe; a slow reader stalled every request behind it).
+  let refusalSecond = 0;
+  let refusalsThisSecond = 0;
+  let refusalsUnlogged = 0;
+  const logRefusal = (entry: Record<string, unknown>) => {
+    const second = Math.floor(Date.now() / 1000);
+    if (second !== refusalSecond) {
+      if (refusalsUnlogged > 0)
+        log({
+          msg: 'refusals not logged',
+          count: refusalsUnlogged,
+          second: new Date(refusalSecond * 1000).toISOString(),
+        });
+      refusalSecond = second;
+      refusalsThisSecond = 0;
+      refusalsUnlogged = 0;
+    }
+    if (++refusalsThisSecond <= REFUSALS_LOGGED) log(entry);
+    else refusalsUnlogged++;
+  };
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0];
@@ -145,7 +170,7 @@ export async function serveRegistry(store: RegistryStore, opts: ServeOptions = {
       if (e instanceof RequestError) {
         metrics.refused++;
         const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-        log({ msg: 'refused', path: req.url, status: e.status, error: e.body.error, detail: e.body.detail, ms });
+        logRefusal({ msg: 'refused', path: req.url, status: e.status, error: e.body.error, detail: e.body.detail, ms });
         // An unread body (413) leaves the connection unusable: close it after the answer.
         if (e.status === 413) res.setHeader('connection', 'close');
         if (e.retryAfterS !== undefined) res.setHeader('retry-after', String(e.retryAfterS));
