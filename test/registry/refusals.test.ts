@@ -149,6 +149,46 @@ test('refused requests never reach the tickets: unknown device, bad signature, s
   }
 });
 
+test('a flood of forged requests under one id reads the devices table once in 2 s and is logged 5 a second; a revocation elsewhere still holds at once', async () => {
+  const db = await openPglite();
+  let deviceReads = 0;
+  const counted = {
+    ...db,
+    query: (sql: string, params?: unknown[]) => {
+      if (/FROM devices WHERE device_id/.test(sql)) deviceReads++;
+      return db.query(sql, params);
+    },
+  } as typeof db;
+  const store = new RegistryStore(counted, { keys: testKeyRing() });
+  const lines: Record<string, unknown>[] = [];
+  const srv = await serveRegistry(store, { log: (e) => void lines.push(e) });
+  try {
+    const k = ownKey('CAISSE-6');
+    await store.addDevice(k.deviceId, k.publicHex);
+    const signed = (): SignedRequest =>
+      signRequest(
+        { kind: 'sync', device_id: k.deviceId, nonce: newNonce(), sent_at: Date.now(), payments: batch(20) },
+        fromHex(k.seedHex),
+        nodeSign,
+      );
+    const t0 = Date.now();
+    for (let i = 0; i < 30; i++)
+      assert.is((await postSigned(srv.url, { ...signed(), signature: 'ab'.repeat(64) })).status, 401);
+    const seconds = Math.ceil((Date.now() - t0) / 2000) + 1;
+    assert.ok(deviceReads <= seconds, `${deviceReads} reads of the devices table in ${seconds * 2} s`);
+    const logged = lines.filter((l) => l.msg === 'refused').length;
+    assert.ok(logged <= 5 * (Math.ceil((Date.now() - t0) / 1000) + 1) && logged < 30, `${logged} refusals logged`);
+    // Revoked by another process (its own store: this one's memory knows nothing of it): refused at once.
+    await new RegistryStore(db, { keys: testKeyRing() }).revokeDevice(k.deviceId);
+    const r = await postSigned(srv.url, signed());
+    assert.is(r.status, 403);
+    assert.is(!r.ok && r.body.error, 'revoked');
+  } finally {
+    await srv.close();
+    await db.close();
+  }
+});
+
 test('rate limit: a device over its budget gets 429 with Retry-After; bad signatures spend nobody’s budget', async () => {
   const store = new RegistryStore(await openPglite(), { keys: testKeyRing(), rateLimit: { perSecond: 1, burst: 3 } });
   const srv = await serveRegistry(store);
