@@ -13,7 +13,6 @@ import { LedgerError, MirroredLedger, markView, restoreMark } from '../src/ledge
 import { Journal } from '../src/journal.ts';
 import { loadConfig, keyRingOf } from '../src/config.ts';
 import { decide, recordRefused, withheld, type Verdict } from './decide.ts';
-import { deadlines } from './deadline.ts';
 import { TEXT, bootScreen, errorScreen, paidScreen, payLaterScreen, ticketLine } from './screens.ts';
 import { paymentReceipt } from './receipt.ts';
 import { PRODUCTION, VERSION } from './build-info.ts';
@@ -55,7 +54,7 @@ export class App extends Inputs {
       `boot ${VERSION}${PRODUCTION ? '' : ' (dev)'} image ${d.identity.imageHash.slice(0, 16)} config ${loaded.source}`,
     );
     this.keys = provisionedKeys(d.identity) ?? keyRingOf(this.config, PRODUCTION);
-    this.deadlines = deadlines(this.config.emissions);
+    this.openNotice();
     // Payments hold at most 16 printable ASCII characters of it.
     this.deviceId = (this.config.deviceId || String(d.identity.deviceId)).replace(/[^\x20-\x7e]/g, '?').slice(0, 16);
     // Wake-ups come from here on, so a hang anywhere below is caught by the watchdog.

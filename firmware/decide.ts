@@ -30,8 +30,11 @@ export interface DecideInput {
   /** The ledger's record of this ticket, if it was paid. */
   paid?: PaidRecord;
   nowMs: number;
-  /** Last moment (ms, exclusive) a prize of the ticket's emission can be claimed; undefined: emission unknown. */
-  deadlineMs: number | undefined;
+  /**
+   * Last moment (ms, exclusive) a prize of the ticket's emission can be claimed; null: on sale, no
+   * deadline yet (payable under the other checks); undefined: emission unknown.
+   */
+  deadlineMs: number | null | undefined;
   payoutLimitEur: number;
   /** From this prize the winner shows an ID at a payment centre: never paid here, whatever the limit. */
   idThresholdEur?: number;
@@ -45,7 +48,8 @@ export function decide(i: DecideInput): Verdict {
   // A paid ticket says so even after the deadline: the clerk sees why it is refused.
   if (i.paid) return { kind: 'already-paid', ticket, prizeEur: r.prizeEur, paid: i.paid };
   if (i.deadlineMs === undefined) return { kind: 'invalid', reason: 'E_EMISSION' };
-  if (i.nowMs >= i.deadlineMs) return { kind: 'expired', ticket, prizeEur: r.prizeEur, deadlineMs: i.deadlineMs };
+  if (i.deadlineMs !== null && i.nowMs >= i.deadlineMs)
+    return { kind: 'expired', ticket, prizeEur: r.prizeEur, deadlineMs: i.deadlineMs };
   const idRequired = r.prizeEur >= (i.idThresholdEur ?? ID_REQUIRED_FROM_EUR);
   if (idRequired || r.prizeEur > i.payoutLimitEur) return { kind: 'centre', ticket, prizeEur: r.prizeEur, idRequired };
   return { kind: 'win', ticket, prizeEur: r.prizeEur };
@@ -72,9 +76,11 @@ export function withheld(nowMs: number, ledgerDoubtful: boolean): '' | 'clock' |
 export function atOk(
   v: Extract<Verdict, { kind: 'win' }>,
   nowMs: number,
-  deadlineMs: number,
+  deadlineMs: number | null,
 ): Extract<Verdict, { kind: 'win' | 'expired' }> {
-  return nowMs >= deadlineMs ? { kind: 'expired', ticket: v.ticket, prizeEur: v.prizeEur, deadlineMs } : v;
+  return deadlineMs !== null && nowMs >= deadlineMs
+    ? { kind: 'expired', ticket: v.ticket, prizeEur: v.prizeEur, deadlineMs }
+    : v;
 }
 
 /**

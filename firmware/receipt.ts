@@ -20,6 +20,7 @@ export const WORDS = {
     offline: 'Payé hors ligne',
     id: "Pièce d'identité obligatoire",
     until: 'Avant le',
+    onSale: "30 j. après l'avis de clôture",
     keep: 'Gardez le ticket avec ce bon',
   },
   en: {
@@ -35,6 +36,7 @@ export const WORDS = {
     offline: 'Paid offline',
     id: 'ID document required',
     until: 'Before',
+    onSale: '30 days after the closing notice',
     keep: 'Keep the ticket with this slip',
   },
 };
@@ -81,14 +83,14 @@ export const duplicate = (lines: ReceiptLine[], lang: Lang): ReceiptLine[] => [
   ...lines,
 ];
 
-/** The claim slip of a win paid only at a payment centre, until the claim deadline (exclusive). */
-export function claimSlip(f: ReceiptFacts, deadlineMs: number, idRequired: boolean): ReceiptLine[] {
+/** The claim slip of a win paid only at a payment centre, until the claim deadline (exclusive; null: on sale). */
+export function claimSlip(f: ReceiptFacts, deadlineMs: number | null, idRequired: boolean): ReceiptLine[] {
   const w = WORDS[f.lang];
   const l = [
     ...head(f, w.slip),
     { text: `${w.ticket} ${ticketLine(f.ticket)}` },
     { text: `${w.prize} ${formatEur(f.prizeEur, f.lang)}`, bold: true },
-    { text: `${w.until} ${frenchDate(deadlineMs - 1)}`, bold: true },
+    { text: `${w.until} ${deadlineMs === null ? w.onSale : frenchDate(deadlineMs - 1)}`, bold: true },
   ];
   if (idRequired) l.push({ text: w.id, bold: true });
   l.push({ text: `${w.at} ${frenchDateTime(f.atMs)}, ${f.deviceId}` }, { text: w.keep }, { qr: ticketLine(f.ticket) });

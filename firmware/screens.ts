@@ -53,6 +53,10 @@ interface Words {
   reportZ: string;
   paysShort: string;
   unpaidShort: string;
+  notice: string;
+  noNotice: string;
+  applied: string;
+  noticeRefused: string;
 }
 
 export const TEXT: Record<Lang, Words> = {
@@ -101,6 +105,10 @@ export const TEXT: Record<Lang, Words> = {
     reportZ: 'RAPPORT Z (clôturé)',
     paysShort: 'paiements',
     unpaidShort: 'non payés',
+    notice: 'AVIS n°',
+    noNotice: 'aucun avis',
+    applied: 'appliqué',
+    noticeRefused: 'AVIS REFUSÉ',
   },
   en: {
     ready: 'READY',
@@ -147,6 +155,10 @@ export const TEXT: Record<Lang, Words> = {
     reportZ: 'Z REPORT (closed)',
     paysShort: 'payments',
     unpaidShort: 'not paid',
+    notice: 'NOTICE',
+    noNotice: 'no notice',
+    applied: 'applied',
+    noticeRefused: 'NOTICE REFUSED',
   },
 };
 
@@ -279,3 +291,15 @@ export function reportScreen(
 
 /** The Z report asks first: it closes the period. */
 export const closeZScreen = (lang: Lang) => screen([TEXT[lang].closeZ, TEXT[lang].okConfirm], '');
+
+/** The info screen (3, OK): the firmware, the device id, the operator notice in force (0: none). */
+export function infoScreen(lang: Lang, deviceId: string, notice: number): string[] {
+  const w = TEXT[lang];
+  return screen([`${PRODUCT} v${VERSION}`, deviceId, notice ? `${w.notice} ${notice}` : w.noNotice], '');
+}
+
+/** An operator notice arrived: applied, or refused (why: in the log). */
+export function noticeScreen(lang: Lang, version: number, refused: boolean): string[] {
+  const w = TEXT[lang];
+  return screen(refused ? [w.noticeRefused, `n° ${version}`] : [`${w.notice} ${version}`, w.applied], '');
+}

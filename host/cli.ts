@@ -21,6 +21,7 @@ const COMMANDS: Partial<Record<Name, string>> = {
   device: 'device',
   ledger: 'ledger',
   registry: 'registry',
+  notice: 'notice',
   ports: 'ports',
 };
 

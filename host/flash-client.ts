@@ -294,6 +294,14 @@ export class ServiceClient {
     this.authed = false;
   }
 
+  /** NOTICE: a signed operator notice's bytes (src/notice.ts noticeBytes); the device's answer. */
+  async notice(
+    bytes: Uint8Array,
+  ): Promise<{ ok: true; version: number; previous: number } | { ok: false; reason: string; detail: string }> {
+    await this.ensureAuth();
+    return this.gated(CMD.NOTICE, bytes);
+  }
+
   async abort(): Promise<void> {
     await this.ensureAuth();
     await this.gated(CMD.ABORT);

@@ -64,6 +64,7 @@ export interface PeripheralOptions {
     version?: string;
     slot?: string;
     bootReason?: string;
+    operatorKey?: string;
   };
   events?: DeviceEvents;
   rows?: number;
@@ -214,6 +215,9 @@ export class Peripherals {
       },
       get bootReason() {
         return o.identity.bootReason;
+      },
+      get operatorKey() {
+        return o.identity.operatorKey;
       },
     };
     const device: Device = {
@@ -449,8 +453,10 @@ export function partitionFlash(chip: NorFlash, partition: unknown, ledgerSectors
           ? LAYOUT.outbox
           : partition === 'journal'
             ? LAYOUT.journal
-            : null;
-  if (!p) throw new TypeError("Flash partition must be 'config', 'ledger', 'outbox' or 'journal'");
+            : partition === 'notice'
+              ? LAYOUT.notice
+              : null;
+  if (!p) throw new TypeError("Flash partition must be 'config', 'ledger', 'outbox', 'journal' or 'notice'");
   if (p === LAYOUT.ledger && ledgerSectors)
     return chip.partition(p.offset, Math.min(p.size, ledgerSectors * SECTOR_SIZE), views);
   return chip.partition(p.offset, p.size, views);

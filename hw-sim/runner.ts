@@ -58,6 +58,8 @@ export interface RunOptions {
   deviceSeedHex?: string;
   /** The registry's public key to provision the devices with (`saphir sim --registry-pub`). */
   registryKey?: Uint8Array;
+  /** The operator's public key to provision the devices with (`saphir sim --operator-key`). */
+  operatorKey?: Uint8Array;
   /** The fleet registry the devices talk to, and what it holds (for expect-registry). */
   registry?: ScenarioRegistry;
   /** Handed the scenario's devices (by id; one, under '', without `devices:`) before the first step. */
@@ -75,6 +77,8 @@ export interface ScenarioRegistry {
     holders: { emission: number; block: number; number: number; device_id: string }[];
     conflicts: number;
   }>;
+  /** Publishes a signed operator notice (`notice: {via: registry}` steps). */
+  publishNotice?(text: string): Promise<void>;
   /** Stop and start the registry's server (same database): `registry: down | up` steps. */
   stop?(): Promise<void>;
   start?(): Promise<void>;
@@ -173,6 +177,8 @@ export function describe(s: Step): string {
     case 'ensure-on':
     case 'provision':
       return s.kind;
+    case 'notice':
+      return `notice ${s.file}${s.via === 'registry' ? ' via registry' : ''}${s.refused ? ', refused' : ''}`;
     case 'expect-image':
       return `expect-image${s.slot ? ` slot ${s.slot}` : ''}${s.confirmed !== undefined ? ` confirmed ${s.confirmed}` : ''}`;
     case 'update':
@@ -215,6 +221,7 @@ export function simulatorFor(sc: Scenario, o: RunOptions = {}, deviceId = sc.dev
     techKey: key(sc.device?.techKey, 'tech-key') ?? o.techKey,
     deviceSeedHex: o.deviceSeedHex,
     registryKey: key(sc.device?.registryKey, 'registry-key') ?? o.registryKey,
+    operatorKey: key(sc.device?.operatorKey, 'operator-key') ?? o.operatorKey,
     registry: o.registry?.url,
     ledgerSectors: sc.device?.ledgerSectors,
   });
@@ -328,6 +335,20 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         const slot = 'AB'[b.slot];
         if (s.slot && s.slot !== slot) return say.imageSlot(s.slot, slot);
         if (s.confirmed !== undefined && s.confirmed === sim.pendingConfirm) return say.imageConfirmed(s.confirmed);
+        return;
+      }
+      case 'notice': {
+        const text = new TextDecoder().decode(simHost().files.read(resolveFrom(sc.file, s.file)));
+        if (s.via === 'registry') {
+          if (!o.registry) return say.needsRegistry;
+          if (!o.registry.publishNotice) return say.registryControl;
+          await o.registry.publishNotice(text);
+          return;
+        }
+        needOn();
+        const r = await sim.pushNotice(text);
+        if ((r.ok === true) === !!s.refused)
+          return say.notice(!!s.refused, String(r.reason ?? ''), String(r.detail ?? ''));
         return;
       }
       case 'update':

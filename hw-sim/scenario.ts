@@ -124,6 +124,12 @@ export type Step = Where & { on?: string } & (
      * its clock 1.5 s ahead of `of`'s (another board's), boot.
      */
     | { kind: 'clone'; of: string }
+    /**
+     * An operator notice arriving (a signed notice file, relative to the scenario): pushed over the
+     * service port (`service`, the default: stored, then the device restarts) or published on the
+     * registry (`registry`: the devices fetch it at their next sync). `refused`: the device must refuse it.
+     */
+    | { kind: 'notice'; file: string; via: 'service' | 'registry'; refused?: boolean }
   );
 
 /** The attacks a scenario can put on a device's network (an attacker's own key where it signs). */
@@ -135,7 +141,12 @@ export function needsRegistry(sc: Scenario): boolean {
   return (
     !!sc.devices ||
     sc.steps.some(
-      (s) => s.kind === 'network' || s.kind === 'expect-registry' || s.kind === 'registry' || s.kind === 'attack',
+      (s) =>
+        s.kind === 'network' ||
+        s.kind === 'expect-registry' ||
+        s.kind === 'registry' ||
+        s.kind === 'attack' ||
+        (s.kind === 'notice' && s.via === 'registry'),
     )
   );
 }
@@ -149,7 +160,7 @@ export interface Scenario {
   variant?: 'quickjs' | 'quickjs-ng' | 'xs';
   config?: SimConfig;
   clockMs?: number;
-  /** `firmware-key` / `tech-key` / `registry-key`: HEX or a file (relative to the scenario) to provision the device with. */
+  /** `firmware-key` / `tech-key` / `registry-key` / `operator-key`: HEX or a file (relative to the scenario) to provision the device with. */
   /** `ledger-sectors`: the ledger partition cut to its first N sectors (the explorer's smaller, quicker ledger). */
   device?: {
     flash?: string;
@@ -157,6 +168,7 @@ export interface Scenario {
     firmwareKey?: string;
     techKey?: string;
     registryKey?: string;
+    operatorKey?: string;
     ledgerSectors?: number;
   };
   /** Several devices of one fleet (ids); they share the scenario's registry (docs/registry.md). */
@@ -204,6 +216,7 @@ export const STEP_KINDS = [
   'snapshot',
   'rollback',
   'clone',
+  'notice',
 ] as const;
 export const BEEP_KINDS = ['win', 'bigwin', 'lose', 'refused', 'paid', 'boot', 'key', 'error'] as const;
 const KEYS = ['OK', 'C', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
@@ -570,6 +583,27 @@ const STEP_PARSERS: { [K in StepKind]: StepParser<K> } = {
     if (f.has('within')) s.withinMs = r.duration(f.get('within')!.node, 'within') ?? 0;
     return s;
   },
+  notice: ({ r, kind, arg, line, need }) => {
+    if (!need('a signed notice file, or {file, via, refused}')) return undefined;
+    if (isScalar(arg)) {
+      const file = r.str(arg, 'notice');
+      return file === undefined ? undefined : { kind, line, file, via: 'service' };
+    }
+    const f = r.fields(arg, 'notice', ['file', 'via', 'refused']);
+    const file = f.has('file') ? r.str(f.get('file')!.node, 'file') : undefined;
+    if (!f.has('file')) r.fail(arg as Node, 'notice needs file (a signed notice)');
+    const via = f.has('via') ? r.oneOf(f.get('via')!.node, 'via', ['service', 'registry'] as const) : 'service';
+    let refused: boolean | undefined;
+    if (f.has('refused')) {
+      const n = f.get('refused')!.node;
+      const v = r.bool(n, 'refused');
+      if (v !== undefined && via !== 'service') r.fail(n as Node, 'refused needs via: service');
+      else refused = v;
+    }
+    return file === undefined || via === undefined
+      ? undefined
+      : { kind, line, file, via, ...(refused ? { refused } : {}) };
+  },
   campaign: ({ r, kind, arg, line, need }) => {
     if (!need('{name, image, phases, max-failures, group} or {name, do: pause|resume|abort}')) return undefined;
     const f = r.fields(arg, 'campaign', ['name', 'image', 'phases', 'max-failures', 'group', 'do']);
@@ -796,11 +830,13 @@ function parseConfig(r: Reader, node: unknown, scenario: Scenario): SimConfig {
         const e = r.fields(item, 'an emission', ['emission', 'closes']);
         const emission = e.has('emission') ? r.int(e.get('emission')!.node, 'emission', ...EMISSION_LIMITS) : undefined;
         const closes = e.has('closes') ? r.str(e.get('closes')!.node, 'closes') : undefined;
-        if (!e.has('emission') || !e.has('closes'))
-          r.fail(item as Node, 'an emission needs emission and closes (YYYY-MM-DD)');
+        // Without closes: on sale, no claim deadline until a closing notice.
+        if (!e.has('emission'))
+          r.fail(item as Node, 'an emission needs emission (and closes, YYYY-MM-DD, once closed)');
         else if (closes !== undefined && !isDate(closes))
           r.fail(e.get('closes')!.node as Node, 'closes must be a date YYYY-MM-DD');
-        else if (emission !== undefined && closes !== undefined) c.emissions.push({ emission, closingDate: closes });
+        else if (emission !== undefined)
+          c.emissions.push(closes === undefined ? { emission } : { emission, closingDate: closes });
       }
     }
   }
@@ -809,7 +845,15 @@ function parseConfig(r: Reader, node: unknown, scenario: Scenario): SimConfig {
 
 /** `device:` — the simulated device's flash file, id, keys and ledger size. */
 function parseDevice(r: Reader, node: unknown): NonNullable<Scenario['device']> {
-  const f = r.fields(node, 'device', ['flash', 'id', 'firmware-key', 'tech-key', 'registry-key', 'ledger-sectors']);
+  const f = r.fields(node, 'device', [
+    'flash',
+    'id',
+    'firmware-key',
+    'tech-key',
+    'registry-key',
+    'operator-key',
+    'ledger-sectors',
+  ]);
   const device: NonNullable<Scenario['device']> = {};
   const text = {
     flash: 'flash',
@@ -817,6 +861,7 @@ function parseDevice(r: Reader, node: unknown): NonNullable<Scenario['device']> 
     firmwareKey: 'firmware-key',
     techKey: 'tech-key',
     registryKey: 'registry-key',
+    operatorKey: 'operator-key',
   };
   for (const [k, name] of Object.entries(text) as [keyof typeof text, string][])
     if (f.has(name)) device[k] = r.str(f.get(name)!.node, name);

@@ -38,6 +38,8 @@ import { utf8Encode } from '../src/utf8.ts';
 import type { ServiceHost } from '../rom/service.ts';
 import { ServiceDriver } from './service-driver.ts';
 import { RomUpdater } from '../rom/update.ts';
+import { CMD } from '../src/service/packet.ts';
+import { asciiBytes } from '../src/config.ts';
 
 /** firmware/dist/saphir-fw.js, built first when missing or stale: the host's (hw-sim/host.ts). */
 export function ensureBundle(onBuild?: (why: StaleReason) => void): string {
@@ -131,6 +133,12 @@ export interface SimOptions {
    * at the first boot. Default: what the chip holds; on a blank chip, the published development one.
    */
   registryKey?: Uint8Array;
+  /**
+   * The operator's public key (it signs the notices, src/notice.ts), provisioned with the other trust
+   * anchors at the first boot. Default: what the chip holds; on a blank chip, the published development
+   * one (a development device) or none (production).
+   */
+  operatorKey?: Uint8Array | null;
   /** The ledger partition cut to its first N sectors (opening a ledger reads all of it: tests stay quick); default all. */
   ledgerSectors?: number;
   /** false: a device without the check-journal partition (default true). */
@@ -210,12 +218,13 @@ export class Simulator {
   readonly printer: SimPrinter | undefined;
 
   constructor(o: SimOptions = {}) {
-    if (o.firmwareKey || o.techKey || o.production !== undefined || o.deviceSeedHex || o.registryKey) {
+    if (o.firmwareKey || o.techKey || o.production !== undefined || o.deviceSeedHex || o.registryKey || o.operatorKey) {
       const p: Partial<Omit<Trust, 'provisioned'>> = {};
       if (o.firmwareKey) p.firmwareKey = o.firmwareKey;
       if (o.techKey) p.techKey = o.techKey;
       if (o.deviceSeedHex) p.deviceKey = deviceKeyOf(fromHex(o.deviceSeedHex));
       if (o.registryKey) p.registryKey = o.registryKey;
+      if (o.operatorKey) p.operatorKey = o.operatorKey;
       p.production = o.production ?? impliesProduction(o.firmwareKey);
       this.provisionWith = p;
     }
@@ -376,6 +385,7 @@ export class Simulator {
       version: this.booted?.version,
       slot: this.booted ? 'AB'[this.booted.slot] : undefined,
       bootReason,
+      operatorKey: trust.operatorKey ? toHex(trust.operatorKey) : undefined,
     };
     const periph = new Peripherals({
       scheduler: this.scheduler,
@@ -719,6 +729,31 @@ export class Simulator {
       if (o.cutAfterFlashOps) this.chip.cutAtOp(0);
       driver.close();
     }
+  }
+
+  /**
+   * `saphir notice push` as a technician makes it over the service port (the device's own ServicePort):
+   * AUTH with the development technician key, NOTICE with the signed notice's text; then, when the device
+   * took it and `reboot` is not false, a restart so that it applies. The device's reply: `{ok, version,
+   * previous}` or a refusal `{ok: false, reason, detail}`.
+   */
+  async pushNotice(text: string, o: { reboot?: boolean } = {}): Promise<Record<string, unknown>> {
+    if (!this.on) throw new SimError('notice: the device is off');
+    const driver = new ServiceDriver(this.serviceHost(), {
+      random: (n) => Uint8Array.from({ length: n }, () => this.rng.int(256)),
+      now: () => this.now,
+    });
+    let r: Record<string, unknown>;
+    try {
+      const a = driver.authenticate();
+      r = a
+        ? { ok: false, reason: a.reason, detail: a.detail }
+        : (driver.json(CMD.NOTICE, asciiBytes(text)) ?? { ok: false, reason: 'silent', detail: 'no answer' });
+    } finally {
+      driver.close();
+    }
+    if (r.ok === true && o.reboot !== false) await this.reboot();
+    return r;
   }
 
   /** Bytes of firmware heap in use (0 while off, and under `v8`, which has no such figure). */

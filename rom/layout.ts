@@ -14,6 +14,8 @@ export const LAYOUT = {
   slotB: { offset: 0x080000, size: 0x080000 },
   bootState: { offset: 0x100000, size: 0x002000 },
   config: { offset: 0x102000, size: 0x002000 },
+  /** The operator's signed notice, two sectors (src/notice.ts; docs/operations.md). */
+  notice: { offset: 0x104000, size: 0x002000 },
   // Two time-mark sectors, then two mirrored logs of 1 MiB (src/ledger/mirror.ts).
   ledger: { offset: 0x110000, size: 0x202000 },
   /** Write-once provisioning area (the device's trust anchors, rom/provision.ts): never erased. */

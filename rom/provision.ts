@@ -6,12 +6,14 @@
 //   readTrust(chip) → Trust | { error }   a blank area is a development device (development keys);
 //       a damaged record is an error: the device then trusts nothing (it must not fall back to dev keys).
 //
-// Record: 'PRV1' · version u8 · flags u8 (bit 0 production, bit 1 device key, bit 2 registry key) ·
-// ticket key count u8 · 0 · board id u32 · device id (16 bytes, ASCII, 0-padded) · firmware key (32) ·
-// technician key (32) · count × (key id u8 · key 32) · [device key: public key (32) · private seed (32)]
-// · [registry public key (32)] · CRC-32 of all before. Little-endian. Without bit 1 the device signs
-// with the published development device key; without bit 2 it trusts the published development
-// registry key (answers any development registry signs).
+// Record: 'PRV1' · version u8 · flags u8 (bit 0 production, bit 1 device key, bit 2 registry key, bit 3
+// operator key) · ticket key count u8 · 0 · board id u32 · device id (16 bytes, ASCII, 0-padded) ·
+// firmware key (32) · technician key (32) · count × (key id u8 · key 32) · [device key: public key (32)
+// · private seed (32)] · [registry public key (32)] · [operator public key (32)] · CRC-32 of all before.
+// Little-endian. Without bit 1 the device signs with the published development device key; without
+// bit 2 it trusts the published development registry key (answers any development registry signs);
+// without bit 3 a development device trusts the published development operator key (notices), a
+// production device none.
 //
 // The device key's seed stands for the key slot of the device's secure element: the firmware never
 // reads it (the DeviceKey HAL signs and hands out the public key only); the factory, or this model of
@@ -29,6 +31,7 @@ import type { TrustReport } from '../src/service/protocol.ts';
 import type { NorChip } from './bootloader.ts';
 import { publicKeyProblem } from '../src/crypto/device-rules.ts';
 import { publicKeyOf } from '../src/crypto/ed25519.ts';
+import { DEV_OPERATOR_PUBLIC_KEY_HEX } from '../src/notice.ts';
 import {
   DEV_DEVICE_PUBLIC_KEY_HEX,
   DEV_DEVICE_SEED_HEX,
@@ -56,6 +59,8 @@ export interface Trust {
   deviceKey: DeviceKeyPair;
   /** The public key that signs the fleet registry's answers; the published development one by default. */
   registryKey: Uint8Array;
+  /** The public key that signs operator notices; null: none (a production device provisioned without one). */
+  operatorKey: Uint8Array | null;
 }
 
 const MAGIC = 0x31565250; // 'PRV1'
@@ -73,6 +78,7 @@ export function devTrust(): Trust {
     provisioned: false,
     deviceKey: devDeviceKey(),
     registryKey: fromHex(DEV_REGISTRY_PUBLIC_KEY_HEX),
+    operatorKey: fromHex(DEV_OPERATOR_PUBLIC_KEY_HEX),
   };
 }
 
@@ -125,11 +131,15 @@ export function encodeTrust(t: Omit<Trust, 'provisioned'>): Uint8Array {
   // The development registry key is the default too.
   const rk = t.registryKey && toHex(t.registryKey) !== DEV_REGISTRY_PUBLIC_KEY_HEX ? t.registryKey : null;
   if (rk && rk.length !== 32) throw new RangeError('registry key: 32 bytes');
-  const b = new Uint8Array(FIXED + 33 * n + (dk ? 64 : 0) + (rk ? 32 : 0) + 4);
+  // The development operator key is a development device's default, never written: a production device
+  // given it reads back none (anyone can sign with it).
+  const ok = t.operatorKey && toHex(t.operatorKey) !== DEV_OPERATOR_PUBLIC_KEY_HEX ? t.operatorKey : null;
+  if (ok && ok.length !== 32) throw new RangeError('operator key: 32 bytes');
+  const b = new Uint8Array(FIXED + 33 * n + (dk ? 64 : 0) + (rk ? 32 : 0) + (ok ? 32 : 0) + 4);
   const dv = new DataView(b.buffer);
   dv.setUint32(0, MAGIC, true);
   b[4] = 1;
-  b[5] = (t.production ? 1 : 0) | (dk ? 2 : 0) | (rk ? 4 : 0);
+  b[5] = (t.production ? 1 : 0) | (dk ? 2 : 0) | (rk ? 4 : 0) | (ok ? 8 : 0);
   b[6] = n;
   dv.setUint32(8, t.boardId >>> 0, true);
   for (let i = 0; i < t.deviceId.length; i++) b[12 + i] = t.deviceId.charCodeAt(i);
@@ -152,6 +162,10 @@ export function encodeTrust(t: Omit<Trust, 'provisioned'>): Uint8Array {
     b.set(rk, at);
     at += 32;
   }
+  if (ok) {
+    b.set(ok, at);
+    at += 32;
+  }
   dv.setUint32(at, crc32(b.subarray(0, at)), true);
   return b;
 }
@@ -164,7 +178,8 @@ export function decodeTrust(b: Uint8Array): Trust | { error: string; blank: bool
   const n = b[6];
   const withKey = (b[5] & 2) === 2;
   const withRegistry = (b[5] & 4) === 4;
-  const end = FIXED + 33 * n + (withKey ? 64 : 0) + (withRegistry ? 32 : 0);
+  const withOperator = (b[5] & 8) === 8;
+  const end = FIXED + 33 * n + (withKey ? 64 : 0) + (withRegistry ? 32 : 0) + (withOperator ? 32 : 0);
   if (n > MAX_TICKET_KEYS || end + 4 > b.length || dv.getUint32(end, true) !== crc32(b.subarray(0, end))) {
     return { error: 'provisioning record damaged', blank: false };
   }
@@ -176,16 +191,20 @@ export function decodeTrust(b: Uint8Array): Trust | { error: string; blank: bool
   const deviceKey = withKey ? { publicKey: b.slice(k, k + 32), seed: b.slice(k + 32, k + 64) } : devDeviceKey();
   const r = k + (withKey ? 64 : 0);
   const registryKey = withRegistry ? b.slice(r, r + 32) : fromHex(DEV_REGISTRY_PUBLIC_KEY_HEX);
+  const o = r + (withRegistry ? 32 : 0);
+  const production = (b[5] & 1) === 1;
+  const operatorKey = withOperator ? b.slice(o, o + 32) : production ? null : fromHex(DEV_OPERATOR_PUBLIC_KEY_HEX);
   return {
     firmwareKey: b.slice(28, 60),
     techKey: b.slice(60, 92),
     ticketKeys,
     boardId: dv.getUint32(8, true),
     deviceId,
-    production: (b[5] & 1) === 1,
+    production,
     provisioned: true,
     deviceKey,
     registryKey,
+    operatorKey,
   };
 }
 
@@ -211,6 +230,7 @@ export function provisionTrust(chip: NorChip, t: Partial<Omit<Trust, 'provisione
     ['firmware key', full.firmwareKey],
     ['technician key', full.techKey],
     ['registry key', full.registryKey],
+    ...(full.operatorKey ? [['operator key', full.operatorKey] as const] : []),
     ...[...full.ticketKeys].map(([id, k]) => [`ticket key ${id}`, k] as const),
   ] as const) {
     const problem = publicKeyProblem(k);
@@ -224,6 +244,11 @@ export function provisionTrust(chip: NorChip, t: Partial<Omit<Trust, 'provisione
     else if (full.production) full.deviceKey = deviceKeyOf(romPlatform().random(32));
   }
   if (!t.registryKey && !('error' in now)) full.registryKey = now.registryKey;
+  if (!t.operatorKey) {
+    // None asked for: what the chip holds; a new production device trusts none (the development one is published).
+    if (!('error' in now)) full.operatorKey = now.operatorKey;
+    else if (full.production) full.operatorKey = null;
+  }
   const bytes = encodeTrust(full);
   if (!('error' in now)) {
     if (toHex(encodeTrust(now)) === toHex(bytes)) return now;

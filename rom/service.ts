@@ -62,6 +62,8 @@ import { isDevTechKey, readTrust, trustReport } from './provision.ts';
 import { NONCE_SIZE, authMessage } from '../src/service/auth.ts';
 import { Outbox } from '../src/registry/outbox.ts';
 import { MAX_BATCH, signedBytes, type RegistryRequest } from '../src/registry/protocol.ts';
+import { loadNotice, noticeRefusal, parseNoticeText, storeNotice, type StoredNotice } from '../src/notice.ts';
+import { asciiText } from '../src/config.ts';
 
 /** What the simulated device gives its service port. */
 export interface ServiceHost {
@@ -204,6 +206,7 @@ const GATED = new Set<number>([
   CMD.OUTBOX,
   CMD.OUTBOX_DONE,
   CMD.JOURNAL,
+  CMD.NOTICE,
 ]);
 
 export class ServicePort {
@@ -440,6 +443,8 @@ export class ServicePort {
         return this.reply(p, jsonBytes(this.outboxDone(p.payload)));
       case CMD.JOURNAL:
         return this.reply(p, this.journalSector(p.payload));
+      case CMD.NOTICE:
+        return this.reply(p, jsonBytes(this.notice(p.payload)));
       default:
         this.tx.push(
           encodePacket({
@@ -561,6 +566,51 @@ export class ServicePort {
     return { ok: true as const, marked: heard.length, waiting: box.pending.length };
   }
 
+  /** The notice partition as the ROM reads it (the firmware's HAL Flash `notice`). */
+  private noticeFlash(): Flash {
+    const c = this.host.chip;
+    const base = LAYOUT.notice.offset;
+    return {
+      size: LAYOUT.notice.size,
+      blockLength: SECTOR_SIZE,
+      read: (o, n) => c.read(base + o, n),
+      write: (b, o) => c.program(base + o, b),
+      eraseBlock: (k) => c.eraseSector(base + k * SECTOR_SIZE),
+    };
+  }
+
+  /** The operator key the device trusts (null: none), and the newest notice on flash it verifies. */
+  private heldNotice(): { key: Uint8Array | null; held: StoredNotice | null } {
+    const t = readTrust(this.host.chip);
+    const key = 'error' in t ? null : t.operatorKey;
+    return { key, held: loadNotice(this.noticeFlash(), key, romPlatform().verify) };
+  }
+
+  /**
+   * NOTICE: a signed operator notice (src/notice.ts, its text): stored on the notice partition when it
+   * verifies with the operator key and is above the version held; the firmware applies it at its next start.
+   */
+  private notice(payload: Uint8Array) {
+    const refuse = (reason: string, detail: string) => ({ ok: false as const, reason, detail });
+    const text = asciiText(payload);
+    const p = text === null ? { error: 'not ASCII' } : parseNoticeText(text);
+    if ('error' in p) return refuse('malformed', p.error);
+    const { key, held } = this.heldNotice();
+    const previous = held ? held.signed.notice.version : 0;
+    const why = noticeRefusal(p, key, previous, romPlatform().verify);
+    if (why) {
+      const detail = {
+        unsigned: 'the notice is not signed',
+        'no-key': 'this device has no operator key',
+        signature: 'the signature does not verify with the operator key',
+        older: `version ${p.notice.version} is not above the version held, ${previous}`,
+      };
+      return refuse(why, detail[why]);
+    }
+    storeNotice(this.noticeFlash(), p, held);
+    return { ok: true as const, version: p.notice.version, previous };
+  }
+
   /** CLOCK: raises the trusted-time mark of the ledger partition; the firmware reads it at its next boot. */
   private clock(payload: Uint8Array) {
     const req = parseJson(payload) as { nowMs?: unknown } | undefined;
@@ -605,6 +655,7 @@ export class ServicePort {
       window: WINDOW,
       session: this.sessionReport(),
       trust: this.trustReport(),
+      notice: this.heldNotice().held?.signed.notice.version ?? 0,
     };
   }
 

@@ -108,10 +108,13 @@ export function isPublicHoliday(date: string): boolean {
   return publicHolidays(+date.slice(0, 4)).includes(dateOfDay(n));
 }
 
-/** Monday to Saturday, unless a public holiday (Saturday is a working day for retail). */
-export function isWorkingDay(date: string): boolean {
+/**
+ * Monday to Saturday, unless a public holiday (Saturday is a working day for retail) or one of `extra`
+ * (an operator notice's holidays, e.g. an overseas department's, 'YYYY-MM-DD').
+ */
+export function isWorkingDay(date: string, extra: readonly string[] = []): boolean {
   const n = checkedDay(date, 'isWorkingDay');
-  return weekday(n) !== 0 && !isPublicHoliday(date);
+  return weekday(n) !== 0 && !isPublicHoliday(date) && extra.indexOf(date) < 0;
 }
 
 /** 0 = Sunday … 6 = Saturday. */
@@ -121,12 +124,12 @@ function weekday(dayNum: number): number {
 
 /**
  * The last day a prize of an emission closed on `closingDate` can be claimed: 30 days after it,
- * moved to the next day while that day is a Sunday or a public holiday. Throws RangeError for a
- * date that is not 'YYYY-MM-DD'.
+ * moved to the next day while that day is a Sunday, a public holiday or one of `extra`. Throws
+ * RangeError for a date that is not 'YYYY-MM-DD'.
  */
-export function claimDeadline(closingDate: string): string {
+export function claimDeadline(closingDate: string, extra: readonly string[] = []): string {
   let n = checkedDay(closingDate, 'claimDeadline') + CLAIM_DAYS;
-  while (!isWorkingDay(dateOfDay(n))) n++;
+  while (!isWorkingDay(dateOfDay(n), extra)) n++;
   return dateOfDay(n);
 }
 
@@ -163,13 +166,13 @@ export function parisMidnightUtc(date: string): number {
  * end of the deadline day in Paris time (the regulation's time; the device clock is UTC), i.e.
  * until 00:00 Paris of the next day, excluded.
  */
-export function isClaimable(closingDate: string, nowMs: number): boolean {
+export function isClaimable(closingDate: string, nowMs: number, extra: readonly string[] = []): boolean {
   if (typeof nowMs !== 'number' || !Number.isFinite(nowMs))
     throw new RangeError('isClaimable: nowMs must be a time in ms');
-  return nowMs < claimEndMs(closingDate);
+  return nowMs < claimEndMs(closingDate, extra);
 }
 
 /** The instant (UTC ms, exclusive) the claim period of an emission closing on `closingDate` ends. */
-export function claimEndMs(closingDate: string): number {
-  return parisMidnightUtc(dateOfDay(checkedDay(claimDeadline(closingDate), 'claimEndMs') + 1));
+export function claimEndMs(closingDate: string, extra: readonly string[] = []): number {
+  return parisMidnightUtc(dateOfDay(checkedDay(claimDeadline(closingDate, extra), 'claimEndMs') + 1));
 }

@@ -26,8 +26,11 @@ import { getU32BE, isErased, putU32BE } from './bytes.ts';
 
 export interface EmissionConfig {
   emission: number;
-  /** Last day of sale, `YYYY-MM-DD` (French calendar). */
-  closingDate: string;
+  /**
+   * Last day of sale, `YYYY-MM-DD` (French calendar), from its closing notice; absent while on sale:
+   * no claim deadline yet (firmware/deadline.ts).
+   */
+  closingDate?: string;
 }
 
 export interface Config {
@@ -150,7 +153,8 @@ export function configProblems(c: unknown, production: boolean): string[] {
       const x = e as Record<string, unknown>;
       if (!x || typeof x !== 'object') return p.push(`emissions[${i}]: not an object`);
       if (!isIntIn(x.emission, EMISSION_LIMITS)) p.push(`emissions[${i}].emission: not 0…65535`);
-      if (!isDate(x.closingDate)) p.push(`emissions[${i}].closingDate: not a YYYY-MM-DD date`);
+      if (x.closingDate !== undefined && !isDate(x.closingDate))
+        p.push(`emissions[${i}].closingDate: not a YYYY-MM-DD date`);
     });
   if (!isDeviceId(o.deviceId)) p.push('deviceId: not printable ASCII of at most 16 characters');
   const ranged = [

@@ -89,8 +89,11 @@ export interface Printer {
 // --- storage --------------------------------------------------------------------------------------
 
 export interface FlashOptions {
-  /** The firmware's data partitions (`outbox`: payments waiting for the registry; `journal`: every verdict shown). */
-  partition: 'config' | 'ledger' | 'outbox' | 'journal';
+  /**
+   * The firmware's data partitions (`outbox`: payments waiting for the registry; `journal`: every verdict
+   * shown; `notice`: the operator's signed notice, src/notice.ts).
+   */
+  partition: 'config' | 'ledger' | 'outbox' | 'journal' | 'notice';
 }
 /**
  * NOR flash. Erased bytes read 0xFF; `write` can only clear bits (the result is old & new); only
@@ -181,6 +184,11 @@ export interface Identity {
    * answer must be signed by it. Absent: the device has no registry link.
    */
   readonly registryKey?: string;
+  /**
+   * The operator's Ed25519 public key, hex, provisioned in the write-once area: it signs the notices
+   * (src/notice.ts). Absent: the device takes no notice.
+   */
+  readonly operatorKey?: string;
   /** Provisioned as a production device. */
   readonly production?: boolean;
   /** The running image's version and slot (`A`, `B`), as the bootloader read them; absent in developer mode. */

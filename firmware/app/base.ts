@@ -6,6 +6,7 @@ import type { Beeper, Device, Led, Log, MonotonicClock, RealTimeClock, TextDispl
 import type { MirroredLedger } from '../../src/ledger/index.ts';
 import type { Config } from '../../src/config.ts';
 import type { Verdict } from '../decide.ts';
+import type { Deadline } from '../deadline.ts';
 import { BEEPS, LEDS, type Signal } from '../../src/signals.ts';
 import { errorScreen } from '../screens.ts';
 
@@ -43,7 +44,8 @@ export abstract class AppBase {
   protected mono!: MonotonicClock;
   protected watchdog!: Watchdog;
   protected ledger!: MirroredLedger;
-  protected deadlines = new Map<number, number>();
+  /** Emission → end of its claim period; null: on sale, no deadline yet (firmware/deadline.ts). */
+  protected deadlines = new Map<number, Deadline>();
   protected deviceId = '';
   /** Counts for diagnostics. */
   readonly stats = { scans: 0, payments: 0, errors: 0 };

@@ -37,7 +37,7 @@ export abstract class Clock extends AppBase {
     if (!plausible(rtc)) return false;
     // No mark yet (a fresh partition): measured from the latest claim deadline configured instead.
     let from = this.mark;
-    if (from === 0) this.deadlines.forEach((d) => (from = Math.max(from, d)));
+    if (from === 0) this.deadlines.forEach((d) => (from = Math.max(from, d || 0)));
     return from === 0 || rtc - from < this.config.clockJumpDays * DAY_MS;
   }
 

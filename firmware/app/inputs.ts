@@ -7,7 +7,7 @@ import { HidPosDecoder } from '../../src/input/hid-pos.ts';
 import type { InputEvent } from '../../src/input/event.ts';
 import { atOk } from '../decide.ts';
 import { BEEPS } from '../../src/signals.ts';
-import { TEXT, cancelledScreen, closeZScreen, confirmCashScreen, ticketLine } from '../screens.ts';
+import { TEXT, cancelledScreen, closeZScreen, confirmCashScreen, infoScreen, ticketLine } from '../screens.ts';
 import { newFrameDecoder, type FrameDecoder } from '../camera.ts';
 import { RegistryLink } from './registry.ts';
 
@@ -102,7 +102,10 @@ export abstract class Inputs extends RegistryLink {
       if (k === 'OK') {
         // The verdict is from the scan: a claim period that ended since (payWaitMs) ends it here.
         const now = this.trustedNow();
-        const v = atOk(s.verdict, now, this.deadlines.get(s.verdict.ticket.emission)!);
+        const dl = this.deadlines.get(s.verdict.ticket.emission);
+        // (a notice applied since may have dropped the emission)
+        if (dl === undefined) return this.showVerdict({ kind: 'invalid', reason: 'E_EMISSION' }, now);
+        const v = atOk(s.verdict, now, dl);
         if (v.kind !== 'win') {
           this.log.write(`${ticketLine(v.ticket)}: expired before OK`);
           return this.showVerdict(v, now);
@@ -137,6 +140,7 @@ export abstract class Inputs extends RegistryLink {
       const entry = this.menu;
       this.menu = '';
       if (entry === '1') return this.report(false);
+      if (entry === '3') return this.shown(infoScreen(this.lang, this.deviceId, this.noticeVersion()), 'key');
       if (entry === '2') {
         this.display.show(closeZScreen(this.lang));
         this.state = { kind: 'close-z', until: this.mono.now() + this.config.payWaitMs };

@@ -1,7 +1,17 @@
 // The fleet registry link (docs/registry.md): a claim asked before paying, offline payments up to the
 // offline limit, and the outbox pushed by sync with the device's health; every answer checked against
 // the registry's key. An update campaign's order in a sync's answer: the firmware downloads, the ROM writes.
-import type { DeviceKey, Network, NetworkResponse, Updater } from '../../src/hal.ts';
+import type { DeviceKey, Flash, Network, NetworkResponse, Updater } from '../../src/hal.ts';
+import type { Config } from '../../src/config.ts';
+import { deadlines } from '../deadline.ts';
+import {
+  applyNotice,
+  loadNotice,
+  noticeRefusal,
+  parseSignedNotice,
+  storeNotice,
+  type StoredNotice,
+} from '../../src/notice.ts';
 import { deviceVerify } from '../verify.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
 import { utf8Encode } from '../../src/utf8.ts';
@@ -17,7 +27,7 @@ import {
 } from '../../src/registry/protocol.ts';
 import { VERSION } from '../build-info.ts';
 import type { Verdict } from '../decide.ts';
-import { TEXT, checkingScreen, errorScreen, payLaterScreen, ticketLine } from '../screens.ts';
+import { TEXT, checkingScreen, errorScreen, noticeScreen, payLaterScreen, ticketLine } from '../screens.ts';
 import { Screens } from './screens.ts';
 import { messageOf } from './base.ts';
 
@@ -57,9 +67,64 @@ export abstract class RegistryLink extends Screens {
   /** When the next sync goes even with nothing to send (a heartbeat carrying the health), and when this boot began. */
   private beatAt = 0;
   private bootAt = 0;
+  /** The operator's notice in force (docs/operations.md), its partition, the key it must verify with. */
+  private notice: StoredNotice | null = null;
+  private noticeFlash: Flash | null = null;
+  private oKey: Uint8Array | null = null;
+  /** The highest notice version refused since boot: the registry is not asked for it again. */
+  private noticeRefused = 0;
+  /** The configuration as stored, before a notice replaces its emissions and limits. */
+  private stored!: Config;
 
   /** Records the payment (firmware/app.ts). */
   protected abstract pay(v: Extract<Verdict, { kind: 'win' }>, offline?: boolean, registryRef?: string): void;
+
+  /** At boot: the newest notice on flash that verifies, applied over the configuration. */
+  protected openNotice(): void {
+    const d = this.dev;
+    this.stored = this.config;
+    const ok = d.identity.operatorKey;
+    this.oKey = ok ? fromHex(ok) : null;
+    try {
+      this.noticeFlash = new d.Flash({ partition: 'notice' });
+      this.notice = loadNotice(this.noticeFlash, this.oKey, deviceVerify);
+    } catch (e) {
+      this.log.write(`notice: ${messageOf(e)}`); // a device without the partition takes none
+    }
+    this.applyNotice();
+  }
+
+  protected noticeVersion(): number {
+    return this.notice ? this.notice.signed.notice.version : 0;
+  }
+
+  /** The configuration with the notice's emissions and limits over it; the deadlines with its holidays. */
+  private applyNotice(): void {
+    const n = this.notice && this.notice.signed.notice;
+    this.config = n ? applyNotice(this.stored, n) : this.stored;
+    this.deadlines = deadlines(this.config.emissions, n ? n.holidays : []);
+  }
+
+  /** A notice from the registry: checked, stored on flash, applied at once; or refused, and said. */
+  private takeNotice(v: unknown, from: string): void {
+    const s = parseSignedNotice(v);
+    const version = 'error' in s ? 0 : s.notice.version;
+    const why = 'error' in s ? 'malformed' : noticeRefusal(s, this.oKey, this.noticeVersion(), deviceVerify);
+    if (why || !this.noticeFlash) {
+      this.log.write(
+        `notice ${version} from ${from} refused: ${why || 'no partition'}${'error' in s ? ` (${s.error})` : ''}`,
+      );
+      if (version > this.noticeRefused) {
+        this.noticeRefused = version;
+        if (this.state.kind === 'ready') this.shown(noticeScreen(this.lang, version, true), 'refused');
+      }
+      return;
+    }
+    this.notice = storeNotice(this.noticeFlash, s as never, this.notice);
+    this.applyNotice();
+    this.log.write(`notice ${version} applied (${from}), ${this.config.emissions.length} emissions`);
+    if (this.state.kind === 'ready') this.shown(noticeScreen(this.lang, version, false), 'key');
+  }
 
   /** The registry link, when configured and the device has a network and a key. */
   protected openRegistry(): void {
@@ -113,7 +178,7 @@ export abstract class RegistryLink extends Screens {
         fw: id.version || VERSION,
         slot: id.slot || '-',
         image: id.imageHash,
-        notice: 0,
+        notice: this.noticeVersion(),
         ledger: this.ledger.count,
         outbox: this.outbox!.pending.length,
         boot: id.bootReason || 'power-on',
@@ -122,7 +187,12 @@ export abstract class RegistryLink extends Screens {
         update: this.updOut,
       };
     }
-    const body = JSON.stringify({ ...req, signature: toHex(this.deviceKey!.sign(signedBytes(req))) });
+    const body = JSON.stringify({
+      ...req,
+      signature: toHex(this.deviceKey!.sign(signedBytes(req))),
+      // Not signed: it only spares the registry sending a notice this device holds or refused.
+      notice_version: Math.max(this.noticeVersion(), this.noticeRefused),
+    });
     return { id: this.net!.request(`/v1/${kind}`, body, this.config.registryTimeoutMs), nonce };
   }
 
@@ -158,12 +228,14 @@ export abstract class RegistryLink extends Screens {
     let offer: UpdateOffer | undefined;
     let error = '';
     if (r.status === 200) {
-      let j: { results?: PaymentResult[] } | null = null;
+      let j: { results?: PaymentResult[]; notice?: unknown } | null = null;
       try {
         j = JSON.parse(r.body);
       } catch {
         // not JSON: handled as no answer below
       }
+      // The operator signed it; the registry only carries it.
+      if (j && j.notice !== undefined) this.takeNotice(j.notice, 'registry');
       if (j && Array.isArray(j.results)) {
         if (this.authentic(j as { results: PaymentResult[] }, f)) {
           results = j.results;
@@ -247,6 +319,7 @@ export abstract class RegistryLink extends Screens {
     const box = this.outbox;
     const k = this.state.kind;
     if (!box || !this.net || this.inflight || (k !== 'ready' && k !== 'shown') || now < this.nextSyncAt) return;
+    this.nextSyncAt = now + this.config.syncIntervalMs;
     const batch: OutboxEntry[] = [];
     const unpaid: OutboxEntry[] = [];
     // Confirmations of claims granted this boot go on their own (`confirm`), the rest as a `sync` (which

@@ -42,7 +42,7 @@ export abstract class Screens extends Upkeep {
     // A win only a payment centre pays: the player leaves with a slip saying where and until when.
     if (
       v.kind === 'centre' &&
-      !this.print(claimSlip(this.facts(v, nowMs), this.deadlines.get(v.ticket.emission)!, v.idRequired))
+      !this.print(claimSlip(this.facts(v, nowMs), this.deadlines.get(v.ticket.emission) ?? null, v.idRequired))
     )
       screen[2] = TEXT[this.lang].noReceipt;
     this.shown(screen, big ? 'bigwin' : won ? 'win' : v.kind === 'lose' ? 'lose' : 'refused');

@@ -1,5 +1,6 @@
 // The ledger's upkeep at boot: a payment one log lost copied back from the other, and payments past
 // their claim deadline compacted away when free sectors run low.
+import { ended } from '../deadline.ts';
 import { plausible } from '../decide.ts';
 import { ticketLine } from '../screens.ts';
 import { Clock } from './clock.ts';
@@ -18,7 +19,7 @@ export abstract class Upkeep extends Clock {
   private keepAt(now: number) {
     return (p: { emission: number }) => {
       const dl = this.deadlines.get(p.emission);
-      return dl === undefined || now < dl;
+      return dl === undefined || !ended(dl, now);
     };
   }
 

@@ -43,6 +43,7 @@ export function infoText(id: Identity, lang: Lang, access?: string): string {
     const got = id.session.received.reduce((n, [a, b]) => n + b - a, 0);
     rows.push([t.interrupted, t.received(got, id.session.size, id.session.hash.slice(0, 16))]);
   }
+  if (id.notice !== undefined) rows.push([t.notice, id.notice ? String(id.notice) : t.noNotice]);
   if (access !== undefined) rows.push([t.access, access]);
   const w = Math.max(...rows.map((r) => r[0].length));
   return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n');

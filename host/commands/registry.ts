@@ -5,7 +5,9 @@ import { createServer } from 'node:net';
 import { Failure, UsageError, intOf, parseCommand } from '../args.ts';
 import { textTable } from '../table.ts';
 import { openDb } from '../registry/db.ts';
-import { AlreadyEnrolled, DEVICE_ID, RegistryStore } from '../registry/store.ts';
+import { AlreadyEnrolled, DEVICE_ID, RegistryStore, RequestError } from '../registry/store.ts';
+import { readNotice } from './notice.ts';
+import { signedNoticeText } from '../../src/notice.ts';
 import { serveRegistry } from '../registry/server.ts';
 import {
   CampaignError,
@@ -78,6 +80,23 @@ function portFree(port: number, host: string): Promise<void> {
   });
 }
 
+/**
+ * Publishes a signed notice file for the devices' next syncs; at `serve`'s start (`atStart`) the notice
+ * the registry holds already is no error.
+ */
+async function publish(store: RegistryStore, file: string, atStart: boolean, lang: Lang): Promise<void> {
+  const s = readNotice(file);
+  const latest = await store.latestNotice();
+  if (atStart && latest && latest.text === signedNoticeText(s)) return;
+  try {
+    await store.publishNotice(signedNoticeText(s));
+  } catch (e) {
+    if (e instanceof RequestError) throw new Failure((m) => m.registry.noticeRefused(file, e.body.detail));
+    throw e;
+  }
+  process.stderr.write(messages(lang).registry.noticePublished(s.notice.version, file) + '\n');
+}
+
 function iso(ms: unknown): string {
   return typeof ms === 'number' ? new Date(ms).toISOString().replace('.000Z', 'Z') : '—';
 }
@@ -99,6 +118,7 @@ export async function run(args: string[]): Promise<number> {
     group: { type: 'string' },
     phases: { type: 'string' },
     'max-failures': { type: 'string' },
+    notice: { type: 'string' },
   });
   if (!parsed) return 0;
   const { values, positionals, lang } = parsed;
@@ -122,7 +142,10 @@ export async function run(args: string[]): Promise<number> {
   // `serve` and `devices add` create a database; the readers (report, list, revoke) refuse a missing
   // one: a mistyped --db is said instead of read as an empty registry.
   const reads =
-    sub === 'report' || sub === 'campaign' || (sub === 'devices' && ['list', 'revoke', 'group'].includes(rest[0]));
+    sub === 'report' ||
+    sub === 'campaign' ||
+    (sub === 'notice' && rest[0] === 'show') ||
+    (sub === 'devices' && ['list', 'revoke', 'group'].includes(rest[0]));
   const staleDays = values['stale-days'] === undefined ? 7 : intOf(values['stale-days'], '--stale-days', 1, 3650);
   if (reads && !values.postgres && !existsSync(dir)) throw new Failure((m) => m.registry.noDb(dir));
   const openStore = async () =>
@@ -141,6 +164,11 @@ export async function run(args: string[]): Promise<number> {
     const store = await openStore();
     const log = (e: Record<string, unknown>) =>
       process.stderr.write(JSON.stringify({ t: new Date().toISOString(), ...e }) + '\n');
+    if (values.notice !== undefined)
+      await publish(store, values.notice, true, lang).catch(async (e: unknown) => {
+        await store.db.close().catch(() => {});
+        throw e;
+      });
     // A port in use (or any failure to listen) closes the database, so that the process ends.
     const srv = await serveRegistry(store, { port, host, log, registrySeed, staleDays }).catch(async (e: unknown) => {
       await store.db.close().catch(() => {});
@@ -165,6 +193,27 @@ export async function run(args: string[]): Promise<number> {
     await srv.close();
     await store.db.close();
     return 0;
+  }
+
+  if (sub === 'notice') {
+    const [verb, ...files] = rest;
+    if (verb === 'publish' && files.length === 1) {
+      const store = await openStore();
+      await publish(store, files[0], false, lang).finally(() => store.db.close());
+      return 0;
+    }
+    if (verb === 'show' && files.length === 0) {
+      const store = await openStore();
+      const n = await store.latestNotice().finally(() => store.db.close());
+      if (values.json)
+        process.stdout.write(
+          JSON.stringify(n && { version: n.version, published_at: n.published_at, ...JSON.parse(n.text) }) + '\n',
+        );
+      else
+        process.stdout.write((n ? t.noticeLatest(n.version, iso(n.published_at)) + '\n' + n.text : t.noNotice) + '\n');
+      return 0;
+    }
+    throw new UsageError((m) => m.help.registry);
   }
 
   if (sub === 'devices') {

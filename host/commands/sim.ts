@@ -44,6 +44,7 @@ export async function run(args: string[]): Promise<number> {
     'device-key': { type: 'string' },
     'device-id': { type: 'string' },
     'registry-pub': { type: 'string' },
+    'operator-key': { type: 'string' },
     registry: { type: 'string' },
     web: { type: 'boolean' },
     port: { type: 'string' },
@@ -72,6 +73,8 @@ export async function run(args: string[]): Promise<number> {
     deviceSeedHex: values['device-key'] === undefined ? undefined : deviceSeedArg(values['device-key']),
     registryKey:
       values['registry-pub'] === undefined ? undefined : publicKeyArg('--registry-pub', values['registry-pub']),
+    operatorKey:
+      values['operator-key'] === undefined ? undefined : publicKeyArg('--operator-key', values['operator-key']),
   };
   const modes = (['explore', 'scenario', 'web', 'pty'] as const).filter(
     (k) => values[k] !== undefined && values[k] !== false,

@@ -125,6 +125,12 @@ export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE payments ADD COLUMN device_paid_at BIGINT;
    UPDATE payments SET device_paid_at = paid_at WHERE NOT online;
    ALTER TABLE regrants ADD COLUMN kind TEXT NOT NULL DEFAULT 'refused';`,
+  // Operator notices (docs/operations.md): each signed notice published, by version; devices get the latest.
+  `CREATE TABLE notices (
+     version      BIGINT PRIMARY KEY,
+     body         TEXT NOT NULL,
+     published_at BIGINT NOT NULL
+   );`,
 ];
 
 async function migrate(db: Db): Promise<void> {

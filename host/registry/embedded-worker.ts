@@ -35,7 +35,14 @@ type CampaignOp =
   | { verb: 'status' | 'pause' | 'resume' | 'abort'; name: string };
 parentPort!.on(
   'message',
-  async (m: { type: string; id?: number; deviceId?: string; publicKeyHex?: string; op?: CampaignOp }) => {
+  async (m: {
+    type: string;
+    id?: number;
+    deviceId?: string;
+    publicKeyHex?: string;
+    op?: CampaignOp;
+    text?: string;
+  }) => {
     // A restart: the server and its store go (nothing of theirs survives), the database stays; the same port.
     if (m.type === 'stop') {
       await srv?.close();
@@ -52,7 +59,7 @@ parentPort!.on(
     // A fresh registry on the same database (the fleet explorer, between schedules).
     if (m.type === 'reset') {
       await db.query(
-        `TRUNCATE payments, conflicts, regrants, nonces, device_seen, devices, device_health, campaigns, campaign_devices`,
+        `TRUNCATE payments, conflicts, regrants, nonces, device_seen, devices, device_health, campaigns, campaign_devices, notices`,
       );
       parentPort!.postMessage({ type: 'reset' });
     }
@@ -75,6 +82,15 @@ parentPort!.on(
       } catch (e) {
         parentPort!.postMessage({ type: 'campaign', error: (e as Error).message });
       }
+    }
+    if (m.type === 'publish-notice') {
+      let error: string | undefined;
+      try {
+        await store.publishNotice(m.text!);
+      } catch (e) {
+        error = (e as Error).message;
+      }
+      parentPort!.postMessage({ type: 'published', error });
     }
     if (m.type === 'report') {
       parentPort!.postMessage({

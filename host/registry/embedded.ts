@@ -25,6 +25,8 @@ export interface EmbeddedRegistry {
   addDevice(deviceId: string, publicKeyHex: string): Promise<void>;
   /** `saphir registry campaign …`: the campaign's status after the operation (throws its refusal). */
   campaign(op: CampaignOp): Promise<CampaignStatus>;
+  /** `saphir registry notice publish`: a signed operator notice for the devices' next syncs. */
+  publishNotice(text: string): Promise<void>;
 }
 
 export type CampaignOp =
@@ -92,6 +94,10 @@ export async function startEmbeddedRegistry(
       if (r.error) throw new Error(String(r.error));
       return r.status as CampaignStatus;
     },
+    async publishNotice(text) {
+      const r = await ask('publish-notice', 'published', { text });
+      if (r.error) throw new Error(String(r.error));
+    },
     url: String(ready.url),
     async report() {
       const r = next('report');
@@ -120,5 +126,6 @@ export function scenarioRegistry(reg: EmbeddedRegistry) {
     stop: () => reg.stop(),
     start: () => reg.start(),
     campaign: (op: CampaignOp) => reg.campaign(op),
+    publishNotice: (text: string) => reg.publishNotice(text),
   };
 }

@@ -1,6 +1,7 @@
 // The registry's HTTP JSON service (node:http). Routes:
 //   POST /v1/claim   a device asks before paying a win (one payment)
-//   POST /v1/sync    a device reports payments made offline (a batch)
+//   POST /v1/sync    a device reports payments made offline (a batch, maybe empty); the answer carries
+//                    the latest operator notice when the device holds an older one
 //   POST /v1/confirm a device says it paid claims it was granted (a batch; two-phase claims)
 //   GET  /health     liveness, database kind, fleet mode
 //   POST /v1/chunk   4 KiB of an update campaign's image (hex), for a device downloading it
@@ -140,8 +141,16 @@ export async function serveRegistry(store: RegistryStore, opts: ServeOptions = {
     if (!kind) return send(res, 404, { error: 'bad_request', detail: `no route ${req.method} ${path}` });
     if (req.method !== 'POST') return send(res, 405, { error: 'bad_request', detail: `${path} takes POST` });
     const t0 = process.hrtime.bigint();
-    const signed = parseRequest(await readBody(req), kind);
+    const body = await readBody(req);
+    const signed = parseRequest(body, kind);
     const { results, update } = await store.handle(signed);
+    // A sync carries the latest notice to a device holding less (`notice_version`, unsigned: a hint).
+    let notice: unknown;
+    if (kind === 'sync') {
+      const have = (body as { notice_version?: unknown }).notice_version;
+      const latest = await store.latestNotice();
+      if (latest && !(typeof have === 'number' && have >= latest.version)) notice = JSON.parse(latest.text);
+    }
     for (const r of results) {
       if (r.result === 'conflict') metrics.conflicts++;
       else metrics[r.result]++;
@@ -156,11 +165,11 @@ export async function serveRegistry(store: RegistryStore, opts: ServeOptions = {
     // Signed over the device id, the nonce and each result with its ticket (docs/registry.md); encoded
     // by Node, not the portable encoder (milliseconds on a 500-result sync).
     const text = Buffer.from(answerText(signed, results, update), 'utf8');
-    send(
-      res,
-      200,
-      update ? { results, update, signature: toHex(sign(text)) } : { results, signature: toHex(sign(text)) },
-    );
+    send(res, 200, {
+      ...(update ? { results, update } : { results }),
+      signature: toHex(sign(text)),
+      ...(notice ? { notice } : {}),
+    });
   }
 
   const server = createServer((req, res) => {

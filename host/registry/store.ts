@@ -19,6 +19,7 @@ import {
   type SignedRequest,
 } from '../../src/registry/protocol.ts';
 import type { Db, Query } from './db.ts';
+import { parseNoticeText, signedNoticeText } from '../../src/notice.ts';
 
 export class RequestError extends Error {
   constructor(
@@ -118,9 +119,8 @@ export function parseRequest(body: unknown, kind: RequestKind): SignedRequest {
   if (!Array.isArray(b.payments)) throw bad('payments: an array');
   if (b.health !== undefined && kind !== 'sync') throw bad('health: a sync only');
   const health = b.health === undefined ? undefined : parseHealth(b.health);
-  const max = kind === 'claim' ? 1 : MAX_BATCH;
-  // A sync with health and no payment is a heartbeat.
-  const min = health ? 0 : 1;
+  // A sync with no payment is a heartbeat (health), or asks only for a newer operator notice.
+  const [min, max] = kind === 'claim' ? [1, 1] : [0, MAX_BATCH];
   if (b.payments.length < min || b.payments.length > max) throw bad(`payments: ${min} to ${max} entries`);
   const payments = b.payments.map((p: unknown, i: number) => {
     const q = p as Record<string, unknown>;
@@ -499,6 +499,38 @@ export class RegistryStore {
       [...key, req.device_id, c.prizeEur, paidAt, now],
     );
     return { result: 'conflict', ticket, by };
+  }
+
+  // --- operator notices ---------------------------------------------------------------------------
+
+  /**
+   * Publishes a signed notice (its text, src/notice.ts): well formed, signed (the devices check by whom),
+   * above the latest published. Throws `bad_request` saying why otherwise.
+   */
+  async publishNotice(text: string): Promise<{ version: number }> {
+    const p = parseNoticeText(text);
+    if ('error' in p) throw bad(`notice: ${p.error}`);
+    if (p.signature === undefined) throw bad('notice: not signed (saphir notice sign)');
+    const v = p.notice.version;
+    const r = await this.db.query(
+      `INSERT INTO notices (version, body, published_at) SELECT $1, $2, $3
+        WHERE NOT EXISTS (SELECT 1 FROM notices WHERE version >= $1) ON CONFLICT DO NOTHING RETURNING version`,
+      [v, signedNoticeText(p), this.now()],
+    );
+    if (r.rows.length === 0) {
+      const latest = await this.latestNotice();
+      throw bad(`notice: version ${v} is not above the latest published, ${latest ? latest.version : v}`);
+    }
+    return { version: v };
+  }
+
+  /** The latest published notice: its version and signed text; null when none. */
+  async latestNotice(): Promise<{ version: number; text: string; published_at: number } | null> {
+    const r = await this.db.query<{ version: number; body: string; published_at: number }>(
+      `SELECT version, body, published_at FROM notices ORDER BY version DESC LIMIT 1`,
+    );
+    const x = r.rows[0];
+    return x ? { version: Number(x.version), text: x.body, published_at: Number(x.published_at) } : null;
   }
 
   /** Drops nonces older than twice the freshness window: a request that old is refused as stale anyway. */

@@ -21,6 +21,7 @@ export const en = {
       device: 'device info --port PATH',
       ledger: 'ledger export --port PATH',
       registry: "the fleet's paid-ticket registry ('serve', 'devices', 'report')",
+      notice: 'operator notices: create, sign, inspect, push',
       ports: 'serial ports and the devices that answer on them',
       help: 'help [COMMAND]: this list, or the help of a command',
     },
@@ -335,6 +336,43 @@ export const en = {
     summary: ['Device', 'Port', 'Before → after', 'Result', 'Time'],
     portOrPorts: '--port PATH (or --ports GLOB) is required',
   },
+  notice: {
+    cannotRead: (path: string, why: string) => `cannot read ${path}: ${why}`,
+    malformed: (path: string, why: string) => `${path} is not a notice: ${why}`,
+    invalid: (why: string) => `the notice would be invalid: ${why}`,
+    needVersion: 'give --version N (or --from FILE: its version + 1)',
+    emission: (arg: string) => `--emission ${arg}: not NUMBER:NAME:ON_SALE[:CLOSES] (dates YYYY-MM-DD)`,
+    close: (arg: string) => `--close ${arg}: not NUMBER:YYYY-MM-DD of an emission of the notice`,
+    created: (v: number, file: string) => `notice version ${v} written to ${file} (not signed: saphir notice sign)`,
+    signed: (v: number, file: string, pub: string) =>
+      `notice version ${v} signed into ${file} (operator key ${pub.slice(0, 16)}…)`,
+    devKey:
+      'WARNING: signed with the published DEVELOPMENT operator key (anyone can sign with it; production devices refuse it): --operator-key for a real fleet',
+    version: 'Notice version',
+    limits: (payout: number, offline: number, id: number) =>
+      `Limits: payout ${payout} €, offline ${offline} €, ID from ${id} €`,
+    cols: ['Emission', 'Name', 'On sale from', 'Closes', 'Claim deadline'],
+    onSale: 'on sale',
+    noDeadline: 'none yet',
+    holidays: 'Extra holidays:',
+    unsigned: 'Signature: none (saphir notice sign)',
+    verifies: (pub: string, dev: boolean) =>
+      `Signature: valid, operator key ${pub.slice(0, 16)}…${dev ? ' (the published DEVELOPMENT key)' : ''}`,
+    noVerify: (pub: string, dev: boolean) =>
+      `Signature: DOES NOT VERIFY with operator key ${pub.slice(0, 16)}…${dev ? ' (the published development key; --operator-key PUB)' : ''}`,
+    pushUnsigned: (path: string) => `${path} is not signed: a device refuses it (saphir notice sign)`,
+    refused: (why: string, detail: string) => `the device refused the notice: ${why} (${detail})`,
+    reasons: {
+      older: 'not newer than the notice it holds',
+      unsigned: 'not signed',
+      signature: 'not signed by its operator key',
+      'no-key': 'the device has no operator key',
+      malformed: 'malformed',
+    } as Record<string, string>,
+    pushed: (v: number, previous: number) => `notice version ${v} stored on the device (it held ${previous || 'none'})`,
+    rebooted: 'device restarted: the notice applies now',
+    atNextStart: 'the notice applies at the next start of the device',
+  },
   device: {
     usage: 'give the subcommand: saphir device info --port PATH',
     deviceId: 'Device id',
@@ -361,6 +399,8 @@ export const en = {
       `development device (${provisioned ? 'provisioned keys' : 'published development keys'})`,
     trusted: 'Trusted keys',
     trustUnknown: 'unknown (provisioning unreadable?)',
+    notice: 'Operator notice',
+    noNotice: 'none',
     access: 'Service access',
     granted: 'granted (technician key trusted)',
     refused: (why: string) => `refused: ${why}`,
@@ -516,6 +556,10 @@ export const en = {
     receipt: (text: string, ms: number, printed: string) =>
       `expected a receipt with "${text}" within ${ms} ms; printed: ${printed || 'nothing'}`,
     receiptNone: (n: number, first: string) => `expected no receipt; ${n} printed: ${first}`,
+    notice: (refused: boolean, reason: string, detail: string) =>
+      refused
+        ? 'expected the device to refuse the notice; it took it'
+        : `the device refused the notice: ${reason} (${detail})`,
     registryControl:
       'a `registry: down|up` step stops and starts a registry the simulator started itself (--registry embedded, or a fleet scenario), not one given by URL',
     registry: (want: string, n: number, held: string, conflicts: number) =>
@@ -536,6 +580,11 @@ export const en = {
     noAnswer: 'no answer',
   },
   registry: {
+    noticePublished: (v: number, file: string) =>
+      `notice version ${v} published (${file}): devices get it at their next sync`,
+    noticeRefused: (file: string, why: string) => `${file} not published: ${why}`,
+    noticeLatest: (v: number, at: string) => `latest notice: version ${v}, published ${at}`,
+    noNotice: 'no notice published',
     dev: 'WARNING: development fleet — the published device key is accepted (enrol a device or use --production)',
     listening: (url: string, db: string) => `registry listening on ${url} (database: ${db})`,
     added: (id: string) => `device ${id} enrolled`,
@@ -784,6 +833,8 @@ Exit 0, 1 on an error, 2 on a usage error.`,
                           this run (SIM- and 4 random hex digits), so two simulators are two devices
   --registry-pub HEX|FILE provision the device with the registry's public key: it pays on no answer
                           that key did not sign; default: the published development registry key
+  --operator-key HEX|FILE provision the device with the operator's public key: notices it did not sign
+                          are refused; default: the published development operator key
   --registry URL|embedded the fleet registry the device asks before paying (embedded: PGlite, in-process);
                           fleet scenarios (devices:, network:, expect-registry:) start an embedded one
                           with --web: the page's device, through the page's server
@@ -797,13 +848,34 @@ Lists the serial ports of this computer (read from /sys/class/tty and /dev/seria
 USB VID:PID, serial number, and, when a SAPHIR device answers IDENTIFY within --timeout (default
 300 ms) at --baud (default 115200), its device id and running version. --port adds a port the system
 does not list (a pseudo-terminal). Exit 0 (also when there are none), 2 on a usage error.`,
-    registry: `usage: saphir registry serve [--db DIR | --postgres URL] [--port N] [--host H] [--key HEX|FILE]… [--registry-key HEX|FILE] [--production] [--rate-limit N]
+    notice: `usage: saphir notice create --version N [--from FILE] [--emission NUM:NAME:ON_SALE[:CLOSES]]… [--close NUM:DATE]…
+                            [--payout-limit EUR] [--offline-limit EUR] [--id-threshold EUR] [--holiday DATE]… [-o FILE]
+       saphir notice sign FILE [--operator-key HEX|FILE] [-o FILE]
+       saphir notice inspect FILE [--operator-key HEX|FILE] [--json]
+       saphir notice push FILE --port PATH [--baud N] [--tech-key FILE] [--no-reboot]
+The operator's notices (docs/operations.md): the emissions on sale and closed, the payout, offline and ID
+limits, extra holidays (overseas departments). A device takes a signed notice of a higher version than its
+own, from its registry's sync or over its service port, and refuses an older, unsigned or foreign-signed one.
+create: a notice, not signed (dates YYYY-MM-DD; an emission without CLOSES is on sale, with no claim
+  deadline until its closing notice; --from FILE starts from a notice, version + 1; --close NUM:DATE
+  closes one of its emissions). Defaults: payout 300, offline 150, ID from 5000 €.
+sign: signs with the operator's private seed (64 hex digits or {"seed_hex": …}); without it, the published
+  development operator key (said; production devices refuse it).
+inspect: the notice, each emission's claim deadline (30 days after closing, moved past Sundays and
+  holidays) and whether the signature verifies with --operator-key (a public key; default the development
+  one). Exit 1 when it does not.
+push: stores it on a device over its service port (a technician session, --tech-key), then restarts the
+  device so that it applies (--no-reboot: at its next start).
+registry serve --notice FILE, or registry notice publish FILE, gives it to every device at its next sync.
+Exit 0, 1 on an error or a refusal, 2 on a usage error.`,
+    registry: `usage: saphir registry serve [--db DIR | --postgres URL] [--port N] [--host H] [--key HEX|FILE]… [--registry-key HEX|FILE] [--production] [--rate-limit N] [--notice FILE]
        saphir registry devices add ID PUBKEY [--db DIR | --postgres URL]
        saphir registry devices add ID PUBKEY --group G | devices group ID G
        saphir registry devices list [--json] [--stale-days N] [--db DIR | --postgres URL]
        saphir registry campaign create IMAGE --name N [--group G] [--phases 1,10,100] [--max-failures K]
        saphir registry campaign status [NAME] [--json] | campaign pause|resume|abort NAME
        saphir registry devices revoke ID [--db DIR | --postgres URL]
+       saphir registry notice publish FILE | show [--json] [--db DIR | --postgres URL]
        saphir registry report [--json] [--since YYYY-MM-DD] [--stale-days N] [--db DIR | --postgres URL]
 The fleet's paid-ticket registry: the first device to claim a ticket gets it, every later claim is told
 who paid it and when; offline payments reported later by two devices are conflicts (report).

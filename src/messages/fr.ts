@@ -21,6 +21,7 @@ export const fr: Messages = {
       device: 'device info --port CHEMIN',
       ledger: 'ledger export --port CHEMIN',
       registry: "le registre central des tickets payés de la flotte ('serve', 'devices', 'report')",
+      notice: 'avis de l’opérateur : create, sign, inspect, push',
       ports: 'les ports série et les appareils qui y répondent',
       help: "help [COMMANDE] : cette liste, ou l'aide d'une commande",
     },
@@ -337,6 +338,44 @@ export const fr: Messages = {
     summary: ['Appareil', 'Port', 'Avant → après', 'Résultat', 'Durée'],
     portOrPorts: '--port CHEMIN (ou --ports MOTIF) est obligatoire',
   },
+  notice: {
+    cannotRead: (path: string, why: string) => `impossible de lire ${path} : ${why}`,
+    malformed: (path: string, why: string) => `${path} n’est pas un avis : ${why}`,
+    invalid: (why: string) => `l’avis serait invalide : ${why}`,
+    needVersion: 'donnez --version N (ou --from FICHIER : sa version + 1)',
+    emission: (arg: string) => `--emission ${arg} : pas NUMÉRO:NOM:EN_VENTE[:CLÔTURE] (dates AAAA-MM-JJ)`,
+    close: (arg: string) => `--close ${arg} : pas NUMÉRO:AAAA-MM-JJ d’une émission de l’avis`,
+    created: (v: number, file: string) => `avis version ${v} écrit dans ${file} (non signé : saphir notice sign)`,
+    signed: (v: number, file: string, pub: string) =>
+      `avis version ${v} signé dans ${file} (clé d’opérateur ${pub.slice(0, 16)}…)`,
+    devKey:
+      'ATTENTION : signé avec la clé d’opérateur de DÉVELOPPEMENT publiée (tout le monde peut signer avec ; les appareils de production la refusent) : --operator-key pour une vraie flotte',
+    version: 'Version de l’avis',
+    limits: (payout: number, offline: number, id: number) =>
+      `Limites : paiement ${payout} €, hors ligne ${offline} €, pièce d’identité dès ${id} €`,
+    cols: ['Émission', 'Nom', 'En vente depuis', 'Clôture', 'Limite de paiement'],
+    onSale: 'en vente',
+    noDeadline: 'pas encore',
+    holidays: 'Jours fériés en plus :',
+    unsigned: 'Signature : aucune (saphir notice sign)',
+    verifies: (pub: string, dev: boolean) =>
+      `Signature : valide, clé d’opérateur ${pub.slice(0, 16)}…${dev ? ' (la clé de DÉVELOPPEMENT publiée)' : ''}`,
+    noVerify: (pub: string, dev: boolean) =>
+      `Signature : NE CORRESPOND PAS à la clé d’opérateur ${pub.slice(0, 16)}…${dev ? ' (la clé de développement publiée ; --operator-key PUB)' : ''}`,
+    pushUnsigned: (path: string) => `${path} n’est pas signé : un appareil le refuse (saphir notice sign)`,
+    refused: (why: string, detail: string) => `l’appareil a refusé l’avis : ${why} (${detail})`,
+    reasons: {
+      older: 'pas plus récent que l’avis qu’il a',
+      unsigned: 'non signé',
+      signature: 'pas signé par sa clé d’opérateur',
+      'no-key': 'l’appareil n’a pas de clé d’opérateur',
+      malformed: 'mal formé',
+    } as Record<string, string>,
+    pushed: (v: number, previous: number) =>
+      `avis version ${v} enregistré sur l’appareil (il avait ${previous || 'aucun'})`,
+    rebooted: 'appareil redémarré : l’avis s’applique maintenant',
+    atNextStart: 'l’avis s’appliquera au prochain démarrage de l’appareil',
+  },
   device: {
     usage: 'donner la sous-commande : saphir device info --port CHEMIN',
     deviceId: 'Identifiant',
@@ -363,6 +402,8 @@ export const fr: Messages = {
       `appareil de développement (${provisioned ? 'clés provisionnées' : 'clés de développement publiées'})`,
     trusted: 'Clés de confiance',
     trustUnknown: 'inconnues (provisionnement illisible ?)',
+    notice: 'Avis de l’opérateur',
+    noNotice: 'aucun',
     access: 'Accès de service',
     granted: 'accordé (clé de technicien reconnue)',
     refused: (why: string) => `refusé : ${why}`,
@@ -519,6 +560,8 @@ export const fr: Messages = {
     receipt: (text: string, ms: number, printed: string) =>
       `attendu un reçu contenant « ${text} » dans les ${ms} ms ; imprimé : ${printed || 'rien'}`,
     receiptNone: (n: number, first: string) => `attendu aucun reçu ; ${n} imprimé(s) : ${first}`,
+    notice: (refused: boolean, reason: string, detail: string) =>
+      refused ? 'l’appareil devait refuser l’avis ; il l’a pris' : `l’appareil a refusé l’avis : ${reason} (${detail})`,
     registryControl:
       'une étape `registry: down|up` arrête et relance un registre démarré par le simulateur (--registry embedded, ou un scénario de flotte), pas un registre donné par son URL',
     registry: (want: string, n: number, held: string, conflicts: number) =>
@@ -539,6 +582,11 @@ export const fr: Messages = {
     noAnswer: 'pas de réponse',
   },
   registry: {
+    noticePublished: (v: number, file: string) =>
+      `avis version ${v} publié (${file}) : les appareils le reçoivent à leur prochaine synchronisation`,
+    noticeRefused: (file: string, why: string) => `${file} non publié : ${why}`,
+    noticeLatest: (v: number, at: string) => `dernier avis : version ${v}, publié le ${at}`,
+    noNotice: 'aucun avis publié',
     dev: "ATTENTION : flotte de développement — la clé d'appareil publiée est acceptée (enrôlez un appareil ou --production)",
     listening: (url: string, db: string) => `registre à l'écoute sur ${url} (base : ${db})`,
     added: (id: string) => `appareil ${id} enrôlé`,
@@ -794,6 +842,8 @@ Z a close, comme ce rapport Z les a imprimés. Sortie 0, 1 pour une erreur, 2 po
                           donc deux appareils
   --registry-pub HEX|FICHIER provisionner la clé publique du registre : l'appareil ne paie sur aucune
                           réponse qu'elle n'a pas signée ; par défaut : la clé de développement publiée du registre
+  --operator-key HEX|FICHIER provisionner la clé publique de l'opérateur : les avis qu'elle n'a pas
+                          signés sont refusés ; par défaut : la clé d'opérateur de développement publiée
   --registry URL|embedded le registre central que l'appareil interroge avant de payer (embedded : PGlite,
                           dans le processus) ; les scénarios de flotte (devices:, network:, expect-registry:)
                           en démarrent un intégré
@@ -809,13 +859,36 @@ VID:PID USB, numéro de série et, quand un appareil SAPHIR répond à IDENTIFY 
 (300 ms par défaut) à --baud (115200 par défaut), son identifiant et sa version en cours. --port ajoute
 un port que le système ne liste pas (un pseudo-terminal). Sortie 0 (même quand il n'y en a aucun), 2
 pour une erreur d'usage.`,
-    registry: `usage : saphir registry serve [--db DOSSIER | --postgres URL] [--port N] [--host H] [--key HEX|FICHIER]… [--registry-key HEX|FICHIER] [--production] [--rate-limit N]
+    notice: `usage : saphir notice create --version N [--from FICHIER] [--emission NUM:NOM:EN_VENTE[:CLÔTURE]]… [--close NUM:DATE]…
+                            [--payout-limit EUR] [--offline-limit EUR] [--id-threshold EUR] [--holiday DATE]… [-o FICHIER]
+        saphir notice sign FICHIER [--operator-key HEX|FICHIER] [-o FICHIER]
+        saphir notice inspect FICHIER [--operator-key HEX|FICHIER] [--json]
+        saphir notice push FICHIER --port CHEMIN [--baud N] [--tech-key FICHIER] [--no-reboot]
+Les avis de l’opérateur (docs/operations.md) : les émissions en vente et closes, les limites de paiement,
+hors ligne et de pièce d’identité, des jours fériés en plus (départements d’outre-mer). Un appareil prend
+un avis signé de version plus haute que le sien, par la synchronisation avec son registre ou par son port
+de service, et refuse un avis plus ancien, non signé ou signé par une autre clé.
+create : un avis, non signé (dates AAAA-MM-JJ ; une émission sans CLÔTURE est en vente, sans limite de
+  paiement jusqu’à son avis de clôture ; --from FICHIER part d’un avis, version + 1 ; --close NUM:DATE
+  clôt une de ses émissions). Par défaut : paiement 300, hors ligne 150, pièce d’identité dès 5000 €.
+sign : signe avec la graine privée de l’opérateur (64 chiffres hexadécimaux ou {"seed_hex": …}) ; sans
+  elle, la clé d’opérateur de développement publiée (signalé ; les appareils de production la refusent).
+inspect : l’avis, la limite de paiement de chaque émission (30 jours après la clôture, reportée après les
+  dimanches et jours fériés) et si la signature correspond à --operator-key (clé publique ; par défaut
+  celle de développement). Code 1 sinon.
+push : l’enregistre sur un appareil par son port de service (session technicien, --tech-key), puis
+  redémarre l’appareil pour qu’il s’applique (--no-reboot : au prochain démarrage).
+registry serve --notice FICHIER, ou registry notice publish FICHIER, le donne à chaque appareil à sa
+prochaine synchronisation.
+Code 0, 1 en cas d’erreur ou de refus, 2 en cas d’erreur d’usage.`,
+    registry: `usage : saphir registry serve [--db DOSSIER | --postgres URL] [--port N] [--host H] [--key HEX|FICHIER]… [--registry-key HEX|FICHIER] [--production] [--rate-limit N] [--notice FICHIER]
         saphir registry devices add ID CLÉ [--db DOSSIER | --postgres URL]
         saphir registry devices add ID CLÉ --group G | devices group ID G
         saphir registry devices list [--json] [--stale-days N] [--db DOSSIER | --postgres URL]
         saphir registry campaign create IMAGE --name N [--group G] [--phases 1,10,100] [--max-failures K]
         saphir registry campaign status [NOM] [--json] | campaign pause|resume|abort NOM
         saphir registry devices revoke ID [--db DOSSIER | --postgres URL]
+        saphir registry notice publish FICHIER | show [--json] [--db DOSSIER | --postgres URL]
         saphir registry report [--json] [--since AAAA-MM-JJ] [--stale-days N] [--db DOSSIER | --postgres URL]
 Le registre central des tickets payés de la flotte : le premier appareil qui réclame un ticket l'obtient,
 toute réclamation suivante apprend qui l'a payé et quand ; des paiements hors ligne du même ticket par

@@ -26,6 +26,8 @@ export const CMD = {
   OUTBOX_DONE: 0x0d,
   /** One sector of the check journal's partition, raw (src/journal.ts): `sector` u16 LE. */
   JOURNAL: 0x0e,
+  /** A signed operator notice (src/notice.ts, its text) for the notice partition. */
+  NOTICE: 0x0f,
 } as const;
 export const RESPONSE = 0x80;
 /** Sent by the device for a request it cannot serve (unknown type, bad payload). JSON payload. */

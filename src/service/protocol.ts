@@ -95,6 +95,8 @@ export interface Identity {
   session: SessionReport | null;
   /** The device's provisioned trust anchors (absent from older devices). */
   trust?: TrustReport;
+  /** The version of the operator notice on the device (0: none; absent from older devices). */
+  notice?: number;
 }
 
 /** Which keys a device trusts (SHA-256 of each public key, hex) and whether it is a production device. */

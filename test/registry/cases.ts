@@ -3,7 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
-import { toHex } from '../../src/hex.ts';
+import { fromHex, toHex } from '../../src/hex.ts';
 import {
   DEV_DEVICE_SEED_HEX,
   DEV_REGISTRY_PUBLIC_KEY_HEX,
@@ -20,6 +20,34 @@ import { testKeyRing } from '../../src/sph1/keys.ts';
 import { ticketCode } from '../../hw-sim/tickets.ts';
 import '../../hw-sim/node-host.ts';
 import { LONG } from '../helpers.ts';
+import {
+  DEV_OPERATOR_PUBLIC_KEY_HEX,
+  DEV_OPERATOR_SEED_HEX,
+  noticeRefusal,
+  parseSignedNotice,
+  signNotice,
+  signedNoticeText,
+  type Notice,
+  type SignedNotice,
+} from '../../src/notice.ts';
+import { newNonce } from '../../host/registry/client.ts';
+
+const NOTICE: Notice = {
+  version: 1,
+  payout_limit_eur: 300,
+  offline_limit_eur: 150,
+  id_threshold_eur: 5000,
+  emissions: [{ number: 7, name: 'SAPHIR 7', on_sale: '2026-01-05', closes: '2026-06-30' }],
+  holidays: [],
+};
+const noticeText = (version: number) =>
+  signedNoticeText(signNotice({ ...NOTICE, version }, (m) => nodeSign(m, fromHex(DEV_OPERATOR_SEED_HEX))));
+const signedSync = (deviceId: string) =>
+  signRequest(
+    { kind: 'sync', device_id: deviceId, nonce: newNonce(), sent_at: Date.now(), payments: [] },
+    fromHex(DEV_DEVICE_SEED_HEX),
+    nodeSign,
+  );
 
 export const dev = (deviceId: string): DeviceCredentials => ({ deviceId, seedHex: DEV_DEVICE_SEED_HEX });
 export function ownKey(deviceId: string): DeviceCredentials & { publicHex: string } {
@@ -307,6 +335,45 @@ export function registryCases(name: string, open: () => Promise<Db>, opts: { pro
     assert.equal((await fetch(`${url}/v1/nothing`)).status, 404);
     assert.equal((await fetch(`${url}/v1/claim`)).status, 405);
     assert.equal((await store.counts()).payments, 0);
+  });
+
+  test('notices: a signed notice is published by version; a sync answer carries the latest to a device holding less, and nothing to one holding it', async ({
+    url,
+    store,
+  }) => {
+    assert.is(await store.latestNotice(), null);
+    await store.publishNotice(noticeText(2));
+    // Older, equal, unsigned and malformed notices are refused with the reason; the latest stays.
+    for (const [text, re] of [
+      [noticeText(2), /version 2 is not above the latest published, 2/],
+      [noticeText(1), /version 1 is not above/],
+      [signedNoticeText({ notice: { ...NOTICE, version: 5 } }), /not signed/],
+      ['{"notice":{}}', /^notice: version/],
+      ['not json', /not JSON/],
+    ] as const) {
+      const e = await store.publishNotice(text).catch((x: Error) => x);
+      assert.ok(e instanceof Error && re.test(e.message), `${text.slice(0, 30)}: ${String(e)}`);
+    }
+    assert.is((await store.latestNotice())?.version, 2);
+    await store.publishNotice(noticeText(3));
+    const sync = async (have?: number) => {
+      const r = await fetch(`${url}/v1/sync`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...signedSync('CAISSE-1'), ...(have === undefined ? {} : { notice_version: have }) }),
+      });
+      assert.is(r.status, 200);
+      return (await r.json()) as { results: unknown[]; notice?: unknown };
+    };
+    for (const have of [undefined, 0, 2]) {
+      const a = await sync(have);
+      assert.equal(a.results, []);
+      const p = parseSignedNotice(a.notice);
+      assert.ok(!('error' in p) && p.notice.version === 3, `holding ${have}`);
+      assert.is(noticeRefusal(p as SignedNotice, fromHex(DEV_OPERATOR_PUBLIC_KEY_HEX), have ?? 0, nodeVerify), null);
+    }
+    assert.is((await sync(3)).notice, undefined);
+    assert.is((await sync(7)).notice, undefined);
   });
 
   test('a development fleet takes the published device key until a device is enrolled; revoked devices are refused', async ({

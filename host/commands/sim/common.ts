@@ -21,6 +21,8 @@ export interface KeyOptions {
   deviceSeedHex?: string;
   /** The registry's public key, which signs its answers (`--registry-pub HEX|FILE`). */
   registryKey?: Uint8Array;
+  /** The operator's public key, which signs the notices (`--operator-key HEX|FILE`). */
+  operatorKey?: Uint8Array;
 }
 
 /**

@@ -43,6 +43,7 @@ export async function liveSimulator(
     deviceSeedHex: o.deviceSeedHex,
     deviceId: o.deviceId,
     registryKey: o.registryKey,
+    operatorKey: o.operatorKey,
     registry: registry?.reg.url,
     events: {
       // Drawn once the firmware's callback is over, so the frame shows the LED it set after the text.

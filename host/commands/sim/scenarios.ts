@@ -90,6 +90,7 @@ export async function scenarios(
           techKey: o.techKey,
           deviceSeedHex: o.deviceSeedHex,
           registryKey: o.registryKey,
+          operatorKey: o.operatorKey,
           registry: reg?.reg,
         },
         sc.devices?.[0] ?? sc.device?.id,
