@@ -11,7 +11,16 @@
 // SAPHIR_TEST_FILE_TIMEOUT seconds (default 1200: a hang, not a slow machine) is stopped and counted as a failure; so is a worker that
 // dies. Other arguments are file-name regexes, any of which selects a file: `node test/run.mjs ledger flash/auth`.
 import { fork } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +48,8 @@ const env = { ...process.env, LANG: 'C.UTF-8', LC_ALL: '', LC_MESSAGES: '' };
 // Every temporary file of the tests (os.tmpdir() reads TMPDIR) goes under one folder of this run: what a
 // test leaves there is listed at the end (each test removes what it makes), then removed.
 const runTmp = mkdtempSync(join(tmpdir(), 'saphir-test-run-'));
+// Open to other users as /tmp is: a throwaway PostgreSQL cluster runs as the postgres user (run as root).
+chmodSync(runTmp, 0o755);
 env.TMPDIR = runTmp;
 // tsx keeps its compile cache in TMPDIR/tsx-UID: the shared one, so that each run does not compile anew.
 const tsxCache = `tsx-${process.getuid?.() ?? 0}`;

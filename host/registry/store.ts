@@ -119,8 +119,9 @@ export function parseRequest(body: unknown, kind: RequestKind): SignedRequest {
   if (!Array.isArray(b.payments)) throw bad('payments: an array');
   if (b.health !== undefined && kind !== 'sync') throw bad('health: a sync only');
   const health = b.health === undefined ? undefined : parseHealth(b.health);
-  // A sync with no payment is a heartbeat (health), or asks only for a newer operator notice.
-  const [min, max] = kind === 'claim' ? [1, 1] : [0, MAX_BATCH];
+  const max = kind === 'claim' ? 1 : MAX_BATCH;
+  // A sync with health and no payment is a heartbeat (its answer carries a newer operator notice too).
+  const min = health ? 0 : 1;
   if (b.payments.length < min || b.payments.length > max) throw bad(`payments: ${min} to ${max} entries`);
   const payments = b.payments.map((p: unknown, i: number) => {
     const q = p as Record<string, unknown>;

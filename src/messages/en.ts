@@ -645,7 +645,7 @@ export const en = {
       failures: number;
       max_failures: number;
     }) =>
-      `campaign ${c.name}: image ${c.version}, ${c.state}, phase ${c.phase} of ${c.phases.split(',').length} (${c.phases}), ${c.failures} failure(s) of ${c.max_failures} allowed`,
+      `campaign ${c.name}: image ${c.version}, ${c.state}, phase ${c.phase} of ${String(c.phases).split(',').length} (${c.phases}), ${c.failures} failure(s) of ${c.max_failures} allowed`,
     campaignPhase: (p: number, n: number, states: string) => `  phase ${p}: ${n} device(s): ${states}`,
     campaignDevice: (id: string, state: string, detail: string | null) =>
       `    ${id}  ${state}${detail ? '  ' + detail : ''}`,

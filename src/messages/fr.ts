@@ -647,7 +647,7 @@ export const fr: Messages = {
       failures: number;
       max_failures: number;
     }) =>
-      `campagne ${c.name} : image ${c.version}, ${c.state}, phase ${c.phase} sur ${c.phases.split(',').length} (${c.phases}), ${c.failures} échec(s) sur ${c.max_failures} admis`,
+      `campagne ${c.name} : image ${c.version}, ${c.state}, phase ${c.phase} sur ${String(c.phases).split(',').length} (${c.phases}), ${c.failures} échec(s) sur ${c.max_failures} admis`,
     campaignPhase: (p: number, n: number, states: string) => `  phase ${p} : ${n} appareil(s) : ${states}`,
     campaignDevice: (id: string, state: string, detail: string | null) =>
       `    ${id}  ${state}${detail ? '  ' + detail : ''}`,

@@ -81,6 +81,10 @@ function words(s: string): string[] {
 /** Keys whose text is the same in both languages on purpose. */
 const SAME = new Set([
   'cli.version',
+  // A device's id, state and detail, nothing to translate.
+  'registry.campaignDevice',
+  // Units (h, min) the same in both.
+  'registry.uptime',
   // "invariant" is a French word too.
   'explore.failure',
   'image.version',

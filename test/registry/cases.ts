@@ -44,7 +44,26 @@ const noticeText = (version: number) =>
   signedNoticeText(signNotice({ ...NOTICE, version }, (m) => nodeSign(m, fromHex(DEV_OPERATOR_SEED_HEX))));
 const signedSync = (deviceId: string) =>
   signRequest(
-    { kind: 'sync', device_id: deviceId, nonce: newNonce(), sent_at: Date.now(), payments: [] },
+    {
+      kind: 'sync',
+      device_id: deviceId,
+      nonce: newNonce(),
+      sent_at: Date.now(),
+      payments: [],
+      // A sync without payments is a heartbeat: it carries the device's health.
+      health: {
+        fw: '0.1.0',
+        slot: 'A',
+        image: 'aa'.repeat(32),
+        notice: 0,
+        ledger: 0,
+        outbox: 0,
+        boot: 'power-on',
+        up: 60,
+        errors: 0,
+        update: '-',
+      },
+    },
     fromHex(DEV_DEVICE_SEED_HEX),
     nodeSign,
   );
