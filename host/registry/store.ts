@@ -201,7 +201,8 @@ export class RegistryStore {
   async listDevices(opts: { staleDays?: number } = {}): Promise<DeviceRow[]> {
     const cutoff = this.now() - (opts.staleDays ?? 7) * 86400_000;
     const r = await this.db.query<Record<string, unknown>>(
-      `SELECT x.device_id, d.public_key, d.enrolled_at, d.revoked_at, d.group_name, s.last_seen_at, h.*
+      // h.* holds a device_id too (null without health): the id is read as `id`.
+      `SELECT h.*, x.device_id AS id, d.public_key, d.enrolled_at, d.revoked_at, d.group_name, s.last_seen_at
          FROM (SELECT device_id FROM devices UNION SELECT device_id FROM device_seen) x
          LEFT JOIN devices d ON d.device_id = x.device_id
          LEFT JOIN device_seen s ON s.device_id = x.device_id
@@ -214,7 +215,7 @@ export class RegistryStore {
       const last = n(row.last_seen_at);
       const since = last ?? n(row.enrolled_at) ?? 0;
       return {
-        device_id: String(row.device_id),
+        device_id: String(row.id),
         public_key: (row.public_key as string) ?? null,
         enrolled_at: n(row.enrolled_at),
         revoked_at: n(row.revoked_at),

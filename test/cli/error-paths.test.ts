@@ -124,7 +124,7 @@ const CASES: Case[] = [
     en: /already in use/,
   },
   {
-    args: ['registry', 'serve', '--db', '/proc/saphir-db'],
+    args: ['registry', 'serve', '--db', '/proc/saphir-db', '--port', '0'],
     spawn: true,
     code: 1,
     fr: /impossible d’ouvrir/,

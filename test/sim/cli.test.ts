@@ -103,7 +103,7 @@ test('sim interactive: a command that fails is said, the session goes on, the pr
   });
   const out = r.stdout.toString();
   assert.is(r.status, 0, `status ${r.status} signal ${r.signal}: ${out}${r.stderr}`);
-  assert.match(out, /capture: failed \(is a directory, not a file\); the device goes on/);
+  assert.match(out, /capture: failed \(is a directory, not a file\); the device goes on/, out);
   assert.match(out.slice(out.indexOf('capture: failed')), /1 payment\(s\) in the ledger/);
 });
 

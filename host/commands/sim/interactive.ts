@@ -16,6 +16,35 @@ import { writeFileSync } from 'node:fs';
 import type { KeyOptions } from './common.ts';
 import { I, liveSimulator } from './live.ts';
 
+/** The interactive commands' words (a line starting with one is never scanned as a code). */
+const COMMANDS = new Set([
+  'aide',
+  'help',
+  '?',
+  'quitter',
+  'quit',
+  'exit',
+  'ticket',
+  'faux',
+  'forged',
+  'via',
+  'ok',
+  'c',
+  'attendre',
+  'wait',
+  'reboot',
+  'coupure',
+  'cut',
+  'boot',
+  'registre',
+  'ledger',
+  'réseau',
+  'reseau',
+  'network',
+  'capture',
+  'shot',
+]);
+
 interface InteractiveOptions extends KeyOptions {
   registry?: string;
   lang: Lang;
@@ -57,7 +86,8 @@ export async function interactive(o: InteractiveOptions): Promise<number> {
     const [word, ...rest] = line.split(/\s+/);
     const w = word.toLowerCase();
     const arg = rest.join(' ');
-    if (/^SPH\d?:/.test(line) || line.length > 40) {
+    // A long line is a code scanned as it is, unless it is a command with a long argument (a path).
+    if (/^SPH\d?:/.test(line) || (line.length > 40 && !COMMANDS.has(w))) {
       scan(line);
       return true;
     }
