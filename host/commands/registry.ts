@@ -179,16 +179,17 @@ export async function run(args: string[]): Promise<number> {
     if (await store.isDevelopmentFleet()) process.stderr.write(t.dev + '\n');
     if ([...keys.values()].some(isTestKey)) process.stderr.write(t.testKeys + '\n');
     else process.stderr.write(t.ticketKeys(new Set([...keys.values()].map(toHex)).size) + '\n');
+    // Ctrl-C is heard from before the line that says the server listens (a script may stop it at once).
+    let stop = () => {};
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    process.once('SIGINT', () => stop());
+    process.once('SIGTERM', () => stop());
     process.stdout.write(
       t.listening(srv.url, values.postgres ? 'PostgreSQL' : `PGlite ${values.db ?? DEFAULT_DIR}`) + '\n',
     );
     const prune = setInterval(() => void store.pruneNonces().catch(() => {}), 3600_000);
     prune.unref();
-    await new Promise<void>((resolve) => {
-      const stop = () => resolve();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+    await stopped;
     process.stderr.write(t.stopping + '\n');
     await srv.close();
     await store.db.close();
