@@ -43,8 +43,8 @@ export const MUTATIONS: Mutation[] = [
   {
     file: 'firmware/decide.ts',
     name: 'the deadline day itself is past',
-    find: 'if (i.nowMs >= i.deadlineMs)',
-    replace: 'if (i.nowMs > i.deadlineMs)',
+    find: 'i.deadlineMs !== null && i.nowMs >= i.deadlineMs',
+    replace: 'i.deadlineMs !== null && i.nowMs > i.deadlineMs',
     tests: ['firmware/logic'],
   },
   {
