@@ -1,5 +1,6 @@
-// 1 000 seeded explorer schedules (SAPHIR_XS_SCHEDULES sets how many, SAPHIR_XS_FROM the first index) on
-// QuickJS and on XS: the same screens, log lines and verdicts, schedule by schedule (xs-compare.ts).
+// Seeded explorer schedules on QuickJS and on XS: 150 in `test:long` (one worker, within CI's time); the
+// 1 000 of issue #36 with SAPHIR_XS_SCHEDULES=1000 (run in shards with SAPHIR_XS_FROM on 4 Dec: 0
+// differences): the same screens, log lines and verdicts, schedule by schedule (xs-compare.ts).
 // Every difference is listed before the test fails; the figures go to docs/firmware.md, "Engines".
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -8,7 +9,7 @@ import '../../hw-sim/node-host.ts';
 import { requireTool } from '../helpers.ts';
 import { compareSchedule, XS_SEED } from './xs-compare.ts';
 
-const count = Number(process.env.SAPHIR_XS_SCHEDULES ?? 1000);
+const count = Number(process.env.SAPHIR_XS_SCHEDULES ?? 150);
 const from = Number(process.env.SAPHIR_XS_FROM ?? 0);
 
 requireTool('xsnap')(`XS and QuickJS: ${count} seeded schedules, the same screens, logs and verdicts`, async () => {
