@@ -12,6 +12,7 @@ import { formatEur, type Lang } from '../src/i18n.ts';
 import { fromHex } from '../src/hex.ts';
 import { messages } from '../src/messages/index.ts';
 import { systemErrorText } from '../src/system-error.ts';
+import type { CampaignOp } from '../src/registry/protocol.ts';
 
 export interface StepReport {
   line: number;
@@ -83,19 +84,7 @@ export interface ScenarioRegistry {
   stop?(): Promise<void>;
   start?(): Promise<void>;
   /** An update campaign's operation (`campaign:` steps), answering its status; throws the registry's refusal. */
-  campaign?(
-    op:
-      | {
-          verb: 'create';
-          name: string;
-          image: Uint8Array;
-          group?: string;
-          devices?: string[];
-          phases: number[];
-          maxFailures: number;
-        }
-      | { verb: 'status' | 'pause' | 'resume' | 'abort'; name: string },
-  ): Promise<CampaignView>;
+  campaign?(op: CampaignOp): Promise<CampaignView>;
 }
 
 /** What a scenario reads of a campaign's status. */

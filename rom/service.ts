@@ -511,15 +511,15 @@ export class ServicePort {
     return trustReport(this.host.boot?.publicKey ? { ...t, firmwareKey: this.host.boot.publicKey } : t);
   }
 
-  private outboxFlash(): Flash {
+  /** `size` bytes of the chip from `offset` as a HAL Flash (a partition as the firmware sees it). */
+  private area(offset: number, size: number): Flash {
     const c = this.host.chip;
-    const base = LAYOUT.outbox.offset;
     return {
-      size: LAYOUT.outbox.size,
+      size,
       blockLength: SECTOR_SIZE,
-      read: (o, n) => c.read(base + o, n),
-      write: (b, o) => c.program(base + o, b),
-      eraseBlock: (k) => c.eraseSector(base + k * SECTOR_SIZE),
+      read: (o, n) => c.read(offset + o, n),
+      write: (b, o) => c.program(offset + o, b),
+      eraseBlock: (k) => c.eraseSector(offset + k * SECTOR_SIZE),
     };
   }
 
@@ -537,7 +537,7 @@ export class ServicePort {
         return `${p.emission}/${p.block}/${p.number}`;
       }),
     );
-    const entries = Outbox.open(this.outboxFlash())
+    const entries = Outbox.open(this.area(LAYOUT.outbox.offset, LAYOUT.outbox.size))
       .pending.filter((e) => paid.has(`${e.emission}/${e.block}/${e.number}`))
       .slice(0, MAX_BATCH);
     if (entries.length === 0) return { ok: true as const, request: null, slots: [] as number[] };
@@ -560,30 +560,17 @@ export class ServicePort {
     const slots = req && typeof req === 'object' && Array.isArray(req.slots) ? req.slots : null;
     if (!slots || !slots.every((x) => Number.isInteger(x)))
       return { ok: false as const, reason: 'malformed', detail: 'OUTBOX_DONE wants {"slots": [integers]}' };
-    const box = Outbox.open(this.outboxFlash());
+    const box = Outbox.open(this.area(LAYOUT.outbox.offset, LAYOUT.outbox.size));
     const heard = box.pending.filter((e) => slots.includes(e.slot));
     box.markSynced(heard);
     return { ok: true as const, marked: heard.length, waiting: box.pending.length };
-  }
-
-  /** The notice partition as the ROM reads it (the firmware's HAL Flash `notice`). */
-  private noticeFlash(): Flash {
-    const c = this.host.chip;
-    const base = LAYOUT.notice.offset;
-    return {
-      size: LAYOUT.notice.size,
-      blockLength: SECTOR_SIZE,
-      read: (o, n) => c.read(base + o, n),
-      write: (b, o) => c.program(base + o, b),
-      eraseBlock: (k) => c.eraseSector(base + k * SECTOR_SIZE),
-    };
   }
 
   /** The operator key the device trusts (null: none), and the newest notice on flash it verifies. */
   private heldNotice(): { key: Uint8Array | null; held: StoredNotice | null } {
     const t = readTrust(this.host.chip);
     const key = 'error' in t ? null : t.operatorKey;
-    return { key, held: loadNotice(this.noticeFlash(), key, romPlatform().verify) };
+    return { key, held: loadNotice(this.area(LAYOUT.notice.offset, LAYOUT.notice.size), key, romPlatform().verify) };
   }
 
   /**
@@ -607,7 +594,7 @@ export class ServicePort {
       };
       return refuse(why, detail[why]);
     }
-    storeNotice(this.noticeFlash(), p, held);
+    storeNotice(this.area(LAYOUT.notice.offset, LAYOUT.notice.size), p, held);
     return { ok: true as const, version: p.notice.version, previous };
   }
 
@@ -623,15 +610,8 @@ export class ServicePort {
         detail: 'CLOCK wants {"nowMs": integer ms since 1970 UTC, 2024…2099}',
       };
     }
-    const c = this.host.chip;
-    const base = LAYOUT.ledger.offset;
-    const marks: Flash = {
-      size: MARK_BLOCKS * SECTOR_SIZE,
-      blockLength: SECTOR_SIZE,
-      read: (o, n) => c.read(base + o, n),
-      write: (b, o) => c.program(base + o, b),
-      eraseBlock: (k) => c.eraseSector(base + k * SECTOR_SIZE),
-    };
+    // The time mark's two sectors at the start of the ledger partition.
+    const marks = this.area(LAYOUT.ledger.offset, MARK_BLOCKS * SECTOR_SIZE);
     const previousMs = readMark(marks);
     if (ms > previousMs) writeMark(marks, ms, MARK_SERVICE);
     return { ok: true as const, markMs: Math.max(ms, previousMs), previousMs };

@@ -7,6 +7,7 @@ import { serveRegistry } from './server.ts';
 import { testKeyRing, type KeyRing } from '../../src/sph1/keys.ts';
 import { fromHex } from '../../src/hex.ts';
 import { campaignStatus, createCampaign, setCampaignState } from './campaigns.ts';
+import type { CampaignOp } from '../../src/registry/protocol.ts';
 
 const { dir, freshnessMs, production, ticketKeys, registrySeedHex } = workerData as {
   dir?: string;
@@ -22,17 +23,6 @@ let store = new RegistryStore(db, { keys, freshnessMs, production });
 const registrySeed = registrySeedHex ? fromHex(registrySeedHex) : undefined;
 let srv: Awaited<ReturnType<typeof serveRegistry>> | null = await serveRegistry(store, { registrySeed });
 const port = Number(new URL(srv.url).port);
-type CampaignOp =
-  | {
-      verb: 'create';
-      name: string;
-      image: Uint8Array;
-      group?: string;
-      devices?: string[];
-      phases: number[];
-      maxFailures: number;
-    }
-  | { verb: 'status' | 'pause' | 'resume' | 'abort'; name: string };
 parentPort!.on(
   'message',
   async (m: {

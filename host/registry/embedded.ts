@@ -6,6 +6,7 @@ import type { RegistryStore } from './store.ts';
 import type { CampaignStatus } from './campaigns.ts';
 import type { KeyRing } from '../../src/sph1/keys.ts';
 import { toHex } from '../../src/hex.ts';
+import type { CampaignOp } from '../../src/registry/protocol.ts';
 
 export interface EmbeddedRegistry {
   url: string;
@@ -29,17 +30,7 @@ export interface EmbeddedRegistry {
   publishNotice(text: string): Promise<void>;
 }
 
-export type CampaignOp =
-  | {
-      verb: 'create';
-      name: string;
-      image: Uint8Array;
-      group?: string;
-      devices?: string[];
-      phases: number[];
-      maxFailures: number;
-    }
-  | { verb: 'status' | 'pause' | 'resume' | 'abort'; name: string };
+export type { CampaignOp };
 
 /**
  * `freshnessMs`: how far a request's time may be from the registry's clock. Default: no limit, since a

@@ -166,3 +166,16 @@ export function signRequest(
 ): SignedRequest {
   return { ...r, signature: toHex(sign(signedBytes(r), seed)) };
 }
+
+/** An update campaign's operation, as the embedded registry and the scenarios ask it (`saphir registry campaign`). */
+export type CampaignOp =
+  | {
+      verb: 'create';
+      name: string;
+      image: Uint8Array;
+      group?: string;
+      devices?: string[];
+      phases: number[];
+      maxFailures: number;
+    }
+  | { verb: 'status' | 'pause' | 'resume' | 'abort'; name: string };
