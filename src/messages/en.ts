@@ -473,13 +473,14 @@ export const en = {
     productionTechKey:
       'a production device (--firmware-key other than the development key) needs its own technician key: --tech-key HEX|FILE (the development one is published)',
     noSocat: 'socat is not installed: it makes the pseudo-terminal. Install it: sudo apt-get install socat',
-    help: (kinds: string) => `Commands:
+    help: (kinds: string, maxWait: string) => `Commands:
   SPH1:…            scan this code (pasted or typed)
-  ticket PRIZE      generate and scan a ticket of this prize (0 = losing), e.g. "ticket 150"
+  ticket PRIZE      generate a new ticket of this prize (0 = losing) and scan it, e.g. "ticket 150"
   forged PRIZE      a ticket of this prize signed with another key
+  rescan            scan the last code again
   via SCANNER       pick the scanner: ${kinds}
   ok | c | 0…9      press a key
-  wait DURATION     advance simulated time, e.g. "wait 10s"
+  wait DURATION     advance simulated time (ms, s, min, h, d; at most ${maxWait}), e.g. "wait 10s"
   reboot | cut | boot         reboot, cut the power, power on
   ledger            the recorded payments
   network down|up   cut or restore the network (with --registry)
@@ -489,6 +490,21 @@ export const en = {
     unknown: (s: string) => `unknown command: ${s} ("help")`,
     ledger: (n: number) => `${n} payment(s) in the ledger`,
     via: (v: string) => `scanner: ${v}`,
+    viaUnknown: (v: string, kinds: string) => `no scanner "${v}": ${kinds} (the scanner stays as it was)`,
+    ticketSent: (id: string, prize: string, via: string, code: string) => `→ ticket ${id} ${prize} via ${via}: ${code}`,
+    losing: 'losing',
+    rescan: (via: string, code: string) => `→ again via ${via}: ${code}`,
+    nothingToRescan: 'nothing to scan again: scan a code or a "ticket" first',
+    waitNeeds: (max: string) =>
+      `wait takes a duration: a number and ms, s, min, h or d, at most ${max}, e.g. "wait 10s"`,
+    waitBad: (v: string, max: string) =>
+      `"${v}" is not a duration: a number and ms, s, min, h or d, at most ${max}, e.g. "wait 10s"`,
+    waitTooLong: (v: string, max: string) =>
+      `${v} is more than one wait may last, ${max} (each simulated minute runs the firmware, a day takes tens of seconds): wait in several steps`,
+    waitProgress: (done: string, all: string) => `… ${done} of ${all} simulated`,
+    waited: (d: string, stopped: boolean) => (stopped ? `wait stopped after ${d}` : `${d} simulated`),
+    networkWord: (v: string) => `"network down" or "network up", not "${v}"`,
+    alreadyOn: 'device already on ("reboot" to restart it)',
     badPrize: 'not a prize of the table (0, 5, 10, 15, 30, 150, 500, 2500, 25000, 250000)',
     off: 'device off ("boot" to power on)',
     bridged: (what: string) => `real scanner attached: ${what}`,

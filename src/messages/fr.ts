@@ -478,13 +478,14 @@ export const fr: Messages = {
     productionTechKey:
       'un appareil de production (--firmware-key autre que la clé de développement) a besoin de sa propre clé de technicien : --tech-key HEX|FICHIER (celle de développement est publique)',
     noSocat: 'socat n’est pas installé : il crée le pseudo-terminal. L’installer : sudo apt-get install socat',
-    help: (kinds: string) => `Commandes :
+    help: (kinds: string, maxWait: string) => `Commandes :
   SPH1:…            scanner ce code (collé ou tapé)
-  ticket PRIX       générer et scanner un ticket de ce gain (0 = perdant), ex. « ticket 150 »
+  ticket PRIX       générer un nouveau ticket de ce gain (0 = perdant) et le scanner, ex. « ticket 150 »
   faux PRIX         un ticket de ce gain signé avec une autre clé (contrefaçon)
+  rescanner         scanner de nouveau le dernier code
   via LECTEUR       choisir le lecteur : ${kinds}
   ok | c | 0…9      appuyer sur une touche
-  attendre DURÉE    avancer le temps simulé, ex. « attendre 10s »
+  attendre DURÉE    avancer le temps simulé (ms, s, min, h, d ; au plus ${maxWait}), ex. « attendre 10s »
   reboot | coupure | boot     redémarrer, couper le courant, rallumer
   registre          les paiements enregistrés
   réseau coupé|rétabli        couper ou rétablir le réseau (avec --registry)
@@ -494,6 +495,22 @@ export const fr: Messages = {
     unknown: (s: string) => `commande inconnue : ${s} (« aide »)`,
     ledger: (n: number) => `${n} paiement(s) au registre`,
     via: (v: string) => `lecteur : ${v}`,
+    viaUnknown: (v: string, kinds: string) => `pas de lecteur « ${v} » : ${kinds} (le lecteur reste le même)`,
+    ticketSent: (id: string, prize: string, via: string, code: string) =>
+      `→ ticket ${id} ${prize} via ${via} : ${code}`,
+    losing: 'perdant',
+    rescan: (via: string, code: string) => `→ de nouveau via ${via} : ${code}`,
+    nothingToRescan: 'rien à scanner de nouveau : scannez d’abord un code ou un « ticket »',
+    waitNeeds: (max: string) =>
+      `attendre demande une durée : un nombre et ms, s, min, h ou d, au plus ${max}, ex. « attendre 10s »`,
+    waitBad: (v: string, max: string) =>
+      `« ${v} » n’est pas une durée : un nombre et ms, s, min, h ou d, au plus ${max}, ex. « attendre 10s »`,
+    waitTooLong: (v: string, max: string) =>
+      `${v} dépasse le maximum d’une attente, ${max} (chaque minute simulée exécute le firmware, une journée prend des dizaines de secondes) : attendre en plusieurs fois`,
+    waitProgress: (done: string, all: string) => `… ${done} sur ${all} simulés`,
+    waited: (d: string, stopped: boolean) => (stopped ? `attente arrêtée après ${d}` : `${d} simulés`),
+    networkWord: (v: string) => `« réseau coupé » ou « réseau rétabli », pas « ${v} »`,
+    alreadyOn: 'appareil déjà allumé (« reboot » pour le redémarrer)',
     badPrize: 'gain inconnu du barème (0, 5, 10, 15, 30, 150, 500, 2500, 25000, 250000)',
     off: 'appareil éteint (« boot » pour rallumer)',
     bridged: (what: string) => `lecteur réel branché : ${what}`,

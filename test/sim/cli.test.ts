@@ -79,17 +79,23 @@ test('sim --scenario: each scenario of a run meets a fresh registry, none when i
   assert.match(r.out, '3/3');
 });
 
-test('sim interactive without a TTY: a payment kept in the flash file across runs', () => {
+test('sim interactive without a TTY: a payment kept in the flash file across runs; a new session draws new tickets', () => {
   const flash = join(dir, 'device.bin');
   const a = saphir(['sim', '--flash', flash], 'ticket 150\nok\nquitter\n');
   assert.is(a.code, 0, a.err);
   assert.match(a.out, /GAGNANT/);
   assert.match(a.out, /PAYÉ/);
   assert.ok(existsSync(flash));
-  const b = saphir(['sim', '--flash', flash, '--lang', 'en'], 'ledger\nquit\n');
+  const first = /→ ticket (1\/\d+\/\d+) 150 €/.exec(a.out)?.[1];
+  assert.ok(first, a.out);
+  // The same command in a new session on the kept chip is a new ticket, paid again (not DÉJÀ PAYÉ).
+  const b = saphir(['sim', '--flash', flash, '--lang', 'en'], 'ticket 150\nok\nledger\nquit\n');
   assert.is(b.code, 0, b.err);
-  assert.match(b.out, /1 payment\(s\) in the ledger/);
-  assert.match(b.out, /1\/1\/1\s+€150/);
+  assert.not.match(b.out, /DÉJÀ PAYÉ/);
+  const second = /→ ticket (1\/\d+\/\d+) €150/.exec(b.out)?.[1];
+  assert.ok(second && second !== first, b.out);
+  assert.match(b.out, /2 payment\(s\) in the ledger/);
+  assert.ok(b.out.includes(`  ${first}  €150`) && b.out.includes(`  ${second}  €150`), b.out);
 });
 
 test('sim interactive: a command that fails is said, the session goes on, the process ends at EOF', () => {

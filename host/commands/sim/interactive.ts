@@ -14,7 +14,11 @@ import { messages } from '../../../src/messages/index.ts';
 import { isPrizeAmount } from '../../../src/game/prize-table.ts';
 import { writeFileSync } from 'node:fs';
 import type { KeyOptions } from './common.ts';
-import { I, liveSimulator } from './live.ts';
+import { I, MAX_WAIT_MS, durationText, liveSimulator } from './live.ts';
+import { frenchDateTime } from '../../../firmware/paris-time.ts';
+
+/** Waits longer than this run in tenths, each said (a simulated hour takes about a second). */
+const WAIT_PROGRESS_MS = 30 * 60_000;
 
 /** The interactive commands' words (a line starting with one is never scanned as a code). */
 const COMMANDS = new Set([
@@ -28,6 +32,8 @@ const COMMANDS = new Set([
   'faux',
   'forged',
   'via',
+  'rescan',
+  'rescanner',
   'ok',
   'c',
   'attendre',
@@ -62,7 +68,9 @@ export async function interactive(o: InteractiveOptions): Promise<number> {
   const live = await liveSimulator(o);
   const { sim, serial } = live;
   let via: ScannerKind = 'hid-pos';
-  let nextNumber = 1;
+  /** The last code scanned (`rescan`). */
+  let last: string | undefined;
+  let stop = false;
   const say = (s: string) => process.stdout.write(s + '\n');
 
   const bridges: (() => Promise<void> | void)[] = [];
@@ -77,9 +85,11 @@ export async function interactive(o: InteractiveOptions): Promise<number> {
 
   say(m.ready(via));
   const scan = (code: string) => {
+    last = code;
     if (!sim.on) return say(m.off);
     sim.transmit(transmit(via, code, {}, sim.rng));
   };
+  const dur = (ms: number) => durationText(ms, o.lang);
   const handle = async (raw: string): Promise<boolean> => {
     const line = raw.trim();
     if (!line) return true;
@@ -109,20 +119,36 @@ export async function interactive(o: InteractiveOptions): Promise<number> {
           say(m.badPrize);
           return true;
         }
+        // A new ticket each time (block and number drawn), so a session on a kept --flash chip never
+        // meets a ticket an earlier one paid.
         const t = {
           emission: 1,
-          block: 1,
-          number: nextNumber++,
+          block: 1 + Math.floor(Math.random() * 9999),
+          number: Math.floor(Math.random() * 3_000_000),
           prize,
           key: w === 'ticket' ? ('test' as const) : ('other' as const),
         };
-        say(`→ ${t.emission}/${t.block}/${t.number} ${prize ? formatEur(prize, o.lang) : '0'} via ${via}`);
-        scan(ticketCode(t));
+        const code = ticketCode(t);
+        say(
+          m.ticketSent(`${t.emission}/${t.block}/${t.number}`, prize ? formatEur(prize, o.lang) : m.losing, via, code),
+        );
+        scan(code);
         return true;
       }
+      case 'rescan':
+      case 'rescanner':
+        if (last === undefined) say(m.nothingToRescan);
+        else {
+          say(m.rescan(via, last));
+          scan(last);
+        }
+        return true;
       case 'via':
-        if ((SCANNER_KINDS as readonly string[]).includes(arg)) via = arg as ScannerKind;
-        say(m.via(`${via} (${SCANNER_KINDS.join(', ')})`));
+        if (!arg) say(m.via(`${via} (${SCANNER_KINDS.join(', ')})`));
+        else if ((SCANNER_KINDS as readonly string[]).includes(arg)) {
+          via = arg as ScannerKind;
+          say(m.via(via));
+        } else say(m.viaUnknown(arg, SCANNER_KINDS.join(', ')));
         return true;
       case 'ok':
       case 'c':
@@ -131,8 +157,15 @@ export async function interactive(o: InteractiveOptions): Promise<number> {
         return true;
       case 'attendre':
       case 'wait': {
-        const ms = parseDuration(arg || '1s');
-        if (ms !== null) await sim.run(ms);
+        const max = dur(MAX_WAIT_MS);
+        if (!arg) {
+          say(m.waitNeeds(max));
+          return true;
+        }
+        const ms = parseDuration(arg);
+        if (ms === null) say(m.waitBad(arg, max));
+        else if (ms > MAX_WAIT_MS) say(m.waitTooLong(arg, max));
+        else await wait(ms);
         return true;
       }
       case 'reboot':
@@ -144,7 +177,8 @@ export async function interactive(o: InteractiveOptions): Promise<number> {
         live.save();
         return true;
       case 'boot':
-        if (!sim.on) await sim.boot();
+        if (sim.on) say(m.alreadyOn);
+        else await sim.boot();
         return true;
       case 'registre':
       case 'ledger': {
@@ -152,7 +186,8 @@ export async function interactive(o: InteractiveOptions): Promise<number> {
         say(m.ledger(entries.length));
         for (const p of entries)
           say(
-            `  ${p.emission}/${p.block}/${p.number}  ${formatEur(p.prizeEur, o.lang)}  ${new Date(p.paidAtMs).toISOString()}  ${p.deviceId}`,
+            // Paris time, as the display shows it.
+            `  ${p.emission}/${p.block}/${p.number}  ${formatEur(p.prizeEur, o.lang)}  ${frenchDateTime(p.paidAtMs)}  ${p.deviceId}`,
           );
         return true;
       }
@@ -164,6 +199,10 @@ export async function interactive(o: InteractiveOptions): Promise<number> {
           return true;
         }
         const up = /^(up|rétabli|retabli|on)$/i.test(arg);
+        if (!up && !/^(down|coupé|coupe|off)$/i.test(arg)) {
+          say(m.networkWord(arg));
+          return true;
+        }
         sim.network.state = { ...sim.network.state, up };
         say(m.network(up));
         return true;
@@ -190,8 +229,25 @@ export async function interactive(o: InteractiveOptions): Promise<number> {
     return true;
   };
 
+  /** A long wait runs in tenths, each said; Ctrl-C stops it between two. */
+  const wait = async (ms: number) => {
+    if (ms <= WAIT_PROGRESS_MS) {
+      await sim.run(ms);
+      say(m.waited(dur(ms), false));
+      return;
+    }
+    let done = 0;
+    for (let i = 1; i <= 10 && !stop; i++) {
+      const to = Math.round((ms * i) / 10);
+      await sim.run(to - done);
+      done = to;
+      if (i < 10) say(m.waitProgress(dur(done), dur(ms)));
+      await new Promise((r) => setImmediate(r)); // Ctrl-C is heard here
+    }
+    say(m.waited(dur(done), done < ms));
+  };
+
   const rl = createInterface({ input: process.stdin, terminal: false });
-  let stop = false;
   // Ctrl-C: end like 'quit' (the flash file is saved on the way out).
   process.once('SIGINT', () => {
     stop = true;

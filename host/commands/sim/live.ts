@@ -11,8 +11,33 @@ import { messages } from '../../../src/messages/index.ts';
 import { buildNotice } from '../../build-notice.ts';
 import { openRegistry, type KeyOptions } from './common.ts';
 
-/** The interactive simulator's words; `help` lists the scanner kinds. */
-const words = (lang: Lang) => ({ ...messages(lang).sim, help: messages(lang).sim.help(SCANNER_KINDS.join(', ')) });
+/** The longest one `wait` of the interactive simulator may last (a simulated day takes tens of seconds). */
+export const MAX_WAIT_MS = 86_400_000;
+
+/** A duration as people say it: the two largest units, e.g. "2 h 30 min", "1 j" / "1 d", "250 ms". */
+export function durationText(ms: number, lang: Lang): string {
+  const units: [number, string][] = [
+    [86_400_000, lang === 'fr' ? 'j' : 'd'],
+    [3_600_000, 'h'],
+    [60_000, 'min'],
+    [1000, 's'],
+    [1, 'ms'],
+  ];
+  const parts: string[] = [];
+  let rest = Math.round(ms);
+  for (const [size, unit] of units) {
+    const n = Math.floor(rest / size);
+    rest -= n * size;
+    if (n > 0) parts.push(`${n} ${unit}`);
+  }
+  return parts.slice(0, 2).join(' ') || '0 s';
+}
+
+/** The interactive simulator's words; `help` lists the scanner kinds and the longest wait. */
+const words = (lang: Lang) => ({
+  ...messages(lang).sim,
+  help: messages(lang).sim.help(SCANNER_KINDS.join(', '), durationText(MAX_WAIT_MS, lang)),
+});
 
 export const I = { fr: words('fr'), en: words('en') };
 

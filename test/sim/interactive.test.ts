@@ -1,0 +1,70 @@
+// The interactive simulator's commands as a user types them (no TTY): every bad command gets its reason,
+// in French by default and in English with --lang en; waits are bounded and long ones say their progress;
+// `ticket` draws a new ticket and prints its code; `rescan` scans the last code again (#33 points 5, 12).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { saphir as runCli } from '../cli/run-cli.ts';
+import { durationText } from '../../host/commands/sim/live.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'saphir-sim-interactive-'));
+
+function sim(input: string, lang: 'fr' | 'en' = 'fr') {
+  const r = runCli(['sim', ...(lang === 'en' ? ['--lang', 'en'] : [])], input, {}, dir);
+  assert.is(r.code, 0, r.stdout + r.stderr);
+  // The commands' answers, without the display's frames.
+  return r.stdout
+    .split('\n')
+    .filter((l) => !/^[│┌└]/.test(l))
+    .join('\n');
+}
+
+test('bad commands get their reason (fr, en): wait without, with a bad or an over-long duration; via, réseau', () => {
+  const fr = sim('attendre\nattendre 3x\nattendre -5s\nattendre 99999d\nvia bogus\nréseau\nquitter\n');
+  assert.match(fr, /attendre demande une durée : un nombre et ms, s, min, h ou d, au plus 1 j/);
+  assert.match(fr, /« 3x » n’est pas une durée/);
+  assert.match(fr, /« -5s » n’est pas une durée/);
+  assert.match(fr, /99999d dépasse le maximum d’une attente, 1 j/);
+  assert.match(fr, /pas de lecteur « bogus » : hid-keyboard, hid-pos, serial, camera/);
+  assert.match(fr, /pas de réseau : lancez avec --registry/);
+  const en = sim('wait\nwait 3x\nwait -5s\nwait 99999d\nvia bogus\nquit\n', 'en');
+  assert.match(en, /wait takes a duration: a number and ms, s, min, h or d, at most 1 d/);
+  assert.match(en, /"3x" is not a duration/);
+  assert.match(en, /"-5s" is not a duration/);
+  assert.match(en, /99999d is more than one wait may last, 1 d/);
+  assert.match(en, /no scanner "bogus"/);
+  assert.not.match(en, /[àéèêç«»]/);
+});
+
+test('a wait says what it simulated; a long one says its progress in tenths', () => {
+  const fr = sim('attendre 2s\nattendre 40min\nquitter\n');
+  assert.match(fr, /^2 s simulés$/m);
+  for (let i = 1; i < 10; i++) assert.match(fr, new RegExp(`^… ${4 * i} min sur 40 min simulés$`, 'm'));
+  assert.match(fr, /^40 min simulés$/m);
+});
+
+test('ticket draws a new ticket each time and prints its code; a losing one is said so; rescan scans the last code again', () => {
+  const en = sim('rescan\nticket 0\nticket 150\nticket 150\nrescan\nquit\n', 'en');
+  assert.match(en, /nothing to scan again/);
+  assert.match(en, /→ ticket 1\/\d+\/\d+ losing via hid-pos: SPH1:/);
+  assert.not.match(en, / 0 via /);
+  const won = [...en.matchAll(/→ ticket (1\/\d+\/\d+) €150 via hid-pos: (SPH1:\S+)/g)];
+  assert.is(won.length, 2, en);
+  assert.is.not(won[0][1], won[1][1]);
+  assert.is.not(won[0][2], won[1][2]);
+  // rescan: the last code, which the device has seen (its display says so again).
+  assert.ok(en.includes(`→ again via hid-pos: ${won[1][2]}`), en);
+});
+
+test('durations are said with their two largest units', () => {
+  assert.is(durationText(86_400_000, 'fr'), '1 j');
+  assert.is(durationText(86_400_000, 'en'), '1 d');
+  assert.is(durationText(9_000_000, 'fr'), '2 h 30 min');
+  assert.is(durationText(250, 'en'), '250 ms');
+  assert.is(durationText(0, 'en'), '0 s');
+});
+
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+test.run();
