@@ -535,6 +535,10 @@ export const en = {
       'DEVELOPMENT device: it trusts the published development keys (--firmware-key, --tech-key to provision others)',
     provisioned: (production: boolean, fw: string, tech: string) =>
       `${production ? 'PRODUCTION device' : 'development device'}, provisioned: firmware key SHA-256 ${fw}, technician key SHA-256 ${tech}`,
+    registryAnswers: (url: string) => `central registry: ${url} (it answers)`,
+    registryDown: (url: string, why: string) =>
+      `the central registry ${url} does not answer (${why}): the device will pay offline, within its offline limit, until it does`,
+    noAnswerIn: (s: number) => `no answer in ${s} s`,
     registryByUrl: 'expect-registry needs --registry embedded',
     embeddedRegistry: (url: string) => `embedded registry: ${url} (in-memory PGlite)`,
     powerCut: 'power cut',

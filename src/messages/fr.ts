@@ -541,6 +541,10 @@ export const fr: Messages = {
       'appareil de DÉVELOPPEMENT : il fait confiance aux clés de développement publiées (--firmware-key, --tech-key pour en provisionner)',
     provisioned: (production: boolean, fw: string, tech: string) =>
       `${production ? 'appareil de PRODUCTION' : 'appareil de développement'} provisionné : clé du firmware SHA-256 ${fw}, clé du technicien SHA-256 ${tech}`,
+    registryAnswers: (url: string) => `registre central : ${url} (il répond)`,
+    registryDown: (url: string, why: string) =>
+      `le registre central ${url} ne répond pas (${why}) : l’appareil paiera hors ligne, dans sa limite hors ligne, tant qu’il ne répond pas`,
+    noAnswerIn: (s: number) => `pas de réponse en ${s} s`,
     registryByUrl: 'expect-registry a besoin de --registry embedded',
     embeddedRegistry: (url: string) => `registre central intégré : ${url} (PGlite en mémoire)`,
     powerCut: 'courant coupé',

@@ -6,7 +6,9 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { saphir as runCli } from '../cli/run-cli.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { saphir as runCli, saphirAsync } from '../cli/run-cli.ts';
 import { durationText } from '../../host/commands/sim/live.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-sim-interactive-'));
@@ -56,6 +58,32 @@ test('ticket draws a new ticket each time and prints its code; a losing one is s
   assert.is.not(won[0][2], won[1][2]);
   // rescan: the last code, which the device has seen (its display says so again).
   assert.ok(en.includes(`→ again via hid-pos: ${won[1][2]}`), en);
+});
+
+test('--registry URL: said at once whether the registry answers (a refused one: the device will pay offline)', async () => {
+  const server = createServer((req, res) => {
+    res.writeHead(req.url === '/health' ? 200 : 404, { 'content-type': 'application/json' });
+    res.end('{"status":"ok"}');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  try {
+    // stdin closed: the session ends at once, after its first lines.
+    const up = await saphirAsync(['sim', '--registry', `http://127.0.0.1:${port}`]);
+    assert.is(up.code, 0, up.stdout + up.stderr);
+    assert.match(up.stderr, `registre central : http://127.0.0.1:${port} (il répond)`);
+  } finally {
+    await new Promise((r) => server.close(r));
+  }
+  // The same port, now closed.
+  const down = await saphirAsync(['sim', '--registry', `http://127.0.0.1:${port}`, '--lang', 'en']);
+  assert.is(down.code, 0, down.stdout + down.stderr);
+  assert.match(
+    down.stderr,
+    `the central registry http://127.0.0.1:${port} does not answer (connection refused (127.0.0.1:${port}): nothing listens there): the device will pay offline`,
+  );
+  const fr = await saphirAsync(['sim', '--registry', `http://127.0.0.1:${port}`]);
+  assert.match(fr.stderr, `le registre central http://127.0.0.1:${port} ne répond pas (connexion refusée`);
 });
 
 test('durations are said with their two largest units', () => {

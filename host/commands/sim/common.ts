@@ -1,5 +1,5 @@
 // saphir sim: what its modes share (the XS check, the device's key options, the registry a run uses).
-import { Failure } from '../../args.ts';
+import { Failure, reasonOf } from '../../args.ts';
 import type { Lang } from '../../../src/i18n.ts';
 import type { ScenarioRegistry } from '../../../hw-sim/runner.ts';
 import { scenarioRegistry, startEmbeddedRegistry } from '../../registry/embedded.ts';
@@ -25,6 +25,19 @@ export interface KeyOptions {
   operatorKey?: Uint8Array;
 }
 
+/** Whether the registry at `url` answers its GET /health, in one line for the user. */
+export async function probeRegistry(url: string, lang: Lang, timeoutS = 3): Promise<string> {
+  const m = messages(lang);
+  try {
+    const r = await fetch(`${url}/health`, { signal: AbortSignal.timeout(timeoutS * 1000) });
+    await r.body?.cancel();
+    return r.ok ? m.sim.registryAnswers(url) : m.sim.registryDown(url, `HTTP ${r.status}`);
+  } catch (e) {
+    const timedOut = (e as Error)?.name === 'TimeoutError';
+    return m.sim.registryDown(url, timedOut ? m.sim.noAnswerIn(timeoutS) : reasonOf((e as Error)?.cause ?? e, m));
+  }
+}
+
 /**
  * The registry a run uses: the URL given, or an embedded one (started here, closed by `close`; `fresh`
  * empties it and starts it again if a scenario left it down, so that each scenario meets a new one).
@@ -34,6 +47,8 @@ export async function openRegistry(
   lang: Lang,
 ): Promise<{ reg: ScenarioRegistry; close(): Promise<void>; fresh(): Promise<void> }> {
   if (v !== 'embedded') {
+    // Said at once: a registry that does not answer lets the device pay offline without a word.
+    process.stderr.write((await probeRegistry(v, lang)) + '\n');
     const no = messages(lang).sim.registryByUrl;
     return {
       reg: { url: v, state: () => Promise.reject(new Error(no)) },
