@@ -34,7 +34,10 @@ export async function probeRegistry(url: string, lang: Lang, timeoutS = 3): Prom
     return r.ok ? m.sim.registryAnswers(url) : m.sim.registryDown(url, `HTTP ${r.status}`);
   } catch (e) {
     const timedOut = (e as Error)?.name === 'TimeoutError';
-    return m.sim.registryDown(url, timedOut ? m.sim.noAnswerIn(timeoutS) : reasonOf((e as Error)?.cause ?? e, m));
+    return m.sim.registryDown(
+      url,
+      timedOut ? m.sim.noAnswerIn(timeoutS) : reasonOf((e as { cause?: unknown })?.cause ?? e, m),
+    );
   }
 }
 
