@@ -58,10 +58,27 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 
 export function parse<O extends Options>(args: string[], options: O) {
   try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
+    return parseArgs({ args: negativeValues(args, options), options, allowPositionals: true, strict: true });
   } catch (e) {
     throw parseError(e as Error & { code?: string });
   }
+}
+
+/**
+ * `--from -1`: node:util reads `-1` as an option and says "--from expects a value"; joined as
+ * `--from=-1`, the value reaches the option's own check, which says what it takes.
+ */
+function negativeValues(args: string[], options: Options): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') return [...out, ...args.slice(i)];
+    const name = a.startsWith('--') ? a.slice(2) : undefined;
+    if (name && options[name]?.type === 'string' && /^-\d/.test(args[i + 1] ?? '')) {
+      out.push(`${a}=${args[++i]}`);
+    } else out.push(a);
+  }
+  return out;
 }
 
 /** node:util's parse errors (English) as catalogue messages. */

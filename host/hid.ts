@@ -95,6 +95,11 @@ export interface HidSpec {
   path?: string;
 }
 
+/** Whether `s` can name a HID device: `VID:PID` in hex or a path (with a / or \\). */
+export function isHidSpec(s: string): boolean {
+  return /^(?:0x)?[0-9a-fA-F]{1,4}:(?:0x)?[0-9a-fA-F]{1,4}$/.test(s) || /[/\\]/.test(s);
+}
+
 /** `VID:PID` in hex (`0c2e:0b61`) or a device path. */
 export function parseHidSpec(s: string): HidSpec {
   const m = /^(?:0x)?([0-9a-fA-F]{1,4}):(?:0x)?([0-9a-fA-F]{1,4})$/.exec(s);

@@ -5,7 +5,7 @@ import { testKeyRing } from '../../src/sph1/keys.ts';
 import { hostVerify } from '../../tools/node-crypto.ts';
 import { intOf, UsageError, parseCommand } from '../args.ts';
 import { verdictJson, verdictLine } from '../verdict.ts';
-import { HidError, openHidScanner } from '../hid.ts';
+import { HidError, isHidSpec, openHidScanner } from '../hid.ts';
 import { openSerialScanner, SerialOpenError, type SerialStatus } from '../serial.ts';
 import type { InputEvent } from '../../src/input/event.ts';
 import type { Lang } from '../../src/i18n.ts';
@@ -30,6 +30,7 @@ export async function run(args: string[]): Promise<number> {
   const { values, lang } = parsed;
   const t = TEXT[lang];
   if (!values.hid === !values.serial) throw new UsageError((m) => m.scan.one);
+  if (values.hid !== undefined && !isHidSpec(values.hid)) throw new UsageError((m) => m.scan.hidSpec(values.hid!));
   if (values.hid && (values.baud !== undefined || values.ack)) throw new UsageError((m) => m.scan.serialOnly);
   if (values.serial && (values.mode !== undefined || values.layout !== undefined))
     throw new UsageError((m) => m.scan.hidOnly);

@@ -18,9 +18,10 @@ export const en = {
       sim: 'hardware simulator (scenarios, interactive, bridges, --pty)',
       demo: 'the simulator demo (npm start)',
       flash: 'flash a firmware image over a serial link',
-      device: 'device info --port PATH',
-      ledger: 'ledger export --port PATH',
-      registry: "the fleet's paid-ticket registry ('serve', 'devices', 'report')",
+      device: 'what a device runs and trusts, asked on its service port (device info)',
+      ledger: "a device's payment ledger, read on its service port (ledger export)",
+      registry:
+        "the fleet's central registry of paid tickets: serve it, enrol devices, reports, update campaigns, notices",
       notice: 'operator notices: create, sign, inspect, push',
       ports: 'serial ports and the devices that answer on them',
       help: 'help [COMMAND]: this list, or the help of a command',
@@ -174,6 +175,7 @@ export const en = {
     one: 'give exactly one of --hid VID:PID|PATH or --serial PATH',
     serialOnly: '--baud and --ack apply to --serial only',
     hidOnly: '--mode and --layout apply to --hid only',
+    hidSpec: (v: string) => `--hid takes VID:PID (hex ids, e.g. 0c2e:0b61) or a path (/dev/hidraw0), not "${v}"`,
     mode: '--mode must be keyboard or pos',
     layout: '--layout must be us, fr or auto',
     ready: (what: string) => `ready: scan a ticket (${what}) — Ctrl+C to stop`,
@@ -763,7 +765,8 @@ Prints signed SPH1 ticket codes of one block, one per line, in ticket-number ord
   --key FILE      signing key, JSON {"key_id": 1, "seed_hex": "<32-byte Ed25519 private seed, hex>"};
                   without it the published test key (key id 0) signs, with a warning
   --jobs J        worker threads (default: one per core)
-  --quiet         no progress (otherwise a line every 10 % on stderr when it is not a terminal)`,
+  --quiet         no progress (otherwise a line every 10 % on stderr when it is not a terminal)
+Exit 0, 1 on an error (a key file that cannot be read…), 2 on a usage error.`,
     audit: `usage: saphir audit [FILE | -] [--json] [--lang fr|en] [--key HEX|FILE] [--jobs J]
 Verifies every code of FILE (or standard input), one per line, signature included, and per
 (emission, block) tallies the prizes against Article 3; reports invalid codes, duplicate and missing
@@ -789,7 +792,9 @@ Ctrl+C (or N codes with --count).
   --hid VID:PID|PATH  a USB HID scanner (hex ids, e.g. 0c2e:0b61, or a /dev/hidraw path)
   --mode keyboard|pos its keyboard-wedge interface (default) or its HID POS one
   --layout us|fr|auto keyboard layout the scanner types with (default auto)
-  --serial PATH       a serial or USB virtual COM scanner; --baud N (default 9600); --ack answers ACK/NAK`,
+  --serial PATH       a serial or USB virtual COM scanner; --baud N (default 9600); --ack answers ACK/NAK
+Exit 0 when every ticket scanned was genuine, 1 when one was not or the scanner cannot be opened, 2 on a
+usage error.`,
     image: `usage: saphir image inspect [--key HEX|FILE] [--json] [--lang fr|en] FILE
 Prints a signed firmware image's header and checks its SHA-256 and Ed25519 signature, by default
 against the published development key (--key: another public key, 64 hex digits or a key file).
@@ -859,10 +864,12 @@ Exit 0, 1 on an error, 2 on a usage error.`,
                           fleet scenarios (devices:, network:, expect-registry:) start an embedded one
                           with --web: the page's device, through the page's server
   --lang fr|en            language of this tool's messages (default fr)
-Without --scenario: interactive. Type 'aide' / 'help' for the commands.`,
+Without --scenario: interactive. Type "aide" / "help" for the commands.
+Exit 0, 1 when a scenario failed or on an error, 2 on a usage error.`,
     demo: `usage: saphir demo [--lang fr|en] [--scenario FILE] [--quiet]
 Boots the firmware in the simulator and plays hw-sim/scenarios/demo.yaml (or FILE), drawing the
-display as it changes. --quiet prints the summary only. Exit 0 when every step passed.`,
+display as it changes. --quiet prints the summary only. Exit 0 when every step passed, 1 when one
+failed, 2 on a usage error.`,
     ports: `usage: saphir ports [--json] [--port PATH…] [--baud N] [--timeout MS] [--lang fr|en]
 Lists the serial ports of this computer (read from /sys/class/tty and /dev/serial/by-id): by-id path,
 USB VID:PID, serial number, and, when a SAPHIR device answers IDENTIFY within --timeout (default

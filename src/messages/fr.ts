@@ -18,9 +18,10 @@ export const fr: Messages = {
       sim: 'simulateur du terminal (scénarios, interactif, passerelles, --pty)',
       demo: 'la démonstration du simulateur (npm start)',
       flash: 'installe une image du firmware par une liaison série',
-      device: 'device info --port CHEMIN',
-      ledger: 'ledger export --port CHEMIN',
-      registry: "le registre central des tickets payés de la flotte ('serve', 'devices', 'report')",
+      device: 'ce qu’un appareil exécute et à quoi il se fie, demandé par son port de service (device info)',
+      ledger: 'le journal des paiements d’un appareil, lu par son port de service (ledger export)',
+      registry:
+        'le registre central des tickets payés de la flotte : le servir, enrôler les appareils, rapports, campagnes de mise à jour, avis',
       notice: 'avis de l’opérateur : create, sign, inspect, push',
       ports: 'les ports série et les appareils qui y répondent',
       help: "help [COMMANDE] : cette liste, ou l'aide d'une commande",
@@ -174,6 +175,8 @@ export const fr: Messages = {
     one: 'donner soit --hid VID:PID|CHEMIN, soit --serial CHEMIN',
     serialOnly: '--baud et --ack ne valent que pour --serial',
     hidOnly: '--mode et --layout ne valent que pour --hid',
+    hidSpec: (v: string) =>
+      `--hid attend VID:PID (identifiants hexadécimaux, ex. 0c2e:0b61) ou un chemin (/dev/hidraw0), pas « ${v} »`,
     mode: '--mode vaut keyboard ou pos',
     layout: '--layout vaut us, fr ou auto',
     ready: (what: string) => `prêt : scannez un ticket (${what}) — Ctrl+C pour arrêter`,
@@ -761,7 +764,7 @@ Sortie 0 quand tous les codes sont authentiques, 1 sinon, 2 pour une erreur d'us
     gen: (
       seed: string,
     ) => `usage : saphir gen --emission E --block B (--full | --from N --count K) [--seed S] [--key FICHIER]
-                  [--jobs J] [--lang fr|en]
+                  [--jobs J] [--quiet] [--lang fr|en]
 Écrit les codes SPH1 signés d'un bloc, un par ligne, dans l'ordre des numéros de ticket.
   --full          le bloc entier : 3 000 000 tickets dont les lots sont exactement ceux de l'article 3
   --from/--count  les tickets N … N+K-1 seulement (les mêmes lignes que dans le bloc entier)
@@ -769,7 +772,8 @@ Sortie 0 quand tous les codes sont authentiques, 1 sinon, 2 pour une erreur d'us
   --key FICHIER   clé de signature, JSON {"key_id": 1, "seed_hex": "<graine privée Ed25519 de 32 octets, hex>"} ;
                   sans elle, la clé de test publiée (numéro 0) signe, avec un avertissement
   --jobs J        fils de calcul (par défaut : un par cœur)
-  --quiet         sans progression (sinon une ligne tous les 10 % sur stderr hors terminal)`,
+  --quiet         sans progression (sinon une ligne tous les 10 % sur stderr hors terminal)
+Sortie 0, 1 pour une erreur (un fichier de clé illisible…), 2 pour une erreur d'usage.`,
     audit: `usage : saphir audit [FICHIER | -] [--json] [--lang fr|en] [--key HEX|FICHIER] [--jobs J]
 Vérifie chaque code de FICHIER (ou de l'entrée standard), un par ligne, signature comprise, et compte
 les lots de chaque (émission, bloc) par rapport à l'article 3 ; signale les codes non valides, les
@@ -795,7 +799,9 @@ Ctrl+C (ou N codes avec --count).
   --hid VID:PID|CHEMIN  un scanner USB HID (identifiants hexadécimaux, ex. 0c2e:0b61, ou un chemin /dev/hidraw)
   --mode keyboard|pos   son interface clavier (par défaut) ou son interface HID POS
   --layout us|fr|auto   disposition du clavier du scanner (par défaut auto)
-  --serial CHEMIN       un scanner série ou port COM virtuel USB ; --baud N (par défaut 9600) ; --ack répond ACK/NAK`,
+  --serial CHEMIN       un scanner série ou port COM virtuel USB ; --baud N (par défaut 9600) ; --ack répond ACK/NAK
+Sortie 0 quand chaque ticket scanné était authentique, 1 quand l'un ne l'était pas ou que le scanner ne
+s'ouvre pas, 2 pour une erreur d'usage.`,
     image: `usage : saphir image inspect [--key HEX|FICHIER] [--json] [--lang fr|en] FICHIER
 Affiche l'en-tête d'une image signée du firmware et vérifie son SHA-256 et sa signature Ed25519, par
 défaut avec la clé de développement publiée (--key : une autre clé publique, 64 chiffres hexadécimaux ou un fichier de clé).
@@ -870,10 +876,12 @@ Z a close, comme ce rapport Z les a imprimés. Sortie 0, 1 pour une erreur, 2 po
                           en démarrent un intégré
                           avec --web : celui de l'appareil de la page, via le serveur de la page
   --lang fr|en            langue des messages de cet outil (fr par défaut)
-Sans --scenario : interactif. Taper « aide » / « help » pour les commandes.`,
+Sans --scenario : interactif. Taper « aide » / « help » pour les commandes.
+Sortie 0, 1 quand un scénario a échoué ou pour une erreur, 2 pour une erreur d'usage.`,
     demo: `usage : saphir demo [--lang fr|en] [--scenario FICHIER] [--quiet]
 Démarre le firmware dans le simulateur et joue hw-sim/scenarios/demo.yaml (ou FICHIER), en dessinant
-l'écran à chaque changement. --quiet n'écrit que le résumé. Sortie 0 quand toutes les étapes ont réussi.`,
+l'écran à chaque changement. --quiet n'écrit que le résumé. Sortie 0 quand toutes les étapes ont réussi,
+1 quand l'une a échoué, 2 pour une erreur d'usage.`,
     ports: `usage : saphir ports [--json] [--port CHEMIN…] [--baud N] [--timeout MS] [--lang fr|en]
 Liste les ports série de cet ordinateur (lus dans /sys/class/tty et /dev/serial/by-id) : chemin by-id,
 VID:PID USB, numéro de série et, quand un appareil SAPHIR répond à IDENTIFY en moins de --timeout
