@@ -252,10 +252,11 @@ export const en = {
     summary: (name: string) => `Summary — ${name}`,
     scans: (n: number, outcomes: string) => `  ${n} tickets scanned: ${outcomes}`,
     outcomes: (w: number, l: number, r: number) => `${w} winning, ${l} losing, ${r} refused`,
-    paid: (n: number, total: string) => `${n} payment(s) recorded in the ledger, ${total}`,
+    paid: (n: number, total: string) => `${n} payment(s) in the device's payment ledger, ${total}`,
     /** How the simulator booted (hw-sim/sim.ts bootMode). */
-    mode: (m: string) => m,
-    firmware: (mode: string, hash: string) => `firmware: ${mode}, image ${hash.slice(0, 16)}`,
+    mode: (m: string) =>
+      m === 'developer' ? "developer: this checkout's firmware (firmware/dist), no signed image" : m,
+    firmware: (mode: string, hash: string) => `firmware: ${mode}; SHA-256 ${hash.slice(0, 16)}…`,
     ok: 'Demo passed.',
     failed: 'The demo failed.',
   },

@@ -252,12 +252,12 @@ export const fr: Messages = {
     summary: (name: string) => `Résumé — ${name}`,
     scans: (n: number, outcomes: string) => `  ${n} tickets scannés : ${outcomes}`,
     outcomes: (w: number, l: number, r: number) => `${w} gagnant(s), ${l} perdant(s), ${r} refusé(s)`,
-    paid: (n: number, total: string) => `${n} paiement(s) enregistré(s) au registre, ${total}`,
+    paid: (n: number, total: string) => `${n} paiement(s) au journal des paiements de l’appareil, ${total}`,
     mode: (m: string) =>
       m === 'developer'
-        ? 'développeur (bundle sans image)'
+        ? 'développement : le firmware de ce dépôt (firmware/dist), sans image signée'
         : m.replace(/^image slot (\w) v/, 'image, emplacement $1, v'),
-    firmware: (mode: string, hash: string) => `firmware : ${mode}, image ${hash.slice(0, 16)}`,
+    firmware: (mode: string, hash: string) => `firmware : ${mode} ; empreinte SHA-256 ${hash.slice(0, 16)}…`,
     ok: 'Démonstration réussie.',
     failed: 'La démonstration a échoué.',
   },
@@ -420,7 +420,7 @@ export const fr: Messages = {
       `le registre central ${url} n’a pas répondu (${why}) : rien n’a été marqué transmis`,
     registryRefused: (error: string, detail: string) => `le registre central a refusé le lot : ${error} ${detail}`,
     countMismatch: (url: string, sent: number, got: number) =>
-      `${url} a répondu ${got} résultat(s) pour ${sent} paiement(s) envoyé(s) : pas une réponse du registre, rien n’a été marqué transmis`,
+      `${url} a répondu ${got} résultat(s) pour ${sent} paiement(s) envoyé(s) : pas une réponse du registre central, rien n’a été marqué transmis`,
     notMatched: (url: string, n: number, total: number) =>
       `${n} résultat(s) sur ${total} de ${url} ne portent pas sur le ticket envoyé : ceux-là restent sur l’appareil pour un nouvel envoi (les autres ont été marqués transmis)`,
     pushed: (n: number, conflicts: number, invalid: number) =>
@@ -490,13 +490,13 @@ export const fr: Messages = {
   ok | c | 0…9      appuyer sur une touche
   attendre DURÉE    avancer le temps simulé (ms, s, min, h, d ; au plus ${maxWait}), ex. « attendre 10s »
   reboot | coupure | boot     redémarrer, couper le courant, rallumer
-  registre          les paiements enregistrés
+  journal           le journal des paiements de l’appareil
   réseau coupé|rétabli        couper ou rétablir le réseau (avec --registry)
   capture FICHIER.png         l’écran en PNG
   quitter`,
     ready: (via: string) => `Simulateur prêt (lecteur : ${via}). « aide » pour les commandes.`,
     unknown: (s: string) => `commande inconnue : ${s} (« aide »)`,
-    ledger: (n: number) => `${n} paiement(s) au registre`,
+    ledger: (n: number) => `${n} paiement(s) au journal des paiements`,
     via: (v: string) => `lecteur : ${v}`,
     viaUnknown: (v: string, kinds: string) => `pas de lecteur « ${v} » : ${kinds} (le lecteur reste le même)`,
     ticketSent: (id: string, prize: string, via: string, code: string) =>
@@ -538,7 +538,7 @@ export const fr: Messages = {
     socatFailed: (why: string) => `socat n’a pas pu créer le port : ${why}`,
     socatEnded: (why: string) => `socat s’est arrêté (${why})`,
     deviceKeysProblem: (why: string) => `clés de l’appareil : ${why}`,
-    devDeviceKey: ' ; clé d’appareil : la clé de DÉVELOPPEMENT publiée (registre de développement seulement)',
+    devDeviceKey: ' ; clé d’appareil : la clé de DÉVELOPPEMENT publiée (registre central de développement seulement)',
     ownDeviceKey: (pub: string) => ` ; clé d’appareil ${pub} (saphir registry devices add ID ${pub})`,
     devKeys:
       'appareil de DÉVELOPPEMENT : il fait confiance aux clés de développement publiées (--firmware-key, --tech-key pour en provisionner)',
@@ -557,7 +557,7 @@ export const fr: Messages = {
     poweredOn: (mode: string) => `allumé : ${mode}`,
     restarted: (mode: string) => `redémarré : ${mode}`,
     payments: (n: number) => `${n} paiement(s)`,
-    ptyUnknown: (w: string) => `commande inconnue : ${w} (coupure, « boot », « reboot », registre, quitter)`,
+    ptyUnknown: (w: string) => `commande inconnue : ${w} (coupure, « boot », « reboot », journal, quitter)`,
     web: (url: string) => `Simulateur web : ${url}\nCtrl-C pour arrêter.`,
     noBrowser: (cmd: string, url: string) => `impossible d’ouvrir le navigateur (${cmd}) ; ouvrez ${url}`,
   },
@@ -575,10 +575,10 @@ export const fr: Messages = {
       `attendu le bip ${beep} en ${ms} ms ; entendu : ${heard || 'rien'}`,
     led: (want: string, is: string) => `attendu la LED ${want}, elle est ${is}`,
     ledger: (want: string, n: number, list: string) =>
-      `attendu le registre ${want} ; il contient ${n}${list ? ' : ' + list : ''}`,
+      `attendu le journal des paiements ${want} ; il contient ${n}${list ? ' : ' + list : ''}`,
     screenshot: (file: string, why: string) => `capture d'écran impossible dans ${file} : ${why}`,
     noSnapshot: 'rollback sans snapshot avant sur cet appareil',
-    needsRegistry: 'ce scénario a besoin d’un registre (--registry URL|embedded)',
+    needsRegistry: 'ce scénario a besoin d’un registre central (--registry URL|embedded)',
     campaign: (detail: string) => `campagne : ${detail}`,
     noPrinter: 'cet appareil n’a pas d’imprimante de reçus',
     receipt: (text: string, ms: number, printed: string) =>
@@ -587,7 +587,7 @@ export const fr: Messages = {
     notice: (refused: boolean, reason: string, detail: string) =>
       refused ? 'l’appareil devait refuser l’avis ; il l’a pris' : `l’appareil a refusé l’avis : ${reason} (${detail})`,
     registryControl:
-      'une étape `registry: down|up` arrête et relance un registre démarré par le simulateur (--registry embedded, ou un scénario de flotte), pas un registre donné par son URL',
+      'une étape `registry: down|up` arrête et relance un registre central démarré par le simulateur (--registry embedded, ou un scénario de flotte), pas un registre donné par son URL',
     registry: (want: string, n: number, held: string, conflicts: number) =>
       `attendu au registre central ${want} ; il tient ${n} ticket(s)${held ? ' : ' + held : ''}, ${conflicts} conflit(s)`,
     provisionOn: 'provision : l’appareil doit être éteint',
@@ -612,7 +612,7 @@ export const fr: Messages = {
     noticeLatest: (v: number, at: string) => `dernier avis : version ${v}, publié le ${at}`,
     noNotice: 'aucun avis publié',
     dev: "ATTENTION : flotte de développement — la clé d'appareil publiée est acceptée (enrôlez un appareil ou --production)",
-    listening: (url: string, db: string) => `registre à l'écoute sur ${url} (base : ${db})`,
+    listening: (url: string, db: string) => `registre central à l'écoute sur ${url} (base : ${db})`,
     added: (id: string) => `appareil ${id} enrôlé`,
     revoked: (id: string) => `appareil ${id} révoqué`,
     notRevoked: (id: string) => `appareil ${id} inconnu ou déjà révoqué`,
@@ -638,7 +638,7 @@ export const fr: Messages = {
     registryKey: (pub: string, dev: boolean) =>
       dev
         ? `ATTENTION : réponses signées avec la clé de DÉVELOPPEMENT publiée du registre (tout le monde peut les forger) : --registry-key pour une vraie flotte`
-        : `réponses signées avec la clé de registre ${pub}`,
+        : `réponses signées avec la clé du registre central ${pub}`,
     conflictLine: (c: Record<string, unknown>, first: string, paid: string) =>
       `  ticket ${c.emission}/${c.block}/${c.number} (${c.prize_eur} €) : payé par ${c.first_device_id} le ${first}, puis hors ligne par ${c.device_id} le ${paid}`,
     healthCols: [
@@ -648,7 +648,7 @@ export const fr: Messages = {
       'version',
       'slot',
       'avis',
-      'registre',
+      'journal',
       'à envoyer',
       'démarrage',
       'en marche',
@@ -680,7 +680,7 @@ export const fr: Messages = {
     campaignError: (detail: string) => `campagne : ${detail}`,
     campaignFile: (file: string, why: string) => `impossible de lire l'image ${file} : ${why}`,
     groupSet: (id: string, group: string) => `appareil ${id} dans le groupe ${group}`,
-    stopping: 'arrêt du registre',
+    stopping: 'arrêt du registre central',
     testKeys:
       'ATTENTION : la clé de TEST publiée des tickets est acceptée (tout le monde peut signer des tickets avec) : --key et --production pour de vrais tickets',
     ticketKeys: (n: number) => `clé(s) de tickets acceptée(s) : ${n}`,
@@ -829,7 +829,7 @@ chacun à son tour, sous le nom de son port (--json : un objet par ligne). Sorti
 (sur l'un des ports), 2 pour une erreur d'usage.`,
     ledger: `usage : saphir ledger export --port CHEMIN [--baud N] [--format csv|json] [--quiet] [--tech-key HEX|FICHIER]
                           [--to URL | --journal | --report [x|z]] [--lang fr|en]
-Lit le registre des tickets payés d'un appareil par son port de service et l'écrit sur la sortie
+Lit le journal des paiements d'un appareil (ses tickets payés) par son port de service et l'écrit sur la sortie
 standard : CSV (par défaut ; un paiement par ligne) ou JSON (un tableau). Hors terminal, la progression
 va sur stderr tous les 10 % (--quiet : aucune). --tech-key : la clé de technicien qui ouvre la session
 de service de l'appareil (par défaut la clé de développement publiée, avec un avertissement). --to URL :
@@ -862,13 +862,13 @@ Z a close, comme ce rapport Z les a imprimés. Sortie 0, 1 pour une erreur, 2 po
   --tech-key HEX|FICHIER  provisionner l'appareil avec cette clé publique de technicien (accès au port de service)
   --provision IMAGE       programmation en usine : l'IMAGE signée dans l'emplacement A d'une puce vierge, vérifiée
                           avec les clés provisionnées (avec --flash FICHIER la puce est gardée ; relancé, rien ne change)
-  --device-key FICHIER    provisionner la clé de registre de l'appareil (sa graine privée, seed_hex) ; par défaut :
+  --device-key FICHIER    provisionner la clé de l'appareil auprès du registre central (sa graine privée, seed_hex) ; par défaut :
                           une clé neuve sur un appareil de production, sinon la clé de développement publiée
   --device-id ID          l'identifiant de l'appareil (interactif, --pty, --web) ; avec --registry, par défaut
                           un identifiant de cette exécution (SIM- et 4 chiffres hexa), deux simulateurs sont
                           donc deux appareils
-  --registry-pub HEX|FICHIER provisionner la clé publique du registre : l'appareil ne paie sur aucune
-                          réponse qu'elle n'a pas signée ; par défaut : la clé de développement publiée du registre
+  --registry-pub HEX|FICHIER provisionner la clé publique du registre central : l'appareil ne paie sur aucune
+                          réponse qu'elle n'a pas signée ; par défaut : la clé de développement publiée du registre central
   --operator-key HEX|FICHIER provisionner la clé publique de l'opérateur : les avis qu'elle n'a pas
                           signés sont refusés ; par défaut : la clé d'opérateur de développement publiée
   --registry URL|embedded le registre central que l'appareil interroge avant de payer (embedded : PGlite,
@@ -895,7 +895,7 @@ pour une erreur d'usage.`,
         saphir notice push FICHIER --port CHEMIN [--baud N] [--tech-key FICHIER] [--no-reboot]
 Les avis de l’opérateur (docs/operations.md) : les émissions en vente et closes, les limites de paiement,
 hors ligne et de pièce d’identité, des jours fériés en plus (départements d’outre-mer). Un appareil prend
-un avis signé de version plus haute que le sien, par la synchronisation avec son registre ou par son port
+un avis signé de version plus haute que le sien, par la synchronisation avec son registre central ou par son port
 de service, et refuse un avis plus ancien, non signé ou signé par une autre clé.
 create : un avis, non signé (dates AAAA-MM-JJ ; une émission sans CLÔTURE est en vente, sans limite de
   paiement jusqu’à son avis de clôture ; --from FICHIER part d’un avis, version + 1 ; --close NUM:DATE
@@ -937,7 +937,7 @@ en deux temps : la réclamation réserve le ticket, la synchronisation de l'appa
 confirme ; un appareil qui redemande un ticket qu'il a confirmé reçoit DÉJÀ PAYÉ et figure dans les
 redemandes du rapport. PGlite est la base d'un seul processus : arrêter serve avant devices
 add/revoke/report sur son DOSSIER (ou utiliser PostgreSQL, que plusieurs processus partagent).
-devices list montre le dernier état de chaque appareil (firmware, slot, avis, registre, à envoyer, raison
+devices list montre le dernier état de chaque appareil (firmware, slot, avis, journal, à envoyer, raison
 du démarrage, temps en marche, erreurs : envoyés à chaque synchronisation) et MUET pour un appareil non
 entendu depuis --stale-days N jours (7 par défaut). campaign create déploie IMAGE par phases
 (pourcentages cumulés, 1,10,100 par défaut) sur les appareils enrôlés (du --group G), ou, dans une flotte

@@ -116,10 +116,30 @@ test('no English left in French: no English word, and no text left the same', ()
   }
 });
 
-test('the boot modes of the simulator in French', () => {
-  assert.match(CATALOGUES.fr.demo.mode('developer'), 'développeur');
+test('the boot modes of the simulator in words a newcomer reads (#33 point 13), in French', () => {
+  assert.is(
+    CATALOGUES.fr.demo.mode('developer'),
+    'développement : le firmware de ce dépôt (firmware/dist), sans image signée',
+  );
   assert.is(CATALOGUES.fr.demo.mode('image slot B v1.2.0'), 'image, emplacement B, v1.2.0');
-  assert.is(CATALOGUES.en.demo.mode('developer'), 'developer');
+  assert.is(
+    CATALOGUES.en.demo.mode('developer'),
+    "developer: this checkout's firmware (firmware/dist), no signed image",
+  );
+  assert.not.match(CATALOGUES.fr.demo.firmware('x', 'ab'.repeat(32)), /\bimage\b|bundle/);
+});
+
+test('French names the device ledger and the central registry apart: "journal des paiements", "registre central" (#33 point 13)', () => {
+  for (const l of leaves()) {
+    // The device's ledger is never "registre" in French.
+    if (/\bledger\b/i.test(l.en) && !/registry/i.test(l.en))
+      assert.not.match(l.fr, /registre/i, `fr ${l.path}: "${l.fr}"`);
+    // "registre" alone stands for the central registry only where the English says registry.
+    if (/\bregistre\b(?! central)/.test(l.fr) && !/^registry\.|^help\.registry$/.test(l.path))
+      assert.match(l.en, /registry/i, `fr ${l.path}: "${l.fr}"`);
+  }
+  assert.match(CATALOGUES.fr.sim.ledger(2), 'journal des paiements');
+  assert.match(CATALOGUES.fr.help.ledger, "Lit le journal des paiements d'un appareil");
 });
 
 test('the French catalogue says every image check in French', () => {

@@ -8,7 +8,7 @@ import { boot, chipWith, flat, partitionOf, scanSerial, testConfig, ticket } fro
 /** 2 mark sectors and two logs of 3 sectors: each log holds (3 - 2) × 102 = 102 payments. */
 const SECTORS = 8;
 
-test('a full ledger: ERREUR registre plein, nothing written, both logs unchanged', async () => {
+test('a full ledger: ERREUR journal plein, nothing written, both logs unchanged', async () => {
   const chip = chipWith(testConfig({ compactFreeSectors: 0 }));
   const part = () => partitionOf(chip, 'ledger', SECTORS);
   const l = MirroredLedger.open(part(), { deviceId: 'SPH-000042' });
@@ -23,7 +23,7 @@ test('a full ledger: ERREUR registre plein, nothing written, both logs unchanged
     assert.match(flat(sim.screen), /^GAGNANT/);
     const writes = chip.counters.writes + chip.counters.erases;
     await sim.press('OK');
-    assert.match(flat(sim.screen), /^ERREUR \| registre plein/);
+    assert.match(flat(sim.screen), /^ERREUR \| journal plein/);
     assert.is(chip.counters.writes + chip.counters.erases, writes, 'no flash operation');
     await sim.run(10000);
     await scanSerial(sim, ticket({ number: 500, prizeEur: 150 }));

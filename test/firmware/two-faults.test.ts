@@ -74,7 +74,7 @@ test('one sector lost in each log, different sectors: 303 payments, repaired at 
   assert.is(r2.count, N);
 });
 
-test('the same slot damaged in both copies: no win is paid (NON PAYABLE, registre endommagé), boot after boot', async () => {
+test('the same slot damaged in both copies: no win is paid (NON PAYABLE, journal endommagé), boot after boot', async () => {
   const chip = base();
   const slot = HEADER_SIZE + 42 * SLOT_SIZE + 12; // a byte of 1-3-42's prize, in both logs
   chip.bytes[sectorAt(0, 0) + slot] ^= 0x10;
@@ -83,7 +83,7 @@ test('the same slot damaged in both copies: no win is paid (NON PAYABLE, registr
   assert.is(open(chip).find(T42), undefined, 'lost in both');
   for (const p of [T42, { block: 3, number: 9999 }]) {
     const r = await scanned(chip, p);
-    assert.match(r.screen, /^NON PAYABLE \| registre endommagé/, r.screen);
+    assert.match(r.screen, /^NON PAYABLE \| journal endommagé/, r.screen);
     assert.match(r.logs, /ledger: damaged, 1-3-(42|9999) not payable/);
     assert.match(r.after, /PRÊT/, 'OK records nothing');
   }

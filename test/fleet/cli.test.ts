@@ -29,7 +29,7 @@ test('interactive with --registry embedded: paid online, then offline once the n
     'attendre 1s',
     'ok',
     'attendre 3s',
-    'registre',
+    'journal',
     'quitter',
     '',
   ].join('\n');
@@ -39,7 +39,7 @@ test('interactive with --registry embedded: paid online, then offline once the n
   assert.match(r.stdout, /PAYÉ/);
   assert.match(r.stdout, /réseau coupé/);
   assert.match(r.stdout, /hors ligne/);
-  assert.match(r.stdout, /2 paiement\(s\) au registre/);
+  assert.match(r.stdout, /2 paiement\(s\) au journal des paiements/);
 });
 
 test('a fleet scenario starts its own registry; a wrong expectation fails with the registry state', () => {

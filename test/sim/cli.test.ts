@@ -138,8 +138,20 @@ test('demo (npm start) without a TTY: every step passes, a summary, exit 0', () 
   const r = saphir(['demo', '--lang', 'en']);
   assert.is(r.code, 0, r.out + r.err);
   assert.match(r.out, /Demo passed\./);
-  assert.match(r.out, /1 payment\(s\) recorded in the ledger, €150/);
+  assert.match(r.out, /1 payment\(s\) in the device's payment ledger, €150/);
   assert.match(r.out, /│DÉJÀ PAYÉ/);
+  // What ran, in words a newcomer reads (#33 point 13).
+  assert.match(
+    r.out,
+    /firmware: developer: this checkout's firmware \(firmware\/dist\), no signed image; SHA-256 [0-9a-f]{16}…/,
+  );
+  const fr = saphir(['demo', '--quiet']);
+  assert.match(fr.out, /1 paiement\(s\) au journal des paiements de l’appareil, 150 €/);
+  assert.match(
+    fr.out,
+    /firmware : développement : le firmware de ce dépôt \(firmware\/dist\), sans image signée ; empreinte SHA-256/,
+  );
+  assert.not.match(fr.out, /bundle sans image|développeur/);
   assert.not.match(r.out, /FAIL/);
 });
 

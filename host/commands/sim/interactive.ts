@@ -42,6 +42,7 @@ const COMMANDS = new Set([
   'coupure',
   'cut',
   'boot',
+  'journal',
   'registre',
   'ledger',
   'réseau',
@@ -180,7 +181,8 @@ export async function interactive(o: InteractiveOptions): Promise<number> {
         if (sim.on) say(m.alreadyOn);
         else await sim.boot();
         return true;
-      case 'registre':
+      case 'journal':
+      case 'registre': // its name before "registre" meant the central registry only
       case 'ledger': {
         const entries = sim.ledger();
         say(m.ledger(entries.length));

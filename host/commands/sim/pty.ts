@@ -1,5 +1,6 @@
 // saphir sim --pty [PATH]: the device's service port on a pseudo-terminal (hw-sim/pty.ts), with a
 // command line on stdin.
+import { frenchDateTime } from '../../../firmware/paris-time.ts';
 import { createInterface } from 'node:readline';
 import type { Lang } from '../../../src/i18n.ts';
 import { formatEur } from '../../../src/i18n.ts';
@@ -83,7 +84,7 @@ export async function pty(
 /**
  * `saphir sim --pty`'s command line on stdin (a technician, a test or a script): `coupure`/`cut` cuts
  * the power (mid-transfer too: the update journal keeps what was programmed), `boot` powers on again,
- * `reboot`, `registre`/`ledger`, `quitter`/`quit` (calls `done`). The end of stdin leaves the port up
+ * `reboot`, `journal`/`ledger`, `quitter`/`quit` (calls `done`). The end of stdin leaves the port up
  * until a signal, as before.
  */
 function ptyCommands(
@@ -113,21 +114,22 @@ function ptyCommands(
           case 'boot':
             if (!sim.on) await sim.boot();
             port.powerOn();
-            say(m.poweredOn(sim.bootMode));
+            say(m.poweredOn(messages(lang).demo.mode(sim.bootMode)));
             return;
           case 'reboot':
             port.powerOff();
             await sim.reboot();
             port.powerOn();
-            say(m.restarted(sim.bootMode));
+            say(m.restarted(messages(lang).demo.mode(sim.bootMode)));
             return;
-          case 'registre':
+          case 'journal':
+          case 'registre': // its name before "registre" meant the central registry only
           case 'ledger': {
             const entries = sim.ledger();
             say(m.payments(entries.length));
             for (const p of entries)
               say(
-                `  ${p.emission}/${p.block}/${p.number}  ${formatEur(p.prizeEur, lang)}  ${new Date(p.paidAtMs).toISOString()}  ${p.deviceId}`,
+                `  ${p.emission}/${p.block}/${p.number}  ${formatEur(p.prizeEur, lang)}  ${frenchDateTime(p.paidAtMs)}  ${p.deviceId}`,
               );
             return;
           }
