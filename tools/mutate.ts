@@ -63,6 +63,20 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     file: 'src/ledger/ledger.ts',
+    name: 'a slot is programmed with its type byte (the commit) in its first operation',
+    find: '      slots[o] = 0xff;\n',
+    replace: '',
+    tests: ['ledger/mirror', 'explore/findings', 'firmware/two-faults'],
+  },
+  {
+    file: 'src/ledger/format.ts',
+    name: 'a type byte partly programmed by a cut commit makes the slot damage',
+    find: 'crc32Range(b, o + 1, 35, CRC_TYPE)',
+    replace: 'crc32Range(b, o, 36)',
+    tests: ['ledger/mirror'],
+  },
+  {
+    file: 'src/ledger/ledger.ts',
     name: 'compaction forgets to take dropped payments out of the digest',
     find: 'this.digest = (this.digest - sorted.dropSum) | 0;',
     replace: '',

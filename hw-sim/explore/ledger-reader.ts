@@ -31,9 +31,10 @@ const CRC_TABLE = (() => {
 })();
 
 /** CRC-32 as zlib computes it. */
-export function crc32(b: Uint8Array, from: number, to: number): number {
+export function crc32(b: Uint8Array, from: number, to: number, first?: number): number {
   let c = 0xffffffff;
-  for (let i = from; i < to; i++) c = CRC_TABLE[(c ^ b[i]) & 0xff] ^ (c >>> 8);
+  for (let i = from; i < to; i++)
+    c = CRC_TABLE[(c ^ (i === from && first !== undefined ? first : b[i])) & 0xff] ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }
 
@@ -44,27 +45,35 @@ export interface LogRead {
   payments: Map<string, ReadPayment>;
   /** Sectors with a valid header. */
   headers: number;
-  /** Slots neither erased nor valid (torn or corrupted). */
+  /** Committed slots that fail their CRC (corrupted). */
   damaged: number;
+  /** Slots never committed (type byte erased, the rest not): a write cut before its commit. */
+  torn: number;
 }
 
 /** One log: every payment slot whose CRC holds, in any sector (an orphan's count too). */
 export function readLog(bytes: Uint8Array, first: number, sectors: number, sectorSize: number): LogRead {
   const slots = Math.floor((sectorSize - HEADER) / SLOT);
   const usable = Math.min(sectors, Math.floor(MAX_SLOTS / slots));
-  const out: LogRead = { payments: new Map(), headers: 0, damaged: 0 };
+  const out: LogRead = { payments: new Map(), headers: 0, damaged: 0, torn: 0 };
   for (let s = 0; s < usable; s++) {
     const base = (first + s) * sectorSize;
     const magic = u32(bytes, base) === 0x53504c47 && bytes[base + 4] === 1 && bytes[base + 5] === SLOT;
     if (magic && u32(bytes, base + 12) === crc32(bytes, base, base + 12)) out.headers++;
     for (let k = 0; k < slots; k++) {
       const o = base + HEADER + k * SLOT;
-      let erased = true;
-      for (let i = 0; i < SLOT && erased; i++) erased = bytes[o + i] === 0xff;
-      if (erased) continue;
+      // The type byte is the commit: erased, the slot was never committed (torn: no payment, no damage).
+      let restErased = true;
+      for (let i = 1; i < SLOT && restErased; i++) restErased = bytes[o + i] === 0xff;
+      if (bytes[o] === 0xff) {
+        if (!restErased) out.torn++;
+        continue;
+      }
       const idLen = bytes[o + 1];
-      if (bytes[o] !== PAYMENT || idLen > ID_MAX || u32(bytes, o + 36) !== crc32(bytes, o, o + 36)) {
-        out.damaged++;
+      // Committed: whatever of the type byte reached flash, the CRC is over 0xA5 and bytes 1–35.
+      if (idLen > ID_MAX || u32(bytes, o + 36) !== crc32(bytes, o, o + 36, PAYMENT)) {
+        if (restErased) out.torn++;
+        else out.damaged++;
         continue;
       }
       let deviceId = '';

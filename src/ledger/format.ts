@@ -29,6 +29,8 @@ export const HEADER_SIZE = 16;
 export const SLOT_SIZE = 40;
 export const SLOT_TYPE_PAYMENT = 0xa5;
 export const DEVICE_ID_MAX = 16;
+/** CRC-32 of the type byte 0xA5 alone: a slot's CRC continues from it over bytes 1–35. */
+const CRC_TYPE = 0x74beb8ea;
 const MAX_MS = 2 ** 48 - 1;
 
 /** Sector header: magic, version, slot size, 0xFFFF, sequence number, CRC-32 of the 12 bytes before. */
@@ -67,7 +69,7 @@ export function paymentProblem(p: Payment): string | null {
 }
 
 /**
- * A 40-byte slot: type 0xA5, device id length, emission u16, block u16, number u32, prize u32,
+ * A 40-byte slot: type 0xA5 (the commit byte: a writer programs it last, apart), device id length, emission u16, block u16, number u32, prize u32,
  * paid-at u48 (ms), device id (16 bytes, zero padded), CRC-32 of bytes 0…35. Big-endian.
  */
 export function encodePayment(p: Payment): Uint8Array {
@@ -89,15 +91,19 @@ export function encodePayment(p: Payment): Uint8Array {
   return b;
 }
 
-/** 'empty' for an erased slot (all 0xFF), 'bad' for a torn or corrupted one, else 'ok'. */
-export function slotState(b: Uint8Array, o: number): 'empty' | 'bad' | 'ok' {
-  if (b[o] !== SLOT_TYPE_PAYMENT) {
-    let all = 0xff;
-    for (let i = 0; i < SLOT_SIZE; i++) all &= b[o + i];
-    return all === 0xff ? 'empty' : 'bad';
-  }
-  if (b[o + 1] > DEVICE_ID_MAX) return 'bad';
-  return getU32BE(b, o + 36) === crc32Range(b, o, 36) ? 'ok' : 'bad';
+/**
+ * 'empty': erased (all 0xFF). 'torn': the type byte is erased, so the slot was never committed (a
+ * write cut or failed before its commit; also a flipped bit in an erased slot): it holds nothing and
+ * is no damage. 'ok': committed, with a device id length ≤ 16 and a CRC that holds, the type byte
+ * counted as 0xA5 whatever of it reached flash (a cut commit, a flipped bit in it). 'bad': committed
+ * and corrupted: damage.
+ */
+export function slotState(b: Uint8Array, o: number): 'empty' | 'torn' | 'bad' | 'ok' {
+  if (b[o] !== 0xff && b[o + 1] <= DEVICE_ID_MAX && getU32BE(b, o + 36) === crc32Range(b, o + 1, 35, CRC_TYPE))
+    return 'ok';
+  let rest = 0xff;
+  for (let i = 1; i < SLOT_SIZE; i++) rest &= b[o + i];
+  return b[o] === 0xff ? (rest === 0xff ? 'empty' : 'torn') : rest === 0xff ? 'torn' : 'bad';
 }
 
 /** The key fields of a slot already known to be 'ok'. */

@@ -6,7 +6,6 @@ import type { Flash } from '../hal.ts';
 import {
   HEADER_SIZE,
   SLOT_SIZE,
-  SLOT_TYPE_PAYMENT,
   decodeHeader,
   decodePayment,
   encodeHeader,
@@ -332,8 +331,10 @@ export class Ledger {
       let bad = 0;
       for (let k = 0; k < used; k++) {
         const o = HEADER_SIZE + k * SLOT_SIZE;
-        if (data[o] !== SLOT_TYPE_PAYMENT || slotState(data, o) !== 'ok') {
-          if (data[o] !== 0xff) bad++;
+        if (data[o] === 0xff) continue; // erased, or never committed
+        const st = slotState(data, o);
+        if (st !== 'ok') {
+          if (st === 'bad') bad++;
           continue;
         }
         valid++;
@@ -467,10 +468,32 @@ export class Ledger {
     const s = this.head;
     const loc = s * this.slotsPerSector + this.used[s];
     this.used[s]++; // consumed even if the write is cut short
-    this.flash.write(slot, this.slotAddr(loc));
+    this.program(slot, this.slotAddr(loc));
     this.live[s]++;
     this.index.insert(h, loc);
     this.digest = (this.digest + h) | 0;
+  }
+
+  /**
+   * Programs whole slots at `addr` in two operations: their bodies with the type bytes left erased,
+   * then the type bytes (0xFF elsewhere, which programs nothing). A cut or a failed program before
+   * the second leaves slots that read 'torn', never damage. Only a committed slot that fails its CRC
+   * is damage (docs/ledger.md, *Format*).
+   */
+  private program(slots: Uint8Array, addr: number): void {
+    const commit = new Uint8Array(slots.length).fill(0xff);
+    for (let o = 0; o < slots.length; o += SLOT_SIZE) {
+      commit[o] = slots[o];
+      slots[o] = 0xff;
+    }
+    this.flash.write(slots, addr);
+    try {
+      this.flash.write(commit, addr);
+    } catch (e) {
+      // A payment whose failed commit (a bad block) still reads back whole is recorded: it would be
+      // refused as paid later, so record() must not say it failed. (Never for compaction's copies.)
+      if (slots.length > SLOT_SIZE || slotState(this.flash.read(addr, SLOT_SIZE), 0) !== 'ok') throw e;
+    }
   }
 
   /** Decides, for every live payment of sector `x`, whether it stays; returns the kept slots' offsets. */
@@ -553,7 +576,7 @@ export class Ledger {
       for (let k = 0; k < n; k++) buf.set(data.subarray(kept[i + k], kept[i + k] + SLOT_SIZE), k * SLOT_SIZE);
       const loc0 = s * this.slotsPerSector + this.used[s];
       this.used[s] += n; // consumed even if the write is cut short
-      this.flash.write(buf, this.slotAddr(loc0));
+      this.program(buf, this.slotAddr(loc0));
       for (let k = 0; k < n; k++) {
         this.live[s]++;
         this.live[x]--;

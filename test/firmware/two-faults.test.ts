@@ -4,7 +4,7 @@
 // damage in both copies cannot be repaired: no win is paid, and the screen says why.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { NorFlash } from '../../hw-sim/nor-flash.ts';
+import { NorFlash, PowerCut, seeded } from '../../hw-sim/nor-flash.ts';
 import { LAYOUT, SECTOR_SIZE } from '../../rom/layout.ts';
 import { MARK_BLOCKS, MirroredLedger, type Payment } from '../../src/ledger/index.ts';
 import { HEADER_SIZE, SLOT_SIZE } from '../../src/ledger/format.ts';
@@ -89,6 +89,27 @@ test('the same slot damaged in both copies: no win is paid (NON PAYABLE, journal
   }
   assert.ok(open(chip).doubtful, 'the damage stays on flash: no compaction took it away');
   assert.is(open(chip).count, N - 1);
+});
+
+test('a flipped bit in one log, then a cut at each flash operation of a payment (tearing either log): a new win is still paid', async () => {
+  const base0 = base();
+  base0.bytes[sectorAt(0, 0) + HEADER_SIZE + 42 * SLOT_SIZE + 12] ^= 0x10;
+  const paying: Payment = { ...payments[0], number: 5000, paidAtMs: T0 + N * 60000 };
+  // the payment: per log the slot's body, then its type byte (the commit): 4 operations
+  for (let op = 1; op <= 4; op++)
+    for (const seed of [1, 2]) {
+      const chip = new NorFlash({ size: base0.size, sectorSize: base0.blockLength, bytes: base0.bytes });
+      chip.cutAtOp(op, seeded(op * 10 + seed));
+      assert.throws(
+        () => open(chip).record(paying),
+        (e: unknown) => e instanceof PowerCut,
+      );
+      chip.powerOn();
+      assert.not.ok(open(chip).doubtful, `cut at op ${op}: ${chip.lastCut?.detail}`);
+      const r = await scanned(chip, { block: 3, number: 9000 + op * 10 + seed });
+      assert.match(r.screen, /GAGNANT/, `cut at op ${op}, seed ${seed}: ${r.screen}`);
+      assert.match(r.after, /PAYÉ/, r.after);
+    }
 });
 
 test('damage in one log only still pays a new win', async () => {
