@@ -87,9 +87,9 @@ async function heapPeak(bundle: string, device = true): Promise<number> {
  */
 export async function verifyVsNoble(): Promise<{ device: number; noble: number; noblePatched: number }> {
   const resolveDir = new URL('..', import.meta.url).pathname;
-  // The device's verify built as the firmware is (its SHA-512, its noble build); noble's own verify as
+  // The device's verify built as the firmware is (its SHA-512, its own arithmetic); noble's own verify as
   // published, and as the firmware's size patches build it (tools/build.ts `slim`: the small SHA-512, no
-  // class field declarations in Point). Three bundles, one engine.
+  // class field declarations in Point). Three bundles, one engine, the same signatures, alternating.
   const nobleEntry = (name: string) => ({
     contents: `import { nobleVerify } from './src/crypto/ed25519.ts';
 globalThis.${name} = { nobleVerify };`,
@@ -235,7 +235,7 @@ export default async function (): Promise<Record<string, number>> {
     qjs_scan_to_verdict_115200_ms_median: line.e2e,
     qjs_scan_to_verdict_115200_line_ms: line.line,
     ...(await heapBeforeAfter()),
-    // The text path's peak (qjs_heap_peak_kib, hw-sim/heap-budget.ts) with the debug line tables the simulator's QuickJS keeps and a device strips. with the debug line tables the simulator's QuickJS keeps and a device strips.
+    // The text path's peak (qjs_heap_peak_kib, hw-sim/heap-budget.ts) with the debug line tables the simulator's QuickJS keeps and a device strips.
     qjs_heap_peak_with_debug_kib: (await heapPeak(bundle, false)) / 1024,
     qjs_heap_peak_core_kib: (await heapPeak(core)) / 1024,
     qjs_camera_vga_ms_median: cams.length ? median(cams) : NaN,

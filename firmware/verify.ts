@@ -1,18 +1,19 @@
 // Ed25519 verification for the device: the same checks as src/crypto/ed25519.ts's nobleVerify (RFC 8032
 // strict, noble's zip215=false: canonical R and A, S < L, small-order A refused, cofactored equation),
 // computed differently for a JIT-less engine: [s]B − [k]A by the comb method with 7 teeth, jointly
-// for both bases (37 doublings and ≤ 74 additions instead of 253 doublings), from 128-point tables
-// (~23 KiB of QuickJS heap each): one for B, from its seven teeth fixed in the code (B_TEETH), and one
-// for −A per trusted public key, built at boot and kept (the device trusts a handful of keys). 8 teeth
-// would save 5 doublings for twice the tables, which the mirrored ledger's second index left no room
-// for under the 512 KiB heap budget. Noble's own verify keeps a 4 224-point table of B (~1 MiB of heap
-// in QuickJS) and doubles 253 times per signature.
+// for both bases (36 doublings and ≤ 74 additions instead of 253 doublings), from 128-point tables: one
+// for B, from its seven teeth fixed in the code (B_TEETH), and one for −A per trusted public key, built
+// at boot and kept (the device trusts a handful of keys). The tables hold affine points as
+// (y + x, y − x, 2d·x·y), so an addition costs 7 multiplications, not 9; the curve arithmetic is plain
+// BigInt on arrays (no point objects, no range checks), reduced only after products. 8 teeth would save
+// 5 doublings for twice the tables, which the heap budget has no room for. Noble's own verify keeps a
+// 4 224-point table of B (~1 MiB of heap in QuickJS) and doubles 253 times per signature.
 // Agreement with nobleVerify is tested in test/firmware/verify.test.ts.
-import { Point } from '@noble/ed25519';
 import { sha512 } from './sha512.ts';
 import { toHex } from '../src/hex.ts';
 import { equalBytes } from '../src/bytes.ts';
 
+const P = 2n ** 255n - 19n;
 const L = 2n ** 252n + 27742317777372353535851937790883648493n;
 const TEETH = 7;
 const SPAN = 37; // TEETH × SPAN ≥ 256 bits
@@ -23,12 +24,111 @@ function numberLE(b: Uint8Array): bigint {
   return BigInt(h);
 }
 
+/** x mod p in (−p, p): signs are settled (`norm`) only where a value is compared or encoded. */
+const m = (x: bigint) => x % P;
+const norm = (x: bigint) => ((x %= P) < 0n ? x + P : x);
+
+/** 1/x mod p (extended Euclid: in QuickJS a third of Fermat's 265 multiplications). */
+function inv(x: bigint): bigint {
+  let a = norm(x),
+    b = P,
+    u = 1n,
+    v = 0n;
+  while (a) {
+    const q = b / a,
+      t = b - q * a,
+      w = v - q * u;
+    b = a;
+    a = t;
+    v = u;
+    u = w;
+  }
+  return norm(v);
+}
+
+const sq = (x: bigint, n: number) => {
+  while (n--) x = m(x * x);
+  return x;
+};
+
+/** x^(2^252 − 3), the square root's exponent (p − 5) / 8. */
+function pow2523(x: bigint): bigint {
+  const b2 = m(m(x * x) * x);
+  const b4 = m(sq(b2, 2) * b2);
+  const b5 = m(sq(b4, 1) * x);
+  const b10 = m(sq(b5, 5) * b5);
+  const b20 = m(sq(b10, 10) * b10);
+  const b50 = m(sq(m(sq(b20, 20) * b20), 10) * b10);
+  const b100 = m(sq(b50, 50) * b50);
+  return m(sq(m(sq(m(sq(b100, 100) * b100), 50) * b50), 2) * x);
+}
+
+const D = m(-121665n * inv(121666n));
+const D2 = m(2n * D);
+const RM1 = 0x2b8324804fc1df0b2b4d00993dfbd7a72f431806ad2fe478c4ee1b274a0ea0b0n; // √−1
+
+/** A point in extended coordinates [X, Y, Z, T], x = X/Z, y = Y/Z, T = XY/Z. */
+export type Pt = bigint[];
+const ZERO: Pt = [0n, 1n, 1n, 0n];
+const is0 = (p: Pt) => !norm(p[0]) && !norm(p[1] - p[2]);
+const neg = (p: Pt): Pt => [-p[0], p[1], p[2], -p[3]];
+const out = (e: bigint, f: bigint, g: bigint, h: bigint): Pt => [m(e * f), m(g * h), m(f * g), m(e * h)];
+
+/** p + q, complete (add-2008-hwcd-3, a = −1). */
+function add(p: Pt, q: Pt): Pt {
+  const a = m((p[1] - p[0]) * (q[1] - q[0])),
+    b = m((p[1] + p[0]) * (q[1] + q[0])),
+    c = m(m(p[3] * D2) * q[3]),
+    d = m(2n * p[2] * q[2]);
+  return out(b - a, d - c, d + c, b + a);
+}
+
+/** p + n, n affine as (y + x, y − x, 2d·x·y): 7 multiplications. */
+function madd(p: Pt, n: bigint[]): Pt {
+  const a = m((p[1] - p[0]) * n[1]),
+    b = m((p[1] + p[0]) * n[0]),
+    c = m(p[3] * n[2]),
+    d = 2n * p[2];
+  return out(b - a, d - c, d + c, b + a);
+}
+
+/** 2p (dbl-2008-hwcd, a = −1). */
+function dbl(p: Pt): Pt {
+  const a = m(p[0] * p[0]),
+    b = m(p[1] * p[1]),
+    c = m(2n * p[2] * p[2]),
+    s = p[0] + p[1],
+    g = b - a;
+  return out(m(s * s) - a - b, g - c, g, -a - b);
+}
+
+/** RFC 8032 §5.1.3, strict (y < p; x = 0 with the sign bit set refused); null if not a point. */
+export function decode(bytes: Uint8Array): Pt | null {
+  const c = bytes.slice();
+  c[31] &= 0x7f;
+  const y = numberLE(c);
+  if (y >= P) return null;
+  const y2 = m(y * y),
+    u = y2 - 1n,
+    v = m(D * y2) + 1n,
+    v3 = m(m(v * v) * v);
+  let x = m(m(u * v3) * pow2523(m(m(u * v3) * m(v3 * v))));
+  const vx2 = norm(m(x * x) * v);
+  if (vx2 === norm(-u)) x = m(x * RM1);
+  else if (vx2 !== norm(u)) return null;
+  x = norm(x);
+  const odd = bytes[31] >> 7;
+  if (!x && odd) return null;
+  if (Number(x & 1n) !== odd) x = P - x;
+  return [x, y, 1n, m(x * y)];
+}
+
 /** [2^(SPAN·i)]P for i < TEETH. */
-export function teethOf(P: Point): Point[] {
-  const teeth = [P];
+export function teethOf(p: Pt): Pt[] {
+  const teeth = [p];
   for (let i = 1; i < TEETH; i++) {
     let q = teeth[i - 1];
-    for (let j = 0; j < SPAN; j++) q = q.double();
+    for (let j = 0; j < SPAN; j++) q = dbl(q);
     teeth.push(q);
   }
   return teeth;
@@ -65,19 +165,38 @@ const B_TEETH = [
   ],
 ];
 
-export function baseTeeth(): Point[] {
-  return [Point.BASE, ...B_TEETH.map(([x, y]) => Point.fromAffine({ x, y }))];
+export function baseTeeth(): Pt[] {
+  // B is the point of y = 4/5 with x even.
+  const B = decode(bytesLE(m(4n * inv(5n))))!;
+  return [B, ...B_TEETH.map(([x, y]) => [x, y, 1n, m(x * y)])];
 }
 
-/** T[m] = Σ over the bits i of m of teeth[i]. */
-function combTable(teeth: Point[]): Point[] {
-  const T = [Point.ZERO];
-  for (let m = 1; m < 1 << TEETH; m++) {
+/** T[m] = Σ over the bits i of m of teeth[i], affine as madd takes it (one inversion for all). */
+function combTable(teeth: Pt[]): bigint[][] {
+  const T = [ZERO];
+  for (let i = 1; i < 1 << TEETH; i++) {
     let low = 0;
-    while (!((m >> low) & 1)) low++;
-    T.push(T[m & (m - 1)].add(teeth[low]));
+    while (!((i >> low) & 1)) low++;
+    T.push(add(T[i & (i - 1)], teeth[low]));
   }
-  return T;
+  // Montgomery's trick: z[i] = Z0·…·Z(i−1), then 1/Zi = z[i] / (Z0·…·Zi).
+  const z: bigint[] = [];
+  let acc = 1n;
+  for (const p of T) {
+    z.push(acc);
+    acc = m(acc * p[2]);
+  }
+  let zi = inv(acc);
+  const N: bigint[][] = [];
+  for (let i = T.length - 1; i >= 0; i--) {
+    const p = T[i],
+      w = m(zi * z[i]),
+      x = m(p[0] * w),
+      y = m(p[1] * w);
+    zi = m(zi * p[2]);
+    N[i] = [norm(y + x), norm(y - x), norm(m(x * y) * D2)];
+  }
+  return N;
 }
 
 /** x < 2^256 as 32 bytes, little-endian. */
@@ -100,11 +219,11 @@ function combIndexes(bytes: Uint8Array): Uint8Array {
   return out;
 }
 
-let baseTable: Point[] | undefined;
+let baseTable: bigint[][] | undefined;
 interface KeyEntry {
   hex: string;
   /** Null when the key is not a valid, non-small-order point. */
-  table: Point[] | null;
+  table: bigint[][] | null;
 }
 const keyCache: KeyEntry[] = [];
 const KEY_CACHE = 4;
@@ -112,13 +231,9 @@ const KEY_CACHE = 4;
 function keyEntry(publicKey: Uint8Array): KeyEntry {
   const hex = toHex(publicKey);
   for (const e of keyCache) if (e.hex === hex) return e;
-  let table: Point[] | null = null;
-  try {
-    const A = Point.fromBytes(publicKey, false);
-    if (!A.isSmallOrder()) table = combTable(teethOf(A.negate()));
-  } catch {
-    table = null;
-  }
+  let table: bigint[][] | null = null;
+  const A = decode(publicKey);
+  if (A && !is0(dbl(dbl(dbl(A))))) table = combTable(teethOf(neg(A)));
   const e = { hex, table };
   keyCache.unshift(e);
   if (keyCache.length > KEY_CACHE) keyCache.pop();
@@ -186,22 +301,19 @@ function verifyOnCurve(signature: Uint8Array, message: Uint8Array, publicKey: Ui
     const TB = baseTable || (baseTable = combTable(baseTeeth()));
     const cs = combIndexes(sBytes);
     const ck = combIndexes(bytesLE(k));
-    // T[0] is ZERO: the top column needs no doubling and at most one addition.
-    let Q = ck[SPAN - 1] ? TB[cs[SPAN - 1]].add(TA[ck[SPAN - 1]]) : TB[cs[SPAN - 1]];
-    for (let j = SPAN - 2; j >= 0; j--) {
-      Q = Q.double();
-      if (cs[j]) Q = Q.add(TB[cs[j]]);
-      if (ck[j]) Q = Q.add(TA[ck[j]]);
+    let Q = ZERO;
+    for (let j = SPAN - 1; j >= 0; j--) {
+      if (j < SPAN - 1) Q = dbl(Q);
+      if (cs[j]) Q = madd(Q, TB[cs[j]]);
+      if (ck[j]) Q = madd(Q, TA[ck[j]]);
     }
     // Fast path: Q encodes to r, so r is canonical and decodes to Q, and [8](Q − R) = 0 holds (one
     // inversion, cheaper than decoding R). Otherwise R is decoded (strict) and the cofactored equation
-    // decides, with three doublings (clearCofactor() would run noble's generic multiply).
-    const q = Q.toBytes();
-    let same = true;
-    for (let i = 0; i < 32; i++) if (q[i] !== r[i]) same = false;
-    if (same) return true;
-    const R = Point.fromBytes(r, false);
-    return Q.subtract(R).double().double().double().is0();
+    // decides, with three doublings.
+    const zi = inv(Q[2]);
+    if (equalBytes(bytesLE(norm(Q[1] * zi) | ((norm(Q[0] * zi) & 1n) << 255n)), r)) return true;
+    const R = decode(r);
+    return !!R && is0(dbl(dbl(dbl(add(Q, neg(R))))));
   } catch {
     return false;
   }

@@ -112,8 +112,10 @@ export const slim: Plugin = {
     b.onResolve({ filter: /^@noble\/hashes\/sha2(\.js)?$/ }, () => ({ path: join(ROOT, 'firmware', 'sha512.ts') }));
     b.onResolve({ filter: /^jsqr$/ }, () => ({ path: JSQR_SOURCE }));
     // ES2020 has no class fields: esbuild turns noble's four `X; Y; Z; T;` into an Object.defineProperty
-    // each, in every Point made (the hottest constructor of a verification). Its constructor assigns all
-    // four before freezing, so without the declarations only the speed changes.
+    // each, in every Point made (the hottest constructor of its verification). Its constructor assigns all
+    // four before freezing, so without the declarations only the speed changes. The firmware no longer
+    // bundles noble (firmware/verify.ts has its own arithmetic); bench firmware builds noble this way to
+    // compare the device's verify with noble's as the firmware's build would make it.
     b.onLoad({ filter: /[\\/]@noble[\\/]ed25519[\\/]index\.js$/ }, (args) => {
       const text = readFileSync(args.path, 'utf8');
       const fields = '\n    X;\n    Y;\n    Z;\n    T;\n';

@@ -1,12 +1,13 @@
 // The device's Ed25519 verifier and SHA-512 agree with noble on the spec vectors and on mutations; the
-// sharp cases (small-order keys with signatures valid for them, R with a torsion component, S + L) tell
-// the strict cofactored verifier from its plausible mistakes, and a mutation check proves it: each
-// mutant of firmware/verify.ts fails at least one of them.
+// sharp cases (small-order keys with signatures valid for them, R with a torsion component, S + L, the
+// neutral R with the sign bit) tell the strict cofactored verifier from its plausible mistakes, and a
+// mutation check proves it: each mutant of firmware/verify.ts fails at least one of them. Its own point
+// arithmetic is checked against noble's (B's teeth, strict decoding of every edge encoding).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
 import { sha512 as nobleSha512 } from '@noble/hashes/sha2.js';
-import { baseTeeth, deviceVerify, teethOf, verifyStats } from '../../firmware/verify.ts';
+import { baseTeeth, decode, deviceVerify, teethOf, verifyStats } from '../../firmware/verify.ts';
 import { sha512 } from '../../firmware/sha512.ts';
 import { nobleVerify, nobleSign, publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { base45Decode } from '../../src/sph1/base45.ts';
@@ -33,14 +34,62 @@ test('sha512 matches @noble/hashes at every length around the block boundaries',
   );
 });
 
-test("B's fixed comb teeth are B doubled 37, 74, … 222 times, on the curve", () => {
+test("B's fixed comb teeth are B doubled 37, 74, … 222 times, on the curve, by noble's arithmetic and the device's", () => {
   const fixed = baseTeeth();
-  const computed = teethOf(Point.BASE);
+  const mine = teethOf(fixed[0]);
   assert.is(fixed.length, 7);
-  fixed.forEach((p, i) => {
+  const P = 2n ** 255n - 19n;
+  const mod = (x: bigint) => ((x % P) + P) % P;
+  /** The device's extended point [X, Y, Z, T] as noble's (checked on the curve, T = XY/Z). */
+  const noble = ([X, Y, Z, T]: bigint[]) => {
+    assert.is(mod(X * Y - T * Z), 0n, 'T = XY/Z');
+    const p = new Point(mod(X), mod(Y), mod(Z), mod(T));
     p.assertValidity();
-    assert.ok(p.equals(computed[i]), `tooth ${i}`);
+    return p;
+  };
+  let q = Point.BASE;
+  fixed.forEach((p, i) => {
+    if (i > 0) for (let j = 0; j < 37; j++) q = q.double();
+    assert.ok(noble(p).equals(q), `tooth ${i}`);
+    assert.ok(noble(mine[i]).equals(q), `tooth ${i} doubled by the device`);
   });
+});
+
+test("the device's point decoding agrees with noble's strict one", () => {
+  fc.assert(
+    fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), (b) => {
+      let want: Point | null;
+      try {
+        want = Point.fromBytes(b, false);
+      } catch {
+        want = null;
+      }
+      const got = decode(b);
+      if (!want || !got) return !want && !got;
+      return want.equals(new Point(got[0], got[1], got[2], got[3]));
+    }),
+    { numRuns: 400 },
+  );
+  // Non-canonical y (p … 2^255 − 1) and the small ys, with and without the sign bit.
+  const P = 2n ** 255n - 19n;
+  for (let y = 0n; y < 40n; y++)
+    for (const v of [y, P + (y % 19n), 2n ** 255n - 1n])
+      for (const sign of [0, 0x80]) {
+        const b = new Uint8Array(32);
+        for (let i = 0, w = v; i < 32; i++, w >>= 8n) b[i] = Number(w & 255n);
+        b[31] |= sign;
+        let want = true;
+        try {
+          Point.fromBytes(b, false);
+        } catch {
+          want = false;
+        }
+        assert.is(decode(b) !== null, want, `${v} ${sign}`);
+      }
+  for (const p of [Point.BASE, Point.BASE.multiply(12345n), Point.BASE.negate()]) {
+    const got = decode(p.toBytes())!;
+    assert.ok(p.equals(new Point(got[0], got[1], got[2], got[3])));
+  }
 });
 
 test('deviceVerify agrees with nobleVerify on every SPH1 vector', () => {
@@ -170,6 +219,17 @@ function sharpCases(verify: Verifier): string[] {
     const S = (r + challenge(R, A, msg) * a) % Lorder;
     expect(`torsion R (r = ${r})`, new Uint8Array([...R, ...leBytes(S)]), msg, A, true);
   }
+  // R the neutral point and S = k·a, so [S]B = R + [k]A: its canonical encoding (y = 1) is accepted; the
+  // same y with the sign bit set (x = 0 and x odd: not canonical) is refused by strict decoding.
+  for (const [name, sign, want] of [
+    ['neutral R', 0, true],
+    ['neutral R with the sign bit', 0x80, false],
+  ] as const) {
+    const R = new Uint8Array(32);
+    R[0] = 1;
+    R[31] = sign;
+    expect(name, new Uint8Array([...R, ...leBytes((challenge(R, A, msg) * a) % Lorder)]), msg, A, want);
+  }
   const good = nobleSign(msg, seed);
   expect('a valid signature', good, msg, A, true);
   const big = good.slice();
@@ -190,11 +250,16 @@ test('mutation check: each plausible mistake in firmware/verify.ts fails a sharp
   const mutants: [string, string, string][] = [
     [
       'small-order key check deleted',
-      'if (!A.isSmallOrder()) table = combTable(teethOf(A.negate()));',
-      'table = combTable(teethOf(A.negate()));',
+      'if (A && !is0(dbl(dbl(dbl(A))))) table = combTable(teethOf(neg(A)));',
+      'if (A) table = combTable(teethOf(neg(A)));',
     ],
-    ['cofactorless equation', 'return Q.subtract(R).double().double().double().is0();', 'return Q.subtract(R).is0();'],
+    [
+      'cofactorless equation',
+      'return !!R && is0(dbl(dbl(dbl(add(Q, neg(R))))));',
+      'return !!R && is0(add(Q, neg(R)));',
+    ],
     ['S < L check deleted', 'if (numberLE(sBytes) >= L) return false;', ''],
+    ['x = 0 with the sign bit decoded', 'if (!x && odd) return null;', ''],
     [
       'the challenge hashes A before R',
       'hashed.set(r, 0);\n    hashed.set(publicKey, 32);',
@@ -207,8 +272,7 @@ test('mutation check: each plausible mistake in firmware/verify.ts fails a sharp
     const base = source
       .replace("from './sha512.ts'", `from '${pathToFileURL(join(ROOT, 'firmware', 'sha512.ts')).href}'`)
       .replace("from '../src/hex.ts'", `from '${pathToFileURL(join(ROOT, 'src', 'hex.ts')).href}'`)
-      .replace("from '../src/bytes.ts'", `from '${pathToFileURL(join(ROOT, 'src', 'bytes.ts')).href}'`)
-      .replace("from '@noble/ed25519'", `from '${import.meta.resolve('@noble/ed25519')}'`);
+      .replace("from '../src/bytes.ts'", `from '${pathToFileURL(join(ROOT, 'src', 'bytes.ts')).href}'`);
     for (const [i, [name, from, to]] of mutants.entries()) {
       assert.ok(base.includes(from), `the mutation "${name}" no longer applies to firmware/verify.ts`);
       const file = join(dir, `verify-${i}.ts`);
