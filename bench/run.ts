@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { targetText } from './targets.ts';
-import { olderThanTree, treeStamp, type Stamp } from './stamps.ts';
+import { olderRows, resultsHistory, stampsFromHistory, treeStamp, type Stamp } from './stamps.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
@@ -30,6 +30,9 @@ const resultsPath = join(here, 'results.json');
 const results: Record<string, number> = existsSync(resultsPath) ? JSON.parse(readFileSync(resultsPath, 'utf8')) : {};
 const stampsPath = join(here, 'results-stamps.json');
 const stamps: Record<string, Stamp> = existsSync(stampsPath) ? JSON.parse(readFileSync(stampsPath, 'utf8')) : {};
+// A figure without a stamp (written by hand, or before stamps) gets the commit that recorded it.
+if (Object.keys(results).some((k) => !stamps[k]))
+  Object.assign(stamps, stampsFromHistory(results, stamps, resultsHistory(join(here, '..'))));
 // Taken before the run: a file edited while it runs makes its figures older than the tree, not newer.
 const now = treeStamp(join(here, '..'));
 const rows: [string, string, number][] = [];
@@ -54,10 +57,7 @@ for (const [a, k, v] of rows) {
   );
 }
 const fresh = new Set(rows.map((r) => r[1]));
-const older = Object.keys(results)
-  .filter((k) => !fresh.has(k))
-  .map((k) => [k, olderThanTree(stamps[k], now.commit)] as const)
-  .filter((r) => r[1] !== null);
+const older = olderRows(results, stamps, fresh, now.commit);
 if (older.length > 0) {
   process.stdout.write(`\nother figures in results.json, older than the working tree (${now.commit.slice(0, 10)}):\n`);
   for (const [k, why] of older)
