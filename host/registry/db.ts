@@ -131,6 +131,14 @@ export const MIGRATIONS: readonly string[] = [
      body         TEXT NOT NULL,
      published_at BIGINT NOT NULL
    );`,
+  // Each offline payment a conflict (issue #30, explorer schedule 205): a clone paying a ticket under its
+  // original's id, besides the original, is a second row, told apart by the device's time of payment (the
+  // same payment retried keeps its time). A paid-twice regrant is recorded once per payment time too
+  // (only those carry device_paid_at; NULLs never collide in a unique index).
+  `ALTER TABLE conflicts DROP CONSTRAINT conflicts_pkey;
+   ALTER TABLE conflicts ADD PRIMARY KEY (emission, block, number, device_id, paid_at);
+   ALTER TABLE regrants ADD COLUMN device_paid_at BIGINT;
+   CREATE UNIQUE INDEX regrants_paid_twice ON regrants (emission, block, number, device_id, device_paid_at);`,
 ];
 
 async function migrate(db: Db): Promise<void> {

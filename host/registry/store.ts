@@ -457,10 +457,12 @@ export class RegistryStore {
       ).rows[0];
     let holder = await read();
     const by = { device_id: holder.device_id, paid_at: Number(holder.paid_at) };
+    // A paid-twice regrant carries the second payment's time: sent again (retried), it is not recorded again.
     const regrant = (kind: 'refused' | 'reserved' | 'paid-twice') =>
       q.query(
-        `INSERT INTO regrants (emission, block, number, device_id, asked_at, kind) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
-        [...key, req.device_id, now, kind],
+        `INSERT INTO regrants (emission, block, number, device_id, asked_at, kind, device_paid_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+        [...key, req.device_id, now, kind, kind === 'paid-twice' ? paidAt : null],
       );
     if (holder.device_id === req.device_id) {
       if (!online) {
@@ -495,6 +497,8 @@ export class RegistryStore {
       return { result: 'already_paid', ticket, by };
     }
     if (online) return { result: 'already_paid', ticket, by };
+    // One row a payment, by its time: the same batch retried adds nothing, a clone's payment under the
+    // same id (another time) is another conflict.
     await q.query(
       `INSERT INTO conflicts (emission, block, number, device_id, prize_eur, paid_at, recorded_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,

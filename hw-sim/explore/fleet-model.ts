@@ -201,6 +201,12 @@ export class FleetModel {
   final(index: number, views: readonly DeviceView[], reg: RegistryView): void {
     const holder = new Map(reg.holders.map((h) => [key(h), h.device_id] as const));
     const conflict = new Set(reg.conflicts.map((c) => `${key(c)}@${c.device_id}`));
+    /** Conflict rows per ticket and id: one a payment (a clone and its original paying under one id: two). */
+    const conflictRows = new Map<string, number>();
+    for (const c of reg.conflicts) {
+      const ki = `${key(c)}@${c.device_id}`;
+      conflictRows.set(ki, (conflictRows.get(ki) ?? 0) + 1);
+    }
     const regrant = new Set(
       (reg.regrants ?? []).filter((r) => r.kind !== 'refused').map((r) => `${key(r)}@${r.device_id}`),
     );
@@ -220,7 +226,10 @@ export class FleetModel {
     let conflicts = 0;
     for (const [k, ds] of payers) {
       const h = holder.get(k);
-      conflicts += ds.length - (h === undefined || ds.includes(h) ? 1 : 0);
+      for (const d of ds)
+        if (h !== undefined && d !== h)
+          conflicts += this.paid.filter((p) => p.k === k && p.id === d && !p.erased).length;
+      if (h === undefined) conflicts += ds.length - 1;
     }
     const expect: Step[] = [
       {
@@ -231,8 +240,9 @@ export class FleetModel {
         withinMs: 0,
       },
     ];
-    // One device id paying a ticket twice (a clone, a rolled-back copy): a regrant, unless one of the two
-    // payments was erased by a rollback (its only record gone, nothing can report it: counted).
+    // One device id paying a ticket twice (a clone, a rolled-back copy): a regrant when that id holds it, a
+    // conflict a payment when another does; unless one of the payments was erased by a rollback (its only
+    // record gone, nothing can report it: counted).
     const times = new Map<string, Paid[]>();
     for (const p of this.paid) times.set(`${p.k}@${p.id}`, [...(times.get(`${p.k}@${p.id}`) ?? []), p]);
     for (const [ki, ps] of times) {
@@ -241,11 +251,12 @@ export class FleetModel {
         this.erasedDoubles++;
         continue;
       }
-      if (!regrant.has(ki))
+      const [k, id] = ki.split('@');
+      if (holder.get(k) !== id ? (conflictRows.get(ki) ?? 0) < ps.length : !regrant.has(ki))
         this.fail(
           9,
           index,
-          `${ki.replace('@', ' was paid ' + ps.length + ' times under ')} (boards ${ps.map((p) => p.board).join(', ')}) and the registry reports no regrant`,
+          `${ki.replace('@', ' was paid ' + ps.length + ' times under ')} (boards ${ps.map((p) => p.board).join(', ')}) and the registry reports ${holder.get(k) !== id ? `${conflictRows.get(ki) ?? 0} conflict(s)` : 'no regrant'}`,
           expect,
         );
     }

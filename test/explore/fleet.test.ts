@@ -182,6 +182,40 @@ test('a clone paying offline a ticket its original paid offline: the registry re
   assert.is(r.checks[9], 1);
 });
 
+test('a clone and its original both paying offline a ticket a third device holds (schedule 205): two conflicts under the one id, invariant 9 holds', async () => {
+  const s = makeFleetSchedule('clone', 0, { devices: 3, attacker: true });
+  const ticket = { emission: 1, block: 1, number: 4243, prize: 30 };
+  s.tickets = [ticket];
+  s.config.offlineLimitEur = 150;
+  const pay = (on: string) => ({
+    kind: 'pay' as const,
+    steps: [
+      { kind: 'scan' as const, line: 0, on, ticket, via: 'serial' as const, options: {} },
+      { kind: 'press' as const, line: 0, on, key: 'OK' as const },
+      { kind: 'delay' as const, line: 0, on, ms: 4000 },
+    ],
+  });
+  const ops = [
+    s.ops[0],
+    { kind: 'clone' as const, steps: [{ kind: 'clone' as const, line: 0, on: 'CAISSE-2', of: 'CAISSE-1' }] },
+    pay('CAISSE-3'),
+    { kind: 'registry-down' as const, steps: [{ kind: 'registry' as const, line: 0, up: false }] },
+    pay('CAISSE-1'),
+    pay('CAISSE-2'),
+    s.ops[s.ops.length - 1],
+  ];
+  const r = await runFleetOps(s, ops);
+  assert.is(r.violation, undefined, JSON.stringify(r.violation));
+  assert.is(r.payments.online, 1);
+  assert.is(r.payments.offline, 2);
+  assert.is(r.checks[9], 1);
+  const rep = await (await fleetRegistry()).report();
+  assert.equal(
+    (rep.conflicts as { device_id: string }[]).map((c) => c.device_id),
+    ['CAISSE-1', 'CAISSE-1'],
+  );
+});
+
 test('seeded smoke with the attacker: fleet schedules with answers forged, rollbacks and clones break no invariant', async () => {
   const s = await exploreFleet({ count: 2, seed: 'a2', jobs: 1, maxOps: 25, attacker: true });
   assert.is(s.violations, 0, JSON.stringify(s.failures));

@@ -457,6 +457,48 @@ export function registryCases(name: string, open: () => Promise<Db>, opts: { pro
     assert.equal(rep.per_day, [{ day: '2027-01-10', payments: 3, total_eur: 680 }]);
   });
 
+  test("a clone paying offline, under its original's id, a ticket the original paid offline too: each payment is a conflict; a retried batch is not", async ({
+    url,
+    store,
+  }) => {
+    const t0 = Date.parse('2027-01-10T10:00:00Z');
+    const held = await postRegistry(url, 'sync', dev('CAISSE-3'), [{ code: win(20), paid_at: t0 }]);
+    assert.equal(held.ok && held.body.results.map((r) => r.result), ['granted']);
+    // The original and its clone (same id, same key) each paid it offline, at their own times.
+    const original = [{ code: win(20), paid_at: t0 + 5000 }];
+    const clone = [{ code: win(20), paid_at: t0 + 6500 }];
+    for (const batch of [original, clone, original, clone]) {
+      const r = await postRegistry(url, 'sync', dev('CAISSE-1'), batch);
+      assert.equal(r.ok && r.body.results.map((x) => x.result), ['conflict']);
+    }
+    const rep = await store.report();
+    assert.equal(
+      rep.conflicts.map((c) => [c.device_id, c.paid_at, c.first_device_id]),
+      [
+        ['CAISSE-1', t0 + 5000, 'CAISSE-3'],
+        ['CAISSE-1', t0 + 6500, 'CAISSE-3'],
+      ],
+    );
+    assert.equal((await store.counts()).conflicts, 2);
+  });
+
+  test("a holder confirming a second payment twice (a clone's retried sync): one paid-twice regrant", async ({
+    url,
+    store,
+  }) => {
+    const t0 = Date.parse('2027-01-10T10:00:00Z');
+    const first = [{ code: win(21), paid_at: t0 }];
+    const second = [{ code: win(21), paid_at: t0 + 1500 }];
+    for (const batch of [first, second, first, second, second]) {
+      const r = await postRegistry(url, 'sync', dev('CAISSE-1'), batch);
+      assert.equal(r.ok && r.body.results.map((x) => x.result), ['granted']);
+    }
+    assert.equal(
+      (await store.report()).regrants.map((r) => [r.device_id, r.kind]),
+      [['CAISSE-1', 'paid-twice']],
+    );
+  });
+
   // npm test: 200 claims of 20 tickets; npm run test:long (pglite.long.ts, postgres.long.ts): 1 000 of 100.
   const claims = LONG ? 1000 : 200;
   const tickets = claims / 10;
