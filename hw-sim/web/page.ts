@@ -6,6 +6,7 @@ import type { LedColor } from '../../src/hal.ts';
 import type { Payment } from '../../src/ledger/index.ts';
 import type { ToPage, ToWorker } from './protocol.ts';
 import type { ScannerKind } from '../scanners/index.ts';
+import { frenchDateTime } from '../../firmware/paris-time.ts';
 
 type Lang = 'fr' | 'en';
 
@@ -41,12 +42,12 @@ const TEXT = {
     run: 'Tout exécuter',
     step: 'Pas à pas',
     stop: 'Arrêter',
-    ledger: 'Registre des paiements',
+    ledger: 'Journal des paiements de l’appareil',
     csv: 'Exporter en CSV',
     emission: 'Émission',
     block: 'Bloc',
     number: 'N°',
-    paidAt: 'Payé le',
+    paidAt: 'Payé le (heure de Paris)',
     deviceId: 'Appareil',
     beeps: 'Bips',
     log: 'Journal',
@@ -67,6 +68,19 @@ const TEXT = {
     paperOk: 'chargé',
     paperOut: 'épuisé',
     paperFault: 'en panne',
+    eraseAsk: (n: number) =>
+      `Puce neuve : la puce de cet appareil est effacée, son journal des paiements (${n} paiement(s)) et sa configuration avec. Continuer ?`,
+    led: { off: 'éteinte', green: 'verte', red: 'rouge' } as Record<string, string>,
+    beepKinds: {
+      boot: 'démarrage',
+      key: 'touche',
+      win: 'gagnant',
+      bigwin: 'gros lot',
+      lose: 'perdant',
+      refused: 'refusé',
+      paid: 'payé',
+      error: 'erreur',
+    } as Record<string, string>,
   },
   en: {
     title: 'SAPHIR 250 000 € simulator',
@@ -99,12 +113,12 @@ const TEXT = {
     run: 'Run all',
     step: 'Step',
     stop: 'Stop',
-    ledger: 'Payments ledger',
+    ledger: 'The device’s payment ledger',
     csv: 'Export as CSV',
     emission: 'Emission',
     block: 'Block',
     number: 'No.',
-    paidAt: 'Paid at',
+    paidAt: 'Paid at (Paris time)',
     deviceId: 'Device',
     beeps: 'Beeps',
     log: 'Log',
@@ -125,6 +139,10 @@ const TEXT = {
     paperOk: 'loaded',
     paperOut: 'out',
     paperFault: 'faulty',
+    eraseAsk: (n: number) =>
+      `Fresh chip: this device's chip is erased, its payment ledger (${n} payment(s)) and configuration with it. Go on?`,
+    led: { off: 'off', green: 'green', red: 'red' } as Record<string, string>,
+    beepKinds: {} as Record<string, string>,
   },
 } as const;
 
@@ -140,6 +158,10 @@ function applyLang(): void {
     if (typeof v === 'string') el.textContent = v;
   }
   if (webcam) $('webcam').textContent = t().webcamStop;
+  // The worker speaks the page's language too (its status lines, the boot mode beside the LED).
+  send({ type: 'lang', lang });
+  const l = $('led');
+  l.setAttribute('aria-label', `LED ${t().led[l.dataset.color ?? 'off'] ?? l.dataset.color}`);
 }
 
 const worker = new Worker(new URL('worker.js', import.meta.url), { type: 'module' });
@@ -165,7 +187,7 @@ function drawDisplay(lines: string[], led: LedColor): void {
   $('customer').textContent = (lines[3] ?? '').trim();
   const l = $('led');
   l.dataset.color = led;
-  l.setAttribute('aria-label', `LED ${led}`);
+  l.setAttribute('aria-label', `LED ${t().led[led] ?? led}`);
 }
 
 let audio: AudioContext | undefined;
@@ -217,7 +239,8 @@ function showLedger(entries: Payment[]): void {
         p.block,
         p.number,
         `${p.prizeEur} €`,
-        new Date(p.paidAtMs).toISOString(),
+        // Paris time, as the device's display and receipts show it.
+        frenchDateTime(p.paidAtMs),
         p.deviceId,
       ]) {
         const td = document.createElement('td');
@@ -387,7 +410,10 @@ worker.onmessage = (e: MessageEvent<ToPage>) => {
       return;
     case 'beep':
       beep(m.tones);
-      addLine('beeps', `${stamp()} ${m.kind}${m.source === 'scenario' ? t().fromScenario : ''}`);
+      addLine(
+        'beeps',
+        `${stamp()} ${t().beepKinds[m.kind] ?? m.kind}${m.source === 'scenario' ? t().fromScenario : ''}`,
+      );
       return;
     case 'log':
       addLine('log', `${stamp()} ${m.line}`);
@@ -439,6 +465,9 @@ worker.onmessage = (e: MessageEvent<ToPage>) => {
       scenarioRunning = false;
       $('sc-result').textContent = m.ok ? t().passed(m.steps) : t().failed + (m.error ? ` : ${m.error}` : '');
       $('sc-result').dataset.ok = String(m.ok);
+      return;
+    case 'scenarios':
+      offerScenarios(m.scenarios);
       return;
     case 'error':
       status(m.message, true);
@@ -496,7 +525,10 @@ $('boot').onclick = () => send({ type: 'power', what: 'boot' });
 $('reboot').onclick = () => send({ type: 'power', what: 'reboot' });
 $('cut').onclick = () => send({ type: 'power', what: 'cut' });
 $('export').onclick = () => send({ type: 'export' });
-$('erase').onclick = () => send({ type: 'erase' });
+$('erase').onclick = () => {
+  // It erases the payments this device recorded: asked first.
+  if (confirm(t().eraseAsk(payments.length))) send({ type: 'erase' });
+};
 $('paper').onchange = () =>
   send({ type: 'printer', state: ($('paper') as HTMLSelectElement).value as 'ok' | 'paper-out' | 'fault' });
 $<HTMLInputElement>('import').onchange = async (e) => {
@@ -555,15 +587,15 @@ $<HTMLInputElement>('sc-file').onchange = async (e) => {
   scenarioName = f.name;
   $<HTMLTextAreaElement>('sc-text').value = await f.text();
 };
-void fetch(new URL('scenarios.json', import.meta.url))
-  .then((r) => r.json())
-  .then((s: Record<string, string>) => {
-    shipped = s;
-    const pick = $<HTMLSelectElement>('sc-pick');
-    pick.replaceChildren(...Object.keys(s).map((n) => new Option(n, n)));
-    scenarioName = pick.value;
-    $<HTMLTextAreaElement>('sc-text').value = s[scenarioName] ?? '';
-  });
+/** The shipped scenarios the worker says this page can run (no fleet ones without a registry); the demo first. */
+function offerScenarios(s: Record<string, string>): void {
+  shipped = s;
+  const pick = $<HTMLSelectElement>('sc-pick');
+  pick.replaceChildren(...Object.keys(s).map((n) => new Option(n, n)));
+  if ('demo.yaml' in s) pick.value = 'demo.yaml';
+  scenarioName = pick.value;
+  $<HTMLTextAreaElement>('sc-text').value = s[scenarioName] ?? '';
+}
 
 applyLang();
 drawDisplay([], 'off');

@@ -20,7 +20,9 @@ export type ToWorker =
   | { type: 'scenario'; name: string; text: string; stepping: boolean; lang: 'fr' | 'en' }
   /** Runs the next step; `stepping: false` runs the rest at once. */
   | { type: 'step'; stepping: boolean }
-  | { type: 'stop' };
+  | { type: 'stop' }
+  /** The page's language: what the worker says from now on. */
+  | { type: 'lang'; lang: 'fr' | 'en' };
 
 export type ToPage =
   | { type: 'ready' }
@@ -39,4 +41,6 @@ export type ToPage =
   | { type: 'step-done'; step: StepReport }
   | { type: 'screenshot'; file: string; lines: string[]; led: LedColor }
   | { type: 'scenario-done'; ok: boolean; steps: number; virtualMs: number; error?: string }
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string }
+  /** The shipped scenarios the page may offer (name → text). */
+  | { type: 'scenarios'; scenarios: Record<string, string> };

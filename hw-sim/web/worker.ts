@@ -8,7 +8,8 @@ import { NorFlash } from '../nor-flash.ts';
 import { CHIP_SIZE } from '../../rom/layout.ts';
 import { transmit, ScannerOptionError, type ScannerKind, type ModelOptions } from '../scanners/index.ts';
 import { ticketCode, ticketProblem, type TicketSpec } from '../tickets.ts';
-import { parseScenario, ScenarioError } from '../scenario.ts';
+import { needsRegistry, parseScenario, ScenarioError } from '../scenario.ts';
+import { messages } from '../../src/messages/index.ts';
 import { runScenario, simulatorFor } from '../runner.ts';
 import { useSimHost } from '../host.ts';
 import { XhrHttp } from './xhr-http.ts';
@@ -18,6 +19,12 @@ import type { Frame, Key } from '../../src/hal.ts';
 import type { ToPage, ToWorker } from './protocol.ts';
 
 const post = (m: ToPage, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(m, transfer);
+
+/** The page's language (it says it first and at every switch): what this worker says is in it. */
+let lang: 'fr' | 'en' = 'fr';
+const say = () => messages(lang).web;
+/** An error as the page shows it: the scanner models', tickets' and scenarios' problems translated. */
+const errorText = (e: unknown) => say().detail(e instanceof Error ? e.message : String(e));
 
 useQuickjsModule(
   'quickjs',
@@ -30,7 +37,7 @@ useQuickjsModule(
 // (the default); no files, no firmware build, no PNG (the page draws screenshots itself).
 useSimHost({
   bundle: () => {
-    if (!bundle) throw new Error('the firmware bundle is not loaded yet');
+    if (!bundle) throw new Error(say().notLoaded);
     return bundle;
   },
   http: () => new XhrHttp(),
@@ -103,7 +110,7 @@ let savedOps = -1;
 let scenario: { sim: Simulator; stepping: boolean; next?: () => void; stop: boolean } | undefined;
 
 function stateOf(sim: Simulator, source: 'live' | 'scenario'): ToPage {
-  return { type: 'state', source, lines: sim.screen, led: sim.led, on: sim.on, bootMode: sim.bootMode };
+  return { type: 'state', source, lines: sim.screen, led: sim.led, on: sim.on, bootMode: say().mode(sim.bootMode) };
 }
 
 const statePending = new Set<Simulator>();
@@ -152,7 +159,7 @@ async function persist(force = false): Promise<void> {
     try {
       await storeChip(db, chip.bytes);
     } catch (e) {
-      post({ type: 'error', message: `IndexedDB: ${(e as Error)?.message ?? e}` });
+      post({ type: 'error', message: say().storage(String((e as Error)?.message ?? e)) });
     }
   }
   post({ type: 'ledger', entries: live.ledger(), saved: !!db && owner });
@@ -162,7 +169,7 @@ async function persist(force = false): Promise<void> {
 let queue: Promise<unknown> = Promise.resolve();
 function serial<R>(f: () => Promise<R> | R): Promise<R> {
   const p = queue.then(f);
-  queue = p.catch((e) => post({ type: 'error', message: e instanceof Error ? e.message : String(e) }));
+  queue = p.catch((e) => post({ type: 'error', message: errorText(e) }));
   return p;
 }
 
@@ -204,7 +211,7 @@ function parseOptions(text: string): ModelOptions {
   const out: ModelOptions = {};
   for (const part of text.split(/[\s,]+/).filter(Boolean)) {
     const m = /^([\w-]+)=(.*)$/.exec(part);
-    if (!m) throw new ScannerOptionError(`option '${part}': write name=value`);
+    if (!m) throw new ScannerOptionError(say().optionSyntax(part));
     const v = m[2];
     out[m[1]] = v === 'true' ? true : v === 'false' ? false : v !== '' && !isNaN(Number(v)) ? Number(v) : v;
   }
@@ -212,7 +219,7 @@ function parseOptions(text: string): ModelOptions {
 }
 
 function scan(code: string, via: ScannerKind, options: string): void {
-  if (!live.on) throw new Error('off');
+  if (!live.on) throw new Error(say().off);
   const tx = transmit(via, code, parseOptions(options), live.rng);
   live.transmit(tx);
 }
@@ -257,12 +264,15 @@ async function handle(m: ToWorker): Promise<void> {
     case 'import':
       return serial(async () => {
         const bytes = new Uint8Array(m.bytes);
-        if (bytes.length !== CHIP_SIZE)
-          throw new Error(`chip file: ${bytes.length} bytes, a chip has ${CHIP_SIZE}; nothing changed`);
+        if (bytes.length !== CHIP_SIZE) throw new Error(say().chipSize(bytes.length, CHIP_SIZE));
         await start(bytes);
       });
     case 'erase':
       return serial(() => start('blank'));
+    case 'lang':
+      lang = m.lang;
+      if (live) post(stateOf(live, 'live'));
+      return;
     case 'printer':
       return serial(() => {
         if (live.printer) live.printer.state = m.state;
@@ -290,7 +300,11 @@ async function playScenario(name: string, text: string, stepping: boolean, lang:
     sc = parseScenario(text, name);
   } catch (e) {
     if (!(e instanceof ScenarioError)) throw e;
-    post({ type: 'scenario-problems', file: name, problems: e.problems });
+    post({
+      type: 'scenario-problems',
+      file: name,
+      problems: e.problems.map((p) => ({ line: p.line, message: say().detail(p.message) })),
+    });
     return;
   }
   const s = { sim: undefined as unknown as Simulator, stepping, stop: false } as NonNullable<typeof scenario>;
@@ -309,7 +323,7 @@ async function playScenario(name: string, text: string, stepping: boolean, lang:
       sim: s.sim,
       lang,
       beforeStep: (step) => {
-        if (s.stop) throw new Error(lang === 'en' ? 'stopped' : 'arrêté');
+        if (s.stop) throw new Error(messages(lang).web.stopped);
         post({ type: 'step-start', line: step.line });
         if (!s.stepping) return;
         return new Promise<void>((resolve) => {
@@ -329,7 +343,7 @@ async function playScenario(name: string, text: string, stepping: boolean, lang:
       ok: false,
       steps: 0,
       virtualMs: 0,
-      error: e instanceof Error ? e.message : String(e),
+      error: errorText(e),
     });
   } finally {
     scenario = undefined;
@@ -340,9 +354,7 @@ async function playScenario(name: string, text: string, stepping: boolean, lang:
 }
 
 self.onmessage = (e: MessageEvent<ToWorker>) => {
-  void handle(e.data).catch((err) =>
-    post({ type: 'error', message: err instanceof Error ? err.message : String(err) }),
-  );
+  void handle(e.data).catch((err) => post({ type: 'error', message: errorText(err) }));
 };
 
 (async () => {
@@ -359,13 +371,33 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
       owner = await ownChip();
       if (!owner) post({ type: 'other-tab' });
     } catch (e) {
-      post({ type: 'error', message: `IndexedDB: ${(e as Error)?.message ?? e} (the chip will not survive a reload)` });
+      post({ type: 'error', message: say().noStorage(String((e as Error)?.message ?? e)) });
     }
+    void offerScenarios();
     await serial(() => start());
     post({ type: 'ready' });
     wall = performance.now();
     setInterval(tick, 20);
   } catch (e) {
-    post({ type: 'error', message: e instanceof Error ? e.message : String(e) });
+    post({ type: 'error', message: errorText(e) });
   }
 })();
+
+/** The shipped scenarios this page can run: those that need a fleet registry only when it has one. */
+async function offerScenarios(): Promise<void> {
+  const all = (await (await fetch(new URL('scenarios.json', self.location.href).href)).json()) as Record<
+    string,
+    string
+  >;
+  const runnable = (text: string, name: string) => {
+    try {
+      return !needsRegistry(parseScenario(text, name));
+    } catch {
+      return true; // shown, and its problems said when it runs
+    }
+  };
+  post({
+    type: 'scenarios',
+    scenarios: Object.fromEntries(Object.entries(all).filter(([n, text]) => registry || runnable(text, n))),
+  });
+}

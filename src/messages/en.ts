@@ -592,6 +592,20 @@ export const en = {
     imageSlot: (want: string, is: string) => `expected the image of slot ${want}, running slot ${is}`,
     imageConfirmed: (confirmed: boolean) => `expected a ${confirmed ? 'confirmed' : 'trial'} image`,
   },
+  /** The web simulator's worker (hw-sim/web/worker.ts): what it says to the page. */
+  web: {
+    off: 'the device is off ("Power on" to switch it on)',
+    optionSyntax: (part: string) => `option "${part}": write name=value`,
+    chipSize: (n: number, size: number) => `chip file: ${n} bytes, a chip has ${size}; nothing changed`,
+    storage: (why: string) => `IndexedDB: ${why}`,
+    noStorage: (why: string) => `IndexedDB: ${why} (the chip will not survive a reload)`,
+    stopped: 'stopped',
+    notLoaded: 'the firmware bundle is not loaded yet',
+    /** How the device booted, beside its LED. */
+    mode: (m: string) => (m === 'developer' ? 'developer (no signed image)' : m),
+    /** A problem of the scanner models, hw-sim/scenario.ts or hw-sim/tickets.ts (in English). */
+    detail: (d: string) => d,
+  },
   scenario: {
     invalid: 'invalid scenario:',
     /** A problem of hw-sim/scenario.ts (which says it in English), with its file and line. */

@@ -596,6 +596,20 @@ export const fr: Messages = {
       `attendu l’image de l’emplacement ${want}, c’est celle de l’emplacement ${is}`,
     imageConfirmed: (confirmed: boolean) => `attendu une image ${confirmed ? 'confirmée' : 'à l’essai'}`,
   },
+  web: {
+    off: 'l’appareil est éteint (« Allumer » pour le rallumer)',
+    optionSyntax: (part: string) => `option « ${part} » : écrire nom=valeur`,
+    chipSize: (n: number, size: number) => `fichier de puce : ${n} octets, une puce en a ${size} ; rien n’a changé`,
+    storage: (why: string) => `IndexedDB : ${why}`,
+    noStorage: (why: string) => `IndexedDB : ${why} (la puce ne survivra pas à un rechargement)`,
+    stopped: 'arrêté',
+    notLoaded: 'le firmware n’est pas encore chargé',
+    mode: (m: string) =>
+      m === 'developer'
+        ? 'développement (sans image signée)'
+        : m.replace(/^image slot (\w) v/, 'image, emplacement $1, v'),
+    detail: (d: string) => frDetail(d),
+  },
   scenario: {
     invalid: 'scénario invalide :',
     problem: (file: string, line: number, message: string) => `${file}:${line} : ${frScenarioProblem(message)}`,
@@ -1081,6 +1095,35 @@ const SCENARIO_PROBLEMS: [RegExp, (...g: string[]) => string][] = [
   ],
   [/^(\S+) needs (.+)$/, (k, w) => `${k} demande ${need(w)}`],
 ];
+
+/** The scanner models' option problems (hw-sim/scanners, English) in French. */
+const SCANNER_PROBLEMS: [RegExp, (...g: string[]) => string][] = [
+  [/^unknown scanner '(.+)'$/, (v) => `lecteur inconnu « ${v} »`],
+  [/^(\S+) has no option '(.+)'$/, (v, k) => `le lecteur ${v} n'a pas d'option « ${k} »`],
+  [/^(\S+) option '(.+)' must be a (\w+)$/, (v, k, t) => `l'option « ${k} » du lecteur ${v} doit être ${need(t)}`],
+  [
+    /^width and height must be integers from 64 \(at most 16 Mpixel\)$/,
+    () => 'width et height doivent être des entiers d’au moins 64 (16 Mpixels au plus)',
+  ],
+  [/^(\w+) must be from ([\d.]+) to ([\d.]+)( ms)?$/, (k, a, b, ms) => `${k} doit valoir de ${a} à ${b}${ms ?? ''}`],
+  [/^module size does not fit the frame$/, () => 'la taille des modules ne tient pas dans l’image'],
+  [/^aim must be three characters$/, () => 'aim doit faire trois caractères'],
+  [/^cannot type '(.+)' with Alt codes$/, (c) => `impossible de taper « ${c} » par codes Alt`],
+  [/^layout (\S+) cannot type '(.+)'$/, (l, c) => `la disposition ${l} ne peut pas taper « ${c} »`],
+  [/^unknown layout '(.+)'$/, (l) => `disposition inconnue « ${l} »`],
+  [/^unknown terminator '(.+)'$/, (t) => `terminaison inconnue « ${t} »`],
+  [/^noise needs a seeded rng$/, () => 'noise demande un générateur aléatoire à graine'],
+  [/^baud must be one of (.+)$/, (l) => `baud vaut l’une de ces valeurs : ${l}`],
+];
+
+/** A problem of the scanner models, scenarios or tickets in French; one it does not know as it is. */
+function frDetail(d: string): string {
+  for (const [re, say] of [...SCANNER_PROBLEMS, ...SCENARIO_PROBLEMS]) {
+    const m = re.exec(d);
+    if (m) return say(...m.slice(1));
+  }
+  return d;
+}
 
 function frScenarioProblem(d: string): string {
   for (const [re, say] of SCENARIO_PROBLEMS) {

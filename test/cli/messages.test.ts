@@ -96,6 +96,9 @@ const SAME = new Set([
   'flash.version',
   'sim.pass',
   'demo.mode',
+  // Translators of English problems: one they do not know stays as it is (web.detail is tried below).
+  'web.detail',
+  'web.mode',
 ]);
 
 test('every key exists in French and English, and none is empty', () => {
@@ -127,6 +130,16 @@ test('the boot modes of the simulator in words a newcomer reads (#33 point 13), 
     "developer: this checkout's firmware (firmware/dist), no signed image",
   );
   assert.not.match(CATALOGUES.fr.demo.firmware('x', 'ab'.repeat(32)), /\bimage\b|bundle/);
+});
+
+test("the web page's worker says the scanner models' and scenarios' problems in French", () => {
+  const fr = CATALOGUES.fr.web.detail;
+  assert.is(fr("serial option 'baud' must be a number"), "l'option « baud » du lecteur serial doit être un nombre");
+  assert.is(fr("unknown step 'jump' (known: boot)"), 'étape inconnue « jump » (connues : boot)');
+  assert.is(fr('noise must be from 0 to 1'), 'noise doit valoir de 0 à 1');
+  assert.is(fr('delay must be from 0.5 to 1000 ms'), 'delay doit valoir de 0.5 à 1000 ms');
+  assert.is(fr('emission must be 0 … 65535'), 'emission doit valoir de 0 à 65535');
+  assert.is(CATALOGUES.en.web.detail("serial option 'baud' must be a number"), "serial option 'baud' must be a number");
 });
 
 test('French names the device ledger and the central registry apart: "journal des paiements", "registre central" (#33 point 13)', () => {

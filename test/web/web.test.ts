@@ -135,8 +135,43 @@ if (missing) {
     await waitDisplay(p, 'PAYÉ');
     await p.waitForSelector('body[data-payments="1"]');
     assert.match(await p.locator('[data-test="ledger"] tbody').innerText(), /1\s+9\s+501\s+150 €/);
-    assert.match(await p.locator('[data-test="beeps"]').innerText(), /win/);
+    assert.match(await p.locator('[data-test="beeps"]').innerText(), /gagnant/);
   });
+
+  web(
+    'the page in French (#33 point 7): LED and boot mode, ledger in Paris time, the demo first, no fleet scenario without a registry',
+    async () => {
+      // The LED's label and the boot mode beside it, in French.
+      assert.match((await p.getAttribute('[data-test="led"]', 'aria-label'))!, /^LED (éteinte|verte|rouge)$/);
+      const power = await p.locator('[data-test="power"]').innerText();
+      assert.is(power, 'développement (sans image signée)');
+      // The ledger's time in Paris time, as the display shows it (dd/mm/yyyy hh:mm), not ISO UTC.
+      const row = await p.locator('[data-test="ledger"] tbody tr').first().innerText();
+      assert.match(row, /\d\d\/\d\d\/\d{4} \d\d:\d\d/);
+      assert.not.match(row, /T\d\d:\d\d|Z\b/);
+      const { frenchDateTime } = await import('../../firmware/paris-time.ts');
+      const shown = /(\d\d\/\d\d\/\d{4} \d\d:\d\d)/.exec(row)![1];
+      const now = Date.now();
+      assert.ok([now, now - 60_000, now - 120_000].map(frenchDateTime).includes(shown), `${shown}: Paris time now`);
+      assert.match(await p.locator('[data-test="ledger"]').innerText(), /Payé le \(heure de Paris\)/);
+      // The demo is the scenario offered first; fleet scenarios need a registry this page has not.
+      assert.is(await p.locator('[data-test="scenario-pick"]').inputValue(), 'demo.yaml');
+      const offered = await p.locator('[data-test="scenario-pick"] option').allInnerTexts();
+      assert.ok(offered.includes('payment.yaml'), offered.join(' '));
+      assert.not.ok(offered.includes('fleet.yaml'), offered.join(' '));
+      assert.not.ok(offered.includes('fleet-campaign.yaml'), offered.join(' '));
+      // In English, the worker's words switch too.
+      await p.selectOption('[data-test="lang"]', 'en');
+      await p.waitForFunction(
+        () => document.querySelector('[data-test="power"]')!.textContent === 'developer (no signed image)',
+      );
+      assert.match((await p.getAttribute('[data-test="led"]', 'aria-label'))!, /^LED (off|green|red)$/);
+      await p.selectOption('[data-test="lang"]', 'fr');
+      await p.waitForFunction(
+        () => document.querySelector('[data-test="power"]')!.textContent === 'développement (sans image signée)',
+      );
+    },
+  );
 
   web('the same code again → DÉJÀ PAYÉ', async () => {
     await scan(winning);
@@ -195,7 +230,7 @@ if (missing) {
     await scan(ticketCode({ emission: 1, block: 9, number: 506, prize: 0 }));
     await waitDisplay(p, 'PERDANT');
     await p.waitForFunction((n) => document.querySelectorAll('[data-test="beeps"] li').length > n, before);
-    assert.match(await p.locator('[data-test="beeps"] li').last().innerText(), /lose/);
+    assert.match(await p.locator('[data-test="beeps"] li').last().innerText(), /perdant/);
     await p.waitForTimeout(200);
     assert.equal(await takeTones(p), [], 'no tone while muted');
     // Unmuted, the next verdict is heard again.
@@ -239,11 +274,20 @@ if (missing) {
     await p.fill('[data-test="options"]', '');
   });
 
-  web('a bad scanner option is reported, nothing crashes', async () => {
-    await p.fill('[data-test="options"]', 'baud=7');
+  web('a bad scanner option is reported in French, nothing crashes', async () => {
+    const status = () => p.locator('[data-test="status"]').innerText();
     await p.selectOption('[data-test="via"]', 'serial');
-    await scan(winning);
-    await p.waitForFunction(() => /baud/.test(document.querySelector('[data-test="status"]')!.textContent!));
+    for (const [options, said] of [
+      ['baud=fast', "l'option « baud » du lecteur serial doit être un nombre"],
+      ['speed=3', "le lecteur serial n'a pas d'option « speed »"],
+      ['baudfast', 'option « baudfast » : écrire nom=valeur'],
+      ['baud=7', 'baud vaut l’une de ces valeurs : 1200'],
+    ]) {
+      await p.fill('[data-test="options"]', options);
+      await scan(winning);
+      await p.waitForFunction((s) => document.querySelector('[data-test="status"]')!.textContent!.includes(s), said);
+      assert.not.match(await status(), /must be|unknown|write name/);
+    }
     await p.fill('[data-test="options"]', '');
     await p.selectOption('[data-test="via"]', 'hid-pos');
     await scan(winning);
@@ -288,7 +332,10 @@ if (missing) {
     await p.fill('[data-test="scenario-text"]', 'name: broken\nsteps:\n  - boot\n  - jump: 3\n');
     await p.click('[data-test="scenario-run"]');
     await p.waitForSelector('[data-test="scenario-problems"] li');
-    assert.match(await p.locator('[data-test="scenario-problems"]').innerText(), /english\.yaml:4: .*jump/);
+    assert.match(
+      await p.locator('[data-test="scenario-problems"]').innerText(),
+      /english\.yaml:4: étape inconnue « jump »/,
+    );
     await p.fill('[data-test="scenario-text"]', 'name: failing\nsteps:\n  - boot\n  - expect-display: GAGNANT\n');
     await p.click('[data-test="scenario-run"]');
     await p.waitForSelector('[data-test="scenario-result"][data-ok="false"]', { timeout: 30000 });
@@ -352,9 +399,21 @@ if (missing) {
       mimeType: 'application/octet-stream',
       buffer: Buffer.from('not a chip'),
     });
-    await p.waitForFunction(() => /10 bytes/.test(document.querySelector('[data-test="status"]')!.textContent!));
+    await p.waitForFunction(() =>
+      /fichier de puce : 10 octets, une puce en a 4194304 ; rien n’a changé/.test(
+        document.querySelector('[data-test="status"]')!.textContent!,
+      ),
+    );
     assert.is(await p.getAttribute('body', 'data-payments'), '2');
 
+    // Puce neuve asks first: refused, the payments stay; accepted, the chip is erased.
+    const asked: string[] = [];
+    p.once('dialog', (d) => (asked.push(d.message()), void d.dismiss()));
+    await p.click('[data-test="erase"]');
+    await p.waitForTimeout(300);
+    assert.is(await p.getAttribute('body', 'data-payments'), '2');
+    assert.match(asked[0] ?? '', /journal des paiements \(2 paiement\(s\)\)/);
+    p.once('dialog', (d) => void d.accept());
     await p.click('[data-test="erase"]');
     await p.waitForSelector('body[data-payments="0"]');
     await p.setInputFiles('[data-test="import"]', file);
