@@ -30,7 +30,8 @@ export async function run(args: string[]): Promise<number> {
   const { values, lang } = parsed;
   const t = TEXT[lang];
   if (!values.hid === !values.serial) throw new UsageError((m) => m.scan.one);
-  if (values.hid !== undefined && !isHidSpec(values.hid)) throw new UsageError((m) => m.scan.hidSpec(values.hid!));
+  if (values.hid !== undefined && !isHidSpec(values.hid))
+    throw new UsageError((m) => m.scan.hidSpec('--hid', values.hid!));
   if (values.hid && (values.baud !== undefined || values.ack)) throw new UsageError((m) => m.scan.serialOnly);
   if (values.serial && (values.mode !== undefined || values.layout !== undefined))
     throw new UsageError((m) => m.scan.hidOnly);

@@ -19,6 +19,7 @@ import { impliesProduction, isDevDeviceKey, productionKeyProblem } from '../../r
 import { CHIP_SIZE } from '../../rom/layout.ts';
 import '../../hw-sim/node-host.ts';
 import { needXs } from './sim/common.ts';
+import { isHidSpec } from '../hid.ts';
 import { scenarios } from './sim/scenarios.ts';
 import { interactive } from './sim/interactive.ts';
 import { pty } from './sim/pty.ts';
@@ -88,6 +89,9 @@ export async function run(args: string[]): Promise<number> {
     const { exploreCommand } = await import('./sim-explore.ts');
     return exploreCommand({ ...values, explore: values.explore, lang });
   }
+  const bridgeHid = values['bridge-hid'];
+  if (bridgeHid !== undefined && !isHidSpec(bridgeHid))
+    throw new UsageError((m) => m.scan.hidSpec('--bridge-hid', bridgeHid));
   const deviceId = deviceIdOption(values['device-id'], values.registry);
   const variant = values.variant ?? 'quickjs';
   if (variant !== 'quickjs' && variant !== 'quickjs-ng' && variant !== 'xs') throw new UsageError((m) => m.sim.variant);

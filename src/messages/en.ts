@@ -175,7 +175,8 @@ export const en = {
     one: 'give exactly one of --hid VID:PID|PATH or --serial PATH',
     serialOnly: '--baud and --ack apply to --serial only',
     hidOnly: '--mode and --layout apply to --hid only',
-    hidSpec: (v: string) => `--hid takes VID:PID (hex ids, e.g. 0c2e:0b61) or a path (/dev/hidraw0), not "${v}"`,
+    hidSpec: (opt: string, v: string) =>
+      `${opt} takes VID:PID (hex ids, e.g. 0c2e:0b61) or a path (/dev/hidraw0), not "${v}"`,
     mode: '--mode must be keyboard or pos',
     layout: '--layout must be us, fr or auto',
     ready: (what: string) => `ready: scan a ticket (${what}) — Ctrl+C to stop`,

@@ -175,8 +175,8 @@ export const fr: Messages = {
     one: 'donner soit --hid VID:PID|CHEMIN, soit --serial CHEMIN',
     serialOnly: '--baud et --ack ne valent que pour --serial',
     hidOnly: '--mode et --layout ne valent que pour --hid',
-    hidSpec: (v: string) =>
-      `--hid attend VID:PID (identifiants hexadécimaux, ex. 0c2e:0b61) ou un chemin (/dev/hidraw0), pas « ${v} »`,
+    hidSpec: (opt: string, v: string) =>
+      `${opt} attend VID:PID (identifiants hexadécimaux, ex. 0c2e:0b61) ou un chemin (/dev/hidraw0), pas « ${v} »`,
     mode: '--mode vaut keyboard ou pos',
     layout: '--layout vaut us, fr ou auto',
     ready: (what: string) => `prêt : scannez un ticket (${what}) — Ctrl+C pour arrêter`,

@@ -104,6 +104,9 @@ test('usage errors exit 2 with the reason: gen --from -1, scan --hid zzz', async
   const scan = await saphirIn(['scan', '--hid', 'zzz', '--lang', 'en']);
   assert.is(scan.code, 2);
   assert.match(scan.stderr, '--hid takes VID:PID (hex ids, e.g. 0c2e:0b61) or a path (/dev/hidraw0), not "zzz"');
+  const bridge = await saphirIn(['sim', '--bridge-hid', 'zzz']);
+  assert.is(bridge.code, 2);
+  assert.match(bridge.stderr, '--bridge-hid attend VID:PID');
 });
 
 test.run();

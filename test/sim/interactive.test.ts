@@ -40,6 +40,13 @@ test('bad commands get their reason (fr, en): wait without, with a bad or an ove
   assert.not.match(en, /[àéèêç«»]/);
 });
 
+test('power commands say what they did: coupure, a key while off, boot, reboot', () => {
+  const fr = sim('coupure\nok\nboot\nboot\nreboot\nquitter\n');
+  assert.match(fr, /^courant coupé\nappareil éteint \(« boot » pour rallumer\)\nallumé : développement/m);
+  assert.match(fr, /appareil déjà allumé/);
+  assert.match(fr, /redémarré : développement : le firmware de ce dépôt/);
+});
+
 test('a wait says what it simulated; a long one says its progress in tenths', () => {
   const fr = sim('attendre 2s\nattendre 40min\nquitter\n');
   assert.match(fr, /^2 s simulés$/m);

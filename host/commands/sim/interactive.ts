@@ -171,15 +171,20 @@ export async function interactive(o: InteractiveOptions): Promise<number> {
       }
       case 'reboot':
         await sim.reboot();
+        say(m.restarted(messages(o.lang).demo.mode(sim.bootMode)));
         return true;
       case 'coupure':
       case 'cut':
         sim.powerCut();
         live.save();
+        say(m.powerCut);
         return true;
       case 'boot':
         if (sim.on) say(m.alreadyOn);
-        else await sim.boot();
+        else {
+          await sim.boot();
+          say(m.poweredOn(messages(o.lang).demo.mode(sim.bootMode)));
+        }
         return true;
       case 'journal':
       case 'registre': // its name before "registre" meant the central registry only
