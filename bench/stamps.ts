@@ -14,13 +14,17 @@ export interface Stamp {
   source?: 'git';
 }
 
-/** The working tree's stamp: HEAD's commit, `+dirty` when a tracked file differs from it. */
+/** The bench's own output: figures written by one run do not make the next run's tree dirty. */
+export const OUTPUTS = ['bench/results.json', 'bench/results-stamps.json'];
+
+/** The working tree's stamp (`cwd`: the checkout's root): HEAD's commit, `+dirty` when a tracked file other than OUTPUTS differs from it. */
 export function treeStamp(cwd: string, now = new Date()): Stamp {
   const git = (...a: string[]) => execFileSync('git', a, { cwd, encoding: 'utf8' }).trim();
   let commit = 'unknown';
   try {
     commit = git('rev-parse', 'HEAD');
-    if (git('status', '--porcelain', '--untracked-files=no') !== '') commit += '+dirty';
+    const changed = git('status', '--porcelain', '--untracked-files=no', '--', '.', ...OUTPUTS.map((p) => `:!${p}`));
+    if (changed !== '') commit += '+dirty';
   } catch {
     // not a git checkout: every figure counts as older
   }

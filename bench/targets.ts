@@ -1,4 +1,6 @@
 // Targets printed beside the figures by bench/run.ts: [comparison, value]. Figures not listed have none.
+import { BUDGET_CORE } from '../tools/build.ts';
+
 export const TARGETS: Record<string, ['<=' | '>=', number]> = {
   qjs_verify_ratio_vs_noble: ['<=', 0.3],
   qjs_scan_to_verdict_ms_median: ['<=', 4],
@@ -10,7 +12,8 @@ export const TARGETS: Record<string, ['<=' | '>=', number]> = {
   xs_heap_text_path_kib: ['<=', 400],
   qjs_camera_vga_ms_median: ['<=', 60],
   fw_bundle_kib: ['<=', 160],
-  fw_core_kib: ['<=', 72],
+  // the build's budget (tools/build.ts BUDGET_CORE, enforced by npm run build), not a copy of it
+  fw_core_kib: ['<=', BUDGET_CORE / 1024],
   counter_scan_to_verdict_journal_ratio: ['<=', 1.1],
   gen_full_block_s: ['<=', 55],
   audit_full_block_s: ['<=', 140],

@@ -2,7 +2,7 @@
 // figure of bench/results.json says when and on what it was measured; bench/targets.ts's verdicts.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import {
   olderRows,
   olderThanTree,
+  OUTPUTS,
   stampsFromHistory,
   treeStamp,
   type Recorded,
@@ -17,6 +18,7 @@ import {
 } from '../../bench/stamps.ts';
 import { targetText } from '../../bench/targets.ts';
 import { ROOT } from '../../tools/paths.ts';
+import { BUDGET_CORE } from '../../tools/build.ts';
 
 test('stamps: current on the same clean commit; older on another commit, a dirty tree, or none', () => {
   const at = '2026-12-04T04:00:00.000Z';
@@ -37,9 +39,14 @@ test('treeStamp: HEAD, +dirty once a tracked file changes, unknown outside git',
     const git = (...a: string[]) => execFileSync('git', a, { cwd: dir, encoding: 'utf8' }).trim();
     git('init', '-q');
     writeFileSync(join(dir, 'f'), '1');
-    git('add', 'f');
+    mkdirSync(join(dir, 'bench'));
+    for (const p of OUTPUTS) writeFileSync(join(dir, p), '{}');
+    git('add', '.');
     git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'x');
     const head = git('rev-parse', 'HEAD');
+    assert.is(treeStamp(dir).commit, head);
+    // The figures a first bench run wrote do not make a second run's tree dirty.
+    for (const p of OUTPUTS) writeFileSync(join(dir, p), '{"x": 1}');
     assert.is(treeStamp(dir).commit, head);
     writeFileSync(join(dir, 'f'), '2');
     assert.is(treeStamp(dir).commit, `${head}+dirty`);
@@ -111,6 +118,9 @@ test('targetText: ≤ and ≥ targets met or missed, nothing for a figure withou
   assert.is(targetText('qr_corpus_decoded', 229), '≥ 229 ok');
   assert.is(targetText('qr_corpus_decoded', 228), '≥ 229 MISSED');
   assert.is(targetText('qjs_verify_ms_median', 1), '');
+  // The core's target is the build's budget, not a stale copy.
+  assert.is(targetText('fw_core_kib', BUDGET_CORE / 1024), `≤ ${BUDGET_CORE / 1024} ok`);
+  assert.is(targetText('fw_core_kib', BUDGET_CORE / 1024 + 0.1), `≤ ${BUDGET_CORE / 1024} MISSED`);
 });
 
 test.run();
