@@ -13,7 +13,7 @@ import type { Lang } from '../../src/i18n.ts';
 import { Simulator } from '../../hw-sim/sim.ts';
 import { NorFlash } from '../../hw-sim/nor-flash.ts';
 import { messages } from '../../src/messages/index.ts';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { deviceSeedArg, publicKeyArg } from '../key-args.ts';
 import { impliesProduction, isDevDeviceKey, productionKeyProblem } from '../../rom/provision.ts';
 import { CHIP_SIZE } from '../../rom/layout.ts';
@@ -93,13 +93,31 @@ export async function run(args: string[]): Promise<number> {
   if (bridgeHid !== undefined && !isHidSpec(bridgeHid))
     throw new UsageError((m) => m.scan.hidSpec('--bridge-hid', bridgeHid));
   const deviceId = deviceIdOption(values['device-id'], values.registry);
+  // A per-run device key (issue #30 item 7): an interactive simulator on a registry without --device-key
+  // makes its own (a chip already provisioned keeps its key), which it enrols on a development registry
+  // at start: two simulators in two terminals are two devices, each signing with its own key.
+  let runKey: string | undefined;
+  if (
+    values.registry !== undefined &&
+    !values.scenario &&
+    !values.web &&
+    !values.pty &&
+    keys.deviceSeedHex === undefined &&
+    !impliesProduction(keys.firmwareKey)
+  ) {
+    keys.deviceSeedHex = randomBytes(32).toString('hex');
+    runKey = keys.deviceSeedHex;
+  }
   const variant = values.variant ?? 'quickjs';
   if (variant !== 'quickjs' && variant !== 'quickjs-ng' && variant !== 'xs') throw new UsageError((m) => m.sim.variant);
   if (variant === 'xs') needXs();
   // First line: which keys the simulated device trusts (the chip of --flash may already hold some).
   process.stdout.write(
-    trustLine(new Simulator({ chip: values.flash ? NorFlash.load(values.flash) : new NorFlash(), ...keys }), lang) +
-      '\n',
+    trustLine(
+      new Simulator({ chip: values.flash ? NorFlash.load(values.flash) : new NorFlash(), ...keys }),
+      lang,
+      runKey,
+    ) + '\n',
   );
   if (values.scenario) {
     // Scenario files given after --scenario, as further options or as positionals.
@@ -156,7 +174,7 @@ export async function run(args: string[]): Promise<number> {
 }
 
 /** What the simulated device trusts, in one line; provisions `sim`'s chip first when its options ask. */
-export function trustLine(sim: Simulator, lang: Lang): string {
+export function trustLine(sim: Simulator, lang: Lang, runSeedHex?: string): string {
   let t;
   try {
     t = sim.trust();
@@ -164,13 +182,17 @@ export function trustLine(sim: Simulator, lang: Lang): string {
     return messages(lang).sim.deviceKeysProblem((e as Error).message);
   }
   const h = (k: Uint8Array) => createHash('sha256').update(k).digest('hex').slice(0, 16) + '…';
-  return trustKeysLine(t, lang, h) + deviceKeyLine(t, lang);
+  const run = runSeedHex !== undefined && t.deviceKey.seed !== undefined && toHexSeed(t.deviceKey.seed) === runSeedHex;
+  return trustKeysLine(t, lang, h) + deviceKeyLine(t, lang, run);
 }
 
+const toHexSeed = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
 /** The device's registry key: the published development one (said loudly), or its own, to enrol. */
-function deviceKeyLine(t: ReturnType<Simulator['trust']>, lang: Lang): string {
+function deviceKeyLine(t: ReturnType<Simulator['trust']>, lang: Lang, run = false): string {
   const m = messages(lang).sim;
   if (isDevDeviceKey(t.deviceKey.publicKey)) return m.devDeviceKey;
+  if (run) return m.runDeviceKey(Buffer.from(t.deviceKey.publicKey).toString('hex'));
   return m.ownDeviceKey(Buffer.from(t.deviceKey.publicKey).toString('hex'));
 }
 

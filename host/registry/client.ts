@@ -20,6 +20,10 @@ export interface DeviceCredentials {
   seedHex: string;
 }
 
+/** What `POST /v1/enrol` is signed over, by the key it enrols (proof the sender holds it). */
+export const devEnrolText = (deviceId: string, publicKeyHex: string, sentAt: number): string =>
+  `saphir-dev-enrol-v1\n${deviceId}\n${publicKeyHex}\n${sentAt}`;
+
 let nonceCounter = 0;
 /** Unique for this process: the time, a counter and a random part. */
 export function newNonce(): string {
@@ -60,4 +64,29 @@ export async function postSigned(url: string, signed: SignedRequest, timeoutMs =
   // A server that is not the registry may answer anything: no JSON reads as an empty refusal.
   const body = (await res.json().catch(() => ({}))) as never;
   return res.ok ? { ok: true, status: res.status, body } : { ok: false, status: res.status, body };
+}
+
+/**
+ * Enrols a device's own key on a development registry (`POST /v1/enrol`, signed by that key): a
+ * simulator run's key, so that two simulators are two devices with their own keys.
+ */
+export async function enrolDevelopmentKey(
+  url: string,
+  deviceId: string,
+  key: { publicKey: Uint8Array; sign(m: Uint8Array): Uint8Array },
+  timeoutMs = 3000,
+): Promise<{ ok: boolean; status: number; body: { replaced?: boolean; error?: string; detail?: string } }> {
+  const publicKey = Buffer.from(key.publicKey).toString('hex');
+  const sentAt = Date.now();
+  const signature = Buffer.from(key.sign(Buffer.from(devEnrolText(deviceId, publicKey, sentAt), 'utf8'))).toString(
+    'hex',
+  );
+  const res = await fetch(`${url.replace(/\/$/, '')}/v1/enrol`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ device_id: deviceId, public_key: publicKey, sent_at: sentAt, signature }),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const body = (await res.json().catch(() => ({}))) as never;
+  return { ok: res.ok, status: res.status, body };
 }

@@ -139,6 +139,13 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE conflicts ADD PRIMARY KEY (emission, block, number, device_id, paid_at);
    ALTER TABLE regrants ADD COLUMN device_paid_at BIGINT;
    CREATE UNIQUE INDEX regrants_paid_twice ON regrants (emission, block, number, device_id, device_paid_at);`,
+  // A development fleet's own device keys (issue #30 item 7): a simulator run enrols the key it made
+  // (POST /v1/enrol, signed by that key); not `devices`, so the fleet stays a development one.
+  `CREATE TABLE dev_keys (
+     device_id   TEXT PRIMARY KEY,
+     public_key  TEXT NOT NULL,
+     enrolled_at BIGINT NOT NULL
+   );`,
 ];
 
 async function migrate(db: Db): Promise<void> {

@@ -5,6 +5,7 @@
 //   POST /v1/confirm a device says it paid claims it was granted (a batch; two-phase claims)
 //   GET  /health     liveness, database kind, fleet mode
 //   POST /v1/chunk   4 KiB of an update campaign's image (hex), for a device downloading it
+//   POST /v1/enrol   a development fleet only: a device (a simulator run) enrols its own key
 //   GET  /metrics    counters and fleet gauges (Prometheus text format)
 // Logs are JSON lines. A bad request gets a clear error and changes nothing. See docs/registry.md.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -135,6 +136,12 @@ export async function serveRegistry(store: RegistryStore, opts: ServeOptions = {
       // paused: ask again later; gone: the campaign ended (aborted, stopped, done): drop the download.
       const status = r.status === 'paused' ? 409 : r.status === 'gone' ? 410 : 404;
       return send(res, status, { error: 'bad_request', detail: `image ${hash.slice(0, 16)}…: ${r.status}` });
+    }
+    if (path === '/v1/enrol') {
+      if (req.method !== 'POST') return send(res, 405, { error: 'bad_request', detail: `${path} takes POST` });
+      const r = await store.enrolDevelopmentKey(await readBody(req));
+      log({ msg: 'enrol', ...r });
+      return send(res, 200, { enrolled: true, ...r });
     }
     const kind =
       path === '/v1/claim' ? 'claim' : path === '/v1/sync' ? 'sync' : path === '/v1/confirm' ? 'confirm' : null;

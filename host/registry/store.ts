@@ -19,6 +19,7 @@ import {
   type SignedRequest,
 } from '../../src/registry/protocol.ts';
 import type { Db, Query } from './db.ts';
+import { devEnrolText } from './client.ts';
 import { parseNoticeText, signedNoticeText } from '../../src/notice.ts';
 
 export class RequestError extends Error {
@@ -351,11 +352,63 @@ export class RegistryStore {
         );
       return remember(rows[0].public_key);
     }
-    if (await this.isDevelopmentFleet()) return remember(DEV_DEVICE_PUBLIC_KEY_HEX);
+    if (await this.isDevelopmentFleet()) {
+      // A development fleet: the key the id enrolled itself with (a simulator run's), else the published one.
+      const own = await this.db.query<{ public_key: string }>(`SELECT public_key FROM dev_keys WHERE device_id = $1`, [
+        deviceId,
+      ]);
+      return remember(own.rows[0]?.public_key ?? DEV_DEVICE_PUBLIC_KEY_HEX);
+    }
     return remember(
       '',
       new RequestError(403, { error: 'unknown_device', detail: `device ${deviceId} is not enrolled` }),
     );
+  }
+
+  /**
+   * `POST /v1/enrol`, a development fleet only: binds `device_id` to its own key (a simulator run's),
+   * signed by that key over devEnrolText. The id's latest enrolment wins (a simulator started again under
+   * the same id); from then on the published development key is refused under that id.
+   */
+  async enrolDevelopmentKey(body: unknown): Promise<{ device_id: string; replaced: boolean }> {
+    const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+    if (typeof b.device_id !== 'string' || !DEVICE_ID.test(b.device_id))
+      throw bad('device_id: 1–16 printable ASCII characters');
+    if (typeof b.public_key !== 'string' || !/^[0-9a-f]{64}$/.test(b.public_key))
+      throw bad('public_key: 64 lowercase hex digits (Ed25519)');
+    if (!Number.isSafeInteger(b.sent_at)) throw bad('sent_at: ms since 1970');
+    if (typeof b.signature !== 'string' || !/^[0-9a-f]{128}$/.test(b.signature)) throw bad('signature: 128 hex digits');
+    if (b.public_key === DEV_DEVICE_PUBLIC_KEY_HEX)
+      throw bad('the published development device key needs no enrolment');
+    const id = b.device_id;
+    const key = b.public_key;
+    const sentAt = b.sent_at as number;
+    const fresh = this.opts.freshnessMs ?? 24 * 3600_000;
+    if (!nodeVerify(fromHex(b.signature), Buffer.from(devEnrolText(id, key, sentAt), 'utf8'), fromHex(key)))
+      throw badSignature();
+    if (Math.abs(sentAt - this.now()) > fresh)
+      throw new RequestError(401, {
+        error: 'stale',
+        detail: `sent_at is more than ${Math.round(fresh / 60000)} min from the registry's clock`,
+      });
+    if (!(await this.isDevelopmentFleet()))
+      throw new RequestError(403, {
+        error: 'unknown_device',
+        detail: 'a device enrols itself on a development fleet only; here: saphir registry devices add ID KEY',
+      });
+    const replaced = await this.db.tx(async (q) => {
+      const before = await q.query<{ public_key: string }>(`SELECT public_key FROM dev_keys WHERE device_id = $1`, [
+        id,
+      ]);
+      await q.query(
+        `INSERT INTO dev_keys (device_id, public_key, enrolled_at) VALUES ($1, $2, $3)
+           ON CONFLICT (device_id) DO UPDATE SET public_key = EXCLUDED.public_key, enrolled_at = EXCLUDED.enrolled_at`,
+        [id, key, this.now()],
+      );
+      return before.rows.length > 0 && before.rows[0].public_key !== key;
+    });
+    this.deviceCache.delete(id);
+    return { device_id: id, replaced };
   }
 
   /** Takes one token from the device's bucket, or refuses `429` with when the next one comes. */

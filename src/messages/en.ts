@@ -535,6 +535,15 @@ export const en = {
     deviceKeysProblem: (why: string) => `device keys: ${why}`,
     devDeviceKey: '; device key: the published DEVELOPMENT device key (a development registry only)',
     ownDeviceKey: (pub: string) => `; device key ${pub} (saphir registry devices add ID ${pub})`,
+    runDeviceKey: (pub: string) =>
+      `; device key of this run ${pub} (a new one each run on a blank chip; the device enrols it on the development central registry at start)`,
+    keyEnrolled: (id: string, replaced: boolean) =>
+      `device ${id}'s key enrolled on the development central registry` +
+      (replaced ? ' (it replaces an earlier run’s under this id)' : ''),
+    keyNotEnrolled: (why: string) =>
+      `the device's key is not enrolled on the central registry (${why}): it will refuse its requests, the device will pay offline, within its offline limit`,
+    keyProduction: (id: string, pub: string) =>
+      `the central registry is a production one: it hears enrolled devices only (saphir registry devices add ${id} ${pub})`,
     devKeys:
       'DEVELOPMENT device: it trusts the published development keys (--firmware-key, --tech-key to provision others)',
     provisioned: (production: boolean, fw: string, tech: string) =>

@@ -540,6 +540,15 @@ export const fr: Messages = {
     deviceKeysProblem: (why: string) => `clés de l’appareil : ${why}`,
     devDeviceKey: ' ; clé d’appareil : la clé de DÉVELOPPEMENT publiée (registre central de développement seulement)',
     ownDeviceKey: (pub: string) => ` ; clé d’appareil ${pub} (saphir registry devices add ID ${pub})`,
+    runDeviceKey: (pub: string) =>
+      ` ; clé d’appareil de ce lancement ${pub} (une nouvelle à chaque lancement sur une puce vierge ; l’appareil l’inscrit au registre central de développement au démarrage)`,
+    keyEnrolled: (id: string, replaced: boolean) =>
+      `clé de l’appareil ${id} inscrite au registre central de développement` +
+      (replaced ? ' (elle remplace celle d’un lancement précédent sous cet identifiant)' : ''),
+    keyNotEnrolled: (why: string) =>
+      `clé de l’appareil non inscrite au registre central (${why}) : il refusera ses demandes, l’appareil paiera hors ligne, dans sa limite hors ligne`,
+    keyProduction: (id: string, pub: string) =>
+      `le registre central est de production : il n’entend que les appareils inscrits (saphir registry devices add ${id} ${pub})`,
     devKeys:
       'appareil de DÉVELOPPEMENT : il fait confiance aux clés de développement publiées (--firmware-key, --tech-key pour en provisionner)',
     provisioned: (production: boolean, fw: string, tech: string) =>

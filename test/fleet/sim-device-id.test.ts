@@ -3,20 +3,25 @@
 // payments, no conflict. Each run now has its own id (or `--device-id ID`).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { noStack, saphirAsync, saphir } from '../cli/run-cli.ts';
 import { serve } from '../registry/serve-cli.ts';
 import { startWebServer } from '../../hw-sim/web/server.ts';
+import { ROOT } from '../helpers.ts';
+import { postRegistry, type ClientAnswer } from '../../host/registry/client.ts';
+import { DEV_DEVICE_SEED_HEX } from '../../src/registry/protocol.ts';
+import { ticketCode } from '../../hw-sim/tickets.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-simid-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
-// Both simulators scan the same ticket (the interactive `ticket 30` is 1/1/1 in every run) and press OK.
-const script = ['ticket 30', 'attendre 1s', 'ok', 'attendre 3s', 'quitter', ''].join('\n');
-// Then 1/1/2 (after a losing 1/1/1).
-const second = ['ticket 0', 'attendre 2s', 'ticket 30', 'attendre 1s', 'ok', 'attendre 3s', 'quitter', ''].join('\n');
+// Both simulators scan the same ticket, pasted as a code (`ticket 30` draws a new one each time) and press OK.
+const codeOf = (number: number) => ticketCode({ emission: 1, block: 1, number, prize: 30 });
+const script = [codeOf(1), 'attendre 1s', 'ok', 'attendre 3s', 'quitter', ''].join('\n');
+const second = [codeOf(2), 'attendre 1s', 'ok', 'attendre 3s', 'quitter', ''].join('\n');
 
 test('two saphir sim on one registry are two devices: the second meets DÉJÀ PAYÉ', async () => {
   const srv = await serve(['--db', join(dir, 'reg')]);
@@ -43,6 +48,69 @@ test('two saphir sim on one registry are two devices: the second meets DÉJÀ PA
   const report = saphir(['registry', 'report', '--json', '--db', join(dir, 'reg')]);
   const rep = JSON.parse(report.stdout) as { totals: { payments: number } };
   assert.is(rep.totals.payments, 2, report.stdout);
+});
+
+/** `saphir ARGS…` fed `input` on stdin, not waited for: two run side by side. */
+function saphirBeside(args: string[], input: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, SAPHIR_DEBUG: '', LANG: 'C.UTF-8', LC_ALL: '', LC_MESSAGES: '' },
+    });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d) => (stdout += d));
+    p.stderr.on('data', (d) => (stderr += d));
+    const t = setTimeout(() => p.kill('SIGKILL'), 90_000);
+    p.on('error', reject);
+    p.on('close', (code) => {
+      clearTimeout(t);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+    p.stdin.end(input);
+  });
+}
+
+test('two saphir sim at once on a development registry: two devices, each with a key of its own run, enrolled at start; the published key is refused under their ids', async () => {
+  const srv = await serve(['--db', join(dir, 'reg-keys')]);
+  try {
+    const [a, b] = await Promise.all([
+      saphirBeside(['sim', '--registry', srv.url], script),
+      saphirBeside(['sim', '--registry', srv.url], script),
+    ]);
+    assert.is(a.code, 0, a.stderr);
+    assert.is(b.code, 0, b.stderr);
+    const keyOf = (r: { stdout: string }) => /clé d’appareil de ce lancement ([0-9a-f]{64})/.exec(r.stdout)?.[1];
+    const idOf = (r: { stdout: string }) => /identifiant de l'appareil : (\S+)/.exec(r.stdout)?.[1];
+    assert.ok(keyOf(a) && keyOf(b) && keyOf(a) !== keyOf(b), `${keyOf(a)} ${keyOf(b)}`);
+    const ids = [idOf(a)!, idOf(b)!];
+    assert.ok(ids[0] && ids[1] && ids[0] !== ids[1], ids.join(' '));
+    for (const [r, id] of [
+      [a, ids[0]],
+      [b, ids[1]],
+    ] as const)
+      assert.ok(r.stderr.includes(`clé de l’appareil ${id} inscrite au registre central de développement`), r.stderr);
+    // Both were heard with their own keys: one paid the ticket, the other met DÉJÀ PAYÉ naming it.
+    const refused = [a, b].filter((r) => /DÉJÀ PAYÉ/.test(r.stdout));
+    assert.is(refused.length, 1, a.stdout + b.stdout);
+    const winner = refused[0] === a ? ids[1] : ids[0];
+    assert.ok(refused[0].stdout.includes(winner), refused[0].stdout);
+    // The published development key no longer speaks for either id; the fleet is still a development one.
+    const code = ticketCode({ emission: 1, block: 1, number: 9, prize: 30 });
+    for (const id of ids) {
+      const r: ClientAnswer = await postRegistry(srv.url, 'claim', { deviceId: id, seedHex: DEV_DEVICE_SEED_HEX }, [
+        { code, paid_at: Date.now() },
+      ]);
+      assert.is(r.ok ? 'granted' : r.body.error, 'bad_signature', id);
+    }
+    const health = (await (await fetch(`${srv.url}/health`)).json()) as { fleet: string };
+    assert.is(health.fleet, 'development');
+  } finally {
+    await srv.stop();
+  }
+  const report = saphir(['registry', 'report', '--json', '--db', join(dir, 'reg-keys')]);
+  const rep = JSON.parse(report.stdout) as { totals: { payments: number } };
+  assert.is(rep.totals.payments, 1, report.stdout);
 });
 
 test('--device-id: a bad id is a usage error; --web tells the page its id', async () => {

@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
 import {
+  DEV_DEVICE_PUBLIC_KEY_HEX,
   DEV_DEVICE_SEED_HEX,
   DEV_REGISTRY_PUBLIC_KEY_HEX,
   answerText,
@@ -30,7 +31,7 @@ import {
   type Notice,
   type SignedNotice,
 } from '../../src/notice.ts';
-import { newNonce } from '../../host/registry/client.ts';
+import { enrolDevelopmentKey, newNonce } from '../../host/registry/client.ts';
 
 const NOTICE: Notice = {
   version: 1,
@@ -496,6 +497,59 @@ export function registryCases(name: string, open: () => Promise<Db>, opts: { pro
     assert.equal(
       (await store.report()).regrants.map((r) => [r.device_id, r.kind]),
       [['CAISSE-1', 'paid-twice']],
+    );
+  });
+
+  test("POST /v1/enrol: on a development fleet a device enrols its own key (a simulator run's); then only that key speaks for its id; re-enrolled, the latest wins; refused once a device is enrolled", async ({
+    url,
+    store,
+  }) => {
+    if (opts.production) return;
+    const result = (a: Awaited<ReturnType<typeof postRegistry>>) => (a.ok ? a.body.results[0].result : a.body.error);
+    const signer = (k: { seedHex: string; publicHex: string }) => ({
+      publicKey: fromHex(k.publicHex),
+      sign: (m: Uint8Array) => nodeSign(m, fromHex(k.seedHex)),
+    });
+    const a = ownKey('SIM-A1');
+    const b = ownKey('SIM-B2');
+    const e = await enrolDevelopmentKey(url, 'SIM-A1', signer(a));
+    assert.equal([e.ok, e.body.replaced], [true, false]);
+    assert.is(result(await postRegistry(url, 'claim', a, [{ code: win(30), paid_at: Date.now() }])), 'granted');
+    assert.is(
+      result(await postRegistry(url, 'claim', dev('SIM-A1'), [{ code: win(31), paid_at: Date.now() }])),
+      'bad_signature',
+    );
+    // Other ids keep the published key: still a development fleet.
+    assert.is(
+      result(await postRegistry(url, 'claim', dev('SIM-C3'), [{ code: win(31), paid_at: Date.now() }])),
+      'granted',
+    );
+    assert.ok(await store.isDevelopmentFleet());
+    // Signed by another key than the one it enrols, or the published key itself: refused, nothing changed.
+    const forged = await enrolDevelopmentKey(url, 'SIM-A1', { ...signer(b), publicKey: fromHex(a.publicHex) });
+    assert.is(forged.body.error, 'bad_signature');
+    const devKey = await enrolDevelopmentKey(url, 'SIM-D4', {
+      publicKey: fromHex(DEV_DEVICE_PUBLIC_KEY_HEX),
+      sign: (m) => nodeSign(m, fromHex(DEV_DEVICE_SEED_HEX)),
+    });
+    assert.is(devKey.status, 400);
+    // The same id started again with a new key: the latest enrolment wins, said.
+    const again = await enrolDevelopmentKey(url, 'SIM-A1', { ...signer(b), publicKey: fromHex(b.publicHex) });
+    assert.equal([again.ok, again.body.replaced], [true, true]);
+    assert.is(
+      result(await postRegistry(url, 'claim', { ...b, deviceId: 'SIM-A1' }, [{ code: win(32), paid_at: Date.now() }])),
+      'granted',
+    );
+    assert.is(result(await postRegistry(url, 'claim', a, [{ code: win(33), paid_at: Date.now() }])), 'bad_signature');
+    // A device enrolled by the operator ends the development fleet: no more self-enrolment, nor dev_keys.
+    const op = ownKey('CAISSE-9');
+    await store.addDevice('CAISSE-9', op.publicHex);
+    const late = await enrolDevelopmentKey(url, 'SIM-E5', signer(ownKey('SIM-E5')));
+    assert.equal([late.status, late.body.error], [403, 'unknown_device']);
+    await new Promise((r) => setTimeout(r, 0));
+    assert.is(
+      result(await postRegistry(url, 'claim', { ...b, deviceId: 'SIM-A1' }, [{ code: win(34), paid_at: Date.now() }])),
+      'unknown_device',
     );
   });
 

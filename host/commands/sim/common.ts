@@ -5,6 +5,7 @@ import type { ScenarioRegistry } from '../../../hw-sim/runner.ts';
 import { scenarioRegistry, startEmbeddedRegistry } from '../../registry/embedded.ts';
 import { messages } from '../../../src/messages/index.ts';
 import { XS_INSTALL, xsnapWorker } from '../../../hw-sim/xs-host.ts';
+import { enrolDevelopmentKey } from '../../registry/client.ts';
 
 /** Stops a run that needs the XS engine where it is not built (exit 1: the reason and the install command). */
 export function needXs(): void {
@@ -38,6 +39,35 @@ export async function probeRegistry(url: string, lang: Lang, timeoutS = 3): Prom
       url,
       timedOut ? m.sim.noAnswerIn(timeoutS) : reasonOf((e as { cause?: unknown })?.cause ?? e, m),
     );
+  }
+}
+
+/**
+ * A simulated device with a key of its own (a run's, `--device-key`, or its chip's) on a registry: a
+ * development registry enrols it (POST /v1/enrol, signed by that key); a production one is told of
+ * by the `devices add` line. One line for the user; none when the registry does not answer (said).
+ */
+export async function enrolOwnKey(
+  url: string,
+  deviceId: string,
+  key: { publicKey: Uint8Array; sign(m: Uint8Array): Uint8Array },
+  lang: Lang,
+): Promise<string | null> {
+  const m = messages(lang);
+  let fleet: unknown;
+  try {
+    const r = await fetch(`${url}/health`, { signal: AbortSignal.timeout(3000) });
+    fleet = ((await r.json().catch(() => ({}))) as { fleet?: unknown }).fleet;
+  } catch {
+    return null; // openRegistry's probe said why
+  }
+  if (fleet === 'production') return m.sim.keyProduction(deviceId, Buffer.from(key.publicKey).toString('hex'));
+  try {
+    const r = await enrolDevelopmentKey(url, deviceId, key);
+    if (r.ok) return m.sim.keyEnrolled(deviceId, !!r.body.replaced);
+    return m.sim.keyNotEnrolled(`HTTP ${r.status}${r.body.detail ? ` : ${r.body.detail}` : ''}`);
+  } catch (e) {
+    return m.sim.keyNotEnrolled(reasonOf((e as { cause?: unknown })?.cause ?? e, m));
   }
 }
 

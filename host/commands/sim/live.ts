@@ -9,7 +9,8 @@ import { SCANNER_KINDS } from '../../../hw-sim/scanners/index.ts';
 import { displayFrame } from '../../../hw-sim/present.ts';
 import { messages } from '../../../src/messages/index.ts';
 import { buildNotice } from '../../build-notice.ts';
-import { openRegistry, type KeyOptions } from './common.ts';
+import { enrolOwnKey, openRegistry, type KeyOptions } from './common.ts';
+import { isDevDeviceKey } from '../../../rom/provision.ts';
 
 /** The longest one `wait` of the interactive simulator may last (a simulated day takes tens of seconds). */
 export const MAX_WAIT_MS = 86_400_000;
@@ -88,6 +89,11 @@ export async function liveSimulator(
   if (o.config) sim.configure(o.config);
   else if (!o.flash || registry) sim.configure({});
   if (o.provision) factoryProgram(sim, chip, o.provision, o.lang);
+  // A key of its own (this run's, --device-key's, its chip's): enrolled on a development registry first.
+  if (registry && !isDevDeviceKey(sim.deviceKey.publicKey)) {
+    const line = await enrolOwnKey(registry.reg.url, sim.deviceId, sim.deviceKey, o.lang);
+    if (line) process.stderr.write(line + '\n');
+  }
   await sim.boot();
   // One queue: ticks and commands never run at the same time.
   let queue: Promise<unknown> = Promise.resolve();
