@@ -258,7 +258,8 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
     payments: 0,
   };
   const start = sim.now;
-  const say = messages(o.lang ?? 'fr').step;
+  const lm = messages(o.lang ?? 'fr');
+  const say = lm.step;
   /** Beeps count from the last action (scan, press, boot). */
   let mark = sim.beepLog.length;
   /** Receipts printed from this virtual time on answer expect-receipt: since the last scan or key. */
@@ -320,7 +321,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         return;
       case 'expect-image': {
         const b = sim.booted;
-        if (!b) return say.noImage(sim.bootMode);
+        if (!b) return say.noImage(sim.bootMode && lm.demo.mode(sim.bootMode));
         const slot = 'AB'[b.slot];
         if (s.slot && s.slot !== slot) return say.imageSlot(s.slot, slot);
         if (s.confirmed !== undefined && s.confirmed === sim.pendingConfirm) return say.imageConfirmed(s.confirmed);
@@ -363,7 +364,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         try {
           tx = transmit(s.via, code, s.options, sim.rng);
         } catch (e) {
-          if (e instanceof ScannerOptionError) return say.scanner(e.message);
+          if (e instanceof ScannerOptionError) return say.scanner(lm.sim.detail(e.message));
           throw e;
         }
         const missed = sim.undelivered;
@@ -414,7 +415,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
       }
       case 'expect-led':
         if (await sim.runUntil(() => sim.led === s.color, s.withinMs)) return;
-        return say.led(s.color, sim.led);
+        return say.led(say.ledColor(s.color), say.ledColor(sim.led));
       case 'expect-ledger': {
         let entries = sim.ledger();
         const test = () => {
@@ -581,7 +582,8 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         } catch (e) {
           const code = (e as NodeJS.ErrnoException).code;
           // Our own refusals say what they refused; a system error in the user's words.
-          if (code === 'outside' || code === 'symlink') return say.screenshot(file, (e as Error).message);
+          if (code === 'outside' || code === 'symlink')
+            return say.screenshot(file, lm.sim.detail((e as Error).message));
           return say.screenshot(file, systemErrorText(e, messages(o.lang ?? 'fr')));
         }
         return;

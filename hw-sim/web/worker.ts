@@ -24,7 +24,7 @@ const post = (m: ToPage, transfer: Transferable[] = []) => (self as unknown as W
 let lang: 'fr' | 'en' = 'fr';
 const say = () => messages(lang).web;
 /** An error as the page shows it: the scanner models', tickets' and scenarios' problems translated. */
-const errorText = (e: unknown) => say().detail(e instanceof Error ? e.message : String(e));
+const errorText = (e: unknown) => messages(lang).sim.detail(e instanceof Error ? e.message : String(e));
 
 useQuickjsModule(
   'quickjs',
@@ -303,7 +303,7 @@ async function playScenario(name: string, text: string, stepping: boolean, lang:
     post({
       type: 'scenario-problems',
       file: name,
-      problems: e.problems.map((p) => ({ line: p.line, message: say().detail(p.message) })),
+      problems: e.problems.map((p) => ({ line: p.line, message: messages(lang).sim.detail(p.message) })),
     });
     return;
   }

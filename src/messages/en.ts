@@ -454,6 +454,8 @@ export const en = {
     sinceStart: 'first use',
   },
   sim: {
+    /** A problem the simulator says in English (scanner models, scenarios, tickets, screenshot paths). */
+    detail: (d: string) => d,
     registryUrl: '--registry takes an http://host:port URL or embedded',
     deviceId: (v: string) => `--device-id '${v}': 1 to 16 printable ASCII characters, no space`,
     deviceIdIs: (id: string) => `device id: ${id}`,
@@ -579,6 +581,8 @@ export const en = {
     beep: (beep: string, ms: number, heard: string) =>
       `expected a ${beep} beep within ${ms} ms; heard: ${heard || 'nothing'}`,
     led: (want: string, is: string) => `expected the LED ${want}, it is ${is}`,
+    /** An LED colour of a scenario (green, red, off) as this language says it. */
+    ledColor: (c: string) => c,
     ledger: (want: string, n: number, list: string) =>
       `expected the ledger ${want}; it holds ${n}${list ? ': ' + list : ''}`,
     screenshot: (file: string, why: string) => `cannot write the screenshot ${file}: ${why}`,
@@ -613,8 +617,6 @@ export const en = {
     notLoaded: 'the firmware bundle is not loaded yet',
     /** How the device booted, beside its LED. */
     mode: (m: string) => (m === 'developer' ? 'developer (no signed image)' : m),
-    /** A problem of the scanner models, hw-sim/scenario.ts or hw-sim/tickets.ts (in English). */
-    detail: (d: string) => d,
   },
   scenario: {
     invalid: 'invalid scenario:',

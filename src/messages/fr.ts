@@ -457,6 +457,7 @@ export const fr: Messages = {
     sinceStart: 'la mise en service',
   },
   sim: {
+    detail: (d: string) => frDetail(d),
     registryUrl: '--registry attend une URL http://hôte:port ou embedded',
     deviceId: (v: string) => `--device-id '${v}' : 1 à 16 caractères ASCII imprimables, sans espace`,
     deviceIdIs: (id: string) => `identifiant de l'appareil : ${id}`,
@@ -583,6 +584,7 @@ export const fr: Messages = {
     beep: (beep: string, ms: number, heard: string) =>
       `attendu le bip ${beep} en ${ms} ms ; entendu : ${heard || 'rien'}`,
     led: (want: string, is: string) => `attendu la LED ${want}, elle est ${is}`,
+    ledColor: (c: string) => ({ green: 'verte', red: 'rouge', off: 'éteinte' })[c] ?? c,
     ledger: (want: string, n: number, list: string) =>
       `attendu le journal des paiements ${want} ; il contient ${n}${list ? ' : ' + list : ''}`,
     screenshot: (file: string, why: string) => `capture d'écran impossible dans ${file} : ${why}`,
@@ -617,7 +619,6 @@ export const fr: Messages = {
       m === 'developer'
         ? 'développement (sans image signée)'
         : m.replace(/^image slot (\w) v/, 'image, emplacement $1, v'),
-    detail: (d: string) => frDetail(d),
   },
   scenario: {
     invalid: 'scénario invalide :',
@@ -1033,7 +1034,17 @@ const NEEDS: Record<string, string> = {
   string: 'du texte',
   'the scenario': 'le scénario',
 };
-const need = (w: string) => NEEDS[w] ?? w;
+/** What a step needs, in French: a known phrase, else its connectives and asides translated. */
+const need = (w: string) =>
+  NEEDS[w] ??
+  w
+    .replace(/\bexactly one of\b/g, 'exactement un de')
+    .replace(/\bor\b/g, 'ou')
+    .replace(/\band\b/g, 'et')
+    .replace(/\(a signed notice\)/, '(un avis signé)')
+    .replace(/\(OK, C or 0-9\)/, '(OK, C ou 0-9)')
+    .replace(/\(a duration\)/, '(une durée)')
+    .replace(/\(block defaults to 1\)/, '(block vaut 1 par défaut)');
 
 /** The problems of hw-sim/scenario.ts and hw-sim/tickets.ts (English) in French; unknown ones as they are. */
 const SCENARIO_PROBLEMS: [RegExp, (...g: string[]) => string][] = [
@@ -1102,6 +1113,20 @@ const SCENARIO_PROBLEMS: [RegExp, (...g: string[]) => string][] = [
     /^prize (\d+) is neither 0 nor an amount of the prize table$/,
     (p) => `le lot ${p} n'est ni 0 ni un montant du barème`,
   ],
+  [/^(\S+) must be a number from (\S+) to (\S+)$/, (k, a, b) => `${k} doit être un nombre de ${a} à ${b}`],
+  [
+    /^phases: increasing percentages ending at 100, as "1,10,100"$/,
+    () => 'phases : des pourcentages croissants jusqu’à 100, comme « 1,10,100 »',
+  ],
+  [/^devices must be a list of device ids$/, () => 'devices doit être une liste d’identifiants d’appareils'],
+  [
+    /^a device id is 1 to 16 printable ASCII characters$/,
+    () => 'un identifiant d’appareil fait 1 à 16 caractères ASCII imprimables',
+  ],
+  [
+    /^an emission needs emission \(and closes, YYYY-MM-DD, once closed\)$/,
+    () => 'une émission demande emission (et closes, AAAA-MM-JJ, une fois close)',
+  ],
   [/^(\S+) needs (.+)$/, (k, w) => `${k} demande ${need(w)}`],
 ];
 
@@ -1123,6 +1148,9 @@ const SCANNER_PROBLEMS: [RegExp, (...g: string[]) => string][] = [
   [/^unknown terminator '(.+)'$/, (t) => `terminaison inconnue « ${t} »`],
   [/^noise needs a seeded rng$/, () => 'noise demande un générateur aléatoire à graine'],
   [/^baud must be one of (.+)$/, (l) => `baud vaut l’une de ces valeurs : ${l}`],
+  [/^(.+) leaves (.+) \(no absolute path, no \.\.\)$/, (r, b) => `${r} sort de ${b} (pas de chemin absolu, pas de ..)`],
+  [/^(.+) leaves (.+)$/, (r, b) => `${r} sort de ${b}`],
+  [/^(.+) is a symbolic link \(not followed\)$/, (a) => `${a} est un lien symbolique (non suivi)`],
 ];
 
 /** A problem of the scanner models, scenarios or tickets in French; one it does not know as it is. */

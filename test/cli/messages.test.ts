@@ -97,7 +97,8 @@ const SAME = new Set([
   'sim.pass',
   'demo.mode',
   // Translators of English problems: one they do not know stays as it is (web.detail is tried below).
-  'web.detail',
+  'sim.detail',
+  'step.ledColor',
   'web.mode',
 ]);
 
@@ -133,13 +134,26 @@ test('the boot modes of the simulator in words a newcomer reads (#33 point 13), 
 });
 
 test("the web page's worker says the scanner models' and scenarios' problems in French", () => {
-  const fr = CATALOGUES.fr.web.detail;
+  const fr = CATALOGUES.fr.sim.detail;
   assert.is(fr("serial option 'baud' must be a number"), "l'option « baud » du lecteur serial doit être un nombre");
   assert.is(fr("unknown step 'jump' (known: boot)"), 'étape inconnue « jump » (connues : boot)');
   assert.is(fr('noise must be from 0 to 1'), 'noise doit valoir de 0 à 1');
   assert.is(fr('delay must be from 0.5 to 1000 ms'), 'delay doit valoir de 0.5 à 1000 ms');
   assert.is(fr('emission must be 0 … 65535'), 'emission doit valoir de 0 à 65535');
-  assert.is(CATALOGUES.en.web.detail("serial option 'baud' must be a number"), "serial option 'baud' must be a number");
+  assert.is(CATALOGUES.en.sim.detail("serial option 'baud' must be a number"), "serial option 'baud' must be a number");
+});
+
+test('every fixed problem of hw-sim/scenario.ts is said in French, without an English connective', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { ROOT } = await import('../helpers.ts');
+  const src = readFileSync(`${ROOT}/hw-sim/scenario.ts`, 'utf8');
+  const fixed = [...src.matchAll(/fail\([^,]+,\s*'([^'\n]*)'\)/g)].map((m) => m[1]);
+  assert.ok(fixed.length >= 30, `${fixed.length} problems found`);
+  for (const p of fixed) {
+    const fr = CATALOGUES.fr.sim.detail(p);
+    assert.is.not(fr, p, `untranslated: ${p}`);
+    assert.not.match(fr, /\b(needs|must|the|or|and|of|with|only|not)\b/, fr);
+  }
 });
 
 test('French names the device ledger and the central registry apart: "journal des paiements", "registre central" (#33 point 13)', () => {

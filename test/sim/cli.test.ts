@@ -69,6 +69,21 @@ steps:
   assert.match(fr.out, /ÉCHEC/);
 });
 
+test('sim --scenario in French: the simulator’s own problems too (scanner option, LED colours, boot mode)', () => {
+  const f = join(dir, 'french.yaml');
+  writeFileSync(f, 'name: fr\nsteps:\n  - boot\n  - scan: { code: "SPH1:X", via: serial, baud: 7 }\n');
+  const scan = saphir(['sim', '--scenario', f]);
+  assert.is(scan.code, 1);
+  assert.match(scan.out, /→ lecteur : baud vaut l’une de ces valeurs : 1200/);
+  assert.match(saphir(['sim', '--scenario', f, '--lang', 'en']).out, /→ scanner: baud must be one of 1200/);
+  writeFileSync(f, 'name: fr\nsteps:\n  - boot\n  - expect-led: { is: green, within: 10ms }\n');
+  assert.match(saphir(['sim', '--scenario', f]).out, /→ attendu la LED verte, elle est éteinte/);
+  writeFileSync(f, 'name: fr\nsteps:\n  - boot\n  - expect-image: { slot: A }\n');
+  const image = saphir(['sim', '--scenario', f]).out;
+  assert.match(image, /→ attendu une image signée en marche ; mode développement : le firmware de ce dépôt/);
+  assert.not.match(image, /developer/);
+});
+
 test('sim --scenario: each scenario of a run meets a fresh registry, none when it needs none', () => {
   // fleet.yaml pays tickets and enrols its devices on the embedded registry: run twice, the second
   // would meet "refusé par le registre"; payment.yaml after it would ask a registry it never wanted.
