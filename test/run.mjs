@@ -7,7 +7,8 @@
 // SAPHIR_TEST_JOBS (default: 2, or 1 on a single core). Each file's output is printed whole when it ends.
 // The slowest files start first, by the times of the last run (node_modules/.cache/saphir-test-times.json).
 // TMPDIR is a folder of the run: what tests leave there is listed ("# leftovers: …") and removed.
-// `--times` (or SAPHIR_TEST_TIMES=1) prints every file's wall time at the end. A file still running after
+// At the end, every file's wall and CPU time, slowest first (`--times` or SAPHIR_TEST_TIMES=1: every file,
+// else the slowest 15), with the CPU total: on an idle machine the run takes about CPU total / workers. A file still running after
 // SAPHIR_TEST_FILE_TIMEOUT seconds (default 1200: a hang, not a slow machine) is stopped and counted as a failure; so is a worker that
 // dies. Other arguments are file-name regexes, any of which selects a file: `node test/run.mjs ledger flash/auth`.
 import { fork } from 'node:child_process';
@@ -30,7 +31,7 @@ import { buildCliBundle } from '../tools/cli-bundle.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
 const long = argv.includes('--long');
-const showTimes = argv.includes('--times') || process.env.SAPHIR_TEST_TIMES === '1';
+const allTimes = argv.includes('--times') || process.env.SAPHIR_TEST_TIMES === '1';
 const jobsArg = argv.indexOf('--jobs');
 const jobs = Math.max(
   1,
@@ -58,6 +59,15 @@ try {
   symlinkSync(join(tmpdir(), tsxCache), join(runTmp, tsxCache));
 } catch {
   // no cache: tsx compiles into the run's folder
+}
+// Each new PGlite database (in memory or a new --db folder, in this process, a worker thread or a CLI
+// run) starts from one dump of a fresh one instead of running PGlite's initdb (host/registry/db.ts).
+try {
+  const { version } = JSON.parse(readFileSync(join(root, 'node_modules/@electric-sql/pglite/package.json'), 'utf8'));
+  // (SAPHIR_PGLITE_TEMPLATE= turns it off.)
+  env.SAPHIR_PGLITE_TEMPLATE ??= join(dirname(cacheFile), `saphir-pglite-${version}.tar`);
+} catch {
+  // no PGlite: the registry tests say so
 }
 if (long) env.SAPHIR_TEST_TIER = 'long';
 else delete env.SAPHIR_TEST_TIER;
@@ -194,26 +204,29 @@ await pool(
 );
 
 const wall = performance.now() - started;
-if (showTimes) {
+{
   // CPU time (the file's worker and the processes it ran) is what a busy machine inflates least.
   const rows = Object.entries(times).sort((a, b) => cpuTimes[b[0]] - cpuTimes[a[0]]);
   const sum = rows.reduce((s, [, ms]) => s + ms, 0);
   const cpuSum = rows.reduce((s, [name]) => s + cpuTimes[name], 0);
   const s = (ms) => `${(ms / 1000).toFixed(1).padStart(7)} s`;
-  process.stdout.write(`\n  file times, ${jobs} worker${jobs > 1 ? 's' : ''}: wall, CPU and share of the CPU\n`);
-  for (const [name, ms] of rows)
+  const shown = allTimes ? rows : rows.slice(0, 15);
+  process.stdout.write(
+    `\n  file times, ${jobs} worker${jobs > 1 ? 's' : ''}: wall, CPU and share of the CPU` +
+      `${shown.length < rows.length ? ` (the slowest ${shown.length} of ${rows.length}; --times: all)` : ''}\n`,
+  );
+  for (const [name, ms] of shown)
     process.stdout.write(
       `${s(ms)}${s(cpuTimes[name])} ${((100 * cpuTimes[name]) / cpuSum).toFixed(1).padStart(5)} %  ${name}\n`,
     );
-  process.stdout.write(`${s(sum)}${s(cpuSum)}         sum\n`);
+  process.stdout.write(`${s(sum)}${s(cpuSum)}         sum of ${rows.length} files\n`);
 }
-if (filters.length === 0) {
-  try {
-    mkdirSync(dirname(cacheFile), { recursive: true });
-    writeFileSync(cacheFile, JSON.stringify({ ...last, ...times }, null, 1));
-  } catch {
-    // no cache: the next run starts in alphabetical order
-  }
+// Kept for the next run's order (a run of a few files updates theirs).
+try {
+  mkdirSync(dirname(cacheFile), { recursive: true });
+  writeFileSync(cacheFile, JSON.stringify({ ...last, ...times }, null, 1));
+} catch {
+  // no cache: the next run starts in alphabetical order
 }
 let leftovers = [];
 try {

@@ -1,0 +1,53 @@
+// SAPHIR_PGLITE_TEMPLATE (set by test/run.mjs): new PGlite databases start from one dump of a fresh one,
+// written by the first; each is still its own, empty and migrated.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openPglite } from '../../host/registry/db.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'saphir-pg-template-'));
+const before = process.env.SAPHIR_PGLITE_TEMPLATE;
+test.after(() => {
+  if (before === undefined) delete process.env.SAPHIR_PGLITE_TEMPLATE;
+  else process.env.SAPHIR_PGLITE_TEMPLATE = before;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const row = `INSERT INTO devices (device_id, public_key, enrolled_at) VALUES ('CAISSE-1', 'ab', 1)`;
+const count = async (db: Awaited<ReturnType<typeof openPglite>>) =>
+  Number((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM devices')).rows[0].n);
+
+test('the first new database writes the template; the next ones (memory, a new folder) start from it, empty and migrated', async () => {
+  const file = join(dir, 'template.tar');
+  process.env.SAPHIR_PGLITE_TEMPLATE = file;
+  const a = await openPglite();
+  assert.ok(existsSync(file), 'template written');
+  await a.query(row);
+  assert.is(await count(a), 1);
+  await a.close();
+  for (const where of [undefined, join(dir, 'db')]) {
+    const b = await openPglite(where);
+    assert.is(await count(b), 0, `${where ?? 'memory'}: the template holds no data of the first database`);
+    await b.query(row);
+    await b.close();
+  }
+  // The folder is a database of its own that opens again (without the template).
+  delete process.env.SAPHIR_PGLITE_TEMPLATE;
+  const again = await openPglite(join(dir, 'db'));
+  assert.is(await count(again), 1);
+  await again.close();
+});
+
+test('a template that is no dump: the database cannot open, and says so', async () => {
+  const file = join(dir, 'garbage.tar');
+  writeFileSync(file, 'not a dump');
+  process.env.SAPHIR_PGLITE_TEMPLATE = file;
+  await openPglite().then(
+    (db) => (db.close(), assert.unreachable('opened')),
+    (e: Error) => assert.match(e.message, /:memory:/),
+  );
+});
+
+test.run();
