@@ -39,7 +39,22 @@ const label = (v: string) => v.replace(/[\\"\n]/g, (c) => (c === '\n' ? '\\n' : 
 /** Refusals logged one by one in a second; beyond, counted (`refusals not logged`). */
 export const REFUSALS_LOGGED = 5;
 
-async function readBody(req: IncomingMessage): Promise<unknown> {
+/**
+ * Whether the raw body's `signature` (the key JSON.parse would keep: the last) has an S half at or above
+ * the group order: its top byte above 0x10 (little-endian). Ed25519 verifies such a signature under no
+ * key, so it is refused before the body is parsed or the device looked up: a flood of garbage signatures
+ * costs the server reading the body and one search, no more.
+ */
+export function hopelessSignature(raw: string): boolean {
+  const at = raw.lastIndexOf('"signature"');
+  if (at < 0) return false;
+  const m = /"signature"\s*:\s*"([0-9a-f]{128})"/y;
+  m.lastIndex = at;
+  const hex = m.exec(raw)?.[1];
+  return hex !== undefined && parseInt(hex.slice(126, 128), 16) > 0x10;
+}
+
+async function readBody(req: IncomingMessage, signed = false): Promise<unknown> {
   // Refused before a byte is read when the client says how big it is.
   if (Number(req.headers['content-length']) > MAX_BODY_BYTES)
     throw new RequestError(413, { error: 'bad_request', detail: `body over ${MAX_BODY_BYTES} bytes` });
@@ -51,8 +66,11 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
       throw new RequestError(413, { error: 'bad_request', detail: `body over ${MAX_BODY_BYTES} bytes` });
     chunks.push(c as Buffer);
   }
+  const raw = Buffer.concat(chunks).toString('utf8');
+  if (signed && hopelessSignature(raw))
+    throw new RequestError(401, { error: 'bad_signature', detail: 'the signature does not match the device key' });
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return JSON.parse(raw);
   } catch {
     throw new RequestError(400, { error: 'bad_request', detail: 'the body is not JSON' });
   }
@@ -148,7 +166,7 @@ export async function serveRegistry(store: RegistryStore, opts: ServeOptions = {
     if (!kind) return send(res, 404, { error: 'bad_request', detail: `no route ${req.method} ${path}` });
     if (req.method !== 'POST') return send(res, 405, { error: 'bad_request', detail: `${path} takes POST` });
     const t0 = process.hrtime.bigint();
-    const body = await readBody(req);
+    const body = await readBody(req, true);
     const signed = parseRequest(body, kind);
     const { results, update } = await store.handle(signed);
     // A sync carries the latest notice to a device holding less (`notice_version`, unsigned: a hint).

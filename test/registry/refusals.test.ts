@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { noStack, saphir } from '../cli/run-cli.ts';
 import { openPglite } from '../../host/registry/db.ts';
 import { RegistryStore, RequestError } from '../../host/registry/store.ts';
-import { serveRegistry } from '../../host/registry/server.ts';
+import { hopelessSignature, serveRegistry } from '../../host/registry/server.ts';
 import { newNonce, postRegistry, postSigned } from '../../host/registry/client.ts';
 import { DEV_DEVICE_PUBLIC_KEY_HEX, signRequest, type SignedRequest } from '../../src/registry/protocol.ts';
 import { testKeyRing, type KeyRing } from '../../src/sph1/keys.ts';
@@ -183,6 +183,51 @@ test('a flood of forged requests under one id reads the devices table once in 2 
     const r = await postSigned(srv.url, signed());
     assert.is(r.status, 403);
     assert.is(!r.ok && r.body.error, 'revoked');
+  } finally {
+    await srv.close();
+    await db.close();
+  }
+});
+
+test('a garbage signature (S above the group order) is refused before the body is parsed or any device looked up', async () => {
+  const k = ownKey('CAISSE-7');
+  const genuine = signRequest(
+    { kind: 'sync', device_id: k.deviceId, nonce: newNonce(), sent_at: Date.now(), payments: batch(3) },
+    fromHex(k.seedHex),
+    nodeSign,
+  );
+  assert.not.ok(hopelessSignature(JSON.stringify(genuine)));
+  assert.ok(hopelessSignature(JSON.stringify({ ...genuine, signature: 'ab'.repeat(64) })));
+  assert.not.ok(hopelessSignature(JSON.stringify({ ...genuine, signature: '00'.repeat(64) })));
+  // JSON.parse keeps the last of two keys: so does the check.
+  const raw = JSON.stringify(genuine);
+  assert.not.ok(hopelessSignature(raw.replace('{', `{"signature":"${'ab'.repeat(64)}",`)));
+  assert.ok(hopelessSignature(raw.replace(/}$/, `,"signature":"${'ab'.repeat(64)}"}`)));
+  // A code holding the word is no key.
+  assert.not.ok(
+    hopelessSignature(
+      JSON.stringify({ ...genuine, payments: [{ code: `"signature":"${'ab'.repeat(64)}"`, paid_at: 1 }] }),
+    ),
+  );
+  const db = await openPglite();
+  let reads = 0;
+  const counted = {
+    ...db,
+    query: (sql: string, params?: unknown[]) => {
+      reads++;
+      return db.query(sql, params);
+    },
+  } as typeof db;
+  const store = new RegistryStore(counted, { keys: testKeyRing() });
+  const srv = await serveRegistry(store);
+  try {
+    // Unknown device, payments not even an array: the signature alone refuses it, with no query.
+    const r = await fetch(`${srv.url}/v1/sync`, {
+      method: 'POST',
+      body: JSON.stringify({ ...genuine, device_id: 'NOBODY-9', payments: 'x', signature: 'ab'.repeat(64) }),
+    });
+    assert.equal([r.status, ((await r.json()) as { error: string }).error], [401, 'bad_signature']);
+    assert.is(reads, 0);
   } finally {
     await srv.close();
     await db.close();
