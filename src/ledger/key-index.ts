@@ -1,9 +1,10 @@
-// The in-RAM index of the ledger: what a slot location holds, not where a key is. One Uint16Array
-// by location: 0 where no live payment is, else 16 bits of the key's hash (its fingerprint). A lookup
-// finds the fingerprint with the engine's own TypedArray indexOf (native: ~20 µs over a full log in
-// QuickJS) and compares the key on flash at each location found (~0.4 on a full log), so it is exact.
-// 2 bytes a slot of the partition, only up to the highest sector used: 51 KiB for a full log, was 128.
-// While a scan looks up every slot it reads, a Bloom filter keeps most lookups off flash. docs/ledger.md.
+// The in-RAM index of the ledger: what a slot location holds, not where a key is. One Uint8Array
+// by location: 0 where no live payment is, else 1…255 from the key's hash (its fingerprint). A lookup
+// finds the fingerprint with the engine's own TypedArray indexOf (native: ~10 µs over a full log in
+// QuickJS) and compares the key on flash at each location found (~100 on a full log), so it is exact.
+// 1 byte a slot of the partition, only up to the highest sector used: 25.5 KiB for a full log (was 51
+// with 16-bit fingerprints, 128 before them). While a scan looks up every slot it reads, a Bloom filter
+// keeps most lookups off flash. docs/ledger.md.
 
 /** The ledger addresses at most 2^15 - 2 slots a log (sectors beyond stay unused). */
 export const MAX_LOC_BITS = 15;
@@ -18,8 +19,8 @@ export function keyHash(emission: number, block: number, number: number): number
   return h >>> 0;
 }
 
-/** A key's fingerprint: never 0, which marks a location without a live payment. */
-const fingerprint = (h: number) => h & 0xffff || 1;
+/** A key's fingerprint, 1…255 (0 marks a location without a live payment), from bits the filter mixes least. */
+export const fingerprint = (h: number) => ((h >>> 8) % 255) + 1;
 /** The scan's filter: two bits of 18, mixed from all of the hash. */
 const wideBit = (h: number, m: number) => Math.imul(h ^ (h >>> 15), m) >>> 14;
 const M1 = 0x2c1b3c6d;
@@ -27,14 +28,14 @@ const M2 = 0x297a2d39;
 const has = (f: Uint8Array, b: number) => (f[b >> 3] & (1 << (b & 7))) !== 0;
 
 export class KeyIndex {
-  private fp: Uint16Array;
+  private fp: Uint8Array;
   /** While a scan reads every slot: a larger filter on other bits, so few slots are read twice. */
   private wide: Uint8Array | null = null;
   count = 0;
 
   /** `locations`: how many locations exist (0 … locations-1). */
   constructor(private readonly locations: number) {
-    this.fp = new Uint16Array(0);
+    this.fp = new Uint8Array(0);
   }
 
   /** Bytes of RAM held by the index. */
@@ -46,7 +47,7 @@ export class KeyIndex {
   reserve(n: number): void {
     n = Math.min(n, this.locations);
     if (n <= this.fp.length) return;
-    const grown = new Uint16Array(n);
+    const grown = new Uint8Array(n);
     grown.set(this.fp);
     this.fp = grown;
   }

@@ -337,10 +337,10 @@ test('a damaged sector header does not hide its records, and its sector is not r
   for (let i = 0; i < 18; i++) assert.equal(again.find(key(pay(i))), pay(i));
 });
 
-// 2 bytes a slot of the partition (26 112 on one log of the device's).
-const FULL_INDEX = 26_112 * 2;
+// 1 byte a slot of the partition (26 112 on one log of the device's).
+const FULL_INDEX = 26_112;
 
-test('the index never outgrows 2 bytes a slot of the partition, even after compactions', () => {
+test('the index never outgrows 1 byte a slot of the partition, even after compactions', () => {
   const chip = new NorFlash();
   const l = Ledger.open(deviceLog(chip));
   let n = 0;
@@ -370,8 +370,8 @@ test('the index stays small: it covers the sectors used so far', () => {
   const l = Ledger.open(deviceLog(chip));
   for (let i = 0; i < 3000; i++) l.record(pay(i));
   // 30 sectors of 102 slots, grown by an eighth of the log at a time
-  assert.ok(l.stats().indexBytes <= 4 * 3264 * 2, `${l.stats().indexBytes} bytes`);
-  assert.is(Ledger.open(deviceLog(chip)).stats().indexBytes, 30 * 102 * 2, 'a reopened log: the sectors in use');
+  assert.ok(l.stats().indexBytes <= 4 * 3264, `${l.stats().indexBytes} bytes`);
+  assert.is(Ledger.open(deviceLog(chip)).stats().indexBytes, 30 * 102, 'a reopened log: the sectors in use');
   for (let i = 0; i < 3000; i += 97) assert.equal(l.find(key(pay(i))), pay(i));
 });
 
