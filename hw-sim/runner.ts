@@ -95,7 +95,9 @@ export interface CampaignView {
   devices: { device_id: string; phase: number; state: string; detail: string | null }[];
 }
 
-export function describe(s: Step): string {
+/** A step as its report shows it: its syntax, with the words around it in `lang`. */
+export function describe(s: Step, lang: Lang = 'en'): string {
+  const w = messages(lang).step.words;
   switch (s.kind) {
     case 'boot':
     case 'reboot':
@@ -108,17 +110,17 @@ export function describe(s: Step): string {
       return `set-clock ${s.text}`;
     case 'scan': {
       const what = s.ticket
-        ? `ticket ${s.ticket.emission}/${s.ticket.block}/${s.ticket.number} (${s.ticket.prize ? formatEur(s.ticket.prize) : 'perdant'}${s.ticket.key === 'other' ? ', forged' : ''})`
+        ? `ticket ${s.ticket.emission}/${s.ticket.block}/${s.ticket.number} (${s.ticket.prize ? formatEur(s.ticket.prize, lang) : w.losing}${s.ticket.key === 'other' ? `, ${w.forged}` : ''})`
         : `code ${s.code!.length > 24 ? s.code!.slice(0, 21) + '…' : s.code}`;
       const opts = Object.entries(s.options)
         .map(([k, v]) => `${k}=${v}`)
         .join(' ');
-      return `scan ${what} via ${s.via}${opts ? ' ' + opts : ''}${s.during ? ` (press ${s.during.key} at ${s.during.atMs} ms)` : ''}`;
+      return `scan ${what} via ${s.via}${opts ? ' ' + opts : ''}${s.during ? ` (${w.pressAt(s.during.key, s.during.atMs)})` : ''}`;
     }
     case 'press':
       return `press ${s.key}`;
     case 'expect-display':
-      return `expect-display ${s.contains !== undefined ? `contains "${s.contains}"` : `matches /${s.matches!.source}/`}${s.row ? ` on line ${s.row}` : ''}`;
+      return `expect-display ${s.contains !== undefined ? `contains "${s.contains}"` : `matches /${s.matches!.source}/`}${s.row ? ` ${w.onLine(s.row)}` : ''}`;
     case 'expect-beep':
       return `expect-beep ${s.beep}`;
     case 'expect-led':
@@ -141,14 +143,14 @@ export function describe(s: Step): string {
         : 'network down';
     case 'campaign':
       return s.verb === 'create'
-        ? `campaign ${s.name}: image ${s.image}, phases ${(s.phases ?? [1, 10, 100]).join(',')}, max failures ${s.maxFailures ?? 1}${s.group ? `, group ${s.group}` : ''}`
+        ? `campaign ${s.name}: image ${s.image}, phases ${(s.phases ?? [1, 10, 100]).join(',')}, ${w.maxFailures(s.maxFailures ?? 1)}${s.group ? `, group ${s.group}` : ''}`
         : `campaign ${s.name}: ${s.verb}`;
     case 'expect-campaign': {
       const parts: string[] = [];
       if (s.state) parts.push(s.state);
       if (s.phase !== undefined) parts.push(`phase ${s.phase}`);
-      if (s.confirmed !== undefined) parts.push(`${s.confirmed} confirmed`);
-      if (s.failed !== undefined) parts.push(`${s.failed} failed`);
+      if (s.confirmed !== undefined) parts.push(w.confirmed(s.confirmed));
+      if (s.failed !== undefined) parts.push(w.failed(s.failed));
       return `expect-campaign ${s.name}: ${parts.join(', ')}`;
     }
     case 'registry':
@@ -159,7 +161,7 @@ export function describe(s: Step): string {
       if (s.conflicts !== undefined) parts.push(`conflicts ${s.conflicts}`);
       if (s.contains)
         parts.push(
-          `contains ${s.contains.emission}/${s.contains.block}/${s.contains.number}${s.contains.device ? ` by ${s.contains.device}` : ''}`,
+          `contains ${s.contains.emission}/${s.contains.block}/${s.contains.number}${s.contains.device ? ` ${w.by(s.contains.device)}` : ''}`,
         );
       return `expect-registry ${parts.join(', ')}`;
     }
@@ -167,11 +169,11 @@ export function describe(s: Step): string {
     case 'provision':
       return s.kind;
     case 'notice':
-      return `notice ${s.file}${s.via === 'registry' ? ' via registry' : ''}${s.refused ? ', refused' : ''}`;
+      return `notice ${s.file}${s.via === 'registry' ? ` ${w.viaRegistry}` : ''}${s.refused ? `, ${w.refused}` : ''}`;
     case 'expect-image':
       return `expect-image${s.slot ? ` slot ${s.slot}` : ''}${s.confirmed !== undefined ? ` confirmed ${s.confirmed}` : ''}`;
     case 'update':
-      return `update ${s.image}${s.via ? ` via ${s.via}${s.resume ? ', resumed' : ''}` : ''}${s.afterFlashOps ? ` (power cut at flash operation ${s.afterFlashOps})` : ''}`;
+      return `update ${s.image}${s.via ? ` via ${s.via}${s.resume ? `, ${w.resumed}` : ''}` : ''}${s.afterFlashOps ? ` (${w.cutAt(s.afterFlashOps)})` : ''}`;
     case 'flip-bit':
     case 'lose-sector':
       return `${s.kind} ${s.index}`;
@@ -181,12 +183,12 @@ export function describe(s: Step): string {
     case 'rollback':
       return s.kind;
     case 'clone':
-      return `clone of ${s.of}`;
+      return w.cloneOf(s.of);
   }
 }
 
-function describeOn(s: Step): string {
-  return s.on ? `[${s.on}] ${describe(s)}` : describe(s);
+function describeOn(s: Step, lang: Lang): string {
+  return s.on ? `[${s.on}] ${describe(s, lang)}` : describe(s, lang);
 }
 
 /** Builds the simulator a scenario asks for (its flash file, clock, seed, device id). */
@@ -273,7 +275,13 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
     } catch (e) {
       problem = e instanceof Error ? e.message : String(e);
     }
-    const r: StepReport = { line: step.line, text: describeOn(step), ok: !problem, t: sim.now - start, problem };
+    const r: StepReport = {
+      line: step.line,
+      text: describeOn(step, o.lang ?? 'fr'),
+      ok: !problem,
+      t: sim.now - start,
+      problem,
+    };
     report.steps.push(r);
     o.onStep?.(r);
     if (problem) {
@@ -431,7 +439,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
           return;
         }
         const list = entries.map((p) => `${p.emission}/${p.block}/${p.number} ${p.prizeEur} €`).join('; ');
-        const want = describe(s).slice('expect-ledger '.length);
+        const want = describe(s, o.lang ?? 'fr').slice('expect-ledger '.length);
         return say.ledger(want, entries.length, list);
       }
       case 'printer':
@@ -506,8 +514,13 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         }
         if (test()) return;
         return say.campaign(
-          `expected ${describe(s).replace(/^expect-campaign [^:]*: /, '')}; it is ${c.state}, phase ${c.phase}, ` +
-            `${count('confirmed')} confirmed, ${count('failed')} failed`,
+          say.campaignWant(
+            describe(s, o.lang ?? 'fr').replace(/^expect-campaign [^:]*: /, ''),
+            c.state,
+            c.phase,
+            count('confirmed'),
+            count('failed'),
+          ),
         );
       }
       case 'attack':
@@ -567,7 +580,7 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         }
         if (test()) return;
         const held = st.holders.map((h) => `${h.emission}/${h.block}/${h.number} ${h.device_id}`).join('; ');
-        const want = describe(s).slice('expect-registry '.length);
+        const want = describe(s, o.lang ?? 'fr').slice('expect-registry '.length);
         return say.registry(want, st.holders.length, held, st.conflicts);
       }
       case 'screenshot': {

@@ -581,6 +581,24 @@ export const en = {
     beep: (beep: string, ms: number, heard: string) =>
       `expected a ${beep} beep within ${ms} ms; heard: ${heard || 'nothing'}`,
     led: (want: string, is: string) => `expected the LED ${want}, it is ${is}`,
+    /** The words around a step's syntax where its report describes it (hw-sim/runner.ts describe). */
+    words: {
+      losing: 'losing',
+      forged: 'forged',
+      pressAt: (key: string, ms: number) => `press ${key} at ${ms} ms`,
+      onLine: (n: number) => `on line ${n}`,
+      maxFailures: (n: number) => `max failures ${n}`,
+      confirmed: (n: number) => `${n} confirmed`,
+      failed: (n: number) => `${n} failed`,
+      by: (d: string) => `by ${d}`,
+      viaRegistry: 'via the central registry',
+      refused: 'refused',
+      resumed: 'resumed',
+      cutAt: (n: number) => `power cut at flash operation ${n}`,
+      cloneOf: (d: string) => `clone of ${d}`,
+    },
+    campaignWant: (want: string, state: string, phase: number, confirmed: number, failed: number) =>
+      `expected ${want}; it is ${state}, phase ${phase}, ${confirmed} confirmed, ${failed} failed`,
     /** An LED colour of a scenario (green, red, off) as this language says it. */
     ledColor: (c: string) => c,
     ledger: (want: string, n: number, list: string) =>

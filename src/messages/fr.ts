@@ -584,6 +584,23 @@ export const fr: Messages = {
     beep: (beep: string, ms: number, heard: string) =>
       `attendu le bip ${beep} en ${ms} ms ; entendu : ${heard || 'rien'}`,
     led: (want: string, is: string) => `attendu la LED ${want}, elle est ${is}`,
+    words: {
+      losing: 'perdant',
+      forged: 'contrefait',
+      pressAt: (key: string, ms: number) => `appui sur ${key} à ${ms} ms`,
+      onLine: (n: number) => `à la ligne ${n}`,
+      maxFailures: (n: number) => `échecs au plus ${n}`,
+      confirmed: (n: number) => `${n} confirmé(s)`,
+      failed: (n: number) => `${n} en échec`,
+      by: (d: string) => `par ${d}`,
+      viaRegistry: 'via le registre central',
+      refused: 'refusé',
+      resumed: 'repris',
+      cutAt: (n: number) => `coupure à l’opération flash ${n}`,
+      cloneOf: (d: string) => `clone de ${d}`,
+    },
+    campaignWant: (want: string, state: string, phase: number, confirmed: number, failed: number) =>
+      `attendu ${want} ; elle est ${state}, phase ${phase}, ${confirmed} confirmé(s), ${failed} en échec`,
     ledColor: (c: string) => ({ green: 'verte', red: 'rouge', off: 'éteinte' })[c] ?? c,
     ledger: (want: string, n: number, list: string) =>
       `attendu le journal des paiements ${want} ; il contient ${n}${list ? ' : ' + list : ''}`,

@@ -82,6 +82,15 @@ test('sim --scenario in French: the simulator’s own problems too (scanner opti
   const image = saphir(['sim', '--scenario', f]).out;
   assert.match(image, /→ attendu une image signée en marche ; mode développement : le firmware de ce dépôt/);
   assert.not.match(image, /developer/);
+  // The step's own description: its syntax, the words around it in French.
+  writeFileSync(
+    f,
+    'name: fr\nsteps:\n  - boot\n  - scan: { ticket: { emission: 1, number: 3, prize: 0 } }\n  - expect-display: { contains: NOPE, line: 2, within: 10ms }\n',
+  );
+  const words = saphir(['sim', '--scenario', f]).out;
+  assert.match(words, /scan ticket 1\/1\/3 \(perdant\) via hid-pos/);
+  assert.match(words, /expect-display contains "NOPE" à la ligne 2/);
+  assert.match(saphir(['sim', '--scenario', f, '--lang', 'en']).out, /expect-display contains "NOPE" on line 2/);
 });
 
 test('sim --scenario: each scenario of a run meets a fresh registry, none when it needs none', () => {
