@@ -718,7 +718,7 @@ export const fr: Messages = {
       `    ${id}  ${state}${detail ? '  ' + detail : ''}`,
     campaignUsage:
       'campaign create IMAGE --name N [--group G] [--phases 1,10,100] [--max-failures K] ; campaign status [NOM] ; campaign pause|resume|abort NOM',
-    campaignError: (detail: string) => `campagne : ${detail}`,
+    campaignError: (detail: string) => `campagne : ${frDetail(detail)}`,
     campaignFile: (file: string, why: string) => `impossible de lire l'image ${file} : ${why}`,
     groupSet: (id: string, group: string) => `appareil ${id} dans le groupe ${group}`,
     stopping: 'arrêt du registre central',
@@ -1170,9 +1170,28 @@ const SCANNER_PROBLEMS: [RegExp, (...g: string[]) => string][] = [
   [/^(.+) is a symbolic link \(not followed\)$/, (a) => `${a} est un lien symbolique (non suivi)`],
 ];
 
-/** A problem of the scanner models, scenarios or tickets in French; one it does not know as it is. */
+/** A campaign's refusals (host/registry/campaigns.ts, English) in French. */
+const CAMPAIGN_PROBLEMS: [RegExp, (...g: string[]) => string][] = [
+  [
+    /^phases '(.*)': increasing percentages from 1 to 100, ending at 100$/,
+    (t) => `phases « ${t} » : des pourcentages croissants de 1 à 100, jusqu’à 100`,
+  ],
+  [/^not a firmware image: (.*)$/, (d) => `pas une image de firmware : ${frImageDetail(d)}`],
+  [
+    /^the image does not hash to its SHA-256 record \(damaged\)$/,
+    () => 'l’image ne correspond pas à son empreinte SHA-256 (endommagée)',
+  ],
+  [/^name '(.*)': 1–40 printable characters$/, (n) => `nom « ${n} » : 1 à 40 caractères imprimables`],
+  [/^no enrolled device in group (.+)$/, (g) => `aucun appareil enrôlé dans le groupe ${g}`],
+  [/^no device to update$/, () => 'aucun appareil à mettre à jour'],
+  [/^campaign (.+) exists already$/, (n) => `la campagne ${n} existe déjà`],
+  [/^no campaign (.+)$/, (n) => `pas de campagne ${n}`],
+  [/^campaign (.+) is (\w+): cannot (\w+)$/, (n, s, v) => `la campagne ${n} est ${s} : ${v} impossible`],
+];
+
+/** A problem of the scanner models, scenarios, tickets or campaigns in French; one it does not know as it is. */
 function frDetail(d: string): string {
-  for (const [re, say] of [...SCANNER_PROBLEMS, ...SCENARIO_PROBLEMS]) {
+  for (const [re, say] of [...SCANNER_PROBLEMS, ...CAMPAIGN_PROBLEMS, ...SCENARIO_PROBLEMS]) {
     const m = re.exec(d);
     if (m) return say(...m.slice(1));
   }

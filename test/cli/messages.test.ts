@@ -156,6 +156,21 @@ test('every fixed problem of hw-sim/scenario.ts is said in French, without an En
   }
 });
 
+test('a campaign’s refusals in French (host/registry/campaigns.ts says them in English)', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { ROOT } = await import('../helpers.ts');
+  const src = readFileSync(`${ROOT}/host/registry/campaigns.ts`, 'utf8');
+  const said = [...src.matchAll(/new CampaignError\('[\w-]+', ([`'])(.*?)\1\)/g)].map((m) =>
+    m[2].replace(/\$\{[^}]*\}/g, 'X'),
+  );
+  assert.ok(said.length >= 7, said.join(' | '));
+  for (const d of said) {
+    const fr = CATALOGUES.fr.registry.campaignError(d);
+    assert.is.not(fr, `campagne : ${d}`, `untranslated: ${d}`);
+    assert.not.match(fr, /\b(no|not|the|exists|cannot|device|enrolled|printable)\b/, fr);
+  }
+});
+
 test('French names the device ledger and the central registry apart: "journal des paiements", "registre central" (#33 point 13)', () => {
   for (const l of leaves()) {
     // The device's ledger is never "registre" in French.
