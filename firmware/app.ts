@@ -124,6 +124,7 @@ export class App extends Inputs {
       deadlineMs: result.ticket ? this.deadlines.get(result.ticket.emission) : undefined,
       payoutLimitEur: this.config.payoutLimitEur,
       idThresholdEur: this.config.idThresholdEur,
+      onSaleMs: result.ticket ? this.sales.get(result.ticket.emission) : undefined,
     });
     // No trusted time, or both ledger copies damaged: a win is not payable now (decide.ts).
     const no = verdict.kind === 'win' ? withheld(nowMs, this.ledger.doubtful) : '';

@@ -20,6 +20,8 @@ export type Verdict =
   | { kind: 'lose'; ticket: TicketId }
   | { kind: 'already-paid'; ticket: TicketId; prizeEur: number; paid: PaidRecord }
   | { kind: 'expired'; ticket: TicketId; prizeEur: number; deadlineMs: number }
+  /** Its emission goes on sale at `onSaleMs` (the notice's on_sale, 00:00 Paris): nothing paid before. */
+  | { kind: 'early'; ticket: TicketId; prizeEur: number; onSaleMs: number }
   /** Above the retailer's payout limit: the winner goes to a payment centre. */
   | { kind: 'centre'; ticket: TicketId; prizeEur: number; idRequired: boolean }
   /** Payable here: OK records the payment. */
@@ -38,6 +40,8 @@ export interface DecideInput {
   payoutLimitEur: number;
   /** From this prize the winner shows an ID at a payment centre: never paid here, whatever the limit. */
   idThresholdEur?: number;
+  /** When the ticket's emission goes on sale (ms), from the notice; undefined: no such date. */
+  onSaleMs?: number;
 }
 
 export function decide(i: DecideInput): Verdict {
@@ -50,6 +54,9 @@ export function decide(i: DecideInput): Verdict {
   if (i.deadlineMs === undefined) return { kind: 'invalid', reason: 'E_EMISSION' };
   if (i.deadlineMs !== null && i.nowMs >= i.deadlineMs)
     return { kind: 'expired', ticket, prizeEur: r.prizeEur, deadlineMs: i.deadlineMs };
+  // Judged by trusted time only: without it the win is withheld ('clock', below), not called early.
+  if (i.onSaleMs !== undefined && i.nowMs >= PLAUSIBLE_FROM && i.nowMs < i.onSaleMs)
+    return { kind: 'early', ticket, prizeEur: r.prizeEur, onSaleMs: i.onSaleMs };
   const idRequired = r.prizeEur >= (i.idThresholdEur ?? ID_REQUIRED_FROM_EUR);
   if (idRequired || r.prizeEur > i.payoutLimitEur) return { kind: 'centre', ticket, prizeEur: r.prizeEur, idRequired };
   return { kind: 'win', ticket, prizeEur: r.prizeEur };

@@ -57,6 +57,7 @@ interface Words {
   noNotice: string;
   applied: string;
   noticeRefused: string;
+  onSale: string;
 }
 
 export const TEXT: Record<Lang, Words> = {
@@ -109,6 +110,7 @@ export const TEXT: Record<Lang, Words> = {
     noNotice: 'aucun avis',
     applied: 'appliqué',
     noticeRefused: 'AVIS REFUSÉ',
+    onSale: 'En vente le',
   },
   en: {
     ready: 'READY',
@@ -159,6 +161,7 @@ export const TEXT: Record<Lang, Words> = {
     noNotice: 'no notice',
     applied: 'applied',
     noticeRefused: 'NOTICE REFUSED',
+    onSale: 'On sale from',
   },
 };
 
@@ -244,6 +247,8 @@ export function verdictScreen(v: Verdict, lang: Lang, big = false): string[] {
       );
     case 'expired':
       return screen([w.expired, `${w.until} ${frenchDate(v.deadlineMs - 1)}`, ticketLine(v.ticket)], w.notPayable);
+    case 'early':
+      return screen([w.notPayable, w.onSale, `${frenchDate(v.onSaleMs)} ${ticketLine(v.ticket)}`], w.notPayable);
     case 'centre':
       return screen([w.win, ...wrap(v.idRequired ? w.centreId : w.centre, 2)], amountLine(v.prizeEur, lang, big));
     case 'win':

@@ -11,6 +11,7 @@ import {
   isDate,
   isDeviceId,
   isShop,
+  isDepartment,
   SHOP_MAX,
   type ConfigInput,
   type ConfigIntField,
@@ -806,6 +807,13 @@ function parseConfig(r: Reader, node: unknown, scenario: Scenario): SimConfig {
     const v = r.str(n, Y[k]);
     if (v !== undefined && !ok(v)) r.fail(n as Node, `${Y[k]} must be printable ASCII of at most ${max} characters`);
     else c[k] = v;
+  }
+  if (f.has(Y.department)) {
+    const n = f.get(Y.department)!.node;
+    const v = r.str(n, Y.department);
+    if (v !== undefined && !isDepartment(v))
+      r.fail(n as Node, `${Y.department} must be a department: 01…95, 2A, 2B, 971…976 (quoted: '01')`);
+    else c.department = v;
   }
   if (f.has(Y.inputs)) {
     const n = f.get(Y.inputs)!.node;

@@ -50,6 +50,7 @@ export const CONFIG_YAML_NAMES = {
   confirmFromEur: 'confirm-from',
   bigWinFromEur: 'big-win-from',
   shop: 'shop',
+  department: 'department',
 } as const;
 
 export const isIntIn = (v: unknown, [min, max]: readonly [number, number]): v is number =>
@@ -62,6 +63,13 @@ export const isDeviceId = (v: unknown): v is string =>
 /** Printable ASCII of at most 32 characters (the shop's name on receipts). */
 export const isShop = (v: unknown): v is string =>
   typeof v === 'string' && v.length <= SHOP_MAX && /^[\x20-\x7e]*$/.test(v);
+
+/**
+ * A French department's code: 01…95 with 2A and 2B (metropolitan), 971…976 (overseas). A device's
+ * department picks its holidays in an operator notice (src/notice.ts).
+ */
+export const isDepartment = (v: unknown): v is string =>
+  typeof v === 'string' && /^(0[1-9]|1\d|2[1-9AB]|[3-8]\d|9[0-5]|97[1-6])$/.test(v);
 
 export const isConfigInput = (v: unknown): v is ConfigInput => (CONFIG_INPUTS as readonly unknown[]).indexOf(v) >= 0;
 

@@ -16,6 +16,7 @@ import {
   isDeviceId,
   isIntIn,
   isShop,
+  isDepartment,
   type ConfigInput,
 } from './config-schema.ts';
 import { fromHex } from './hex.ts';
@@ -68,6 +69,8 @@ export interface Config {
   bigWinFromEur: number;
   /** The shop's name on receipts (printable ASCII, at most 32 characters). */
   shop: string;
+  /** The department the device stands in (972, 974, 57…; '' : none given): its notice holidays apply. */
+  department: string;
 }
 
 export const DEMO_PAYOUT_LIMIT_EUR = 300;
@@ -96,6 +99,7 @@ export function defaultConfig(production: boolean): Config {
     confirmFromEur: 0,
     bigWinFromEur: 0,
     shop: '',
+    department: '',
   };
 }
 
@@ -189,6 +193,8 @@ export function configProblems(c: unknown, production: boolean): string[] {
   )
     p.push(`payoutLimitEur: above the ID threshold of ${o.idThresholdEur} EUR`);
   if (!isShop(o.shop)) p.push('shop: not printable ASCII of at most 32 characters');
+  if (o.department !== '' && !isDepartment(o.department))
+    p.push("department: not '' or a department (01…95, 2A, 2B, 971…976)");
   return p;
 }
 

@@ -20,6 +20,7 @@ export const JOURNAL_KINDS = [
   'expired',
   'invalid',
   'not-payable',
+  'early',
 ] as const;
 export type JournalKind = (typeof JOURNAL_KINDS)[number];
 

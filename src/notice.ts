@@ -8,20 +8,24 @@
 // JSON spelling of the same notice verifies, and a field changed, added or reordered does not.
 //   {"version":3,"payout_limit_eur":300,"offline_limit_eur":150,"id_threshold_eur":5000,
 //    "emissions":[{"number":1,"name":"SAPHIR 1","on_sale":"2026-01-05","closes":"2026-06-30"}, …],
-//    "holidays":["2027-05-22"]}
-// `closes` is absent while an emission is on sale: no claim deadline until its closing notice.
-// `holidays`: extra non-working days (an overseas department's), sorted, which move a deadline too.
+//    "holidays":["2027-05-22"],"departments":[{"code":"974","holidays":["2027-12-20"]}]}
+// `closes` is absent while an emission is on sale: no claim deadline until its closing notice; before
+// `on_sale` (00:00 Paris) the device pays none of its tickets.
+// `holidays`: extra non-working days for every device, sorted; `departments` (optional): each
+// department's own (972: 22 May, 974: 20 Dec, 57: Good Friday…), for the devices configured with it.
 import { asciiBytes, asciiText, type Config } from './config.ts';
 import { crc32 } from './crc32.ts';
 import { getU32BE, putU32BE } from './bytes.ts';
 import type { Flash } from './hal.ts';
 import { isDate } from './claim.ts';
+import { isDepartment } from './config-schema.ts';
 import { fromHex, toHex } from './hex.ts';
 
 export const NOTICE_PROTOCOL = 'SAPHIR-NOTICE-V1';
 export const NOTICE_MAX_EMISSIONS = 32;
 export const NOTICE_MAX_HOLIDAYS = 32;
 export const NOTICE_NAME_MAX = 32;
+export const NOTICE_MAX_DEPARTMENTS = 16;
 /** Largest canonical notice text; a signed notice's JSON text is refused above NOTICE_TEXT_MAX. */
 export const NOTICE_MAX_BYTES = 3072;
 export const NOTICE_TEXT_MAX = 8192;
@@ -45,6 +49,13 @@ export interface Notice {
   id_threshold_eur: number;
   emissions: NoticeEmission[];
   holidays: string[];
+  /** Each department's own holidays (src/config-schema.ts isDepartment), on top of `holidays`. */
+  departments?: NoticeDepartment[];
+}
+
+export interface NoticeDepartment {
+  code: string;
+  holidays: string[];
 }
 
 export interface SignedNotice {
@@ -53,8 +64,17 @@ export interface SignedNotice {
   signature?: string;
 }
 
-const KEYS = ['version', 'payout_limit_eur', 'offline_limit_eur', 'id_threshold_eur', 'emissions', 'holidays'];
+const KEYS = [
+  'version',
+  'payout_limit_eur',
+  'offline_limit_eur',
+  'id_threshold_eur',
+  'emissions',
+  'holidays',
+  'departments',
+];
 const E_KEYS = ['number', 'name', 'on_sale', 'closes'];
+const D_KEYS = ['code', 'holidays'];
 
 const int = (v: unknown, min: number, max: number) => typeof v === 'number' && v % 1 === 0 && v >= min && v <= max;
 const obj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -80,10 +100,12 @@ export function noticeProblem(v: unknown): string | null {
   if ((n.payout_limit_eur as number) > (n.id_threshold_eur as number))
     return 'payout_limit_eur: above the ID threshold';
   const es = n.emissions as Record<string, unknown>[];
-  const hs = n.holidays as unknown[];
   if (!Array.isArray(es) || !es.length || es.length > NOTICE_MAX_EMISSIONS)
     return `emissions: not a list of 1…${NOTICE_MAX_EMISSIONS}`;
-  if (!Array.isArray(hs) || hs.length > NOTICE_MAX_HOLIDAYS) return `holidays: not a list of 0…${NOTICE_MAX_HOLIDAYS}`;
+  if ((p = holidaysProblem(n.holidays, 'holidays'))) return p;
+  const ds = n.departments as Record<string, unknown>[] | undefined;
+  if (ds !== undefined && (!Array.isArray(ds) || ds.length > NOTICE_MAX_DEPARTMENTS))
+    return `departments: not a list of 0…${NOTICE_MAX_DEPARTMENTS}`;
   const seen: unknown[] = [];
   for (let i = 0; i < es.length; i++) {
     const e = es[i];
@@ -103,19 +125,42 @@ export function noticeProblem(v: unknown): string | null {
     if (e.closes !== undefined && !(isDate(e.closes) && e.closes >= e.on_sale))
       return `${at}.closes: not a date YYYY-MM-DD from on_sale on`;
   }
-  for (let i = 0; i < hs.length; i++)
-    if (!isDate(hs[i]) || (i && (hs[i] as string) <= (hs[i - 1] as string)))
-      return `holidays[${i}]: not a date YYYY-MM-DD after the one before`;
+  const codes: unknown[] = [];
+  for (let i = 0; ds && i < ds.length; i++) {
+    const at = `departments[${i}]`;
+    if ((p = fieldsProblem(ds[i], D_KEYS, at))) return p;
+    const c = ds[i].code;
+    if (!isDepartment(c) || codes.indexOf(c) >= 0) return `${at}.code: not a department (01…95, 2A, 2B, 971…976), once`;
+    codes.push(c);
+    if ((p = holidaysProblem(ds[i].holidays, `${at}.holidays`))) return p;
+  }
   if (canonicalText(n as unknown as Notice).length > NOTICE_MAX_BYTES) return `notice: over ${NOTICE_MAX_BYTES} bytes`;
   return null;
 }
 
+/** A sorted list of 0…32 dates, or its problem. */
+function holidaysProblem(hs: unknown, at: string): string | null {
+  if (!Array.isArray(hs) || hs.length > NOTICE_MAX_HOLIDAYS) return `${at}: not a list of 0…${NOTICE_MAX_HOLIDAYS}`;
+  for (let i = 0; i < hs.length; i++)
+    if (!isDate(hs[i]) || (i && (hs[i] as string) <= (hs[i - 1] as string)))
+      return `${at}[${i}]: not a date YYYY-MM-DD after the one before`;
+  return null;
+}
+
+/** The non-working days a device of `department` ('' : none given) adds to Sundays and national holidays. */
+export function noticeHolidays(n: Notice, department: string): string[] {
+  let out = n.holidays;
+  const ds = n.departments || [];
+  for (let i = 0; i < ds.length; i++) if (ds[i].code === department) out = out.concat(ds[i].holidays);
+  return out;
+}
+
 /**
  * The canonical text of a valid notice: JSON.stringify's key list puts every object's fields in the
- * order of KEYS and E_KEYS (an absent `closes` is left out), with no spaces.
+ * order of KEYS, E_KEYS and D_KEYS (an absent `closes` or `departments` is left out), with no spaces.
  */
 export function canonicalText(n: Notice): string {
-  return JSON.stringify(n, KEYS.concat(E_KEYS));
+  return JSON.stringify(n, KEYS.concat(E_KEYS, D_KEYS));
 }
 
 /** The bytes the operator signs. */

@@ -46,6 +46,8 @@ export abstract class AppBase {
   protected ledger!: MirroredLedger;
   /** Emission → end of its claim period; null: on sale, no deadline yet (firmware/deadline.ts). */
   protected deadlines = new Map<number, Deadline>();
+  /** Emission → when it goes on sale (ms), from the notice: none of its tickets is paid before. */
+  protected sales = new Map<number, number>();
   protected deviceId = '';
   /** Counts for diagnostics. */
   readonly stats = { scans: 0, payments: 0, errors: 0 };

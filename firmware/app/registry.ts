@@ -4,10 +4,12 @@
 import type { DeviceKey, Flash, Network, NetworkResponse, Updater } from '../../src/hal.ts';
 import type { Config } from '../../src/config.ts';
 import { deadlines } from '../deadline.ts';
+import { parisMidnightUtc } from '../../src/claim.ts';
 import {
   applyNotice,
   loadNotice,
   noticeRefusal,
+  noticeHolidays,
   parseSignedNotice,
   storeNotice,
   type StoredNotice,
@@ -102,7 +104,9 @@ export abstract class RegistryLink extends Screens {
   private applyNotice(): void {
     const n = this.notice && this.notice.signed.notice;
     this.config = n ? applyNotice(this.stored, n) : this.stored;
-    this.deadlines = deadlines(this.config.emissions, n ? n.holidays : []);
+    this.deadlines = deadlines(this.config.emissions, n ? noticeHolidays(n, this.config.department) : []);
+    this.sales = new Map();
+    if (n) for (const e of n.emissions) this.sales.set(e.number, parisMidnightUtc(e.on_sale));
   }
 
   /** A notice from the registry: checked, stored on flash, applied at once; or refused, and said. */

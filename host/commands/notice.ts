@@ -8,6 +8,7 @@ import {
   NOTICE_TEXT_MAX,
   noticeMessage,
   noticeProblem,
+  noticeHolidays,
   parseNoticeText,
   signNotice,
   signedNoticeText,
@@ -17,6 +18,7 @@ import {
   type SignedNotice,
 } from '../../src/notice.ts';
 import { claimDeadline, isDate } from '../../src/claim.ts';
+import { isDepartment } from '../../src/config-schema.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { nodeSign, nodeVerify } from '../../tools/node-crypto.ts';
@@ -82,6 +84,7 @@ export async function run(args: string[]): Promise<number> {
     'offline-limit': { type: 'string' },
     'id-threshold': { type: 'string' },
     holiday: { type: 'string', multiple: true },
+    department: { type: 'string' },
     out: { type: 'string', short: 'o' },
     'operator-key': { type: 'string' },
     json: { type: 'boolean' },
@@ -98,7 +101,12 @@ export async function run(args: string[]): Promise<number> {
   if (sub === 'create' && rest.length === 0) {
     const base = values.from === undefined ? null : readNotice(values.from).notice;
     const n: Notice = base
-      ? { ...base, emissions: base.emissions.map((e) => ({ ...e })), holidays: base.holidays.slice() }
+      ? {
+          ...base,
+          emissions: base.emissions.map((e) => ({ ...e })),
+          holidays: base.holidays.slice(),
+          departments: base.departments?.map((d) => ({ code: d.code, holidays: d.holidays.slice() })),
+        }
       : {
           version: 0,
           payout_limit_eur: 300,
@@ -128,7 +136,20 @@ export async function run(args: string[]): Promise<number> {
       if (!r || !e) throw new UsageError((m) => m.notice.close(a));
       e.closes = r[2];
     }
-    if (values.holiday) n.holidays = [...new Set([...n.holidays, ...values.holiday])].sort();
+    // --holiday DATE: every device's; --holiday DEPT:DATE: the devices configured with that department.
+    const sorted = (a: string[], b: string) => [...new Set([...a, b])].sort();
+    for (const h of values.holiday ?? []) {
+      const r = /^([^:]+):(.*)$/.exec(h);
+      if (!r) {
+        n.holidays = sorted(n.holidays, h);
+        continue;
+      }
+      if (!isDepartment(r[1])) throw new UsageError((m) => m.notice.department(h));
+      const ds = (n.departments ??= []);
+      const d = ds.find((x) => x.code === r[1]) ?? ds[ds.push({ code: r[1], holidays: [] }) - 1];
+      d.holidays = sorted(d.holidays, r[2]);
+    }
+    n.departments?.sort((a, b) => (a.code < b.code ? -1 : 1));
     const problem = noticeProblem(n);
     if (problem) throw new Failure((m) => m.notice.invalid(problem));
     write(signedNoticeText({ notice: n }), values.out);
@@ -156,12 +177,16 @@ export async function run(args: string[]): Promise<number> {
     const dev = toHex(pub) === DEV_OPERATOR_PUBLIC_KEY_HEX;
     const verifies = s.signature !== undefined && nodeVerify(fromHex(s.signature), noticeMessage(s.notice), pub);
     const n = s.notice;
-    const deadline = (e: NoticeEmission) => (e.closes === undefined ? null : claimDeadline(e.closes, n.holidays));
+    const dep = values.department;
+    if (dep !== undefined && !isDepartment(dep)) throw new UsageError((m) => m.notice.department(dep));
+    const holidays = noticeHolidays(n, dep ?? '');
+    const deadline = (e: NoticeEmission) => (e.closes === undefined ? null : claimDeadline(e.closes, holidays));
     if (values.json) {
       process.stdout.write(
         JSON.stringify({
           ...n,
           emissions: n.emissions.map((e) => ({ ...e, claim_deadline: deadline(e) })),
+          department: dep ?? null,
           signed: s.signature !== undefined,
           verifies,
           operator_key: toHex(pub),
@@ -183,6 +208,8 @@ export async function run(args: string[]): Promise<number> {
         t.limits(n.payout_limit_eur, n.offline_limit_eur, n.id_threshold_eur),
         textTable(rows),
         `${t.holidays} ${n.holidays.length ? n.holidays.join(', ') : '—'}`,
+        ...(n.departments ?? []).map((d) => `${t.departmentHolidays(d.code)} ${d.holidays.join(', ') || '—'}`),
+        ...(n.departments?.length ? [t.deadlinesFor(dep ?? '')] : []),
         s.signature === undefined ? t.unsigned : verifies ? t.verifies(toHex(pub), dev) : t.noVerify(toHex(pub), dev),
       ];
       process.stdout.write(out.join('\n') + '\n');

@@ -359,6 +359,12 @@ export const en = {
     onSale: 'on sale',
     noDeadline: 'none yet',
     holidays: 'Extra holidays:',
+    departmentHolidays: (code: string) => `Holidays of department ${code}:`,
+    deadlinesFor: (dep: string) =>
+      dep
+        ? `Claim deadlines for a device of department ${dep}`
+        : 'Claim deadlines for a device without department holidays (--department D: that department’s)',
+    department: (arg: string) => `${arg}: not a department (01…95, 2A, 2B, 971…976)`,
     unsigned: 'Signature: none (saphir notice sign)',
     verifies: (pub: string, dev: boolean) =>
       `Signature: valid, operator key ${pub.slice(0, 16)}…${dev ? ' (the published DEVELOPMENT key)' : ''}`,
@@ -921,20 +927,22 @@ USB VID:PID, serial number, and, when a SAPHIR device answers IDENTIFY within --
 300 ms) at --baud (default 115200), its device id and running version. --port adds a port the system
 does not list (a pseudo-terminal). Exit 0 (also when there are none), 2 on a usage error.`,
     notice: `usage: saphir notice create --version N [--from FILE] [--emission NUM:NAME:ON_SALE[:CLOSES]]… [--close NUM:DATE]…
-                            [--payout-limit EUR] [--offline-limit EUR] [--id-threshold EUR] [--holiday DATE]… [-o FILE]
+                            [--payout-limit EUR] [--offline-limit EUR] [--id-threshold EUR] [--holiday [DEPT:]DATE]… [-o FILE]
        saphir notice sign FILE [--operator-key HEX|FILE] [-o FILE]
-       saphir notice inspect FILE [--operator-key HEX|FILE] [--json]
+       saphir notice inspect FILE [--operator-key HEX|FILE] [--department DEPT] [--json]
        saphir notice push FILE --port PATH [--baud N] [--tech-key FILE] [--no-reboot]
 The operator's notices (docs/operations.md): the emissions on sale and closed, the payout, offline and ID
 limits, extra holidays (overseas departments). A device takes a signed notice of a higher version than its
 own, from its registry's sync or over its service port, and refuses an older, unsigned or foreign-signed one.
 create: a notice, not signed (dates YYYY-MM-DD; an emission without CLOSES is on sale, with no claim
   deadline until its closing notice; --from FILE starts from a notice, version + 1; --close NUM:DATE
-  closes one of its emissions). Defaults: payout 300, offline 150, ID from 5000 €.
+  closes one of its emissions; --holiday DATE: a holiday for every device, --holiday 974:DATE: for the
+  devices configured with department 974 only). Defaults: payout 300, offline 150, ID from 5000 €.
+  A device pays no ticket of an emission before its ON_SALE day (00:00 Paris time).
 sign: signs with the operator's private seed (64 hex digits or {"seed_hex": …}); without it, the published
   development operator key (said; production devices refuse it).
 inspect: the notice, each emission's claim deadline (30 days after closing, moved past Sundays and
-  holidays) and whether the signature verifies with --operator-key (a public key; default the development
+  holidays; --department DEPT: with that department's holidays) and whether the signature verifies with --operator-key (a public key; default the development
   one). Exit 1 when it does not.
 push: stores it on a device over its service port (a technician session, --tech-key), then restarts the
   device so that it applies (--no-reboot: at its next start).

@@ -360,6 +360,12 @@ export const fr: Messages = {
     onSale: 'en vente',
     noDeadline: 'pas encore',
     holidays: 'Jours fériés en plus :',
+    departmentHolidays: (code: string) => `Jours fériés du département ${code} :`,
+    deadlinesFor: (dep: string) =>
+      dep
+        ? `Limites de paiement pour un appareil du département ${dep}`
+        : 'Limites de paiement pour un appareil sans jours fériés de département (--department D : ceux de D)',
+    department: (arg: string) => `${arg} : pas un département (01…95, 2A, 2B, 971…976)`,
     unsigned: 'Signature : aucune (saphir notice sign)',
     verifies: (pub: string, dev: boolean) =>
       `Signature : valide, clé d’opérateur ${pub.slice(0, 16)}…${dev ? ' (la clé de DÉVELOPPEMENT publiée)' : ''}`,
@@ -930,9 +936,9 @@ VID:PID USB, numéro de série et, quand un appareil SAPHIR répond à IDENTIFY 
 un port que le système ne liste pas (un pseudo-terminal). Sortie 0 (même quand il n'y en a aucun), 2
 pour une erreur d'usage.`,
     notice: `usage : saphir notice create --version N [--from FICHIER] [--emission NUM:NOM:EN_VENTE[:CLÔTURE]]… [--close NUM:DATE]…
-                            [--payout-limit EUR] [--offline-limit EUR] [--id-threshold EUR] [--holiday DATE]… [-o FICHIER]
+                            [--payout-limit EUR] [--offline-limit EUR] [--id-threshold EUR] [--holiday [DÉP:]DATE]… [-o FICHIER]
         saphir notice sign FICHIER [--operator-key HEX|FICHIER] [-o FICHIER]
-        saphir notice inspect FICHIER [--operator-key HEX|FICHIER] [--json]
+        saphir notice inspect FICHIER [--operator-key HEX|FICHIER] [--department DÉP] [--json]
         saphir notice push FICHIER --port CHEMIN [--baud N] [--tech-key FICHIER] [--no-reboot]
 Les avis de l’opérateur (docs/operations.md) : les émissions en vente et closes, les limites de paiement,
 hors ligne et de pièce d’identité, des jours fériés en plus (départements d’outre-mer). Un appareil prend
@@ -940,11 +946,14 @@ un avis signé de version plus haute que le sien, par la synchronisation avec so
 de service, et refuse un avis plus ancien, non signé ou signé par une autre clé.
 create : un avis, non signé (dates AAAA-MM-JJ ; une émission sans CLÔTURE est en vente, sans limite de
   paiement jusqu’à son avis de clôture ; --from FICHIER part d’un avis, version + 1 ; --close NUM:DATE
-  clôt une de ses émissions). Par défaut : paiement 300, hors ligne 150, pièce d’identité dès 5000 €.
+  clôt une de ses émissions ; --holiday DATE : un jour férié pour tous les appareils, --holiday 974:DATE :
+  pour les appareils configurés dans le département 974 seulement). Par défaut : paiement 300, hors ligne
+  150, pièce d’identité dès 5000 €. Un appareil ne paie aucun ticket d’une émission avant son jour
+  EN_VENTE (00:00 heure de Paris).
 sign : signe avec la graine privée de l’opérateur (64 chiffres hexadécimaux ou {"seed_hex": …}) ; sans
   elle, la clé d’opérateur de développement publiée (signalé ; les appareils de production la refusent).
 inspect : l’avis, la limite de paiement de chaque émission (30 jours après la clôture, reportée après les
-  dimanches et jours fériés) et si la signature correspond à --operator-key (clé publique ; par défaut
+  dimanches et jours fériés ; --department DÉP : avec ceux de ce département) et si la signature correspond à --operator-key (clé publique ; par défaut
   celle de développement). Code 1 sinon.
 push : l’enregistre sur un appareil par son port de service (session technicien, --tech-key), puis
   redémarre l’appareil pour qu’il s’applique (--no-reboot : au prochain démarrage).

@@ -32,6 +32,22 @@ const base = (over: Partial<DecideInput>): DecideInput => ({
   ...over,
 });
 
+test('decide: before its emission goes on sale (by trusted time) no win is payable, and the screen says from when', () => {
+  const on = Date.UTC(2026, 6, 1) - 2 * 3600_000; // 00:00 Paris, 1 July 2026
+  const now = on - 60_000;
+  const at = (nowMs: number, over: Partial<DecideInput> = {}) =>
+    decide(base({ nowMs, deadlineMs: null, onSaleMs: on, ...over }));
+  assert.equal(at(now), { kind: 'early', ticket, prizeEur: 150, onSaleMs: on });
+  assert.is(at(now, { result: win(25000) }).kind, 'early', 'nor sent to a payment centre');
+  assert.is(at(on).kind, 'win');
+  assert.is(at(now, { onSaleMs: undefined }).kind, 'win');
+  // Without trusted time it is not called early: the win is withheld for the clock (withheld()).
+  assert.is(at(1000).kind, 'win');
+  const v = at(now);
+  assert.equal(verdictScreen(v, 'fr'), ['NON PAYABLE', 'En vente le', '01/07/2026 1-2-3', 'NON PAYABLE']);
+  assert.equal(verdictScreen(v, 'en'), ['NOT PAYABLE', 'On sale from', '01/07/2026 1-2-3', 'NOT PAYABLE']);
+});
+
 test('decide: invalid, lose, paid, expired, unknown emission, centre, payable', () => {
   assert.equal(decide(base({ result: { status: 'invalid', prizeEur: 0, reason: 'E_SIGNATURE', ticket } })), {
     kind: 'invalid',

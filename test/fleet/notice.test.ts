@@ -45,7 +45,7 @@ const closing = (version: number, closes: Record<number, string>, holidays: stri
   holidays,
 });
 
-async function device(id: string): Promise<{ sim: Simulator; log: string[] }> {
+async function device(id: string, department = ''): Promise<{ sim: Simulator; log: string[] }> {
   const log: string[] = [];
   const sim = new Simulator({
     registry: reg.url,
@@ -61,6 +61,7 @@ async function device(id: string): Promise<{ sim: Simulator; log: string[] }> {
     syncIntervalMs: 1000,
     registryTimeoutMs: 2000,
     emissions: [{ emission: 1, closingDate: '2027-06-30' }],
+    department,
   });
   await sim.boot();
   await sim.run(11000); // the first heartbeat sync, 10 sync intervals after boot
@@ -135,6 +136,55 @@ test('a notice signed by another key is refused and said; the device keeps its n
   // Asked again, the registry does not send it again (the device says it refused 99): said once.
   await sim.run(25000);
   assert.is(log.filter((l) => /notice 99 from registry refused/.test(l)).length, 1);
+});
+
+test('an emission going on sale on 1 July: not payable before 00:00 Paris that day (trusted time), then payable', async () => {
+  const n: Notice = {
+    ...closing(100, { 3: '2026-06-15' }),
+    emissions: [base.emissions[0], { number: 4, name: 'SAPHIR 4', on_sale: '2026-07-01' }],
+  };
+  await reg.publishNotice(signed(n));
+  const { sim, log } = await device('CAISSE-N4');
+  assert.ok(
+    log.some((l) => /notice 100 applied/.test(l)),
+    log.join('\n'),
+  );
+  assert.match(await scan(sim, code(4, 30)), /NON PAYABLE \| En vente le \| 01\/07\/2026 4-2-30/);
+  assert.match(await scan(sim, code(4, 30, 500)), /NON PAYABLE/, 'nor a claim slip for a payment centre');
+  sim.setClock(at('2026-06-30T21:59:00Z')); // 23:59 Paris, 30 June
+  assert.match(await scan(sim, code(4, 30)), /NON PAYABLE/);
+  sim.setClock(at('2026-06-30T22:00:01Z')); // 00:00 Paris, 1 July
+  assert.match(await scan(sim, code(4, 30)), /GAGNANT/);
+});
+
+test('department holidays: a deadline on a holiday of the device’s department moves, not on another’s', async () => {
+  // Emission 4 closes Friday 19 June: day 30 is Sunday 19 July, moved to Monday 20 July. Monday 20 is
+  // a holiday of 974 only, Tuesday 21 one of 971 only.
+  await reg.publishNotice(
+    signed({
+      ...closing(101, { 3: '2026-06-15', 4: '2026-06-19' }),
+      departments: [
+        { code: '971', holidays: ['2026-07-21'] },
+        { code: '974', holidays: ['2026-07-20'] },
+      ],
+    }),
+  );
+  const reunion = await device('CAISSE-974', '974');
+  const guadeloupe = await device('CAISSE-971', '971');
+  const paris = await device('CAISSE-75', '75');
+  for (const d of [reunion, guadeloupe, paris])
+    assert.ok(
+      d.log.some((l) => /notice 101 applied/.test(l)),
+      d.log.join('\n'),
+    );
+  const tuesday = at('2026-07-21T10:00:00Z');
+  for (const d of [reunion, guadeloupe, paris]) d.sim.setClock(tuesday);
+  assert.match(await scan(reunion.sim, code(4, 40)), /GAGNANT/);
+  assert.match(await scan(guadeloupe.sim, code(4, 41)), /TICKET EXPIRÉ.*20\/07\/2026/);
+  assert.match(await scan(paris.sim, code(4, 42)), /TICKET EXPIRÉ.*20\/07\/2026/);
+  // 974's own deadline is Tuesday 21: expired from 00:00 Paris on Wednesday 22.
+  reunion.sim.setClock(at('2026-07-21T22:00:00Z'));
+  assert.match(await scan(reunion.sim, code(4, 40)), /TICKET EXPIRÉ.*21\/07\/2026/);
 });
 
 test.run();

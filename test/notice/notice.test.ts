@@ -7,6 +7,7 @@ import {
   NOTICE_TEXT_MAX,
   loadNotice,
   noticeProblem,
+  noticeHolidays,
   noticeRefusal,
   parseNoticeText,
   signNotice,
@@ -88,6 +89,7 @@ test('refusals: unsigned, no operator key, foreign-signed, altered, older or the
 
 test('every malformed notice is refused with its reason', () => {
   const e0 = base.emissions[0];
+  const d0 = { code: '974', holidays: ['2026-12-20'] };
   const cases: [unknown, RegExp][] = [
     [null, /^notice: not an object/],
     [[], /^notice: not an object/],
@@ -122,6 +124,19 @@ test('every malformed notice is refused with its reason', () => {
     [{ ...base, holidays: ['2026-13-01'] }, /holidays\[0\]: not a date/],
     [{ ...base, holidays: ['2026-05-22', '2026-05-22'] }, /holidays\[1\]: not a date YYYY-MM-DD after the one before/],
     [{ ...base, holidays: ['2026-05-22', '2026-05-21'] }, /holidays\[1\]: not a date YYYY-MM-DD after the one before/],
+    [{ ...base, departments: {} }, /^departments: not a list of 0…16/],
+    [{ ...base, departments: Array.from({ length: 17 }, () => ({ ...d0 })) }, /^departments: not a list of 0…16/],
+    [{ ...base, departments: [1] }, /departments\[0\]: not an object/],
+    [{ ...base, departments: [{ ...d0, name: 'x' }] }, /departments\[0\]: unknown field "name"/],
+    [{ ...base, departments: [{ ...d0, code: 974 }] }, /departments\[0\].code: not a department/],
+    [{ ...base, departments: [{ ...d0, code: '977' }] }, /departments\[0\].code: not a department/],
+    [{ ...base, departments: [{ ...d0, code: '20' }] }, /departments\[0\].code: not a department/],
+    [{ ...base, departments: [d0, { ...d0 }] }, /departments\[1\].code: .*once/],
+    [
+      { ...base, departments: [{ ...d0, holidays: ['2026-12-21', '2026-12-20'] }] },
+      /departments\[0\].holidays\[1\]: not a date/,
+    ],
+    [{ ...base, departments: [{ code: '974' }] }, /departments\[0\].holidays: not a list/],
     [
       {
         ...base,
@@ -150,6 +165,29 @@ test('every malformed notice is refused with its reason', () => {
     const p = parseNoticeText(text);
     assert.ok('error' in p && re.test(p.error), `${text.slice(0, 40)} → ${JSON.stringify(p).slice(0, 80)}`);
   }
+});
+
+test('department holidays: signed with the notice, each device takes its own department’s on top of all', () => {
+  const n: Notice = {
+    ...base,
+    departments: [
+      { code: '971', holidays: ['2026-05-27'] },
+      { code: '974', holidays: ['2026-12-20'] },
+      { code: '2A', holidays: [] },
+    ],
+  };
+  assert.is(noticeProblem(n), null);
+  assert.equal(noticeHolidays(n, '974'), ['2026-05-22', '2026-12-20']);
+  assert.equal(noticeHolidays(n, '971'), ['2026-05-22', '2026-05-27']);
+  assert.equal(noticeHolidays(n, '75'), ['2026-05-22']);
+  assert.equal(noticeHolidays(n, ''), ['2026-05-22']);
+  // The departments are signed: moving a holiday to another department breaks the signature.
+  const s = sign(n);
+  assert.is(noticeRefusal(parseNoticeText(signedNoticeText(s)) as SignedNotice, PUB, 1, nobleVerify), null);
+  const moved = { ...n, departments: [{ code: '972', holidays: ['2026-05-27'] }, ...n.departments!.slice(1)] };
+  assert.is(noticeRefusal({ ...s, notice: moved }, PUB, 1, nobleVerify), 'signature');
+  // A notice without departments has the canonical text it had before the field existed.
+  assert.not.match(signedNoticeText(sign(base)), /departments/);
 });
 
 test('on flash: the newest verified notice wins; a cut at any step keeps the old or the new one whole', () => {
