@@ -1,11 +1,12 @@
 // `saphir registry devices list` with the devices' health, and `saphir registry campaign …`, as a user runs
-// them: the real binary on a PGlite folder whose devices synced (written here through the store).
+// them: the real binary on a PGlite folder whose devices synced (written here through the store). The first
+// run of each command is a process of its own, the next ones run in this process (saphirIn: the same main).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { saphir } from '../cli/run-cli.ts';
+import { saphir, saphirIn } from '../cli/run-cli.ts';
 import { openPglite } from '../../host/registry/db.ts';
 import { RegistryStore } from '../../host/registry/store.ts';
 import { signRequest } from '../../src/registry/protocol.ts';
@@ -95,7 +96,7 @@ test.before(async () => {
   );
 });
 
-test('devices list shows each device health, and STALE for one silent more than --stale-days', () => {
+test('devices list shows each device health, and STALE for one silent more than --stale-days', async () => {
   const r = saphir(['registry', 'devices', 'list', '--db', db, '--lang', 'en', '--stale-days', '7']);
   assert.is(r.code, 0, r.stderr);
   const lines = r.stdout.trim().split('\n');
@@ -103,10 +104,10 @@ test('devices list shows each device health, and STALE for one silent more than 
   assert.match(lines[1], /CAISSE-1 .*heard, not enrolled\s+0\.1\.0\s+A\s+0\s+5\s+2\s+watchdog\s+2 h\s+3/);
   assert.match(lines[2], /CAISSE-2 .*0\.2\.0\s+B\s+0\s+5\s+0\s+power-on/);
   assert.match(lines[3], /CAISSE-3 .*STALE \(> 7 d\)\s+0\.1\.0\s+A\s+0\s+9\s+14/);
-  const fr = saphir(['registry', 'devices', 'list', '--db', db, '--stale-days', '11']);
+  const fr = await saphirIn(['registry', 'devices', 'list', '--db', db, '--stale-days', '11']);
   assert.not.match(fr.stdout, /MUET/);
   assert.match(fr.stdout, /démarrage/);
-  const j = JSON.parse(saphir(['registry', 'devices', 'list', '--db', db, '--json']).stdout);
+  const j = JSON.parse((await saphirIn(['registry', 'devices', 'list', '--db', db, '--json'])).stdout);
   assert.equal(
     j.map((d: { device_id: string; stale: boolean; health: { outbox: number } }) => [
       d.device_id,
@@ -121,7 +122,7 @@ test('devices list shows each device health, and STALE for one silent more than 
   );
 });
 
-test('campaign create, status, pause, resume, abort; refusals said in the user language', () => {
+test('campaign create, status, pause, resume, abort; refusals said in the user language', async () => {
   const c = saphir([
     'registry',
     'campaign',
@@ -142,22 +143,36 @@ test('campaign create, status, pause, resume, abort; refusals said in the user l
   assert.match(s.stdout, /running, phase 1 of 3 \(1,50,100\), 0 failure\(s\) of 1 allowed/);
   assert.match(s.stdout, /phase 1: 1 device\(s\): 1 pending/);
   assert.is(
-    saphir(['registry', 'campaign', 'pause', 'v0.2', '--db', db, '--lang', 'en']).stdout.trim(),
+    (await saphirIn(['registry', 'campaign', 'pause', 'v0.2', '--db', db, '--lang', 'en'])).stdout.trim(),
     'campaign v0.2: paused',
   );
-  assert.is(saphir(['registry', 'campaign', 'resume', 'v0.2', '--db', db]).stdout.trim(), 'campagne v0.2 : running');
-  assert.is(saphir(['registry', 'campaign', 'abort', 'v0.2', '--db', db, '--lang', 'en']).code, 0);
-  const again = saphir(['registry', 'campaign', 'resume', 'v0.2', '--db', db, '--lang', 'en']);
+  assert.is(
+    (await saphirIn(['registry', 'campaign', 'resume', 'v0.2', '--db', db])).stdout.trim(),
+    'campagne v0.2 : running',
+  );
+  assert.is((await saphirIn(['registry', 'campaign', 'abort', 'v0.2', '--db', db, '--lang', 'en'])).code, 0);
+  const again = await saphirIn(['registry', 'campaign', 'resume', 'v0.2', '--db', db, '--lang', 'en']);
   assert.is(again.code, 1);
   assert.match(again.stderr, /campaign v0\.2 is aborted: cannot resume/);
-  const twice = saphir(['registry', 'campaign', 'create', img, '--name', 'v0.2', '--db', db, '--lang', 'en']);
+  const twice = await saphirIn(['registry', 'campaign', 'create', img, '--name', 'v0.2', '--db', db, '--lang', 'en']);
   assert.is(twice.code, 1);
   assert.match(twice.stderr, /exists already/);
-  const phases = saphir(['registry', 'campaign', 'create', img, '--name', 'x', '--phases', '50,10', '--db', db]);
+  const phases = await saphirIn([
+    'registry',
+    'campaign',
+    'create',
+    img,
+    '--name',
+    'x',
+    '--phases',
+    '50,10',
+    '--db',
+    db,
+  ]);
   assert.is(phases.code, 2);
-  const noName = saphir(['registry', 'campaign', 'create', img, '--db', db, '--lang', 'en']);
+  const noName = await saphirIn(['registry', 'campaign', 'create', img, '--db', db, '--lang', 'en']);
   assert.is(noName.code, 2);
-  const all = saphir(['registry', 'campaign', 'status', '--db', db, '--json']);
+  const all = await saphirIn(['registry', 'campaign', 'status', '--db', db, '--json']);
   assert.equal(
     JSON.parse(all.stdout).map((x: { name: string; state: string }) => [x.name, x.state]),
     [['v0.2', 'aborted']],

@@ -1,4 +1,5 @@
-// `saphir registry …` as a user runs it: the real binary, PGlite in a temp folder.
+// `saphir registry …` as a user runs it: the real binary, PGlite in a temp folder. Each command runs once
+// as a process of its own; its next runs are in this process (saphirIn: the same main, no start-up).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
@@ -6,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../helpers.ts';
-import { noStack, saphir } from '../cli/run-cli.ts';
+import { noStack, saphir, saphirIn } from '../cli/run-cli.ts';
 import { postRegistry } from '../../host/registry/client.ts';
 import { dev, ownKey, win } from './cases.ts';
 
@@ -54,12 +55,12 @@ test('serve: a development fleet says so, answers claims, and stops on SIGTERM',
   }
 });
 
-test('devices add / list / revoke, and report, on the same database', () => {
+test('devices add / list / revoke, and report, on the same database', async () => {
   const k = ownKey('CAISSE-7');
   const add = saphir(['registry', 'devices', 'add', 'CAISSE-7', k.publicHex, '--db', db]);
   assert.equal(add.code, 0, add.stderr);
   assert.match(add.stdout, /appareil CAISSE-7 enrôlé/);
-  const again = saphir(['registry', 'devices', 'add', 'CAISSE-7', k.publicHex, '--db', db, '--lang', 'en']);
+  const again = await saphirIn(['registry', 'devices', 'add', 'CAISSE-7', k.publicHex, '--db', db, '--lang', 'en']);
   assert.equal(again.code, 1);
   assert.match(again.stderr, /already enrolled/);
   assert.ok(noStack(again.stderr));
@@ -70,12 +71,12 @@ test('devices add / list / revoke, and report, on the same database', () => {
     ['CAISSE-7'],
   );
   assert.equal(saphir(['registry', 'devices', 'revoke', 'CAISSE-7', '--db', db]).code, 0);
-  assert.equal(saphir(['registry', 'devices', 'revoke', 'CAISSE-7', '--db', db]).code, 1);
+  assert.equal((await saphirIn(['registry', 'devices', 'revoke', 'CAISSE-7', '--db', db])).code, 1);
   const rep = saphir(['registry', 'report', '--json', '--db', db]);
   assert.equal(rep.code, 0, rep.stderr);
   const j = JSON.parse(rep.stdout);
   assert.equal(j.totals, { payments: 1, total_eur: 30 });
-  const text = saphir(['registry', 'report', '--db', db, '--lang', 'en']);
+  const text = await saphirIn(['registry', 'report', '--db', db, '--lang', 'en']);
   assert.match(text.stdout, /payments: 1, total €30/);
   assert.match(text.stdout, /conflicts: 0/);
 });
@@ -94,24 +95,24 @@ test('usage errors are exit 2 with the reason', () => {
   }
 });
 
-test('impossible dates and device ids are usage errors, said in the user’s language', () => {
+test('impossible dates and device ids are usage errors, said in the user’s language', async () => {
   const k = ownKey('CAISSE-9').publicHex;
-  const since = saphir(['registry', 'report', '--since', '2027-02-31', '--db', db]);
+  const since = await saphirIn(['registry', 'report', '--since', '2027-02-31', '--db', db]);
   assert.equal(since.code, 2, since.stdout + since.stderr);
   assert.match(since.stderr, /--since prend une date AAAA-MM-JJ qui existe, pas « 2027-02-31 »/);
-  assert.equal(saphir(['registry', 'report', '--since', '2027-13-01', '--db', db]).code, 2);
-  const id = saphir(['registry', 'devices', 'add', 'bad id', k, '--db', db]);
+  assert.equal((await saphirIn(['registry', 'report', '--since', '2027-13-01', '--db', db])).code, 2);
+  const id = await saphirIn(['registry', 'devices', 'add', 'bad id', k, '--db', db]);
   assert.equal(id.code, 2, id.stderr);
   assert.match(id.stderr, /identifiant d’appareil « bad id » : 1 à 16 caractères ASCII imprimables/);
-  const key = saphir(['registry', 'devices', 'add', 'CAISSE-8', 'not-a-key', '--db', db]);
+  const key = await saphirIn(['registry', 'devices', 'add', 'CAISSE-8', 'not-a-key', '--db', db]);
   assert.match(key.stderr, /CLÉ « not-a-key » : 64 chiffres hexadécimaux/);
-  const both = saphir(['registry', 'serve', '--db', db, '--postgres', 'postgres://x']);
+  const both = await saphirIn(['registry', 'serve', '--db', db, '--postgres', 'postgres://x']);
   assert.match(both.stderr, /--db et --postgres s’excluent/);
-  const again = saphir(['registry', 'devices', 'add', 'CAISSE-7', k, '--db', db]);
+  const again = await saphirIn(['registry', 'devices', 'add', 'CAISSE-7', k, '--db', db]);
   assert.equal(again.code, 1);
   assert.match(again.stderr, /appareil CAISSE-7 déjà enrôlé/);
   // A real day is still a date: 2028-02-29 (leap year).
-  assert.equal(saphir(['registry', 'report', '--since', '2028-02-29', '--json', '--db', db]).code, 0);
+  assert.equal((await saphirIn(['registry', 'report', '--since', '2028-02-29', '--json', '--db', db])).code, 0);
 });
 
 test.run();

@@ -1,6 +1,6 @@
 // A PGlite registry directory is one process's: `registry serve` holds it, and every other process
 // (devices add/revoke, report, a second serve) is refused with the holder's pid and what to do. Real
-// separate processes: the lock is between processes.
+// separate processes: the lock is between processes (the set-up and the checks after run in this one).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../helpers.ts';
-import { noStack, saphir } from '../cli/run-cli.ts';
+import { noStack, saphir, saphirIn } from '../cli/run-cli.ts';
 import { postRegistry } from '../../host/registry/client.ts';
 import { LOCK_FILE } from '../../host/registry/dir-lock.ts';
 import { ownKey, win } from './cases.ts';
@@ -21,7 +21,7 @@ test('while serve runs, devices add/revoke, report and a second serve are refuse
   const db = join(dir, 'db');
   const k = ownKey('CAISSE-3');
   const other = ownKey('CAISSE-4');
-  assert.equal(saphir(['registry', 'devices', 'add', 'CAISSE-3', k.publicHex, '--db', db]).code, 0);
+  assert.equal((await saphirIn(['registry', 'devices', 'add', 'CAISSE-3', k.publicHex, '--db', db])).code, 0);
   const srv = await serve(['--db', db]);
   try {
     const pid = String(srv.child.pid);
@@ -52,7 +52,7 @@ test('while serve runs, devices add/revoke, report and a second serve are refuse
     assert.equal(await srv.stop(), 0);
   }
   assert.not.ok(existsSync(join(db, LOCK_FILE)), 'the lock is released when serve stops');
-  assert.equal(saphir(['registry', 'devices', 'revoke', 'CAISSE-3', '--db', db]).code, 0);
+  assert.equal((await saphirIn(['registry', 'devices', 'revoke', 'CAISSE-3', '--db', db])).code, 0);
   // The revocation stands for the next server.
   const again = await serve(['--db', db]);
   try {
@@ -63,10 +63,10 @@ test('while serve runs, devices add/revoke, report and a second serve are refuse
   }
 });
 
-test('a lock left by a process that died is taken over (and released after)', () => {
+test('a lock left by a process that died is taken over (and released after)', async () => {
   const db = join(dir, 'stale');
   mkdirSync(db); // an empty folder: list makes the database in it
-  assert.equal(saphir(['registry', 'devices', 'list', '--db', db]).code, 0);
+  assert.equal((await saphirIn(['registry', 'devices', 'list', '--db', db])).code, 0);
   const dead = spawnSync(process.execPath, ['-e', '']).pid!;
   writeFileSync(join(db, LOCK_FILE), JSON.stringify({ pid: dead, host: hostname() }) + '\n');
   const r = saphir(['registry', 'devices', 'list', '--db', db]);

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { noStack, saphir } from '../cli/run-cli.ts';
+import { noStack, saphir, saphirIn } from '../cli/run-cli.ts';
 import { openPglite } from '../../host/registry/db.ts';
 import { RegistryStore, RequestError } from '../../host/registry/store.ts';
 import { hopelessSignature, serveRegistry } from '../../host/registry/server.ts';
@@ -17,18 +17,24 @@ import { fromHex } from '../../src/hex.ts';
 import { nodeSign } from '../../tools/node-crypto.ts';
 import { dev, ownKey, win } from './cases.ts';
 import { serve } from './serve-cli.ts';
+import { sharedDb } from './shared-db.ts';
 import '../../hw-sim/node-host.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-refusals-'));
-test.after(() => rmSync(dir, { recursive: true, force: true }));
+// One in-memory database for the stores of this file, emptied before each.
+const shared = sharedDb(() => openPglite());
+test.after(async () => {
+  await shared.closeAll();
+  rmSync(dir, { recursive: true, force: true });
+});
 
-test('devices add refuses the published development device key (exit 2, fr and en), enrols nothing', () => {
+test('devices add refuses the published development device key (exit 2, fr and en), enrols nothing', async () => {
   const db = join(dir, 'add');
   const fr = saphir(['registry', 'devices', 'add', 'CAISSE-1', DEV_DEVICE_PUBLIC_KEY_HEX, '--db', db]);
   assert.is(fr.code, 2, fr.stderr);
   assert.match(fr.stderr, /clé d’appareil de DÉVELOPPEMENT publiée/);
   assert.ok(noStack(fr.stderr), fr.stderr);
-  const en = saphir([
+  const en = await saphirIn([
     'registry',
     'devices',
     'add',
@@ -45,7 +51,10 @@ test('devices add refuses the published development device key (exit 2, fr and e
   // Nothing enrolled (a refused add may not even leave a database behind).
   assert.match(list.stdout + list.stderr, /no device enrolled|no registry database/);
   // A device's own key is enrolled as before.
-  assert.is(saphir(['registry', 'devices', 'add', 'CAISSE-1', ownKey('CAISSE-1').publicHex, '--db', db]).code, 0);
+  assert.is(
+    (await saphirIn(['registry', 'devices', 'add', 'CAISSE-1', ownKey('CAISSE-1').publicHex, '--db', db])).code,
+    0,
+  );
 });
 
 test('--production refuses the development key at authentication, even enrolled before; /health says which fleet', async () => {
@@ -55,7 +64,7 @@ test('--production refuses the development key at authentication, even enrolled 
   await old.addDevice('CAISSE-2', DEV_DEVICE_PUBLIC_KEY_HEX);
   await old.db.close();
   const k = ownKey('CAISSE-3');
-  assert.is(saphir(['registry', 'devices', 'add', 'CAISSE-3', k.publicHex, '--db', db]).code, 0);
+  assert.is((await saphirIn(['registry', 'devices', 'add', 'CAISSE-3', k.publicHex, '--db', db])).code, 0);
   const srv = await serve(['--db', db, '--production', '--key', '0f'.repeat(32)]);
   try {
     const enrolled = await postRegistry(srv.url, 'claim', dev('CAISSE-2'), [{ code: win(1), paid_at: Date.now() }]);
@@ -82,7 +91,7 @@ test('--production refuses the development key at authentication, even enrolled 
 });
 
 test('a production store refuses to enrol the development key', async () => {
-  const store = new RegistryStore(await openPglite(), { keys: testKeyRing(), production: true });
+  const store = new RegistryStore(await shared.open(), { keys: testKeyRing(), production: true });
   try {
     await store.addDevice('CAISSE-4', DEV_DEVICE_PUBLIC_KEY_HEX).then(
       () => assert.unreachable('enrolled'),
@@ -110,7 +119,7 @@ const batch = (n: number, from = 0) =>
 
 test('refused requests never reach the tickets: unknown device, bad signature, stale, replay, revoked', async () => {
   const keys = countingRing();
-  const store = new RegistryStore(await openPglite(), { keys, freshnessMs: 60_000 });
+  const store = new RegistryStore(await shared.open(), { keys, freshnessMs: 60_000 });
   const srv = await serveRegistry(store);
   try {
     const k = ownKey('CAISSE-5');
@@ -150,7 +159,7 @@ test('refused requests never reach the tickets: unknown device, bad signature, s
 });
 
 test('a flood of forged requests under one id reads the devices table once in 2 s and is logged 5 a second; a revocation elsewhere still holds at once', async () => {
-  const db = await openPglite();
+  const db = await shared.open();
   let deviceReads = 0;
   const counted = {
     ...db,
@@ -235,7 +244,7 @@ test('a garbage signature (S above the group order) is refused before the body i
 });
 
 test('rate limit: a device over its budget gets 429 with Retry-After; bad signatures spend nobody’s budget', async () => {
-  const store = new RegistryStore(await openPglite(), { keys: testKeyRing(), rateLimit: { perSecond: 1, burst: 3 } });
+  const store = new RegistryStore(await shared.open(), { keys: testKeyRing(), rateLimit: { perSecond: 1, burst: 3 } });
   const srv = await serveRegistry(store);
   try {
     const k = ownKey('CAISSE-6');
@@ -277,7 +286,7 @@ test('rate limit: a device over its budget gets 429 with Retry-After; bad signat
 });
 
 test('a body announced over 1 MiB is refused 413 before it is read', async () => {
-  const store = new RegistryStore(await openPglite(), { keys: testKeyRing() });
+  const store = new RegistryStore(await shared.open(), { keys: testKeyRing() });
   const srv = await serveRegistry(store);
   try {
     const { request } = await import('node:http');

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { noStack, saphir, saphirAsync } from '../cli/run-cli.ts';
+import { noStack, saphirAsync, saphirIn } from '../cli/run-cli.ts';
 import { postRegistry } from '../../host/registry/client.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
@@ -32,7 +32,7 @@ test('--production: test-key tickets are refused (E_KEY), production-key tickets
   writeFileSync(keyFile, JSON.stringify({ key_id: 1, public_hex: PROD_PUB }));
   const db = join(dir, 'prod');
   const k = ownKey('CAISSE-5');
-  assert.equal(saphir(['registry', 'devices', 'add', 'CAISSE-5', k.publicHex, '--db', db]).code, 0);
+  assert.equal((await saphirIn(['registry', 'devices', 'add', 'CAISSE-5', k.publicHex, '--db', db])).code, 0);
   const srv = await serve(['--db', db, '--production', '--key', keyFile]);
   try {
     assert.not.match(srv.err(), /TEST ticket key/);
@@ -48,7 +48,7 @@ test('--production: test-key tickets are refused (E_KEY), production-key tickets
 test('--key replaces the test key (a bare key stands for every key id)', async () => {
   const db = join(dir, 'dev');
   const k = ownKey('CAISSE-6');
-  assert.equal(saphir(['registry', 'devices', 'add', 'CAISSE-6', k.publicHex, '--db', db]).code, 0);
+  assert.equal((await saphirIn(['registry', 'devices', 'add', 'CAISSE-6', k.publicHex, '--db', db])).code, 0);
   const srv = await serve(['--db', db, '--key', PROD_PUB]);
   try {
     const t = await postRegistry(srv.url, 'claim', k, [{ code: testTicket(3), paid_at: Date.now() }]);
