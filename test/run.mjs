@@ -5,7 +5,8 @@
 //
 // Files run in parallel in worker processes (test/worker.mjs), one file at a time each: `--jobs N` or
 // SAPHIR_TEST_JOBS (default: 2, or 1 on a single core). Each file's output is printed whole when it ends.
-// The slowest files start first, by the times of the last run (node_modules/.cache/saphir-test-times.json).
+// The slowest files start first, by the times of the last run (node_modules/.cache/saphir-test-times.json;
+// test/file-times.json in a fresh clone).
 // TMPDIR is a folder of the run: what tests leave there is listed ("# leftovers: …") and removed.
 // At the end, every file's wall and CPU time, slowest first (`--times` or SAPHIR_TEST_TIMES=1: every file,
 // else the slowest 15), with the CPU total: on an idle machine the run takes about CPU total / workers. A file still running after
@@ -83,12 +84,15 @@ try {
 }
 const { suites } = await parse(join(root, 'test'), long ? '\\.long\\.ts$' : '\\.test\\.ts$');
 const todo = suites.filter((s) => filters.length === 0 || filters.some((re) => re.test(s.name)));
+// The order of a first run (a fresh clone has no cache): test/file-times.json, wall ms of each file of a
+// run on 4 Dec; the times of the last run here win.
 let last = {};
-try {
-  last = JSON.parse(readFileSync(cacheFile, 'utf8'));
-} catch {
-  // first run: alphabetical order
-}
+for (const f of [join(root, 'test', 'file-times.json'), cacheFile])
+  try {
+    last = { ...last, ...JSON.parse(readFileSync(f, 'utf8')) };
+  } catch {
+    // no times: unknown files count as long, in alphabetical order
+  }
 // Longest first (unknown files count as long), so the two workers end together.
 todo.sort((a, b) => (last[b.name] ?? Infinity) - (last[a.name] ?? Infinity) || a.name.localeCompare(b.name));
 
