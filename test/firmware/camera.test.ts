@@ -12,6 +12,8 @@ import { PNG } from 'pngjs';
 import { JSQR_PHOTOS, ROOT, loadVectors } from '../helpers.ts';
 import { degradedFrames } from '../input/degraded.ts';
 import { JSQR_SOURCE } from '../../tools/build.ts';
+import { versionAt } from '../../firmware/jsqr/decoder/version.ts';
+import { VERSIONS } from './jsqr-versions.ts';
 
 type JsQR = typeof import('jsqr').default;
 const require = createRequire(import.meta.url);
@@ -179,6 +181,12 @@ test('camera: 60 decoded frames keep the VM heap flat', async () => {
   } finally {
     sim.dispose();
   }
+});
+
+test("jsQR version table: every version built from the packed table is jsQR 1.4.0's own", () => {
+  assert.is(VERSIONS.length, 40);
+  for (let v = 1; v <= 40; v++) assert.equal(versionAt(v), VERSIONS[v - 1], `version ${v}`);
+  for (const v of [0, -1, 41, NaN]) assert.is(versionAt(v), undefined, `version ${v}`);
 });
 
 test.run();

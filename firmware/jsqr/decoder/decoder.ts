@@ -2,7 +2,7 @@ import { BitMatrix } from "../BitMatrix";
 import { Point } from "../Point";
 import { decode as decodeData, DecodedQR } from "./decodeData";
 import { decode as rsDecode } from "./reedsolomon";
-import { Version, VERSIONS } from "./version";
+import { Version, versionAt, versionInfoBits } from "./version";
 
 // tslint:disable:no-bitwise
 function numBitsDiffering(x: number, y: number) {
@@ -144,7 +144,7 @@ function readVersion(matrix: BitMatrix): Version {
 
   const provisionalVersion = Math.floor((dimension - 17) / 4);
   if (provisionalVersion <= 6) { // 6 and under dont have version info in the QR code
-    return VERSIONS[provisionalVersion - 1];
+    return versionAt(provisionalVersion); // saphir: built when asked (version.ts)
   }
 
   let topRightVersionBits = 0;
@@ -161,29 +161,31 @@ function readVersion(matrix: BitMatrix): Version {
     }
   }
 
+  // saphir: the versions by number, each built only when returned (version.ts); same order and ties.
   let bestDifference = Infinity;
-  let bestVersion: Version;
-  for (const version of VERSIONS) {
-    if (version.infoBits === topRightVersionBits || version.infoBits === bottomLeftVersionBits) {
-      return version;
+  let bestVersion = 0;
+  for (let v = 1; v <= 40; v++) {
+    const infoBits = versionInfoBits(v);
+    if (infoBits === topRightVersionBits || infoBits === bottomLeftVersionBits) {
+      return versionAt(v);
     }
 
-    let difference = numBitsDiffering(topRightVersionBits, version.infoBits);
+    let difference = numBitsDiffering(topRightVersionBits, infoBits);
     if (difference < bestDifference) {
-      bestVersion = version;
+      bestVersion = v;
       bestDifference = difference;
     }
 
-    difference = numBitsDiffering(bottomLeftVersionBits, version.infoBits);
+    difference = numBitsDiffering(bottomLeftVersionBits, infoBits);
     if (difference < bestDifference) {
-      bestVersion = version;
+      bestVersion = v;
       bestDifference = difference;
     }
   }
   // We can tolerate up to 3 bits of error since no two version info codewords will
   // differ in less than 8 bits.
   if (bestDifference <= 3) {
-    return bestVersion;
+    return versionAt(bestVersion);
   }
 }
 
