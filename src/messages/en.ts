@@ -520,6 +520,8 @@ export const en = {
     badPrize: 'not a prize of the table (0, 5, 10, 15, 30, 150, 500, 2500, 25000, 250000)',
     off: 'device off ("boot" to power on)',
     bridged: (what: string) => `real scanner attached: ${what}`,
+    bridgeError: (what: string, why: string) => `${what} scanner: ${why}`,
+    serialWord: 'serial',
     bye: 'bye',
     commandFailed: (cmd: string, why: string) => `${cmd}: failed (${why}); the device goes on`,
     saved: (f: string) => `written: ${f}`,

@@ -524,6 +524,8 @@ export const fr: Messages = {
     badPrize: 'gain inconnu du barème (0, 5, 10, 15, 30, 150, 500, 2500, 25000, 250000)',
     off: 'appareil éteint (« boot » pour rallumer)',
     bridged: (what: string) => `lecteur réel branché : ${what}`,
+    bridgeError: (what: string, why: string) => `lecteur ${what} : ${why}`,
+    serialWord: 'série',
     bye: 'au revoir',
     commandFailed: (cmd: string, why: string) => `${cmd} : échec (${why}) ; l’appareil continue`,
     saved: (f: string) => `écrit : ${f}`,

@@ -317,7 +317,7 @@ async function bridgeHid(
   }
   const input = mode === 'pos' ? 'hid-pos' : 'hid-keyboard';
   dev.on('data', (b: Buffer) => void serial(() => sim.inject(input, new Uint8Array(b))));
-  dev.on('error', (err: Error) => say(`HID: ${err.message}`));
+  dev.on('error', (err: Error) => say(I[lang].bridgeError('HID', reasonOf(err, messages(lang)))));
   return () => dev.close();
 }
 
@@ -347,6 +347,6 @@ async function bridgeSerial(
         for (; sent < out.length; sent++) port.write(Buffer.from(out[sent]));
       }),
   );
-  port.on('error', (err: Error) => say(`serial: ${err.message}`));
+  port.on('error', (err: Error) => say(I[lang].bridgeError(I[lang].serialWord, reasonOf(err, messages(lang)))));
   return () => closePort(port);
 }
