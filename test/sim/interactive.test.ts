@@ -23,48 +23,57 @@ function sim(input: string, lang: 'fr' | 'en' = 'fr') {
     .join('\n');
 }
 
+// Two sessions (each boots the firmware: seconds), the tests below read their answers.
+let frOut: string | undefined;
+let enOut: string | undefined;
+const fr = () =>
+  (frOut ??= sim(
+    'attendre\nattendre 3x\nattendre -5s\nattendre 99999d\nvia bogus\nréseau\n' +
+      'coupure\nok\nboot\nboot\nreboot\nattendre 2s\nattendre 40min\nquitter\n',
+  ));
+const en = () =>
+  (enOut ??= sim(
+    'wait\nwait 3x\nwait -5s\nwait 99999d\nvia bogus\nrescan\nticket 0\nticket 150\nticket 150\nrescan\nquit\n',
+    'en',
+  ));
+
 test('bad commands get their reason (fr, en): wait without, with a bad or an over-long duration; via, réseau', () => {
-  const fr = sim('attendre\nattendre 3x\nattendre -5s\nattendre 99999d\nvia bogus\nréseau\nquitter\n');
-  assert.match(fr, /attendre demande une durée : un nombre et ms, s, min, h ou d, au plus 1 j/);
-  assert.match(fr, /« 3x » n’est pas une durée/);
-  assert.match(fr, /« -5s » n’est pas une durée/);
-  assert.match(fr, /99999d dépasse le maximum d’une attente, 1 j/);
-  assert.match(fr, /pas de lecteur « bogus » : hid-keyboard, hid-pos, serial, camera/);
-  assert.match(fr, /pas de réseau : lancez avec --registry/);
-  const en = sim('wait\nwait 3x\nwait -5s\nwait 99999d\nvia bogus\nquit\n', 'en');
-  assert.match(en, /wait takes a duration: a number and ms, s, min, h or d, at most 1 d/);
-  assert.match(en, /"3x" is not a duration/);
-  assert.match(en, /"-5s" is not a duration/);
-  assert.match(en, /99999d is more than one wait may last, 1 d/);
-  assert.match(en, /no scanner "bogus"/);
-  assert.not.match(en, /[àéèêç«»]/);
+  assert.match(fr(), /attendre demande une durée : un nombre et ms, s, min, h ou d, au plus 1 j/);
+  assert.match(fr(), /« 3x » n’est pas une durée/);
+  assert.match(fr(), /« -5s » n’est pas une durée/);
+  assert.match(fr(), /99999d dépasse le maximum d’une attente, 1 j/);
+  assert.match(fr(), /pas de lecteur « bogus » : hid-keyboard, hid-pos, serial, camera/);
+  assert.match(fr(), /pas de réseau : lancez avec --registry/);
+  assert.match(en(), /wait takes a duration: a number and ms, s, min, h or d, at most 1 d/);
+  assert.match(en(), /"3x" is not a duration/);
+  assert.match(en(), /"-5s" is not a duration/);
+  assert.match(en(), /99999d is more than one wait may last, 1 d/);
+  assert.match(en(), /no scanner "bogus"/);
+  assert.not.match(en(), /[àéèêç«»]/);
 });
 
 test('power commands say what they did: coupure, a key while off, boot, reboot', () => {
-  const fr = sim('coupure\nok\nboot\nboot\nreboot\nquitter\n');
-  assert.match(fr, /^courant coupé\nappareil éteint \(« boot » pour rallumer\)\nallumé : développement/m);
-  assert.match(fr, /appareil déjà allumé/);
-  assert.match(fr, /redémarré : développement : le firmware de ce dépôt/);
+  assert.match(fr(), /^courant coupé\nappareil éteint \(« boot » pour rallumer\)\nallumé : développement/m);
+  assert.match(fr(), /appareil déjà allumé/);
+  assert.match(fr(), /redémarré : développement : le firmware de ce dépôt/);
 });
 
 test('a wait says what it simulated; a long one says its progress in tenths', () => {
-  const fr = sim('attendre 2s\nattendre 40min\nquitter\n');
-  assert.match(fr, /^2 s simulés$/m);
-  for (let i = 1; i < 10; i++) assert.match(fr, new RegExp(`^… ${4 * i} min sur 40 min simulés$`, 'm'));
-  assert.match(fr, /^40 min simulés$/m);
+  assert.match(fr(), /^2 s simulés$/m);
+  for (let i = 1; i < 10; i++) assert.match(fr(), new RegExp(`^… ${4 * i} min sur 40 min simulés$`, 'm'));
+  assert.match(fr(), /^40 min simulés$/m);
 });
 
 test('ticket draws a new ticket each time and prints its code; a losing one is said so; rescan scans the last code again', () => {
-  const en = sim('rescan\nticket 0\nticket 150\nticket 150\nrescan\nquit\n', 'en');
-  assert.match(en, /nothing to scan again/);
-  assert.match(en, /→ ticket 1\/\d+\/\d+ losing via hid-pos: SPH1:/);
-  assert.not.match(en, / 0 via /);
-  const won = [...en.matchAll(/→ ticket (1\/\d+\/\d+) €150 via hid-pos: (SPH1:\S+)/g)];
-  assert.is(won.length, 2, en);
+  assert.match(en(), /nothing to scan again/);
+  assert.match(en(), /→ ticket 1\/\d+\/\d+ losing via hid-pos: SPH1:/);
+  assert.not.match(en(), / 0 via /);
+  const won = [...en().matchAll(/→ ticket (1\/\d+\/\d+) €150 via hid-pos: (SPH1:\S+)/g)];
+  assert.is(won.length, 2, en());
   assert.is.not(won[0][1], won[1][1]);
   assert.is.not(won[0][2], won[1][2]);
-  // rescan: the last code, which the device has seen (its display says so again).
-  assert.ok(en.includes(`→ again via hid-pos: ${won[1][2]}`), en);
+  // rescan: the last code again.
+  assert.ok(en().includes(`→ again via hid-pos: ${won[1][2]}`), en());
 });
 
 test('--registry URL: said at once whether the registry answers (a refused one: the device will pay offline)', async () => {
@@ -76,21 +85,19 @@ test('--registry URL: said at once whether the registry answers (a refused one: 
   const port = (server.address() as AddressInfo).port;
   try {
     // stdin closed: the session ends at once, after its first lines.
-    const up = await saphirAsync(['sim', '--registry', `http://127.0.0.1:${port}`]);
+    const up = await saphirAsync(['sim', '--registry', `http://127.0.0.1:${port}`, '--lang', 'en']);
     assert.is(up.code, 0, up.stdout + up.stderr);
-    assert.match(up.stderr, `registre central : http://127.0.0.1:${port} (il répond)`);
+    assert.match(up.stderr, `central registry: http://127.0.0.1:${port} (it answers)`);
   } finally {
     await new Promise((r) => server.close(r));
   }
   // The same port, now closed.
-  const down = await saphirAsync(['sim', '--registry', `http://127.0.0.1:${port}`, '--lang', 'en']);
+  const down = await saphirAsync(['sim', '--registry', `http://127.0.0.1:${port}`]);
   assert.is(down.code, 0, down.stdout + down.stderr);
   assert.match(
     down.stderr,
-    `the central registry http://127.0.0.1:${port} does not answer (connection refused (127.0.0.1:${port}): nothing listens there): the device will pay offline`,
+    `le registre central http://127.0.0.1:${port} ne répond pas (connexion refusée (127.0.0.1:${port}) : rien n’y écoute) : l’appareil paiera hors ligne`,
   );
-  const fr = await saphirAsync(['sim', '--registry', `http://127.0.0.1:${port}`]);
-  assert.match(fr.stderr, `le registre central http://127.0.0.1:${port} ne répond pas (connexion refusée`);
 });
 
 test('durations are said with their two largest units', () => {
