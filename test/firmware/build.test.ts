@@ -28,8 +28,9 @@ test('dev build: bundle, size.json, signed image holding exactly the bundle', as
     'the camera path carries jsQR',
   );
   assert.ok(size.modules['lazy-camera:camera'] > 15000, 'inside the full bundle, as packed text compiled on first use');
+  // (a half until jsQR's version table, which packed well, became one string of numbers: 0.55 since)
   assert.ok(
-    size.modules['lazy-camera:camera'] < size.camera_bytes / 2,
+    size.modules['lazy-camera:camera'] < size.camera_bytes * 0.6,
     `packed: ${size.modules['lazy-camera:camera']} B for ${size.camera_bytes} B`,
   );
   assert.not.ok(
