@@ -10,6 +10,8 @@ import { NorFlash } from './nor-flash.ts';
 import { partitionFlash } from './device.ts';
 import { Simulator, type SimVariant } from './sim.ts';
 import { ticketCode } from './tickets.ts';
+import { cameraTransmit } from './scanners/camera.ts';
+import { seededRng } from './rng.ts';
 import { MirroredLedger } from '../src/ledger/index.ts';
 import { defaultConfig, storeConfig, type Config } from '../src/config.ts';
 import { TEST_PUBLIC_KEY_HEX } from '../src/sph1/keys.ts';
@@ -118,6 +120,55 @@ export async function textPathHeap(
     }
     const peak = await session(sim, steps, probe);
     return { peak: Math.max(boot, peak), boot, payments: 30, screen: sim.screen.join(' | ') };
+  } finally {
+    sim.dispose();
+  }
+}
+
+/**
+ * The camera path after its first frame (it is compiled then and stays): four camera frames of codes
+ * (a win paid, a losing ticket, a paid one again, a win refused), on a young ledger, or on the full one
+ * with `full`. The peak is sampled after each frame and each key; `screen`: the first line after each frame.
+ */
+export async function cameraPathHeap(
+  bundle: string,
+  variant: SimVariant = 'quickjs',
+  probe?: HeapProbe,
+  full = false,
+): Promise<HeapFigure> {
+  const chip = chipWith();
+  let payments = 0;
+  if (full) {
+    const l = MirroredLedger.open(partitionFlash(chip, 'ledger', 0), { deviceId: 'SPH-000042' });
+    for (let i = 0; i < l.capacity - 8; i++)
+      l.record({ emission: 1, block: 1 + (i >> 12), number: i & 4095, prizeEur: 150, paidAtMs: PAID_AT + i });
+    payments = l.count;
+  }
+  const sim = new Simulator({ chip, bundle, deviceId: 'SPH-000042', ledgerSectors: full ? 0 : 16, variant });
+  await sim.boot();
+  try {
+    const boot = sim.heapDevice();
+    let peak = boot;
+    probe?.(sim);
+    const rng = seededRng(34);
+    const seen: string[] = [];
+    for (const [c, key] of [
+      [code(9, 1, 150), 'OK'],
+      [code(9, 2, 0), 'C'],
+      [code(9, 1, 150), 'C'],
+      [code(9, 3, 500), 'C'],
+    ] as const) {
+      sim.transmit(cameraTransmit(c, { module: 4 }, rng));
+      await sim.run(200);
+      seen.push(sim.screen[0]);
+      peak = Math.max(peak, sim.heapDevice());
+      probe?.(sim);
+      await sim.press(key);
+      await sim.run(0);
+      peak = Math.max(peak, sim.heapDevice());
+      probe?.(sim);
+    }
+    return { peak, boot, payments, screen: seen.join(' | ') };
   } finally {
     sim.dispose();
   }

@@ -1,12 +1,12 @@
 // The heap budgets of the device class (tools/build.ts, docs/firmware.md "Device class and budgets") on
 // the real bundle in QuickJS: the whole ledger partition filled to capacity, booted, scanned (a paid
 // ticket, a win refused as the ledger is full, an X report reading every payment), and the text path
-// on a young ledger. `npm run build` checks the same (build.mjs).
+// on a young ledger, and the camera path after its first frame. `npm run build` checks the same (build.mjs).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { bundleText } from './harness.ts';
-import { fullLedgerHeap, textPathHeap } from '../../hw-sim/heap-budget.ts';
-import { BUDGET_HEAP_FULL_LEDGER, BUDGET_HEAP_TEXT, HEAP_TARGET } from '../../tools/build.ts';
+import { cameraPathHeap, fullLedgerHeap, textPathHeap } from '../../hw-sim/heap-budget.ts';
+import { BUDGET_HEAP_CAMERA, BUDGET_HEAP_FULL_LEDGER, BUDGET_HEAP_TEXT, HEAP_TARGET } from '../../tools/build.ts';
 
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
@@ -22,6 +22,13 @@ test('text path: heap peak within its budget', async () => {
   const f = await textPathHeap(await bundleText());
   console.log(`text path: heap peak ${kib(f.peak)} (target ${kib(HEAP_TARGET)})`);
   assert.ok(f.peak <= BUDGET_HEAP_TEXT, `heap peak ${kib(f.peak)} over ${kib(BUDGET_HEAP_TEXT)}`);
+});
+
+test('camera path after its first frame: heap peak within its budget', async () => {
+  const f = await cameraPathHeap(await bundleText());
+  console.log(`camera path: heap peak ${kib(f.peak)} (boot ${kib(f.boot)})`);
+  assert.is(f.screen, 'GAGNANT | PERDANT | DÉJÀ PAYÉ | GAGNANT', 'the four frames read');
+  assert.ok(f.peak <= BUDGET_HEAP_CAMERA, `heap peak ${kib(f.peak)} over ${kib(BUDGET_HEAP_CAMERA)}`);
 });
 
 test.run();
