@@ -75,7 +75,11 @@ export async function enrolDevelopmentKey(
   deviceId: string,
   key: { publicKey: Uint8Array; sign(m: Uint8Array): Uint8Array },
   timeoutMs = 3000,
-): Promise<{ ok: boolean; status: number; body: { replaced?: boolean; error?: string; detail?: string } }> {
+): Promise<{
+  ok: boolean;
+  status: number;
+  body: { enrolled?: boolean; replaced?: boolean; error?: string; detail?: string };
+}> {
   const publicKey = Buffer.from(key.publicKey).toString('hex');
   const sentAt = Date.now();
   const signature = Buffer.from(key.sign(Buffer.from(devEnrolText(deviceId, publicKey, sentAt), 'utf8'))).toString(

@@ -64,7 +64,7 @@ export async function enrolOwnKey(
   if (fleet === 'production') return m.sim.keyProduction(deviceId, Buffer.from(key.publicKey).toString('hex'));
   try {
     const r = await enrolDevelopmentKey(url, deviceId, key);
-    if (r.ok) return m.sim.keyEnrolled(deviceId, !!r.body.replaced);
+    if (r.ok && r.body.enrolled === true) return m.sim.keyEnrolled(deviceId, !!r.body.replaced);
     return m.sim.keyNotEnrolled(`HTTP ${r.status}${r.body.detail ? ` : ${r.body.detail}` : ''}`);
   } catch (e) {
     return m.sim.keyNotEnrolled(reasonOf((e as { cause?: unknown })?.cause ?? e, m));
