@@ -118,6 +118,8 @@ export async function run(args: string[]): Promise<number> {
     group: { type: 'string' },
     phases: { type: 'string' },
     'max-failures': { type: 'string' },
+    'device-deadline': { type: 'string' },
+    retries: { type: 'string' },
     notice: { type: 'string' },
   });
   if (!parsed) return 0;
@@ -336,7 +338,15 @@ export async function run(args: string[]): Promise<number> {
 /** `campaign create IMAGE --name N …`, `campaign status [NAME]`, `campaign pause|resume|abort NAME`. */
 async function campaign(
   rest: string[],
-  values: { name?: string; group?: string; phases?: string; 'max-failures'?: string; json?: boolean },
+  values: {
+    name?: string;
+    group?: string;
+    phases?: string;
+    'max-failures'?: string;
+    'device-deadline'?: string;
+    retries?: string;
+    json?: boolean;
+  },
   openStore: () => Promise<RegistryStore>,
   lang: Lang,
 ): Promise<number> {
@@ -346,6 +356,8 @@ async function campaign(
   let image: Uint8Array | null = null;
   let phases: number[] = [];
   let maxFailures = 1;
+  let deviceDeadlineMs = 0;
+  let retries = 0;
   if (verb === 'create') {
     if (args.length !== 1 || !values.name) throw usage();
     try {
@@ -355,6 +367,9 @@ async function campaign(
     }
     maxFailures =
       values['max-failures'] === undefined ? 1 : intOf(values['max-failures'], '--max-failures', 1, 100_000);
+    if (values['device-deadline'] !== undefined)
+      deviceDeadlineMs = intOf(values['device-deadline'], '--device-deadline', 1, 24 * 365) * 3_600_000;
+    if (values.retries !== undefined) retries = intOf(values.retries, '--retries', 0, 100);
     try {
       image = readFileSync(args[0]);
     } catch (e) {
@@ -383,7 +398,16 @@ async function campaign(
   try {
     if (verb === 'create') {
       const c = await store.db.tx((q) =>
-        createCampaign(q, { name: values.name!, image: image!, group: values.group, phases, maxFailures, now }),
+        createCampaign(q, {
+          name: values.name!,
+          image: image!,
+          group: values.group,
+          phases,
+          maxFailures,
+          deviceDeadlineMs,
+          retries,
+          now,
+        }),
       );
       process.stdout.write(
         values.json
@@ -395,7 +419,7 @@ async function campaign(
     if (verb === 'status' && args.length === 0) {
       const all = await listCampaigns(store.db);
       const full = [];
-      for (const c of all) full.push((await campaignStatus(store.db, c.name))!);
+      for (const c of all) full.push((await store.db.tx((q) => campaignStatus(q, c.name, now)))!);
       if (values.json) process.stdout.write(JSON.stringify(full) + '\n');
       else process.stdout.write(full.length ? full.map(say).join('') : t.campaignNone + '\n');
       return 0;
@@ -406,7 +430,7 @@ async function campaign(
       process.stdout.write(t.campaignState(name, state) + '\n');
       return 0;
     }
-    const c = await campaignStatus(store.db, name);
+    const c = await store.db.tx((q) => campaignStatus(q, name, now));
     if (!c) throw new CampaignError('unknown', `no campaign ${name}`);
     process.stdout.write(values.json ? JSON.stringify(c) + '\n' : say(c));
     return 0;

@@ -35,6 +35,11 @@ export interface CampaignRow {
   phase: number;
   created_at: number;
   updated_at: number;
+  /** A device of a running phase silent on the image this long (ms) fails; 0: no deadline. */
+  device_deadline_ms: number;
+  /** A failed download is ordered again up to this many times before the device counts as failed. */
+  retries: number;
+  phase_at: number;
 }
 
 export interface CampaignStatus extends CampaignRow {
@@ -43,7 +48,7 @@ export interface CampaignStatus extends CampaignRow {
   /** Per phase (1-based order): its devices by state. */
   per_phase: { phase: number; devices: number; states: Partial<Record<DeviceState, number>> }[];
   failures: number;
-  devices: { device_id: string; phase: number; state: DeviceState; detail: string | null }[];
+  devices: { device_id: string; phase: number; state: DeviceState; detail: string | null; attempts: number }[];
 }
 
 /** `--phases 1,10,100`: cumulative percentages, increasing, the last 100. */
@@ -122,6 +127,9 @@ export async function createCampaign(
     devices?: string[];
     phases: number[];
     maxFailures: number;
+    /** ms; 0 or absent: none. */
+    deviceDeadlineMs?: number;
+    retries?: number;
     now: number;
   },
 ): Promise<CampaignStatus> {
@@ -131,9 +139,10 @@ export async function createCampaign(
   if (devices.length === 0)
     throw new CampaignError('no-devices', o.group ? `no enrolled device in group ${o.group}` : 'no device to update');
   const made = await q.query(
-    `INSERT INTO campaigns (name, image_hash, group_name, phases, max_failures, state, phase, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, 'running', 1, $6, $6) ON CONFLICT DO NOTHING RETURNING name`,
-    [o.name, hash, o.group ?? null, o.phases.join(','), o.maxFailures, o.now],
+    `INSERT INTO campaigns (name, image_hash, group_name, phases, max_failures, state, phase, created_at, updated_at,
+                            device_deadline_ms, retries, phase_at)
+       VALUES ($1, $2, $3, $4, $5, 'running', 1, $6, $6, $7, $8, $6) ON CONFLICT DO NOTHING RETURNING name`,
+    [o.name, hash, o.group ?? null, o.phases.join(','), o.maxFailures, o.now, o.deviceDeadlineMs ?? 0, o.retries ?? 0],
   );
   if (made.rows.length === 0) throw new CampaignError('exists', `campaign ${o.name} exists already`);
   const ph = phaseOf(devices.length, o.phases);
@@ -145,7 +154,26 @@ export async function createCampaign(
   return (await campaignStatus(q, o.name))!;
 }
 
-export async function campaignStatus(q: Query, name: string): Promise<CampaignStatus | null> {
+/**
+ * Fails every device of a running phase past its campaign's deadline: nothing said of the image within
+ * device_deadline_ms of the later of its phase's start (or resume) and its own last step. Run at each
+ * sync and each status, so a silent device fails even though it never asks; then the campaigns move on.
+ */
+export async function expireSilent(q: Query, now: number): Promise<void> {
+  const r = await q.query<{ campaign: string }>(
+    `UPDATE campaign_devices d SET state = 'failed', detail = 'deadline', updated_at = $1
+       FROM campaigns c
+      WHERE c.name = d.campaign AND c.state = 'running' AND c.device_deadline_ms > 0 AND d.phase <= c.phase
+        AND d.state IN ('pending', 'offered', 'installed')
+        AND GREATEST(d.updated_at, c.phase_at) + c.device_deadline_ms <= $1
+      RETURNING d.campaign`,
+    [now],
+  );
+  for (const name of new Set(r.rows.map((x) => x.campaign))) await advance(q, name, now);
+}
+
+export async function campaignStatus(q: Query, name: string, now?: number): Promise<CampaignStatus | null> {
+  if (now !== undefined) await expireSilent(q, now);
   const c = (
     await q.query<CampaignRow & { version: string; security_counter: number }>(
       `SELECT c.*, i.version, i.security_counter FROM campaigns c JOIN images i ON i.hash = c.image_hash WHERE c.name = $1`,
@@ -154,8 +182,8 @@ export async function campaignStatus(q: Query, name: string): Promise<CampaignSt
   ).rows[0];
   if (!c) return null;
   const ds = (
-    await q.query<{ device_id: string; phase: number; state: DeviceState; detail: string | null }>(
-      `SELECT device_id, phase, state, detail FROM campaign_devices WHERE campaign = $1 ORDER BY phase, device_id`,
+    await q.query<{ device_id: string; phase: number; state: DeviceState; detail: string | null; attempts: number }>(
+      `SELECT device_id, phase, state, detail, attempts FROM campaign_devices WHERE campaign = $1 ORDER BY phase, device_id`,
       [name],
     )
   ).rows;
@@ -172,16 +200,26 @@ export async function campaignStatus(q: Query, name: string): Promise<CampaignSt
     max_failures: Number(c.max_failures),
     created_at: Number(c.created_at),
     updated_at: Number(c.updated_at),
+    device_deadline_ms: Number(c.device_deadline_ms),
+    retries: Number(c.retries),
+    phase_at: Number(c.phase_at),
     security_counter: Number(c.security_counter),
     per_phase: [...per.values()],
     failures: ds.filter((d) => d.state === 'failed').length,
-    devices: ds.map((d) => ({ ...d, phase: Number(d.phase) })),
+    devices: ds.map((d) => ({ ...d, phase: Number(d.phase), attempts: Number(d.attempts) })),
   };
 }
 
 export async function listCampaigns(q: Query): Promise<CampaignRow[]> {
   const r = await q.query<CampaignRow>(`SELECT * FROM campaigns ORDER BY created_at, name`);
-  return r.rows.map((c) => ({ ...c, phase: Number(c.phase), max_failures: Number(c.max_failures) }));
+  return r.rows.map((c) => ({
+    ...c,
+    phase: Number(c.phase),
+    max_failures: Number(c.max_failures),
+    device_deadline_ms: Number(c.device_deadline_ms),
+    retries: Number(c.retries),
+    phase_at: Number(c.phase_at),
+  }));
 }
 
 /** pause (running → paused), resume (paused → running), abort (running or paused → aborted). */
@@ -202,7 +240,11 @@ export async function setCampaignState(
     if (!c) throw new CampaignError('unknown', `no campaign ${name}`);
     throw new CampaignError('state', `campaign ${name} is ${c.state}: cannot ${verb}`);
   }
-  if (to === 'running') await advance(q, name, now);
+  if (to === 'running') {
+    // The deadline runs from the resume: a paused campaign serves no chunk.
+    await q.query(`UPDATE campaigns SET phase_at = $2 WHERE name = $1`, [name, now]);
+    await advance(q, name, now);
+  }
   return to;
 }
 
@@ -235,7 +277,7 @@ async function advance(q: Query, name: string, now: number): Promise<void> {
     ]);
   else
     await q.query(
-      `UPDATE campaigns SET phase = $3, updated_at = $2 WHERE name = $1 AND state = 'running' AND phase = $4`,
+      `UPDATE campaigns SET phase = $3, updated_at = $2, phase_at = $2 WHERE name = $1 AND state = 'running' AND phase = $4`,
       [name, now, phase + 1, phase],
     );
 }
@@ -251,6 +293,7 @@ export async function deviceReport(
   h: Health,
   now: number,
 ): Promise<UpdateOffer | undefined> {
+  await expireSilent(q, now);
   const mine = (
     await q.query<{
       campaign: string;
@@ -259,8 +302,10 @@ export async function deviceReport(
       c_state: CampaignState;
       phase: number;
       c_phase: number;
+      attempts: number;
+      retries: number;
     }>(
-      `SELECT d.campaign, d.state, c.image_hash, c.state AS c_state, d.phase, c.phase AS c_phase
+      `SELECT d.campaign, d.state, c.image_hash, c.state AS c_state, d.phase, c.phase AS c_phase, d.attempts, c.retries
          FROM campaign_devices d JOIN campaigns c ON c.name = d.campaign
         WHERE d.device_id = $1 AND d.state <> 'confirmed' AND d.state <> 'failed' ORDER BY c.created_at`,
       [deviceId],
@@ -271,14 +316,19 @@ export async function deviceReport(
     const [hash, what, ...why] = h.update.split(':');
     let next: DeviceState | null = null;
     let detail: string | null = null;
+    let attempts = Number(m.attempts);
     if (h.image === m.image_hash) next = 'confirmed';
-    else if (hash === m.image_hash && what === 'failed') [next, detail] = ['failed', why.join(':') || 'failed'];
-    else if (hash === m.image_hash && what === 'installed') next = 'installed';
+    else if (hash === m.image_hash && what === 'failed') {
+      detail = why.join(':') || 'failed';
+      // A failed download is ordered again (its next sync) while retries are left.
+      if (attempts < Number(m.retries)) [next, detail] = ['pending', `retry ${++attempts} of ${m.retries}: ${detail}`];
+      else next = 'failed';
+    } else if (hash === m.image_hash && what === 'installed') next = 'installed';
     else if (m.state === 'installed') [next, detail] = ['failed', `reverted (boot: ${h.boot}, runs ${h.fw})`];
-    if (next && next !== m.state) {
+    if (next && (next !== m.state || attempts !== Number(m.attempts))) {
       await q.query(
-        `UPDATE campaign_devices SET state = $3, detail = $4, updated_at = $5 WHERE campaign = $1 AND device_id = $2`,
-        [m.campaign, deviceId, next, detail, now],
+        `UPDATE campaign_devices SET state = $3, detail = $4, updated_at = $5, attempts = $6 WHERE campaign = $1 AND device_id = $2`,
+        [m.campaign, deviceId, next, detail, now, attempts],
       );
       await advance(q, m.campaign, now);
       continue;

@@ -146,6 +146,14 @@ export const MIGRATIONS: readonly string[] = [
      public_key  TEXT NOT NULL,
      enrolled_at BIGINT NOT NULL
    );`,
+  // A campaign's per-device deadline and download retries (issue #31): a device of a running phase that
+  // says nothing of the image within device_deadline_ms (0: none) of its phase's start or of its last step
+  // fails; a failed download is ordered again up to `retries` times. phase_at: when the phase started or
+  // the campaign resumed.
+  `ALTER TABLE campaigns ADD COLUMN device_deadline_ms BIGINT NOT NULL DEFAULT 0;
+   ALTER TABLE campaigns ADD COLUMN retries INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE campaigns ADD COLUMN phase_at BIGINT NOT NULL DEFAULT 0;
+   ALTER TABLE campaign_devices ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 async function migrate(db: Db): Promise<void> {

@@ -725,7 +725,7 @@ export const en = {
     campaignDevice: (id: string, state: string, detail: string | null) =>
       `    ${id}  ${state}${detail ? '  ' + detail : ''}`,
     campaignUsage:
-      'campaign create IMAGE --name N [--group G] [--phases 1,10,100] [--max-failures K]; campaign status [NAME]; campaign pause|resume|abort NAME',
+      'campaign create IMAGE --name N [--group G] [--phases 1,10,100] [--max-failures K] [--device-deadline HOURS] [--retries N]; campaign status [NAME]; campaign pause|resume|abort NAME',
     campaignError: (detail: string) => `campaign: ${detail}`,
     campaignFile: (file: string, why: string) => `cannot read the image ${file}: ${why}`,
     groupSet: (id: string, group: string) => `device ${id} in group ${group}`,
@@ -954,7 +954,7 @@ Exit 0, 1 on an error or a refusal, 2 on a usage error.`,
        saphir registry devices add ID PUBKEY [--db DIR | --postgres URL]
        saphir registry devices add ID PUBKEY --group G | devices group ID G
        saphir registry devices list [--json] [--stale-days N] [--db DIR | --postgres URL]
-       saphir registry campaign create IMAGE --name N [--group G] [--phases 1,10,100] [--max-failures K]
+       saphir registry campaign create IMAGE --name N [--group G] [--phases 1,10,100] [--max-failures K] [--device-deadline HOURS] [--retries N]
        saphir registry campaign status [NAME] [--json] | campaign pause|resume|abort NAME
        saphir registry devices revoke ID [--db DIR | --postgres URL]
        saphir registry notice publish FILE | show [--json] [--db DIR | --postgres URL]
@@ -981,7 +981,9 @@ devices list shows each device's last health (firmware, slot, notice, ledger, ou
 uptime, errors: sent with every sync) and STALE for one not heard for --stale-days N days (default 7).
 campaign create rolls IMAGE out in phases (cumulative percentages, default 1,10,100) to the enrolled
 devices (of --group G), or in a development fleet to every device heard: each phase starts when the
-previous one is done; --max-failures K failures (default 1) stop it. Status, pause, resume, abort.
+previous one is done; --max-failures K failures (default 1) stop it. --device-deadline H: a device of
+a running phase that has not reported within H hours (of its phase's start, or its last step) fails;
+--retries N: a failed download is ordered again up to N times first. Status, pause, resume, abort.
 Exit 0, 1 on an error, 2 on a usage error.`,
   },
 };

@@ -725,7 +725,7 @@ export const fr: Messages = {
     campaignDevice: (id: string, state: string, detail: string | null) =>
       `    ${id}  ${state}${detail ? '  ' + detail : ''}`,
     campaignUsage:
-      'campaign create IMAGE --name N [--group G] [--phases 1,10,100] [--max-failures K] ; campaign status [NOM] ; campaign pause|resume|abort NOM',
+      'campaign create IMAGE --name N [--group G] [--phases 1,10,100] [--max-failures K] [--device-deadline HOURS] [--retries N] ; campaign status [NOM] ; campaign pause|resume|abort NOM',
     campaignError: (detail: string) => `campagne : ${frDetail(detail)}`,
     campaignFile: (file: string, why: string) => `impossible de lire l'image ${file} : ${why}`,
     groupSet: (id: string, group: string) => `appareil ${id} dans le groupe ${group}`,
@@ -966,7 +966,7 @@ Code 0, 1 en cas d’erreur ou de refus, 2 en cas d’erreur d’usage.`,
         saphir registry devices add ID CLÉ [--db DOSSIER | --postgres URL]
         saphir registry devices add ID CLÉ --group G | devices group ID G
         saphir registry devices list [--json] [--stale-days N] [--db DOSSIER | --postgres URL]
-        saphir registry campaign create IMAGE --name N [--group G] [--phases 1,10,100] [--max-failures K]
+        saphir registry campaign create IMAGE --name N [--group G] [--phases 1,10,100] [--max-failures K] [--device-deadline HOURS] [--retries N]
         saphir registry campaign status [NOM] [--json] | campaign pause|resume|abort NOM
         saphir registry devices revoke ID [--db DOSSIER | --postgres URL]
         saphir registry notice publish FICHIER | show [--json] [--db DOSSIER | --postgres URL]
@@ -994,7 +994,9 @@ du démarrage, temps en marche, erreurs : envoyés à chaque synchronisation) et
 entendu depuis --stale-days N jours (7 par défaut). campaign create déploie IMAGE par phases
 (pourcentages cumulés, 1,10,100 par défaut) sur les appareils enrôlés (du --group G), ou, dans une flotte
 de développement, sur chaque appareil entendu : chaque phase commence quand la précédente est finie ;
---max-failures K échecs (1 par défaut) l'arrêtent. status, pause, resume, abort.
+--max-failures K échecs (1 par défaut) l'arrêtent. --device-deadline H : un appareil d'une phase en
+cours qui n'a rien dit de l'image en H heures (depuis le début de sa phase ou sa dernière étape) échoue ;
+--retries N : un téléchargement échoué est recommandé jusqu'à N fois avant. status, pause, resume, abort.
 Sortie 0, 1 pour une erreur, 2 pour une erreur d'usage.`,
   },
 };

@@ -255,6 +255,99 @@ export function campaignCases(name: string, open: () => Promise<Db>) {
     await rejects(setCampaignState(ctx.db, 'nope', 'pause', ctx.clock.now), /no campaign nope/);
   });
 
+  test('a failed download is ordered again up to --retries times, then the device fails', async (ctx) => {
+    for (const id of ['R-1', 'R-2']) await beat(ctx, id);
+    const c = await ctx.db.tx((q) =>
+      createCampaign(q, { name: 'retry', image: IMAGE, phases: [100], maxFailures: 1, retries: 2, now: ctx.clock.now }),
+    );
+    const h = c.image_hash;
+    const state = async () => (await campaignStatus(ctx.db, 'retry'))!.devices.find((d) => d.device_id === 'R-1')!;
+    for (const n of [1, 2]) {
+      assert.ok(offerOf(await beat(ctx, 'R-1')), `order ${n}`);
+      await beat(ctx, 'R-1', { update: `${h}:failed:hash` });
+      const d = await state();
+      assert.equal([d.state, d.detail, d.attempts], ['pending', `retry ${n} of 2: hash`, n]);
+      assert.is((await campaignStatus(ctx.db, 'retry'))!.state, 'running');
+    }
+    // The third failure is the device's: --max-failures 1 stops the campaign.
+    assert.ok(offerOf(await beat(ctx, 'R-1')));
+    await beat(ctx, 'R-1', { update: `${h}:failed:hash` });
+    assert.equal([(await state()).state, (await state()).detail], ['failed', 'hash']);
+    assert.is((await campaignStatus(ctx.db, 'retry'))!.state, 'stopped');
+    // A retried device that then confirms is a success.
+    await ctx.db.tx((q) =>
+      createCampaign(q, {
+        name: 'retry2',
+        image: IMAGE,
+        devices: ['R-2'],
+        phases: [100],
+        maxFailures: 1,
+        retries: 1,
+        now: ctx.clock.now,
+      }),
+    );
+    assert.ok(offerOf(await beat(ctx, 'R-2')));
+    await beat(ctx, 'R-2', { update: `${h}:failed:mismatch` });
+    assert.ok(offerOf(await beat(ctx, 'R-2')), 'ordered again');
+    await beat(ctx, 'R-2', { image: h });
+    const s = (await campaignStatus(ctx.db, 'retry2'))!;
+    assert.equal([s.state, s.devices[0].state, s.devices[0].attempts], ['done', 'confirmed', 1]);
+  });
+
+  test('a device silent past --device-deadline fails; the deadline runs from its phase, and from a resume', async (ctx) => {
+    const HOUR = 3_600_000;
+    for (const id of ['D-1', 'D-2', 'D-3']) await beat(ctx, id);
+    const c = await ctx.db.tx((q) =>
+      createCampaign(q, {
+        name: 'dl',
+        image: IMAGE,
+        phases: [33, 100],
+        maxFailures: 2,
+        deviceDeadlineMs: 2 * HOUR,
+        now: ctx.clock.now,
+      }),
+    );
+    const status = () => ctx.db.tx((q) => campaignStatus(q, 'dl', ctx.clock.now));
+    // D-1 (phase 1) never reports: at the deadline it fails, and phase 2 starts without it.
+    ctx.clock.now += 2 * HOUR - 1000;
+    assert.equal(
+      (await status())!.devices.map((d) => d.state),
+      ['pending', 'pending', 'pending'],
+    );
+    ctx.clock.now += 1000;
+    let s = (await status())!;
+    assert.equal([s.devices[0].state, s.devices[0].detail, s.phase, s.failures], ['failed', 'deadline', 2, 1]);
+    // Phase 2's devices have 2 hours from its start, not from the campaign's: D-2 takes the order.
+    ctx.clock.now += HOUR;
+    assert.ok(offerOf(await beat(ctx, 'D-2')));
+    // A pause stops the clock: resumed, the devices have the whole deadline again.
+    await setCampaignState(ctx.db, 'dl', 'pause', ctx.clock.now);
+    ctx.clock.now += 5 * HOUR;
+    assert.is((await status())!.failures, 1, 'no deadline while paused');
+    await setCampaignState(ctx.db, 'dl', 'resume', ctx.clock.now);
+    ctx.clock.now += HOUR;
+    await beat(ctx, 'D-2', { image: c.image_hash }); // confirmed in time
+    ctx.clock.now += HOUR;
+    // D-3 stayed silent: the sync of another device is enough to fail it (here D-2's heartbeat).
+    await beat(ctx, 'D-2', { image: c.image_hash });
+    s = (await campaignStatus(ctx.db, 'dl'))!;
+    assert.equal(
+      s.devices.map((d) => [d.device_id, d.state, d.detail]),
+      [
+        ['D-1', 'failed', 'deadline'],
+        ['D-2', 'confirmed', null],
+        ['D-3', 'failed', 'deadline'],
+      ],
+    );
+    assert.is(s.state, 'stopped');
+    // Without --device-deadline a silent device holds its phase for good.
+    await ctx.db.tx((q) =>
+      createCampaign(q, { name: 'nodl', image: IMAGE, phases: [100], maxFailures: 1, now: ctx.clock.now }),
+    );
+    ctx.clock.now += 1000 * HOUR;
+    assert.is((await ctx.db.tx((q) => campaignStatus(q, 'nodl', ctx.clock.now)))!.state, 'running');
+  });
+
   test('refusals: a name taken, a damaged image, no device to update', async (ctx) => {
     const make = (name: string, image = IMAGE, group?: string) =>
       ctx.db.tx((q) => createCampaign(q, { name, image, group, phases: [100], maxFailures: 1, now: ctx.clock.now }));

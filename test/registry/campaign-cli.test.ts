@@ -179,4 +179,36 @@ test('campaign create, status, pause, resume, abort; refusals said in the user l
   );
 });
 
+test('campaign create --device-deadline HOURS --retries N: kept with the campaign; bad values are usage errors', () => {
+  const c = saphir([
+    'registry',
+    'campaign',
+    'create',
+    img,
+    '--name',
+    'dl',
+    '--device-deadline',
+    '6',
+    '--retries',
+    '2',
+    '--db',
+    db,
+    '--json',
+  ]);
+  assert.is(c.code, 0, c.stderr);
+  const j = JSON.parse(c.stdout);
+  assert.equal([j.device_deadline_ms, j.retries], [6 * 3_600_000, 2]);
+  for (const bad of [
+    ['--device-deadline', '0'],
+    ['--device-deadline', 'x'],
+    ['--retries', '-1'],
+    ['--retries', '101'],
+  ]) {
+    const r = saphir(['registry', 'campaign', 'create', img, '--name', 'dl2', ...bad, '--db', db, '--lang', 'en']);
+    assert.is(r.code, 2, bad.join(' '));
+    assert.match(r.stderr, new RegExp(bad[0]));
+  }
+  assert.is(saphir(['registry', 'campaign', 'abort', 'dl', '--db', db]).code, 0);
+});
+
 test.run();
