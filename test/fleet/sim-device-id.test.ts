@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { noStack, saphirAsync, saphir } from '../cli/run-cli.ts';
+import { noStack, saphirAsync, saphir, saphirIn } from '../cli/run-cli.ts';
 import { serve } from '../registry/serve-cli.ts';
 import { startWebServer } from '../../hw-sim/web/server.ts';
 import { ROOT } from '../helpers.ts';
@@ -45,7 +45,8 @@ test('two saphir sim on one registry are two devices: the second meets DÉJÀ PA
   } finally {
     await srv.stop();
   }
-  const report = saphir(['registry', 'report', '--json', '--db', join(dir, 'reg')]);
+  // (registry report runs as a process in registry/cli.test.ts: here, in this one.)
+  const report = await saphirIn(['registry', 'report', '--json', '--db', join(dir, 'reg')]);
   const rep = JSON.parse(report.stdout) as { totals: { payments: number } };
   assert.is(rep.totals.payments, 2, report.stdout);
 });
