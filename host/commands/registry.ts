@@ -1,6 +1,6 @@
 // saphir registry serve | devices add|group|list|revoke | report | campaign — the fleet's paid-ticket
 // registry, its devices' health and its update campaigns.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { Failure, UsageError, intOf, parseCommand } from '../args.ts';
 import { textTable } from '../table.ts';
@@ -120,6 +120,7 @@ export async function run(args: string[]): Promise<number> {
     'max-failures': { type: 'string' },
     'device-deadline': { type: 'string' },
     retries: { type: 'string' },
+    images: { type: 'string' },
     notice: { type: 'string' },
   });
   if (!parsed) return 0;
@@ -172,10 +173,13 @@ export async function run(args: string[]): Promise<number> {
         throw e;
       });
     // A port in use (or any failure to listen) closes the database, so that the process ends.
-    const srv = await serveRegistry(store, { port, host, log, registrySeed, staleDays }).catch(async (e: unknown) => {
-      await store.db.close().catch(() => {});
-      throw e;
-    });
+    const imagesDir = values.images === undefined ? undefined : imagesDirOf(values.images);
+    const srv = await serveRegistry(store, { port, host, log, registrySeed, staleDays, imagesDir }).catch(
+      async (e: unknown) => {
+        await store.db.close().catch(() => {});
+        throw e;
+      },
+    );
     const registryPub = toHex(publicKeyOf(registrySeed));
     process.stderr.write(t.registryKey(registryPub, registryPub === DEV_REGISTRY_PUBLIC_KEY_HEX) + '\n');
     if (await store.isDevelopmentFleet()) process.stderr.write(t.dev + '\n');
@@ -335,6 +339,18 @@ export async function run(args: string[]): Promise<number> {
   throw new UsageError((m) => m.help.registry);
 }
 
+/** `--images DIR`: a folder that exists (campaign images kept as files there). */
+function imagesDirOf(dir: string): string {
+  let ok = false;
+  try {
+    ok = statSync(dir).isDirectory();
+  } catch {
+    // said below
+  }
+  if (!ok) throw new Failure((m) => m.registry.imagesDir(dir));
+  return dir;
+}
+
 /** `campaign create IMAGE --name N …`, `campaign status [NAME]`, `campaign pause|resume|abort NAME`. */
 async function campaign(
   rest: string[],
@@ -345,6 +361,7 @@ async function campaign(
     'max-failures'?: string;
     'device-deadline'?: string;
     retries?: string;
+    images?: string;
     json?: boolean;
   },
   openStore: () => Promise<RegistryStore>,
@@ -406,6 +423,7 @@ async function campaign(
           maxFailures,
           deviceDeadlineMs,
           retries,
+          imagesDir: values.images === undefined ? undefined : imagesDirOf(values.images),
           now,
         }),
       );

@@ -9,6 +9,9 @@ import { toHex } from '../../src/hex.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { IMAGE_CHUNK, type Health, type UpdateOffer } from '../../src/registry/protocol.ts';
 import type { Query } from './db.ts';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
 
 export type CampaignState = 'running' | 'paused' | 'stopped' | 'aborted' | 'done';
 /** pending → offered (the order went out) → installed (the device finished the download) → confirmed | failed. */
@@ -75,8 +78,19 @@ export function phaseOf(n: number, phases: number[]): number[] {
   return out;
 }
 
-/** Checks an image file and stores it: its manifest (header and TLV, hex) and its 4 KiB chunks as rows. */
-export async function storeImage(q: Query, bytes: Uint8Array, now: number): Promise<{ hash: string; version: string }> {
+/** An image kept in a folder (`--images DIR`) is the file HASH.img there. */
+export const imageFile = (hash: string) => `${hash}.img`;
+
+/**
+ * Checks an image file and stores it: its manifest (header and TLV, hex), and its 4 KiB chunks as rows,
+ * or, with `imagesDir`, the image as the file HASH.img in that folder (written whole before the row).
+ */
+export async function storeImage(
+  q: Query,
+  bytes: Uint8Array,
+  now: number,
+  imagesDir?: string,
+): Promise<{ hash: string; version: string }> {
   const img = parseImage(bytes);
   if ('error' in img) throw new CampaignError('image', `not a firmware image: ${img.error}`);
   const hash = toHex(img.hash);
@@ -86,12 +100,27 @@ export async function storeImage(q: Query, bytes: Uint8Array, now: number): Prom
   const manifest = new Uint8Array(HEADER_SIZE + bytes.length - img.signedLength);
   manifest.set(bytes.subarray(0, HEADER_SIZE), 0);
   manifest.set(bytes.subarray(img.signedLength), HEADER_SIZE);
+  if (imagesDir !== undefined) {
+    const f = join(imagesDir, imageFile(hash));
+    if (!existsSync(f)) {
+      writeFileSync(f + '.part', bytes);
+      renameSync(f + '.part', f);
+    }
+  }
   const added = await q.query(
-    `INSERT INTO images (hash, version, security_counter, size, manifest, added_at) VALUES ($1, $2, $3, $4, $5, $6)
+    `INSERT INTO images (hash, version, security_counter, size, manifest, path, added_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT DO NOTHING RETURNING hash`,
-    [hash, img.versionText, img.header.securityCounter, bytes.length, toHex(manifest), now],
+    [
+      hash,
+      img.versionText,
+      img.header.securityCounter,
+      bytes.length,
+      toHex(manifest),
+      imagesDir === undefined ? null : imageFile(hash),
+      now,
+    ],
   );
-  if (added.rows.length > 0)
+  if (added.rows.length > 0 && imagesDir === undefined)
     for (let i = 0; i * IMAGE_CHUNK < bytes.length; i++)
       await q.query(`INSERT INTO image_chunks (hash, idx, data) VALUES ($1, $2, $3)`, [
         hash,
@@ -130,11 +159,13 @@ export async function createCampaign(
     /** ms; 0 or absent: none. */
     deviceDeadlineMs?: number;
     retries?: number;
+    /** The image goes to this folder (HASH.img) instead of the database's chunk rows. */
+    imagesDir?: string;
     now: number;
   },
 ): Promise<CampaignStatus> {
   if (!CAMPAIGN_NAME.test(o.name)) throw new CampaignError('exists', `name '${o.name}': 1–40 printable characters`);
-  const { hash } = await storeImage(q, o.image, o.now);
+  const { hash } = await storeImage(q, o.image, o.now, o.imagesDir);
   const devices = o.devices ? [...o.devices].sort() : await targets(q, o.group ?? null);
   if (devices.length === 0)
     throw new CampaignError('no-devices', o.group ? `no enrolled device in group ${o.group}` : 'no device to update');
@@ -352,18 +383,43 @@ export async function deviceReport(
 
 /**
  * One chunk of an image for `/v1/chunk`: served only while a campaign of that image runs (`paused`: the
- * device waits and asks again; `gone`: aborted, stopped or done, it gives up).
+ * device waits and asks again; `gone`: aborted, stopped or done, it gives up). An image kept in a folder
+ * is read 4 KiB at its offset from HASH.img in `imagesDir` (the server's `--images DIR`); `unavailable`
+ * (the device asks again later) when the server has no folder or the file is not the image's size.
  */
 export async function imageChunk(
   q: Query,
   hash: string,
   offset: number,
-): Promise<{ data: Uint8Array } | { status: 'paused' | 'gone' | 'unknown' }> {
+  imagesDir?: string,
+): Promise<{ data: Uint8Array } | { status: 'paused' | 'gone' | 'unknown' | 'unavailable' }> {
   const states = (
     await q.query<{ state: CampaignState }>(`SELECT state FROM campaigns WHERE image_hash = $1`, [hash])
   ).rows.map((r) => r.state);
   if (!states.includes('running'))
     return { status: states.includes('paused') ? 'paused' : states.length ? 'gone' : 'unknown' };
+  const img = (
+    await q.query<{ path: string | null; size: number }>(`SELECT path, size FROM images WHERE hash = $1`, [hash])
+  ).rows[0];
+  if (img && img.path !== null) {
+    const size = Number(img.size);
+    if (offset >= size) return { status: 'unknown' };
+    if (imagesDir === undefined) return { status: 'unavailable' };
+    let f;
+    try {
+      f = await open(join(imagesDir, imageFile(hash)), 'r');
+    } catch {
+      return { status: 'unavailable' };
+    }
+    try {
+      if ((await f.stat()).size !== size) return { status: 'unavailable' };
+      const data = new Uint8Array(Math.min(IMAGE_CHUNK, size - offset));
+      const { bytesRead } = await f.read(data, 0, data.length, offset);
+      return bytesRead === data.length ? { data } : { status: 'unavailable' };
+    } finally {
+      await f.close();
+    }
+  }
   const r = await q.query<{ data: Uint8Array }>(`SELECT data FROM image_chunks WHERE hash = $1 AND idx = $2`, [
     hash,
     offset / IMAGE_CHUNK,

@@ -31,6 +31,8 @@ export interface ServeOptions {
   registrySeed?: Uint8Array;
   /** `/metrics`: a device not heard for this many days counts as stale (default 7). */
   staleDays?: number;
+  /** The folder of campaign images kept as files (`registry serve --images DIR`; HASH.img). */
+  imagesDir?: string;
 }
 
 /** A Prometheus label value: backslash, quote and newline escaped. */
@@ -149,10 +151,12 @@ export async function serveRegistry(store: RegistryStore, opts: ServeOptions = {
       const offset = b ? Number(b.offset) : NaN;
       if (!hash || !Number.isSafeInteger(offset) || offset < 0 || offset % IMAGE_CHUNK !== 0)
         return send(res, 400, { error: 'bad_request', detail: 'hash: 64 hex digits; offset: a multiple of 4096' });
-      const r = await imageChunk(store.db, hash, offset);
+      const r = await imageChunk(store.db, hash, offset, opts.imagesDir);
       if ('data' in r) return send(res, 200, Buffer.from(r.data).toString('hex'), 'text/plain');
-      // paused: ask again later; gone: the campaign ended (aborted, stopped, done): drop the download.
-      const status = r.status === 'paused' ? 409 : r.status === 'gone' ? 410 : 404;
+      // paused or unavailable (the image's file is not here): ask again later; gone: the campaign
+      // ended (aborted, stopped, done): drop the download.
+      const status = r.status === 'paused' ? 409 : r.status === 'gone' ? 410 : r.status === 'unavailable' ? 503 : 404;
+      if (r.status === 'unavailable') log({ msg: 'image file unavailable', hash, dir: opts.imagesDir ?? null });
       return send(res, status, { error: 'bad_request', detail: `image ${hash.slice(0, 16)}…: ${r.status}` });
     }
     if (path === '/v1/enrol') {

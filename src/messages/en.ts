@@ -728,6 +728,7 @@ export const en = {
       'campaign create IMAGE --name N [--group G] [--phases 1,10,100] [--max-failures K] [--device-deadline HOURS] [--retries N]; campaign status [NAME]; campaign pause|resume|abort NAME',
     campaignError: (detail: string) => `campaign: ${detail}`,
     campaignFile: (file: string, why: string) => `cannot read the image ${file}: ${why}`,
+    imagesDir: (dir: string) => `--images ${dir}: not a folder`,
     groupSet: (id: string, group: string) => `device ${id} in group ${group}`,
     stopping: 'registry stopping',
     testKeys:
@@ -950,11 +951,11 @@ push: stores it on a device over its service port (a technician session, --tech-
   device so that it applies (--no-reboot: at its next start).
 registry serve --notice FILE, or registry notice publish FILE, gives it to every device at its next sync.
 Exit 0, 1 on an error or a refusal, 2 on a usage error.`,
-    registry: `usage: saphir registry serve [--db DIR | --postgres URL] [--port N] [--host H] [--key HEX|FILE]… [--registry-key HEX|FILE] [--production] [--rate-limit N] [--notice FILE]
+    registry: `usage: saphir registry serve [--db DIR | --postgres URL] [--port N] [--host H] [--key HEX|FILE]… [--registry-key HEX|FILE] [--production] [--rate-limit N] [--notice FILE] [--images DIR]
        saphir registry devices add ID PUBKEY [--db DIR | --postgres URL]
        saphir registry devices add ID PUBKEY --group G | devices group ID G
        saphir registry devices list [--json] [--stale-days N] [--db DIR | --postgres URL]
-       saphir registry campaign create IMAGE --name N [--group G] [--phases 1,10,100] [--max-failures K] [--device-deadline HOURS] [--retries N]
+       saphir registry campaign create IMAGE --name N [--group G] [--phases 1,10,100] [--max-failures K] [--device-deadline HOURS] [--retries N] [--images DIR]
        saphir registry campaign status [NAME] [--json] | campaign pause|resume|abort NAME
        saphir registry devices revoke ID [--db DIR | --postgres URL]
        saphir registry notice publish FILE | show [--json] [--db DIR | --postgres URL]
@@ -983,7 +984,9 @@ campaign create rolls IMAGE out in phases (cumulative percentages, default 1,10,
 devices (of --group G), or in a development fleet to every device heard: each phase starts when the
 previous one is done; --max-failures K failures (default 1) stop it. --device-deadline H: a device of
 a running phase that has not reported within H hours (of its phase's start, or its last step) fails;
---retries N: a failed download is ordered again up to N times first. Status, pause, resume, abort.
+--retries N: a failed download is ordered again up to N times first; --images DIR: the image is kept
+as the file DIR/HASH.img, not in the database, and registry serve --images DIR reads its chunks from
+there (4 KiB at a time). Status, pause, resume, abort.
 Exit 0, 1 on an error, 2 on a usage error.`,
   },
 };

@@ -725,9 +725,10 @@ export const fr: Messages = {
     campaignDevice: (id: string, state: string, detail: string | null) =>
       `    ${id}  ${state}${detail ? '  ' + detail : ''}`,
     campaignUsage:
-      'campaign create IMAGE --name N [--group G] [--phases 1,10,100] [--max-failures K] [--device-deadline HOURS] [--retries N] ; campaign status [NOM] ; campaign pause|resume|abort NOM',
+      'campaign create IMAGE --name N [--group G] [--phases 1,10,100] [--max-failures K] [--device-deadline HEURES] [--retries N] ; campaign status [NOM] ; campaign pause|resume|abort NOM',
     campaignError: (detail: string) => `campagne : ${frDetail(detail)}`,
     campaignFile: (file: string, why: string) => `impossible de lire l'image ${file} : ${why}`,
+    imagesDir: (dir: string) => `--images ${dir} : pas un dossier`,
     groupSet: (id: string, group: string) => `appareil ${id} dans le groupe ${group}`,
     stopping: 'arrêt du registre central',
     testKeys:
@@ -962,11 +963,11 @@ push : l’enregistre sur un appareil par son port de service (session technicie
 registry serve --notice FICHIER, ou registry notice publish FICHIER, le donne à chaque appareil à sa
 prochaine synchronisation.
 Code 0, 1 en cas d’erreur ou de refus, 2 en cas d’erreur d’usage.`,
-    registry: `usage : saphir registry serve [--db DOSSIER | --postgres URL] [--port N] [--host H] [--key HEX|FICHIER]… [--registry-key HEX|FICHIER] [--production] [--rate-limit N] [--notice FICHIER]
+    registry: `usage : saphir registry serve [--db DOSSIER | --postgres URL] [--port N] [--host H] [--key HEX|FICHIER]… [--registry-key HEX|FICHIER] [--production] [--rate-limit N] [--notice FICHIER] [--images DOSSIER]
         saphir registry devices add ID CLÉ [--db DOSSIER | --postgres URL]
         saphir registry devices add ID CLÉ --group G | devices group ID G
         saphir registry devices list [--json] [--stale-days N] [--db DOSSIER | --postgres URL]
-        saphir registry campaign create IMAGE --name N [--group G] [--phases 1,10,100] [--max-failures K] [--device-deadline HOURS] [--retries N]
+        saphir registry campaign create IMAGE --name N [--group G] [--phases 1,10,100] [--max-failures K] [--device-deadline HEURES] [--retries N] [--images DOSSIER]
         saphir registry campaign status [NOM] [--json] | campaign pause|resume|abort NOM
         saphir registry devices revoke ID [--db DOSSIER | --postgres URL]
         saphir registry notice publish FICHIER | show [--json] [--db DOSSIER | --postgres URL]
@@ -996,7 +997,9 @@ entendu depuis --stale-days N jours (7 par défaut). campaign create déploie IM
 de développement, sur chaque appareil entendu : chaque phase commence quand la précédente est finie ;
 --max-failures K échecs (1 par défaut) l'arrêtent. --device-deadline H : un appareil d'une phase en
 cours qui n'a rien dit de l'image en H heures (depuis le début de sa phase ou sa dernière étape) échoue ;
---retries N : un téléchargement échoué est recommandé jusqu'à N fois avant. status, pause, resume, abort.
+--retries N : un téléchargement échoué est recommandé jusqu'à N fois avant ; --images DOSSIER : l'image
+est gardée dans le fichier DOSSIER/HASH.img, pas dans la base, et registry serve --images DOSSIER en lit
+les morceaux (4 Kio à la fois). status, pause, resume, abort.
 Sortie 0, 1 pour une erreur, 2 pour une erreur d'usage.`,
   },
 };

@@ -21,6 +21,9 @@ import { fromHex, toHex } from '../../src/hex.ts';
 import { utf8Encode } from '../../src/utf8.ts';
 import { nodeSign, nodeVerify } from '../../tools/node-crypto.ts';
 import { dev } from './cases.ts';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const DAY = 86_400_000;
 
@@ -346,6 +349,57 @@ export function campaignCases(name: string, open: () => Promise<Db>) {
     );
     ctx.clock.now += 1000 * HOUR;
     assert.is((await ctx.db.tx((q) => campaignStatus(q, 'nodl', ctx.clock.now)))!.state, 'running');
+  });
+
+  test('an image kept in a folder (--images DIR): no chunk rows, chunks read from HASH.img, 503 without the folder', async (ctx) => {
+    const dir = mkdtempSync(join(tmpdir(), 'saphir-images-'));
+    const served = await serveRegistry(ctx.store, { imagesDir: dir });
+    try {
+      await beat(ctx, 'CAISSE-1');
+      const c = await ctx.db.tx((q) =>
+        createCampaign(q, {
+          name: 'f',
+          image: IMAGE,
+          phases: [100],
+          maxFailures: 1,
+          imagesDir: dir,
+          now: ctx.clock.now,
+        }),
+      );
+      const hash = c.image_hash;
+      assert.equal(readdirSync(dir), [`${hash}.img`]);
+      assert.equal(new Uint8Array(readFileSync(join(dir, `${hash}.img`))), IMAGE);
+      const rows = await ctx.db.query<{ n: number }>(
+        `SELECT COUNT(*)::INTEGER AS n FROM image_chunks WHERE hash = $1`,
+        [hash],
+      );
+      assert.is(Number(rows.rows[0].n), 0);
+      // The order is the same (manifest and size from the database).
+      const offer = offerOf(await beat(ctx, 'CAISSE-1'));
+      assert.equal([offer?.hash, offer?.size], [hash, IMAGE.length]);
+      const chunk = (url: string, offset: number) =>
+        fetch(`${url}/v1/chunk`, { method: 'POST', body: JSON.stringify({ hash, offset }) });
+      const whole = new Uint8Array(IMAGE.length);
+      for (let at = 0; at < IMAGE.length; at += 4096) {
+        const r = await chunk(served.url, at);
+        assert.is(r.status, 200, `offset ${at}`);
+        whole.set(fromHex(await r.text()), at);
+      }
+      assert.equal(whole, IMAGE);
+      assert.is((await chunk(served.url, Math.ceil(IMAGE.length / 4096) * 4096)).status, 404);
+      // A server without the folder, or a file that is not the image's size: ask again later (503).
+      assert.is((await chunk(ctx.url, 0)).status, 503);
+      writeFileSync(join(dir, `${hash}.img`), IMAGE.subarray(0, 100));
+      assert.is((await chunk(served.url, 0)).status, 503);
+      // Paused and aborted campaigns answer as for chunks in the database.
+      await setCampaignState(ctx.db, 'f', 'pause', ctx.clock.now);
+      assert.is((await chunk(served.url, 0)).status, 409);
+      await setCampaignState(ctx.db, 'f', 'abort', ctx.clock.now);
+      assert.is((await chunk(served.url, 0)).status, 410);
+    } finally {
+      await served.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('refusals: a name taken, a damaged image, no device to update', async (ctx) => {

@@ -3,7 +3,7 @@
 // run of each command is a process of its own, the next ones run in this process (saphirIn: the same main).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { saphir, saphirIn } from '../cli/run-cli.ts';
@@ -209,6 +209,41 @@ test('campaign create --device-deadline HOURS --retries N: kept with the campaig
     assert.match(r.stderr, new RegExp(bad[0]));
   }
   assert.is(saphir(['registry', 'campaign', 'abort', 'dl', '--db', db]).code, 0);
+});
+
+test('campaign create --images DIR keeps the image as DIR/HASH.img; a folder that is none is said', () => {
+  const images = join(dir, 'images');
+  mkdirSync(images);
+  const c = saphir([
+    'registry',
+    'campaign',
+    'create',
+    img,
+    '--name',
+    'files',
+    '--images',
+    images,
+    '--db',
+    db,
+    '--json',
+  ]);
+  assert.is(c.code, 0, c.stderr);
+  assert.equal(readdirSync(images), [`${JSON.parse(c.stdout).image_hash}.img`]);
+  const bad = saphir([
+    'registry',
+    'campaign',
+    'create',
+    img,
+    '--name',
+    'f2',
+    '--images',
+    join(dir, 'nope'),
+    '--db',
+    db,
+  ]);
+  assert.is(bad.code, 1);
+  assert.match(bad.stderr, /--images .*nope : pas un dossier/);
+  assert.is(saphir(['registry', 'campaign', 'abort', 'files', '--db', db]).code, 0);
 });
 
 test.run();
