@@ -90,6 +90,27 @@ export const MUTATIONS: Mutation[] = [
     tests: ['ledger/bad-blocks', 'firmware/bad-blocks'],
   },
   {
+    file: 'firmware/decide.ts',
+    name: 'a ticket is paid before its emission goes on sale',
+    find: 'i.nowMs < i.onSaleMs)',
+    replace: 'i.nowMs < 0)',
+    tests: ['firmware/logic'],
+  },
+  {
+    file: 'src/notice.ts',
+    name: "a device ignores its department's holidays",
+    find: 'if (ds[i].code === department) out = out.concat(ds[i].holidays);',
+    replace: 'void department;',
+    tests: ['notice/notice'],
+  },
+  {
+    file: 'host/registry/campaigns.ts',
+    name: 'a failed download is never retried',
+    find: 'if (attempts < Number(m.retries))',
+    replace: 'if (attempts < 0)',
+    tests: ['registry/pglite'],
+  },
+  {
     file: 'firmware/app/screens.ts',
     name: 'a Z report closes nothing on flash',
     find: 'writeMark(this.journalFlash, now, MARK_Z);',
