@@ -1,12 +1,12 @@
 // Ed25519 verification for the device: the same checks as src/crypto/ed25519.ts's nobleVerify (RFC 8032
 // strict, noble's zip215=false: canonical R and A, S < L, small-order A refused, cofactored equation),
-// computed differently for a JIT-less engine: [s]B − [k]A by the comb method with 7 teeth, jointly
-// for both bases (36 doublings and ≤ 74 additions instead of 253 doublings), from 128-point tables: one
-// for B, from its seven teeth fixed in the code (B_TEETH), and one for −A per trusted public key, built
+// computed differently for a JIT-less engine: [s]B − [k]A by the comb method with 6 teeth, jointly
+// for both bases (42 doublings and ≤ 86 additions instead of 253 doublings), from 64-point tables: one
+// for B, from its six teeth fixed in the code (B_TEETH), and one for −A per trusted public key, built
 // at boot and kept (the device trusts a handful of keys). The tables hold affine points as
 // (y + x, y − x, 2d·x·y), so an addition costs 7 multiplications, not 9; the curve arithmetic is plain
-// BigInt on arrays (no point objects, no range checks), reduced only after products. 8 teeth would save
-// 5 doublings for twice the tables, which the heap budget has no room for. Noble's own verify keeps a
+// BigInt on arrays (no point objects, no range checks), reduced only after products. 6 teeth, not 7:
+// half the tables (−13 KiB of heap with one key) for 6 more doublings and ≤ 12 more additions. Noble's own verify keeps a
 // 4 224-point table of B (~1 MiB of heap in QuickJS) and doubles 253 times per signature.
 // Agreement with nobleVerify is tested in test/firmware/verify.test.ts.
 import { sha512 } from './sha512.ts';
@@ -15,8 +15,8 @@ import { equalBytes } from '../src/bytes.ts';
 
 const P = 2n ** 255n - 19n;
 const L = 2n ** 252n + 27742317777372353535851937790883648493n;
-const TEETH = 7;
-const SPAN = 37; // TEETH × SPAN ≥ 256 bits
+const TEETH = 6;
+const SPAN = 43; // TEETH × SPAN ≥ 256 bits
 
 function numberLE(b: Uint8Array): bigint {
   let h = '0x';
@@ -135,33 +135,29 @@ export function teethOf(p: Pt): Pt[] {
 }
 
 /**
- * B's teeth after B itself, as affine (x, y): fixed, so a boot skips their 222 doublings. A wrong one
+ * B's teeth after B itself, as affine (x, y): fixed, so a boot skips their 215 doublings. A wrong one
  * fails the boot self-test; test/firmware/verify.test.ts recomputes them.
  */
 const B_TEETH = [
   [
-    0x1b9175b7fc19a618d5848c5761c2b760529e3eaaac087b51112b1fcb422e04b4n,
-    0x1730a59fff4717e258cc853dece7c5f70ecb52cc35320a53cc3838c844ca68e8n,
+    0x5a04ae1195edf508262196e9d23c259c937f81769b2258542b78e3c0fb135c34n,
+    0x676667092118acccece87e75f0a6825c5952f92dd499943efe831f9712c5e8b9n,
   ],
   [
-    0x1f90c7ef4610dd083b3d64bac47574d9da326b536b9a6eb0f6c3134a847a0564n,
-    0x63344ccbe4169ab97a13c3ccb097c0f4fdffbcf6284412303c79a1c8ce3a2f7bn,
+    0x2583374456f20c85e78e820263e1507524897a5232050bd0ebfc357d04b900bdn,
+    0x62d1c4fffd5ac72c7e7dd52c2bc9ea4077ebb7032a39291e0212da60cbcea18fn,
   ],
   [
-    0x4606fdec56d46970938a8f9fa5f24624f5b9c6f488b72cb1fc87e4feebbb1faan,
-    0xf00d9e6656d8243e0350fa5b89beefa58e9af955ed650a6d90cce344ecf664en,
+    0x786be30733efdaf7a08157f7907d6ee4f6952c728fbfa269fcefd1b43224e085n,
+    0x653a5f772f34985b34270ecdd4fd08472a7c08beb39d69be4eab0712c63e2736n,
   ],
   [
-    0xf72556998b0044799f0fd03210ded3d984e3843bbaf3c1d5d692bc94d43c4e7n,
-    0x16c19c5037c103d447caef4efe6bd81a490e7c668f6870f1b080863b5315df5en,
+    0x472e960dd122a534f52377235350549df4a1dd7a08cfc580bff5fb4b0a70aa7bn,
+    0x10585d04fc529fef4c0c0776154fc7ebbaedbae8a99937e47598d0578932b7ccn,
   ],
   [
-    0x561d2c1d673a0e91876dad49d7c6a6c6ddc4068445226d2a0e777dbcd25c5f3dn,
-    0x2dac09925d76226bdc776a3309ccecec6de6692370dbd0de19e5d2d4cf747afen,
-  ],
-  [
-    0x76db1d03f26fe3e7dd73951d7a58abd8b6c1779e5c6f129463f2b2df11653be7n,
-    0x24b91ba65c06f1df0b18d1030726681714e1ebbd27bea55a5abc1b522c4e06aen,
+    0x75bf0ea1fb606d05dd67e0f313809ac9792dc903159d032b05c96db7be967e0n,
+    0x43ba373488c317aad659043f9bca4c85d9b081903e7767143522416bdec79f81n,
   ],
 ];
 
