@@ -476,6 +476,16 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         const f = o.registry?.campaign;
         if (!f) return say.needsRegistry;
         try {
+          if (s.lenient && s.verb !== 'create') {
+            const st = (await f.call(o.registry, { verb: 'status', name: s.name })).state;
+            const can =
+              s.verb === 'pause'
+                ? st === 'running'
+                : s.verb === 'resume'
+                  ? st === 'paused'
+                  : st === 'running' || st === 'paused';
+            if (!can) return;
+          }
           await f.call(
             o.registry,
             s.verb === 'create'

@@ -67,6 +67,8 @@ export type Step = Where & { on?: string } & (
         kind: 'campaign';
         name: string;
         verb: 'create' | 'pause' | 'resume' | 'abort';
+        /** pause/resume/abort: skipped, not failed, when the campaign's state does not allow it (the explorer's). */
+        lenient?: boolean;
         image?: 'base' | 'next' | 'older' | 'forged';
         phases?: number[];
         maxFailures?: number;
@@ -607,12 +609,13 @@ const STEP_PARSERS: { [K in StepKind]: StepParser<K> } = {
   },
   campaign: ({ r, kind, arg, line, need }) => {
     if (!need('{name, image, phases, max-failures, group} or {name, do: pause|resume|abort}')) return undefined;
-    const f = r.fields(arg, 'campaign', ['name', 'image', 'phases', 'max-failures', 'group', 'do']);
+    const f = r.fields(arg, 'campaign', ['name', 'image', 'phases', 'max-failures', 'group', 'do', 'lenient']);
     const name = f.has('name') ? r.str(f.get('name')!.node, 'name') : undefined;
     if (name === undefined) return void r.fail(arg as Node, 'campaign needs name');
     if (f.has('do')) {
       const verb = r.oneOf(f.get('do')!.node, 'do', ['pause', 'resume', 'abort'] as const);
-      return verb === undefined ? undefined : { kind, line, name, verb };
+      const lenient = f.has('lenient') && r.scalar(f.get('lenient')!.node, 'lenient') === true;
+      return verb === undefined ? undefined : { kind, line, name, verb, ...(lenient ? { lenient } : {}) };
     }
     const image = f.has('image')
       ? r.oneOf(f.get('image')!.node, 'image', ['base', 'next', 'older', 'forged'] as const)

@@ -273,7 +273,20 @@ export function makeFleetSchedule(seed: string | number, index: number, o: Fleet
       phases: [50, 100],
       maxFailures: 1,
     };
-    ops.splice(1 + crng.int(ops.length - 1), 0, { kind: 'campaign', steps: [step] });
+    let at = 1 + crng.int(ops.length - 1);
+    ops.splice(at, 0, { kind: 'campaign', steps: [step] });
+    // Half of them are paused then resumed or aborted, or aborted, later on (lenient: a campaign that
+    // stopped or finished meanwhile is left as it is).
+    if (crng.next() < 0.5) {
+      const verbs = pick(crng, [['pause', 'resume'], ['pause', 'abort'], ['abort']] as const);
+      for (const verb of verbs) {
+        at = at + 1 + crng.int(ops.length - at);
+        ops.splice(at, 0, {
+          kind: 'campaign',
+          steps: [{ kind: 'campaign', line: 0, name: 'c1', verb, lenient: true }],
+        });
+      }
+    }
   }
   // Everything back: the registry, every network (no loss), every device on; then time for every sync,
   // after a win still waiting for OK (a device syncs only when idle). Twice: a cut still armed strikes
@@ -589,7 +602,7 @@ function fleetStepYaml(st: Step): unknown {
                 phases: (st.phases ?? [1, 10, 100]).join(','),
                 'max-failures': st.maxFailures ?? 1,
               }
-            : { name: st.name, do: st.verb },
+            : { name: st.name, do: st.verb, ...(st.lenient ? { lenient: true } : {}) },
       };
       break;
     case 'attack':

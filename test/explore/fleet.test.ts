@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fleetScenario, fleetScenarioYaml, makeFleetSchedule, runFleetOps } from '../../hw-sim/explore/fleet.ts';
 import { exploreFleet } from '../../host/commands/sim-fleet.ts';
-import { parseScenario } from '../../hw-sim/scenario.ts';
+import { parseScenario, type Step } from '../../hw-sim/scenario.ts';
 import { runScenario } from '../../hw-sim/runner.ts';
 import { fleetRegistry } from '../../hw-sim/explore/fleet.ts';
 import { campaignProblem } from '../../hw-sim/explore/fleet-model.ts';
@@ -41,6 +41,41 @@ test('campaigns: a third of the schedules get one, the other operations unchange
   assert.is(c([d('A', 1, 'failed'), d('B', 2, 'pending')]), null);
   assert.match(String(c([d('A', 1, 'failed'), d('B', 2, 'offered')])), /after 1 failure/);
   assert.match(String(c([d('A', 1, 'installed'), d('B', 2, 'offered')])), /while A \(phase 1\) is installed/);
+});
+
+test('campaign pause, resume and abort: after the create, lenient, written to YAML and read back', () => {
+  const verbs = (s: ReturnType<typeof makeFleetSchedule>) =>
+    s.ops.flatMap((o) => o.steps).filter((st) => st.kind === 'campaign') as (Step & { kind: 'campaign' })[];
+  const all = Array.from({ length: 60 }, (_, i) => makeFleetSchedule('s', i));
+  const later = all.filter((s) => verbs(s).length > 1);
+  assert.ok(later.length >= 5, String(later.length));
+  const seen = new Set<string>();
+  for (const s of later) {
+    const v = verbs(s);
+    assert.is(v[0].verb, 'create');
+    for (const x of v.slice(1)) {
+      assert.ok(x.lenient, 'lenient');
+      seen.add(x.verb);
+    }
+    assert.ok(
+      ['pause,resume', 'pause,abort', 'abort'].includes(
+        v
+          .slice(1)
+          .map((x) => x.verb)
+          .join(','),
+      ),
+    );
+    assert.is(s.ops[s.ops.length - 1].kind, 'settle');
+    const back = parseScenario(
+      fleetScenarioYaml(s, s.ops, { invariant: 9, step: fleetScenario(s).steps.length, message: 'test', expect: [] }),
+      'fleet.yaml',
+    ).steps.filter((st) => st.kind === 'campaign') as (Step & { kind: 'campaign' })[];
+    assert.equal(
+      back.map((x) => [x.verb, !!x.lenient]),
+      v.map((x) => [x.verb, !!x.lenient]),
+    );
+  }
+  assert.equal([...seen].sort(), ['abort', 'pause', 'resume']);
 });
 
 test('a failing fleet schedule is written as a fleet scenario the checker accepts, with a boot before any key after an armed cut', () => {
