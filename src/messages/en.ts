@@ -748,6 +748,8 @@ export const en = {
       `A development registry accepts the published key without enrolment while no device is enrolled.`,
     productionNeedsKey:
       '--production needs the production ticket key: --key HEX|FILE (a production registry never trusts the published test key)',
+    productionNeedsRegistryKey:
+      '--production needs the central registry’s own key: --registry-key HEX|FILE (its published development key would let anyone sign its answers)',
     testKeyInProduction: (where: string) =>
       `${where}: the published TEST ticket key, never trusted with --production (anyone can sign with it)`,
     dbIsFile: (dir: string) => `--db ${dir} is a file: give the registry's database directory`,
@@ -967,7 +969,7 @@ devices add create DIR, the other subcommands refuse a DIR that does not exist.
 Out of the box (no device enrolled) the registry is a development fleet that accepts the published
 development device key; enrolling the first device, or --production, ends that.
 --key HEX|FILE (repeatable, as for check): the ticket public keys the registry trusts, instead of the
-published test key; --production never trusts the test key and needs --key.
+published test key; --production never trusts the test key and needs --key and --registry-key.
 The published development device key is never enrolled (devices add refuses it) and --production
 refuses it always. --rate-limit N: requests a second per device (bursts of 4N; default 5, 0: none),
 answered 429 with Retry-After beyond.

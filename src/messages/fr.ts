@@ -750,6 +750,8 @@ export const fr: Messages = {
       `Un registre de développement accepte la clé publiée sans enrôlement tant qu’aucun appareil n’est enrôlé.`,
     productionNeedsKey:
       '--production demande la clé de production des tickets : --key HEX|FICHIER (un registre de production n’accepte jamais la clé de test publiée)',
+    productionNeedsRegistryKey:
+      '--production demande la clé du registre central : --registry-key HEX|FICHIER (sa clé de développement publiée laisserait n’importe qui signer ses réponses)',
     testKeyInProduction: (where: string) =>
       `${where} : la clé de TEST publiée des tickets, jamais acceptée avec --production (tout le monde peut signer avec)`,
     dbIsFile: (dir: string) => `--db ${dir} est un fichier : donner le dossier de la base du registre`,
@@ -980,7 +982,7 @@ les autres sous-commandes refusent un DOSSIER qui n'existe pas. Sans appareil en
 une flotte de développement qui accepte la clé d'appareil de développement publiée ; enrôler le premier
 appareil, ou --production, y met fin. --key HEX|FICHIER (répétable, comme pour check) : les clés publiques
 des tickets acceptées par le registre, au lieu de la clé de test publiée ; --production n'accepte jamais
-la clé de test et demande --key. La clé d'appareil de développement publiée n'est jamais enrôlée (devices
+la clé de test et demande --key et --registry-key. La clé d'appareil de développement publiée n'est jamais enrôlée (devices
 add la refuse) et --production la refuse toujours. --rate-limit N : requêtes par seconde et par appareil
 (rafales de 4N ; 5 par défaut, 0 : aucune limite), au-delà réponse 429 avec Retry-After.
 --registry-key HEX|FICHIER : la graine Ed25519 du registre (64 chiffres

@@ -65,7 +65,7 @@ test('--production refuses the development key at authentication, even enrolled 
   await old.db.close();
   const k = ownKey('CAISSE-3');
   assert.is((await saphirIn(['registry', 'devices', 'add', 'CAISSE-3', k.publicHex, '--db', db])).code, 0);
-  const srv = await serve(['--db', db, '--production', '--key', '0f'.repeat(32)]);
+  const srv = await serve(['--db', db, '--production', '--key', '0f'.repeat(32), '--registry-key', '1e'.repeat(32)]);
   try {
     const enrolled = await postRegistry(srv.url, 'claim', dev('CAISSE-2'), [{ code: win(1), paid_at: Date.now() }]);
     assert.is(enrolled.status, 403);

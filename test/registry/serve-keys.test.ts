@@ -11,6 +11,7 @@ import { postRegistry } from '../../host/registry/client.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
 import { TEST_PUBLIC_KEY_HEX } from '../../src/sph1/keys.ts';
+import { DEV_REGISTRY_SEED_HEX } from '../../src/registry/protocol.ts';
 import { ticketCode } from '../../hw-sim/tickets.ts';
 import { ticketKeys } from '../../host/commands/registry.ts';
 import { UsageError } from '../../host/args.ts';
@@ -33,7 +34,7 @@ test('--production: test-key tickets are refused (E_KEY), production-key tickets
   const db = join(dir, 'prod');
   const k = ownKey('CAISSE-5');
   assert.equal((await saphirIn(['registry', 'devices', 'add', 'CAISSE-5', k.publicHex, '--db', db])).code, 0);
-  const srv = await serve(['--db', db, '--production', '--key', keyFile]);
+  const srv = await serve(['--db', db, '--production', '--key', keyFile, '--registry-key', '1e'.repeat(32)]);
   try {
     assert.not.match(srv.err(), /TEST ticket key/);
     const bad = await postRegistry(srv.url, 'claim', k, [{ code: testTicket(1), paid_at: Date.now() }]);
@@ -61,13 +62,39 @@ test('--key replaces the test key (a bare key stands for every key id)', async (
   assert.match(srv.err(), /trusted ticket key\(s\): 1/);
 });
 
-test('--production without a key, or with the test key, is a usage error; --key is serve’s', async () => {
+test('--production without a key, with the test key, or without its own registry key, is a usage error; --key is serve’s', async () => {
   const db = join(dir, 'usage');
   // Run so that a server that starts anyway (the bug) is killed rather than waited for.
   const runs = await Promise.all(
     [
-      ['registry', 'serve', '--db', db, '--port', '0', '--production'],
-      ['registry', 'serve', '--db', db, '--port', '0', '--production', '--key', TEST_PUBLIC_KEY_HEX],
+      ['registry', 'serve', '--db', db, '--port', '0', '--production', '--registry-key', '1e'.repeat(32)],
+      [
+        'registry',
+        'serve',
+        '--db',
+        db,
+        '--port',
+        '0',
+        '--production',
+        '--key',
+        TEST_PUBLIC_KEY_HEX,
+        '--registry-key',
+        '1e'.repeat(32),
+      ],
+      ['registry', 'serve', '--db', db, '--port', '0', '--production', '--key', PROD_PUB],
+      [
+        'registry',
+        'serve',
+        '--db',
+        db,
+        '--port',
+        '0',
+        '--production',
+        '--key',
+        PROD_PUB,
+        '--registry-key',
+        DEV_REGISTRY_SEED_HEX,
+      ],
       ['registry', 'serve', '--db', db, '--port', '0', '--key', 'no-such-file.json'],
       ['registry', 'report', '--db', db, '--key', PROD_PUB],
     ].map(async (args) => ({ args, r: await saphirAsync(args, { timeoutMs: 30_000 }) })),
@@ -77,6 +104,9 @@ test('--production without a key, or with the test key, is a usage error; --key 
     assert.ok(noStack(r.stderr), r.stderr);
   }
   assert.match(runs[0].r.stderr, /--production demande la clé/);
+  // the registry's own key: absent, or the published development one
+  assert.match(runs[2].r.stderr, /--production demande la clé du registre central : --registry-key/);
+  assert.match(runs[3].r.stderr, /--production demande la clé du registre central/);
 });
 
 test('ticketKeys: several --key values make one ring; production drops key id 0 as the device does', () => {
