@@ -719,8 +719,12 @@ export const en = {
       phases: string;
       failures: number;
       max_failures: number;
+      device_deadline_ms?: number;
+      retries?: number;
     }) =>
-      `campaign ${c.name}: image ${c.version}, ${c.state}, phase ${c.phase} of ${String(c.phases).split(',').length} (${c.phases}), ${c.failures} failure(s) of ${c.max_failures} allowed`,
+      `campaign ${c.name}: image ${c.version}, ${c.state}, phase ${c.phase} of ${String(c.phases).split(',').length} (${c.phases}), ${c.failures} failure(s) of ${c.max_failures} allowed` +
+      (c.device_deadline_ms ? `, a device's deadline ${c.device_deadline_ms / 3_600_000} h` : '') +
+      (c.retries ? `, ${c.retries} download retr${c.retries > 1 ? 'ies' : 'y'}` : ''),
     campaignPhase: (p: number, n: number, states: string) => `  phase ${p}: ${n} device(s): ${states}`,
     campaignDevice: (id: string, state: string, detail: string | null) =>
       `    ${id}  ${state}${detail ? '  ' + detail : ''}`,

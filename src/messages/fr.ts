@@ -719,8 +719,12 @@ export const fr: Messages = {
       phases: string;
       failures: number;
       max_failures: number;
+      device_deadline_ms?: number;
+      retries?: number;
     }) =>
-      `campagne ${c.name} : image ${c.version}, ${c.state}, phase ${c.phase} sur ${String(c.phases).split(',').length} (${c.phases}), ${c.failures} échec(s) sur ${c.max_failures} admis`,
+      `campagne ${c.name} : image ${c.version}, ${c.state}, phase ${c.phase} sur ${String(c.phases).split(',').length} (${c.phases}), ${c.failures} échec(s) sur ${c.max_failures} admis` +
+      (c.device_deadline_ms ? `, délai d’un appareil ${c.device_deadline_ms / 3_600_000} h` : '') +
+      (c.retries ? `, ${c.retries} nouvel(s) essai(s) de téléchargement` : ''),
     campaignPhase: (p: number, n: number, states: string) => `  phase ${p} : ${n} appareil(s) : ${states}`,
     campaignDevice: (id: string, state: string, detail: string | null) =>
       `    ${id}  ${state}${detail ? '  ' + detail : ''}`,

@@ -198,6 +198,11 @@ test('campaign create --device-deadline HOURS --retries N: kept with the campaig
   assert.is(c.code, 0, c.stderr);
   const j = JSON.parse(c.stdout);
   assert.equal([j.device_deadline_ms, j.retries], [6 * 3_600_000, 2]);
+  // the status text says them too, in both languages
+  const fr = saphir(['registry', 'campaign', 'status', 'dl', '--db', db]);
+  assert.match(fr.stdout, /délai d’un appareil 6 h, 2 nouvel\(s\) essai\(s\) de téléchargement/, fr.stdout);
+  const en = saphir(['registry', 'campaign', 'status', 'dl', '--db', db, '--lang', 'en']);
+  assert.match(en.stdout, /a device's deadline 6 h, 2 download retries/, en.stdout);
   for (const bad of [
     ['--device-deadline', '0'],
     ['--device-deadline', 'x'],
