@@ -6,7 +6,7 @@ import { formatEur, type Lang } from '../src/i18n.ts';
 import type { ReceiptLine } from '../src/print/escpos.ts';
 import type { JournalEntry } from '../src/journal.ts';
 import { makeReport, type Report, type ReportPayment } from '../src/report.ts';
-import { frenchDateTime } from './paris-time.ts';
+import { frenchDateTime } from '../src/paris-time.ts';
 
 const WORDS = {
   fr: {

@@ -3,7 +3,7 @@
 import { formatEur, type Lang } from '../src/i18n.ts';
 import type { ReceiptLine } from '../src/print/escpos.ts';
 import type { TicketId } from '../src/sph1/body.ts';
-import { frenchDate, frenchDateTime } from './paris-time.ts';
+import { frenchDate, frenchDateTime } from '../src/paris-time.ts';
 import { ticketLine } from './screens.ts';
 
 export const WORDS = {

@@ -2,7 +2,7 @@
 // towards the customer on the device): the amount of a win, or the outcome in one word. Pure.
 import { REASON_TEXT, formatEur, type Lang } from '../src/i18n.ts';
 import type { Verdict } from './decide.ts';
-import { frenchDate, frenchDateTime } from './paris-time.ts';
+import { frenchDate, frenchDateTime } from '../src/paris-time.ts';
 import { PRODUCT, VERSION } from './build-info.ts';
 
 export const COLUMNS = 20;

@@ -6,7 +6,7 @@ import type { LedColor } from '../../src/hal.ts';
 import type { Payment } from '../../src/ledger/index.ts';
 import type { ToPage, ToWorker } from './protocol.ts';
 import type { ScannerKind } from '../scanners/index.ts';
-import { frenchDateTime } from '../../firmware/paris-time.ts';
+import { frenchDateTime } from '../../src/paris-time.ts';
 
 type Lang = 'fr' | 'en';
 

@@ -8,7 +8,7 @@ import { NorFlash, seeded } from '../../hw-sim/nor-flash.ts';
 import { LAYOUT, SECTOR_SIZE } from '../../rom/layout.ts';
 import { MARK_BLOCKS, MirroredLedger, type Payment } from '../../src/ledger/index.ts';
 import { HEADER_SIZE, SLOT_SIZE, slotState } from '../../src/ledger/format.ts';
-import { frenchDateTime } from '../../firmware/paris-time.ts';
+import { frenchDateTime } from '../../src/paris-time.ts';
 import { boot, chipWith, flat, partitionOf, scanSerial, ticket } from './harness.ts';
 import { LONG } from '../helpers.ts';
 

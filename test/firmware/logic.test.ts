@@ -15,7 +15,7 @@ import {
   configProblems,
 } from '../../src/config.ts';
 import { claimEndMs, deadlines } from '../../firmware/deadline.ts';
-import { frenchDate, frenchDateTime } from '../../firmware/paris-time.ts';
+import { frenchDate, frenchDateTime } from '../../src/paris-time.ts';
 import { BEEPS, LEDS } from '../../src/signals.ts';
 import type { CheckResult } from '../../src/sph1/check.ts';
 import { partitionOf } from './harness.ts';

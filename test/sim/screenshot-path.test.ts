@@ -43,14 +43,14 @@ test('a symbolic link on the way or as the file is refused, nothing written wher
   symlinkSync(away, join(here, 'linked'));
   const r = await run('linked/a.png');
   assert.not.ok(r.ok);
-  assert.match(JSON.stringify(r.steps), /symbolic link \(not followed\)/);
+  assert.match(JSON.stringify(r.steps), /lien symbolique \(non suivi\)/);
   assert.equal(readdirSync(away), []);
   const target = join(away, 'target.png');
   writeFileSync(target, 'precious');
   symlinkSync(target, join(here, 'b.png'));
   const r2 = await run('b.png');
   assert.not.ok(r2.ok);
-  assert.match(JSON.stringify(r2.steps), /symbolic link \(not followed\)/);
+  assert.match(JSON.stringify(r2.steps), /lien symbolique \(non suivi\)/);
   assert.is(readFileSync(target, 'utf8'), 'precious');
   // --screenshots DIR: the same rules under it.
   const out = join(root, 'out');

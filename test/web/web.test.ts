@@ -149,7 +149,7 @@ if (missing) {
       const row = await p.locator('[data-test="ledger"] tbody tr').first().innerText();
       assert.match(row, /\d\d\/\d\d\/\d{4} \d\d:\d\d/);
       assert.not.match(row, /T\d\d:\d\d|Z\b/);
-      const { frenchDateTime } = await import('../../firmware/paris-time.ts');
+      const { frenchDateTime } = await import('../../src/paris-time.ts');
       const shown = /(\d\d\/\d\d\/\d{4} \d\d:\d\d)/.exec(row)![1];
       const now = Date.now();
       assert.ok([now, now - 60_000, now - 120_000].map(frenchDateTime).includes(shown), `${shown}: Paris time now`);

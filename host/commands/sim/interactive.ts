@@ -15,7 +15,7 @@ import { isPrizeAmount } from '../../../src/game/prize-table.ts';
 import { writeFileSync } from 'node:fs';
 import type { KeyOptions } from './common.ts';
 import { I, MAX_WAIT_MS, durationText, liveSimulator } from './live.ts';
-import { frenchDateTime } from '../../../firmware/paris-time.ts';
+import { frenchDateTime } from '../../../src/paris-time.ts';
 
 /** Waits longer than this run in tenths, each said (a simulated hour takes about a second). */
 const WAIT_PROGRESS_MS = 30 * 60_000;

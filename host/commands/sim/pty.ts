@@ -1,6 +1,6 @@
 // saphir sim --pty [PATH]: the device's service port on a pseudo-terminal (hw-sim/pty.ts), with a
 // command line on stdin.
-import { frenchDateTime } from '../../../firmware/paris-time.ts';
+import { frenchDateTime } from '../../../src/paris-time.ts';
 import { createInterface } from 'node:readline';
 import type { Lang } from '../../../src/i18n.ts';
 import { formatEur } from '../../../src/i18n.ts';

@@ -1,5 +1,6 @@
-// Dates as the French read them, for the screens: the Paris calendar of src/claim.ts in French order.
-import { parisDate, parisOffsetMinutes } from '../src/claim.ts';
+// Dates as the French read them (screens, receipts, the simulator's ledger view): the Paris calendar
+// of claim.ts in French order. Portable.
+import { parisDate, parisOffsetMinutes } from './claim.ts';
 
 const two = (n: number) => (n < 10 ? '0' : '') + n;
 
