@@ -161,8 +161,9 @@ export async function run(args: string[]): Promise<number> {
   if (sub === 'serve' && rest.length === 0) {
     const port = values.port === undefined ? 8750 : intOf(values.port, '--port', 0, 65535);
     const registrySeed = registrySeedOf(values['registry-key']);
+    const registryPub = toHex(publicKeyOf(registrySeed));
     // A production registry signs with its own key: the published one would let anyone forge its answers.
-    if (values.production && toHex(publicKeyOf(registrySeed)) === DEV_REGISTRY_PUBLIC_KEY_HEX)
+    if (values.production && registryPub === DEV_REGISTRY_PUBLIC_KEY_HEX)
       throw new UsageError((m) => m.registry.productionNeedsRegistryKey);
     const host = values.host ?? '127.0.0.1';
     // A port in use is said at once, before a new database is made (seconds of CPU with PGlite).
@@ -183,7 +184,6 @@ export async function run(args: string[]): Promise<number> {
         throw e;
       },
     );
-    const registryPub = toHex(publicKeyOf(registrySeed));
     process.stderr.write(t.registryKey(registryPub, registryPub === DEV_REGISTRY_PUBLIC_KEY_HEX) + '\n');
     if (await store.isDevelopmentFleet()) process.stderr.write(t.dev + '\n');
     if ([...keys.values()].some(isTestKey)) process.stderr.write(t.testKeys + '\n');

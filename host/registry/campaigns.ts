@@ -7,7 +7,7 @@
 import { HEADER_SIZE, parseImage } from '../../src/image/format.ts';
 import { toHex } from '../../src/hex.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { IMAGE_CHUNK, type Health, type UpdateOffer } from '../../src/registry/protocol.ts';
+import { IMAGE_CHUNK, type CampaignSpec, type Health, type UpdateOffer } from '../../src/registry/protocol.ts';
 import type { Query } from './db.ts';
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -148,14 +148,7 @@ async function targets(q: Query, group: string | null): Promise<string[]> {
 
 export async function createCampaign(
   q: Query,
-  o: {
-    name: string;
-    image: Uint8Array;
-    group?: string;
-    /** These devices instead of the fleet's (a scenario's own). */
-    devices?: string[];
-    phases: number[];
-    maxFailures: number;
+  o: CampaignSpec & {
     /** ms; 0 or absent: none. */
     deviceDeadlineMs?: number;
     retries?: number;

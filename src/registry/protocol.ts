@@ -167,15 +167,17 @@ export function signRequest(
   return { ...r, signature: toHex(sign(signedBytes(r), seed)) };
 }
 
+/** What a new update campaign is (`saphir registry campaign create`). */
+export interface CampaignSpec {
+  name: string;
+  image: Uint8Array;
+  group?: string;
+  /** These devices instead of the fleet's (a scenario's own). */
+  devices?: string[];
+  phases: number[];
+  maxFailures: number;
+}
+
 /** An update campaign's operation, as the embedded registry and the scenarios ask it (`saphir registry campaign`). */
 export type CampaignOp =
-  | {
-      verb: 'create';
-      name: string;
-      image: Uint8Array;
-      group?: string;
-      devices?: string[];
-      phases: number[];
-      maxFailures: number;
-    }
-  | { verb: 'status' | 'pause' | 'resume' | 'abort'; name: string };
+  ({ verb: 'create' } & CampaignSpec) | { verb: 'status' | 'pause' | 'resume' | 'abort'; name: string };

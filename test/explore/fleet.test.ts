@@ -189,28 +189,31 @@ test('--attacker: schedules draw a man in the middle, rollbacks and clones, turn
   );
 });
 
+/** A fleet operation: `on` scans `ticket` over serial, presses OK and waits 4 s (paid, online or offline). */
+const payOp = (on: string, ticket: { emission: number; block: number; number: number; prize: number }) => ({
+  kind: 'pay' as const,
+  steps: [
+    { kind: 'scan' as const, line: 0, on, ticket, via: 'serial' as const, options: {} },
+    { kind: 'press' as const, line: 0, on, key: 'OK' as const },
+    { kind: 'delay' as const, line: 0, on, ms: 4000 },
+  ],
+});
+const CLONE_2_OF_1 = {
+  kind: 'clone' as const,
+  steps: [{ kind: 'clone' as const, line: 0, on: 'CAISSE-2', of: 'CAISSE-1' }],
+};
+const REGISTRY_DOWN = {
+  kind: 'registry-down' as const,
+  steps: [{ kind: 'registry' as const, line: 0, up: false }],
+};
+
 test('a clone paying offline a ticket its original paid offline: the registry reports it (regrant paid-twice), invariant 9 holds', async () => {
   const s = makeFleetSchedule('clone', 0, { devices: 2, attacker: true });
   const ticket = { emission: 1, block: 1, number: 4242, prize: 30 };
   s.tickets = [ticket];
   s.config.offlineLimitEur = 150;
-  const scan = (on: string) => ({ kind: 'scan' as const, line: 0, on, ticket, via: 'serial' as const, options: {} });
-  const pay = (on: string) => ({
-    kind: 'pay' as const,
-    steps: [
-      scan(on),
-      { kind: 'press' as const, line: 0, on, key: 'OK' as const },
-      { kind: 'delay' as const, line: 0, on, ms: 4000 },
-    ],
-  });
-  const ops = [
-    s.ops[0],
-    { kind: 'clone' as const, steps: [{ kind: 'clone' as const, line: 0, on: 'CAISSE-2', of: 'CAISSE-1' }] },
-    { kind: 'registry-down' as const, steps: [{ kind: 'registry' as const, line: 0, up: false }] },
-    pay('CAISSE-1'),
-    pay('CAISSE-2'),
-    s.ops[s.ops.length - 1],
-  ];
+  const pay = (on: string) => payOp(on, ticket);
+  const ops = [s.ops[0], CLONE_2_OF_1, REGISTRY_DOWN, pay('CAISSE-1'), pay('CAISSE-2'), s.ops[s.ops.length - 1]];
   const r = await runFleetOps(s, ops);
   assert.is(r.violation, undefined, JSON.stringify(r.violation));
   assert.is(r.payments.offline, 2);
@@ -222,19 +225,12 @@ test('a clone and its original both paying offline a ticket a third device holds
   const ticket = { emission: 1, block: 1, number: 4243, prize: 30 };
   s.tickets = [ticket];
   s.config.offlineLimitEur = 150;
-  const pay = (on: string) => ({
-    kind: 'pay' as const,
-    steps: [
-      { kind: 'scan' as const, line: 0, on, ticket, via: 'serial' as const, options: {} },
-      { kind: 'press' as const, line: 0, on, key: 'OK' as const },
-      { kind: 'delay' as const, line: 0, on, ms: 4000 },
-    ],
-  });
+  const pay = (on: string) => payOp(on, ticket);
   const ops = [
     s.ops[0],
-    { kind: 'clone' as const, steps: [{ kind: 'clone' as const, line: 0, on: 'CAISSE-2', of: 'CAISSE-1' }] },
+    CLONE_2_OF_1,
     pay('CAISSE-3'),
-    { kind: 'registry-down' as const, steps: [{ kind: 'registry' as const, line: 0, up: false }] },
+    REGISTRY_DOWN,
     pay('CAISSE-1'),
     pay('CAISSE-2'),
     s.ops[s.ops.length - 1],

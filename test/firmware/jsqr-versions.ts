@@ -1,17 +1,6 @@
 // jsQR 1.4.0's version table as published (src/decoder/version.ts), the reference firmware/jsqr/decoder/version.ts
 // is checked against (test/firmware/camera.test.ts); not bundled.
-export interface Version {
-  infoBits: number | null;
-  versionNumber: number;
-  alignmentPatternCenters: number[];
-  errorCorrectionLevels: Array<{
-    ecCodewordsPerBlock: number;
-    ecBlocks: Array<{
-      numBlocks: number;
-      dataCodewordsPerBlock: number;
-    }>;
-  }>;
-}
+import type { Version } from '../../firmware/jsqr/decoder/version.ts';
 
 export const VERSIONS: Version[] = [
   {

@@ -65,37 +65,15 @@ test('--key replaces the test key (a bare key stands for every key id)', async (
 test('--production without a key, with the test key, or without its own registry key, is a usage error; --key is serve’s', async () => {
   const db = join(dir, 'usage');
   // Run so that a server that starts anyway (the bug) is killed rather than waited for.
+  const serveIt = ['registry', 'serve', '--db', db, '--port', '0'];
+  const ownRegistryKey = ['--registry-key', '1e'.repeat(32)];
   const runs = await Promise.all(
     [
-      ['registry', 'serve', '--db', db, '--port', '0', '--production', '--registry-key', '1e'.repeat(32)],
-      [
-        'registry',
-        'serve',
-        '--db',
-        db,
-        '--port',
-        '0',
-        '--production',
-        '--key',
-        TEST_PUBLIC_KEY_HEX,
-        '--registry-key',
-        '1e'.repeat(32),
-      ],
-      ['registry', 'serve', '--db', db, '--port', '0', '--production', '--key', PROD_PUB],
-      [
-        'registry',
-        'serve',
-        '--db',
-        db,
-        '--port',
-        '0',
-        '--production',
-        '--key',
-        PROD_PUB,
-        '--registry-key',
-        DEV_REGISTRY_SEED_HEX,
-      ],
-      ['registry', 'serve', '--db', db, '--port', '0', '--key', 'no-such-file.json'],
+      [...serveIt, '--production', ...ownRegistryKey],
+      [...serveIt, '--production', '--key', TEST_PUBLIC_KEY_HEX, ...ownRegistryKey],
+      [...serveIt, '--production', '--key', PROD_PUB],
+      [...serveIt, '--production', '--key', PROD_PUB, '--registry-key', DEV_REGISTRY_SEED_HEX],
+      [...serveIt, '--key', 'no-such-file.json'],
       ['registry', 'report', '--db', db, '--key', PROD_PUB],
     ].map(async (args) => ({ args, r: await saphirAsync(args, { timeoutMs: 30_000 }) })),
   );
