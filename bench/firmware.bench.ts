@@ -14,7 +14,7 @@ import { FIRMWARE_ESBUILD, slim } from '../tools/build.ts';
 import { getQuickJS } from 'quickjs-emscripten';
 import { evaluator } from './qjs-eval.ts';
 import { nodeSign } from '../tools/node-crypto.ts';
-import { fullLedgerHeap, textPathHeap } from '../hw-sim/heap-budget.ts';
+import { cameraPathHeap, fullLedgerHeap, textPathHeap } from '../hw-sim/heap-budget.ts';
 import { functionSourceBytes } from '../hw-sim/function-source.ts';
 import { existsSync } from 'node:fs';
 import { fromHex, toHex } from '../src/hex.ts';
@@ -29,7 +29,7 @@ const median = (xs: number[]) => {
 const start = (bundle: string, ledgerSectors = 16) => boot(chipWith(), { bundle, ledgerSectors });
 
 /**
- * The heap and size figures of a firmware/dist directory: the budgets' two heap peaks
+ * The heap and size figures of a firmware/dist directory: the budgets' heap peaks (and the camera path on a full ledger)
  * (hw-sim/heap-budget.ts), the sizes of size.json, the function sources QuickJS keeps.
  */
 async function heapAndSizes(dist: string, suffix = ''): Promise<Record<string, number>> {
@@ -38,6 +38,10 @@ async function heapAndSizes(dist: string, suffix = ''): Promise<Record<string, n
   return {
     [`qjs_heap_peak_kib${suffix}`]: (await textPathHeap(bundle)).peak / 1024,
     [`qjs_heap_full_ledger_kib${suffix}`]: (await fullLedgerHeap(bundle)).peak / 1024,
+    // the camera path after its first frame, on a young ledger (the build's budget) and on a full one
+    [`qjs_heap_camera_kib${suffix}`]: (await cameraPathHeap(bundle)).peak / 1024,
+    [`qjs_heap_camera_full_ledger_kib${suffix}`]:
+      (await cameraPathHeap(bundle, 'quickjs', undefined, true)).peak / 1024,
     [`fw_bundle_kib${suffix}`]: size.bundle_bytes / 1024,
     [`fw_core_kib${suffix}`]: size.core_bytes / 1024,
     [`fw_function_source_kib${suffix}`]: functionSourceBytes(bundle).bytes / 1024,

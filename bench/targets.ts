@@ -7,6 +7,9 @@ export const TARGETS: Record<string, ['<=' | '>=', number]> = {
   // every state within 400 KiB: the device class's 512 less 112 KiB kept free (tools/build.ts HEAP_TARGET)
   qjs_heap_peak_kib: ['<=', 400],
   qjs_heap_full_ledger_kib: ['<=', 400],
+  qjs_heap_camera_kib: ['<=', 400],
+  // not enforced by the build yet: at least inside the device's 512 KiB
+  qjs_heap_camera_full_ledger_kib: ['<=', 512],
   // the same cases on XS (bench/xs.bench.ts: its snapshot less an empty machine's), against the same budget
   xs_heap_full_ledger_kib: ['<=', 400],
   xs_heap_text_path_kib: ['<=', 400],

@@ -64,6 +64,14 @@ export interface HeapFigure {
   screen: string;
 }
 
+/** Fills the chip's ledger partition (both logs) up to `room` payments short of its capacity; returns the count. */
+function fillLedger(chip: NorFlash, room: number): number {
+  const l = MirroredLedger.open(partitionFlash(chip, 'ledger', 0), { deviceId: 'SPH-000042' });
+  for (let i = 0; i < l.capacity - room; i++)
+    l.record({ emission: 1, block: 1 + (i >> 12), number: i & 4095, prizeEur: 150, paidAtMs: PAID_AT + i });
+  return l.count;
+}
+
 /** The whole ledger partition filled to capacity (the same payments in both logs), then booted. */
 export async function fullLedgerHeap(
   bundle: string,
@@ -71,9 +79,7 @@ export async function fullLedgerHeap(
   probe?: HeapProbe,
 ): Promise<HeapFigure> {
   const chip = chipWith();
-  const l = MirroredLedger.open(partitionFlash(chip, 'ledger', 0), { deviceId: 'SPH-000042' });
-  for (let i = 0; i < l.capacity; i++)
-    l.record({ emission: 1, block: 1 + (i >> 12), number: i & 4095, prizeEur: 150, paidAtMs: PAID_AT + i });
+  const payments = fillLedger(chip, 0);
   const sim = new Simulator({ chip, bundle, deviceId: 'SPH-000042', ledgerSectors: 0, variant });
   await sim.boot();
   try {
@@ -96,7 +102,7 @@ export async function fullLedgerHeap(
       ],
       probe,
     );
-    return { peak: Math.max(boot, peak), boot, payments: l.count, screen: sim.screen.join(' | ') };
+    return { peak: Math.max(boot, peak), boot, payments, screen: sim.screen.join(' | ') };
   } finally {
     sim.dispose();
   }
@@ -137,13 +143,7 @@ export async function cameraPathHeap(
   full = false,
 ): Promise<HeapFigure> {
   const chip = chipWith();
-  let payments = 0;
-  if (full) {
-    const l = MirroredLedger.open(partitionFlash(chip, 'ledger', 0), { deviceId: 'SPH-000042' });
-    for (let i = 0; i < l.capacity - 8; i++)
-      l.record({ emission: 1, block: 1 + (i >> 12), number: i & 4095, prizeEur: 150, paidAtMs: PAID_AT + i });
-    payments = l.count;
-  }
+  const payments = full ? fillLedger(chip, 8) : 0;
   const sim = new Simulator({ chip, bundle, deviceId: 'SPH-000042', ledgerSectors: full ? 0 : 16, variant });
   await sim.boot();
   try {

@@ -13,6 +13,7 @@ import type { Lang } from '../../src/i18n.ts';
 import { Simulator } from '../../hw-sim/sim.ts';
 import { NorFlash } from '../../hw-sim/nor-flash.ts';
 import { messages } from '../../src/messages/index.ts';
+import { toHex } from '../../src/hex.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { deviceSeedArg, publicKeyArg } from '../key-args.ts';
 import { impliesProduction, isDevDeviceKey, productionKeyProblem } from '../../rom/provision.ts';
@@ -99,9 +100,7 @@ export async function run(args: string[]): Promise<number> {
   let runKey: string | undefined;
   if (
     values.registry !== undefined &&
-    !values.scenario &&
-    !values.web &&
-    !values.pty &&
+    modes.length === 0 &&
     keys.deviceSeedHex === undefined &&
     !impliesProduction(keys.firmwareKey)
   ) {
@@ -182,18 +181,16 @@ export function trustLine(sim: Simulator, lang: Lang, runSeedHex?: string): stri
     return messages(lang).sim.deviceKeysProblem((e as Error).message);
   }
   const h = (k: Uint8Array) => createHash('sha256').update(k).digest('hex').slice(0, 16) + '…';
-  const run = runSeedHex !== undefined && t.deviceKey.seed !== undefined && toHexSeed(t.deviceKey.seed) === runSeedHex;
+  const run = runSeedHex !== undefined && t.deviceKey.seed !== undefined && toHex(t.deviceKey.seed) === runSeedHex;
   return trustKeysLine(t, lang, h) + deviceKeyLine(t, lang, run);
 }
-
-const toHexSeed = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 /** The device's registry key: the published development one (said loudly), or its own, to enrol. */
 function deviceKeyLine(t: ReturnType<Simulator['trust']>, lang: Lang, run = false): string {
   const m = messages(lang).sim;
   if (isDevDeviceKey(t.deviceKey.publicKey)) return m.devDeviceKey;
-  if (run) return m.runDeviceKey(Buffer.from(t.deviceKey.publicKey).toString('hex'));
-  return m.ownDeviceKey(Buffer.from(t.deviceKey.publicKey).toString('hex'));
+  if (run) return m.runDeviceKey(toHex(t.deviceKey.publicKey));
+  return m.ownDeviceKey(toHex(t.deviceKey.publicKey));
 }
 
 function trustKeysLine(t: ReturnType<Simulator['trust']>, lang: Lang, h: (k: Uint8Array) => string): string {

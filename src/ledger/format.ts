@@ -30,7 +30,7 @@ export const SLOT_SIZE = 40;
 export const SLOT_TYPE_PAYMENT = 0xa5;
 export const DEVICE_ID_MAX = 16;
 /** CRC-32 of the type byte 0xA5 alone: a slot's CRC continues from it over bytes 1–35. */
-const CRC_TYPE = 0x74beb8ea;
+const CRC_TYPE = crc32(Uint8Array.of(SLOT_TYPE_PAYMENT));
 const MAX_MS = 2 ** 48 - 1;
 
 /** Sector header: magic, version, slot size, 0xFFFF, sequence number, CRC-32 of the 12 bytes before. */

@@ -20,38 +20,6 @@ import { frenchDateTime } from '../../../src/paris-time.ts';
 /** Waits longer than this run in tenths, each said (a simulated hour takes about a second). */
 const WAIT_PROGRESS_MS = 30 * 60_000;
 
-/** The interactive commands' words (a line starting with one is never scanned as a code). */
-const COMMANDS = new Set([
-  'aide',
-  'help',
-  '?',
-  'quitter',
-  'quit',
-  'exit',
-  'ticket',
-  'faux',
-  'forged',
-  'via',
-  'rescan',
-  'rescanner',
-  'ok',
-  'c',
-  'attendre',
-  'wait',
-  'reboot',
-  'coupure',
-  'cut',
-  'boot',
-  'journal',
-  'registre',
-  'ledger',
-  'réseau',
-  'reseau',
-  'network',
-  'capture',
-  'shot',
-]);
-
 interface InteractiveOptions extends KeyOptions {
   registry?: string;
   lang: Lang;
@@ -97,8 +65,9 @@ export async function interactive(o: InteractiveOptions): Promise<number> {
     const [word, ...rest] = line.split(/\s+/);
     const w = word.toLowerCase();
     const arg = rest.join(' ');
-    // A long line is a code scanned as it is, unless it is a command with a long argument (a path).
-    if (/^SPH\d?:/.test(line) || (line.length > 40 && !COMMANDS.has(w))) {
+    // A code is scanned as it is; a command word reaches its case below whatever the length of its
+    // argument (a path), and any other line over 8 characters is scanned at the end.
+    if (/^SPH\d?:/.test(line)) {
       scan(line);
       return true;
     }
@@ -222,7 +191,7 @@ export async function interactive(o: InteractiveOptions): Promise<number> {
         return true;
       }
     }
-    if (/^[0-9]$/.test(w)) {
+    if (/^[0-9]$/.test(w) && line.length <= 40) {
       if (!sim.on) say(m.off);
       else await sim.press(w as Key);
       return true;
