@@ -26,41 +26,45 @@ export interface KeyOptions {
   operatorKey?: Uint8Array;
 }
 
-/** Whether the registry at `url` answers its GET /health, in one line for the user. */
-export async function probeRegistry(url: string, lang: Lang, timeoutS = 3): Promise<string> {
+/**
+ * Whether the registry at `url` answers its GET /health, in one line for the user, and the fleet that
+ * answer names (undefined when it names none; null when the registry did not answer).
+ */
+async function probeRegistry(
+  url: string,
+  lang: Lang,
+  timeoutS = 3,
+): Promise<{ line: string; fleet: string | undefined | null }> {
   const m = messages(lang);
   try {
     const r = await fetch(`${url}/health`, { signal: AbortSignal.timeout(timeoutS * 1000) });
-    await r.body?.cancel();
-    return r.ok ? m.sim.registryAnswers(url) : m.sim.registryDown(url, `HTTP ${r.status}`);
+    const f = ((await r.json().catch(() => ({}))) as { fleet?: unknown }).fleet;
+    return {
+      line: r.ok ? m.sim.registryAnswers(url) : m.sim.registryDown(url, `HTTP ${r.status}`),
+      fleet: typeof f === 'string' ? f : undefined,
+    };
   } catch (e) {
     const timedOut = (e as Error)?.name === 'TimeoutError';
-    return m.sim.registryDown(
-      url,
-      timedOut ? m.sim.noAnswerIn(timeoutS) : reasonOf((e as { cause?: unknown })?.cause ?? e, m),
-    );
+    const why = timedOut ? m.sim.noAnswerIn(timeoutS) : reasonOf((e as { cause?: unknown })?.cause ?? e, m);
+    return { line: m.sim.registryDown(url, why), fleet: null };
   }
 }
 
 /**
  * A simulated device with a key of its own (a run's, `--device-key`, or its chip's) on a registry: a
  * development registry enrols it (POST /v1/enrol, signed by that key); a production one is told of
- * by the `devices add` line. One line for the user; none when the registry does not answer (said).
+ * by the `devices add` line. `fleet` is openRegistry's. One line for the user; none when the registry
+ * did not answer (its probe said why).
  */
 export async function enrolOwnKey(
   url: string,
+  fleet: string | undefined | null,
   deviceId: string,
   key: { publicKey: Uint8Array; sign(m: Uint8Array): Uint8Array },
   lang: Lang,
 ): Promise<string | null> {
   const m = messages(lang);
-  let fleet: unknown;
-  try {
-    const r = await fetch(`${url}/health`, { signal: AbortSignal.timeout(3000) });
-    fleet = ((await r.json().catch(() => ({}))) as { fleet?: unknown }).fleet;
-  } catch {
-    return null; // openRegistry's probe said why
-  }
+  if (fleet === null) return null;
   if (fleet === 'production') return m.sim.keyProduction(deviceId, Buffer.from(key.publicKey).toString('hex'));
   try {
     const r = await enrolDevelopmentKey(url, deviceId, key);
@@ -74,17 +78,25 @@ export async function enrolOwnKey(
 /**
  * The registry a run uses: the URL given, or an embedded one (started here, closed by `close`; `fresh`
  * empties it and starts it again if a scenario left it down, so that each scenario meets a new one).
+ * `fleet`: what the URL's /health named (see probeRegistry); the embedded one starts a development fleet.
  */
 export async function openRegistry(
   v: string,
   lang: Lang,
-): Promise<{ reg: ScenarioRegistry; close(): Promise<void>; fresh(): Promise<void> }> {
+): Promise<{
+  reg: ScenarioRegistry;
+  fleet: string | undefined | null;
+  close(): Promise<void>;
+  fresh(): Promise<void>;
+}> {
   if (v !== 'embedded') {
     // Said at once: a registry that does not answer lets the device pay offline without a word.
-    process.stderr.write((await probeRegistry(v, lang)) + '\n');
+    const { line, fleet } = await probeRegistry(v, lang);
+    process.stderr.write(line + '\n');
     const no = messages(lang).sim.registryByUrl;
     return {
       reg: { url: v, state: () => Promise.reject(new Error(no)) },
+      fleet,
       close: async () => {},
       fresh: async () => {},
     };
@@ -93,6 +105,7 @@ export async function openRegistry(
   process.stderr.write(messages(lang).sim.embeddedRegistry(e.url) + '\n');
   return {
     reg: scenarioRegistry(e),
+    fleet: 'development',
     close: () => e.close(),
     fresh: async () => {
       await e.start();

@@ -91,7 +91,7 @@ export async function liveSimulator(
   if (o.provision) factoryProgram(sim, chip, o.provision, o.lang);
   // A key of its own (this run's, --device-key's, its chip's): enrolled on a development registry first.
   if (registry && !isDevDeviceKey(sim.deviceKey.publicKey)) {
-    const line = await enrolOwnKey(registry.reg.url, sim.deviceId, sim.deviceKey, o.lang);
+    const line = await enrolOwnKey(registry.reg.url, registry.fleet, sim.deviceId, sim.deviceKey, o.lang);
     if (line) process.stderr.write(line + '\n');
   }
   await sim.boot();
