@@ -1,6 +1,9 @@
 // saphir sim: what its modes share (the XS check, the device's key options, the registry a run uses).
 import { Failure, reasonOf } from '../../args.ts';
 import type { Lang } from '../../../src/i18n.ts';
+import { formatEur } from '../../../src/i18n.ts';
+import { frenchDateTime } from '../../../src/paris-time.ts';
+import type { Payment } from '../../../src/ledger/index.ts';
 import type { ScenarioRegistry } from '../../../hw-sim/runner.ts';
 import { scenarioRegistry, startEmbeddedRegistry } from '../../registry/embedded.ts';
 import { messages } from '../../../src/messages/index.ts';
@@ -11,6 +14,15 @@ import { enrolDevelopmentKey } from '../../registry/client.ts';
 export function needXs(): void {
   const w = xsnapWorker();
   if ('missing' in w) throw new Failure((m) => m.sim.xsMissing(w.reason, XS_INSTALL));
+}
+
+/** The words of the interactive and pty sims' ledger command; "registre" is its name from before
+ * "registre" meant the central registry only. */
+export const LEDGER_WORDS: readonly string[] = ['journal', 'registre', 'ledger'];
+
+/** One payment as that command lists it, the time in Paris time as the display shows it. */
+export function ledgerLine(p: Payment, lang: Lang): string {
+  return `  ${p.emission}/${p.block}/${p.number}  ${formatEur(p.prizeEur, lang)}  ${frenchDateTime(p.paidAtMs)}  ${p.deviceId}`;
 }
 
 export interface KeyOptions {

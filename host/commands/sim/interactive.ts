@@ -13,9 +13,8 @@ import { drawPng } from '../../../hw-sim/png.ts';
 import { messages } from '../../../src/messages/index.ts';
 import { isPrizeAmount } from '../../../src/game/prize-table.ts';
 import { writeFileSync } from 'node:fs';
-import type { KeyOptions } from './common.ts';
+import { LEDGER_WORDS, ledgerLine, type KeyOptions } from './common.ts';
 import { I, MAX_WAIT_MS, durationText, liveSimulator } from './live.ts';
-import { frenchDateTime } from '../../../src/paris-time.ts';
 
 /** Waits longer than this run in tenths, each said (a simulated hour takes about a second). */
 const WAIT_PROGRESS_MS = 30 * 60_000;
@@ -65,10 +64,16 @@ export async function interactive(o: InteractiveOptions): Promise<number> {
     const [word, ...rest] = line.split(/\s+/);
     const w = word.toLowerCase();
     const arg = rest.join(' ');
-    // A code is scanned as it is; a command word reaches its case below whatever the length of its
+    // A code is scanned as it is; a command word reaches its handler below whatever the length of its
     // argument (a path), and any other line over 8 characters is scanned at the end.
     if (/^SPH\d?:/.test(line)) {
       scan(line);
+      return true;
+    }
+    if (LEDGER_WORDS.includes(w)) {
+      const entries = sim.ledger();
+      say(m.ledger(entries.length));
+      for (const p of entries) say(ledgerLine(p, o.lang));
       return true;
     }
     switch (w) {
@@ -155,18 +160,6 @@ export async function interactive(o: InteractiveOptions): Promise<number> {
           say(m.poweredOn(messages(o.lang).demo.mode(sim.bootMode)));
         }
         return true;
-      case 'journal':
-      case 'registre': // its name before "registre" meant the central registry only
-      case 'ledger': {
-        const entries = sim.ledger();
-        say(m.ledger(entries.length));
-        for (const p of entries)
-          say(
-            // Paris time, as the display shows it.
-            `  ${p.emission}/${p.block}/${p.number}  ${formatEur(p.prizeEur, o.lang)}  ${frenchDateTime(p.paidAtMs)}  ${p.deviceId}`,
-          );
-        return true;
-      }
       case 'réseau':
       case 'reseau':
       case 'network': {

@@ -1,11 +1,9 @@
 // saphir sim --pty [PATH]: the device's service port on a pseudo-terminal (hw-sim/pty.ts), with a
 // command line on stdin.
-import { frenchDateTime } from '../../../src/paris-time.ts';
 import { createInterface } from 'node:readline';
 import type { Lang } from '../../../src/i18n.ts';
-import { formatEur } from '../../../src/i18n.ts';
 import { messages } from '../../../src/messages/index.ts';
-import type { KeyOptions } from './common.ts';
+import { LEDGER_WORDS, ledgerLine, type KeyOptions } from './common.ts';
 import { I, liveSimulator } from './live.ts';
 
 export async function pty(
@@ -103,6 +101,12 @@ function ptyCommands(
       void serial(async () => {
         const w = raw.trim().toLowerCase();
         if (!w) return;
+        if (LEDGER_WORDS.includes(w)) {
+          const entries = sim.ledger();
+          say(m.payments(entries.length));
+          for (const p of entries) say(ledgerLine(p, lang));
+          return;
+        }
         switch (w) {
           case 'coupure':
           case 'cut':
@@ -122,17 +126,6 @@ function ptyCommands(
             port.powerOn();
             say(m.restarted(messages(lang).demo.mode(sim.bootMode)));
             return;
-          case 'journal':
-          case 'registre': // its name before "registre" meant the central registry only
-          case 'ledger': {
-            const entries = sim.ledger();
-            say(m.payments(entries.length));
-            for (const p of entries)
-              say(
-                `  ${p.emission}/${p.block}/${p.number}  ${formatEur(p.prizeEur, lang)}  ${frenchDateTime(p.paidAtMs)}  ${p.deviceId}`,
-              );
-            return;
-          }
           case 'quitter':
           case 'quit':
             rl.close();
