@@ -1211,19 +1211,23 @@ const CAMPAIGN_PROBLEMS: [RegExp, (...g: string[]) => string][] = [
   [/^campaign (.+) is (\w+): cannot (\w+)$/, (n, s, v) => `la campagne ${n} est ${s} : ${v} impossible`],
 ];
 
-/** A problem of the scanner models, scenarios, tickets or campaigns in French; one it does not know as it is. */
-function frDetail(d: string): string {
-  for (const [re, say] of [...SCANNER_PROBLEMS, ...CAMPAIGN_PROBLEMS, ...SCENARIO_PROBLEMS]) {
+/** Every table frDetail reads, in the order they are tried. */
+const DETAIL_PROBLEMS = [...SCANNER_PROBLEMS, ...CAMPAIGN_PROBLEMS, ...SCENARIO_PROBLEMS];
+
+/** `d` in French by the first pattern of `table` it matches; undefined when none does. */
+function matchProblem(table: [RegExp, (...g: string[]) => string][], d: string): string | undefined {
+  for (const [re, say] of table) {
     const m = re.exec(d);
     if (m) return say(...m.slice(1));
   }
-  return d;
+  return undefined;
+}
+
+/** A problem of the scanner models, scenarios, tickets or campaigns in French; one it does not know as it is. */
+function frDetail(d: string): string {
+  return matchProblem(DETAIL_PROBLEMS, d) ?? d;
 }
 
 function frScenarioProblem(d: string): string {
-  for (const [re, say] of SCENARIO_PROBLEMS) {
-    const m = re.exec(d);
-    if (m) return say(...m.slice(1));
-  }
-  return `YAML : ${d}`;
+  return matchProblem(SCENARIO_PROBLEMS, d) ?? `YAML : ${d}`;
 }
