@@ -66,18 +66,20 @@ export function versionAt(v: number): Version | undefined {
   if (!(v >= 1 && v <= 40)) return undefined;
   const n = numbers || (numbers = TABLE.split(" ").map(Number));
   let i = 0;
-  const take = () => n[i++];
-  for (let k = 1; ; k++) {
-    const centers: number[] = [];
-    for (let c = take(); c > 0; c--) centers.push(take());
-    const levels: Version["errorCorrectionLevels"] = [];
-    for (let l = 0; l < 4; l++) {
-      const ecCodewordsPerBlock = take();
-      const ecBlocks: Version["errorCorrectionLevels"][0]["ecBlocks"] = [];
-      for (let g = take(); g > 0; g--) ecBlocks.push({ numBlocks: take(), dataCodewordsPerBlock: take() });
-      levels.push({ ecCodewordsPerBlock, ecBlocks });
-    }
-    if (k === v)
-      return { infoBits: versionInfoBits(v), versionNumber: v, alignmentPatternCenters: centers, errorCorrectionLevels: levels };
+  // Versions before v are stepped over by their counts, none of their objects built.
+  for (let k = 1; k < v; k++) {
+    i += 1 + n[i];
+    for (let l = 0; l < 4; l++) i += 2 + 2 * n[i + 1];
   }
+  const take = () => n[i++];
+  const centers: number[] = [];
+  for (let c = take(); c > 0; c--) centers.push(take());
+  const levels: Version["errorCorrectionLevels"] = [];
+  for (let l = 0; l < 4; l++) {
+    const ecCodewordsPerBlock = take();
+    const ecBlocks: Version["errorCorrectionLevels"][0]["ecBlocks"] = [];
+    for (let g = take(); g > 0; g--) ecBlocks.push({ numBlocks: take(), dataCodewordsPerBlock: take() });
+    levels.push({ ecCodewordsPerBlock, ecBlocks });
+  }
+  return { infoBits: versionInfoBits(v), versionNumber: v, alignmentPatternCenters: centers, errorCorrectionLevels: levels };
 }
