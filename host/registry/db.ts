@@ -156,6 +156,32 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE campaign_devices ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;`,
 ];
 
+/**
+ * Every table the migrations create (not schema_migrations, their own bookkeeping): what a reset empties
+ * (the embedded registry's, the tests' shared database). A new migration's table goes here too;
+ * test/registry/reset.test.ts reads the catalog and fails on one left out.
+ */
+export const REGISTRY_TABLES: readonly string[] = [
+  'devices',
+  'device_seen',
+  'nonces',
+  'payments',
+  'conflicts',
+  'regrants',
+  'device_health',
+  'images',
+  'image_chunks',
+  'campaigns',
+  'campaign_devices',
+  'notices',
+  'dev_keys',
+];
+
+/** Empties every registry table: a fresh registry on the same database (its migrations stay applied). */
+export async function emptyRegistry(q: Query): Promise<void> {
+  await q.query(`TRUNCATE ${REGISTRY_TABLES.join(', ')}`);
+}
+
 async function migrate(db: Db): Promise<void> {
   await db.query(
     `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)`,

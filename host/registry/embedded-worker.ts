@@ -1,7 +1,7 @@
 // Worker thread of an embedded registry: PGlite and the HTTP server, off the main thread (the
 // simulator's main thread blocks while its device waits for an answer).
 import { parentPort, workerData } from 'node:worker_threads';
-import { openPglite } from './db.ts';
+import { emptyRegistry, openPglite } from './db.ts';
 import { RegistryStore } from './store.ts';
 import { serveRegistry } from './server.ts';
 import { testKeyRing, type KeyRing } from '../../src/sph1/keys.ts';
@@ -48,9 +48,8 @@ parentPort!.on(
     }
     // A fresh registry on the same database (the fleet explorer, between schedules).
     if (m.type === 'reset') {
-      await db.query(
-        `TRUNCATE payments, conflicts, regrants, nonces, device_seen, devices, device_health, campaigns, campaign_devices, notices`,
-      );
+      await emptyRegistry(db);
+      store.forgetDevices(); // what it remembers of the ids (a run's own key) goes with the tables
       parentPort!.postMessage({ type: 'reset' });
     }
     if (m.type === 'add-device') {

@@ -156,6 +156,12 @@ export class RegistryStore {
     this.now = opts.now ?? Date.now;
   }
 
+  /** Drops what this process remembers of devices (keys, refusals, rate buckets): their tables were emptied. */
+  forgetDevices(): void {
+    this.deviceCache.clear();
+    this.buckets.clear();
+  }
+
   /** True while no device is enrolled and the server was not started as production. */
   async isDevelopmentFleet(q: Query = this.db): Promise<boolean> {
     if (this.opts.production) return false;
