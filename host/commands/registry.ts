@@ -13,6 +13,7 @@ import {
   CampaignError,
   campaignStatus,
   createCampaign,
+  expireSilent,
   listCampaigns,
   parsePhases,
   setCampaignState,
@@ -437,10 +438,12 @@ async function campaign(
       );
       return 0;
     }
+    // Fleet-wide, once: the devices past their deadline fail before any campaign is read.
+    if (verb === 'status') await store.db.tx((q) => expireSilent(q, now));
     if (verb === 'status' && args.length === 0) {
       const all = await listCampaigns(store.db);
       const full = [];
-      for (const c of all) full.push((await store.db.tx((q) => campaignStatus(q, c.name, now)))!);
+      for (const c of all) full.push((await campaignStatus(store.db, c.name))!);
       if (values.json) process.stdout.write(JSON.stringify(full) + '\n');
       else process.stdout.write(full.length ? full.map(say).join('') : t.campaignNone + '\n');
       return 0;
@@ -451,7 +454,7 @@ async function campaign(
       process.stdout.write(t.campaignState(name, state) + '\n');
       return 0;
     }
-    const c = await store.db.tx((q) => campaignStatus(q, name, now));
+    const c = await campaignStatus(store.db, name);
     if (!c) throw new CampaignError('unknown', `no campaign ${name}`);
     process.stdout.write(values.json ? JSON.stringify(c) + '\n' : say(c));
     return 0;

@@ -181,7 +181,8 @@ export async function createCampaign(
 /**
  * Fails every device of a running phase past its campaign's deadline: nothing said of the image within
  * device_deadline_ms of the later of its phase's start (or resume) and its own last step. Run at each
- * sync and each status, so a silent device fails even though it never asks; then the campaigns move on.
+ * sync and once before `campaign status` reads, so a silent device fails even though it never asks; then
+ * the campaigns move on.
  */
 export async function expireSilent(q: Query, now: number): Promise<void> {
   const r = await q.query<{ campaign: string }>(
@@ -196,8 +197,8 @@ export async function expireSilent(q: Query, now: number): Promise<void> {
   for (const name of new Set(r.rows.map((x) => x.campaign))) await advance(q, name, now);
 }
 
-export async function campaignStatus(q: Query, name: string, now?: number): Promise<CampaignStatus | null> {
-  if (now !== undefined) await expireSilent(q, now);
+/** A campaign's status as the database holds it (a read: `campaign status` runs expireSilent first). */
+export async function campaignStatus(q: Query, name: string): Promise<CampaignStatus | null> {
   const c = (
     await q.query<CampaignRow & { version: string; security_counter: number }>(
       `SELECT c.*, i.version, i.security_counter FROM campaigns c JOIN images i ON i.hash = c.image_hash WHERE c.name = $1`,
