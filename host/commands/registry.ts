@@ -152,6 +152,11 @@ export async function run(args: string[]): Promise<number> {
     (sub === 'devices' && ['list', 'revoke', 'group'].includes(rest[0]));
   const staleDays = values['stale-days'] === undefined ? 7 : intOf(values['stale-days'], '--stale-days', 1, 3650);
   if (reads && !values.postgres && !existsSync(dir)) throw new Failure((m) => m.registry.noDb(dir));
+  // `--images DIR` (serve, campaign create): checked once, before a database is opened or a notice published.
+  const imagesDir =
+    values.images !== undefined && (sub === 'serve' || (sub === 'campaign' && rest[0] === 'create'))
+      ? imagesDirOf(values.images)
+      : undefined;
   const openStore = async () =>
     new RegistryStore(await openDb({ postgres: values.postgres, dir }), {
       keys,
@@ -178,7 +183,6 @@ export async function run(args: string[]): Promise<number> {
         throw e;
       });
     // A port in use (or any failure to listen) closes the database, so that the process ends.
-    const imagesDir = values.images === undefined ? undefined : imagesDirOf(values.images);
     const srv = await serveRegistry(store, { port, host, log, registrySeed, staleDays, imagesDir }).catch(
       async (e: unknown) => {
         await store.db.close().catch(() => {});
@@ -339,7 +343,7 @@ export async function run(args: string[]): Promise<number> {
     return 0;
   }
 
-  if (sub === 'campaign') return campaign(rest, values, openStore, lang);
+  if (sub === 'campaign') return campaign(rest, values, imagesDir, openStore, lang);
   throw new UsageError((m) => m.help.registry);
 }
 
@@ -365,9 +369,9 @@ async function campaign(
     'max-failures'?: string;
     'device-deadline'?: string;
     retries?: string;
-    images?: string;
     json?: boolean;
   },
+  imagesDir: string | undefined,
   openStore: () => Promise<RegistryStore>,
   lang: Lang,
 ): Promise<number> {
@@ -427,7 +431,7 @@ async function campaign(
           maxFailures,
           deviceDeadlineMs,
           retries,
-          imagesDir: values.images === undefined ? undefined : imagesDirOf(values.images),
+          imagesDir,
           now,
         }),
       );

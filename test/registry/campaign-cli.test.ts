@@ -3,7 +3,7 @@
 // run of each command is a process of its own, the next ones run in this process (saphirIn: the same main).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { saphir, saphirIn } from '../cli/run-cli.ts';
@@ -216,7 +216,7 @@ test('campaign create --device-deadline HOURS --retries N: kept with the campaig
   assert.is(saphir(['registry', 'campaign', 'abort', 'dl', '--db', db]).code, 0);
 });
 
-test('campaign create --images DIR keeps the image as DIR/HASH.img; a folder that is none is said', () => {
+test('campaign create --images DIR keeps the image as DIR/HASH.img; a folder that is none is said', async () => {
   const images = join(dir, 'images');
   mkdirSync(images);
   const c = saphir([
@@ -248,6 +248,12 @@ test('campaign create --images DIR keeps the image as DIR/HASH.img; a folder tha
   ]);
   assert.is(bad.code, 1);
   assert.match(bad.stderr, /--images .*nope : pas un dossier/);
+  // serve says so before it makes a database (or publishes a notice in it).
+  const never = join(dir, 'never');
+  const srv = await saphirIn(['registry', 'serve', '--db', never, '--port', '0', '--images', join(dir, 'nope')]);
+  assert.is(srv.code, 1, srv.stderr);
+  assert.match(srv.stderr, /--images .*nope : pas un dossier/);
+  assert.not.ok(existsSync(never), 'no database made');
   assert.is(saphir(['registry', 'campaign', 'abort', 'files', '--db', db]).code, 0);
 });
 
