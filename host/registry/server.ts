@@ -14,7 +14,7 @@ import { DEV_REGISTRY_SEED_HEX, IMAGE_CHUNK, MAX_BODY_BYTES, answerText } from '
 import { imageChunk } from './campaigns.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
 import { nodeSign, signerOf } from '../../tools/node-crypto.ts';
-import { RegistryStore, RequestError, parseRequest } from './store.ts';
+import { RegistryStore, RequestError, badSignature, parseRequest } from './store.ts';
 
 export interface RegistryServer {
   server: Server;
@@ -69,8 +69,7 @@ async function readBody(req: IncomingMessage, signed = false): Promise<unknown> 
     chunks.push(c as Buffer);
   }
   const raw = Buffer.concat(chunks).toString('utf8');
-  if (signed && hopelessSignature(raw))
-    throw new RequestError(401, { error: 'bad_signature', detail: 'the signature does not match the device key' });
+  if (signed && hopelessSignature(raw)) throw badSignature();
   try {
     return JSON.parse(raw);
   } catch {

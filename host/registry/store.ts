@@ -101,8 +101,10 @@ const SPH1_CODE = /^[\x20-\x7e]{1,400}$/;
 const MS_MAX = 2 ** 48;
 
 const bad = (detail: string) => new RequestError(400, { error: 'bad_request', detail });
-const badSignature = () =>
+export const badSignature = () =>
   new RequestError(401, { error: 'bad_signature', detail: 'the signature does not match the device key' });
+/** The default freshness window (StoreOptions.freshnessMs): a day. */
+const FRESHNESS_MS = 24 * 3600_000;
 /** How long a devices-table answer may refuse requests without a read (enrolment elsewhere: this late). */
 export const DEVICE_CACHE_MS = 2000;
 const replay = () => new RequestError(409, { error: 'replay', detail: 'this nonce was used before' });
@@ -295,7 +297,6 @@ export class RegistryStore {
    */
   private async authenticate(req: SignedRequest): Promise<void> {
     const now = this.now();
-    const fresh = this.opts.freshnessMs ?? 24 * 3600_000;
     // Node's UTF-8 encoder: the portable one (signedBytes) costs ~10 ms on a 500-code sync, a flood's price.
     const text = Buffer.from(signedText(req), 'utf8');
     const signature = fromHex(req.signature);
@@ -315,11 +316,7 @@ export class RegistryStore {
     const publicKey = await this.deviceKey(req.device_id);
     if (verified !== publicKey && !signedBy(publicKey)) throw badSignature();
     this.spend(req.device_id, now);
-    if (Math.abs(req.sent_at - now) > fresh)
-      throw new RequestError(401, {
-        error: 'stale',
-        detail: `sent_at is more than ${Math.round(fresh / 60000)} min from the registry's clock`,
-      });
+    this.checkFresh(req.sent_at, now);
     const used = await this.db.query(`SELECT 1 FROM nonces WHERE device_id = $1 AND nonce = $2`, [
       req.device_id,
       req.nonce,
@@ -389,14 +386,9 @@ export class RegistryStore {
     const id = b.device_id;
     const key = b.public_key;
     const sentAt = b.sent_at as number;
-    const fresh = this.opts.freshnessMs ?? 24 * 3600_000;
     if (!nodeVerify(fromHex(b.signature), Buffer.from(devEnrolText(id, key, sentAt), 'utf8'), fromHex(key)))
       throw badSignature();
-    if (Math.abs(sentAt - this.now()) > fresh)
-      throw new RequestError(401, {
-        error: 'stale',
-        detail: `sent_at is more than ${Math.round(fresh / 60000)} min from the registry's clock`,
-      });
+    this.checkFresh(sentAt);
     if (!(await this.isDevelopmentFleet()))
       throw new RequestError(403, {
         error: 'unknown_device',
@@ -415,6 +407,16 @@ export class RegistryStore {
     });
     this.deviceCache.delete(id);
     return { device_id: id, replaced };
+  }
+
+  /** The freshness window: a request whose `sent_at` is further than freshnessMs from `now` is refused `stale`. */
+  private checkFresh(sentAt: number, now = this.now()): void {
+    const fresh = this.opts.freshnessMs ?? FRESHNESS_MS;
+    if (Math.abs(sentAt - now) > fresh)
+      throw new RequestError(401, {
+        error: 'stale',
+        detail: `sent_at is more than ${Math.round(fresh / 60000)} min from the registry's clock`,
+      });
   }
 
   /** Takes one token from the device's bucket, or refuses `429` with when the next one comes. */
@@ -600,7 +602,7 @@ export class RegistryStore {
 
   /** Drops nonces older than twice the freshness window: a request that old is refused as stale anyway. */
   async pruneNonces(): Promise<number> {
-    const fresh = this.opts.freshnessMs ?? 24 * 3600_000;
+    const fresh = this.opts.freshnessMs ?? FRESHNESS_MS;
     const r = await this.db.query(`DELETE FROM nonces WHERE seen_at < $1 RETURNING nonce`, [this.now() - 2 * fresh]);
     return r.rows.length;
   }
