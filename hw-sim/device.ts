@@ -71,7 +71,7 @@ export interface PeripheralOptions {
   columns?: number;
   /** The device's network and its Ed25519 key (docs/registry.md); without them the HAL has neither. */
   network?: SimNetwork;
-  deviceKey?: { publicKey: Uint8Array; sign(message: Uint8Array): Uint8Array };
+  deviceKey?: DeviceKey;
   /** The receipt printer; without it the HAL has none. */
   printer?: SimPrinter;
   /** The ROM's update writer for update campaigns (rom/update.ts); without it the HAL has none. */

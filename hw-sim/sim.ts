@@ -1,7 +1,7 @@
 // The whole handheld in software: the NOR chip, the bootloader (or developer mode), the firmware bundle
 // running in QuickJS with the simulated peripherals, on virtual time. Scenarios, the demo, the
 // interactive mode and the benchmarks all drive this class.
-import type { Frame, Key, LedColor } from '../src/hal.ts';
+import type { DeviceKey, Frame, Key, LedColor } from '../src/hal.ts';
 import { Scheduler } from './scheduler.ts';
 import { BLOCK64, NorFlash, PowerCut } from './nor-flash.ts';
 import { Peripherals, partitionFlash, type BeepRecord } from './device.ts';
@@ -250,7 +250,7 @@ export class Simulator {
    * The device's own key (its secure element), as provisioned on the chip: signs registry requests, by
    * the firmware or the service port.
    */
-  get deviceKey(): { publicKey: Uint8Array; sign(m: Uint8Array): Uint8Array } {
+  get deviceKey(): DeviceKey {
     const k = this.trust().deviceKey;
     return { publicKey: k.publicKey, sign: (m) => nobleSign(m, k.seed) };
   }

@@ -1,8 +1,11 @@
 // A host-side registry client: signs with node:crypto and posts over HTTP (Node's fetch). Used by
 // `saphir ledger export --to URL`, the simulator's network adapter, tests and the bench.
-import { fromHex } from '../../src/hex.ts';
+import { fromHex, toHex } from '../../src/hex.ts';
+import { utf8Encode } from '../../src/utf8.ts';
+import type { DeviceKey } from '../../src/hal.ts';
 import { nodeSign } from '../../tools/node-crypto.ts';
 import {
+  devEnrolText,
   signRequest,
   type Health,
   type RequestKind,
@@ -19,10 +22,6 @@ export interface DeviceCredentials {
   deviceId: string;
   seedHex: string;
 }
-
-/** What `POST /v1/enrol` is signed over, by the key it enrols (proof the sender holds it). */
-export const devEnrolText = (deviceId: string, publicKeyHex: string, sentAt: number): string =>
-  `saphir-dev-enrol-v1\n${deviceId}\n${publicKeyHex}\n${sentAt}`;
 
 let nonceCounter = 0;
 /** Unique for this process: the time, a counter and a random part. */
@@ -53,17 +52,28 @@ export async function postRegistry(
   return postSigned(url, signed, opts.timeoutMs);
 }
 
-/** Posts a request already signed (by this host, or by a device through its service port). */
-export async function postSigned(url: string, signed: SignedRequest, timeoutMs = 10_000): Promise<ClientAnswer> {
-  const res = await fetch(`${url.replace(/\/$/, '')}/v1/${signed.kind}`, {
+/**
+ * POSTs `body` as JSON to `path` on the registry at `url`. A server that is not the registry may answer
+ * anything: no JSON reads as an empty body.
+ */
+async function postJson<B>(
+  url: string,
+  path: string,
+  body: unknown,
+  timeoutMs: number,
+): Promise<{ ok: boolean; status: number; body: B }> {
+  const res = await fetch(`${url.replace(/\/$/, '')}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(signed),
+    body: JSON.stringify(body),
     signal: AbortSignal.timeout(timeoutMs),
   });
-  // A server that is not the registry may answer anything: no JSON reads as an empty refusal.
-  const body = (await res.json().catch(() => ({}))) as never;
-  return res.ok ? { ok: true, status: res.status, body } : { ok: false, status: res.status, body };
+  return { ok: res.ok, status: res.status, body: (await res.json().catch(() => ({}))) as B };
+}
+
+/** Posts a request already signed (by this host, or by a device through its service port). */
+export async function postSigned(url: string, signed: SignedRequest, timeoutMs = 10_000): Promise<ClientAnswer> {
+  return postJson<never>(url, `/v1/${signed.kind}`, signed, timeoutMs);
 }
 
 /**
@@ -73,24 +83,20 @@ export async function postSigned(url: string, signed: SignedRequest, timeoutMs =
 export async function enrolDevelopmentKey(
   url: string,
   deviceId: string,
-  key: { publicKey: Uint8Array; sign(m: Uint8Array): Uint8Array },
+  key: DeviceKey,
   timeoutMs = 3000,
 ): Promise<{
   ok: boolean;
   status: number;
   body: { enrolled?: boolean; replaced?: boolean; error?: string; detail?: string };
 }> {
-  const publicKey = Buffer.from(key.publicKey).toString('hex');
+  const publicKey = toHex(key.publicKey);
   const sentAt = Date.now();
-  const signature = Buffer.from(key.sign(Buffer.from(devEnrolText(deviceId, publicKey, sentAt), 'utf8'))).toString(
-    'hex',
+  const signature = toHex(key.sign(utf8Encode(devEnrolText(deviceId, publicKey, sentAt))));
+  return postJson(
+    url,
+    '/v1/enrol',
+    { device_id: deviceId, public_key: publicKey, sent_at: sentAt, signature },
+    timeoutMs,
   );
-  const res = await fetch(`${url.replace(/\/$/, '')}/v1/enrol`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ device_id: deviceId, public_key: publicKey, sent_at: sentAt, signature }),
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  const body = (await res.json().catch(() => ({}))) as never;
-  return { ok: res.ok, status: res.status, body };
 }

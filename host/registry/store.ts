@@ -9,6 +9,7 @@ import { deviceReport } from './campaigns.ts';
 import {
   DEV_DEVICE_PUBLIC_KEY_HEX,
   HEALTH_FIELDS,
+  devEnrolText,
   MAX_BATCH,
   signedText,
   type Health,
@@ -19,7 +20,6 @@ import {
   type SignedRequest,
 } from '../../src/registry/protocol.ts';
 import type { Db, Query } from './db.ts';
-import { devEnrolText } from './client.ts';
 import { parseNoticeText, signedNoticeText } from '../../src/notice.ts';
 
 export class RequestError extends Error {

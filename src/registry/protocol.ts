@@ -154,6 +154,10 @@ export function answerText(
   return t.join('\n');
 }
 
+/** What `POST /v1/enrol` is signed over, by the key it enrols (proof the sender holds it). */
+export const devEnrolText = (deviceId: string, publicKeyHex: string, sentAt: number): string =>
+  `saphir-dev-enrol-v1\n${deviceId}\n${publicKeyHex}\n${sentAt}`;
+
 export function signedBytes(r: RegistryRequest): Uint8Array {
   return utf8Encode(signedText(r));
 }

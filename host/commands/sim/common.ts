@@ -1,6 +1,8 @@
 // saphir sim: what its modes share (the XS check, the device's key options, the registry a run uses).
 import { Failure, reasonOf } from '../../args.ts';
 import type { Lang } from '../../../src/i18n.ts';
+import type { DeviceKey } from '../../../src/hal.ts';
+import { toHex } from '../../../src/hex.ts';
 import { formatEur } from '../../../src/i18n.ts';
 import { frenchDateTime } from '../../../src/paris-time.ts';
 import type { Payment } from '../../../src/ledger/index.ts';
@@ -72,12 +74,12 @@ export async function enrolOwnKey(
   url: string,
   fleet: string | undefined | null,
   deviceId: string,
-  key: { publicKey: Uint8Array; sign(m: Uint8Array): Uint8Array },
+  key: DeviceKey,
   lang: Lang,
 ): Promise<string | null> {
   const m = messages(lang);
   if (fleet === null) return null;
-  if (fleet === 'production') return m.sim.keyProduction(deviceId, Buffer.from(key.publicKey).toString('hex'));
+  if (fleet === 'production') return m.sim.keyProduction(deviceId, toHex(key.publicKey));
   try {
     const r = await enrolDevelopmentKey(url, deviceId, key);
     if (r.ok && r.body.enrolled === true) return m.sim.keyEnrolled(deviceId, !!r.body.replaced);
