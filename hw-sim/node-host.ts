@@ -10,7 +10,6 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
-  renameSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
@@ -21,6 +20,7 @@ import { drawPng } from './png.ts';
 import { hostVerify, nodeSign } from '../tools/node-crypto.ts';
 import { ensureBuiltSync, type StaleReason } from '../tools/build.ts';
 import { IMAGE_PATH } from '../tools/paths.ts';
+import { writeWhole } from '../tools/write-whole.ts';
 import { publicKeyFrom as publicKeyArg } from '../tools/key-files.ts';
 import { XsDevice } from './xs-host.ts';
 
@@ -103,8 +103,7 @@ useSimHost({
     write: (p, bytes, atomic) => {
       makeDirs(dirname(resolve(p)));
       if (!atomic) return writeFileSync(p, bytes);
-      writeFileSync(`${p}.tmp`, bytes);
-      renameSync(`${p}.tmp`, p);
+      writeWhole(p, bytes);
     },
     writeInside,
   },

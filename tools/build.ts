@@ -7,15 +7,7 @@
 // to "is firmware/dist current?" for the CLI (sim, demo), the simulator, tests and benchmarks.
 import { build as esbuild, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { builtinModules } from 'node:module';
-import {
-  mkdirSync,
-  readFileSync,
-  writeFileSync as writeFileDirect,
-  renameSync,
-  statSync,
-  existsSync,
-  readdirSync,
-} from 'node:fs';
+import { mkdirSync, readFileSync, statSync, existsSync, readdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join, relative, sep } from 'node:path';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from '../src/image/format.ts';
@@ -23,6 +15,8 @@ import { fromHex } from '../src/hex.ts';
 import { nodeSign } from './node-crypto.ts';
 import { MANGLE_ALL, reservedNames, reservePattern } from './mangle.ts';
 import { pack } from './pack-text.ts';
+// Whole files only: a test or the simulator reading firmware/dist while another process builds never sees half a file.
+import { writeWhole } from './write-whole.ts';
 import { ROOT, DIST, BUNDLE_PATH, IMAGE_PATH, CORE_PATH, JSQR_SOURCE } from './paths.ts';
 
 export { ROOT, DIST, BUNDLE_PATH, IMAGE_PATH, CORE_PATH, JSQR_SOURCE };
@@ -50,13 +44,6 @@ export const HEAP_TARGET = DEVICE_HEAP - HEAP_ROOM;
 export const BUDGET_HEAP_TEXT = 362 * 1024;
 export const BUDGET_HEAP_FULL_LEDGER = 418 * 1024;
 export const BUDGET_HEAP_CAMERA = 472 * 1024;
-
-/** Whole files only: a test or the simulator reading firmware/dist while another process builds never sees half a file. */
-function writeFileSync(path: string, data: string | Uint8Array): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileDirect(tmp, data);
-  renameSync(tmp, path);
-}
 
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 
@@ -328,9 +315,9 @@ export async function build(opts: BuildOptionsIn = {}): Promise<BuildFigures> {
   mkdirSync(outDir, { recursive: true });
   const bundlePath = join(outDir, 'saphir-fw.js');
   const imagePath = join(outDir, 'saphir-fw.img');
-  writeFileSync(bundlePath, full.js);
-  if (full.map) writeFileSync(bundlePath + '.map', full.map);
-  writeFileSync(join(outDir, 'saphir-fw-core.js'), core.js);
+  writeWhole(bundlePath, full.js);
+  if (full.map) writeWhole(bundlePath + '.map', full.map);
+  writeWhole(join(outDir, 'saphir-fw-core.js'), core.js);
   const version = packageVersion();
   const size = {
     version,
@@ -346,7 +333,7 @@ export async function build(opts: BuildOptionsIn = {}): Promise<BuildFigures> {
     /** Inside the full bundle's `lazy-camera:camera` string, compiled on the first camera frame. */
     camera_modules: sizesOf(cam.metafile),
   };
-  writeFileSync(join(outDir, 'size.json'), JSON.stringify(size, null, 2) + '\n');
+  writeWhole(join(outDir, 'size.json'), JSON.stringify(size, null, 2) + '\n');
 
   const seed = keyFile ? readSeed(keyFile) : fromHex(DEV_FIRMWARE_SEED_HEX);
   const image = packImage({
@@ -357,7 +344,7 @@ export async function build(opts: BuildOptionsIn = {}): Promise<BuildFigures> {
     seed,
     sign: nodeSign,
   });
-  writeFileSync(imagePath, image);
+  writeWhole(imagePath, image);
   const figures: BuildFigures = {
     bundlePath,
     imagePath,

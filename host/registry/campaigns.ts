@@ -9,7 +9,8 @@ import { toHex } from '../../src/hex.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { IMAGE_CHUNK, type CampaignSpec, type Health, type UpdateOffer } from '../../src/registry/protocol.ts';
 import type { Query } from './db.ts';
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { writeWhole } from '../../tools/write-whole.ts';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -102,10 +103,7 @@ export async function storeImage(
   manifest.set(bytes.subarray(img.signedLength), HEADER_SIZE);
   if (imagesDir !== undefined) {
     const f = join(imagesDir, imageFile(hash));
-    if (!existsSync(f)) {
-      writeFileSync(f + '.part', bytes);
-      renameSync(f + '.part', f);
-    }
+    if (!existsSync(f)) writeWhole(f, bytes);
   }
   const added = await q.query(
     `INSERT INTO images (hash, version, security_counter, size, manifest, path, added_at) VALUES ($1, $2, $3, $4, $5, $6, $7)

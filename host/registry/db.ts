@@ -2,10 +2,11 @@
 // (a real server): the registry's SQL runs unchanged on both. Migrations are versioned and applied at
 // open; two processes opening one PostgreSQL database at once both succeed (the version's primary key
 // decides). A PGlite directory is one process's: it is locked while open (dir-lock.ts).
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Failure, reasonOf } from '../args.ts';
 import { DirLocked, LOCK_FILE, lockDir, type DirLock } from './dir-lock.ts';
+import { writeWhole } from '../../tools/write-whole.ts';
 
 export interface Query {
   query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>;
@@ -248,12 +249,11 @@ function readTemplate(file: string): Blob | undefined {
 }
 
 async function writeTemplate(file: string, pg: { dumpDataDir(c: 'none'): Promise<Blob | File> }): Promise<void> {
-  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
   try {
-    writeFileSync(tmp, new Uint8Array(await (await pg.dumpDataDir('none')).arrayBuffer()));
-    renameSync(tmp, file); // whole or absent for the others
+    // Whole or absent for the others.
+    writeWhole(file, new Uint8Array(await (await pg.dumpDataDir('none')).arrayBuffer()));
   } catch {
-    rmSync(tmp, { force: true }); // no template: the next database runs initdb too
+    // No template: the next database runs initdb too.
   }
 }
 

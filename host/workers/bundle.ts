@@ -2,13 +2,14 @@
 // cached in node_modules/.cache/saphir-workers/ and rebuilt when a bundled source changed. Registering
 // tsx in a thread (boot.mjs) costs about 0.2 s of CPU; a bundled worker starts in about 0.03 s. `gen`
 // and `audit` start two per run, which their `node:crypto` comparison (bench/core.bench.ts) counts.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ROOT } from '../../tools/paths.ts';
 import { ownUrlPlugin, stamp } from '../../tools/own-url.mjs';
 import { startWorkers } from '../../tools/worker-pool.ts';
+import { writeWhole } from '../../tools/write-whole.ts';
 
 export const CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'saphir-workers');
 /** Bumped when the bundle options change, so that older bundles are rebuilt. */
@@ -32,13 +33,6 @@ function fresh(metaPath: string): boolean {
     const s = stamp(p);
     return s !== null && s[0] === mtime && s[1] === size;
   });
-}
-
-/** Whole files only: another process may be starting workers from the same cache. */
-function writeWhole(path: string, data: string): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, data);
-  renameSync(tmp, path);
 }
 
 /**
@@ -66,6 +60,7 @@ export async function workerBundle(script: URL, cacheDir = CACHE_DIR): Promise<s
     plugins: [ownUrlPlugin((path, s) => (inputs[path] = s))],
   });
   mkdirSync(cacheDir, { recursive: true });
+  // Whole files only: another process may be starting workers from the same cache.
   writeWhole(out, result.outputFiles[0].text);
   writeWhole(metaPath, JSON.stringify({ format: FORMAT, inputs } satisfies Meta));
   return out;
