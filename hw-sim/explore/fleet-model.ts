@@ -200,7 +200,6 @@ export class FleetModel {
    */
   final(index: number, views: readonly DeviceView[], reg: RegistryView): void {
     const holder = new Map(reg.holders.map((h) => [key(h), h.device_id] as const));
-    const conflict = new Set(reg.conflicts.map((c) => `${key(c)}@${c.device_id}`));
     /** Conflict rows per ticket and id: one a payment (a clone and its original paying under one id: two). */
     const conflictRows = new Map<string, number>();
     for (const c of reg.conflicts) {
@@ -219,6 +218,9 @@ export class FleetModel {
       everPaid.get(p.k)!.add(p.id);
       if (!p.erased && !(payers.get(p.k) ?? []).includes(p.id)) payers.set(p.k, [...(payers.get(p.k) ?? []), p.id]);
     }
+    /** Each ticket and id's payments (erased ones too). */
+    const times = new Map<string, Paid[]>();
+    for (const p of this.paid) times.set(`${p.k}@${p.id}`, [...(times.get(`${p.k}@${p.id}`) ?? []), p]);
     // What the registry should say: one holder a paid ticket (the phantom holds it has besides), and a
     // conflict for every other payer.
     let phantoms = 0;
@@ -227,8 +229,7 @@ export class FleetModel {
     for (const [k, ds] of payers) {
       const h = holder.get(k);
       for (const d of ds)
-        if (h !== undefined && d !== h)
-          conflicts += this.paid.filter((p) => p.k === k && p.id === d && !p.erased).length;
+        if (h !== undefined && d !== h) conflicts += times.get(`${k}@${d}`)!.filter((p) => !p.erased).length;
       if (h === undefined) conflicts += ds.length - 1;
     }
     const expect: Step[] = [
@@ -243,8 +244,6 @@ export class FleetModel {
     // One device id paying a ticket twice (a clone, a rolled-back copy): a regrant when that id holds it, a
     // conflict a payment when another does; unless one of the payments was erased by a rollback (its only
     // record gone, nothing can report it: counted).
-    const times = new Map<string, Paid[]>();
-    for (const p of this.paid) times.set(`${p.k}@${p.id}`, [...(times.get(`${p.k}@${p.id}`) ?? []), p]);
     for (const [ki, ps] of times) {
       if (ps.length < 2) continue;
       if (ps.some((p) => p.erased)) {
@@ -281,7 +280,7 @@ export class FleetModel {
           expect,
         );
       for (const d of ds)
-        if (d !== holder.get(k) && !conflict.has(`${k}@${d}`))
+        if (d !== holder.get(k) && !conflictRows.has(`${k}@${d}`))
           this.fail(
             9,
             index,
@@ -292,7 +291,7 @@ export class FleetModel {
     for (const [k, ds] of payers)
       for (const d of ds) {
         const h = holder.get(k) === d;
-        const c = conflict.has(`${k}@${d}`);
+        const c = conflictRows.has(`${k}@${d}`);
         if (!h && !c) this.fail(10, index, `${d}'s payment of ${k} is not in the registry (lost)`, expect);
         if (h && c) this.fail(10, index, `${d}'s payment of ${k} is both held and a conflict (counted twice)`, expect);
       }
