@@ -80,7 +80,7 @@ export function phaseOf(n: number, phases: number[]): number[] {
 }
 
 /** An image kept in a folder (`--images DIR`) is the file HASH.img there. */
-export const imageFile = (hash: string) => `${hash}.img`;
+const imageFile = (hash: string) => `${hash}.img`;
 
 /**
  * Checks an image file and stores it: its manifest (header and TLV, hex), and its 4 KiB chunks as rows,
@@ -195,6 +195,20 @@ export async function expireSilent(q: Query, now: number): Promise<void> {
   for (const name of new Set(r.rows.map((x) => x.campaign))) await advance(q, name, now);
 }
 
+/** A campaigns row with its numbers as numbers (the drivers may give a BIGINT as text). */
+function campaignRow<T extends CampaignRow>(c: T): T {
+  return {
+    ...c,
+    phase: Number(c.phase),
+    max_failures: Number(c.max_failures),
+    created_at: Number(c.created_at),
+    updated_at: Number(c.updated_at),
+    device_deadline_ms: Number(c.device_deadline_ms),
+    retries: Number(c.retries),
+    phase_at: Number(c.phase_at),
+  };
+}
+
 /** A campaign's status as the database holds it (a read: `campaign status` runs expireSilent first). */
 export async function campaignStatus(q: Query, name: string): Promise<CampaignStatus | null> {
   const c = (
@@ -218,14 +232,7 @@ export async function campaignStatus(q: Query, name: string): Promise<CampaignSt
     per.set(d.phase, p);
   }
   return {
-    ...c,
-    phase: Number(c.phase),
-    max_failures: Number(c.max_failures),
-    created_at: Number(c.created_at),
-    updated_at: Number(c.updated_at),
-    device_deadline_ms: Number(c.device_deadline_ms),
-    retries: Number(c.retries),
-    phase_at: Number(c.phase_at),
+    ...campaignRow(c),
     security_counter: Number(c.security_counter),
     per_phase: [...per.values()],
     failures: ds.filter((d) => d.state === 'failed').length,
@@ -235,14 +242,7 @@ export async function campaignStatus(q: Query, name: string): Promise<CampaignSt
 
 export async function listCampaigns(q: Query): Promise<CampaignRow[]> {
   const r = await q.query<CampaignRow>(`SELECT * FROM campaigns ORDER BY created_at, name`);
-  return r.rows.map((c) => ({
-    ...c,
-    phase: Number(c.phase),
-    max_failures: Number(c.max_failures),
-    device_deadline_ms: Number(c.device_deadline_ms),
-    retries: Number(c.retries),
-    phase_at: Number(c.phase_at),
-  }));
+  return r.rows.map(campaignRow);
 }
 
 /** pause (running → paused), resume (paused → running), abort (running or paused → aborted). */
@@ -273,9 +273,10 @@ export async function setCampaignState(
 
 /** Stops the campaign at `max_failures`; else starts the next phase once every device of this one is done. */
 async function advance(q: Query, name: string, now: number): Promise<void> {
-  const c = (await q.query<CampaignRow>(`SELECT * FROM campaigns WHERE name = $1`, [name])).rows[0];
-  if (!c || c.state !== 'running') return;
-  const phase = Number(c.phase);
+  const row = (await q.query<CampaignRow>(`SELECT * FROM campaigns WHERE name = $1`, [name])).rows[0];
+  if (!row || row.state !== 'running') return;
+  const c = campaignRow(row);
+  const phase = c.phase;
   const rows = (
     await q.query<{ phase: number; state: DeviceState }>(
       `SELECT phase, state FROM campaign_devices WHERE campaign = $1`,
@@ -283,7 +284,7 @@ async function advance(q: Query, name: string, now: number): Promise<void> {
     )
   ).rows;
   const failures = rows.filter((r) => r.state === 'failed').length;
-  if (failures >= Number(c.max_failures)) {
+  if (failures >= c.max_failures) {
     await q.query(`UPDATE campaigns SET state = 'stopped', updated_at = $2 WHERE name = $1 AND state = 'running'`, [
       name,
       now,
@@ -376,7 +377,8 @@ export async function deviceReport(
 /**
  * One chunk of an image for `/v1/chunk`: served only while a campaign of that image runs (`paused`: the
  * device waits and asks again; `gone`: aborted, stopped or done, it gives up). An image kept in a folder
- * is read 4 KiB at its offset from HASH.img in `imagesDir` (the server's `--images DIR`); `unavailable`
+ * is read 4 KiB at its offset from the file its row names (HASH.img) in `imagesDir` (the server's
+ * `--images DIR`); `unavailable`
  * (the device asks again later) when the server has no folder or the file is not the image's size.
  */
 export async function imageChunk(
@@ -399,7 +401,7 @@ export async function imageChunk(
     if (imagesDir === undefined) return { status: 'unavailable' };
     let f;
     try {
-      f = await open(join(imagesDir, imageFile(hash)), 'r');
+      f = await open(join(imagesDir, img.path), 'r');
     } catch {
       return { status: 'unavailable' };
     }

@@ -30,8 +30,6 @@ export interface EmbeddedRegistry {
   publishNotice(text: string): Promise<void>;
 }
 
-export type { CampaignOp };
-
 /**
  * `freshnessMs`: how far a request's time may be from the registry's clock. Default: no limit, since a
  * simulated device runs on its own virtual clock (replays are still refused by their nonce).
