@@ -3,7 +3,7 @@
 // open; two processes opening one PostgreSQL database at once both succeed (the version's primary key
 // decides). A PGlite directory is one process's: it is locked while open (dir-lock.ts).
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { Failure, reasonOf } from '../args.ts';
 import { DirLocked, LOCK_FILE, lockDir, type DirLock } from './dir-lock.ts';
 import { writeWhole } from '../../tools/write-whole.ts';
@@ -209,9 +209,9 @@ function makeDirs(dir: string): void {
 /**
  * `dir` for PGlite: a file, or a directory holding other files and no database, is refused (the user
  * mistyped a path); a new directory is created. The directory is locked for as long as it is open
- * (host/registry/dir-lock.ts): PGlite is one process's database.
+ * (host/registry/dir-lock.ts): PGlite is one process's database. `fresh`: it holds no database yet.
  */
-function preparePgliteDir(dir: string): DirLock {
+function preparePgliteDir(dir: string): { lock: DirLock; fresh: boolean } {
   try {
     const st = statSync(dir, { throwIfNoEntry: false });
     if (st && !st.isDirectory()) throw new Failure((m) => m.registry.dbIsFile(dir));
@@ -228,11 +228,12 @@ function preparePgliteDir(dir: string): DirLock {
     throw new Failure((m) => m.registry.cannotOpen(dir, reasonOf(e, m)));
   }
   const others = readdirSync(dir).filter((f) => !f.startsWith(LOCK_FILE));
-  if (others.length > 0 && !others.includes('PG_VERSION')) {
+  const fresh = !others.includes('PG_VERSION');
+  if (others.length > 0 && fresh) {
     lock.release();
     throw new Failure((m) => m.registry.notDb(dir));
   }
-  return lock;
+  return { lock, fresh };
 }
 
 /**
@@ -260,11 +261,12 @@ async function writeTemplate(file: string, pg: { dumpDataDir(c: 'none'): Promise
 /** Opens PGlite with its data in `dir` (in memory when `dir` is undefined), locked while open. */
 export async function openPglite(dir?: string): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite');
-  const lock = dir === undefined ? null : preparePgliteDir(dir);
+  const prepared = dir === undefined ? { lock: null, fresh: true } : preparePgliteDir(dir);
+  const lock = prepared.lock;
   let pg: InstanceType<typeof PGlite>;
   try {
     const template = process.env.SAPHIR_PGLITE_TEMPLATE;
-    const fresh = !!template && (dir === undefined || !existsSync(join(dir, 'PG_VERSION')));
+    const fresh = !!template && prepared.fresh;
     const loadDataDir = fresh ? readTemplate(template) : undefined;
     pg = dir === undefined ? new PGlite({ loadDataDir }) : new PGlite(dir, { loadDataDir });
     await pg.waitReady;
