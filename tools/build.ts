@@ -34,16 +34,20 @@ export const BUDGET_CORE = 75 * 1024;
  * features that come next, so every state should fit in 400 KiB (HEAP_TARGET, issue #34). Enforced on
  * `Simulator.heapDevice()` peaks (the heap of a firmware stored stripped: no line tables, no function
  * sources; hw-sim/qjs-host.ts) by `npm run build` (build.mjs) and test/firmware/heap-full.test.ts, each a
- * few KiB over what is measured (4 Dec 10:50): the text path 357.8, the full ledger 414.2 (over
- * HEAP_TARGET), the camera path after its first frame 468.2 (a young ledger; over HEAP_TARGET, inside
- * the device's 512; with a full ledger ~524, over it: not enforced, docs/firmware.md). A budget goes down when the heap work lands, never up without saying why.
+ * few KiB over what is measured (4 Dec 13:40): the text path 359.6, the full ledger 393.9 (within
+ * HEAP_TARGET; 414.2 before the mirror's second log kept 1 bit a slot), the camera path after its first
+ * frame 470.0 (a young ledger; over HEAP_TARGET, inside the device's 512) and with a full ledger 504.2
+ * (the largest state: inside the device's 512, 524.4 before). A budget goes down when the heap work
+ * lands, never up without saying why.
  */
 export const DEVICE_HEAP = 512 * 1024;
 export const HEAP_ROOM = 112 * 1024;
 export const HEAP_TARGET = DEVICE_HEAP - HEAP_ROOM;
 export const BUDGET_HEAP_TEXT = 362 * 1024;
-export const BUDGET_HEAP_FULL_LEDGER = 418 * 1024;
+export const BUDGET_HEAP_FULL_LEDGER = 398 * 1024;
 export const BUDGET_HEAP_CAMERA = 472 * 1024;
+/** The camera path on a full ledger: the largest state the device reaches; never over DEVICE_HEAP. */
+export const BUDGET_HEAP_CAMERA_FULL_LEDGER = 508 * 1024;
 
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 

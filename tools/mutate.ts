@@ -56,6 +56,13 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     file: 'src/ledger/mirror.ts',
+    name: 'the second log is not asked when the logs disagree',
+    find: '(this.same ? undefined : this.logs[1].find(k))',
+    replace: 'undefined',
+    tests: ['ledger/mirror', 'firmware/two-faults'],
+  },
+  {
+    file: 'src/ledger/mirror.ts',
     name: 'damage in both logs is not doubtful',
     find: 'return this.logs[0].damage > 0 && this.logs[1].damage > 0;',
     replace: 'return false;',

@@ -3,7 +3,8 @@
 // finds the fingerprint with the engine's own TypedArray indexOf (native: ~10 µs over a full log in
 // QuickJS) and compares the key on flash at each location found (~100 on a full log), so it is exact.
 // 1 byte a slot of the partition, only up to the highest sector used: 25.5 KiB for a full log (was 51
-// with 16-bit fingerprints, 128 before them). While a scan looks up every slot it reads, a Bloom filter
+// with 16-bit fingerprints, 128 before them); `slim`, 1 bit a slot (3.2 KiB), with no lookups: a
+// mirror's second log while both agree. While a scan looks up every slot it reads, a Bloom filter
 // keeps most lookups off flash. docs/ledger.md.
 
 /** The ledger addresses at most 2^15 - 2 slots a log (sectors beyond stay unused). */
@@ -28,28 +29,49 @@ const M2 = 0x297a2d39;
 const has = (f: Uint8Array, b: number) => (f[b >> 3] & (1 << (b & 7))) !== 0;
 
 export class KeyIndex {
-  private fp: Uint8Array;
+  /** 1 byte a location: its fingerprint, 0 where no live payment is; null once `slim`. */
+  private fp: Uint8Array | null = new Uint8Array(0);
+  /** Once `slim`: 1 bit a location, set where a live payment is. */
+  private bits = new Uint8Array(0);
+  /** Locations covered so far (0 … size-1). */
+  private size = 0;
   /** While a scan reads every slot: a larger filter on other bits, so few slots are read twice. */
   private wide: Uint8Array | null = null;
   count = 0;
 
   /** `locations`: how many locations exist (0 … locations-1). */
-  constructor(private readonly locations: number) {
-    this.fp = new Uint8Array(0);
-  }
+  constructor(private readonly locations: number) {}
 
   /** Bytes of RAM held by the index. */
   get bytes(): number {
-    return this.fp.byteLength;
+    return this.fp ? this.fp.byteLength : this.bits.byteLength;
+  }
+
+  /** No fingerprints: whether a location is live, one bit each, and no lookups (`find` fails). */
+  get slim(): boolean {
+    return this.fp === null;
+  }
+
+  /** Drops the fingerprints and keeps one bit a location (a mirror's second log while both agree). */
+  slimDown(): void {
+    const fp = this.fp;
+    if (!fp) return;
+    const b = new Uint8Array((fp.length + 7) >> 3);
+    for (let i = 0; i < fp.length; i++) if (fp[i] !== 0) b[i >> 3] |= 1 << (i & 7);
+    this.bits = b;
+    this.fp = null;
   }
 
   /** Makes room for locations below `n` at once (the scan knows the highest sector in use). */
   reserve(n: number): void {
     n = Math.min(n, this.locations);
-    if (n <= this.fp.length) return;
-    const grown = new Uint8Array(n);
-    grown.set(this.fp);
-    this.fp = grown;
+    if (n <= this.size) return;
+    const fp = this.fp;
+    const a = new Uint8Array(fp ? n : (n + 7) >> 3);
+    a.set(fp || this.bits);
+    if (fp) this.fp = a;
+    else this.bits = a;
+    this.size = n;
   }
 
   /** While `on`, a 32 KiB filter more (a scan looks up every slot it reads; dropped after it). */
@@ -59,16 +81,18 @@ export class KeyIndex {
 
   /** The first location holding a key of hash `h` for which `match` is true, or -1. */
   find(h: number, match: (loc: number) => boolean): number {
+    const fp = this.fp!; // (never slim here: Ledger builds the fingerprints back first)
     const w = this.wide;
     if (w && !(has(w, wideBit(h, M1)) && has(w, wideBit(h, M2)))) return -1;
     const f = fingerprint(h);
-    for (let i = this.fp.indexOf(f); i >= 0; i = this.fp.indexOf(f, i + 1)) if (match(i)) return i;
+    for (let i = fp.indexOf(f); i >= 0; i = fp.indexOf(f, i + 1)) if (match(i)) return i;
     return -1;
   }
 
   /** True when `loc` holds the live copy of its key. */
   live(loc: number): boolean {
-    return loc < this.fp.length && this.fp[loc] !== 0;
+    if (loc >= this.size) return false;
+    return this.fp ? this.fp[loc] !== 0 : has(this.bits, loc);
   }
 
   /** Adds a key known to be absent, at `loc`. */
@@ -81,24 +105,30 @@ export class KeyIndex {
       w[a >> 3] |= 1 << (a & 7);
       w[b >> 3] |= 1 << (b & 7);
     }
-    this.fp[loc] = fingerprint(h);
+    this.set(loc, fingerprint(h));
     this.count++;
   }
 
   /** The key held at `from` is now held at `to`. */
   move(from: number, to: number): void {
     this.grow(to);
-    this.fp[to] = this.fp[from];
-    this.fp[from] = 0;
+    this.set(to, this.fp ? this.fp[from] : 1);
+    this.set(from, 0);
   }
 
   remove(loc: number): void {
-    this.fp[loc] = 0;
+    this.set(loc, 0);
     this.count--;
+  }
+
+  private set(loc: number, f: number): void {
+    if (this.fp) this.fp[loc] = f;
+    else if (f) this.bits[loc >> 3] |= 1 << (loc & 7);
+    else this.bits[loc >> 3] &= ~(1 << (loc & 7));
   }
 
   // By an eighth of the log at least, so a log filled slot by slot is copied a few times only.
   private grow(loc: number): void {
-    if (loc >= this.fp.length) this.reserve(Math.max(loc + 1, this.fp.length + (this.locations >> 3)));
+    if (loc >= this.size) this.reserve(Math.max(loc + 1, this.size + (this.locations >> 3)));
   }
 }

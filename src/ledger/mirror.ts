@@ -97,7 +97,8 @@ export class MirroredLedger {
 
   find(k: TicketKey): Payment | undefined {
     this.fresh();
-    return this.logs[0].find(k) ?? this.logs[1].find(k);
+    // While the logs agree, A holds every payment B holds: B keeps no fingerprints then (slim).
+    return this.logs[0].find(k) ?? (this.same ? undefined : this.logs[1].find(k));
   }
 
   /** Records into both logs; returns once both copies are on flash. Errors as `Ledger.record`. */
@@ -199,6 +200,8 @@ export class MirroredLedger {
     const [a, b] = this.logs;
     // (damage seen at open stays counted until a log is read again: after a full repair the logs agree)
     this.same = this.synced || (a.count === b.count && a.digest === b.digest && a.damage + b.damage === 0);
+    // B answers no lookup while the logs agree: its index keeps one bit a slot (B.find builds it back).
+    if (this.same) b.slim();
     this.stale = false;
   }
 

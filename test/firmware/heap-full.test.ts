@@ -1,12 +1,19 @@
 // The heap budgets of the device class (tools/build.ts, docs/firmware.md "Device class and budgets") on
 // the real bundle in QuickJS: the whole ledger partition filled to capacity, booted, scanned (a paid
 // ticket, a win refused as the ledger is full, an X report reading every payment), and the text path
-// on a young ledger, and the camera path after its first frame. `npm run build` checks the same (build.mjs).
+// on a young ledger, and the camera path after its first frame, on a young ledger and on a full one. `npm run build` checks the same (build.mjs).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { bundleText } from './harness.ts';
 import { cameraPathHeap, fullLedgerHeap, textPathHeap } from '../../hw-sim/heap-budget.ts';
-import { BUDGET_HEAP_CAMERA, BUDGET_HEAP_FULL_LEDGER, BUDGET_HEAP_TEXT, HEAP_TARGET } from '../../tools/build.ts';
+import {
+  BUDGET_HEAP_CAMERA,
+  BUDGET_HEAP_CAMERA_FULL_LEDGER,
+  BUDGET_HEAP_FULL_LEDGER,
+  BUDGET_HEAP_TEXT,
+  DEVICE_HEAP,
+  HEAP_TARGET,
+} from '../../tools/build.ts';
 
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
@@ -29,6 +36,19 @@ test('camera path after its first frame: heap peak within its budget', async () 
   console.log(`camera path: heap peak ${kib(f.peak)} (boot ${kib(f.boot)})`);
   assert.is(f.screen, 'GAGNANT | PERDANT | DÉJÀ PAYÉ | GAGNANT', 'the four frames read');
   assert.ok(f.peak <= BUDGET_HEAP_CAMERA, `heap peak ${kib(f.peak)} over ${kib(BUDGET_HEAP_CAMERA)}`);
+});
+
+test('camera path on a full ledger: heap peak within its budget, inside the device', async () => {
+  const f = await cameraPathHeap(await bundleText(), 'quickjs', undefined, true);
+  console.log(
+    `camera path, full ledger (${f.payments} payments): heap peak ${kib(f.peak)} (device ${kib(DEVICE_HEAP)})`,
+  );
+  assert.is(f.screen, 'GAGNANT | PERDANT | DÉJÀ PAYÉ | GAGNANT', 'the four frames read');
+  assert.ok(BUDGET_HEAP_CAMERA_FULL_LEDGER <= DEVICE_HEAP);
+  assert.ok(
+    f.peak <= BUDGET_HEAP_CAMERA_FULL_LEDGER,
+    `heap peak ${kib(f.peak)} over ${kib(BUDGET_HEAP_CAMERA_FULL_LEDGER)}`,
+  );
 });
 
 test.run();

@@ -66,6 +66,54 @@ test('KeyIndex finds exactly what a Map finds, through inserts, moves and remova
   }
 });
 
+test('a slim index (1 bit a location) tells live locations as the full one does, through inserts, moves and removals', () => {
+  const rnd = seeded(4);
+  const LOCS = 3000;
+  const full = new KeyIndex(LOCS);
+  const slim = new KeyIndex(LOCS);
+  const onFlash: (number | undefined)[] = new Array(LOCS);
+  const at = new Map<number, number>();
+  const free = () => {
+    for (;;) {
+      const l = Math.floor(rnd() * LOCS);
+      if (onFlash[l] === undefined) return l;
+    }
+  };
+  for (let step = 0; step < 8000; step++) {
+    if (step === 2000) {
+      slim.slimDown();
+      assert.ok(slim.slim && !full.slim);
+      assert.ok(slim.bytes <= Math.ceil(full.bytes / 8), `${slim.bytes} bytes against ${full.bytes}`);
+    }
+    const k = Math.floor(rnd() * 4000);
+    const r = rnd();
+    const h = keyHash(7, 3, k);
+    if (r < 0.5 && !at.has(k) && at.size < LOCS - 10) {
+      const loc = free();
+      for (const i of [full, slim]) i.insert(h, loc);
+      onFlash[loc] = k;
+      at.set(k, loc);
+    } else if (r < 0.75 && at.has(k)) {
+      const to = free();
+      for (const i of [full, slim]) i.move(at.get(k)!, to);
+      onFlash[at.get(k)!] = undefined;
+      onFlash[to] = k;
+      at.set(k, to);
+    } else if (at.has(k)) {
+      for (const i of [full, slim]) i.remove(at.get(k)!);
+      onFlash[at.get(k)!] = undefined;
+      at.delete(k);
+    }
+    if (step % 1000 === 999) {
+      for (let loc = 0; loc < LOCS + 20; loc++) {
+        assert.is(slim.live(loc), onFlash[loc] !== undefined, `step ${step}: live ${loc}`);
+        assert.is(full.live(loc), onFlash[loc] !== undefined, `step ${step}: live ${loc}`);
+      }
+      assert.is(slim.count, at.size);
+    }
+  }
+});
+
 test('the ledger with colliding fingerprints: finds what was paid, nothing else, across compactions and reopenings', () => {
   // Keys of one fingerprint only, half of them paid: every lookup meets many candidates on flash.
   const f0 = fingerprint(keyHash(3, 0, 0));

@@ -85,6 +85,36 @@ test('a payment lost from one log is still found, counted once, and repaired fro
   assert.equal(MirroredLedger.open(c).repair(), []);
 });
 
+test('while the logs agree the second keeps 1 bit a slot; when they differ it looks up again, exactly', () => {
+  const c = new NorFlash({ size: 30 * 4096, sectorSize: 4096 }); // two logs of 14 sectors
+  const l = MirroredLedger.open(c);
+  for (let i = 0; i < 500; i++) l.record(pay(i));
+  const bytes = () => [l.logs[0].stats().indexBytes, l.logs[1].stats().indexBytes];
+  assert.ok(l.agree);
+  assert.ok(bytes()[1] * 8 <= bytes()[0] + 8, `slim: ${bytes()}`);
+  for (let i = 0; i < 500; i += 7) assert.equal(l.find(key(pay(i))), pay(i), `payment ${i}`);
+  assert.ok(bytes()[1] * 8 <= bytes()[0] + 8, `finds leave it slim: ${bytes()}`);
+  // The first log loses its first sector (erased cleanly: no damage seen): payments 0…101 are in B only.
+  c.eraseBlock(MARK_BLOCKS);
+  const d = MirroredLedger.open(c);
+  assert.not.ok(d.agree);
+  for (let i = 0; i < 500; i += 3) assert.equal(d.find(key(pay(i))), pay(i), `payment ${i} after the loss`);
+  assert.is(d.logs[1].stats().indexBytes, 5 * 102, 'fingerprints back in B: 1 byte a slot of its 5 sectors used');
+  assert.throws(
+    () => d.record(pay(5)),
+    (e: unknown) => e instanceof LedgerError && e.code === 'DUPLICATE',
+  );
+  assert.equal(d.repair().length, 102);
+  assert.ok(d.agree);
+  d.record(pay(900));
+  assert.ok(d.logs[1].stats().indexBytes * 8 <= d.logs[0].stats().indexBytes + 8, 'slim again once repaired');
+  const r = MirroredLedger.open(c);
+  assert.is(r.count, 501);
+  for (let i = 0; i < 500; i += 5) assert.equal(r.find(key(pay(i))), pay(i));
+  assert.equal(r.find(key(pay(900))), pay(900));
+  assert.is(r.find(key(pay(901))), undefined);
+});
+
 test('a repair over a large ledger calls kick (the watchdog) every 1 024 payments looked at', () => {
   const c = new NorFlash({ size: 30 * 4096, sectorSize: 4096 }); // two logs of 14 sectors: 12 × 102 payments each
   const l = MirroredLedger.open(c);
