@@ -6,7 +6,7 @@ import { RegistryStore } from './store.ts';
 import { serveRegistry } from './server.ts';
 import { testKeyRing, type KeyRing } from '../../src/sph1/keys.ts';
 import { fromHex } from '../../src/hex.ts';
-import { campaignStatus, createCampaign, setCampaignState } from './campaigns.ts';
+import { CampaignError, campaignStatus, createCampaign, setCampaignState } from './campaigns.ts';
 import type { CampaignOp } from '../../src/registry/protocol.ts';
 
 const { dir, freshnessMs, production, ticketKeys, registrySeedHex } = workerData as {
@@ -69,7 +69,8 @@ parentPort!.on(
         else if (o.verb !== 'status') await db.tx((q) => setCampaignState(q, o.name, o.verb as 'pause', Date.now()));
         parentPort!.postMessage({ type: 'campaign', status: await campaignStatus(db, o.name) });
       } catch (e) {
-        parentPort!.postMessage({ type: 'campaign', error: (e as Error).message });
+        const code = e instanceof CampaignError ? e.code : undefined;
+        parentPort!.postMessage({ type: 'campaign', error: (e as Error).message, code });
       }
     }
     if (m.type === 'publish-notice') {

@@ -3,7 +3,7 @@
 import type { Worker } from 'node:worker_threads';
 import { startWorkers } from '../../tools/worker-pool.ts';
 import type { RegistryStore } from './store.ts';
-import type { CampaignStatus } from './campaigns.ts';
+import { CampaignError, type CampaignStatus } from './campaigns.ts';
 import type { KeyRing } from '../../src/sph1/keys.ts';
 import { toHex } from '../../src/hex.ts';
 import type { CampaignOp } from '../../src/registry/protocol.ts';
@@ -24,7 +24,7 @@ export interface EmbeddedRegistry {
   reset(): Promise<void>;
   /** `saphir registry devices add`: enrols a device (ends the development fleet). */
   addDevice(deviceId: string, publicKeyHex: string): Promise<void>;
-  /** `saphir registry campaign …`: the campaign's status after the operation (throws its refusal). */
+  /** `saphir registry campaign …`: the campaign's status after the operation (throws its refusal, a CampaignError). */
   campaign(op: CampaignOp): Promise<CampaignStatus>;
   /** `saphir registry notice publish`: a signed operator notice for the devices' next syncs. */
   publishNotice(text: string): Promise<void>;
@@ -80,7 +80,8 @@ export async function startEmbeddedRegistry(
     },
     async campaign(op) {
       const r = await ask('campaign', 'campaign', { op });
-      if (r.error) throw new Error(String(r.error));
+      if (r.error)
+        throw r.code ? new CampaignError(r.code as CampaignError['code'], String(r.error)) : new Error(String(r.error));
       return r.status as CampaignStatus;
     },
     async publishNotice(text) {

@@ -136,6 +136,33 @@ steps:
   assert.ok(r.ok, JSON.stringify(r.steps.at(-1)) + r.display);
 });
 
+test("campaign steps, lenient: skipped when the campaign's state refuses the verb; refused otherwise, and an unknown campaign always", async () => {
+  const run = async (steps: string) => {
+    const sc = parseScenario(`name: lenient\ndevices: [CAISSE-1]\nsteps:\n${steps}`, 'lenient.yaml');
+    const reg = await fleetRegistry();
+    await reg.reset();
+    return runScenario(sc, { registry: reg.scenario });
+  };
+  const ok = await run(`  - campaign: { name: c1, image: next, phases: "100", max-failures: 1 }
+  - campaign: { name: c1, do: resume, lenient: true }
+  - campaign: { name: c1, do: pause }
+  - campaign: { name: c1, do: pause, lenient: true }
+  - campaign: { name: c1, do: abort }
+  - campaign: { name: c1, do: abort, lenient: true }
+  - campaign: { name: c1, do: resume, lenient: true }
+  - expect-campaign: { name: c1, state: aborted }
+`);
+  assert.ok(ok.ok, JSON.stringify(ok.steps.at(-1)));
+  const strict = await run(`  - campaign: { name: c1, image: next, phases: "100", max-failures: 1 }
+  - campaign: { name: c1, do: resume }
+`);
+  assert.not.ok(strict.ok);
+  assert.match(strict.steps.at(-1)!.problem ?? '', /c1 is running: cannot resume/);
+  const unknown = await run(`  - campaign: { name: nope, do: pause, lenient: true }\n`);
+  assert.not.ok(unknown.ok);
+  assert.match(unknown.steps.at(-1)!.problem ?? '', /no campaign nope/);
+});
+
 test('a registry: down step against a registry given by URL says it cannot stop it', async () => {
   const sc = parseScenario('name: url\nsteps:\n  - boot\n  - registry: down\n', 'url.yaml');
   const byUrl = { url: 'http://127.0.0.1:9', state: async () => ({ holders: [], conflicts: 0 }) };
