@@ -1,5 +1,5 @@
 // Targets printed beside the figures by bench/run.ts: [comparison, value]. Figures not listed have none.
-import { BUDGET_CORE } from '../tools/build.ts';
+import { BUDGET_BUNDLE, BUDGET_CORE } from '../tools/build.ts';
 
 export const TARGETS: Record<string, ['<=' | '>=', number]> = {
   qjs_verify_ratio_vs_noble: ['<=', 0.3],
@@ -8,14 +8,14 @@ export const TARGETS: Record<string, ['<=' | '>=', number]> = {
   qjs_heap_peak_kib: ['<=', 400],
   qjs_heap_full_ledger_kib: ['<=', 400],
   qjs_heap_camera_kib: ['<=', 400],
-  // not enforced by the build yet: at least inside the device's 512 KiB
+  // inside the device's 512 KiB (the build enforces BUDGET_HEAP_CAMERA_FULL_LEDGER, 508)
   qjs_heap_camera_full_ledger_kib: ['<=', 512],
   // the same cases on XS (bench/xs.bench.ts: its snapshot less an empty machine's), against the same budget
   xs_heap_full_ledger_kib: ['<=', 400],
   xs_heap_text_path_kib: ['<=', 400],
   qjs_camera_vga_ms_median: ['<=', 60],
-  fw_bundle_kib: ['<=', 160],
-  // the build's budget (tools/build.ts BUDGET_CORE, enforced by npm run build), not a copy of it
+  // the build's budgets (tools/build.ts BUDGET_BUNDLE, BUDGET_CORE, enforced by npm run build), not copies
+  fw_bundle_kib: ['<=', BUDGET_BUNDLE / 1024],
   fw_core_kib: ['<=', BUDGET_CORE / 1024],
   counter_scan_to_verdict_journal_ratio: ['<=', 1.1],
   gen_full_block_s: ['<=', 55],

@@ -1,6 +1,12 @@
 // The simulated device's NOR flash chip and how it is divided. The firmware sees only the `config` and
 // `ledger` partitions (HAL Flash); the bootloader owns the image slots and its boot state.
 
+/**
+ * The device class's NOR chip: 4 MiB. The partitions below take 3 432 KiB (`LAYOUT_BYTES`), the
+ * mirrored ledger alone 2 056 KiB, so a 2 MiB part cannot hold this layout: it would need the
+ * ledger's capacity halved (12 954 payments) and 256 KiB image slots (docs/firmware.md, *Device class
+ * and budgets*). test/core/layout.test.ts checks that the partitions fit and do not overlap.
+ */
 export const CHIP_SIZE = 4 * 1024 * 1024;
 export const SECTOR_SIZE = 4096;
 
@@ -27,3 +33,6 @@ export const LAYOUT = {
   /** The bootloader's record of an update in progress (rom/update.ts): survives a power cut. */
   updateJournal: { offset: 0x3f0000, size: 0x001000 },
 } as const satisfies Record<string, Partition>;
+
+/** Bytes the partitions take together (3 432 KiB). */
+export const LAYOUT_BYTES = Object.values(LAYOUT).reduce((n, p) => n + p.size, 0);
