@@ -40,20 +40,25 @@ export function saphir(
 
 /**
  * `saphir ARGS…` in a child process without blocking this one (a device this process simulates answers
- * it meanwhile). `tty`: run on a pseudo-terminal by util-linux `script` (stdout and stderr both arrive
- * on stdout). Killed after `timeoutMs` (default 30 s).
+ * it meanwhile, or two run side by side). `input`: its stdin (none without). `tty`: run on a pseudo-terminal
+ * by util-linux `script` (stdout and stderr both arrive on stdout). Killed after `timeoutMs` (default 30 s).
  */
-export function saphirAsync(args: string[], opts: { timeoutMs?: number; tty?: boolean } = {}): Promise<CliResult> {
+export function saphirAsync(
+  args: string[],
+  opts: { timeoutMs?: number; tty?: boolean; input?: string } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const argv = [process.execPath, BIN, ...args];
-    const o = { cwd: ROOT, env: cliEnv({}), stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'] };
+    const stdin = opts.input === undefined ? 'ignore' : 'pipe';
+    const o = { cwd: ROOT, env: cliEnv({}), stdio: [stdin, 'pipe', 'pipe'] as ['ignore' | 'pipe', 'pipe', 'pipe'] };
     const p = opts.tty
       ? spawn('script', ['-qfec', argv.map((a) => JSON.stringify(a)).join(' '), '/dev/null'], o)
       : spawn(argv[0], argv.slice(1), o);
+    if (opts.input !== undefined) p.stdin!.end(opts.input);
     let stdout = '';
     let stderr = '';
-    p.stdout.on('data', (d) => (stdout += d));
-    p.stderr.on('data', (d) => (stderr += d));
+    p.stdout!.on('data', (d) => (stdout += d));
+    p.stderr!.on('data', (d) => (stderr += d));
     const t = setTimeout(() => p.kill('SIGKILL'), opts.timeoutMs ?? 30000);
     p.on('error', reject);
     p.on('close', (code) => {

@@ -3,14 +3,12 @@
 // payments, no conflict. Each run now has its own id (or `--device-id ID`).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { noStack, saphirAsync, saphir, saphirIn } from '../cli/run-cli.ts';
 import { serve } from '../registry/serve-cli.ts';
 import { startWebServer } from '../../hw-sim/web/server.ts';
-import { ROOT } from '../helpers.ts';
 import { postRegistry, type ClientAnswer } from '../../host/registry/client.ts';
 import { DEV_DEVICE_SEED_HEX } from '../../src/registry/protocol.ts';
 import { ticketCode } from '../../hw-sim/tickets.ts';
@@ -51,33 +49,12 @@ test('two saphir sim on one registry are two devices: the second meets DÉJÀ PA
   assert.is(rep.totals.payments, 2, report.stdout);
 });
 
-/** `saphir ARGS…` fed `input` on stdin, not waited for: two run side by side. */
-function saphirBeside(args: string[], input: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, SAPHIR_DEBUG: '', LANG: 'C.UTF-8', LC_ALL: '', LC_MESSAGES: '' },
-    });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d) => (stdout += d));
-    p.stderr.on('data', (d) => (stderr += d));
-    const t = setTimeout(() => p.kill('SIGKILL'), 90_000);
-    p.on('error', reject);
-    p.on('close', (code) => {
-      clearTimeout(t);
-      resolve({ code: code ?? -1, stdout, stderr });
-    });
-    p.stdin.end(input);
-  });
-}
-
 test('two saphir sim at once on a development registry: two devices, each with a key of its own run, enrolled at start; the published key is refused under their ids', async () => {
   const srv = await serve(['--db', join(dir, 'reg-keys')]);
   try {
     const [a, b] = await Promise.all([
-      saphirBeside(['sim', '--registry', srv.url], script),
-      saphirBeside(['sim', '--registry', srv.url], script),
+      saphirAsync(['sim', '--registry', srv.url], { input: script, timeoutMs: 90_000 }),
+      saphirAsync(['sim', '--registry', srv.url], { input: script, timeoutMs: 90_000 }),
     ]);
     assert.is(a.code, 0, a.stderr);
     assert.is(b.code, 0, b.stderr);
