@@ -26,8 +26,9 @@ test.before(async () => {
   const d = await openPglite(db);
   const store = new RegistryStore(d, { keys: testKeyRing() });
   let n = 0;
-  const beat = async (id: string, h: Record<string, unknown>, at = Date.now()) =>
-    store.handle(
+  // A heartbeat as `by` heard it (a store whose clock is `at`'s).
+  const beat = async (id: string, h: Record<string, unknown>, by = store, at = Date.now()) =>
+    by.handle(
       signRequest(
         {
           kind: 'sync',
@@ -56,32 +57,9 @@ test.before(async () => {
   await beat('CAISSE-1', { boot: 'watchdog', errors: 3 });
   await beat('CAISSE-2', { fw: '0.2.0', slot: 'B', outbox: 0 });
   // CAISSE-3 last heard 10 days ago (the registry's clock then).
-  const old = new RegistryStore(d, { keys: testKeyRing(), now: () => Date.now() - 10 * 86_400_000 });
-  await old.handle(
-    signRequest(
-      {
-        kind: 'sync',
-        device_id: 'CAISSE-3',
-        nonce: 'nonce-CAISSE-3-old',
-        sent_at: Date.now() - 10 * 86_400_000,
-        payments: [],
-        health: {
-          fw: '0.1.0',
-          slot: 'A',
-          image: 'aa'.repeat(32),
-          notice: 0,
-          ledger: 9,
-          outbox: 14,
-          boot: 'power-on',
-          up: 60,
-          errors: 0,
-          update: '-',
-        },
-      },
-      fromHex(DEV_DEVICE_SEED_HEX),
-      nodeSign,
-    ),
-  );
+  const tenDaysAgo = Date.now() - 10 * 86_400_000;
+  const old = new RegistryStore(d, { keys: testKeyRing(), now: () => tenDaysAgo });
+  await beat('CAISSE-3', { ledger: 9, outbox: 14, up: 60 }, old, tenDaysAgo);
   await d.close();
   writeFileSync(
     img,
@@ -179,8 +157,8 @@ test('campaign create, status, pause, resume, abort; refusals said in the user l
   );
 });
 
-test('campaign create --device-deadline HOURS --retries N: kept with the campaign; bad values are usage errors', () => {
-  const c = saphir([
+test('campaign create --device-deadline HOURS --retries N: kept with the campaign; bad values are usage errors', async () => {
+  const c = await saphirIn([
     'registry',
     'campaign',
     'create',
@@ -199,9 +177,9 @@ test('campaign create --device-deadline HOURS --retries N: kept with the campaig
   const j = JSON.parse(c.stdout);
   assert.equal([j.device_deadline_ms, j.retries], [6 * 3_600_000, 2]);
   // the status text says them too, in both languages
-  const fr = saphir(['registry', 'campaign', 'status', 'dl', '--db', db]);
+  const fr = await saphirIn(['registry', 'campaign', 'status', 'dl', '--db', db]);
   assert.match(fr.stdout, /délai d’un appareil 6 h, 2 nouvel\(s\) essai\(s\) de téléchargement/, fr.stdout);
-  const en = saphir(['registry', 'campaign', 'status', 'dl', '--db', db, '--lang', 'en']);
+  const en = await saphirIn(['registry', 'campaign', 'status', 'dl', '--db', db, '--lang', 'en']);
   assert.match(en.stdout, /a device's deadline 6 h, 2 download retries/, en.stdout);
   for (const bad of [
     ['--device-deadline', '0'],
@@ -209,7 +187,19 @@ test('campaign create --device-deadline HOURS --retries N: kept with the campaig
     ['--retries', '-1'],
     ['--retries', '101'],
   ]) {
-    const r = saphir(['registry', 'campaign', 'create', img, '--name', 'dl2', ...bad, '--db', db, '--lang', 'en']);
+    const r = await saphirIn([
+      'registry',
+      'campaign',
+      'create',
+      img,
+      '--name',
+      'dl2',
+      ...bad,
+      '--db',
+      db,
+      '--lang',
+      'en',
+    ]);
     assert.is(r.code, 2, bad.join(' '));
     assert.match(r.stderr, new RegExp(bad[0]));
   }
@@ -219,7 +209,7 @@ test('campaign create --device-deadline HOURS --retries N: kept with the campaig
 test('campaign create --images DIR keeps the image as DIR/HASH.img; a folder that is none is said', async () => {
   const images = join(dir, 'images');
   mkdirSync(images);
-  const c = saphir([
+  const c = await saphirIn([
     'registry',
     'campaign',
     'create',
@@ -234,7 +224,7 @@ test('campaign create --images DIR keeps the image as DIR/HASH.img; a folder tha
   ]);
   assert.is(c.code, 0, c.stderr);
   assert.equal(readdirSync(images), [`${JSON.parse(c.stdout).image_hash}.img`]);
-  const bad = saphir([
+  const bad = await saphirIn([
     'registry',
     'campaign',
     'create',
@@ -254,7 +244,7 @@ test('campaign create --images DIR keeps the image as DIR/HASH.img; a folder tha
   assert.is(srv.code, 1, srv.stderr);
   assert.match(srv.stderr, /--images .*nope : pas un dossier/);
   assert.not.ok(existsSync(never), 'no database made');
-  assert.is(saphir(['registry', 'campaign', 'abort', 'files', '--db', db]).code, 0);
+  assert.is((await saphirIn(['registry', 'campaign', 'abort', 'files', '--db', db])).code, 0);
 });
 
 test.run();
