@@ -21,7 +21,7 @@ import { DEV_REGISTRY_PUBLIC_KEY_HEX, answerText, type Health } from '../../src/
 import { fromHex, toHex } from '../../src/hex.ts';
 import { utf8Encode } from '../../src/utf8.ts';
 import { nodeSign, nodeVerify } from '../../tools/node-crypto.ts';
-import { dev } from './cases.ts';
+import { HEALTH, dev } from './cases.ts';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,16 +48,12 @@ const IMAGE = packImage({
 const OLD = 'aa'.repeat(32);
 
 const health = (o: Partial<Health> = {}): Health => ({
-  fw: '0.1.0',
-  slot: 'A',
+  ...HEALTH,
   image: OLD,
-  notice: 0,
   ledger: 12,
   outbox: 3,
-  boot: 'power-on',
   up: 3600,
   errors: 1,
-  update: '-',
   ...o,
 });
 

@@ -9,17 +9,29 @@ import { join } from 'node:path';
 import { saphir, saphirIn } from '../cli/run-cli.ts';
 import { openPglite } from '../../host/registry/db.ts';
 import { RegistryStore } from '../../host/registry/store.ts';
-import { signRequest } from '../../src/registry/protocol.ts';
+import { DEV_DEVICE_SEED_HEX, signRequest, type Health } from '../../src/registry/protocol.ts';
 import { testKeyRing } from '../../src/sph1/keys.ts';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from '../../src/image/format.ts';
-import { DEV_DEVICE_SEED_HEX } from '../../src/registry/protocol.ts';
 import { fromHex } from '../../src/hex.ts';
 import { utf8Encode } from '../../src/utf8.ts';
 import { nodeSign } from '../../tools/node-crypto.ts';
+import { HEALTH } from './cases.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-camp-'));
 const db = join(dir, 'db');
 const img = join(dir, 'fw.img');
+/** `saphir registry campaign create IMG --name NAME …` on this file's database. */
+const create = (name: string, ...more: string[]) => [
+  'registry',
+  'campaign',
+  'create',
+  img,
+  '--name',
+  name,
+  ...more,
+  '--db',
+  db,
+];
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
 test.before(async () => {
@@ -27,7 +39,7 @@ test.before(async () => {
   const store = new RegistryStore(d, { keys: testKeyRing() });
   let n = 0;
   // A heartbeat as `by` heard it (a store whose clock is `at`'s).
-  const beat = async (id: string, h: Record<string, unknown>, by = store, at = Date.now()) =>
+  const beat = async (id: string, h: Partial<Health>, by = store, at = Date.now()) =>
     by.handle(
       signRequest(
         {
@@ -36,19 +48,7 @@ test.before(async () => {
           nonce: `nonce-${id}-${++n}`,
           sent_at: at,
           payments: [],
-          health: {
-            fw: '0.1.0',
-            slot: 'A',
-            image: 'aa'.repeat(32),
-            notice: 0,
-            ledger: 5,
-            outbox: 2,
-            boot: 'power-on',
-            up: 7200,
-            errors: 0,
-            update: '-',
-            ...h,
-          } as never,
+          health: { ...HEALTH, ledger: 5, outbox: 2, up: 7200, ...h },
         },
         fromHex(DEV_DEVICE_SEED_HEX),
         nodeSign,
@@ -101,20 +101,7 @@ test('devices list shows each device health, and STALE for one silent more than 
 });
 
 test('campaign create, status, pause, resume, abort; refusals said in the user language', async () => {
-  const c = saphir([
-    'registry',
-    'campaign',
-    'create',
-    img,
-    '--name',
-    'v0.2',
-    '--phases',
-    '1,50,100',
-    '--db',
-    db,
-    '--lang',
-    'en',
-  ]);
+  const c = saphir(create('v0.2', '--phases', '1,50,100', '--lang', 'en'));
   assert.is(c.code, 0, c.stderr);
   assert.match(c.stdout, /campaign v0\.2: image 0\.2\.0 to 3 device\(s\), phases 1,50,100; running/);
   const s = saphir(['registry', 'campaign', 'status', 'v0.2', '--db', db, '--lang', 'en']);
@@ -132,21 +119,10 @@ test('campaign create, status, pause, resume, abort; refusals said in the user l
   const again = await saphirIn(['registry', 'campaign', 'resume', 'v0.2', '--db', db, '--lang', 'en']);
   assert.is(again.code, 1);
   assert.match(again.stderr, /campaign v0\.2 is aborted: cannot resume/);
-  const twice = await saphirIn(['registry', 'campaign', 'create', img, '--name', 'v0.2', '--db', db, '--lang', 'en']);
+  const twice = await saphirIn(create('v0.2', '--lang', 'en'));
   assert.is(twice.code, 1);
   assert.match(twice.stderr, /exists already/);
-  const phases = await saphirIn([
-    'registry',
-    'campaign',
-    'create',
-    img,
-    '--name',
-    'x',
-    '--phases',
-    '50,10',
-    '--db',
-    db,
-  ]);
+  const phases = await saphirIn(create('x', '--phases', '50,10'));
   assert.is(phases.code, 2);
   const noName = await saphirIn(['registry', 'campaign', 'create', img, '--db', db, '--lang', 'en']);
   assert.is(noName.code, 2);
@@ -158,21 +134,7 @@ test('campaign create, status, pause, resume, abort; refusals said in the user l
 });
 
 test('campaign create --device-deadline HOURS --retries N: kept with the campaign; bad values are usage errors', async () => {
-  const c = await saphirIn([
-    'registry',
-    'campaign',
-    'create',
-    img,
-    '--name',
-    'dl',
-    '--device-deadline',
-    '6',
-    '--retries',
-    '2',
-    '--db',
-    db,
-    '--json',
-  ]);
+  const c = await saphirIn(create('dl', '--device-deadline', '6', '--retries', '2', '--json'));
   assert.is(c.code, 0, c.stderr);
   const j = JSON.parse(c.stdout);
   assert.equal([j.device_deadline_ms, j.retries], [6 * 3_600_000, 2]);
@@ -187,19 +149,7 @@ test('campaign create --device-deadline HOURS --retries N: kept with the campaig
     ['--retries', '-1'],
     ['--retries', '101'],
   ]) {
-    const r = await saphirIn([
-      'registry',
-      'campaign',
-      'create',
-      img,
-      '--name',
-      'dl2',
-      ...bad,
-      '--db',
-      db,
-      '--lang',
-      'en',
-    ]);
+    const r = await saphirIn(create('dl2', ...bad, '--lang', 'en'));
     assert.is(r.code, 2, bad.join(' '));
     assert.match(r.stderr, new RegExp(bad[0]));
   }
@@ -209,33 +159,10 @@ test('campaign create --device-deadline HOURS --retries N: kept with the campaig
 test('campaign create --images DIR keeps the image as DIR/HASH.img; a folder that is none is said', async () => {
   const images = join(dir, 'images');
   mkdirSync(images);
-  const c = await saphirIn([
-    'registry',
-    'campaign',
-    'create',
-    img,
-    '--name',
-    'files',
-    '--images',
-    images,
-    '--db',
-    db,
-    '--json',
-  ]);
+  const c = await saphirIn(create('files', '--images', images, '--json'));
   assert.is(c.code, 0, c.stderr);
   assert.equal(readdirSync(images), [`${JSON.parse(c.stdout).image_hash}.img`]);
-  const bad = await saphirIn([
-    'registry',
-    'campaign',
-    'create',
-    img,
-    '--name',
-    'f2',
-    '--images',
-    join(dir, 'nope'),
-    '--db',
-    db,
-  ]);
+  const bad = await saphirIn(create('f2', '--images', join(dir, 'nope')));
   assert.is(bad.code, 1);
   assert.match(bad.stderr, /--images .*nope : pas un dossier/);
   // serve says so before it makes a database (or publishes a notice in it).

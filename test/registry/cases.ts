@@ -10,6 +10,7 @@ import {
   DEV_REGISTRY_PUBLIC_KEY_HEX,
   answerText,
   signRequest,
+  type Health,
 } from '../../src/registry/protocol.ts';
 import { utf8Encode } from '../../src/utf8.ts';
 import { nodeSign, nodeVerify } from '../../tools/node-crypto.ts';
@@ -41,6 +42,19 @@ const NOTICE: Notice = {
   emissions: [{ number: 7, name: 'SAPHIR 7', on_sale: '2026-01-05', closes: '2026-06-30' }],
   holidays: [],
 };
+/** A device's health in a heartbeat (the cases spread their own values over it). */
+export const HEALTH: Health = {
+  fw: '0.1.0',
+  slot: 'A',
+  image: 'aa'.repeat(32),
+  notice: 0,
+  ledger: 0,
+  outbox: 0,
+  boot: 'power-on',
+  up: 60,
+  errors: 0,
+  update: '-',
+};
 const noticeText = (version: number) =>
   signedNoticeText(signNotice({ ...NOTICE, version }, (m) => nodeSign(m, fromHex(DEV_OPERATOR_SEED_HEX))));
 const signedSync = (deviceId: string) =>
@@ -52,18 +66,7 @@ const signedSync = (deviceId: string) =>
       sent_at: Date.now(),
       payments: [],
       // A sync without payments is a heartbeat: it carries the device's health.
-      health: {
-        fw: '0.1.0',
-        slot: 'A',
-        image: 'aa'.repeat(32),
-        notice: 0,
-        ledger: 0,
-        outbox: 0,
-        boot: 'power-on',
-        up: 60,
-        errors: 0,
-        update: '-',
-      },
+      health: HEALTH,
     },
     fromHex(DEV_DEVICE_SEED_HEX),
     nodeSign,
