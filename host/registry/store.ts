@@ -395,6 +395,13 @@ export class RegistryStore {
         detail: 'a device enrols itself on a development fleet only; here: saphir registry devices add ID KEY',
       });
     const replaced = await this.db.tx(async (q) => {
+      // Single-use like any request: the signed text (id, key, time) is the nonce, recorded with the
+      // others (pruned with them), so a captured enrolment replayed within the window changes no key.
+      const seen = await q.query(
+        `INSERT INTO nonces (device_id, nonce, seen_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING nonce`,
+        [id, `enrol-${sentAt}-${key.slice(0, 16)}`, this.now()],
+      );
+      if (seen.rows.length === 0) throw replay();
       const before = await q.query<{ public_key: string }>(`SELECT public_key FROM dev_keys WHERE device_id = $1`, [
         id,
       ]);

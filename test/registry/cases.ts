@@ -9,6 +9,7 @@ import {
   DEV_DEVICE_SEED_HEX,
   DEV_REGISTRY_PUBLIC_KEY_HEX,
   answerText,
+  devEnrolText,
   signRequest,
   type Health,
 } from '../../src/registry/protocol.ts';
@@ -553,6 +554,43 @@ export function registryCases(name: string, open: () => Promise<Db>, opts: { pro
     assert.is(
       result(await postRegistry(url, 'claim', { ...b, deviceId: 'SIM-A1' }, [{ code: win(34), paid_at: Date.now() }])),
       'unknown_device',
+    );
+  });
+
+  test('POST /v1/enrol is single-use: a captured enrolment replayed within the freshness window is refused (409 replay) and changes no key', async ({
+    url,
+  }) => {
+    if (opts.production) return;
+    const a = ownKey('SIM-R1');
+    const b = ownKey('SIM-R2');
+    const enrolBody = (k: { seedHex: string; publicHex: string }) => {
+      const sentAt = Date.now();
+      const text = devEnrolText('SIM-R1', k.publicHex, sentAt);
+      return JSON.stringify({
+        device_id: 'SIM-R1',
+        public_key: k.publicHex,
+        sent_at: sentAt,
+        signature: toHex(nodeSign(utf8Encode(text), fromHex(k.seedHex))),
+      });
+    };
+    const post = async (body: string) => {
+      const r = await fetch(`${url}/v1/enrol`, { method: 'POST', body });
+      return { status: r.status, body: (await r.json()) as { enrolled?: boolean; error?: string } };
+    };
+    const captured = enrolBody(a);
+    assert.is((await post(captured)).status, 200);
+    // The simulator started again under the same id with a new key; then the old run's request is replayed.
+    assert.is((await post(enrolBody(b))).status, 200);
+    const replayed = await post(captured);
+    assert.equal([replayed.status, replayed.body.error], [409, 'replay']);
+    const result = (x: Awaited<ReturnType<typeof postRegistry>>) => (x.ok ? x.body.results[0].result : x.body.error);
+    assert.is(
+      result(await postRegistry(url, 'claim', { ...b, deviceId: 'SIM-R1' }, [{ code: win(40), paid_at: Date.now() }])),
+      'granted',
+    );
+    assert.is(
+      result(await postRegistry(url, 'claim', { ...a, deviceId: 'SIM-R1' }, [{ code: win(41), paid_at: Date.now() }])),
+      'bad_signature',
     );
   });
 
