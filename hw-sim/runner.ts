@@ -349,7 +349,11 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
         needOn();
         const r = await sim.pushNotice(text);
         if ((r.ok === true) === !!s.refused)
-          return say.notice(!!s.refused, String(r.reason ?? ''), String(r.detail ?? ''));
+          return say.notice(
+            !!s.refused,
+            lm.notice.reasons[String(r.reason)] ?? String(r.reason ?? ''),
+            String(r.detail ?? ''),
+          );
         return;
       }
       case 'update':

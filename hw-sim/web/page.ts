@@ -50,7 +50,7 @@ const TEXT = {
     paidAt: 'Payé le (heure de Paris)',
     deviceId: 'Appareil',
     beeps: 'Bips',
-    log: 'Journal',
+    log: 'Journal technique de l’appareil (en anglais, comme sur l’appareil)',
     loading: 'démarrage du terminal…',
     ready: 'prêt',
     saved: 'puce enregistrée dans le navigateur',
@@ -61,6 +61,17 @@ const TEXT = {
     webcamStop: 'Arrêter la webcam',
     noWebcam: 'webcam indisponible : ',
     badImage: 'image illisible : ',
+    // The browser's own message is English: its error's name says which case it is.
+    domErrors: {
+      NotAllowedError: 'accès refusé par le navigateur ou l’utilisateur',
+      NotFoundError: 'aucune caméra trouvée',
+      NotReadableError: 'caméra déjà utilisée par un autre programme',
+      OverconstrainedError: 'aucune caméra ne donne 640×480',
+      SecurityError: 'interdit sur cette page (http:// hors 127.0.0.1 ?)',
+      InvalidStateError: 'format non reconnu',
+      EncodingError: 'format non reconnu',
+      TypeError: 'non prise en charge par ce navigateur',
+    } as Record<string, string>,
     fromScenario: ' (scénario)',
     otherTab: 'le simulateur est ouvert dans un autre onglet : celui-ci n’enregistre pas la puce',
     printer: 'Imprimante',
@@ -121,7 +132,7 @@ const TEXT = {
     paidAt: 'Paid at (Paris time)',
     deviceId: 'Device',
     beeps: 'Beeps',
-    log: 'Log',
+    log: 'Device log (technical, in English as on the device)',
     loading: 'starting the device…',
     ready: 'ready',
     saved: 'chip saved in the browser',
@@ -132,6 +143,16 @@ const TEXT = {
     webcamStop: 'Stop the webcam',
     noWebcam: 'webcam unavailable: ',
     badImage: 'unreadable image: ',
+    domErrors: {
+      NotAllowedError: 'access refused by the browser or the user',
+      NotFoundError: 'no camera found',
+      NotReadableError: 'camera in use by another program',
+      OverconstrainedError: 'no camera gives 640×480',
+      SecurityError: 'not allowed on this page (http:// other than 127.0.0.1?)',
+      InvalidStateError: 'format not recognised',
+      EncodingError: 'format not recognised',
+      TypeError: 'not supported by this browser',
+    } as Record<string, string>,
     fromScenario: ' (scenario)',
     otherTab: 'the simulator is open in another tab: this one does not save the chip',
     printer: 'Printer',
@@ -349,6 +370,12 @@ function sendFrame(src: CanvasImageSource, w: number, h: number): void {
   send({ type: 'frame', width: CAM_W, height: CAM_H, format: 'rgba', data }, [data]);
 }
 
+/** A browser error in the page's language: by its name (its message is the browser's English). */
+function domError(e: unknown): string {
+  const name = (e as Error)?.name ?? '';
+  return t().domErrors[name] ?? (name || String(e));
+}
+
 async function showPhoto(file: File): Promise<void> {
   try {
     const bmp = await createImageBitmap(file);
@@ -356,7 +383,7 @@ async function showPhoto(file: File): Promise<void> {
     addLine('log', `${stamp()} photo ${file.name} ${bmp.width}×${bmp.height}`);
     bmp.close();
   } catch (e) {
-    status(t().badImage + ((e as Error)?.message ?? e), true);
+    status(t().badImage + domError(e), true);
   }
 }
 
@@ -384,7 +411,7 @@ async function toggleWebcam(): Promise<void> {
     webcam = { stream, timer };
     button.textContent = t().webcamStop;
   } catch (e) {
-    status(t().noWebcam + ((e as Error)?.message ?? e), true);
+    status(t().noWebcam + domError(e), true);
   }
 }
 

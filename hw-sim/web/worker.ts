@@ -142,7 +142,7 @@ function newLive(chip: NorFlash): Simulator {
       log: (line) => post({ type: 'log', line }),
       receipt: (r) => post({ type: 'receipt', lines: r.text }),
       power: (what) => {
-        post({ type: 'log', line: `power: ${what}` });
+        post({ type: 'log', line: say().power(what) });
         postState(sim, 'live');
       },
     },

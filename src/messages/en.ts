@@ -378,6 +378,8 @@ export const en = {
       signature: 'not signed by its operator key',
       'no-key': 'the device has no operator key',
       malformed: 'malformed',
+      silent: 'the device does not answer',
+      auth: 'service access refused',
     } as Record<string, string>,
     pushed: (v: number, previous: number) => `notice version ${v} stored on the device (it held ${previous || 'none'})`,
     rebooted: 'device restarted: the notice applies now',
@@ -643,6 +645,7 @@ export const en = {
     notLoaded: 'the firmware bundle is not loaded yet',
     /** How the device booted, beside its LED. */
     mode: (m: string) => (m === 'developer' ? 'developer (no signed image)' : m),
+    power: (what: string) => `power: ${what}`,
   },
   scenario: {
     invalid: 'invalid scenario:',

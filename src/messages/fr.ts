@@ -343,8 +343,8 @@ export const fr: Messages = {
   },
   notice: {
     cannotRead: (path: string, why: string) => `impossible de lire ${path} : ${why}`,
-    malformed: (path: string, why: string) => `${path} n’est pas un avis : ${why}`,
-    invalid: (why: string) => `l’avis serait invalide : ${why}`,
+    malformed: (path: string, why: string) => `${path} n’est pas un avis : ${frNoticeProblem(why)}`,
+    invalid: (why: string) => `l’avis serait invalide : ${frNoticeProblem(why)}`,
     needVersion: 'donnez --version N (ou --from FICHIER : sa version + 1)',
     emission: (arg: string) => `--emission ${arg} : pas NUMÉRO:NOM:EN_VENTE[:CLÔTURE] (dates AAAA-MM-JJ)`,
     close: (arg: string) => `--close ${arg} : pas NUMÉRO:AAAA-MM-JJ d’une émission de l’avis`,
@@ -372,13 +372,15 @@ export const fr: Messages = {
     noVerify: (pub: string, dev: boolean) =>
       `Signature : NE CORRESPOND PAS à la clé d’opérateur ${pub.slice(0, 16)}…${dev ? ' (la clé de développement publiée ; --operator-key PUB)' : ''}`,
     pushUnsigned: (path: string) => `${path} n’est pas signé : un appareil le refuse (saphir notice sign)`,
-    refused: (why: string, detail: string) => `l’appareil a refusé l’avis : ${why} (${detail})`,
+    refused: (why: string, detail: string) => `l’appareil a refusé l’avis : ${why} (${frNoticeProblem(detail)})`,
     reasons: {
       older: 'pas plus récent que l’avis qu’il a',
       unsigned: 'non signé',
       signature: 'pas signé par sa clé d’opérateur',
       'no-key': 'l’appareil n’a pas de clé d’opérateur',
       malformed: 'mal formé',
+      silent: 'l’appareil ne répond pas',
+      auth: 'accès de service refusé',
     } as Record<string, string>,
     pushed: (v: number, previous: number) =>
       `avis version ${v} enregistré sur l’appareil (il avait ${previous || 'aucun'})`,
@@ -621,7 +623,9 @@ export const fr: Messages = {
       `attendu un reçu contenant « ${text} » dans les ${ms} ms ; imprimé : ${printed || 'rien'}`,
     receiptNone: (n: number, first: string) => `attendu aucun reçu ; ${n} imprimé(s) : ${first}`,
     notice: (refused: boolean, reason: string, detail: string) =>
-      refused ? 'l’appareil devait refuser l’avis ; il l’a pris' : `l’appareil a refusé l’avis : ${reason} (${detail})`,
+      refused
+        ? 'l’appareil devait refuser l’avis ; il l’a pris'
+        : `l’appareil a refusé l’avis : ${reason} (${frNoticeProblem(detail)})`,
     registryControl:
       'une étape `registry: down|up` arrête et relance un registre central démarré par le simulateur (--registry embedded, ou un scénario de flotte), pas un registre donné par son URL',
     registry: (want: string, n: number, held: string, conflicts: number) =>
@@ -640,10 +644,15 @@ export const fr: Messages = {
     noStorage: (why: string) => `IndexedDB : ${why} (la puce ne survivra pas à un rechargement)`,
     stopped: 'arrêté',
     notLoaded: 'le firmware n’est pas encore chargé',
-    mode: (m: string) =>
-      m === 'developer'
-        ? 'développement (sans image signée)'
-        : m.replace(/^image slot (\w) v/, 'image, emplacement $1, v'),
+    mode: (m: string) => frWebMode(m),
+    // hw-sim/sim.ts's power events: 'boot (MODE)' and 'off (WHY)'.
+    power: (what: string) =>
+      what
+        .replace(/^boot \((.*)\)$/, (_, m: string) => `allumé (${frWebMode(m)})`)
+        .replace(
+          /^off \((.*)\)$/,
+          (_, why: string) => `éteint (${POWER_OFF[why] ?? why.replace(/^reset: /, 'réinitialisation : ')})`,
+        ),
   },
   scenario: {
     invalid: 'scénario invalide :',
@@ -1211,8 +1220,75 @@ const CAMPAIGN_PROBLEMS: [RegExp, (...g: string[]) => string][] = [
   [/^campaign (.+) is (\w+): cannot (\w+)$/, (n, s, v) => `la campagne ${n} est ${s} : ${v} impossible`],
 ];
 
+/**
+ * A notice's problems (src/notice.ts: its fields, by their JSON names, which stay as they are) and the
+ * device's refusal details (rom/service.ts NOTICE) in French.
+ */
+const NOTICE_PROBLEMS: [RegExp, (...g: string[]) => string][] = [
+  [/^(.+): not an object$/, (at) => `${at} : pas un objet`],
+  [/^(.+): unknown field (.+)$/, (at, f) => `${at} : champ inconnu ${f}`],
+  [/^(.+): not a whole number (\d+)…(\d+)$/, (at, a, b) => `${at} : pas un nombre entier de ${a} à ${b}`],
+  [/^payout_limit_eur: above the ID threshold$/, () => 'payout_limit_eur : au-dessus du seuil de pièce d’identité'],
+  [/^(.+): not a list of (\d+)…(\d+)$/, (at, a, b) => `${at} : pas une liste de ${a} à ${b} éléments`],
+  [/^(.+)\.number: not 0…65535, once$/, (at) => `${at}.number : pas un numéro de 0 à 65535, unique`],
+  [/^(.+)\.name: not 1…(\d+) printable characters$/, (at, n) => `${at}.name : pas 1 à ${n} caractères imprimables`],
+  [/^(.+)\.on_sale: not a date YYYY-MM-DD$/, (at) => `${at}.on_sale : pas une date AAAA-MM-JJ`],
+  [
+    /^(.+)\.closes: not a date YYYY-MM-DD from on_sale on$/,
+    (at) => `${at}.closes : pas une date AAAA-MM-JJ à partir de on_sale`,
+  ],
+  [
+    /^(.+)\.code: not a department \(01…95, 2A, 2B, 971…976\), once$/,
+    (at) => `${at}.code : pas un département (01…95, 2A, 2B, 971…976), unique`,
+  ],
+  [
+    /^(.+): not a date YYYY-MM-DD after the one before$/,
+    (at) => `${at} : pas une date AAAA-MM-JJ postérieure à la précédente`,
+  ],
+  [/^notice: over (\d+) bytes$/, (n) => `avis : plus de ${n} octets`],
+  [/^over (\d+) characters$/, (n) => `plus de ${n} caractères`],
+  [/^not JSON$/, () => 'pas du JSON'],
+  [/^not ASCII$/, () => 'pas de l’ASCII'],
+  [/^signature: not 128 lowercase hex digits$/, () => 'signature : pas 128 chiffres hexadécimaux minuscules'],
+  [/^the notice is not signed$/, () => 'l’avis n’est pas signé'],
+  [/^this device has no operator key$/, () => 'cet appareil n’a pas de clé d’opérateur'],
+  [
+    /^the signature does not verify with the operator key$/,
+    () => 'la signature ne correspond pas à la clé d’opérateur de l’appareil',
+  ],
+  [
+    /^version (\d+) is not above the version held, (\d+)$/,
+    (v, h) => `la version ${v} n’est pas supérieure à celle que l’appareil a, ${h}`,
+  ],
+  [/^no answer$/, () => 'pas de réponse'],
+  [/^reply is not JSON$/, () => 'réponse qui n’est pas du JSON'],
+];
+
+/** A notice's problem or the device's refusal detail in French; one it does not know as it is. */
+function frNoticeProblem(d: string): string {
+  return matchProblem(NOTICE_PROBLEMS, d) ?? d;
+}
+
+function frWebMode(m: string): string {
+  return m === 'developer'
+    ? 'développement (sans image signée)'
+    : m.replace(/^image slot (\w) v/, 'image, emplacement $1, v');
+}
+
+/** Why the simulator switched the device off (hw-sim/sim.ts powerOff). */
+const POWER_OFF: Record<string, string> = {
+  'power off': 'mis hors tension',
+  'power-on': 'jamais allumé',
+  reboot: 'redémarrage',
+  'power cut': 'coupure de courant',
+  'power cut during a flash operation': 'coupure de courant pendant une opération de la flash',
+  'power cut during an update': 'coupure de courant pendant une mise à jour',
+  'power cut in the bootloader': 'coupure de courant dans le chargeur de démarrage',
+  dispose: 'simulateur arrêté',
+};
+
 /** Every table frDetail reads, in the order they are tried. */
-const DETAIL_PROBLEMS = [...SCANNER_PROBLEMS, ...CAMPAIGN_PROBLEMS, ...SCENARIO_PROBLEMS];
+const DETAIL_PROBLEMS = [...SCANNER_PROBLEMS, ...CAMPAIGN_PROBLEMS, ...NOTICE_PROBLEMS, ...SCENARIO_PROBLEMS];
 
 /** `d` in French by the first pattern of `table` it matches; undefined when none does. */
 function matchProblem(table: [RegExp, (...g: string[]) => string][], d: string): string | undefined {

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../helpers.ts';
 import { noStack, saphirIn } from './run-cli.ts';
+import { ENGLISH, FRENCH, prose } from '../voice.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-error-paths-'));
 const notJson = join(dir, 'not-json.txt');
@@ -23,21 +24,6 @@ mkdirSync(join(dir, 'folder'));
 
 /** Every errno name this Node knows, plus the resolver's. */
 const ERRNO = new RegExp(`\\b(${[...Object.keys(constants.errno), 'EAI_AGAIN', 'ENOTFOUND'].join('|')})\\b`);
-/** Words of an English sentence (option names, paths and quoted values are removed first). */
-const ENGLISH =
-  /\b(cannot|can't|not|no such|must|unknown|failed|takes|already|does|should|is|are|the|with|without|found|error|refused|invalid|needs|neither|nor|give)\b/;
-/** Words of a French sentence. */
-const FRENCH =
-  /\b(le|la|les|des|du|est|pas|une|impossible|introuvable|fichier|dossier|avec|sans|doit|refusée?s?|aucun|aucune|erreur|ni)\b/;
-
-/** What is left of a line once the values it quotes (paths, options, the user's input) are taken out. */
-function prose(text: string): string {
-  return text
-    .replace(/«[^»]*»|'[^']*'|"[^"]*"|`[^`]*`/g, ' ')
-    .replace(/(^|\s)(--?[\w-]+|\/[^\s:;,)]*|[\w./-]+\.(json|txt|png|img|yaml))/g, ' ')
-    .replace(/\bsaphir \w+/g, ' ');
-}
-
 interface Case {
   args: string[];
   /** The exit code, and what the French and English outputs must contain. */

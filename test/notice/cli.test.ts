@@ -58,7 +58,7 @@ test('a department that is none is a usage error saying what a department is', (
   assert.match(r.stderr, /977:2026-07-20 : pas un département \(01…95, 2A, 2B, 971…976\)/);
   r = saphir(['notice', 'create', '--version', '1', '--emission', '4:X:2026-05-04', '--holiday', '974:2026-13-01']);
   assert.is(r.code, 1);
-  assert.match(r.stderr, /departments\[0\]\.holidays\[0\]: not a date/);
+  assert.match(r.stderr, /departments\[0\]\.holidays\[0\] : pas une date AAAA-MM-JJ/);
   r = saphir(['notice', 'inspect', f('s.json'), '--department', 'x', '--lang', 'en']);
   assert.is(r.code, 2);
   assert.match(r.stderr, /x: not a department/);

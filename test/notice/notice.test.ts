@@ -18,6 +18,11 @@ import {
 } from '../../src/notice.ts';
 import { nobleSign, nobleVerify, publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { fromHex } from '../../src/hex.ts';
+import { messages } from '../../src/messages/index.ts';
+import { ENGLISH, prose } from '../voice.ts';
+
+/** Every problem the malformed-notice test met, for the French test after it. */
+const PROBLEMS: string[] = [];
 import { NorFlash } from '../../hw-sim/nor-flash.ts';
 import { partitionFlash } from '../../hw-sim/device.ts';
 import { LAYOUT } from '../../rom/layout.ts';
@@ -148,6 +153,7 @@ test('every malformed notice is refused with its reason', () => {
   for (const [n, re] of cases) {
     const p = noticeProblem(n);
     assert.ok(p !== null && re.test(p), `${JSON.stringify(n)?.slice(0, 80)} → ${p}`);
+    PROBLEMS.push(p!);
     // Never throws, whatever the text.
     const t = parseNoticeText(JSON.stringify({ notice: n }));
     assert.ok('error' in t && re.test(t.error), String('error' in t && t.error));
@@ -164,7 +170,32 @@ test('every malformed notice is refused with its reason', () => {
   for (const [text, re] of bad) {
     const p = parseNoticeText(text);
     assert.ok('error' in p && re.test(p.error), `${text.slice(0, 40)} → ${JSON.stringify(p).slice(0, 80)}`);
+    if ('error' in p) PROBLEMS.push(p.error);
   }
+});
+
+test('every notice problem and device refusal is said in French under French, as it is under English', () => {
+  // The device's refusal details (rom/service.ts NOTICE; the simulator's driver).
+  const device = [
+    'the notice is not signed',
+    'this device has no operator key',
+    'the signature does not verify with the operator key',
+    'version 2 is not above the version held, 3',
+    'not ASCII',
+    'no answer',
+    'reply is not JSON',
+  ];
+  assert.ok(PROBLEMS.length > 40, String(PROBLEMS.length));
+  const bad: string[] = [];
+  for (const p of [...PROBLEMS, ...device]) {
+    const fr = [messages('fr').notice.malformed('avis.json', p), messages('fr').notice.refused('older', p)];
+    for (const line of fr) {
+      const left = prose(line.replace(/[\w.[\]]+ :/g, ' '));
+      if (ENGLISH.test(left)) bad.push(`'${ENGLISH.exec(left)![0]}' in: ${line}`);
+    }
+    assert.is(messages('en').notice.malformed('n.json', p), `n.json is not a notice: ${p}`);
+  }
+  assert.is(bad.length, 0, bad.join('\n'));
 });
 
 test('department holidays: signed with the notice, each device takes its own department’s on top of all', () => {

@@ -112,7 +112,12 @@ if (missing) {
     const text = await waitDisplay(p, 'PRÊT', 30000);
     assert.match(text, /SAPHIR/);
     assert.is(await p.getAttribute('[data-test="led"]', 'data-color'), 'off');
-    assert.match(await p.locator('[data-test="log"]').innerText(), /power: boot \(developer\)[\s\S]*ready: 0 payments/);
+    // The simulator's own lines in French; the device's technical log as the device writes it (heading says so).
+    assert.match(
+      await p.locator('[data-test="log"]').innerText(),
+      /allumé \(développement \(sans image signée\)\)[\s\S]*ready: 0 payments/,
+    );
+    assert.match(await p.locator('h2[data-i18n="log"]').innerText(), /Journal technique de l’appareil \(en anglais/);
     assert.equal(b.errors, [], 'no page error, no failed request');
     assert.ok(requested.length >= 5);
     assert.equal(
@@ -305,6 +310,14 @@ if (missing) {
         .dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
     }, png.toString('base64'));
     await waitDisplay(p, 'PERDANT');
+    // A file that is no image: the reason in French, not the browser's English message.
+    await p.setInputFiles('[data-test="photo"]', {
+      name: 'x.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('no png'),
+    });
+    await p.waitForFunction(() => /image illisible/.test(document.querySelector('[data-test="status"]')!.textContent!));
+    assert.is(await p.locator('[data-test="status"]').innerText(), 'image illisible : format non reconnu');
   });
 
   web('a shipped scenario passes in the page, with its screenshot to download', async () => {
@@ -366,7 +379,7 @@ if (missing) {
     await p.click('[data-test="boot"]');
     await waitDisplay(p, 'PRÊT');
     await p.click('[data-test="reboot"]');
-    await p.waitForFunction(`/power: off \\(reboot\\)/.test(document.querySelector('[data-test="log"]').textContent)`);
+    await p.waitForFunction(`/éteint \\(redémarrage\\)/.test(document.querySelector('[data-test="log"]').textContent)`);
     await waitDisplay(p, 'PRÊT');
   });
 
