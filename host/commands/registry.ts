@@ -110,6 +110,7 @@ export async function run(args: string[]): Promise<number> {
     host: { type: 'string' },
     production: { type: 'boolean' },
     'rate-limit': { type: 'string' },
+    'reservation-minutes': { type: 'string' },
     key: { type: 'string', multiple: true },
     'registry-key': { type: 'string' },
     json: { type: 'boolean' },
@@ -136,12 +137,17 @@ export async function run(args: string[]): Promise<number> {
     (values.key !== undefined ||
       values.production ||
       values['rate-limit'] !== undefined ||
+      values['reservation-minutes'] !== undefined ||
       values['registry-key'] !== undefined)
   )
     throw new UsageError((m) => m.registry.keyOnlyServe);
   // Only `serve` checks tickets: the other commands never read its keys.
   const keys = sub === 'serve' ? ticketKeys(values.key, !!values.production) : testKeyRing();
   const rate = values['rate-limit'] === undefined ? 5 : intOf(values['rate-limit'], '--rate-limit', 0, 100_000);
+  const reservationMin =
+    values['reservation-minutes'] === undefined
+      ? undefined
+      : intOf(values['reservation-minutes'], '--reservation-minutes', 1, 10_080);
   const dir = values.db ?? DEFAULT_DIR;
   // `serve` and `devices add` create a database; the readers (report, list, revoke) refuse a missing
   // one: a mistyped --db is said instead of read as an empty registry.
@@ -162,6 +168,7 @@ export async function run(args: string[]): Promise<number> {
       keys,
       production: values.production,
       rateLimit: rate > 0 ? { perSecond: rate, burst: 4 * rate } : undefined,
+      reservationMs: reservationMin === undefined ? undefined : reservationMin * 60_000,
     });
 
   if (sub === 'serve' && rest.length === 0) {
@@ -331,6 +338,8 @@ export async function run(args: string[]): Promise<number> {
     for (const c of rep.conflicts) out.push(t.conflictLine(c, iso(c.first_paid_at), iso(c.paid_at)));
     out.push(t.regrants(rep.regrants.length));
     for (const c of rep.regrants) out.push(t.regrantLine(c, iso(c.confirmed_at ?? c.paid_at), iso(c.asked_at)));
+    out.push(t.released(rep.released.length));
+    for (const c of rep.released) out.push(t.releasedLine(c, iso(c.reserved_at), iso(c.released_at)));
     out.push(t.perDevice);
     for (const d of rep.per_device)
       out.push(`  ${d.device_id}  ${d.payments}  ${d.total_eur} €  (${t.offline(Number(d.offline))})`);

@@ -155,6 +155,18 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE campaigns ADD COLUMN retries INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE campaigns ADD COLUMN phase_at BIGINT NOT NULL DEFAULT 0;
    ALTER TABLE campaign_devices ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;`,
+  // Bounded reservations (issue #30): a claim reserved and not confirmed within the reservation is
+  // granted to another device's claim; each release is kept for the payment centre (registry report).
+  `CREATE TABLE released (
+     emission     INTEGER NOT NULL,
+     block        INTEGER NOT NULL,
+     number       BIGINT NOT NULL,
+     device_id    TEXT NOT NULL,
+     reserved_at  BIGINT NOT NULL,
+     released_at  BIGINT NOT NULL,
+     to_device_id TEXT NOT NULL,
+     PRIMARY KEY (emission, block, number, reserved_at)
+   );`,
 ];
 
 /**
@@ -176,6 +188,7 @@ export const REGISTRY_TABLES: readonly string[] = [
   'campaign_devices',
   'notices',
   'dev_keys',
+  'released',
 ];
 
 /** Empties every registry table: a fresh registry on the same database (its migrations stay applied). */

@@ -58,6 +58,12 @@ export interface StoreOptions {
   production?: boolean;
   /** How far a request's `sent_at` may be from the server's clock, ms (a replayed old request is refused). */
   freshnessMs?: number;
+  /**
+   * How long a claim's reservation holds without its holder's confirmation, ms (default RESERVATION_MS):
+   * after it, another device's claim is granted the ticket (a holder that died before confirming does not
+   * block it for good), recorded in `released`; the former holder's late confirmation is then a conflict.
+   */
+  reservationMs?: number;
   /** Per-device request budget (after the signature, so nobody spends another's): none when absent. */
   rateLimit?: { perSecond: number; burst: number };
   now?: () => number;
@@ -105,6 +111,8 @@ export const badSignature = () =>
   new RequestError(401, { error: 'bad_signature', detail: 'the signature does not match the device key' });
 /** The default freshness window (StoreOptions.freshnessMs): a day. */
 const FRESHNESS_MS = 24 * 3600_000;
+/** The default reservation (StoreOptions.reservationMs): 30 minutes. */
+export const RESERVATION_MS = 30 * 60_000;
 /** How long a devices-table answer may refuse requests without a read (enrolment elsewhere: this late). */
 export const DEVICE_CACHE_MS = 2000;
 const replay = () => new RequestError(409, { error: 'replay', detail: 'this nonce was used before' });
@@ -564,7 +572,30 @@ export class RegistryStore {
       await regrant('refused');
       return { result: 'already_paid', ticket, by };
     }
-    if (online) return { result: 'already_paid', ticket, by };
+    if (online) {
+      // Reserved by another device that never confirmed within the reservation: released to this claim
+      // (one conditional update: of two servers racing, one wins), recorded for the payment centre.
+      const held = Number(holder.paid_at);
+      if (holder.confirmed_at === null && now - held >= (this.opts.reservationMs ?? RESERVATION_MS)) {
+        const moved = await q.query(
+          `UPDATE payments SET device_id = $4, prize_eur = $5, paid_at = $6, recorded_at = $6
+            WHERE emission = $1 AND block = $2 AND number = $3 AND device_id = $7 AND paid_at = $8
+              AND confirmed_at IS NULL RETURNING device_id`,
+          [...key, req.device_id, c.prizeEur, now, holder.device_id, held],
+        );
+        if (moved.rows.length > 0) {
+          await q.query(
+            `INSERT INTO released (emission, block, number, device_id, reserved_at, released_at, to_device_id)
+               VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+            [...key, holder.device_id, held, now, req.device_id],
+          );
+          return granted;
+        }
+        holder = await read();
+        return { result: 'already_paid', ticket, by: { device_id: holder.device_id, paid_at: Number(holder.paid_at) } };
+      }
+      return { result: 'already_paid', ticket, by };
+    }
     // One row a payment, by its time: the same batch retried adds nothing, a clone's payment under the
     // same id (another time) is another conflict.
     await q.query(
@@ -624,7 +655,8 @@ export class RegistryStore {
         Object.fromEntries(
           Object.entries(r).map(([k, v]) => [
             k,
-            typeof v === 'bigint' || (typeof v === 'string' && /^\d+$/.test(v) && k !== 'device_id' && k !== 'day')
+            typeof v === 'bigint' ||
+            (typeof v === 'string' && /^\d+$/.test(v) && !k.endsWith('device_id') && k !== 'day')
               ? Number(v)
               : v,
           ]),
@@ -662,6 +694,11 @@ export class RegistryStore {
         WHERE r.asked_at >= $1 ORDER BY r.asked_at, r.device_id`,
       [since],
     );
+    const released = await this.db.query(
+      `SELECT emission, block, number, device_id, reserved_at, released_at, to_device_id FROM released
+        WHERE released_at >= $1 ORDER BY released_at, emission, block, number`,
+      [since],
+    );
     const totals = await this.db.query(
       `SELECT COUNT(*)::INTEGER AS payments, COALESCE(SUM(prize_eur), 0)::BIGINT AS total_eur FROM payments WHERE paid_at >= $1`,
       [since],
@@ -671,6 +708,7 @@ export class RegistryStore {
       totals: num(totals.rows)[0],
       conflicts: num(conflicts.rows),
       regrants: num(regrants.rows),
+      released: num(released.rows),
       per_device: num(perDevice.rows),
       per_day: num(perDay.rows),
       not_seen: { days: staleDays, devices: num(notSeen.rows) },

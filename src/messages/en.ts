@@ -681,6 +681,10 @@ export const en = {
     notSeen: (d: number) => `devices not seen for ${d} days`,
     regrants: (n: number) =>
       `regrants (a device asking for or paying again a ticket it holds: answer lost, rolled back or cloned): ${n}`,
+    released: (n: number) =>
+      `reservations released (granted, never confirmed within the reservation, then granted to another device): ${n}`,
+    releasedLine: (c: Record<string, unknown>, reserved: string, released: string) =>
+      `  ticket ${c.emission}/${c.block}/${c.number}: reserved by ${c.device_id} at ${reserved}, released to ${c.to_device_id} at ${released} (if ${c.device_id} paid it, its confirmation shows as a conflict)`,
     regrantLine: (c: Record<string, unknown>, paid: string, asked: string) =>
       c.kind === 'reserved'
         ? `  ticket ${c.emission}/${c.block}/${c.number}: reserved by ${c.device_id}, granted again at ${asked} before any confirmation (answer lost, or paid twice: check its ledger)`
@@ -748,7 +752,8 @@ export const en = {
     deviceId: (id: string) => `device id '${id}': 1 to 16 printable ASCII characters, no space`,
     pubkey: (v: string) => `PUBKEY '${v}': 64 hex digits (an Ed25519 public key), or a file holding them`,
     already: (id: string) => `device ${id} is already enrolled`,
-    keyOnlyServe: '--key, --registry-key, --production and --rate-limit are options of registry serve',
+    keyOnlyServe:
+      '--key, --registry-key, --production, --rate-limit and --reservation-minutes are options of registry serve',
     devKeyEnrol: (id: string) =>
       `${id}: this is the published DEVELOPMENT device key (anyone can sign with it): never enrolled. ` +
       `Give the device its own key (a production device makes one; saphir sim prints it, or --device-key FILE). ` +
@@ -960,7 +965,7 @@ push: stores it on a device over its service port (a technician session, --tech-
   device so that it applies (--no-reboot: at its next start).
 registry serve --notice FILE, or registry notice publish FILE, gives it to every device at its next sync.
 Exit 0, 1 on an error or a refusal, 2 on a usage error.`,
-    registry: `usage: saphir registry serve [--db DIR | --postgres URL] [--port N] [--host H] [--key HEX|FILE]… [--registry-key HEX|FILE] [--production] [--rate-limit N] [--notice FILE] [--images DIR]
+    registry: `usage: saphir registry serve [--db DIR | --postgres URL] [--port N] [--host H] [--key HEX|FILE]… [--registry-key HEX|FILE] [--production] [--rate-limit N] [--reservation-minutes N] [--notice FILE] [--images DIR]
        saphir registry devices add ID PUBKEY [--db DIR | --postgres URL]
        saphir registry devices add ID PUBKEY --group G | devices group ID G
        saphir registry devices list [--json] [--stale-days N] [--db DIR | --postgres URL]
@@ -985,6 +990,9 @@ signs every answer, and devices are provisioned with its public key. Without it,
 development registry key (said on start).
 Claims are two-phase: a claim reserves the ticket, the device's sync after paying confirms it; a device
 asking again for a ticket it confirmed is told DÉJÀ PAYÉ and listed under regrants in the report.
+--reservation-minutes N (default 30, 1–10080): a claim not confirmed within N minutes is granted to
+another device that claims it (its first holder may have died before confirming); listed as released in
+the report, and the first holder's late confirmation is a conflict.
 PGlite is one process's database: stop serve before devices add/revoke or report on its DIR (or use
 PostgreSQL, which several processes share).
 devices list shows each device's last health (firmware, slot, notice, ledger, outbox, boot reason,

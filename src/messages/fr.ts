@@ -687,6 +687,10 @@ export const fr: Messages = {
     notSeen: (d: number) => `appareils non vus depuis ${d} jours`,
     regrants: (n: number) =>
       `redemandes (un appareil redemande ou repaie un ticket qu’il détient : réponse perdue, retour en arrière ou clone) : ${n}`,
+    released: (n: number) =>
+      `réservations libérées (accordées, jamais confirmées pendant la réservation, puis accordées à un autre appareil) : ${n}`,
+    releasedLine: (c: Record<string, unknown>, reserved: string, released: string) =>
+      `  ticket ${c.emission}/${c.block}/${c.number} : réservé par ${c.device_id} le ${reserved}, libéré pour ${c.to_device_id} le ${released} (si ${c.device_id} l’a payé, sa confirmation apparaît en conflit)`,
     regrantLine: (c: Record<string, unknown>, paid: string, asked: string) =>
       c.kind === 'reserved'
         ? `  ticket ${c.emission}/${c.block}/${c.number} : réservé par ${c.device_id}, accordé de nouveau le ${asked} avant confirmation (réponse perdue, ou payé deux fois : vérifier son journal)`
@@ -756,7 +760,8 @@ export const fr: Messages = {
     pubkey: (v: string) =>
       `CLÉ « ${v} » : 64 chiffres hexadécimaux (clé publique Ed25519), ou un fichier qui les contient`,
     already: (id: string) => `appareil ${id} déjà enrôlé`,
-    keyOnlyServe: '--key, --registry-key, --production et --rate-limit sont des options de registry serve',
+    keyOnlyServe:
+      '--key, --registry-key, --production, --rate-limit et --reservation-minutes sont des options de registry serve',
     devKeyEnrol: (id: string) =>
       `${id} : c’est la clé d’appareil de DÉVELOPPEMENT publiée (tout le monde peut signer avec) : jamais enrôlée. ` +
       `Donner à l’appareil sa propre clé (un appareil de production en crée une ; saphir sim l’affiche, ou --device-key FICHIER). ` +
@@ -978,7 +983,7 @@ push : l’enregistre sur un appareil par son port de service (session technicie
 registry serve --notice FICHIER, ou registry notice publish FICHIER, le donne à chaque appareil à sa
 prochaine synchronisation.
 Code 0, 1 en cas d’erreur ou de refus, 2 en cas d’erreur d’usage.`,
-    registry: `usage : saphir registry serve [--db DOSSIER | --postgres URL] [--port N] [--host H] [--key HEX|FICHIER]… [--registry-key HEX|FICHIER] [--production] [--rate-limit N] [--notice FICHIER] [--images DOSSIER]
+    registry: `usage : saphir registry serve [--db DOSSIER | --postgres URL] [--port N] [--host H] [--key HEX|FICHIER]… [--registry-key HEX|FICHIER] [--production] [--rate-limit N] [--reservation-minutes N] [--notice FICHIER] [--images DOSSIER]
         saphir registry devices add ID CLÉ [--db DOSSIER | --postgres URL]
         saphir registry devices add ID CLÉ --group G | devices group ID G
         saphir registry devices list [--json] [--stale-days N] [--db DOSSIER | --postgres URL]
@@ -1003,7 +1008,10 @@ hexadécimaux, ou un fichier {"seed_hex": …}) ; elle signe chaque réponse, et
 publique. Sans elle, la clé de développement publiée du registre (dit au démarrage). Les réclamations sont
 en deux temps : la réclamation réserve le ticket, la synchronisation de l'appareil après paiement le
 confirme ; un appareil qui redemande un ticket qu'il a confirmé reçoit DÉJÀ PAYÉ et figure dans les
-redemandes du rapport. PGlite est la base d'un seul processus : arrêter serve avant devices
+redemandes du rapport. --reservation-minutes N (30 par défaut, 1–10080) : une réclamation non confirmée
+en N minutes est accordée à un autre appareil qui la demande (le premier a pu s'éteindre avant de
+confirmer) ; elle figure dans les réservations libérées du rapport, et la confirmation tardive du premier
+est un conflit. PGlite est la base d'un seul processus : arrêter serve avant devices
 add/revoke/report sur son DOSSIER (ou utiliser PostgreSQL, que plusieurs processus partagent).
 devices list montre le dernier état de chaque appareil (firmware, slot, avis, journal, à envoyer, raison
 du démarrage, temps en marche, erreurs : envoyés à chaque synchronisation) et MUET pour un appareil non

@@ -182,6 +182,72 @@ export function registryCases(name: string, open: () => Promise<Db>, opts: { pro
     assert.equal(rep.conflicts, []);
   });
 
+  test('a reservation never confirmed is released after --reservation-minutes: another device is granted it, the former holder’s late confirmation is a conflict (never a silent second payment), both in the report', async ({
+    url,
+    db,
+    store,
+  }) => {
+    // A second server on the same database whose clock runs 31 minutes ahead: past the 30-minute default.
+    const later = new RegistryStore(db, { keys: testKeyRing(), now: () => Date.now() + 31 * 60_000 });
+    const srv = await serveRegistry(later);
+    try {
+      const result = (a: Awaited<ReturnType<typeof postRegistry>>) => (a.ok ? a.body.results[0].result : a.body.error);
+      const claim = (u: string, id: string, n: number) =>
+        postRegistry(u, 'claim', dev(id), [{ code: win(n), paid_at: Date.now() }]);
+      const paidAt = Date.now();
+      assert.is(result(await claim(url, 'CAISSE-1', 60)), 'granted'); // CAISSE-1 then dies unconfirmed
+      assert.is(result(await claim(url, 'CAISSE-1', 61)), 'granted');
+      assert.is(result(await claim(url, 'CAISSE-1', 62)), 'granted');
+      // Within the reservation: still CAISSE-1's.
+      assert.is(result(await claim(url, 'CAISSE-2', 60)), 'already_paid');
+      // 61 is confirmed in time: never released.
+      const confirm = (u: string, n: number) =>
+        postRegistry(u, 'confirm', dev('CAISSE-1'), [{ code: win(n), paid_at: paidAt }]);
+      assert.is(result(await confirm(url, 61)), 'granted');
+      // 31 minutes on: 60 is released to CAISSE-2; 61 stays DÉJÀ PAYÉ; the holder itself is granted 62 again.
+      const moved = await claim(srv.url, 'CAISSE-2', 60);
+      assert.is(result(moved), 'granted');
+      assert.is(result(await claim(srv.url, 'CAISSE-3', 60)), 'already_paid');
+      assert.is(result(await claim(srv.url, 'CAISSE-2', 61)), 'already_paid');
+      // CAISSE-1 comes back and confirms 60, which it paid: a conflict against CAISSE-2, reported.
+      const late = await confirm(srv.url, 60);
+      assert.is(result(late), 'conflict');
+      assert.is(late.ok && late.body.results[0].result === 'conflict' && late.body.results[0].by.device_id, 'CAISSE-2');
+      const rep = await store.report();
+      assert.equal(
+        rep.released.map((r) => [r.number, r.device_id, r.to_device_id]),
+        [[60, 'CAISSE-1', 'CAISSE-2']],
+      );
+      assert.ok(Number(rep.released[0].released_at) - Number(rep.released[0].reserved_at) >= 30 * 60_000);
+      assert.equal(
+        rep.conflicts.map((c) => [c.number, c.device_id, c.first_device_id]),
+        [[60, 'CAISSE-1', 'CAISSE-2']],
+      );
+      assert.equal(
+        (await store.holders()).map((h) => [h.number, h.device_id]),
+        [
+          [60, 'CAISSE-2'],
+          [61, 'CAISSE-1'],
+          [62, 'CAISSE-1'],
+        ],
+      );
+      // A shorter reservation is the server's option (registry serve --reservation-minutes N).
+      const quick = new RegistryStore(db, {
+        keys: testKeyRing(),
+        reservationMs: 60_000,
+        now: () => Date.now() + 2 * 60_000,
+      });
+      const srv2 = await serveRegistry(quick);
+      try {
+        assert.is(result(await claim(srv2.url, 'CAISSE-3', 62)), 'granted');
+      } finally {
+        await srv2.close();
+      }
+    } finally {
+      await srv.close();
+    }
+  });
+
   test('POST /v1/confirm: a reserved claim confirmed on its own is then DÉJÀ PAYÉ for everyone, its holder included; answered signed; a second payment time is reported paid twice', async ({
     url,
     store,

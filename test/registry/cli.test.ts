@@ -79,6 +79,7 @@ test('devices add / list / revoke, and report, on the same database', async () =
   const text = await saphirIn(['registry', 'report', '--db', db, '--lang', 'en']);
   assert.match(text.stdout, /payments: 1, total €30/);
   assert.match(text.stdout, /conflicts: 0/);
+  assert.match(text.stdout, /reservations released \(.*\): 0/);
 });
 
 test('usage errors are exit 2 with the reason', () => {
@@ -88,6 +89,8 @@ test('usage errors are exit 2 with the reason', () => {
     ['registry', 'report', '--since', 'yesterday', '--db', db],
     ['registry', 'serve', '--db', db, '--postgres', 'postgres://x'],
     ['registry', 'devices', 'add', 'CAISSE-8', 'not-a-key', '--db', db],
+    ['registry', 'serve', '--reservation-minutes', '0', '--db', db],
+    ['registry', 'report', '--reservation-minutes', '5', '--db', db],
   ]) {
     const r = saphir(args);
     assert.equal(r.code, 2, args.join(' '));
