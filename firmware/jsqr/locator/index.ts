@@ -7,6 +7,37 @@ export interface Point {
   y: number;
 }
 
+// saphir: a bound on the work of a run (the device's camera stream; issue #35). jsQR's work grows with
+// the pattern-like runs it finds: the row scan matches each against every open candidate, then scores
+// each finder candidate, sorts the alignment candidates, samples a location's modules. A noisy VGA frame
+// has ~1 500 finder and ~19 000 alignment candidates, ~10 million matches: 1–2 s in QuickJS, ~0.1 s for
+// a clean frame. Counted in steps (no clock: the core has none and the explorer replays runs exactly),
+// each weighted as its QuickJS time (~0.1 µs a step): a match 1, a finder candidate FINDER_STEPS, an
+// alignment candidate ALIGNMENT_STEPS, a module MODULE_STEPS. Work the frame's size bounds (binarizing,
+// the pixels of the row scan) is not counted. Steps are charged before they are taken; a run whose next
+// steps would pass `limit` stops there, reads nothing and sets `used` to limit + 1 (so used ≤ limit + 1).
+// `used` carries over from run to run (the caller's budget for a whole frame).
+export interface Work {
+  used: number;
+  limit: number;
+}
+export const FINDER_STEPS = 500;
+export const ALIGNMENT_STEPS = 64;
+export const MODULE_STEPS = 16;
+
+/** Charges `steps` to `work`; false (the run stops, `used` = limit + 1) when they would pass its limit. */
+export function charge(work: Work | undefined, steps: number): boolean {
+  if (!work) {
+    return true;
+  }
+  if (work.used + steps > work.limit) {
+    work.used = work.limit + 1;
+    return false;
+  }
+  work.used += steps;
+  return true;
+}
+
 export interface QRLocation {
   topRight: Point;
   bottomLeft: Point;
@@ -296,7 +327,10 @@ function firstMatchingQuad(quads: Quad[], startX: number, endX: number): Quad | 
   return null;
 }
 
-export function locate(matrix: BitMatrix, tryHarder = false): QRLocation[] {
+export function locate(matrix: BitMatrix, tryHarder = false, work?: Work): QRLocation[] {
+  // saphir: the row scan's steps (see Work), counted down here and charged once it is over.
+  const left = work ? work.limit - work.used : Infinity;
+  let steps = 0;
   const finderPatternQuads: Quad[] = [];
   let activeFinderPatternQuads: Quad[] = [];
   const alignmentPatternQuads: Quad[] = [];
@@ -362,6 +396,11 @@ export function locate(matrix: BitMatrix, tryHarder = false): QRLocation[] {
         const line = { startX, endX, y };
         // Is there a quad directly above the current spot? If so, extend the first one with the new line.
         // Otherwise, create a new quad with that line as the starting point.
+        steps += 1 + activeFinderPatternQuads.length;
+        if (steps > left) {
+          charge(work, steps); // refused: marks the limit reached
+          return null;
+        }
         const match = firstMatchingQuad(activeFinderPatternQuads, startX, endX);
         if (match) {
           match.bottom = line;
@@ -374,6 +413,11 @@ export function locate(matrix: BitMatrix, tryHarder = false): QRLocation[] {
         const endX = x - s4;
         const startX = endX - s3;
         const line = { startX, y, endX };
+        steps += 1 + activeAlignmentPatternQuads.length;
+        if (steps > left) {
+          charge(work, steps); // refused: marks the limit reached
+          return null;
+        }
         const match = firstMatchingQuad(activeAlignmentPatternQuads, startX, endX);
         if (match) {
           match.bottom = line;
@@ -408,6 +452,11 @@ export function locate(matrix: BitMatrix, tryHarder = false): QRLocation[] {
 
   finderPatternQuads.push(...activeFinderPatternQuads.filter(q => q.bottom.y - q.top.y >= 2));
   alignmentPatternQuads.push(...activeAlignmentPatternQuads);
+
+  // saphir: what follows grows with the candidates (see Work).
+  if (!charge(work, steps + finderPatternQuads.length * FINDER_STEPS + alignmentPatternQuads.length * ALIGNMENT_STEPS)) {
+    return null;
+  }
 
   const finderPatternGroups = finderPatternQuads
     .filter(q => q.bottom.y - q.top.y >= 2) // All quads must be at least 2px tall since the center square is larger than a block
