@@ -6,6 +6,8 @@
 // mode) the whole frame, shrunk then full size, normal then inverted (light code on a dark background).
 // In 'stream' mode a code the locator saw but no crop read gets the whole frame at full size in the
 // same frame (not two frames in a row), so that what stock jsQR reads is read in the first frame.
+// A stream frame's jsQR runs share a bound on their work (FRAME_WORK steps, counted by the firmware's
+// jsQR): a noisy frame stops there and reads nothing, and the next frame is tried.
 // 'still' mode reads the whole (shrunk) image first, as stock jsQR does, so that of several codes in one
 // photo it returns the one jsQR would.
 // jsQR's own inversion is not used: its 'onlyInvert' never builds the inverted image, and it mutates its
@@ -16,7 +18,22 @@ import { FinderLocator, type Box } from './finder.ts';
 
 /** jsQR's entry point: the npm package's, or the firmware's (firmware/jsqr/), which has the same one. */
 export type JsQR = typeof jsQRModule.default;
-type JsQRGrey = (g: Uint8Array, w: number, h: number, tryHarder?: boolean) => ReturnType<JsQR>;
+/** The firmware's jsQR's bound on its work (firmware/jsqr/locator: Work); the npm jsqr ignores it. */
+interface Work {
+  used: number;
+  limit: number;
+}
+type JsQRGrey = (g: Uint8Array, w: number, h: number, tryHarder?: boolean, work?: Work) => ReturnType<JsQR>;
+
+/**
+ * The most jsQR work a stream-mode frame may take, in jsQR's steps (firmware/jsqr/locator: Work; about
+ * 0.1 µs of QuickJS each). A noisy frame's whole-frame run took 10–20 million (1.6–1.8 s in QuickJS, past
+ * the VM watchdog's 2 s with the camera path's compilation: issue #35); a frame that reads takes ~0.1
+ * million, the most seen 1.7 million (a degraded frame read whole). A frame that reaches the bound reads
+ * nothing and the next frame is tried. Steps, not time: the core has no clock and the fault explorer
+ * replays a run exactly.
+ */
+export const FRAME_WORK = 2_000_000;
 
 // jsQR is CommonJS with `exports.default`: bundlers and Node hand over either form.
 const defaultJsQR = ((jsQRModule as unknown as { default?: unknown }).default || jsQRModule) as JsQR;
@@ -26,7 +43,8 @@ export type { Box };
 export interface CameraDecoderOptions {
   /**
    * 'stream' (default, the device's camera): a frame costs at most the region try, the locator and its
-   * crop, plus one whole-frame fallback every `fallbackEvery` frames without a code. 'still' (one image:
+   * crop, plus one whole-frame fallback every `fallbackEvery` frames without a code, and at most
+   * `frameWork` jsQR steps in all. 'still' (one image:
    * CLI, photos): every strategy in turn until one reads the code.
    */
   mode?: 'stream' | 'still';
@@ -43,6 +61,8 @@ export interface CameraDecoderOptions {
    * reads an image as the device does.
    */
   jsQR?: JsQR;
+  /** Stream mode: the most jsQR steps a frame may take (default FRAME_WORK). Still mode has no bound. */
+  frameWork?: number;
 }
 
 function frameValid(f: Frame): boolean {
@@ -82,6 +102,12 @@ export class CameraDecoder {
   /** How many jsQR runs the last `decode` took (1 when the first try found the code). */
   attempts = 0;
   /**
+   * The jsQR steps the last `decode` took (`used`, counted by the firmware's jsQR; the npm jsqr counts
+   * none) and their bound (`limit`: `frameWork` in stream mode, none in still mode). A frame the bound
+   * stopped has used = limit + 1.
+   */
+  readonly work: Work;
+  /**
    * The payload bytes of the last code read (null when `decode` read none): what a binary payload is
    * judged by (its text is not agreed), and what the text of a Kanji or Hanzi segment was made from.
    */
@@ -96,12 +122,14 @@ export class CameraDecoder {
     this.fullSize = options.fullSizeFallback !== false;
     this.inverted = options.inverted !== false;
     this.jsQR = options.jsQR ?? defaultJsQR;
+    this.work = { used: 0, limit: this.still ? Infinity : (options.frameWork ?? FRAME_WORK) };
     this.jsQRGrey = (this.jsQR as unknown as { grey?: JsQRGrey }).grey;
   }
 
   /** The text of the QR code in `frame`, or null (also for a malformed frame). */
   decode(frame: Frame): string | null {
     this.attempts = 0;
+    this.work.used = 0;
     this.bytes = null;
     if (!frameValid(frame)) return null;
     const W = frame.width;
@@ -198,13 +226,16 @@ export class CameraDecoder {
   }
 
   private attempt(frame: Frame, box: Box, s: number, invert: boolean, brightest = false): string | null {
+    // A frame whose bound is reached tries nothing more (not even the pixels of another run).
+    const work = this.work;
+    if (work.used > work.limit) return null;
     this.attempts++;
     const w = Math.floor((box.x1 - box.x0) / s);
     const h = Math.floor((box.y1 - box.y0) / s);
     if (w < 21 || h < 21) return null;
     // Still mode asks the firmware's jsQR to try harder (more finder-pattern groups and, for a version 1
     // code, its fourth corner moved: only when its own locations fail); the npm jsqr ignores the option.
-    const options = { inversionAttempts: 'dontInvert', tryHarder: this.still } as Parameters<JsQR>[3];
+    const options = { inversionAttempts: 'dontInvert', tryHarder: this.still, work } as Parameters<JsQR>[3];
     let r;
     try {
       if (!invert && !brightest && frame.format === 'rgba' && s === 1 && w === frame.width && h === frame.height) {
@@ -214,7 +245,7 @@ export class CameraDecoder {
         const g = this.grey.subarray(0, w * h);
         if (s === Math.floor(s)) shrinkInto(frame, box, s, w, h, invert, g, 1, brightest);
         else resampleInto(frame, box, s, w, h, invert, g, 1);
-        r = this.jsQRGrey(g, w, h, this.still);
+        r = this.jsQRGrey(g, w, h, this.still, work);
       } else {
         if (this.buf32.length < w * h) this.buf32 = new Uint32Array(w * h);
         if (s === Math.floor(s)) shrinkInto(frame, box, s, w, h, invert, this.buf32, 0x01010101, brightest);

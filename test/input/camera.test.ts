@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
-import { CameraDecoder, resampleInto } from '../../src/input/camera.ts';
+import { CameraDecoder, FRAME_WORK, resampleInto } from '../../src/input/camera.ts';
 import type { Frame } from '../../src/hal.ts';
 import { JSQR_PHOTOS, ROOT, loadVectors } from '../helpers.ts';
 import { qrFrame } from './helpers.ts';
@@ -13,6 +13,9 @@ import { hostJsQR } from '../../host/jsqr.ts';
 import { FinderLocator } from '../../src/input/finder.ts';
 import { makeRng } from '../../src/gen/index.ts';
 import jsQRModule from 'jsqr';
+import { renderQrFrame } from '../../hw-sim/scanners/camera.ts';
+import { seededRng } from '../../hw-sim/rng.ts';
+import { ticketCode } from '../../hw-sim/tickets.ts';
 
 const jsQR = ((jsQRModule as unknown as { default?: unknown }).default || jsQRModule) as typeof jsQRModule.default;
 
@@ -156,6 +159,57 @@ test('stream mode: a code the locator saw but no crop read gets the whole frame 
   cam.last = null;
   const runs = [1, 2, 3, 4].map(() => (cam.decode(blank), cam.attempts));
   assert.equal(runs, [4, 2, 4, 2], 'the whole-frame try every other frame');
+});
+
+test("stream mode bounds a frame's jsQR work: the noisy frames of explorer finding #35 stop at FRAME_WORK", async () => {
+  // The finding's ticket and camera options (test/explore/findings/explore-bench-28544.yaml): a whole-frame
+  // run took 10–20 million steps (1.6–1.8 s in QuickJS, past the VM watchdog). Counted work, not time.
+  const Device = await bundledCameraDecoder();
+  const text = ticketCode({ emission: 2, block: 2, number: 2298904, prize: 0 });
+  const opts = { module: 3, blur: 0.24, noise: 0.28, perspective: 0.08, glare: 0.22 };
+  const scans = [0, 1, 2, 3, 4, 5].map((s) => {
+    const rng = seededRng(`#35:${s}`);
+    return [0, 1, 2].map(() => renderQrFrame(text, opts, rng));
+  });
+  let stopped = 0;
+  const read: number[] = [];
+  for (const [s, frames] of scans.entries()) {
+    const cam = new Device();
+    for (const [k, f] of frames.entries()) {
+      const got = cam.decode(f);
+      assert.ok(cam.work.used <= FRAME_WORK + 1, `scan ${s} frame ${k}: ${cam.work.used} steps`);
+      if (cam.work.used === FRAME_WORK + 1) {
+        stopped++;
+        assert.is(got, null, `scan ${s} frame ${k}: stopped by the bound, read nothing`);
+      }
+      if (got !== null) {
+        assert.is(got, text);
+        read.push(s);
+        break;
+      }
+    }
+  }
+  assert.ok(stopped >= 3, `${stopped} frames stopped by the bound`);
+  // What the bound costs: nothing here, the next frame's crops read the code (scan 4 reads in none).
+  assert.equal(read, [0, 1, 2, 3, 5]);
+  // Without it, the first frame of scan 0 alone takes several times the bound.
+  const unbounded = new Device({ frameWork: Infinity });
+  assert.is(unbounded.decode(scans[0][0]), null);
+  assert.ok(unbounded.work.used > 5 * FRAME_WORK, `${unbounded.work.used} steps unbounded`);
+});
+
+test('stream mode: a normal frame reads well inside the bound; still mode has none', async () => {
+  const Device = await bundledCameraDecoder();
+  const text = ticketCode({ emission: 1, block: 1, number: 900, prize: 150 });
+  for (const f of [qrFrame(text, { x: 30, y: 20 }), renderQrFrame(text, {}, seededRng('#35:clean'))]) {
+    const cam = new Device();
+    assert.is(cam.decode(f), text);
+    assert.ok(cam.work.used > 0 && cam.work.used < FRAME_WORK / 10, `${cam.work.used} steps`);
+  }
+  const still = new Device({ mode: 'still', frameWork: 1 });
+  assert.is(still.decode(qrFrame(text)), text);
+  assert.is(still.work.limit, Infinity);
+  assert.ok(still.work.used > 0, 'counted all the same');
 });
 
 test('still mode: a small code in a large, unevenly lit frame', () => {
