@@ -5,7 +5,7 @@ import { writeFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../helpers.ts';
-import { noStack, saphir } from '../cli/run-cli.ts';
+import { noStack, saphir, saphirIn } from '../cli/run-cli.ts';
 
 /** A temp folder of this file's, removed at its end. */
 const made: string[] = [];
@@ -42,7 +42,7 @@ test('interactive with --registry embedded: paid online, then offline once the n
   assert.match(r.stdout, /2 paiement\(s\) au journal des paiements/);
 });
 
-test('a fleet scenario starts its own registry; a wrong expectation fails with the registry state', () => {
+test('a fleet scenario starts its own registry; a wrong expectation fails with the registry state', async () => {
   const ok = saphir(['sim', '--scenario', join(ROOT, 'hw-sim', 'scenarios', 'fleet.yaml'), '--quiet', '--lang', 'en']);
   assert.equal(ok.code, 0, ok.stdout + ok.stderr);
   assert.match(ok.stdout, /1\/1 scenarios passed/);
@@ -55,22 +55,23 @@ test('a fleet scenario starts its own registry; a wrong expectation fails with t
       'claims: 2, conflicts: 0, within: 5s',
     ),
   );
-  const r = saphir(['sim', '--scenario', bad, '--quiet', '--lang', 'en']);
+  // In this process (saphirIn): what the run says; the process ran above.
+  const r = await saphirIn(['sim', '--scenario', bad, '--quiet', '--lang', 'en']);
   assert.equal(r.code, 1);
   assert.match(r.stdout, /expected the registry claims 2, conflicts 0; it holds \d ticket/);
   assert.ok(noStack(r.stdout + r.stderr));
 });
 
-test('scenario problems with devices and on: name their line', () => {
+test('scenario problems with devices and on: name their line', async () => {
   const dir = temp();
   const f = join(dir, 'p.yaml');
   writeFileSync(f, 'name: p\ndevices: [A, A]\nsteps:\n  - boot\n  - press: OK\n    on: B\n  - network: sideways\n');
-  const r = saphir(['sim', '--scenario', f, '--lang', 'en']);
+  const r = await saphirIn(['sim', '--scenario', f, '--lang', 'en']);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /p\.yaml:2: device A is listed twice/);
   assert.match(r.stderr, /p\.yaml:5: on: B is not one of the scenario's devices/);
   assert.match(r.stderr, /p\.yaml:7: network must be one of down, up/);
-  assert.equal(saphir(['sim', '--registry', 'ftp://x']).code, 2);
+  assert.equal((await saphirIn(['sim', '--registry', 'ftp://x'])).code, 2);
 });
 
 test.run();

@@ -19,15 +19,23 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ticketCode } from '../../hw-sim/tickets.ts';
-import { saphir as runCli } from '../cli/run-cli.ts';
+import { saphir as runCli, saphirIn } from '../cli/run-cli.ts';
 
 const withSocat = requireTool('socat');
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-sim-cli-'));
+test.after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The CLI in the test's folder (test/cli/run-cli.ts). */
 function saphir(args: string[], input = '') {
   const r = runCli(args, input, {}, dir);
+  return { code: r.code, out: r.stdout, err: r.stderr };
+}
+
+/** The same in this process (test/cli/run-cli.ts's saphirIn): for the cases about what a scenario run
+ * says, not about the process; the first case and the interactive ones run the real process. */
+async function saphirHere(args: string[]) {
+  const r = await saphirIn(args);
   return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
@@ -40,15 +48,15 @@ test('sim --scenario: a bad file is refused before anything runs, with its line 
   assert.match(saphir(['sim', '--scenario', f, '--lang', 'en']).err, /bad\.yaml:4: unknown step 'scna'/);
 });
 
-test('sim --scenario: a file over 1 MiB is refused with the reason before it is read (exit 2)', () => {
+test('sim --scenario: a file over 1 MiB is refused with the reason before it is read (exit 2)', async () => {
   const f = join(dir, 'huge.yaml');
   writeFileSync(f, 'name: huge\nsteps:\n  - boot\n' + '#'.repeat(1024 * 1024));
-  const r = saphir(['sim', '--scenario', f, '--lang', 'en']);
+  const r = await saphirHere(['sim', '--scenario', f, '--lang', 'en']);
   assert.is(r.code, 2);
   assert.match(r.err, /huge\.yaml: a scenario file is at most 1048576 bytes/);
 });
 
-test('sim --scenario: a failing step shows the display and what was expected (exit 1)', () => {
+test('sim --scenario: a failing step shows the display and what was expected (exit 1)', async () => {
   const f = join(dir, 'fails.yaml');
   writeFileSync(
     f,
@@ -60,26 +68,26 @@ steps:
   - expect-display: GAGNANT
 `,
   );
-  const r = saphir(['sim', '--scenario', f, '--lang', 'en']);
+  const r = await saphirHere(['sim', '--scenario', f, '--lang', 'en']);
   assert.is(r.code, 1, r.err);
   assert.match(r.out, /FAIL\s+line\s+6\s+expect-display contains "GAGNANT"/);
   assert.match(r.out, /│PERDANT/);
   assert.match(r.out, /0\/1 scenarios passed/);
-  const fr = saphir(['sim', '--scenario', f]);
+  const fr = await saphirHere(['sim', '--scenario', f]);
   assert.match(fr.out, /ÉCHEC/);
 });
 
-test('sim --scenario in French: the simulator’s own problems too (scanner option, LED colours, boot mode)', () => {
+test('sim --scenario in French: the simulator’s own problems too (scanner option, LED colours, boot mode)', async () => {
   const f = join(dir, 'french.yaml');
   writeFileSync(f, 'name: fr\nsteps:\n  - boot\n  - scan: { code: "SPH1:X", via: serial, baud: 7 }\n');
-  const scan = saphir(['sim', '--scenario', f]);
+  const scan = await saphirHere(['sim', '--scenario', f]);
   assert.is(scan.code, 1);
   assert.match(scan.out, /→ lecteur : baud vaut l’une de ces valeurs : 1200/);
-  assert.match(saphir(['sim', '--scenario', f, '--lang', 'en']).out, /→ scanner: baud must be one of 1200/);
+  assert.match((await saphirHere(['sim', '--scenario', f, '--lang', 'en'])).out, /→ scanner: baud must be one of 1200/);
   writeFileSync(f, 'name: fr\nsteps:\n  - boot\n  - expect-led: { is: green, within: 10ms }\n');
-  assert.match(saphir(['sim', '--scenario', f]).out, /→ attendu la LED verte, elle est éteinte/);
+  assert.match((await saphirHere(['sim', '--scenario', f])).out, /→ attendu la LED verte, elle est éteinte/);
   writeFileSync(f, 'name: fr\nsteps:\n  - boot\n  - expect-image: { slot: A }\n');
-  const image = saphir(['sim', '--scenario', f]).out;
+  const image = (await saphirHere(['sim', '--scenario', f])).out;
   assert.match(image, /→ attendu une image signée en marche ; mode développement : le firmware de ce dépôt/);
   assert.not.match(image, /developer/);
   // The step's own description: its syntax, the words around it in French.
@@ -87,18 +95,21 @@ test('sim --scenario in French: the simulator’s own problems too (scanner opti
     f,
     'name: fr\nsteps:\n  - boot\n  - scan: { ticket: { emission: 1, number: 3, prize: 0 } }\n  - expect-display: { contains: NOPE, line: 2, within: 10ms }\n',
   );
-  const words = saphir(['sim', '--scenario', f]).out;
+  const words = (await saphirHere(['sim', '--scenario', f])).out;
   assert.match(words, /scan ticket 1\/1\/3 \(perdant\) via hid-pos/);
   assert.match(words, /expect-display contains "NOPE" à la ligne 2/);
-  assert.match(saphir(['sim', '--scenario', f, '--lang', 'en']).out, /expect-display contains "NOPE" on line 2/);
+  assert.match(
+    (await saphirHere(['sim', '--scenario', f, '--lang', 'en'])).out,
+    /expect-display contains "NOPE" on line 2/,
+  );
 });
 
-test('sim --scenario: each scenario of a run meets a fresh registry, none when it needs none', () => {
+test('sim --scenario: each scenario of a run meets a fresh registry, none when it needs none', async () => {
   // fleet.yaml pays tickets and enrols its devices on the embedded registry: run twice, the second
   // would meet "refusé par le registre"; payment.yaml after it would ask a registry it never wanted.
   const fleet = join(ROOT, 'hw-sim', 'scenarios', 'fleet.yaml');
   const payment = join(ROOT, 'hw-sim', 'scenarios', 'payment.yaml');
-  const r = saphir(['sim', '--scenario', fleet, fleet, payment, '--quiet']);
+  const r = await saphirHere(['sim', '--scenario', fleet, fleet, payment, '--quiet']);
   assert.is(r.code, 0, r.out + r.err);
   assert.match(r.out, '3/3');
 });
@@ -137,23 +148,23 @@ test('sim interactive: a command that fails is said, the session goes on, the pr
   assert.match(out.slice(out.indexOf('capture: failed')), /1 payment\(s\) in the ledger/);
 });
 
-test('sim usage errors (exit 2): a --flash that is no saved chip, a folder as scenario, two modes, a production device without its technician key', () => {
+test('sim usage errors (exit 2): a --flash that is no saved chip, a folder as scenario, two modes, a production device without its technician key', async () => {
   const small = join(dir, 'small.bin');
   writeFileSync(small, new Uint8Array(1000));
   for (const f of [dir, small]) {
-    const r = saphir(['sim', '--flash', f, '--lang', 'en']);
+    const r = await saphirHere(['sim', '--flash', f, '--lang', 'en']);
     assert.is(r.code, 2, r.out + r.err);
     assert.match(r.err, /not a saved chip/);
     assert.not.match(r.err, /EISDIR|RangeError/);
   }
-  const folder = saphir(['sim', '--scenario', dir, '--lang', 'en']);
+  const folder = await saphirHere(['sim', '--scenario', dir, '--lang', 'en']);
   assert.is(folder.code, 2);
   assert.not.match(folder.err, /EISDIR/);
   // (Modes that end by themselves: without the check, one of them runs instead of a usage error.)
-  const modes = saphir(['sim', '--explore', '1', '--scenario', 'none.yaml', '--lang', 'en']);
+  const modes = await saphirHere(['sim', '--explore', '1', '--scenario', 'none.yaml', '--lang', 'en']);
   assert.is(modes.code, 2);
   assert.match(modes.err, /one mode at a time: --explore, --scenario/);
-  const prod = saphir(['sim', '--firmware-key', 'ab'.repeat(32), '--scenario', 'x.yaml']);
+  const prod = await saphirHere(['sim', '--firmware-key', 'ab'.repeat(32), '--scenario', 'x.yaml']);
   assert.is(prod.code, 2);
   assert.match(prod.err, /a besoin de sa propre clé de technicien : --tech-key/);
 });

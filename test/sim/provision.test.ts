@@ -16,7 +16,7 @@ import { BOARD_ID, packImage, parseImage } from '../../src/image/format.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { nodeSign } from '../../tools/node-crypto.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
-import { saphir as runCli } from '../cli/run-cli.ts';
+import { saphir as runCli, saphirIn } from '../cli/run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-provision-'));
 const PROD_SEED = new Uint8Array(32).fill(7);
@@ -28,6 +28,11 @@ const saphir = (args: string[]) => {
   const r = runCli(args, undefined, {}, dir);
   return { code: r.code, out: r.stdout, err: r.stderr };
 };
+/** The same in this process (saphirIn): what the run says; the first case runs the process. */
+const here = async (args: string[]) => {
+  const r = await saphirIn(args);
+  return { code: r.code, out: r.stdout, err: r.stderr };
+};
 /** `saphir sim` of a production device: its firmware key and its own technician key. */
 const PROD_SIM = ['sim', '--lang', 'en', '--firmware-key', PROD_KEY, '--tech-key', TECH_KEY];
 const scenario = (name: string, device = '') => {
@@ -36,29 +41,37 @@ const scenario = (name: string, device = '') => {
   return f;
 };
 
-test('saphir sim: the first line names the device key: the development one, a fresh production one, or --device-key', () => {
+test('saphir sim: the first line names the device key: the development one, a fresh production one, or --device-key', async () => {
   const dev = saphir(['sim', '--lang', 'en', '--scenario', scenario('dk-dev')]);
   assert.match(dev.out.split('\n')[0], /device key: the published DEVELOPMENT device key/);
-  const prod = saphir([...PROD_SIM, '--scenario', scenario('dk-prod')]);
+  const prod = await here([...PROD_SIM, '--scenario', scenario('dk-prod')]);
   const fresh = /device key ([0-9a-f]{64}) \(saphir registry devices add ID \1\)/.exec(prod.out.split('\n')[0]);
   assert.ok(fresh, prod.out);
   const seedFile = join(dir, 'device.seed');
   writeFileSync(seedFile, JSON.stringify({ seed_hex: '5a'.repeat(32) }));
-  const own = saphir(['sim', '--lang', 'en', '--device-key', seedFile, '--scenario', scenario('dk-own')]);
+  const own = await here(['sim', '--lang', 'en', '--device-key', seedFile, '--scenario', scenario('dk-own')]);
   assert.is(own.code, 0, own.err);
   assert.match(own.out.split('\n')[0], new RegExp(`device key ${toHex(publicKeyOf(new Uint8Array(32).fill(0x5a)))} `));
   writeFileSync(join(dir, 'pub.json'), JSON.stringify({ public_key_hex: PROD_KEY }));
-  const pub = saphir(['sim', '--lang', 'en', '--device-key', join(dir, 'pub.json'), '--scenario', scenario('dk-pub')]);
+  const pub = await here([
+    'sim',
+    '--lang',
+    'en',
+    '--device-key',
+    join(dir, 'pub.json'),
+    '--scenario',
+    scenario('dk-pub'),
+  ]);
   assert.is(pub.code, 2, pub.out);
   assert.match(pub.err, /needs the private seed/);
 });
 
-test('saphir sim: the first line says development keys, or the provisioned production key', () => {
-  const dev = saphir(['sim', '--lang', 'en', '--scenario', scenario('dev')]);
+test('saphir sim: the first line says development keys, or the provisioned production key', async () => {
+  const dev = await here(['sim', '--lang', 'en', '--scenario', scenario('dev')]);
   assert.is(dev.code, 0, dev.err);
   assert.match(dev.out.split('\n')[0], /^DEVELOPMENT device: it trusts the published development keys/);
   const hash = toHex(sha256(publicKeyOf(PROD_SEED))).slice(0, 16);
-  const prod = saphir([...PROD_SIM, '--scenario', scenario('prod')]);
+  const prod = await here([...PROD_SIM, '--scenario', scenario('prod')]);
   assert.match(prod.out.split('\n')[0], new RegExp(`^PRODUCTION device, provisioned: firmware key SHA-256 ${hash}`));
   // No image signed for it on a fresh chip, and no developer mode: it does not start.
   assert.is(prod.code, 1);
@@ -66,7 +79,7 @@ test('saphir sim: the first line says development keys, or the provisioned produ
   // The scenario's own keys, from a file beside it.
   writeFileSync(join(dir, 'fw.pub'), PROD_KEY + '\n');
   writeFileSync(join(dir, 'tech.pub'), TECH_KEY + '\n');
-  const sc = saphir([
+  const sc = await here([
     'sim',
     '--lang',
     'en',
@@ -74,14 +87,14 @@ test('saphir sim: the first line says development keys, or the provisioned produ
     scenario('prod-file', 'device: { firmware-key: fw.pub, tech-key: tech.pub }\n'),
   ]);
   assert.match(sc.out, /production device has no developer mode/);
-  const bad = saphir(['sim', '--firmware-key', join(dir, 'missing.pub'), '--scenario', scenario('x')]);
+  const bad = await here(['sim', '--firmware-key', join(dir, 'missing.pub'), '--scenario', scenario('x')]);
   assert.is(bad.code, 2);
   assert.match(
     bad.err,
     /--firmware-key : « .*missing\.pub » n’est ni 64 chiffres hexadécimaux ni un fichier de clé lisible/,
   );
   // A scenario's key file that cannot serve is the same usage error, said without a stack.
-  const badSc = saphir([
+  const badSc = await here([
     'sim',
     '--lang',
     'en',
