@@ -11,6 +11,8 @@ import { closeFleetRegistry, fleetRegistry } from '../../hw-sim/explore/fleet.ts
 import { plantedBundle, type DefectName } from '../../hw-sim/explore/planted.ts';
 import { parseScenario } from '../../hw-sim/scenario.ts';
 import { runScenario } from '../../hw-sim/runner.ts';
+// fleet.test.ts with its seeded smokes at full size (LONG).
+import './fleet.test.ts';
 
 const out = mkdtempSync(join(tmpdir(), 'saphir-fleet-'));
 let clean: string;

@@ -1,6 +1,7 @@
 // The fault explorer's fleet mode (docs/explorer.md, "Fleet mode"): schedules depend on (seed, index)
 // only, a failing schedule is written as a fleet scenario the scenario checker accepts, and a seeded
-// smoke on today's firmware and registry finds nothing. Planted defects: fleet.long.ts.
+// smoke on today's firmware and registry finds nothing (one schedule each in npm test, SMOKE in the long
+// tier, which imports this file). Planted defects: fleet.long.ts.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fleetScenario, fleetScenarioYaml, makeFleetSchedule, runFleetOps } from '../../hw-sim/explore/fleet.ts';
@@ -9,6 +10,12 @@ import { parseScenario, type Step } from '../../hw-sim/scenario.ts';
 import { runScenario } from '../../hw-sim/runner.ts';
 import { fleetRegistry } from '../../hw-sim/explore/fleet.ts';
 import { campaignProblem } from '../../hw-sim/explore/fleet-model.ts';
+import { LONG } from '../helpers.ts';
+
+/** Schedules of each seeded smoke: two in the long tier (0 and 1), the second alone in npm test (it pays
+ * both online and offline). */
+const SMOKE = LONG ? 2 : 1;
+const FIRST = LONG ? 0 : 1;
 
 test('a fleet schedule depends on (seed, index) only; it ends with everything back up and time to sync', () => {
   const a = makeFleetSchedule('s', 3);
@@ -172,12 +179,12 @@ test('a registry: down step against a registry given by URL says it cannot stop 
 });
 
 test('seeded smoke: fleet schedules on the real firmware and registry break no invariant', async () => {
-  const s = await exploreFleet({ count: 2, seed: 's2', jobs: 1, maxOps: 25 });
+  const s = await exploreFleet({ count: SMOKE, first: FIRST, seed: 's2', jobs: 1, maxOps: 25 });
   assert.is(s.violations, 0, JSON.stringify(s.failures));
-  assert.is(s.schedules, 2);
-  // The end checks ran on both, and the schedules paid both online and offline.
-  assert.is(s.checks[9], 2);
-  assert.is(s.checks[10], 2);
+  assert.is(s.schedules, SMOKE);
+  // The end checks ran on each, and the schedules paid both online and offline.
+  assert.is(s.checks[9], SMOKE);
+  assert.is(s.checks[10], SMOKE);
   assert.ok(s.payments.online > 0 && s.payments.offline > 0, JSON.stringify(s.payments));
 });
 
@@ -275,9 +282,9 @@ test('a clone and its original both paying offline a ticket a third device holds
 });
 
 test('seeded smoke with the attacker: fleet schedules with answers forged, rollbacks and clones break no invariant', async () => {
-  const s = await exploreFleet({ count: 2, seed: 'a2', jobs: 1, maxOps: 25, attacker: true });
+  const s = await exploreFleet({ count: SMOKE, first: FIRST, seed: 'a2', jobs: 1, maxOps: 25, attacker: true });
   assert.is(s.violations, 0, JSON.stringify(s.failures));
-  assert.is(s.checks[9], 2);
+  assert.is(s.checks[9], SMOKE);
 });
 
 test.run();
