@@ -23,6 +23,20 @@ const post = (m: ToPage, transfer: Transferable[] = []) => (self as unknown as W
 /** The page's language (it says it first and at every switch): what this worker says is in it. */
 let lang: 'fr' | 'en' = 'fr';
 const say = () => messages(lang).web;
+/** A browser's error (a DOMException) in the page's language: in French, its name in words. */
+const browserError = (e: unknown) =>
+  say().browser(String((e as Error)?.name ?? 'Error'), String((e as Error)?.message ?? e));
+/** A file of the page's server; its absence said in words, not the browser's 'Failed to fetch'. */
+async function load(file: string): Promise<Response> {
+  let r: Response;
+  try {
+    r = await fetch(new URL(file, self.location.href).href);
+  } catch {
+    throw new Error(say().fetchFailed(file, 0));
+  }
+  if (!r.ok) throw new Error(say().fetchFailed(file, r.status));
+  return r;
+}
 /** An error as the page shows it: the scanner models', tickets' and scenarios' problems translated. */
 const errorText = (e: unknown) => messages(lang).sim.detail(e instanceof Error ? e.message : String(e));
 
@@ -139,7 +153,7 @@ function newLive(chip: NorFlash): Simulator {
       display: () => postState(sim, 'live'),
       led: () => postState(sim, 'live'),
       beep: (b, kind) => post({ type: 'beep', kind, tones: b.tones, source: 'live' }),
-      log: (line) => post({ type: 'log', line }),
+      log: (line) => post({ type: 'log', line: say().log(line) }),
       receipt: (r) => post({ type: 'receipt', lines: r.text }),
       power: (what) => {
         post({ type: 'log', line: say().power(what) });
@@ -159,7 +173,7 @@ async function persist(force = false): Promise<void> {
     try {
       await storeChip(db, chip.bytes);
     } catch (e) {
-      post({ type: 'error', message: say().storage(String((e as Error)?.message ?? e)) });
+      post({ type: 'error', message: say().storage(browserError(e)) });
     }
   }
   post({ type: 'ledger', entries: live.ledger(), saved: !!db && owner });
@@ -359,8 +373,8 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
 
 (async () => {
   try {
-    bundle = await (await fetch(new URL('saphir-fw.js', self.location.href).href)).text();
-    const config = (await (await fetch(new URL('config.json', self.location.href).href)).json()) as {
+    bundle = await (await load('saphir-fw.js')).text();
+    const config = (await (await load('config.json')).json()) as {
       registry?: string | null;
       device_id?: string | null;
     };
@@ -371,9 +385,9 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
       owner = await ownChip();
       if (!owner) post({ type: 'other-tab' });
     } catch (e) {
-      post({ type: 'error', message: say().noStorage(String((e as Error)?.message ?? e)) });
+      post({ type: 'error', message: say().noStorage(browserError(e)) });
     }
-    void offerScenarios();
+    void offerScenarios().catch((e) => post({ type: 'error', message: errorText(e) }));
     await serial(() => start());
     post({ type: 'ready' });
     wall = performance.now();
@@ -385,10 +399,7 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
 
 /** The shipped scenarios this page can run: those that need a fleet registry only when it has one. */
 async function offerScenarios(): Promise<void> {
-  const all = (await (await fetch(new URL('scenarios.json', self.location.href).href)).json()) as Record<
-    string,
-    string
-  >;
+  const all = (await (await load('scenarios.json')).json()) as Record<string, string>;
   const runnable = (text: string, name: string) => {
     try {
       return !needsRegistry(parseScenario(text, name));

@@ -646,6 +646,13 @@ export const en = {
     /** How the device booted, beside its LED. */
     mode: (m: string) => (m === 'developer' ? 'developer (no signed image)' : m),
     power: (what: string) => `power: ${what}`,
+    /** A line of the device's log (the firmware writes it in English) for the page's log panel. */
+    log: (line: string) => line,
+    /** A file the worker could not load from the page's server. */
+    fetchFailed: (file: string, status: number) =>
+      `cannot load ${file}: ${status ? `the server answers HTTP ${status}` : 'the server does not answer'} (is saphir sim --web still running?)`,
+    /** A browser error (IndexedDB): its DOMException name and message. */
+    browser: (name: string, message: string) => message || name,
   },
   scenario: {
     invalid: 'invalid scenario:',

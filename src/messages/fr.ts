@@ -646,6 +646,10 @@ export const fr: Messages = {
     notLoaded: 'le firmware n’est pas encore chargé',
     mode: (m: string) => frWebMode(m),
     // hw-sim/sim.ts's power events: 'boot (MODE)' and 'off (WHY)'.
+    log: (line: string) => frLog(line),
+    fetchFailed: (file: string, status: number) =>
+      `impossible de charger ${file} : ${status ? `le serveur répond HTTP ${status}` : 'le serveur ne répond pas'} (saphir sim --web tourne-t-il encore ?)`,
+    browser: (name: string) => frBrowser(name),
     power: (what: string) =>
       what
         .replace(/^boot \((.*)\)$/, (_, m: string) => `allumé (${frWebMode(m)})`)
@@ -1314,4 +1318,115 @@ function frDetail(d: string): string {
 
 function frScenarioProblem(d: string): string {
   return matchProblem(SCENARIO_PROBLEMS, d) ?? `YAML : ${d}`;
+}
+
+/** A value the device logs in English (an error's own text): quoted, as it is. */
+const q = (s: string) => `« ${s} »`;
+const n = (x: string, one: string, many: string) => `${x} ${x === '0' || x === '1' ? one : many}`;
+
+/** The device's log lines (firmware/, hw-sim/sim.ts; English) in French, for the web page's log panel. */
+const LOG_LINES: [RegExp, (...g: string[]) => string][] = [
+  [
+    /^boot (\S+)( \(dev\))? image (\S+) config (flash sector (\d)|defaults.*)$/,
+    (v, dev, h, src, sector) =>
+      `démarrage ${v}${dev ? ' (développement)' : ''}, image ${h}, configuration ${sector !== undefined ? `du secteur ${sector}` : 'par défaut'}`,
+  ],
+  [
+    /^ready: (\d+) payments held, (\d+) keys, limit (\d+) EUR$/,
+    (p, k, l) => `prêt : ${n(p, 'paiement', 'paiements')} au journal, ${n(k, 'clé', 'clés')}, limite ${l} €`,
+  ],
+  [/^image confirmed$/, () => 'image confirmée'],
+  [/^clock: RTC (\d+) not believed, trusted (\d+)$/, (a, b) => `horloge : RTC ${a} non crue, heure de confiance ${b}`],
+  [/^clock: no trusted time, (\S+) not payable$/, (t) => `horloge : pas d’heure de confiance, ${t} non payable`],
+  [/^ledger: damaged, (\S+) not payable$/, (t) => `journal des paiements endommagé : ${t} non payable`],
+  [/^clock: (\d+) far ahead of (\d+), asked$/, (a, b) => `horloge : ${a} très en avance sur ${b}, question posée`],
+  [/^clock: (\d+) confirmed$/, (a) => `horloge : ${a} confirmée`],
+  [/^clock: refused$/, () => 'horloge : refusée'],
+  [/^payment of (\S+) failed: (.*)$/, (t, e) => `paiement de ${t} en échec : ${q(e)}`],
+  [/^paid (\S+) (\d+) EUR( offline)?$/, (t, e, off) => `payé ${t} ${e} €${off ? ' hors ligne' : ''}`],
+  [/^error after payment: (.*)$/, (e) => `erreur après le paiement : ${q(e)}`],
+  [/^error: (.*)$/, (e) => `erreur : ${q(e)}`],
+  [/^(\S+): expired before OK$/, (t) => `${t} : expiré avant OK`],
+  [/^receipt: reprint (done|failed)$/, (r) => `reçu : réimpression ${r === 'done' ? 'faite' : 'en échec'}`],
+  [
+    /^notice (\d+) from (\S+) refused: ([\w -]+?)(?: \((.*)\))?$/,
+    (v, from, why, d) =>
+      `avis ${v} ${from === 'registry' ? 'du registre central' : `de ${from}`} refusé : ${fr.notice.reasons[why] ?? (why === 'no partition' ? 'pas de partition d’avis' : q(why))}${d ? ` (${frNoticeProblem(d)})` : ''}`,
+  ],
+  [
+    /^notice (\d+) applied \((\S+)\), (\d+) emissions$/,
+    (v, from, e) =>
+      `avis ${v} appliqué (${from === 'registry' ? 'registre central' : from}), ${n(e, 'émission', 'émissions')}`,
+  ],
+  [/^notice: (.*)$/, (e) => `avis : ${q(e)}`],
+  [/^journal: (.*)$/, (e) => `journal des vérifications : ${q(e)}`],
+  [
+    /^registry: no network or key: payments stay local$/,
+    () => 'registre central : pas de réseau ou de clé, les paiements restent locaux',
+  ],
+  [
+    /^registry: no outbox \((.*)\): payments stay local$/,
+    (e) => `registre central : pas de file d’envoi (${q(e)}), les paiements restent locaux`,
+  ],
+  [/^registry: device key (\S+)$/, (k) => `registre central : clé de l’appareil ${k}`],
+  [/^registry: (\S+) already paid by (.+)$/, (t, d) => `registre central : ${t} déjà payé par ${d}`],
+  [/^registry: no answer \((.*)\)$/, (w) => `registre central : pas de réponse (${q(w)})`],
+  [/^registry: (\S+), (\d+) to send$/, (u, k) => `registre central : ${u}, ${k} à envoyer`],
+  [/^registry refused the claim: (.*)$/, (w) => `le registre central a refusé la demande : ${q(w)}`],
+  [
+    /^outbox: (\d+) entries without a payment dropped$/,
+    (k) => `file d’envoi : ${k} entrée(s) sans paiement abandonnée(s)`,
+  ],
+  [/^outbox: (.*)$/, (e) => `file d’envoi : ${q(e)}`],
+  [/^sync: not sent \((.*)\), (\d+) waiting$/, (e, k) => `synchronisation : rien d’envoyé (${q(e)}), ${k} en attente`],
+  [/^sync: (\S+) CONFLICT, also paid by (.+)$/, (t, d) => `synchronisation : ${t} EN CONFLIT, payé aussi par ${d}`],
+  [/^sync: (\S+) refused: (.*)$/, (t, r) => `synchronisation : ${t} refusé : ${q(r)}`],
+  [/^sync: (\d+) sent, (\d+) waiting$/, (a, b) => `synchronisation : ${a} envoyé(s), ${b} en attente`],
+  [/^update: restarting into the new image$/, () => 'mise à jour : redémarrage sur la nouvelle image'],
+  [/^update: installed (\S+)$/, (v) => `mise à jour : ${v} installée`],
+  [/^update: refused: (.*)$/, (d) => `mise à jour : refusée, ${q(d)}`],
+  [/^update: campaign over, download dropped$/, () => 'mise à jour : campagne finie, téléchargement abandonné'],
+  [/^update (.+): from (\d+)$/, (c, at) => `mise à jour ${c} : reprise à l’octet ${at}`],
+  [/^update (.+): refused: (.*)$/, (c, d) => `mise à jour ${c} : refusée, ${q(d)}`],
+  [/^halted: (.*)$/, (w) => `arrêté : ${q(w)}`],
+  [
+    /^report ([XZ]): (\d+) payments (\d+) EUR, (\d+) not paid$/,
+    (k, p, e, u) =>
+      `rapport ${k} : ${n(p, 'paiement', 'paiements')}, ${e} €, ${n(u, 'gain non payé', 'gains non payés')}`,
+  ],
+  [/^ledger: (\d+) damaged, repaired(.*)$/, (k, l) => `journal des paiements : ${k} endommagé(s), réparé(s) :${l}`],
+  [
+    /^ledger: clock implausible \((\d+)\), no compaction$/,
+    (t) => `journal des paiements : horloge invraisemblable (${t}), pas de compactage`,
+  ],
+  [
+    /^ledger: compacted, (\d+) expired payments dropped$/,
+    (k) => `journal des paiements : compacté, ${k} paiement(s) expiré(s) retiré(s)`,
+  ],
+  [/^printer: printer: paper out$/, () => 'imprimante : plus de papier'],
+  [/^printer: printer: fault$/, () => 'imprimante : en panne'],
+  [/^printer: (.*)$/, (e) => `imprimante : ${q(e)}`],
+  [/^fault (\S+) in (\S+): (.*)$/, (k, w, m) => `panne ${k} dans ${w} : ${q(m)}`],
+];
+
+/** A device log line in French; one not known as it is. */
+function frLog(line: string): string {
+  return matchProblem(LOG_LINES, line) ?? line;
+}
+
+/** A browser error's DOMException name (IndexedDB, camera, image decoding) in French. */
+function frBrowser(name: string): string {
+  return (
+    {
+      QuotaExceededError: 'plus de place pour le navigateur',
+      NotAllowedError: 'accès refusé par le navigateur ou par vous',
+      NotFoundError: 'introuvable',
+      NotReadableError: 'déjà utilisé par une autre application',
+      SecurityError: 'interdit par le navigateur (page non sécurisée ou navigation privée ?)',
+      InvalidStateError: 'base du navigateur inutilisable',
+      VersionError: 'base du navigateur d’une autre version',
+      UnknownError: 'erreur inconnue du navigateur',
+      AbortError: 'interrompu',
+    }[name] ?? `erreur du navigateur (${name})`
+  );
 }

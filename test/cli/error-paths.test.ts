@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { constants } from 'node:os';
 import { tmpdir } from 'node:os';
@@ -21,6 +21,24 @@ writeFileSync(pubOnly, JSON.stringify({ public_key_hex: 'ab'.repeat(32) }));
 const notPng = join(dir, 'not.png');
 writeFileSync(notPng, 'not a png');
 mkdirSync(join(dir, 'folder'));
+
+// Notices a device refuses, each for one reason (#33 point 6: the reason in words, not its code).
+const notices = join(ROOT, 'hw-sim', 'scenarios', 'notices');
+const signed = JSON.parse(readFileSync(join(notices, 'closing-5.json'), 'utf8')) as { notice: object };
+writeFileSync(join(dir, 'closing-5.json'), JSON.stringify(signed));
+writeFileSync(join(dir, 'foreign.json'), readFileSync(join(notices, 'foreign.json')));
+writeFileSync(join(dir, 'unsigned.json'), JSON.stringify({ notice: signed.notice }));
+writeFileSync(join(dir, 'garbled.json'), 'not json');
+writeFileSync(join(dir, 'bad-version.json'), JSON.stringify({ ...signed, notice: { ...signed.notice, version: 0 } }));
+/** A scenario in `dir` that boots and pushes `files` over the service port, expecting each taken. */
+function noticeScenario(name: string, ...files: string[]): string {
+  const steps = files.map((f) => `  - notice: ${f}\n`).join('');
+  writeFileSync(
+    join(dir, name),
+    `name: ${name}\nconfig:\n  emissions:\n    - { emission: 5 }\nsteps:\n  - boot\n${steps}`,
+  );
+  return name;
+}
 
 /** Every errno name this Node knows, plus the resolver's. */
 const ERRNO = new RegExp(`\\b(${[...Object.keys(constants.errno), 'EAI_AGAIN', 'ENOTFOUND'].join('|')})\\b`);
@@ -99,6 +117,37 @@ const CASES: Case[] = [
   { args: ['sim', '--explore', '1', '--fleet', '--faults', 'all'], code: 2, fr: /pas pour --fleet/, en: /not --fleet/ },
   { args: ['sim', '--registry', 'ftp://x'], code: 2, fr: /attend une URL/, en: /takes an http/ },
   { args: ['sim', '--provision', 'nope.img'], code: 1, fr: /introuvable/, en: /no such file/ },
+  // A notice the device refuses: its reason and detail in words, never the reason's code word.
+  {
+    args: ['sim', '--scenario', noticeScenario('older.yaml', 'closing-5.json', 'closing-5.json')],
+    code: 1,
+    fr: /refusé l’avis : pas plus récent que l’avis qu’il a \(la version 2 n’est pas supérieure/,
+    en: /refused the notice: not newer than the notice it holds \(version 2 is not above the version held, 2\)/,
+  },
+  {
+    args: ['sim', '--scenario', noticeScenario('foreign.yaml', 'foreign.json')],
+    code: 1,
+    fr: /refusé l’avis : pas signé par sa clé d’opérateur \(la signature ne correspond pas/,
+    en: /refused the notice: not signed by its operator key \(the signature does not verify/,
+  },
+  {
+    args: ['sim', '--scenario', noticeScenario('unsigned.yaml', 'unsigned.json')],
+    code: 1,
+    fr: /refusé l’avis : non signé \(l’avis n’est pas signé\)/,
+    en: /refused the notice: not signed \(the notice is not signed\)/,
+  },
+  {
+    args: ['sim', '--scenario', noticeScenario('garbled.yaml', 'garbled.json')],
+    code: 1,
+    fr: /refusé l’avis : mal formé \(pas du JSON\)/,
+    en: /refused the notice: malformed \(not JSON\)/,
+  },
+  {
+    args: ['sim', '--scenario', noticeScenario('bad-version.yaml', 'bad-version.json')],
+    code: 1,
+    fr: /refusé l’avis : mal formé \(version : pas un nombre entier de 1 à 2147483647\)/,
+    en: /refused the notice: malformed \(version: not a whole number 1…2147483647\)/,
+  },
   { args: ['sim', '--web', '--port', busyPort], spawn: true, code: 1, fr: /déjà utilisée/, en: /already in use/ },
   { args: ['demo', '--scenario', 'nope.yaml'], code: 2, fr: /introuvable/, en: /no such file/ },
   // A child that must end by itself (it used to hang with its database open); said before any database is made.

@@ -98,6 +98,8 @@ const SAME = new Set([
   'demo.mode',
   // Translators of English problems: one they do not know stays as it is (web.detail is tried below).
   'sim.detail',
+  // The device's log lines: English ones it does not know stay as they are (tried below).
+  'web.log',
   'step.ledColor',
   'web.mode',
 ]);
@@ -245,6 +247,133 @@ test('the French catalogue says every scenario problem in French', () => {
     }
   }
   assert.ok(seen.size >= 25, `${seen.size} kinds of problem tried`);
+});
+
+/** One line of each kind the firmware logs (firmware/), as the web page's log panel gets them. */
+const LOG_SAMPLES = [
+  'boot 1.4.0 (dev) image 0123456789abcdef config flash sector 0',
+  'boot 1.4.0 image 0123456789abcdef config defaults (no valid record)',
+  'ready: 3 payments held, 2 keys, limit 2000 EUR',
+  'image confirmed',
+  'clock: RTC 1733300000000 not believed, trusted 1733300000001',
+  'clock: no trusted time, 1-9-501 not payable',
+  'ledger: damaged, 1-9-501 not payable',
+  'clock: 1733300000000 far ahead of 1733200000000, asked',
+  'clock: 1733300000000 confirmed',
+  'clock: refused',
+  'payment of 1-9-501 failed: flash write failed',
+  'paid 1-9-501 150 EUR',
+  'paid 1-9-501 150 EUR offline',
+  'error after payment: display broken',
+  'error: boom',
+  '1-9-501: expired before OK',
+  'receipt: reprint done',
+  'receipt: reprint failed',
+  'notice: no partition notice',
+  'notice 3 from registry refused: older',
+  'notice 3 from registry refused: signature',
+  'notice 3 from registry refused: unsigned',
+  'notice 3 from registry refused: no-key',
+  'notice 0 from registry refused: malformed (not JSON)',
+  'notice 4 from registry refused: no partition',
+  'notice 3 applied (registry), 2 emissions',
+  'journal: no partition journal',
+  'registry: no network or key: payments stay local',
+  'registry: no outbox (no partition outbox): payments stay local',
+  'registry: device key 0123456789abcdef…',
+  'registry: http://127.0.0.1:8080/, 2 to send',
+  'registry: 1-9-501 already paid by SHOP-2',
+  'registry refused the claim: bad signature',
+  'registry: no answer (timeout)',
+  'outbox: damaged',
+  'outbox: 2 entries without a payment dropped',
+  'sync: not sent (status 0), 3 waiting',
+  'sync: 1-9-501 CONFLICT, also paid by SHOP-2',
+  'sync: 1-9-501 refused: bad signature',
+  'sync: 3 sent, 0 waiting',
+  'update spring: from 4096',
+  'update spring: refused: board',
+  'update: restarting into the new image',
+  'update: installed 1.5.0',
+  'update: refused: signature',
+  'update: campaign over, download dropped',
+  'halted: self-test: Ed25519',
+  'report X: 3 payments 170 EUR, 1 not paid',
+  'report Z: 0 payments 0 EUR, 0 not paid',
+  'ledger: 1 damaged, repaired 1-9-501 1-9-502',
+  'ledger: clock implausible (0), no compaction',
+  'ledger: compacted, 4 expired payments dropped',
+  'fault interrupted in tick: interrupted',
+  'printer: printer: paper out',
+  'printer: printer: fault',
+  'printer: jammed',
+];
+
+/** The fixed text of every `this.log.write(…)` of firmware/: the parts of its template outside ${…}. */
+async function firmwareLogSites(): Promise<{ at: string; parts: string[] }[]> {
+  const { readFileSync, readdirSync } = await import('node:fs');
+  const { ROOT } = await import('../helpers.ts');
+  const files = ['firmware', 'firmware/app'].flatMap((d) =>
+    readdirSync(`${ROOT}/${d}`)
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => `${d}/${f}`),
+  );
+  const sites: { at: string; parts: string[] }[] = [];
+  for (const f of files) {
+    const src = readFileSync(`${ROOT}/${f}`, 'utf8');
+    for (let i = src.indexOf('this.log.write('); i >= 0; i = src.indexOf('this.log.write(', i + 1)) {
+      // The argument: up to the parenthesis that closes the call.
+      let depth = 0;
+      let j = i + 'this.log.write'.length;
+      for (; j < src.length; j++) {
+        if (src[j] === '(') depth++;
+        else if (src[j] === ')' && --depth === 0) break;
+      }
+      const arg = src.slice(i + 'this.log.write('.length, j).trim();
+      // Drops each ${…} (nested ones with it), then the quotes.
+      let text = '';
+      for (let k = 0, nest = 0; k < arg.length; k++) {
+        if (arg.startsWith('${', k) && ++nest) k++;
+        else if (nest && arg[k] === '{') nest++;
+        else if (nest && arg[k] === '}') nest--;
+        else if (!nest) text += arg[k];
+      }
+      const parts = text
+        .replace(/[`']/g, ' ')
+        .split(/\s+/)
+        .filter((p) => /[a-z]{2}/i.test(p));
+      sites.push({ at: `${f}: ${arg.slice(0, 60)}`, parts });
+    }
+  }
+  return sites;
+}
+
+test('every line the device logs is said in French in the web page’s log panel (#33 point 6)', async () => {
+  const sites = await firmwareLogSites();
+  assert.ok(sites.length >= 40, `${sites.length} log lines found in firmware/`);
+  // Each log line of the firmware has a sample here: its fixed words, in order.
+  for (const s of sites) {
+    const covered = LOG_SAMPLES.some((line) => {
+      let at = 0;
+      for (const p of s.parts) {
+        const k = line.indexOf(p, at);
+        if (k < 0) return false;
+        at = k + p.length;
+      }
+      return true;
+    });
+    assert.ok(covered, `no sample of ${s.at} (words ${s.parts.join(' ')}) in LOG_SAMPLES`);
+  }
+  for (const line of LOG_SAMPLES) {
+    const fr = CATALOGUES.fr.web.log(line);
+    assert.is.not(fr, line, `untranslated: ${line}`);
+    // What the device said in its own words (an error's text) is quoted « … »; the rest is French.
+    const english = words(fr.replace(/«[^»]*»|[\w[\]]+\.\w+/g, ' ')).filter(
+      (w) => ENGLISH.has(w) || /^(eur|paid|payments|sent|waiting|update|refused|ready|boot|power)$/.test(w),
+    );
+    assert.equal(english, [], `${line} → ${fr}`);
+    assert.is(CATALOGUES.en.web.log(line), line);
+  }
 });
 
 test.run();

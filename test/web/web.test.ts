@@ -20,6 +20,7 @@ import {
 import type { WebServer } from '../../hw-sim/web/server.ts';
 import type { Page } from 'playwright-core';
 import { requireTool } from '../helpers.ts';
+import { ENGLISH, FRENCH, prose } from '../voice.ts';
 import { BEEPS } from '../../src/signals.ts';
 
 /**
@@ -112,12 +113,12 @@ if (missing) {
     const text = await waitDisplay(p, 'PRÊT', 30000);
     assert.match(text, /SAPHIR/);
     assert.is(await p.getAttribute('[data-test="led"]', 'data-color'), 'off');
-    // The simulator's own lines in French; the device's technical log as the device writes it (heading says so).
+    // The simulator's own lines and the device's technical log in French (the worker translates the firmware's).
     assert.match(
       await p.locator('[data-test="log"]').innerText(),
-      /allumé \(développement \(sans image signée\)\)[\s\S]*ready: 0 payments/,
+      /allumé \(développement \(sans image signée\)\)[\s\S]*prêt : 0 paiement au journal/,
     );
-    assert.match(await p.locator('h2[data-i18n="log"]').innerText(), /Journal technique de l’appareil \(en anglais/);
+    assert.match(await p.locator('h2[data-i18n="log"]').innerText(), /^Journal technique de l’appareil$/);
     assert.equal(b.errors, [], 'no page error, no failed request');
     assert.ok(requested.length >= 5);
     assert.equal(
@@ -485,6 +486,47 @@ if (missing) {
       await p.waitForFunction(() =>
         /DUPLICATA[\s\S]*1-9-510/.test(document.querySelector('[data-test="receipt"]')!.textContent!),
       );
+    },
+  );
+  web(
+    'the log panel in the page’s language (#33 points 6, 7): no English line under French, no French under English',
+    async () => {
+      const log = p.locator('[data-test="log"] li');
+      /** A line without its time and what it quotes (the device's own words of an error, « … »). */
+      const words = (line: string) => prose(line.replace(/^\S+\s+/, ''));
+      await p.click('[data-test="cut"]');
+      await p.waitForFunction(() =>
+        /éteint \(coupure de courant\)/.test(document.querySelector('[data-test="log"]')!.textContent!),
+      );
+      await p.click('[data-test="boot"]');
+      await waitDisplay(p, 'PRÊT', 30000);
+      const fr = await log.allInnerTexts();
+      assert.ok(fr.length >= 10, fr.join('\n'));
+      // The firmware's words too (payments, keys, paid), not only error connectives.
+      const firmwareEnglish = /\b(payments?|held|keys|paid|sent|waiting|ready|boot|confirmed|applied|damaged)\b/;
+      for (const line of fr) {
+        assert.not.match(words(line), ENGLISH, `English under French: ${line}`);
+        assert.not.match(words(line), firmwareEnglish, `English under French: ${line}`);
+      }
+      assert.ok(
+        fr.some((l) => /prêt : \d+ paiements? au journal, 1 clé, limite \d+ €/.test(l)),
+        fr.join('\n'),
+      );
+      assert.ok(
+        fr.some((l) => /payé 1-9-\d+ \d+ €/.test(l)),
+        fr.join('\n'),
+      );
+      // In English, the new lines are the device's English.
+      await p.selectOption('[data-test="lang"]', 'en');
+      const before = await log.count();
+      await p.click('[data-test="reboot"]');
+      await p.waitForFunction(() =>
+        /ready: \d+ payments held/.test(document.querySelector('[data-test="log"] li:last-child')!.textContent!),
+      );
+      const en = (await log.allInnerTexts()).slice(before);
+      assert.ok(en.length >= 3, en.join('\n'));
+      for (const line of en) assert.not.match(words(line), FRENCH, `French under English: ${line}`);
+      await p.selectOption('[data-test="lang"]', 'fr');
     },
   );
 }
