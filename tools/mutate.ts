@@ -57,9 +57,16 @@ export const MUTATIONS: Mutation[] = [
   {
     file: 'src/ledger/mirror.ts',
     name: 'the second log is not asked when the logs disagree',
-    find: '(this.same ? undefined : this.logs[1].find(k))',
-    replace: 'undefined',
+    find: 'if (p || !this.same) return p ?? (this.same ? undefined : b.find(k));',
+    replace: 'if (p || !this.same) return p;',
     tests: ['ledger/mirror', 'firmware/two-faults'],
+  },
+  {
+    file: 'src/ledger/mirror.ts',
+    name: 'a miss in the first log is believed after its flash changed under its index (finding cambound-89)',
+    find: 'if (a.surprises === seen) return undefined;',
+    replace: 'return undefined;',
+    tests: ['ledger/mirror', 'explore/findings'],
   },
   {
     file: 'src/ledger/mirror.ts',

@@ -88,6 +88,11 @@ export class Ledger {
   latestPaidAtMs = 0;
   /** Sum (mod 2^32) of the key hashes of the payments held: two logs holding the same payments agree. */
   digest = 0;
+  /**
+   * Lookups that met a slot the index holds live but flash no longer does (a sector lost, a bit
+   * flipped since the scan): RAM is behind flash, so the next call reads it again.
+   */
+  surprises = 0;
 
   private constructor(
     private readonly flash: Flash,
@@ -442,6 +447,10 @@ export class Ledger {
     if (this.index.slim) this.scan(); // fingerprints back
     return this.index.find(h, (loc) => {
       const b = this.flash.read(this.slotAddr(loc), SLOT_SIZE);
+      if (slotState(b, 0) !== 'ok') {
+        this.surprises++;
+        this.stale = true;
+      }
       return slotEmission(b, 0) === emission && slotBlock(b, 0) === block && slotNumber(b, 0) === number;
     });
   }

@@ -97,8 +97,17 @@ export class MirroredLedger {
 
   find(k: TicketKey): Payment | undefined {
     this.fresh();
+    const [a, b] = this.logs;
+    const seen = a.surprises;
     // While the logs agree, A holds every payment B holds: B keeps no fingerprints then (slim).
-    return this.logs[0].find(k) ?? (this.same ? undefined : this.logs[1].find(k));
+    const p = a.find(k);
+    if (p || !this.same) return p ?? (this.same ? undefined : b.find(k));
+    if (a.surprises === seen) return undefined;
+    // A's flash changed under its index (a sector lost, a bit flipped): both read again, B asked too.
+    this.synced = false;
+    this.stale = true;
+    this.fresh();
+    return a.find(k) ?? (this.same ? undefined : b.find(k));
   }
 
   /** Records into both logs; returns once both copies are on flash. Errors as `Ledger.record`. */

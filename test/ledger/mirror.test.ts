@@ -115,6 +115,34 @@ test('while the logs agree the second keeps 1 bit a slot; when they differ it lo
   assert.is(r.find(key(pay(901))), undefined);
 });
 
+test('the first log damaged while running (no new open): a paid ticket is still found, never payable again', () => {
+  // Explorer finding explore-cambound-89: while the logs agreed, only A was asked, and A's index still
+  // pointed at a slot a lost sector had erased: the ticket read unpaid. Each fault, on the open ledger.
+  const faults: [string, (c: NorFlash) => void][] = [
+    ['a sector of A lost', (c) => c.eraseBlock(MARK_BLOCKS)],
+    ['a bit of A flipped in the slot', (c) => (c.bytes[MARK_BLOCKS * 4096 + HEADER_SIZE + 5] ^= 0x10)],
+  ];
+  for (const [what, fault] of faults) {
+    const c = new NorFlash({ size: 30 * 4096, sectorSize: 4096 });
+    const l = MirroredLedger.open(c);
+    for (let i = 0; i < 150; i++) l.record(pay(i));
+    assert.ok(l.agree);
+    assert.equal(l.find(key(pay(0))), pay(0));
+    fault(c);
+    assert.equal(l.find(key(pay(0))), pay(0), `${what}: payment 0 found`);
+    assert.not.ok(l.agree, `${what}: the logs no longer agree`);
+    assert.throws(
+      () => l.record(pay(0)),
+      (e: unknown) => e instanceof LedgerError && e.code === 'DUPLICATE',
+      `${what}: never recorded twice`,
+    );
+    for (let i = 0; i < 150; i += 7) assert.equal(l.find(key(pay(i))), pay(i), `${what}: payment ${i}`);
+    assert.ok(l.repair().length >= 1, `${what}: repaired`);
+    assert.ok(l.agree);
+    assert.equal(l.find(key(pay(0))), pay(0));
+  }
+});
+
 test('a repair over a large ledger calls kick (the watchdog) every 1 024 payments looked at', () => {
   const c = new NorFlash({ size: 30 * 4096, sectorSize: 4096 }); // two logs of 14 sectors: 12 × 102 payments each
   const l = MirroredLedger.open(c);
