@@ -822,9 +822,9 @@ export const fr: Messages = {
       ok ? 'le scénario reproduit le défaut' : 'le scénario ne peut pas vérifier cet invariant',
     fleet: (online: number, offline: number, unknown: number, phantomHolds: number) =>
       `Paiements : ${online} en ligne, ${offline} hors ligne, ${unknown} coupés avant PAYÉ ; ` +
-      `${phantomHolds} ticket(s) tenu(s) par le registre pour un appareil qui ne l’a pas payé (réponse perdue).`,
+      `${phantomHolds} ticket(s) tenu(s) par le registre central pour un appareil qui ne l’a pas payé (réponse perdue).`,
     fleetErased: (n: number) =>
-      `${n} double(s) paiement(s) sous un même identifiant cachés par un retour en arrière (le seul enregistrement d’un paiement effacé avant que le registre l’apprenne).`,
+      `${n} double(s) paiement(s) sous un même identifiant cachés par un retour en arrière (le seul enregistrement d’un paiement effacé avant que le registre central l’apprenne).`,
   },
   help: {
     check: `usage : saphir check [--json] [--key HEX|FICHIER] [--lang fr|en] [CODE… | -]
@@ -929,7 +929,7 @@ Z a close, comme ce rapport Z les a imprimés. Sortie 0, 1 pour une erreur, 2 po
                           --variant quickjs les exécute tous sous QuickJS. Sous v8, l'hôte fait les calculs
                           Ed25519 sur la courbe (--ed25519 firmware : ceux du firmware)
   --explore N --fleet [--devices K] [--attacker]   scénarios de flotte : 2 à 4 appareils (K) partageant
-                          un registre intégré, coupures réseau, redémarrages du registre ; invariants de flotte
+                          un registre central intégré, coupures réseau, ses redémarrages ; invariants de flotte
                           (docs/explorer.md) ; --attacker : réponses réécrites ou forgées, retours en arrière, clones
   --firmware-key HEX|FICHIER  provisionner l'appareil avec cette clé publique firmware (un appareil de
                           production, sauf la clé de développement) ; par défaut : les clés de développement

@@ -179,8 +179,11 @@ test('French names the device ledger and the central registry apart: "journal de
     if (/\bledger\b/i.test(l.en) && !/registry/i.test(l.en))
       assert.not.match(l.fr, /registre/i, `fr ${l.path}: "${l.fr}"`);
     // "registre" alone stands for the central registry only where the English says registry.
-    if (/\bregistre\b(?! central)/.test(l.fr) && !/^registry\.|^help\.registry$/.test(l.path))
+    if (/\bregistre\b(?! central)/.test(l.fr) && !/^registry\.|^help\.registry$/.test(l.path)) {
       assert.match(l.en, /registry/i, `fr ${l.path}: "${l.fr}"`);
+      // Outside the registry's own commands, it is named in full before it is « registre » alone.
+      assert.match(l.fr, /registre central[\s\S]*\bregistre\b(?! central)/, `fr ${l.path}: "${l.fr}"`);
+    }
   }
   assert.match(CATALOGUES.fr.sim.ledger(2), 'journal des paiements');
   assert.match(CATALOGUES.fr.help.ledger, "Lit le journal des paiements d'un appareil");
