@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { DEV_REGISTRY_SEED_HEX, IMAGE_CHUNK, MAX_BODY_BYTES, answerText } from '../../src/registry/protocol.ts';
 import { imageChunk } from './campaigns.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
-import { nodeSign, signerOf } from '../../tools/node-crypto.ts';
+import { HOST_CRYPTO, nodeSign, signerOf } from '../../tools/node-crypto.ts';
 import { RegistryStore, RequestError, badSignature, parseRequest } from './store.ts';
 
 export interface RegistryServer {
@@ -127,6 +127,8 @@ export async function serveRegistry(store: RegistryStore, opts: ServeOptions = {
         status: 'ok',
         db: store.db.kind,
         fleet: dev ? 'development' : 'production',
+        // Which library verifies the devices' signatures and signs the answers (docs/registry.md).
+        crypto: HOST_CRYPTO,
         uptime_s: Math.round((Date.now() - started) / 1000),
       });
     }

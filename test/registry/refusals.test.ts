@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { noStack, saphir, saphirIn } from '../cli/run-cli.ts';
 import { openPglite, type Db } from '../../host/registry/db.ts';
-import { RegistryStore, RequestError } from '../../host/registry/store.ts';
+import { RegistryStore, RequestError, parseRequest } from '../../host/registry/store.ts';
 import { hopelessSignature, serveRegistry } from '../../host/registry/server.ts';
 import { newNonce, postRegistry, postSigned } from '../../host/registry/client.ts';
 import { DEV_DEVICE_PUBLIC_KEY_HEX, signRequest, type SignedRequest } from '../../src/registry/protocol.ts';
@@ -301,6 +301,23 @@ test('a body announced over 1 MiB is refused 413 before it is read', async () =>
     await srv.close();
     await store.db.close();
   }
+});
+
+test('the shape check takes a code of 1–400 printable ASCII characters, nothing else (the signed text is encoded as Latin-1 on that ground)', () => {
+  const body = (code: string) => ({
+    device_id: 'CAISSE-1',
+    nonce: 'nonce-shape-1',
+    sent_at: 1,
+    signature: 'ab'.repeat(64),
+    payments: [{ code, paid_at: 1 }],
+  });
+  for (const code of ['', 'x'.repeat(401), 'SPH1-é', 'SPH1-\u0141', 'a\nb', 'a\tb', '\x7f'])
+    assert.throws(
+      () => parseRequest(body(code), 'sync'),
+      (e: unknown) => e instanceof RequestError && e.status === 400 && /code: a ticket code/.test(e.message),
+      JSON.stringify(code),
+    );
+  for (const code of ['x', ' ~'.repeat(200)]) assert.is(parseRequest(body(code), 'sync').payments[0].code, code);
 });
 
 test.run();
