@@ -2,14 +2,13 @@
 // a production build (its own key, no trust in the test key).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, readFileSync, writeFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyImage, DEV_FIRMWARE_PUBLIC_KEY_HEX } from '../../src/image/format.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { boot, bundleText, chipWith, flat, scanSerial, testConfig, ticket, ROOT_DIR } from './harness.ts';
-import { saphir } from '../cli/run-cli.ts';
 
 import * as mod from '../../tools/build.ts';
 const tmp = mkdtempSync(join(tmpdir(), 'saphir-build-'));
@@ -131,34 +130,6 @@ test('production build: needs a key file, signs with it, never trusts the test k
     assert.match(flat(sim.screen), /^NON VALIDE \| clé de signature \| inconnue/);
   } finally {
     sim.dispose();
-  }
-});
-
-test('a source newer than firmware/dist makes it stale (named); ensureBuilt and saphir sim rebuild and say so', async () => {
-  await mod.ensureBuilt();
-  assert.is(mod.staleReason(), null);
-  const src = join(ROOT_DIR, 'firmware', 'jsqr', 'Point.ts');
-  const st = statSync(src);
-  const touch = () => utimesSync(src, new Date(), new Date());
-  try {
-    touch();
-    assert.equal(mod.staleReason(), { newer: 'firmware/jsqr/Point.ts' });
-    const heard: unknown[] = [];
-    await mod.ensureBuilt((why) => heard.push(why));
-    assert.equal(heard, [{ newer: 'firmware/jsqr/Point.ts' }]);
-    assert.is(mod.staleReason(), null, 'current after the rebuild');
-    await mod.ensureBuilt((why) => heard.push(why));
-    assert.is(heard.length, 1, 'no second build when current');
-
-    touch();
-    const r = saphir(['sim', '--lang', 'en'], 'quit\n');
-    assert.is(r.code, 0, r.stdout + r.stderr);
-    assert.match(r.stderr, /firmware\/jsqr\/Point\.ts changed since the last build: rebuilding the firmware/);
-    assert.is(mod.staleReason(), null);
-    const again = saphir(['sim', '--lang', 'en'], 'quit\n');
-    assert.not.match(again.stderr, /rebuilding/);
-  } finally {
-    utimesSync(src, st.atime, st.mtime);
   }
 });
 
