@@ -29,7 +29,20 @@ function marked(marker: string): number[] {
  * Starts `saphir ARGS`, waits until its output matches `ready` (or `ready` ms), sends SIGINT, and returns how it ended,
  * how long that took, and what of its processes is left.
  */
-async function interrupt(args: string[], ready: RegExp | number, stdin: 'ignore' | 'pipe' = 'ignore') {
+/** Threads of process `pid` now (0 once it is gone). */
+function threads(pid: number): number {
+  try {
+    return Number(/^Threads:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+async function interrupt(
+  args: string[],
+  ready: RegExp | number | ((pid: number) => boolean),
+  stdin: 'ignore' | 'pipe' = 'ignore',
+) {
   const marker = `SAPHIR_CTRL_C_TEST=${process.pid}-${args[0]}-${Math.random().toString(36).slice(2)}`;
   const [k, v] = marker.split('=');
   const p: ChildProcess = spawn(process.execPath, [BIN, ...args], {
@@ -45,7 +58,7 @@ async function interrupt(args: string[], ready: RegExp | number, stdin: 'ignore'
     const t = setTimeout(() => reject(new Error(`not ready after 120 s: saphir ${args.join(' ')}\n${out}`)), 120_000);
     const see = (d: Buffer) => {
       out += d;
-      if (typeof ready !== 'number' && ready.test(out)) {
+      if (ready instanceof RegExp && ready.test(out)) {
         clearTimeout(t);
         resolve();
       }
@@ -55,6 +68,15 @@ async function interrupt(args: string[], ready: RegExp | number, stdin: 'ignore'
         clearTimeout(t);
         resolve();
       }, ready);
+    if (typeof ready === 'function') {
+      const poll = setInterval(() => {
+        if (!ready(p.pid!)) return;
+        clearInterval(poll);
+        clearTimeout(t);
+        resolve();
+      }, 100);
+      void ended.then(() => clearInterval(poll));
+    }
     p.stdout!.on('data', see);
     p.stderr!.on('data', see);
     void ended.then(() => reject(new Error(`ended before it was interrupted: ${out}`)));
@@ -94,9 +116,28 @@ test('registry serve: Ctrl-C closes the server and the database, exit 0', async 
   assert.is(r.code, 0, r.out);
 });
 
-test('sim --web and sim --explore (silent until its end: interrupted after 10 s): Ctrl-C stops them, workers included', async () => {
+/**
+ * sim --explore is silent until its end: it is ready once its two worker threads run, seen as its thread
+ * count 2 above what it was 1 s after the start (each worker adds threads), then 0.5 s more; or after 10 s.
+ */
+function workersRun(): (pid: number) => boolean {
+  const start = performance.now();
+  let base = 0;
+  let seen = 0;
+  return (pid) => {
+    const ms = performance.now() - start;
+    const n = threads(pid);
+    if (ms < 1000) return false;
+    if (!base) base = n;
+    if (!seen && n >= base + 2) seen = ms;
+    return (seen > 0 && ms >= seen + 500) || ms >= 10_000;
+  };
+}
+
+test('sim --web and sim --explore (silent until its end: interrupted once its workers run): Ctrl-C stops them, workers included', async () => {
   stopped(await interrupt(['sim', '--web', '--port', '0'], /http:\/\/127\.0\.0\.1:\d+/, 'pipe'), 'sim --web');
-  stopped(await interrupt(['sim', '--explore', '100000', '--jobs', '2', '--seed', '1'], 10_000), 'sim --explore');
+  const ex = await interrupt(['sim', '--explore', '100000', '--jobs', '2', '--seed', '1'], workersRun());
+  stopped(ex, 'sim --explore');
 });
 
 requireTool('socat')('flash on a port where no device answers: Ctrl-C stops it at once', async () => {
