@@ -80,10 +80,11 @@ test('a lock left by a process that died is taken over (and released after)', as
   rmSync(join(db, LOCK_FILE));
 });
 
-test('--db that is a file, or a directory of other files, is refused: nothing created beside them', () => {
+// The refusals of a --db path are the CLI's, checked in this process (saphirIn); the lock's cases above run processes.
+test('--db that is a file, or a directory of other files, is refused: nothing created beside them', async () => {
   const file = join(dir, 'notes.txt');
   writeFileSync(file, 'not a database\n');
-  const f = saphir(['registry', 'report', '--db', file]);
+  const f = await saphirIn(['registry', 'report', '--db', file]);
   assert.equal(f.code, 1);
   assert.match(f.stderr, `--db ${file} est un fichier`);
   assert.not.match(f.stderr, /object Object/);
@@ -92,23 +93,23 @@ test('--db that is a file, or a directory of other files, is refused: nothing cr
   const typo = join(dir, 'projects');
   mkdirSync(typo);
   writeFileSync(join(typo, 'README'), 'mine\n');
-  const d = saphir(['registry', 'report', '--db', typo, '--lang', 'en']);
+  const d = await saphirIn(['registry', 'report', '--db', typo, '--lang', 'en']);
   assert.equal(d.code, 1);
   assert.match(d.stderr, /is not a registry database/);
   assert.equal(readdirSync(typo), ['README']);
 });
 
-test('report, devices list and revoke on a --db that does not exist: said, exit 1, nothing created', () => {
+test('report, devices list and revoke on a --db that does not exist: said, exit 1, nothing created', async () => {
   const missing = join(dir, 'typo');
   for (const args of [['report'], ['devices', 'list'], ['devices', 'revoke', 'CAISSE-3']]) {
-    const fr = saphir(['registry', ...args, '--db', missing]);
+    const fr = await saphirIn(['registry', ...args, '--db', missing]);
     assert.equal(fr.code, 1, args.join(' '));
     assert.match(fr.stderr, `pas de base du registre central dans ${missing}`);
     assert.not.match(fr.stdout, /0/);
     assert.not.ok(existsSync(missing), args.join(' '));
   }
   assert.match(
-    saphir(['registry', 'report', '--db', missing, '--lang', 'en']).stderr,
+    (await saphirIn(['registry', 'report', '--db', missing, '--lang', 'en'])).stderr,
     `no registry database in ${missing}`,
   );
 });
