@@ -47,11 +47,13 @@ export function errorText(e: unknown): string {
 
 /**
  * What went wrong, in the user's language: a system error (errno code, on the error or its cause) in
- * words from the catalogue (src/system-error.ts), else errorText.
+ * words from the catalogue (src/system-error.ts), else errorText through m.sim.detail.
  */
 export function reasonOf(e: unknown, m: Messages): string {
   const n = errnoOf(e);
-  return n ? m.os.errno(n.code, n.where) : errorText(e).replace(/^Error: /, '');
+  // An English problem of the simulator or the device (provisioning, bootloader, scanners…) through the
+  // catalogue's table; one it does not know as it is.
+  return n ? m.os.errno(n.code, n.where) : m.sim.detail(errorText(e).replace(/^Error: /, ''));
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>;

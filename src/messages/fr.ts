@@ -105,7 +105,8 @@ export const fr: Messages = {
     seedHex: (path: string) =>
       `--key : ${path} : seed_hex doit compter 64 chiffres hexadécimaux (graine privée Ed25519 de 32 octets)`,
     testKey: 'attention : tickets signés avec la clé de TEST (id 0), refusés par un validateur de production',
-    refused: (where: string, why: string) => `${where} : clé publique refusée par l’appareil (${why})`,
+    refused: (where: string, why: string) =>
+      `${where} : clé publique refusée par l’appareil (${KEY_PROBLEMS[why] ?? why})`,
     conflict: (id: number) => `--key : deux clés différentes pour l’identifiant de clé ${id}`,
   },
   check: {
@@ -548,7 +549,7 @@ export const fr: Messages = {
       `${JSON.stringify(path)} ne peut pas être un chemin --pty : socat lirait ${JSON.stringify(c)} comme une partie de son adresse (lettres, chiffres, . _ - + / seulement ; rien n’a été créé)`,
     socatFailed: (why: string) => `socat n’a pas pu créer le port : ${why}`,
     socatEnded: (why: string) => `socat s’est arrêté (${why})`,
-    deviceKeysProblem: (why: string) => `clés de l’appareil : ${why}`,
+    deviceKeysProblem: (why: string) => `clés de l’appareil : ${frDetail(why)}`,
     devDeviceKey: ' ; clé d’appareil : la clé de DÉVELOPPEMENT publiée (registre central de développement seulement)',
     ownDeviceKey: (pub: string) => ` ; clé d’appareil ${pub} (saphir registry devices add ID ${pub})`,
     runDeviceKey: (pub: string) =>
@@ -1299,8 +1300,59 @@ const POWER_OFF: Record<string, string> = {
   dispose: 'simulateur arrêté',
 };
 
+/** What is wrong with a public key (src/crypto/device-rules.ts publicKeyProblem). */
+const KEY_PROBLEMS: Record<string, string> = {
+  'small-order point': 'point d’ordre faible',
+  'not a canonical curve point': 'pas un point canonique de la courbe',
+  'not 32 bytes': 'pas 32 octets',
+};
+const KEY_NAMES: Record<string, string> = {
+  'firmware key': 'clé du firmware',
+  'technician key': 'clé du technicien',
+  'registry key': 'clé du registre central',
+  'operator key': 'clé d’opérateur',
+};
+const keyName = (k: string) => KEY_NAMES[k] ?? k.replace(/^ticket key (\d+)$/, 'clé de tickets $1');
+
+/** The provisioning's and bootloader's refusals (rom/provision.ts, hw-sim/sim.ts; English) in French. */
+const PROVISION_PROBLEMS: [RegExp, (...g: string[]) => string][] = [
+  [/^provisioning: (.*)$/, (d) => `provisionnement : ${frDetail(d)}`],
+  [
+    /^bootloader: no image, and a production device has no developer mode$/,
+    () => 'chargeur de démarrage : pas d’image, et un appareil de production n’a pas de mode développement',
+  ],
+  [
+    /^((?:firmware|technician|registry|operator|ticket) key(?: \d+)?): (.+), no signature would verify with it$/,
+    (k, p) => `${keyName(k)} : ${KEY_PROBLEMS[p] ?? p}, aucune signature ne se vérifierait avec elle`,
+  ],
+  [
+    /^a production device cannot trust the development firmware key$/,
+    () => 'un appareil de production ne peut pas faire confiance à la clé de firmware de développement',
+  ],
+  [
+    /^a production device cannot trust the development technician key: give it its own \(--tech-key\)$/,
+    () =>
+      'un appareil de production ne peut pas faire confiance à la clé de technicien de développement : donnez-lui la sienne (--tech-key)',
+  ],
+  [
+    /^the device is already provisioned with other keys \(write-once area\)$/,
+    () => 'l’appareil est déjà provisionné avec d’autres clés (zone à écriture unique)',
+  ],
+  [/^the provisioning area is damaged$/, () => 'la zone de provisionnement est endommagée'],
+  [
+    /^device key: the public key is not the seed’s$/,
+    () => 'clé d’appareil : la clé publique n’est pas celle de sa graine',
+  ],
+];
+
 /** Every table frDetail reads, in the order they are tried. */
-const DETAIL_PROBLEMS = [...SCANNER_PROBLEMS, ...CAMPAIGN_PROBLEMS, ...NOTICE_PROBLEMS, ...SCENARIO_PROBLEMS];
+const DETAIL_PROBLEMS = [
+  ...PROVISION_PROBLEMS,
+  ...SCANNER_PROBLEMS,
+  ...CAMPAIGN_PROBLEMS,
+  ...NOTICE_PROBLEMS,
+  ...SCENARIO_PROBLEMS,
+];
 
 /** `d` in French by the first pattern of `table` it matches; undefined when none does. */
 function matchProblem(table: [RegExp, (...g: string[]) => string][], d: string): string | undefined {

@@ -40,6 +40,9 @@ function noticeScenario(name: string, ...files: string[]): string {
   return name;
 }
 
+/** Ed25519's base point: a valid public key that is no development key. */
+const BASE_POINT = '58' + '66'.repeat(31);
+
 /** Every errno name this Node knows, plus the resolver's. */
 const ERRNO = new RegExp(`\\b(${[...Object.keys(constants.errno), 'EAI_AGAIN', 'ENOTFOUND'].join('|')})\\b`);
 interface Case {
@@ -117,6 +120,27 @@ const CASES: Case[] = [
   { args: ['sim', '--explore', '1', '--fleet', '--faults', 'all'], code: 2, fr: /pas pour --fleet/, en: /not --fleet/ },
   { args: ['sim', '--registry', 'ftp://x'], code: 2, fr: /attend une URL/, en: /takes an http/ },
   { args: ['sim', '--provision', 'nope.img'], code: 1, fr: /introuvable/, en: /no such file/ },
+  // Keys the device refuses, and a production device without an image (rom/provision.ts, the bootloader).
+  {
+    args: ['check', '--key', '01' + '00'.repeat(31), 'x'],
+    code: 2,
+    fr: /clé publique refusée par l’appareil \(point d’ordre faible\)/,
+    en: /public key refused by the device \(small-order point\)/,
+  },
+  {
+    args: ['sim', '--firmware-key', 'ff'.repeat(32), '--tech-key', BASE_POINT],
+    spawn: true,
+    code: 1,
+    fr: /clé du firmware : pas un point canonique de la courbe, aucune signature/,
+    en: /firmware key: not a canonical curve point, no signature/,
+  },
+  {
+    args: ['sim', '--firmware-key', BASE_POINT, '--tech-key', BASE_POINT],
+    spawn: true,
+    code: 1,
+    fr: /chargeur de démarrage : pas d’image, et un appareil de production/,
+    en: /bootloader: no image, and a production device/,
+  },
   // A notice the device refuses: its reason and detail in words, never the reason's code word.
   {
     args: ['sim', '--scenario', noticeScenario('older.yaml', 'closing-5.json', 'closing-5.json')],
