@@ -114,6 +114,25 @@ test('sim --scenario: each scenario of a run meets a fresh registry, none when i
   assert.match(r.out, '3/3');
 });
 
+test('sim --department D: the device stands in D (its notice holidays), as a scenario config says; a bad one is a usage error', async () => {
+  const flash = join(dir, 'department.bin');
+  const r = saphir(['sim', '--flash', flash, '--department', '974', '--lang', 'en'], 'quit\n');
+  assert.is(r.code, 0, r.err);
+  const { NorFlash } = await import('../../hw-sim/nor-flash.ts');
+  const { partitionFlash } = await import('../../hw-sim/device.ts');
+  const { loadConfig } = await import('../../src/config.ts');
+  const c = loadConfig(partitionFlash(NorFlash.load(flash), 'config'), false);
+  assert.is('config' in c ? c.config.department : c, '974');
+  for (const lang of ['fr', 'en']) {
+    const bad = await saphirHere(['sim', '--department', '977', '--lang', lang]);
+    assert.is(bad.code, 2);
+    assert.match(
+      bad.err,
+      lang === 'fr' ? /--department 977 : pas un département/ : /--department 977: not a department/,
+    );
+  }
+});
+
 test('sim interactive without a TTY: a payment kept in the flash file across runs; a new session draws new tickets', () => {
   const flash = join(dir, 'device.bin');
   const a = saphir(['sim', '--flash', flash], 'ticket 150\nok\nquitter\n');

@@ -1,5 +1,6 @@
 // saphir sim (interactive): type or paste codes, generate tickets, press keys; --bridge-hid and
 // --bridge-serial feed a real scanner's reports or bytes to the simulated device.
+import type { SimConfig } from '../../../hw-sim/sim.ts';
 import { createInterface } from 'node:readline';
 import { UsageError, reasonOf } from '../../args.ts';
 import type { Lang } from '../../../src/i18n.ts';
@@ -29,6 +30,7 @@ interface InteractiveOptions extends KeyOptions {
   hidMode?: string;
   bridgeSerial?: string;
   baud?: number;
+  config?: SimConfig;
 }
 
 export async function interactive(o: InteractiveOptions): Promise<number> {

@@ -1,5 +1,6 @@
 // saphir sim --pty [PATH]: the device's service port on a pseudo-terminal (hw-sim/pty.ts), with a
 // command line on stdin.
+import type { SimConfig } from '../../../hw-sim/sim.ts';
 import { createInterface } from 'node:readline';
 import type { Lang } from '../../../src/i18n.ts';
 import { messages } from '../../../src/messages/index.ts';
@@ -14,6 +15,7 @@ export async function pty(
     provision?: string;
     variant: 'quickjs' | 'quickjs-ng' | 'xs';
     baud?: number;
+    config?: SimConfig;
   } & KeyOptions,
 ): Promise<number> {
   const { exposeServicePort, freeForLink, pathTaken, badPath, unsafeLinkChar, PtyError } =
