@@ -18,6 +18,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { deviceSeedArg, publicKeyArg } from '../key-args.ts';
 import { impliesProduction, isDevDeviceKey, productionKeyProblem } from '../../rom/provision.ts';
 import { CHIP_SIZE } from '../../rom/layout.ts';
+import { isDepartment } from '../../src/config-schema.ts';
 import '../../hw-sim/node-host.ts';
 import { needXs } from './sim/common.ts';
 import { isHidSpec } from '../hid.ts';
@@ -45,6 +46,7 @@ export async function run(args: string[]): Promise<number> {
     'tech-key': { type: 'string' },
     'device-key': { type: 'string' },
     'device-id': { type: 'string' },
+    department: { type: 'string' },
     'registry-pub': { type: 'string' },
     'operator-key': { type: 'string' },
     registry: { type: 'string' },
@@ -94,6 +96,10 @@ export async function run(args: string[]): Promise<number> {
   if (bridgeHid !== undefined && !isHidSpec(bridgeHid))
     throw new UsageError((m) => m.scan.hidSpec('--bridge-hid', bridgeHid));
   const deviceId = deviceIdOption(values['device-id'], values.registry);
+  // As a scenario's `config: department:` (the chip's config, written before boot).
+  const dep = values.department;
+  if (dep !== undefined && !isDepartment(dep)) throw new UsageError((m) => m.sim.department(dep));
+  const config = dep === undefined ? undefined : { department: dep };
   // A per-run device key (issue #30 item 7): an interactive simulator on a registry without --device-key
   // makes its own (a chip already provisioned keeps its key), which it enrols on a development registry
   // at start: two simulators in two terminals are two devices, each signing with its own key.
@@ -152,6 +158,7 @@ export async function run(args: string[]): Promise<number> {
       variant,
       baud,
       deviceId,
+      config,
       ...keys,
     });
   }
@@ -168,6 +175,7 @@ export async function run(args: string[]): Promise<number> {
     hidMode: values['hid-mode'],
     bridgeSerial: values['bridge-serial'],
     baud: values.baud === undefined ? undefined : intOf(values.baud, '--baud', 300, 4_000_000),
+    config,
     ...keys,
   });
 }

@@ -466,6 +466,7 @@ export const en = {
     detail: (d: string) => d,
     registryUrl: '--registry takes an http://host:port URL or embedded',
     deviceId: (v: string) => `--device-id '${v}': 1 to 16 printable ASCII characters, no space`,
+    department: (v: string) => `--department ${v}: not a department (01…95, 2A, 2B, 971…976)`,
     deviceIdIs: (id: string) => `device id: ${id}`,
     variant: '--variant must be quickjs, quickjs-ng or xs',
     xsMissing: (reason: 'not-installed' | 'not-built' | 'broken', install: string) =>

@@ -469,6 +469,7 @@ export const fr: Messages = {
     detail: (d: string) => frDetail(d),
     registryUrl: '--registry attend une URL http://hôte:port ou embedded',
     deviceId: (v: string) => `--device-id '${v}' : 1 à 16 caractères ASCII imprimables, sans espace`,
+    department: (v: string) => `--department ${v} : pas un département (01…95, 2A, 2B, 971…976)`,
     deviceIdIs: (id: string) => `identifiant de l'appareil : ${id}`,
     variant: '--variant vaut quickjs, quickjs-ng ou xs',
     xsMissing: (reason: 'not-installed' | 'not-built' | 'broken', install: string) =>
