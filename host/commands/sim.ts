@@ -147,6 +147,7 @@ export async function run(args: string[]): Promise<number> {
       open: !!values.open,
       registry: registryOption(values.registry),
       deviceId,
+      department: dep,
     });
   }
   if (values.pty) {

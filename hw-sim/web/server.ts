@@ -53,7 +53,7 @@ export interface WebServer {
 }
 
 export async function startWebServer(
-  o: { port?: number; host?: string; dir?: string; registry?: string; deviceId?: string } = {},
+  o: { port?: number; host?: string; dir?: string; registry?: string; deviceId?: string; department?: string } = {},
 ): Promise<WebServer> {
   const dir = o.dir ?? (await ensureWebBuilt());
   const server = createServer((req, res) => {
@@ -65,9 +65,15 @@ export async function startWebServer(
       res.writeHead(400, { 'content-type': 'text/plain' }).end('bad request\n');
       return;
     }
-    if ((o.registry || o.deviceId) && path === '/config.json') {
+    if ((o.registry || o.deviceId || o.department) && path === '/config.json') {
       res.writeHead(200, { 'content-type': TYPES['.json'], 'cache-control': 'no-cache' });
-      res.end(JSON.stringify({ registry: o.registry ? '/registry' : null, device_id: o.deviceId ?? null }));
+      res.end(
+        JSON.stringify({
+          registry: o.registry ? '/registry' : null,
+          device_id: o.deviceId ?? null,
+          department: o.department ?? null,
+        }),
+      );
       return;
     }
     if (o.registry && path.startsWith('/registry/')) return toRegistry(o.registry, path, req, res);

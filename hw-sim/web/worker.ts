@@ -118,6 +118,8 @@ let bundle = '';
 let registry: string | undefined;
 /** The device's id (`saphir sim --web --device-id`, config.json); default the simulator's. */
 let deviceId: string | undefined;
+/** The department the device stands in (`saphir sim --web --department`, config.json): its chip's config. */
+let department: string | undefined;
 let live: Simulator;
 let savedOps = -1;
 /** Set while a scenario runs: its own simulator has the screen, the live device's time stands still. */
@@ -205,20 +207,21 @@ async function start(fresh?: Uint8Array | 'blank'): Promise<void> {
   const bytes = fresh === 'blank' ? undefined : (fresh ?? (db ? await loadChip(db) : undefined));
   const chip = new NorFlash(bytes ? { bytes } : {});
   live = newLive(chip);
-  if (!bytes) live.configure({});
-  else if (registry) useRegistry(live);
+  if (!bytes) live.configure(department ? { department } : {});
+  else if (registry || department) usePageOptions(live);
   savedOps = -1;
   await live.boot();
   await persist(true);
   post(stateOf(live, 'live'));
 }
 
-/** Points a stored or imported chip's device at the page's registry; the rest of its configuration stays. */
-function useRegistry(sim: Simulator): void {
+/** Points a stored or imported chip's device at the page's registry and department; the rest of its configuration stays. */
+function usePageOptions(sim: Simulator): void {
   if (!sim.chip.powered) sim.chip.powerOn();
   const flash = partitionFlash(sim.chip, 'config');
   const { config } = loadConfig(flash, false);
-  if (config.registryUrl !== registry) storeConfig(flash, { ...config, registryUrl: registry! }, false);
+  const want = { ...config, registryUrl: registry ?? config.registryUrl, department: department ?? config.department };
+  if (want.registryUrl !== config.registryUrl || want.department !== config.department) storeConfig(flash, want, false);
 }
 
 function parseOptions(text: string): ModelOptions {
@@ -377,9 +380,11 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
     const config = (await (await load('config.json')).json()) as {
       registry?: string | null;
       device_id?: string | null;
+      department?: string | null;
     };
     if (config.registry) registry = new URL(config.registry, self.location.href).href;
     if (config.device_id) deviceId = config.device_id;
+    if (config.department) department = config.department;
     try {
       db = await openDb();
       owner = await ownChip();

@@ -932,8 +932,8 @@ Exit 0, 1 on an error, 2 on a usage error.`,
                           fresh key on a production device, the published development key otherwise
   --device-id ID          the device's id (interactive, --pty, --web); with --registry, default one of
                           this run (SIM- and 4 random hex digits), so two simulators are two devices
-  --department DEP        the department the device stands in (interactive, --pty): that department's
-                          holidays in the operator's notice shift the end of the claim period
+  --department DEP        the department the device stands in (interactive, --pty, --web): that
+                          department's holidays in the operator's notice shift the end of the claim period
   --registry-pub HEX|FILE provision the device with the registry's public key: it pays on no answer
                           that key did not sign; default: the published development registry key
   --operator-key HEX|FILE provision the device with the operator's public key: notices it did not sign

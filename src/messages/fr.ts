@@ -943,8 +943,8 @@ Z a close, comme ce rapport Z les a imprimés. Sortie 0, 1 pour une erreur, 2 po
   --device-id ID          l'identifiant de l'appareil (interactif, --pty, --web) ; avec --registry, par défaut
                           un identifiant de cette exécution (SIM- et 4 chiffres hexa), deux simulateurs sont
                           donc deux appareils
-  --department DÉP        le département où se trouve l'appareil (interactif, --pty) : les jours fériés
-                          de ce département dans l'avis de l'opérateur décalent la fin des réclamations
+  --department DÉP        le département où se trouve l'appareil (interactif, --pty, --web) : les jours
+                          fériés de ce département dans l'avis de l'opérateur décalent la fin des réclamations
   --registry-pub HEX|FICHIER provisionner la clé publique du registre central : l'appareil ne paie sur aucune
                           réponse qu'elle n'a pas signée ; par défaut : la clé de développement publiée du registre central
   --operator-key HEX|FICHIER provisionner la clé publique de l'opérateur : les avis qu'elle n'a pas

@@ -82,7 +82,7 @@ web('the registry pass-through refuses a body over the registry limit, and goes 
   const { MAX_BODY_BYTES } = await import('../../src/registry/protocol.ts');
   const dir = mkdtempSync(join(tmpdir(), 'saphir-web-proxy-'));
   // Nothing listens on port 9 of 127.0.0.1: a body that is passed on gets 502.
-  const srv = await startWebServer({ dir, registry: 'http://127.0.0.1:9' });
+  const srv = await startWebServer({ dir, registry: 'http://127.0.0.1:9', department: '974' });
   try {
     const post = (bytes: number) =>
       new Promise<number>((resolve, reject) => {
@@ -96,7 +96,10 @@ web('the registry pass-through refuses a body over the registry limit, and goes 
       });
     assert.is(await post(MAX_BODY_BYTES + 65536), 413);
     assert.is(await post(100), 502);
-    assert.is((await get(srv.url, '/config.json')).status, 200);
+    const config = await get(srv.url, '/config.json');
+    assert.is(config.status, 200);
+    // saphir sim --web --department: the worker configures the device's chip with it.
+    assert.is(JSON.parse(config.body.toString()).department, '974');
   } finally {
     await srv.close();
     rmSync(dir, { recursive: true, force: true });

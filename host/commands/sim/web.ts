@@ -10,10 +10,17 @@ export async function web(o: {
   open: boolean;
   registry?: string;
   deviceId?: string;
+  department?: string;
 }): Promise<number> {
   const { startWebServer } = await import('../../../hw-sim/web/server.ts');
   const registry = o.registry ? await openRegistry(o.registry, o.lang) : undefined;
-  const w = await startWebServer({ port: o.port, host: o.host, registry: registry?.reg.url, deviceId: o.deviceId });
+  const w = await startWebServer({
+    port: o.port,
+    host: o.host,
+    registry: registry?.reg.url,
+    deviceId: o.deviceId,
+    department: o.department,
+  });
   const m = messages(o.lang).sim;
   process.stdout.write(m.web(w.url) + '\n');
   if (o.open) {
