@@ -40,6 +40,7 @@ export class MirroredLedger {
   private same = false; // both logs hold the same payments (count and digest) and neither saw damage
   private stale = true;
   private synced = false; // a repair copied everything across since the last error
+  private surprisesSeen = 0; // A's surprises when `same` was last decided
 
   private constructor(flash: Flash, opts: LedgerOptions) {
     const n = Math.floor((Math.floor(flash.size / flash.blockLength) - MARK_BLOCKS) / 2);
@@ -98,14 +99,11 @@ export class MirroredLedger {
   find(k: TicketKey): Payment | undefined {
     this.fresh();
     const [a, b] = this.logs;
-    const seen = a.surprises;
     // While the logs agree, A holds every payment B holds: B keeps no fingerprints then (slim).
     const p = a.find(k);
     if (p || !this.same) return p ?? (this.same ? undefined : b.find(k));
-    if (a.surprises === seen) return undefined;
+    if (a.surprises === this.surprisesSeen) return undefined;
     // A's flash changed under its index (a sector lost, a bit flipped): both read again, B asked too.
-    this.synced = false;
-    this.stale = true;
     this.fresh();
     return a.find(k) ?? (this.same ? undefined : b.find(k));
   }
@@ -205,12 +203,18 @@ export class MirroredLedger {
   }
 
   private fresh(): void {
-    if (!this.stale) return;
     const [a, b] = this.logs;
+    // A surprise in A (in any lookup, this one's or an earlier one's): what `same` rests on is gone.
+    if (a.surprises !== this.surprisesSeen) {
+      this.synced = false;
+      this.stale = true;
+    }
+    if (!this.stale) return;
     // (damage seen at open stays counted until a log is read again: after a full repair the logs agree)
     this.same = this.synced || (a.count === b.count && a.digest === b.digest && a.damage + b.damage === 0);
     // B answers no lookup while the logs agree: its index keeps one bit a slot (B.find builds it back).
     if (this.same) b.slim();
+    this.surprisesSeen = a.surprises;
     this.stale = false;
   }
 
