@@ -103,7 +103,7 @@ test('--device-id: a bad id is a usage error; --web tells the page its id', asyn
       registry: unknown;
       device_id: unknown;
     };
-    assert.equal(cfg, { registry: null, device_id: 'SHOP-7' });
+    assert.equal(cfg, { registry: null, device_id: 'SHOP-7', department: null });
   } finally {
     await w.close();
   }
