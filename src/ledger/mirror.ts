@@ -98,14 +98,13 @@ export class MirroredLedger {
 
   find(k: TicketKey): Payment | undefined {
     this.fresh();
-    const [a, b] = this.logs;
-    // While the logs agree, A holds every payment B holds: B keeps no fingerprints then (slim).
-    const p = a.find(k);
-    if (p || !this.same) return p ?? (this.same ? undefined : b.find(k));
-    if (a.surprises === this.surprisesSeen) return undefined;
-    // A's flash changed under its index (a sector lost, a bit flipped): both read again, B asked too.
+    const p = this.logs[0].find(k);
+    if (p) return p;
+    // A's lookup may have met a slot its flash no longer holds (a lost sector, a flipped bit):
+    // whether the logs agree is decided again before B is skipped.
     this.fresh();
-    return a.find(k) ?? (this.same ? undefined : b.find(k));
+    // While the logs agree, A holds every payment B holds: B keeps no fingerprints then (slim).
+    return this.same ? undefined : this.logs[1].find(k);
   }
 
   /** Records into both logs; returns once both copies are on flash. Errors as `Ledger.record`. */

@@ -647,11 +647,11 @@ export const fr: Messages = {
     stopped: 'arrêté',
     notLoaded: 'le firmware n’est pas encore chargé',
     mode: (m: string) => frWebMode(m),
-    // hw-sim/sim.ts's power events: 'boot (MODE)' and 'off (WHY)'.
     log: (line: string) => frLog(line),
     fetchFailed: (file: string, status: number) =>
       `impossible de charger ${file} : ${status ? `le serveur répond HTTP ${status}` : 'le serveur ne répond pas'} (saphir sim --web tourne-t-il encore ?)`,
     browser: (name: string) => frBrowser(name),
+    // hw-sim/sim.ts's power events: 'boot (MODE)' and 'off (WHY)'.
     power: (what: string) =>
       what
         .replace(/^boot \((.*)\)$/, (_, m: string) => `allumé (${frWebMode(m)})`)
