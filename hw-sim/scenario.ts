@@ -131,8 +131,19 @@ export type Step = Where & { on?: string } & (
      * An operator notice arriving (a signed notice file, relative to the scenario): pushed over the
      * service port (`service`, the default: stored, then the device restarts) or published on the
      * registry (`registry`: the devices fetch it at their next sync). `refused`: the device must refuse it.
+     * `text`: the signed notice itself instead of a file (the fleet explorer's). `lenient` (service): the
+     * device's answer is not checked, and a power cut during the push is no failure (the explorer's model judges).
      */
-    | { kind: 'notice'; file: string; via: 'service' | 'registry'; refused?: boolean }
+    | {
+        kind: 'notice';
+        file?: string;
+        text?: string;
+        via: 'service' | 'registry';
+        refused?: boolean;
+        lenient?: boolean;
+      }
+    /** The version of the newest notice record on the device's notice partition, signed by anyone (0: none). */
+    | { kind: 'expect-notice'; version: number }
   );
 
 /** The attacks a scenario can put on a device's network (an attacker's own key where it signs). */
@@ -220,6 +231,7 @@ export const STEP_KINDS = [
   'rollback',
   'clone',
   'notice',
+  'expect-notice',
 ] as const;
 export const BEEP_KINDS = ['win', 'bigwin', 'lose', 'refused', 'paid', 'boot', 'key', 'error'] as const;
 const KEYS = ['OK', 'C', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
@@ -587,25 +599,44 @@ const STEP_PARSERS: { [K in StepKind]: StepParser<K> } = {
     return s;
   },
   notice: ({ r, kind, arg, line, need }) => {
-    if (!need('a signed notice file, or {file, via, refused}')) return undefined;
+    if (!need('a signed notice file, or {file | text, via, refused, lenient}')) return undefined;
     if (isScalar(arg)) {
       const file = r.str(arg, 'notice');
       return file === undefined ? undefined : { kind, line, file, via: 'service' };
     }
-    const f = r.fields(arg, 'notice', ['file', 'via', 'refused']);
+    const f = r.fields(arg, 'notice', ['file', 'text', 'via', 'refused', 'lenient']);
     const file = f.has('file') ? r.str(f.get('file')!.node, 'file') : undefined;
-    if (!f.has('file')) r.fail(arg as Node, 'notice needs file (a signed notice)');
+    const text = f.has('text') ? r.str(f.get('text')!.node, 'text') : undefined;
+    if (f.has('file') === f.has('text')) r.fail(arg as Node, 'notice needs file or text (a signed notice), not both');
     const via = f.has('via') ? r.oneOf(f.get('via')!.node, 'via', ['service', 'registry'] as const) : 'service';
     let refused: boolean | undefined;
-    if (f.has('refused')) {
-      const n = f.get('refused')!.node;
-      const v = r.bool(n, 'refused');
-      if (v !== undefined && via !== 'service') r.fail(n as Node, 'refused needs via: service');
-      else refused = v;
+    let lenient: boolean | undefined;
+    for (const [k, set] of [
+      ['refused', (v: boolean) => (refused = v)],
+      ['lenient', (v: boolean) => (lenient = v)],
+    ] as const) {
+      if (!f.has(k)) continue;
+      const n = f.get(k)!.node;
+      const v = r.bool(n, k);
+      if (v !== undefined && via !== 'service') r.fail(n as Node, `${k} needs via: service`);
+      else if (v !== undefined) set(v);
     }
-    return file === undefined || via === undefined
+    if (refused && lenient) r.fail(arg as Node, 'notice: refused or lenient, not both');
+    return (file === undefined && text === undefined) || via === undefined
       ? undefined
-      : { kind, line, file, via, ...(refused ? { refused } : {}) };
+      : {
+          kind,
+          line,
+          ...(file !== undefined ? { file } : { text }),
+          via,
+          ...(refused ? { refused } : {}),
+          ...(lenient ? { lenient } : {}),
+        };
+  },
+  'expect-notice': ({ r, kind, arg, line, need }) => {
+    if (!need('a notice version (0: none)')) return undefined;
+    const version = r.int(arg, 'expect-notice', 0, 0x7fffffff);
+    return version === undefined ? undefined : { kind, line, version };
   },
   campaign: ({ r, kind, arg, line, need }) => {
     if (!need('{name, image, phases, max-failures, group} or {name, do: pause|resume|abort}')) return undefined;

@@ -603,6 +603,7 @@ export const en = {
       failed: (n: number) => `${n} failed`,
       by: (d: string) => `by ${d}`,
       viaRegistry: 'via the central registry',
+      inline: 'given in the scenario',
       refused: 'refused',
       resumed: 'resumed',
       cutAt: (n: number) => `power cut at flash operation ${n}`,
@@ -626,6 +627,8 @@ export const en = {
       refused
         ? 'expected the device to refuse the notice; it took it'
         : `the device refused the notice: ${reason} (${detail})`,
+    noticeHeld: (want: number, is: number) =>
+      `expected notice version ${want || 'none'} on the device's flash; it holds ${is || 'none'}`,
     registryControl:
       'a `registry: down|up` step stops and starts a registry the simulator started itself (--registry embedded, or a fleet scenario), not one given by URL',
     registry: (want: string, n: number, held: string, conflicts: number) =>
@@ -818,6 +821,9 @@ export const en = {
     fleet: (online: number, offline: number, unknown: number, phantomHolds: number) =>
       `Payments: ${online} online, ${offline} offline, ${unknown} cut before PAYÉ; ` +
       `${phantomHolds} ticket(s) held by the registry for a device that did not pay it (answer lost).`,
+    fleetNotices: (k: Record<string, number>, n: { adopted: number; refused: number; expired: number }) =>
+      `Notices: ${k.notice ?? 0} published by the operator, ${k['notice-foreign'] ?? 0} signed by a foreign key, ${k['notice-older'] ?? 0} older pushed over a service port; ` +
+      `${n.adopted} taken by a device, ${n.refused} refusal(s) shown, ${n.expired} TICKET EXPIRÉ verdict(s).`,
     fleetErased: (n: number) =>
       `${n} double payment(s) by one device id that a rollback hid (one payment's only record erased before the registry heard it).`,
   },

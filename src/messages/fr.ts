@@ -606,6 +606,7 @@ export const fr: Messages = {
       failed: (n: number) => `${n} en échec`,
       by: (d: string) => `par ${d}`,
       viaRegistry: 'via le registre central',
+      inline: 'donné dans le scénario',
       refused: 'refusé',
       resumed: 'repris',
       cutAt: (n: number) => `coupure à l’opération flash ${n}`,
@@ -628,6 +629,8 @@ export const fr: Messages = {
       refused
         ? 'l’appareil devait refuser l’avis ; il l’a pris'
         : `l’appareil a refusé l’avis : ${reason} (${frNoticeProblem(detail)})`,
+    noticeHeld: (want: number, is: number) =>
+      `attendu l’avis n° ${want || 'aucun'} sur la flash de l’appareil ; elle porte ${is ? `l’avis n° ${is}` : 'aucun avis'}`,
     registryControl:
       'une étape `registry: down|up` arrête et relance un registre central démarré par le simulateur (--registry embedded, ou un scénario de flotte), pas un registre donné par son URL',
     registry: (want: string, n: number, held: string, conflicts: number) =>
@@ -825,6 +828,9 @@ export const fr: Messages = {
     fleet: (online: number, offline: number, unknown: number, phantomHolds: number) =>
       `Paiements : ${online} en ligne, ${offline} hors ligne, ${unknown} coupés avant PAYÉ ; ` +
       `${phantomHolds} ticket(s) tenu(s) par le registre central pour un appareil qui ne l’a pas payé (réponse perdue).`,
+    fleetNotices: (k: Record<string, number>, n: { adopted: number; refused: number; expired: number }) =>
+      `Avis : ${k.notice ?? 0} publiés par l’opérateur, ${k['notice-foreign'] ?? 0} signés par une clé étrangère, ${k['notice-older'] ?? 0} plus anciens poussés par un port de service ; ` +
+      `${n.adopted} pris par un appareil, ${n.refused} refus affichés, ${n.expired} verdicts TICKET EXPIRÉ.`,
     fleetErased: (n: number) =>
       `${n} double(s) paiement(s) sous un même identifiant cachés par un retour en arrière (le seul enregistrement d’un paiement effacé avant que le registre central l’apprenne).`,
   },
