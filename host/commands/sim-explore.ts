@@ -147,6 +147,7 @@ async function fleetCommand(a: ExploreArgs): Promise<number> {
       `saphir sim --explore 1 --fleet --seed ${f.seed} --index ${f.index}${devices ? ` --devices ${devices}` : ''}${a.attacker ? ' --attacker' : ''}`,
     messages(a.lang).explore.fleet(s.payments.online, s.payments.offline, s.payments.unknown, s.phantomHolds) +
       (a.attacker ? ' ' + messages(a.lang).explore.fleetErased(s.erasedDoubles) : '') +
-      '\n',
+      '\n' +
+      (s.kinds.notice ? messages(a.lang).explore.fleetNotices(s.kinds, s.notices) + '\n' : ''),
   );
 }

@@ -4,7 +4,9 @@
 // the registry as its operator would (who holds each ticket, which payments are conflicts).
 import type { Step } from '../scenario.ts';
 import type { TicketSpec } from '../tickets.ts';
-import type { Violation } from './model.ts';
+import { classify, type Violation } from './model.ts';
+import { claimEndMs } from './deadline.ts';
+import type { NoticeRecord } from './notice-reader.ts';
 
 /** The fleet invariants, numbered after the single-device ones (4: back to PRÊT, no fault, is shared). */
 export const FLEET_INVARIANTS: Record<number, string> = {
@@ -15,7 +17,28 @@ export const FLEET_INVARIANTS: Record<number, string> = {
   10: 'nothing lost, nothing counted twice: every payment is in the registry once, as held or as a conflict',
   11: 'a device never runs an image below its anti-rollback counter',
   12: "an update campaign's phase starts only once the previous one is done, and never after max-failures failures",
+  13: "a ticket is never offered for payment nor paid once its claim period is over by the operator's notice the device holds (the explorer's own deadline arithmetic), and never TICKET EXPIRÉ before",
+  14: 'a device never adopts an older notice nor one the operator did not sign: the version it holds never goes down, and every notice on its flash is one the operator signed',
 };
+
+/** A notice the schedule drew: the explorer signed it, so it knows who did (the model reads no key). */
+export interface DrawnNotice {
+  /** The signed notice's text, as the registry or the technician hands it over. */
+  text: string;
+  signature: string;
+  version: number;
+  /** Emission 1's closing date. */
+  closes: string;
+  /** Signed by another key than the operator's. */
+  foreign: boolean;
+}
+
+/** A win, PAYÉ or TICKET EXPIRÉ screen, the device's clock then, and the notice records its flash held. */
+export interface TimedScreen {
+  screen: string[];
+  clockMs: number;
+  records: NoticeRecord[];
+}
 
 /** What invariant 12 reads of a campaign (the registry's status). */
 export interface CampaignView {
@@ -60,6 +83,19 @@ export interface DeviceView {
   screen: string[];
   /** Its ledger, when the chip was written since the last read. */
   ledger?: { emission: number; block: number; number: number; prizeEur: number }[];
+  /** The win, PAYÉ and TICKET EXPIRÉ screens of the step, with the clock and notice records of each. */
+  timed?: TimedScreen[];
+  /** The notice records on its flash after the step. */
+  notices?: NoticeRecord[];
+}
+
+/** What the model knows of the operator notices (invariants 13 and 14). */
+export interface NoticeFacts {
+  drawn: readonly DrawnNotice[];
+  /** Emission 1's closing date in the configuration (before any notice). */
+  closingDate: string;
+  /** How long after OK a payment may still show (the registry's answer or its timeout): PAYÉ later than the end by less is a claim made in time. */
+  paySlackMs: number;
 }
 
 export interface RegistryView {
@@ -102,17 +138,119 @@ export class FleetModel {
   /** Holds in the registry for a ticket the holder never paid (a granted claim whose answer was lost). */
   phantomHolds = 0;
   payments = { online: 0, offline: 0, unknown: 0 };
+  /** Notices taken (a device's version rising), AVIS REFUSÉ screens, TICKET EXPIRÉ verdicts. */
+  noticeCounts = { adopted: 0, refused: 0, expired: 0 };
+  /** Per device: the version of the operator's notice its flash holds (0: none). */
+  private readonly noticeHeld = new Map<string, number>();
+  private readonly bySignature = new Map<string, DrawnNotice>();
+  private readonly parsed = new Map<
+    string,
+    { version: number; closes: string | undefined; signature: string } | null
+  >();
+  private readonly notices: NoticeFacts;
 
   constructor(
     tickets: readonly TicketSpec[],
     devices: readonly string[],
     private readonly offlineLimitEur: number,
+    notices: NoticeFacts = { drawn: [], closingDate: '2100-01-01', paySlackMs: 0 },
   ) {
     for (const t of tickets) this.prize.set(key(t), t.prize);
     for (const d of devices) {
       this.held.set(d, new Map());
       this.asked.set(d, new Set());
       this.idOf.set(d, d);
+      this.noticeHeld.set(d, 0);
+    }
+    this.notices = notices;
+    for (const n of notices.drawn) this.bySignature.set(n.signature, n);
+  }
+
+  /**
+   * The operator's notice in force by the flash's records: the highest version among them (0: none). Every
+   * record must be a notice the schedule drew signed with the operator's key, as it was drawn (14).
+   */
+  private inForce(index: number, id: string, records: readonly NoticeRecord[]): DrawnNotice | null {
+    let best: DrawnNotice | null = null;
+    for (const r of records) {
+      let p = this.parsed.get(r.text);
+      if (p === undefined) {
+        try {
+          const j = JSON.parse(r.text) as {
+            notice: { version: number; emissions: { number: number; closes?: string }[] };
+            signature: string;
+          };
+          p = {
+            version: j.notice.version,
+            closes: j.notice.emissions.find((e) => e.number === 1)?.closes,
+            signature: j.signature,
+          };
+        } catch {
+          p = null;
+        }
+        this.parsed.set(r.text, p);
+      }
+      const d = p && this.bySignature.get(p.signature);
+      if (!p || !d || d.foreign)
+        this.fail(
+          14,
+          index,
+          `${id}'s flash holds notice version ${r.version}, which the operator did not sign${d?.foreign ? ' (signed by a foreign key)' : ''}`,
+          [{ kind: 'expect-notice', line: 0, on: id, version: this.noticeHeld.get(id)! }],
+        );
+      if (p.version !== d.version || r.version !== d.version || p.closes !== d.closes)
+        this.fail(14, index, `${id}'s flash holds notice version ${r.version}, not as the operator signed it`);
+      if (!best || d.version > best.version) best = d;
+    }
+    return best;
+  }
+
+  /** Invariants 14 (the notice held) and 13 (deadlines by it), on one device after a step. */
+  private noticeChecks(index: number, step: Step, v: DeviceView): void {
+    const before = this.noticeHeld.get(v.id)!;
+    if (v.notices) {
+      const now = this.inForce(index, v.id, v.notices)?.version ?? 0;
+      // A rollback or a clone (the attacker's) puts another flash on the board: its notice is the copy's.
+      if (now < before && !((step.kind === 'rollback' || step.kind === 'clone') && step.on === v.id))
+        this.fail(14, index, `the notice version ${v.id} holds went down from ${before} to ${now}`, [
+          { kind: 'expect-notice', line: 0, on: v.id, version: before },
+        ]);
+      if (now > before) this.noticeCounts.adopted++;
+      this.noticeHeld.set(v.id, now);
+    }
+    for (const s of v.screens) if ((s[0] ?? '').trim() === 'AVIS REFUSÉ') this.noticeCounts.refused++;
+    // "AVIS n° N appliqué": only a notice above the one held, and one the operator signed.
+    let cur = before;
+    for (const s of v.screens) {
+      const m = /^AVIS n° (\d+)$/.exec((s[0] ?? '').trim());
+      if (!m || !(s[1] ?? '').includes('appliqué')) continue;
+      const n = Number(m[1]);
+      if (n <= cur || !this.notices.drawn.some((d) => !d.foreign && d.version === n))
+        this.fail(
+          14,
+          index,
+          `${v.id} applied notice ${n} while holding ${cur}${n > cur ? ': the operator signed no notice ' + n : ''}`,
+        );
+      cur = n;
+    }
+    for (const t of v.timed ?? []) {
+      const kind = classify(t.screen, 'fr');
+      if (kind === 'expired') this.noticeCounts.expired++;
+      const n = this.inForce(index, v.id, t.records);
+      const closes = n ? n.closes : this.notices.closingDate;
+      const end = claimEndMs(closes);
+      const by = n ? `notice ${n.version}: closed ${closes}` : `configuration: closes ${closes}`;
+      const at = `${new Date(t.clockMs).toISOString()}, its claim period ended ${new Date(end).toISOString()} (${by})`;
+      if (kind === 'win' && t.clockMs - 1000 >= end)
+        this.fail(13, index, `${v.id} offered a ticket for payment at ${at}`, [
+          { kind: 'expect-display', line: 0, on: v.id, matches: /^(?![\s\S]*GAGNANT)/, withinMs: 0 },
+        ]);
+      if (kind === 'paid' && t.clockMs - this.notices.paySlackMs >= end)
+        this.fail(13, index, `${v.id} paid a ticket at ${at}`, this.ledgerCount(v.id));
+      if (kind === 'expired' && t.clockMs < end)
+        this.fail(13, index, `${v.id} showed TICKET EXPIRÉ at ${at.replace('ended', 'ends')}`, [
+          { kind: 'expect-display', line: 0, on: v.id, matches: /^(?![\s\S]*TICKET EXPIRÉ)/, withinMs: 0 },
+        ]);
     }
   }
 
@@ -127,6 +265,7 @@ export class FleetModel {
     if (step.kind === 'press' && step.key === 'OK' && on && this.lastScan.has(on))
       this.asked.get(this.idOf.get(on)!)!.add(this.lastScan.get(on)!);
     if (step.kind === 'clone' && on) this.idOf.set(on, this.idOf.get(step.of)!);
+    for (const v of views) this.noticeChecks(index, step, v);
     for (const v of views) {
       if ((step.kind === 'rollback' || step.kind === 'clone') && v.id === on && v.ledger) {
         // The board's flash was replaced: its ledger is what the copy holds; what it lost stays paid (a

@@ -30,6 +30,8 @@ export interface FleetSummary extends ExploreSummary {
   /** Double payments by one device id hidden by a rollback (fleet-model.ts). */
   erasedDoubles: number;
   payments: { online: number; offline: number; unknown: number };
+  /** Operator notices: taken by devices, refusals shown, TICKET EXPIRÉ verdicts (fleet.ts FleetRun). */
+  notices: { adopted: number; refused: number; expired: number };
 }
 
 export async function exploreFleet(o: FleetExploreRun): Promise<FleetSummary> {
@@ -41,11 +43,13 @@ export async function exploreFleet(o: FleetExploreRun): Promise<FleetSummary> {
     phantomHolds: 0,
     erasedDoubles: 0,
     payments: { online: 0, offline: 0, unknown: 0 },
+    notices: { adopted: 0, refused: 0, expired: 0 },
   };
   const add = (r: FleetResult) => {
     s.phantomHolds += r.phantomHolds;
     s.erasedDoubles += r.erasedDoubles;
     for (const k of ['online', 'offline', 'unknown'] as const) s.payments[k] += r.payments[k];
+    for (const k of ['adopted', 'refused', 'expired'] as const) s.notices[k] += r.notices[k];
     tally(s, r, t0, o.outDir, 'fleet');
     o.onResult?.(r, s);
   };

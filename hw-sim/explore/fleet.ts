@@ -13,7 +13,20 @@ import type { Simulator } from '../sim.ts';
 import type { TicketSpec } from '../tickets.ts';
 import { ticketCode } from '../tickets.ts';
 import type { ScenarioRegistry } from '../runner.ts';
-import { FleetModel, FleetViolation, campaignProblem, type DeviceView } from './fleet-model.ts';
+import {
+  FleetModel,
+  FleetViolation,
+  campaignProblem,
+  type DeviceView,
+  type DrawnNotice,
+  type TimedScreen,
+} from './fleet-model.ts';
+import { classify } from './model.ts';
+import { claimEndMs } from './deadline.ts';
+import { readNoticeRecords } from './notice-reader.ts';
+import { signNotice, signedNoticeText, DEV_OPERATOR_SEED_HEX, type Notice } from '../../src/notice.ts';
+import { nobleSign } from '../../src/crypto/ed25519.ts';
+import { fromHex } from '../../src/hex.ts';
 import { bootChip } from '../sim.ts';
 import { readBootState } from '../../rom/bootloader.ts';
 import { stepYaml } from './explore.ts';
@@ -54,6 +67,26 @@ export const FLEET_CAMPAIGN_OP = {
 } as const;
 
 /**
+ * Operator notices (issue #31), drawn apart too (their own stream): in half of the schedules, 1–3 closing
+ * notices of emission 1 published on the registry (the devices fetch them with their syncs), and after
+ * the first, sometimes a notice signed by a foreign key (published, or pushed over one device's service
+ * port) and sometimes an older one (a lower or equal version, pushed over the service port).
+ */
+export const FLEET_NOTICE_OPS = [
+  { kind: 'notice', what: 'a closing notice of emission 1 signed by the operator, published on the registry' },
+  {
+    kind: 'notice-foreign',
+    what: "a notice signed by a foreign key: published on the registry, or pushed over one device's service port",
+  },
+  {
+    kind: 'notice-older',
+    what: "an older notice (version not above the latest), pushed over one device's service port",
+  },
+] as const;
+/** The key a foreign notice is signed with (not the operator's: every device must refuse it). */
+const FOREIGN_NOTICE_SEED = new Uint8Array(32).fill(0x5a);
+
+/**
  * The attacker's operations (`--attacker`, issue #30), drawn besides FLEET_MENU's: a man in the middle
  * of one device's network (hw-sim/attacker.ts: answers rewritten, unsigned, re-signed with the
  * attacker's key, a fake registry, an old answer replayed), a device's flash rolled back to an older
@@ -67,7 +100,12 @@ export const ATTACKER_MENU = [
   { kind: 'clone', weight: 2, what: 'one device becomes a clone of another (its flash, id and key copied), boots' },
 ] as const;
 export type FleetOpKind =
-  (typeof FLEET_MENU)[number]['kind'] | (typeof ATTACKER_MENU)[number]['kind'] | 'campaign' | 'boot' | 'settle';
+  | (typeof FLEET_MENU)[number]['kind']
+  | (typeof ATTACKER_MENU)[number]['kind']
+  | (typeof FLEET_NOTICE_OPS)[number]['kind']
+  | 'campaign'
+  | 'boot'
+  | 'settle';
 
 export interface FleetOp {
   kind: FleetOpKind;
@@ -93,6 +131,8 @@ export interface FleetSchedule {
     inputs: ('pos' | 'serial')[];
   };
   ops: FleetOp[];
+  /** The operator notices drawn (their texts are in the operations' steps). */
+  notices: DrawnNotice[];
 }
 
 export interface FleetScheduleOptions {
@@ -102,6 +142,8 @@ export interface FleetScheduleOptions {
   maxOps?: number;
   /** Draw the attacker's operations too (ATTACKER_MENU). */
   attacker?: boolean;
+  /** false: no operator notices (FLEET_NOTICE_OPS; the other operations are the same either way). */
+  notices?: boolean;
 }
 
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[rng.int(xs.length)];
@@ -288,6 +330,8 @@ export function makeFleetSchedule(seed: string | number, index: number, o: Fleet
       }
     }
   }
+  const notices =
+    o.notices === false ? [] : drawNotices(`fleet:${seed}:${index}:notice`, ops, devices, clockMs, config);
   // Everything back: the registry, every network (no loss), every device on; then time for every sync,
   // after a win still waiting for OK (a device syncs only when idle). Twice: a cut still armed strikes
   // once, in the first round (a claim given up on pays offline, a sync marks its entries), and the
@@ -308,7 +352,104 @@ export function makeFleetSchedule(seed: string | number, index: number, o: Fleet
       syncTime,
     ],
   });
-  return { seed: String(seed), index, devices, tickets, clockMs, config, ops };
+  return { seed: String(seed), index, devices, tickets, clockMs, config, ops, notices };
+}
+
+/**
+ * Operator notices into `ops` (FLEET_NOTICE_OPS), from stream `name` alone: in half of the schedules 1–3
+ * closing notices of emission 1 published on the registry, the first at a random place, the rest after it;
+ * after the first, a foreign-signed notice 2 times in 5 and an older one 2 times in 5. Versions rise in
+ * the order of the operations (the registry refuses a version not above its latest). Emission 1's
+ * closing date: 2 in 5 open (its claim period ends days after the schedule's clock or later), 1 in 4 long
+ * over, else at the edge: the claim period that ended last before the schedule's clock, or the next to
+ * end (deadline.ts: Sundays and holidays move it). Limits as the configuration's.
+ */
+function drawNotices(
+  name: string,
+  ops: FleetOp[],
+  devices: readonly string[],
+  clockMs: number,
+  config: FleetSchedule['config'],
+): DrawnNotice[] {
+  const rng = seededRng(name);
+  if (!(rng.next() < 0.5) || ops.length < 2) return [];
+  const kinds: FleetOpKind[] = Array.from({ length: 1 + rng.int(3) }, () => 'notice');
+  if (rng.next() < 0.4) kinds.push('notice-foreign');
+  if (rng.next() < 0.4) kinds.push('notice-older');
+  // Where each goes: before the operation at that index of `ops` (the first genuine one first).
+  const first = 1 + rng.int(ops.length - 1);
+  const at = kinds.map((kind, i) => ({ kind, i, before: i === 0 ? first : first + rng.int(ops.length - first) }));
+  at.sort((a, b) => a.before - b.before || a.i - b.i);
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const closes = (): string => {
+    const x = rng.next();
+    if (x < 0.4) return day(clockMs + (-28 + rng.int(60)) * DAY);
+    if (x < 0.65) return day(clockMs - (40 + rng.int(300)) * DAY);
+    const dates = Array.from({ length: 14 }, (_, i) => day(clockMs - (38 - i) * DAY));
+    return rng.next() < 0.5
+      ? dates.filter((c) => claimEndMs(c) <= clockMs).pop()!
+      : dates.find((c) => claimEndMs(c) > clockMs)!;
+  };
+  const drawn: DrawnNotice[] = [];
+  const make = (version: number, foreign: boolean): DrawnNotice => {
+    const n: Notice = {
+      version,
+      payout_limit_eur: config.payoutLimitEur,
+      offline_limit_eur: config.offlineLimitEur,
+      id_threshold_eur: 5000,
+      emissions: [{ number: 1, name: 'SAPHIR 1', on_sale: '2026-01-05', closes: closes() }],
+      holidays: [],
+    };
+    const seed = foreign ? FOREIGN_NOTICE_SEED : fromHex(DEV_OPERATOR_SEED_HEX);
+    const signed = signNotice(n, (m) => nobleSign(m, seed));
+    const d = {
+      text: signedNoticeText(signed),
+      signature: signed.signature!,
+      version,
+      closes: n.emissions[0].closes!,
+      foreign,
+    };
+    drawn.push(d);
+    return d;
+  };
+  /** The registry's latest version, and the operator's notices published so far. */
+  let latest = 0;
+  const published: DrawnNotice[] = [];
+  const placed: FleetOp[][] = ops.map(() => []);
+  for (const { kind, before } of at) {
+    const d = pick(rng, devices);
+    const push = (n: DrawnNotice): Step[] => [
+      { kind: 'ensure-on', line: 0, on: d },
+      { kind: 'notice', line: 0, on: d, text: n.text, via: 'service', lenient: true },
+    ];
+    // Published, then 3 times in 5 time for a heartbeat sync (10 sync intervals), so that it meets later scans.
+    const publish = (n: DrawnNotice): Step[] => [
+      { kind: 'notice', line: 0, text: n.text, via: 'registry' },
+      ...(rng.next() < 0.6 ? [{ kind: 'delay', line: 0, ms: 10 * config.syncIntervalMs + 2000 } as Step] : []),
+    ];
+    let steps: Step[];
+    if (kind === 'notice') {
+      latest += 1 + (rng.next() < 0.2 ? rng.int(3) : 0);
+      const n = make(latest, false);
+      published.push(n);
+      steps = publish(n);
+    } else if (kind === 'notice-foreign') {
+      if (rng.next() < 0.6) steps = publish(make(++latest, true));
+      else steps = push(make(Math.max(1, latest + 1 - rng.int(3)), true));
+    } else {
+      // An earlier notice again, or another one whose version is not above the latest.
+      const top = published[published.length - 1];
+      steps = push(
+        published.length > 1 && rng.next() < 0.5
+          ? published[rng.int(published.length - 1)]
+          : make(1 + rng.int(top.version), false),
+      );
+    }
+    placed[before].push({ kind, steps });
+  }
+  const all = ops.splice(0);
+  all.forEach((op, i) => ops.push(...placed[i], op));
+  return drawn;
 }
 
 /** The schedule's operations as a fleet scenario: after a cut that may not have struck yet, `ensure-on` before a key or a scan there. */
@@ -350,6 +491,8 @@ export interface FleetRun {
   /** Double payments by one device id that a rollback made invisible (one payment's only record erased). */
   erasedDoubles: number;
   payments: { online: number; offline: number; unknown: number };
+  /** Notices taken by devices (a version rising), AVIS REFUSÉ screens, TICKET EXPIRÉ verdicts. */
+  notices: { adopted: number; refused: number; expired: number };
 }
 
 /**
@@ -392,12 +535,18 @@ export async function runFleetOps(s: FleetSchedule, ops: readonly FleetOp[], bun
   await reg.reset();
   const sc = fleetScenario(s, ops);
   for (const st of sc.steps) if (st.kind === 'scan' && st.ticket) st.code = codeOf(st.ticket);
-  const model = new FleetModel(s.tickets, s.devices, s.config.offlineLimitEur);
+  const model = new FleetModel(s.tickets, s.devices, s.config.offlineLimitEur, {
+    drawn: s.notices,
+    closingDate: s.config.emissions[0].closingDate,
+    paySlackMs: s.config.registryTimeoutMs + 2000,
+  });
   const screens = new Map<string, string[][]>(s.devices.map((d) => [d, []]));
+  const timed = new Map<string, TimedScreen[]>(s.devices.map((d) => [d, []]));
+  const records = (sim: Simulator) => readNoticeRecords((o, n) => sim.chip.peek(o, n));
   let devices: ReadonlyMap<string, Simulator> = new Map();
   const chipOps = new Map<string, number>();
   const faults = new Map<string, number>();
-  const checks: Record<number, number> = { 4: 0, 7: 0, 8: 0, 9: 0, 10: 0, 11: 0, 12: 0 };
+  const checks: Record<number, number> = { 4: 0, 7: 0, 8: 0, 9: 0, 10: 0, 11: 0, 12: 0, 13: 0, 14: 0 };
   let violation: Violation | undefined;
   let steps = 0;
   let end: DeviceView[] | undefined;
@@ -410,13 +559,23 @@ export async function runFleetOps(s: FleetSchedule, ops: readonly FleetOp[], bun
         screens: screens.get(id)!.splice(0),
         screen: sim.screen,
         ledger: touched ? sim.ledger() : undefined,
+        timed: timed.get(id)!.splice(0),
+        notices: records(sim),
       };
     });
   try {
     await runScenario(sc, {
       bundle,
       registry: reg.scenario,
-      events: { display: (lines, sim) => void screens.get(sim.deviceId)?.push(lines) },
+      events: {
+        display: (lines, sim) => {
+          screens.get(sim.deviceId)?.push(lines);
+          // The moment a verdict or PAYÉ shows: the clock and the notice its flash holds then (13).
+          const k = classify(lines, 'fr');
+          if (k === 'win' || k === 'paid' || k === 'expired')
+            timed.get(sim.deviceId)?.push({ screen: lines, clockMs: sim.clock, records: records(sim) });
+        },
+      },
       onDevices: (m) => void (devices = m),
       onStep: (r) => {
         steps = r.line;
@@ -448,6 +607,8 @@ export async function runFleetOps(s: FleetSchedule, ops: readonly FleetOp[], bun
         model.observe(r.line, st, views(st.kind === 'rollback' || st.kind === 'clone'));
         checks[7]++;
         checks[8]++;
+        checks[13]++;
+        checks[14]++;
         // The runner powers the devices off once the last step passed: what they show is read here.
         if (r.line === sc.steps.length) end = views(true);
       },
@@ -483,6 +644,7 @@ export async function runFleetOps(s: FleetSchedule, ops: readonly FleetOp[], bun
     phantomHolds: model.phantomHolds,
     erasedDoubles: model.erasedDoubles,
     payments: model.payments,
+    notices: model.noticeCounts,
   };
 }
 
@@ -497,6 +659,7 @@ export interface FleetResult {
   phantomHolds: number;
   erasedDoubles: number;
   payments: { online: number; offline: number; unknown: number };
+  notices: { adopted: number; refused: number; expired: number };
   violation?: Violation;
   shrunk?: { ops: number; steps: number; yaml: string; reproduces: boolean; runs: number };
   wallMs: number;
@@ -530,6 +693,7 @@ export async function exploreFleetOne(
     phantomHolds: run.phantomHolds,
     erasedDoubles: run.erasedDoubles,
     payments: run.payments,
+    notices: run.notices,
     violation: run.violation,
     wallMs: 0,
   };
@@ -607,6 +771,19 @@ function fleetStepYaml(st: Step): unknown {
       break;
     case 'attack':
       y = { attack: st.attack };
+      break;
+    case 'notice':
+      y = {
+        notice: {
+          ...(st.text !== undefined ? { text: st.text } : { file: st.file }),
+          via: st.via,
+          ...(st.lenient ? { lenient: true } : {}),
+          ...(st.refused ? { refused: true } : {}),
+        },
+      };
+      break;
+    case 'expect-notice':
+      y = { 'expect-notice': st.version };
       break;
     case 'clone':
       y = { clone: st.of };

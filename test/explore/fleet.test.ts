@@ -9,7 +9,12 @@ import { exploreFleet } from '../../host/commands/sim-fleet.ts';
 import { parseScenario, type Step } from '../../hw-sim/scenario.ts';
 import { runScenario } from '../../hw-sim/runner.ts';
 import { fleetRegistry } from '../../hw-sim/explore/fleet.ts';
-import { campaignProblem } from '../../hw-sim/explore/fleet-model.ts';
+import { FleetModel, FleetViolation, campaignProblem, type DeviceView } from '../../hw-sim/explore/fleet-model.ts';
+import { claimEndMs } from '../../hw-sim/explore/deadline.ts';
+import { readNoticeRecords, type NoticeRecord } from '../../hw-sim/explore/notice-reader.ts';
+import { NorFlash } from '../../hw-sim/nor-flash.ts';
+import { LAYOUT } from '../../rom/layout.ts';
+import { parseNoticeText, storeNotice, type SignedNotice } from '../../src/notice.ts';
 import { LONG } from '../helpers.ts';
 
 /** Schedules of each seeded smoke: its seed's first in npm test, two in the long tier. */
@@ -81,6 +86,146 @@ test('campaign pause, resume and abort: after the create, lenient, written to YA
     );
   }
   assert.equal([...seen].sort(), ['abort', 'pause', 'resume']);
+});
+
+test('operator notices: drawn apart (the other operations unchanged), versions rising, through the YAML scenario and back', () => {
+  const notices = (s: ReturnType<typeof makeFleetSchedule>) =>
+    s.ops.flatMap((o) => o.steps).filter((st) => st.kind === 'notice') as (Step & { kind: 'notice' })[];
+  const all = Array.from({ length: 60 }, (_, i) => makeFleetSchedule('s', i));
+  const withSome = all.filter((s) => s.notices.length);
+  assert.ok(withSome.length >= 20 && withSome.length <= 40, String(withSome.length));
+  const kinds = new Set(withSome.flatMap((s) => s.ops.map((o) => o.kind)));
+  for (const k of ['notice', 'notice-foreign', 'notice-older']) assert.ok(kinds.has(k as never), k);
+  const closes = new Set<string>();
+  for (const s of withSome) {
+    // Without the notices, the same schedule.
+    assert.equal(
+      JSON.stringify(s.ops.filter((o) => !o.kind.startsWith('notice'))),
+      JSON.stringify(makeFleetSchedule('s', s.index, { notices: false }).ops),
+    );
+    assert.is(s.ops[0].kind, 'boot');
+    assert.is(s.ops[s.ops.length - 1].kind, 'settle');
+    // The registry's versions rise in the order of the operations; foreign and older ones come after a genuine one.
+    let latest = 0;
+    let genuine = 0;
+    for (const st of notices(s)) {
+      const d = s.notices.find((n) => n.text === st.text)!;
+      assert.ok(d, 'a drawn notice');
+      const p = parseNoticeText(st.text!) as SignedNotice;
+      assert.is(p.notice.version, d.version);
+      assert.is(p.notice.emissions[0].closes, d.closes);
+      closes.add(claimEndMs(d.closes) <= s.clockMs ? 'over' : 'open');
+      assert.ok(genuine > 0 || !d.foreign, 'a foreign notice after a genuine one');
+      if (st.via === 'registry') {
+        assert.ok(d.version > latest, `version ${d.version} after ${latest}`);
+        latest = d.version;
+        if (!d.foreign) genuine = d.version;
+      } else {
+        assert.ok(st.lenient && st.on, 'pushed over one service port, lenient');
+        if (!d.foreign) assert.ok(d.version <= genuine, `older: ${d.version} after ${genuine}`);
+      }
+    }
+    const back = parseScenario(
+      fleetScenarioYaml(s, s.ops, { invariant: 13, step: fleetScenario(s).steps.length, message: 'test', expect: [] }),
+      'fleet.yaml',
+    ).steps.filter((st) => st.kind === 'notice') as (Step & { kind: 'notice' })[];
+    assert.equal(
+      back.map((x) => [x.text, x.via, !!x.lenient, x.on]),
+      notices(s).map((x) => [x.text, x.via, !!x.lenient, x.on]),
+    );
+  }
+  assert.equal([...closes].sort(), ['open', 'over']);
+});
+
+test("invariants 13 and 14 on hand-made views: a foreign or older notice held, a payment or an offer after the notice's deadline, TICKET EXPIRÉ before it", () => {
+  const s = [...Array(40).keys()].map((i) => makeFleetSchedule('s', i)).find((x) => x.notices.some((n) => n.foreign))!;
+  const genuine = s.notices.filter((n) => !n.foreign);
+  const foreign = s.notices.find((n) => n.foreign)!;
+  const n1 = genuine[0];
+  const end = claimEndMs(n1.closes);
+  const record = (n: (typeof s.notices)[number], sector = 0): NoticeRecord => ({
+    sector,
+    version: n.version,
+    text: n.text,
+  });
+  const model = () =>
+    new FleetModel(s.tickets, ['A'], 150, { drawn: s.notices, closingDate: '2030-01-01', paySlackMs: 3000 });
+  const view = (o: Partial<DeviceView>): DeviceView => ({ id: 'A', screens: [], screen: [], ...o });
+  const step: Step = { kind: 'delay', line: 1, ms: 10 };
+  const fails = (m: FleetModel, v: DeviceView, invariant: number, match: RegExp) => {
+    try {
+      m.observe(2, step, [v]);
+    } catch (e) {
+      assert.instance(e, FleetViolation);
+      assert.is((e as FleetViolation).v.invariant, invariant, (e as FleetViolation).message);
+      assert.match((e as FleetViolation).v.message, match);
+      return;
+    }
+    assert.unreachable(`invariant ${invariant} did not fire`);
+  };
+  // The notice the operator signed, held: fine; a foreign one on flash: 14.
+  model().observe(1, step, [view({ notices: [record(n1)] })]);
+  fails(model(), view({ notices: [record(n1, 0), record(foreign, 1)] }), 14, /did not sign.*foreign key/);
+  // Its text changed on flash (another closing date under the operator's signature): 14.
+  const forged = { ...record(n1), text: n1.text.replace(n1.closes, '2020-01-01') };
+  fails(model(), view({ notices: [forged] }), 14, /not as the operator signed it/);
+  // The version held goes down: 14.
+  const top = genuine.reduce((a, b) => (b.version > a.version ? b : a));
+  const lower = genuine.find((n) => n.version < top.version);
+  if (lower) {
+    const m = model();
+    m.observe(1, step, [view({ notices: [record(top)] })]);
+    fails(m, view({ notices: [record(lower)] }), 14, /went down/);
+  }
+  // "AVIS n° N appliqué" of a version not above the one held: 14.
+  {
+    const m = model();
+    m.observe(1, step, [view({ notices: [record(n1)] })]);
+    fails(m, view({ notices: [record(n1)], screens: [[`AVIS n° ${n1.version}`, 'appliqué', '', '']] }), 14, /applied/);
+  }
+  // Deadlines by the notice held at the screen: PAYÉ (past the slack), an offer, TICKET EXPIRÉ before the end.
+  const timed = (screen: string[], clockMs: number) => view({ timed: [{ screen, clockMs, records: [record(n1)] }] });
+  const paid = ['PAYÉ', 'Paiement enregistré', '', '10,00 €'];
+  const win = ['GAGNANT', '1-1-5', 'OK payer  C annuler', '10,00 €'];
+  const expired = ['TICKET EXPIRÉ', "jusqu'au …", '1-1-5', 'NON PAYABLE'];
+  model().observe(1, step, [timed(paid, end - 1)]);
+  model().observe(1, step, [timed(paid, end + 2999)]); // OK before the end, the answer after: in time
+  model().observe(1, step, [timed(expired, end)]);
+  fails(model(), timed(paid, end + 3000), 13, /paid a ticket/);
+  fails(model(), timed(win, end + 1000), 13, /offered a ticket/);
+  fails(model(), timed(expired, end - 1), 13, /TICKET EXPIRÉ/);
+  // With no notice, the configuration's closing date (2030) holds.
+  fails(model(), view({ timed: [{ screen: expired, clockMs: end, records: [] }] }), 13, /configuration/);
+});
+
+test("the model's notice reader reads what the firmware's notice writer wrote (both sectors; a torn one skipped)", () => {
+  const s = [...Array(40).keys()].map((i) => makeFleetSchedule('s', i)).find((x) => x.notices.length > 1)!;
+  const [a, b] = s.notices;
+  const chip = new NorFlash({ size: 4 * 1024 * 1024 });
+  const part = chip.partition(LAYOUT.notice.offset, LAYOUT.notice.size);
+  const peek = (o: number, n: number) => chip.peek(o, n);
+  assert.equal(readNoticeRecords(peek), []);
+  const held = storeNotice(part, parseNoticeText(a.text) as SignedNotice, null);
+  assert.equal(
+    readNoticeRecords(peek).map((r) => [r.version, JSON.parse(r.text).signature]),
+    [
+      [a.version, a.signature],
+      [a.version, a.signature],
+    ],
+  );
+  storeNotice(part, parseNoticeText(b.text) as SignedNotice, held);
+  const both = readNoticeRecords(peek);
+  assert.equal(
+    both.map((r) => r.version),
+    [b.version, b.version],
+  );
+  // A bit flipped in one record: that sector is skipped, the other read.
+  const at = LAYOUT.notice.offset + 20;
+  chip.bytes[at] ^= 1;
+  assert.equal(
+    readNoticeRecords(peek).map((r) => r.sector),
+    [1],
+  );
 });
 
 test('a failing fleet schedule is written as a fleet scenario the checker accepts, with a boot before any key after an armed cut', () => {
