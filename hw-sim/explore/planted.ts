@@ -27,6 +27,7 @@ export const DEFECT_NAMES = [
   'offline-above-limit',
   'ignore-already-paid',
   'forget-outbox',
+  'accept-foreign-notice',
 ] as const;
 
 export type DefectName = (typeof DEFECT_NAMES)[number];

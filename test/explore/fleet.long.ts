@@ -29,6 +29,7 @@ const TEETH: [DefectName, number, number][] = [
   ['offline-above-limit', 10, 8],
   ['forget-outbox', 5, 10],
   ['ignore-already-paid', 10, 7],
+  ['accept-foreign-notice', 10, 14],
 ];
 
 async function replay(file: string, bundle: string) {
