@@ -1112,6 +1112,7 @@ const need = (w: string) =>
     .replace(/\bor\b/g, 'ou')
     .replace(/\band\b/g, 'et')
     .replace(/\(a signed notice\)/, '(un avis signé)')
+    .replace(/, not both$/, ', pas les deux')
     .replace(/\(OK, C or 0-9\)/, '(OK, C ou 0-9)')
     .replace(/\(a duration\)/, '(une durée)')
     .replace(/\(block defaults to 1\)/, '(block vaut 1 par défaut)');
@@ -1129,6 +1130,7 @@ const SCENARIO_PROBLEMS: [RegExp, (...g: string[]) => string][] = [
     (k, w, l) => `champ inconnu « ${k} » dans ${need(w)} (connus : ${l})`,
   ],
   [/^missing '(\w+)'$/, (k) => `« ${k} » manque`],
+  [/^notice: refused or lenient, not both$/, () => 'notice : refused ou lenient, pas les deux'],
   [/^inputs must be a list of (.*)$/, (l) => `inputs doit être une liste de ${l}`],
   [
     /^(clock|set-clock) must be an ISO date-time such as (\S+)$/,
