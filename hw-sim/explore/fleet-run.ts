@@ -16,6 +16,8 @@ export interface FleetExploreRun {
   maxOps?: number;
   /** Draw the attacker's operations too (ATTACKER_MENU). */
   attacker?: boolean;
+  /** false: no operator notices (the schedules of seeds found before they were drawn). */
+  notices?: boolean;
   outDir?: string;
   maxViolations?: number;
   /** The worker thread's module: the host's, which gives each thread its registry (host/commands/sim-fleet-worker.ts). */
@@ -60,6 +62,7 @@ export async function exploreFleet(o: FleetExploreRun): Promise<FleetSummary> {
     minOps: o.minOps,
     maxOps: o.maxOps,
     attacker: o.attacker,
+    notices: o.notices,
   };
   try {
     await runSchedules<FleetResult>({
