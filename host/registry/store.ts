@@ -11,6 +11,7 @@ import {
   HEALTH_FIELDS,
   devEnrolText,
   MAX_BATCH,
+  PROTOCOL,
   signedText,
   type Health,
   type UpdateOffer,
@@ -103,6 +104,7 @@ function parseHealth(v: unknown): Health {
 
 export const DEVICE_ID = /^[\x21-\x7e]{1,16}$/;
 const NONCE = /^[\x21-\x7e]{8,64}$/;
+const SIGNATURE = /^[0-9a-f]{128}$/;
 /** Anything but printable ASCII (a code is 1–400 of those): the negated search is a third cheaper on a 500-code body. */
 const NOT_PRINTABLE = /[^\x20-\x7e]/;
 const MS_MAX = 2 ** 48;
@@ -127,7 +129,7 @@ export function parseRequest(body: unknown, kind: RequestKind): SignedRequest {
   if (typeof b.nonce !== 'string' || !NONCE.test(b.nonce)) throw bad('nonce: 8–64 printable ASCII characters');
   if (!Number.isSafeInteger(b.sent_at) || (b.sent_at as number) < 0 || (b.sent_at as number) >= MS_MAX)
     throw bad('sent_at: ms since 1970');
-  if (typeof b.signature !== 'string' || !/^[0-9a-f]{128}$/.test(b.signature)) throw bad('signature: 128 hex digits');
+  if (typeof b.signature !== 'string' || !SIGNATURE.test(b.signature)) throw bad('signature: 128 hex digits');
   if (!Array.isArray(b.payments)) throw bad('payments: an array');
   if (b.health !== undefined && kind !== 'sync') throw bad('health: a sync only');
   const health = b.health === undefined ? undefined : parseHealth(b.health);
@@ -154,6 +156,98 @@ export function parseRequest(body: unknown, kind: RequestKind): SignedRequest {
     ...(health ? { health } : {}),
     signature: b.signature,
   };
+}
+
+/** What compactSigned read from a raw body: the device id, the signature and the bytes it must cover. */
+export interface EarlyRequest {
+  deviceId: string;
+  signature: string;
+  text: Buffer;
+}
+
+/** A text checked before the parse (RegistryStore.refuseEarly): signed by `key`, the key `deviceId` had then. */
+export interface Verified extends EarlyRequest {
+  key: string;
+  /** The key was read from the devices table for this request (not the cache): authoritative. */
+  read: boolean;
+}
+
+/** A compact health object, its fields in HEALTH_FIELDS' order (the device's). */
+const HEALTH_COMPACT = new RegExp(
+  '^\\{' +
+    HEALTH_FIELDS.map(
+      (k) => `"${k}":` + ((HEALTH_INT as readonly string[]).includes(k) ? '(\\d{1,16})' : '"([^"]*)"'),
+    ).join(',') +
+    '\\}$',
+);
+const MEMBER = /"([a-z_]{1,16})":/y;
+const STRING = /"([^"]*)"/y;
+const INTEGER = /\d{1,16}/y;
+const PAID_AT = /","paid_at":/g;
+const NEXT_CODE = /\},\{"code":"/g;
+
+/**
+ * The bytes a request's signature covers (signedText), read from its raw body without JSON.parse: the body
+ * as Latin-1 (a character a byte, so a field's UTF-8 bytes are kept as they came), when it is the compact
+ * JSON a device writes (JSON.stringify: no whitespace, no escape, each key once, a payment `{"code","paid_at"}`,
+ * the health fields in their order); null for any other body, which then goes the whole way (parse, shape,
+ * signedText). For a device's body the bytes are signedText's after parseRequest, so the device's signature
+ * verifies over them. It only ever refuses: a text that verifies is used for the request only when the parsed
+ * request's own text is the same (RegistryStore.handle).
+ */
+export function compactSigned(raw: string, kind: RequestKind): EarlyRequest | null {
+  if (raw.charCodeAt(0) !== 0x7b || raw.charCodeAt(raw.length - 1) !== 0x7d || raw.indexOf('\\') >= 0) return null;
+  const f: Record<string, string> = {};
+  let at = 1;
+  for (;;) {
+    MEMBER.lastIndex = at;
+    const key = MEMBER.exec(raw)?.[1];
+    if (key === undefined || key in f) return null;
+    at = MEMBER.lastIndex;
+    if (key === 'payments' || key === 'health') {
+      // A code or a health field never holds a bracket or a brace: a body whose does reads as no compact one.
+      const end = raw.indexOf(key === 'payments' ? ']' : '}', at);
+      if (end < 0 || raw[at] !== (key === 'payments' ? '[' : '{')) return null;
+      f[key] = raw.slice(key === 'payments' ? at + 1 : at, key === 'payments' ? end : end + 1);
+      at = end + 1;
+    } else {
+      const m = key === 'sent_at' || key === 'notice_version' ? INTEGER : STRING;
+      m.lastIndex = at;
+      const v = m.exec(raw);
+      if (!v) return null;
+      f[key] = v[1] ?? v[0];
+      at = m.lastIndex;
+    }
+    const c = raw.charCodeAt(at++);
+    if (c === 0x7d && at === raw.length) break;
+    if (c !== 0x2c) return null;
+  }
+  const { device_id: id, nonce, sent_at: sentAt, signature, payments, health } = f;
+  if (id === undefined || !DEVICE_ID.test(id) || nonce === undefined || !NONCE.test(nonce)) return null;
+  if (sentAt === undefined || signature === undefined || !SIGNATURE.test(signature) || payments === undefined)
+    return null;
+  let text = `${PROTOCOL}\n${kind}\n${id}\n${nonce}\n${sentAt}`;
+  if (health !== undefined) {
+    const h = HEALTH_COMPACT.exec(health);
+    if (!h) return null;
+    text +=
+      '\nhealth ' +
+      h
+        .slice(1)
+        .map((v) => v.replace(/ /g, '_'))
+        .join(' ');
+  }
+  if (payments.length > 0) {
+    // `{"code":"C1","paid_at":P1},{"code":"C2",…}` → `C1 P1\nC2 …`: two replacements of a literal, no parse.
+    if (!payments.startsWith('{"code":"') || payments.charCodeAt(payments.length - 1) !== 0x7d) return null;
+    const lines = payments.slice(9, -1).replace(PAID_AT, ' ').replace(NEXT_CODE, '\n');
+    if (lines.indexOf('"') >= 0 || lines.indexOf('{') >= 0 || lines.indexOf('}') >= 0) return null;
+    // Too many payments is a 400 before the signature, as parseRequest says it.
+    const max = kind === 'claim' ? 1 : MAX_BATCH;
+    for (let n = 1, i = lines.indexOf('\n'); i >= 0; i = lines.indexOf('\n', i + 1)) if (++n > max) return null;
+    text += '\n' + lines;
+  } else if (health === undefined) return null;
+  return { deviceId: id, signature, text: Buffer.from(text, 'latin1') };
 }
 
 export class RegistryStore {
@@ -306,7 +400,7 @@ export class RegistryStore {
    * The cheap refusals, before any ticket is looked at: device known, signature, rate, freshness, nonce
    * (read only: the insert in the transaction decides). One indexed read, one Ed25519 verify.
    */
-  private async authenticate(req: SignedRequest): Promise<void> {
+  private async authenticate(req: SignedRequest, early?: Verified): Promise<void> {
     const now = this.now();
     // Node's encoder: the portable one (signedBytes) costs ~10 ms on a 500-code sync, a flood's price.
     // Latin-1 is UTF-8 here (parseRequest let through printable ASCII only) and a third of its cost.
@@ -315,7 +409,9 @@ export class RegistryStore {
     // The host library's plain verify (libsodium): a device's genuine signature always passes it, and a
     // forged one never falls back to the device's cofactored rules (noble, ~0.5–3 ms an attacker could
     // ask for with a signature whose R is no prime-order point). Tickets keep the device's rules (below).
-    const signedBy = (key: string) => nodeVerify(signature, text, fromHex(key));
+    const signedBy = (key: string) =>
+      (early !== undefined && early.key === key && early.deviceId === req.device_id && early.text.equals(text)) ||
+      nodeVerify(signature, text, fromHex(key));
     // What the devices table said of this id lately refuses without a database read (a flood of forged
     // requests under one id costs no query); a request it would accept is checked against the table.
     const seen = this.deviceCache.get(req.device_id);
@@ -325,7 +421,8 @@ export class RegistryStore {
       if (!signedBy(seen.key)) throw badSignature();
       verified = seen.key;
     }
-    const publicKey = await this.deviceKey(req.device_id);
+    // The table's answer: read now, or read for this very request by refuseEarly.
+    const publicKey = early?.read && early.deviceId === req.device_id ? early.key : await this.deviceKey(req.device_id);
     if (verified !== publicKey && !signedBy(publicKey)) throw badSignature();
     this.spend(req.device_id, now);
     this.checkFresh(req.sent_at, now);
@@ -334,6 +431,21 @@ export class RegistryStore {
       req.nonce,
     ]);
     if (used.rows.length > 0) throw replay();
+  }
+
+  /**
+   * A request's signature checked from its raw body (compactSigned), before the body is parsed, against the
+   * key this process knew for the device (DEVICE_CACHE_MS; else one read of the devices table, as the full
+   * path makes): refused here when it does not verify (401), or with the device's refusal (403). What
+   * verified is handed to handle(), which uses it only for the same device, key and text.
+   */
+  async refuseEarly(e: EarlyRequest): Promise<Verified> {
+    const seen = this.deviceCache.get(e.deviceId);
+    const cached = seen !== undefined && Date.now() - seen.at < DEVICE_CACHE_MS;
+    if (cached && seen.refusal) throw seen.refusal;
+    const key = cached ? seen.key : await this.deviceKey(e.deviceId);
+    if (!nodeVerify(fromHex(e.signature), e.text, fromHex(key))) throw badSignature();
+    return { ...e, key, read: !cached };
   }
 
   /**
@@ -466,8 +578,8 @@ export class RegistryStore {
    * Handles a signed claim, sync or confirm: refusals first, then the tickets; the writes are one transaction.
    * A sync's health is recorded, and the answer may carry an update campaign's order (campaigns.ts).
    */
-  async handle(req: SignedRequest): Promise<{ results: PaymentResult[]; update?: UpdateOffer }> {
-    await this.authenticate(req);
+  async handle(req: SignedRequest, early?: Verified): Promise<{ results: PaymentResult[]; update?: UpdateOffer }> {
+    await this.authenticate(req, early);
     // Ticket checks need no database: done before the transaction, so it is held only for the SQL.
     const checked = req.payments.map((p) => ({
       paidAt: p.paid_at,

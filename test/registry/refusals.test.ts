@@ -8,10 +8,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { noStack, saphir, saphirIn } from '../cli/run-cli.ts';
 import { openPglite, type Db } from '../../host/registry/db.ts';
-import { RegistryStore, RequestError, parseRequest } from '../../host/registry/store.ts';
+import { RegistryStore, RequestError, compactSigned, parseRequest } from '../../host/registry/store.ts';
 import { hopelessSignature, serveRegistry } from '../../host/registry/server.ts';
 import { newNonce, postRegistry, postSigned } from '../../host/registry/client.ts';
-import { DEV_DEVICE_PUBLIC_KEY_HEX, signRequest, type SignedRequest } from '../../src/registry/protocol.ts';
+import {
+  DEV_DEVICE_PUBLIC_KEY_HEX,
+  signRequest,
+  signedText,
+  type RequestKind,
+  type SignedRequest,
+} from '../../src/registry/protocol.ts';
 import { testKeyRing, type KeyRing } from '../../src/sph1/keys.ts';
 import { fromHex } from '../../src/hex.ts';
 import { nodeSign } from '../../tools/node-crypto.ts';
@@ -234,6 +240,119 @@ test('a garbage signature (S above the group order) is refused before the body i
     assert.equal([r.status, ((await r.json()) as { error: string }).error], [401, 'bad_signature']);
     assert.is(queries.count(), 0);
   } finally {
+    await srv.close();
+    await db.close();
+  }
+});
+
+/** A request as the firmware writes it (firmware/app/registry.ts): the signed fields, the signature, notice_version. */
+function deviceBody(
+  kind: RequestKind,
+  over: Partial<SignedRequest> = {},
+  seedHex = ownKey('CAISSE-8').seedHex,
+): string {
+  const { signature, ...req } = signRequest(
+    { kind, device_id: 'CAISSE-8', nonce: newNonce(), sent_at: Date.now(), payments: batch(3), ...over },
+    fromHex(seedHex),
+    nodeSign,
+  );
+  return JSON.stringify({ ...req, signature, notice_version: 2 });
+}
+
+const health = {
+  fw: '0.3.0',
+  slot: 'A',
+  image: 'ab'.repeat(32),
+  notice: 1,
+  ledger: 12,
+  outbox: 3,
+  boot: 'power-on',
+  up: 3600,
+  errors: 0,
+  update: '-',
+};
+
+test('compactSigned reads from a device’s raw body the bytes its signature covers, and nothing from any other body', () => {
+  const same = (raw: string, kind: RequestKind) => {
+    const early = compactSigned(Buffer.from(raw).toString('latin1'), kind);
+    assert.ok(early, raw.slice(0, 80));
+    const parsed = parseRequest(JSON.parse(raw), kind);
+    assert.is(early.text.toString('latin1'), signedText(parsed));
+    assert.equal([early.deviceId, early.signature], [parsed.device_id, parsed.signature]);
+  };
+  same(deviceBody('claim', { payments: batch(1) }), 'claim');
+  same(deviceBody('sync', { payments: batch(500), health }), 'sync');
+  same(deviceBody('sync', { payments: [], health: { ...health, update: `${'cd'.repeat(32)}:installed` } }), 'sync');
+  same(deviceBody('confirm'), 'confirm');
+  // The service port's body (rom/service.ts, posted by the laptop): no notice_version; keys in another order.
+  const { signature, ...req } = JSON.parse(deviceBody('sync')) as SignedRequest;
+  same(JSON.stringify({ signature, ...req }), 'sync');
+  same(JSON.stringify({ ...req, payments: batch(2).map((p) => ({ ...p, code: ` ${p.code} ` })), signature }), 'sync');
+  // Any other body: read the whole way (null), never a text of its own.
+  const raw = deviceBody('sync', { health });
+  for (const other of [
+    JSON.stringify(JSON.parse(raw), null, 1), // whitespace
+    raw.replace('"CAISSE-8"', '"CAISSE\\u002d8"'), // an escape
+    raw.replace('"nonce"', '"device_id":"CAISSE-9","nonce"'), // a key twice
+    raw.replace(/\{"code":("[^"]*"),"paid_at":(\d+)\}/, '{"paid_at":$2,"code":$1}'), // a payment's keys swapped
+    raw.replace('"fw":"0.3.0","slot":"A"', '"slot":"A","fw":"0.3.0"'), // health in another order
+    raw.replace('"payments":[', '"payments":[{"code":"x","paid_at":1,"more":2},'), // a payment with more
+    raw.replace(/,"notice_version":2\}$/, ',"notice_version":{"n":2}}'), // a value of another kind
+    raw + ' ',
+    // Refused for their size before their signature, as parseRequest says: 501 payments, a claim of 2, none.
+    deviceBody('sync', { payments: batch(501) }),
+    deviceBody('claim', { payments: batch(2) }),
+    deviceBody('confirm', { payments: [] }),
+  ])
+    assert.is(compactSigned(other, (JSON.parse(other) as SignedRequest).kind), null, other.slice(0, 120));
+});
+
+test('a request signed by another key is refused before its body is parsed, its device read again or a ticket looked at; a genuine one is heard, compact or not', async () => {
+  const keys = countingRing();
+  const db = await shared.open();
+  const queries = countQueries(db);
+  // The devices table is read again once its 2 s are over (a loaded machine may take that long): nothing else.
+  const deviceReads = countQueries(queries.db, /FROM devices WHERE device_id/);
+  const store = new RegistryStore(deviceReads.db, { keys });
+  const srv = await serveRegistry(store);
+  const parse = JSON.parse;
+  let bodiesParsed = 0;
+  // The body's parse, not the client's (its answers are small): JSON.parse of a 100 KB text.
+  JSON.parse = ((text: string, reviver?: (k: string, v: unknown) => unknown) => {
+    if (text.length > 50_000) bodiesParsed++;
+    return parse(text, reviver);
+  }) as typeof JSON.parse;
+  try {
+    const k = ownKey('CAISSE-8');
+    await store.addDevice(k.deviceId, k.publicHex);
+    const post = async (body: string) => {
+      const r = await fetch(`${srv.url}/v1/sync`, { method: 'POST', body });
+      return [r.status, ((await r.json()) as { error?: string }).error];
+    };
+    // The first request under the id reads the devices table (then remembered 2 s, for refusals).
+    assert.equal(await post(deviceBody('sync', { payments: batch(500) }, '44'.repeat(32))), [401, 'bad_signature']);
+    const [parsed, looked, others] = [bodiesParsed, keys.lookups, queries.count() - deviceReads.count()];
+    assert.is(parsed, 0, 'the body was parsed before its signature was checked');
+    const t0 = Date.now();
+    const reads = deviceReads.count();
+    for (let i = 0; i < 5; i++)
+      assert.equal(await post(deviceBody('sync', { payments: batch(500) }, '44'.repeat(32))), [401, 'bad_signature']);
+    assert.equal([bodiesParsed, keys.lookups, queries.count() - deviceReads.count() - others], [0, looked, 0]);
+    assert.ok(deviceReads.count() - reads <= Math.ceil((Date.now() - t0) / 2000), 'the devices table read each time');
+    // Not compact (whitespace): parsed, then refused by the signature all the same.
+    const spaced = (body: string) => JSON.stringify(parse(body), null, 1);
+    assert.equal(await post(spaced(deviceBody('sync', { payments: batch(500) }, '44'.repeat(32)))), [
+      401,
+      'bad_signature',
+    ]);
+    assert.is(keys.lookups, looked);
+    // The device's own requests are heard either way, each ticket checked once.
+    assert.equal(await post(deviceBody('sync', { payments: batch(500) })), [200, undefined]);
+    assert.equal(await post(spaced(deviceBody('sync', { payments: batch(500, 1000) }))), [200, undefined]);
+    assert.is(keys.lookups, looked + 1000);
+    assert.is((await store.counts()).payments, 1000);
+  } finally {
+    JSON.parse = parse;
     await srv.close();
     await db.close();
   }
