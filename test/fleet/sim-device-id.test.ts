@@ -7,88 +7,81 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { noStack, saphirAsync, saphir, saphirIn } from '../cli/run-cli.ts';
-import { serve } from '../registry/serve-cli.ts';
+import { serve, type Served } from '../registry/serve-cli.ts';
 import { startWebServer } from '../../hw-sim/web/server.ts';
 import { postRegistry, type ClientAnswer } from '../../host/registry/client.ts';
 import { DEV_DEVICE_SEED_HEX } from '../../src/registry/protocol.ts';
 import { ticketCode } from '../../hw-sim/tickets.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-simid-'));
-test.after(() => rmSync(dir, { recursive: true, force: true }));
 
 // Both simulators scan the same ticket, pasted as a code (`ticket 30` draws a new one each time) and press OK.
 const codeOf = (number: number) => ticketCode({ emission: 1, block: 1, number, prize: 30 });
 const script = [codeOf(1), 'attendre 1s', 'ok', 'attendre 3s', 'quitter', ''].join('\n');
 const second = [codeOf(2), 'attendre 1s', 'ok', 'attendre 3s', 'quitter', ''].join('\n');
 
-test('two saphir sim on one registry are two devices: the second meets DÉJÀ PAYÉ', async () => {
-  const srv = await serve(['--db', join(dir, 'reg')]);
-  try {
-    const a = saphir(['sim', '--registry', srv.url], script);
-    const b = saphir(['sim', '--registry', srv.url], script);
-    assert.is(a.code, 0, a.stderr);
-    assert.is(b.code, 0, b.stderr);
-    const idA = /identifiant de l'appareil : (\S+)/.exec(a.stdout)?.[1];
-    const idB = /identifiant de l'appareil : (\S+)/.exec(b.stdout)?.[1];
-    assert.ok(idA && idB && idA !== idB, `${idA} ${idB}`);
-    assert.match(a.stdout, /PAYÉ/);
-    assert.match(b.stdout, /DÉJÀ PAYÉ/);
-    assert.ok(b.stdout.includes(idA!), b.stdout);
-    // Named ones: the id given is the one the registry holds the ticket for.
-    const c = saphir(['sim', '--registry', srv.url, '--device-id', 'CAISSE-C'], second);
-    const d = saphir(['sim', '--registry', srv.url, '--device-id', 'CAISSE-D'], second);
-    assert.match(c.stdout, /identifiant de l'appareil : CAISSE-C/);
-    assert.match(d.stdout, /DÉJÀ PAYÉ/);
-    assert.match(d.stdout, /CAISSE-C/);
-  } finally {
-    await srv.stop();
-  }
-  // (registry report runs as a process in registry/cli.test.ts: here, in this one.)
-  const report = await saphirIn(['registry', 'report', '--json', '--db', join(dir, 'reg')]);
-  const rep = JSON.parse(report.stdout) as { totals: { payments: number } };
-  assert.is(rep.totals.payments, 2, report.stdout);
+// One registry server for the file's two runs of two simulators (each a ticket of its own): a server is
+// a process and a PGlite start; the report at the end counts both tickets.
+const db = join(dir, 'reg');
+let srv: Served | undefined;
+const server = async () => (srv ??= await serve(['--db', db]));
+test.after(async () => {
+  await srv?.stop();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 test('two saphir sim at once on a development registry: two devices, each with a key of its own run, enrolled at start; the published key is refused under their ids', async () => {
-  const srv = await serve(['--db', join(dir, 'reg-keys')]);
-  try {
-    const [a, b] = await Promise.all([
-      saphirAsync(['sim', '--registry', srv.url], { input: script, timeoutMs: 90_000 }),
-      saphirAsync(['sim', '--registry', srv.url], { input: script, timeoutMs: 90_000 }),
+  const srv = await server();
+  const [a, b] = await Promise.all([
+    saphirAsync(['sim', '--registry', srv.url], { input: script, timeoutMs: 90_000 }),
+    saphirAsync(['sim', '--registry', srv.url], { input: script, timeoutMs: 90_000 }),
+  ]);
+  assert.is(a.code, 0, a.stderr);
+  assert.is(b.code, 0, b.stderr);
+  const keyOf = (r: { stdout: string }) => /clé d’appareil de ce lancement ([0-9a-f]{64})/.exec(r.stdout)?.[1];
+  const idOf = (r: { stdout: string }) => /identifiant de l'appareil : (\S+)/.exec(r.stdout)?.[1];
+  assert.ok(keyOf(a) && keyOf(b) && keyOf(a) !== keyOf(b), `${keyOf(a)} ${keyOf(b)}`);
+  const ids = [idOf(a)!, idOf(b)!];
+  assert.ok(ids[0] && ids[1] && ids[0] !== ids[1], ids.join(' '));
+  for (const [r, id] of [
+    [a, ids[0]],
+    [b, ids[1]],
+  ] as const)
+    assert.ok(r.stderr.includes(`clé de l’appareil ${id} inscrite au registre central de développement`), r.stderr);
+  // Both were heard with their own keys: one paid the ticket, the other met DÉJÀ PAYÉ naming it.
+  const refused = [a, b].filter((r) => /DÉJÀ PAYÉ/.test(r.stdout));
+  assert.is(refused.length, 1, a.stdout + b.stdout);
+  const winner = refused[0] === a ? ids[1] : ids[0];
+  assert.ok(refused[0].stdout.includes(winner), refused[0].stdout);
+  // The published development key no longer speaks for either id; the fleet is still a development one.
+  const code = ticketCode({ emission: 1, block: 1, number: 9, prize: 30 });
+  for (const id of ids) {
+    const r: ClientAnswer = await postRegistry(srv.url, 'claim', { deviceId: id, seedHex: DEV_DEVICE_SEED_HEX }, [
+      { code, paid_at: Date.now() },
     ]);
-    assert.is(a.code, 0, a.stderr);
-    assert.is(b.code, 0, b.stderr);
-    const keyOf = (r: { stdout: string }) => /clé d’appareil de ce lancement ([0-9a-f]{64})/.exec(r.stdout)?.[1];
-    const idOf = (r: { stdout: string }) => /identifiant de l'appareil : (\S+)/.exec(r.stdout)?.[1];
-    assert.ok(keyOf(a) && keyOf(b) && keyOf(a) !== keyOf(b), `${keyOf(a)} ${keyOf(b)}`);
-    const ids = [idOf(a)!, idOf(b)!];
-    assert.ok(ids[0] && ids[1] && ids[0] !== ids[1], ids.join(' '));
-    for (const [r, id] of [
-      [a, ids[0]],
-      [b, ids[1]],
-    ] as const)
-      assert.ok(r.stderr.includes(`clé de l’appareil ${id} inscrite au registre central de développement`), r.stderr);
-    // Both were heard with their own keys: one paid the ticket, the other met DÉJÀ PAYÉ naming it.
-    const refused = [a, b].filter((r) => /DÉJÀ PAYÉ/.test(r.stdout));
-    assert.is(refused.length, 1, a.stdout + b.stdout);
-    const winner = refused[0] === a ? ids[1] : ids[0];
-    assert.ok(refused[0].stdout.includes(winner), refused[0].stdout);
-    // The published development key no longer speaks for either id; the fleet is still a development one.
-    const code = ticketCode({ emission: 1, block: 1, number: 9, prize: 30 });
-    for (const id of ids) {
-      const r: ClientAnswer = await postRegistry(srv.url, 'claim', { deviceId: id, seedHex: DEV_DEVICE_SEED_HEX }, [
-        { code, paid_at: Date.now() },
-      ]);
-      assert.is(r.ok ? 'granted' : r.body.error, 'bad_signature', id);
-    }
-    const health = (await (await fetch(`${srv.url}/health`)).json()) as { fleet: string };
-    assert.is(health.fleet, 'development');
-  } finally {
-    await srv.stop();
+    assert.is(r.ok ? 'granted' : r.body.error, 'bad_signature', id);
   }
-  const report = saphir(['registry', 'report', '--json', '--db', join(dir, 'reg-keys')]);
+  const health = (await (await fetch(`${srv.url}/health`)).json()) as { fleet: string };
+  assert.is(health.fleet, 'development');
+});
+
+test('named devices (--device-id): the id given is the one the registry holds the ticket for; one payment a ticket', async () => {
+  const s = await server();
+  const c = saphir(['sim', '--registry', s.url, '--device-id', 'CAISSE-C'], second);
+  const d = saphir(['sim', '--registry', s.url, '--device-id', 'CAISSE-D'], second);
+  assert.is(c.code, 0, c.stderr);
+  assert.match(c.stdout, /identifiant de l'appareil : CAISSE-C/);
+  assert.match(c.stdout, /PAYÉ/);
+  assert.match(d.stdout, /identifiant de l'appareil : CAISSE-D/);
+  assert.match(d.stdout, /DÉJÀ PAYÉ/);
+  assert.match(d.stdout, /CAISSE-C/);
+  await s.stop();
+  srv = undefined;
+  // (registry report runs as a process in registry/cli.test.ts: here, in this one.) The ticket of the
+  // test above and this one: each paid once.
+  const report = await saphirIn(['registry', 'report', '--json', '--db', db]);
   const rep = JSON.parse(report.stdout) as { totals: { payments: number } };
-  assert.is(rep.totals.payments, 1, report.stdout);
+  assert.is(rep.totals.payments, 2, report.stdout);
 });
 
 test('--device-id: a bad id is a usage error; --web tells the page its id', async () => {
