@@ -15,19 +15,13 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../helpers.ts';
+import { ROOT, requireTool } from '../helpers.ts';
 import { saphirIn } from '../cli/run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-sim-pty-'));
 const BIN = join(ROOT, 'bin', 'saphir.mjs');
-const socat = !spawnSync('socat', ['-V']).error;
-/** Tests needing socat skip visibly without it (and fail under SAPHIR_TEST_STRICT=1). */
-const needSocat = (name: string) => {
-  if (socat) return true;
-  if (process.env.SAPHIR_TEST_STRICT === '1') throw new Error('socat missing (SAPHIR_TEST_STRICT=1)');
-  console.log(`  skipped (socat missing): ${name}`);
-  return false;
-};
+/** The one test that needs socat running: skipped and counted without it (failed under SAPHIR_TEST_STRICT=1). */
+const withSocat = requireTool('socat');
 
 test('a PATH that exists and is not a pseudo-terminal link is refused and left as it was', () => {
   const f = join(dir, 'precious.txt');
@@ -105,8 +99,7 @@ test('socat missing: a clear message with an install hint, no hang', () => {
   );
 });
 
-test('socat dies while the simulator runs: it exits with the reason', async () => {
-  if (!needSocat('socat dies')) return;
+withSocat('socat dies while the simulator runs: it exits with the reason', async () => {
   const link = join(dir, 'tty1');
   const p = spawn(process.execPath, [BIN, 'sim', '--pty', link, '--lang', 'en'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
