@@ -414,9 +414,9 @@ export class RegistryStore {
       nodeVerify(signature, text, fromHex(key));
     // What the devices table said of this id lately refuses without a database read (a flood of forged
     // requests under one id costs no query); a request it would accept is checked against the table.
-    const seen = this.deviceCache.get(req.device_id);
+    const seen = this.cachedDevice(req.device_id);
     let verified = '';
-    if (seen && Date.now() - seen.at < DEVICE_CACHE_MS) {
+    if (seen) {
       if (seen.refusal) throw seen.refusal;
       if (!signedBy(seen.key)) throw badSignature();
       verified = seen.key;
@@ -440,12 +440,17 @@ export class RegistryStore {
    * verified is handed to handle(), which uses it only for the same device, key and text.
    */
   async refuseEarly(e: EarlyRequest): Promise<Verified> {
-    const seen = this.deviceCache.get(e.deviceId);
-    const cached = seen !== undefined && Date.now() - seen.at < DEVICE_CACHE_MS;
-    if (cached && seen.refusal) throw seen.refusal;
-    const key = cached ? seen.key : await this.deviceKey(e.deviceId);
+    const seen = this.cachedDevice(e.deviceId);
+    if (seen?.refusal) throw seen.refusal;
+    const key = seen ? seen.key : await this.deviceKey(e.deviceId);
     if (!nodeVerify(fromHex(e.signature), e.text, fromHex(key))) throw badSignature();
-    return { ...e, key, read: !cached };
+    return { ...e, key, read: !seen };
+  }
+
+  /** What the devices table said of an id within DEVICE_CACHE_MS, if anything. */
+  private cachedDevice(deviceId: string) {
+    const seen = this.deviceCache.get(deviceId);
+    return seen && Date.now() - seen.at < DEVICE_CACHE_MS ? seen : undefined;
   }
 
   /**
