@@ -447,7 +447,9 @@ worker.onmessage = (e: MessageEvent<ToPage>) => {
       return;
     case 'ledger':
       showLedger(m.entries);
-      if (m.saved) status(t().saved);
+      // A routine save does not cover an error the user has not read yet (a late save from the previous
+      // scan overwrote 'image illisible' in CI).
+      if (m.saved && !$('status').classList.contains('error')) status(t().saved);
       document.body.dataset.payments = String(m.entries.length);
       return;
     case 'ticket':
