@@ -70,6 +70,9 @@ try {
 } catch {
   // no PGlite: the registry tests say so
 }
+// Each PGlite database of the tests runs on V8's baseline WebAssembly compiler (host/registry/db.ts): most live
+// a few seconds, less than their optimising compile costs.
+env.SAPHIR_PGLITE_LIFTOFF ??= '1';
 if (long) env.SAPHIR_TEST_TIER = 'long';
 else delete env.SAPHIR_TEST_TIER;
 const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
