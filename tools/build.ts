@@ -32,24 +32,24 @@ export { ROOT, DIST, BUNDLE_PATH, IMAGE_PATH, CORE_PATH, JSQR_SOURCE };
  * `npm run build` (build.mjs) and test/firmware/heap-full.test.ts, each budget what is measured plus a
  * few KiB (4 Dec 13:40): the text path 359.6, the full ledger 393.9 (within HEAP_TARGET; 414.2 before
  * the mirror's second log kept 1 bit a slot), the camera path after its first frame 470.0 and on a full
- * ledger 504.2 (the largest state; 524.4 before); 4 Dec 19:50, the packed camera text dropped once
- * compiled: camera 471.3 → 451.1, on a full ledger 505.5 → 485.2. A budget goes down when the heap work
- * lands, never up without saying why.
+ * ledger 504.2 (the largest state; 524.4 before); 4 Dec 19:20, the packed camera text dropped once
+ * compiled: camera 471.3 → 451.1, on a full ledger 505.5 → 485.2; the camera module's names shortened
+ * with the core's: 448.7 and 482.8. A budget goes down when the heap work lands, never up without saying why.
  */
 export const DEVICE_HEAP = 512 * 1024;
 export const HEAP_ROOM = 112 * 1024;
 export const HEAP_TARGET = DEVICE_HEAP - HEAP_ROOM;
 export const BUDGET_HEAP_TEXT = 362 * 1024;
 export const BUDGET_HEAP_FULL_LEDGER = 398 * 1024;
-export const BUDGET_HEAP_CAMERA = 454 * 1024;
+export const BUDGET_HEAP_CAMERA = 451 * 1024;
 /** The camera path on a full ledger: the largest state the device reaches; never over DEVICE_HEAP. */
-export const BUDGET_HEAP_CAMERA_FULL_LEDGER = 488 * 1024;
+export const BUDGET_HEAP_CAMERA_FULL_LEDGER = 485 * 1024;
 
 /**
  * Code costs heap before it costs flash: a KiB of the minified core is ~3–3.5 KiB of heap once compiled
  * (4 Dec: +0.5 KiB of core, +1.7 KiB on the text path). With the largest state 7.8 KiB under the
  * device's 512 (13:40), the core could grow ~2 KiB before a device whose ledger is full and whose camera
- * saw a frame ran out: 75 KiB (74.0 measured, 4 Dec 13:40) was that bound less a margin (19:50: that
+ * saw a frame ran out: 75 KiB (74.0 measured, 4 Dec 13:40) was that bound less a margin (19:20: that
  * state is 26.8 KiB under, the packed camera text dropped once compiled; the budget stays measured + margin). 64 until
  * the retail counter, 72 until the operator notices, 77 until 4 Dec 10:30. Issue #34's 56 would give
  * back ~55 KiB of heap on every path; not met (docs/firmware.md says why).
@@ -190,16 +190,33 @@ function firmwareOptions(production: boolean, hostEd25519 = false): BuildOptions
   };
 }
 
-async function cameraModule(production: boolean): Promise<{ text: string; metafile: Metafile }> {
+/** The names the camera module is bundled with: those of the core, so that both agree where they meet. */
+type MangleCache = Record<string, string | false>;
+
+/**
+ * The camera module, bundled apart. With `reserve`, its property names are shortened by the rule of the
+ * rest (tools/mangle.ts) and `cache` (the core's names, esbuild's mangleCache) makes the names it shares
+ * with the core the same; the cache returned has the camera's names added, for the full bundle.
+ */
+async function cameraModule(
+  production: boolean,
+  reserve?: RegExp,
+  cache?: MangleCache,
+): Promise<{ text: string; metafile: Metafile; cache?: MangleCache }> {
   const r = await esbuild({
     ...firmwareOptions(production),
+    ...(reserve ? { mangleProps: MANGLE_ALL, reserveProps: reserve, mangleCache: cache ?? {} } : {}),
     entryPoints: [join(ROOT, 'firmware', 'camera.ts')],
     globalName: 'C',
     outfile: join(DIST, 'camera.js'),
     plugins: [portableOnly, slim],
   });
   // Evaluated, the text returns the module's exports.
-  return { text: `(function(){${r.outputFiles![0].text.trim()}\nreturn C})()`, metafile: r.metafile! };
+  return {
+    text: `(function(){${r.outputFiles![0].text.trim()}\nreturn C})()`,
+    metafile: r.metafile!,
+    cache: r.mangleCache,
+  };
 }
 
 function packageVersion(): string {
@@ -208,6 +225,8 @@ function packageVersion(): string {
 
 interface BundleOpts {
   production: boolean;
+  /** esbuild's mangleCache: names shortened the same as in another bundle. */
+  cache?: MangleCache;
   camera: boolean;
   write: boolean;
   entry: string;
@@ -217,10 +236,10 @@ interface BundleOpts {
   reserve?: RegExp;
 }
 
-async function bundle({ production, camera, write, entry, cameraText, hostEd25519, reserve }: BundleOpts) {
+async function bundle({ production, camera, write, entry, cameraText, hostEd25519, reserve, cache }: BundleOpts) {
   const r = await esbuild({
     ...firmwareOptions(production, hostEd25519),
-    ...(reserve ? { mangleProps: MANGLE_ALL, reserveProps: reserve } : {}),
+    ...(reserve ? { mangleProps: MANGLE_ALL, reserveProps: reserve, mangleCache: cache ?? {} } : {}),
     entryPoints: [entry],
     sourcemap: write ? 'external' : false,
     outfile: join(DIST, 'saphir-fw.js'),
@@ -228,22 +247,39 @@ async function bundle({ production, camera, write, entry, cameraText, hostEd2551
   });
   const js = r.outputFiles!.find((f) => f.path.endsWith('.js'))!;
   const map = r.outputFiles!.find((f) => f.path.endsWith('.map'));
-  return { js: js.contents, map: map?.contents, metafile: r.metafile! };
+  return { js: js.contents, map: map?.contents, metafile: r.metafile!, cache: r.mangleCache };
 }
 
 /**
- * The property names the bundles of `entry` keep as written (tools/mangle.ts): found in its TypeScript
- * sources, plus every word of its JavaScript inputs (from a first, unshortened build's metafiles) and of
- * the camera module, which is bundled apart and must agree on the names it shares with the rest.
+ * The property names the bundles of `entry` and the camera module keep as written (tools/mangle.ts):
+ * found in their TypeScript sources (the camera module's, jsQR's, are read with the rest), plus every
+ * word of their JavaScript inputs (from a first, unshortened build's metafiles). The camera module is
+ * bundled apart and shortened with the core's names (`cameraModule`'s cache), so the names both use
+ * agree; its export, read by the seam's text (lazyCamera), is kept.
  */
-function reserveFor(entry: string, cameraText: string, metafiles: Metafile[]): RegExp {
+function reserveFor(entry: string, metafiles: Metafile[]): RegExp {
   const plain = new Set<string>();
   for (const m of metafiles)
     for (const p of Object.keys(m.inputs)) if (!/\.ts$/.test(p) && !p.includes(':')) plain.add(p);
   const words = [...plain].map((p) => ({ what: p, text: readFileSync(join(ROOT, p), 'utf8') }));
-  words.push({ what: 'the camera module', text: cameraText });
-  const entries = [entry, join(ROOT, 'firmware', 'camera-none.ts')];
+  words.push({ what: "the camera module's export", text: 'newFrameDecoder' });
+  const entries = [entry, join(ROOT, 'firmware', 'camera-none.ts'), join(ROOT, 'firmware', 'camera.ts')];
   return reservePattern(reservedNames(entries, words).keys());
+}
+
+/**
+ * The camera module and the bundle of `opts` with shortened names: the core first (its names), the
+ * camera module with them, then the bundle with both, so that the three agree on every shared name.
+ */
+async function mangled(
+  production: boolean,
+  reserve: RegExp,
+  opts: Omit<BundleOpts, 'production' | 'reserve' | 'cache' | 'cameraText' | 'camera'>,
+) {
+  const core = await bundle({ ...opts, production, camera: false, write: false, reserve });
+  const cam = await cameraModule(production, reserve, core.cache);
+  const full = await bundle({ ...opts, production, camera: true, cameraText: cam.text, reserve, cache: cam.cache });
+  return { core, cam, full };
 }
 
 /**
@@ -262,8 +298,12 @@ export async function hostEd25519Bundle(): Promise<string> {
     hostEd25519: true,
   };
   const plain = await bundle(opts);
-  const r = await bundle({ ...opts, reserve: reserveFor(opts.entry, cam.text, [plain.metafile]) });
-  return new TextDecoder().decode(r.js);
+  const { full } = await mangled(false, reserveFor(opts.entry, [plain.metafile, cam.metafile]), {
+    write: false,
+    entry: opts.entry,
+    hostEd25519: true,
+  });
+  return new TextDecoder().decode(full.js);
 }
 
 function sizesOf(metafile: Metafile): Record<string, number> {
@@ -314,20 +354,13 @@ export async function build(opts: BuildOptionsIn = {}): Promise<BuildFigures> {
   const entry = opts.entry ?? join(ROOT, 'firmware', 'main.ts');
   const budgetBundle = opts.budgets?.bundle ?? BUDGET_BUNDLE;
   const budgetCore = opts.budgets?.core ?? BUDGET_CORE;
-  const cam = await cameraModule(production);
+  const plainCam = await cameraModule(production);
   const plain = await Promise.all([
-    bundle({ production, camera: true, write: false, entry, cameraText: cam.text }),
+    bundle({ production, camera: true, write: false, entry, cameraText: plainCam.text }),
     bundle({ production, camera: false, write: false, entry }),
   ]);
-  const reserve = reserveFor(
-    entry,
-    cam.text,
-    plain.map((b) => b.metafile),
-  );
-  const [full, core] = await Promise.all([
-    bundle({ production, camera: true, write: true, entry, cameraText: cam.text, reserve }),
-    bundle({ production, camera: false, write: false, entry, reserve }),
-  ]);
+  const reserve = reserveFor(entry, [...plain.map((b) => b.metafile), plainCam.metafile]);
+  const { core, cam, full } = await mangled(production, reserve, { write: true, entry });
   const bundleBytes = full.js.length;
   const coreBytes = core.js.length;
   const problems: string[] = [];

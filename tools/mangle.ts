@@ -3,10 +3,12 @@
 // field or record added tomorrow is handled by the same rule: every property name is shortened except
 // the names that cross a boundary, which are kept as written:
 // - members declared by a library (.d.ts, lib.es2020: built-ins and engine protocols such as toJSON);
-// - every word of src/hal.ts (what the host provides on globalThis.device), of the hosts
-//   (hw-sim/*host*.ts) and of the camera module (bundled apart, evaluated on the first frame);
+// - every word of src/hal.ts (what the host provides on globalThis.device) and of the hosts
+//   (hw-sim/*host*.ts); the camera module (bundled apart, evaluated on the first frame) is read with the
+//   rest and shortened with the core's names (tools/build.ts), jsQR from its source (firmware/jsqr/);
 // - properties read or written on `globalThis`;
-// - a string literal equal to the name (`o['x']`, `'x' in o`: esbuild leaves quoted keys alone);
+// - a string literal equal to the name (`o['x']`, `'x' in o`: esbuild leaves quoted keys alone), and a
+//   TypeScript enum's members (esbuild defines them under their names as written);
 // - the properties, recursively, of any type that goes through JSON (argument of JSON.stringify, type
 //   given to a JSON.parse result) or whose keys are listed (Object.keys/entries/values, for…in);
 // - every word of the bundle's plain JavaScript inputs (noble), and of the strings in hw-sim/, test/,
@@ -14,7 +16,7 @@
 import ts from 'typescript';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from './paths.ts';
+import { ROOT, JSQR_SOURCE } from './paths.ts';
 
 const WORD = /[A-Za-z_$][\w$]*/g;
 
@@ -86,7 +88,18 @@ export function reservedNames(entries: string[], plainWords: { what: string; tex
   );
   const program = ts.createProgram({
     rootNames: entries,
-    options: { ...(cfg?.options ?? {}), noEmit: true, incremental: false, tsBuildInfoFile: undefined },
+    options: {
+      ...(cfg?.options ?? {}),
+      noEmit: true,
+      incremental: false,
+      tsBuildInfoFile: undefined,
+      // jsQR as the build bundles it (tools/build.ts `slim`): its source, not the npm package's .d.ts,
+      // which would count its every name as a library's; resolved as esbuild does (jsQR's own imports
+      // have no extension).
+      paths: { ...(cfg?.options.paths ?? {}), jsqr: [JSQR_SOURCE] },
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+    },
   });
   const checker = program.getTypeChecker();
   const kept = new Map<string, string>();
@@ -143,6 +156,8 @@ export function reservedNames(entries: string[], plainWords: { what: string; tex
     const at = (n: ts.Node) => `${rel}:${sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1}`;
     const visit = (n: ts.Node): void => {
       if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) keep(n.text, `string at ${at(n)}`);
+      // esbuild defines a TypeScript enum's members under their names as written, whatever mangleProps says.
+      else if (ts.isEnumMember(n) && ts.isIdentifier(n.name)) keep(n.name.text, `enum member at ${at(n)}`);
       else if (ts.isPropertyAccessExpression(n)) {
         const target = strip(n.expression);
         if (ts.isIdentifier(target) && target.text === 'globalThis') keep(n.name.text, `globalThis at ${at(n)}`);

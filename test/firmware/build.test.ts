@@ -27,9 +27,10 @@ test('dev build: bundle, size.json, signed image holding exactly the bundle', as
     'the camera path carries jsQR',
   );
   assert.ok(size.modules['lazy-camera:camera'] > 15000, 'inside the full bundle, as packed text compiled on first use');
-  // (a half until jsQR's version table, which packed well, became one string of numbers: 0.55 since)
+  // (a half until jsQR's version table, which packed well, became one string of numbers: 0.55 since;
+  // 0.60 since the camera module's names are shortened: 20.2 KiB for 32.6, 20.4 for 37.3 before)
   assert.ok(
-    size.modules['lazy-camera:camera'] < size.camera_bytes * 0.6,
+    size.modules['lazy-camera:camera'] < size.camera_bytes * 0.65,
     `packed: ${size.modules['lazy-camera:camera']} B for ${size.camera_bytes} B`,
   );
   assert.not.ok(

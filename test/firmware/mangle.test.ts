@@ -6,12 +6,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reservedNames } from '../../tools/mangle.ts';
-import { ensureBuilt, CORE_PATH, ROOT } from '../../tools/build.ts';
+import { ensureBuilt, BUNDLE_PATH, CORE_PATH, DIST, ROOT } from '../../tools/build.ts';
+import { unpack } from '../../firmware/unpack.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'saphir-mangle-'));
 test.after(() => rmSync(tmp, { recursive: true, force: true }));
 
-test('kept: JSON records, listed keys, string keys, globalThis, library members, plain JS words; the rest is shortened', () => {
+test('kept: JSON records, listed keys, string keys, globalThis, library members, plain JS words, enum members; the rest is shortened', () => {
   const entry = join(tmp, 'entry.ts');
   writeFileSync(
     entry,
@@ -27,7 +28,8 @@ test('kept: JSON records, listed keys, string keys, globalThis, library members,
        quoted(o: Record<string, number>): boolean { return 'quotedName' in o; }
      }
      (globalThis as unknown as { hostThing: A }).hostThing = new A();
-     export const plainLocal = { localField: [1].map((x) => x) };`,
+     export const plainLocal = { localField: [1].map((x) => x) };
+     export enum Shade { EnumMember = 1 }`,
   );
   const kept = reservedNames([entry], [{ what: 'plain.js', text: 'function f(o) { return o.plainWord }' }]);
   for (const n of [
@@ -40,6 +42,7 @@ test('kept: JSON records, listed keys, string keys, globalThis, library members,
     'hostThing',
     'map',
     'plainWord',
+    'EnumMember',
   ])
     assert.ok(kept.has(n), `${n} must be kept`);
   for (const n of ['innerCount', 'sent', 'publicThing', 'out', 'readAnswer', 'localField'])
@@ -58,6 +61,31 @@ test("the built core keeps the HAL and config names and shortens the app's own",
     assert.not.ok(kept.has(n), `${n} may be shortened (${kept.get(n)})`);
     assert.not.ok(core.includes(n), `${n} is shortened in the core`);
   }
+});
+
+test("the camera module is shortened with the core's names: jsQR's own names shortened, its enums kept", async () => {
+  await ensureBuilt();
+  const size = JSON.parse(readFileSync(join(DIST, 'size.json'), 'utf8')) as { camera_bytes: number };
+  const bundle = readFileSync(BUNDLE_PATH, 'utf8');
+  // The packed camera text (tools/build.ts lazyCamera): the longest template literal of the bundle.
+  const lit = [...bundle.matchAll(/`((?:[^`\\]|\\.)*)`/g)].sort((a, b) => b[1].length - a[1].length)[0][1];
+  const camera = unpack((0, eval)('`' + lit + '`') as string, size.camera_bytes);
+  const kept = reservedNames(
+    ['main.ts', 'camera-none.ts', 'camera.ts'].map((f) => join(ROOT, 'firmware', f)),
+    [],
+  );
+  // jsQR's result and locator names (its npm .d.ts would have kept them as a library's).
+  for (const n of ['alignmentPattern', 'topRightCorner', 'chunks', 'dimension']) {
+    assert.not.ok(kept.has(n), `${n} may be shortened (${kept.get(n)})`);
+    assert.not.ok(camera.includes(`.${n}`) || camera.includes(`${n}:`), `${n} is shortened in the camera module`);
+  }
+  // A TypeScript enum's members: esbuild defines them as written (or inlines them), so no use may be
+  // shortened (jsQR's decoder read every segment's mode as undefined: the text came out empty).
+  for (const n of ['Terminator', 'Alphanumeric']) assert.ok(kept.has(n), `${n} must be kept`);
+  assert.not.ok(
+    /\.Terminator\b/.test(camera) && !/\.Terminator=/.test(camera),
+    'an enum read under its name is defined so',
+  );
 });
 
 test.run();
