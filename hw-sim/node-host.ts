@@ -18,7 +18,7 @@ import { useSimHost } from './host.ts';
 import { SyncHttp } from './sync-http.ts';
 import { drawPng } from './png.ts';
 import { hostVerify, nodeSign } from '../tools/node-crypto.ts';
-import { ensureBuiltSync, type StaleReason } from '../tools/build.ts';
+import { ensureBuiltSync, type StaleReason } from '../tools/build-stale.ts';
 import { IMAGE_PATH } from '../tools/paths.ts';
 import { writeWhole } from '../tools/write-whole.ts';
 import { publicKeyFrom as publicKeyArg } from '../tools/key-files.ts';

@@ -7,8 +7,7 @@
 // to "is firmware/dist current?" for the CLI (sim, demo), the simulator, tests and benchmarks.
 import { build as esbuild, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { builtinModules } from 'node:module';
-import { mkdirSync, readFileSync, statSync, existsSync, readdirSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from '../src/image/format.ts';
 import { fromHex } from '../src/hex.ts';
@@ -18,8 +17,10 @@ import { pack } from './pack-text.ts';
 // Whole files only: a test or the simulator reading firmware/dist while another process builds never sees half a file.
 import { writeWhole } from './write-whole.ts';
 import { ROOT, DIST, BUNDLE_PATH, IMAGE_PATH, CORE_PATH, JSQR_SOURCE } from './paths.ts';
+import { staleReason, type StaleReason } from './build-stale.ts';
 
 export { ROOT, DIST, BUNDLE_PATH, IMAGE_PATH, CORE_PATH, JSQR_SOURCE };
+export { ensureBuiltSync, isStale, staleReason, type StaleReason } from './build-stale.ts';
 /**
  * The device class every budget below is derived from (docs/firmware.md "Device class and budgets"):
  * an MCU-class handheld with 512 KiB of RAM for the QuickJS heap (DEVICE_HEAP) and a 4 MiB SPI NOR of
@@ -430,82 +431,12 @@ export async function build(opts: BuildOptionsIn = {}): Promise<BuildFigures> {
   return figures;
 }
 
-/** Why firmware/dist needs building: an output is missing, or a source (relative path) is newer. */
-export type StaleReason = { missing: string } | { newer: string };
-
-/** The files whose times decide staleness: everything under firmware/ and src/ but dist. */
-const SOURCE_DIRS = ['firmware', 'src'];
-const SOURCE_FILES = [
-  'package.json',
-  'package-lock.json',
-  'build.mjs',
-  'tools/build.ts',
-  'tools/mangle.ts',
-  'tools/pack-text.ts',
-  'tools/paths.ts',
-  'tools/node-crypto.ts',
-];
-
-/** Null when firmware/dist is current, else why not (the first newer source found). */
-export function staleReason(): StaleReason | null {
-  for (const p of [BUNDLE_PATH, IMAGE_PATH, CORE_PATH]) if (!existsSync(p)) return { missing: relative(ROOT, p) };
-  const built = Math.min(...[BUNDLE_PATH, IMAGE_PATH, CORE_PATH].map((p) => statSync(p).mtimeMs));
-  const newer = (dir: string): string | null => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) {
-        if (p === DIST) continue;
-        const n = newer(p);
-        if (n) return n;
-      } else if (/\.(ts|js|mjs|json)$/.test(e.name) && statSync(p).mtimeMs > built) {
-        return p;
-      }
-    }
-    return null;
-  };
-  // The hosts decide names the build keeps (tools/mangle.ts).
-  const hosts = readdirSync(join(ROOT, 'hw-sim'))
-    .filter((f) => /host.*\.ts$/.test(f))
-    .map((f) => `hw-sim/${f}`);
-  for (const f of [...SOURCE_FILES, ...hosts]) {
-    const p = join(ROOT, f);
-    if (existsSync(p) && statSync(p).mtimeMs > built) return { newer: f };
-  }
-  for (const d of SOURCE_DIRS) {
-    const n = newer(join(ROOT, d));
-    if (n) return { newer: relative(ROOT, n).split(sep).join('/') };
-  }
-  return null;
-}
-
-/** True when the bundle, image or core variant is missing or older than a source that goes in. */
-export function isStale(): boolean {
-  return staleReason() !== null;
-}
-
 /** Builds only when stale; returns the bundle's path. `onBuild` hears why before a build starts. */
 export async function ensureBuilt(onBuild?: (why: StaleReason) => void): Promise<string> {
   const why = staleReason();
   if (why) {
     onBuild?.(why);
     await build({ quiet: true });
-  }
-  return BUNDLE_PATH;
-}
-
-/** `ensureBuilt` for synchronous callers: the build runs in a child process (`npm run build -- --no-heap`). */
-export function ensureBuiltSync(onBuild?: (why: StaleReason) => void): string {
-  const why = staleReason();
-  if (why) {
-    onBuild?.(why);
-    // (the heap budgets are the tests' job here: test/firmware/heap-full.test.ts)
-    const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'build.mjs'), '--no-heap'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
-    if (r.status !== 0 || !existsSync(BUNDLE_PATH)) {
-      throw new Error(`firmware build failed:\n${(r.stderr || r.stdout || '').slice(-2000)}`);
-    }
   }
   return BUNDLE_PATH;
 }

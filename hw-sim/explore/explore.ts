@@ -5,7 +5,6 @@ import { ddmin } from './ddmin.ts';
 import { CONFIG_INT_LIMITS, CONFIG_YAML_NAMES, type ConfigIntField } from '../../src/config-schema.ts';
 import { stringify } from 'yaml';
 import { Simulator, bootChip, ensureBundle, type SimVariant } from '../sim.ts';
-import { hostEd25519Bundle } from '../../tools/build.ts';
 import { bootInfo } from '../../rom/bootloader.ts';
 import { runScenario, simulatorFor } from '../runner.ts';
 import { parseScenario, type Scenario, type Step } from '../scenario.ts';
@@ -307,7 +306,13 @@ export async function withBundles(o: ExploreOptions): Promise<ExploreOptions> {
   const shipped = (defaultBundle ??= ensureBundle());
   const bundle = o.bundle ?? shipped;
   const host = o.ed25519 !== 'firmware' && (o.variant ?? 'v8') === 'v8' && bundle === shipped;
-  return { ...o, bundle, v8Bundle: host ? await (hostBundle ??= hostEd25519Bundle()) : undefined };
+  return {
+    ...o,
+    bundle,
+    v8Bundle: host
+      ? await (hostBundle ??= import('../../tools/build.ts').then((b) => b.hostEd25519Bundle()))
+      : undefined,
+  };
 }
 
 /** Runs schedule (seed, index); on a violation, shrinks it and writes its scenario text. */

@@ -1,0 +1,78 @@
+// Is firmware/dist current? (`staleReason`, `isStale`, `ensureBuiltSync`): apart from tools/build.ts so that
+// what runs the firmware (the CLI's sim and demo, the explorer's workers) does not load esbuild and
+// TypeScript (tools/mangle.ts) for that question: ~0.5 s of CPU at each start. A stale build still runs
+// tools/build.ts, in a child process.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { join, relative, sep } from 'node:path';
+import { ROOT, DIST, BUNDLE_PATH, IMAGE_PATH, CORE_PATH } from './paths.ts';
+
+/** Why firmware/dist needs building: an output is missing, or a source (relative path) is newer. */
+export type StaleReason = { missing: string } | { newer: string };
+
+/** The files whose times decide staleness: everything under firmware/ and src/ but dist. */
+const SOURCE_DIRS = ['firmware', 'src'];
+const SOURCE_FILES = [
+  'package.json',
+  'package-lock.json',
+  'build.mjs',
+  'tools/build.ts',
+  'tools/mangle.ts',
+  'tools/pack-text.ts',
+  'tools/paths.ts',
+  'tools/node-crypto.ts',
+];
+
+/** Null when firmware/dist is current, else why not (the first newer source found). */
+export function staleReason(): StaleReason | null {
+  for (const p of [BUNDLE_PATH, IMAGE_PATH, CORE_PATH]) if (!existsSync(p)) return { missing: relative(ROOT, p) };
+  const built = Math.min(...[BUNDLE_PATH, IMAGE_PATH, CORE_PATH].map((p) => statSync(p).mtimeMs));
+  const newer = (dir: string): string | null => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) {
+        if (p === DIST) continue;
+        const n = newer(p);
+        if (n) return n;
+      } else if (/\.(ts|js|mjs|json)$/.test(e.name) && statSync(p).mtimeMs > built) {
+        return p;
+      }
+    }
+    return null;
+  };
+  // The hosts decide names the build keeps (tools/mangle.ts).
+  const hosts = readdirSync(join(ROOT, 'hw-sim'))
+    .filter((f) => /host.*\.ts$/.test(f))
+    .map((f) => `hw-sim/${f}`);
+  for (const f of [...SOURCE_FILES, ...hosts]) {
+    const p = join(ROOT, f);
+    if (existsSync(p) && statSync(p).mtimeMs > built) return { newer: f };
+  }
+  for (const d of SOURCE_DIRS) {
+    const n = newer(join(ROOT, d));
+    if (n) return { newer: relative(ROOT, n).split(sep).join('/') };
+  }
+  return null;
+}
+
+/** True when the bundle, image or core variant is missing or older than a source that goes in. */
+export function isStale(): boolean {
+  return staleReason() !== null;
+}
+
+/** `ensureBuilt` for synchronous callers: the build runs in a child process (`npm run build -- --no-heap`). */
+export function ensureBuiltSync(onBuild?: (why: StaleReason) => void): string {
+  const why = staleReason();
+  if (why) {
+    onBuild?.(why);
+    // (the heap budgets are the tests' job here: test/firmware/heap-full.test.ts)
+    const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'build.mjs'), '--no-heap'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    if (r.status !== 0 || !existsSync(BUNDLE_PATH)) {
+      throw new Error(`firmware build failed:\n${(r.stderr || r.stdout || '').slice(-2000)}`);
+    }
+  }
+  return BUNDLE_PATH;
+}
