@@ -18,6 +18,19 @@ import { paymentReceipt } from './receipt.ts';
 import { PRODUCTION, VERSION } from './build-info.ts';
 import { Inputs } from './app/inputs.ts';
 import { TICK_MS, WATCHDOG_MS, DAY_MS, logMs, messageOf } from './app/base.ts';
+import {
+  LOG_BOOT,
+  LOG_CLOCK_NOT_BELIEVED,
+  LOG_DAMAGED_NOT_PAYABLE,
+  LOG_ERROR_AFTER_PAYMENT,
+  LOG_IMAGE_CONFIRMED,
+  LOG_JOURNAL,
+  LOG_NO_TIME_NOT_PAYABLE,
+  LOG_PAID,
+  LOG_PAID_OFFLINE,
+  LOG_PAYMENT_FAILED,
+  LOG_READY,
+} from '../src/messages/log-codes.ts';
 
 export { TICK_MS, WATCHDOG_MS } from './app/base.ts';
 
@@ -50,9 +63,7 @@ export class App extends Inputs {
     this.config = loaded.config;
     this.display.show(bootScreen(this.lang, d.identity.imageHash));
     this.led.set('off');
-    this.log.write(
-      `boot ${VERSION}${PRODUCTION ? '' : ' (dev)'} image ${d.identity.imageHash.slice(0, 16)} config ${loaded.source}`,
-    );
+    this.say(LOG_BOOT, VERSION, PRODUCTION ? '' : ' (dev)', d.identity.imageHash.slice(0, 16), loaded.source);
     this.keys = provisionedKeys(d.identity) ?? keyRingOf(this.config, PRODUCTION);
     this.openNotice();
     // Payments hold at most 16 printable ASCII characters of it.
@@ -69,7 +80,7 @@ export class App extends Inputs {
       this.lastZ = restoreMark(this.journalFlash);
       this.journal = new Journal(this.journalFlash);
     } catch (e) {
-      this.log.write(`journal: ${messageOf(e)}`); // a device without one pays as before
+      this.say(LOG_JOURNAL, messageOf(e)); // a device without one pays as before
     }
     const flash: Flash = new d.Flash({ partition: 'ledger' });
     try {
@@ -80,8 +91,7 @@ export class App extends Inputs {
       this.mark = Math.max(this.markStored, this.ledger.latestPaidAtMs, this.lastZ);
       this.markMono = this.mono.now();
       const now = this.trustedNow();
-      if (now !== this.rtc.now())
-        this.log.write(`clock: RTC ${logMs(this.rtc.now())} not believed, trusted ${logMs(now)}`);
+      if (now !== this.rtc.now()) this.say(LOG_CLOCK_NOT_BELIEVED, logMs(this.rtc.now()), logMs(now));
       // Keep the mark on flash within a day of trusted time, so a reboot loses little of it.
       if (now - this.markStored > DAY_MS && this.clockOk(now)) this.storeMark(now);
       this.repairLedger();
@@ -98,12 +108,10 @@ export class App extends Inputs {
     prepareVerify(this.keys.values());
     this.openRegistry();
     this.openInputs();
-    this.log.write(
-      `ready: ${this.ledger.count} payments held, ${this.keys.size} keys, limit ${this.config.payoutLimitEur} EUR`,
-    );
+    this.say(LOG_READY, this.ledger.count, this.keys.size, this.config.payoutLimitEur);
     if (d.identity.pendingConfirm) {
       d.identity.confirm();
-      this.log.write('image confirmed');
+      this.say(LOG_IMAGE_CONFIRMED);
     }
     this.signal('boot');
     this.ready();
@@ -129,9 +137,7 @@ export class App extends Inputs {
     // No trusted time, or both ledger copies damaged: a win is not payable now (decide.ts).
     const no = verdict.kind === 'win' ? withheld(nowMs, this.ledger.doubtful) : '';
     if (verdict.kind === 'win' && no) {
-      this.log.write(
-        `${no === 'clock' ? 'clock: no trusted time' : 'ledger: damaged'}, ${ticketLine(verdict.ticket)} not payable`,
-      );
+      this.say(no === 'clock' ? LOG_NO_TIME_NOT_PAYABLE : LOG_DAMAGED_NOT_PAYABLE, ticketLine(verdict.ticket));
       const t = TEXT[this.lang];
       this.shown(
         payLaterScreen(verdict.prizeEur, this.lang, no === 'clock' ? t.clockUnset : t.ledgerDamaged),
@@ -160,11 +166,11 @@ export class App extends Inputs {
       const code = e instanceof LedgerError ? e.code : undefined;
       const r = recordRefused(v, code, code === 'DUPLICATE' ? this.ledger.find(t) : undefined);
       if (typeof r !== 'string') return this.showVerdict(r);
-      this.log.write(`payment of ${ticketLine(t)} failed: ${messageOf(e)}`);
+      this.say(LOG_PAYMENT_FAILED, ticketLine(t), messageOf(e));
       return this.shown(errorScreen(this.lang, TEXT[this.lang][r]), 'error');
     }
     this.stats.payments++;
-    this.log.write(`paid ${ticketLine(t)} ${v.prizeEur} EUR${offline ? ' offline' : ''}`);
+    this.say(offline ? LOG_PAID_OFFLINE : LOG_PAID, ticketLine(t), v.prizeEur);
     // After the record: paper out or a jam never undoes a payment; the screen says so (reprint: 0, OK).
     const printed = this.print(paymentReceipt(this.facts(v, paidAtMs), registryRef, offline));
     // The payment is on flash: a display, beeper or LED failing now must not put ERREUR over PAYÉ (the
@@ -175,7 +181,7 @@ export class App extends Inputs {
         break;
       } catch (e) {
         this.stats.errors++;
-        this.log.write(`error after payment: ${messageOf(e)}`);
+        this.say(LOG_ERROR_AFTER_PAYMENT, messageOf(e));
       }
     }
     this.note('paid', v, paidAtMs);

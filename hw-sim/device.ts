@@ -32,6 +32,7 @@ import type { Scheduler } from './scheduler.ts';
 import type { NorFlash } from './nor-flash.ts';
 import type { SimNetwork } from './network.ts';
 import type { SimPrinter } from './printer.ts';
+import { expandLog } from '../src/messages/log.ts';
 
 export interface BeepRecord {
   t: number;
@@ -366,7 +367,8 @@ export class Peripherals {
       },
       Log: class {
         write(line: string): void {
-          const l = String(line);
+          // The firmware logs codes (src/messages/log-codes.ts); the log is read in words, as before.
+          const l = expandLog(String(line));
           self.logs.push(l);
           if (self.logs.length > 2000) self.logs.splice(0, self.logs.length - 2000);
           o.events?.log?.(l);

@@ -9,6 +9,7 @@ import type { Verdict } from '../decide.ts';
 import type { Deadline } from '../deadline.ts';
 import { BEEPS, LEDS, type Signal } from '../../src/signals.ts';
 import { errorScreen } from '../screens.ts';
+import { LOG_ERROR, LOG_SEP } from '../../src/messages/log-codes.ts';
 
 /** The idle loop period: watchdog kick, decoder timeouts, screen timeouts. */
 export const TICK_MS = 100;
@@ -66,6 +67,14 @@ export abstract class AppBase {
     this.led.set(LEDS[s]);
   }
 
+  /**
+   * A log line as its code and arguments (src/messages/log-codes.ts): the host that reads the log puts it
+   * in words (src/messages/log.ts), so the firmware carries no log text.
+   */
+  protected say(code: number, ...args: unknown[]): void {
+    this.log.write(LOG_SEP + [code, ...args].map(String).join(LOG_SEP));
+  }
+
   /** Runs `f`; an exception is logged, shown, and the app goes back to ready after the verdict time. */
   protected guard(f: () => void): void {
     try {
@@ -73,7 +82,7 @@ export abstract class AppBase {
     } catch (e) {
       this.stats.errors++;
       try {
-        this.log.write(`error: ${messageOf(e)}`);
+        this.say(LOG_ERROR, messageOf(e));
         if (this.display) {
           this.display.show(errorScreen(this.lang, messageOf(e)));
           this.signal('error');

@@ -6,6 +6,7 @@ import { plausible } from '../decide.ts';
 import { BEEPS } from '../../src/signals.ts';
 import { clockScreen } from '../screens.ts';
 import { AppBase, DAY_MS, logMs } from './base.ts';
+import { LOG_CLOCK_AHEAD, LOG_CLOCK_CONFIRMED, LOG_CLOCK_REFUSED } from '../../src/messages/log-codes.ts';
 
 export abstract class Clock extends AppBase {
   protected marks!: Flash;
@@ -60,7 +61,7 @@ export abstract class Clock extends AppBase {
   protected clockPending(): boolean {
     const rtc = this.rtc.now();
     if (this.clockRefused || !plausible(rtc) || this.clockOk(rtc) || rtc < this.trustedNow()) return false;
-    this.log.write(`clock: ${logMs(rtc)} far ahead of ${logMs(this.trustedNow())}, asked`);
+    this.say(LOG_CLOCK_AHEAD, logMs(rtc), logMs(this.trustedNow()));
     this.display.show(clockScreen(this.lang, rtc));
     this.signal('refused');
     this.state = { kind: 'clock', rtcMs: rtc };
@@ -73,11 +74,11 @@ export abstract class Clock extends AppBase {
       this.storeMark(rtcMs, MARK_KEYPAD);
       this.mark = rtcMs;
       this.markMono = this.mono.now();
-      this.log.write(`clock: ${logMs(rtcMs)} confirmed`);
+      this.say(LOG_CLOCK_CONFIRMED, logMs(rtcMs));
       this.compactExpired();
     } else if (k === 'C') {
       this.clockRefused = true;
-      this.log.write('clock: refused');
+      this.say(LOG_CLOCK_REFUSED);
     } else return this.beeper.play(BEEPS.key);
     this.beeper.play(BEEPS.key);
     this.ready();

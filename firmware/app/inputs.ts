@@ -10,6 +10,7 @@ import { BEEPS } from '../../src/signals.ts';
 import { TEXT, cancelledScreen, closeZScreen, confirmCashScreen, infoScreen, ticketLine } from '../screens.ts';
 import { newFrameDecoder, type FrameDecoder } from '../camera.ts';
 import { RegistryLink } from './registry.ts';
+import { LOG_EXPIRED_BEFORE_OK, LOG_REPRINT_DONE, LOG_REPRINT_FAILED } from '../../src/messages/log-codes.ts';
 
 /** The same code seen again by the camera within this time is the same ticket still in view. */
 const CAMERA_REPEAT_MS = 3000;
@@ -107,7 +108,7 @@ export abstract class Inputs extends RegistryLink {
         if (dl === undefined) return this.showVerdict({ kind: 'invalid', reason: 'E_EMISSION' }, now);
         const v = atOk(s.verdict, now, dl);
         if (v.kind !== 'win') {
-          this.log.write(`${ticketLine(v.ticket)}: expired before OK`);
+          this.say(LOG_EXPIRED_BEFORE_OK, ticketLine(v.ticket));
           return this.showVerdict(v, now);
         }
         if (
@@ -149,7 +150,7 @@ export abstract class Inputs extends RegistryLink {
       if (entry === '0' && this.lastReceipt && this.printer) {
         const w = TEXT[this.lang];
         const ok = this.print(null);
-        this.log.write(`receipt: reprint ${ok ? 'done' : 'failed'}`);
+        this.say(ok ? LOG_REPRINT_DONE : LOG_REPRINT_FAILED);
         return this.shown([ok ? w.recorded : w.noReceipt], ok ? 'key' : 'refused', 1500);
       }
     }

@@ -32,6 +32,30 @@ import type { Verdict } from '../decide.ts';
 import { TEXT, checkingScreen, errorScreen, noticeScreen, payLaterScreen, ticketLine } from '../screens.ts';
 import { Screens } from './screens.ts';
 import { messageOf } from './base.ts';
+import {
+  LOG_NOTICE,
+  LOG_NOTICE_APPLIED,
+  LOG_NOTICE_REFUSED,
+  LOG_OUTBOX,
+  LOG_OUTBOX_DROPPED,
+  LOG_REGISTRY_KEY,
+  LOG_REGISTRY_NONE,
+  LOG_REGISTRY_NO_ANSWER,
+  LOG_REGISTRY_NO_OUTBOX,
+  LOG_REGISTRY_PAID_BY,
+  LOG_REGISTRY_REFUSED,
+  LOG_REGISTRY_URL,
+  LOG_SYNC_CONFLICT,
+  LOG_SYNC_NOT_SENT,
+  LOG_SYNC_REFUSED,
+  LOG_SYNC_SENT,
+  LOG_UPDATE_FAILED,
+  LOG_UPDATE_FROM,
+  LOG_UPDATE_INSTALLED,
+  LOG_UPDATE_OVER,
+  LOG_UPDATE_REFUSED,
+  LOG_UPDATE_RESTART,
+} from '../../src/messages/log-codes.ts';
 
 /** Offline payments pushed in one sync request. */
 const SYNC_BATCH = 20;
@@ -91,7 +115,7 @@ export abstract class RegistryLink extends Screens {
       this.noticeFlash = new d.Flash({ partition: 'notice' });
       this.notice = loadNotice(this.noticeFlash, this.oKey, deviceVerify);
     } catch (e) {
-      this.log.write(`notice: ${messageOf(e)}`); // a device without the partition takes none
+      this.say(LOG_NOTICE, messageOf(e)); // a device without the partition takes none
     }
     this.applyNotice();
   }
@@ -115,9 +139,7 @@ export abstract class RegistryLink extends Screens {
     const version = 'error' in s ? 0 : s.notice.version;
     const why = 'error' in s ? 'malformed' : noticeRefusal(s, this.oKey, this.noticeVersion(), deviceVerify);
     if (why || !this.noticeFlash) {
-      this.log.write(
-        `notice ${version} from ${from} refused: ${why || 'no partition'}${'error' in s ? ` (${s.error})` : ''}`,
-      );
+      this.say(LOG_NOTICE_REFUSED, version, from, why || 'no partition', 'error' in s ? ` (${s.error})` : '');
       if (version > this.noticeRefused) {
         this.noticeRefused = version;
         if (this.state.kind === 'ready') this.shown(noticeScreen(this.lang, version, true), 'refused');
@@ -126,7 +148,7 @@ export abstract class RegistryLink extends Screens {
     }
     this.notice = storeNotice(this.noticeFlash, s as never, this.notice);
     this.applyNotice();
-    this.log.write(`notice ${version} applied (${from}), ${this.config.emissions.length} emissions`);
+    this.say(LOG_NOTICE_APPLIED, version, from, this.config.emissions.length);
     if (this.state.kind === 'ready') this.shown(noticeScreen(this.lang, version, false), 'key');
   }
 
@@ -136,19 +158,19 @@ export abstract class RegistryLink extends Screens {
     if (!this.config.registryUrl) return;
     const rk = d.identity.registryKey;
     if (!d.Network || !d.DeviceKey || !rk) {
-      this.log.write('registry: no network or key: payments stay local');
+      this.say(LOG_REGISTRY_NONE);
       return;
     }
     this.rKey = fromHex(rk);
     try {
       this.outbox = Outbox.open(new d.Flash({ partition: 'outbox' }));
     } catch (e) {
-      this.log.write(`registry: no outbox (${messageOf(e)}): payments stay local`);
+      this.say(LOG_REGISTRY_NO_OUTBOX, messageOf(e));
       return;
     }
     this.deviceKey = new d.DeviceKey({});
     // Its first 16 hex digits (the host, `saphir sim`, says when it is the published development key).
-    this.log.write(`registry: device key ${toHex(this.deviceKey.publicKey).slice(0, 16)}…`);
+    this.say(LOG_REGISTRY_KEY, toHex(this.deviceKey.publicKey).slice(0, 16));
     const net: Network = new d.Network({
       url: this.config.registryUrl,
       onReadable: () =>
@@ -162,7 +184,7 @@ export abstract class RegistryLink extends Screens {
     if (d.Updater) this.updater = new d.Updater({});
     this.bootAt = this.mono.now();
     this.beatAt = this.bootAt + 10 * this.config.syncIntervalMs;
-    this.log.write(`registry: ${this.config.registryUrl}, ${this.outbox.pending.length} to send`);
+    this.say(LOG_REGISTRY_URL, this.config.registryUrl, this.outbox.pending.length);
   }
 
   private request(kind: RequestKind, payments: { code: string; paid_at: number }[]): { id: number; nonce: string } {
@@ -269,7 +291,7 @@ export abstract class RegistryLink extends Screens {
       return this.pay(s.verdict, false, this.lastNonce);
     }
     if (got && got.result === 'already_paid') {
-      this.log.write(`registry: ${ticketLine(s.verdict.ticket)} already paid by ${got.by.device_id}`);
+      this.say(LOG_REGISTRY_PAID_BY, ticketLine(s.verdict.ticket), got.by.device_id);
       return this.showVerdict({
         kind: 'already-paid',
         ticket: s.verdict.ticket,
@@ -285,7 +307,7 @@ export abstract class RegistryLink extends Screens {
       // The registry heard us and said no (the ticket, or this device), or an answer it did not sign
       // came: never paid offline then (whoever forged it would choose that).
       const why = got && got.result === 'invalid' ? got.reason : error;
-      this.log.write(`registry refused the claim: ${why}`);
+      this.say(LOG_REGISTRY_REFUSED, why);
       return this.shown(errorScreen(this.lang, TEXT[this.lang][error === 'forged' ? error : 'refused']), 'refused');
     }
     this.offline(s.verdict, s.code, `status ${r.status}`);
@@ -305,13 +327,13 @@ export abstract class RegistryLink extends Screens {
 
   /** No answer from the registry: pay offline up to the offline limit, else not now. */
   protected offline(v: Extract<Verdict, { kind: 'win' }>, code: string, why: string): void {
-    this.log.write(`registry: no answer (${why})`);
+    this.say(LOG_REGISTRY_NO_ANSWER, why);
     if (v.prizeEur <= this.config.offlineLimitEur) {
       try {
         this.queue(v, code);
         return this.pay(v, true);
       } catch (e) {
-        this.log.write(`outbox: ${messageOf(e)}`);
+        this.say(LOG_OUTBOX, messageOf(e));
       }
     }
     this.shown(payLaterScreen(v.prizeEur, this.lang), 'refused');
@@ -341,7 +363,7 @@ export abstract class RegistryLink extends Screens {
       batch.push(e);
     }
     if (unpaid.length) {
-      this.log.write(`outbox: ${unpaid.length} entries without a payment dropped`);
+      this.say(LOG_OUTBOX_DROPPED, unpaid.length);
       box.markSynced(unpaid);
       this.ready(); // the count on the screen
     }
@@ -359,19 +381,19 @@ export abstract class RegistryLink extends Screens {
 
   private onSynced(entries: OutboxEntry[], results: PaymentResult[] | null, error: string): void {
     if (!results || results.length !== entries.length) {
-      this.log.write(`sync: not sent (${error}), ${this.outbox!.pending.length} waiting`);
+      this.say(LOG_SYNC_NOT_SENT, this.outbox!.pending.length, error);
       return;
     }
     results.forEach((r, i) => {
       const t = entries[i];
-      if (r.result === 'conflict') this.log.write(`sync: ${ticketLine(t)} CONFLICT, also paid by ${r.by.device_id}`);
-      else if (r.result === 'invalid') this.log.write(`sync: ${ticketLine(t)} refused: ${r.reason}`);
+      if (r.result === 'conflict') this.say(LOG_SYNC_CONFLICT, ticketLine(t), r.by.device_id);
+      else if (r.result === 'invalid') this.say(LOG_SYNC_REFUSED, ticketLine(t), r.reason);
     });
     if (!entries.length) return;
     this.outbox!.markSynced(entries);
     for (const e of entries) this.toConfirm.delete(ticketLine(e));
     const left = this.outbox!.pending.length;
-    this.log.write(`sync: ${entries.length} sent, ${left} waiting`);
+    this.say(LOG_SYNC_SENT, entries.length, left);
     if (left > 0) this.nextSyncAt = 0; // go on at the next tick
     if (this.state.kind === 'ready') this.ready();
   }
@@ -384,7 +406,8 @@ export abstract class RegistryLink extends Screens {
     this.updOut = '-';
     if (!o || this.upd || !this.updater || this.restartWanted) return;
     const r = this.updater.begin(fromHex(o.manifest), o.size);
-    this.log.write(`update ${o.campaign}: ${r.ok ? `from ${r.next}` : `refused: ${r.detail}`}`);
+    if (r.ok) this.say(LOG_UPDATE_FROM, o.campaign, r.next);
+    else this.say(LOG_UPDATE_REFUSED, o.campaign, r.detail);
     if (r.ok) this.upd = { hash: o.hash, at: r.next!, id: 0, wait: 0 };
     else this.updateDone(o.hash, 'failed:' + r.reason);
   }
@@ -400,14 +423,15 @@ export abstract class RegistryLink extends Screens {
     const u = this.upd;
     if (this.state.kind !== 'ready') return;
     if (this.restartWanted) {
-      this.log.write('update: restarting into the new image');
+      this.say(LOG_UPDATE_RESTART);
       this.restartWanted = false;
       return this.updater!.restart();
     }
     if (!u || u.id || now < u.wait) return;
     if (u.at < 0) {
       const f = this.updater!.finish();
-      this.log.write(`update: ${f.ok ? 'installed ' + f.version : 'refused: ' + f.detail}`);
+      if (f.ok) this.say(LOG_UPDATE_INSTALLED, f.version);
+      else this.say(LOG_UPDATE_FAILED, f.detail);
       return this.updateDone(u.hash, f.ok ? 'installed' : 'failed:' + f.reason);
     }
     u.id = this.net!.request('/v1/chunk', `{"hash":"${u.hash}","offset":${u.at}}`, this.config.registryTimeoutMs);
@@ -418,7 +442,7 @@ export abstract class RegistryLink extends Screens {
     const u = this.upd!;
     u.id = 0;
     if (r.status === 410 || r.status === 404) {
-      this.log.write('update: campaign over, download dropped');
+      this.say(LOG_UPDATE_OVER);
       this.upd = null;
       return;
     }

@@ -15,6 +15,7 @@ import { claimSlip, duplicate } from '../receipt.ts';
 import { counterReport } from '../counter.ts';
 import { Upkeep } from './upkeep.ts';
 import { messageOf } from './base.ts';
+import { LOG_HALTED, LOG_JOURNAL, LOG_PRINTER, LOG_REPORT } from '../../src/messages/log-codes.ts';
 
 export abstract class Screens extends Upkeep {
   protected lastCode = '';
@@ -73,7 +74,7 @@ export abstract class Screens extends Upkeep {
   }
 
   protected halt(why: string): void {
-    this.log.write(`halted: ${why}`);
+    this.say(LOG_HALTED, why);
     this.state = { kind: 'halted' };
     this.display.show(errorScreen(this.lang, why));
     this.signal('error');
@@ -106,7 +107,7 @@ export abstract class Screens extends Upkeep {
       writeMark(this.journalFlash, now, MARK_Z);
       this.lastZ = now;
     }
-    this.log.write(`report ${z ? 'Z' : 'X'}: ${r.payments} payments ${r.totalEur} EUR, ${r.unpaidWins} not paid`);
+    this.say(LOG_REPORT, z ? 'Z' : 'X', r.payments, r.totalEur, r.unpaidWins);
     const printed = this.print(lines);
     this.shown(reportScreen(r, z, this.lang, printed), 'key');
   }
@@ -130,7 +131,7 @@ export abstract class Screens extends Upkeep {
         atMs,
       });
     } catch (e) {
-      this.log.write(`journal: ${messageOf(e)}`);
+      this.say(LOG_JOURNAL, messageOf(e));
     }
   }
 
@@ -158,7 +159,7 @@ export abstract class Screens extends Upkeep {
       return true;
     } catch (e) {
       this.stats.errors++;
-      this.log.write(`printer: ${messageOf(e)}`);
+      this.say(LOG_PRINTER, messageOf(e));
       return false;
     }
   }

@@ -5,6 +5,7 @@ import { plausible } from '../decide.ts';
 import { ticketLine } from '../screens.ts';
 import { Clock } from './clock.ts';
 import { logMs } from './base.ts';
+import { LOG_LEDGER_CLOCK, LOG_LEDGER_COMPACTED, LOG_LEDGER_REPAIRED } from '../../src/messages/log-codes.ts';
 
 export abstract class Upkeep extends Clock {
   /** A payment whose copy in one log was damaged or lost is copied back from the other. */
@@ -12,7 +13,7 @@ export abstract class Upkeep extends Clock {
     if (this.ledger.agree) return;
     const keep = this.keepAt(this.trustedNow());
     const copied = this.ledger.repair(keep, () => this.watchdog.kick());
-    this.log.write(`ledger: ${this.ledger.damage} damaged, repaired ${copied.map(ticketLine).join(' ')}`);
+    this.say(LOG_LEDGER_REPAIRED, this.ledger.damage, copied.map(ticketLine).join(' '));
   }
 
   /** Payments still claimable at `now` (trusted time). */
@@ -36,7 +37,7 @@ export abstract class Upkeep extends Clock {
     if (now - this.markStored < 60000) now = this.markStored;
     // A clock far in the future would drop payments still needed: never compact on an implausible clock.
     if (!plausible(now)) {
-      this.log.write(`ledger: clock implausible (${logMs(now)}), no compaction`);
+      this.say(LOG_LEDGER_CLOCK, logMs(now));
       return;
     }
     const keep = this.keepAt(now);
@@ -51,6 +52,6 @@ export abstract class Upkeep extends Clock {
       dropped += r.dropped;
       this.watchdog.kick();
     }
-    this.log.write(`ledger: compacted, ${dropped} expired payments dropped`);
+    this.say(LOG_LEDGER_COMPACTED, dropped);
   }
 }

@@ -312,10 +312,15 @@ const LOG_SAMPLES = [
   'printer: jammed',
 ];
 
-/** The fixed text of every `this.log.write(…)` of firmware/: the parts of its template outside ${…}. */
+/**
+ * The fixed text of every line the firmware logs: it logs codes (`this.say(LOG_…, …)`, src/messages/log-codes.ts),
+ * whose English is src/messages/log.ts's LOG_TEXT; the parts of each text outside its `{n}`.
+ */
 async function firmwareLogSites(): Promise<{ at: string; parts: string[] }[]> {
   const { readFileSync, readdirSync } = await import('node:fs');
   const { ROOT } = await import('../helpers.ts');
+  const codes = (await import('../../src/messages/log-codes.ts')) as unknown as Record<string, number>;
+  const { LOG_TEXT } = await import('../../src/messages/log.ts');
   const files = ['firmware', 'firmware/app'].flatMap((d) =>
     readdirSync(`${ROOT}/${d}`)
       .filter((f) => f.endsWith('.ts'))
@@ -324,28 +329,16 @@ async function firmwareLogSites(): Promise<{ at: string; parts: string[] }[]> {
   const sites: { at: string; parts: string[] }[] = [];
   for (const f of files) {
     const src = readFileSync(`${ROOT}/${f}`, 'utf8');
-    for (let i = src.indexOf('this.log.write('); i >= 0; i = src.indexOf('this.log.write(', i + 1)) {
-      // The argument: up to the parenthesis that closes the call.
-      let depth = 0;
-      let j = i + 'this.log.write'.length;
-      for (; j < src.length; j++) {
-        if (src[j] === '(') depth++;
-        else if (src[j] === ')' && --depth === 0) break;
-      }
-      const arg = src.slice(i + 'this.log.write('.length, j).trim();
-      // Drops each ${…} (nested ones with it), then the quotes.
-      let text = '';
-      for (let k = 0, nest = 0; k < arg.length; k++) {
-        if (arg.startsWith('${', k) && ++nest) k++;
-        else if (nest && arg[k] === '{') nest++;
-        else if (nest && arg[k] === '}') nest--;
-        else if (!nest) text += arg[k];
-      }
-      const parts = text
-        .replace(/[`']/g, ' ')
+    assert.not.ok(src.includes('this.log.write(`') || src.includes("this.log.write('"), `${f}: a log line in words`);
+    for (const m of src.matchAll(/\b(LOG_[A-Z_]+)\b/g)) {
+      if (m[1] === 'LOG_SEP' || m[1] === 'LOG_CODES' || src.slice(0, m.index).endsWith('import { ')) continue;
+      const code = codes[m[1]];
+      assert.type(code, 'number', `${f}: ${m[1]} is a code`);
+      const parts = LOG_TEXT[code]
+        .replace(/\{\d+\}/g, ' ')
         .split(/\s+/)
         .filter((p) => /[a-z]{2}/i.test(p));
-      sites.push({ at: `${f}: ${arg.slice(0, 60)}`, parts });
+      sites.push({ at: `${f}: ${m[1]} (${LOG_TEXT[code]})`, parts });
     }
   }
   return sites;
