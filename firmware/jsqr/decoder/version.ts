@@ -51,7 +51,9 @@ const TABLE =
   '22 25 30 2 10 15 67 16 7 6 30 58 86 114 142 170 30 2 19 118 6 119 28 2 18 47 31 48 30 2 34 24 34 25 ' +
   '30 2 20 15 61 16';
 
-let numbers: number[] | null = null;
+// saphir: parsed once into bytes (every number is under 256), not a number array: ~1 100 numbers kept from
+// the first frame on are ~1 KiB so, ~9 KiB of engine values otherwise (issue #34).
+let numbers: Uint8Array | null = null;
 
 /** Version `v`'s 18-bit version information (BCH(18,6) of `v`), null below 7 (they carry none). */
 export function versionInfoBits(v: number): number | null {
@@ -64,7 +66,7 @@ export function versionInfoBits(v: number): number | null {
 /** Version `v` (1…40) as jsQR's table had it; undefined outside. */
 export function versionAt(v: number): Version | undefined {
   if (!(v >= 1 && v <= 40)) return undefined;
-  const n = numbers || (numbers = TABLE.split(" ").map(Number));
+  const n = numbers || (numbers = Uint8Array.from(TABLE.split(" "), Number));
   let i = 0;
   // Versions before v are stepped over by their counts, none of their objects built.
   for (let k = 1; k < v; k++) {

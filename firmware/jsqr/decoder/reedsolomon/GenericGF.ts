@@ -11,15 +11,17 @@ export default class GenericGF {
   public zero: GenericGFPoly;
   public one: GenericGFPoly;
 
-  private expTable: number[];
-  private logTable: number[];
+  // saphir: typed arrays, not arrays of engine values (~4 KiB of heap kept from the first frame on, issue #34;
+  // the one field is shared, reedsolomon/index.ts). logTable[0] is never read (log(0) throws).
+  private expTable: Uint16Array;
+  private logTable: Uint16Array;
 
   constructor(primitive: number, size: number, genBase: number) {
     this.primitive = primitive;
     this.size = size;
     this.generatorBase = genBase;
-    this.expTable = new Array(this.size);
-    this.logTable = new Array(this.size);
+    this.expTable = new Uint16Array(this.size);
+    this.logTable = new Uint16Array(this.size);
 
     let x = 1;
     for (let i = 0; i < this.size; i++) {
