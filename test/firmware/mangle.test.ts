@@ -79,6 +79,8 @@ test("the camera module is shortened with the core's names: jsQR's own names sho
     assert.not.ok(kept.has(n), `${n} may be shortened (${kept.get(n)})`);
     assert.not.ok(camera.includes(`.${n}`) || camera.includes(`${n}:`), `${n} is shortened in the camera module`);
   }
+  // Still mode's extra locations (jsQR tryHarder, firmware/jsqr/locator) are not carried: the device's stream never asks.
+  assert.not.ok(camera.includes('[-1,-1]'), "the camera module carries jsQR's tryHarder block");
   // A TypeScript enum's members: esbuild defines them as written (or inlines them), so no use may be
   // shortened (jsQR's decoder read every segment's mode as undefined: the text came out empty).
   for (const n of ['Terminator', 'Alphanumeric']) assert.ok(kept.has(n), `${n} must be kept`);

@@ -327,6 +327,9 @@ function firstMatchingQuad(quads: Quad[], startX: number, endX: number): Quad | 
   return null;
 }
 
+// saphir: defined false by the firmware build's camera module only (undefined elsewhere: still mode kept).
+declare const __JSQR_TRY_HARDER__: boolean | undefined;
+
 export function locate(matrix: BitMatrix, tryHarder = false, work?: Work): QRLocation[] {
   // saphir: the row scan's steps (see Work), counted down here and charged once it is over.
   const left = work ? work.limit - work.used : Infinity;
@@ -547,8 +550,9 @@ export function locate(matrix: BitMatrix, tryHarder = false, work?: Work): QRLoc
   }
 
   // saphir: trying harder (the host's still images, not the device's camera stream), two more kinds of
-  // location after jsQR's, each only tried when those did not decode:
-  if (tryHarder) {
+  // location after jsQR's, each only tried when those did not decode. The device's camera module is built
+  // with __JSQR_TRY_HARDER__ false (tools/build.ts): its stream never asks, so the code is not carried.
+  if (tryHarder && (typeof __JSQR_TRY_HARDER__ === "undefined" || __JSQR_TRY_HARDER__)) {
     // The other finder-pattern groups (jsQR tries only its best-scored one), each once and only if its
     // three points can be a code's corners. A stained or painted finder pattern can score worse than a
     // finder-like blob that then makes the best group (the corpus photo 'sidewalk').
