@@ -56,7 +56,22 @@ ptyTest('sim --provision: a production device from the command line refuses a de
   const tech = toHex(publicKeyOf(TECH_SEED));
   const chipFile = join(dir, 'chip.bin');
   const link = join(dir, 'tty');
-  const args = ['sim', '--pty', link, '--flash', chipFile, '--firmware-key', fw, '--tech-key', tech, '--lang', 'en'];
+  // 921 600 baud (not the default 115 200): the promise here is the keys, and the image's ~100 KiB take 1 s, not 9.
+  const baud = ['--baud', '921600'];
+  const args = [
+    'sim',
+    '--pty',
+    link,
+    ...baud,
+    '--flash',
+    chipFile,
+    '--firmware-key',
+    fw,
+    '--tech-key',
+    tech,
+    '--lang',
+    'en',
+  ];
   const run = async (provisionFile: string) => {
     const sim = spawn(process.execPath, [bin, ...args, '--provision', provisionFile], { cwd: ROOT });
     await waitFor(sim.stdout, /service port: /);
@@ -66,21 +81,24 @@ ptyTest('sim --provision: a production device from the command line refuses a de
     let sim = await run(signed);
     sim.stdin.write('reboot\n');
     await waitFor(sim.stdout, /image slot A v3\.0\.0/);
-    const r = await saphirAsync(['flash', '--port', link, '--tech-key', techFile, '--lang', 'en', dev], {
+    const r = await saphirAsync(['flash', '--port', link, ...baud, '--tech-key', techFile, '--lang', 'en', dev], {
       timeoutMs: 60000,
     });
     assert.is(r.code, 1, r.stdout + r.stderr);
     assert.match(r.stdout + r.stderr, /development-signed|production device/, r.stdout + r.stderr);
     // The right one: signed with the production key, the technician's own key, the file checked with --key.
-    const ok = await saphirAsync(['flash', '--port', link, '--tech-key', techFile, '--key', fw, '--lang', 'en', next], {
-      timeoutMs: 90000,
-    });
+    const ok = await saphirAsync(
+      ['flash', '--port', link, ...baud, '--tech-key', techFile, '--key', fw, '--lang', 'en', next],
+      {
+        timeoutMs: 90000,
+      },
+    );
     assert.is(ok.code, 0, ok.stdout + ok.stderr);
     assert.match(ok.stdout, /Restarted on 3\.0\.2, confirmed/, ok.stdout);
     sim.stdin.write('reboot\n');
     await waitFor(sim.stdout, /image slot B v3\.0\.2/);
     // And a development-signed one is still refused now that it runs 3.0.2.
-    const dev2 = await saphirAsync(['flash', '--port', link, '--tech-key', techFile, '--lang', 'en', dev], {
+    const dev2 = await saphirAsync(['flash', '--port', link, ...baud, '--tech-key', techFile, '--lang', 'en', dev], {
       timeoutMs: 60000,
     });
     assert.is(dev2.code, 1, dev2.stdout + dev2.stderr);
