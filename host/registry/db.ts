@@ -4,7 +4,8 @@
 // decides). A PGlite directory is one process's: it is locked while open (dir-lock.ts).
 import { setFlagsFromString } from 'node:v8';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Failure, reasonOf } from '../args.ts';
 import { DirLocked, LOCK_FILE, lockDir, type DirLock } from './dir-lock.ts';
 import { writeWhole } from '../../tools/write-whole.ts';
@@ -272,6 +273,34 @@ async function writeTemplate(file: string, pg: { dumpDataDir(c: 'none'): Promise
   }
 }
 
+// (WebAssembly is a Node global; this project's ES2020 library declares no value for it.)
+const Wasm = (globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => object } }).WebAssembly;
+let liftoff: { pglite: object; initdb: object } | undefined;
+
+/**
+ * SAPHIR_PGLITE_LIFTOFF=1 (the test runner sets it): PGlite's WebAssembly compiled once in this process by
+ * V8's baseline compiler alone, never optimised, for every database opened here. A test's database lives
+ * seconds, less than the optimising compile costs (an embedded registry's start 1.8 → 1.3 s of CPU, a
+ * reset 0.5 → 0.03 s, a `registry … --db` process 1.5 → 0.6 s). The flag is on during these two
+ * synchronous compiles only: other WebAssembly (the device's QuickJS) is optimised as ever.
+ */
+function liftoffModules(): typeof liftoff {
+  if (process.env.SAPHIR_PGLITE_LIFTOFF !== '1') return undefined;
+  if (!liftoff) {
+    const dist = dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite')));
+    setFlagsFromString('--liftoff-only');
+    try {
+      liftoff = {
+        pglite: new Wasm.Module(readFileSync(join(dist, 'pglite.wasm'))),
+        initdb: new Wasm.Module(readFileSync(join(dist, 'initdb.wasm'))),
+      };
+    } finally {
+      setFlagsFromString('--no-liftoff-only');
+    }
+  }
+  return liftoff;
+}
+
 /** Opens PGlite with its data in `dir` (in memory when `dir` is undefined), locked while open. */
 export async function openPglite(dir?: string): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite');
@@ -282,18 +311,10 @@ export async function openPglite(dir?: string): Promise<Db> {
     const template = process.env.SAPHIR_PGLITE_TEMPLATE;
     const fresh = !!template && prepared.fresh;
     const loadDataDir = fresh ? readTemplate(template) : undefined;
-    // SAPHIR_PGLITE_LIFTOFF=1 (the test runner sets it): this database's WebAssembly is compiled by V8's
-    // baseline compiler alone, never optimised: a short-lived database (a test's, a CLI run's) spends less
-    // CPU than its optimising compile costs (an embedded registry's start 1.8 → 1.3 s, a reset 0.5 → 0.03 s).
-    // Other WebAssembly (the device's engine) compiled before or after is not concerned.
-    const liftoff = process.env.SAPHIR_PGLITE_LIFTOFF === '1';
-    if (liftoff) setFlagsFromString('--liftoff-only');
-    try {
-      pg = dir === undefined ? new PGlite({ loadDataDir }) : new PGlite(dir, { loadDataDir });
-      await pg.waitReady;
-    } finally {
-      if (liftoff) setFlagsFromString('--no-liftoff-only');
-    }
+    const wasm = liftoffModules();
+    const o = { loadDataDir, pgliteWasmModule: wasm?.pglite as never, initdbWasmModule: wasm?.initdb as never };
+    pg = dir === undefined ? new PGlite(o) : new PGlite(dir, o);
+    await pg.waitReady;
     if (fresh && !loadDataDir) await writeTemplate(template, pg);
   } catch (e) {
     lock?.release();
