@@ -6,16 +6,16 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSyn
 import { builtinModules, createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureBuilt } from '../../tools/build.ts';
+import { staleReason } from '../../tools/build-stale.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
 export const WEB_DIST = join(HERE, 'dist');
 const BUNDLE_PATH = join(ROOT, 'firmware', 'dist', 'saphir-fw.js');
 
-/** The firmware bundle, built first when stale (tools/build.ts). */
+/** The firmware bundle, built first when stale (tools/build.ts, loaded only then: it loads TypeScript). */
 async function ensureFirmware(): Promise<void> {
-  await ensureBuilt();
+  if (staleReason()) await (await import('../../tools/build.ts')).ensureBuilt();
 }
 
 /** Packages that need Node (built-ins, native code): none may be in the page's import graph. */
