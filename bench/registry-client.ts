@@ -52,6 +52,7 @@ if (job.flood) {
     nonce: newNonce(),
     sent_at: Date.now(),
     payments: Array.from({ length: 500 }, (_, i) => ({ code: code(900_000 + i), paid_at: Date.now() })),
+    digest: 'cd'.repeat(64),
     signature: 'ab'.repeat(64),
   };
   for (let l = 0; l < f.loops; l++)

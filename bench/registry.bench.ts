@@ -157,6 +157,7 @@ export async function flood(
         code: ticketCode({ emission: 9, block: 3, number: i, prize: 30 }),
         paid_at: Date.now(),
       })),
+      digest: 'cd'.repeat(64),
       signature: 'ab'.repeat(64),
     };
     // 1 000: the two /metrics reads around them cost the server queries of their own (in its process on

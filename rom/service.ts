@@ -61,7 +61,7 @@ import { romPlatform } from './platform.ts';
 import { isDevTechKey, readTrust, trustReport } from './provision.ts';
 import { NONCE_SIZE, authMessage } from '../src/service/auth.ts';
 import { Outbox } from '../src/registry/outbox.ts';
-import { MAX_BATCH, signedBytes, type RegistryRequest } from '../src/registry/protocol.ts';
+import { MAX_BATCH, signRequestWith, type RegistryRequest } from '../src/registry/protocol.ts';
 import { loadNotice, noticeRefusal, parseNoticeText, storeNotice, type StoredNotice } from '../src/notice.ts';
 import { asciiText } from '../src/config.ts';
 
@@ -550,7 +550,8 @@ export class ServicePort {
       sent_at: now,
       payments: entries.map((e) => ({ code: e.code, paid_at: e.paidAtMs })),
     };
-    const signed = { ...req, signature: toHex(this.host.deviceKey.sign(signedBytes(req))) };
+    const key = this.host.deviceKey;
+    const signed = signRequestWith(req, (m) => key.sign(m), romPlatform().sha512);
     return { ok: true as const, request: signed, slots: entries.map((e) => e.slot) };
   }
 

@@ -1,6 +1,6 @@
 // Host-side Ed25519 through node:crypto (about 14× faster than noble here), or libsodium
 // (tools/sodium.ts, about twice as fast again) when sodium-native loads. Node-only.
-import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { type Signer, type Verifier } from '../src/crypto/ed25519.ts';
 import { withDeviceRules } from '../src/crypto/device-rules.ts';
 import { sodium, type SodiumEd25519 } from './sodium.ts';
@@ -44,6 +44,10 @@ export const nodeVerify: Verifier = (signature, message, publicKey) => {
     return false;
   }
 };
+
+/** SHA-512 by OpenSSL (a registry request's digest). */
+export const nodeSha512 = (message: Uint8Array): Uint8Array =>
+  new Uint8Array(createHash('sha512').update(message).digest());
 
 export const nodeSign: Signer = (message, seed) =>
   sodium ? sodium.sign(message, seed) : nodeCryptoSign(message, seed);

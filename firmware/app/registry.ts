@@ -15,12 +15,13 @@ import {
   type StoredNotice,
 } from '../../src/notice.ts';
 import { deviceVerify } from '../verify.ts';
+import { sha512 } from '../sha512.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
 import { utf8Encode } from '../../src/utf8.ts';
 import { Outbox, type OutboxEntry } from '../../src/registry/outbox.ts';
 import {
   answerText,
-  signedBytes,
+  signRequestWith,
   type PaymentResult,
   type RegistryRequest,
   type RequestKind,
@@ -214,8 +215,7 @@ export abstract class RegistryLink extends Screens {
       };
     }
     const body = JSON.stringify({
-      ...req,
-      signature: toHex(this.deviceKey!.sign(signedBytes(req))),
+      ...signRequestWith(req, (m) => this.deviceKey!.sign(m), sha512),
       // Not signed: it only spares the registry sending a notice this device holds or refused.
       notice_version: Math.max(this.noticeVersion(), this.noticeRefused),
     });

@@ -3,7 +3,7 @@
 import { fromHex, toHex } from '../../src/hex.ts';
 import { utf8Encode } from '../../src/utf8.ts';
 import type { DeviceKey } from '../../src/hal.ts';
-import { nodeSign } from '../../tools/node-crypto.ts';
+import { nodeSha512, nodeSign } from '../../tools/node-crypto.ts';
 import {
   devEnrolText,
   signRequest,
@@ -48,6 +48,7 @@ export async function postRegistry(
     },
     fromHex(who.seedHex),
     nodeSign,
+    nodeSha512,
   );
   return postSigned(url, signed, opts.timeoutMs);
 }
@@ -73,7 +74,10 @@ async function postJson<B>(
 
 /** Posts a request already signed (by this host, or by a device through its service port). */
 export async function postSigned(url: string, signed: SignedRequest, timeoutMs = 10_000): Promise<ClientAnswer> {
-  return postJson<never>(url, `/v1/${signed.kind}`, signed, timeoutMs);
+  // The head first, whatever order the object was built in (a spread, a file): the registry reads it first.
+  const { device_id, nonce, sent_at, digest, signature, ...rest } = signed;
+  const body = { device_id, nonce, sent_at, digest, signature, ...rest };
+  return postJson<never>(url, `/v1/${signed.kind}`, body, timeoutMs);
 }
 
 /**

@@ -14,7 +14,7 @@ import { DEV_REGISTRY_SEED_HEX, IMAGE_CHUNK, MAX_BODY_BYTES, answerText } from '
 import { imageChunk } from './campaigns.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
 import { HOST_CRYPTO, nodeSign, signerOf } from '../../tools/node-crypto.ts';
-import { RegistryStore, RequestError, badSignature, compactSigned, parseRequest } from './store.ts';
+import { HEAD_BYTES, RegistryStore, RequestError, parseRequest, requestHead, type Verified } from './store.ts';
 
 export interface RegistryServer {
   server: Server;
@@ -41,20 +41,8 @@ const label = (v: string) => v.replace(/[\\"\n]/g, (c) => (c === '\n' ? '\\n' : 
 /** Refusals logged one by one in a second; beyond, counted (`refusals not logged`). */
 export const REFUSALS_LOGGED = 5;
 
-/**
- * Whether the raw body's `signature` (the key JSON.parse would keep: the last) has an S half at or above
- * the group order: its top byte above 0x10 (little-endian). Ed25519 verifies such a signature under no
- * key, so it is refused before the body is parsed or the device looked up: a flood of garbage signatures
- * costs the server reading the body and one search, no more.
- */
-export function hopelessSignature(raw: string): boolean {
-  const at = raw.lastIndexOf('"signature"');
-  if (at < 0) return false;
-  const m = /"signature"\s*:\s*"([0-9a-f]{128})"/y;
-  m.lastIndex = at;
-  const hex = m.exec(raw)?.[1];
-  return hex !== undefined && parseInt(hex.slice(126, 128), 16) > 0x10;
-}
+const unread = (status: number, detail: string) =>
+  Object.assign(new RequestError(status, { error: 'bad_request', detail }), { unread: true });
 
 const tooLarge = () => new RequestError(413, { error: 'bad_request', detail: `body over ${MAX_BODY_BYTES} bytes` });
 
@@ -85,6 +73,43 @@ function readRaw(req: IncomingMessage): Promise<Buffer> {
     };
     const end = () => resolve(into ? into.subarray(0, size) : Buffer.concat(chunks, size));
     req.on('data', data).on('end', end).on('error', reject);
+  });
+}
+
+/**
+ * The body of a device's request, read only once its head (the first HEAD_BYTES, or the whole body if
+ * shorter) has passed `check`: a request refused there is answered at once, the rest of its body never
+ * copied nor parsed (Node discards it, and the connection is closed after the answer).
+ */
+function readChecked(req: IncomingMessage, check: (head: string) => Promise<void>): Promise<Buffer> {
+  const announced = Number(req.headers['content-length']);
+  if (announced > MAX_BODY_BYTES) return Promise.reject(tooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let checked = false;
+    const stop = (e: unknown) => {
+      req.off('data', data).off('end', end);
+      reject(e);
+    };
+    const data = (c: Buffer) => {
+      if (size + c.length > MAX_BODY_BYTES) return stop(tooLarge());
+      chunks.push(c);
+      size += c.length;
+      if (!checked && size >= HEAD_BYTES) {
+        checked = true;
+        req.pause();
+        const head = (chunks.length === 1 ? c : Buffer.concat(chunks, size)).toString('latin1', 0, HEAD_BYTES);
+        check(head).then(() => req.resume(), stop);
+      }
+    };
+    const end = () => {
+      const raw = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+      if (checked) return resolve(raw);
+      checked = true;
+      check(raw.toString('latin1')).then(() => resolve(raw), stop);
+    };
+    req.on('data', data).on('end', end).on('error', stop);
   });
 }
 
@@ -190,13 +215,18 @@ export async function serveRegistry(store: RegistryStore, opts: ServeOptions = {
     if (!kind) return send(res, 404, { error: 'bad_request', detail: `no route ${req.method} ${path}` });
     if (req.method !== 'POST') return send(res, 405, { error: 'bad_request', detail: `${path} takes POST` });
     const t0 = process.hrtime.bigint();
-    // Refused before the body is parsed: a garbage signature (no key verifies it), then, for the compact
-    // body a device writes, a signature that is not the device's key's (docs/registry.md, "The order").
-    const raw = await readRaw(req);
-    const bytes = raw.toString('latin1');
-    if (hopelessSignature(bytes)) throw badSignature();
-    const early = compactSigned(bytes, kind);
-    const verified = early ? await store.refuseEarly(early) : undefined;
+    // Refused from the head alone, before the rest of the body is read (docs/registry.md, "The order").
+    let verified: Verified | undefined;
+    const raw = await readChecked(req, async (head) => {
+      const early = requestHead(head, kind);
+      if (!early) throw unread(400, 'the body must begin with its head: device_id, nonce, sent_at, digest, signature');
+      try {
+        verified = await store.refuseEarly(early);
+      } catch (e) {
+        if (e instanceof RequestError) e.unread = true;
+        throw e;
+      }
+    });
     const body = parseJson(raw);
     const signed = parseRequest(body, kind);
     const { results, update } = await store.handle(signed, verified);
@@ -236,8 +266,8 @@ export async function serveRegistry(store: RegistryStore, opts: ServeOptions = {
         metrics.refused++;
         const ms = Number(process.hrtime.bigint() - t0) / 1e6;
         logRefusal({ msg: 'refused', path: req.url, status: e.status, error: e.body.error, detail: e.body.detail, ms });
-        // An unread body (413) leaves the connection unusable: close it after the answer.
-        if (e.status === 413) res.setHeader('connection', 'close');
+        // An unread body (413, a refused head) leaves the connection unusable: close it after the answer.
+        if (e.status === 413 || e.unread) res.setHeader('connection', 'close');
         if (e.retryAfterS !== undefined) res.setHeader('retry-after', String(e.retryAfterS));
         if (!res.headersSent) send(res, e.status, e.body);
         return;

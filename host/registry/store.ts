@@ -4,14 +4,14 @@
 import { fromHex } from '../../src/hex.ts';
 import { checkCode, type CheckResult } from '../../src/sph1/check.ts';
 import type { KeyRing } from '../../src/sph1/keys.ts';
-import { hostVerify, nodeVerify } from '../../tools/node-crypto.ts';
+import { hostVerify, nodeSha512, nodeVerify } from '../../tools/node-crypto.ts';
 import { deviceReport } from './campaigns.ts';
 import {
   DEV_DEVICE_PUBLIC_KEY_HEX,
   HEALTH_FIELDS,
   devEnrolText,
   MAX_BATCH,
-  PROTOCOL,
+  authText,
   signedText,
   type Health,
   type UpdateOffer,
@@ -24,6 +24,8 @@ import type { Db, Query } from './db.ts';
 import { parseNoticeText, signedNoticeText } from '../../src/notice.ts';
 
 export class RequestError extends Error {
+  /** Refused before the body was read (the server closes the connection after its answer). */
+  unread?: boolean;
   constructor(
     readonly status: number,
     readonly body: RegistryError,
@@ -105,6 +107,7 @@ function parseHealth(v: unknown): Health {
 export const DEVICE_ID = /^[\x21-\x7e]{1,16}$/;
 const NONCE = /^[\x21-\x7e]{8,64}$/;
 const SIGNATURE = /^[0-9a-f]{128}$/;
+const DIGEST = SIGNATURE;
 /** Anything but printable ASCII (a code is 1–400 of those): the negated search is a third cheaper on a 500-code body. */
 const NOT_PRINTABLE = /[^\x20-\x7e]/;
 const MS_MAX = 2 ** 48;
@@ -129,6 +132,7 @@ export function parseRequest(body: unknown, kind: RequestKind): SignedRequest {
   if (typeof b.nonce !== 'string' || !NONCE.test(b.nonce)) throw bad('nonce: 8–64 printable ASCII characters');
   if (!Number.isSafeInteger(b.sent_at) || (b.sent_at as number) < 0 || (b.sent_at as number) >= MS_MAX)
     throw bad('sent_at: ms since 1970');
+  if (typeof b.digest !== 'string' || !DIGEST.test(b.digest)) throw bad('digest: 128 hex digits');
   if (typeof b.signature !== 'string' || !SIGNATURE.test(b.signature)) throw bad('signature: 128 hex digits');
   if (!Array.isArray(b.payments)) throw bad('payments: an array');
   if (b.health !== undefined && kind !== 'sync') throw bad('health: a sync only');
@@ -154,100 +158,51 @@ export function parseRequest(body: unknown, kind: RequestKind): SignedRequest {
     sent_at: b.sent_at as number,
     payments,
     ...(health ? { health } : {}),
+    digest: b.digest,
     signature: b.signature,
   };
 }
 
-/** What compactSigned read from a raw body: the device id, the signature and the bytes it must cover. */
+/** A request's head read from the start of its body (requestHead): the device id, the signature and the text it covers. */
 export interface EarlyRequest {
   deviceId: string;
   signature: string;
   text: Buffer;
 }
 
-/** A text checked before the parse (RegistryStore.refuseEarly): signed by `key`, the key `deviceId` had then. */
+/** A head checked before the body was read (RegistryStore.refuseEarly): signed by `key`, the key `deviceId` had then. */
 export interface Verified extends EarlyRequest {
   key: string;
   /** The key was read from the devices table for this request (not the cache): authoritative. */
   read: boolean;
 }
 
-/** A compact health object, its fields in HEALTH_FIELDS' order (the device's). */
-const HEALTH_COMPACT = new RegExp(
-  '^\\{' +
-    HEALTH_FIELDS.map(
-      (k) => `"${k}":` + ((HEALTH_INT as readonly string[]).includes(k) ? '(\\d{1,16})' : '"([^"]*)"'),
-    ).join(',') +
-    '\\}$',
-);
-const MEMBER = /"([a-z_]{1,16})":/y;
-const STRING = /"([^"]*)"/y;
-const INTEGER = /\d{1,16}/y;
-const PAID_AT = /","paid_at":/g;
-const NEXT_CODE = /\},\{"code":"/g;
+/** Bytes of a body within which its head must end (a device id and a nonce escaped at worst: ~700). */
+export const HEAD_BYTES = 1024;
+// A JSON string of printable ASCII: device id and nonce are checked after JSON.parse of the string alone.
+const HEAD =
+  /^\{"device_id":("(?:[^"\\]|\\.){1,96}"),"nonce":("(?:[^"\\]|\\.){1,384}"),"sent_at":(\d{1,16}),"digest":"([0-9a-f]{128})","signature":"([0-9a-f]{128})"[,}]/;
 
 /**
- * The bytes a request's signature covers (signedText), read from its raw body without JSON.parse: the body
- * as Latin-1 (a character a byte, so a field's UTF-8 bytes are kept as they came), when it is the compact
- * JSON a device writes (JSON.stringify: no whitespace, no escape, each key once, a payment `{"code","paid_at"}`,
- * the health fields in their order); null for any other body, which then goes the whole way (parse, shape,
- * signedText). For a device's body the bytes are signedText's after parseRequest, so the device's signature
- * verifies over them. It only ever refuses: a text that verifies is used for the request only when the parsed
- * request's own text is the same (RegistryStore.handle).
+ * The head a request's body starts with (signRequestWith writes it: device id, nonce, time, the payload's
+ * digest, the signature over those), read from the first HEAD_BYTES of the body as Latin-1, so a request is
+ * refused before the rest of its body is read; null when the body does not start so (a `400`).
  */
-export function compactSigned(raw: string, kind: RequestKind): EarlyRequest | null {
-  if (raw.charCodeAt(0) !== 0x7b || raw.charCodeAt(raw.length - 1) !== 0x7d || raw.indexOf('\\') >= 0) return null;
-  const f: Record<string, string> = {};
-  let at = 1;
-  for (;;) {
-    MEMBER.lastIndex = at;
-    const key = MEMBER.exec(raw)?.[1];
-    if (key === undefined || key in f) return null;
-    at = MEMBER.lastIndex;
-    if (key === 'payments' || key === 'health') {
-      // A code or a health field never holds a bracket or a brace: a body whose does reads as no compact one.
-      const end = raw.indexOf(key === 'payments' ? ']' : '}', at);
-      if (end < 0 || raw[at] !== (key === 'payments' ? '[' : '{')) return null;
-      f[key] = raw.slice(key === 'payments' ? at + 1 : at, key === 'payments' ? end : end + 1);
-      at = end + 1;
-    } else {
-      const m = key === 'sent_at' || key === 'notice_version' ? INTEGER : STRING;
-      m.lastIndex = at;
-      const v = m.exec(raw);
-      if (!v) return null;
-      f[key] = v[1] ?? v[0];
-      at = m.lastIndex;
-    }
-    const c = raw.charCodeAt(at++);
-    if (c === 0x7d && at === raw.length) break;
-    if (c !== 0x2c) return null;
-  }
-  const { device_id: id, nonce, sent_at: sentAt, signature, payments, health } = f;
-  if (id === undefined || !DEVICE_ID.test(id) || nonce === undefined || !NONCE.test(nonce)) return null;
-  if (sentAt === undefined || signature === undefined || !SIGNATURE.test(signature) || payments === undefined)
+export function requestHead(start: string, kind: RequestKind): EarlyRequest | null {
+  const m = HEAD.exec(start);
+  if (!m) return null;
+  let id: unknown, nonce: unknown;
+  try {
+    id = JSON.parse(m[1]);
+    nonce = JSON.parse(m[2]);
+  } catch {
     return null;
-  let text = `${PROTOCOL}\n${kind}\n${id}\n${nonce}\n${sentAt}`;
-  if (health !== undefined) {
-    const h = HEALTH_COMPACT.exec(health);
-    if (!h) return null;
-    text +=
-      '\nhealth ' +
-      h
-        .slice(1)
-        .map((v) => v.replace(/ /g, '_'))
-        .join(' ');
   }
-  if (payments.length > 0) {
-    // `{"code":"C1","paid_at":P1},{"code":"C2",…}` → `C1 P1\nC2 …`: two replacements of a literal, no parse.
-    if (!payments.startsWith('{"code":"') || payments.charCodeAt(payments.length - 1) !== 0x7d) return null;
-    const lines = payments.slice(9, -1).replace(PAID_AT, ' ').replace(NEXT_CODE, '\n');
-    if (lines.indexOf('"') >= 0 || lines.indexOf('{') >= 0 || lines.indexOf('}') >= 0) return null;
-    // Too many payments is a 400 before the signature, as parseRequest says it.
-    const max = kind === 'claim' ? 1 : MAX_BATCH;
-    for (let n = 1, i = lines.indexOf('\n'); i >= 0; i = lines.indexOf('\n', i + 1)) if (++n > max) return null;
-    text += '\n' + lines;
-  } else if (health === undefined) return null;
-  return { deviceId: id, signature, text: Buffer.from(text, 'latin1') };
+  const sentAt = Number(m[3]);
+  if (typeof id !== 'string' || !DEVICE_ID.test(id) || typeof nonce !== 'string' || !NONCE.test(nonce)) return null;
+  if (!Number.isSafeInteger(sentAt) || sentAt >= MS_MAX) return null;
+  const text = authText({ kind, device_id: id, nonce, sent_at: sentAt }, m[4]);
+  return { deviceId: id, signature: m[5], text: Buffer.from(text, 'latin1') };
 }
 
 export class RegistryStore {
@@ -402,9 +357,12 @@ export class RegistryStore {
    */
   private async authenticate(req: SignedRequest, early?: Verified): Promise<void> {
     const now = this.now();
-    // Node's encoder: the portable one (signedBytes) costs ~10 ms on a 500-code sync, a flood's price.
-    // Latin-1 is UTF-8 here (parseRequest let through printable ASCII only) and a third of its cost.
-    const text = Buffer.from(signedText(req), 'latin1');
+    // The payload is the one signed: its digest, by Node's encoder and OpenSSL (the portable encoder costs
+    // ~10 ms on a 500-code sync). Latin-1 is UTF-8 here (parseRequest let through printable ASCII only).
+    const digest = Buffer.from(nodeSha512(Buffer.from(signedText(req), 'latin1'))).toString('hex');
+    if (digest !== req.digest)
+      throw new RequestError(401, { error: 'bad_signature', detail: 'the body does not match its signed digest' });
+    const text = Buffer.from(authText(req, req.digest), 'latin1');
     const signature = fromHex(req.signature);
     // The host library's plain verify (libsodium): a device's genuine signature always passes it, and a
     // forged one never falls back to the device's cofactored rules (noble, ~0.5–3 ms an attacker could
@@ -434,7 +392,7 @@ export class RegistryStore {
   }
 
   /**
-   * A request's signature checked from its raw body (compactSigned), before the body is parsed, against the
+   * A request's signature checked from its head (requestHead), before the rest of its body is read, against the
    * key this process knew for the device (DEVICE_CACHE_MS; else one read of the devices table, as the full
    * path makes): refused here when it does not verify (401), or with the device's refusal (403). What
    * verified is handed to handle(), which uses it only for the same device, key and text.

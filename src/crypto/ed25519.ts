@@ -4,6 +4,7 @@ import * as ed from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
 
 ed.hashes.sha512 = sha512;
+export { sha512 };
 
 /** Verifies an Ed25519 signature; never throws. */
 export type Verifier = (signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array) => boolean;

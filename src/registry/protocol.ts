@@ -1,6 +1,8 @@
 // The paid-ticket registry's wire format, shared by the device (portable core) and the server (Node).
-// A request is JSON; its signature covers the canonical text below, not the JSON, so the device needs
-// no JSON canonicalisation. See docs/registry.md.
+// A request is JSON, its head first: device id, nonce, time, the SHA-512 of its payload text and the
+// signature over those (authText), so the registry refuses a forged request before it reads the payload.
+// Texts, not the JSON, are signed and hashed, so the device needs no JSON canonicalisation. See
+// docs/registry.md.
 import { utf8Encode } from '../utf8.ts';
 import { toHex } from '../hex.ts';
 
@@ -12,7 +14,7 @@ export const DEV_DEVICE_PUBLIC_KEY_HEX = 'c7fe7635a1ddda35c4c060104d6910e606572f
 export const DEV_REGISTRY_SEED_HEX = '4f221b9e74fb45c04bd4cabf8119ee1cdf51bd350e9771f4eed40dbf17bb96fe';
 export const DEV_REGISTRY_PUBLIC_KEY_HEX = 'b671a2049ce0129843b62b2e896467bb75e4a782f20c886bda90701b2579fff9';
 
-export const PROTOCOL = 'SAPHIR-REGISTRY-V1';
+export const PROTOCOL = 'SAPHIR-REGISTRY-V2';
 /** Payments a sync request may carry. */
 export const MAX_BATCH = 500;
 /** Largest request body the server reads, in bytes. */
@@ -76,7 +78,9 @@ export interface RegistryRequest {
 }
 
 export interface SignedRequest extends RegistryRequest {
-  /** Ed25519 signature, hex, over `signedText(request)` in UTF-8. */
+  /** SHA-512, hex, of `signedText(request)` in UTF-8: the payments and health the signature covers. */
+  digest: string;
+  /** Ed25519 signature, hex, over `authText(request, digest)` in UTF-8. */
   signature: string;
 }
 
@@ -129,7 +133,7 @@ function field(s: string): string {
   return s.indexOf('\n') < 0 && s.indexOf('\r') < 0 ? s : s.replace(/[\r\n]/g, ' ');
 }
 
-/** The text a device signs: one field a line, then one line a payment. */
+/** The payload text a request's digest is taken over: one field a line, then one line a payment. */
 export function signedText(r: RegistryRequest): string {
   const lines = [PROTOCOL, r.kind, field(r.device_id), field(r.nonce), String(r.sent_at)];
   // A code never starts with `health ` (the registry checks it as SPH1), so this line is no payment's.
@@ -158,17 +162,35 @@ export function answerText(
 export const devEnrolText = (deviceId: string, publicKeyHex: string, sentAt: number): string =>
   `saphir-dev-enrol-v1\n${deviceId}\n${publicKeyHex}\n${sentAt}`;
 
-export function signedBytes(r: RegistryRequest): Uint8Array {
-  return utf8Encode(signedText(r));
+/** What a device signs: the request's head and its payload's digest (hex), one a line. */
+export function authText(r: Pick<RegistryRequest, 'kind' | 'device_id' | 'nonce' | 'sent_at'>, digest: string): string {
+  return [PROTOCOL, r.kind, field(r.device_id), field(r.nonce), String(r.sent_at), digest].join('\n');
 }
 
-/** Signs a request with the device's key (`sign` is the platform's Ed25519, e.g. nobleSign). */
+/**
+ * Signs a request (`sign`: the device's key, e.g. DeviceKey.sign; `sha512`: the platform's). The object's
+ * keys are in the body's order: the head (device, nonce, time, digest, signature) first, so JSON.stringify
+ * writes what the registry checks before it reads the payments.
+ */
+export function signRequestWith(
+  r: RegistryRequest,
+  sign: (message: Uint8Array) => Uint8Array,
+  sha512: (message: Uint8Array) => Uint8Array,
+): SignedRequest {
+  const digest = toHex(sha512(utf8Encode(signedText(r))));
+  const signature = toHex(sign(utf8Encode(authText(r, digest))));
+  const { kind, device_id, nonce, sent_at, payments, health } = r;
+  return { device_id, nonce, sent_at, digest, signature, kind, payments, ...(health ? { health } : {}) };
+}
+
+/** signRequestWith with a seed (`sign` is the platform's Ed25519, e.g. nodeSign). */
 export function signRequest(
   r: RegistryRequest,
   seed: Uint8Array,
   sign: (message: Uint8Array, seed: Uint8Array) => Uint8Array,
+  sha512: (message: Uint8Array) => Uint8Array,
 ): SignedRequest {
-  return { ...r, signature: toHex(sign(signedBytes(r), seed)) };
+  return signRequestWith(r, (m) => sign(m, seed), sha512);
 }
 
 /** What a new update campaign is (`saphir registry campaign create`). */

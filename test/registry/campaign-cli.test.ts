@@ -14,7 +14,7 @@ import { testKeyRing } from '../../src/sph1/keys.ts';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from '../../src/image/format.ts';
 import { fromHex } from '../../src/hex.ts';
 import { utf8Encode } from '../../src/utf8.ts';
-import { nodeSign } from '../../tools/node-crypto.ts';
+import { nodeSha512, nodeSign } from '../../tools/node-crypto.ts';
 import { HEALTH } from './cases.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-camp-'));
@@ -52,6 +52,7 @@ test.before(async () => {
         },
         fromHex(DEV_DEVICE_SEED_HEX),
         nodeSign,
+        nodeSha512,
       ),
     );
   await beat('CAISSE-1', { boot: 'watchdog', errors: 3 });

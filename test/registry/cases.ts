@@ -14,7 +14,7 @@ import {
   type Health,
 } from '../../src/registry/protocol.ts';
 import { utf8Encode } from '../../src/utf8.ts';
-import { nodeSign, nodeVerify } from '../../tools/node-crypto.ts';
+import { nodeSha512, nodeSign, nodeVerify } from '../../tools/node-crypto.ts';
 import type { Db } from '../../host/registry/db.ts';
 import { RegistryStore } from '../../host/registry/store.ts';
 import { serveRegistry, type RegistryServer } from '../../host/registry/server.ts';
@@ -71,6 +71,7 @@ const signedSync = (deviceId: string) =>
     },
     fromHex(DEV_DEVICE_SEED_HEX),
     nodeSign,
+    nodeSha512,
   );
 
 export const dev = (deviceId: string): DeviceCredentials => ({ deviceId, seedHex: DEV_DEVICE_SEED_HEX });
@@ -304,6 +305,7 @@ export function registryCases(name: string, open: () => Promise<Db>, opts: { pro
           { kind, device_id: 'CAISSE-1', nonce, sent_at: Date.now(), payments: [{ code: win(9), paid_at: 1 }] },
           Buffer.from(seedHex, 'hex'),
           nodeSign,
+          nodeSha512,
         ),
       );
     const post = async (text: string) => {

@@ -14,7 +14,7 @@ import { serveRegistry } from '../../host/registry/server.ts';
 import { DEV_DEVICE_SEED_HEX, signRequest, type SignedRequest } from '../../src/registry/protocol.ts';
 import { testKeyRing } from '../../src/sph1/keys.ts';
 import { fromHex } from '../../src/hex.ts';
-import { nodeSign } from '../../tools/node-crypto.ts';
+import { nodeSha512, nodeSign } from '../../tools/node-crypto.ts';
 import { lose, win } from './cases.ts';
 import '../../hw-sim/node-host.ts';
 
@@ -35,6 +35,7 @@ function device(codes: string[]) {
         },
         fromHex(DEV_DEVICE_SEED_HEX),
         nodeSign,
+        nodeSha512,
       );
       return { request, slots: waiting.map((w) => w.slot) };
     },

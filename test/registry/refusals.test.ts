@@ -8,19 +8,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { noStack, saphir, saphirIn } from '../cli/run-cli.ts';
 import { openPglite, type Db } from '../../host/registry/db.ts';
-import { RegistryStore, RequestError, compactSigned, parseRequest } from '../../host/registry/store.ts';
-import { hopelessSignature, serveRegistry } from '../../host/registry/server.ts';
+import { RegistryStore, RequestError, parseRequest, requestHead } from '../../host/registry/store.ts';
+import { serveRegistry } from '../../host/registry/server.ts';
 import { newNonce, postRegistry, postSigned } from '../../host/registry/client.ts';
 import {
   DEV_DEVICE_PUBLIC_KEY_HEX,
+  authText,
   signRequest,
-  signedText,
   type RequestKind,
   type SignedRequest,
 } from '../../src/registry/protocol.ts';
 import { testKeyRing, type KeyRing } from '../../src/sph1/keys.ts';
 import { fromHex } from '../../src/hex.ts';
-import { nodeSign } from '../../tools/node-crypto.ts';
+import { nodeSha512, nodeSign } from '../../tools/node-crypto.ts';
 import { dev, ownKey, win } from './cases.ts';
 import { serve } from './serve-cli.ts';
 import { sharedDb } from './shared-db.ts';
@@ -146,6 +146,7 @@ test('refused requests never reach the tickets: unknown device, bad signature, s
         { kind: 'sync', device_id: who.deviceId, nonce: newNonce(), sent_at: Date.now(), payments: codes, ...over },
         fromHex(who.seedHex),
         nodeSign,
+        nodeSha512,
       );
     const refusals: [string, SignedRequest, number][] = [
       ['unknown device', signed(ownKey('NOBODY-1')), 403],
@@ -188,6 +189,7 @@ test('a flood of forged requests under one id reads the devices table once in 2 
         { kind: 'sync', device_id: k.deviceId, nonce: newNonce(), sent_at: Date.now(), payments: batch(20) },
         fromHex(seedHex),
         nodeSign,
+        nodeSha512,
       );
     const t0 = Date.now();
     // Signed by another key: well formed, so refused by the device's key, not before (a garbage S is, below).
@@ -207,41 +209,126 @@ test('a flood of forged requests under one id reads the devices table once in 2 
   }
 });
 
-test('a garbage signature (S above the group order) is refused before the body is parsed or any device looked up', async () => {
+test('a request is refused from its head, before the rest of its body is read: unknown device, garbage signature, no head', async () => {
   const k = ownKey('CAISSE-7');
   const genuine = signRequest(
     { kind: 'sync', device_id: k.deviceId, nonce: newNonce(), sent_at: Date.now(), payments: batch(3) },
     fromHex(k.seedHex),
     nodeSign,
-  );
-  assert.not.ok(hopelessSignature(JSON.stringify(genuine)));
-  assert.ok(hopelessSignature(JSON.stringify({ ...genuine, signature: 'ab'.repeat(64) })));
-  assert.not.ok(hopelessSignature(JSON.stringify({ ...genuine, signature: '00'.repeat(64) })));
-  // JSON.parse keeps the last of two keys: so does the check.
-  const raw = JSON.stringify(genuine);
-  assert.not.ok(hopelessSignature(raw.replace('{', `{"signature":"${'ab'.repeat(64)}",`)));
-  assert.ok(hopelessSignature(raw.replace(/}$/, `,"signature":"${'ab'.repeat(64)}"}`)));
-  // A code holding the word is no key.
-  assert.not.ok(
-    hopelessSignature(
-      JSON.stringify({ ...genuine, payments: [{ code: `"signature":"${'ab'.repeat(64)}"`, paid_at: 1 }] }),
-    ),
+    nodeSha512,
   );
   const db = await shared.open();
   const queries = countQueries(db);
   const store = new RegistryStore(queries.db, { keys: testKeyRing() });
+  await store.addDevice(k.deviceId, k.publicHex);
   const srv = await serveRegistry(store);
+  const post = async (body: string) => {
+    const r = await fetch(`${srv.url}/v1/sync`, { method: 'POST', body });
+    return [r.status, ((await r.json()) as { error: string }).error];
+  };
   try {
-    // Unknown device, payments not even an array: the signature alone refuses it, with no query.
-    const r = await fetch(`${srv.url}/v1/sync`, {
-      method: 'POST',
-      body: JSON.stringify({ ...genuine, device_id: 'NOBODY-9', payments: 'x', signature: 'ab'.repeat(64) }),
-    });
-    assert.equal([r.status, ((await r.json()) as { error: string }).error], [401, 'bad_signature']);
-    assert.is(queries.count(), 0);
+    const before = queries.count();
+    // Payments not even an array: the head alone refuses these, the rest is never parsed.
+    const rest = { payments: 'x', more: 'y'.repeat(5000) };
+    assert.equal(await post(JSON.stringify({ ...genuine, device_id: 'NOBODY-9', ...rest })), [403, 'unknown_device']);
+    assert.equal(await post(JSON.stringify({ ...genuine, signature: 'ab'.repeat(64), ...rest })), [
+      401,
+      'bad_signature',
+    ]);
+    assert.equal(await post(JSON.stringify({ ...genuine, digest: 'cd'.repeat(64), ...rest })), [401, 'bad_signature']);
+    // The unknown id: its row, then whether the fleet is a development one; CAISSE-7's row once. Nothing else.
+    assert.is(queries.count() - before, 3);
+    // No head first (keys in another order, whitespace, no digest): 400, whatever follows.
+    const { signature, ...unsigned } = genuine;
+    for (const body of [
+      JSON.stringify({ signature, ...unsigned }),
+      JSON.stringify(genuine, null, 1),
+      JSON.stringify({ ...unsigned, digest: undefined, signature }),
+      'x'.repeat(3000),
+      '',
+    ])
+      assert.equal(await post(body), [400, 'bad_request'], body.slice(0, 80));
+    assert.is(queries.count() - before, 3);
   } finally {
     await srv.close();
     await db.close();
+  }
+});
+
+test('a forged head is answered at once while the body is still on its way, and the connection is closed', async () => {
+  const db = await shared.open();
+  const store = new RegistryStore(db, { keys: testKeyRing() });
+  const k = ownKey('CAISSE-7');
+  await store.addDevice(k.deviceId, k.publicHex);
+  const srv = await serveRegistry(store);
+  try {
+    const body = Buffer.from(
+      JSON.stringify(
+        signRequest(
+          { kind: 'sync', device_id: k.deviceId, nonce: newNonce(), sent_at: Date.now(), payments: batch(500) },
+          fromHex('55'.repeat(32)),
+          nodeSign,
+          nodeSha512,
+        ),
+      ),
+    );
+    const { request } = await import('node:http');
+    const got = await new Promise<{ status: number; connection: string | undefined; error: string }>(
+      (resolve, reject) => {
+        const req = request(`${srv.url}/v1/sync`, {
+          method: 'POST',
+          headers: { 'content-length': String(body.length) },
+        });
+        req.on('response', (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              connection: res.headers.connection,
+              error: (JSON.parse(text) as { error: string }).error,
+            }),
+          );
+        });
+        req.on('error', reject);
+        // 2 KiB of the body, then nothing: a client that stalls (or a body too large to wait for).
+        req.write(body.subarray(0, 2048));
+        setTimeout(() => {
+          req.destroy();
+          reject(new Error('no answer within 5 s while the body was incomplete'));
+        }, 5000).unref();
+      },
+    );
+    assert.equal(got, { status: 401, connection: 'close', error: 'bad_signature' });
+  } finally {
+    await srv.close();
+    await db.close();
+  }
+});
+
+test('a genuine head on a body that is not the one signed (a payment added, a code changed) is refused, nothing recorded', async () => {
+  const store = new RegistryStore(await shared.open(), { keys: testKeyRing() });
+  const k = ownKey('CAISSE-7');
+  await store.addDevice(k.deviceId, k.publicHex);
+  const srv = await serveRegistry(store);
+  try {
+    const genuine = signRequest(
+      { kind: 'sync', device_id: k.deviceId, nonce: newNonce(), sent_at: Date.now(), payments: batch(3) },
+      fromHex(k.seedHex),
+      nodeSign,
+      nodeSha512,
+    );
+    for (const payments of [batch(4), [...batch(2), batch(1, 7)[0]], batch(3).map((p) => ({ ...p, paid_at: 1 }))]) {
+      const r = await postSigned(srv.url, { ...genuine, payments });
+      assert.equal([r.status, !r.ok && r.body.detail], [401, 'the body does not match its signed digest']);
+    }
+    assert.equal(await store.counts(), { payments: 0, conflicts: 0, devices: 1 });
+    // The same head on its own body is heard.
+    assert.ok((await postSigned(srv.url, genuine)).ok);
+    assert.is((await store.counts()).payments, 3);
+  } finally {
+    await srv.close();
+    await store.db.close();
   }
 });
 
@@ -251,12 +338,13 @@ function deviceBody(
   over: Partial<SignedRequest> = {},
   seedHex = ownKey('CAISSE-8').seedHex,
 ): string {
-  const { signature, ...req } = signRequest(
+  const signed = signRequest(
     { kind, device_id: 'CAISSE-8', nonce: newNonce(), sent_at: Date.now(), payments: batch(3), ...over },
     fromHex(seedHex),
     nodeSign,
+    nodeSha512,
   );
-  return JSON.stringify({ ...req, signature, notice_version: 2 });
+  return JSON.stringify({ ...signed, notice_version: 2 });
 }
 
 const health = {
@@ -272,42 +360,31 @@ const health = {
   update: '-',
 };
 
-test('compactSigned reads from a device’s raw body the bytes its signature covers, and nothing from any other body', () => {
+test('requestHead reads from a device’s body the text its signature covers, and nothing from a body whose head is not first', () => {
   const same = (raw: string, kind: RequestKind) => {
-    const early = compactSigned(Buffer.from(raw).toString('latin1'), kind);
+    const early = requestHead(Buffer.from(raw).toString('latin1', 0, 1024), kind);
     assert.ok(early, raw.slice(0, 80));
     const parsed = parseRequest(JSON.parse(raw), kind);
-    assert.is(early.text.toString('latin1'), signedText(parsed));
+    assert.is(early.text.toString('latin1'), authText(parsed, parsed.digest));
     assert.equal([early.deviceId, early.signature], [parsed.device_id, parsed.signature]);
   };
   same(deviceBody('claim', { payments: batch(1) }), 'claim');
   same(deviceBody('sync', { payments: batch(500), health }), 'sync');
-  same(deviceBody('sync', { payments: [], health: { ...health, update: `${'cd'.repeat(32)}:installed` } }), 'sync');
   same(deviceBody('confirm'), 'confirm');
-  // The service port's body (rom/service.ts, posted by the laptop): no notice_version; keys in another order.
-  const { signature, ...req } = JSON.parse(deviceBody('sync')) as SignedRequest;
-  same(JSON.stringify({ signature, ...req }), 'sync');
-  same(JSON.stringify({ ...req, payments: batch(2).map((p) => ({ ...p, code: ` ${p.code} ` })), signature }), 'sync');
-  // Any other body: read the whole way (null), never a text of its own.
+  // An id and a nonce with quotes and backslashes: escaped in the JSON, read back as they are.
+  same(deviceBody('sync', { device_id: 'A"B\\C', nonce: 'n"o\\nce-123' } as Partial<SignedRequest>), 'sync');
   const raw = deviceBody('sync', { health });
   for (const other of [
     JSON.stringify(JSON.parse(raw), null, 1), // whitespace
-    raw.replace('"CAISSE-8"', '"CAISSE\\u002d8"'), // an escape
-    raw.replace('"nonce"', '"device_id":"CAISSE-9","nonce"'), // a key twice
-    raw.replace(/\{"code":("[^"]*"),"paid_at":(\d+)\}/, '{"paid_at":$2,"code":$1}'), // a payment's keys swapped
-    raw.replace('"fw":"0.3.0","slot":"A"', '"slot":"A","fw":"0.3.0"'), // health in another order
-    raw.replace('"payments":[', '"payments":[{"code":"x","paid_at":1,"more":2},'), // a payment with more
-    raw.replace(/,"notice_version":2\}$/, ',"notice_version":{"n":2}}'), // a value of another kind
-    raw + ' ',
-    // Refused for their size before their signature, as parseRequest says: 501 payments, a claim of 2, none.
-    deviceBody('sync', { payments: batch(501) }),
-    deviceBody('claim', { payments: batch(2) }),
-    deviceBody('confirm', { payments: [] }),
+    raw.replace('"nonce"', '"kind":"sync","nonce"'), // another key inside the head
+    raw.replace(/"digest":"[0-9a-f]+",/, ''), // no digest
+    raw.replace(/"sent_at":\d+/, '"sent_at":-1'), // a time that is none
+    raw.replace('"CAISSE-8"', '"CAISSE-8-IS-TOO-LONG-AN-ID"'), // an id over 16 characters
   ])
-    assert.is(compactSigned(other, (JSON.parse(other) as SignedRequest).kind), null, other.slice(0, 120));
+    assert.is(requestHead(other, 'sync'), null, other.slice(0, 120));
 });
 
-test('a request signed by another key is refused before its body is parsed, its device read again or a ticket looked at; a genuine one is heard, compact or not', async () => {
+test('a request signed by another key is refused before its body is parsed, its device read again or a ticket looked at; a genuine one is heard', async () => {
   const keys = countingRing();
   const db = await shared.open();
   const queries = countQueries(db);
@@ -339,18 +416,14 @@ test('a request signed by another key is refused before its body is parsed, its 
       assert.equal(await post(deviceBody('sync', { payments: batch(500) }, '44'.repeat(32))), [401, 'bad_signature']);
     assert.equal([bodiesParsed, keys.lookups, queries.count() - deviceReads.count() - others], [0, looked, 0]);
     assert.ok(deviceReads.count() - reads <= Math.ceil((Date.now() - t0) / 2000), 'the devices table read each time');
-    // Not compact (whitespace): parsed, then refused by the signature all the same.
+    // Not in the device's form (whitespace): no head first, refused unparsed, the device's key or not.
     const spaced = (body: string) => JSON.stringify(parse(body), null, 1);
-    assert.equal(await post(spaced(deviceBody('sync', { payments: batch(500) }, '44'.repeat(32)))), [
-      401,
-      'bad_signature',
-    ]);
-    assert.is(keys.lookups, looked);
-    // The device's own requests are heard either way, each ticket checked once.
+    assert.equal(await post(spaced(deviceBody('sync', { payments: batch(500) }))), [400, 'bad_request']);
+    assert.equal([bodiesParsed, keys.lookups], [0, looked]);
+    // The device's own request is heard, each ticket checked once.
     assert.equal(await post(deviceBody('sync', { payments: batch(500) })), [200, undefined]);
-    assert.equal(await post(spaced(deviceBody('sync', { payments: batch(500, 1000) }))), [200, undefined]);
-    assert.is(keys.lookups, looked + 1000);
-    assert.is((await store.counts()).payments, 1000);
+    assert.is(keys.lookups, looked + 500);
+    assert.is((await store.counts()).payments, 500);
   } finally {
     JSON.parse = parse;
     await srv.close();
@@ -383,6 +456,7 @@ test('rate limit: a device over its budget gets 429 with Retry-After; bad signat
           { kind: 'claim', device_id: k.deviceId, nonce: newNonce(), sent_at: Date.now(), payments: batch(1, 300) },
           fromHex(k.seedHex),
           nodeSign,
+          nodeSha512,
         ),
       ),
     });
@@ -427,6 +501,7 @@ test('the shape check takes a code of 1–400 printable ASCII characters, nothin
     device_id: 'CAISSE-1',
     nonce: 'nonce-shape-1',
     sent_at: 1,
+    digest: 'cd'.repeat(64),
     signature: 'ab'.repeat(64),
     payments: [{ code, paid_at: 1 }],
   });

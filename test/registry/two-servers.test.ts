@@ -10,7 +10,7 @@ import { newNonce, postSigned } from '../../host/registry/client.ts';
 import { signRequest } from '../../src/registry/protocol.ts';
 import { testKeyRing } from '../../src/sph1/keys.ts';
 import { fromHex } from '../../src/hex.ts';
-import { nodeSign } from '../../tools/node-crypto.ts';
+import { nodeSha512, nodeSign } from '../../tools/node-crypto.ts';
 import { ownKey, win } from './cases.ts';
 import { serve, type Served } from './serve-cli.ts';
 import { PG_INSTALL_HINT, postgresBin, startPostgres } from './pg-cluster.ts';
@@ -58,6 +58,7 @@ pgTest(
             },
             fromHex(who.seedHex),
             nodeSign,
+            nodeSha512,
           ),
         );
         const answers = await Promise.all(reqs.map((r, s) => postSigned(servers[s].url, r, 30_000)));
