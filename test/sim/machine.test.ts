@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PNG } from 'pngjs';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Scheduler } from '../../hw-sim/scheduler.ts';
@@ -198,6 +198,7 @@ steps:
   assert.is(r.steps[8].t, 3000, 'the expectation waited 3 s of virtual time');
   assert.ok(existsSync(join(dir, 'shot.png')));
   assert.is(PNG.sync.read(readFileSync(join(dir, 'shot.png'))).height > 0, true);
+  rmSync(dir, { recursive: true, force: true });
 });
 
 test('simulator: a hung app is reset by the watchdog; power cut and boot keep the flash', async () => {
