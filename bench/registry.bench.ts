@@ -180,6 +180,13 @@ export async function flood(
     const otherKeyMs = await cpuOf(async () =>
       refused(await postRegistry(srv.url, 'sync', { deviceId: 'FLOOD-VICTIM', seedHex: other.seedHex }, bad.payments)),
     );
+    // A body whose head is not first (whitespace: any form but the device's): refused 400 unread.
+    const spaced = JSON.stringify(bad, null, 1);
+    const noHeadMs = await cpuOf(async () => {
+      const r = await fetch(`${srv.url}/v1/sync`, { method: 'POST', body: spaced });
+      if (r.status !== 400) throw new Error(`a body with no head answered ${r.status}`);
+      await r.body?.cancel();
+    });
     const floorMs = await cpuOf(async () => {
       const r = await fetch(`${srv.url}/v1/none`, { method: 'POST', body: JSON.stringify(bad) });
       await r.body?.cancel();
@@ -205,6 +212,7 @@ export async function flood(
     return {
       [`registry_unauth_cpu_ms_${prefix}`]: garbageMs,
       [`registry_unauth_other_key_cpu_ms_${prefix}`]: otherKeyMs,
+      [`registry_unauth_no_head_cpu_ms_${prefix}`]: noHeadMs,
       [`registry_http_floor_cpu_ms_${prefix}`]: floorMs,
       [`registry_flood_claim_p50_ms_${prefix}`]: quantile(lat, 0.5),
       [`registry_flood_claim_p99_ms_${prefix}`]: quantile(lat, 0.99),

@@ -39,9 +39,12 @@ export const TARGETS: Record<string, ['<=' | '>=', number]> = {
   // Issue #30 item 4: what an unauthenticated request costs the server, and a genuine claim under the flood.
   registry_unauth_cpu_ms_pglite: ['<=', 1],
   registry_unauth_cpu_ms_postgres: ['<=', 1],
-  // The same for a well-formed signature by another key (the whole 100 KB text hashed for the verify).
+  // The same for a well-formed signature by another key (its head alone checked, the 60 KB body unread),
+  // and for a body whose head is not first (any form but the device's: refused 400 unread).
   registry_unauth_other_key_cpu_ms_pglite: ['<=', 1],
   registry_unauth_other_key_cpu_ms_postgres: ['<=', 1],
+  registry_unauth_no_head_cpu_ms_pglite: ['<=', 1],
+  registry_unauth_no_head_cpu_ms_postgres: ['<=', 1],
   registry_flood_claim_p99_ms_pglite: ['<=', 1000],
   registry_flood_claim_p99_ms_postgres: ['<=', 1000],
   explore_violations: ['<=', 0],
