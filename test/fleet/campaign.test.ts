@@ -62,12 +62,16 @@ test('a three-phase campaign on 10 devices: phase by phase, and one failure stop
   // Every device says who it is (its first heartbeat, 10 sync intervals after boot).
   await run(10 * SYNC_MS + 2000);
   const image = devices[0].updateImage('next');
-  // Planted failure: CAISSE-02's network rewrites one digit of every chunk (a broken proxy): its ROM finds
-  // the slot does not hash to the signed SHA-256 and reports the download failed.
+  // Planted failure: CAISSE-02's network rewrites one digit in the middle of every whole chunk but the
+  // first (a broken proxy; the code, never the header or the TLV area at the image's end, whatever the
+  // image's size): its ROM finds the slot does not hash to the signed SHA-256 and reports the download failed.
   devices[1].network!.mitm = {
-    rewrite: (path, _req, a) =>
-      path === '/v1/chunk' && a.status === 200
-        ? { ...a, body: a.body.slice(0, 400) + (a.body[400] === '0' ? '1' : '0') + a.body.slice(401) }
+    rewrite: (path, req, a) =>
+      path === '/v1/chunk' &&
+      a.status === 200 &&
+      a.body.length === 8192 &&
+      (JSON.parse(req) as { offset: number }).offset > 0
+        ? { ...a, body: a.body.slice(0, 4096) + (a.body[4096] === '0' ? '1' : '0') + a.body.slice(4097) }
         : a,
   };
   const c0 = await reg.campaign({ verb: 'create', name: 'v0.2', image, phases: [1, 10, 100], maxFailures: 1 });
