@@ -44,24 +44,31 @@ export const REFUSALS_LOGGED = 5;
 const unread = (status: number, detail: string) =>
   Object.assign(new RequestError(status, { error: 'bad_request', detail }), { unread: true });
 
-const tooLarge = () => new RequestError(413, { error: 'bad_request', detail: `body over ${MAX_BODY_BYTES} bytes` });
+const tooLarge = (limit = MAX_BODY_BYTES) =>
+  new RequestError(413, { error: 'bad_request', detail: `body over ${limit} bytes` });
 
 /**
- * The body's bytes: refused before a byte is read when the client announces more than MAX_BODY_BYTES, and
+ * The bodies of the routes no signature guards (`/v1/enrol`, `/v1/chunk`: a few hundred bytes): parsed
+ * whole, so bounded small, or anyone could make the server parse 1 MiB of JSON a request.
+ */
+export const SMALL_BODY_BYTES = 4096;
+
+/**
+ * The body's bytes: refused before a byte is read when the client announces more than SMALL_BODY_BYTES, and
  * copied into one buffer of the announced size as they come (no list of chunks to join).
  */
-function readRaw(req: IncomingMessage): Promise<Buffer> {
+function readRaw(req: IncomingMessage, limit = SMALL_BODY_BYTES): Promise<Buffer> {
   const announced = Number(req.headers['content-length']);
-  if (announced > MAX_BODY_BYTES) return Promise.reject(tooLarge());
+  if (announced > limit) return Promise.reject(tooLarge(limit));
   return new Promise((resolve, reject) => {
     // Node's parser delivers no more than the announced length; without one (chunked), chunks are kept.
     let into = Number.isSafeInteger(announced) && announced >= 0 ? Buffer.allocUnsafe(announced) : null;
     const chunks: Buffer[] = [];
     let size = 0;
     const data = (c: Buffer) => {
-      if (size + c.length > MAX_BODY_BYTES) {
+      if (size + c.length > limit) {
         req.off('data', data).off('end', end);
-        return reject(tooLarge());
+        return reject(tooLarge(limit));
       }
       if (into && size + c.length <= into.length) c.copy(into, size);
       else {

@@ -166,6 +166,8 @@ export function parseRequest(body: unknown, kind: RequestKind): SignedRequest {
 /** A request's head read from the start of its body (requestHead): the device id, the signature and the text it covers. */
 export interface EarlyRequest {
   deviceId: string;
+  nonce: string;
+  sentAt: number;
   signature: string;
   text: Buffer;
 }
@@ -202,7 +204,7 @@ export function requestHead(start: string, kind: RequestKind): EarlyRequest | nu
   if (typeof id !== 'string' || !DEVICE_ID.test(id) || typeof nonce !== 'string' || !NONCE.test(nonce)) return null;
   if (!Number.isSafeInteger(sentAt) || sentAt >= MS_MAX) return null;
   const text = authText({ kind, device_id: id, nonce, sent_at: sentAt }, m[4]);
-  return { deviceId: id, signature: m[5], text: Buffer.from(text, 'latin1') };
+  return { deviceId: id, nonce, sentAt, signature: m[5], text: Buffer.from(text, 'latin1') };
 }
 
 export class RegistryStore {
@@ -383,12 +385,9 @@ export class RegistryStore {
     const publicKey = early?.read && early.deviceId === req.device_id ? early.key : await this.deviceKey(req.device_id);
     if (verified !== publicKey && !signedBy(publicKey)) throw badSignature();
     this.spend(req.device_id, now);
-    this.checkFresh(req.sent_at, now);
-    const used = await this.db.query(`SELECT 1 FROM nonces WHERE device_id = $1 AND nonce = $2`, [
-      req.device_id,
-      req.nonce,
-    ]);
-    if (used.rows.length > 0) throw replay();
+    // Checked on the head already when refuseEarly verified this very text (it holds the nonce and time).
+    const headChecked = early !== undefined && early.deviceId === req.device_id && early.text.equals(text);
+    if (!headChecked) await this.checkFreshNonce(req.device_id, req.nonce, req.sent_at, now);
   }
 
   /**
@@ -402,7 +401,17 @@ export class RegistryStore {
     if (seen?.refusal) throw seen.refusal;
     const key = seen ? seen.key : await this.deviceKey(e.deviceId);
     if (!nodeVerify(fromHex(e.signature), e.text, fromHex(key))) throw badSignature();
+    // A captured request replayed, or one too old, is refused here too: its head is genuine, but its body
+    // must not be read (an attacker on the network could replay one 500-code sync endlessly).
+    await this.checkFreshNonce(e.deviceId, e.nonce, e.sentAt);
     return { ...e, key, read: !seen };
+  }
+
+  /** Freshness (`401 stale`), then the nonce unused (a read: `409 replay`; the transaction's insert decides). */
+  private async checkFreshNonce(deviceId: string, nonce: string, sentAt: number, now = this.now()): Promise<void> {
+    this.checkFresh(sentAt, now);
+    const used = await this.db.query(`SELECT 1 FROM nonces WHERE device_id = $1 AND nonce = $2`, [deviceId, nonce]);
+    if (used.rows.length > 0) throw replay();
   }
 
   /** What the devices table said of an id within DEVICE_CACHE_MS, if anything. */

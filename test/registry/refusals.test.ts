@@ -5,16 +5,18 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { noStack, saphir, saphirIn } from '../cli/run-cli.ts';
 import { openPglite, type Db } from '../../host/registry/db.ts';
 import { RegistryStore, RequestError, parseRequest, requestHead } from '../../host/registry/store.ts';
-import { serveRegistry } from '../../host/registry/server.ts';
+import { SMALL_BODY_BYTES, serveRegistry } from '../../host/registry/server.ts';
 import { newNonce, postRegistry, postSigned } from '../../host/registry/client.ts';
 import {
   DEV_DEVICE_PUBLIC_KEY_HEX,
   authText,
   signRequest,
+  type RegistryRequest,
   type RequestKind,
   type SignedRequest,
 } from '../../src/registry/protocol.ts';
@@ -306,6 +308,68 @@ test('a forged head is answered at once while the body is still on its way, and 
   }
 });
 
+/** POSTs the first 2 KiB of `body` (announcing all of it), then stalls: the answer's status, error and connection. */
+function stalledPost(url: string, body: Buffer) {
+  return new Promise<{ status: number; connection: string | undefined; error: string }>((resolve, reject) => {
+    const req = httpRequest(`${url}/v1/sync`, { method: 'POST', headers: { 'content-length': String(body.length) } });
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          connection: res.headers.connection,
+          error: (JSON.parse(text) as { error: string }).error,
+        }),
+      );
+    });
+    req.on('error', reject);
+    req.write(body.subarray(0, 2048));
+    setTimeout(() => {
+      req.destroy();
+      reject(new Error('no answer within 5 s while the body was incomplete'));
+    }, 5000).unref();
+  });
+}
+
+test('a genuine head replayed, or too old, is refused before the rest of its body is read (a captured sync replayed endlessly costs no body)', async () => {
+  const keys = countingRing();
+  const store = new RegistryStore(await shared.open(), { keys, freshnessMs: 60_000 });
+  const k = ownKey('CAISSE-8');
+  await store.addDevice(k.deviceId, k.publicHex);
+  const srv = await serveRegistry(store);
+  const parse = JSON.parse;
+  let bodiesParsed = 0;
+  JSON.parse = ((text: string, reviver?: (k: string, v: unknown) => unknown) => {
+    if (text.length > 50_000) bodiesParsed++;
+    return parse(text, reviver);
+  }) as typeof JSON.parse;
+  try {
+    const sync = (over: Partial<RegistryRequest> = {}) =>
+      signRequest(
+        { kind: 'sync', device_id: k.deviceId, nonce: newNonce(), sent_at: Date.now(), payments: batch(500), ...over },
+        fromHex(k.seedHex),
+        nodeSign,
+        nodeSha512,
+      );
+    const heard = sync();
+    assert.ok((await postSigned(srv.url, heard)).ok);
+    const [parsed, looked] = [bodiesParsed, keys.lookups];
+    assert.is(looked, 500);
+    const replayed = await stalledPost(srv.url, Buffer.from(JSON.stringify(heard)));
+    assert.equal(replayed, { status: 409, connection: 'close', error: 'replay' });
+    const stale = await stalledPost(srv.url, Buffer.from(JSON.stringify(sync({ sent_at: Date.now() - 3_600_000 }))));
+    assert.equal(stale, { status: 401, connection: 'close', error: 'stale' });
+    // Whole, too: refused the same, no body parsed, no ticket looked at.
+    assert.is((await postSigned(srv.url, heard)).status, 409);
+    assert.equal([bodiesParsed, keys.lookups], [parsed, looked]);
+  } finally {
+    JSON.parse = parse;
+    await srv.close();
+    await store.db.close();
+  }
+});
+
 test('a genuine head on a body that is not the one signed (a payment added, a code changed) is refused, nothing recorded', async () => {
   const store = new RegistryStore(await shared.open(), { keys: testKeyRing() });
   const k = ownKey('CAISSE-7');
@@ -491,6 +555,56 @@ test('a body announced over 1 MiB is refused 413 before it is read', async () =>
     });
     assert.is(status, 413);
   } finally {
+    await srv.close();
+    await store.db.close();
+  }
+});
+
+test('the routes no signature guards (/v1/enrol, /v1/chunk) refuse a body over 4 KiB unparsed, announced or chunked', async () => {
+  const store = new RegistryStore(await shared.open(), { keys: testKeyRing() });
+  const srv = await serveRegistry(store);
+  const parse = JSON.parse;
+  let bigParsed = 0;
+  JSON.parse = ((text: string, reviver?: (k: string, v: unknown) => unknown) => {
+    if (text.length > SMALL_BODY_BYTES) bigParsed++;
+    return parse(text, reviver);
+  }) as typeof JSON.parse;
+  try {
+    // Valid JSON of 200 KB (under the 1 MiB of a device's request): parsed whole it costs the server ~1 ms, unsigned.
+    const big = JSON.stringify({ device_id: 'SIM-1', pad: 'x'.repeat(200_000) });
+    const { request } = await import('node:http');
+    const chunked = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(`${srv.url}${path}`, { method: 'POST', headers: { 'transfer-encoding': 'chunked' } });
+        req.on('response', (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', () => resolve(-1));
+        setTimeout(() => reject(new Error('no answer')), 10_000).unref();
+        for (let i = 0; i < 4; i++) req.write(big.slice(i * 3000, (i + 1) * 3000));
+        req.end();
+      });
+    for (const path of ['/v1/enrol', '/v1/chunk']) {
+      const r = await fetch(`${srv.url}${path}`, { method: 'POST', body: big });
+      assert.is(r.status, 413, path);
+      assert.match(await r.text(), /body over 4096 bytes/);
+      assert.is(await chunked(path), 413, `${path}, chunked`);
+    }
+    assert.is(bigParsed, 0);
+    // A genuine enrolment's body is small, and still heard (a refusal of its signature, not of its size).
+    const small = await fetch(`${srv.url}/v1/enrol`, {
+      method: 'POST',
+      body: JSON.stringify({
+        device_id: 'SIM-1',
+        public_key: 'ab'.repeat(32),
+        sent_at: Date.now(),
+        signature: 'cd'.repeat(64),
+      }),
+    });
+    assert.is(small.status, 401);
+  } finally {
+    JSON.parse = parse;
     await srv.close();
     await store.db.close();
   }
