@@ -53,6 +53,9 @@ const tooLarge = (limit = MAX_BODY_BYTES) =>
  */
 export const SMALL_BODY_BYTES = 4096;
 
+/** A body refused from its head is drained (the connection kept) up to this announced length, else cut. */
+export const DRAIN_BYTES = 128 * 1024;
+
 /**
  * The body's bytes: refused before a byte is read when the client announces more than SMALL_BODY_BYTES, and
  * copied into one buffer of the announced size as they come (no list of chunks to join).
@@ -86,7 +89,7 @@ function readRaw(req: IncomingMessage, limit = SMALL_BODY_BYTES): Promise<Buffer
 /**
  * The body of a device's request, read only once its head (the first HEAD_BYTES, or the whole body if
  * shorter) has passed `check`: a request refused there is answered at once, the rest of its body never
- * copied nor parsed (Node discards it, and the connection is closed after the answer).
+ * copied nor parsed (Node discards it; a body over DRAIN_BYTES or of no length: the connection is closed).
  */
 function readChecked(req: IncomingMessage, check: (head: string) => Promise<void>): Promise<Buffer> {
   const announced = Number(req.headers['content-length']);
@@ -273,8 +276,11 @@ export async function serveRegistry(store: RegistryStore, opts: ServeOptions = {
         metrics.refused++;
         const ms = Number(process.hrtime.bigint() - t0) / 1e6;
         logRefusal({ msg: 'refused', path: req.url, status: e.status, error: e.body.error, detail: e.body.detail, ms });
-        // An unread body (413, a refused head) leaves the connection unusable: close it after the answer.
-        if (e.status === 413 || e.unread) res.setHeader('connection', 'close');
+        // A body refused unread: the rest of one of known length up to DRAIN_BYTES is discarded by Node and
+        // the connection kept (a new connection a refusal cost the server ~0.4 ms of CPU, the drain less);
+        // a larger one, one of no announced length or a 413 is cut by closing the connection.
+        const announced = Number(req.headers['content-length']);
+        if (e.status === 413 || (e.unread && !(announced <= DRAIN_BYTES))) res.setHeader('connection', 'close');
         if (e.retryAfterS !== undefined) res.setHeader('retry-after', String(e.retryAfterS));
         if (!res.headersSent) send(res, e.status, e.body);
         return;
