@@ -110,6 +110,17 @@ test('a production store refuses to enrol the development key', async () => {
   }
 });
 
+/** Counts JSON.parse calls on texts longer than `over` (a body's parse, not the client's small answers) until `restore()`. */
+function countParses(over: number) {
+  const parse = JSON.parse;
+  let n = 0;
+  JSON.parse = ((text: string, reviver?: (k: string, v: unknown) => unknown) => {
+    if (text.length > over) n++;
+    return parse(text, reviver);
+  }) as typeof JSON.parse;
+  return { count: () => n, parse, restore: () => void (JSON.parse = parse) };
+}
+
 /** A key ring that counts how often a ticket's key is looked up: the mark of a ticket being checked. */
 function countingRing(): KeyRing & { lookups: number } {
   const ring = testKeyRing() as KeyRing & { lookups: number };
@@ -313,12 +324,7 @@ test('a genuine head replayed, or too old, is refused before the rest of its bod
   const k = ownKey('CAISSE-8');
   await store.addDevice(k.deviceId, k.publicHex);
   const srv = await serveRegistry(store);
-  const parse = JSON.parse;
-  let bodiesParsed = 0;
-  JSON.parse = ((text: string, reviver?: (k: string, v: unknown) => unknown) => {
-    if (text.length > 50_000) bodiesParsed++;
-    return parse(text, reviver);
-  }) as typeof JSON.parse;
+  const parses = countParses(50_000);
   try {
     const sync = (over: Partial<RegistryRequest> = {}) =>
       signRequest(
@@ -329,7 +335,7 @@ test('a genuine head replayed, or too old, is refused before the rest of its bod
       );
     const heard = sync();
     assert.ok((await postSigned(srv.url, heard)).ok);
-    const [parsed, looked] = [bodiesParsed, keys.lookups];
+    const [parsed, looked] = [parses.count(), keys.lookups];
     assert.is(looked, 500);
     const replayed = await stalledPost(srv.url, Buffer.from(JSON.stringify(heard)));
     assert.equal(replayed, { status: 409, connection: 'keep-alive', error: 'replay' });
@@ -337,9 +343,9 @@ test('a genuine head replayed, or too old, is refused before the rest of its bod
     assert.equal(stale, { status: 401, connection: 'keep-alive', error: 'stale' });
     // Whole, too: refused the same, no body parsed, no ticket looked at.
     assert.is((await postSigned(srv.url, heard)).status, 409);
-    assert.equal([bodiesParsed, keys.lookups], [parsed, looked]);
+    assert.equal([parses.count(), keys.lookups], [parsed, looked]);
   } finally {
-    JSON.parse = parse;
+    parses.restore();
     await srv.close();
     await store.db.close();
   }
@@ -431,13 +437,7 @@ test('a request signed by another key is refused before its body is parsed, its 
   const deviceReads = countQueries(queries.db, /FROM devices WHERE device_id/);
   const store = new RegistryStore(deviceReads.db, { keys });
   const srv = await serveRegistry(store);
-  const parse = JSON.parse;
-  let bodiesParsed = 0;
-  // The body's parse, not the client's (its answers are small): JSON.parse of a 100 KB text.
-  JSON.parse = ((text: string, reviver?: (k: string, v: unknown) => unknown) => {
-    if (text.length > 50_000) bodiesParsed++;
-    return parse(text, reviver);
-  }) as typeof JSON.parse;
+  const parses = countParses(50_000);
   try {
     const k = ownKey('CAISSE-8');
     await store.addDevice(k.deviceId, k.publicHex);
@@ -447,24 +447,24 @@ test('a request signed by another key is refused before its body is parsed, its 
     };
     // The first request under the id reads the devices table (then remembered 2 s, for refusals).
     assert.equal(await post(deviceBody('sync', { payments: batch(500) }, '44'.repeat(32))), [401, 'bad_signature']);
-    const [parsed, looked, others] = [bodiesParsed, keys.lookups, queries.count() - deviceReads.count()];
+    const [parsed, looked, others] = [parses.count(), keys.lookups, queries.count() - deviceReads.count()];
     assert.is(parsed, 0, 'the body was parsed before its signature was checked');
     const t0 = Date.now();
     const reads = deviceReads.count();
     for (let i = 0; i < 5; i++)
       assert.equal(await post(deviceBody('sync', { payments: batch(500) }, '44'.repeat(32))), [401, 'bad_signature']);
-    assert.equal([bodiesParsed, keys.lookups, queries.count() - deviceReads.count() - others], [0, looked, 0]);
+    assert.equal([parses.count(), keys.lookups, queries.count() - deviceReads.count() - others], [0, looked, 0]);
     assert.ok(deviceReads.count() - reads <= Math.ceil((Date.now() - t0) / 2000), 'the devices table read each time');
     // Not in the device's form (whitespace): no head first, refused unparsed, the device's key or not.
-    const spaced = (body: string) => JSON.stringify(parse(body), null, 1);
+    const spaced = (body: string) => JSON.stringify(parses.parse(body), null, 1);
     assert.equal(await post(spaced(deviceBody('sync', { payments: batch(500) }))), [400, 'bad_request']);
-    assert.equal([bodiesParsed, keys.lookups], [0, looked]);
+    assert.equal([parses.count(), keys.lookups], [0, looked]);
     // The device's own request is heard, each ticket checked once.
     assert.equal(await post(deviceBody('sync', { payments: batch(500) })), [200, undefined]);
     assert.is(keys.lookups, looked + 500);
     assert.is((await store.counts()).payments, 500);
   } finally {
-    JSON.parse = parse;
+    parses.restore();
     await srv.close();
     await db.close();
   }
@@ -538,12 +538,7 @@ test('a body announced over 1 MiB is refused 413 before it is read', async () =>
 test('the routes no signature guards (/v1/enrol, /v1/chunk) refuse a body over 4 KiB unparsed, announced or chunked', async () => {
   const store = new RegistryStore(await shared.open(), { keys: testKeyRing() });
   const srv = await serveRegistry(store);
-  const parse = JSON.parse;
-  let bigParsed = 0;
-  JSON.parse = ((text: string, reviver?: (k: string, v: unknown) => unknown) => {
-    if (text.length > SMALL_BODY_BYTES) bigParsed++;
-    return parse(text, reviver);
-  }) as typeof JSON.parse;
+  const parses = countParses(SMALL_BODY_BYTES);
   try {
     // Valid JSON of 200 KB (under the 1 MiB of a device's request): parsed whole it costs the server ~1 ms, unsigned.
     const big = JSON.stringify({ device_id: 'SIM-1', pad: 'x'.repeat(200_000) });
@@ -566,7 +561,7 @@ test('the routes no signature guards (/v1/enrol, /v1/chunk) refuse a body over 4
       assert.match(await r.text(), /body over 4096 bytes/);
       assert.is(await chunked(path), 413, `${path}, chunked`);
     }
-    assert.is(bigParsed, 0);
+    assert.is(parses.count(), 0);
     // A genuine enrolment's body is small, and still heard (a refusal of its signature, not of its size).
     const small = await fetch(`${srv.url}/v1/enrol`, {
       method: 'POST',
@@ -579,7 +574,7 @@ test('the routes no signature guards (/v1/enrol, /v1/chunk) refuse a body over 4
     });
     assert.is(small.status, 401);
   } finally {
-    JSON.parse = parse;
+    parses.restore();
     await srv.close();
     await store.db.close();
   }
