@@ -366,12 +366,12 @@ export class RegistryStore {
       throw new RequestError(401, { error: 'bad_signature', detail: 'the body does not match its signed digest' });
     const text = Buffer.from(authText(req, req.digest), 'latin1');
     const signature = fromHex(req.signature);
+    // What refuseEarly verified, when it is this very request's head (same device, same text).
+    const head = early !== undefined && early.deviceId === req.device_id && early.text.equals(text) ? early : undefined;
     // The host library's plain verify (libsodium): a device's genuine signature always passes it, and a
     // forged one never falls back to the device's cofactored rules (noble, ~0.5–3 ms an attacker could
     // ask for with a signature whose R is no prime-order point). Tickets keep the device's rules (below).
-    const signedBy = (key: string) =>
-      (early !== undefined && early.key === key && early.deviceId === req.device_id && early.text.equals(text)) ||
-      nodeVerify(signature, text, fromHex(key));
+    const signedBy = (key: string) => head?.key === key || nodeVerify(signature, text, fromHex(key));
     // What the devices table said of this id lately refuses without a database read (a flood of forged
     // requests under one id costs no query); a request it would accept is checked against the table.
     const seen = this.cachedDevice(req.device_id);
@@ -382,12 +382,11 @@ export class RegistryStore {
       verified = seen.key;
     }
     // The table's answer: read now, or read for this very request by refuseEarly.
-    const publicKey = early?.read && early.deviceId === req.device_id ? early.key : await this.deviceKey(req.device_id);
+    const publicKey = head?.read ? head.key : await this.deviceKey(req.device_id);
     if (verified !== publicKey && !signedBy(publicKey)) throw badSignature();
     this.spend(req.device_id, now);
-    // Checked on the head already when refuseEarly verified this very text (it holds the nonce and time).
-    const headChecked = early !== undefined && early.deviceId === req.device_id && early.text.equals(text);
-    if (!headChecked) await this.checkFreshNonce(req.device_id, req.nonce, req.sent_at, now);
+    // Checked on the head already (its text holds the nonce and time).
+    if (!head) await this.checkFreshNonce(req.device_id, req.nonce, req.sent_at, now);
   }
 
   /**
