@@ -44,8 +44,7 @@ export const REFUSALS_LOGGED = 5;
 const unread = (status: number, detail: string) =>
   Object.assign(new RequestError(status, { error: 'bad_request', detail }), { unread: true });
 
-const tooLarge = (limit = MAX_BODY_BYTES) =>
-  new RequestError(413, { error: 'bad_request', detail: `body over ${limit} bytes` });
+const tooLarge = (limit: number) => new RequestError(413, { error: 'bad_request', detail: `body over ${limit} bytes` });
 
 /**
  * The bodies of the routes no signature guards (`/v1/enrol`, `/v1/chunk`: a few hundred bytes): parsed
@@ -57,67 +56,38 @@ export const SMALL_BODY_BYTES = 4096;
 export const DRAIN_BYTES = 128 * 1024;
 
 /**
- * The body's bytes: refused before a byte is read when the client announces more than SMALL_BODY_BYTES, and
- * copied into one buffer of the announced size as they come (no list of chunks to join).
+ * A request's body, at most `limit` bytes (`413` before a byte is read when more is announced). With
+ * `check`, read only once its head (the first HEAD_BYTES, or the whole body if shorter) has passed it: a
+ * request refused there is answered at once, the rest of its body never copied nor parsed (Node discards
+ * it; a body over DRAIN_BYTES or of no length: the connection is closed).
  */
-function readRaw(req: IncomingMessage, limit = SMALL_BODY_BYTES): Promise<Buffer> {
+function readBody(req: IncomingMessage, limit: number, check?: (head: string) => Promise<void>): Promise<Buffer> {
   const announced = Number(req.headers['content-length']);
   if (announced > limit) return Promise.reject(tooLarge(limit));
   return new Promise((resolve, reject) => {
-    // Node's parser delivers no more than the announced length; without one (chunked), chunks are kept.
-    let into = Number.isSafeInteger(announced) && announced >= 0 ? Buffer.allocUnsafe(announced) : null;
     const chunks: Buffer[] = [];
     let size = 0;
-    const data = (c: Buffer) => {
-      if (size + c.length > limit) {
-        req.off('data', data).off('end', end);
-        return reject(tooLarge(limit));
-      }
-      if (into && size + c.length <= into.length) c.copy(into, size);
-      else {
-        if (into) chunks.push(into.subarray(0, size));
-        into = null;
-        chunks.push(c);
-      }
-      size += c.length;
-    };
-    const end = () => resolve(into ? into.subarray(0, size) : Buffer.concat(chunks, size));
-    req.on('data', data).on('end', end).on('error', reject);
-  });
-}
-
-/**
- * The body of a device's request, read only once its head (the first HEAD_BYTES, or the whole body if
- * shorter) has passed `check`: a request refused there is answered at once, the rest of its body never
- * copied nor parsed (Node discards it; a body over DRAIN_BYTES or of no length: the connection is closed).
- */
-function readChecked(req: IncomingMessage, check: (head: string) => Promise<void>): Promise<Buffer> {
-  const announced = Number(req.headers['content-length']);
-  if (announced > MAX_BODY_BYTES) return Promise.reject(tooLarge());
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let checked = false;
+    let checked = !check;
     const stop = (e: unknown) => {
       req.off('data', data).off('end', end);
       reject(e);
     };
     const data = (c: Buffer) => {
-      if (size + c.length > MAX_BODY_BYTES) return stop(tooLarge());
+      if (size + c.length > limit) return stop(tooLarge(limit));
       chunks.push(c);
       size += c.length;
       if (!checked && size >= HEAD_BYTES) {
         checked = true;
         req.pause();
         const head = (chunks.length === 1 ? c : Buffer.concat(chunks, size)).toString('latin1', 0, HEAD_BYTES);
-        check(head).then(() => req.resume(), stop);
+        check!(head).then(() => req.resume(), stop);
       }
     };
     const end = () => {
       const raw = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
       if (checked) return resolve(raw);
       checked = true;
-      check(raw.toString('latin1')).then(() => resolve(raw), stop);
+      check!(raw.toString('latin1')).then(() => resolve(raw), stop);
     };
     req.on('data', data).on('end', end).on('error', stop);
   });
@@ -201,7 +171,7 @@ export async function serveRegistry(store: RegistryStore, opts: ServeOptions = {
     }
     if (path === '/v1/chunk') {
       if (req.method !== 'POST') return send(res, 405, { error: 'bad_request', detail: `${path} takes POST` });
-      const b = parseJson(await readRaw(req)) as { hash?: unknown; offset?: unknown } | null;
+      const b = parseJson(await readBody(req, SMALL_BODY_BYTES)) as { hash?: unknown; offset?: unknown } | null;
       const hash = b && typeof b.hash === 'string' && /^[0-9a-f]{64}$/.test(b.hash) ? b.hash : null;
       const offset = b ? Number(b.offset) : NaN;
       if (!hash || !Number.isSafeInteger(offset) || offset < 0 || offset % IMAGE_CHUNK !== 0)
@@ -216,7 +186,7 @@ export async function serveRegistry(store: RegistryStore, opts: ServeOptions = {
     }
     if (path === '/v1/enrol') {
       if (req.method !== 'POST') return send(res, 405, { error: 'bad_request', detail: `${path} takes POST` });
-      const r = await store.enrolDevelopmentKey(parseJson(await readRaw(req)));
+      const r = await store.enrolDevelopmentKey(parseJson(await readBody(req, SMALL_BODY_BYTES)));
       log({ msg: 'enrol', ...r });
       return send(res, 200, { enrolled: true, ...r });
     }
@@ -227,7 +197,7 @@ export async function serveRegistry(store: RegistryStore, opts: ServeOptions = {
     const t0 = process.hrtime.bigint();
     // Refused from the head alone, before the rest of the body is read (docs/registry.md, "The order").
     let verified: Verified | undefined;
-    const raw = await readChecked(req, async (head) => {
+    const raw = await readBody(req, MAX_BODY_BYTES, async (head) => {
       const early = requestHead(head, kind);
       if (!early) throw unread(400, 'the body must begin with its head: device_id, nonce, sent_at, digest, signature');
       try {
