@@ -1,7 +1,8 @@
 // npm run build (node --import tsx build.mjs [--production] [--key FILE] [--security-counter N] [--no-heap]): the
 // command's entry. The build itself is the typed module tools/build.ts (see it and docs/firmware.md);
 // then the heap budgets are checked on the bundle built (hw-sim/heap-budget.ts: the full ledger and
-// the text path, the camera path after its first frame on a young and on a full ledger, in QuickJS, ~17 s), and the build fails over them; `--no-heap` skips that (ensureBuiltSync,
+// the text path, the camera path after its first frame on a young and on a full ledger, the text path and
+// the full ledger with a fleet registry configured, in QuickJS, ~25 s), and the build fails over them; `--no-heap` skips that (ensureBuiltSync,
 // whose callers are tests: test/firmware/heap-full.test.ts checks the same).
 import { readFileSync } from 'node:fs';
 import {
@@ -10,6 +11,8 @@ import {
   BUDGET_HEAP_CAMERA,
   BUDGET_HEAP_CAMERA_FULL_LEDGER,
   BUDGET_HEAP_FULL_LEDGER,
+  BUDGET_HEAP_REGISTRY,
+  BUDGET_HEAP_REGISTRY_FULL_LEDGER,
   BUDGET_HEAP_TEXT,
 } from './tools/build.ts';
 
@@ -17,7 +20,7 @@ const args = process.argv.slice(2);
 process.exitCode = await main(args.filter((a) => a !== '--no-heap'));
 if (process.exitCode === 0 && !args.includes('--no-heap')) {
   await import('./hw-sim/node-host.ts');
-  const { cameraPathHeap, fullLedgerHeap, textPathHeap } = await import('./hw-sim/heap-budget.ts');
+  const { cameraPathHeap, fullLedgerHeap, registryPathHeap, textPathHeap } = await import('./hw-sim/heap-budget.ts');
   const bundle = readFileSync(BUNDLE_PATH, 'utf8');
   const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
   const problems = [];
@@ -29,6 +32,12 @@ if (process.exitCode === 0 && !args.includes('--no-heap')) {
       'camera path on a full ledger',
       await cameraPathHeap(bundle, 'quickjs', undefined, true),
       BUDGET_HEAP_CAMERA_FULL_LEDGER,
+    ],
+    ['text path with a registry (its link compiled), a sync', await registryPathHeap(bundle), BUDGET_HEAP_REGISTRY],
+    [
+      'full ledger with a registry',
+      await fullLedgerHeap(bundle, 'quickjs', undefined, true),
+      BUDGET_HEAP_REGISTRY_FULL_LEDGER,
     ],
   ]) {
     console.log(`  heap    ${kib(f.peak).padStart(9)} / ${kib(budget)}  (${what}, peak)`);

@@ -149,7 +149,7 @@ export class App extends Inputs {
   }
 
   /** Records the payment; PAYÉ only once `record` returned (the record is then on flash). */
-  protected pay(v: Extract<Verdict, { kind: 'win' }>, offline = false, registryRef = ''): void {
+  pay(v: Extract<Verdict, { kind: 'win' }>, offline = false, registryRef = ''): void {
     const t = v.ticket;
     const paidAtMs = Math.floor(this.trustedNow());
     try {
@@ -196,9 +196,7 @@ export class App extends Inputs {
     }
     const s = this.state;
     if (s.kind === 'claiming' && now >= s.until) {
-      // The network never answered (it must, with status 0): give up on it and decide offline.
-      this.inflight = null;
-      return this.offline(s.verdict, s.code, 'timeout');
+      return this.link!.timeout(s.verdict, s.code);
     }
     if (
       (s.kind === 'shown' || s.kind === 'await-pay' || s.kind === 'confirm' || s.kind === 'close-z') &&
@@ -206,8 +204,7 @@ export class App extends Inputs {
     )
       this.ready();
     else if (s.kind === 'ready' && !this.clockPending()) this.keepMark(this.trustedNow());
-    this.sync(now);
-    if (this.net) this.download(now);
+    if (this.link) this.link.tick(now);
   }
 }
 

@@ -1,7 +1,8 @@
 // The heap figures the budgets of the device class are judged on (docs/firmware.md "Device class and
 // budgets"), measured on a bundle in QuickJS on the simulator's device: the text path (a session of
 // every kind of scan on a young ledger) and the full ledger (the whole partition filled to capacity,
-// booted, then scans, a refused payment and an X report that reads every payment). Both are
+// booted, then scans, a refused payment and an X report that reads every payment), the camera path, and
+// both with a fleet registry configured (its link compiled at boot: `registryPathHeap`). All are
 // `Simulator.heapDevice()` peaks, sampled after each entry. Run by `npm run build` (build.mjs), by
 // test/firmware/heap-full.test.ts and by `npm run bench -- firmware`. The caller installs the host
 // (hw-sim/node-host.ts).
@@ -16,6 +17,9 @@ import { MirroredLedger } from '../src/ledger/index.ts';
 import { defaultConfig, storeConfig, type Config } from '../src/config.ts';
 import { TEST_PUBLIC_KEY_HEX } from '../src/sph1/keys.ts';
 import type { Key } from '../src/hal.ts';
+import { attacker } from './attacker.ts';
+import { DEV_REGISTRY_SEED_HEX } from '../src/registry/protocol.ts';
+import { fromHex } from '../src/hex.ts';
 
 const PAID_AT = Date.UTC(2026, 5, 14);
 
@@ -36,7 +40,7 @@ const code = (block: number, number: number, prize: number) => ticketCode({ emis
 /** Called after the boot and after every step (the XS bench reads XS's meters there). */
 export type HeapProbe = (sim: Simulator) => void;
 
-async function session(sim: Simulator, steps: (string | Key)[], probe?: HeapProbe): Promise<number> {
+async function session(sim: Simulator, steps: (string | Key)[], probe?: HeapProbe, stepMs = 0): Promise<number> {
   let peak = sim.heapDevice();
   probe?.(sim);
   for (const s of steps) {
@@ -46,7 +50,7 @@ async function session(sim: Simulator, steps: (string | Key)[], probe?: HeapProb
         Uint8Array.from(s + '\r', (c) => c.charCodeAt(0) & 0xff),
       );
     else await sim.press(s as Key);
-    await sim.run(0);
+    await sim.run(stepMs);
     peak = Math.max(peak, sim.heapDevice());
     probe?.(sim);
   }
@@ -72,15 +76,47 @@ function fillLedger(chip: NorFlash, room: number): number {
   return l.count;
 }
 
+/** With `registry`: the fleet registry configured, the device's network answered in the process (below). */
+const REGISTRY_URL = 'http://127.0.0.1:9/';
+const SYNC_MS = 5000;
+/** Virtual time after each entry with a registry: a claim's answer comes back within it. */
+const REGISTRY_STEP_MS = 300;
+
+function simulator(
+  o: { chip: NorFlash; bundle: string; ledgerSectors: number; variant: SimVariant },
+  registry: boolean,
+): Simulator {
+  const sim = new Simulator({ ...o, deviceId: 'SPH-000042', registry: registry ? REGISTRY_URL : undefined });
+  // A registry that grants every payment, its answers signed with the development registry key (the one
+  // the simulator provisions): hw-sim/attacker.ts's fake registry, as the device cannot tell it apart.
+  if (registry) sim.network!.mitm = attacker('fake', fromHex(DEV_REGISTRY_SEED_HEX));
+  return sim;
+}
+
+/** Runs until a sync has gone and been answered (the outbox pushed, or a heartbeat); samples the peak. */
+async function synced(sim: Simulator, probe?: HeapProbe): Promise<number> {
+  const sent = () => sim.network!.sent.filter((r) => r.path !== '/v1/claim' && r.status === 200).length;
+  const before = sent();
+  let peak = 0;
+  for (let t = 0; t < 12 * SYNC_MS && sent() === before; t += 500) {
+    await sim.run(500);
+    peak = Math.max(peak, sim.heapDevice());
+    probe?.(sim);
+  }
+  if (sent() === before) throw new Error('heap budget: no sync answered');
+  return peak;
+}
+
 /** The whole ledger partition filled to capacity (the same payments in both logs), then booted. */
 export async function fullLedgerHeap(
   bundle: string,
   variant: SimVariant = 'quickjs',
   probe?: HeapProbe,
+  registry = false,
 ): Promise<HeapFigure> {
-  const chip = chipWith();
+  const chip = chipWith(registry ? { registryUrl: REGISTRY_URL, syncIntervalMs: SYNC_MS } : {});
   const payments = fillLedger(chip, 0);
-  const sim = new Simulator({ chip, bundle, deviceId: 'SPH-000042', ledgerSectors: 0, variant });
+  const sim = simulator({ chip, bundle, ledgerSectors: 0, variant }, registry);
   await sim.boot();
   try {
     const boot = sim.heapDevice();
@@ -101,11 +137,51 @@ export async function fullLedgerHeap(
         'C',
       ],
       probe,
+      registry ? REGISTRY_STEP_MS : 0,
     );
-    return { peak: Math.max(boot, peak), boot, payments, screen: sim.screen.join(' | ') };
+    const sync = registry ? await synced(sim, probe) : 0;
+    return { peak: Math.max(boot, peak, sync), boot, payments, screen: sim.screen.join(' | ') };
   } finally {
     sim.dispose();
   }
+}
+
+/**
+ * The text path with a fleet registry configured: its link compiled at boot, every win claimed and
+ * granted before it is paid, then a sync pushing the outbox (the registry answers in the process).
+ */
+export async function registryPathHeap(
+  bundle: string,
+  variant: SimVariant = 'quickjs',
+  probe?: HeapProbe,
+): Promise<HeapFigure> {
+  const chip = chipWith({ registryUrl: REGISTRY_URL, syncIntervalMs: SYNC_MS });
+  const sim = simulator({ chip, bundle, ledgerSectors: 16, variant }, true);
+  await sim.boot();
+  try {
+    const boot = sim.heapDevice();
+    const peak = await session(sim, textSteps(), probe, REGISTRY_STEP_MS);
+    const sync = await synced(sim, probe);
+    return {
+      peak: Math.max(boot, peak, sync),
+      boot,
+      payments: sim.ledger().length,
+      screen: sim.screen.join(' | '),
+    };
+  } finally {
+    sim.dispose();
+  }
+}
+
+/** 120 scans of every kind: garbage, losing tickets, wins paid (OK), wins left (C). */
+function textSteps(): string[] {
+  const steps: string[] = [];
+  for (let i = 0; i < 120; i++) {
+    const kind = i % 4;
+    steps.push(kind === 0 ? 'garbage' : code(0, 1000 + i, kind === 1 ? 0 : kind === 2 ? 150 : 500));
+    steps.push(kind === 2 ? 'OK' : 'C');
+  }
+  return steps;
 }
 
 /** A young ledger (the tests' 16-sector slice): 120 scans of every kind, payments, keys. */
@@ -118,13 +194,7 @@ export async function textPathHeap(
   await sim.boot();
   try {
     const boot = sim.heapDevice();
-    const steps: string[] = [];
-    for (let i = 0; i < 120; i++) {
-      const kind = i % 4;
-      steps.push(kind === 0 ? 'garbage' : code(0, 1000 + i, kind === 1 ? 0 : kind === 2 ? 150 : 500));
-      steps.push(kind === 2 ? 'OK' : 'C');
-    }
-    const peak = await session(sim, steps, probe);
+    const peak = await session(sim, textSteps(), probe);
     return { peak: Math.max(boot, peak), boot, payments: 30, screen: sim.screen.join(' | ') };
   } finally {
     sim.dispose();

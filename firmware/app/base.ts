@@ -37,28 +37,29 @@ export type State =
 export abstract class AppBase {
   state: State = { kind: 'boot' };
   config!: Config;
-  protected display!: TextDisplay;
+  display!: TextDisplay;
   protected beeper!: Beeper;
   protected led!: Led;
   protected log!: Log;
   protected rtc!: RealTimeClock;
-  protected mono!: MonotonicClock;
+  mono!: MonotonicClock;
   protected watchdog!: Watchdog;
-  protected ledger!: MirroredLedger;
+  ledger!: MirroredLedger;
   /** Emission → end of its claim period; null: on sale, no deadline yet (firmware/deadline.ts). */
   protected deadlines = new Map<number, Deadline>();
   /** Emission → when it goes on sale (ms), from the notice: none of its tickets is paid before. */
   protected sales = new Map<number, number>();
-  protected deviceId = '';
+  deviceId = '';
   /** Counts for diagnostics. */
   readonly stats = { scans: 0, payments: 0, errors: 0 };
 
-  constructor(protected readonly dev: Device) {}
+  // Public members: the registry link (compiled apart, firmware/registry/link.ts) uses them (`LinkHost`).
+  constructor(readonly dev: Device) {}
 
   /** The ready screen, or the clock question (screens). */
-  protected abstract ready(): void;
+  abstract ready(): void;
 
-  protected get lang() {
+  get lang() {
     return this.config ? this.config.lang : 'fr';
   }
 
@@ -71,12 +72,12 @@ export abstract class AppBase {
    * A log line as its code and arguments (src/messages/log-codes.ts): the host that reads the log puts it
    * in words (src/messages/log.ts), so the firmware carries no log text.
    */
-  protected say(code: number, ...args: unknown[]): void {
+  say(code: number, ...args: unknown[]): void {
     this.log.write(LOG_SEP + [code, ...args].map(String).join(LOG_SEP));
   }
 
   /** Runs `f`; an exception is logged, shown, and the app goes back to ready after the verdict time. */
-  protected guard(f: () => void): void {
+  guard(f: () => void): void {
     try {
       f();
     } catch (e) {

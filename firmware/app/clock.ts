@@ -13,7 +13,7 @@ export abstract class Clock extends AppBase {
   /** Trusted time (docs/ledger.md): the mark, the monotonic clock reading then, the mark on flash. */
   protected mark = 0;
   protected markMono = 0;
-  protected markStored = 0;
+  markStored = 0;
   /** An RTC reading far ahead that the clerk refused (C): not asked again until a reboot. */
   private clockRefused = false;
 
@@ -43,7 +43,7 @@ export abstract class Clock extends AppBase {
   }
 
   /** Puts trusted time `ms` on flash (both mark sectors) if it is later than the mark there. */
-  protected storeMark(ms: number, source?: number): void {
+  storeMark(ms: number, source?: number): void {
     if (ms <= this.markStored) return;
     writeMark(this.marks, ms, source);
     this.markStored = ms;

@@ -121,7 +121,7 @@ export abstract class Inputs extends RegistryLink {
           this.state = { ...s, kind: 'confirm' };
           return;
         }
-        return this.net ? this.claim(s.verdict, s.code) : this.pay(s.verdict);
+        return this.link ? this.link.claim(s.verdict, s.code) : this.pay(s.verdict);
       }
       if (k === 'C') return this.shown(cancelledScreen(this.lang), 'key', 1500);
       this.beeper.play(BEEPS.key);

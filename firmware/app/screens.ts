@@ -1,7 +1,7 @@
 // What the clerk sees and gets on paper: verdict screens and their signals, the ready screen, the
 // receipts and reports (the counter), and the check journal of every verdict shown.
 import type { Flash, Printer } from '../../src/hal.ts';
-import type { Outbox } from '../../src/registry/outbox.ts';
+import type { Link } from '../registry/link.ts';
 import type { TicketId } from '../../src/sph1/body.ts';
 import { MARK_Z, writeMark } from '../../src/ledger/index.ts';
 import type { Journal, JournalKind } from '../../src/journal.ts';
@@ -29,8 +29,8 @@ export abstract class Screens extends Upkeep {
   protected journalFlash!: Flash;
   protected lastZ = 0;
 
-  /** The registry's outbox (its count is on the ready screen). */
-  protected abstract outbox: Outbox | null;
+  /** The registry link (its outbox's count is on the ready screen). */
+  abstract link: Link | null;
 
   /** Shows a verdict decided at trusted time `nowMs`. */
   showVerdict(v: Verdict, nowMs = this.trustedNow()): void {
@@ -59,17 +59,17 @@ export abstract class Screens extends Upkeep {
   }
 
   /** Shows `screen` with the beep and LED of `s`; back to ready after `ms`. */
-  protected shown(screen: string[], s: Signal, ms = this.config.verdictMs): void {
+  shown(screen: string[], s: Signal, ms = this.config.verdictMs): void {
     this.state = { kind: 'shown', until: this.mono.now() + ms };
     this.display.show(screen);
     this.signal(s);
   }
 
-  protected ready(): void {
+  ready(): void {
     this.menu = '';
     if (this.clockPending()) return;
     this.state = { kind: 'ready' };
-    this.display.show(readyScreen(this.lang, this.outbox ? this.outbox.pending.length : 0));
+    this.display.show(readyScreen(this.lang, this.link ? this.link.outbox.pending.length : 0));
     this.led.set('off');
   }
 
@@ -113,7 +113,7 @@ export abstract class Screens extends Upkeep {
   }
 
   /** Appends what a scan ended on to the check journal; a journal that fails never stops a verdict. */
-  protected note(
+  note(
     kind: JournalKind | 'already-paid' | 'invalid',
     v: Verdict | { ticket?: TicketId; prizeEur?: number },
     atMs: number,

@@ -1,15 +1,18 @@
 // The heap budgets of the device class (tools/build.ts, docs/firmware.md "Device class and budgets") on
 // the real bundle in QuickJS: the whole ledger partition filled to capacity, booted, scanned (a paid
 // ticket, a win refused as the ledger is full, an X report reading every payment), and the text path
-// on a young ledger, and the camera path after its first frame, on a young ledger and on a full one. `npm run build` checks the same (build.mjs).
+// on a young ledger, and the camera path after its first frame, on a young ledger and on a full one, and
+// the text path and the full ledger with a fleet registry configured. `npm run build` checks the same (build.mjs).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { bundleText } from './harness.ts';
-import { cameraPathHeap, fullLedgerHeap, textPathHeap } from '../../hw-sim/heap-budget.ts';
+import { cameraPathHeap, fullLedgerHeap, registryPathHeap, textPathHeap } from '../../hw-sim/heap-budget.ts';
 import {
   BUDGET_HEAP_CAMERA,
   BUDGET_HEAP_CAMERA_FULL_LEDGER,
   BUDGET_HEAP_FULL_LEDGER,
+  BUDGET_HEAP_REGISTRY,
+  BUDGET_HEAP_REGISTRY_FULL_LEDGER,
   BUDGET_HEAP_TEXT,
   DEVICE_HEAP,
   HEAP_TARGET,
@@ -48,6 +51,25 @@ test('camera path on a full ledger: heap peak within its budget, inside the devi
   assert.ok(
     f.peak <= BUDGET_HEAP_CAMERA_FULL_LEDGER,
     `heap peak ${kib(f.peak)} over ${kib(BUDGET_HEAP_CAMERA_FULL_LEDGER)}`,
+  );
+});
+
+test('text path with a registry: every win claimed and paid, a sync; heap peak within its budget', async () => {
+  const f = await registryPathHeap(await bundleText());
+  console.log(`text path with a registry: heap peak ${kib(f.peak)} (boot ${kib(f.boot)})`);
+  assert.is(f.payments, 30, 'every win granted by the registry and paid');
+  assert.match(f.screen, /PRÊT/);
+  assert.ok(f.peak <= BUDGET_HEAP_REGISTRY, `heap peak ${kib(f.peak)} over ${kib(BUDGET_HEAP_REGISTRY)}`);
+});
+
+test('full ledger with a registry: heap peak within its budget', async () => {
+  const f = await fullLedgerHeap(await bundleText(), 'quickjs', undefined, true);
+  console.log(`full ledger with a registry: heap peak ${kib(f.peak)} (target ${kib(HEAP_TARGET)})`);
+  assert.is(f.payments, 25_908);
+  assert.match(f.screen, /PRÊT/);
+  assert.ok(
+    f.peak <= BUDGET_HEAP_REGISTRY_FULL_LEDGER,
+    `heap peak ${kib(f.peak)} over ${kib(BUDGET_HEAP_REGISTRY_FULL_LEDGER)}`,
   );
 });
 

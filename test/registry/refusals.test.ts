@@ -377,7 +377,7 @@ test('a genuine head on a body that is not the one signed (a payment added, a co
   }
 });
 
-/** A request as the firmware writes it (firmware/app/registry.ts): the signed fields, the signature, notice_version. */
+/** A request as the firmware writes it (firmware/registry/link.ts): the signed fields, the signature, notice_version. */
 function deviceBody(
   kind: RequestKind,
   over: Partial<SignedRequest> = {},

@@ -1,0 +1,30 @@
+// What the parts compiled apart (tools/build.ts `lazyPart`: the registry link) take from the core
+// instead of carrying copies: the build resolves their imports of these modules to this object, handed
+// to a part when it is compiled. A part importing from one of these modules a name not listed here does
+// not build.
+import { deviceVerify } from './verify.ts';
+import { sha512 } from './sha512.ts';
+import { fromHex, toHex } from '../src/hex.ts';
+import { utf8Encode } from '../src/utf8.ts';
+import { crc32 } from '../src/crc32.ts';
+import { isErased } from '../src/bytes.ts';
+import { TEXT, checkingScreen, errorScreen, payLaterScreen, ticketLine } from './screens.ts';
+import { messageOf } from './app/base.ts';
+import { VERSION } from './build-info.ts';
+
+export const KIT = {
+  deviceVerify,
+  sha512,
+  fromHex,
+  toHex,
+  utf8Encode,
+  crc32,
+  isErased,
+  TEXT,
+  checkingScreen,
+  errorScreen,
+  payLaterScreen,
+  ticketLine,
+  messageOf,
+  VERSION,
+};
