@@ -1,7 +1,6 @@
 // The X and Z reports as the clerk reads them: the figures of src/report.ts and their printed lines.
-// Not compiled lazily as the camera path is (measured 4 Dec): bundled apart it is 4.7 KiB (its names
-// unshortened, i18n and paris-time copied in), 3.3 KiB packed, against 2.0 KiB in the core now, and the
-// full-ledger case, which prints an X report, would hold both.
+// Compiled apart, when the clerk first asks for a report (tools/build.ts `LAZY_PARTS`, seam
+// firmware/reports.ts), with the core's shortened names and its helpers (firmware/kit.ts).
 import { formatEur, type Lang } from '../src/i18n.ts';
 import type { ReceiptLine } from '../src/print/escpos.ts';
 import type { JournalEntry } from '../src/journal.ts';

@@ -1,4 +1,4 @@
-// What the parts compiled apart (tools/build.ts `lazyPart`: the registry link) take from the core
+// What the parts compiled apart (tools/build.ts `LAZY_PARTS`: the registry link, the reports) take from the core
 // instead of carrying copies: the build resolves their imports of these modules to this object, handed
 // to a part when it is compiled. A part importing from one of these modules a name not listed here does
 // not build.
@@ -11,6 +11,9 @@ import { isErased } from '../src/bytes.ts';
 import { TEXT, checkingScreen, errorScreen, payLaterScreen, ticketLine } from './screens.ts';
 import { messageOf } from './app/base.ts';
 import { VERSION } from './build-info.ts';
+import { formatEur } from '../src/i18n.ts';
+import { frenchDateTime } from '../src/paris-time.ts';
+import { REASONS } from '../src/sph1/check.ts';
 
 export const KIT = {
   deviceVerify,
@@ -27,4 +30,7 @@ export const KIT = {
   ticketLine,
   messageOf,
   VERSION,
+  formatEur,
+  frenchDateTime,
+  REASONS,
 };

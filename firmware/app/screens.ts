@@ -12,7 +12,7 @@ import type { Signal } from '../../src/signals.ts';
 import { TEXT, reportScreen, errorScreen, readyScreen, verdictScreen } from '../screens.ts';
 import { escpos, type ReceiptLine } from '../../src/print/escpos.ts';
 import { claimSlip, duplicate } from '../receipt.ts';
-import { counterReport } from '../counter.ts';
+import { counterReport } from '../reports.ts';
 import { Upkeep } from './upkeep.ts';
 import { messageOf } from './base.ts';
 import { LOG_HALTED, LOG_JOURNAL, LOG_PRINTER, LOG_REPORT } from '../../src/messages/log-codes.ts';

@@ -1,7 +1,7 @@
 // The fleet registry link (docs/registry.md): a claim asked before paying, offline payments up to the
 // offline limit, and the outbox pushed by sync with the device's health; every answer checked against
 // the registry's key. An update campaign's order in a sync's answer: the firmware downloads, the ROM writes.
-// Compiled apart (tools/build.ts `lazyPart`): at boot, only on a device configured with a registry
+// Compiled apart (tools/build.ts `LAZY_PARTS`): at boot, only on a device configured with a registry
 // (firmware/app/registry.ts); what it shares with the core comes from the core (firmware/kit.ts).
 import type { DeviceKey, Network, NetworkResponse, Updater } from '../../src/hal.ts';
 import { deviceVerify } from '../verify.ts';
