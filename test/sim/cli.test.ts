@@ -39,13 +39,13 @@ async function saphirHere(args: string[]) {
   return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
-test('sim --scenario: a bad file is refused before anything runs, with its line (exit 2)', () => {
+test('sim --scenario: a bad file is refused before anything runs, with its line (exit 2)', async () => {
   const f = join(dir, 'bad.yaml');
   writeFileSync(f, 'name: bad\nsteps:\n  - boot\n  - scna: { code: X }\n');
   const r = saphir(['sim', '--scenario', f]);
   assert.is(r.code, 2);
   assert.match(r.err, /scénario invalide :\n.*bad\.yaml:4 : étape inconnue « scna »/);
-  assert.match(saphir(['sim', '--scenario', f, '--lang', 'en']).err, /bad\.yaml:4: unknown step 'scna'/);
+  assert.match((await saphirHere(['sim', '--scenario', f, '--lang', 'en'])).err, /bad\.yaml:4: unknown step 'scna'/);
 });
 
 test('sim --scenario: a file over 1 MiB is refused with the reason before it is read (exit 2)', async () => {
@@ -105,11 +105,29 @@ test('sim --scenario in French: the simulator’s own problems too (scanner opti
 });
 
 test('sim --scenario: each scenario of a run meets a fresh registry, none when it needs none', async () => {
-  // fleet.yaml pays tickets and enrols its devices on the embedded registry: run twice, the second
-  // would meet "refusé par le registre"; payment.yaml after it would ask a registry it never wanted.
-  const fleet = join(ROOT, 'hw-sim', 'scenarios', 'fleet.yaml');
+  // A payment on the embedded registry, run twice: the second would meet DÉJÀ PAYÉ from the registry (and
+  // pay nothing) were the registry not emptied between scenarios; payment.yaml after it would ask a
+  // registry it never wanted. (fleet.yaml, run the same way, is in scenarios.test.ts.)
+  const paid = join(dir, 'paid-on-registry.yaml');
+  writeFileSync(
+    paid,
+    `name: one payment on the registry
+config:
+  payout-limit: 300
+  clock: 2027-01-15T10:00:00+01:00
+  device-id: CAISSE-1
+  emissions: [{ emission: 1, closes: 2027-06-30 }]
+steps:
+  - boot
+  - scan: { ticket: { emission: 1, block: 3, number: 42, prize: 150 }, via: serial }
+  - press: OK
+  - expect-display: { contains: PAYÉ, within: 3s }
+  - expect-registry: { claims: 1, contains: { emission: 1, block: 3, number: 42, device: CAISSE-1 } }
+  - expect-ledger: { count: 1 }
+`,
+  );
   const payment = join(ROOT, 'hw-sim', 'scenarios', 'payment.yaml');
-  const r = await saphirHere(['sim', '--scenario', fleet, fleet, payment, '--quiet']);
+  const r = await saphirHere(['sim', '--scenario', paid, paid, payment, '--quiet']);
   assert.is(r.code, 0, r.out + r.err);
   assert.match(r.out, '3/3');
 });
@@ -188,7 +206,7 @@ test('sim usage errors (exit 2): a --flash that is no saved chip, a folder as sc
   assert.match(prod.err, /a besoin de sa propre clé de technicien : --tech-key/);
 });
 
-test('demo (npm start) without a TTY: every step passes, a summary, exit 0', () => {
+test('demo (npm start) without a TTY: every step passes, a summary, exit 0', async () => {
   const r = saphir(['demo', '--lang', 'en']);
   assert.is(r.code, 0, r.out + r.err);
   assert.match(r.out, /Demo passed\./);
@@ -199,7 +217,7 @@ test('demo (npm start) without a TTY: every step passes, a summary, exit 0', () 
     r.out,
     /firmware: developer: this checkout's firmware \(firmware\/dist\), no signed image; SHA-256 [0-9a-f]{16}…/,
   );
-  const fr = saphir(['demo', '--quiet']);
+  const fr = await saphirHere(['demo', '--quiet']);
   assert.match(fr.out, /1 paiement\(s\) au journal des paiements de l’appareil, 150 €/);
   assert.match(
     fr.out,
@@ -340,8 +358,8 @@ withSocat('sim --bridge-serial: a scanner on a serial line (socat pty pair) feed
   }
 });
 
-test('sim --bridge-hid: a device that is not there gets an actionable message (exit 1)', () => {
-  const r = saphir(['sim', '--bridge-hid', 'ffff:fffe', '--lang', 'en']);
+test('sim --bridge-hid: a device that is not there gets an actionable message (exit 1)', async () => {
+  const r = await saphirHere(['sim', '--bridge-hid', 'ffff:fffe', '--lang', 'en']);
   assert.is(r.code, 1, r.out + r.err);
   assert.match(r.err, /ffff:fffe/i);
 });
