@@ -174,6 +174,13 @@ export const MUTATIONS: Mutation[] = [
     tests: ['registry/refusals'],
   },
   {
+    file: 'host/registry/server.ts',
+    name: 'the rest of a body refused from its head is left unread (the kept connection never serves the next request)',
+    find: "req.off('data', data).off('end', end).resume();",
+    replace: "req.off('data', data).off('end', end);",
+    tests: ['registry/refusals'],
+  },
+  {
     file: 'host/registry/store.ts',
     name: 'a replayed or stale head is let through to the body (freshness and nonce checked after it is read)',
     find: '    await this.checkFreshNonce(e.deviceId, e.nonce, e.sentAt);\n',

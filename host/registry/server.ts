@@ -69,7 +69,9 @@ function readBody(req: IncomingMessage, limit: number, check?: (head: string) =>
     let size = 0;
     let checked = !check;
     const stop = (e: unknown) => {
-      req.off('data', data).off('end', end);
+      // Resumed with no listener: the rest of the body is discarded, so the connection can serve the next
+      // request (left paused, Node never reads it, and the kept-alive socket is reset under the next one).
+      req.off('data', data).off('end', end).resume();
       reject(e);
     };
     const data = (c: Buffer) => {

@@ -1,6 +1,7 @@
 // Issue #30 items 3 and 4, as an attacker tries them: the published development device key against a
 // production registry (enrolment and authentication), and requests that must be refused before any
 // ticket is looked at (their cost is the flood's), a per-device rate limit (429, Retry-After).
+import { connect } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -285,6 +286,7 @@ test('a forged head is answered at once while the body is still on its way; a bo
     const body = Buffer.from(JSON.stringify(forged));
     assert.ok(body.length <= DRAIN_BYTES, String(body.length));
     assert.equal(await stalledPost(srv.url, body), { status: 401, connection: 'keep-alive', error: 'bad_signature' });
+    assert.equal(await refusedThenNext(srv.url, body), ['HTTP/1.1 401 Unauthorized', 'HTTP/1.1 200 OK']);
     // Past DRAIN_BYTES (members after the head may be anything): cut by closing the connection.
     const big = Buffer.from(JSON.stringify({ ...forged, pad: 'x'.repeat(DRAIN_BYTES) }));
     assert.equal(await stalledPost(srv.url, big), { status: 401, connection: 'close', error: 'bad_signature' });
@@ -293,6 +295,44 @@ test('a forged head is answered at once while the body is still on its way; a bo
     await db.close();
   }
 });
+
+/**
+ * On one connection: the first 2 KiB of `body`, its answer, then the rest of it and `GET /health`: the
+ * status lines of both answers (the refused body's rest must be discarded for the second to come).
+ */
+function refusedThenNext(url: string, body: Buffer): Promise<string[]> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let text = '';
+    let sent = false;
+    const statuses = () => text.match(/HTTP\/1\.1 \d{3} [^\r]*/g) ?? [];
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve([...statuses(), 'no answer within 5 s']);
+    }, 5000);
+    socket.on('error', (e) => {
+      clearTimeout(timer);
+      resolve([...statuses(), (e as NodeJS.ErrnoException).code ?? e.message]);
+    });
+    socket.on('data', (c: Buffer) => {
+      text += c.toString('latin1');
+      const s = statuses();
+      if (!sent && s.length === 1 && text.endsWith('}')) {
+        sent = true;
+        socket.write(body.subarray(2048));
+        socket.write(`GET /health HTTP/1.1\r\nhost: ${hostname}\r\n\r\n`);
+      }
+      if (s.length === 2 && text.endsWith('}')) {
+        clearTimeout(timer);
+        socket.destroy();
+        resolve(s);
+      }
+    });
+    socket.write(`POST /v1/sync HTTP/1.1\r\nhost: ${hostname}\r\ncontent-length: ${body.length}\r\n\r\n`);
+    socket.write(body.subarray(0, 2048));
+  });
+}
 
 /** POSTs the first 2 KiB of `body` (announcing all of it), then stalls: the answer's status, error and connection. */
 function stalledPost(url: string, body: Buffer) {
