@@ -12,6 +12,7 @@ import { partitionFlash } from './device.ts';
 import { Simulator, type SimVariant } from './sim.ts';
 import { ticketCode } from './tickets.ts';
 import { cameraTransmit } from './scanners/camera.ts';
+import { transmit } from './scanners/index.ts';
 import { seededRng } from './rng.ts';
 import { MirroredLedger } from '../src/ledger/index.ts';
 import { defaultConfig, storeConfig, type Config } from '../src/config.ts';
@@ -40,11 +41,27 @@ const code = (block: number, number: number, prize: number) => ticketCode({ emis
 /** Called after the boot and after every step (the XS bench reads XS's meters there). */
 export type HeapProbe = (sim: Simulator) => void;
 
-async function session(sim: Simulator, steps: (string | Key)[], probe?: HeapProbe, stepMs = 0): Promise<number> {
+/** A scan by a HID scanner (its decoders are compiled on the first report, firmware/hid.ts). */
+interface HidScan {
+  via: 'hid-keyboard' | 'hid-pos';
+  code: string;
+}
+
+async function session(
+  sim: Simulator,
+  steps: (string | Key | HidScan)[],
+  probe?: HeapProbe,
+  stepMs = 0,
+): Promise<number> {
   let peak = sim.heapDevice();
   probe?.(sim);
   for (const s of steps) {
-    if (s.length > 2)
+    if (typeof s !== 'string') {
+      const done = sim.transmit(transmit(s.via, s.code, {}, sim.rng));
+      await sim.run(done - sim.now + 50);
+      if (!/GAGNANT|PERDANT/.test(sim.screen[0] ?? ''))
+        throw new Error(`heap budget: the ${s.via} scan was not read (${sim.screen.join(' | ')})`);
+    } else if (s.length > 2)
       sim.inject(
         'serial',
         Uint8Array.from(s + '\r', (c) => c.charCodeAt(0) & 0xff),
@@ -173,14 +190,18 @@ export async function registryPathHeap(
   }
 }
 
-/** 120 scans of every kind: garbage, losing tickets, wins paid (OK), wins left (C). */
-function textSteps(): string[] {
-  const steps: string[] = [];
+/**
+ * 120 scans of every kind: garbage, losing tickets, wins paid (OK), wins left (C); then one by each HID
+ * scanner, a keyboard wedge and a HID POS (their decoders compiled then).
+ */
+function textSteps(): (string | HidScan)[] {
+  const steps: (string | HidScan)[] = [];
   for (let i = 0; i < 120; i++) {
     const kind = i % 4;
     steps.push(kind === 0 ? 'garbage' : code(0, 1000 + i, kind === 1 ? 0 : kind === 2 ? 150 : 500));
     steps.push(kind === 2 ? 'OK' : 'C');
   }
+  steps.push({ via: 'hid-keyboard', code: code(0, 2000, 0) }, 'C', { via: 'hid-pos', code: code(0, 2001, 500) }, 'C');
   return steps;
 }
 

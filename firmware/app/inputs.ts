@@ -2,8 +2,7 @@
 // keypad (OK, C, digits) in every state.
 import type { Input, Key } from '../../src/hal.ts';
 import { SerialDecoder } from '../../src/input/serial.ts';
-import { KeyboardWedgeDecoder } from '../../src/input/keyboard.ts';
-import { HidPosDecoder } from '../../src/input/hid-pos.ts';
+import { hidDecoder } from '../hid.ts';
 import type { InputEvent } from '../../src/input/event.ts';
 import { atOk } from '../decide.ts';
 import { BEEPS } from '../../src/signals.ts';
@@ -20,6 +19,20 @@ export interface Decoder {
   read(): InputEvent | undefined;
 }
 
+type PushDecoder = Decoder & { push(b: Uint8Array, now: number): void };
+
+/** A decoder made on its first input: a HID one compiles the HID part then (firmware/hid.ts). */
+function onFirstInput(make: () => PushDecoder): PushDecoder {
+  let d: PushDecoder | null = null;
+  return {
+    push: (b, now) => (d || (d = make())).push(b, now),
+    tick: (now) => {
+      if (d) d.tick(now);
+    },
+    read: () => (d ? d.read() : undefined),
+  };
+}
+
 export abstract class Inputs extends RegistryLink {
   protected decoders: Decoder[] = [];
   private frameDecoder: FrameDecoder | null = null;
@@ -32,10 +45,7 @@ export abstract class Inputs extends RegistryLink {
     const d = this.dev;
     const on = (name: string) => this.config.inputs.indexOf(name as never) >= 0;
     // A byte or report input feeds its decoder; whole codes go on to the scan path.
-    const feed = (
-      dec: Decoder & { push(b: Uint8Array, now: number): void },
-      open: (onReadable: () => void) => Input<Uint8Array>,
-    ) => {
+    const feed = (dec: PushDecoder, open: (onReadable: () => void) => Input<Uint8Array>) => {
       const input = open(() =>
         this.guard(() => {
           for (let b = input.read(); b; b = input.read()) dec.push(b, this.mono.now());
@@ -45,9 +55,12 @@ export abstract class Inputs extends RegistryLink {
       this.decoders.push(dec);
     };
     if (on('serial')) feed(new SerialDecoder(), (onReadable) => new d.Serial({ baud: 115200, onReadable }));
-    if (on('keyboard'))
-      feed(new KeyboardWedgeDecoder(), (onReadable) => new d.HIDInput({ mode: 'keyboard', onReadable }));
-    if (on('pos')) feed(new HidPosDecoder(), (onReadable) => new d.HIDInput({ mode: 'pos', onReadable }));
+    for (const mode of ['keyboard', 'pos'] as const)
+      if (on(mode))
+        feed(
+          onFirstInput(() => hidDecoder(mode)),
+          (onReadable) => new d.HIDInput({ mode, onReadable }),
+        );
     if (on('camera') && newFrameDecoder) {
       const make = newFrameDecoder;
       const cam = new d.Camera({
