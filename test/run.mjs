@@ -4,7 +4,11 @@
 // test/**/*.long.ts (npm run test:long). Exit code: 0 when nothing failed, else 1.
 //
 // Files run in parallel in worker processes (test/worker.mjs), one file at a time each: `--jobs N` or
-// SAPHIR_TEST_JOBS (default: 2, or 1 on a single core). Each file's output is printed whole when it ends.
+// SAPHIR_TEST_JOBS (default: 2, or 1 on a single core). While a core of the machine idles (a file waiting
+// on a browser, a pty, a timeout), one more worker starts, up to twice as many, and stops after its file
+// once no core idles (not when the number of jobs is given). Each file's output is printed whole when it ends.
+// `--typecheck` (npm test): `npm run typecheck` runs beside the first files as one more job (its time is in
+// the table); the run fails when it fails.
 // The slowest files start first, by the times of the last run (node_modules/.cache/saphir-test-times.json;
 // test/file-times.json in a fresh clone).
 // TMPDIR is a folder of the run: what tests leave there is listed ("# leftovers: …") and removed.
@@ -12,7 +16,7 @@
 // else the slowest 15), with the CPU total: on an idle machine the run takes about CPU total / workers. A file still running after
 // SAPHIR_TEST_FILE_TIMEOUT seconds (default 1200: a hang, not a slow machine) is stopped and counted as a failure; so is a worker that
 // dies. Other arguments are file-name regexes, any of which selects a file: `node test/run.mjs ledger flash/auth`.
-import { fork } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import {
   chmodSync,
   mkdirSync,
@@ -23,7 +27,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'uvu/parse';
@@ -33,11 +37,13 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
 const long = argv.includes('--long');
 const allTimes = argv.includes('--times') || process.env.SAPHIR_TEST_TIMES === '1';
+const typecheck = argv.includes('--typecheck');
 const jobsArg = argv.indexOf('--jobs');
-const jobs = Math.max(
-  1,
-  Number(jobsArg >= 0 ? argv[jobsArg + 1] : process.env.SAPHIR_TEST_JOBS) || Math.min(2, availableParallelism()),
-);
+const jobsGiven = Number(jobsArg >= 0 ? argv[jobsArg + 1] : process.env.SAPHIR_TEST_JOBS) || 0;
+const jobs = Math.max(1, jobsGiven || Math.min(2, availableParallelism()));
+// Workers beyond `jobs` while a core idles (files that wait: a browser, a pty, a timeout): none when the
+// number of jobs is given.
+const maxWorkers = jobsGiven ? jobs : 2 * jobs;
 const filters = argv
   .filter((a, i) => !a.startsWith('--') && !(jobsArg >= 0 && i === jobsArg + 1))
   .map((a) => new RegExp(a));
@@ -78,6 +84,33 @@ else delete env.SAPHIR_TEST_TIER;
 const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
 const started = performance.now();
+// `--typecheck` (npm test): `npm run typecheck` (tsc -b) runs beside the first files, as one more job; the run
+// fails when it fails. Its output is printed at the end.
+const typecheckJob = typecheck ? startTypecheck() : null;
+function startTypecheck() {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const cpu0 = childCpu();
+    const child = spawn('npm', ['run', '-s', 'typecheck'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (t) => (out += t));
+    child.stderr.on('data', (t) => (out += t));
+    child.on('error', (e) => resolve({ code: 1, out: `${e.message}\n`, ms: 0, cpuMs: 0 }));
+    child.on('close', (code) =>
+      resolve({ code, out, ms: Math.round(performance.now() - t0), cpuMs: Math.round((childCpu() - cpu0) * 1000) }),
+    );
+  });
+}
+/** CPU seconds of this process's reaped children (the type check), from /proc on Linux. */
+function childCpu() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[13]) + Number(f[14])) / 100; // cutime cstime, in ticks
+  } catch {
+    return 0;
+  }
+}
 // The CLI cases run `saphir` as their users do, from the prebuilt bundle: brought up to date first (a
 // stale one is never run: bin/saphir.mjs would compile the sources instead, much slower).
 try {
@@ -112,7 +145,13 @@ const ALONE = new Set([
   'firmware/build-stale.test.ts', // touches a firmware source's mtime: every saphir sim elsewhere would rebuild
 ]);
 
+let live = 0; // worker processes running
+let peakLive = 0;
+let idleCores = 0; // idle cores of the machine over the last half second (/proc/stat), 0 when unknown
+
 function startWorker(queue) {
+  live++;
+  peakLive = Math.max(peakLive, live);
   return new Promise((resolveWorker) => {
     const child = fork(join(root, 'test', 'worker.mjs'), [], {
       cwd: root,
@@ -137,8 +176,10 @@ function startWorker(queue) {
       }
     });
     const next = () => {
-      const s = queue.shift();
+      // A worker beyond `jobs` stops once no core idles.
+      const s = live > jobs && idleCores < 0.5 ? undefined : queue.shift();
       if (!s) {
+        live--;
         w.done = true;
         child.send({ exit: true });
         return;
@@ -160,6 +201,7 @@ function startWorker(queue) {
       failed++;
     });
     child.on('close', (code, signal) => {
+      if (!w.done) live--;
       clearTimeout(w.timer);
       if (w.current) {
         const how = signal ? `signal ${signal}` : `exit code ${code}`;
@@ -200,7 +242,42 @@ function finish(w, text, r) {
   w.next();
 }
 
-const pool = (files, n) => Promise.all(Array.from({ length: Math.min(n, files.length) }, () => startWorker(files)));
+/**
+ * Runs `files` in `n` workers; while a core of the machine idles (a file waiting on a browser, a pty, a
+ * timeout) for a second, one more, up to `max`: it stops after its file once no core idles.
+ */
+async function pool(files, n, max = n) {
+  const running = Array.from({ length: Math.min(n, files.length) }, () => startWorker(files));
+  const monitor = max > n ? watchIdle(() => files.length > 0 && live < max && running.push(startWorker(files))) : null;
+  for (let k = 0; k < running.length; k = running.length) await Promise.all(running);
+  if (monitor) clearInterval(monitor);
+}
+
+/** Samples the machine's idle time every 500 ms into `idleCores`; calls `more` after two idle samples. */
+function watchIdle(more) {
+  const read = () => {
+    try {
+      const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1, 9).map(Number);
+      return { idle: f[3] + f[4], total: f.reduce((a, b) => a + b, 0) };
+    } catch {
+      return null;
+    }
+  };
+  let last = read();
+  if (!last) return null;
+  let idleSamples = 0;
+  const timer = setInterval(() => {
+    const now = read();
+    if (!now || now.total === last.total) return;
+    idleCores = ((now.idle - last.idle) / (now.total - last.total)) * cpus().length;
+    last = now;
+    idleSamples = idleCores >= 0.75 ? idleSamples + 1 : 0;
+    if (idleSamples >= 2 && more()) idleSamples = 0;
+  }, 500);
+  timer.unref();
+  return timer;
+}
+
 await pool(
   todo.filter((s) => ALONE.has(s.name)),
   1,
@@ -208,7 +285,18 @@ await pool(
 await pool(
   todo.filter((s) => !ALONE.has(s.name)),
   jobs,
+  maxWorkers,
 );
+let typecheckFailed = false;
+if (typecheckJob) {
+  const r = await typecheckJob;
+  times['(type check: npm run typecheck)'] = r.ms;
+  cpuTimes['(type check: npm run typecheck)'] = r.cpuMs;
+  if (r.code !== 0) {
+    typecheckFailed = true;
+    process.stdout.write(`\n# the type check failed (npm run typecheck):\n${r.out}\n`);
+  }
+}
 
 const wall = performance.now() - started;
 {
@@ -226,12 +314,16 @@ const wall = performance.now() - started;
     process.stdout.write(
       `${s(ms)}${s(cpuTimes[name])} ${((100 * cpuTimes[name]) / cpuSum).toFixed(1).padStart(5)} %  ${name}\n`,
     );
-  process.stdout.write(`${s(sum)}${s(cpuSum)}         sum of ${rows.length} files\n`);
+  const files = rows.filter(([name]) => !name.startsWith('(')).length;
+  process.stdout.write(
+    `${s(sum)}${s(cpuSum)}         sum of ${files} files${files < rows.length ? ' and the type check' : ''}\n`,
+  );
 }
 // Kept for the next run's order (a run of a few files updates theirs).
 try {
   mkdirSync(dirname(cacheFile), { recursive: true });
-  writeFileSync(cacheFile, JSON.stringify({ ...last, ...times }, null, 1));
+  const ran = Object.fromEntries(Object.entries(times).filter(([name]) => !name.startsWith('(')));
+  writeFileSync(cacheFile, JSON.stringify({ ...last, ...ran }, null, 1));
 } catch {
   // no cache: the next run starts in alphabetical order
 }
@@ -246,9 +338,11 @@ if (leftovers.length > 0)
   process.stdout.write(
     `\n# leftovers: ${leftovers.length} temporary entr${leftovers.length > 1 ? 'ies' : 'y'} the tests did not remove (removed now): ${leftovers.sort().join(', ')}\n`,
   );
-const bad = total - passed + failed;
+const bad = total - passed + failed + (typecheckFailed ? 1 : 0);
 process.stdout.write(`\n  Total:     ${total}\n  Passed:    ${passed}\n  Skipped:   ${skipped}\n`);
-process.stdout.write(`  Duration:  ${(wall / 1000).toFixed(1)} s (${jobs} workers)\n`);
+process.stdout.write(
+  `  Duration:  ${(wall / 1000).toFixed(1)} s (${jobs} workers${peakLive > jobs ? `, ${peakLive} at most while a core idled` : ''})\n`,
+);
 const why = [...reasons.keys()].join('; ');
 process.stdout.write(`\n${passed} passed, ${bad} failed, ${skipped} skipped${why ? ` (${why})` : ''}\n`);
 process.exitCode = bad > 0 ? 1 : 0;
