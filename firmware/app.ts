@@ -14,7 +14,7 @@ import { Journal } from '../src/journal.ts';
 import { loadConfig, keyRingOf } from '../src/config.ts';
 import { decide, recordRefused, withheld, type Verdict } from './decide.ts';
 import { TEXT, bootScreen, errorScreen, paidScreen, payLaterScreen, ticketLine } from './screens.ts';
-import { paymentReceipt } from './receipt.ts';
+import { dropPrint, paymentReceipt } from './print.ts';
 import { PRODUCTION, VERSION } from './build-info.ts';
 import { Inputs } from './app/inputs.ts';
 import { TICK_MS, WATCHDOG_MS, DAY_MS, logMs, messageOf } from './app/base.ts';
@@ -59,6 +59,7 @@ export class App extends Inputs {
     this.timers = new d.Timers({});
     this.watchdog = new d.Watchdog({ timeoutMs: WATCHDOG_MS });
     if (d.Printer) this.printer = new d.Printer({});
+    else dropPrint();
     const loaded = loadConfig(new d.Flash({ partition: 'config' }), PRODUCTION);
     this.config = loaded.config;
     this.display.show(bootScreen(this.lang, d.identity.imageHash));
@@ -172,7 +173,7 @@ export class App extends Inputs {
     this.stats.payments++;
     this.say(offline ? LOG_PAID_OFFLINE : LOG_PAID, ticketLine(t), v.prizeEur);
     // After the record: paper out or a jam never undoes a payment; the screen says so (reprint: 0, OK).
-    const printed = this.print(paymentReceipt(this.facts(v, paidAtMs), registryRef, offline));
+    const printed = this.print(() => paymentReceipt(this.facts(v, paidAtMs), registryRef, offline));
     // The payment is on flash: a display, beeper or LED failing now must not put ERREUR over PAYÉ (the
     // clerk would not pay a ticket the ledger holds as paid). Logged, and the screen and signal tried again.
     for (let tries = 2; tries--;) {

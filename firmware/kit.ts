@@ -1,4 +1,4 @@
-// What the parts compiled apart (tools/build.ts `LAZY_PARTS`: the registry link, the reports, the HID decoders) take from the core
+// What the parts compiled apart (tools/build.ts `LAZY_PARTS`: the registry link, the reports, the HID decoders, printing) take from the core
 // instead of carrying copies: the build resolves their imports of these modules to this object, handed
 // to a part when it is compiled. A part importing from one of these modules a name not listed here does
 // not build.
@@ -12,7 +12,7 @@ import { TEXT, checkingScreen, errorScreen, payLaterScreen, ticketLine } from '.
 import { messageOf } from './app/base.ts';
 import { VERSION } from './build-info.ts';
 import { formatEur } from '../src/i18n.ts';
-import { frenchDateTime } from '../src/paris-time.ts';
+import { frenchDate, frenchDateTime } from '../src/paris-time.ts';
 import { REASONS } from '../src/sph1/check.ts';
 import { DEFAULT_MAX_LENGTH, EventQueue } from '../src/input/event.ts';
 import { unframe } from '../src/input/transport.ts';
@@ -34,6 +34,7 @@ export const KIT = {
   messageOf,
   VERSION,
   formatEur,
+  frenchDate,
   frenchDateTime,
   REASONS,
   DEFAULT_MAX_LENGTH,

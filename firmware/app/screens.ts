@@ -10,8 +10,8 @@ import { parisDate, parisMidnightUtc } from '../../src/claim.ts';
 import type { Verdict } from '../decide.ts';
 import type { Signal } from '../../src/signals.ts';
 import { TEXT, reportScreen, errorScreen, readyScreen, verdictScreen } from '../screens.ts';
-import { escpos, type ReceiptLine } from '../../src/print/escpos.ts';
-import { claimSlip, duplicate } from '../receipt.ts';
+import type { ReceiptLine } from '../../src/print/escpos.ts';
+import { claimSlip, duplicate, escpos } from '../print.ts';
 import { counterReport } from '../reports.ts';
 import { Upkeep } from './upkeep.ts';
 import { messageOf } from './base.ts';
@@ -43,7 +43,7 @@ export abstract class Screens extends Upkeep {
     // A win only a payment centre pays: the player leaves with a slip saying where and until when.
     if (
       v.kind === 'centre' &&
-      !this.print(claimSlip(this.facts(v, nowMs), this.deadlines.get(v.ticket.emission) ?? null, v.idRequired))
+      !this.print(() => claimSlip(this.facts(v, nowMs), this.deadlines.get(v.ticket.emission) ?? null, v.idRequired))
     )
       screen[2] = TEXT[this.lang].noReceipt;
     this.shown(screen, big ? 'bigwin' : won ? 'win' : v.kind === 'lose' ? 'lose' : 'refused');
@@ -108,7 +108,7 @@ export abstract class Screens extends Upkeep {
       this.lastZ = now;
     }
     this.say(LOG_REPORT, z ? 'Z' : 'X', r.payments, r.totalEur, r.unpaidWins);
-    const printed = this.print(lines);
+    const printed = this.print(() => lines);
     this.shown(reportScreen(r, z, this.lang, printed), 'key');
   }
 
@@ -148,12 +148,14 @@ export abstract class Screens extends Upkeep {
   }
 
   /**
-   * Prints a receipt (`null`: the last one again). True when printed, or when the device has no printer;
-   * false when the printer failed (paper out, a fault): logged, and the payment stands.
+   * Prints the receipt `make` makes (`null`: the last one again); made only on a device with a printer
+   * (the printing part is compiled then, firmware/print.ts). True when printed, or when the device has no
+   * printer; false when the printer failed (paper out, a fault): logged, and the payment stands.
    */
-  protected print(lines: ReceiptLine[] | null): boolean {
+  protected print(make: (() => ReceiptLine[]) | null): boolean {
     if (!this.printer) return true;
     try {
+      const lines = make && make();
       if (lines) this.lastReceipt = lines;
       this.printer.write(escpos(lines || duplicate(this.lastReceipt!, this.lang)));
       return true;
