@@ -2,10 +2,11 @@
 // what runs the firmware (the CLI's sim and demo, the explorer's workers) does not load esbuild and
 // TypeScript (tools/mangle.ts) for that question: ~0.5 s of CPU at each start. A stale build still runs
 // tools/build.ts, in a child process.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { ROOT, DIST, BUNDLE_PATH, IMAGE_PATH, CORE_PATH } from './paths.ts';
+import { writeWhole } from './write-whole.ts';
 
 /** Why firmware/dist needs building: an output is missing, or a source (relative path) is newer. */
 export type StaleReason = { missing: string } | { newer: string };
@@ -23,10 +24,10 @@ const SOURCE_FILES = [
   'tools/node-crypto.ts',
 ];
 
-/** Null when firmware/dist is current, else why not (the first newer source found). */
-export function staleReason(): StaleReason | null {
-  for (const p of [BUNDLE_PATH, IMAGE_PATH, CORE_PATH]) if (!existsSync(p)) return { missing: relative(ROOT, p) };
-  const built = Math.min(...[BUNDLE_PATH, IMAGE_PATH, CORE_PATH].map((p) => statSync(p).mtimeMs));
+/** Null when firmware/dist (or the build outputs `outputs`) is current, else why not (the first newer source found). */
+export function staleReason(outputs = [BUNDLE_PATH, IMAGE_PATH, CORE_PATH]): StaleReason | null {
+  for (const p of outputs) if (!existsSync(p)) return { missing: relative(ROOT, p) };
+  const built = Math.min(...outputs.map((p) => statSync(p).mtimeMs));
   const newer = (dir: string): string | null => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
@@ -75,4 +76,23 @@ export function ensureBuiltSync(onBuild?: (why: StaleReason) => void): string {
     }
   }
   return BUNDLE_PATH;
+}
+
+/** Where `hostEd25519Bundle` keeps its build (a cache, not a build output). */
+export const HOST_BUNDLE_PATH = join(ROOT, 'node_modules', '.cache', 'saphir-fw', 'saphir-fw-host.js');
+
+/**
+ * The shipped bundle's host-Ed25519 build (the explorer's v8 runs; tools/build.ts `hostEd25519Bundle`),
+ * kept in HOST_BUNDLE_PATH while no source that goes into firmware/dist is newer: building it loads esbuild
+ * and TypeScript, ~2.5 s of CPU in each process that explores (a test file, `saphir sim --explore`).
+ */
+export async function hostEd25519Bundle(): Promise<string> {
+  if (staleReason([HOST_BUNDLE_PATH]) === null) return readFileSync(HOST_BUNDLE_PATH, 'utf8');
+  const started = new Date();
+  const text = await (await import('./build.ts')).hostEd25519Bundle();
+  mkdirSync(dirname(HOST_BUNDLE_PATH), { recursive: true });
+  writeWhole(HOST_BUNDLE_PATH, text);
+  // Dated when the build began: a source saved while it ran makes it stale.
+  utimesSync(HOST_BUNDLE_PATH, started, started);
+  return text;
 }

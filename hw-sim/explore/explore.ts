@@ -11,6 +11,7 @@ import { parseScenario, type Scenario, type Step } from '../scenario.ts';
 import { ticketCode } from '../tickets.ts';
 import { simHost } from '../host.ts';
 import { hostVerify } from '../v8-host.ts';
+import { hostEd25519Bundle } from '../../tools/build-stale.ts';
 import { composeZones, makeRng } from '../../src/gen/index.ts';
 import { encodeTicket } from '../../src/sph1/encode.ts';
 import { TEST_KEY_ID, TEST_KEY_SEED_HEX } from '../../src/sph1/keys.ts';
@@ -299,7 +300,8 @@ let hostBundle: Promise<string> | undefined;
 /**
  * `o` with its bundles: `bundle` (default: the shipped one, checked against the sources once per
  * process) and, for the shipped one on v8 unless `ed25519` is `firmware`, `v8Bundle`, its host-Ed25519
- * build (built once per process). A bundle of other sources (a planted defect) runs as it is.
+ * build (kept in node_modules/.cache while current: tools/build-stale.ts). A bundle of other sources (a
+ * planted defect) runs as it is.
  */
 export async function withBundles(o: ExploreOptions): Promise<ExploreOptions> {
   if (o.v8Bundle !== undefined) return o;
@@ -309,9 +311,7 @@ export async function withBundles(o: ExploreOptions): Promise<ExploreOptions> {
   return {
     ...o,
     bundle,
-    v8Bundle: host
-      ? await (hostBundle ??= import('../../tools/build.ts').then((b) => b.hostEd25519Bundle()))
-      : undefined,
+    v8Bundle: host ? await (hostBundle ??= hostEd25519Bundle()) : undefined,
   };
 }
 

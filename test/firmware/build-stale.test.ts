@@ -1,5 +1,5 @@
 // A stale firmware/dist (tools/build.ts): a source newer than it is named, and ensureBuilt and saphir sim
-// rebuild. It touches a firmware source's date, so test/run.mjs runs this file alone, before the others
+// rebuild (and the explorer's cached host-Ed25519 build goes stale). It touches a firmware source's date, so test/run.mjs runs this file alone, before the others
 // (every saphir sim elsewhere would rebuild meanwhile); the rest of the build's tests are build.test.ts.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { ROOT_DIR } from './harness.ts';
 import { saphir } from '../cli/run-cli.ts';
 import * as mod from '../../tools/build.ts';
+import { HOST_BUNDLE_PATH, hostEd25519Bundle, staleReason } from '../../tools/build-stale.ts';
 
 test('a source newer than firmware/dist makes it stale (named); ensureBuilt and saphir sim rebuild and say so', async () => {
   await mod.ensureBuilt();
@@ -25,7 +26,11 @@ test('a source newer than firmware/dist makes it stale (named); ensureBuilt and 
     await mod.ensureBuilt((why) => heard.push(why));
     assert.is(heard.length, 1, 'no second build when current');
 
+    // The explorer's host-Ed25519 build, kept in node_modules/.cache, is stale by the same rule.
+    await hostEd25519Bundle();
+    assert.is(staleReason([HOST_BUNDLE_PATH]), null);
     touch();
+    assert.equal(staleReason([HOST_BUNDLE_PATH]), { newer: 'firmware/jsqr/Point.ts' });
     const r = saphir(['sim', '--lang', 'en'], 'quit\n');
     assert.is(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stderr, /firmware\/jsqr\/Point\.ts changed since the last build: rebuilding the firmware/);
