@@ -7,6 +7,10 @@ import { makeSchedule, runOps, withBundles } from '../../hw-sim/explore/explore.
 import { GATES } from '../../hw-sim/explore/menu.ts';
 import { simHost, useSimHost } from '../../hw-sim/host.ts';
 import '../../hw-sim/node-host.ts';
+import { LONG } from '../helpers.ts';
+
+/** Schedules compared: 2 in npm test, 5 in the long tier (engines.long.ts). */
+const SCHEDULES = LONG ? 5 : 2;
 
 /** A trace with each image hash (boot screen: 12 digits, boot log: 16) named by its order of appearance. */
 function imagesNamed(lines: string[]): string[] {
@@ -36,7 +40,7 @@ test('v8 (shipped bundle, and its host-Ed25519 build) and QuickJS run the same s
   });
   let steps = 0;
   try {
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < SCHEDULES; i++) {
       const s = makeSchedule('engines', i, { maxOps: 70, gates: [...GATES] });
       const q: string[] = [];
       const rq = await runOps(s, s.ops, bundle, 'quickjs', q);
@@ -67,7 +71,7 @@ test('v8 (shipped bundle, and its host-Ed25519 build) and QuickJS run the same s
   } finally {
     useSimHost({ verify });
   }
-  assert.ok(steps > 150, `${steps} steps compared`);
+  assert.ok(steps > 30 * SCHEDULES, `${steps} steps compared`);
   // The host answered no too, under the device's rules (forged, mutated codes).
   assert.ok(refused > 0, 'the host refused a signature');
 });
