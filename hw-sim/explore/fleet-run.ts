@@ -20,6 +20,8 @@ export interface FleetExploreRun {
   notices?: boolean;
   outDir?: string;
   maxViolations?: number;
+  /** Leaves the registry a run in this thread started open for the next run (the caller closes it: closeFleetRegistry). */
+  keepRegistry?: boolean;
   /** The worker thread's module: the host's, which gives each thread its registry (host/commands/sim-fleet-worker.ts). */
   worker: URL;
   onResult?: (r: FleetResult, summary: FleetSummary) => void;
@@ -75,7 +77,7 @@ export async function exploreFleet(o: FleetExploreRun): Promise<FleetSummary> {
     });
   } finally {
     // The registry a schedule run here started (worker threads close theirs with them).
-    await closeFleetRegistry();
+    if (!o.keepRegistry) await closeFleetRegistry();
   }
   return s;
 }

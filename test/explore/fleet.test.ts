@@ -8,7 +8,7 @@ import { fleetScenario, fleetScenarioYaml, makeFleetSchedule, runFleetOps } from
 import { exploreFleet } from '../../host/commands/sim-fleet.ts';
 import { parseScenario, type Step } from '../../hw-sim/scenario.ts';
 import { runScenario } from '../../hw-sim/runner.ts';
-import { fleetRegistry } from '../../hw-sim/explore/fleet.ts';
+import { closeFleetRegistry, fleetRegistry } from '../../hw-sim/explore/fleet.ts';
 import { FleetModel, FleetViolation, campaignProblem, type DeviceView } from '../../hw-sim/explore/fleet-model.ts';
 import { claimEndMs } from '../../hw-sim/explore/deadline.ts';
 import { readNoticeRecords, type NoticeRecord } from '../../hw-sim/explore/notice-reader.ts';
@@ -19,6 +19,10 @@ import { LONG } from '../helpers.ts';
 
 /** Schedules of each seeded smoke: its seed's first in npm test, two in the long tier. */
 const SMOKE = LONG ? 2 : 1;
+
+// One registry for the file (a PGlite start each, ~1.3 s of CPU): emptied before each schedule, closed at the end.
+const keepRegistry = true;
+test.after(() => closeFleetRegistry());
 
 test('a fleet schedule depends on (seed, index) only; it ends with everything back up and time to sync', () => {
   const a = makeFleetSchedule('s', 3);
@@ -322,7 +326,7 @@ test('a registry: down step against a registry given by URL says it cannot stop 
 });
 
 test('seeded smoke: fleet schedules on the real firmware and registry break no invariant', async () => {
-  const s = await exploreFleet({ count: SMOKE, seed: 's2', jobs: 1, maxOps: 25 });
+  const s = await exploreFleet({ count: SMOKE, seed: 's2', jobs: 1, maxOps: 25, keepRegistry });
   assert.is(s.violations, 0, JSON.stringify(s.failures));
   assert.is(s.schedules, SMOKE);
   // The end checks ran on each, and the schedules paid both online and offline.
@@ -342,7 +346,7 @@ test('the settle outlasts what still holds a sync back: a win waiting for OK, a 
     ['bench', 88],
     ['sixth', 14],
   ] as const) {
-    const s = await exploreFleet({ count: 1, first, seed, jobs: 1, notices: false });
+    const s = await exploreFleet({ count: 1, first, seed, jobs: 1, notices: false, keepRegistry });
     assert.is(s.violations, 0, `${seed} ${first}: ${JSON.stringify(s.failures)}`);
     assert.is(s.checks[9], 1);
   }
@@ -427,7 +431,7 @@ test('a clone and its original both paying offline a ticket a third device holds
 });
 
 test('seeded smoke with the attacker: fleet schedules with answers forged, rollbacks and clones break no invariant', async () => {
-  const s = await exploreFleet({ count: SMOKE, seed: 'a2', jobs: 1, maxOps: 25, attacker: true });
+  const s = await exploreFleet({ count: SMOKE, seed: 'a2', jobs: 1, maxOps: 25, attacker: true, keepRegistry });
   assert.is(s.violations, 0, JSON.stringify(s.failures));
   assert.is(s.checks[9], SMOKE);
 });
