@@ -1,0 +1,2 @@
+// The random test of trusted-time.test.ts on all 6 seeded runs (npm test runs 2).
+import './trusted-time.test.ts';
