@@ -2,7 +2,7 @@
 // command's entry. The build itself is the typed module tools/build.ts (see it and docs/firmware.md);
 // then the heap budgets are checked on the bundle built (hw-sim/heap-budget.ts: the full ledger and
 // the text path, the camera path after its first frame on a young and on a full ledger, the text path and
-// the full ledger with a fleet registry configured, in QuickJS, ~25 s), and the build fails over them; `--no-heap` skips that (ensureBuiltSync,
+// the full ledger on a fleet device (a registry configured, a notice on flash), in QuickJS, ~25 s), and the build fails over them; `--no-heap` skips that (ensureBuiltSync,
 // whose callers are tests: test/firmware/heap-full.test.ts checks the same).
 import { readFileSync } from 'node:fs';
 import {
@@ -33,9 +33,9 @@ if (process.exitCode === 0 && !args.includes('--no-heap')) {
       await cameraPathHeap(bundle, 'quickjs', undefined, true),
       BUDGET_HEAP_CAMERA_FULL_LEDGER,
     ],
-    ['text path with a registry (its link compiled), a sync', await registryPathHeap(bundle), BUDGET_HEAP_REGISTRY],
+    ['fleet device (a registry, a notice): text path and a sync', await registryPathHeap(bundle), BUDGET_HEAP_REGISTRY],
     [
-      'full ledger with a registry',
+      'fleet device: full ledger',
       await fullLedgerHeap(bundle, 'quickjs', undefined, true),
       BUDGET_HEAP_REGISTRY_FULL_LEDGER,
     ],

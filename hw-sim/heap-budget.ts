@@ -21,6 +21,8 @@ import type { Key } from '../src/hal.ts';
 import { attacker } from './attacker.ts';
 import { DEV_REGISTRY_SEED_HEX } from '../src/registry/protocol.ts';
 import { fromHex } from '../src/hex.ts';
+import { DEV_OPERATOR_SEED_HEX, signNotice, storeNotice } from '../src/notice.ts';
+import { nobleSign } from '../src/crypto/ed25519.ts';
 
 const PAID_AT = Date.UTC(2026, 5, 14);
 
@@ -93,7 +95,10 @@ function fillLedger(chip: NorFlash, room: number): number {
   return l.count;
 }
 
-/** With `registry`: the fleet registry configured, the device's network answered in the process (below). */
+/**
+ * With `registry`: a fleet device: the registry configured, the device's network answered in the process,
+ * an operator notice on flash (below).
+ */
 const REGISTRY_URL = 'http://127.0.0.1:9/';
 const SYNC_MS = 5000;
 /** Virtual time after each entry with a registry: a claim's answer comes back within it. */
@@ -103,6 +108,25 @@ function simulator(
   o: { chip: NorFlash; bundle: string; ledgerSectors: number; variant: SimVariant },
   registry: boolean,
 ): Simulator {
+  // A fleet device holds an operator notice (docs/operations.md), as the registry brings them: the
+  // configuration's emission and limits, signed with the development operator key the simulator provisions.
+  if (registry) {
+    const c = defaultConfig(false);
+    const n = {
+      version: 1,
+      payout_limit_eur: c.payoutLimitEur,
+      offline_limit_eur: c.offlineLimitEur,
+      id_threshold_eur: c.idThresholdEur,
+      emissions: [{ number: 1, name: 'SAPHIR', on_sale: '2026-01-05', closes: '2026-12-31' }],
+      holidays: [],
+    };
+    const seed = fromHex(DEV_OPERATOR_SEED_HEX);
+    storeNotice(
+      partitionFlash(o.chip, 'notice', 0),
+      signNotice(n, (m) => nobleSign(m, seed)),
+      null,
+    );
+  }
   const sim = new Simulator({ ...o, deviceId: 'SPH-000042', registry: registry ? REGISTRY_URL : undefined });
   // A registry that grants every payment, its answers signed with the development registry key (the one
   // the simulator provisions): hw-sim/attacker.ts's fake registry, as the device cannot tell it apart.
@@ -121,6 +145,15 @@ async function synced(sim: Simulator, probe?: HeapProbe): Promise<number> {
     probe?.(sim);
   }
   if (sent() === before) throw new Error('heap budget: no sync answered');
+  // The info screen (3, OK) says the notice in force.
+  for (const k of ['3', 'OK'] as const) await sim.press(k);
+  await sim.run(0);
+  if (!sim.screen.some((l) => /^AVIS n° 1$/.test(l.trim())))
+    throw new Error(`heap budget: the operator notice is not in force (${sim.screen.join(' | ')})`);
+  await sim.press('C');
+  await sim.run(0);
+  peak = Math.max(peak, sim.heapDevice());
+  probe?.(sim);
   return peak;
 }
 

@@ -20,6 +20,7 @@ import type { Flash } from './hal.ts';
 import { isDate } from './claim.ts';
 import { isDepartment } from './config-schema.ts';
 import { fromHex, toHex } from './hex.ts';
+import { NOTICE_MAGIC as N_MAGIC } from './notice-head.ts';
 
 export const NOTICE_PROTOCOL = 'SAPHIR-NOTICE-V1';
 export const NOTICE_MAX_EMISSIONS = 32;
@@ -243,7 +244,6 @@ export function signNotice(n: Notice, sign: (m: Uint8Array) => Uint8Array): Sign
 // of all before. Both sectors get the new record, the one not holding the newest first: a power cut
 // keeps the old or the new notice whole, and once done one damaged sector leaves the other.
 
-const N_MAGIC = 'SPHN';
 const N_HEAD = 13;
 
 export interface StoredNotice {

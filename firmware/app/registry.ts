@@ -8,15 +8,17 @@ import type { Signal } from '../../src/signals.ts';
 import type { Config } from '../../src/config.ts';
 import { deadlines } from '../deadline.ts';
 import { parisMidnightUtc } from '../../src/claim.ts';
+import type { StoredNotice } from '../../src/notice.ts';
+import { noticeStored } from '../../src/notice-head.ts';
 import {
   applyNotice,
+  dropNotice,
   loadNotice,
   noticeRefusal,
   noticeHolidays,
   parseSignedNotice,
   storeNotice,
-  type StoredNotice,
-} from '../../src/notice.ts';
+} from '../notices.ts';
 import { deviceVerify } from '../verify.ts';
 import { fromHex } from '../../src/hex.ts';
 import type { Verdict } from '../decide.ts';
@@ -82,10 +84,13 @@ export abstract class RegistryLink extends Screens {
     this.oKey = ok ? fromHex(ok) : null;
     try {
       this.noticeFlash = new d.Flash({ partition: 'notice' });
-      this.notice = loadNotice(this.noticeFlash, this.oKey, deviceVerify);
+      // The notice code is compiled only for a notice (firmware/notices.ts).
+      if (noticeStored(this.noticeFlash)) this.notice = loadNotice(this.noticeFlash, this.oKey, deviceVerify);
     } catch (e) {
       this.say(LOG_NOTICE, messageOf(e)); // a device without the partition takes none
     }
+    // None now, and no registry to bring one: never needed.
+    if (!this.notice && !this.config.registryUrl) dropNotice();
     this.applyNotice();
   }
 

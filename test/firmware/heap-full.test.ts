@@ -2,7 +2,7 @@
 // the real bundle in QuickJS: the whole ledger partition filled to capacity, booted, scanned (a paid
 // ticket, a win refused as the ledger is full, an X report reading every payment), and the text path
 // on a young ledger, and the camera path after its first frame, on a young ledger and on a full one, and
-// the text path and the full ledger with a fleet registry configured. `npm run build` checks the same (build.mjs).
+// the text path and the full ledger on a fleet device (a registry configured, an operator notice on flash). `npm run build` checks the same (build.mjs).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { bundleText } from './harness.ts';
@@ -54,7 +54,7 @@ test('camera path on a full ledger: heap peak within its budget, inside the devi
   );
 });
 
-test('text path with a registry: every win claimed and paid, a sync; heap peak within its budget', async () => {
+test('fleet device (a registry, a notice): every win claimed and paid, a sync; heap peak within its budget', async () => {
   const f = await registryPathHeap(await bundleText());
   console.log(`text path with a registry: heap peak ${kib(f.peak)} (boot ${kib(f.boot)})`);
   assert.is(f.payments, 30, 'every win granted by the registry and paid');
@@ -62,7 +62,7 @@ test('text path with a registry: every win claimed and paid, a sync; heap peak w
   assert.ok(f.peak <= BUDGET_HEAP_REGISTRY, `heap peak ${kib(f.peak)} over ${kib(BUDGET_HEAP_REGISTRY)}`);
 });
 
-test('full ledger with a registry: heap peak within its budget', async () => {
+test('fleet device with a full ledger: heap peak within its budget', async () => {
   const f = await fullLedgerHeap(await bundleText(), 'quickjs', undefined, true);
   console.log(`full ledger with a registry: heap peak ${kib(f.peak)} (target ${kib(HEAP_TARGET)})`);
   assert.is(f.payments, 25_908);
