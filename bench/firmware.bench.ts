@@ -14,7 +14,7 @@ import { FIRMWARE_ESBUILD, slim } from '../tools/build.ts';
 import { getQuickJS } from 'quickjs-emscripten';
 import { evaluator } from './qjs-eval.ts';
 import { nodeSign } from '../tools/node-crypto.ts';
-import { cameraPathHeap, fullLedgerHeap, textPathHeap } from '../hw-sim/heap-budget.ts';
+import { cameraPathHeap, fullLedgerHeap, registryPathHeap, textPathHeap } from '../hw-sim/heap-budget.ts';
 import { functionSourceBytes } from '../hw-sim/function-source.ts';
 import { existsSync } from 'node:fs';
 import { fromHex, toHex } from '../src/hex.ts';
@@ -29,8 +29,8 @@ const median = (xs: number[]) => {
 const start = (bundle: string, ledgerSectors = 16) => boot(chipWith(), { bundle, ledgerSectors });
 
 /**
- * The heap and size figures of a firmware/dist directory: the budgets' heap peaks (and the camera path on a full ledger)
- * (hw-sim/heap-budget.ts), the sizes of size.json, the function sources QuickJS keeps.
+ * The heap and size figures of a firmware/dist directory: the budgets' heap peaks (and the camera path on a full ledger;
+ * a fleet device: a registry configured, a notice on flash, on a young and on a full ledger) (hw-sim/heap-budget.ts), the sizes of size.json, the function sources QuickJS keeps.
  */
 async function heapAndSizes(dist: string, suffix = ''): Promise<Record<string, number>> {
   const bundle = readFileSync(join(dist, 'saphir-fw.js'), 'utf8');
@@ -42,6 +42,9 @@ async function heapAndSizes(dist: string, suffix = ''): Promise<Record<string, n
     [`qjs_heap_camera_kib${suffix}`]: (await cameraPathHeap(bundle)).peak / 1024,
     [`qjs_heap_camera_full_ledger_kib${suffix}`]:
       (await cameraPathHeap(bundle, 'quickjs', undefined, true)).peak / 1024,
+    [`qjs_heap_registry_kib${suffix}`]: (await registryPathHeap(bundle)).peak / 1024,
+    [`qjs_heap_registry_full_ledger_kib${suffix}`]:
+      (await fullLedgerHeap(bundle, 'quickjs', undefined, true)).peak / 1024,
     [`fw_bundle_kib${suffix}`]: size.bundle_bytes / 1024,
     [`fw_core_kib${suffix}`]: size.core_bytes / 1024,
     [`fw_function_source_kib${suffix}`]: functionSourceBytes(bundle).bytes / 1024,
