@@ -9,5 +9,7 @@ export const BUNDLE_PATH = join(DIST, 'saphir-fw.js');
 export const IMAGE_PATH = join(DIST, 'saphir-fw.img');
 /** The camera-less variant, written for measurements (heap of a text-only device); not imaged. */
 export const CORE_PATH = join(DIST, 'saphir-fw-core.js');
+/** A part compiled apart (tools/build.ts LAZY_PARTS), its text unpacked. */
+export const partPath = (name: string) => join(DIST, `saphir-fw-part-${name}.js`);
 /** The vendored jsQR source the firmware bundles instead of the npm package (firmware/jsqr/README.md). */
 export const JSQR_SOURCE = join(ROOT, 'firmware', 'jsqr', 'index.ts');

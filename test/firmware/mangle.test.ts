@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reservedNames } from '../../tools/mangle.ts';
-import { ensureBuilt, BUNDLE_PATH, CORE_PATH, DIST, ROOT } from '../../tools/build.ts';
+import { ensureBuilt, BUNDLE_PATH, CORE_PATH, DIST, LAZY_PARTS, ROOT } from '../../tools/build.ts';
+import { partPath } from '../../tools/paths.ts';
 import { unpack } from '../../firmware/unpack.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'saphir-mangle-'));
@@ -88,6 +89,27 @@ test("the camera module is shortened with the core's names: jsQR's own names sho
     /\.Terminator\b/.test(camera) && !/\.Terminator=/.test(camera),
     'an enum read under its name is defined so',
   );
+});
+
+test("the parts compiled apart are shortened with the core's names, and take the core's helpers", async () => {
+  await ensureBuilt();
+  const link = readFileSync(partPath('registry'), 'utf8');
+  const entries = [
+    join(ROOT, 'firmware', 'main.ts'),
+    join(ROOT, 'firmware', 'camera-none.ts'),
+    ...LAZY_PARTS.map((p) => p.entry),
+  ];
+  const kept = reservedNames(entries, []);
+  // The link's own names and the application's it uses (LinkHost): shortened, the same as in the core.
+  for (const n of ['nonceBase', 'toConfirm', 'markStored', 'noticeRefused', 'takeNotice']) {
+    assert.not.ok(kept.has(n), `${n} may be shortened (${kept.get(n)})`);
+    assert.not.ok(link.includes(n), `${n} is shortened in the registry link's part`);
+  }
+  // The HAL's names as written.
+  for (const n of ['registryKey', 'publicKey']) assert.ok(link.includes(`.${n}`), `${n} in the link as written`);
+  // The verifier and SHA-512 are the core's (firmware/kit.ts), not copies: the part reads them from its kit.
+  assert.ok(/SAPHIR_KIT\./.test(link), 'the part reads the kit');
+  assert.not.ok(link.includes('0x6a09e667') || /1779033703/.test(link), 'no SHA-512 of its own');
 });
 
 test.run();
