@@ -238,8 +238,10 @@ test('sim --pty without socat: the package to install, exit 1, nothing left runn
   });
   rmSync(bin, { recursive: true, force: true });
   assert.is(r.status, 1, r.stderr);
-  assert.match(r.stderr, 'saphir sim: socat n’est pas installé');
-  assert.match(r.stderr, 'apt-get install socat');
+  assert.match(
+    r.stderr,
+    /saphir sim: socat n’est pas installé : il crée le pseudo-terminal\. L’installer : sudo apt-get install socat/,
+  );
 });
 
 /** Processes (but this one) whose command line holds `text`. */

@@ -23,7 +23,7 @@ const BIN = join(ROOT, 'bin', 'saphir.mjs');
 /** The one test that needs socat running: skipped and counted without it (failed under SAPHIR_TEST_STRICT=1). */
 const withSocat = requireTool('socat');
 
-test('a PATH that exists and is not a pseudo-terminal link is refused and left as it was', () => {
+test('a PATH that exists and is not a pseudo-terminal link is refused and left as it was', async () => {
   const f = join(dir, 'precious.txt');
   writeFileSync(f, 'do not touch\n');
   const r = spawnSync(process.execPath, [BIN, 'sim', '--pty', f, '--lang', 'en'], {
@@ -34,11 +34,11 @@ test('a PATH that exists and is not a pseudo-terminal link is refused and left a
   assert.match(r.stderr, /precious\.txt exists and is not a pseudo-terminal link/);
   assert.is(readFileSync(f, 'utf8'), 'do not touch\n');
   assert.ok(lstatSync(f).isFile());
-  // A symlink to something else is not ours either.
+  // A symlink to something else is not ours either (in this process, saphirIn: the same main).
   const l = join(dir, 'other-link');
   symlinkSync(f, l);
-  const r2 = spawnSync(process.execPath, [BIN, 'sim', '--pty', l], { encoding: 'utf8', timeout: 60_000 });
-  assert.is(r2.status, 1);
+  const r2 = await saphirIn(['sim', '--pty', l]);
+  assert.is(r2.code, 1);
   assert.match(r2.stderr, /n’est pas un lien de pseudo-terminal/);
   assert.ok(lstatSync(l).isSymbolicLink());
 });
@@ -55,11 +55,8 @@ test('a --pty path socat would read as address syntax is refused with the reason
     assert.not.match(r.stderr, /\n\s+at /, 'no stack');
     assert.equal(readdirSync(sub), [], `${JSON.stringify(name)}: nothing created`);
   }
-  const fr = spawnSync(process.execPath, [BIN, 'sim', '--pty', join(sub, 'x,mode=777')], {
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  assert.is(fr.status, 1);
+  const fr = await saphirIn(['sim', '--pty', join(sub, 'x,mode=777')]);
+  assert.is(fr.code, 1);
   assert.match(fr.stderr, /ne peut pas être un chemin --pty/);
   // The library refuses it too (a caller other than the CLI).
   const { exposeServicePort, PtyError } = await import('../../hw-sim/pty.ts');
@@ -87,16 +84,7 @@ test('socat missing: a clear message with an install hint, no hang', () => {
     /saphir sim: socat is not installed: it makes the pseudo-terminal\. Install it: sudo apt-get install socat/,
   );
   assert.not.ok(existsSync(join(dir, 'tty0')));
-  const fr = spawnSync(process.execPath, [BIN, 'sim', '--pty', join(dir, 'tty0')], {
-    encoding: 'utf8',
-    timeout: 60_000,
-    env: { ...process.env, PATH: empty },
-  });
-  assert.is(fr.status, 1);
-  assert.match(
-    fr.stderr,
-    /saphir sim: socat n’est pas installé : il crée le pseudo-terminal\. L’installer : sudo apt-get install socat/,
-  );
+  // In French: sim/cli.test.ts ('sim --pty without socat'), the same process.
 });
 
 withSocat('socat dies while the simulator runs: it exits with the reason', async () => {
