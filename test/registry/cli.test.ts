@@ -42,6 +42,8 @@ test('serve: a development fleet says so, answers claims, and stops on SIGTERM',
     assert.equal(r.ok && r.body.results[0].result, 'granted');
     const health = (await (await fetch(`${url}/health`)).json()) as Record<string, unknown>;
     assert.equal(health.db, 'pglite');
+    // No --production, no device enrolled: a development fleet (refusals.test.ts: `production` with it).
+    assert.equal(health.fleet, 'development');
     // sodium-native is a dependency: node:crypto here would mean its binding failed to load.
     assert.equal(health.crypto, 'sodium-native');
     const metrics = await (await fetch(`${url}/metrics`)).text();
