@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { noStack, saphirAsync, saphirIn } from '../cli/run-cli.ts';
+import { noStack, saphirAsync, saphirIn, type CliResult } from '../cli/run-cli.ts';
 import { postRegistry } from '../../host/registry/client.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
@@ -64,19 +64,38 @@ test('--key replaces the test key (a bare key stands for every key id)', async (
 
 test('--production without a key, with the test key, or without its own registry key, is a usage error; --key is serve’s', async () => {
   const db = join(dir, 'usage');
-  // Run so that a server that starts anyway (the bug) is killed rather than waited for.
+  // The first as a process, killed rather than waited for if a server starts anyway (the bug); the others
+  // in this process (saphirIn, the same main), a server that starts anyway failing the test after 30 s.
   const serveIt = ['registry', 'serve', '--db', db, '--port', '0'];
   const ownRegistryKey = ['--registry-key', '1e'.repeat(32)];
-  const runs = await Promise.all(
-    [
-      [...serveIt, '--production', ...ownRegistryKey],
-      [...serveIt, '--production', '--key', TEST_PUBLIC_KEY_HEX, ...ownRegistryKey],
-      [...serveIt, '--production', '--key', PROD_PUB],
-      [...serveIt, '--production', '--key', PROD_PUB, '--registry-key', DEV_REGISTRY_SEED_HEX],
-      [...serveIt, '--key', 'no-such-file.json'],
-      ['registry', 'report', '--db', db, '--key', PROD_PUB],
-    ].map(async (args) => ({ args, r: await saphirAsync(args, { timeoutMs: 30_000 }) })),
-  );
+  const here = async (args: string[]) => {
+    const out = process.stdout.write;
+    const err = process.stderr.write;
+    let t: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<CliResult>((r) => {
+      t = setTimeout(() => {
+        // A server that started keeps saphirIn's capture: this file's own output must go on.
+        process.stdout.write = out;
+        process.stderr.write = err;
+        r({ code: -1, stdout: '', stderr: 'still running after 30 s' });
+      }, 30_000);
+    });
+    const r = await Promise.race([saphirIn(args), late]);
+    clearTimeout(t);
+    return r;
+  };
+  const all = [
+    [...serveIt, '--production', ...ownRegistryKey],
+    [...serveIt, '--production', '--key', TEST_PUBLIC_KEY_HEX, ...ownRegistryKey],
+    [...serveIt, '--production', '--key', PROD_PUB],
+    [...serveIt, '--production', '--key', PROD_PUB, '--registry-key', DEV_REGISTRY_SEED_HEX],
+    [...serveIt, '--key', 'no-such-file.json'],
+    ['registry', 'report', '--db', db, '--key', PROD_PUB],
+  ];
+  const first = saphirAsync(all[0], { timeoutMs: 30_000 });
+  const runs: { args: string[]; r: CliResult }[] = [];
+  for (const args of all.slice(1)) runs.push({ args, r: await here(args) });
+  runs.unshift({ args: all[0], r: await first });
   for (const { args, r } of runs) {
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.ok(noStack(r.stderr), r.stderr);
