@@ -294,7 +294,7 @@ test('a forged head is answered at once while the body is still on its way; a bo
  */
 function refusedThenNext(url: string, body: Buffer): Promise<string[]> {
   const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const socket = connect(Number(port), hostname);
     let text = '';
     let sent = false;
