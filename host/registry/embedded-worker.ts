@@ -22,7 +22,7 @@ const db = await openPglite(dir);
 let store = new RegistryStore(db, { keys, freshnessMs, production });
 const registrySeed = registrySeedHex ? fromHex(registrySeedHex) : undefined;
 let srv: Awaited<ReturnType<typeof serveRegistry>> | null = await serveRegistry(store, { registrySeed });
-const port = Number(new URL(srv.url).port);
+let port = Number(new URL(srv.url).port);
 parentPort!.on(
   'message',
   async (m: {
@@ -90,6 +90,20 @@ parentPort!.on(
         counts: await store.counts(),
         holders: await store.holders(),
       });
+    }
+    // Closed but kept for the next registry of the same options in this process (embedded.ts): the
+    // server goes; taken again, the tables emptied, a new store and server on a free port.
+    if (m.type === 'park') {
+      await srv?.close();
+      srv = null;
+      parentPort!.postMessage({ type: 'parked' });
+    }
+    if (m.type === 'reuse') {
+      await emptyRegistry(db);
+      store = new RegistryStore(db, { keys, freshnessMs, production });
+      srv = await serveRegistry(store, { registrySeed });
+      port = Number(new URL(srv.url).port);
+      parentPort!.postMessage({ type: 'reused', url: srv.url });
     }
     if (m.type === 'close') {
       await srv?.close();
