@@ -10,6 +10,7 @@ import { bootChip } from '../../hw-sim/sim.ts';
 import { startEmbeddedRegistry, type EmbeddedRegistry } from '../../host/registry/embedded.ts';
 import type { CampaignStatus } from '../../host/registry/campaigns.ts';
 import '../../hw-sim/node-host.ts';
+import { LONG } from '../helpers.ts';
 
 const CLOCK = Date.UTC(2027, 0, 12, 10, 0, 0);
 const SYNC_MS = 2000;
@@ -57,8 +58,11 @@ async function until(cond: (c: CampaignStatus) => boolean, name: string, maxMs: 
   return c;
 }
 
-test('a three-phase campaign on 10 devices: phase by phase, and one failure stops it before phase 3', async () => {
-  const devices = await fleet(10);
+/** The three-phase campaign's fleet: 4 devices in npm test (phases 1, 1, 2), 10 in the long tier (1, 1, 8). */
+const FLEET = LONG ? 10 : 4;
+
+test(`a three-phase campaign on ${FLEET} devices: phase by phase, and one failure stops it before phase 3`, async () => {
+  const devices = await fleet(FLEET);
   // Every device says who it is (its first heartbeat, 10 sync intervals after boot).
   await run(10 * SYNC_MS + 2000);
   const image = devices[0].updateImage('next');
@@ -74,10 +78,11 @@ test('a three-phase campaign on 10 devices: phase by phase, and one failure stop
         ? { ...a, body: a.body.slice(0, 4096) + (a.body[4096] === '0' ? '1' : '0') + a.body.slice(4097) }
         : a,
   };
-  const c0 = await reg.campaign({ verb: 'create', name: 'v0.2', image, phases: [1, 10, 100], maxFailures: 1 });
+  const phases = LONG ? [1, 10, 100] : [25, 50, 100];
+  const c0 = await reg.campaign({ verb: 'create', name: 'v0.2', image, phases, maxFailures: 1 });
   assert.equal(
     c0.per_phase.map((p) => p.devices),
-    [1, 1, 8],
+    [1, 1, FLEET - 2],
   );
   const c = await until((x) => x.state !== 'running', 'v0.2', 240_000);
   assert.is(c.state, 'stopped');
