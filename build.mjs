@@ -29,8 +29,8 @@ if (process.exitCode === 0 && !args.includes('--no-heap')) {
     ['text path', await textPathHeap(bundle), BUDGET_HEAP_TEXT],
     ['camera path, after its first frame', await cameraPathHeap(bundle), BUDGET_HEAP_CAMERA],
     [
-      'camera path on a full ledger',
-      await cameraPathHeap(bundle, 'quickjs', undefined, true),
+      'fleet device: camera path on a full ledger (the largest state)',
+      await cameraPathHeap(bundle, 'quickjs', undefined, true, true),
       BUDGET_HEAP_CAMERA_FULL_LEDGER,
     ],
     ['fleet device (a registry, a notice): text path and a sync', await registryPathHeap(bundle), BUDGET_HEAP_REGISTRY],

@@ -42,6 +42,9 @@ async function heapAndSizes(dist: string, suffix = ''): Promise<Record<string, n
     [`qjs_heap_camera_kib${suffix}`]: (await cameraPathHeap(bundle)).peak / 1024,
     [`qjs_heap_camera_full_ledger_kib${suffix}`]:
       (await cameraPathHeap(bundle, 'quickjs', undefined, true)).peak / 1024,
+    // the largest state: a fleet device's camera path on a full ledger
+    [`qjs_heap_fleet_camera_full_ledger_kib${suffix}`]:
+      (await cameraPathHeap(bundle, 'quickjs', undefined, true, true)).peak / 1024,
     [`qjs_heap_registry_kib${suffix}`]: (await registryPathHeap(bundle)).peak / 1024,
     [`qjs_heap_registry_full_ledger_kib${suffix}`]:
       (await fullLedgerHeap(bundle, 'quickjs', undefined, true)).peak / 1024,

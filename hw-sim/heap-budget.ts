@@ -269,17 +269,19 @@ export async function textPathHeap(
 /**
  * The camera path after its first frame (it is compiled then and stays): four camera frames of codes
  * (a win paid, a losing ticket, a paid one again, a win refused), on a young ledger, or on the full one
- * with `full`. The peak is sampled after each frame and each key; `screen`: the first line after each frame.
+ * with `full`; with `registry`, on a fleet device (its link and notice compiled, the win claimed, then a
+ * sync): with `full` too, the largest state a device reaches. The peak is sampled after each frame and each key; `screen`: the first line after each frame.
  */
 export async function cameraPathHeap(
   bundle: string,
   variant: SimVariant = 'quickjs',
   probe?: HeapProbe,
   full = false,
+  registry = false,
 ): Promise<HeapFigure> {
-  const chip = chipWith();
+  const chip = chipWith(registry ? { registryUrl: REGISTRY_URL, syncIntervalMs: SYNC_MS } : {});
   const payments = full ? fillLedger(chip, 8) : 0;
-  const sim = new Simulator({ chip, bundle, deviceId: 'SPH-000042', ledgerSectors: full ? 0 : 16, variant });
+  const sim = simulator({ chip, bundle, ledgerSectors: full ? 0 : 16, variant }, registry);
   await sim.boot();
   try {
     const boot = sim.heapDevice();
@@ -299,10 +301,11 @@ export async function cameraPathHeap(
       peak = Math.max(peak, sim.heapDevice());
       probe?.(sim);
       await sim.press(key);
-      await sim.run(0);
+      await sim.run(registry ? REGISTRY_STEP_MS : 0);
       peak = Math.max(peak, sim.heapDevice());
       probe?.(sim);
     }
+    if (registry) peak = Math.max(peak, await synced(sim, probe));
     return { peak, boot, payments, screen: seen.join(' | ') };
   } finally {
     sim.dispose();

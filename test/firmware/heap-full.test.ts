@@ -41,10 +41,10 @@ test('camera path after its first frame: heap peak within its budget', async () 
   assert.ok(f.peak <= BUDGET_HEAP_CAMERA, `heap peak ${kib(f.peak)} over ${kib(BUDGET_HEAP_CAMERA)}`);
 });
 
-test('camera path on a full ledger: heap peak within its budget, inside the device', async () => {
-  const f = await cameraPathHeap(await bundleText(), 'quickjs', undefined, true);
+test('fleet device, camera path on a full ledger (the largest state): heap peak within its budget, inside the device', async () => {
+  const f = await cameraPathHeap(await bundleText(), 'quickjs', undefined, true, true);
   console.log(
-    `camera path, full ledger (${f.payments} payments): heap peak ${kib(f.peak)} (device ${kib(DEVICE_HEAP)})`,
+    `fleet device, camera path, full ledger (${f.payments} payments): heap peak ${kib(f.peak)} (device ${kib(DEVICE_HEAP)})`,
   );
   assert.is(f.screen, 'GAGNANT | PERDANT | DÉJÀ PAYÉ | GAGNANT', 'the four frames read');
   assert.ok(BUDGET_HEAP_CAMERA_FULL_LEDGER <= DEVICE_HEAP);
