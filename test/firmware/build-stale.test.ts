@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { ROOT_DIR } from './harness.ts';
 import { saphir } from '../cli/run-cli.ts';
 import * as mod from '../../tools/build.ts';
-import { HOST_BUNDLE_PATH, hostEd25519Bundle, staleReason } from '../../tools/build-stale.ts';
+import { HOST_BUNDLE_PATH, staleReason } from '../../tools/build-stale.ts';
+import { BUNDLE_PATH } from '../../tools/paths.ts';
 
 test('a source newer than firmware/dist makes it stale (named); ensureBuilt and saphir sim rebuild and say so', async () => {
   await mod.ensureBuilt();
@@ -26,11 +27,11 @@ test('a source newer than firmware/dist makes it stale (named); ensureBuilt and 
     await mod.ensureBuilt((why) => heard.push(why));
     assert.is(heard.length, 1, 'no second build when current');
 
-    // The explorer's host-Ed25519 build, kept in node_modules/.cache, is stale by the same rule.
-    await hostEd25519Bundle();
-    assert.is(staleReason([HOST_BUNDLE_PATH]), null);
     touch();
-    assert.equal(staleReason([HOST_BUNDLE_PATH]), { newer: 'firmware/jsqr/Point.ts' });
+    // The explorer's host-Ed25519 build kept in node_modules/.cache goes by the same rule, over its own file.
+    assert.equal(staleReason([BUNDLE_PATH]), { newer: 'firmware/jsqr/Point.ts' });
+    assert.equal(staleReason([join(ROOT_DIR, 'firmware', 'dist', 'none.js')]), { missing: 'firmware/dist/none.js' });
+    assert.ok(staleReason([HOST_BUNDLE_PATH]) !== null, 'the cached host build is stale too');
     const r = saphir(['sim', '--lang', 'en'], 'quit\n');
     assert.is(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stderr, /firmware\/jsqr\/Point\.ts changed since the last build: rebuilding the firmware/);
