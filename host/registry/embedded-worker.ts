@@ -9,18 +9,27 @@ import { fromHex } from '../../src/hex.ts';
 import { CampaignError, campaignStatus, createCampaign, setCampaignState } from './campaigns.ts';
 import type { CampaignOp } from '../../src/registry/protocol.ts';
 
-const { dir, freshnessMs, production, ticketKeys, registrySeedHex } = workerData as {
+interface Options {
   dir?: string;
   registrySeedHex?: string;
   freshnessMs?: number;
   production?: boolean;
   ticketKeys?: [number, string][];
-};
-// The simulated devices' tickets are signed with the test key unless other keys are given.
-const keys: KeyRing = ticketKeys ? new Map(ticketKeys.map(([id, hex]) => [id, fromHex(hex)])) : testKeyRing();
-const db = await openPglite(dir);
+}
+let keys: KeyRing = testKeyRing();
+let freshnessMs: number | undefined;
+let production: boolean | undefined;
+let registrySeed: Uint8Array | undefined;
+/** The options of the store and server (a reused registry takes those of its new start). */
+function use(o: Options): void {
+  // The simulated devices' tickets are signed with the test key unless other keys are given.
+  keys = o.ticketKeys ? new Map(o.ticketKeys.map(([id, hex]) => [id, fromHex(hex)])) : testKeyRing();
+  ({ freshnessMs, production } = o);
+  registrySeed = o.registrySeedHex ? fromHex(o.registrySeedHex) : undefined;
+}
+use(workerData as Options);
+const db = await openPglite((workerData as Options).dir);
 let store = new RegistryStore(db, { keys, freshnessMs, production });
-const registrySeed = registrySeedHex ? fromHex(registrySeedHex) : undefined;
 let srv: Awaited<ReturnType<typeof serveRegistry>> | null = await serveRegistry(store, { registrySeed });
 let port = Number(new URL(srv.url).port);
 parentPort!.on(
@@ -32,6 +41,7 @@ parentPort!.on(
     publicKeyHex?: string;
     op?: CampaignOp;
     text?: string;
+    options?: Options;
   }) => {
     // A restart: the server and its store go (nothing of theirs survives), the database stays; the same port.
     if (m.type === 'stop') {
@@ -99,6 +109,7 @@ parentPort!.on(
       parentPort!.postMessage({ type: 'parked' });
     }
     if (m.type === 'reuse') {
+      use(m.options!);
       await emptyRegistry(db);
       store = new RegistryStore(db, { keys, freshnessMs, production });
       srv = await serveRegistry(store, { registrySeed });

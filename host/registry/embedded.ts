@@ -36,8 +36,8 @@ export interface EmbeddedRegistry {
  * `ticketKeys`: the ticket keys it trusts (default: the published test key, the simulator's tickets').
  * `registrySeedHex`: the seed that signs its answers (default: the published development registry key).
  */
-/** In-memory registries closed in this process, one by options, for the next start (below). */
-const parked = new Map<string, Worker>();
+/** In-memory registries closed in this process (two at most), for the next starts (below). */
+const parked: Worker[] = [];
 
 export async function startEmbeddedRegistry(
   opts: {
@@ -55,11 +55,10 @@ export async function startEmbeddedRegistry(
     registrySeedHex: opts.registrySeedHex,
     ticketKeys: opts.ticketKeys && [...opts.ticketKeys].map(([id, k]) => [id, toHex(k)]),
   };
-  // An in-memory registry closed earlier in this process with the same options is taken again, emptied
-  // (a thread, PGlite and its database: ~1.3 s of CPU to start, 0.05 s to empty).
-  const key = opts.dir === undefined ? JSON.stringify(data) : undefined;
-  const kept = key !== undefined ? parked.get(key) : undefined;
-  if (kept) parked.delete(key!);
+  // An in-memory registry closed earlier in this process is taken again, emptied, with these options (a
+  // thread, PGlite and its database: ~1.3 s of CPU to start, 0.05 s to empty).
+  const inMemory = opts.dir === undefined;
+  const kept = inMemory ? parked.pop() : undefined;
   const w = kept ?? startWorkers(new URL('./embedded-worker.ts', import.meta.url), 1, data)[0];
   const next = (type: string) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
@@ -76,7 +75,7 @@ export async function startEmbeddedRegistry(
   if (kept) {
     kept.ref();
     const reused = next('reused');
-    w.postMessage({ type: 'reuse' });
+    w.postMessage({ type: 'reuse', options: data });
     ready = await reused;
   } else ready = await next('ready');
   let closed = false;
@@ -112,12 +111,12 @@ export async function startEmbeddedRegistry(
     async close() {
       if (closed) return;
       closed = true;
-      if (key !== undefined && !parked.has(key)) {
+      if (inMemory && parked.length < 2) {
         const done = next('parked');
         w.postMessage({ type: 'park' });
         await done;
         w.unref(); // a kept registry never holds the process
-        parked.set(key, w);
+        parked.push(w);
         return;
       }
       const done = next('closed');
