@@ -17,11 +17,13 @@ function steady(stderr: string): boolean {
   return ps.length >= 4 && ps.every((p, i) => p % 10 === 0 && (i === 0 || p > ps[i - 1])) && ps[ps.length - 1] === 100;
 }
 
-/** What the gen test printed (90 000 codes of block 2), for the audit test. */
-let made90k: string | undefined;
+/** What the gen test printed (COUNT codes of block 2), for the audit test. */
+let made: string | undefined;
 
-// One thread and workers: both in npm run test:long (progress.long.ts), workers only in npm test.
-test(`gen: a progress line every 10 % (${LONG ? 'one thread and workers alike' : 'workers'}), none with --quiet`, () => {
+// npm run test:long (progress.long.ts): 90 000 codes, 11 chunks of work, so each of the ten lines, on one
+// thread and with workers; npm test: 40 000 codes with workers, 5 chunks, so 20 %, 40 % … 100 %.
+const COUNT = LONG ? 90000 : 40000;
+test(`gen: a progress line every ${LONG ? '10 % (one thread and workers alike)' : 'tenth it passes (workers)'}, none with --quiet`, () => {
   for (const jobs of LONG ? ['1', '2'] : ['2']) {
     const r = saphir([
       'gen',
@@ -32,19 +34,21 @@ test(`gen: a progress line every 10 % (${LONG ? 'one thread and workers alike' :
       '--from',
       '0',
       '--count',
-      '90000',
+      String(COUNT),
       '--jobs',
       jobs,
       '--lang',
       'en',
     ]);
     assert.is(r.code, 0, r.stderr);
-    assert.match(r.stderr, TENTHS);
-    assert.is(r.stdout.trim().split('\n').length, 90000);
-    made90k = r.stdout;
+    if (LONG) assert.match(r.stderr, TENTHS);
+    else assert.match(r.stderr, /^20 %\n40 %\n60 %\n80 %\n100 %$/m);
+    assert.ok(steady(r.stderr), r.stderr);
+    assert.is(r.stdout.trim().split('\n').length, COUNT);
+    made = r.stdout;
   }
-  // Three chunks of work: enough for progress lines, were they not quiet.
-  const q = saphir(['gen', '--emission', '1', '--block', '2', '--from', '0', '--count', '20000', '--quiet']);
+  // Two chunks of work: enough for progress lines (50 %, 100 %), were they not quiet.
+  const q = saphir(['gen', '--emission', '1', '--block', '2', '--from', '0', '--count', '9000', '--quiet']);
   assert.is(q.code, 0);
   assert.not.match(q.stderr, /%/);
 });
@@ -52,15 +56,18 @@ test(`gen: a progress line every 10 % (${LONG ? 'one thread and workers alike' :
 test('audit FILE: a progress line every 10 % of the file, none with --quiet', () => {
   const dir = mkdtempSync(join(tmpdir(), 'saphir-progress-'));
   try {
-    // The first 30 000 codes of the gen test above (the same as `gen --count 30000`), else made here:
-    // 4.9 MB, five jobs of 1 MiB, so five lines (20 % … 100 %); each code verified costs, twice.
-    const codes = made90k
-      ? made90k.split('\n').slice(0, 30000).join('\n') + '\n'
-      : saphir(['gen', '--emission', '1', '--block', '2', '--from', '0', '--count', '30000', '--quiet']).stdout;
+    // The first N codes of the gen test above (the same as `gen --count N`), else made here; each code
+    // verified costs, twice. npm run test:long: 30 000, 4.9 MB, five jobs of 1 MiB, so five lines (20 % …
+    // 100 %); npm test: 20 000, 3.3 MB, four jobs, so four lines (30, 60, 90, 100 %).
+    const n = LONG ? 30000 : 20000;
+    const codes = made
+      ? made.split('\n').slice(0, n).join('\n') + '\n'
+      : saphir(['gen', '--emission', '1', '--block', '2', '--from', '0', '--count', String(n), '--quiet']).stdout;
     const f = join(dir, 'codes.txt');
     writeFileSync(f, codes);
     const r = saphir(['audit', f, '--jobs', '2', '--lang', 'en']);
     assert.ok(steady(r.stderr), r.stderr);
+    if (!LONG) assert.match(r.stderr, /^30 %\n60 %\n90 %\n100 %$/m);
     const q = saphir(['audit', f, '--jobs', '2', '--quiet', '--lang', 'en']);
     assert.not.match(q.stderr, /%/);
     assert.is(q.stdout, r.stdout);
