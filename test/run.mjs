@@ -249,7 +249,11 @@ function finish(w, text, r) {
 async function pool(files, n, max = n) {
   const running = Array.from({ length: Math.min(n, files.length) }, () => startWorker(files));
   const monitor = max > n ? watchIdle(() => files.length > 0 && live < max && running.push(startWorker(files))) : null;
-  for (let k = 0; k < running.length; k = running.length) await Promise.all(running);
+  // (the workers the monitor adds meanwhile are waited for too)
+  for (let k = 0; k < running.length;) {
+    k = running.length;
+    await Promise.all(running.slice(0, k));
+  }
   if (monitor) clearInterval(monitor);
 }
 
