@@ -12,19 +12,20 @@ import { nodeSign } from '../../tools/node-crypto.ts';
 import { RangeEncoder } from '../../host/workers/gen-core.ts';
 import { readKeyFile, run } from '../../host/commands/gen.ts';
 import { UsageError } from '../../host/args.ts';
-import { noStack, readerGoesAway, saphir } from './run-cli.ts';
+import { noStack, readerGoesAway, saphir, saphirIn } from './run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-gen-test-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('a range equals the same lines of a larger generation; same seed, same output; test-key warning', () => {
+test('a range equals the same lines of a larger generation; same seed, same output; test-key warning', async () => {
   const all = saphir(['gen', '--emission', '3', '--block', '4', '--from', '0', '--count', '12', '--seed', 'abc']);
   assert.is(all.code, 0);
   assert.match(all.stderr, /clé de TEST/);
   const lines = all.stdout.trimEnd().split('\n');
   assert.is(lines.length, 12);
   for (const l of lines) assert.match(l, /^SPH1:[0-9A-Z $%*+\-./:]{159}$/);
-  const part = saphir([
+  // In this process (saphirIn: the same main); the run above is the process.
+  const part = await saphirIn([
     'gen',
     '--emission',
     '3',
@@ -89,7 +90,7 @@ test('the same bytes as before the speed work (#14): sha-256 of two ranges, work
   assert.is(sha(fallback.stdout), '59f6f848b59b833e0d060630cc691a9b90ced5bf9a5f8561fe745aeac0368c1a');
 });
 
-test('--key FILE signs with that key id; check (test key only) refuses it, audit --key accepts it', () => {
+test('--key FILE signs with that key id; check (test key only) refuses it, audit --key accepts it', async () => {
   const seedHex = '11'.repeat(32);
   const keyFile = join(dir, 'key.json');
   writeFileSync(keyFile, JSON.stringify({ key_id: 1, seed_hex: seedHex }));
@@ -105,7 +106,7 @@ test('--key FILE signs with that key id; check (test key only) refuses it, audit
   }
   const codes = join(dir, 'k1.txt');
   writeFileSync(codes, r.stdout);
-  const audit = saphir(['audit', codes, '--json', '--key', keyFile]);
+  const audit = await saphirIn(['audit', codes, '--json', '--key', keyFile]);
   const rep = JSON.parse(audit.stdout);
   assert.is(rep.genuine, 3);
   assert.is(rep.invalid.count, 0);

@@ -111,8 +111,10 @@ export async function saphirIn(args: string[]): Promise<CliResult> {
   const err = process.stderr.write.bind(process.stderr);
   let stdout = '';
   let stderr = '';
-  process.stdout.write = ((s: string | Uint8Array) => ((stdout += String(s)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((s: string | Uint8Array) => ((stderr += String(s)), true)) as typeof process.stderr.write;
+  // Bytes (gen writes its codes so) read as the child's output is, UTF-8.
+  const text = (s: string | Uint8Array) => (typeof s === 'string' ? s : Buffer.from(s).toString('utf8'));
+  process.stdout.write = ((s: string | Uint8Array) => ((stdout += text(s)), true)) as typeof process.stdout.write;
+  process.stderr.write = ((s: string | Uint8Array) => ((stderr += text(s)), true)) as typeof process.stderr.write;
   try {
     const code = await main(args);
     return { code, stdout, stderr };
