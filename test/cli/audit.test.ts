@@ -16,7 +16,7 @@ import { RangeEncoder } from '../../host/workers/gen-core.ts';
 import { AuditTally, FIELDS, KIND_GENUINE, KIND_INVALID } from '../../host/workers/audit-core.ts';
 import { audit, renderReport, reportJson, run } from '../../host/commands/audit.ts';
 import { UsageError } from '../../host/args.ts';
-import { noStack, saphir } from './run-cli.ts';
+import { noStack, saphir, saphirIn } from './run-cli.ts';
 import { spawnSync } from 'node:child_process';
 import { ROOT, requireTool } from '../helpers.ts';
 
@@ -201,7 +201,7 @@ test('one duplicate, one invalid code or one extra code is enough to fail', () =
   assert.is(r.ok, false);
 });
 
-test('the real CLI: exit 1 and a JSON report on an incomplete set; usage errors exit 2', () => {
+test('the real CLI: exit 1 and a JSON report on an incomplete set; usage errors exit 2', async () => {
   const file = join(dir, 'codes.txt');
   writeFileSync(file, smallSet().text, 'latin1');
   const r = saphir(['audit', file, '--json']);
@@ -216,7 +216,7 @@ test('the real CLI: exit 1 and a JSON report on an incomplete set; usage errors 
   const fromStdin = saphir(['audit', '-', '--lang', 'en'], smallSet().text);
   assert.is(fromStdin.code, 1);
   assert.match(fromStdin.stdout, /Result: NOT COMPLIANT/);
-  const u = saphir(['audit', join(dir, 'nope.txt')]);
+  const u = await saphirIn(['audit', join(dir, 'nope.txt')]); // the same main, in this process
   assert.is(u.code, 2);
   assert.ok(noStack(u.stderr), u.stderr);
 });

@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadVectors } from '../helpers.ts';
-import { noStack, saphir } from './run-cli.ts';
+import { noStack, saphir, saphirIn } from './run-cli.ts';
 import { run } from '../../host/commands/check.ts';
 import { UsageError } from '../../host/args.ts';
 
@@ -48,13 +48,13 @@ test('--json: one object per input, in order, with the documented fields', () =>
   assert.is(rows[3].prize_eur, 0);
 });
 
-test('readable lines in French by default, English with --lang en; exit 0 when all genuine', () => {
+test('readable lines in French by default, English with --lang en; exit 0 when all genuine', async () => {
   const fr = saphir(['check', win30, lose]);
   assert.is(fr.code, 0);
   const [a, b] = fr.stdout.trimEnd().split('\n');
   assert.ok(a.startsWith('GAGNANT 30 €'), a);
   assert.ok(b.startsWith('PERDANT'), b);
-  const en = saphir(['check', '--lang', 'en', badSig]);
+  const en = await saphirIn(['check', '--lang', 'en', badSig]); // the same main, in this process
   assert.is(en.code, 1);
   assert.ok(en.stdout.startsWith('NOT VALID — invalid signature'), en.stdout);
 });

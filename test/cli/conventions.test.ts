@@ -19,7 +19,7 @@ import { parseScenario } from '../../hw-sim/scenario.ts';
 import { runScenario } from '../../hw-sim/runner.ts';
 import { ensureImage } from '../../hw-sim/sim.ts';
 import { ROOT, loadVectors } from '../helpers.ts';
-import { noStack, readerGoesAway, saphir } from './run-cli.ts';
+import { noStack, readerGoesAway, saphir, saphirIn } from './run-cli.ts';
 
 const { vectors } = loadVectors();
 const lose = vectors.find((v) => v.name === 'lose-0')!.code;
@@ -205,7 +205,7 @@ test('check -, decode, demo: a reader that goes away (| head) ends them quietly,
   }
 });
 
-test('decode: a bad capture line is said in the user language, its control characters escaped', () => {
+test('decode: a bad capture line is said in the user language, its control characters escaped', async () => {
   const file = join(dir, 'binary.txt');
   writeFileSync(file, Buffer.from('02 00 16\n\x1b[2J\x1b]0;owned\x07 zz\n' + '00 '.repeat(1100) + '\n', 'latin1'));
   const fr = saphir(['decode', '--source', 'hid-keyboard', file]);
@@ -215,7 +215,7 @@ test('decode: a bad capture line is said in the user language, its control chara
     /binary\.txt:2 : ligne ignorée : « \\x1b\[2J\\x1b\]0;owned\\x07 » n’est pas un octet hexadécimal/,
   );
   assert.match(fr.stderr, /binary\.txt:3 : ligne ignorée : plus de 1024 octets/);
-  const en = saphir(['decode', '--source', 'hid-keyboard', '--lang', 'en', file]);
+  const en = await saphirIn(['decode', '--source', 'hid-keyboard', '--lang', 'en', file]); // the same main, here
   assert.match(en.stderr, /binary\.txt:2: line skipped: '\\x1b\[2J\\x1b\]0;owned\\x07' is not a hex byte/);
 });
 
