@@ -1,6 +1,7 @@
 // `saphir registry devices list` with the devices' health, and `saphir registry campaign …`, as a user runs
 // them: the real binary on a PGlite folder whose devices synced (written here through the store). The first
-// run of each command is a process of its own, the next ones run in this process (saphirIn: the same main).
+// campaign command is a process of its own, the others run in this process (saphirIn: the same main);
+// `devices list` runs as a process in lock.test.ts.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -76,7 +77,7 @@ test.before(async () => {
 });
 
 test('devices list shows each device health, and STALE for one silent more than --stale-days', async () => {
-  const r = saphir(['registry', 'devices', 'list', '--db', db, '--lang', 'en', '--stale-days', '7']);
+  const r = await saphirIn(['registry', 'devices', 'list', '--db', db, '--lang', 'en', '--stale-days', '7']);
   assert.is(r.code, 0, r.stderr);
   const lines = r.stdout.trim().split('\n');
   assert.match(lines[0], /device\s+last seen\s+state\s+version\s+slot\s+notice\s+ledger\s+outbox\s+boot\s+up\s+errors/);
