@@ -13,7 +13,7 @@ import { nobleVerify, nobleSign, publicKeyOf } from '../../src/crypto/ed25519.ts
 import { base45Decode } from '../../src/sph1/base45.ts';
 import { signedMessage, BODY_LENGTH } from '../../src/sph1/body.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
-import { loadVectors, signedThenFlipped } from '../helpers.ts';
+import { LONG, loadVectors, signedThenFlipped } from '../helpers.ts';
 import * as ed from '@noble/ed25519';
 import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -108,13 +108,16 @@ test('deviceVerify agrees with nobleVerify on every SPH1 vector', () => {
   assert.ok(checked > 60);
 });
 
+/** Random cases of the two properties below: a third in npm test, all in the long tier (verify.long.ts). */
+const RUNS = LONG ? 1 : 1 / 3;
+
 test('deviceVerify agrees with nobleVerify on random keys, messages and bit flips', () => {
   fc.assert(
     fc.property(signedThenFlipped(nobleSign), ({ sig, msg, pub, s, m, p }) => {
       if (!deviceVerify(sig, msg, pub)) return false;
       return deviceVerify(s, m, p) === nobleVerify(s, m, p);
     }),
-    { numRuns: 150 },
+    { numRuns: 150 * RUNS },
   );
 });
 
@@ -131,7 +134,7 @@ test('deviceVerify agrees with nobleVerify on arbitrary bytes as key or R, and o
       else s.set(bytes, 0);
       return deviceVerify(s, msg, p) === nobleVerify(s, msg, p);
     }),
-    { numRuns: 300 },
+    { numRuns: 300 * RUNS },
   );
   // y = p + i (non-canonical), y = 1 / p − 1 with and without the sign bit, all-zero, all-ones.
   const P = 2n ** 255n - 19n;
