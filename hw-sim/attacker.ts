@@ -5,7 +5,8 @@ import type { HttpAnswer, Mitm } from './network.ts';
 import { answerText, type PaymentResult, type SignedRequest } from '../src/registry/protocol.ts';
 import { checkCode } from '../src/sph1/check.ts';
 import { testKeyRing } from '../src/sph1/keys.ts';
-import { nobleSign, nobleVerify } from '../src/crypto/ed25519.ts';
+import { nobleVerify } from '../src/crypto/ed25519.ts';
+import { simHost } from './host.ts';
 import { utf8Encode } from '../src/utf8.ts';
 import { toHex } from '../src/hex.ts';
 
@@ -25,7 +26,7 @@ const answer = (j: Results): HttpAnswer => ({ status: 200, body: JSON.stringify(
 /** Signs `results` for `request` with `seed` (an attacker's key, or a registry's), as a registry would. */
 export function signAnswer(request: string, results: PaymentResult[], seed: Uint8Array): Results {
   const r = JSON.parse(request) as SignedRequest;
-  return { results, signature: toHex(nobleSign(utf8Encode(answerText(r, results)), seed)) };
+  return { results, signature: toHex(simHost().sign(utf8Encode(answerText(r, results)), seed)) };
 }
 
 /** Every payment of the request `granted`, with the ticket its code carries (the simulator's test key). */

@@ -11,6 +11,7 @@ import { NorFlash } from './nor-flash.ts';
 import { partitionFlash } from './device.ts';
 import { LAYOUT } from '../rom/layout.ts';
 import { Simulator, type SimVariant } from './sim.ts';
+import { simHost } from './host.ts';
 import { ticketCode } from './tickets.ts';
 import { cameraTransmit } from './scanners/camera.ts';
 import { transmit } from './scanners/index.ts';
@@ -23,7 +24,6 @@ import { attacker } from './attacker.ts';
 import { DEV_REGISTRY_SEED_HEX } from '../src/registry/protocol.ts';
 import { fromHex } from '../src/hex.ts';
 import { DEV_OPERATOR_SEED_HEX, signNotice, storeNotice } from '../src/notice.ts';
-import { nobleSign } from '../src/crypto/ed25519.ts';
 
 const PAID_AT = Date.UTC(2026, 5, 14);
 
@@ -138,7 +138,7 @@ function simulator(
     const seed = fromHex(DEV_OPERATOR_SEED_HEX);
     storeNotice(
       partitionFlash(o.chip, 'notice', 0),
-      signNotice(n, (m) => nobleSign(m, seed)),
+      signNotice(n, (m) => simHost().sign(m, seed)),
       null,
     );
   }

@@ -25,7 +25,7 @@ import { classify } from './model.ts';
 import { claimEndMs } from './deadline.ts';
 import { readNoticeRecords } from './notice-reader.ts';
 import { signNotice, signedNoticeText, DEV_OPERATOR_SEED_HEX, type Notice } from '../../src/notice.ts';
-import { nobleSign } from '../../src/crypto/ed25519.ts';
+import { simHost } from '../host.ts';
 import { fromHex } from '../../src/hex.ts';
 import { bootChip } from '../sim.ts';
 import { readBootState } from '../../rom/bootloader.ts';
@@ -401,7 +401,7 @@ function drawNotices(
       holidays: [],
     };
     const seed = foreign ? FOREIGN_NOTICE_SEED : fromHex(DEV_OPERATOR_SEED_HEX);
-    const signed = signNotice(n, (m) => nobleSign(m, seed));
+    const signed = signNotice(n, (m) => simHost().sign(m, seed));
     const d = {
       text: signedNoticeText(signed),
       signature: signed.signature!,
