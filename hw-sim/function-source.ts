@@ -17,11 +17,15 @@ interface Fn {
   body?: number;
 }
 
-/** `n` called where it is written, `(function () {…})()`: run once. */
+/**
+ * `n` called where it is written, `(function () {…})()`, or the whole text of a module compiled apart,
+ * `(function (SAPHIR_KIT) {…})` (tools/build.ts `moduleApart`: its loader calls it once and drops it): run once.
+ */
 function calledAtOnce(n: ts.Node): boolean {
   let p = n.parent;
   let c: ts.Node = n;
   while (ts.isParenthesizedExpression(p)) [c, p] = [p, p.parent];
+  if (ts.isExpressionStatement(p) && ts.isSourceFile(p.parent) && p.parent.statements.length === 1) return true;
   return ts.isCallExpression(p) && p.expression === c;
 }
 
