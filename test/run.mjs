@@ -32,6 +32,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'uvu/parse';
 import { buildCliBundle } from '../tools/cli-bundle.mjs';
+import { procCpu } from './proc-cpu.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -101,15 +102,9 @@ function startTypecheck() {
     );
   });
 }
-/** CPU seconds of this process's reaped children (the type check), from /proc on Linux. */
+/** CPU seconds of this process's reaped children (the type check). */
 function childCpu() {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[13]) + Number(f[14])) / 100; // cutime cstime, in ticks
-  } catch {
-    return 0;
-  }
+  return procCpu({ own: false });
 }
 // The CLI cases run `saphir` as their users do, from the prebuilt bundle: brought up to date first (a
 // stale one is never run: bin/saphir.mjs would compile the sources instead, much slower).

@@ -3,25 +3,16 @@
 // slot per file), and ends each file's output with one line the runner reads:
 // "\x01done {file, total, passed, skipped, ms, cpuMs}". uvu/run imports every file before running any; here a file
 // is imported and run before the next, so its time is its own.
-import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import kleur from 'kleur';
+import { procCpu } from './proc-cpu.mjs';
 
 process.env.FORCE_COLOR ??= '1'; // what uvu's CLI sets (its --color default), for the tests' children too
 globalThis.UVU_DEFER = 1;
 await import('uvu'); // creates globalThis.UVU_QUEUE
 
-/** CPU seconds of this process and its reaped children (the CLI runs a test spawns), from /proc on Linux. */
-function cpu() {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100; // utime stime cutime cstime, in ticks
-  } catch {
-    const u = process.cpuUsage();
-    return (u.user + u.system) / 1e6;
-  }
-}
+/** CPU seconds of this process and its reaped children (the CLI runs a test spawns). */
+const cpu = () => procCpu();
 const write = (text) => new Promise((resolve) => process.stdout.write(text, () => resolve()));
 let slot = 0;
 
