@@ -80,6 +80,8 @@ try {
 // Each PGlite database of the tests runs on V8's baseline WebAssembly compiler (host/registry/db.ts): most live
 // a few seconds, less than their optimising compile costs.
 env.SAPHIR_PGLITE_LIFTOFF ??= '1';
+// and with a 16 MB buffer cache, not the 128 MB each start zeroes (host/registry/db.ts).
+env.SAPHIR_PGLITE_SHARED_BUFFERS ??= '16MB';
 if (long) env.SAPHIR_TEST_TIER = 'long';
 else delete env.SAPHIR_TEST_TIER;
 const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');

@@ -301,6 +301,16 @@ function liftoffModules(): typeof liftoff {
   return liftoff;
 }
 
+/**
+ * SAPHIR_PGLITE_SHARED_BUFFERS=SIZE (the test runner sets 16MB): PostgreSQL's buffer cache for the databases
+ * opened here, instead of the 128 MB every start zeroes (a reopen 0.27 → 0.15 s of CPU, a `registry … --db`
+ * process 0.1 s less). A test's database is a few pages.
+ */
+function startParams(defaults: readonly string[]): string[] | undefined {
+  const size = process.env.SAPHIR_PGLITE_SHARED_BUFFERS;
+  return size ? [...defaults, '-c', `shared_buffers=${size}`] : undefined;
+}
+
 /** Opens PGlite with its data in `dir` (in memory when `dir` is undefined), locked while open. */
 export async function openPglite(dir?: string): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite');
@@ -312,7 +322,12 @@ export async function openPglite(dir?: string): Promise<Db> {
     const fresh = !!template && prepared.fresh;
     const loadDataDir = fresh ? readTemplate(template) : undefined;
     const wasm = liftoffModules();
-    const o = { loadDataDir, pgliteWasmModule: wasm?.pglite as never, initdbWasmModule: wasm?.initdb as never };
+    const o = {
+      loadDataDir,
+      pgliteWasmModule: wasm?.pglite as never,
+      initdbWasmModule: wasm?.initdb as never,
+      startParams: startParams(PGlite.defaultStartParams),
+    };
     pg = dir === undefined ? new PGlite(o) : new PGlite(dir, o);
     await pg.waitReady;
     if (fresh && !loadDataDir) await writeTemplate(template, pg);

@@ -9,21 +9,28 @@ import { openPglite } from '../../host/registry/db.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-pg-template-'));
 const before = process.env.SAPHIR_PGLITE_TEMPLATE;
+const buffersBefore = process.env.SAPHIR_PGLITE_SHARED_BUFFERS;
 test.after(() => {
   if (before === undefined) delete process.env.SAPHIR_PGLITE_TEMPLATE;
   else process.env.SAPHIR_PGLITE_TEMPLATE = before;
+  if (buffersBefore === undefined) delete process.env.SAPHIR_PGLITE_SHARED_BUFFERS;
+  else process.env.SAPHIR_PGLITE_SHARED_BUFFERS = buffersBefore;
   rmSync(dir, { recursive: true, force: true });
 });
 
 const row = `INSERT INTO devices (device_id, public_key, enrolled_at) VALUES ('CAISSE-1', 'ab', 1)`;
+const buffers = async (db: Awaited<ReturnType<typeof openPglite>>) =>
+  (await db.query<{ shared_buffers: string }>('SHOW shared_buffers')).rows[0].shared_buffers;
 const count = async (db: Awaited<ReturnType<typeof openPglite>>) =>
   Number((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM devices')).rows[0].n);
 
 test('the first new database writes the template; the next ones (memory, a new folder) start from it, empty and migrated', async () => {
   const file = join(dir, 'template.tar');
   process.env.SAPHIR_PGLITE_TEMPLATE = file;
+  process.env.SAPHIR_PGLITE_SHARED_BUFFERS = '16MB';
   const a = await openPglite();
   assert.ok(existsSync(file), 'template written');
+  assert.is(await buffers(a), '16MB', 'SAPHIR_PGLITE_SHARED_BUFFERS');
   await a.query(row);
   assert.is(await count(a), 1);
   await a.close();
@@ -33,10 +40,12 @@ test('the first new database writes the template; the next ones (memory, a new f
     await b.query(row);
     await b.close();
   }
-  // The folder is a database of its own that opens again (without the template).
+  // The folder is a database of its own that opens again (without the template, with PostgreSQL's buffers).
   delete process.env.SAPHIR_PGLITE_TEMPLATE;
+  delete process.env.SAPHIR_PGLITE_SHARED_BUFFERS;
   const again = await openPglite(join(dir, 'db'));
   assert.is(await count(again), 1);
+  assert.is(await buffers(again), '128MB');
   await again.close();
 });
 
