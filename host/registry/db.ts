@@ -3,8 +3,9 @@
 // open; two processes opening one PostgreSQL database at once both succeed (the version's primary key
 // decides). A PGlite directory is one process's: it is locked while open (dir-lock.ts).
 import { setFlagsFromString } from 'node:v8';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Failure, reasonOf } from '../args.ts';
 import { DirLocked, LOCK_FILE, lockDir, type DirLock } from './dir-lock.ts';
@@ -254,7 +255,10 @@ function preparePgliteDir(dir: string): { lock: DirLock; fresh: boolean } {
 /**
  * SAPHIR_PGLITE_TEMPLATE=FILE (the test runner sets it): a new database starts from FILE, a dump of a
  * freshly initialised one (0.5 s of CPU, not the 2 to 5 s of PGlite's initdb), written there by the first
- * new database when FILE is missing. The schema is migrated after, as ever.
+ * new database when FILE is missing. The schema is migrated after, as ever. Beside FILE, named by the
+ * migrations' text (`FILE-KEY.tar`, the folder `FILE-KEY`), the first new database migrated (in memory, in
+ * a folder) leaves itself as it is then, empty and migrated: the next new ones start from that, a folder
+ * as a copy of the folder (0.3 s of CPU, not 1 s through PGlite's dump); their migrations find nothing to do.
  */
 function readTemplate(file: string): Blob | undefined {
   try {
@@ -270,6 +274,41 @@ async function writeTemplate(file: string, pg: { dumpDataDir(c: 'none'): Promise
     writeWhole(file, new Uint8Array(await (await pg.dumpDataDir('none')).arrayBuffer()));
   } catch {
     // No template: the next database runs initdb too.
+  }
+}
+
+/** `FILE-KEY`: the migrated template of FILE for these migrations (KEY: a digest of their text). */
+function migratedTemplate(template: string): string {
+  const key = createHash('sha256').update(MIGRATIONS.join('\0')).digest('hex').slice(0, 12);
+  return `${template}-${key}`;
+}
+
+/** Migrated templates of FILE for other migrations (40 MB each), removed when this one is made. */
+function dropOtherTemplates(template: string, migrated: string): void {
+  const name = basename(template);
+  try {
+    for (const f of readdirSync(dirname(template)))
+      if (
+        /^-[0-9a-f]{12}(\.tar)?$/.test(f.slice(name.length)) &&
+        f.startsWith(name) &&
+        !f.startsWith(basename(migrated))
+      )
+        rmSync(join(dirname(template), f), { recursive: true, force: true });
+  } catch {
+    // left for later
+  }
+}
+
+/** The folder `from` (a closed database) copied whole to `to`, but for its lock. */
+function writeTemplateDir(from: string, to: string): void {
+  const tmp = `${to}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    cpSync(from, tmp, { recursive: true, filter: (f) => !basename(f).startsWith(LOCK_FILE) });
+    renameSync(tmp, to); // whole or absent for the others; one made by another process meanwhile stays
+  } catch {
+    // no folder template: the next new folder loads the dump
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
   }
 }
 
@@ -316,21 +355,39 @@ export async function openPglite(dir?: string): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite');
   const prepared = dir === undefined ? { lock: null, fresh: true } : preparePgliteDir(dir);
   const lock = prepared.lock;
+  const template = process.env.SAPHIR_PGLITE_TEMPLATE;
+  const migrated = template ? migratedTemplate(template) : '';
+  // What this new database leaves for the next (below): a dump in memory, a copy of its folder.
+  let leave: 'dump' | 'folder' | null = null;
   let pg: InstanceType<typeof PGlite>;
-  try {
-    const template = process.env.SAPHIR_PGLITE_TEMPLATE;
-    const fresh = !!template && prepared.fresh;
-    const loadDataDir = fresh ? readTemplate(template) : undefined;
+  const options = () => {
     const wasm = liftoffModules();
-    const o = {
-      loadDataDir,
+    return {
       pgliteWasmModule: wasm?.pglite as never,
       initdbWasmModule: wasm?.initdb as never,
       startParams: startParams(PGlite.defaultStartParams),
     };
-    pg = dir === undefined ? new PGlite(o) : new PGlite(dir, o);
+  };
+  let o: ReturnType<typeof options> | undefined;
+  try {
+    o = options();
+    let fresh = !!template && prepared.fresh;
+    if (fresh && dir !== undefined) {
+      if (existsSync(join(migrated, 'PG_VERSION'))) {
+        try {
+          cpSync(migrated, dir, { recursive: true });
+          fresh = false; // a database now, migrated
+        } catch {
+          for (const f of readdirSync(dir)) if (!f.startsWith(LOCK_FILE)) rmSync(join(dir, f), { recursive: true });
+        }
+      } else leave = 'folder';
+    }
+    const migratedDump = fresh ? readTemplate(`${migrated}.tar`) : undefined;
+    if (fresh && dir === undefined && !migratedDump) leave = 'dump';
+    const loadDataDir = fresh ? (migratedDump ?? readTemplate(template!)) : undefined;
+    pg = dir === undefined ? new PGlite({ ...o, loadDataDir }) : new PGlite(dir, { ...o, loadDataDir });
     await pg.waitReady;
-    if (fresh && !loadDataDir) await writeTemplate(template, pg);
+    if (fresh && !loadDataDir) await writeTemplate(template!, pg);
   } catch (e) {
     lock?.release();
     // PGlite throws objects that are no Error (its WebAssembly file system's errors).
@@ -351,6 +408,15 @@ export async function openPglite(dir?: string): Promise<Db> {
   };
   try {
     await migrate(db);
+    if (leave) dropOtherTemplates(template!, migrated);
+    if (leave === 'dump') await writeTemplate(`${migrated}.tar`, pg);
+    if (leave === 'folder') {
+      // Closed to be copied (the lock stays held), then opened again.
+      await pg.close();
+      writeTemplateDir(dir!, migrated);
+      pg = new PGlite(dir!, o!);
+      await pg.waitReady;
+    }
   } catch (e) {
     await db.close().catch(() => {});
     throw e;
