@@ -106,7 +106,7 @@ test('campaign create, status, pause, resume, abort; refusals said in the user l
   const c = saphir(create('v0.2', '--phases', '1,50,100', '--lang', 'en'));
   assert.is(c.code, 0, c.stderr);
   assert.match(c.stdout, /campaign v0\.2: image 0\.2\.0 to 3 device\(s\), phases 1,50,100; running/);
-  const s = saphir(['registry', 'campaign', 'status', 'v0.2', '--db', db, '--lang', 'en']);
+  const s = await saphirIn(['registry', 'campaign', 'status', 'v0.2', '--db', db, '--lang', 'en']);
   assert.match(s.stdout, /running, phase 1 of 3 \(1,50,100\), 0 failure\(s\) of 1 allowed/);
   assert.match(s.stdout, /phase 1: 1 device\(s\): 1 pending/);
   assert.is(
@@ -155,7 +155,7 @@ test('campaign create --device-deadline HOURS --retries N: kept with the campaig
     assert.is(r.code, 2, bad.join(' '));
     assert.match(r.stderr, new RegExp(bad[0]));
   }
-  assert.is(saphir(['registry', 'campaign', 'abort', 'dl', '--db', db]).code, 0);
+  assert.is((await saphirIn(['registry', 'campaign', 'abort', 'dl', '--db', db])).code, 0);
 });
 
 test('campaign create --images DIR keeps the image as DIR/HASH.img; a folder that is none is said', async () => {

@@ -1,5 +1,6 @@
 // `saphir registry …` as a user runs it: the real binary, PGlite in a temp folder. Each command runs once
-// as a process of its own; its next runs are in this process (saphirIn: the same main, no start-up).
+// as a process of its own (here or, `devices list` and `revoke`, in lock.test.ts); its next runs are in this
+// process (saphirIn: the same main, no start-up).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
@@ -68,13 +69,13 @@ test('devices add / list / revoke, and report, on the same database', async () =
   assert.equal(again.code, 1);
   assert.match(again.stderr, /already enrolled/);
   assert.ok(noStack(again.stderr));
-  const list = saphir(['registry', 'devices', 'list', '--json', '--db', db]);
+  const list = await saphirIn(['registry', 'devices', 'list', '--json', '--db', db]);
   const rows = JSON.parse(list.stdout) as { device_id: string; revoked_at: number | null }[];
   assert.equal(
     rows.map((r) => r.device_id),
     ['CAISSE-7'],
   );
-  assert.equal(saphir(['registry', 'devices', 'revoke', 'CAISSE-7', '--db', db]).code, 0);
+  assert.equal((await saphirIn(['registry', 'devices', 'revoke', 'CAISSE-7', '--db', db])).code, 0);
   assert.equal((await saphirIn(['registry', 'devices', 'revoke', 'CAISSE-7', '--db', db])).code, 1);
   const rep = saphir(['registry', 'report', '--json', '--db', db]);
   assert.equal(rep.code, 0, rep.stderr);

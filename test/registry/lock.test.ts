@@ -70,7 +70,7 @@ test('a lock left by a process that died is taken over (and released after)', as
   assert.equal((await saphirIn(['registry', 'devices', 'list', '--db', db])).code, 0);
   const dead = spawnSync(process.execPath, ['-e', '']).pid!;
   writeFileSync(join(db, LOCK_FILE), JSON.stringify({ pid: dead, host: hostname() }) + '\n');
-  const r = saphir(['registry', 'devices', 'list', '--db', db]);
+  const r = await saphirIn(['registry', 'devices', 'list', '--db', db]); // this process takes it over
   assert.equal(r.code, 0, r.stderr);
   assert.not.ok(existsSync(join(db, LOCK_FILE)));
   // A live holder (this test's process) is not taken over.

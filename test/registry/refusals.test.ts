@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { noStack, saphir, saphirIn } from '../cli/run-cli.ts';
+import { noStack, saphirIn } from '../cli/run-cli.ts';
 import { openPglite, type Db } from '../../host/registry/db.ts';
 import { RegistryStore, RequestError, parseRequest, requestHead } from '../../host/registry/store.ts';
 import { DRAIN_BYTES, SMALL_BODY_BYTES, serveRegistry } from '../../host/registry/server.ts';
@@ -39,7 +39,8 @@ test.after(async () => {
 
 test('devices add refuses the published development device key (exit 2, fr and en), enrols nothing', async () => {
   const db = join(dir, 'add');
-  const fr = saphir(['registry', 'devices', 'add', 'CAISSE-1', DEV_DEVICE_PUBLIC_KEY_HEX, '--db', db]);
+  // (devices add runs as a process in cli.test.ts: here, in this one.)
+  const fr = await saphirIn(['registry', 'devices', 'add', 'CAISSE-1', DEV_DEVICE_PUBLIC_KEY_HEX, '--db', db]);
   assert.is(fr.code, 2, fr.stderr);
   assert.match(fr.stderr, /clé d’appareil de DÉVELOPPEMENT publiée/);
   assert.ok(noStack(fr.stderr), fr.stderr);
