@@ -1,7 +1,7 @@
 // `saphir sim --registry embedded`, and the tests: a registry on in-memory PGlite (or in `dir`) in a
 // worker thread, on 127.0.0.1 and a free port.
 import type { Worker } from 'node:worker_threads';
-import { startWorkers } from '../../tools/worker-pool.ts';
+import { startBundledWorkers } from '../workers/bundle.ts';
 import type { RegistryStore } from './store.ts';
 import { CampaignError, type CampaignStatus } from './campaigns.ts';
 import type { KeyRing } from '../../src/sph1/keys.ts';
@@ -59,7 +59,8 @@ export async function startEmbeddedRegistry(
   // thread, PGlite and its database: ~1.3 s of CPU to start, 0.05 s to empty).
   const inMemory = opts.dir === undefined;
   const kept = inMemory ? parked.pop() : undefined;
-  const w = kept ?? startWorkers(new URL('./embedded-worker.ts', import.meta.url), 1, data)[0];
+  // A new one from the worker's bundle (host/workers/bundle.ts): no tsx to register in the thread.
+  const w = kept ?? (await startBundledWorkers(new URL('./embedded-worker.ts', import.meta.url), 1, data))[0];
   const next = (type: string) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
       const onMsg = (m: Record<string, unknown>) => {
