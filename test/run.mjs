@@ -11,19 +11,22 @@
 // the table); the run fails when it fails.
 // The slowest files start first, by the times of the last run (node_modules/.cache/saphir-test-times.json;
 // test/file-times.json in a fresh clone).
-// TMPDIR is a folder of the run: what tests leave there is listed ("# leftovers: …") and removed.
+// TMPDIR is a folder of the run (on /dev/shm when it can): what tests leave there is listed ("# leftovers: …") and removed.
 // At the end, every file's wall and CPU time, slowest first (`--times` or SAPHIR_TEST_TIMES=1: every file,
 // else the slowest 15), with the CPU total: on an idle machine the run takes about CPU total / workers. A file still running after
 // SAPHIR_TEST_FILE_TIMEOUT seconds (default 1200: a hang, not a slow machine) is stopped and counted as a failure; so is a worker that
 // dies. Other arguments are file-name regexes, any of which selects a file: `node test/run.mjs ledger flash/auth`.
 import { fork, spawn } from 'node:child_process';
 import {
+  accessSync,
   chmodSync,
+  constants,
   mkdirSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
   rmSync,
+  statfsSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -56,10 +59,31 @@ const env = { ...process.env, LANG: 'C.UTF-8', LC_ALL: '', LC_MESSAGES: '' };
 // The long tier: files that import a quick test file run its whole sweeps (LONG in test/helpers.ts).
 // Every temporary file of the tests (os.tmpdir() reads TMPDIR) goes under one folder of this run: what a
 // test leaves there is listed at the end (each test removes what it makes), then removed.
-const runTmp = mkdtempSync(join(tmpdir(), 'saphir-test-run-'));
+const runTmp = mkdtempSync(join(runTmpParent(), 'saphir-test-run-'));
 // Open to other users as /tmp is: a throwaway PostgreSQL cluster runs as the postgres user (run as root).
 chmodSync(runTmp, 0o755);
 env.TMPDIR = runTmp;
+/**
+ * Where that folder goes: TMPDIR when set, else /dev/shm when it is a tmpfs with room (2 GB) that runs
+ * programs (web/server.test.ts does), else the system's: a registry test's PGlite folder database is ~1 000
+ * files, each made, opened and removed at ~0.5 s of CPU more on a disk filesystem (ext4: registry/cli,
+ * lock, campaign-cli, serve-keys, refusals 20 → 15 s of CPU, 4 Dec).
+ */
+function runTmpParent() {
+  if (process.env.TMPDIR) return tmpdir();
+  try {
+    const shm = readFileSync('/proc/mounts', 'utf8')
+      .split('\n')
+      .map((l) => l.split(' '))
+      .find((f) => f[1] === '/dev/shm');
+    const { bavail, bsize } = statfsSync('/dev/shm');
+    accessSync('/dev/shm', constants.W_OK);
+    if (shm?.[2] === 'tmpfs' && !shm[3].split(',').includes('noexec') && bavail * bsize >= 2 ** 31) return '/dev/shm';
+  } catch {
+    // none here (not Linux)
+  }
+  return tmpdir();
+}
 // tsx keeps its compile cache in TMPDIR/tsx-UID: the shared one, so that each run does not compile anew.
 const tsxCache = `tsx-${process.getuid?.() ?? 0}`;
 try {
