@@ -1,2 +1,2 @@
-// The registry's cases on PostgreSQL with 1 000 concurrent claims (npm test: 200).
+// The registry's cases on PostgreSQL with 1 000 concurrent claims (npm test: 100).
 import './postgres.test.ts';
