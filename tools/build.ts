@@ -100,6 +100,9 @@ export const BUDGET_CORE = 56 * 1024;
  */
 export const BUDGET_BUNDLE = 92 * 1024;
 
+/** What the device's QuickJS is built without (hw-sim/qjs-host.ts DEVICE_INTRINSICS), as the firmware names it. */
+export const ABSENT_INTRINSICS = /\b(?:Promise|Proxy)\b|\bawait\s*[\w$(]|\basync\s*(?:function\b|\()|\.normalize\(/;
+
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 
 /** Refuses Node built-ins and Node-only modules anywhere in the firmware's import graph. */
@@ -591,6 +594,15 @@ export async function build(opts: BuildOptionsIn = {}): Promise<BuildFigures> {
     for (const [m, n] of Object.entries(sizesOf(p.metafile)))
       if (n > 0 && coreModules[m] > 0)
         problems.push(`the ${name} part carries ${m}, which the core has: add it to firmware/kit.ts`);
+  // The device's engine is built without these (hw-sim/qjs-host.ts DEVICE_INTRINSICS): code naming one fails the build.
+  for (const [what, text] of [
+    ['core', new TextDecoder().decode(core.js)],
+    ['camera', cam.text],
+    ...[...parts].map(([n, p]) => [n, p.text]),
+  ] as const) {
+    const m = ABSENT_INTRINSICS.exec(text);
+    if (m) problems.push(`the ${what} code uses '${m[0]}', which the device's engine leaves out`);
+  }
   if (problems.length) throw new Error(problems.join('; '));
 
   mkdirSync(outDir, { recursive: true });

@@ -18,6 +18,7 @@ import {
   writeConfig,
 } from './harness.ts';
 import { QjsDevice, type QjsVariant } from '../../hw-sim/qjs-host.ts';
+import { ABSENT_INTRINSICS } from '../../tools/build.ts';
 import { Simulator, bootChip } from '../../hw-sim/sim.ts';
 import { installImage } from '../../rom/bootloader.ts';
 import { transmit } from '../../hw-sim/scanners/index.ts';
@@ -304,6 +305,33 @@ test('a reset (dispose) from inside a HAL call takes effect when the call return
   const other = await QjsDevice.start({ bundle: 'globalThis.x = 6 * 7', device: bareDevice().periph.device });
   assert.is(other.eval('x'), 42, 'the shared engine still works');
   other.dispose();
+});
+
+test("the device's engine has none of the built-ins the build refuses (Promise, Proxy, normalize); the firmware runs without them", async () => {
+  const sim = new Simulator({ chip: chipWith(), bundle: await bundleText(), deviceId: 'SPH-000042' });
+  try {
+    await sim.boot();
+    assert.match(sim.screen.join(' | '), /PRÊT/);
+    const vm = sim.vm as QjsDevice;
+    assert.is(
+      vm.eval('[typeof Promise, typeof Proxy, typeof "".normalize, typeof Map].join()'),
+      'undefined,undefined,undefined,function',
+    );
+  } finally {
+    sim.dispose();
+  }
+  // tools/build.ts refuses code naming them, not the firmware's own words ('await-pay').
+  for (const bad of [
+    'Promise.resolve(1)',
+    'new Proxy(o, h)',
+    's.normalize()',
+    'async function f(){}',
+    'async()=>1',
+    'await x',
+  ])
+    assert.ok(ABSENT_INTRINSICS.test(bad), bad);
+  for (const fine of ['kind:"await-pay"', 'promised', 'isAsync', 'normalizeKey(s)'])
+    assert.not.ok(ABSENT_INTRINSICS.test(fine), fine);
 });
 
 test.run();
