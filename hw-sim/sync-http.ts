@@ -4,13 +4,22 @@
 import { Worker } from 'node:worker_threads';
 import type { BlockingHttp, SyncAnswer } from './host.ts';
 
+// `use` hands the thread the buffers of its (next) SyncHttp; an answer to a request of an earlier one
+// (`gen` moved on since) is dropped.
 const WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { flag, data } = workerData;
-const i32 = new Int32Array(flag);
-const u8 = new Uint8Array(data);
-let latest = 0;
-parentPort.on('message', async ({ seq, url, body, timeoutMs }) => {
+const { parentPort } = require('node:worker_threads');
+let i32, u8, data, gen = 0, latest = 0;
+parentPort.on('message', async (m) => {
+  if (m.use) {
+    ({ data } = m.use);
+    i32 = new Int32Array(m.use.flag);
+    u8 = new Uint8Array(data);
+    gen++;
+    latest = 0;
+    return;
+  }
+  const { seq, url, body, timeoutMs } = m;
+  const g = gen;
   latest = seq;
   let status = 0, text = '';
   try {
@@ -18,7 +27,7 @@ parentPort.on('message', async ({ seq, url, body, timeoutMs }) => {
     status = r.status;
     text = await r.text();
   } catch { status = 0; text = ''; }
-  if (seq !== latest) return; // the caller gave up on this one
+  if (g !== gen || seq !== latest) return; // the caller gave up on this one, or is gone
   const b = Buffer.from(text, 'utf8');
   const n = Math.min(b.length, u8.length - 8);
   new DataView(data).setUint32(0, status);
@@ -31,6 +40,13 @@ parentPort.on('message', async ({ seq, url, body, timeoutMs }) => {
 
 export type { SyncAnswer };
 
+/**
+ * Threads of closed SyncHttps, kept for the next ones of this process: a thread and its first fetch cost
+ * ~0.1 s of CPU, and a fleet run closes a device's every schedule (the explorer, the fleet tests).
+ */
+const idle: Worker[] = [];
+const KEEP = 4;
+
 export class SyncHttp implements BlockingHttp {
   private worker: Worker | null = null;
   private readonly flag = new SharedArrayBuffer(4);
@@ -40,8 +56,9 @@ export class SyncHttp implements BlockingHttp {
   /** POSTs `body`; blocks this thread until the answer or `timeoutMs`; status 0 when none came. */
   post(url: string, body: string, timeoutMs: number): SyncAnswer {
     if (!this.worker) {
-      this.worker = new Worker(WORKER, { eval: true, workerData: { flag: this.flag, data: this.data } });
+      this.worker = idle.pop() ?? new Worker(WORKER, { eval: true });
       this.worker.unref();
+      this.worker.postMessage({ use: { flag: this.flag, data: this.data } });
     }
     const i32 = new Int32Array(this.flag);
     const seq = (this.seq = (this.seq % 0x7fffffff) + 1);
@@ -58,7 +75,10 @@ export class SyncHttp implements BlockingHttp {
   }
 
   close(): void {
-    void this.worker?.terminate();
+    const w = this.worker;
     this.worker = null;
+    if (!w) return;
+    if (idle.length < KEEP) idle.push(w);
+    else void w.terminate();
   }
 }
