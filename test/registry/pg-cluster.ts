@@ -1,10 +1,13 @@
 // A throwaway PostgreSQL cluster in a temp folder, on 127.0.0.1 and a free port, for the tests and the
 // bench: Debian's `postgresql` package (initdb, pg_ctl). As root, the cluster runs as user postgres.
+// The first cluster's fresh data folder is kept in node_modules/.cache (saphir-pg-VERSION-FORMAT): the next
+// ones start from a copy of it (0.05 s of CPU, not initdb's 0.4 s).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { ROOT } from '../../tools/paths.ts';
 
 export const PG_INSTALL_HINT = 'apt-get install postgresql';
 
@@ -57,7 +60,22 @@ export async function startPostgres(): Promise<PgCluster> {
     });
     if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr || r.stdout || r.error}`);
   };
-  run('initdb', ['-D', data, '-U', 'saphir', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  // Bumped when the initdb options change.
+  const template = join(ROOT, 'node_modules', '.cache', `saphir-pg-${basename(dirname(bin))}-1`);
+  const copy = (from: string, to: string) => spawnSync('cp', ['-a', from, to]).status === 0;
+  if (!existsSync(join(template, 'PG_VERSION')) || !copy(template, data)) {
+    rmSync(data, { recursive: true, force: true });
+    run('initdb', ['-D', data, '-U', 'saphir', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+    // Whole or absent for the others: copied beside, then renamed.
+    const tmp = `${template}.${process.pid}.tmp`;
+    try {
+      if (copy(data, tmp)) renameSync(tmp, template);
+    } catch {
+      // another cluster kept one meanwhile
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }
   const port = await freePort();
   const opts = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off -c max_connections=120`;
   run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-o', opts, '-w', 'start']);
