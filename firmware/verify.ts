@@ -221,27 +221,36 @@ interface KeyEntry {
   /** Null when the key is not a valid, non-small-order point. */
   table: bigint[][] | null;
 }
+/**
+ * The tables of the keys prepared at boot (the ticket keys, a check at every scan), kept. Any other key's
+ * (the registry's answers, the operator's notices: a check now and then) is built for its check and
+ * dropped: ~7 KiB of heap each (64 points) that a fleet device kept for nothing (#34).
+ */
 const keyCache: KeyEntry[] = [];
 const KEY_CACHE = 4;
 
-function keyEntry(publicKey: Uint8Array): KeyEntry {
+function keyEntry(publicKey: Uint8Array, keep = false): KeyEntry {
   const hex = toHex(publicKey);
   for (const e of keyCache) if (e.hex === hex) return e;
   let table: bigint[][] | null = null;
   const A = decode(publicKey);
   if (A && !is0(dbl(dbl(dbl(A))))) table = combTable(teethOf(neg(A)));
   const e = { hex, table };
+  if (!keep) return e;
   keyCache.unshift(e);
   if (keyCache.length > KEY_CACHE) keyCache.pop();
   return e;
 }
 
-/** Builds the tables ahead of the first scan (boot), for the trusted keys. */
+/** Builds the tables ahead of the first scan (boot), for the trusted keys, and keeps them. */
 export function prepareVerify(publicKeys: Iterable<Uint8Array>): void {
   if (typeof __HOST_ED25519__ === 'boolean' && __HOST_ED25519__) return;
   if (!baseTable) baseTable = combTable(baseTeeth());
-  for (const k of publicKeys) if (k.length === 32) keyEntry(k);
+  for (const k of publicKeys) if (k.length === 32) keyEntry(k, true);
 }
+
+/** How many keys' tables are kept (tests). */
+export const keptKeyTables = (): number => keyCache.length;
 
 /**
  * The last answers, by the exact bytes of signature, key and message: a ticket scanned again (to pay it

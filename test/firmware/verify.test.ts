@@ -7,7 +7,15 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
 import { sha512 as nobleSha512 } from '@noble/hashes/sha2.js';
-import { baseTeeth, decode, deviceVerify, teethOf, verifyStats } from '../../firmware/verify.ts';
+import {
+  baseTeeth,
+  decode,
+  deviceVerify,
+  keptKeyTables,
+  prepareVerify,
+  teethOf,
+  verifyStats,
+} from '../../firmware/verify.ts';
 import { sha512 } from '../../firmware/sha512.ts';
 import { nobleVerify, nobleSign, publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { base45Decode } from '../../src/sph1/base45.ts';
@@ -400,6 +408,31 @@ test('deviceVerify remembers its last four answers by the exact bytes, and nothi
   assert.ok(deviceVerify(longSig, long, pub));
   assert.ok(deviceVerify(longSig, long, pub));
   assert.is(computed(), n + 2);
+});
+
+test("only the keys prepared at boot keep their table: another key's checks are as right, and leave none", () => {
+  const ticketSeed = new Uint8Array(32).fill(21);
+  const ticketKey = publicKeyOf(ticketSeed);
+  const kept = keptKeyTables();
+  prepareVerify([ticketKey]);
+  assert.is(keptKeyTables(), kept + 1, 'a ticket key prepared at boot keeps its table');
+  prepareVerify([ticketKey]);
+  assert.is(keptKeyTables(), kept + 1, 'once');
+  // A registry's answers, an operator's notice: longer than a ticket's 58 bytes, checked each time.
+  const seed = new Uint8Array(32).fill(22);
+  const key = publicKeyOf(seed);
+  const m = new Uint8Array(300).fill(5);
+  const sig = nobleSign(m, seed);
+  const bad = sig.slice();
+  bad[3] ^= 1;
+  for (let i = 0; i < 3; i++) {
+    assert.ok(deviceVerify(sig, m, key));
+    assert.not.ok(deviceVerify(bad, m, key));
+    assert.not.ok(deviceVerify(sig, m, ticketKey));
+  }
+  assert.is(keptKeyTables(), kept + 1, "another key's table is not kept");
+  const t = new Uint8Array(58).fill(6);
+  assert.ok(deviceVerify(nobleSign(t, ticketSeed), t, ticketKey));
 });
 
 test.run();
