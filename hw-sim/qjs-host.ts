@@ -23,11 +23,12 @@ import { simHost } from './host.ts';
 
 /**
  * The built-ins the device's QuickJS is built with (JS_NewContextRaw and the JS_AddIntrinsic* the firmware
- * needs): not Promise, Proxy or String.prototype.normalize, which it never uses (3.9 KiB
- * less heap in every case, 5 Dec; tools/build.ts ABSENT_INTRINSICS fails a build whose code names one). docs/firmware.md.
+ * needs): not Date (src/claim.ts computes the calendar), Promise, Proxy or String.prototype.normalize, which it
+ * never uses (5.9 KiB less heap in every case, 5 Dec; tools/build.ts ABSENT_INTRINSICS fails a build whose code names one). docs/firmware.md.
  */
 export const DEVICE_INTRINSICS = {
   ...DefaultIntrinsics,
+  Date: false,
   Promise: false,
   Proxy: false,
   StringNormalize: false,

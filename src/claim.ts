@@ -31,9 +31,23 @@ export function isDate(s: unknown): s is string {
 
 /** 'YYYY-MM-DD' of a day number. */
 export function dateOfDay(day: number): string {
-  const t = new Date(day * DAY_MS);
-  const y = t.getUTCFullYear();
-  return `${y < 1000 ? String(y).padStart(4, '0') : y}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}`;
+  const [y, m, d] = civil(day);
+  return `${y < 1000 ? String(y).padStart(4, '0') : y}-${pad(m)}-${pad(d)}`;
+}
+
+// The proleptic Gregorian calendar by arithmetic (H. Hinnant's days_from_civil and civil_from_days),
+// not Date: the device's engine is built without it (hw-sim/qjs-host.ts DEVICE_INTRINSICS).
+
+/** [year, month 1…12, day 1…31] of a day number (days since 1970-01-01; a fraction is dropped). */
+function civil(dayNum: number): [number, number, number] {
+  const z = Math.floor(dayNum) + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, doy - Math.floor((153 * mp + 2) / 5) + 1];
 }
 
 function pad(n: number): string {
@@ -48,9 +62,13 @@ function daysInMonth(y: number, m: number): number {
     : [31, 0, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
 }
 
+/** Days since 1970-01-01 of year `y`, month `m` (1…12), day `d` (a day 0 or past the month's end counts on). */
 function day(y: number, m: number, d: number): number {
-  // setUTCFullYear, not Date.UTC, which reads years 0…99 as 1900…1999.
-  return new Date(0).setUTCFullYear(y, m - 1, d) / DAY_MS;
+  const yy = m <= 2 ? y - 1 : y;
+  const era = Math.floor(yy / 400);
+  const yoe = yy - era * 400;
+  const doy = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
+  return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468;
 }
 
 function checkedDay(date: string, what: string): number {
@@ -144,7 +162,7 @@ function lastSunday(year: number, month: number): number {
  * to the last Sunday of October 01:00 UTC (EU rule since 1996), else +60.
  */
 export function parisOffsetMinutes(utcMs: number): number {
-  const year = new Date(utcMs).getUTCFullYear();
+  const year = civil(utcMs / DAY_MS)[0];
   const start = lastSunday(year, 3) * DAY_MS + HOUR_MS;
   const end = lastSunday(year, 10) * DAY_MS + HOUR_MS;
   return utcMs >= start && utcMs < end ? 120 : 60;

@@ -12,6 +12,7 @@ export function frenchDate(ms: number): string {
 
 /** `dd/mm/yyyy hh:mm` in Paris time. */
 export function frenchDateTime(ms: number): string {
-  const d = new Date(ms + parisOffsetMinutes(ms) * 60000);
-  return `${frenchDate(ms)} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}`;
+  const t = ms + parisOffsetMinutes(ms) * 60000;
+  const min = Math.floor((t - Math.floor(t / 86_400_000) * 86_400_000) / 60000);
+  return `${frenchDate(ms)} ${two(Math.floor(min / 60))}:${two(min % 60)}`;
 }

@@ -101,7 +101,8 @@ export const BUDGET_CORE = 56 * 1024;
 export const BUDGET_BUNDLE = 92 * 1024;
 
 /** What the device's QuickJS is built without (hw-sim/qjs-host.ts DEVICE_INTRINSICS), as the firmware names it. */
-export const ABSENT_INTRINSICS = /\b(?:Promise|Proxy)\b|\bawait\s*[\w$(]|\basync\s*(?:function\b|\()|\.normalize\(/;
+export const ABSENT_INTRINSICS =
+  /\b(?:Promise|Proxy|Date)\b|\bawait\s*[\w$(]|\basync\s*(?:function\b|\()|\.normalize\(/;
 
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 

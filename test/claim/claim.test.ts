@@ -16,6 +16,7 @@ import {
   parisOffsetMinutes,
   publicHolidays,
 } from '../../src/claim.ts';
+import { frenchDateTime } from '../../src/paris-time.ts';
 
 const utc = (s: string) => Date.parse(s); // ISO with Z only, in tests
 
@@ -193,6 +194,60 @@ test('claimable at the DST edges: deadline the day before a change', () => {
   assert.is(claimDeadline('2026-02-27'), '2026-03-30');
   assert.ok(isClaimable('2026-02-27', utc('2026-03-30T21:59:59Z')));
   assert.ok(!isClaimable('2026-02-27', utc('2026-03-30T22:00:00Z')));
+});
+
+// The calendar is arithmetic (the device's engine has no Date): it must agree with Date everywhere.
+test('day numbers, dates, Paris offsets and times agree with Date from year 0 to 9999', () => {
+  const dateRef = (day: number) => {
+    const t = new Date(day * 86_400_000);
+    const y = t.getUTCFullYear();
+    const p = (n: number) => String(n).padStart(2, '0');
+    return `${String(y).padStart(4, '0')}-${p(t.getUTCMonth() + 1)}-${p(t.getUTCDate())}`;
+  };
+  const first = dayNumber('0000-01-01');
+  const last = dayNumber('9999-12-31');
+  assert.is(first, new Date(0).setUTCFullYear(0, 0, 1) / 86_400_000);
+  assert.is(last, Date.UTC(9999, 11, 31) / 86_400_000);
+  const check = (day: number) => {
+    const d = dateOfDay(day);
+    assert.is(d, dateRef(day), `day ${day}`);
+    assert.is(dayNumber(d), day, d);
+  };
+  // Every day around the era and century edges, then a sample of the rest.
+  for (const edge of [
+    '0000-01-01',
+    '1600-02-28',
+    '1700-02-28',
+    '1900-02-28',
+    '1970-01-01',
+    '2000-02-28',
+    '2100-02-28',
+    '9999-12-01',
+  ])
+    for (let k = -400; k <= 400; k++)
+      if (dayNumber(edge) + k >= first && dayNumber(edge) + k <= last) check(dayNumber(edge) + k);
+  fc.assert(
+    fc.property(fc.integer({ min: first, max: last }), (day) => (check(day), true)),
+    { numRuns: 3000 },
+  );
+  // The year of an instant, and so the Paris offset (+ the time the screens print: frenchDateTime).
+  const offsetRef = (ms: number) => {
+    const y = new Date(ms).getUTCFullYear();
+    const lastSun = (m: number) => {
+      const t = Date.UTC(y, m, 0);
+      return t - new Date(t).getUTCDay() * 86_400_000 + 3_600_000;
+    };
+    return ms >= lastSun(3) && ms < lastSun(10) ? 120 : 60;
+  };
+  fc.assert(
+    fc.property(fc.integer({ min: Date.UTC(1583, 0, 1), max: Date.UTC(9998, 11, 31) }), (ms) => {
+      assert.is(parisOffsetMinutes(ms), offsetRef(ms), new Date(ms).toISOString());
+      const local = new Date(ms + offsetRef(ms) * 60_000);
+      assert.is(frenchDateTime(ms).slice(-5), local.toISOString().slice(11, 16), new Date(ms).toISOString());
+      return true;
+    }),
+    { numRuns: 3000 },
+  );
 });
 
 test.run();
