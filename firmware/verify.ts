@@ -1,12 +1,13 @@
 // Ed25519 verification for the device: the same checks as src/crypto/ed25519.ts's nobleVerify (RFC 8032
 // strict, noble's zip215=false: canonical R and A, S < L, small-order A refused, cofactored equation),
-// computed differently for a JIT-less engine: [s]B − [k]A by the comb method with 6 teeth, jointly
-// for both bases (42 doublings and ≤ 86 additions instead of 253 doublings), from 64-point tables: one
-// for B, from its six teeth fixed in the code (B_TEETH), and one for −A per trusted public key, built
+// computed differently for a JIT-less engine: [s]B − [k]A by the comb method with 5 teeth, jointly
+// for both bases (51 doublings and ≤ 104 additions instead of 253 doublings), from 32-point tables: one
+// for B, from its five teeth fixed in the code (B_TEETH), and one for −A per trusted public key, built
 // at boot and kept (the device trusts a handful of keys). The tables hold affine points as
 // (y + x, y − x, 2d·x·y), so an addition costs 7 multiplications, not 9; the curve arithmetic is plain
-// BigInt on arrays (no point objects, no range checks), reduced only after products. 6 teeth, not 7:
-// half the tables (−13 KiB of heap with one key) for 6 more doublings and ≤ 12 more additions. Noble's own verify keeps a
+// BigInt on arrays (no point objects, no range checks), reduced only after products. 5 teeth, not 7 or 6:
+// a quarter of the tables (7 → 6: −13 KiB of heap with one key, 6 → 5: −6.5 KiB, #34) for 15 more doublings
+// and ≤ 30 more additions than 7. Noble's own verify keeps a
 // 4 224-point table of B (~1 MiB of heap in QuickJS) and doubles 253 times per signature.
 // Agreement with nobleVerify is tested in test/firmware/verify.test.ts.
 import { sha512 } from './sha512.ts';
@@ -15,8 +16,8 @@ import { equalBytes } from '../src/bytes.ts';
 
 const P = 2n ** 255n - 19n;
 const L = 2n ** 252n + 27742317777372353535851937790883648493n;
-const TEETH = 6;
-const SPAN = 43; // TEETH × SPAN ≥ 256 bits
+const TEETH = 5;
+const SPAN = 52; // TEETH × SPAN ≥ 256 bits
 
 function numberLE(b: Uint8Array): bigint {
   let h = '0x';
@@ -135,29 +136,25 @@ export function teethOf(p: Pt): Pt[] {
 }
 
 /**
- * B's teeth after B itself, as affine (x, y): fixed, so a boot skips their 215 doublings. A wrong one
+ * B's teeth after B itself, as affine (x, y): fixed, so a boot skips their 208 doublings. A wrong one
  * fails the boot self-test; test/firmware/verify.test.ts recomputes them.
  */
 const B_TEETH = [
   [
-    0x5a04ae1195edf508262196e9d23c259c937f81769b2258542b78e3c0fb135c34n,
-    0x676667092118acccece87e75f0a6825c5952f92dd499943efe831f9712c5e8b9n,
+    0x6b2bd5d00fab38ceca21a27d6aaec82626b14b555d859527718f8ca404eba4n,
+    0x727340c27a15f6ab3d80547f0827c56ab1ba33bc30d1ef3909ea9a3af10c67e5n,
   ],
   [
-    0x2583374456f20c85e78e820263e1507524897a5232050bd0ebfc357d04b900bdn,
-    0x62d1c4fffd5ac72c7e7dd52c2bc9ea4077ebb7032a39291e0212da60cbcea18fn,
+    0x1924416956ea2c1269062588569b18178011ea7cba1a3266284f48aa01d5a90fn,
+    0xc8e28127b7dcdd206fb6fee96eb88cfc7db7319826ac8cdb8b1fb8adaf021den,
   ],
   [
-    0x786be30733efdaf7a08157f7907d6ee4f6952c728fbfa269fcefd1b43224e085n,
-    0x653a5f772f34985b34270ecdd4fd08472a7c08beb39d69be4eab0712c63e2736n,
+    0x31a75b21cb532622a7caf9e29e652ac4e47b1450edf6655acaf3797b55a7ca46n,
+    0x77006e7cf104982f8865081a2ff8a6911546755e31c3586353b0bd0826c5d790n,
   ],
   [
-    0x472e960dd122a534f52377235350549df4a1dd7a08cfc580bff5fb4b0a70aa7bn,
-    0x10585d04fc529fef4c0c0776154fc7ebbaedbae8a99937e47598d0578932b7ccn,
-  ],
-  [
-    0x75bf0ea1fb606d05dd67e0f313809ac9792dc903159d032b05c96db7be967e0n,
-    0x43ba373488c317aad659043f9bca4c85d9b081903e7767143522416bdec79f81n,
+    0x3328bc121616a9477165ed282053d203c24f4826076c638a2c6723d42c9bfadbn,
+    0x2bbf3f26c21b5cb273e5f4f0114c6718c5eb7291939b7697c74333cdfafac039n,
   ],
 ];
 
@@ -224,7 +221,7 @@ interface KeyEntry {
 /**
  * The tables of the keys prepared at boot (the ticket keys, a check at every scan), kept. Any other key's
  * (the registry's answers, the operator's notices: a check now and then) is built for its check and
- * dropped: ~7 KiB of heap each (64 points) that a fleet device kept for nothing (#34).
+ * dropped: ~3.5 KiB of heap each (32 points; 7 with 6 teeth) that a fleet device kept for nothing (#34).
  */
 const keyCache: KeyEntry[] = [];
 const KEY_CACHE = 4;
