@@ -73,4 +73,16 @@ test('fleet device with a full ledger: heap peak within its budget', async () =>
   );
 });
 
+test('every heap budget but the camera path on a full ledger is within HEAP_TARGET (issue #34), that one within the device', () => {
+  for (const [what, b] of [
+    ['text path', BUDGET_HEAP_TEXT],
+    ['full ledger', BUDGET_HEAP_FULL_LEDGER],
+    ['camera path', BUDGET_HEAP_CAMERA],
+    ['fleet device', BUDGET_HEAP_REGISTRY],
+    ['fleet device, full ledger', BUDGET_HEAP_REGISTRY_FULL_LEDGER],
+  ] as const)
+    assert.ok(b <= HEAP_TARGET, `${what}: budget ${kib(b)} over the target ${kib(HEAP_TARGET)}`);
+  assert.ok(BUDGET_HEAP_CAMERA_FULL_LEDGER <= DEVICE_HEAP);
+});
+
 test.run();
