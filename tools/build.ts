@@ -56,7 +56,7 @@ export { ensureBuiltSync, isStale, staleReason, type StaleReason } from './build
  * once and drops it, and took its whole text off the heap. Corrected (checked against the engine,
  * test/firmware/function-source.test.ts): text path 337.8, full ledger 367.9, camera 400.9, with a registry
  * and a notice 390.3 and 419.4 (over HEAP_TARGET), the largest state 486.6; the budgets went up to match.
- * 5 Dec 01:40: the device's engine without Date, Promise, Proxy and normalize (4.8 KiB), Ed25519 tables kept
+ * 5 Dec 01:05: the device's engine without Date, Promise, Proxy and normalize (4.8 KiB), Ed25519 tables kept
  * only for the ticket keys (a fleet device's registry and operator keys: 14.4 KiB), the comb with 5 teeth
  * (7.2 KiB): text path 325.8, full ledger 355.9, camera 388.8, with a registry and a notice 363.9 and
  * 393.0 (all within HEAP_TARGET, issue #34), the largest state 460.1. Every budget but the camera path's on
@@ -71,7 +71,7 @@ export const BUDGET_HEAP_FULL_LEDGER = 359 * 1024;
 export const BUDGET_HEAP_CAMERA = 392 * 1024;
 /**
  * The camera path on a full ledger of a fleet device (a registry, a notice; `cameraPathHeap` with both):
- * the largest state the device reaches; never over DEVICE_HEAP. 460.1 KiB on 5 Dec 01:40; 486.6 KiB at 23:55 (453.3 at 22:30 by the
+ * the largest state the device reaches; never over DEVICE_HEAP. 460.1 KiB on 5 Dec 01:05; 486.6 KiB at 23:55 (453.3 at 22:30 by the
  * function-source model then, above); 433 until 22:30, when the case had no registry.
  */
 export const BUDGET_HEAP_CAMERA_FULL_LEDGER = 463 * 1024;
