@@ -1,6 +1,6 @@
 // The operator notice's seam (as registry.ts is the link's): the firmware bundle carries the notice code
-// packed and compiles it when a notice is on flash at boot or comes from the registry (tools/build.ts
-// `LAZY_PARTS`); a device with no notice and no registry drops the packed text at boot (`dropNotice`).
+// packed and compiles it for each call, at boot for a notice on flash and when the registry brings one,
+// freed after it (tools/build.ts `LAZY_PARTS`, `transient`); a device with no notice and no registry drops the packed text at boot (`dropNotice`).
 // Unbundled (tests in Node), the module itself.
 import * as part from './notice/part.ts';
 

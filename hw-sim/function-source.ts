@@ -9,6 +9,7 @@
 // QjsDevice.heapDevice() takes out: Node only (TypeScript parses), so the CLI bundle never loads it.
 import ts from 'typescript';
 import { useSimHost } from './host.ts';
+import { ONCE_MARK } from '../firmware/unpack.ts';
 
 interface Fn {
   start: number;
@@ -68,8 +69,12 @@ export function functionSourceBytes(bundle: string): { bytes: number; functions:
 
 const counted = new Map<string, number>();
 
-/** `functionSourceBytes(text).bytes`, once per text (a parse of the bundle costs ~100 ms). */
+/**
+ * `functionSourceBytes(text).bytes`, once per text (a parse of the bundle costs ~100 ms); none for a part
+ * compiled for one call (`ONCE_MARK`): its functions are freed before the heap is sampled.
+ */
 export function functionSources(text: string): number {
+  if (text.startsWith(ONCE_MARK)) return 0;
   let n = counted.get(text);
   if (n === undefined) {
     n = functionSourceBytes(text).bytes;

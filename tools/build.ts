@@ -14,6 +14,7 @@ import { fromHex } from '../src/hex.ts';
 import { nodeSign } from './node-crypto.ts';
 import { MANGLE_ALL, reservedNames, reservePattern } from './mangle.ts';
 import { pack } from './pack-text.ts';
+import { ONCE_MARK } from '../firmware/unpack.ts';
 // Whole files only: a test or the simulator reading firmware/dist while another process builds never sees half a file.
 import { writeWhole } from './write-whole.ts';
 import { ROOT, DIST, BUNDLE_PATH, IMAGE_PATH, CORE_PATH, JSQR_SOURCE } from './paths.ts';
@@ -181,16 +182,33 @@ export const slim: Plugin = {
  * (tools/pack-text.ts: until compiled it costs a third of its length in heap), unpacked and evaluated on
  * the first call of one of `calls`, then dropped (the literal sits in the bundle's top-level function,
  * which is freed once run, so the variable is its last holder); `drop` drops it unused. Kept if the
- * evaluation throws, for the next call to try again.
+ * evaluation throws, for the next call to try again. `transient` (a part used rarely): compiled for each
+ * call and freed after it, its packed text kept (a third of its length, against ~2 KiB of heap a KiB of
+ * code); its text starts with ONCE_MARK, so the heap model counts none of its sources.
  */
-function packedLoader(text: string, calls: string[], drop?: string): string {
-  return (
+function packedLoader(text: string, calls: string[], drop?: string, transient = false): string {
+  const head =
     `import { unpack } from ${JSON.stringify(join(ROOT, 'firmware', 'unpack.ts'))};\n` +
-    `import { KIT } from ${JSON.stringify(KIT_PATH)};\n` +
+    `import { KIT } from ${JSON.stringify(KIT_PATH)};\n`;
+  const dropper = drop ? `export const ${drop} = () => {\n  SRC = '';\n};\n` : '';
+  // Transient: compiled for each call, nothing kept (its packed text stays); ONCE_MARK tells the heap model.
+  if (transient) {
+    const t = ONCE_MARK + text;
+    return (
+      head +
+      `let SRC = ${JSON.stringify(pack(t))};\n` +
+      calls
+        .map((c) => `export const ${c} = (...a) => (0, eval)(unpack(SRC, ${t.length}))(KIT).${c}(...a);\n`)
+        .join('') +
+      dropper
+    );
+  }
+  return (
+    head +
     `let SRC = ${JSON.stringify(pack(text))};\nlet m;\n` +
     `const load = () => {\n  if (!m) {\n    m = (0, eval)(unpack(SRC, ${text.length}))(KIT);\n    SRC = '';\n  }\n  return m;\n};\n` +
     calls.map((c) => `export const ${c} = (...a) => load().${c}(...a);\n`).join('') +
-    (drop ? `export const ${drop} = () => {\n  SRC = '';\n};\n` : '')
+    dropper
   );
 }
 
@@ -234,6 +252,11 @@ interface LazyPart {
   calls: string[];
   /** The seam's export that drops the packed text unused (a part whose need is known at boot). */
   drop?: string;
+  /**
+   * Compiled for each call and freed after it (QuickJS frees it by reference count: its returned values
+   * are plain data), its packed text kept: a part called rarely, whose code would otherwise stay.
+   */
+  transient?: boolean;
 }
 export const LAZY_PARTS: LazyPart[] = [
   {
@@ -248,6 +271,7 @@ export const LAZY_PARTS: LazyPart[] = [
     seam: join(ROOT, 'firmware', 'reports.ts'),
     entry: join(ROOT, 'firmware', 'counter.ts'),
     calls: ['counterReport'],
+    transient: true,
   },
   {
     name: 'hid',
@@ -268,6 +292,7 @@ export const LAZY_PARTS: LazyPart[] = [
     entry: join(ROOT, 'firmware', 'notice', 'part.ts'),
     calls: ['applyNotice', 'loadNotice', 'noticeHolidays', 'noticeRefusal', 'parseSignedNotice', 'storeNotice'],
     drop: 'dropNotice',
+    transient: true,
   },
 ];
 const KIT_PATH = join(ROOT, 'firmware', 'kit.ts');
@@ -321,7 +346,7 @@ function lazyParts(texts: Map<string, string>): Plugin {
       b.onLoad({ filter: /.*/, namespace: 'lazy-part' }, (args) => {
         const part = LAZY_PARTS.find((p) => p.name === args.path)!;
         return {
-          contents: packedLoader(texts.get(part.name) ?? '', part.calls, part.drop),
+          contents: packedLoader(texts.get(part.name) ?? '', part.calls, part.drop, part.transient),
           loader: 'js',
           resolveDir: ROOT,
         };

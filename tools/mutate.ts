@@ -230,6 +230,27 @@ export const MUTATIONS: Mutation[] = [
     replace: '',
     tests: ['flash/bootloader'],
   },
+  {
+    file: 'tools/build.ts',
+    name: 'the reports part kept once compiled (its heap for good)',
+    find: "calls: ['counterReport'],\n    transient: true,",
+    replace: "calls: ['counterReport'],",
+    tests: ['firmware/parts-transient'],
+  },
+  {
+    file: 'tools/build.ts',
+    name: 'the notice part kept once compiled',
+    find: "drop: 'dropNotice',\n    transient: true,",
+    replace: "drop: 'dropNotice',",
+    tests: ['firmware/parts-transient'],
+  },
+  {
+    file: 'hw-sim/function-source.ts',
+    name: 'the heap model takes a freed part’s sources off',
+    find: '  if (text.startsWith(ONCE_MARK)) return 0;\n',
+    replace: '',
+    tests: ['firmware/parts-transient'],
+  },
 ];
 
 const BACKUP = '.mutate-orig';
