@@ -6,10 +6,23 @@ import { hidDecoder } from '../hid.ts';
 import type { InputEvent } from '../../src/input/event.ts';
 import { atOk } from '../decide.ts';
 import { BEEPS } from '../../src/signals.ts';
-import { TEXT, cancelledScreen, closeZScreen, confirmCashScreen, infoScreen, ticketLine } from '../screens.ts';
+import {
+  TEXT,
+  cancelledScreen,
+  closeZScreen,
+  confirmCashScreen,
+  errorScreen,
+  infoScreen,
+  ticketLine,
+} from '../screens.ts';
 import { newFrameDecoder, type FrameDecoder } from '../camera.ts';
 import { RegistryLink } from './registry.ts';
-import { LOG_EXPIRED_BEFORE_OK, LOG_REPRINT_DONE, LOG_REPRINT_FAILED } from '../../src/messages/log-codes.ts';
+import {
+  LOG_EXPIRED_BEFORE_OK,
+  LOG_PAYMENT_FAILED,
+  LOG_REPRINT_DONE,
+  LOG_REPRINT_FAILED,
+} from '../../src/messages/log-codes.ts';
 
 /** The same code seen again by the camera within this time is the same ticket still in view. */
 const CAMERA_REPEAT_MS = 3000;
@@ -134,7 +147,14 @@ export abstract class Inputs extends RegistryLink {
           this.state = { ...s, kind: 'confirm' };
           return;
         }
-        return this.link ? this.link.claim(s.verdict, s.code) : this.pay(s.verdict);
+        if (!this.link) return this.pay(s.verdict);
+        // A ledger that cannot record it says so before the registry grants a ticket this device could
+        // not pay (held for it there until an operator releases it).
+        if (!this.ledger.ensureRoom()) {
+          this.say(LOG_PAYMENT_FAILED, ticketLine(s.verdict.ticket), 'ledger full');
+          return this.shown(errorScreen(this.lang, TEXT[this.lang].ledgerFull), 'error');
+        }
+        return this.link.claim(s.verdict, s.code);
       }
       if (k === 'C') return this.shown(cancelledScreen(this.lang), 'key', 1500);
       this.beeper.play(BEEPS.key);

@@ -107,6 +107,16 @@ export class MirroredLedger {
     return this.same ? undefined : this.logs[1].find(k);
   }
 
+  /** Room for one payment in both logs, reclaiming dead slots if needed (drops nothing); false when full. */
+  ensureRoom(): boolean {
+    this.fresh();
+    let ok = false;
+    this.mutate(() => {
+      ok = this.logs[0].ensureRoom() && this.logs[1].ensureRoom();
+    });
+    return ok;
+  }
+
   /** Records into both logs; returns once both copies are on flash. Errors as `Ledger.record`. */
   record(input: PaymentInput): void {
     this.fresh();
