@@ -33,10 +33,3 @@ export function unpack(text: string, length: number): string {
     s += String.fromCharCode.apply(null, out.subarray(p, p + 256) as unknown as number[]);
   return s;
 }
-
-/**
- * What starts the text of a part compiled for one call and freed after it (tools/build.ts `transient`):
- * a comment, so nothing on the device; the simulator's heap model (hw-sim/function-source.ts) counts
- * none of its function sources, as none outlives the entry that compiled it.
- */
-export const ONCE_MARK = '/*once*/';

@@ -9,7 +9,7 @@
 // QjsDevice.heapDevice() takes out: Node only (TypeScript parses), so the CLI bundle never loads it.
 import ts from 'typescript';
 import { useSimHost } from './host.ts';
-import { ONCE_MARK } from '../firmware/unpack.ts';
+import { ONCE_MARK } from '../src/once-mark.ts';
 
 interface Fn {
   start: number;

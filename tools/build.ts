@@ -14,7 +14,7 @@ import { fromHex } from '../src/hex.ts';
 import { nodeSign } from './node-crypto.ts';
 import { MANGLE_ALL, reservedNames, reservePattern } from './mangle.ts';
 import { pack } from './pack-text.ts';
-import { ONCE_MARK } from '../firmware/unpack.ts';
+import { ONCE_MARK } from '../src/once-mark.ts';
 // Whole files only: a test or the simulator reading firmware/dist while another process builds never sees half a file.
 import { writeWhole } from './write-whole.ts';
 import { ROOT, DIST, BUNDLE_PATH, IMAGE_PATH, CORE_PATH, JSQR_SOURCE } from './paths.ts';

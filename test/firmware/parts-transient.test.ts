@@ -10,7 +10,7 @@ import type { QjsDevice } from '../../hw-sim/qjs-host.ts';
 import type { Simulator } from '../../hw-sim/sim.ts';
 import { partitionFlash } from '../../hw-sim/device.ts';
 import { simHost } from '../../hw-sim/host.ts';
-import { ONCE_MARK } from '../../firmware/unpack.ts';
+import { ONCE_MARK } from '../../src/once-mark.ts';
 import { defaultConfig } from '../../src/config.ts';
 import { fromHex } from '../../src/hex.ts';
 import { DEV_OPERATOR_SEED_HEX, signNotice, storeNotice } from '../../src/notice.ts';
