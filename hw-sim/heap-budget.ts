@@ -119,29 +119,34 @@ const SYNC_MS = 5000;
 /** Virtual time after each entry with a registry: a claim's answer comes back within it. */
 const REGISTRY_STEP_MS = 300;
 
+/**
+ * Stores on `chip` the operator notice a fleet device holds: the configuration's emission and limits,
+ * signed with the development operator key the simulator provisions.
+ */
+export function storeDevNotice(chip: NorFlash): void {
+  const c = defaultConfig(false);
+  const n = {
+    version: 1,
+    payout_limit_eur: c.payoutLimitEur,
+    offline_limit_eur: c.offlineLimitEur,
+    id_threshold_eur: c.idThresholdEur,
+    emissions: [{ number: 1, name: 'SAPHIR', on_sale: '2026-01-05', closes: '2026-12-31' }],
+    holidays: [],
+  };
+  const seed = fromHex(DEV_OPERATOR_SEED_HEX);
+  storeNotice(
+    partitionFlash(chip, 'notice', 0),
+    signNotice(n, (m) => simHost().sign(m, seed)),
+    null,
+  );
+}
+
 function simulator(
   o: { chip: NorFlash; bundle: string; ledgerSectors: number; variant: SimVariant },
   registry: boolean,
 ): Simulator {
-  // A fleet device holds an operator notice (docs/operations.md), as the registry brings them: the
-  // configuration's emission and limits, signed with the development operator key the simulator provisions.
-  if (registry) {
-    const c = defaultConfig(false);
-    const n = {
-      version: 1,
-      payout_limit_eur: c.payoutLimitEur,
-      offline_limit_eur: c.offlineLimitEur,
-      id_threshold_eur: c.idThresholdEur,
-      emissions: [{ number: 1, name: 'SAPHIR', on_sale: '2026-01-05', closes: '2026-12-31' }],
-      holidays: [],
-    };
-    const seed = fromHex(DEV_OPERATOR_SEED_HEX);
-    storeNotice(
-      partitionFlash(o.chip, 'notice', 0),
-      signNotice(n, (m) => simHost().sign(m, seed)),
-      null,
-    );
-  }
+  // A fleet device holds an operator notice (docs/operations.md), as the registry brings them.
+  if (registry) storeDevNotice(o.chip);
   const sim = new Simulator({ ...o, deviceId: 'SPH-000042', registry: registry ? REGISTRY_URL : undefined });
   // A registry that grants every payment, its answers signed with the development registry key (the one
   // the simulator provisions): hw-sim/attacker.ts's fake registry, as the device cannot tell it apart.

@@ -8,12 +8,8 @@ import '../../hw-sim/function-source.ts';
 import { boot, chipWith } from './harness.ts';
 import type { QjsDevice } from '../../hw-sim/qjs-host.ts';
 import type { Simulator } from '../../hw-sim/sim.ts';
-import { partitionFlash } from '../../hw-sim/device.ts';
-import { simHost } from '../../hw-sim/host.ts';
 import { ONCE_MARK } from '../../src/once-mark.ts';
-import { defaultConfig } from '../../src/config.ts';
-import { fromHex } from '../../src/hex.ts';
-import { DEV_OPERATOR_SEED_HEX, signNotice, storeNotice } from '../../src/notice.ts';
+import { storeDevNotice } from '../../hw-sim/heap-budget.ts';
 
 const funcSize = (sim: Simulator) => (sim.vm as QjsDevice).heapStats().raw.js_func_size;
 
@@ -54,23 +50,7 @@ test('the reports part: compiled for each report, printed, and freed after it', 
 test('the notice part: compiled at boot for a notice on flash, applied, and freed', async () => {
   const bootWith = async (notice: boolean) => {
     const chip = chipWith();
-    if (notice) {
-      const c = defaultConfig(false);
-      const n = {
-        version: 1,
-        payout_limit_eur: c.payoutLimitEur,
-        offline_limit_eur: c.offlineLimitEur,
-        id_threshold_eur: c.idThresholdEur,
-        emissions: [{ number: 1, name: 'SAPHIR', on_sale: '2026-01-05', closes: '2026-12-31' }],
-        holidays: [],
-      };
-      const seed = fromHex(DEV_OPERATOR_SEED_HEX);
-      storeNotice(
-        partitionFlash(chip, 'notice', 0),
-        signNotice(n, (m) => simHost().sign(m, seed)),
-        null,
-      );
-    }
+    if (notice) storeDevNotice(chip);
     const sim = await boot(chip);
     const size = funcSize(sim);
     const texts = (sim.vm as QjsDevice).evaluated;
