@@ -322,6 +322,9 @@ if (missing) {
   });
 
   web('a shipped scenario passes in the page, with its screenshot to download', async () => {
+    // The live device cleared first (else its verdict screen stays until its timeout: seconds of waiting).
+    await p.click('[data-test="key-C"]');
+    await waitDisplay(p, 'PRÊT');
     await p.selectOption('[data-test="scenario-pick"]', 'english.yaml');
     await p.click('[data-test="scenario-run"]');
     await p.waitForSelector('[data-test="scenario-result"][data-ok]', { timeout: 60000 });
