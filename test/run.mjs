@@ -36,6 +36,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'uvu/parse';
 import { buildCliBundle } from '../tools/cli-bundle.mjs';
 import { procCpu } from './proc-cpu.mjs';
+import { pick } from './pick.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -161,10 +162,33 @@ const reasons = new Map();
 const times = {};
 const cpuTimes = {};
 
-// Files that change what every other process sees run alone, before the others start.
+// Files that change what every other process sees run first, beside none but FIRMWARE_FREE files.
 const ALONE = new Set([
   'firmware/build-stale.test.ts', // touches a firmware source's mtime: every saphir sim elsewhere would rebuild
 ]);
+// Files that never ask about the firmware build (no bundle, no saphir sim): they run beside ALONE, and with
+// SAPHIR_TEST_NO_FIRMWARE set (tools/build-stale.ts throws on a question about the build), so one that
+// starts to use the build fails in every run, never races one.
+const FIRMWARE_FREE = /^(claim|core|game|image|ledger|notice|registry|sph1)\//;
+const runningNow = new Set(); // names of the files that run now
+const waiting = []; // workers waiting for a file they may take
+/**
+ * The next file a worker may take from `queue` (removed from it), or null when the queue is empty; waits
+ * while the only files left may not run beside those running (ALONE first, beside FIRMWARE_FREE files only).
+ */
+async function take(queue) {
+  for (;;) {
+    if (queue.length === 0) return null;
+    const i = pick(queue, runningNow, ALONE, FIRMWARE_FREE);
+    if (i >= 0) return queue.splice(i, 1)[0];
+    await new Promise((resolve) => waiting.push(resolve));
+  }
+}
+/** A file ended (or its worker died): the workers waiting for it look again. */
+function ended(name) {
+  runningNow.delete(name);
+  for (const wake of waiting.splice(0)) wake();
+}
 
 let live = 0; // worker processes running
 let peakLive = 0;
@@ -196,9 +220,9 @@ function startWorker(queue) {
         finish(w, text, r);
       }
     });
-    const next = () => {
+    const next = async () => {
       // A worker beyond `jobs` stops once no core idles.
-      const s = live > jobs && idleCores < 0.5 ? undefined : queue.shift();
+      const s = live > jobs && idleCores < 0.5 ? null : await take(queue);
       if (!s) {
         live--;
         w.done = true;
@@ -206,14 +230,16 @@ function startWorker(queue) {
         return;
       }
       w.current = { ...s, started: performance.now() };
+      runningNow.add(s.name);
       w.timer = setTimeout(() => {
         flush(w, w.out + `\n# timeout: ${s.name} still running after ${timeoutMs / 1000} s: stopped\n`);
         w.out = '';
         failed++;
         w.current = null;
+        ended(s.name);
         child.kill('SIGKILL');
       }, timeoutMs);
-      child.send({ file: s.file, name: s.name });
+      child.send({ file: s.file, name: s.name, firmwareFree: FIRMWARE_FREE.test(s.name) });
     };
     w.next = next;
     child.on('message', (m) => m && m.ready && next());
@@ -228,6 +254,7 @@ function startWorker(queue) {
         const how = signal ? `signal ${signal}` : `exit code ${code}`;
         flush(w, w.out + `\n# ${w.current.name}: its worker stopped (${how}) before the file ended\n`);
         failed++;
+        ended(w.current.name);
       } else if (w.out || w.err) flush(w, w.out);
       // A worker that died takes no more files: another one takes the rest.
       if (!w.done && queue.length > 0) startWorker(queue).then(resolveWorker);
@@ -259,6 +286,7 @@ function finish(w, text, r) {
   skipped += r.skipped;
   times[r.file] = r.ms;
   cpuTimes[r.file] = r.cpuMs;
+  ended(w.current.name);
   w.current = null;
   w.next();
 }
@@ -303,15 +331,9 @@ function watchIdle(more) {
   return timer;
 }
 
-await pool(
-  todo.filter((s) => ALONE.has(s.name)),
-  1,
-);
-await pool(
-  todo.filter((s) => !ALONE.has(s.name)),
-  jobs,
-  maxWorkers,
-);
+// ALONE files first (take puts them ahead: a fresh clone's first one also builds the firmware).
+todo.sort((a, b) => ALONE.has(b.name) - ALONE.has(a.name));
+await pool(todo, jobs, maxWorkers);
 let typecheckFailed = false;
 if (typecheckJob) {
   const r = await typecheckJob;

@@ -47,7 +47,11 @@ async function runFile(file, name) {
 }
 
 process.on('message', (m) => {
-  if (m && m.file) void runFile(m.file, m.name);
-  else if (m && m.exit) process.exit();
+  if (m && m.file) {
+    // (test/run.mjs FIRMWARE_FREE: tools/build-stale.ts throws on a question about the build)
+    if (m.firmwareFree) process.env.SAPHIR_TEST_NO_FIRMWARE = '1';
+    else delete process.env.SAPHIR_TEST_NO_FIRMWARE;
+    void runFile(m.file, m.name);
+  } else if (m && m.exit) process.exit();
 });
 process.send({ ready: true });

@@ -1,0 +1,6 @@
+export function pick(
+  queue: readonly { name: string }[],
+  running: ReadonlySet<string>,
+  alone: ReadonlySet<string>,
+  free: RegExp,
+): number;
