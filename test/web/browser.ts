@@ -44,6 +44,8 @@ export async function launch(o: { args?: string[]; profile?: string } = {}): Pro
     executablePath: CHROMIUM,
     headless: true,
     args: [...FLAGS, ...(o.args ?? [])],
+    // Its audio client's runtime folder in the profile (else TMPDIR/pulse-…, left behind).
+    env: { ...process.env, PULSE_RUNTIME_PATH: join(dir, 'pulse') },
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
@@ -122,11 +124,13 @@ export interface Firefox {
  * playwright-core only drives its own patched Firefox builds. Headless, with a fresh temporary profile.
  */
 export async function launchFirefox(): Promise<Firefox> {
+  const pulse = mkdtempSync(join(tmpdir(), 'saphir-firefox-pulse-'));
   const browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: FIREFOX,
     headless: true,
     protocol: 'webDriverBiDi',
+    env: { ...process.env, PULSE_RUNTIME_PATH: pulse },
   });
   const page = (await browser.pages())[0] ?? (await browser.newPage());
   const errors: string[] = [];
@@ -134,7 +138,14 @@ export async function launchFirefox(): Promise<Firefox> {
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
   });
-  return { page, errors, close: () => browser.close() };
+  return {
+    page,
+    errors,
+    close: async () => {
+      await browser.close();
+      rmSync(pulse, { recursive: true, force: true });
+    },
+  };
 }
 
 /** `waitDisplay` for a puppeteer page. */
