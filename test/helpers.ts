@@ -1,8 +1,8 @@
 // Shared test fixtures (everything a test reads lives in this repository) and the gate for tests that
 // need a system tool.
-import { accessSync, constants, existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { test as uvuTest } from 'uvu';
 import { ROOT } from '../tools/paths.ts';
 // The simulator's host in Node (hw-sim/host.ts): node:crypto, files, the firmware build.
@@ -27,19 +27,8 @@ export function loadVectors(): { test_public_key_hex: string; vectors: Vector[] 
 /** A few photos from the jsQR end-to-end corpus (Apache-2.0, see fixtures/jsqr/NOTICE): `input.png`, `output.json`. */
 export const JSQR_PHOTOS = ['0', '1', '10', 'issue-59-inverted'].map((n) => join(FIXTURES, 'jsqr', n));
 
-/** An executable of that name on PATH (looked up the way a shell would, without running it). */
-export function onPath(name: string): boolean {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    try {
-      accessSync(join(dir, name), constants.X_OK);
-      return true;
-    } catch {
-      // not in this directory
-    }
-  }
-  return false;
-}
+export { onPath } from '../tools/on-path.ts';
+import { onPath } from '../tools/on-path.ts';
 
 interface Tool {
   /** What is missing, as the skip line says it ("socat not installed"), from why the probe failed. */

@@ -8,7 +8,7 @@
 // Here: the options and which mode runs; each mode in host/commands/sim/ (scenarios, interactive with
 // its bridges, pty, web; live: the wall-clock simulator they share), the explorer in sim-explore.ts.
 import { statSync } from 'node:fs';
-import { intOf, UsageError, parseCommand } from '../args.ts';
+import { Failure, intOf, UsageError, parseCommand } from '../args.ts';
 import type { Lang } from '../../src/i18n.ts';
 import { Simulator } from '../../hw-sim/sim.ts';
 import { NorFlash } from '../../hw-sim/nor-flash.ts';
@@ -21,6 +21,7 @@ import { CHIP_SIZE } from '../../rom/layout.ts';
 import { isDepartment } from '../../src/config-schema.ts';
 import '../../hw-sim/node-host.ts';
 import { needXs } from './sim/common.ts';
+import { onPath } from '../../tools/on-path.ts';
 import { isHidSpec } from '../hid.ts';
 import { scenarios } from './sim/scenarios.ts';
 import { interactive } from './sim/interactive.ts';
@@ -116,6 +117,8 @@ export async function run(args: string[]): Promise<number> {
   const variant = values.variant ?? 'quickjs';
   if (variant !== 'quickjs' && variant !== 'quickjs-ng' && variant !== 'xs') throw new UsageError((m) => m.sim.variant);
   if (variant === 'xs') needXs();
+  // (socat makes --pty's pseudo-terminal: said before anything is drawn)
+  if (values.pty && !onPath('socat')) throw new Failure((m) => m.sim.noSocat);
   // First line: which keys the simulated device trusts (the chip of --flash may already hold some).
   process.stdout.write(
     trustLine(

@@ -227,7 +227,7 @@ test('demo (npm start) without a TTY: every step passes, a summary, exit 0', asy
   assert.not.match(r.out, /FAIL/);
 });
 
-test('sim --pty without socat: the package to install, exit 1, nothing left running', () => {
+test('sim --pty without socat: the package to install, said before the device starts, exit 1, nothing left running', () => {
   const bin = mkdtempSync(join(tmpdir(), 'saphir-nosocat-'));
   symlinkSync(process.execPath, join(bin, 'node'));
   const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--pty'], {
@@ -242,6 +242,7 @@ test('sim --pty without socat: the package to install, exit 1, nothing left runn
     r.stderr,
     /saphir sim: socat n’est pas installé : il crée le pseudo-terminal\. L’installer : sudo apt-get install socat/,
   );
+  assert.is(r.stdout, '', 'said before the device boots or anything is drawn');
 });
 
 /** Processes (but this one) whose command line holds `text`. */
