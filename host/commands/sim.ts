@@ -21,11 +21,10 @@ import { CHIP_SIZE } from '../../rom/layout.ts';
 import { isDepartment } from '../../src/config-schema.ts';
 import '../../hw-sim/node-host.ts';
 import { needXs } from './sim/common.ts';
-import { onPath } from '../../tools/on-path.ts';
 import { isHidSpec } from '../hid.ts';
 import { scenarios } from './sim/scenarios.ts';
 import { interactive } from './sim/interactive.ts';
-import { pty } from './sim/pty.ts';
+import { pty, ptyProblem } from './sim/pty.ts';
 import { web } from './sim/web.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.sim;
@@ -117,8 +116,10 @@ export async function run(args: string[]): Promise<number> {
   const variant = values.variant ?? 'quickjs';
   if (variant !== 'quickjs' && variant !== 'quickjs-ng' && variant !== 'xs') throw new UsageError((m) => m.sim.variant);
   if (variant === 'xs') needXs();
-  // (socat makes --pty's pseudo-terminal: said before anything is drawn)
-  if (values.pty && !onPath('socat')) throw new Failure((m) => m.sim.noSocat);
+  if (values.pty) {
+    const problem = await ptyProblem(positionals[0], lang);
+    if (problem !== null) throw new Failure(() => problem);
+  }
   // First line: which keys the simulated device trusts (the chip of --flash may already hold some).
   process.stdout.write(
     trustLine(

@@ -6,6 +6,30 @@ import type { Lang } from '../../../src/i18n.ts';
 import { messages } from '../../../src/messages/index.ts';
 import { LEDGER_WORDS, ledgerLine, type KeyOptions } from './common.ts';
 import { I, liveSimulator } from './live.ts';
+import { onPath } from '../../../tools/on-path.ts';
+import type { PtyError } from '../../../hw-sim/pty.ts';
+
+/** Why --pty cannot start, said before anything is drawn, or null: a bad or taken PATH, no socat. */
+export async function ptyProblem(link: string | undefined, lang: Lang): Promise<string | null> {
+  const { freeForLink, pathTaken, badPath, unsafeLinkChar } = await import('../../../hw-sim/pty.ts');
+  // A path socat could misread is refused, one that is not ours never replaced.
+  if (link !== undefined && unsafeLinkChar(link) !== null) return ptyText(badPath(link), lang);
+  if (link !== undefined && !freeForLink(link)) return ptyText(pathTaken(link), lang);
+  if (!onPath('socat')) return messages(lang).sim.noSocat;
+  return null;
+}
+
+async function ptyText(e: PtyError, lang: Lang): Promise<string> {
+  const { unsafeLinkChar } = await import('../../../hw-sim/pty.ts');
+  const m = messages(lang).sim;
+  return e.code === 'path-taken'
+    ? m.noPort(m.pathTaken(e.detail))
+    : e.code === 'bad-path'
+      ? m.noPort(m.badPath(e.detail, unsafeLinkChar(e.detail) ?? ''))
+      : e.code === 'no-socat'
+        ? m.noSocat
+        : m.noPort(m.socatFailed(e.detail));
+}
 
 export async function pty(
   link: string | undefined,
@@ -18,24 +42,13 @@ export async function pty(
     config?: SimConfig;
   } & KeyOptions,
 ): Promise<number> {
-  const { exposeServicePort, freeForLink, pathTaken, badPath, unsafeLinkChar, PtyError } =
-    await import('../../../hw-sim/pty.ts');
-  const m = messages(o.lang).sim;
+  const { exposeServicePort, PtyError } = await import('../../../hw-sim/pty.ts');
   const fail = (why: string) => {
     process.stderr.write(`saphir sim: ${why}\n`);
     return 1;
   };
-  const ptyText = (e: InstanceType<typeof PtyError>) =>
-    e.code === 'path-taken'
-      ? m.noPort(m.pathTaken(e.detail))
-      : e.code === 'bad-path'
-        ? m.noPort(m.badPath(e.detail, unsafeLinkChar(e.detail) ?? ''))
-        : e.code === 'no-socat'
-          ? m.noSocat
-          : m.noPort(m.socatFailed(e.detail));
-  // Checked before the device starts: a path socat could misread is refused, one that is not ours never replaced.
-  if (link !== undefined && unsafeLinkChar(link) !== null) return fail(ptyText(badPath(link)));
-  if (link !== undefined && !freeForLink(link)) return fail(ptyText(pathTaken(link)));
+  const before = await ptyProblem(link, o.lang);
+  if (before !== null) return fail(before);
   const live = await liveSimulator(o);
   const { sim, serial } = live;
   let down: string | null = null;
@@ -62,7 +75,7 @@ export async function pty(
     );
   } catch (e) {
     await live.close();
-    if (e instanceof PtyError) return fail(ptyText(e));
+    if (e instanceof PtyError) return fail(await ptyText(e, o.lang));
     throw e;
   }
   process.stdout.write(messages(o.lang).sim.servicePort(port.path) + '\n');
@@ -78,6 +91,7 @@ export async function pty(
   stopCommands();
   await port.close();
   await live.close();
+  const m = messages(o.lang).sim;
   return down === null ? 0 : fail(m.noPort(m.socatEnded(down)));
 }
 
