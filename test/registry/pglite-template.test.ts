@@ -2,10 +2,11 @@
 // written by the first, and then from the first migrated (a dump, a folder); each is still its own, empty and migrated.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MIGRATIONS, openPglite } from '../../host/registry/db.ts';
+import { LONG } from '../helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-pg-template-'));
 const before = process.env.SAPHIR_PGLITE_TEMPLATE;
@@ -26,12 +27,17 @@ const count = async (db: Awaited<ReturnType<typeof openPglite>>, table = 'device
 /** The migrated templates beside template.tar: `template.tar-KEY.tar` (a dump), `template.tar-KEY` (a folder). */
 const migrated = () => readdirSync(dir).filter((f) => /^template\.tar-[0-9a-f]{12}(\.tar)?$/.test(f));
 
-test('the first new database writes the template; the next ones (memory, a new folder) start from it, empty and migrated', async () => {
+// npm test starts from a copy of the run's template when there is one (PGlite's initdb is ~4 s of CPU); the
+// long tier, and a run that has none yet (a fresh clone's first), from none: the first database writes it.
+const runTemplate = !LONG && before !== undefined && existsSync(before) ? before : undefined;
+
+test('the first new database writes the template (none: test:long) and the migrated one; the next ones (memory, a new folder) start from it, empty and migrated', async () => {
   const file = join(dir, 'template.tar');
+  if (runTemplate) copyFileSync(runTemplate, file);
   process.env.SAPHIR_PGLITE_TEMPLATE = file;
   process.env.SAPHIR_PGLITE_SHARED_BUFFERS = '16MB';
   const a = await openPglite();
-  assert.ok(existsSync(file), 'template written');
+  assert.ok(existsSync(file), runTemplate ? 'template kept' : 'template written');
   assert.is(await buffers(a), '16MB', 'SAPHIR_PGLITE_SHARED_BUFFERS');
   assert.equal(
     migrated().map((f) => f.endsWith('.tar')),
