@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { test as uvuTest } from 'uvu';
 import { ROOT } from '../tools/paths.ts';
+import { onPath } from '../tools/on-path.ts';
 // The simulator's host in Node (hw-sim/host.ts): node:crypto, files, the firmware build.
 import '../hw-sim/node-host.ts';
 import fc from 'fast-check';
@@ -27,8 +28,7 @@ export function loadVectors(): { test_public_key_hex: string; vectors: Vector[] 
 /** A few photos from the jsQR end-to-end corpus (Apache-2.0, see fixtures/jsqr/NOTICE): `input.png`, `output.json`. */
 export const JSQR_PHOTOS = ['0', '1', '10', 'issue-59-inverted'].map((n) => join(FIXTURES, 'jsqr', n));
 
-export { onPath } from '../tools/on-path.ts';
-import { onPath } from '../tools/on-path.ts';
+export { onPath };
 
 interface Tool {
   /** What is missing, as the skip line says it ("socat not installed"), from why the probe failed. */

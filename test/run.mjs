@@ -337,8 +337,7 @@ function watchIdle(more) {
   return timer;
 }
 
-// ALONE files first (take puts them ahead: a fresh clone's first one also builds the firmware).
-todo.sort((a, b) => ALONE.has(b.name) - ALONE.has(a.name));
+// (ALONE files start first wherever they are in the queue: pick, test/pick.mjs)
 await pool(todo, jobs, maxWorkers);
 let typecheckFailed = false;
 if (typecheckJob) {

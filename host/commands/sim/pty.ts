@@ -9,18 +9,17 @@ import { I, liveSimulator } from './live.ts';
 import { onPath } from '../../../tools/on-path.ts';
 import type { PtyError } from '../../../hw-sim/pty.ts';
 
-/** Why --pty cannot start, said before anything is drawn, or null: a bad or taken PATH, no socat. */
+/** Why --pty cannot start, said before anything is drawn (sim.ts asks first), or null: a bad or taken PATH, no socat. */
 export async function ptyProblem(link: string | undefined, lang: Lang): Promise<string | null> {
   const { freeForLink, pathTaken, badPath, unsafeLinkChar } = await import('../../../hw-sim/pty.ts');
   // A path socat could misread is refused, one that is not ours never replaced.
-  if (link !== undefined && unsafeLinkChar(link) !== null) return ptyText(badPath(link), lang);
-  if (link !== undefined && !freeForLink(link)) return ptyText(pathTaken(link), lang);
+  if (link !== undefined && unsafeLinkChar(link) !== null) return ptyText(badPath(link), lang, unsafeLinkChar);
+  if (link !== undefined && !freeForLink(link)) return ptyText(pathTaken(link), lang, unsafeLinkChar);
   if (!onPath('socat')) return messages(lang).sim.noSocat;
   return null;
 }
 
-async function ptyText(e: PtyError, lang: Lang): Promise<string> {
-  const { unsafeLinkChar } = await import('../../../hw-sim/pty.ts');
+function ptyText(e: PtyError, lang: Lang, unsafeLinkChar: (path: string) => string | null): string {
   const m = messages(lang).sim;
   return e.code === 'path-taken'
     ? m.noPort(m.pathTaken(e.detail))
@@ -42,13 +41,12 @@ export async function pty(
     config?: SimConfig;
   } & KeyOptions,
 ): Promise<number> {
-  const { exposeServicePort, PtyError } = await import('../../../hw-sim/pty.ts');
+  const { exposeServicePort, unsafeLinkChar, PtyError } = await import('../../../hw-sim/pty.ts');
   const fail = (why: string) => {
     process.stderr.write(`saphir sim: ${why}\n`);
     return 1;
   };
-  const before = await ptyProblem(link, o.lang);
-  if (before !== null) return fail(before);
+  // (PATH and socat were checked by ptyProblem, before the trust line; a race still ends in PtyError below.)
   const live = await liveSimulator(o);
   const { sim, serial } = live;
   let down: string | null = null;
@@ -75,7 +73,7 @@ export async function pty(
     );
   } catch (e) {
     await live.close();
-    if (e instanceof PtyError) return fail(await ptyText(e, o.lang));
+    if (e instanceof PtyError) return fail(ptyText(e, o.lang, unsafeLinkChar));
     throw e;
   }
   process.stdout.write(messages(o.lang).sim.servicePort(port.path) + '\n');
