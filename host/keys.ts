@@ -1,11 +1,10 @@
 // The --key option of gen (a signing key file) and of check, audit and registry serve (the keys to
 // trust), read by tools/key-files.ts as every key option is.
-import { publicKeyOf } from '../src/crypto/ed25519.ts';
 import { fromHex, toHex } from '../src/hex.ts';
 import { TEST_PUBLIC_KEY_HEX, type KeyRing } from '../src/sph1/keys.ts';
 import { UsageError } from './args.ts';
 import { HEX64, KeyFileError, readKey, type KeyValue } from '../tools/key-files.ts';
-import { publicKeyProblem } from '../tools/node-crypto.ts';
+import { nodePublicKeyOf as publicKeyOf, publicKeyProblem } from '../tools/node-crypto.ts';
 
 /** A key option's value (tools/key-files.ts), its problems as usage errors. */
 export function keyValue(option: string, value: string): KeyValue {

@@ -4,7 +4,7 @@
 // through noble under the device's rules; everything that needs files, a firmware build or a network
 // says it is not there.
 import type { XsDevice, XsStartOptions } from './xs-host.ts';
-import { nobleSign, nobleVerify, type Signer, type Verifier } from '../src/crypto/ed25519.ts';
+import { nobleSign, nobleVerify, publicKeyOf, type Signer, type Verifier } from '../src/crypto/ed25519.ts';
 import { withDeviceRules } from '../src/crypto/device-rules.ts';
 import { equalBytes } from '../src/bytes.ts';
 import type { StaleReason } from '../tools/build.ts';
@@ -44,6 +44,8 @@ export interface SimFiles {
 export interface SimHost {
   /** Signs the simulator's own images and tickets. */
   sign: Signer;
+  /** The public key of a 32-byte seed (an image's key hash). */
+  publicKeyOf(seed: Uint8Array): Uint8Array;
   /** The device's verdict on a signature (RFC 8032 strict, cofactored, small-order keys refused). */
   verify: Verifier;
   /** A blocking HTTP client for one simulated network (`SimOptions.registry`). */
@@ -75,6 +77,7 @@ function missing(what: string): never {
 const defaults: SimHost = {
   sameBytes: equalBytes,
   sign: nobleSign,
+  publicKeyOf,
   verify: withDeviceRules(nobleVerify),
   http: () => missing('the simulated network (blocking HTTP)'),
   bundle: () => missing('the firmware bundle'),

@@ -668,7 +668,16 @@ export class Simulator {
     const v = { base: ['0.1.0', 1], next: ['0.2.0', 2], older: ['0.0.9', 0], forged: ['0.2.0', 2] } as const;
     const [version, securityCounter] = v[kind];
     const seed = kind === 'forged' ? new Uint8Array(32).fill(0x0f) : fromHex(DEV_FIRMWARE_SEED_HEX);
-    return packImage({ bundle, version, boardId: BOARD_ID, securityCounter, seed, sign: simHost().sign });
+    const host = simHost();
+    return packImage({
+      bundle,
+      version,
+      boardId: BOARD_ID,
+      securityCounter,
+      seed,
+      sign: host.sign,
+      publicKeyOf: host.publicKeyOf,
+    });
   }
 
   /** Factory programming: the `base` image in slot A, confirmed; the device then boots through the bootloader. */

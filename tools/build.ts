@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { BOARD_ID, DEV_FIRMWARE_SEED_HEX, packImage } from '../src/image/format.ts';
 import { fromHex } from '../src/hex.ts';
-import { nodeSign } from './node-crypto.ts';
+import { nodePublicKeyOf, nodeSign } from './node-crypto.ts';
 import { MANGLE_ALL, reservedNames, reservePattern } from './mangle.ts';
 import { pack } from './pack-text.ts';
 import { ONCE_MARK } from '../src/once-mark.ts';
@@ -677,6 +677,7 @@ export async function build(opts: BuildOptionsIn = {}): Promise<BuildFigures> {
     securityCounter: opts.securityCounter ?? 1,
     seed,
     sign: nodeSign,
+    publicKeyOf: nodePublicKeyOf,
   });
   writeWhole(imagePath, image);
   const figures: BuildFigures = {

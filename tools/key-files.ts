@@ -5,7 +5,7 @@
 // a KeyFileError, said in the user's language (the CLI makes it a usage error).
 import { readFileSync } from 'node:fs';
 import { fromHex } from '../src/hex.ts';
-import { publicKeyOf } from '../src/crypto/ed25519.ts';
+import { nodePublicKeyOf as publicKeyOf } from './node-crypto.ts';
 import { errnoOf } from '../src/system-error.ts';
 import { messages, type Messages } from '../src/messages/index.ts';
 

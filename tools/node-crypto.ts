@@ -53,6 +53,21 @@ export const nodeSign: Signer = (message, seed) =>
   sodium ? sodium.sign(message, seed) : nodeCryptoSign(message, seed);
 
 /**
+ * The public key of a 32-byte seed, by the host's library: noble's first one builds its tables, ~50 ms of
+ * CPU in each CLI process that needs one (registry serve, a key file's seed). Throws on a seed of another length.
+ */
+export const nodePublicKeyOf = (seed: Uint8Array): Uint8Array => {
+  if (seed.length !== 32) throw new RangeError('seed must be 32 bytes');
+  return sodium ? sodium.publicKeyOf(seed) : nodeCryptoPublicKeyOf(seed);
+};
+
+/** node:crypto alone (as nodeCryptoSign). */
+export const nodeCryptoPublicKeyOf = (seed: Uint8Array): Uint8Array => {
+  const spki = createPublicKey(privateKeyObject(seed)).export({ format: 'der', type: 'spki' });
+  return new Uint8Array(spki.subarray(SPKI_PREFIX.length));
+};
+
+/**
  * `(message) => sign(message, seed)`, for a hot loop that signs many messages with one seed (`saphir
  * gen`). For nodeSign, the host's library with the key looked up once (and, with libsodium, one
  * signature buffer reused: the result is valid until the next call). The same signatures either way.

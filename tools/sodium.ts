@@ -18,6 +18,8 @@ export interface SodiumEd25519 {
    * signature is written into one buffer reused from call to call, valid until the next call.
    */
   signerOf(seed: Uint8Array): (message: Uint8Array) => Uint8Array;
+  /** The public key of a 32-byte seed. */
+  publicKeyOf(seed: Uint8Array): Uint8Array;
   /**
    * libsodium's verify: S < L, R and A not of small order, A canonical, and the cofactorless equation
    * ([S]B − [k]A encodes to R). It accepts a subset of what RFC 8032's cofactored check accepts.
@@ -57,6 +59,7 @@ function load(): SodiumEd25519 | null {
         return sig;
       };
     },
+    publicKeyOf: (seed) => secretKey(seed).slice(32),
     verify: (signature, message, publicKey) => na.crypto_sign_verify_detached(signature, message, publicKey),
     primeOrder: (point) => point.length === 32 && na.crypto_core_ed25519_is_valid_point(point),
   };

@@ -20,8 +20,7 @@ import {
 import { claimDeadline, isDate } from '../../src/claim.ts';
 import { isDepartment } from '../../src/config-schema.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
-import { publicKeyOf } from '../../src/crypto/ed25519.ts';
-import { nodeSign, nodeVerify } from '../../tools/node-crypto.ts';
+import { nodePublicKeyOf as publicKeyOf, nodeSign, nodeVerify } from '../../tools/node-crypto.ts';
 import { textTable } from '../table.ts';
 import { errnoOf } from '../../src/system-error.ts';
 import type { Lang } from '../../src/i18n.ts';

@@ -21,13 +21,13 @@ import {
 } from '../registry/campaigns.ts';
 import { TEST_KEY_ID, testKeyRing, type KeyRing } from '../../src/sph1/keys.ts';
 import { fromHex, toHex } from '../../src/hex.ts';
-import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import {
   DEV_DEVICE_PUBLIC_KEY_HEX,
   DEV_REGISTRY_PUBLIC_KEY_HEX,
   DEV_REGISTRY_SEED_HEX,
 } from '../../src/registry/protocol.ts';
 import { publicKeyArg, seedArg } from '../key-args.ts';
+import { nodePublicKeyOf as publicKeyOf } from '../../tools/node-crypto.ts';
 import { isTestKey, readTrustedKeyList } from '../keys.ts';
 import type { Lang } from '../../src/i18n.ts';
 import { messages } from '../../src/messages/index.ts';

@@ -85,6 +85,8 @@ export interface PackOptions {
   seed: Uint8Array;
   /** Defaults to noble (portable); Node callers may pass nodeSign. */
   sign?: Signer;
+  /** The seed's public key (its hash is in the image); defaults to noble, Node callers may pass nodePublicKeyOf. */
+  publicKeyOf?: (seed: Uint8Array) => Uint8Array;
   flags?: number;
   /** false: no manifest signature, an image of the format before 4 Dec 2026 (tests of old images). */
   manifest?: boolean;
@@ -154,7 +156,7 @@ export function packImage(o: PackOptions): Uint8Array {
     out.set(value, p + 4);
     p += 4 + value.length;
   };
-  put(TLV_KEYHASH, sha256(publicKeyOf(o.seed)));
+  put(TLV_KEYHASH, sha256((o.publicKeyOf ?? publicKeyOf)(o.seed)));
   put(TLV_SHA256, hash);
   put(TLV_ED25519, sig);
   if (withManifest)

@@ -11,8 +11,15 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { Point } from '@noble/ed25519';
 import { sodium } from '../../tools/sodium.ts';
-import { HOST_CRYPTO, nodeCryptoVerify, nodeSign, nodeVerify } from '../../tools/node-crypto.ts';
-import { nobleVerify } from '../../src/crypto/ed25519.ts';
+import {
+  HOST_CRYPTO,
+  nodeCryptoPublicKeyOf,
+  nodeCryptoVerify,
+  nodePublicKeyOf,
+  nodeSign,
+  nodeVerify,
+} from '../../tools/node-crypto.ts';
+import { nobleVerify, publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { blockGenerator } from '../../src/gen/index.ts';
 import { fromHex } from '../../src/hex.ts';
 import { TEST_KEY_SEED_HEX } from '../../src/sph1/keys.ts';
@@ -36,6 +43,20 @@ if (!sodium) {
 
 test('HOST_CRYPTO names the library that loaded', () => {
   assert.is(HOST_CRYPTO, sodium ? 'sodium-native' : 'node:crypto');
+});
+
+test("a seed's public key: libsodium's and node:crypto's are noble's; a seed of another length is refused", () => {
+  fc.assert(
+    fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), (seed) => {
+      const want = Buffer.from(publicKeyOf(seed)).toString('hex');
+      assert.is(Buffer.from(nodeCryptoPublicKeyOf(seed)).toString('hex'), want, 'node:crypto');
+      if (sodium) assert.is(Buffer.from(sodium.publicKeyOf(seed)).toString('hex'), want, 'libsodium');
+      assert.is(Buffer.from(nodePublicKeyOf(seed)).toString('hex'), want, 'the host');
+    }),
+    { numRuns: 200 },
+  );
+  assert.throws(() => nodePublicKeyOf(new Uint8Array(31)), /32 bytes/);
+  assert.throws(() => nodePublicKeyOf(new Uint8Array(64)), /32 bytes/);
 });
 
 test('libsodium signs exactly what node:crypto signs (deterministic Ed25519)', () => {
