@@ -320,14 +320,17 @@ let liftoff: { pglite: object; initdb: object } | undefined;
  * SAPHIR_PGLITE_LIFTOFF=1 (the test runner sets it): PGlite's WebAssembly compiled once in this process by
  * V8's baseline compiler alone, never optimised, for every database opened here. A test's database lives
  * seconds, less than the optimising compile costs (an embedded registry's start 1.8 → 1.3 s of CPU, a
- * reset 0.5 → 0.03 s, a `registry … --db` process 1.5 → 0.6 s). The flag is on during these two
- * synchronous compiles only: other WebAssembly (the device's QuickJS) is optimised as ever.
+ * reset 0.5 → 0.03 s, a `registry … --db` process 1.5 → 0.6 s), and each function validated when first
+ * called, as it is compiled (the 9 MB module's compile 120 → 80 ms of CPU: a process calls a fraction of it).
+ * The flags are on during these two synchronous compiles only: other WebAssembly (the device's QuickJS) is
+ * optimised as ever.
  */
 function liftoffModules(): typeof liftoff {
   if (process.env.SAPHIR_PGLITE_LIFTOFF !== '1') return undefined;
   if (!liftoff) {
     const dist = dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite')));
     setFlagsFromString('--liftoff-only');
+    setFlagsFromString('--wasm-lazy-validation');
     try {
       liftoff = {
         pglite: new Wasm.Module(readFileSync(join(dist, 'pglite.wasm'))),
@@ -335,6 +338,7 @@ function liftoffModules(): typeof liftoff {
       };
     } finally {
       setFlagsFromString('--no-liftoff-only');
+      setFlagsFromString('--no-wasm-lazy-validation');
     }
   }
   return liftoff;
