@@ -173,6 +173,8 @@ export class XsDevice extends FirmwareVm {
   private fromXs = -1;
   private dir = '';
   private pending = Buffer.alloc(0);
+  /** What each read from the worker lands in (one per device: a message is read every HAL call). */
+  private readonly chunk = Buffer.allocUnsafe(65536);
   private readonly hosts: HostObjects;
   private hostFns = new Map<number, HostFn>();
 
@@ -277,7 +279,7 @@ export class XsDevice extends FirmwareVm {
   }
 
   private readNetstring(): Buffer {
-    const chunk = Buffer.alloc(65536);
+    const chunk = this.chunk;
     for (;;) {
       const colon = this.pending.indexOf(58);
       if (colon > 0) {
