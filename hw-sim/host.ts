@@ -106,6 +106,6 @@ export function simHost(): SimHost {
 /** Installs what this machine provides (the rest keeps the defaults). */
 export function useSimHost(h: Partial<SimHost>): void {
   current = { ...current, ...h };
-  // The device's own code (rom/) checks signatures and compares images as the simulated device does.
-  useRomPlatform({ verify: current.verify, sameBytes: current.sameBytes });
+  // The device's own code (rom/) checks signatures, compares images and derives keys as the simulated device does.
+  useRomPlatform({ verify: current.verify, sameBytes: current.sameBytes, publicKeyOf: current.publicKeyOf });
 }

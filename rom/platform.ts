@@ -1,9 +1,9 @@
 // What the device's own code (rom/) takes from the platform it runs on: the device's signature check, a
 // byte comparison for 100 KiB images, a clock and timers (UART pacing, the chip's busy time) and the
-// secure element's random bytes, SHA-512. Defaults: noble under the device's rules, a loop, and the JS host's
+// secure element's random bytes, SHA-512 and a key pair's public key. Defaults: noble under the device's rules, a loop, and the JS host's
 // timers and crypto where it has them (Node, a browser worker); the simulator installs its host's
 // (hw-sim/host.ts useSimHost: libsodium, Buffer.compare), a port its own at startup.
-import { nobleVerify, sha512, type Verifier } from '../src/crypto/ed25519.ts';
+import { nobleVerify, publicKeyOf, sha512, type Verifier } from '../src/crypto/ed25519.ts';
 import { withDeviceRules } from '../src/crypto/device-rules.ts';
 import { equalBytes } from '../src/bytes.ts';
 
@@ -20,6 +20,8 @@ export interface RomPlatform {
   random(n: number): Uint8Array;
   /** SHA-512 (a registry request's digest). */
   sha512(message: Uint8Array): Uint8Array;
+  /** The public key of a 32-byte seed (a device key pair). */
+  publicKeyOf(seed: Uint8Array): Uint8Array;
 }
 
 const g = globalThis as unknown as {
@@ -40,6 +42,7 @@ let current: RomPlatform = {
   cancel: (h) => (g.clearTimeout ? g.clearTimeout(h) : none('timers')),
   random: (n) => (g.crypto ? g.crypto.getRandomValues(new Uint8Array(n)) : none('a random source')),
   sha512,
+  publicKeyOf,
 };
 
 export function romPlatform(): RomPlatform {

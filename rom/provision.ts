@@ -30,7 +30,6 @@ import { fromHex, toHex } from '../src/hex.ts';
 import type { TrustReport } from '../src/service/protocol.ts';
 import type { NorChip } from './bootloader.ts';
 import { publicKeyProblem } from '../src/crypto/device-rules.ts';
-import { publicKeyOf } from '../src/crypto/ed25519.ts';
 import { DEV_OPERATOR_PUBLIC_KEY_HEX } from '../src/notice.ts';
 import {
   DEV_DEVICE_PUBLIC_KEY_HEX,
@@ -93,7 +92,7 @@ export function isDevDeviceKey(k: Uint8Array): boolean {
 /** A device key pair from its private seed. */
 export function deviceKeyOf(seed: Uint8Array): DeviceKeyPair {
   if (seed.length !== 32) throw new RangeError('a device key seed is 32 bytes');
-  return { publicKey: publicKeyOf(seed), seed: seed.slice() };
+  return { publicKey: romPlatform().publicKeyOf(seed), seed: seed.slice() };
 }
 
 export function isDevFirmwareKey(k: Uint8Array): boolean {
@@ -126,7 +125,7 @@ export function encodeTrust(t: Omit<Trust, 'provisioned'>): Uint8Array {
   if (!/^[\x20-\x7e]{0,16}$/.test(t.deviceId)) throw new RangeError('device id: at most 16 printable ASCII characters');
   // The development device key is the default: not written, so such a record reads as before.
   const dk = t.deviceKey && !isDevDeviceKey(t.deviceKey.publicKey) ? t.deviceKey : null;
-  if (dk && toHex(publicKeyOf(dk.seed)) !== toHex(dk.publicKey))
+  if (dk && toHex(romPlatform().publicKeyOf(dk.seed)) !== toHex(dk.publicKey))
     throw new RangeError('device key: the public key is not the seed’s');
   // The development registry key is the default too.
   const rk = t.registryKey && toHex(t.registryKey) !== DEV_REGISTRY_PUBLIC_KEY_HEX ? t.registryKey : null;
