@@ -1,8 +1,9 @@
 // What the device's own code (rom/) takes from the platform it runs on: the device's signature check, a
 // byte comparison for 100 KiB images, a clock and timers (UART pacing, the chip's busy time) and the
-// secure element's random bytes, SHA-512 and a key pair's public key. Defaults: noble under the device's rules, a loop, and the JS host's
-// timers and crypto where it has them (Node, a browser worker); the simulator installs its host's
-// (hw-sim/host.ts useSimHost: libsodium, Buffer.compare), a port its own at startup.
+// secure element's random bytes, SHA-512 and a key pair's public key. Defaults: noble under the device's
+// rules, a loop, and the JS host's timers and crypto where it has them (Node, a browser worker); the
+// simulator installs its host's (hw-sim/host.ts useSimHost: libsodium, Buffer.compare), a port its own at
+// startup.
 import { nobleVerify, publicKeyOf, sha512, type Verifier } from '../src/crypto/ed25519.ts';
 import { withDeviceRules } from '../src/crypto/device-rules.ts';
 import { equalBytes } from '../src/bytes.ts';

@@ -252,6 +252,9 @@ function preparePgliteDir(dir: string): { lock: DirLock; fresh: boolean } {
   return { lock, fresh };
 }
 
+/** The dumps this process read (a fresh cluster is ~40 MB, its 16 MB WAL segment included), by file. */
+const dumps = new Map<string, { stamp: string; bytes: Uint8Array }>();
+
 /**
  * SAPHIR_PGLITE_TEMPLATE=FILE (the test runner sets it): a new database starts from FILE, a dump of a
  * freshly initialised one (0.5 s of CPU, not the 2 to 5 s of PGlite's initdb), written there by the first
@@ -259,14 +262,9 @@ function preparePgliteDir(dir: string): { lock: DirLock; fresh: boolean } {
  * migrations' text (`FILE-KEY.tar`, the folder `FILE-KEY`), the first new database migrated (in memory, in
  * a folder) leaves itself as it is then, empty and migrated: the next new ones start from that, a folder
  * as a copy of the folder (0.3 s of CPU, not 1 s through PGlite's dump); their migrations find nothing to do.
- */
-/** The dumps this process read (a fresh cluster is ~40 MB, its 16 MB WAL segment included), by file. */
-const dumps = new Map<string, { stamp: string; bytes: Uint8Array }>();
-
-/**
- * A dump, read once per process (again when its file changes): PGlite takes it through `arrayBuffer()` and
- * untars a copy. A Blob of it would cost two more copies of 40 MB, read back in chunks (an in-memory
- * database from the migrated dump 1.0 → 0.5 s of CPU).
+ * A dump is read once per process (again when its file changes) and PGlite untars a copy of its bytes: a
+ * Blob of it would cost two more copies of 40 MB, read back in chunks (an in-memory database from the
+ * migrated dump 1.0 → 0.5 s of CPU).
  */
 function readTemplate(file: string): Blob | undefined {
   try {
