@@ -17,7 +17,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { useSimHost } from './host.ts';
 import { SyncHttp } from './sync-http.ts';
 import { drawPng } from './png.ts';
-import { hostVerify, nodePublicKeyOf, nodeSign } from '../tools/node-crypto.ts';
+import { hostVerify, nodePublicKeyOf, nodeSha256Text, nodeSign } from '../tools/node-crypto.ts';
 import { ensureBuiltSync, type StaleReason } from '../tools/build-stale.ts';
 import { IMAGE_PATH } from '../tools/paths.ts';
 import { writeWhole } from '../tools/write-whole.ts';
@@ -90,6 +90,7 @@ function writeInside(dir: string, rel: string, bytes: Uint8Array): string {
 
 useSimHost({
   sameBytes: (a, b) => a.length === b.length && Buffer.compare(a, b) === 0,
+  sha256Text: nodeSha256Text,
   sign: nodeSign,
   publicKeyOf: nodePublicKeyOf,
   verify: hostVerify,

@@ -82,11 +82,20 @@ export class WriteOnceError extends Error {
   }
 }
 
-/** A fresh erased chip's bytes: copying a kept erased image is half the cost of allocating and filling (the explorer makes one chip a schedule). */
+/**
+ * A fresh erased chip's bytes: from the second chip of a size on, a copy of a kept erased image, half the
+ * cost of allocating and filling (the explorer makes one chip a schedule); the first is filled in place
+ * (a process that makes one chip, as most `saphir` commands, pays no image).
+ */
 const erasedImages = new Map<number, Uint8Array>();
+const sizesMade = new Set<number>();
 /** Buffers of recycled chips, by size: refilling one costs a copy, a new one also 4 MiB of fresh pages. */
 const spare = new Map<number, Uint8Array[]>();
 function erased(size: number): Uint8Array {
+  if (!sizesMade.has(size)) {
+    sizesMade.add(size);
+    return new Uint8Array(size).fill(0xff);
+  }
   let e = erasedImages.get(size);
   if (!e) {
     e = new Uint8Array(size).fill(0xff);

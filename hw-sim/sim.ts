@@ -32,8 +32,6 @@ import { fromHex } from '../src/hex.ts';
 import type { StaleReason } from '../tools/build.ts';
 import { simHost } from './host.ts';
 import type { Payment } from '../src/ledger/index.ts';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { utf8Encode } from '../src/utf8.ts';
 import type { ServiceHost } from '../rom/service.ts';
 import { ServiceDriver } from './service-driver.ts';
 import { RomUpdater } from '../rom/update.ts';
@@ -65,7 +63,7 @@ export function bootChip(chip: NorFlash): NorChip {
 let lastBundle = { text: '', hash: '' };
 /** The developer bundle's hash (its identity's imageHash), computed once per bundle text, not at every boot. */
 function bundleHash(text: string): string {
-  if (lastBundle.text !== text || !lastBundle.hash) lastBundle = { text, hash: toHex(sha256(utf8Encode(text))) };
+  if (lastBundle.text !== text || !lastBundle.hash) lastBundle = { text, hash: toHex(simHost().sha256Text(text)) };
   return lastBundle.hash;
 }
 

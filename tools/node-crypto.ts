@@ -49,6 +49,10 @@ export const nodeVerify: Verifier = (signature, message, publicKey) => {
 export const nodeSha512 = (message: Uint8Array): Uint8Array =>
   new Uint8Array(createHash('sha512').update(message).digest());
 
+/** SHA-256 of a text's UTF-8 bytes (a firmware bundle's identity at each simulator start). */
+export const nodeSha256Text = (text: string): Uint8Array =>
+  new Uint8Array(createHash('sha256').update(text, 'utf8').digest());
+
 export const nodeSign: Signer = (message, seed) =>
   sodium ? sodium.sign(message, seed) : nodeCryptoSign(message, seed);
 

@@ -1,6 +1,6 @@
 // A camera scanner: the ticket's QR code (rendered with `qrcode`, error correction M) seen in a grey
 // Y8 frame, with seeded blur, noise, perspective and glare. Levels are 0 (none) … 1 (strong).
-import QRCode from 'qrcode';
+import { create } from 'qrcode/lib/core/qrcode.js';
 import type { Frame } from '../../src/hal.ts';
 import type { Rng } from '../rng.ts';
 import type { Delivery, Transmission } from './types.ts';
@@ -24,7 +24,7 @@ const LEVELS = ['blur', 'noise', 'perspective', 'glare'] as const;
 
 /** The QR modules of `text`: size × size, 1 = dark. */
 export function qrModules(text: string): { size: number; dark: Uint8Array } {
-  const qr = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const qr = create(text, { errorCorrectionLevel: 'M' });
   const { size, data } = qr.modules as unknown as { size: number; data: Uint8Array };
   return { size, dark: Uint8Array.from(data, (v) => (v ? 1 : 0)) };
 }

@@ -10,12 +10,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { Point } from '@noble/ed25519';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { utf8Encode } from '../../src/utf8.ts';
 import { sodium } from '../../tools/sodium.ts';
 import {
   HOST_CRYPTO,
   nodeCryptoPublicKeyOf,
   nodeCryptoVerify,
   nodePublicKeyOf,
+  nodeSha256Text,
   nodeSign,
   nodeVerify,
 } from '../../tools/node-crypto.ts';
@@ -57,6 +60,16 @@ test("a seed's public key: libsodium's and node:crypto's are noble's; a seed of 
   );
   assert.throws(() => nodePublicKeyOf(new Uint8Array(31)), /32 bytes/);
   assert.throws(() => nodePublicKeyOf(new Uint8Array(64)), /32 bytes/);
+});
+
+test("a text's SHA-256 (a bundle's identity): node:crypto's over its UTF-8 bytes is noble's, whatever the characters", () => {
+  fc.assert(
+    fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => {
+      assert.equal(nodeSha256Text(text), sha256(utf8Encode(text)));
+    }),
+    { numRuns: 200 },
+  );
+  assert.equal(nodeSha256Text('PAYÉ €'), sha256(new Uint8Array(Buffer.from('PAYÉ €', 'utf8'))));
 });
 
 test('libsodium signs exactly what node:crypto signs (deterministic Ed25519)', () => {
