@@ -3,9 +3,9 @@
 // own import.meta.url, and a rebuild brings the new code.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildCliBundle, freshCliBundle } from '../../tools/cli-bundle.mjs';
 import { ROOT } from '../helpers.ts';
@@ -57,6 +57,24 @@ test('a fresh bundle runs; a changed source makes it stale until rebuilt', async
   writeFileSync(join(dir, 'commands', 'one.ts'), `export const name: string = 'uno';\n`);
   assert.is(freshCliBundle(cache), null);
   assert.is((await run(await buildCliBundle(cache, entry))).command, 'uno');
+});
+
+test("yaml is inside the project's bundle (no process loads its CommonJS files), stamped as a source; other packages stay outside", async () => {
+  const cli = await buildCliBundle();
+  const chunks = readdirSync(dirname(cli)).map((f) => readFileSync(join(dirname(cli), f), 'utf8'));
+  assert.not.ok(
+    chunks.some((t) => /from ["']yaml["']|import\(["']yaml["']\)/.test(t)),
+    'a chunk imports yaml from node_modules',
+  );
+  assert.ok(
+    chunks.some((t) => /from ["']@noble\/hashes\//.test(t)),
+    'other packages are imported, not bundled',
+  );
+  const meta = JSON.parse(readFileSync(join(dirname(dirname(cli)), 'meta.json'), 'utf8')) as { inputs: [string][] };
+  assert.ok(
+    meta.inputs.some(([p]) => p.includes(join('node_modules', 'yaml', 'browser'))),
+    "yaml's files are stamped: an upgrade rebuilds the bundle",
+  );
 });
 
 test('saphir --version from the bundle says the version of package.json', () => {
