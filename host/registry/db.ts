@@ -276,11 +276,12 @@ function readTemplate(file: string): Blob | undefined {
       dumps.set(file, dump);
     }
     const bytes = dump.bytes; // (a Buffer: its slice() is a view)
+    // What PGlite's loadDataDir reads of a Blob: its type, size and bytes.
     return {
       type: 'application/x-tar',
       size: bytes.length,
       arrayBuffer: async () => new Uint8Array(bytes).buffer,
-    } as never;
+    } as Pick<Blob, 'type' | 'size' | 'arrayBuffer'> as Blob;
   } catch {
     return undefined; // none yet: this database makes it
   }
