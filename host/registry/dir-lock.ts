@@ -2,9 +2,11 @@
 // directory each keep their own copy of the database in memory (a revocation made by one is unseen by
 // the other and lost when it closes; both grant the same ticket). The lock is a file created with
 // O_EXCL holding the owner's pid; a lock whose pid is dead is taken over; released on close and on exit.
+// A lock naming this process that it does not hold (a release that could not read or remove its file) is
+// taken over too: while this process lives, nobody else could.
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 
 export const LOCK_FILE = 'saphir-registry.lock';
 
@@ -24,10 +26,18 @@ interface Holder {
   host: string;
 }
 
+function holderOf(text: string): Holder | null {
+  try {
+    const o = JSON.parse(text) as Partial<Holder>;
+    return Number.isSafeInteger(o.pid) && typeof o.host === 'string' ? (o as Holder) : null;
+  } catch {
+    return null;
+  }
+}
+
 function readHolder(file: string): Holder | null {
   try {
-    const o = JSON.parse(readFileSync(file, 'utf8')) as Partial<Holder>;
-    return Number.isSafeInteger(o.pid) && typeof o.host === 'string' ? (o as Holder) : null;
+    return holderOf(readFileSync(file, 'utf8'));
   } catch {
     return null;
   }
@@ -67,11 +77,18 @@ function createExclusive(file: string, text: string): boolean {
   return true;
 }
 
-/** The lock is stale: its holder is dead, on this host (a lock of another host is never judged from here). */
+/** The lock files this process holds now. */
+const heldHere = new Set<string>();
+
+/**
+ * The lock is stale: its holder is dead, on this host (a lock of another host is never judged from here),
+ * or is this process, which no longer holds it.
+ */
 function stale(h: Holder | null, file: string): boolean {
   // A lock without a readable holder is one being written (a few µs), or left by a crash mid-write.
   if (h === null) return ageMs(file) > 10_000;
-  return h.host === hostname() && h.pid !== process.pid && !alive(h.pid);
+  if (h.host !== hostname()) return false;
+  return h.pid === process.pid ? !heldHere.has(file) : !alive(h.pid);
 }
 
 export interface DirLock {
@@ -83,7 +100,7 @@ export interface DirLock {
  * taken over under a second, short-lived lock, so two processes taking over at once cannot both win.
  */
 export function lockDir(dir: string): DirLock {
-  const file = join(dir, LOCK_FILE);
+  const file = resolve(dir, LOCK_FILE);
   const me: Holder = { pid: process.pid, host: hostname() };
   const text = JSON.stringify({ ...me, since: new Date().toISOString() }) + '\n';
   for (let attempt = 0; attempt < 50; attempt++) {
@@ -116,12 +133,21 @@ export function lockDir(dir: string): DirLock {
 
 function held(file: string): DirLock {
   let released = false;
+  heldHere.add(file);
   const release = () => {
     if (released) return;
     released = true;
+    heldHere.delete(file);
     process.off('exit', release);
-    // Only our own lock goes (never one another process took over).
-    if (readHolder(file)?.pid === process.pid) {
+    // Only our own lock goes (never one another process took over). A file that cannot be read now
+    // (EMFILE: every descriptor in use) is ours: nobody takes over the lock of a live process.
+    let text: string | null = null;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    }
+    if (text === null || holderOf(text)?.pid === process.pid) {
       try {
         unlinkSync(file);
       } catch {
