@@ -121,6 +121,13 @@ export const LONG = process.env.SAPHIR_TEST_TIER === 'long';
 type Register = (name: string, fn: () => unknown) => void;
 
 /**
+ * A test of the long tier only, in a quick file that a `*.long.ts` twin imports. npm test checks each promise
+ * once at the smallest scale that breaks it; what only repeats that at full scale, in the second language,
+ * through a second process or on the build's own machinery runs in `npm run test:long` (CI runs both).
+ */
+export const longTest: (name: string, fn: () => void | Promise<void>) => void = LONG ? uvuTest : () => {};
+
+/**
  * The `test` to register tests that need a system tool (built in: 'socat', 'script' (util-linux),
  * 'node-hid' (libusb, libudev), 'chromium', 'postgres'): uvu's own `test` when the tool is there; otherwise the test is skipped, with one
  * line `# skip: <what> (<install>)` on stdout that test/run.mjs counts in its summary. Under

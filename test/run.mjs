@@ -170,7 +170,7 @@ const cpuTimes = {};
 
 // Files that change what every other process sees run first, beside none but FIRMWARE_FREE files.
 const ALONE = new Set([
-  'firmware/build-stale.test.ts', // touches a firmware source's mtime: every saphir sim elsewhere would rebuild
+  'firmware/build-stale.long.ts', // touches a firmware source's mtime: every saphir sim elsewhere would rebuild
 ]);
 // Files that never ask about the firmware build (no bundle, no saphir sim): they run beside ALONE, and with
 // SAPHIR_TEST_NO_FIRMWARE set (tools/build-stale.ts throws on a question about the build), so one that

@@ -26,7 +26,7 @@ const SOURCE_FILES = [
 
 /** Null when firmware/dist (or the build outputs `outputs`) is current, else why not (the first newer source found). */
 export function staleReason(outputs = [BUNDLE_PATH, IMAGE_PATH, CORE_PATH]): StaleReason | null {
-  // test/run.mjs runs firmware-free files beside build-stale.test.ts (which touches a source): one that asks
+  // test/run.mjs runs firmware-free files beside build-stale.long.ts (which touches a source): one that asks
   // about the build there fails here instead of racing that file's rebuilds.
   if (process.env.SAPHIR_TEST_NO_FIRMWARE)
     throw new Error('this test file uses the firmware build: take it out of FIRMWARE_FREE in test/run.mjs');

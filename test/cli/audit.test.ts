@@ -18,7 +18,7 @@ import { audit, renderReport, reportJson, run } from '../../host/commands/audit.
 import { UsageError } from '../../host/args.ts';
 import { noStack, saphir, saphirIn } from './run-cli.ts';
 import { spawnSync } from 'node:child_process';
-import { ROOT, requireTool } from '../helpers.ts';
+import { ROOT, longTest, requireTool } from '../helpers.ts';
 
 const withScript = requireTool('script');
 
@@ -86,7 +86,7 @@ test('a small generated set: incomplete, the tampered line and the duplicate rep
   assert.match(renderReport(r, 'en'), /NOT COMPLIANT/);
 });
 
-test('worker threads give the same report as a single thread', async () => {
+longTest('worker threads give the same report as a single thread', async () => {
   // More than one job of input (1 MiB) so the pool is used.
   const lines = gen(2, 2, 0, 6700);
   lines[3000] = 'SPH1:000';

@@ -13,6 +13,7 @@ import { RangeEncoder } from '../../host/workers/gen-core.ts';
 import { readKeyFile, run } from '../../host/commands/gen.ts';
 import { UsageError } from '../../host/args.ts';
 import { noStack, readerGoesAway, saphir, saphirIn } from './run-cli.ts';
+import { longTest } from '../helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-gen-test-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -128,7 +129,7 @@ test('key files: the documented format is read, anything else is a usage error',
   assert.throws(() => readKeyFile(join(dir, 'missing.json')), /no such file or directory/);
 });
 
-test('a reader that goes away (gen | head) ends gen quietly, workers included', async () => {
+longTest('a reader that goes away (gen | head) ends gen quietly, workers included', async () => {
   const args = ['gen', '--emission', '1', '--block', '1', '--from', '0', '--count', '30000', '--jobs', '2'];
   const { code, stderr } = await readerGoesAway(args);
   assert.is(code, 0, 'gen must stop by itself');

@@ -1,16 +1,16 @@
-// test/run.mjs's rule for files that change what every other process sees (ALONE, build-stale.test.ts): they
+// test/run.mjs's rule for files that change what every other process sees (ALONE, build-stale.long.ts): they
 // start first and run beside firmware-free files only; the others wait for them.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { pick } from '../pick.mjs';
 
-const ALONE = new Set(['firmware/build-stale.test.ts']);
+const ALONE = new Set(['firmware/build-stale.long.ts']);
 const FREE = /^(registry|sph1)\//;
 const q = (...names: string[]) => names.map((name) => ({ name }));
 const at = (queue: { name: string }[], running: string[]) => pick(queue, new Set(running), ALONE, FREE);
 
 test('an ALONE file starts first, beside nothing or firmware-free files only', () => {
-  const queue = q('sim/cli.test.ts', 'firmware/build-stale.test.ts', 'registry/cli.test.ts');
+  const queue = q('sim/cli.test.ts', 'firmware/build-stale.long.ts', 'registry/cli.test.ts');
   assert.is(at(queue, []), 1);
   assert.is(at(queue, ['registry/lock.test.ts']), 1);
   // A firmware file runs (started before): the ALONE one waits; a free file may start meanwhile.
@@ -19,9 +19,9 @@ test('an ALONE file starts first, beside nothing or firmware-free files only', (
 
 test('while an ALONE file waits or runs, only firmware-free files start; none left: wait', () => {
   const queue = q('sim/cli.test.ts', 'web/web.test.ts', 'registry/cli.test.ts');
-  assert.is(at(queue, ['firmware/build-stale.test.ts']), 2);
-  assert.is(at(q('sim/cli.test.ts'), ['firmware/build-stale.test.ts']), -1);
-  assert.is(at(q('firmware/build-stale.test.ts', 'sim/cli.test.ts'), ['sim/scenarios.test.ts']), -1);
+  assert.is(at(queue, ['firmware/build-stale.long.ts']), 2);
+  assert.is(at(q('sim/cli.test.ts'), ['firmware/build-stale.long.ts']), -1);
+  assert.is(at(q('firmware/build-stale.long.ts', 'sim/cli.test.ts'), ['sim/scenarios.test.ts']), -1);
 });
 
 test('without ALONE files, the queue goes in order; an empty one gives nothing', () => {

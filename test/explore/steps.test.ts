@@ -12,7 +12,7 @@ import { makeSchedule, scenarioYaml } from '../../hw-sim/explore/index.ts';
 import { toScenario } from '../../hw-sim/explore/schedule.ts';
 import { resolveCode, runOps, stepYaml } from '../../hw-sim/explore/explore.ts';
 import { Model, type BootView } from '../../hw-sim/explore/model.ts';
-import { LONG } from '../helpers.ts';
+import { LONG, longTest } from '../helpers.ts';
 
 test('explorer steps parse, and a bad one is refused with its line', () => {
   const sc = parseScenario(
@@ -359,7 +359,7 @@ steps:
   assert.ok(r.ok, JSON.stringify(r.steps.find((s) => !s.ok)));
 });
 
-test('saphir sim --explore 1 --seed S --index I --json: one schedule, its counts', () => {
+longTest('saphir sim --explore 1 --seed S --index I --json: one schedule, its counts', () => {
   const r = saphir(['sim', '--explore', '1', '--seed', 'cli', '--index', '3', '--json', '--jobs', '1']);
   assert.is(r.code, 0, r.stderr);
   const s = JSON.parse(r.stdout);

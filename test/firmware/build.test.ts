@@ -11,6 +11,7 @@ import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { boot, bundleText, chipWith, flat, scanSerial, testConfig, ticket, ROOT_DIR } from './harness.ts';
 
 import * as mod from '../../tools/build.ts';
+import { longTest } from '../helpers.ts';
 const tmp = mkdtempSync(join(tmpdir(), 'saphir-build-'));
 
 test.after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -81,7 +82,7 @@ test('the build refuses Node built-ins and Node-only modules in the firmware', a
   }
 });
 
-test('the build fails when a size budget is exceeded', async () => {
+longTest('the build fails when a size budget is exceeded', async () => {
   // One build over both budgets (a build is ~1 s of CPU): each is checked on its own and named.
   try {
     await mod.build({ outDir: join(tmp, 'small'), quiet: true, budgets: { bundle: 60 * 1024, core: 20 * 1024 } });

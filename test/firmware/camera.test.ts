@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PNG } from 'pngjs';
-import { JSQR_PHOTOS, LONG, ROOT, loadVectors } from '../helpers.ts';
+import { JSQR_PHOTOS, LONG, ROOT, loadVectors, longTest } from '../helpers.ts';
 import { degradedFrames } from '../input/degraded.ts';
 import { JSQR_SOURCE } from '../../tools/build.ts';
 import { versionAt } from '../../firmware/jsqr/decoder/version.ts';
@@ -68,7 +68,7 @@ test('camera on QuickJS-ng: a frame gives its verdict and 12 more keep the heap 
   }
 });
 
-test('the vendored jsQR of the bundle reads exactly what stock jsQR reads: text and corners', async () => {
+longTest('the vendored jsQR of the bundle reads exactly what stock jsQR reads: text and corners', async () => {
   const vendored = await firmwareJsQR();
   // What stock jsQR reads, the vendored copy reads the same; where stock reads nothing, the vendored
   // copy may read the code's own text (its changes that read more), nothing else.

@@ -3,9 +3,11 @@
 // ticket, a win refused as the ledger is full, an X report reading every payment), and the text path
 // on a young ledger, and the camera path after its first frame, on a young ledger and on a full one, and
 // the text path and the full ledger on a fleet device (a registry configured, an operator notice on flash). `npm run build` checks the same (build.mjs).
+// The full ledgers (~8 s of CPU) run in the long tier (heap-full.long.ts); `npm run bench` measures them all.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { bundleText } from './harness.ts';
+import { longTest } from '../helpers.ts';
 import { cameraPathHeap, fullLedgerHeap, registryPathHeap, textPathHeap } from '../../hw-sim/heap-budget.ts';
 import {
   BUDGET_HEAP_CAMERA,
@@ -20,7 +22,7 @@ import {
 
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
-test('full ledger: heap peak within its budget', async () => {
+longTest('full ledger: heap peak within its budget', async () => {
   const f = await fullLedgerHeap(await bundleText());
   console.log(`full ledger (${f.payments} payments): heap peak ${kib(f.peak)} (target ${kib(HEAP_TARGET)})`);
   assert.is(f.payments, 25_908);
@@ -41,18 +43,21 @@ test('camera path after its first frame: heap peak within its budget', async () 
   assert.ok(f.peak <= BUDGET_HEAP_CAMERA, `heap peak ${kib(f.peak)} over ${kib(BUDGET_HEAP_CAMERA)}`);
 });
 
-test('fleet device, camera path on a full ledger (the largest state): heap peak within its budget, inside the device', async () => {
-  const f = await cameraPathHeap(await bundleText(), 'quickjs', undefined, true, true);
-  console.log(
-    `fleet device, camera path, full ledger (${f.payments} payments): heap peak ${kib(f.peak)} (device ${kib(DEVICE_HEAP)})`,
-  );
-  assert.is(f.screen, 'GAGNANT | PERDANT | DÉJÀ PAYÉ | GAGNANT', 'the four frames read');
-  assert.ok(BUDGET_HEAP_CAMERA_FULL_LEDGER <= DEVICE_HEAP);
-  assert.ok(
-    f.peak <= BUDGET_HEAP_CAMERA_FULL_LEDGER,
-    `heap peak ${kib(f.peak)} over ${kib(BUDGET_HEAP_CAMERA_FULL_LEDGER)}`,
-  );
-});
+longTest(
+  'fleet device, camera path on a full ledger (the largest state): heap peak within its budget, inside the device',
+  async () => {
+    const f = await cameraPathHeap(await bundleText(), 'quickjs', undefined, true, true);
+    console.log(
+      `fleet device, camera path, full ledger (${f.payments} payments): heap peak ${kib(f.peak)} (device ${kib(DEVICE_HEAP)})`,
+    );
+    assert.is(f.screen, 'GAGNANT | PERDANT | DÉJÀ PAYÉ | GAGNANT', 'the four frames read');
+    assert.ok(BUDGET_HEAP_CAMERA_FULL_LEDGER <= DEVICE_HEAP);
+    assert.ok(
+      f.peak <= BUDGET_HEAP_CAMERA_FULL_LEDGER,
+      `heap peak ${kib(f.peak)} over ${kib(BUDGET_HEAP_CAMERA_FULL_LEDGER)}`,
+    );
+  },
+);
 
 test('fleet device (a registry, a notice): every win claimed and paid, a sync; heap peak within its budget', async () => {
   const f = await registryPathHeap(await bundleText());
@@ -62,7 +67,7 @@ test('fleet device (a registry, a notice): every win claimed and paid, a sync; h
   assert.ok(f.peak <= BUDGET_HEAP_REGISTRY, `heap peak ${kib(f.peak)} over ${kib(BUDGET_HEAP_REGISTRY)}`);
 });
 
-test('fleet device with a full ledger: heap peak within its budget', async () => {
+longTest('fleet device with a full ledger: heap peak within its budget', async () => {
   const f = await fullLedgerHeap(await bundleText(), 'quickjs', undefined, true);
   console.log(`full ledger with a registry: heap peak ${kib(f.peak)} (target ${kib(HEAP_TARGET)})`);
   assert.is(f.payments, 25_908);

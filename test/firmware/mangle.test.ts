@@ -9,6 +9,7 @@ import { reservedNames } from '../../tools/mangle.ts';
 import { ensureBuilt, BUNDLE_PATH, CORE_PATH, DIST, LAZY_PARTS, ROOT } from '../../tools/build.ts';
 import { partPath } from '../../tools/paths.ts';
 import { unpack } from '../../firmware/unpack.ts';
+import { longTest } from '../helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'saphir-mangle-'));
 test.after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -64,34 +65,37 @@ test("the built core keeps the HAL and config names and shortens the app's own",
   }
 });
 
-test("the camera module is shortened with the core's names: jsQR's own names shortened, its enums kept", async () => {
-  await ensureBuilt();
-  const size = JSON.parse(readFileSync(join(DIST, 'size.json'), 'utf8')) as { camera_bytes: number };
-  const bundle = readFileSync(BUNDLE_PATH, 'utf8');
-  // The packed camera text (tools/build.ts lazyCamera): the longest template literal of the bundle.
-  const lit = [...bundle.matchAll(/`((?:[^`\\]|\\.)*)`/g)].sort((a, b) => b[1].length - a[1].length)[0][1];
-  const camera = unpack((0, eval)('`' + lit + '`') as string, size.camera_bytes);
-  const kept = reservedNames(
-    ['main.ts', 'camera-none.ts', 'camera.ts'].map((f) => join(ROOT, 'firmware', f)),
-    [],
-  );
-  // jsQR's result and locator names (its npm .d.ts would have kept them as a library's).
-  for (const n of ['alignmentPattern', 'topRightCorner', 'chunks', 'dimension']) {
-    assert.not.ok(kept.has(n), `${n} may be shortened (${kept.get(n)})`);
-    assert.not.ok(camera.includes(`.${n}`) || camera.includes(`${n}:`), `${n} is shortened in the camera module`);
-  }
-  // Still mode's extra locations (jsQR tryHarder, firmware/jsqr/locator) are not carried: the device's stream never asks.
-  assert.not.ok(camera.includes('[-1,-1]'), "the camera module carries jsQR's tryHarder block");
-  // A TypeScript enum's members: esbuild defines them as written (or inlines them), so no use may be
-  // shortened (jsQR's decoder read every segment's mode as undefined: the text came out empty).
-  for (const n of ['Terminator', 'Alphanumeric']) assert.ok(kept.has(n), `${n} must be kept`);
-  assert.not.ok(
-    /\.Terminator\b/.test(camera) && !/\.Terminator=/.test(camera),
-    'an enum read under its name is defined so',
-  );
-});
+longTest(
+  "the camera module is shortened with the core's names: jsQR's own names shortened, its enums kept",
+  async () => {
+    await ensureBuilt();
+    const size = JSON.parse(readFileSync(join(DIST, 'size.json'), 'utf8')) as { camera_bytes: number };
+    const bundle = readFileSync(BUNDLE_PATH, 'utf8');
+    // The packed camera text (tools/build.ts lazyCamera): the longest template literal of the bundle.
+    const lit = [...bundle.matchAll(/`((?:[^`\\]|\\.)*)`/g)].sort((a, b) => b[1].length - a[1].length)[0][1];
+    const camera = unpack((0, eval)('`' + lit + '`') as string, size.camera_bytes);
+    const kept = reservedNames(
+      ['main.ts', 'camera-none.ts', 'camera.ts'].map((f) => join(ROOT, 'firmware', f)),
+      [],
+    );
+    // jsQR's result and locator names (its npm .d.ts would have kept them as a library's).
+    for (const n of ['alignmentPattern', 'topRightCorner', 'chunks', 'dimension']) {
+      assert.not.ok(kept.has(n), `${n} may be shortened (${kept.get(n)})`);
+      assert.not.ok(camera.includes(`.${n}`) || camera.includes(`${n}:`), `${n} is shortened in the camera module`);
+    }
+    // Still mode's extra locations (jsQR tryHarder, firmware/jsqr/locator) are not carried: the device's stream never asks.
+    assert.not.ok(camera.includes('[-1,-1]'), "the camera module carries jsQR's tryHarder block");
+    // A TypeScript enum's members: esbuild defines them as written (or inlines them), so no use may be
+    // shortened (jsQR's decoder read every segment's mode as undefined: the text came out empty).
+    for (const n of ['Terminator', 'Alphanumeric']) assert.ok(kept.has(n), `${n} must be kept`);
+    assert.not.ok(
+      /\.Terminator\b/.test(camera) && !/\.Terminator=/.test(camera),
+      'an enum read under its name is defined so',
+    );
+  },
+);
 
-test("the parts compiled apart are shortened with the core's names, and take the core's helpers", async () => {
+longTest("the parts compiled apart are shortened with the core's names, and take the core's helpers", async () => {
   await ensureBuilt();
   const link = readFileSync(partPath('registry'), 'utf8');
   const entries = [

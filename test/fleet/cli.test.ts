@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { writeFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../helpers.ts';
+import { ROOT, longTest } from '../helpers.ts';
 import { noStack, saphir, saphirIn } from '../cli/run-cli.ts';
 
 /** A temp folder of this file's, removed at its end. */
@@ -42,7 +42,7 @@ test('interactive with --registry embedded: paid online, then offline once the n
   assert.match(r.stdout, /2 paiement\(s\) au journal des paiements/);
 });
 
-test('a fleet scenario starts its own registry; a wrong expectation fails with the registry state', () => {
+longTest('a fleet scenario starts its own registry; a wrong expectation fails with the registry state', () => {
   const dir = temp();
   const bad = join(dir, 'bad.yaml');
   writeFileSync(

@@ -1,6 +1,7 @@
 // Distinct simulated devices (issue #30 item 7): two `saphir sim --registry URL` in two terminals were
 // both SIM-0001, so the registry granted the same ticket to each ("the holder asking again"): two
-// payments, no conflict. Each run now has its own id (or `--device-id ID`).
+// payments, no conflict. Each run now has its own id (or `--device-id ID`: two more simulators, in the
+// long tier, sim-device-id.long.ts).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { startWebServer } from '../../hw-sim/web/server.ts';
 import { postRegistry, type ClientAnswer } from '../../host/registry/client.ts';
 import { DEV_DEVICE_SEED_HEX } from '../../src/registry/protocol.ts';
 import { ticketCode } from '../../hw-sim/tickets.ts';
+import { longTest } from '../helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-simid-'));
 
@@ -65,24 +67,27 @@ test('two saphir sim at once on a development registry: two devices, each with a
   assert.is(health.fleet, 'development');
 });
 
-test('named devices (--device-id): the id given is the one the registry holds the ticket for; one payment a ticket', async () => {
-  const s = await server();
-  const c = saphir(['sim', '--registry', s.url, '--device-id', 'CAISSE-C'], second);
-  const d = saphir(['sim', '--registry', s.url, '--device-id', 'CAISSE-D'], second);
-  assert.is(c.code, 0, c.stderr);
-  assert.match(c.stdout, /identifiant de l'appareil : CAISSE-C/);
-  assert.match(c.stdout, /PAYÉ/);
-  assert.match(d.stdout, /identifiant de l'appareil : CAISSE-D/);
-  assert.match(d.stdout, /DÉJÀ PAYÉ/);
-  assert.match(d.stdout, /CAISSE-C/);
-  await s.stop();
-  srv = undefined;
-  // (registry report runs as a process in registry/cli.test.ts: here, in this one.) The ticket of the
-  // test above and this one: each paid once.
-  const report = await saphirIn(['registry', 'report', '--json', '--db', db]);
-  const rep = JSON.parse(report.stdout) as { totals: { payments: number } };
-  assert.is(rep.totals.payments, 2, report.stdout);
-});
+longTest(
+  'named devices (--device-id): the id given is the one the registry holds the ticket for; one payment a ticket',
+  async () => {
+    const s = await server();
+    const c = saphir(['sim', '--registry', s.url, '--device-id', 'CAISSE-C'], second);
+    const d = saphir(['sim', '--registry', s.url, '--device-id', 'CAISSE-D'], second);
+    assert.is(c.code, 0, c.stderr);
+    assert.match(c.stdout, /identifiant de l'appareil : CAISSE-C/);
+    assert.match(c.stdout, /PAYÉ/);
+    assert.match(d.stdout, /identifiant de l'appareil : CAISSE-D/);
+    assert.match(d.stdout, /DÉJÀ PAYÉ/);
+    assert.match(d.stdout, /CAISSE-C/);
+    await s.stop();
+    srv = undefined;
+    // (registry report runs as a process in registry/cli.test.ts: here, in this one.) The ticket of the
+    // test above and this one: each paid once.
+    const report = await saphirIn(['registry', 'report', '--json', '--db', db]);
+    const rep = JSON.parse(report.stdout) as { totals: { payments: number } };
+    assert.is(rep.totals.payments, 2, report.stdout);
+  },
+);
 
 test('--device-id: a bad id is a usage error; --web tells the page its id', async () => {
   const bad = await saphirAsync(['sim', '--device-id', 'a b', '--lang', 'en'], { timeoutMs: 30_000 });

@@ -17,6 +17,7 @@ import { fromHex } from '../../src/hex.ts';
 import { utf8Encode } from '../../src/utf8.ts';
 import { nodeSha512, nodeSign } from '../../tools/node-crypto.ts';
 import { HEALTH } from './cases.ts';
+import { longTest } from '../helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-camp-'));
 const db = join(dir, 'db');
@@ -135,30 +136,33 @@ test('campaign create, status, pause, resume, abort; refusals said in the user l
   );
 });
 
-test('campaign create --device-deadline HOURS --retries N: kept with the campaign; bad values are usage errors', async () => {
-  const c = await saphirIn(create('dl', '--device-deadline', '6', '--retries', '2', '--json'));
-  assert.is(c.code, 0, c.stderr);
-  const j = JSON.parse(c.stdout);
-  assert.equal([j.device_deadline_ms, j.retries], [6 * 3_600_000, 2]);
-  // the status text says them too, in both languages
-  const fr = await saphirIn(['registry', 'campaign', 'status', 'dl', '--db', db]);
-  assert.match(fr.stdout, /délai d’un appareil 6 h, 2 nouvel\(s\) essai\(s\) de téléchargement/, fr.stdout);
-  const en = await saphirIn(['registry', 'campaign', 'status', 'dl', '--db', db, '--lang', 'en']);
-  assert.match(en.stdout, /a device's deadline 6 h, 2 download retries/, en.stdout);
-  for (const bad of [
-    ['--device-deadline', '0'],
-    ['--device-deadline', 'x'],
-    ['--retries', '-1'],
-    ['--retries', '101'],
-  ]) {
-    const r = await saphirIn(create('dl2', ...bad, '--lang', 'en'));
-    assert.is(r.code, 2, bad.join(' '));
-    assert.match(r.stderr, new RegExp(bad[0]));
-  }
-  assert.is((await saphirIn(['registry', 'campaign', 'abort', 'dl', '--db', db])).code, 0);
-});
+longTest(
+  'campaign create --device-deadline HOURS --retries N: kept with the campaign; bad values are usage errors',
+  async () => {
+    const c = await saphirIn(create('dl', '--device-deadline', '6', '--retries', '2', '--json'));
+    assert.is(c.code, 0, c.stderr);
+    const j = JSON.parse(c.stdout);
+    assert.equal([j.device_deadline_ms, j.retries], [6 * 3_600_000, 2]);
+    // the status text says them too, in both languages
+    const fr = await saphirIn(['registry', 'campaign', 'status', 'dl', '--db', db]);
+    assert.match(fr.stdout, /délai d’un appareil 6 h, 2 nouvel\(s\) essai\(s\) de téléchargement/, fr.stdout);
+    const en = await saphirIn(['registry', 'campaign', 'status', 'dl', '--db', db, '--lang', 'en']);
+    assert.match(en.stdout, /a device's deadline 6 h, 2 download retries/, en.stdout);
+    for (const bad of [
+      ['--device-deadline', '0'],
+      ['--device-deadline', 'x'],
+      ['--retries', '-1'],
+      ['--retries', '101'],
+    ]) {
+      const r = await saphirIn(create('dl2', ...bad, '--lang', 'en'));
+      assert.is(r.code, 2, bad.join(' '));
+      assert.match(r.stderr, new RegExp(bad[0]));
+    }
+    assert.is((await saphirIn(['registry', 'campaign', 'abort', 'dl', '--db', db])).code, 0);
+  },
+);
 
-test('campaign create --images DIR keeps the image as DIR/HASH.img; a folder that is none is said', async () => {
+longTest('campaign create --images DIR keeps the image as DIR/HASH.img; a folder that is none is said', async () => {
   const images = join(dir, 'images');
   mkdirSync(images);
   const c = await saphirIn(create('files', '--images', images, '--json'));

@@ -6,7 +6,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MIGRATIONS, openPglite } from '../../host/registry/db.ts';
-import { LONG } from '../helpers.ts';
+import { LONG, longTest } from '../helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-pg-template-'));
 const before = process.env.SAPHIR_PGLITE_TEMPLATE;
@@ -27,45 +27,48 @@ const count = async (db: Awaited<ReturnType<typeof openPglite>>, table = 'device
 /** The migrated templates beside template.tar: `template.tar-KEY.tar` (a dump), `template.tar-KEY` (a folder). */
 const migrated = () => readdirSync(dir).filter((f) => /^template\.tar-[0-9a-f]{12}(\.tar)?$/.test(f));
 
-// npm test starts from a copy of the run's template when there is one (PGlite's initdb is ~4 s of CPU); the
-// long tier, and a run that has none yet (a fresh clone's first), from none: the first database writes it.
+// In the long tier only (~8 s of CPU: the registry's tests in npm test use the templates anyway), from none:
+// the first database writes it. (Run by npm test's runner, it would start from a copy of the run's.)
 const runTemplate = !LONG && before !== undefined && existsSync(before) ? before : undefined;
 
-test('the first new database writes the template (none: test:long) and the migrated one; the next ones (memory, a new folder) start from it, empty and migrated', async () => {
-  const file = join(dir, 'template.tar');
-  if (runTemplate) copyFileSync(runTemplate, file);
-  process.env.SAPHIR_PGLITE_TEMPLATE = file;
-  process.env.SAPHIR_PGLITE_SHARED_BUFFERS = '16MB';
-  const a = await openPglite();
-  assert.ok(existsSync(file), runTemplate ? 'template kept' : 'template written');
-  assert.is(await buffers(a), '16MB', 'SAPHIR_PGLITE_SHARED_BUFFERS');
-  assert.equal(
-    migrated().map((f) => f.endsWith('.tar')),
-    [true],
-    'the migrated dump, written by the first database in memory',
-  );
-  await a.query(row);
-  assert.is(await count(a), 1);
-  await a.close();
-  // db makes the migrated folder, db2 is a copy of it.
-  for (const where of [undefined, join(dir, 'db'), join(dir, 'db2')]) {
-    const b = await openPglite(where);
-    assert.is(await count(b), 0, `${where ?? 'memory'}: the template holds no data of the first database`);
-    assert.is(await count(b, 'schema_migrations'), MIGRATIONS.length, `${where ?? 'memory'}: migrated`);
-    await b.query(row);
-    await b.close();
-  }
-  assert.is(migrated().length, 2, 'the migrated folder, written by the first new folder');
-  // The folder is a database of its own that opens again (without the template, with PostgreSQL's buffers).
-  delete process.env.SAPHIR_PGLITE_TEMPLATE;
-  delete process.env.SAPHIR_PGLITE_SHARED_BUFFERS;
-  for (const where of ['db', 'db2']) {
-    const again = await openPglite(join(dir, where));
-    assert.is(await count(again), 1, where);
-    assert.is(await buffers(again), '128MB');
-    await again.close();
-  }
-});
+longTest(
+  'the first new database writes the template (none: test:long) and the migrated one; the next ones (memory, a new folder) start from it, empty and migrated',
+  async () => {
+    const file = join(dir, 'template.tar');
+    if (runTemplate) copyFileSync(runTemplate, file);
+    process.env.SAPHIR_PGLITE_TEMPLATE = file;
+    process.env.SAPHIR_PGLITE_SHARED_BUFFERS = '16MB';
+    const a = await openPglite();
+    assert.ok(existsSync(file), runTemplate ? 'template kept' : 'template written');
+    assert.is(await buffers(a), '16MB', 'SAPHIR_PGLITE_SHARED_BUFFERS');
+    assert.equal(
+      migrated().map((f) => f.endsWith('.tar')),
+      [true],
+      'the migrated dump, written by the first database in memory',
+    );
+    await a.query(row);
+    assert.is(await count(a), 1);
+    await a.close();
+    // db makes the migrated folder, db2 is a copy of it.
+    for (const where of [undefined, join(dir, 'db'), join(dir, 'db2')]) {
+      const b = await openPglite(where);
+      assert.is(await count(b), 0, `${where ?? 'memory'}: the template holds no data of the first database`);
+      assert.is(await count(b, 'schema_migrations'), MIGRATIONS.length, `${where ?? 'memory'}: migrated`);
+      await b.query(row);
+      await b.close();
+    }
+    assert.is(migrated().length, 2, 'the migrated folder, written by the first new folder');
+    // The folder is a database of its own that opens again (without the template, with PostgreSQL's buffers).
+    delete process.env.SAPHIR_PGLITE_TEMPLATE;
+    delete process.env.SAPHIR_PGLITE_SHARED_BUFFERS;
+    for (const where of ['db', 'db2']) {
+      const again = await openPglite(join(dir, where));
+      assert.is(await count(again), 1, where);
+      assert.is(await buffers(again), '128MB');
+      await again.close();
+    }
+  },
+);
 
 test('a template that is no dump: the database cannot open, and says so', async () => {
   const file = join(dir, 'garbage.tar');

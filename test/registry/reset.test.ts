@@ -13,6 +13,7 @@ import { fromHex } from '../../src/hex.ts';
 import { nodeSign } from '../../tools/node-crypto.ts';
 import { dev, ownKey, win } from './cases.ts';
 import { sharedDb } from './shared-db.ts';
+import { longTest } from '../helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-reset-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -54,7 +55,7 @@ async function nonEmpty(q: Query): Promise<string[]> {
   return out;
 }
 
-test('the tests’ shared database: opened again, every table the migrations create is empty', async () => {
+longTest('the tests’ shared database: opened again, every table the migrations create is empty', async () => {
   const shared = sharedDb(() => openPglite());
   try {
     const db = await shared.open();

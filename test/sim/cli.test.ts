@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, spawnSync } from 'node:child_process';
-import { ROOT, requireTool } from '../helpers.ts';
+import { ROOT, longTest, requireTool } from '../helpers.ts';
 import {
   mkdtempSync,
   writeFileSync,
@@ -132,24 +132,27 @@ steps:
   assert.match(r.out, '3/3');
 });
 
-test('sim --department D: the device stands in D (its notice holidays), as a scenario config says; a bad one is a usage error', async () => {
-  const flash = join(dir, 'department.bin');
-  const r = saphir(['sim', '--flash', flash, '--department', '974', '--lang', 'en'], 'quit\n');
-  assert.is(r.code, 0, r.err);
-  const { NorFlash } = await import('../../hw-sim/nor-flash.ts');
-  const { partitionFlash } = await import('../../hw-sim/device.ts');
-  const { loadConfig } = await import('../../src/config.ts');
-  const c = loadConfig(partitionFlash(NorFlash.load(flash), 'config'), false);
-  assert.is('config' in c ? c.config.department : c, '974');
-  for (const lang of ['fr', 'en']) {
-    const bad = await saphirHere(['sim', '--department', '977', '--lang', lang]);
-    assert.is(bad.code, 2);
-    assert.match(
-      bad.err,
-      lang === 'fr' ? /--department 977 : pas un département/ : /--department 977: not a department/,
-    );
-  }
-});
+longTest(
+  'sim --department D: the device stands in D (its notice holidays), as a scenario config says; a bad one is a usage error',
+  async () => {
+    const flash = join(dir, 'department.bin');
+    const r = saphir(['sim', '--flash', flash, '--department', '974', '--lang', 'en'], 'quit\n');
+    assert.is(r.code, 0, r.err);
+    const { NorFlash } = await import('../../hw-sim/nor-flash.ts');
+    const { partitionFlash } = await import('../../hw-sim/device.ts');
+    const { loadConfig } = await import('../../src/config.ts');
+    const c = loadConfig(partitionFlash(NorFlash.load(flash), 'config'), false);
+    assert.is('config' in c ? c.config.department : c, '974');
+    for (const lang of ['fr', 'en']) {
+      const bad = await saphirHere(['sim', '--department', '977', '--lang', lang]);
+      assert.is(bad.code, 2);
+      assert.match(
+        bad.err,
+        lang === 'fr' ? /--department 977 : pas un département/ : /--department 977: not a department/,
+      );
+    }
+  },
+);
 
 test('sim interactive without a TTY: a payment kept in the flash file across runs; a new session draws new tickets', () => {
   const flash = join(dir, 'device.bin');
@@ -170,7 +173,7 @@ test('sim interactive without a TTY: a payment kept in the flash file across run
   assert.ok(b.out.includes(`  ${first}  €150`) && b.out.includes(`  ${second}  €150`), b.out);
 });
 
-test('sim interactive: a command that fails is said, the session goes on, the process ends at EOF', () => {
+longTest('sim interactive: a command that fails is said, the session goes on, the process ends at EOF', () => {
   const flash = join(dir, 'failing.bin');
   // `capture` to a folder cannot be written: before, the loop died there and the tick kept Node alive.
   const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--flash', flash, '--lang', 'en'], {

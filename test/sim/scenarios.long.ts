@@ -1,2 +1,2 @@
-// Every shipped scenario on Moddable XS too; npm test runs XS on 1 of them a day (scenarios.test.ts).
+// Every shipped scenario on Moddable XS too, and fleet-campaign.yaml (scenarios.test.ts: QuickJS in npm test).
 import './scenarios.test.ts';

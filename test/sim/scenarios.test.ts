@@ -10,7 +10,7 @@ import { scenarioRegistry, startEmbeddedRegistry, type EmbeddedRegistry } from '
 import { runScenario, simulatorFor } from '../../hw-sim/runner.ts';
 import type { XsDevice } from '../../hw-sim/xs-host.ts';
 import { ensureBundle } from '../../hw-sim/sim.ts';
-import { LONG, ROOT, requireTool } from '../helpers.ts';
+import { LONG, ROOT, longTest, requireTool } from '../helpers.ts';
 
 const dir = join(ROOT, 'hw-sim', 'scenarios');
 const bundle = ensureBundle();
@@ -28,26 +28,28 @@ test.after(async () => {
   rmSync(shots, { recursive: true, force: true });
 });
 
-// Each on QuickJS (the default engine) and on Moddable XS (docs/firmware.md, "Engines"): npm test runs
-// XS on 1 of them, a different one each day (the test names say which; all within 19 days), npm run
-// test:long on all (scenarios.long.ts).
+// Each on QuickJS (the default engine), and in npm run test:long (scenarios.long.ts) on Moddable XS too
+// (docs/firmware.md, "Engines"; npm test boots XS once, below) and fleet-campaign.yaml, whose promises
+// fleet/campaign.test.ts keeps in process.
 const withXs = requireTool('xsnap');
 const files = readdirSync(dir)
   .filter((x) => x.endsWith('.yaml') && x !== 'demo.yaml')
   .sort();
-const day = Math.floor(Date.now() / 86_400_000);
-const onXs = new Set(LONG ? files : [files[day % files.length]]);
+const LONG_ONLY = new Set(['fleet-campaign.yaml']);
 for (const f of files)
-  for (const variant of onXs.has(f) ? (['quickjs', 'xs'] as const) : (['quickjs'] as const))
-    (variant === 'xs' ? withXs : test)(`scenario ${f}${variant === 'xs' ? ' on XS' : ''}`, async () => {
-      const file = join(dir, f);
-      const sc = parseScenario(readFileSync(file, 'utf8'), file);
-      const reg = needsRegistry(sc) ? scenarioRegistry(await registryFor(variant)) : undefined;
-      const r = await runScenario(sc, { bundle, lang: 'en', screenshotDir: shots, registry: reg, variant });
-      const failed = r.steps.find((s) => !s.ok);
-      assert.ok(r.ok, failed ? `line ${failed.line}: ${failed.text}: ${failed.problem}\n${r.display}` : 'failed');
-      assert.is(r.steps.length, sc.steps.length);
-    });
+  for (const variant of LONG ? (['quickjs', 'xs'] as const) : (['quickjs'] as const))
+    (variant === 'xs' ? withXs : LONG_ONLY.has(f) ? longTest : test)(
+      `scenario ${f}${variant === 'xs' ? ' on XS' : ''}`,
+      async () => {
+        const file = join(dir, f);
+        const sc = parseScenario(readFileSync(file, 'utf8'), file);
+        const reg = needsRegistry(sc) ? scenarioRegistry(await registryFor(variant)) : undefined;
+        const r = await runScenario(sc, { bundle, lang: 'en', screenshotDir: shots, registry: reg, variant });
+        const failed = r.steps.find((s) => !s.ok);
+        assert.ok(r.ok, failed ? `line ${failed.line}: ${failed.text}: ${failed.problem}\n${r.display}` : 'failed');
+        assert.is(r.steps.length, sc.steps.length);
+      },
+    );
 
 test('a scenario on the QuickJS-ng engine too (reboot.yaml)', async () => {
   const file = join(dir, 'reboot.yaml');

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { saphir } from '../cli/run-cli.ts';
-import { ROOT } from '../helpers.ts';
+import { ROOT, longTest } from '../helpers.ts';
 
 const ABSENT = { SAPHIR_XS_ABSENT: '1' };
 const SCENARIO = join(ROOT, 'hw-sim', 'scenarios', 'clock-back-after-run.yaml');
@@ -29,7 +29,7 @@ test('saphir sim --variant xs without XS: the reason and the install command, ex
   }
 });
 
-test('a scenario that names XS (variant: xs) stops the same way; QuickJS runs without XS', () => {
+longTest('a scenario that names XS (variant: xs) stops the same way; QuickJS runs without XS', () => {
   const r = saphir(['sim', '--scenario', SCENARIO], '', ABSENT);
   assert.is(r.code, 0, r.stderr);
   const dir = mkdtempSync(join(tmpdir(), 'saphir-xs-absent-'));
@@ -44,7 +44,7 @@ test('a scenario that names XS (variant: xs) stops the same way; QuickJS runs wi
   }
 });
 
-test('an XS test skips with the reason and the install command, and fails under SAPHIR_TEST_STRICT=1', () => {
+longTest('an XS test skips with the reason and the install command, and fails under SAPHIR_TEST_STRICT=1', () => {
   const probe = (strict: boolean) =>
     spawnSync(
       process.execPath,
