@@ -8,6 +8,9 @@ function report(kind, e) {
   process.stdout.write(`\n# uncaught: ${kind}: ${msg.split('\n')[0]}\n`);
   process.stderr.write(`${(e instanceof Error && e.stack) || msg}\n`);
 }
+// The runner gone (its end of our stdout closed): nobody reads us. Without this, the failed write was an
+// uncaught error whose report wrote again, failing again, for ever (a worker spinning after its runner died).
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => process.exit(1));
 process.on('uncaughtException', (e) => report('exception', e));
 process.on('unhandledRejection', (e) => report('rejection', e));
 process.on('exit', () => {

@@ -41,6 +41,9 @@ import { pick } from './pick.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
 const long = argv.includes('--long');
+// A reader that went away (`npm test | head`): stop, and the workers with us (test/worker.mjs exits when
+// its channel to this process closes).
+process.stdout.on('error', (e) => process.exit(e.code === 'EPIPE' ? 1 : 2));
 const allTimes = argv.includes('--times') || process.env.SAPHIR_TEST_TIMES === '1';
 const typecheck = argv.includes('--typecheck');
 const jobsArg = argv.indexOf('--jobs');

@@ -54,4 +54,6 @@ process.on('message', (m) => {
     void runFile(m.file, m.name);
   } else if (m && m.exit) process.exit();
 });
+// The runner gone (killed, or its output closed: `npm test | head`): nobody reads this worker's results.
+process.on('disconnect', () => process.exit(1));
 process.send({ ready: true });

@@ -1,0 +1,88 @@
+// test/run.mjs's workers never outlive it (killed, or stopped by `npm test | head`): they were left running
+// their files as orphans, each still starting simulators and registries.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../helpers.ts';
+
+/** Live processes whose environment holds `needle` (the nested run's TMPDIR). */
+function withEnv(needle: string): number[] {
+  const found: number[] = [];
+  for (const pid of readdirSync('/proc').filter((f) => /^\d+$/.test(f))) {
+    try {
+      if (readFileSync(`/proc/${pid}/environ`, 'latin1').includes(needle)) found.push(Number(pid));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return found;
+}
+
+// This worker's environment but its channel to its own runner (a child given it would talk on it).
+const { NODE_CHANNEL_FD: _fd, NODE_CHANNEL_SERIALIZATION_MODE: _mode, ...env } = process.env;
+
+const isWorker = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('worker.mjs');
+  } catch {
+    return false;
+  }
+};
+
+/** Polls `f` every 100 ms until it is true, for at most `ms`. */
+async function until(f: () => boolean, ms: number): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100)))
+    if (f()) return true;
+  return f();
+}
+
+for (const killAfterMs of [500, 4000])
+  test(`the runner killed ${killAfterMs} ms after its workers start: they stop at once, not after their files`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'saphir-runner-exit-'));
+    const mine = () => withEnv(`TMPDIR=${dir}`).filter(isWorker);
+    try {
+      // As they load their files, or well into them. Two files of ~15 s each, one a worker (a worker busy in a synchronous call, a CLI run, hears of it after).
+      const runner = spawn(process.execPath, ['test/run.mjs', 'sim/cli', 'cli/ctrl-c'], {
+        cwd: ROOT,
+        env: { ...env, TMPDIR: dir },
+        stdio: 'ignore',
+      });
+      const closed = new Promise((resolve) => runner.on('close', resolve));
+      assert.ok(await until(() => mine().length === 2, 20_000), 'two workers started');
+      await new Promise((r) => setTimeout(r, killAfterMs));
+      runner.kill('SIGKILL');
+      await closed;
+      const gone = await until(() => mine().length === 0, 5000);
+      const left = mine();
+      for (const pid of left) process.kill(pid, 'SIGKILL');
+      assert.ok(gone, `${left.length} workers outlived the runner`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+test('npm test | head: the runner exits without a stack trace once its reader is gone', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'saphir-runner-exit-'));
+  try {
+    const runner = spawn(process.execPath, ['test/run.mjs', 'core/bytes', 'core/arrows'], {
+      cwd: ROOT,
+      env: { ...env, TMPDIR: dir, SAPHIR_TEST_JOBS: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    runner.stderr.on('data', (b) => (err += b));
+    // The reader takes the first bytes (the first file's lines) and goes away: the next write fails.
+    await new Promise<void>((resolve) => runner.stdout.once('data', () => resolve()));
+    runner.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => runner.on('close', resolve));
+    assert.is(code, 1, err);
+    assert.not.match(err, /EPIPE|\n\s+at /);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();
