@@ -8,22 +8,10 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, requireTool } from '../helpers.ts';
+import { marked } from '../proc-env.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-ctrl-c-'));
 const BIN = join(ROOT, 'bin', 'saphir.mjs');
-
-/** Processes whose environment holds `marker` (this user's; others' environ cannot be read). */
-function marked(marker: string): number[] {
-  const out: number[] = [];
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      if (readFileSync(`/proc/${pid}/environ`, 'latin1').includes(marker)) out.push(Number(pid));
-    } catch {
-      // gone, or not ours
-    }
-  }
-  return out;
-}
 
 /**
  * Starts `saphir ARGS`, waits until its output matches `ready` (or `ready` ms), sends SIGINT, and returns how it ended,

@@ -3,23 +3,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../helpers.ts';
-
-/** Live processes whose environment holds `needle` (the nested run's TMPDIR). */
-function withEnv(needle: string): number[] {
-  const found: number[] = [];
-  for (const pid of readdirSync('/proc').filter((f) => /^\d+$/.test(f))) {
-    try {
-      if (readFileSync(`/proc/${pid}/environ`, 'latin1').includes(needle)) found.push(Number(pid));
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return found;
-}
+import { marked } from '../proc-env.ts';
 
 // This worker's environment but its channel to its own runner (a child given it would talk on it).
 const { NODE_CHANNEL_FD: _fd, NODE_CHANNEL_SERIALIZATION_MODE: _mode, ...env } = process.env;
@@ -42,7 +30,7 @@ async function until(f: () => boolean, ms: number): Promise<boolean> {
 for (const killAfterMs of [500, 4000])
   test(`the runner killed ${killAfterMs} ms after its workers start: they stop at once, not after their files`, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'saphir-runner-exit-'));
-    const mine = () => withEnv(`TMPDIR=${dir}`).filter(isWorker);
+    const mine = () => marked(`TMPDIR=${dir}`).filter(isWorker);
     try {
       // As they load their files, or well into them. Two files of ~15 s each, one a worker (a worker busy in a synchronous call, a CLI run, hears of it after).
       const runner = spawn(process.execPath, ['test/run.mjs', 'sim/cli', 'cli/ctrl-c'], {
