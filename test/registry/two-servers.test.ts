@@ -1,6 +1,6 @@
 // Many servers, one PostgreSQL (issue #30 item 6): two `saphir registry serve` processes on one
 // throwaway cluster; the same ticket claimed at the same moment by two devices, one through each server,
-// has exactly one holder, every time. npm test runs 100 rounds (each device wins ~half); the long tier (two-servers.long.ts) 1 000.
+// has exactly one holder, every time. npm test runs 40 rounds (each device wins ~half); the long tier (two-servers.long.ts) 1 000.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { LONG, requireTool } from '../helpers.ts';
@@ -16,7 +16,7 @@ import { serve, type Served } from './serve-cli.ts';
 import { PG_INSTALL_HINT, postgresBin, startPostgres } from './pg-cluster.ts';
 import '../../hw-sim/node-host.ts';
 
-const ROUNDS = LONG ? 1000 : 100;
+const ROUNDS = LONG ? 1000 : 40;
 /** Bounded: a round costs a few ms here; this is many times what the rounds need on a loaded machine. */
 const LIMIT_S = LONG ? 600 : 240;
 
