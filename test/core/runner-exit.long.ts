@@ -1,11 +1,13 @@
-// test/run.mjs's workers never outlive it (killed, or stopped by `npm test | head`): they were left running
-// their files as orphans, each still starting simulators and registries.
+// test/run.mjs's workers never outlive it (killed, or stopped by `npm test | head`), nor what they started:
+// they were left running their files as orphans at full CPU, and then, stopped at once, left their
+// files' simulators running (a detached `saphir sim --pty` and its socat, for good).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ROOT } from '../helpers.ts';
 import { marked } from '../proc-env.ts';
 
@@ -28,9 +30,11 @@ async function until(f: () => boolean, ms: number): Promise<boolean> {
 }
 
 for (const killAfterMs of [500, 4000])
-  test(`the runner killed ${killAfterMs} ms after its workers start: they stop at once, not after their files`, async () => {
+  test(`the runner killed ${killAfterMs} ms after its workers start: they stop at once, and what they started`, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'saphir-runner-exit-'));
-    const mine = () => marked(`TMPDIR=${dir}`).filter(isWorker);
+    const workers = () => marked(`TMPDIR=${dir}`).filter(isWorker);
+    // Every process of the run has its TMPDIR (under dir), detached ones too.
+    const mine = () => marked(`TMPDIR=${dir}`);
     try {
       // As they load their files, or well into them. Two files of ~15 s each, one a worker (a worker busy in a synchronous call, a CLI run, hears of it after).
       const runner = spawn(process.execPath, ['test/run.mjs', 'sim/cli', 'cli/ctrl-c'], {
@@ -39,14 +43,14 @@ for (const killAfterMs of [500, 4000])
         stdio: 'ignore',
       });
       const closed = new Promise((resolve) => runner.on('close', resolve));
-      assert.ok(await until(() => mine().length === 2, 20_000), 'two workers started');
+      assert.ok(await until(() => workers().length === 2, 20_000), 'two workers started');
       await new Promise((r) => setTimeout(r, killAfterMs));
       runner.kill('SIGKILL');
       await closed;
       const gone = await until(() => mine().length === 0, 5000);
       const left = mine();
       for (const pid of left) process.kill(pid, 'SIGKILL');
-      assert.ok(gone, `${left.length} workers outlived the runner`);
+      assert.ok(gone, `${left.length} processes outlived the runner`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -70,6 +74,32 @@ test('npm test | head: the runner exits without a stack trace once its reader is
     assert.not.match(err, /EPIPE|\n\s+at /);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('killDescendants: a detached child and its own children go, and nothing else', async () => {
+  const mark = `SAPHIR_KILL_TREE=${process.pid}-${Date.now()}`;
+  const [k, v] = mark.split('=');
+  const lib = pathToFileURL(join(ROOT, 'test', 'descendants.mjs')).href;
+  // A process that starts a detached shell with two sleeps (its own session, as the Ctrl-C tests start
+  // theirs), then kills its descendants and exits.
+  const script = `
+    import { spawn } from 'node:child_process';
+    import { killDescendants } from ${JSON.stringify(lib)};
+    spawn('sh', ['-c', 'sleep 60 & sleep 60'], { detached: true, stdio: 'ignore' });
+    setTimeout(() => { killDescendants(); process.exit(0); }, 500);`;
+  const outsider = spawn('sleep', ['60'], { env: { ...env, [k]: v }, stdio: 'ignore' });
+  try {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...env, [k]: v },
+      stdio: 'ignore',
+    });
+    assert.is(await new Promise((resolve) => child.on('close', resolve)), 0);
+    const left = await until(() => marked(mark).length === 1, 3000);
+    assert.ok(left, `left: ${marked(mark).length} (the outsider only expected)`);
+    assert.equal(marked(mark), [outsider.pid], 'a process that is no descendant stays');
+  } finally {
+    outsider.kill('SIGKILL');
   }
 });
 
