@@ -110,6 +110,9 @@ try {
 env.SAPHIR_PGLITE_LIFTOFF ??= '1';
 // and with a 16 MB buffer cache, not the 128 MB each start zeroes (host/registry/db.ts).
 env.SAPHIR_PGLITE_SHARED_BUFFERS ??= '16MB';
+// Each `saphir` process the tests start compiles its WebAssembly (the device's QuickJS) with V8's baseline
+// compiler only (bin/saphir.mjs): it lives seconds, less than tiering up costs. The workers keep tiering up.
+env.SAPHIR_WASM_LIFTOFF ??= '1';
 // Transparent huge pages for the memory malloc maps (ArrayBuffers: 4 MiB flash chips, PGlite's data…), in every
 // worker and the processes they start: a page fault costs ~8 µs on the 2-core machines here and a run takes
 // millions; with THP in its default madvise mode this halves them (npm test 213–226 → 195.5 s of wall, sys

@@ -356,7 +356,9 @@ function liftoffModules(): typeof liftoff {
         initdb: new Wasm.Module(readFileSync(join(dist, 'initdb.wasm'))),
       };
     } finally {
-      setFlagsFromString('--no-liftoff-only');
+      // (Left on in a process that runs on it from its start: bin/saphir.mjs under SAPHIR_WASM_LIFTOFF=1.)
+      if (!(globalThis as Record<symbol, unknown>)[Symbol.for('saphir.liftoff')])
+        setFlagsFromString('--no-liftoff-only');
       setFlagsFromString('--no-wasm-lazy-validation');
     }
   }
