@@ -43,7 +43,13 @@ export async function launch(o: { args?: string[]; profile?: string } = {}): Pro
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: [...FLAGS, ...(o.args ?? [])],
+    // Under test/run.mjs (SAPHIR_WASM_LIFTOFF=1), the page's QuickJS on Liftoff only, as in the saphir
+    // processes the tests start: a page lives seconds (web.test.ts 17 → 15 s of the machine's CPU).
+    args: [
+      ...FLAGS,
+      ...(process.env.SAPHIR_WASM_LIFTOFF === '1' ? ['--js-flags=--liftoff-only'] : []),
+      ...(o.args ?? []),
+    ],
     // Its audio client's runtime folder in the profile (else TMPDIR/pulse-…, left behind).
     env: { ...process.env, PULSE_RUNTIME_PATH: join(dir, 'pulse') },
   });
