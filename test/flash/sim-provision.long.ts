@@ -15,27 +15,12 @@ import { nodeSign } from '../../tools/node-crypto.ts';
 import { publicKeyOf } from '../../src/crypto/ed25519.ts';
 import { ROOT, requireTool } from '../helpers.ts';
 import { saphir, saphirAsync } from '../cli/run-cli.ts';
+import { waitFor } from './wait-for.ts';
 
 const ptyTest = requireTool('socat');
 const bin = join(ROOT, 'bin', 'saphir.mjs');
 const PROD_SEED = new Uint8Array(32).fill(11);
 const TECH_SEED = new Uint8Array(32).fill(13);
-
-function waitFor(stream: NodeJS.ReadableStream, re: RegExp, ms = 20000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const t = setTimeout(() => reject(new Error(`timed out waiting for ${re}: ${seen.slice(-500)}`)), ms);
-    const on = (d: Buffer) => {
-      seen += d.toString();
-      if (re.test(seen)) {
-        clearTimeout(t);
-        stream.off('data', on);
-        resolve(seen);
-      }
-    };
-    stream.on('data', on);
-  });
-}
 
 const p = parseImage(ensureImage());
 if ('error' in p) throw new Error(p.error);

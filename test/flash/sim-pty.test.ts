@@ -18,29 +18,10 @@ import { LONG, ROOT, requireTool } from '../helpers.ts';
 
 const ptyTest = requireTool('socat');
 import { saphirAsync } from '../cli/run-cli.ts';
+import { waitFor } from './wait-for.ts';
 
 const BAUD = 460800;
 const bin = join(ROOT, 'bin', 'saphir.mjs');
-
-/** Resolves when `re` shows up in what `stream` printed (from now on). */
-function waitFor(stream: NodeJS.ReadableStream, re: RegExp, ms = 20000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const t = setTimeout(() => {
-      stream.off('data', on);
-      reject(new Error(`timed out waiting for ${re}: ${seen.slice(-500)}`));
-    }, ms);
-    const on = (d: Buffer) => {
-      seen += d.toString();
-      if (re.test(seen)) {
-        clearTimeout(t);
-        stream.off('data', on);
-        resolve(seen);
-      }
-    };
-    stream.on('data', on);
-  });
-}
 
 async function cutDuringFlash(o: { fresh: boolean; pct: number; word: string }) {
   const dir = mkdtempSync(join(tmpdir(), 'saphir-sim-pty-'));
