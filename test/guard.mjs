@@ -1,7 +1,7 @@
 // Loaded before the tests by test/run.mjs: an error nobody handled (an 'error' event without a listener, a
 // rejected promise nobody awaited) is reported and counted as a failure instead of killing the runner, so
 // every other test still runs and the summary line is still printed.
-import { killDescendants } from './descendants.mjs';
+import { killDescendants } from './procs.mjs';
 
 let uncaught = 0;
 function report(kind, e) {

@@ -121,11 +121,16 @@ export const LONG = process.env.SAPHIR_TEST_TIER === 'long';
 type Register = (name: string, fn: () => unknown) => void;
 
 /**
- * A test of the long tier only, in a quick file that a `*.long.ts` twin imports. npm test checks each promise
- * once at the smallest scale that breaks it; what only repeats that at full scale, in the second language,
- * through a second process or on the build's own machinery runs in `npm run test:long` (CI runs both).
+ * `register` (uvu's `test`, a suite) in the long tier only, for a test in a quick file that a `*.long.ts`
+ * twin imports. npm test checks each promise once at the smallest scale that breaks it; what only repeats
+ * that at full scale, in the second language, through a second process or on the build's own machinery
+ * runs in `npm run test:long` (CI runs both).
  */
-export const longTest: (name: string, fn: () => void | Promise<void>) => void = LONG ? uvuTest : () => {};
+export function longOnly<T extends (name: string, fn: () => void | Promise<void>) => void>(register: T): T {
+  return LONG ? register : ((() => {}) as unknown as T);
+}
+/** uvu's `test`, long tier only. */
+export const longTest = longOnly(uvuTest);
 
 /**
  * The `test` to register tests that need a system tool (built in: 'socat', 'script' (util-linux),

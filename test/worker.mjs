@@ -6,7 +6,7 @@
 import { pathToFileURL } from 'node:url';
 import kleur from 'kleur';
 import { procCpu } from './proc-cpu.mjs';
-import { killDescendants } from './descendants.mjs';
+import { killDescendants } from './procs.mjs';
 
 process.env.FORCE_COLOR ??= '1'; // what uvu's CLI sets (its --color default), for the tests' children too
 globalThis.UVU_DEFER = 1;

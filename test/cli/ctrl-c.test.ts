@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, requireTool } from '../helpers.ts';
-import { marked } from '../proc-env.ts';
+import { marked } from '../procs.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-ctrl-c-'));
 const BIN = join(ROOT, 'bin', 'saphir.mjs');

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from '../helpers.ts';
-import { marked } from '../proc-env.ts';
+import { marked } from '../procs.mjs';
 
 // This worker's environment but its channel to its own runner (a child given it would talk on it).
 const { NODE_CHANNEL_FD: _fd, NODE_CHANNEL_SERIALIZATION_MODE: _mode, ...env } = process.env;
@@ -80,7 +80,7 @@ test('npm test | head: the runner exits without a stack trace once its reader is
 test('killDescendants: a detached child and its own children go, and nothing else', async () => {
   const mark = `SAPHIR_KILL_TREE=${process.pid}-${Date.now()}`;
   const [k, v] = mark.split('=');
-  const lib = pathToFileURL(join(ROOT, 'test', 'descendants.mjs')).href;
+  const lib = pathToFileURL(join(ROOT, 'test', 'procs.mjs')).href;
   // A process that starts a detached shell with two sleeps (its own session, as the Ctrl-C tests start
   // theirs), then kills its descendants and exits.
   const script = `

@@ -2,11 +2,11 @@
 // written by the first, and then from the first migrated (a dump, a folder); each is still its own, empty and migrated.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MIGRATIONS, openPglite } from '../../host/registry/db.ts';
-import { LONG, longTest } from '../helpers.ts';
+import { longTest } from '../helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saphir-pg-template-'));
 const before = process.env.SAPHIR_PGLITE_TEMPLATE;
@@ -28,18 +28,15 @@ const count = async (db: Awaited<ReturnType<typeof openPglite>>, table = 'device
 const migrated = () => readdirSync(dir).filter((f) => /^template\.tar-[0-9a-f]{12}(\.tar)?$/.test(f));
 
 // In the long tier only (~8 s of CPU: the registry's tests in npm test use the templates anyway), from none:
-// the first database writes it. (Run by npm test's runner, it would start from a copy of the run's.)
-const runTemplate = !LONG && before !== undefined && existsSync(before) ? before : undefined;
-
+// the first database writes it.
 longTest(
   'the first new database writes the template (none: test:long) and the migrated one; the next ones (memory, a new folder) start from it, empty and migrated',
   async () => {
     const file = join(dir, 'template.tar');
-    if (runTemplate) copyFileSync(runTemplate, file);
     process.env.SAPHIR_PGLITE_TEMPLATE = file;
     process.env.SAPHIR_PGLITE_SHARED_BUFFERS = '16MB';
     const a = await openPglite();
-    assert.ok(existsSync(file), runTemplate ? 'template kept' : 'template written');
+    assert.ok(existsSync(file), 'template written');
     assert.is(await buffers(a), '16MB', 'SAPHIR_PGLITE_SHARED_BUFFERS');
     assert.equal(
       migrated().map((f) => f.endsWith('.tar')),

@@ -19,7 +19,7 @@ import {
 } from './browser.ts';
 import type { WebServer } from '../../hw-sim/web/server.ts';
 import type { Page } from 'playwright-core';
-import { LONG, requireTool } from '../helpers.ts';
+import { longOnly, requireTool } from '../helpers.ts';
 import { ENGLISH, FRENCH, prose } from '../voice.ts';
 import { BEEPS } from '../../src/signals.ts';
 
@@ -78,7 +78,7 @@ const missing = chromiumMissing();
 const web = suite('web simulator in Chromium');
 // npm test: the page's core path (boot, pay, DÉJÀ PAYÉ, a reload, French and English, a scenario, power);
 // the long tier (web.long.ts) every panel and scanner too: each costs the browser seconds of CPU.
-const webLong: typeof web = LONG ? web : ((() => {}) as unknown as typeof web);
+const webLong = longOnly(web);
 
 if (missing) {
   // Counted as skipped by test/run.mjs (a failure under SAPHIR_TEST_STRICT=1).

@@ -1,0 +1,3 @@
+export function marked(marker: string): number[];
+export function descendants(root?: number): number[];
+export function killDescendants(): void;

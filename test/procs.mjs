@@ -1,0 +1,55 @@
+// Processes found in /proc (Linux): by a marker in the environment every child inherits, and a test
+// worker's descendants by parent pid (a detached one, its own session as the Ctrl-C tests start them, is
+// still the worker's child).
+import { readFileSync, readdirSync } from 'node:fs';
+
+/** The pids in /proc, each with what `read` returns for it (null: skipped; gone, or not ours to read). */
+function each(read) {
+  let entries;
+  try {
+    entries = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return []; // no /proc
+  }
+  const out = [];
+  for (const d of entries) {
+    try {
+      const v = read(d);
+      if (v !== null) out.push([Number(d), v]);
+    } catch {
+      // gone meanwhile, or not ours
+    }
+  }
+  return out;
+}
+
+/** Processes whose environment holds `marker` (this user's; others' environ cannot be read). */
+export function marked(marker) {
+  return each((d) => (readFileSync(`/proc/${d}/environ`, 'latin1').includes(marker) ? true : null)).map(([p]) => p);
+}
+
+/** Every descendant of `root`, children before their own children. */
+export function descendants(root = process.pid) {
+  const children = new Map();
+  for (const [pid, ppid] of each((d) => {
+    const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  })) {
+    if (!children.has(ppid)) children.set(ppid, []);
+    children.get(ppid).push(pid);
+  }
+  const out = [];
+  for (let i = -1, at = root; i < out.length; at = out[++i]) out.push(...(children.get(at) ?? []));
+  return out;
+}
+
+/** SIGKILLs every descendant of this process: a worker whose runner is gone leaves nothing running. */
+export function killDescendants() {
+  for (const pid of descendants()) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
+}
