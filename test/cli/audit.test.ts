@@ -213,7 +213,7 @@ test('the real CLI: exit 1 and a JSON report on an incomplete set; usage errors 
   assert.is(o.blocks[0].duplicates, 1);
   assert.is(o.blocks[0].complete, false);
   assert.is(r.stderr, '', 'no progress bar when stderr is not a terminal');
-  const fromStdin = saphir(['audit', '-', '--lang', 'en'], smallSet().text);
+  const fromStdin = await saphirIn(['audit', '-', '--lang', 'en'], smallSet().text);
   assert.is(fromStdin.code, 1);
   assert.match(fromStdin.stdout, /Result: NOT COMPLIANT/);
   const u = await saphirIn(['audit', join(dir, 'nope.txt')]); // the same main, in this process

@@ -68,7 +68,7 @@ test('usage errors exit 2 without a stack trace', async () => {
       assert.instance(e, UsageError, args.join(' '));
     }
   }
-  const r = saphir(['check', '--lang', 'de', win30]);
+  const r = await saphirIn(['check', '--lang', 'de', win30]);
   assert.is(r.code, 2);
   assert.is(r.stdout, '');
   assert.match(r.stderr, /^saphir check: --lang vaut fr ou en, pas « de »/);

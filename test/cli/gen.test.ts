@@ -1,4 +1,5 @@
-// `saphir gen`, run as the real CLI: ranges, determinism, keys, worker threads, usage errors.
+// `saphir gen` through the real CLI: ranges, determinism, keys, worker threads, usage errors. A few cases
+// run it as a process (its start, the crypto library a process picks); the others through its main here.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -50,12 +51,24 @@ test('a range equals the same lines of a larger generation; same seed, same outp
   ).encode(5, 4);
   assert.is.not(Buffer.from(other).toString('latin1'), part.stdout);
   // Every generated code is genuine.
-  const check = saphir(['check', '-'], all.stdout);
+  const check = await saphirIn(['check', '-'], all.stdout);
   assert.is(check.code, 0, check.stdout);
 });
 
-test('worker threads give the same bytes as a single thread, in ticket-number order', () => {
-  const r = saphir(['gen', '--emission', '1', '--block', '2', '--from', '100', '--count', '8300', '--jobs', '2']);
+test('worker threads give the same bytes as a single thread, in ticket-number order', async () => {
+  const r = await saphirIn([
+    'gen',
+    '--emission',
+    '1',
+    '--block',
+    '2',
+    '--from',
+    '100',
+    '--count',
+    '8300',
+    '--jobs',
+    '2',
+  ]);
   assert.is(r.code, 0, r.stderr);
   const enc = new RangeEncoder(
     blockGenerator('saphir', 1, 2),
@@ -65,10 +78,10 @@ test('worker threads give the same bytes as a single thread, in ticket-number or
   assert.ok(r.stdout === Buffer.from(enc.encode(100, 8300)).toString('latin1'), 'worker output differs');
 });
 
-test('the same bytes as before the speed work (#14): sha-256 of two ranges, workers and one thread, either library', () => {
+test('the same bytes as before the speed work (#14): sha-256 of two ranges, workers and one thread, either library', async () => {
   const sha = (s: string) => createHash('sha256').update(s, 'latin1').digest('hex');
   // Recorded from the generator before it composed tickets as indexes and ran in bundled workers.
-  const w = saphir([
+  const w = await saphirIn([
     'gen',
     '--emission',
     '7',
@@ -84,9 +97,10 @@ test('the same bytes as before the speed work (#14): sha-256 of two ranges, work
   assert.is(w.code, 0, w.stderr);
   assert.is(sha(w.stdout), 'e26e09d828a6a766baefe57dcc437b4089d6cd5ed0e03d9b70e881584fd5f99d');
   const oneArgs = ['gen', '--emission', '1', '--block', '1', '--from', '0', '--count', '3000', '--jobs', '1'];
-  const one = saphir(oneArgs);
+  const one = await saphirIn(oneArgs);
   assert.is(sha(one.stdout), '59f6f848b59b833e0d060630cc691a9b90ced5bf9a5f8561fe745aeac0368c1a');
-  // The node:crypto path (the fallback, and the bench's reference) writes the same bytes.
+  // The node:crypto path (the fallback, and the bench's reference) writes the same bytes (a process: the
+  // library is chosen once in a process).
   const fallback = saphir(oneArgs, undefined, { SAPHIR_CRYPTO: 'node' });
   assert.is(sha(fallback.stdout), '59f6f848b59b833e0d060630cc691a9b90ced5bf9a5f8561fe745aeac0368c1a');
 });
@@ -95,10 +109,10 @@ test('--key FILE signs with that key id; check (test key only) refuses it, audit
   const seedHex = '11'.repeat(32);
   const keyFile = join(dir, 'key.json');
   writeFileSync(keyFile, JSON.stringify({ key_id: 1, seed_hex: seedHex }));
-  const r = saphir(['gen', '--emission', '1', '--block', '1', '--from', '0', '--count', '3', '--key', keyFile]);
+  const r = await saphirIn(['gen', '--emission', '1', '--block', '1', '--from', '0', '--count', '3', '--key', keyFile]);
   assert.is(r.code, 0);
   assert.is(r.stderr, '', 'no test-key warning');
-  const check = saphir(['check', '--json', '-'], r.stdout);
+  const check = await saphirIn(['check', '--json', '-'], r.stdout);
   assert.is(check.code, 1);
   for (const l of check.stdout.trimEnd().split('\n')) {
     const o = JSON.parse(l);
@@ -156,7 +170,7 @@ test('usage errors: a UsageError (exit 2 through the CLI), with a message and no
     }
   }
   for (const args of [['gen', '--emission', 'x', '--block', '1', '--full']]) {
-    const r = saphir(args);
+    const r = await saphirIn(args);
     assert.is(r.code, 2, args.join(' '));
     assert.is(r.stdout, '');
     assert.ok(r.stderr.startsWith('saphir gen: '), r.stderr);

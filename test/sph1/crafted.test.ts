@@ -15,7 +15,7 @@ import { checkCode } from '../../src/sph1/check.ts';
 import { composeZones, makeRng } from '../../src/gen/index.ts';
 import { fromHex } from '../../src/hex.ts';
 import { utf8Encode } from '../../src/utf8.ts';
-import { saphir } from '../cli/run-cli.ts';
+import { saphirIn } from '../cli/run-cli.ts';
 import { TORSION, cat, crafted, le, torsionSign } from './crafted-cases.ts';
 
 test('hostVerify gives the device verdict on every crafted case; node:crypto alone does not', () => {
@@ -53,7 +53,7 @@ test('small-order and non-canonical public keys are named as the device refuses 
     assert.ok(nodeVerify(cat(Point.ZERO.toBytes(), le(0n)), msg, key), 'node:crypto alone takes it');
 });
 
-test('saphir check and audit: a torsion-R ticket gets the device verdict, a forged one does not', () => {
+test('saphir check and audit: a torsion-R ticket gets the device verdict, a forged one does not', async () => {
   const seed = fromHex(TEST_KEY_SEED_HEX);
   const codes = [1, 2, 3, 4].map((i) => {
     const zones = composeZones(i === 1 ? 0 : 10, makeRng(utf8Encode(`crafted:${i}`)));
@@ -70,7 +70,7 @@ test('saphir check and audit: a torsion-R ticket gets the device verdict, a forg
     const node = checkCode(code, { keys: testKeyRing(), verify: nodeVerify });
     assert.is(node.reason, 'E_SIGNATURE', 'node:crypto alone would call it forged');
   }
-  const r = saphir(['check', '--json', ...codes]);
+  const r = await saphirIn(['check', '--json', ...codes]);
   const verdicts = r.stdout
     .trim()
     .split('\n')
@@ -81,7 +81,7 @@ test('saphir check and audit: a torsion-R ticket gets the device verdict, a forg
     assert.is(verdicts[i].status, device.status, `check: ticket ${i}`);
     assert.is(verdicts[i].reason ?? null, device.reason ?? null);
   });
-  const a = saphir(['audit', '--json', '-'], codes.join('\n') + '\n');
+  const a = await saphirIn(['audit', '--json', '-'], codes.join('\n') + '\n');
   const rep = JSON.parse(a.stdout);
   assert.is(rep.genuine, 4, a.stdout);
 });
