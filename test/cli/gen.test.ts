@@ -56,19 +56,7 @@ test('a range equals the same lines of a larger generation; same seed, same outp
 });
 
 test('worker threads give the same bytes as a single thread, in ticket-number order', async () => {
-  const r = await saphirIn([
-    'gen',
-    '--emission',
-    '1',
-    '--block',
-    '2',
-    '--from',
-    '100',
-    '--count',
-    '8300',
-    '--jobs',
-    '2',
-  ]);
+  const r = await saphirIn('gen --emission 1 --block 2 --from 100 --count 8300 --jobs 2'.split(' '));
   assert.is(r.code, 0, r.stderr);
   const enc = new RangeEncoder(
     blockGenerator('saphir', 1, 2),

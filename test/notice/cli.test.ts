@@ -54,28 +54,12 @@ test('create --holiday DEPT:DATE, sign, inspect --department: each department’
 });
 
 test('a department that is none is a usage error saying what a department is', async () => {
-  let r = await saphirIn([
-    'notice',
-    'create',
-    '--version',
-    '1',
-    '--emission',
-    '4:X:2026-05-04',
-    '--holiday',
-    '977:2026-07-20',
-  ]);
+  const create = (holiday: string) =>
+    saphirIn(['notice', 'create', '--version', '1', '--emission', '4:X:2026-05-04', '--holiday', holiday]);
+  let r = await create('977:2026-07-20');
   assert.is(r.code, 2);
   assert.match(r.stderr, /977:2026-07-20 : pas un département \(01…95, 2A, 2B, 971…976\)/);
-  r = await saphirIn([
-    'notice',
-    'create',
-    '--version',
-    '1',
-    '--emission',
-    '4:X:2026-05-04',
-    '--holiday',
-    '974:2026-13-01',
-  ]);
+  r = await create('974:2026-13-01');
   assert.is(r.code, 1);
   assert.match(r.stderr, /departments\[0\]\.holidays\[0\] : pas une date AAAA-MM-JJ/);
   r = await saphirIn(['notice', 'inspect', f('s.json'), '--department', 'x', '--lang', 'en']);
