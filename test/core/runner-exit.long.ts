@@ -1,9 +1,10 @@
 // test/run.mjs's workers never outlive it (killed, or stopped by `npm test | head`), nor what they started:
 // they were left running their files as orphans at full CPU, and then, stopped at once, left their
-// files' simulators running (a detached `saphir sim --pty` and its socat, for good).
+// files' simulators running (a detached `saphir sim --pty` and its socat, for good). A worker whose file
+// writes nothing hears of it through its channel to the runner alone.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,13 +15,15 @@ import { marked } from '../procs.mjs';
 // This worker's environment but its channel to its own runner (a child given it would talk on it).
 const { NODE_CHANNEL_FD: _fd, NODE_CHANNEL_SERIALIZATION_MODE: _mode, ...env } = process.env;
 
-const isWorker = (pid: number) => {
+/** A process's command line, its arguments separated by NULs ('' once it is gone). */
+const command = (pid: number) => {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('worker.mjs');
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1');
   } catch {
-    return false;
+    return '';
   }
 };
+const isWorker = (pid: number) => command(pid).includes('worker.mjs');
 
 /** Polls `f` every 100 ms until it is true, for at most `ms`. */
 async function until(f: () => boolean, ms: number): Promise<boolean> {
@@ -77,6 +80,35 @@ test('npm test | head: the runner exits without a stack trace once its reader is
   }
 });
 
+test('a worker whose channel to the runner closes while its file writes nothing exits, and stops what the file started', async () => {
+  // Its output pipe stays open (no failed write tells it): the channel alone must.
+  const mark = `SAPHIR_SILENT_WORKER=${process.pid}-${Date.now()}`;
+  const [k, v] = mark.split('=');
+  const worker = fork(join(ROOT, 'test', 'worker.mjs'), [], {
+    cwd: ROOT,
+    env: { ...env, [k]: v },
+    execArgv: ['--import', 'tsx', '--import', './test/guard.mjs'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  worker.stdout!.resume();
+  worker.stderr!.resume();
+  const exited = new Promise<number | null>((resolve) => worker.on('exit', resolve));
+  try {
+    await new Promise<void>((resolve) => worker.on('message', (m: { ready?: boolean }) => m.ready && resolve()));
+    const file = join(ROOT, 'test', 'fixtures', 'workers', 'silent-file.ts');
+    worker.send({ file, name: 'silent-file.ts' });
+    // The file's sleep runs (it carries the mark, as do the worker and, while it compiles, tsx's esbuild).
+    const sleeping = () => marked(mark).some((pid) => command(pid).startsWith('sleep'));
+    assert.ok(await until(sleeping, 20_000), 'the file started its sleep');
+    worker.disconnect();
+    const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running'), 5000))]);
+    assert.is(code, 1, 'the worker exits at once, with 1');
+    assert.ok(await until(() => marked(mark).length === 0, 3000), `left: ${marked(mark).length}`);
+  } finally {
+    for (const pid of marked(mark)) process.kill(pid, 'SIGKILL');
+  }
+});
+
 test('killDescendants: a detached child and its own children go, and nothing else', async () => {
   const mark = `SAPHIR_KILL_TREE=${process.pid}-${Date.now()}`;
   const [k, v] = mark.split('=');
@@ -84,7 +116,7 @@ test('killDescendants: a detached child and its own children go, and nothing els
   // A process that starts a detached shell with two sleeps (its own session, as the Ctrl-C tests start
   // theirs), then kills its descendants and exits.
   const script = `
-    import { spawn } from 'node:child_process';
+    import { fork, spawn } from 'node:child_process';
     import { killDescendants } from ${JSON.stringify(lib)};
     spawn('sh', ['-c', 'sleep 60 & sleep 60'], { detached: true, stdio: 'ignore' });
     setTimeout(() => { killDescendants(); process.exit(0); }, 500);`;
