@@ -7,9 +7,13 @@
 // docs/firmware.md "Device class and budgets".
 // Importing this module installs the count as the simulator's `functionSources` (hw-sim/host.ts), which
 // QjsDevice.heapDevice() takes out: Node only (TypeScript parses), so the CLI bundle never loads it.
-import ts from 'typescript';
+import type * as ts from 'typescript';
+import { createRequire } from 'node:module';
 import { useSimHost } from './host.ts';
 import { ONCE_MARK } from '../src/once-mark.ts';
+
+/** TypeScript's parser, loaded by the first count (a third of a second, two through tsx's loader). */
+let T: typeof ts;
 
 interface Fn {
   start: number;
@@ -25,24 +29,25 @@ interface Fn {
 function calledAtOnce(n: ts.Node): boolean {
   let p = n.parent;
   let c: ts.Node = n;
-  while (ts.isParenthesizedExpression(p)) [c, p] = [p, p.parent];
-  if (ts.isExpressionStatement(p) && ts.isSourceFile(p.parent) && p.parent.statements.length === 1) return true;
-  return ts.isCallExpression(p) && p.expression === c;
+  while (T.isParenthesizedExpression(p)) [c, p] = [p, p.parent];
+  if (T.isExpressionStatement(p) && T.isSourceFile(p.parent) && p.parent.statements.length === 1) return true;
+  return T.isCallExpression(p) && p.expression === c;
 }
 
 function functionsOf(bundle: string): Fn[] {
-  const sf = ts.createSourceFile('b.js', bundle, ts.ScriptTarget.ES2020, true, ts.ScriptKind.JS);
+  T ??= createRequire(import.meta.url)('typescript') as typeof ts;
+  const sf = T.createSourceFile('b.js', bundle, T.ScriptTarget.ES2020, true, T.ScriptKind.JS);
   const out: Fn[] = [];
   // `once`: the code here runs once, in a function freed after it ran (the script, then the run-once
   // functions called at once inside it: the bundle's IIFE, a module's `var C = (() => {…})()`).
   const visit = (n: ts.Node, once: boolean): void => {
     const body =
-      ts.isFunctionLike(n) && !ts.isConstructorDeclaration(n) && 'body' in n
+      T.isFunctionLike(n) && !T.isConstructorDeclaration(n) && 'body' in n
         ? (n.body as ts.Node | undefined)
         : undefined;
-    if (ts.isClassLike(n) || body) {
+    if (T.isClassLike(n) || body) {
       if (once && body && calledAtOnce(n)) {
-        ts.forEachChild(n, (c) => visit(c, true));
+        T.forEachChild(n, (c) => visit(c, true));
         return;
       }
       // (a static method's text starts at its name, as a method's)
@@ -51,12 +56,12 @@ function functionsOf(bundle: string): Fn[] {
       out.push({
         start,
         end: n.getEnd(),
-        body: body && (ts.isBlock(body) ? body.getStart(sf) + 1 : body.getStart(sf)),
+        body: body && (T.isBlock(body) ? body.getStart(sf) + 1 : body.getStart(sf)),
       });
-      ts.forEachChild(n, (c) => visit(c, false));
+      T.forEachChild(n, (c) => visit(c, false));
       return;
     }
-    ts.forEachChild(n, (c) => visit(c, once));
+    T.forEachChild(n, (c) => visit(c, once));
   };
   visit(sf, true);
   return out;

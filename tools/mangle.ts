@@ -13,12 +13,18 @@
 //   given to a JSON.parse result) or whose keys are listed (Object.keys/entries/values, for…in);
 // - every word of the bundle's plain JavaScript inputs (noble), and of the strings in hw-sim/, test/,
 //   bench/ that mention `saphir.` (code those evaluate inside the running firmware).
-import ts from 'typescript';
+import type * as ts from 'typescript';
+import { createRequire } from 'node:module';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, JSQR_SOURCE } from './paths.ts';
 
 const WORD = /[A-Za-z_$][\w$]*/g;
+
+/** TypeScript, loaded by the first build that asks: a third of a second, two through tsx's loader, that
+ * every importer of the build paid (each test worker). */
+let T: typeof ts;
+const loadTs = () => (T ??= createRequire(import.meta.url)('typescript') as typeof ts);
 
 function walk(dir: string, out: string[]): void {
   if (!existsSync(dir)) return;
@@ -32,10 +38,10 @@ function walk(dir: string, out: string[]): void {
 
 function strip(e: ts.Expression): ts.Expression {
   while (
-    ts.isParenthesizedExpression(e) ||
-    ts.isAsExpression(e) ||
-    ts.isNonNullExpression(e) ||
-    ts.isSatisfiesExpression(e)
+    T.isParenthesizedExpression(e) ||
+    T.isAsExpression(e) ||
+    T.isNonNullExpression(e) ||
+    T.isSatisfiesExpression(e)
   )
     e = e.expression;
   return e;
@@ -43,32 +49,33 @@ function strip(e: ts.Expression): ts.Expression {
 
 /** The property names a TypeScript text uses: accessed, declared, as keys, as strings. */
 function propertyNames(text: string): Set<string> {
+  loadTs();
   const out = new Set<string>();
   const visit = (n: ts.Node): void => {
-    if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) out.add(n.text);
-    else if (ts.isPropertyAccessExpression(n)) out.add(n.name.text);
+    if (T.isStringLiteral(n) || T.isNoSubstitutionTemplateLiteral(n)) out.add(n.text);
+    else if (T.isPropertyAccessExpression(n)) out.add(n.name.text);
     else if (
-      (ts.isPropertyAssignment(n) ||
-        ts.isShorthandPropertyAssignment(n) ||
-        ts.isPropertySignature(n) ||
-        ts.isMethodSignature(n) ||
-        ts.isPropertyDeclaration(n) ||
-        ts.isMethodDeclaration(n) ||
-        ts.isGetAccessorDeclaration(n) ||
-        ts.isSetAccessorDeclaration(n)) &&
-      ts.isIdentifier(n.name)
+      (T.isPropertyAssignment(n) ||
+        T.isShorthandPropertyAssignment(n) ||
+        T.isPropertySignature(n) ||
+        T.isMethodSignature(n) ||
+        T.isPropertyDeclaration(n) ||
+        T.isMethodDeclaration(n) ||
+        T.isGetAccessorDeclaration(n) ||
+        T.isSetAccessorDeclaration(n)) &&
+      T.isIdentifier(n.name)
     )
       out.add(n.name.text);
-    else if (ts.isBindingElement(n) && ts.isObjectBindingPattern(n.parent)) {
+    else if (T.isBindingElement(n) && T.isObjectBindingPattern(n.parent)) {
       const k = n.propertyName ?? n.name;
-      if (ts.isIdentifier(k)) out.add(k.text);
-    } else if (ts.isTemplateExpression(n) || ts.isTemplateHead(n) || ts.isTemplateMiddle(n) || ts.isTemplateTail(n)) {
+      if (T.isIdentifier(k)) out.add(k.text);
+    } else if (T.isTemplateExpression(n) || T.isTemplateHead(n) || T.isTemplateMiddle(n) || T.isTemplateTail(n)) {
       // Code built as text: every word.
       for (const w of n.getText().match(WORD) ?? []) out.add(w);
     }
-    ts.forEachChild(n, visit);
+    T.forEachChild(n, visit);
   };
-  visit(ts.createSourceFile('x.ts', text, ts.ScriptTarget.ES2020, true));
+  visit(T.createSourceFile('x.ts', text, T.ScriptTarget.ES2020, true));
   return out;
 }
 
@@ -78,15 +85,16 @@ function propertyNames(text: string): Set<string> {
  * JavaScript inputs, the camera module).
  */
 export function reservedNames(entries: string[], plainWords: { what: string; text: string }[]): Map<string, string> {
-  const cfg = ts.getParsedCommandLineOfConfigFile(
+  loadTs();
+  const cfg = T.getParsedCommandLineOfConfigFile(
     join(ROOT, 'tsconfig.core.json'),
     {},
     {
-      ...ts.sys,
+      ...T.sys,
       onUnRecoverableConfigFileDiagnostic: () => undefined,
     },
   );
-  const program = ts.createProgram({
+  const program = T.createProgram({
     rootNames: entries,
     options: {
       ...(cfg?.options ?? {}),
@@ -97,8 +105,8 @@ export function reservedNames(entries: string[], plainWords: { what: string; tex
       // which would count its every name as a library's; resolved as esbuild does (jsQR's own imports
       // have no extension).
       paths: { ...(cfg?.options.paths ?? {}), jsqr: [JSQR_SOURCE] },
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      module: T.ModuleKind.ESNext,
+      moduleResolution: T.ModuleResolutionKind.Bundler,
     },
   });
   const checker = program.getTypeChecker();
@@ -114,7 +122,7 @@ export function reservedNames(entries: string[], plainWords: { what: string; tex
     for (const a of checker.getTypeArguments(t as ts.TypeReference) ?? []) keepType(a, why);
     const idx = t.getNumberIndexType() ?? t.getStringIndexType();
     if (idx) keepType(idx, why);
-    if (t.flags & ts.TypeFlags.Object && !(t.symbol?.flags & ts.SymbolFlags.Function))
+    if (t.flags & T.TypeFlags.Object && !(t.symbol?.flags & T.SymbolFlags.Function))
       for (const p of checker.getPropertiesOfType(t)) {
         keep(p.name, why);
         const decl = p.valueDeclaration ?? p.declarations?.[0];
@@ -127,17 +135,17 @@ export function reservedNames(entries: string[], plainWords: { what: string; tex
     if (sf.isDeclarationFile) {
       const visitLib = (n: ts.Node): void => {
         if (
-          (ts.isPropertySignature(n) ||
-            ts.isMethodSignature(n) ||
-            ts.isPropertyDeclaration(n) ||
-            ts.isMethodDeclaration(n) ||
-            ts.isGetAccessorDeclaration(n) ||
-            ts.isSetAccessorDeclaration(n)) &&
+          (T.isPropertySignature(n) ||
+            T.isMethodSignature(n) ||
+            T.isPropertyDeclaration(n) ||
+            T.isMethodDeclaration(n) ||
+            T.isGetAccessorDeclaration(n) ||
+            T.isSetAccessorDeclaration(n)) &&
           n.name &&
-          ts.isIdentifier(n.name)
+          T.isIdentifier(n.name)
         )
           keep(n.name.text, `declared by ${rel.split('/').slice(-2).join('/')}`);
-        ts.forEachChild(n, visitLib);
+        T.forEachChild(n, visitLib);
       };
       visitLib(sf);
       continue;
@@ -145,25 +153,25 @@ export function reservedNames(entries: string[], plainWords: { what: string; tex
     if (rel === 'src/hal.ts')
       for (const st of sf.statements) {
         const sym =
-          'name' in st && st.name && ts.isIdentifier(st.name as ts.Node)
+          'name' in st && st.name && T.isIdentifier(st.name as ts.Node)
             ? checker.getSymbolAtLocation(st.name as ts.Identifier)
             : undefined;
         if (!sym) continue;
-        if (ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st) || ts.isClassDeclaration(st))
+        if (T.isInterfaceDeclaration(st) || T.isTypeAliasDeclaration(st) || T.isClassDeclaration(st))
           keepType(checker.getDeclaredTypeOfSymbol(sym), 'the HAL (src/hal.ts)');
         keepType(checker.getTypeOfSymbolAtLocation(sym, st), 'the HAL (src/hal.ts)');
       }
     const at = (n: ts.Node) => `${rel}:${sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1}`;
     const visit = (n: ts.Node): void => {
-      if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) keep(n.text, `string at ${at(n)}`);
+      if (T.isStringLiteral(n) || T.isNoSubstitutionTemplateLiteral(n)) keep(n.text, `string at ${at(n)}`);
       // esbuild defines a TypeScript enum's members under their names as written, whatever mangleProps says.
-      else if (ts.isEnumMember(n) && ts.isIdentifier(n.name)) keep(n.name.text, `enum member at ${at(n)}`);
-      else if (ts.isPropertyAccessExpression(n)) {
+      else if (T.isEnumMember(n) && T.isIdentifier(n.name)) keep(n.name.text, `enum member at ${at(n)}`);
+      else if (T.isPropertyAccessExpression(n)) {
         const target = strip(n.expression);
-        if (ts.isIdentifier(target) && target.text === 'globalThis') keep(n.name.text, `globalThis at ${at(n)}`);
-      } else if (ts.isCallExpression(n)) {
+        if (T.isIdentifier(target) && target.text === 'globalThis') keep(n.name.text, `globalThis at ${at(n)}`);
+      } else if (T.isCallExpression(n)) {
         const callee = n.expression;
-        if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression)) {
+        if (T.isPropertyAccessExpression(callee) && T.isIdentifier(callee.expression)) {
           const obj = callee.expression.text;
           const fn = callee.name.text;
           if ((obj === 'JSON' && fn === 'stringify') || (obj === 'Object' && /^(keys|entries|values)$/.test(fn))) {
@@ -171,17 +179,17 @@ export function reservedNames(entries: string[], plainWords: { what: string; tex
           } else if (obj === 'JSON' && fn === 'parse') {
             // The type the result is given: `JSON.parse(x) as T`, or the variable's declared type.
             let p: ts.Node = n.parent;
-            while (ts.isParenthesizedExpression(p)) p = p.parent;
-            if (ts.isAsExpression(p)) keepType(checker.getTypeAtLocation(p), `JSON.parse at ${at(n)}`);
-            else if (ts.isVariableDeclaration(p) || ts.isBinaryExpression(p))
+            while (T.isParenthesizedExpression(p)) p = p.parent;
+            if (T.isAsExpression(p)) keepType(checker.getTypeAtLocation(p), `JSON.parse at ${at(n)}`);
+            else if (T.isVariableDeclaration(p) || T.isBinaryExpression(p))
               keepType(
-                checker.getTypeAtLocation(ts.isVariableDeclaration(p) ? p.name : p.left),
+                checker.getTypeAtLocation(T.isVariableDeclaration(p) ? p.name : p.left),
                 `JSON.parse at ${at(n)}`,
               );
           }
         }
-      } else if (ts.isForInStatement(n)) keepType(checker.getTypeAtLocation(n.expression), `for…in at ${at(n)}`);
-      ts.forEachChild(n, visit);
+      } else if (T.isForInStatement(n)) keepType(checker.getTypeAtLocation(n.expression), `for…in at ${at(n)}`);
+      T.forEachChild(n, visit);
     };
     visit(sf);
   }
