@@ -8,12 +8,9 @@
 // Importing this module installs the count as the simulator's `functionSources` (hw-sim/host.ts), which
 // QjsDevice.heapDevice() takes out: Node only (TypeScript parses), so the CLI bundle never loads it.
 import type * as ts from 'typescript';
-import { createRequire } from 'node:module';
+import { typescript } from '../tools/typescript.ts';
 import { useSimHost } from './host.ts';
 import { ONCE_MARK } from '../src/once-mark.ts';
-
-/** TypeScript's parser, loaded by the first count (a third of a second, two through tsx's loader). */
-let T: typeof ts;
 
 interface Fn {
   start: number;
@@ -27,6 +24,7 @@ interface Fn {
  * `(function (SAPHIR_KIT) {…})` (tools/build.ts `moduleApart`: its loader calls it once and drops it): run once.
  */
 function calledAtOnce(n: ts.Node): boolean {
+  const T = typescript();
   let p = n.parent;
   let c: ts.Node = n;
   while (T.isParenthesizedExpression(p)) [c, p] = [p, p.parent];
@@ -35,7 +33,7 @@ function calledAtOnce(n: ts.Node): boolean {
 }
 
 function functionsOf(bundle: string): Fn[] {
-  T ??= createRequire(import.meta.url)('typescript') as typeof ts;
+  const T = typescript();
   const sf = T.createSourceFile('b.js', bundle, T.ScriptTarget.ES2020, true, T.ScriptKind.JS);
   const out: Fn[] = [];
   // `once`: the code here runs once, in a function freed after it ran (the script, then the run-once

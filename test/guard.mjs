@@ -1,7 +1,7 @@
 // Loaded before the tests by test/run.mjs: an error nobody handled (an 'error' event without a listener, a
 // rejected promise nobody awaited) is reported and counted as a failure instead of killing the runner, so
 // every other test still runs and the summary line is still printed.
-import { killDescendants } from './procs.mjs';
+import { orphaned } from './procs.mjs';
 
 let uncaught = 0;
 function report(kind, e) {
@@ -12,11 +12,7 @@ function report(kind, e) {
 }
 // The runner gone (its end of our stdout closed): nobody reads us. Without this, the failed write was an
 // uncaught error whose report wrote again, failing again, for ever (a worker spinning after its runner died).
-for (const stream of [process.stdout, process.stderr])
-  stream.on('error', () => {
-    killDescendants();
-    process.exit(1);
-  });
+for (const stream of [process.stdout, process.stderr]) stream.on('error', orphaned);
 process.on('uncaughtException', (e) => report('exception', e));
 process.on('unhandledRejection', (e) => report('rejection', e));
 process.on('exit', () => {

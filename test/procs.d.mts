@@ -1,3 +1,5 @@
 export function marked(marker: string): number[];
 export function descendants(root?: number): number[];
 export function killDescendants(): void;
+export function orphaned(): never;
+export function commandLine(pid: number): string;

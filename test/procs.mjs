@@ -1,6 +1,6 @@
 // Processes found in /proc (Linux): by a marker in the environment every child inherits, and a test
 // worker's descendants by parent pid (a detached one, its own session as the Ctrl-C tests start them, is
-// still the worker's child).
+// still the worker's child); and the one way a test worker ends when its runner is gone (`orphaned`).
 import { readFileSync, readdirSync } from 'node:fs';
 
 /** The pids in /proc, each with what `read` returns for it (null: skipped; gone, or not ours to read). */
@@ -51,5 +51,20 @@ export function killDescendants() {
     } catch {
       // gone already
     }
+  }
+}
+
+/** The runner is gone (a test worker's output closed, or its channel): stop what it started, and exit 1. */
+export function orphaned() {
+  killDescendants(); // what its files started (their test.after hooks will not run)
+  process.exit(1);
+}
+
+/** A process's command line, its arguments separated by NULs ('' once it is gone). */
+export function commandLine(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+  } catch {
+    return '';
   }
 }

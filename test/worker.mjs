@@ -6,7 +6,7 @@
 import { pathToFileURL } from 'node:url';
 import kleur from 'kleur';
 import { procCpu } from './proc-cpu.mjs';
-import { killDescendants } from './procs.mjs';
+import { orphaned } from './procs.mjs';
 
 process.env.FORCE_COLOR ??= '1'; // what uvu's CLI sets (its --color default), for the tests' children too
 globalThis.UVU_DEFER = 1;
@@ -56,8 +56,5 @@ process.on('message', (m) => {
   } else if (m && m.exit) process.exit();
 });
 // The runner gone (killed, or its output closed: `npm test | head`): nobody reads this worker's results.
-process.on('disconnect', () => {
-  killDescendants(); // what its files started (their test.after hooks will not run)
-  process.exit(1);
-});
+process.on('disconnect', orphaned);
 process.send({ ready: true });

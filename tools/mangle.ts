@@ -14,17 +14,12 @@
 // - every word of the bundle's plain JavaScript inputs (noble), and of the strings in hw-sim/, test/,
 //   bench/ that mention `saphir.` (code those evaluate inside the running firmware).
 import type * as ts from 'typescript';
-import { createRequire } from 'node:module';
+import { typescript } from './typescript.ts';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, JSQR_SOURCE } from './paths.ts';
 
 const WORD = /[A-Za-z_$][\w$]*/g;
-
-/** TypeScript, loaded by the first build that asks: a third of a second, two through tsx's loader, that
- * every importer of the build paid (each test worker). */
-let T: typeof ts;
-const loadTs = () => (T ??= createRequire(import.meta.url)('typescript') as typeof ts);
 
 function walk(dir: string, out: string[]): void {
   if (!existsSync(dir)) return;
@@ -37,6 +32,7 @@ function walk(dir: string, out: string[]): void {
 }
 
 function strip(e: ts.Expression): ts.Expression {
+  const T = typescript();
   while (
     T.isParenthesizedExpression(e) ||
     T.isAsExpression(e) ||
@@ -49,7 +45,7 @@ function strip(e: ts.Expression): ts.Expression {
 
 /** The property names a TypeScript text uses: accessed, declared, as keys, as strings. */
 function propertyNames(text: string): Set<string> {
-  loadTs();
+  const T = typescript();
   const out = new Set<string>();
   const visit = (n: ts.Node): void => {
     if (T.isStringLiteral(n) || T.isNoSubstitutionTemplateLiteral(n)) out.add(n.text);
@@ -85,7 +81,7 @@ function propertyNames(text: string): Set<string> {
  * JavaScript inputs, the camera module).
  */
 export function reservedNames(entries: string[], plainWords: { what: string; text: string }[]): Map<string, string> {
-  loadTs();
+  const T = typescript();
   const cfg = T.getParsedCommandLineOfConfigFile(
     join(ROOT, 'tsconfig.core.json'),
     {},

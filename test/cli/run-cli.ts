@@ -14,14 +14,15 @@ export interface CliResult {
 }
 
 const BIN = join(ROOT, 'bin', 'saphir.mjs');
-const cliEnv = (env: Record<string, string>) => ({
-  ...process.env,
+/** What a command's environment changes from the test's: no debug traces, French unless `env` says. */
+const cliVars = (env: Record<string, string>): Record<string, string> => ({
   SAPHIR_DEBUG: '',
   LANG: 'C.UTF-8',
   LC_ALL: '',
   LC_MESSAGES: '',
   ...env,
 });
+const cliEnv = (env: Record<string, string>) => ({ ...process.env, ...cliVars(env) });
 
 /** `env` adds to the environment; the language is French unless `env` sets LANG (or --lang says). */
 export function saphir(
@@ -121,10 +122,8 @@ export async function saphirIn(
   const out = process.stdout.write.bind(process.stdout);
   const err = process.stderr.write.bind(process.stderr);
   const stdin = Object.getOwnPropertyDescriptor(process, 'stdin')!;
-  const vars: Record<string, string | undefined> = cliEnv(env);
-  const saved = Object.keys(vars)
-    .filter((k) => process.env[k] !== vars[k])
-    .map((k) => [k, process.env[k]] as const);
+  const vars = cliVars(env);
+  const saved = Object.keys(vars).map((k) => [k, process.env[k]] as const);
   const dir = process.cwd();
   let stdout = '';
   let stderr = '';
@@ -132,7 +131,7 @@ export async function saphirIn(
   const text = (s: string | Uint8Array) => (typeof s === 'string' ? s : Buffer.from(s).toString('utf8'));
   process.stdout.write = ((s: string | Uint8Array) => ((stdout += text(s)), true)) as typeof process.stdout.write;
   process.stderr.write = ((s: string | Uint8Array) => ((stderr += text(s)), true)) as typeof process.stderr.write;
-  for (const [k] of saved) process.env[k] = vars[k];
+  Object.assign(process.env, vars);
   const bytes = input === undefined ? [] : [Buffer.from(input)];
   Object.defineProperty(process, 'stdin', { value: Readable.from(bytes), configurable: true, enumerable: true });
   if (cwd) process.chdir(cwd);

@@ -5,25 +5,23 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fork, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from '../helpers.ts';
-import { marked } from '../procs.mjs';
+import { commandLine, marked } from '../procs.mjs';
 
 // This worker's environment but its channel to its own runner (a child given it would talk on it).
 const { NODE_CHANNEL_FD: _fd, NODE_CHANNEL_SERIALIZATION_MODE: _mode, ...env } = process.env;
 
-/** A process's command line, its arguments separated by NULs ('' once it is gone). */
-const command = (pid: number) => {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'latin1');
-  } catch {
-    return '';
-  }
-};
-const isWorker = (pid: number) => command(pid).includes('worker.mjs');
+const isWorker = (pid: number) => commandLine(pid).includes('worker.mjs');
+
+/** A marker for the processes of one test: `mark` to look them up by, `env` to start them with. */
+function marker(name: string) {
+  const value = `${process.pid}-${Date.now()}`;
+  return { mark: `${name}=${value}`, env: { ...env, [name]: value } };
+}
 
 /** Polls `f` every 100 ms until it is true, for at most `ms`. */
 async function until(f: () => boolean, ms: number): Promise<boolean> {
@@ -82,11 +80,10 @@ test('npm test | head: the runner exits without a stack trace once its reader is
 
 test('a worker whose channel to the runner closes while its file writes nothing exits, and stops what the file started', async () => {
   // Its output pipe stays open (no failed write tells it): the channel alone must.
-  const mark = `SAPHIR_SILENT_WORKER=${process.pid}-${Date.now()}`;
-  const [k, v] = mark.split('=');
+  const { mark, env: withMark } = marker('SAPHIR_SILENT_WORKER');
   const worker = fork(join(ROOT, 'test', 'worker.mjs'), [], {
     cwd: ROOT,
-    env: { ...env, [k]: v },
+    env: withMark,
     execArgv: ['--import', 'tsx', '--import', './test/guard.mjs'],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
@@ -98,7 +95,7 @@ test('a worker whose channel to the runner closes while its file writes nothing 
     const file = join(ROOT, 'test', 'fixtures', 'workers', 'silent-file.ts');
     worker.send({ file, name: 'silent-file.ts' });
     // The file's sleep runs (it carries the mark, as do the worker and, while it compiles, tsx's esbuild).
-    const sleeping = () => marked(mark).some((pid) => command(pid).startsWith('sleep'));
+    const sleeping = () => marked(mark).some((pid) => commandLine(pid).startsWith('sleep'));
     assert.ok(await until(sleeping, 20_000), 'the file started its sleep');
     worker.disconnect();
     const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running'), 5000))]);
@@ -110,20 +107,19 @@ test('a worker whose channel to the runner closes while its file writes nothing 
 });
 
 test('killDescendants: a detached child and its own children go, and nothing else', async () => {
-  const mark = `SAPHIR_KILL_TREE=${process.pid}-${Date.now()}`;
-  const [k, v] = mark.split('=');
+  const { mark, env: withMark } = marker('SAPHIR_KILL_TREE');
   const lib = pathToFileURL(join(ROOT, 'test', 'procs.mjs')).href;
   // A process that starts a detached shell with two sleeps (its own session, as the Ctrl-C tests start
   // theirs), then kills its descendants and exits.
   const script = `
-    import { fork, spawn } from 'node:child_process';
+    import { spawn } from 'node:child_process';
     import { killDescendants } from ${JSON.stringify(lib)};
     spawn('sh', ['-c', 'sleep 60 & sleep 60'], { detached: true, stdio: 'ignore' });
     setTimeout(() => { killDescendants(); process.exit(0); }, 500);`;
-  const outsider = spawn('sleep', ['60'], { env: { ...env, [k]: v }, stdio: 'ignore' });
+  const outsider = spawn('sleep', ['60'], { env: withMark, stdio: 'ignore' });
   try {
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-      env: { ...env, [k]: v },
+      env: withMark,
       stdio: 'ignore',
     });
     assert.is(await new Promise((resolve) => child.on('close', resolve)), 0);
