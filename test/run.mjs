@@ -50,7 +50,9 @@ const jobsArg = argv.indexOf('--jobs');
 const jobsGiven = Number(jobsArg >= 0 ? argv[jobsArg + 1] : process.env.SAPHIR_TEST_JOBS) || 0;
 const jobs = Math.max(1, jobsGiven || Math.min(2, availableParallelism()));
 // Workers beyond `jobs` while a core idles (files that wait: a browser, a pty, a timeout): none when the
-// number of jobs is given.
+// number of jobs is given. Only on measured idleness: each new worker loads, compiles and warms up every module
+// and WebAssembly engine again. Starting them ahead, from each file's CPU/wall ratio in the last run, cut the
+// idle time by half but cost 40–65 more busy core-seconds a run, slower on the whole (5 Dec).
 const maxWorkers = jobsGiven ? jobs : 2 * jobs;
 const filters = argv
   .filter((a, i) => !a.startsWith('--') && !(jobsArg >= 0 && i === jobsArg + 1))
