@@ -3,3 +3,4 @@ export function descendants(root?: number): number[];
 export function killDescendants(): void;
 export function orphaned(): never;
 export function commandLine(pid: number): string;
+export function commandsWith(text: string): string[];

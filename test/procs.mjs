@@ -1,6 +1,7 @@
 // Processes found in /proc (Linux): by a marker in the environment every child inherits, and a test
 // worker's descendants by parent pid (a detached one, its own session as the Ctrl-C tests start them, is
-// still the worker's child); and the one way a test worker ends when its runner is gone (`orphaned`).
+// still the worker's child), or by their command line; and the one way a test worker ends when its runner is
+// gone (`orphaned`).
 import { readFileSync, readdirSync } from 'node:fs';
 
 /** The pids in /proc, each with what `read` returns for it (null: skipped; gone, or not ours to read). */
@@ -63,8 +64,16 @@ export function orphaned() {
 /** A process's command line, its arguments separated by NULs ('' once it is gone). */
 export function commandLine(pid) {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
   } catch {
     return '';
   }
+}
+
+/** Processes but this one whose command line holds `text`, each as "pid: its arguments". */
+export function commandsWith(text) {
+  return each((d) => {
+    const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8').replace(/\0/g, ' ');
+    return Number(d) !== process.pid && cmd.includes(text) ? cmd : null;
+  }).map(([pid, cmd]) => `${pid}: ${cmd}`);
 }

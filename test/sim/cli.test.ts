@@ -4,22 +4,12 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, spawnSync } from 'node:child_process';
 import { ROOT, longTest, requireTool } from '../helpers.ts';
-import {
-  mkdtempSync,
-  writeFileSync,
-  existsSync,
-  openSync,
-  writeSync,
-  closeSync,
-  rmSync,
-  symlinkSync,
-  readdirSync,
-  readFileSync,
-} from 'node:fs';
+import { mkdtempSync, writeFileSync, existsSync, openSync, writeSync, closeSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ticketCode } from '../../hw-sim/tickets.ts';
 import { saphir as runCli, saphirIn } from '../cli/run-cli.ts';
+import { commandsWith } from '../procs.mjs';
 
 const withSocat = requireTool('socat');
 
@@ -248,20 +238,6 @@ test('sim --pty without socat: the package to install, said before the device st
   assert.is(r.stdout, '', 'said before the device boots or anything is drawn');
 });
 
-/** Processes (but this one) whose command line holds `text`. */
-function processesWith(text: string): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync('/proc').filter((f) => /^\d+$/.test(f) && Number(f) !== process.pid)) {
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      if (cmd.includes(text)) found.push(`${pid}: ${cmd}`);
-    } catch {
-      // ended meanwhile
-    }
-  }
-  return found;
-}
-
 /** `saphir sim --pty` in its own process group (as at a terminal), stdin left open; its port's folder. */
 async function ptySim(): Promise<{ sim: ReturnType<typeof spawn>; folder: string; out: () => string }> {
   const sim = spawn(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--pty'], {
@@ -295,14 +271,14 @@ withSocat(
   async () => {
     const { sim, folder, out } = await ptySim();
     try {
-      assert.ok(processesWith(folder).length > 0, 'socat runs');
+      assert.ok(commandsWith(folder).length > 0, 'socat runs');
       process.kill(-sim.pid!, 'SIGINT');
       const code = await new Promise<number | string | null>((r) => {
         sim.once('exit', (c) => r(c));
         setTimeout(() => r('still running 15 s after Ctrl-C'), 15_000);
       });
       assert.is(code, 0, out());
-      assert.ok(await gone(() => processesWith(folder).length === 0, 5000), processesWith(folder).join('\n'));
+      assert.ok(await gone(() => commandsWith(folder).length === 0, 5000), commandsWith(folder).join('\n'));
       assert.not.ok(existsSync(folder), 'the port folder is removed');
     } finally {
       if (sim.exitCode === null) sim.kill('SIGKILL');
@@ -314,7 +290,7 @@ withSocat('sim --pty killed (SIGKILL): socat does not outlive it, the port folde
   const { sim, folder } = await ptySim();
   sim.kill('SIGKILL');
   await new Promise((r) => sim.once('exit', r));
-  assert.ok(await gone(() => processesWith(folder).length === 0, 5000), processesWith(folder).join('\n'));
+  assert.ok(await gone(() => commandsWith(folder).length === 0, 5000), commandsWith(folder).join('\n'));
   assert.ok(await gone(() => !existsSync(folder), 5000), 'the port folder is removed');
 });
 
