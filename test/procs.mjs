@@ -73,7 +73,7 @@ export function commandLine(pid) {
 /** Processes but this one whose command line holds `text`, each as "pid: its arguments". */
 export function commandsWith(text) {
   return each((d) => {
-    const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8').replace(/\0/g, ' ');
+    const cmd = commandLine(d).replace(/\0/g, ' ');
     return Number(d) !== process.pid && cmd.includes(text) ? cmd : null;
   }).map(([pid, cmd]) => `${pid}: ${cmd}`);
 }
