@@ -20,6 +20,7 @@ import {
 import type { Device } from '../src/hal.ts';
 import { FirmwareVm, HostObjects, PRELUDE, decodeWire, encodeWire, wireValue, type QjsFault } from './bridge.ts';
 import { simHost } from './host.ts';
+import { directHostCalls } from './qjs-calls.ts';
 
 /**
  * The built-ins the device's QuickJS is built with (JS_NewContextRaw and the JS_AddIntrinsic* the firmware
@@ -147,6 +148,8 @@ export class QjsDevice extends FirmwareVm {
   private fresh: QuickJSHandle | undefined;
   /** The scripts the firmware compiled: the bundle, then each text it evaluated (the camera path…). */
   private readonly scripts: string[] = [];
+  /** The VM's calls into the host take the direct path (hw-sim/qjs-calls.ts), not quickjs-emscripten's own. */
+  directCalls = false;
 
   private constructor(
     private readonly runtime: QuickJSRuntime,
@@ -167,6 +170,7 @@ export class QjsDevice extends FirmwareVm {
     // (QuickJS-ng's context with chosen built-ins has no BigInt in this build: it keeps its defaults.)
     const vm = runtime.newContext(opts.variant === 'quickjs-ng' ? undefined : { intrinsics: DEVICE_INTRINSICS });
     const q = new QjsDevice(runtime, vm, opts);
+    q.directCalls = directHostCalls(vm);
     runtime.setInterruptHandler(() => q.depth > 0 && q.watchdog.expired);
     q.install();
     q.scripts.push(opts.bundle);
