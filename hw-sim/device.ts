@@ -32,6 +32,7 @@ import type { Scheduler } from './scheduler.ts';
 import type { NorFlash } from './nor-flash.ts';
 import type { SimNetwork } from './network.ts';
 import type { SimPrinter } from './printer.ts';
+import { flashErased } from '../src/bytes.ts';
 import { expandLog } from '../src/messages/log.ts';
 
 export interface BeepRecord {
@@ -311,6 +312,9 @@ export class Peripherals {
         }
         read(offset: number, byteLength: number): Uint8Array {
           return this._part.read(offset, byteLength);
+        }
+        erased(offset: number, byteLength: number): boolean {
+          return flashErased(this._part, offset, byteLength);
         }
         write(bytes: Uint8Array, offset: number): void {
           this._part.write(bytes, offset);

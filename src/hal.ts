@@ -106,6 +106,11 @@ export interface Flash {
   read(offset: number, byteLength: number): Uint8Array;
   write(bytes: Uint8Array, offset: number): void;
   eraseBlock(block: number): void;
+  /**
+   * Optional blank check: true when every byte of the range reads 0xFF. Native on the device (no copy
+   * into the VM); a caller without it reads the range (`flashErased`, src/bytes.ts).
+   */
+  erased?(offset: number, byteLength: number): boolean;
 }
 
 // --- time -----------------------------------------------------------------------------------------

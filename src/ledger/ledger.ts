@@ -338,6 +338,11 @@ export class Ledger {
     withHeader.sort((a, b) => this.seq[a] - this.seq[b]);
     for (const s of withHeader) order.push(s);
     for (const s of order) {
+      // A sector without a header is most often blank: a flash with a blank check spares reading it whole.
+      if (this.seq[s] < 0 && this.flash.erased?.(s * this.bl, this.bl)) {
+        this.seq[s] = FREE;
+        continue;
+      }
       const data = this.flash.read(s * this.bl, this.bl);
       // Only a valid slot starts with the type byte, so most slots need no closer look; where the
       // used slots end (the last one not erased) matters only for a sector with a header.

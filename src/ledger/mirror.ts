@@ -14,7 +14,7 @@ export function blockView(f: Flash, first: number, blocks: number): Flash {
     if (!(o >= 0 && n >= 0 && o + n <= size)) throw new RangeError(`flash: ${o}+${n} outside ${size}`);
     return first * bl + o;
   };
-  return {
+  const view: Flash = {
     size,
     blockLength: bl,
     read: (o, n) => f.read(at(o, n), n),
@@ -24,6 +24,10 @@ export function blockView(f: Flash, first: number, blocks: number): Flash {
       f.eraseBlock(first + k);
     },
   };
+  // (only where `f` has one: a reader without it reads the range once, itself)
+  const erased = f.erased;
+  if (erased) view.erased = (o, n) => erased.call(f, at(o, n), n);
+  return view;
 }
 
 /** The smallest ledger partition: the time marks, then two logs of three blocks. */
