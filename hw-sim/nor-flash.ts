@@ -109,6 +109,14 @@ function erased(size: number): Uint8Array {
   return e.slice();
 }
 
+/** A chip's bytes from an image: one copy, into a recycled buffer when there is one (not erased first). */
+function copied(image: Uint8Array): Uint8Array {
+  const s = spare.get(image.length)?.pop();
+  if (!s) return new Uint8Array(image); // (a copy, also of a Node Buffer, whose slice is a view)
+  s.set(image);
+  return s;
+}
+
 /** What the last power cut did, for tests and logs. */
 export interface CutReport {
   op: 'write' | 'erase';
@@ -146,12 +154,9 @@ export class NorFlash implements Flash {
     this.blockLength = opts.sectorSize ?? SECTOR_SIZE;
     if (!(this.blockLength > 0) || this.size % this.blockLength !== 0)
       throw new RangeError('flash: size must be a whole number of sectors');
-    this.bytes = erased(this.size);
-    if (opts.bytes) {
-      if (opts.bytes.length !== this.size)
-        throw new RangeError(`flash: image is ${opts.bytes.length} bytes, expected ${this.size}`);
-      this.bytes.set(opts.bytes);
-    }
+    if (opts.bytes && opts.bytes.length !== this.size)
+      throw new RangeError(`flash: image is ${opts.bytes.length} bytes, expected ${this.size}`);
+    this.bytes = opts.bytes ? copied(opts.bytes) : erased(this.size);
     this.wear = new Uint32Array(this.size / this.blockLength);
     this.gen = new Uint32Array(this.size / this.blockLength);
     this.random = opts.random ?? seeded(1);
