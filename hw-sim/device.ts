@@ -32,7 +32,6 @@ import type { Scheduler } from './scheduler.ts';
 import type { NorFlash } from './nor-flash.ts';
 import type { SimNetwork } from './network.ts';
 import type { SimPrinter } from './printer.ts';
-import { flashErased } from '../src/bytes.ts';
 import { expandLog } from '../src/messages/log.ts';
 
 export interface BeepRecord {
@@ -304,7 +303,7 @@ export class Peripherals {
       Flash: class implements Flash {
         readonly blockLength = SECTOR_SIZE;
         readonly size: number;
-        private readonly _part: Flash;
+        private readonly _part: Required<Flash>;
         constructor(opts: FlashOptions) {
           if (opts?.partition === 'journal' && o.journal === false) throw new TypeError('no journal partition');
           this._part = partitionFlash(o.chip, opts?.partition, o.ledgerSectors);
@@ -314,7 +313,7 @@ export class Peripherals {
           return this._part.read(offset, byteLength);
         }
         erased(offset: number, byteLength: number): boolean {
-          return flashErased(this._part, offset, byteLength);
+          return this._part.erased(offset, byteLength);
         }
         write(bytes: Uint8Array, offset: number): void {
           this._part.write(bytes, offset);
@@ -449,7 +448,12 @@ class CameraSource extends Source<Frame> implements Camera {
 }
 
 /** The HAL Flash of a firmware partition of the chip; `ledgerSectors` cuts the ledger partition to that many sectors. */
-export function partitionFlash(chip: NorFlash, partition: unknown, ledgerSectors?: number, views = false): Flash {
+export function partitionFlash(
+  chip: NorFlash,
+  partition: unknown,
+  ledgerSectors?: number,
+  views = false,
+): Required<Flash> {
   const p =
     partition === 'config'
       ? LAYOUT.config

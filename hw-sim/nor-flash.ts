@@ -384,7 +384,7 @@ export class NorFlash implements Flash {
    * The HAL Flash of one partition: offsets and blocks relative to it. With `views`, reads are `peek`
    * views, for a reader that keeps nothing it reads (the host's own look at the ledger).
    */
-  partition(offset: number, size: number, views = false): Flash {
+  partition(offset: number, size: number, views = false): Required<Flash> {
     if (
       offset % this.blockLength !== 0 ||
       size % this.blockLength !== 0 ||

@@ -1,7 +1,6 @@
 // Unsigned integers in byte arrays, both byte orders, byte equality and erased flash: the one copy for every format (big-endian: the
 // ledger, the config record, the SPH1 body, the generator's keys; little-endian: the service
 // protocol). Portable. The image format reads its header through a DataView instead.
-import type { Flash } from './hal.ts';
 
 export function getU16BE(b: Uint8Array, o: number): number {
   return (b[o] << 8) | b[o + 1];
@@ -47,11 +46,6 @@ export function putU32LE(b: Uint8Array, o: number, v: number): void {
 export function isErased(b: Uint8Array): boolean {
   for (let i = 0; i < b.length; i++) if (b[i] !== 0xff) return false;
   return true;
-}
-
-/** Every byte of [offset, offset + byteLength) of `f` reads 0xFF: the flash's blank check when it has one, else a read. */
-export function flashErased(f: Flash, offset: number, byteLength: number): boolean {
-  return f.erased ? f.erased(offset, byteLength) : isErased(f.read(offset, byteLength));
 }
 
 /** Same length and same bytes; reads every byte whatever differs (hashes and keys are compared with it). */

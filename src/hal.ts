@@ -108,7 +108,7 @@ export interface Flash {
   eraseBlock(block: number): void;
   /**
    * Optional blank check: true when every byte of the range reads 0xFF. Native on the device (no copy
-   * into the VM); a caller without it reads the range (`flashErased`, src/bytes.ts).
+   * into the VM); a caller of a flash without it reads the range.
    */
   erased?(offset: number, byteLength: number): boolean;
 }
