@@ -5,8 +5,9 @@
 //
 // Files run in parallel in worker processes (test/worker.mjs), one file at a time each: `--jobs N` or
 // SAPHIR_TEST_JOBS (default: 2, or 1 on a single core). While a core of the machine idles (a file waiting
-// on a browser, a pty, a timeout), one more worker starts, up to twice as many, and stops after its file
-// once no core idles (not when the number of jobs is given). Each file's output is printed whole when it ends.
+// on a browser, a pty, a timeout), one more worker starts, up to twice as many; after its file it waits,
+// parked, while no core idles, and takes files again when one does (not when the number of jobs is
+// given). Each file's output is printed whole when it ends.
 // `--typecheck` (npm test): `npm run typecheck` runs beside the first files as one more job (its time is in
 // the table); the run fails when it fails.
 // The slowest files start first, by the times of the last run (node_modules/.cache/saphir-test-times.json;
@@ -204,11 +205,24 @@ function ended(name) {
   for (const wake of waiting.splice(0)) wake();
 }
 
-let live = 0; // worker processes running
+let live = 0; // worker processes running (not parked)
+const parked = []; // workers beyond `jobs` that wait for a core to idle again
+/** Wakes a parked worker, or starts one. */
+function moreWorkers(queue) {
+  const w = parked.pop();
+  if (!w) return startWorker(queue);
+  live++;
+  peakLive = Math.max(peakLive, live);
+  w.done = false;
+  w.next();
+  return null;
+}
 let peakLive = 0;
+let forked = 0; // worker processes started
 let idleCores = 0; // idle cores of the machine over the last half second (/proc/stat), 0 when unknown
 
 function startWorker(queue) {
+  forked++;
   live++;
   peakLive = Math.max(peakLive, live);
   return new Promise((resolveWorker) => {
@@ -235,12 +249,21 @@ function startWorker(queue) {
       }
     });
     const next = async () => {
-      // A worker beyond `jobs` stops once no core idles.
-      const s = live > jobs && idleCores < 0.5 ? null : await take(queue);
+      // A worker beyond `jobs` waits, parked, once no core idles: the next idle core wakes it (unpark)
+      // instead of starting a new worker, which would load and warm up every module again.
+      if (live > jobs && idleCores < 0.5 && queue.length > 0) {
+        live--;
+        w.done = true;
+        parked.push(w);
+        return;
+      }
+      const s = await take(queue);
       if (!s) {
         live--;
         w.done = true;
         child.send({ exit: true });
+        // No file left: the parked workers end too.
+        for (const p of parked.splice(0)) p.child.send({ exit: true });
         return;
       }
       w.current = { ...s, started: performance.now() };
@@ -263,6 +286,7 @@ function startWorker(queue) {
     });
     child.on('close', (code, signal) => {
       if (!w.done) live--;
+      if (parked.includes(w)) parked.splice(parked.indexOf(w), 1);
       clearTimeout(w.timer);
       if (w.current) {
         const how = signal ? `signal ${signal}` : `exit code ${code}`;
@@ -311,7 +335,15 @@ function finish(w, text, r) {
  */
 async function pool(files, n, max = n) {
   const running = Array.from({ length: Math.min(n, files.length) }, () => startWorker(files));
-  const monitor = max > n ? watchIdle(() => files.length > 0 && live < max && running.push(startWorker(files))) : null;
+  const monitor =
+    max > n
+      ? watchIdle(() => {
+          if (files.length === 0 || live >= max) return false;
+          const started = moreWorkers(files);
+          if (started) running.push(started);
+          return true;
+        })
+      : null;
   // (the workers the monitor adds meanwhile are waited for too)
   for (let k = 0; k < running.length;) {
     k = running.length;
@@ -401,7 +433,7 @@ if (leftovers.length > 0)
 const bad = total - passed + failed + (typecheckFailed ? 1 : 0);
 process.stdout.write(`\n  Total:     ${total}\n  Passed:    ${passed}\n  Skipped:   ${skipped}\n`);
 process.stdout.write(
-  `  Duration:  ${(wall / 1000).toFixed(1)} s (${jobs} workers${peakLive > jobs ? `, ${peakLive} at most while a core idled` : ''})\n`,
+  `  Duration:  ${(wall / 1000).toFixed(1)} s (${jobs} workers${peakLive > jobs ? `, ${peakLive} at most while a core idled, ${forked} started` : ''})\n`,
 );
 const why = [...reasons.keys()].join('; ');
 process.stdout.write(`\n${passed} passed, ${bad} failed, ${skipped} skipped${why ? ` (${why})` : ''}\n`);
