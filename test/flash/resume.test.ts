@@ -99,7 +99,7 @@ function connect(dev: Simulator) {
   return new ServiceClient(p.link, BAUD);
 }
 
-const CUTS = LONG ? 200 : 50;
+const CUTS = LONG ? 200 : 20;
 test(`${CUTS} seeded power cuts in the transfer (erase, program, journal): never bricked, never unverified, resumes`, async () => {
   const IMG = image({ version: '1.4.0', counter: 2, size: 90000, salt: 13 });
   const probe = await flashDevice();

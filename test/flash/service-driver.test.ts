@@ -13,6 +13,7 @@ import { CMD } from '../../src/service/packet.ts';
 import { parseImage } from '../../src/image/format.ts';
 import { DEV_TECH_SEED_HEX } from '../../src/service/auth.ts';
 import { fromHex } from '../../src/hex.ts';
+import { LONG } from '../helpers.ts';
 
 const NEW = image({ version: '1.3.0', counter: 2, size: 150000, salt: 12 });
 
@@ -51,14 +52,16 @@ test('an upload completes: every chunk sent once, the new image starts on trial 
   assert.ok(dataSnapshot(dev).equals(data), 'ledger and configuration untouched');
 });
 
-test('cut at every 5th flash operation (and each of the last 6): a resumed upload sends only what is missing and completes', async () => {
+// npm test: every 15th; the long tier (service-driver.long.ts) every 5th.
+const STRIDE = LONG ? 5 : 15;
+test(`cut at every ${STRIDE}th flash operation (and each of the last 6): a resumed upload sends only what is missing and completes`, async () => {
   const probe = await flashDevice();
   const before = probe.chip.ops;
   assert.ok(driverOn(probe).upload(NEW).ok);
   const total = probe.chip.ops - before;
   assert.ok(total > 600, `${total} flash operations`);
   const cuts = new Set<number>();
-  for (let n = 1; n <= total; n += 5) cuts.add(n);
+  for (let n = 1; n <= total; n += STRIDE) cuts.add(n);
   for (let n = total - 5; n <= total; n++) cuts.add(n);
   let resumed = 0;
   for (const n of cuts) {
