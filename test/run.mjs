@@ -206,6 +206,8 @@ function ended(name) {
 }
 
 let live = 0; // worker processes running (not parked)
+let peakLive = 0;
+let forked = 0; // worker processes started
 const parked = []; // workers beyond `jobs` that wait for a core to idle again
 /** Wakes a parked worker, or starts one. */
 function moreWorkers(queue) {
@@ -217,8 +219,6 @@ function moreWorkers(queue) {
   w.next();
   return null;
 }
-let peakLive = 0;
-let forked = 0; // worker processes started
 let idleCores = 0; // idle cores of the machine over the last half second (/proc/stat), 0 when unknown
 
 function startWorker(queue) {
