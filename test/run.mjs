@@ -337,8 +337,9 @@ async function pool(files, n, max = n) {
   const running = Array.from({ length: Math.min(n, files.length) }, () => startWorker(files));
   const monitor =
     max > n
-      ? watchIdle(() => {
-          if (files.length === 0 || live >= max) return false;
+      ? watchIdle((samples) => {
+          // A parked worker wakes at once; a new one only after a second idle sample (it costs ~1.3 s).
+          if (files.length === 0 || live >= max || (parked.length === 0 && samples < 2)) return false;
           const started = moreWorkers(files);
           if (started) running.push(started);
           return true;
@@ -352,7 +353,7 @@ async function pool(files, n, max = n) {
   if (monitor) clearInterval(monitor);
 }
 
-/** Samples the machine's idle time every 500 ms into `idleCores`; calls `more` after two idle samples. */
+/** Samples the machine's idle time every 500 ms into `idleCores`; calls `more(n)` after n idle samples in a row. */
 function watchIdle(more) {
   const read = () => {
     try {
@@ -371,7 +372,7 @@ function watchIdle(more) {
     idleCores = ((now.idle - last.idle) / (now.total - last.total)) * cpus().length;
     last = now;
     idleSamples = idleCores >= 0.75 ? idleSamples + 1 : 0;
-    if (idleSamples >= 2 && more()) idleSamples = 0;
+    if (idleSamples >= 1 && more(idleSamples)) idleSamples = 0;
   }, 500);
   timer.unref();
   return timer;
