@@ -209,22 +209,29 @@ let live = 0; // worker processes running (not parked)
 let peakLive = 0;
 let forked = 0; // worker processes started
 const parked = []; // workers beyond `jobs` that wait for a core to idle again
+/** A worker counts as running: a new one, or a parked one woken. */
+function goLive() {
+  live++;
+  peakLive = Math.max(peakLive, live);
+}
 /** Wakes a parked worker, or starts one. */
 function moreWorkers(queue) {
   const w = parked.pop();
   if (!w) return startWorker(queue);
-  live++;
-  peakLive = Math.max(peakLive, live);
+  goLive();
   w.done = false;
   w.next();
   return null;
+}
+/** No file left: the parked workers end. */
+function endParked() {
+  for (const p of parked.splice(0)) p.child.send({ exit: true });
 }
 let idleCores = 0; // idle cores of the machine over the last half second (/proc/stat), 0 when unknown
 
 function startWorker(queue) {
   forked++;
-  live++;
-  peakLive = Math.max(peakLive, live);
+  goLive();
   return new Promise((resolveWorker) => {
     const child = fork(join(root, 'test', 'worker.mjs'), [], {
       cwd: root,
@@ -262,8 +269,7 @@ function startWorker(queue) {
         live--;
         w.done = true;
         child.send({ exit: true });
-        // No file left: the parked workers end too.
-        for (const p of parked.splice(0)) p.child.send({ exit: true });
+        endParked();
         return;
       }
       w.current = { ...s, started: performance.now() };
@@ -296,7 +302,11 @@ function startWorker(queue) {
       } else if (w.out || w.err) flush(w, w.out);
       // A worker that died takes no more files: another one takes the rest.
       if (!w.done && queue.length > 0) startWorker(queue).then(resolveWorker);
-      else resolveWorker();
+      else {
+        // (the last running worker may be the one that died: nobody else would end the parked ones)
+        if (queue.length === 0) endParked();
+        resolveWorker();
+      }
     });
   });
 }
