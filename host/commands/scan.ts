@@ -87,10 +87,10 @@ export async function run(args: string[]): Promise<number> {
     }
     throw e;
   }
-  process.stderr.write(t.ready(values.hid ? `HID ${values.hid}` : values.serial!) + '\n');
   const stop = () => finish();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  process.stderr.write(t.ready(values.hid ? `HID ${values.hid}` : values.serial!) + '\n');
   await done;
   process.off('SIGINT', stop);
   process.off('SIGTERM', stop);

@@ -76,15 +76,16 @@ export async function pty(
     if (e instanceof PtyError) return fail(ptyText(e, o.lang, unsafeLinkChar));
     throw e;
   }
-  process.stdout.write(messages(o.lang).sim.servicePort(port.path) + '\n');
-  let stopCommands = () => {};
-  await new Promise<void>((resolve) => {
+  // Heard from before the line that names the port: a script may send Ctrl-C as soon as it reads it.
+  const stopped = new Promise<void>((resolve) => {
     wake = resolve;
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
     process.once('SIGHUP', () => resolve());
-    stopCommands = ptyCommands(live, port.port, o.lang, resolve);
   });
+  process.stdout.write(messages(o.lang).sim.servicePort(port.path) + '\n');
+  const stopCommands = ptyCommands(live, port.port, o.lang, wake);
+  await stopped;
   // Ctrl-C, a signal or socat's end: stdin is read no more, so that the process ends.
   stopCommands();
   await port.close();

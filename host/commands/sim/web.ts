@@ -22,6 +22,11 @@ export async function web(o: {
     department: o.department,
   });
   const m = messages(o.lang).sim;
+  // Heard from before the line that gives the address: a script may stop the server as soon as it reads it.
+  const stopped = new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
   process.stdout.write(m.web(w.url) + '\n');
   if (o.open) {
     const { spawn } = await import('node:child_process');
@@ -30,10 +35,7 @@ export async function web(o: {
     child.on('error', () => process.stderr.write(m.noBrowser(cmd, w.url) + '\n'));
     child.unref();
   }
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await stopped;
   await w.close();
   await registry?.close();
   return 0;
