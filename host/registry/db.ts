@@ -357,8 +357,13 @@ function liftoffModules(): typeof liftoff {
       };
     } finally {
       // (Left on in a process that runs on it from its start: bin/saphir.mjs under SAPHIR_WASM_LIFTOFF=1.)
-      if (!(globalThis as Record<symbol, unknown>)[Symbol.for('saphir.liftoff')])
+      if (!(globalThis as Record<symbol, unknown>)[Symbol.for('saphir.liftoff')]) {
         setFlagsFromString('--no-liftoff-only');
+        // --liftoff-only turned these off, and turning it off again does not turn them back on: every
+        // module compiled after (the device's QuickJS) would stay on Liftoff code, ~2× slower.
+        setFlagsFromString('--wasm-tier-up');
+        setFlagsFromString('--wasm-dynamic-tiering');
+      }
       setFlagsFromString('--no-wasm-lazy-validation');
     }
   }
