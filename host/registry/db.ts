@@ -344,7 +344,7 @@ let liftoff: { pglite: object; initdb: object } | undefined;
  * The flags are on during these two synchronous compiles only: other WebAssembly (the device's QuickJS) is
  * optimised as ever.
  */
-function liftoffModules(): typeof liftoff {
+export function liftoffModules(): typeof liftoff {
   if (process.env.SAPHIR_PGLITE_LIFTOFF !== '1') return undefined;
   if (!liftoff) {
     const dist = dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite')));
