@@ -339,35 +339,44 @@ let liftoff: { pglite: object; initdb: object } | undefined;
  * SAPHIR_PGLITE_LIFTOFF=1 (the test runner sets it): PGlite's WebAssembly compiled once in this process by
  * V8's baseline compiler alone, never optimised, for every database opened here. A test's database lives
  * seconds, less than the optimising compile costs (an embedded registry's start 1.8 → 1.3 s of CPU, a
- * reset 0.5 → 0.03 s, a `registry … --db` process 1.5 → 0.6 s), and each function validated when first
- * called, as it is compiled (the 9 MB module's compile 120 → 80 ms of CPU: a process calls a fraction of it).
- * The flags are on during these two synchronous compiles only: other WebAssembly (the device's QuickJS) is
- * optimised as ever.
+ * reset 0.5 → 0.03 s, a `registry … --db` process 1.5 → 0.6 s). Other WebAssembly (the device's QuickJS)
+ * is optimised as ever (`compileOnLiftoff`).
  */
 export function liftoffModules(): typeof liftoff {
   if (process.env.SAPHIR_PGLITE_LIFTOFF !== '1') return undefined;
   if (!liftoff) {
     const dist = dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite')));
-    setFlagsFromString('--liftoff-only');
-    setFlagsFromString('--wasm-lazy-validation');
-    try {
-      liftoff = {
-        pglite: new Wasm.Module(readFileSync(join(dist, 'pglite.wasm'))),
-        initdb: new Wasm.Module(readFileSync(join(dist, 'initdb.wasm'))),
-      };
-    } finally {
-      // (Left on in a process that runs on it from its start: bin/saphir.mjs under SAPHIR_WASM_LIFTOFF=1.)
-      if (!(globalThis as Record<symbol, unknown>)[Symbol.for('saphir.liftoff')]) {
-        setFlagsFromString('--no-liftoff-only');
-        // --liftoff-only turned these off, and turning it off again does not turn them back on: every
-        // module compiled after (the device's QuickJS) would stay on Liftoff code, ~2× slower.
-        setFlagsFromString('--wasm-tier-up');
-        setFlagsFromString('--wasm-dynamic-tiering');
-      }
-      setFlagsFromString('--no-wasm-lazy-validation');
-    }
+    const [pglite, initdb] = compileOnLiftoff([
+      readFileSync(join(dist, 'pglite.wasm')),
+      readFileSync(join(dist, 'initdb.wasm')),
+    ]);
+    liftoff = { pglite, initdb };
   }
   return liftoff;
+}
+
+/**
+ * Modules whose code is V8's baseline compiler's (Liftoff) for good, in a process whose other WebAssembly
+ * is optimised as ever. Under --liftoff-only, a lazy compile would leave each function to be compiled at
+ * its first call, with the flags of that moment, and tiered up; and --liftoff-only turns tier-up off, which
+ * turning it off again does not undo: every module compiled after would stay on Liftoff (a worker's QuickJS
+ * ~2× slower after a registry test, 6 Dec). So every function is compiled now (~0.45 s of CPU for PGlite's
+ * 9 MB) and the flags are all put back. In a process that runs on Liftoff from its start (bin/saphir.mjs
+ * under SAPHIR_WASM_LIFTOFF=1), the compile stays lazy and each function is validated when first called
+ * (PGlite's compile 120 → 80 ms of CPU: a process calls a fraction of it).
+ */
+export function compileOnLiftoff(wasm: Uint8Array[]): object[] {
+  const whole = !(globalThis as Record<symbol, unknown>)[Symbol.for('saphir.liftoff')];
+  setFlagsFromString('--liftoff-only');
+  setFlagsFromString(whole ? '--no-wasm-lazy-compilation' : '--wasm-lazy-validation');
+  try {
+    return wasm.map((bytes) => new Wasm.Module(bytes));
+  } finally {
+    if (whole) {
+      for (const f of ['--no-liftoff-only', '--wasm-tier-up', '--wasm-dynamic-tiering', '--wasm-lazy-compilation'])
+        setFlagsFromString(f);
+    } else setFlagsFromString('--no-wasm-lazy-validation');
+  }
 }
 
 /**
