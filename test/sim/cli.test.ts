@@ -286,6 +286,31 @@ withSocat(
   },
 );
 
+test('sim (interactive): Ctrl-C as soon as it says it is ready ends it like quit: exit 0, goodbye, the flash file saved', async () => {
+  const flash = join(dir, 'ctrl-c.bin');
+  const sim = spawn(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--flash', flash], {
+    cwd: dir,
+    stdio: ['pipe', 'pipe', 'pipe'], // stdin left open: the session waits for commands
+  });
+  let out = '';
+  sim.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  sim.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const ended = new Promise<number | string | null>((r) => sim.once('exit', (c, s) => r(c ?? s)));
+  try {
+    const end = Date.now() + 60_000;
+    while (!out.includes('Simulateur prêt')) {
+      if (Date.now() > end || sim.exitCode !== null) throw new Error(`not ready: ${out}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    sim.kill('SIGINT');
+    assert.is(await ended, 0, out);
+    assert.match(out, /^au revoir$/m);
+    assert.ok(existsSync(flash), 'the flash file is saved');
+  } finally {
+    if (sim.exitCode === null) sim.kill('SIGKILL');
+  }
+});
+
 withSocat('sim --pty killed (SIGKILL): socat does not outlive it, the port folder goes', async () => {
   const { sim, folder } = await ptySim();
   sim.kill('SIGKILL');

@@ -53,6 +53,13 @@ export async function interactive(o: InteractiveOptions): Promise<number> {
     throw e;
   }
 
+  const rl = createInterface({ input: process.stdin, terminal: false });
+  // Ctrl-C: end like 'quit' (the flash file is saved on the way out). Heard from before the ready line: a
+  // script may send it as soon as it reads that.
+  process.once('SIGINT', () => {
+    stop = true;
+    rl.close();
+  });
   say(m.ready(via));
   const scan = (code: string) => {
     last = code;
@@ -218,12 +225,6 @@ export async function interactive(o: InteractiveOptions): Promise<number> {
     say(m.waited(dur(done), done < ms));
   };
 
-  const rl = createInterface({ input: process.stdin, terminal: false });
-  // Ctrl-C: end like 'quit' (the flash file is saved on the way out).
-  process.once('SIGINT', () => {
-    stop = true;
-    rl.close();
-  });
   try {
     for await (const line of rl) {
       // Non-interactive input (a pipe) runs at once: let virtual time catch up before each command.
