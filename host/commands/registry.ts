@@ -31,6 +31,7 @@ import { nodePublicKeyOf as publicKeyOf } from '../../tools/node-crypto.ts';
 import { isTestKey, readTrustedKeyList } from '../keys.ts';
 import type { Lang } from '../../src/i18n.ts';
 import { messages } from '../../src/messages/index.ts';
+import { untilStopped } from '../stop.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.registry;
 
@@ -200,11 +201,7 @@ export async function run(args: string[]): Promise<number> {
     if (await store.isDevelopmentFleet()) process.stderr.write(t.dev + '\n');
     if ([...keys.values()].some(isTestKey)) process.stderr.write(t.testKeys + '\n');
     else process.stderr.write(t.ticketKeys(new Set([...keys.values()].map(toHex)).size) + '\n');
-    // Ctrl-C is heard from before the line that says the server listens (a script may stop it at once).
-    let stop = () => {};
-    const stopped = new Promise<void>((resolve) => (stop = resolve));
-    process.once('SIGINT', () => stop());
-    process.once('SIGTERM', () => stop());
+    const { stopped } = untilStopped(); // (before the line that says the server listens)
     process.stdout.write(
       t.listening(srv.url, values.postgres ? 'PostgreSQL' : `PGlite ${values.db ?? DEFAULT_DIR}`) + '\n',
     );

@@ -10,6 +10,7 @@ import { openSerialScanner, SerialOpenError, type SerialStatus } from '../serial
 import type { InputEvent } from '../../src/input/event.ts';
 import type { Lang } from '../../src/i18n.ts';
 import { messages } from '../../src/messages/index.ts';
+import { untilStopped } from '../stop.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.scan;
 
@@ -87,13 +88,11 @@ export async function run(args: string[]): Promise<number> {
     }
     throw e;
   }
-  const stop = () => finish();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const signals = untilStopped(); // (before the ready line)
+  void signals.stopped.then(finish);
   process.stderr.write(t.ready(values.hid ? `HID ${values.hid}` : values.serial!) + '\n');
   await done;
-  process.off('SIGINT', stop);
-  process.off('SIGTERM', stop);
+  signals.off();
   await close();
   return allGenuine ? 0 : 1;
 }

@@ -342,7 +342,7 @@ let liftoff: { pglite: object; initdb: object } | undefined;
  * reset 0.5 → 0.03 s, a `registry … --db` process 1.5 → 0.6 s). Other WebAssembly (the device's QuickJS)
  * is optimised as ever (`compileOnLiftoff`).
  */
-export function liftoffModules(): typeof liftoff {
+function liftoffModules(): typeof liftoff {
   if (process.env.SAPHIR_PGLITE_LIFTOFF !== '1') return undefined;
   if (!liftoff) {
     const dist = dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite')));

@@ -238,10 +238,31 @@ test('sim --pty without socat: the package to install, said before the device st
   assert.is(r.stdout, '', 'said before the device boots or anything is drawn');
 });
 
-/** `saphir sim --pty` in its own process group (as at a terminal), stdin left open; its port's folder. */
-async function ptySim(): Promise<{ sim: ReturnType<typeof spawn>; folder: string; out: () => string }> {
-  const sim = spawn(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--pty'], {
+/**
+ * Loaded before `saphir sim` (--import): when the line READY_PROBE matches is written, it writes beside it
+ * how many SIGINT listeners the process has at that moment (none: a Ctrl-C sent on reading that line kills
+ * the process by the default action, a race a test would lose only now and then).
+ */
+const PROBE = join(dir, 'ready-probe.mjs');
+writeFileSync(
+  PROBE,
+  `import { writeSync } from 'node:fs';
+   const ready = new RegExp(process.env.READY_PROBE);
+   const write = process.stdout.write.bind(process.stdout);
+   process.stdout.write = (chunk, ...rest) => {
+     if (ready.test(String(chunk))) writeSync(2, \`[SIGINT listeners: \${process.listenerCount('SIGINT')}]\\n\`);
+     return write(chunk, ...rest);
+   };`,
+);
+
+/**
+ * `saphir sim ARGS` in its own process group (as at a terminal), stdin left open, once its output matches
+ * `ready`: the match, its output so far, and whether it heard Ctrl-C when it printed that line.
+ */
+async function simUntil(args: string[], ready: RegExp) {
+  const sim = spawn(process.execPath, ['--import', PROBE, join(ROOT, 'bin', 'saphir.mjs'), 'sim', ...args], {
     cwd: dir,
+    env: { ...process.env, READY_PROBE: ready.source },
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
   });
@@ -250,11 +271,18 @@ async function ptySim(): Promise<{ sim: ReturnType<typeof spawn>; folder: string
   sim.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const end = Date.now() + 60_000;
   let m: RegExpExecArray | null;
-  while (!(m = /port de service : (\S+)/.exec(out))) {
-    if (Date.now() > end || sim.exitCode !== null) throw new Error(`no service port: ${out}`);
-    await new Promise((r) => setTimeout(r, 50));
+  while (!(m = ready.exec(out)) || !/\[SIGINT listeners: \d+\]/.test(out)) {
+    if (Date.now() > end || sim.exitCode !== null) throw new Error(`not ${ready}: ${out}`);
+    await new Promise((r) => setTimeout(r, 5));
   }
-  return { sim, folder: dirname(m[1]), out: () => out };
+  const listening = !/\[SIGINT listeners: 0\]/.test(out);
+  return { sim, match: m, out: () => out, listening };
+}
+
+/** `saphir sim --pty`: its port's folder. */
+async function ptySim() {
+  const { sim, match, out, listening } = await simUntil(['--pty'], /port de service : (\S+)/);
+  return { sim, folder: dirname(match[1]), out, listening };
 }
 
 async function gone(what: () => boolean, ms: number): Promise<boolean> {
@@ -269,8 +297,9 @@ async function gone(what: () => boolean, ms: number): Promise<boolean> {
 withSocat(
   'sim --pty: Ctrl-C (SIGINT to its process group) ends it at once, socat and the port folder with it',
   async () => {
-    const { sim, folder, out } = await ptySim();
+    const { sim, folder, out, listening } = await ptySim();
     try {
+      assert.ok(listening, 'Ctrl-C heard when the port is named');
       assert.ok(commandsWith(folder).length > 0, 'socat runs');
       process.kill(-sim.pid!, 'SIGINT');
       const code = await new Promise<number | string | null>((r) => {
@@ -288,23 +317,14 @@ withSocat(
 
 test('sim (interactive): Ctrl-C as soon as it says it is ready ends it like quit: exit 0, goodbye, the flash file saved', async () => {
   const flash = join(dir, 'ctrl-c.bin');
-  const sim = spawn(process.execPath, [join(ROOT, 'bin', 'saphir.mjs'), 'sim', '--flash', flash], {
-    cwd: dir,
-    stdio: ['pipe', 'pipe', 'pipe'], // stdin left open: the session waits for commands
-  });
-  let out = '';
-  sim.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  sim.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  // (stdin left open: the session waits for commands)
+  const { sim, out, listening } = await simUntil(['--flash', flash], /Simulateur prêt/);
   const ended = new Promise<number | string | null>((r) => sim.once('exit', (c, s) => r(c ?? s)));
   try {
-    const end = Date.now() + 60_000;
-    while (!out.includes('Simulateur prêt')) {
-      if (Date.now() > end || sim.exitCode !== null) throw new Error(`not ready: ${out}`);
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    assert.ok(listening, 'Ctrl-C heard when it says it is ready');
     sim.kill('SIGINT');
-    assert.is(await ended, 0, out);
-    assert.match(out, /^au revoir$/m);
+    assert.is(await ended, 0, out());
+    assert.match(out(), /^au revoir$/m);
     assert.ok(existsSync(flash), 'the flash file is saved');
   } finally {
     if (sim.exitCode === null) sim.kill('SIGKILL');

@@ -12,6 +12,7 @@ import { transmit, SCANNER_KINDS, type ScannerKind } from '../../../hw-sim/scann
 import { ticketCode } from '../../../hw-sim/tickets.ts';
 import { drawPng } from '../../../hw-sim/png.ts';
 import { messages } from '../../../src/messages/index.ts';
+import { untilStopped } from '../../stop.ts';
 import { isPrizeAmount } from '../../../src/game/prize-table.ts';
 import { writeFileSync } from 'node:fs';
 import { LEDGER_WORDS, ledgerLine, type KeyOptions } from './common.ts';
@@ -54,9 +55,9 @@ export async function interactive(o: InteractiveOptions): Promise<number> {
   }
 
   const rl = createInterface({ input: process.stdin, terminal: false });
-  // Ctrl-C: end like 'quit' (the flash file is saved on the way out). Heard from before the ready line: a
-  // script may send it as soon as it reads that.
-  process.once('SIGINT', () => {
+  // Ctrl-C: end like 'quit' (the flash file is saved on the way out); heard from before the ready line.
+  const ctrlC = untilStopped(['SIGINT']);
+  void ctrlC.stopped.then(() => {
     stop = true;
     rl.close();
   });
@@ -244,11 +245,11 @@ export async function interactive(o: InteractiveOptions): Promise<number> {
         break;
       }
     }
-    if (!stop && bridges.length > 0) await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+    if (!stop && bridges.length > 0) await ctrlC.stopped;
     if (!process.stdin.isTTY) await serial(() => sim.run(1000));
   } finally {
     // Whatever ends the loop, the device's clock and the bridges stop, and the flash file is saved.
-    process.removeAllListeners('SIGINT');
+    ctrlC.off();
     rl.close();
     for (const b of bridges) await b();
     await live.close();

@@ -4,6 +4,7 @@ import type { SimConfig } from '../../../hw-sim/sim.ts';
 import { createInterface } from 'node:readline';
 import type { Lang } from '../../../src/i18n.ts';
 import { messages } from '../../../src/messages/index.ts';
+import { untilStopped } from '../../stop.ts';
 import { LEDGER_WORDS, ledgerLine, type KeyOptions } from './common.ts';
 import { I, liveSimulator } from './live.ts';
 import { onPath } from '../../../tools/on-path.ts';
@@ -76,15 +77,10 @@ export async function pty(
     if (e instanceof PtyError) return fail(ptyText(e, o.lang, unsafeLinkChar));
     throw e;
   }
-  // Heard from before the line that names the port: a script may send Ctrl-C as soon as it reads it.
-  const stopped = new Promise<void>((resolve) => {
-    wake = resolve;
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-    process.once('SIGHUP', () => resolve());
-  });
+  const { stopped, stop } = untilStopped(['SIGINT', 'SIGTERM', 'SIGHUP']); // (before the line that names the port)
+  wake = stop;
   process.stdout.write(messages(o.lang).sim.servicePort(port.path) + '\n');
-  const stopCommands = ptyCommands(live, port.port, o.lang, wake);
+  const stopCommands = ptyCommands(live, port.port, o.lang, stop);
   await stopped;
   // Ctrl-C, a signal or socat's end: stdin is read no more, so that the process ends.
   stopCommands();

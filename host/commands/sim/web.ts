@@ -1,6 +1,7 @@
 // saphir sim --web: the simulator in a browser page (hw-sim/web/server.ts).
 import type { Lang } from '../../../src/i18n.ts';
 import { messages } from '../../../src/messages/index.ts';
+import { untilStopped } from '../../stop.ts';
 import { openRegistry } from './common.ts';
 
 export async function web(o: {
@@ -22,11 +23,7 @@ export async function web(o: {
     department: o.department,
   });
   const m = messages(o.lang).sim;
-  // Heard from before the line that gives the address: a script may stop the server as soon as it reads it.
-  const stopped = new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  const { stopped } = untilStopped(); // (before the line that gives the address)
   process.stdout.write(m.web(w.url) + '\n');
   if (o.open) {
     const { spawn } = await import('node:child_process');
