@@ -36,9 +36,13 @@ export interface RunReport {
   wallMs: number;
   scans: number;
   payments: number;
+  /** The run ended early at `stopWhen`'s request: the steps after the last reported were not played. */
+  stopped?: boolean;
 }
 
 export interface RunOptions {
+  /** Asked before each step: true ends the run there, `stopped` and still ok (the demo's reader went away). */
+  stopWhen?: () => boolean | Promise<boolean>;
   /** Called for each step as it passes or fails. */
   onStep?: (r: StepReport) => void;
   events?: SimEvents;
@@ -274,6 +278,10 @@ export async function runScenario(sc: Scenario, o: RunOptions = {}): Promise<Run
   /** Receipts printed from this virtual time on answer expect-receipt: since the last scan or key. */
   let receiptsFrom = 0;
   for (const step of sc.steps) {
+    if (await o.stopWhen?.()) {
+      report.stopped = true;
+      break;
+    }
     let problem: string | undefined;
     sim = step.on ? fleet.get(step.on)! : first;
     await o.beforeStep?.(step);

@@ -12,6 +12,7 @@ import { ensureBundle } from '../../hw-sim/sim.ts';
 import { ROOT } from '../../tools/paths.ts';
 import { displayFrame, indent, reportText, scenarioErrorText, stepLine } from '../../hw-sim/present.ts';
 import { buildNotice } from '../build-notice.ts';
+import { stdoutGone } from '../stdout.ts';
 import '../../hw-sim/node-host.ts';
 
 const HELP = (lang: Lang) => messages(lang).help.demo;
@@ -57,6 +58,12 @@ export async function run(args: string[]): Promise<number> {
     sim,
     bundle,
     lang,
+    // `saphir demo | head`: once the reader has gone, the rest would show nobody anything. A write's EPIPE
+    // comes on a later turn of the event loop, which the simulator's virtual time never gives: one here.
+    stopWhen: async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return stdoutGone();
+    },
     events: {
       display: () => {
         if (quiet) return;
@@ -72,6 +79,10 @@ export async function run(args: string[]): Promise<number> {
       if (!quiet || !s.ok) out(stepLine(s, lang));
     },
   });
+  if (report.stopped) {
+    sim.dispose();
+    return 0;
+  }
   const beeps = sim.beepLog;
   const count = (k: string) => beeps.filter((b) => b.kind === k).length;
   const ledger = sim.ledger();

@@ -3,7 +3,7 @@
 // their line. Most run `main` in this process (the output captured); stdin cases run the real command.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -192,7 +192,7 @@ test('check -, decode, demo: a reader that goes away (| head) ends them quietly,
   // Twenty small captures: each one's codes fit in the pipe, so no write waits to see the error.
   const small = Array.from({ length: 20 }, (_v, i) => join(dir, `capture-${i}.txt`));
   for (const f of small) writeFileSync(f, `${lose}\r\n`.repeat(200));
-  // npm test: one command of each kind (writes that wait, plain writes); the long tier all four.
+  // npm test: writes that wait (the demo's plain writes: the next test); the long tier all four.
   const cases = [
     [['check', '-'], file],
     [['decode', '--source', 'serial', file], undefined],
@@ -200,11 +200,35 @@ test('check -, decode, demo: a reader that goes away (| head) ends them quietly,
     // Plain writes, no back-pressure: the one stdout error handler (host/stdout.ts) keeps it alive.
     [['demo'], undefined],
   ] as const;
-  for (const [args, stdin] of LONG ? cases : [cases[0], cases[3]]) {
+  for (const [args, stdin] of LONG ? cases : [cases[0]]) {
     const { code, stderr } = await readerGoesAway([...args], stdin);
     assert.is(code, 0, `${args.join(' ')}: ${stderr}`);
     assert.ok(noStack(stderr), stderr);
   }
+});
+
+test('demo: a reader that goes away (| head) stops it there, quietly, exit 0', async () => {
+  // Forty reboots (~2 s of QuickJS) before a screenshot: a demo that played on to the end would write it.
+  const shot = join(dir, 'demo-end.png');
+  const file = join(dir, 'demo-long.yaml');
+  writeFileSync(file, `name: long\nsteps:\n  - boot\n${'  - reboot\n'.repeat(40)}  - screenshot: demo-end.png\n`);
+  const { code, stderr } = await readerGoesAway(['demo', '--scenario', file]);
+  assert.is(code, 0, stderr);
+  assert.ok(noStack(stderr), stderr);
+  assert.not.ok(existsSync(shot), 'the demo played on after its reader had gone');
+});
+
+test('runScenario: stopWhen ends the run before the next step, stopped and still ok', async () => {
+  const sc = parseScenario('name: stop\nsteps:\n  - boot\n  - delay: 1s\n  - reboot\n', join(dir, 'stop.yaml'));
+  let asked = 0;
+  const r = await runScenario(sc, { lang: 'en', stopWhen: async () => ++asked > 2 });
+  assert.is(r.ok, true);
+  assert.is(r.stopped, true);
+  assert.equal(
+    r.steps.map((s) => s.line),
+    [3, 4],
+  );
+  assert.is((await runScenario(sc, { lang: 'en' })).stopped, undefined, 'a whole run is not stopped');
 });
 
 test('decode: a bad capture line is said in the user language, its control characters escaped', async () => {
