@@ -3,4 +3,5 @@ export function pick(
   running: ReadonlySet<string>,
   alone: ReadonlySet<string>,
   free: RegExp,
+  waits?: (name: string) => boolean,
 ): number;

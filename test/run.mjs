@@ -11,7 +11,8 @@
 // `--typecheck` (npm test): `npm run typecheck` runs beside the first files as one more job (its time is in
 // the table); the run fails when it fails.
 // The slowest files start first, by the times of the last run (node_modules/.cache/saphir-test-times.json;
-// test/file-times.json in a fresh clone).
+// test/file-times.json in a fresh clone); while a file that mostly waits runs, one that computes comes
+// first (test/pick.mjs). The summary says how many core-seconds the machine idled meanwhile.
 // TMPDIR is a folder of the run (on /dev/shm when it can): what tests leave there is listed ("# leftovers: …") and removed.
 // At the end, every file's wall and CPU time, slowest first (`--times` or SAPHIR_TEST_TIMES=1: every file,
 // else the slowest 15), with the CPU total: on an idle machine the run takes about CPU total / workers. A file still running after
@@ -157,17 +158,24 @@ try {
 }
 const { suites } = await parse(join(root, 'test'), long ? '\\.long\\.ts$' : '\\.test\\.ts$');
 const todo = suites.filter((s) => filters.length === 0 || filters.some((re) => re.test(s.name)));
-// The order of a first run (a fresh clone has no cache): test/file-times.json, wall ms of each file of a
-// fresh clone on 5 Dec (05:25, idle, main at e13b7f7); the times of the last run here win.
-let last = {};
+// The order of a first run (a fresh clone has no cache): test/file-times.json, [wall, CPU] ms of each file
+// of a fresh clone on 5 Dec (05:25, idle, main at e13b7f7), CPU of a run on 6 Dec; the times of the last
+// run here win (a bare number: wall only).
+const lastTimes = {};
 for (const f of [join(root, 'test', 'file-times.json'), cacheFile])
   try {
-    last = { ...last, ...JSON.parse(readFileSync(f, 'utf8')) };
+    Object.assign(lastTimes, JSON.parse(readFileSync(f, 'utf8')));
   } catch {
     // no times: unknown files count as long, in alphabetical order
   }
+const lastWall = (name) => [lastTimes[name]].flat()[0];
+/** A file that mostly waited in its last run (its CPU, its processes' included, under half its wall time). */
+const waits = (name) => {
+  const [ms, cpuMs] = [lastTimes[name]].flat();
+  return ms > 1000 && cpuMs < ms / 2;
+};
 // Longest first (unknown files count as long), so the two workers end together.
-todo.sort((a, b) => (last[b.name] ?? Infinity) - (last[a.name] ?? Infinity) || a.name.localeCompare(b.name));
+todo.sort((a, b) => (lastWall(b.name) ?? Infinity) - (lastWall(a.name) ?? Infinity) || a.name.localeCompare(b.name));
 
 let total = 0;
 let passed = 0;
@@ -194,7 +202,7 @@ const waiting = []; // workers waiting for a file they may take
 async function take(queue) {
   for (;;) {
     if (queue.length === 0) return null;
-    const i = pick(queue, runningNow, ALONE, FIRMWARE_FREE);
+    const i = pick(queue, runningNow, ALONE, FIRMWARE_FREE, waits);
     if (i >= 0) return queue.splice(i, 1)[0];
     await new Promise((resolve) => waiting.push(resolve));
   }
@@ -228,6 +236,7 @@ function endParked() {
   for (const p of parked.splice(0)) p.child.send({ exit: true });
 }
 let idleCores = 0; // idle cores of the machine over the last half second (/proc/stat), 0 when unknown
+let idleCoreMs = -1; // idle core-milliseconds of the machine over the run (-1: unknown)
 
 function startWorker(queue) {
   forked++;
@@ -345,16 +354,14 @@ function finish(w, text, r) {
  */
 async function pool(files, n, max = n) {
   const running = Array.from({ length: Math.min(n, files.length) }, () => startWorker(files));
-  const monitor =
-    max > n
-      ? watchIdle((samples) => {
-          // A parked worker wakes at once; a new one only after a second idle sample (it costs ~1.3 s).
-          if (files.length === 0 || live >= max || (parked.length === 0 && samples < 2)) return false;
-          const started = moreWorkers(files);
-          if (started) running.push(started);
-          return true;
-        })
-      : null;
+  // (sampled also without more workers to start: the idle time in the summary)
+  const monitor = watchIdle((samples) => {
+    // A parked worker wakes at once; a new one only after a second idle sample (it costs ~1.3 s).
+    if (max <= n || files.length === 0 || live >= max || (parked.length === 0 && samples < 2)) return false;
+    const started = moreWorkers(files);
+    if (started) running.push(started);
+    return true;
+  });
   // (the workers the monitor adds meanwhile are waited for too)
   for (let k = 0; k < running.length;) {
     k = running.length;
@@ -368,7 +375,7 @@ function watchIdle(more) {
   const read = () => {
     try {
       const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1, 9).map(Number);
-      return { idle: f[3] + f[4], total: f.reduce((a, b) => a + b, 0) };
+      return { idle: f[3] + f[4], total: f.reduce((a, b) => a + b, 0), at: performance.now() };
     } catch {
       return null;
     }
@@ -380,6 +387,9 @@ function watchIdle(more) {
     const now = read();
     if (!now || now.total === last.total) return;
     idleCores = ((now.idle - last.idle) / (now.total - last.total)) * cpus().length;
+    idleCoreMs =
+      Math.max(0, idleCoreMs) +
+      ((now.idle - last.idle) / (now.total - last.total)) * (now.at - last.at) * cpus().length;
     last = now;
     idleSamples = idleCores >= 0.75 ? idleSamples + 1 : 0;
     if (idleSamples >= 1 && more(idleSamples)) idleSamples = 0;
@@ -425,8 +435,12 @@ const wall = performance.now() - started;
 // Kept for the next run's order (a run of a few files updates theirs).
 try {
   mkdirSync(dirname(cacheFile), { recursive: true });
-  const ran = Object.fromEntries(Object.entries(times).filter(([name]) => !name.startsWith('(')));
-  writeFileSync(cacheFile, JSON.stringify({ ...last, ...ran }, null, 1));
+  const ran = Object.fromEntries(
+    Object.entries(times)
+      .filter(([name]) => !name.startsWith('('))
+      .map(([name, ms]) => [name, [ms, cpuTimes[name]]]),
+  );
+  writeFileSync(cacheFile, JSON.stringify({ ...lastTimes, ...ran }));
 } catch {
   // no cache: the next run starts in alphabetical order
 }
@@ -444,7 +458,8 @@ if (leftovers.length > 0)
 const bad = total - passed + failed + (typecheckFailed ? 1 : 0);
 process.stdout.write(`\n  Total:     ${total}\n  Passed:    ${passed}\n  Skipped:   ${skipped}\n`);
 process.stdout.write(
-  `  Duration:  ${(wall / 1000).toFixed(1)} s (${jobs} workers${peakLive > jobs ? `, ${peakLive} at most while a core idled, ${forked} started` : ''})\n`,
+  `  Duration:  ${(wall / 1000).toFixed(1)} s (${jobs} workers${peakLive > jobs ? `, ${peakLive} at most while a core idled, ${forked} started` : ''}` +
+    `${idleCoreMs >= 0 ? `; the machine's cores idled ${(idleCoreMs / 1000).toFixed(1)} s` : ''})\n`,
 );
 const why = [...reasons.keys()].join('; ');
 process.stdout.write(`\n${passed} passed, ${bad} failed, ${skipped} skipped${why ? ` (${why})` : ''}\n`);

@@ -29,4 +29,16 @@ test('without ALONE files, the queue goes in order; an empty one gives nothing',
   assert.is(at([], []), -1);
 });
 
+test('while a file that mostly waits runs, the first that does not starts; none left: the waiting one', () => {
+  const waits = (n: string) => /pty|web/.test(n);
+  const at2 = (queue: { name: string }[], running: string[]) => pick(queue, new Set(running), ALONE, FREE, waits);
+  const queue = q('flash/pty.test.ts', 'web/web.test.ts', 'sim/cli.test.ts', 'registry/cli.test.ts');
+  assert.is(at2(queue, []), 0, 'the longest first');
+  assert.is(at2(queue, ['sim/scenarios.test.ts']), 0);
+  assert.is(at2(queue, ['flash/sim-pty.test.ts']), 2, 'not a second waiting one');
+  assert.is(at2(q('web/web.test.ts'), ['flash/sim-pty.test.ts']), 0, 'it starts when nothing else is left');
+  // ALONE files keep their rule.
+  assert.is(at2(q('sim/cli.test.ts', 'registry/cli.test.ts'), ['firmware/build-stale.long.ts']), 1);
+});
+
 test.run();
