@@ -58,17 +58,6 @@ test('a cut while the bootloader starts a trial may spend it: either slot may st
   assert.ok(r.kinds.update > 0);
 });
 
-test('a clock the firmware read while idle and lost to a power cut is not trusted time (bench#4108, 4234, 9071)', async () => {
-  // The clock set ahead, then back before any verdict: the ahead time lived only in the firmware's RAM
-  // (a cut, or no decision at all), so a ticket still within its claim period is payable. The model
-  // used to count every clock the device was on under as trusted, and called these payable verdicts wrong.
-  // The full bundle, camera and all, as the bench ran them.
-  for (const index of [4108, 4234, 9071]) {
-    const r = await exploreOne('bench', index, { gates: [...GATES], swarm: false });
-    assert.is(r.violation, undefined, `${index}: ${r.violation?.message}`);
-  }
-});
-
 /** Schedules of the seeded smoke: 3 in npm test, 6 in the long tier (explore.long.ts). */
 const SMOKE = LONG ? 6 : 3;
 

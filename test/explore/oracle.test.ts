@@ -12,6 +12,7 @@ import { claimEndMs, easter, lastClaimDay } from '../../hw-sim/explore/deadline.
 import { makeSchedule, swarmWeights } from '../../hw-sim/explore/schedule.ts';
 import { MENU } from '../../hw-sim/explore/menu.ts';
 import { Model } from '../../hw-sim/explore/model.ts';
+import type { Step } from '../../hw-sim/scenario.ts';
 import { DEFECT_NAMES, DEFECTS_DIR, defectPatch, plantedBundle } from '../../hw-sim/explore/planted.ts';
 import { applyFilePatch } from '../../hw-sim/explore/patch.ts';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -177,6 +178,62 @@ test("deadline: the model's certain sides are the exact instant, up to the mark'
   assert.is(m.claim(1, 0).expired, false, 'decided a day less one ms past it: the mark may lag');
   m.decidedMs = end + DAY;
   assert.is(m.claim(1, 0).expired, true);
+});
+
+test('model: a clock set ahead and back before any verdict, or read and lost to a power cut, is no trusted time', () => {
+  // The bench's invariant-3 reports of 1 Dec (4234, 9071: ahead and back with only a key in PRÊT between;
+  // 4108: the idle tick read the ahead clock, the power cut before it was stored). The firmware never
+  // decided with the ahead time, so a ticket still in its period is payable; the model once counted every
+  // clock the device was on under as trusted, and called that win wrong. (Those indexes draw other
+  // schedules since the menu grew: the cases are written out here.)
+  const s = makeSchedule('clock-lost', 0);
+  const lang = s.config.lang;
+  const t = { emission: s.config.emissions[0].emission, block: 1, number: 7, prize: 10 };
+  const end = claimEndMs(s.config.emissions[0].closingDate);
+  const before = end - 10 * DAY;
+  const ahead = end + 5 * DAY;
+  const ready = [['', lang === 'fr' ? 'PRÊT' : 'READY', '', '']];
+  const win = [
+    [
+      lang === 'fr' ? 'GAGNANT' : 'WINNER',
+      `${t.emission}-${t.block}-${t.number}`,
+      lang === 'fr' ? 'OK payer' : 'OK pay',
+      '',
+    ],
+  ];
+  const run = (m: Model, between: 'cut' | 'key') => {
+    let i = 0;
+    const at = (step: Step, clockMs: number, o: { power?: string[]; screens?: string[][]; on?: boolean } = {}) =>
+      m.observe({
+        step,
+        meta: step.kind === 'scan' ? { op: 'scan-ticket', cls: 'genuine' } : { op: 'settle' },
+        index: ++i,
+        screens: o.screens ?? [],
+        power: o.power ?? [],
+        logs: [],
+        on: o.on ?? true,
+        clockMs,
+      });
+    const clock = (ms: number): Step => ({ kind: 'set-clock', line: 0, ms, text: new Date(ms).toISOString() });
+    at({ kind: 'boot', line: 0 }, before, { power: ['boot (developer)'], screens: ready });
+    at(clock(ahead), ahead);
+    if (between === 'cut') {
+      at({ kind: 'power-cut', line: 0 }, ahead, { power: ['off (power cut)'], on: false });
+      at(clock(before + DAY), before + DAY, { on: false });
+      at({ kind: 'boot', line: 0 }, before + DAY, { power: ['boot (developer)'], screens: ready });
+    } else {
+      at({ kind: 'press', line: 0, key: 'C' }, ahead, { screens: ready });
+      at(clock(before + DAY), before + DAY);
+    }
+    at({ kind: 'scan', line: 0, ticket: t, via: 'serial', options: {} }, before + DAY, { screens: win });
+  };
+  for (const between of ['cut', 'key'] as const) {
+    run(new Model(s, { heapLimit: 1 << 30, haltAllowed: false }), between);
+    // The same win once a verdict was shown at the ahead time (decided with it): the period is over.
+    const decided = new Model(s, { heapLimit: 1 << 30, haltAllowed: false });
+    decided.decidedMs = ahead;
+    assert.throws(() => run(decided, between), /the model says expired/, between);
+  }
 });
 
 test('swarm: the weights of a schedule come from (seed, index) alone, differ between schedules, and are recorded', () => {
