@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { explore, exploreOne, makeSchedule, MENU } from '../../hw-sim/explore/index.ts';
+import { explore, makeSchedule, MENU } from '../../hw-sim/explore/index.ts';
 import { GATES } from '../../hw-sim/explore/menu.ts';
 import { plantedBundle } from '../../hw-sim/explore/planted.ts';
 import { TEETH, checkTeeth, teethTitle } from './teeth.ts';
@@ -41,21 +41,6 @@ test('a schedule depends on (seed, index) only', () => {
     ).length;
     assert.ok(n <= 1, `schedule ${i}: ${n} ledger damages`);
   }
-});
-
-test('a cut while the bootloader starts a trial may spend it: either slot may start next (teeth#27)', async () => {
-  // Update installed in B, then the power cut in the bootloader's write of "trial started": the record
-  // was complete, so the next boot reverted to A, as MCUboot does. The model used to demand B.
-  // (found before swarm weights: replayed with the menu's weights)
-  const r = await exploreOne('teeth', 27, {
-    gates: ['clock-back'],
-    maxOps: 60,
-    noCamera: true,
-    bundle: clean,
-    swarm: false,
-  });
-  assert.is(r.violation, undefined, r.violation?.message);
-  assert.ok(r.kinds.update > 0);
 });
 
 /** Schedules of the seeded smoke: 3 in npm test, 6 in the long tier (explore.long.ts). */

@@ -263,7 +263,7 @@ test('an explored schedule with a service update cut and resumed: no violation, 
   assert.ok(r.checks[5] >= 7, 'invariant 5 checked at each boot and update step');
 });
 
-test('model: a cut during the trial boot of an installed update spends the trial; the revert in the same step is no violation', () => {
+test('model: a cut during the trial boot of an installed update, or in the bootloader starting it, spends the trial; the revert in the same step is no violation', () => {
   const s = { ...makeSchedule('trial', 0), images: true };
   const view = (slot: 'A' | 'B', update?: BootView['update']): BootView => ({
     minCounter: 1,
@@ -312,6 +312,16 @@ test('model: a cut during the trial boot of an installed update spends the trial
     () => at(bad, 2, ['boot (image slot A v0.1.0)'], view('A'), ensureOn),
     /did not start at the next boot/,
   );
+  // teeth#27 (1 Dec): the power cut while the bootloader wrote "trial started", whole, so the next boot
+  // reverted to A, as MCUboot does: either slot may start next.
+  for (const power of [
+    ['off (power cut in the bootloader)', 'boot (image slot A v0.1.0)'],
+    ['off (power cut in the bootloader)', 'boot (image slot B v0.2.0)'],
+  ]) {
+    const cutThere = new Model(s, { heapLimit: 1 << 30, haltAllowed: false });
+    installed(cutThere);
+    at(cutThere, 2, power, view(power[1].includes('slot A') ? 'A' : 'B'), ensureOn);
+  }
 });
 
 test('a power cut while the bootloader writes its state leaves the device off; the next boot starts the update', async () => {
