@@ -258,6 +258,21 @@ export const MUTATIONS: Mutation[] = [
     replace: '',
     tests: ['firmware/parts-transient'],
   },
+  {
+    file: 'hw-sim/explore/model.ts',
+    name: 'the explorer counts every clock the device was on under as decided (trusted time)',
+    find: "    const booted = ob.power.some((p) => p.startsWith('boot'));\n",
+    replace:
+      "    this.decidedMs = Math.max(this.decidedMs, this.startClockMs);\n    const booted = ob.power.some((p) => p.startsWith('boot'));\n",
+    tests: ['explore/oracle'],
+  },
+  {
+    file: 'hw-sim/explore/model.ts',
+    name: "the explorer demands the update's slot after a power cut in the bootloader's trial record",
+    find: "if (ob.power.some((p) => p.includes('power cut in the bootloader'))) this.trialSlot = null;",
+    replace: 'if (false) this.trialSlot = null;',
+    tests: ['explore/steps'],
+  },
 ];
 
 const BACKUP = '.mutate-orig';
