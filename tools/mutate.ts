@@ -273,6 +273,34 @@ export const MUTATIONS: Mutation[] = [
     replace: 'if (false) this.trialSlot = null;',
     tests: ['explore/steps'],
   },
+  {
+    file: 'hw-sim/explore/model.ts',
+    name: 'the explorer forgets that a second update cut short clears the first one’s trial',
+    find: "      else if (u.reason === 'power-cut') this.trialSlot = null;\n",
+    replace: '',
+    tests: ['explore/steps'],
+  },
+  {
+    file: 'hw-sim/explore/model.ts',
+    name: 'the explorer wants GAGNANT for a win whose OK the power cut (it may be on flash)',
+    find: "    if (mayBePaid) out.push('already-paid');\n",
+    replace: '',
+    tests: ['explore/oracle'],
+  },
+  {
+    file: 'hw-sim/explore/model.ts',
+    name: 'the explorer wants one verdict where trusted time may be on either side of the end of the claim period',
+    find: "const out: Shown[] = expired ? ['expired'] : open ? [payable] : ['expired', payable];",
+    replace: "const out: Shown[] = expired ? ['expired'] : [payable];",
+    tests: ['explore/oracle'],
+  },
+  {
+    file: 'hw-sim/explore/model.ts',
+    name: 'the explorer wants DÉJÀ PAYÉ for a paid ticket whose claim period may be over (compaction drops it)',
+    find: "return open ? ['already-paid'] : ['already-paid', 'expired'];",
+    replace: "return ['already-paid'];",
+    tests: ['explore/oracle'],
+  },
 ];
 
 const BACKUP = '.mutate-orig';

@@ -236,6 +236,56 @@ test('model: a clock set ahead and back before any verdict, or read and lost to 
   }
 });
 
+test('model: the verdicts it allows where the device may rightly show either (the end of a claim period, a payment cut short)', () => {
+  const s = makeSchedule('allow', 0);
+  const lang = s.config.lang;
+  const emission = s.config.emissions[0].emission;
+  const t = { emission, block: 1, number: 8, prize: 10 };
+  const id = `${emission}-1-8`;
+  const end = claimEndMs(s.config.emissions[0].closingDate);
+  const scan: Step = { kind: 'scan', line: 0, ticket: t, via: 'serial', options: {} };
+  // (the model knows the tickets a schedule scans)
+  s.ops.push({ kind: 'scan-ticket', steps: [scan], meta: [{ op: 'scan-ticket', cls: 'genuine' }] });
+  const model = () => new Model(s, { heapLimit: 1 << 30, haltAllowed: false });
+  // Trusted time may be on either side of the end: payable or expired, both right.
+  const m = model();
+  m.upperMs = end;
+  m.decidedMs = end - DAY;
+  assert.equal(m.expected(t, end - 1000).sort(), ['expired', 'win']);
+  // Paid, and the period may be over: compaction may have dropped the payment.
+  m.paid.set(id, { emission, block: 1, number: 8, prizeEur: 10 });
+  assert.equal(m.expected(t, end - 1000).sort(), ['already-paid', 'expired']);
+  // OK pressed on the win, the power cut before PAYÉ: the payment may be on flash, DÉJÀ PAYÉ as right as
+  // GAGNANT (until the ledger is read).
+  const cut = model();
+  const ready = [['', lang === 'fr' ? 'PRÊT' : 'READY', '', '']];
+  const win = [[lang === 'fr' ? 'GAGNANT' : 'WINNER', id, lang === 'fr' ? 'OK payer' : 'OK pay', '']];
+  const before = end - 10 * DAY;
+  let i = 0;
+  const at = (m: Model, step: Step, o: { power?: string[]; screens?: string[][]; on?: boolean } = {}) =>
+    m.observe({
+      step,
+      meta: step.kind === 'scan' ? { op: 'scan-ticket', cls: 'genuine' } : { op: 'settle' },
+      index: ++i,
+      screens: o.screens ?? [],
+      power: o.power ?? [],
+      logs: [],
+      on: o.on ?? true,
+      clockMs: before,
+    });
+  const boot: Step = { kind: 'boot', line: 0 };
+  at(cut, boot, { power: ['boot (developer)'], screens: ready });
+  at(cut, scan, { screens: win });
+  at(cut, { kind: 'press', line: 0, key: 'OK' }, { power: ['off (power cut during a flash operation)'], on: false });
+  at(cut, boot, { power: ['boot (developer)'], screens: ready });
+  assert.equal(cut.expected(t, before).sort(), ['already-paid', 'win']);
+  at(cut, scan, { screens: [[lang === 'fr' ? 'DÉJÀ PAYÉ' : 'ALREADY PAID', id, '', '']] });
+  // Without the cut, DÉJÀ PAYÉ for a ticket never paid is a violation.
+  const plain = model();
+  at(plain, boot, { power: ['boot (developer)'], screens: ready });
+  assert.throws(() => at(plain, scan, { screens: [[lang === 'fr' ? 'DÉJÀ PAYÉ' : 'ALREADY PAID', id, '', '']] }));
+});
+
 test('swarm: the weights of a schedule come from (seed, index) alone, differ between schedules, and are recorded', () => {
   const a = makeSchedule('swarm', 3, { gates: ['clock-back', 'ledger-damage'] });
   const b = makeSchedule('swarm', 3, { gates: ['clock-back', 'ledger-damage'] });

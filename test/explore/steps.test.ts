@@ -263,7 +263,7 @@ test('an explored schedule with a service update cut and resumed: no violation, 
   assert.ok(r.checks[5] >= 7, 'invariant 5 checked at each boot and update step');
 });
 
-test('model: a cut during the trial boot of an installed update, or in the bootloader starting it, spends the trial; the revert in the same step is no violation', () => {
+test("model: an installed update's trial is spent by a cut in its trial boot or in the bootloader starting it, and cleared by a second update cut short; the revert is no violation", () => {
   const s = { ...makeSchedule('trial', 0), images: true };
   const view = (slot: 'A' | 'B', update?: BootView['update']): BootView => ({
     minCounter: 1,
@@ -312,6 +312,17 @@ test('model: a cut during the trial boot of an installed update, or in the bootl
     () => at(bad, 2, ['boot (image slot A v0.1.0)'], view('A'), ensureOn),
     /did not start at the next boot/,
   );
+  // A second update cut short clears the first one's trial (the device writes over that slot): the next
+  // boot starts the confirmed image.
+  const again = new Model(s, { heapLimit: 1 << 30, haltAllowed: false });
+  installed(again);
+  at(again, 2, [], view('A', { image: 'next', counter: 2, ok: false, reason: 'power-cut', slot: 1 }), {
+    kind: 'update',
+    line: 2,
+    image: 'next',
+    via: 'service',
+  });
+  at(again, 3, ['boot (image slot A v0.1.0)'], view('A'), ensureOn);
   // teeth#27 (1 Dec): the power cut while the bootloader wrote "trial started", whole, so the next boot
   // reverted to A, as MCUboot does: either slot may start next.
   for (const power of [
