@@ -301,6 +301,13 @@ export const MUTATIONS: Mutation[] = [
     replace: "return ['already-paid'];",
     tests: ['explore/oracle'],
   },
+  {
+    file: 'hw-sim/explore/fleet-model.ts',
+    name: 'the fleet explorer wants the registry to report a double payment a rollback erased',
+    find: '      if (ps.some((p) => p.erased)) {\n        this.erasedDoubles++;\n        continue;\n      }\n',
+    replace: '',
+    tests: ['explore/fleet'],
+  },
 ];
 
 const BACKUP = '.mutate-orig';

@@ -392,6 +392,31 @@ const REGISTRY_DOWN = {
   steps: [{ kind: 'registry' as const, line: 0, up: false }],
 };
 
+test('invariant 9 on hand-made views: a ticket paid twice under one id, once before a rollback erased it, is counted, not reported', () => {
+  // The rollback took the first payment off the board's ledger and outbox: nothing can report that
+  // double payment to the registry (erasedDoubles); one without a rollback between is invariant 9.
+  const ticket = { emission: 1, block: 1, number: 5, prize: 10 };
+  const payment = { emission: 1, block: 1, number: 5, prizeEur: 10 };
+  const paid = (ledger: (typeof payment)[]): DeviceView => ({
+    id: 'A',
+    screens: [['PAYÉ', 'Paiement enregistré', '', '10,00 €']],
+    screen: [],
+    ledger,
+  });
+  const delay: Step = { kind: 'delay', line: 0, ms: 10 };
+  const registry = { holders: [{ ...ticket, device_id: 'A' }], conflicts: [], regrants: [] };
+  const m = new FleetModel([ticket], ['A'], 150, { drawn: [], closingDate: '2100-01-01', paySlackMs: 0 });
+  m.observe(1, delay, [paid([payment])]);
+  m.observe(2, { kind: 'rollback', line: 0, on: 'A' }, [{ id: 'A', screens: [], screen: [], ledger: [] }]);
+  m.observe(3, delay, [paid([payment])]);
+  m.final(4, [{ id: 'A', screens: [], screen: [] }], registry);
+  assert.is(m.erasedDoubles, 1);
+  // The same twice with the first still on flash: a ledger that loses a payment is caught at once (10).
+  const plain = new FleetModel([ticket], ['A'], 150, { drawn: [], closingDate: '2100-01-01', paySlackMs: 0 });
+  plain.observe(1, delay, [paid([payment])]);
+  assert.throws(() => plain.observe(2, delay, [{ id: 'A', screens: [], screen: [], ledger: [] }]), /vanished/);
+});
+
 test('a clone paying offline a ticket its original paid offline: the registry reports it (regrant paid-twice), invariant 9 holds', async () => {
   const s = makeFleetSchedule('clone', 0, { devices: 2, attacker: true });
   const ticket = { emission: 1, block: 1, number: 4242, prize: 30 };
