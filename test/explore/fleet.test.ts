@@ -337,21 +337,14 @@ test('seeded smoke: fleet schedules on the real firmware and registry break no i
   assert.ok((s.payments.online > 0 || !LONG) && s.payments.offline > 0, JSON.stringify(s.payments));
 });
 
-test('the settle outlasts what still holds a sync back: a win waiting for OK, a cut still armed', async () => {
-  // bench 88: a 150 € win shown on CAISSE-2 just before the settle holds its sync back for pay-wait-ms.
-  // sixth 14: a claim given up on during the settle pays offline, and a cut armed earlier strikes in
-  // that payment, so CAISSE-3 was off for the rest of the settle. Both were reported as a double
-  // payment missing its conflict. Found before notices were drawn: the schedules as they were then.
-  // npm test: the first; the long tier both.
-  const cases = [
-    ['bench', 88],
-    ['sixth', 14],
-  ] as const;
-  for (const [seed, first] of LONG ? cases : cases.slice(0, 1)) {
-    const s = await exploreFleet({ count: 1, first, seed, jobs: 1, notices: false, keepRegistry });
-    assert.is(s.violations, 0, `${seed} ${first}: ${JSON.stringify(s.failures)}`);
-    assert.is(s.checks[9], 1);
-  }
+test('the settle outlasts what still holds a sync back: a win waiting for OK (bench 88)', async () => {
+  // bench 88: a 150 € win shown on CAISSE-2 just before the settle holds its sync back for pay-wait-ms,
+  // reported as a double payment missing its conflict. Found before notices were drawn: the schedule as
+  // it was then. (sixth 14, a cut still armed striking in the settle, was replayed here too until 6 Dec:
+  // it no longer fails with the settle's second round taken out, so it guarded nothing.)
+  const s = await exploreFleet({ count: 1, first: 88, seed: 'bench', jobs: 1, notices: false, keepRegistry });
+  assert.is(s.violations, 0, JSON.stringify(s.failures));
+  assert.is(s.checks[9], 1);
 });
 
 test('--attacker: schedules draw a man in the middle, rollbacks and clones, turn every attack off for the settle, and write them as scenario steps', () => {
