@@ -370,7 +370,10 @@ async function pool(files, n, max = n) {
   if (monitor) clearInterval(monitor);
 }
 
-/** Samples the machine's idle time every 500 ms into `idleCores`; calls `more(n)` after n idle samples in a row. */
+/**
+ * Samples the machine's idle time every 500 ms into `idleCores` (and adds it up in `idleCoreMs`); calls
+ * `more(n)` after n idle samples in a row.
+ */
 function watchIdle(more) {
   const read = () => {
     try {
@@ -386,10 +389,9 @@ function watchIdle(more) {
   const timer = setInterval(() => {
     const now = read();
     if (!now || now.total === last.total) return;
-    idleCores = ((now.idle - last.idle) / (now.total - last.total)) * cpus().length;
-    idleCoreMs =
-      Math.max(0, idleCoreMs) +
-      ((now.idle - last.idle) / (now.total - last.total)) * (now.at - last.at) * cpus().length;
+    const idleShare = (now.idle - last.idle) / (now.total - last.total);
+    idleCores = idleShare * cpus().length;
+    idleCoreMs = Math.max(0, idleCoreMs) + idleShare * cpus().length * (now.at - last.at);
     last = now;
     idleSamples = idleCores >= 0.75 ? idleSamples + 1 : 0;
     if (idleSamples >= 1 && more(idleSamples)) idleSamples = 0;
