@@ -180,6 +180,22 @@ test("deadline: the model's certain sides are the exact instant, up to the mark'
   assert.is(m.claim(1, 0).expired, true);
 });
 
+/** What a step showed, for `feed`: its screens and power events, and whether the device was on after. */
+type Seen = { power?: string[]; screens?: string[][]; on?: boolean };
+/** Feeds `m` step `index` as the explorer observes it (a scan: of a genuine ticket) at clock `clockMs`. */
+function feed(m: Model, index: number, step: Step, clockMs: number, o: Seen): void {
+  m.observe({
+    step,
+    meta: step.kind === 'scan' ? { op: 'scan-ticket', cls: 'genuine' } : { op: 'settle' },
+    index,
+    screens: o.screens ?? [],
+    power: o.power ?? [],
+    logs: [],
+    on: o.on ?? true,
+    clockMs,
+  });
+}
+
 test('model: a clock set ahead and back before any verdict, or read and lost to a power cut, is no trusted time', () => {
   // The bench's invariant-3 reports of 1 Dec (4234, 9071: ahead and back with only a key in PRÊT between;
   // 4108: the idle tick read the ahead clock, the power cut before it was stored). The firmware never
@@ -203,17 +219,7 @@ test('model: a clock set ahead and back before any verdict, or read and lost to 
   ];
   const run = (m: Model, between: 'cut' | 'key') => {
     let i = 0;
-    const at = (step: Step, clockMs: number, o: { power?: string[]; screens?: string[][]; on?: boolean } = {}) =>
-      m.observe({
-        step,
-        meta: step.kind === 'scan' ? { op: 'scan-ticket', cls: 'genuine' } : { op: 'settle' },
-        index: ++i,
-        screens: o.screens ?? [],
-        power: o.power ?? [],
-        logs: [],
-        on: o.on ?? true,
-        clockMs,
-      });
+    const at = (step: Step, clockMs: number, o: Seen = {}) => feed(m, ++i, step, clockMs, o);
     const clock = (ms: number): Step => ({ kind: 'set-clock', line: 0, ms, text: new Date(ms).toISOString() });
     at({ kind: 'boot', line: 0 }, before, { power: ['boot (developer)'], screens: ready });
     at(clock(ahead), ahead);
@@ -262,17 +268,7 @@ test('model: the verdicts it allows where the device may rightly show either (th
   const win = [[lang === 'fr' ? 'GAGNANT' : 'WINNER', id, lang === 'fr' ? 'OK payer' : 'OK pay', '']];
   const before = end - 10 * DAY;
   let i = 0;
-  const at = (m: Model, step: Step, o: { power?: string[]; screens?: string[][]; on?: boolean } = {}) =>
-    m.observe({
-      step,
-      meta: step.kind === 'scan' ? { op: 'scan-ticket', cls: 'genuine' } : { op: 'settle' },
-      index: ++i,
-      screens: o.screens ?? [],
-      power: o.power ?? [],
-      logs: [],
-      on: o.on ?? true,
-      clockMs: before,
-    });
+  const at = (m: Model, step: Step, o: Seen = {}) => feed(m, ++i, step, before, o);
   const boot: Step = { kind: 'boot', line: 0 };
   at(cut, boot, { power: ['boot (developer)'], screens: ready });
   at(cut, scan, { screens: win });
