@@ -308,6 +308,13 @@ export const MUTATIONS: Mutation[] = [
     replace: '',
     tests: ['explore/fleet'],
   },
+  {
+    file: 'hw-sim/explore/fleet.ts',
+    name: 'the fleet settle has one round: a device a cut stopped in it never syncs',
+    find: '      ...on,\n      syncTime,\n      ...on,\n      syncTime,\n',
+    replace: '      ...on,\n      syncTime,\n',
+    tests: ['explore/fleet'],
+  },
 ];
 
 const BACKUP = '.mutate-orig';

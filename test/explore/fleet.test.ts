@@ -341,7 +341,7 @@ test('the settle outlasts what still holds a sync back: a win waiting for OK (be
   // bench 88: a 150 € win shown on CAISSE-2 just before the settle holds its sync back for pay-wait-ms,
   // reported as a double payment missing its conflict. Found before notices were drawn: the schedule as
   // it was then. (sixth 14, a cut still armed striking in the settle, was replayed here too until 6 Dec:
-  // it no longer fails with the settle's second round taken out, so it guarded nothing.)
+  // it no longer failed with the settle's second round taken out; its case is written out below.)
   const s = await exploreFleet({ count: 1, first: 88, seed: 'bench', jobs: 1, notices: false, keepRegistry });
   assert.is(s.violations, 0, JSON.stringify(s.failures));
   assert.is(s.checks[9], 1);
@@ -408,6 +408,38 @@ test('invariant 9 on hand-made views: a ticket paid twice under one id, once bef
   const plain = new FleetModel([ticket], ['A'], 150, { drawn: [], closingDate: '2100-01-01', paySlackMs: 0 });
   plain.observe(1, delay, [paid([payment])]);
   assert.throws(() => plain.observe(2, delay, [{ id: 'A', screens: [], screen: [], ledger: [] }]), /vanished/);
+});
+
+test("the settle's second round: a cut still armed strikes in a payment that ends during the first, and the device syncs in the second", async () => {
+  // (sixth 14 of 1 Dec, written out: its index draws another schedule now.) CAISSE-1 pays the ticket
+  // online; CAISSE-2, its packets all lost and a cut armed 12 flash operations ahead, is shown it and
+  // OK is pressed just before the settle: its claim gives up during the settle's first round, it pays
+  // offline and the cut strikes in that payment, so it is off until the second round turns it on and
+  // its sync reports the conflict. With one round, a double payment the registry never heard of.
+  const s = makeFleetSchedule('settle', 0, { devices: 2 });
+  const ticket = { emission: 1, block: 1, number: 4244, prize: 30 };
+  s.tickets = [ticket];
+  s.config.offlineLimitEur = 150;
+  const on = 'CAISSE-2';
+  const ops = [
+    s.ops[0],
+    payOp('CAISSE-1', ticket),
+    {
+      kind: 'network-flaky' as const,
+      steps: [{ kind: 'network' as const, line: 0, on, up: true, latencyMs: 20, loss: 1 }],
+    },
+    { kind: 'cut-at-flash-op' as const, steps: [{ kind: 'power-cut' as const, line: 0, on, afterFlashOps: 12 }] },
+    { kind: 'pay' as const, steps: payOp(on, ticket).steps.slice(0, 2) },
+    s.ops[s.ops.length - 1],
+  ];
+  const r = await runFleetOps(s, ops);
+  assert.is(r.violation, undefined, JSON.stringify(r.violation));
+  assert.equal(r.payments, { online: 1, offline: 0, unknown: 1 }, 'the cut struck in the payment, PAYÉ never shown');
+  const rep = await (await fleetRegistry()).report();
+  assert.equal(
+    (rep.conflicts as { device_id: string }[]).map((c) => c.device_id),
+    [on],
+  );
 });
 
 test('a clone paying offline a ticket its original paid offline: the registry reports it (regrant paid-twice), invariant 9 holds', async () => {
