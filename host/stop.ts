@@ -19,5 +19,5 @@ export function untilStopped(signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM']):
   };
   for (const s of signals) process.on(s, heard);
   void stopped.then(off);
-  return { stopped, stop: () => stop(), off };
+  return { stopped, stop, off };
 }

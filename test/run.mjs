@@ -389,9 +389,8 @@ function watchIdle(more) {
   const timer = setInterval(() => {
     const now = read();
     if (!now || now.total === last.total) return;
-    const idleShare = (now.idle - last.idle) / (now.total - last.total);
-    idleCores = idleShare * cpus().length;
-    idleCoreMs = Math.max(0, idleCoreMs) + idleShare * cpus().length * (now.at - last.at);
+    idleCores = ((now.idle - last.idle) / (now.total - last.total)) * cpus().length;
+    idleCoreMs = Math.max(0, idleCoreMs) + idleCores * (now.at - last.at);
     last = now;
     idleSamples = idleCores >= 0.75 ? idleSamples + 1 : 0;
     if (idleSamples >= 1 && more(idleSamples)) idleSamples = 0;

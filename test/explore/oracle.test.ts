@@ -11,7 +11,7 @@ import { readPartition } from '../../hw-sim/explore/ledger-reader.ts';
 import { claimEndMs, easter, lastClaimDay } from '../../hw-sim/explore/deadline.ts';
 import { makeSchedule, swarmWeights } from '../../hw-sim/explore/schedule.ts';
 import { MENU } from '../../hw-sim/explore/menu.ts';
-import { Model } from '../../hw-sim/explore/model.ts';
+import { Model, wordFor } from '../../hw-sim/explore/model.ts';
 import type { Step } from '../../hw-sim/scenario.ts';
 import { DEFECT_NAMES, DEFECTS_DIR, defectPatch, plantedBundle } from '../../hw-sim/explore/planted.ts';
 import { applyFilePatch } from '../../hw-sim/explore/patch.ts';
@@ -182,6 +182,14 @@ test("deadline: the model's certain sides are the exact instant, up to the mark'
 
 /** What a step showed, for `feed`: its screens and power events, and whether the device was on after. */
 type Seen = { power?: string[]; screens?: string[][]; on?: boolean };
+/** The screens the model reads: PRÊT, and a verdict on ticket `id` (GAGNANT with its OK line). */
+const readyScreen = (lang: 'fr' | 'en') => ['', wordFor(lang, 'ready'), '', ''];
+const verdictScreen = (lang: 'fr' | 'en', kind: 'win' | 'already-paid', id: string) => [
+  wordFor(lang, kind),
+  id,
+  kind === 'win' ? (lang === 'fr' ? 'OK payer' : 'OK pay') : '',
+  '',
+];
 /** Feeds `m` step `index` as the explorer observes it (a scan: of a genuine ticket) at clock `clockMs`. */
 function feed(m: Model, index: number, step: Step, clockMs: number, o: Seen): void {
   m.observe({
@@ -208,15 +216,8 @@ test('model: a clock set ahead and back before any verdict, or read and lost to 
   const end = claimEndMs(s.config.emissions[0].closingDate);
   const before = end - 10 * DAY;
   const ahead = end + 5 * DAY;
-  const ready = [['', lang === 'fr' ? 'PRÊT' : 'READY', '', '']];
-  const win = [
-    [
-      lang === 'fr' ? 'GAGNANT' : 'WINNER',
-      `${t.emission}-${t.block}-${t.number}`,
-      lang === 'fr' ? 'OK payer' : 'OK pay',
-      '',
-    ],
-  ];
+  const ready = [readyScreen(lang)];
+  const win = [verdictScreen(lang, 'win', `${t.emission}-${t.block}-${t.number}`)];
   const run = (m: Model, between: 'cut' | 'key') => {
     let i = 0;
     const at = (step: Step, clockMs: number, o: Seen = {}) => feed(m, ++i, step, clockMs, o);
@@ -264,8 +265,9 @@ test('model: the verdicts it allows where the device may rightly show either (th
   // OK pressed on the win, the power cut before PAYÉ: the payment may be on flash, DÉJÀ PAYÉ as right as
   // GAGNANT (until the ledger is read).
   const cut = model();
-  const ready = [['', lang === 'fr' ? 'PRÊT' : 'READY', '', '']];
-  const win = [[lang === 'fr' ? 'GAGNANT' : 'WINNER', id, lang === 'fr' ? 'OK payer' : 'OK pay', '']];
+  const ready = [readyScreen(lang)];
+  const win = [verdictScreen(lang, 'win', id)];
+  const paid = [verdictScreen(lang, 'already-paid', id)];
   const before = end - 10 * DAY;
   let i = 0;
   const at = (m: Model, step: Step, o: Seen = {}) => feed(m, ++i, step, before, o);
@@ -275,11 +277,11 @@ test('model: the verdicts it allows where the device may rightly show either (th
   at(cut, { kind: 'press', line: 0, key: 'OK' }, { power: ['off (power cut during a flash operation)'], on: false });
   at(cut, boot, { power: ['boot (developer)'], screens: ready });
   assert.equal(cut.expected(t, before).sort(), ['already-paid', 'win']);
-  at(cut, scan, { screens: [[lang === 'fr' ? 'DÉJÀ PAYÉ' : 'ALREADY PAID', id, '', '']] });
+  at(cut, scan, { screens: paid });
   // Without the cut, DÉJÀ PAYÉ for a ticket never paid is a violation.
   const plain = model();
   at(plain, boot, { power: ['boot (developer)'], screens: ready });
-  assert.throws(() => at(plain, scan, { screens: [[lang === 'fr' ? 'DÉJÀ PAYÉ' : 'ALREADY PAID', id, '', '']] }));
+  assert.throws(() => at(plain, scan, { screens: paid }));
 });
 
 test('swarm: the weights of a schedule come from (seed, index) alone, differ between schedules, and are recorded', () => {
