@@ -15,7 +15,8 @@
 // first (test/pick.mjs). The summary says how many core-seconds the machine idled meanwhile.
 // TMPDIR is a folder of the run (on /dev/shm when it can): what tests leave there is listed ("# leftovers: …") and removed.
 // At the end, every file's wall and CPU time, slowest first (`--times` or SAPHIR_TEST_TIMES=1: every file,
-// else the slowest 15), with the CPU total: on an idle machine the run takes about CPU total / workers. A file still running after
+// else the slowest 15), with the CPU total: on an idle machine the run takes about CPU total / workers; then the slowest tests
+// (10, or 40 with `--times`; those of uvu's default suite, test/worker.mjs). A file still running after
 // SAPHIR_TEST_FILE_TIMEOUT seconds (default 1200: a hang, not a slow machine) is stopped and counted as a failure; so is a worker that
 // dies. Other arguments are file-name regexes, any of which selects a file: `node test/run.mjs ledger flash/auth`.
 import { fork, spawn } from 'node:child_process';
@@ -184,6 +185,8 @@ let failed = 0; // files that died or timed out, and errors test/guard.mjs caugh
 const reasons = new Map();
 const times = {};
 const cpuTimes = {};
+/** Each test of uvu's default suite, timed by its worker: { file, name, ms, cpuMs }. */
+const testTimes = [];
 
 // Files that change what every other process sees run first, beside none but FIRMWARE_FREE files.
 const ALONE = new Set([
@@ -343,6 +346,7 @@ function finish(w, text, r) {
   skipped += r.skipped;
   times[r.file] = r.ms;
   cpuTimes[r.file] = r.cpuMs;
+  for (const [name, ms, cpuMs] of r.tests ?? []) testTimes.push({ file: r.file, name, ms, cpuMs });
   ended(w.current.name);
   w.current = null;
   w.next();
@@ -432,6 +436,17 @@ const wall = performance.now() - started;
   process.stdout.write(
     `${s(sum)}${s(cpuSum)}         sum of ${files} files${files < rows.length ? ' and the type check' : ''}\n`,
   );
+  // The same for single tests: where a slow file's time goes.
+  const tests = testTimes.sort((a, b) => b.cpuMs - a.cpuMs).slice(0, allTimes ? 40 : 10);
+  if (tests.length > 0) {
+    process.stdout.write(
+      `\n  the ${tests.length} slowest tests by CPU${allTimes ? '' : ' (--times: 40)'}: wall, CPU\n`,
+    );
+    for (const t of tests)
+      process.stdout.write(
+        `${s(t.ms)}${s(t.cpuMs)}  ${t.file}: ${t.name.length > 100 ? t.name.slice(0, 99) + '…' : t.name}\n`,
+      );
+  }
 }
 // Kept for the next run's order (a run of a few files updates theirs).
 try {

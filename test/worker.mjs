@@ -10,12 +10,38 @@ import { orphaned } from './procs.mjs';
 
 process.env.FORCE_COLOR ??= '1'; // what uvu's CLI sets (its --color default), for the tests' children too
 globalThis.UVU_DEFER = 1;
-await import('uvu'); // creates globalThis.UVU_QUEUE
+const { test: defaultSuite } = await import('uvu'); // creates globalThis.UVU_QUEUE
 
 /** CPU seconds of this process and its reaped children (the CLI runs a test spawns). */
 const cpu = () => procCpu();
 const write = (text) => new Promise((resolve) => process.stdout.write(text, () => resolve()));
 let slot = 0;
+
+/**
+ * Each test of uvu's default suite (`test`, which the helpers' `longTest` and `requireTool` register on
+ * too; a file's own `suite()` is not timed): [name, wall ms, CPU ms] into `timed`. Its `test.run()` clears
+ * the suite's hooks, so they are set again before the next file that may use it.
+ */
+let timed = [];
+let hooked = false;
+const runSuite = defaultSuite.run;
+defaultSuite.run = () => {
+  runSuite();
+  hooked = false;
+};
+function timeTests() {
+  if (hooked) return;
+  hooked = true;
+  let t0 = 0;
+  let c0 = 0;
+  defaultSuite.before.each(() => {
+    t0 = performance.now();
+    c0 = cpu();
+  });
+  defaultSuite.after.each((ctx) => {
+    timed.push([ctx.__test__, Math.round(performance.now() - t0), Math.round((cpu() - c0) * 1000)]);
+  });
+}
 
 async function runFile(file, name) {
   const started = performance.now();
@@ -26,8 +52,10 @@ async function runFile(file, name) {
   let total = 0;
   let passed = 0;
   let skipped = 0;
+  const tests = (timed = []);
   await write(kleur.bold().underline().white(name) + '\n');
   try {
+    timeTests();
     await import(pathToFileURL(file).href);
     for (const run of globalThis.UVU_QUEUE[i]) {
       const [errs, ran, skips, max] = await run();
@@ -44,7 +72,7 @@ async function runFile(file, name) {
   globalThis.UVU_QUEUE[i] = [];
   const ms = Math.round(performance.now() - started);
   const cpuMs = Math.round((cpu() - cpu0) * 1000);
-  await write(`\n\x01done ${JSON.stringify({ file: name, total, passed, skipped, ms, cpuMs })}\n`);
+  await write(`\n\x01done ${JSON.stringify({ file: name, total, passed, skipped, ms, cpuMs, tests })}\n`);
 }
 
 process.on('message', (m) => {

@@ -4,7 +4,7 @@
 // writes nothing hears of it through its channel to the runner alone.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fork, spawn } from 'node:child_process';
+import { fork, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,6 +73,31 @@ test('npm test | head: the runner exits without a stack trace once its reader is
     const code = await new Promise<number | null>((resolve) => runner.on('close', resolve));
     assert.is(code, 1, err);
     assert.not.match(err, /EPIPE|\n\s+at /);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the summary names the slowest tests: each test of every file once, in one worker too', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'saphir-runner-times-'));
+  try {
+    // One worker runs the three files in turn: the timing hooks must be set again after each file's run.
+    const r = spawnSync(process.execPath, ['test/run.mjs', '--times', 'core/bytes', 'core/arrows', 'core/layout'], {
+      cwd: ROOT,
+      env: { ...env, TMPDIR: dir, SAPHIR_TEST_JOBS: '1', FORCE_COLOR: '0' },
+      encoding: 'utf8',
+    });
+    assert.is(r.status, 0, r.stdout + r.stderr);
+    const section = r.stdout.slice(r.stdout.indexOf('slowest tests by CPU'));
+    const rows = section.split('\n').filter((l) => /^\s+[\d.]+ s\s+[\d.]+ s {2}core\//.test(l));
+    const names = rows.map((l) => l.replace(/^\s+[\d.]+ s\s+[\d.]+ s {2}/, '')).sort();
+    assert.equal(names, [
+      'core/arrows.test.ts: the folder arrows run one way',
+      'core/arrows.test.ts: the import scan sees static, re-exported and dynamic imports',
+      'core/bytes.test.ts: reads and writes agree with DataView in both byte orders, at any offset',
+      'core/layout.test.ts: the device class needs a 4 MiB chip: the layout takes 3 432 KiB, more than 2 MiB',
+      'core/layout.test.ts: the partitions are whole sectors inside the chip, and none overlaps another',
+    ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
