@@ -14,7 +14,7 @@ const dir = mkdtempSync(join(tmpdir(), 'saphir-ctrl-c-'));
 const BIN = join(ROOT, 'bin', 'saphir.mjs');
 
 /**
- * Starts `saphir ARGS`, waits until its output matches `ready` (or `ready` ms), sends SIGINT, and returns how it ended,
+ * Starts `saphir ARGS`, waits until its output matches `ready` (or `ready(pid)` says so), sends SIGINT, and returns how it ended,
  * how long that took, and what of its processes is left.
  */
 /** Threads of process `pid` now (0 once it is gone). */
@@ -28,7 +28,7 @@ function threads(pid: number): number {
 
 async function interrupt(
   args: string[],
-  ready: RegExp | number | ((pid: number) => boolean),
+  ready: RegExp | ((pid: number) => boolean),
   stdin: 'ignore' | 'pipe' = 'ignore',
 ) {
   const marker = `SAPHIR_CTRL_C_TEST=${process.pid}-${args[0]}-${Math.random().toString(36).slice(2)}`;
@@ -51,11 +51,6 @@ async function interrupt(
         resolve();
       }
     };
-    if (typeof ready === 'number')
-      setTimeout(() => {
-        clearTimeout(t);
-        resolve();
-      }, ready);
     if (typeof ready === 'function') {
       const poll = setInterval(() => {
         if (!ready(p.pid!)) return;
@@ -95,7 +90,7 @@ const stopped = (r: Awaited<ReturnType<typeof interrupt>>, what: string) => {
 test('gen and audit: Ctrl-C stops them with their worker threads', async () => {
   stopped(await interrupt(['gen', '--emission', '1', '--block', '1', '--full', '--jobs', '2'], /SPH1:/), 'gen');
   // audit reading standard input that never ends: it waits, Ctrl-C ends it.
-  stopped(await interrupt(['audit', '-', '--jobs', '2'], 3000, 'pipe'), 'audit');
+  stopped(await interrupt(['audit', '-', '--jobs', '2'], waiting(), 'pipe'), 'audit');
 });
 
 test('registry serve: Ctrl-C closes the server and the database, exit 0', async () => {
@@ -113,6 +108,22 @@ function cpuOf(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * A process that started and now waits (on its standard input): its CPU time has not moved for 300 ms,
+ * 500 ms after the start at the earliest, or 10 s after it.
+ */
+function waiting(): (pid: number) => boolean {
+  const start = performance.now();
+  let last = -1;
+  let since = 0;
+  return (pid) => {
+    const ms = performance.now() - start;
+    const cpu = cpuOf(pid);
+    if (cpu !== last) [last, since] = [cpu, ms];
+    return (ms >= 500 && ms - since >= 300) || ms >= 10_000;
+  };
 }
 
 /**
