@@ -13,10 +13,6 @@ import { marked } from '../procs.mjs';
 const dir = mkdtempSync(join(tmpdir(), 'saphir-ctrl-c-'));
 const BIN = join(ROOT, 'bin', 'saphir.mjs');
 
-/**
- * Starts `saphir ARGS`, waits until its output matches `ready` (or `ready(pid)` says so), sends SIGINT, and returns how it ended,
- * how long that took, and what of its processes is left.
- */
 /** Threads of process `pid` now (0 once it is gone). */
 function threads(pid: number): number {
   try {
@@ -26,6 +22,10 @@ function threads(pid: number): number {
   }
 }
 
+/**
+ * Starts `saphir ARGS`, waits until its output matches `ready` (or `ready(pid)` says so), sends SIGINT, and returns how it ended,
+ * how long that took, and what of its processes is left.
+ */
 async function interrupt(
   args: string[],
   ready: RegExp | ((pid: number) => boolean),
