@@ -62,6 +62,9 @@ const WORDS: Record<'fr' | 'en', { first: [string, Shown][]; okLine: string; rea
   },
 };
 
+/** The third line of a win the device pays here ("OK payer"): what tells it from a payment centre's. */
+export const okLineFor = (lang: 'fr' | 'en'): string => WORDS[lang].okLine;
+
 export function wordFor(lang: 'fr' | 'en', kind: Shown): string {
   if (kind === 'ready') return WORDS[lang].ready;
   if (kind === 'centre') return WORDS[lang].first[0][0];

@@ -408,14 +408,15 @@ test('invariant 9 on hand-made views: a ticket paid twice under one id, once bef
   });
   const delay: Step = { kind: 'delay', line: 0, ms: 10 };
   const registry = { holders: [{ ...ticket, device_id: 'A' }], conflicts: [], regrants: [] };
-  const m = new FleetModel([ticket], ['A'], 150, { drawn: [], closingDate: '2100-01-01', paySlackMs: 0 });
+  const model = () => new FleetModel([ticket], ['A'], 150, { drawn: [], closingDate: '2100-01-01', paySlackMs: 0 });
+  const m = model();
   m.observe(1, delay, [paid([payment])]);
   m.observe(2, { kind: 'rollback', line: 0, on: 'A' }, [{ id: 'A', screens: [], screen: [], ledger: [] }]);
   m.observe(3, delay, [paid([payment])]);
   m.final(4, [{ id: 'A', screens: [], screen: [] }], registry);
   assert.is(m.erasedDoubles, 1);
   // The same twice with the first still on flash: a ledger that loses a payment is caught at once (10).
-  const plain = new FleetModel([ticket], ['A'], 150, { drawn: [], closingDate: '2100-01-01', paySlackMs: 0 });
+  const plain = model();
   plain.observe(1, delay, [paid([payment])]);
   assert.throws(() => plain.observe(2, delay, [{ id: 'A', screens: [], screen: [], ledger: [] }]), /vanished/);
 });

@@ -11,7 +11,7 @@ import { readPartition } from '../../hw-sim/explore/ledger-reader.ts';
 import { claimEndMs, easter, lastClaimDay } from '../../hw-sim/explore/deadline.ts';
 import { makeSchedule, swarmWeights } from '../../hw-sim/explore/schedule.ts';
 import { MENU } from '../../hw-sim/explore/menu.ts';
-import { Model, wordFor } from '../../hw-sim/explore/model.ts';
+import { Model, okLineFor, wordFor } from '../../hw-sim/explore/model.ts';
 import type { Step } from '../../hw-sim/scenario.ts';
 import { DEFECT_NAMES, DEFECTS_DIR, defectPatch, plantedBundle } from '../../hw-sim/explore/planted.ts';
 import { applyFilePatch } from '../../hw-sim/explore/patch.ts';
@@ -187,7 +187,7 @@ const readyScreen = (lang: 'fr' | 'en') => ['', wordFor(lang, 'ready'), '', ''];
 const verdictScreen = (lang: 'fr' | 'en', kind: 'win' | 'already-paid', id: string) => [
   wordFor(lang, kind),
   id,
-  kind === 'win' ? (lang === 'fr' ? 'OK payer' : 'OK pay') : '',
+  kind === 'win' ? okLineFor(lang) : '',
   '',
 ];
 /** Feeds `m` step `index` as the explorer observes it (a scan: of a genuine ticket) at clock `clockMs`. */

@@ -295,8 +295,9 @@ test("model: an installed update's trial is spent by a cut in its trial boot or 
       via: 'service',
     });
   const ensureOn: Step = { kind: 'ensure-on', line: 2 };
+  const fresh = () => new Model(s, { heapLimit: 1 << 30, haltAllowed: false });
   // svc2#343: the trial boot started slot B, a cut before the firmware confirmed, the next boot reverted to A.
-  const m = new Model(s, { heapLimit: 1 << 30, haltAllowed: false });
+  const m = fresh();
   installed(m);
   at(
     m,
@@ -306,7 +307,7 @@ test("model: an installed update's trial is spent by a cut in its trial boot or 
     ensureOn,
   );
   // The first boot after the install starting the old image is still caught.
-  const bad = new Model(s, { heapLimit: 1 << 30, haltAllowed: false });
+  const bad = fresh();
   installed(bad);
   assert.throws(
     () => at(bad, 2, ['boot (image slot A v0.1.0)'], view('A'), ensureOn),
@@ -314,7 +315,7 @@ test("model: an installed update's trial is spent by a cut in its trial boot or 
   );
   // A second update cut short clears the first one's trial (the device writes over that slot): the next
   // boot starts the confirmed image.
-  const again = new Model(s, { heapLimit: 1 << 30, haltAllowed: false });
+  const again = fresh();
   installed(again);
   at(again, 2, [], view('A', { image: 'next', counter: 2, ok: false, reason: 'power-cut', slot: 1 }), {
     kind: 'update',
@@ -329,7 +330,7 @@ test("model: an installed update's trial is spent by a cut in its trial boot or 
     ['off (power cut in the bootloader)', 'boot (image slot A v0.1.0)'],
     ['off (power cut in the bootloader)', 'boot (image slot B v0.2.0)'],
   ]) {
-    const cutThere = new Model(s, { heapLimit: 1 << 30, haltAllowed: false });
+    const cutThere = fresh();
     installed(cutThere);
     at(cutThere, 2, power, view(power[1].includes('slot A') ? 'A' : 'B'), ensureOn);
   }
