@@ -52,7 +52,7 @@ async function runFile(file, name) {
   let total = 0;
   let passed = 0;
   let skipped = 0;
-  const tests = (timed = []);
+  timed = [];
   await write(kleur.bold().underline().white(name) + '\n');
   try {
     timeTests();
@@ -72,7 +72,7 @@ async function runFile(file, name) {
   globalThis.UVU_QUEUE[i] = [];
   const ms = Math.round(performance.now() - started);
   const cpuMs = Math.round((cpu() - cpu0) * 1000);
-  await write(`\n\x01done ${JSON.stringify({ file: name, total, passed, skipped, ms, cpuMs, tests })}\n`);
+  await write(`\n\x01done ${JSON.stringify({ file: name, total, passed, skipped, ms, cpuMs, tests: timed })}\n`);
 }
 
 process.on('message', (m) => {
