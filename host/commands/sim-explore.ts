@@ -9,6 +9,7 @@ import '../../hw-sim/node-host.ts';
 import { exploreFleet } from './sim-fleet.ts';
 import { needXs } from './sim/common.ts';
 import { FLEET_INVARIANTS } from '../../hw-sim/explore/fleet-model.ts';
+import { untilStopped } from '../stop.ts';
 
 export interface ExploreArgs {
   explore: string;
@@ -40,20 +41,40 @@ function runArgs(a: ExploreArgs) {
   return { count, seed, first, jobs, bundle, outDir: a.out ?? '.sim/explore' };
 }
 
-/** The terminal side of both modes: progress, each violation as it comes, then the scenarios written and the summary. */
-function presenter(a: ExploreArgs, count: number, seed: string, invariants: Record<number, string>) {
+/**
+ * The terminal side of both modes: a line at the start (the seed, known before any result), progress
+ * (drawn on a terminal, a line each tenth elsewhere), each violation as it comes, then the scenarios
+ * written and the summary. Ctrl-C says how far the run got, with its seed, and exits 130.
+ */
+function presenter(a: ExploreArgs, count: number, seed: string, invariants: Record<number, string>, fleet = false) {
   const m = messages(a.lang).explore;
   const tty = !a.json && process.stderr.isTTY;
   let lastDraw = 0;
+  let nextTenth = 1;
+  let done = 0;
+  let violations = 0;
+  const ctrlC = untilStopped(['SIGINT']);
+  void ctrlC.stopped.then(() => {
+    if (tty) process.stderr.write('\n');
+    process.stderr.write(m.interrupted(done, count, seed, violations) + '\n', () => process.exit(130));
+  });
   return {
+    onStart(threads: number) {
+      if (!a.json) process.stderr.write(m.start(count, seed, threads, fleet) + '\n');
+    },
     onResult(
       r: { index: number; violation?: { invariant: number; step: number; message: string } },
       sum: ExploreSummary,
     ) {
+      ({ schedules: done, violations } = sum);
       const now = performance.now();
       if (tty && (now - lastDraw > 200 || sum.schedules === count)) {
         lastDraw = now;
         process.stderr.write(`\r${m.progress(sum.schedules, count, sum.schedulesPerS, sum.violations)}   `);
+      }
+      if (!a.json && !tty && sum.schedules * 10 >= nextTenth * count) {
+        while (sum.schedules * 10 >= nextTenth * count) nextTenth++;
+        process.stderr.write(m.progress(sum.schedules, count, sum.schedulesPerS, sum.violations) + '\n');
       }
       if (!a.json && r.violation) {
         if (tty) process.stderr.write('\n');
@@ -64,6 +85,7 @@ function presenter(a: ExploreArgs, count: number, seed: string, invariants: Reco
     },
     /** `replay`: the explorer command line that replays failure `f` alone. */
     finish(s: ExploreSummary, replay: (f: Failure) => string, extra = ''): number {
+      ctrlC.off();
       if (tty) process.stderr.write('\n');
       if (a.json) {
         process.stdout.write(JSON.stringify(s) + '\n');
@@ -118,7 +140,15 @@ export async function exploreCommand(a: ExploreArgs): Promise<number> {
     throw new UsageError((m) => m.explore.ed25519);
   const run = runArgs(a);
   const show = presenter(a, run.count, run.seed, INVARIANTS);
-  const s = await explore({ ...run, gates, variant, quickjsEvery, ed25519, onResult: show.onResult });
+  const s = await explore({
+    ...run,
+    gates,
+    variant,
+    quickjsEvery,
+    ed25519,
+    onStart: show.onStart,
+    onResult: show.onResult,
+  });
   return show.finish(
     s,
     (f) =>
@@ -139,8 +169,14 @@ async function fleetCommand(a: ExploreArgs): Promise<number> {
     throw new UsageError((m) => m.explore.fleetEngine);
   const devices = a.devices === undefined ? undefined : intOf(a.devices, '--devices', 2, 4);
   const run = runArgs(a);
-  const show = presenter(a, run.count, run.seed, FLEET_INVARIANTS);
-  const s = await exploreFleet({ ...run, devices, attacker: a.attacker, onResult: show.onResult });
+  const show = presenter(a, run.count, run.seed, FLEET_INVARIANTS, true);
+  const s = await exploreFleet({
+    ...run,
+    devices,
+    attacker: a.attacker,
+    onStart: show.onStart,
+    onResult: show.onResult,
+  });
   return show.finish(
     s,
     (f) =>

@@ -25,6 +25,7 @@ export interface FleetExploreRun {
   /** The worker thread's module: the host's, which gives each thread its registry (host/commands/sim-fleet-worker.ts). */
   worker: URL;
   onResult?: (r: FleetResult, summary: FleetSummary) => void;
+  onStart?: (threads: number) => void;
 }
 
 export interface FleetSummary extends ExploreSummary {

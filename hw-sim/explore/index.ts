@@ -38,6 +38,8 @@ export interface ExploreRun {
   /** Stop after this many violations (default: run all). */
   maxViolations?: number;
   onResult?: (r: ScheduleResult, summary: ExploreSummary) => void;
+  /** Once the schedules start (bundles built, workers started), with how many threads run them. */
+  onStart?: (threads: number) => void;
 }
 
 export interface Failure {
@@ -196,16 +198,19 @@ export async function runSchedules<R>(o: {
   one: (index: number) => Promise<R>;
   add: (r: R) => void;
   violations: () => number;
+  onStart?: (threads: number) => void;
 }): Promise<void> {
   const enough = () => o.maxViolations !== undefined && o.violations() >= o.maxViolations;
   const jobs = Math.min(workerCount(o.jobs), o.count);
   if (jobs <= 1) {
+    o.onStart?.(1);
     for (let i = 0; i < o.count && !enough(); i++) o.add(await o.one(o.first + i));
     return;
   }
   // A young generation of 96 MB (V8's default is about a sixth of it): a schedule's garbage dies young,
   // and fewer scavenges took ~7 % off a schedule (A/B, 3 × 500 schedules on two jobs).
   const workers = startWorkers(o.worker, jobs, { seed: o.seed, ...o.opts }, 96);
+  o.onStart?.(jobs);
   let stop = false;
   try {
     await runOrdered<{ result?: R; error?: string }>(

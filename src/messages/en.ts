@@ -793,6 +793,10 @@ export const en = {
     fleetEngine: '--variant, --quickjs-every and --ed25519 are for single-device schedules: the fleet runs QuickJS',
     progress: (done: number, n: number, perS: number, violations: number) =>
       `${done}/${n} schedules, ${perS.toFixed(1)}/s, ${violations} violation(s)`,
+    start: (n: number, seed: string, threads: number, fleet: boolean) =>
+      `Exploring ${n}${fleet ? ' fleet' : ''} schedule(s), seed ${seed}, on ${threads === 1 ? 'one thread' : `${threads} threads`}.`,
+    interrupted: (done: number, n: number, seed: string, violations: number) =>
+      `Interrupted after ${done} of ${n} schedule(s) (seed ${seed}): ${violations} violation(s).`,
     summary: (
       schedules: number,
       seed: string,

@@ -800,6 +800,10 @@ export const fr: Messages = {
       '--variant, --quickjs-every et --ed25519 valent pour les scénarios à un appareil : la flotte tourne sous QuickJS',
     progress: (done: number, n: number, perS: number, violations: number) =>
       `${done}/${n} programmes, ${perS.toFixed(1)}/s, ${violations} violation(s)`,
+    start: (n: number, seed: string, threads: number, fleet: boolean) =>
+      `Exploration : ${n} programme(s)${fleet ? ' de flotte' : ''}, graine ${seed}, ${threads === 1 ? 'un fil' : `${threads} fils`} de calcul.`,
+    interrupted: (done: number, n: number, seed: string, violations: number) =>
+      `Interrompu après ${done} programme(s) sur ${n} (graine ${seed}) : ${violations} violation(s).`,
     summary: (
       schedules: number,
       seed: string,

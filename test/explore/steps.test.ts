@@ -384,6 +384,7 @@ steps:
 longTest('saphir sim --explore 1 --seed S --index I --json: one schedule, its counts', () => {
   const r = saphir(['sim', '--explore', '1', '--seed', 'cli', '--index', '3', '--json', '--jobs', '1']);
   assert.is(r.code, 0, r.stderr);
+  assert.is(r.stderr, '', 'with --json, nothing on stderr');
   const s = JSON.parse(r.stdout);
   assert.is(s.schedules, 1);
   assert.is(s.violations, 0);
@@ -394,6 +395,19 @@ longTest('saphir sim --explore 1 --seed S --index I --json: one schedule, its co
   const faults = saphir(['sim', '--explore', '1', '--faults', 'meteor']);
   assert.is(faults.code, 2);
   assert.match(faults.stderr, /ledger-damage/);
+});
+
+longTest('saphir sim --explore off a terminal: the seed in its first line, then a progress line each tenth', () => {
+  const r = saphir(['sim', '--explore', '3', '--seed', 'cli', '--jobs', '1', '--lang', 'en']);
+  assert.is(r.code, 0, r.stderr);
+  const lines = r.stderr.trim().split('\n');
+  assert.is(lines[0], 'Exploring 3 schedule(s), seed cli, on one thread.');
+  assert.equal(
+    lines.slice(1).map((l) => /^(\d)\/3 schedules, [\d.]+\/s, 0 violation\(s\)$/.exec(l)?.[1]),
+    ['1', '2', '3'],
+    r.stderr,
+  );
+  assert.match(r.stdout, /^3 schedules \(seed cli\)/);
 });
 
 test('model: OK pressed while a fast scanner delivers pays that ticket, which is then DÉJÀ PAYÉ', async () => {
