@@ -19,7 +19,9 @@ export const OUTPUTS = ['bench/results.json', 'bench/results-stamps.json'];
 
 /** The working tree's stamp (`cwd`: the checkout's root): HEAD's commit, `+dirty` when a tracked file other than OUTPUTS differs from it. */
 export function treeStamp(cwd: string, now = new Date()): Stamp {
-  const git = (...a: string[]) => execFileSync('git', a, { cwd, encoding: 'utf8' }).trim();
+  // (git's own "not a git repository" is not shown: outside git is a case handled below.)
+  const git = (...a: string[]) =>
+    execFileSync('git', a, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   let commit = 'unknown';
   try {
     commit = git('rev-parse', 'HEAD');
@@ -69,7 +71,8 @@ export interface Recorded {
 
 /** results.json at each commit that changed it, newest first (empty outside git). */
 export function resultsHistory(cwd: string, path = 'bench/results.json'): Recorded[] {
-  const git = (...a: string[]) => execFileSync('git', a, { cwd, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const git = (...a: string[]) =>
+    execFileSync('git', a, { cwd, encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'ignore'] });
   try {
     return git('log', '--format=%H %cI', '--', path)
       .trim()
