@@ -953,7 +953,7 @@ Exit 0, 1 on an error, 2 on a usage error.`,
                           with --web: the page's device, through the page's server
   --lang fr|en            language of this tool's messages (default fr)
 Without --scenario: interactive. Type "aide" / "help" for the commands.
-Exit 0, 1 when a scenario failed or on an error, 2 on a usage error.`,
+Exit 0, 1 when a scenario failed or on an error, 2 on a usage error, 130 when Ctrl-C stops --explore.`,
     demo: `usage: saphir demo [--lang fr|en] [--scenario FILE] [--quiet]
 Boots the firmware in the simulator and plays hw-sim/scenarios/demo.yaml (or FILE), drawing the
 display as it changes. --quiet prints the summary only. Exit 0 when every step passed, 1 when one

@@ -965,7 +965,7 @@ Z a close, comme ce rapport Z les a imprimés. Sortie 0, 1 pour une erreur, 2 po
                           avec --web : celui de l'appareil de la page, via le serveur de la page
   --lang fr|en            langue des messages de cet outil (fr par défaut)
 Sans --scenario : interactif. Taper « aide » / « help » pour les commandes.
-Sortie 0, 1 quand un scénario a échoué ou pour une erreur, 2 pour une erreur d'usage.`,
+Sortie 0, 1 quand un scénario a échoué ou pour une erreur, 2 pour une erreur d'usage, 130 quand Ctrl-C arrête --explore.`,
     demo: `usage : saphir demo [--lang fr|en] [--scenario FICHIER] [--quiet]
 Démarre le firmware dans le simulateur et joue hw-sim/scenarios/demo.yaml (ou FICHIER), en dessinant
 l'écran à chaque changement. --quiet n'écrit que le résumé. Sortie 0 quand toutes les étapes ont réussi,
