@@ -13,7 +13,8 @@
 // The slowest files start first, by the times of the last run (node_modules/.cache/saphir-test-times.json;
 // test/file-times.json in a fresh clone); while a file that mostly waits runs, one that computes comes
 // first (test/pick.mjs). The summary says how many core-seconds the machine idled meanwhile.
-// TMPDIR is a folder of the run (on /dev/shm when it can): what tests leave there is listed ("# leftovers: …") and removed.
+// TMPDIR is a folder of the run (on /dev/shm when it can): what tests leave there is listed ("# leftovers: …") and removed
+// (removed too when Ctrl-C or a closed reader cuts the run short).
 // At the end, every file's wall and CPU time, slowest first (`--times` or SAPHIR_TEST_TIMES=1: every file,
 // else the slowest 15), with the CPU total: on an idle machine the run takes about CPU total / workers; then the slowest tests
 // (10, or 40 with `--times`; those of uvu's default suite, test/worker.mjs). A file still running after
@@ -72,6 +73,20 @@ const runTmp = mkdtempSync(join(runTmpParent(), 'saphir-test-run-'));
 // Open to other users as /tmp is: a throwaway PostgreSQL cluster runs as the postgres user (run as root).
 chmodSync(runTmp, 0o755);
 env.TMPDIR = runTmp;
+// A run cut short (Ctrl-C, `npm test | head`) removes it too: on /dev/shm it is memory. (SIGKILL leaves it.)
+const dropRunTmp = () => {
+  try {
+    rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
+  } catch {
+    // a worker still writing there: what it leaves is the system's to clean
+  }
+};
+process.on('exit', dropRunTmp);
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+  process.once(sig, () => {
+    dropRunTmp();
+    process.kill(process.pid, sig);
+  });
 /**
  * Where that folder goes: TMPDIR when set, else /dev/shm when it is a tmpfs with room (2 GB) that runs
  * programs (web/server.test.ts does), else the system's: a registry test's PGlite folder database is ~1 000

@@ -1,11 +1,12 @@
-// test/run.mjs's workers never outlive it (killed, or stopped by `npm test | head`), nor what they started:
+// test/run.mjs's workers never outlive it (killed, Ctrl-C, or stopped by `npm test | head`), nor what they started:
 // they were left running their files as orphans at full CPU, and then, stopped at once, left their
 // files' simulators running (a detached `saphir sim --pty` and its socat, for good). A worker whose file
-// writes nothing hears of it through its channel to the runner alone.
+// writes nothing hears of it through its channel to the runner alone. A runner that hears itself stopped (not
+// SIGKILL) removes its run folder, on /dev/shm memory, as its normal end does.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fork, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -30,8 +31,15 @@ async function until(f: () => boolean, ms: number): Promise<boolean> {
   return f();
 }
 
-for (const killAfterMs of [500, 4000])
-  test(`the runner killed ${killAfterMs} ms after its workers start: they stop at once, and what they started`, async () => {
+/** The run folders (`saphir-test-run-*`, test/run.mjs) left in `dir`. */
+const runFolders = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('saphir-test-run-'));
+
+for (const [signal, killAfterMs] of [
+  ['SIGKILL', 500],
+  ['SIGKILL', 4000],
+  ['SIGINT', 1500],
+] as const)
+  test(`the runner ${signal === 'SIGKILL' ? 'killed' : 'given Ctrl-C (SIGINT to it alone)'} ${killAfterMs} ms after its workers start: they stop at once, and what they started`, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'saphir-runner-exit-'));
     const workers = () => marked(`TMPDIR=${dir}`).filter(isWorker);
     // Every process of the run has its TMPDIR (under dir), detached ones too.
@@ -43,15 +51,18 @@ for (const killAfterMs of [500, 4000])
         env: { ...env, TMPDIR: dir },
         stdio: 'ignore',
       });
-      const closed = new Promise((resolve) => runner.on('close', resolve));
+      const closed = new Promise<NodeJS.Signals | null>((resolve) => runner.on('close', (_c, sig) => resolve(sig)));
       assert.ok(await until(() => workers().length === 2, 20_000), 'two workers started');
+      assert.equal(runFolders(dir).length, 1, 'the run has its folder');
       await new Promise((r) => setTimeout(r, killAfterMs));
-      runner.kill('SIGKILL');
-      await closed;
+      runner.kill(signal);
+      assert.is(await closed, signal);
       const gone = await until(() => mine().length === 0, 5000);
       const left = mine();
       for (const pid of left) process.kill(pid, 'SIGKILL');
       assert.ok(gone, `${left.length} processes outlived the runner`);
+      // Its folder (on /dev/shm: memory) goes with it, unless it could not hear the signal.
+      if (signal !== 'SIGKILL') assert.equal(runFolders(dir), [], 'no run folder left');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -73,6 +84,7 @@ test('npm test | head: the runner exits without a stack trace once its reader is
     const code = await new Promise<number | null>((resolve) => runner.on('close', resolve));
     assert.is(code, 1, err);
     assert.not.match(err, /EPIPE|\n\s+at /);
+    assert.equal(runFolders(dir), [], 'no run folder left');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
