@@ -7,6 +7,10 @@
 // found in the file's history (stampsFromHistory), so that every figure says how old it is.
 import { execFileSync } from 'node:child_process';
 
+/** `git ARGS` in `cwd`; its own "not a git repository" is not shown (outside git is a case each caller handles). */
+const git = (cwd: string, ...a: string[]) =>
+  execFileSync('git', a, { cwd, encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'ignore'] });
+
 export interface Stamp {
   commit: string;
   measured_at: string;
@@ -19,13 +23,18 @@ export const OUTPUTS = ['bench/results.json', 'bench/results-stamps.json'];
 
 /** The working tree's stamp (`cwd`: the checkout's root): HEAD's commit, `+dirty` when a tracked file other than OUTPUTS differs from it. */
 export function treeStamp(cwd: string, now = new Date()): Stamp {
-  // (git's own "not a git repository" is not shown: outside git is a case handled below.)
-  const git = (...a: string[]) =>
-    execFileSync('git', a, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   let commit = 'unknown';
   try {
-    commit = git('rev-parse', 'HEAD');
-    const changed = git('status', '--porcelain', '--untracked-files=no', '--', '.', ...OUTPUTS.map((p) => `:!${p}`));
+    commit = git(cwd, 'rev-parse', 'HEAD').trim();
+    const changed = git(
+      cwd,
+      'status',
+      '--porcelain',
+      '--untracked-files=no',
+      '--',
+      '.',
+      ...OUTPUTS.map((p) => `:!${p}`),
+    ).trim();
     if (changed !== '') commit += '+dirty';
   } catch {
     // not a git checkout: every figure counts as older
@@ -71,10 +80,8 @@ export interface Recorded {
 
 /** results.json at each commit that changed it, newest first (empty outside git). */
 export function resultsHistory(cwd: string, path = 'bench/results.json'): Recorded[] {
-  const git = (...a: string[]) =>
-    execFileSync('git', a, { cwd, encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'ignore'] });
   try {
-    return git('log', '--format=%H %cI', '--', path)
+    return git(cwd, 'log', '--format=%H %cI', '--', path)
       .trim()
       .split('\n')
       .filter(Boolean)
@@ -82,7 +89,7 @@ export function resultsHistory(cwd: string, path = 'bench/results.json'): Record
         const [commit, time] = l.split(' ');
         let results: Record<string, unknown> = {};
         try {
-          results = JSON.parse(git('show', `${commit}:${path}`));
+          results = JSON.parse(git(cwd, 'show', `${commit}:${path}`));
         } catch {
           // deleted or not JSON at that commit: no figure recorded there
         }

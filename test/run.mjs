@@ -478,7 +478,7 @@ try {
 let leftovers = [];
 try {
   leftovers = readdirSync(runTmp).filter((f) => f !== tsxCache);
-  rmSync(runTmp, { recursive: true, force: true });
+  dropRunTmp();
 } catch {
   // listed as far as it could be
 }

@@ -10,6 +10,7 @@ import { exploreFleet } from './sim-fleet.ts';
 import { needXs } from './sim/common.ts';
 import { FLEET_INVARIANTS } from '../../hw-sim/explore/fleet-model.ts';
 import { untilStopped } from '../stop.ts';
+import { eachTenth } from '../progress.ts';
 
 export interface ExploreArgs {
   explore: string;
@@ -50,13 +51,14 @@ function presenter(a: ExploreArgs, count: number, seed: string, invariants: Reco
   const m = messages(a.lang).explore;
   const tty = !a.json && process.stderr.isTTY;
   let lastDraw = 0;
-  let nextTenth = 1;
-  let done = 0;
-  let violations = 0;
+  let last: ExploreSummary | undefined;
+  const line = (sum: ExploreSummary) => m.progress(sum.schedules, count, sum.schedulesPerS, sum.violations);
+  const tenth = eachTenth(() => process.stderr.write(line(last!) + '\n'));
   const ctrlC = untilStopped(['SIGINT']);
   void ctrlC.stopped.then(() => {
     if (tty) process.stderr.write('\n');
-    process.stderr.write(m.interrupted(done, count, seed, violations) + '\n', () => process.exit(130));
+    const text = m.interrupted(last?.schedules ?? 0, count, seed, last?.violations ?? 0);
+    process.stderr.write(text + '\n', () => process.exit(130));
   });
   return {
     onStart(threads: number) {
@@ -66,16 +68,13 @@ function presenter(a: ExploreArgs, count: number, seed: string, invariants: Reco
       r: { index: number; violation?: { invariant: number; step: number; message: string } },
       sum: ExploreSummary,
     ) {
-      ({ schedules: done, violations } = sum);
+      last = sum;
       const now = performance.now();
       if (tty && (now - lastDraw > 200 || sum.schedules === count)) {
         lastDraw = now;
-        process.stderr.write(`\r${m.progress(sum.schedules, count, sum.schedulesPerS, sum.violations)}   `);
+        process.stderr.write(`\r${line(sum)}   `);
       }
-      if (!a.json && !tty && sum.schedules * 10 >= nextTenth * count) {
-        while (sum.schedules * 10 >= nextTenth * count) nextTenth++;
-        process.stderr.write(m.progress(sum.schedules, count, sum.schedulesPerS, sum.violations) + '\n');
-      }
+      if (!a.json && !tty) tenth({ done: sum.schedules, total: count });
       if (!a.json && r.violation) {
         if (tty) process.stderr.write('\n');
         process.stdout.write(
