@@ -7,7 +7,9 @@
 // SAPHIR_TEST_JOBS (default: 2, or 1 on a single core). While a core of the machine idles (a file waiting
 // on a browser, a pty, a timeout), one more worker starts, up to twice as many; after its file it waits,
 // parked, while no core idles, and takes files again when one does (not when the number of jobs is
-// given). Each file's output is printed whole when it ends.
+// given). Files that mostly waited in their last run have a worker of their own from the start (the
+// waiting lane, beside the jobs; not when the number of jobs is given). Each file's output is printed whole
+// when it ends.
 // `--typecheck` (npm test): `npm run typecheck` runs beside the first files as one more job (its time is in
 // the table); the run fails when it fails.
 // The slowest files start first, by the times of the last run (node_modules/.cache/saphir-test-times.json;
@@ -40,7 +42,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'uvu/parse';
 import { buildCliBundle } from '../tools/cli-bundle.mjs';
 import { procCpu } from './proc-cpu.mjs';
-import { pick } from './pick.mjs';
+import { parks, pick } from './pick.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -177,8 +179,10 @@ const todo = suites.filter((s) => filters.length === 0 || filters.some((re) => r
 // The order of a first run (a fresh clone has no cache): test/file-times.json, [wall, CPU] ms of each file
 // of a fresh clone on 5 Dec (05:25, idle, main at e13b7f7), CPU of a run on 6 Dec; the times of the last
 // run here win (a bare number: wall only).
+// SAPHIR_TEST_LAST_TIMES=FILE (test/core/runner-lane.long.ts): those times alone, and none kept.
+const timesFrom = process.env.SAPHIR_TEST_LAST_TIMES;
 const lastTimes = {};
-for (const f of [join(root, 'test', 'file-times.json'), cacheFile])
+for (const f of timesFrom ? [timesFrom] : [join(root, 'test', 'file-times.json'), cacheFile])
   try {
     Object.assign(lastTimes, JSON.parse(readFileSync(f, 'utf8')));
   } catch {
@@ -217,11 +221,18 @@ const waiting = []; // workers waiting for a file they may take
  * The next file a worker may take from `queue` (removed from it), or null when the queue is empty; waits
  * while the only files left may not run beside those running (ALONE first, beside FIRMWARE_FREE files only).
  */
-async function take(queue) {
+async function take(queue, w) {
   for (;;) {
     if (queue.length === 0) return null;
-    const i = pick(queue, runningNow, ALONE, FIRMWARE_FREE, waits);
-    if (i >= 0) return queue.splice(i, 1)[0];
+    // The waiting lane's worker becomes one like the others once no file that waits is left.
+    if (w.lane && !queue.some((s) => waits(s.name))) w.lane = false;
+    if (w.lane) {
+      const i = pick(queue, runningNow, ALONE, FIRMWARE_FREE, waits, 'waits');
+      if (i >= 0) return queue.splice(i, 1)[0];
+    } else {
+      const i = pick(queue, runningNow, ALONE, FIRMWARE_FREE, waits, lanes() ? 'compute' : undefined);
+      if (i >= 0) return queue.splice(i, 1)[0];
+    }
     await new Promise((resolve) => waiting.push(resolve));
   }
 }
@@ -231,14 +242,18 @@ function ended(name) {
   for (const wake of waiting.splice(0)) wake();
 }
 
+const workers = []; // every worker started: { child, current, lane, … }
 let live = 0; // worker processes running (not parked)
-let peakLive = 0;
+let peakLive = 0; // the most running at once but the waiting lane's
+/** Workers in the waiting lane (files that mostly wait) now: 0 or 1. */
+const lanes = () => workers.filter((o) => o.lane).length;
 let forked = 0; // worker processes started
+let laneRan = false; // a worker of the waiting lane started
 const parked = []; // workers beyond `jobs` that wait for a core to idle again
 /** A worker counts as running: a new one, or a parked one woken. */
 function goLive() {
   live++;
-  peakLive = Math.max(peakLive, live);
+  peakLive = Math.max(peakLive, live - lanes());
 }
 /** Wakes a parked worker, or starts one. */
 function moreWorkers(queue) {
@@ -256,9 +271,8 @@ function endParked() {
 let idleCores = 0; // idle cores of the machine over the last half second (/proc/stat), 0 when unknown
 let idleCoreMs = -1; // idle core-milliseconds of the machine over the run (-1: unknown)
 
-function startWorker(queue) {
+function startWorker(queue, lane = false) {
   forked++;
-  goLive();
   return new Promise((resolveWorker) => {
     const child = fork(join(root, 'test', 'worker.mjs'), [], {
       cwd: root,
@@ -266,7 +280,9 @@ function startWorker(queue) {
       execArgv: ['--import', 'tsx', '--import', './test/guard.mjs'],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
-    const w = { child, current: null, out: '', err: '', timer: null, done: false };
+    const w = { child, current: null, out: '', err: '', timer: null, done: false, lane };
+    workers.push(w);
+    goLive();
     child.stdout.setEncoding('utf8'); // whole characters per chunk: the skip lines hold an em dash
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (t) => (w.err += t));
@@ -285,13 +301,14 @@ function startWorker(queue) {
     const next = async () => {
       // A worker beyond `jobs` waits, parked, once no core idles: the next idle core wakes it (unpark)
       // instead of starting a new worker, which would load and warm up every module again.
-      if (live > jobs && idleCores < 0.5 && queue.length > 0) {
+      if (w.lane && !queue.some((s) => waits(s.name))) w.lane = false;
+      if (parks({ lane: w.lane, live, lanes: lanes(), jobs, idleCores, queued: queue.length })) {
         live--;
         w.done = true;
         parked.push(w);
         return;
       }
-      const s = await take(queue);
+      const s = await take(queue, w);
       if (!s) {
         live--;
         w.done = true;
@@ -318,6 +335,7 @@ function startWorker(queue) {
       failed++;
     });
     child.on('close', (code, signal) => {
+      w.lane = false;
       if (!w.done) live--;
       if (parked.includes(w)) parked.splice(parked.indexOf(w), 1);
       clearTimeout(w.timer);
@@ -373,6 +391,12 @@ function finish(w, text, r) {
  */
 async function pool(files, n, max = n) {
   const running = Array.from({ length: Math.min(n, files.length) }, () => startWorker(files));
+  // Files that mostly wait (a pty, a browser, timeouts) have a worker of their own from the start, beside
+  // those that compute: they cost a core little, and one at a time there a core idled until one more came.
+  if (max > n && files.some((s) => waits(s.name))) {
+    laneRan = true;
+    running.push(startWorker(files, true));
+  }
   // (sampled also without more workers to start: the idle time in the summary)
   const monitor = watchIdle((samples) => {
     // A parked worker wakes at once; a new one only after a second idle sample (it costs ~1.3 s).
@@ -464,17 +488,18 @@ const wall = performance.now() - started;
   }
 }
 // Kept for the next run's order (a run of a few files updates theirs).
-try {
-  mkdirSync(dirname(cacheFile), { recursive: true });
-  const ran = Object.fromEntries(
-    Object.entries(times)
-      .filter(([name]) => !name.startsWith('('))
-      .map(([name, ms]) => [name, [ms, cpuTimes[name]]]),
-  );
-  writeFileSync(cacheFile, JSON.stringify({ ...lastTimes, ...ran }));
-} catch {
-  // no cache: the next run starts in alphabetical order
-}
+if (!timesFrom)
+  try {
+    mkdirSync(dirname(cacheFile), { recursive: true });
+    const ran = Object.fromEntries(
+      Object.entries(times)
+        .filter(([name]) => !name.startsWith('('))
+        .map(([name, ms]) => [name, [ms, cpuTimes[name]]]),
+    );
+    writeFileSync(cacheFile, JSON.stringify({ ...lastTimes, ...ran }));
+  } catch {
+    // no cache: the next run starts in alphabetical order
+  }
 let leftovers = [];
 try {
   leftovers = readdirSync(runTmp).filter((f) => f !== tsxCache);
@@ -489,7 +514,8 @@ if (leftovers.length > 0)
 const bad = total - passed + failed + (typecheckFailed ? 1 : 0);
 process.stdout.write(`\n  Total:     ${total}\n  Passed:    ${passed}\n  Skipped:   ${skipped}\n`);
 process.stdout.write(
-  `  Duration:  ${(wall / 1000).toFixed(1)} s (${jobs} workers${peakLive > jobs ? `, ${peakLive} at most while a core idled, ${forked} started` : ''}` +
+  `  Duration:  ${(wall / 1000).toFixed(1)} s (${jobs} workers${laneRan ? ' and one for the files that mostly wait' : ''}` +
+    `${peakLive > jobs ? `, ${peakLive} at most while a core idled, ${forked} started` : ''}` +
     `${idleCoreMs >= 0 ? `; the machine's cores idled ${(idleCoreMs / 1000).toFixed(1)} s` : ''})\n`,
 );
 const why = [...reasons.keys()].join('; ');

@@ -2,7 +2,7 @@
 // start first and run beside firmware-free files only; the others wait for them.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { pick } from '../pick.mjs';
+import { parks, pick } from '../pick.mjs';
 
 const ALONE = new Set(['firmware/build-stale.long.ts']);
 const FREE = /^(registry|sph1)\//;
@@ -39,6 +39,33 @@ test('while a file that mostly waits runs, the first that does not starts; none 
   assert.is(at2(q('web/web.test.ts'), ['flash/sim-pty.test.ts']), 0, 'it starts when nothing else is left');
   // ALONE files keep their rule.
   assert.is(at2(q('sim/cli.test.ts', 'registry/cli.test.ts'), ['firmware/build-stale.long.ts']), 1);
+});
+
+test('the waiting lane takes only files that mostly wait, the ALONE rule kept; the others compute first', () => {
+  const waits = (n: string) => /pty|web|two-servers/.test(n);
+  const lane = (queue: { name: string }[], running: string[], l: 'waits' | 'compute') =>
+    pick(queue, new Set(running), ALONE, FREE, waits, l);
+  const queue = q('sim/cli.test.ts', 'flash/pty.test.ts', 'registry/cli.test.ts', 'web/web.test.ts');
+  assert.is(lane(queue, [], 'waits'), 1, 'the first that waits');
+  assert.is(lane(queue, ['sim/scenarios.test.ts'], 'compute'), 0);
+  assert.is(lane(q('flash/pty.test.ts', 'sim/cli.test.ts'), [], 'compute'), 1, 'one that computes first');
+  assert.is(lane(q('flash/pty.test.ts'), [], 'compute'), 0, 'none left: the waiting one');
+  assert.is(lane(q('sim/cli.test.ts', 'registry/cli.test.ts'), [], 'waits'), -1, 'none that waits: nothing');
+  // Beside an ALONE file, only firmware-free ones, which it never takes itself.
+  const free = q('flash/pty.test.ts', 'registry/two-servers.test.ts');
+  assert.is(lane(free, ['firmware/build-stale.long.ts'], 'waits'), 1);
+  assert.is(lane(q('flash/pty.test.ts', 'firmware/build-stale.long.ts'), [], 'waits'), -1);
+});
+
+test("a worker beyond the jobs parks once no core idles; the waiting lane's neither parks nor counts", () => {
+  const base = { lane: false, live: 3, lanes: 0, jobs: 2, idleCores: 0.1, queued: 5 };
+  assert.ok(parks(base));
+  assert.not.ok(parks({ ...base, idleCores: 0.8 }), 'a core idles: it goes on');
+  assert.not.ok(parks({ ...base, queued: 0 }), 'nothing left: it ends instead');
+  assert.not.ok(parks({ ...base, live: 2 }), 'one of the jobs');
+  assert.not.ok(parks({ ...base, lanes: 1 }), 'two computing beside the lane');
+  assert.not.ok(parks({ ...base, lane: true, lanes: 1, live: 4 }), 'the lane itself');
+  assert.ok(parks({ ...base, live: 4, lanes: 1 }), 'a third computing beside the lane');
 });
 
 test.run();
