@@ -176,8 +176,8 @@ try {
 }
 const { suites } = await parse(join(root, 'test'), long ? '\\.long\\.ts$' : '\\.test\\.ts$');
 const todo = suites.filter((s) => filters.length === 0 || filters.some((re) => re.test(s.name)));
-// The order of a first run (a fresh clone has no cache): test/file-times.json, [wall, CPU] ms of each file
-// of a fresh clone on 5 Dec (05:25, idle, main at e13b7f7), CPU of a run on 6 Dec; the times of the last
+// The order of a first run (a fresh clone has no cache), and which files mostly wait: test/file-times.json,
+// [wall, CPU] ms of each file in a checkout's last runs (6 Dec, npm test at 17:53); the times of the last
 // run here win (a bare number: wall only).
 // SAPHIR_TEST_LAST_TIMES=FILE (test/core/runner-lane.long.ts): those times alone, and none kept.
 const timesFrom = process.env.SAPHIR_TEST_LAST_TIMES;
