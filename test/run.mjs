@@ -177,7 +177,7 @@ try {
 const { suites } = await parse(join(root, 'test'), long ? '\\.long\\.ts$' : '\\.test\\.ts$');
 const todo = suites.filter((s) => filters.length === 0 || filters.some((re) => re.test(s.name)));
 // The order of a first run (a fresh clone has no cache), and which files mostly wait: test/file-times.json,
-// [wall, CPU] ms of each file in a checkout's last runs (6 Dec, npm test at 17:53); the times of the last
+// [wall, CPU] ms of each file in a checkout's last runs (6 Dec, npm test at ~17:15); the times of the last
 // run here win (a bare number: wall only).
 // SAPHIR_TEST_LAST_TIMES=FILE (test/core/runner-lane.long.ts): those times alone, and none kept.
 const timesFrom = process.env.SAPHIR_TEST_LAST_TIMES;
@@ -224,17 +224,15 @@ const waiting = []; // workers waiting for a file they may take
 async function take(queue, w) {
   for (;;) {
     if (queue.length === 0) return null;
-    // The waiting lane's worker becomes one like the others once no file that waits is left.
-    if (w.lane && !queue.some((s) => waits(s.name))) w.lane = false;
-    if (w.lane) {
-      const i = pick(queue, runningNow, ALONE, FIRMWARE_FREE, waits, 'waits');
-      if (i >= 0) return queue.splice(i, 1)[0];
-    } else {
-      const i = pick(queue, runningNow, ALONE, FIRMWARE_FREE, waits, lanes() ? 'compute' : undefined);
-      if (i >= 0) return queue.splice(i, 1)[0];
-    }
+    leaveLaneWhenDone(w, queue);
+    const i = pick(queue, runningNow, ALONE, FIRMWARE_FREE, waits, w.lane ? 'waits' : lanes() ? 'compute' : undefined);
+    if (i >= 0) return queue.splice(i, 1)[0];
     await new Promise((resolve) => waiting.push(resolve));
   }
+}
+/** The waiting lane's worker becomes one like the others once no file that waits is left in `queue`. */
+function leaveLaneWhenDone(w, queue) {
+  if (w.lane && !queue.some((s) => waits(s.name))) w.lane = false;
 }
 /** A file ended (or its worker died): the workers waiting for it look again. */
 function ended(name) {
@@ -301,7 +299,7 @@ function startWorker(queue, lane = false) {
     const next = async () => {
       // A worker beyond `jobs` waits, parked, once no core idles: the next idle core wakes it (unpark)
       // instead of starting a new worker, which would load and warm up every module again.
-      if (w.lane && !queue.some((s) => waits(s.name))) w.lane = false;
+      leaveLaneWhenDone(w, queue);
       if (parks({ lane: w.lane, live, lanes: lanes(), jobs, idleCores, queued: queue.length })) {
         live--;
         w.done = true;
@@ -392,7 +390,8 @@ function finish(w, text, r) {
 async function pool(files, n, max = n) {
   const running = Array.from({ length: Math.min(n, files.length) }, () => startWorker(files));
   // Files that mostly wait (a pty, a browser, timeouts) have a worker of their own from the start, beside
-  // those that compute: they cost a core little, and one at a time there a core idled until one more came.
+  // those that compute: they cost a core little; run by one of the `n`, such a file left its core idle
+  // until the sampler started one more.
   if (max > n && files.some((s) => waits(s.name))) {
     laneRan = true;
     running.push(startWorker(files, true));
