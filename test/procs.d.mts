@@ -1,4 +1,5 @@
 export function marked(marker: string): number[];
+export function children(parent: number): number[];
 export function descendants(root?: number): number[];
 export function killDescendants(): void;
 export function orphaned(): never;

@@ -29,13 +29,21 @@ export function marked(marker) {
   return each((d) => (readFileSync(`/proc/${d}/environ`, 'latin1').includes(marker) ? true : null)).map(([p]) => p);
 }
 
+/** A process's parent pid (throws once it is gone). */
+function parentPid(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
+/** The children of `parent` (not their own). */
+export function children(parent) {
+  return each((d) => (parentPid(d) === parent ? true : null)).map(([p]) => p);
+}
+
 /** Every descendant of `root`, children before their own children. */
 export function descendants(root = process.pid) {
   const children = new Map();
-  for (const [pid, ppid] of each((d) => {
-    const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  })) {
+  for (const [pid, ppid] of each(parentPid)) {
     if (!children.has(ppid)) children.set(ppid, []);
     children.get(ppid).push(pid);
   }

@@ -5,25 +5,15 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../helpers.ts';
-import { commandLine, descendants } from '../procs.mjs';
+import { children, commandLine } from '../procs.mjs';
 
 /** The runner's own workers: its children running test/worker.mjs (not what they start: between fork and exec,
  *  tsx's esbuild service shows its worker's command line). */
-function workersOf(runner: number): number[] {
-  const parent = (pid: number) => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    } catch {
-      return -1;
-    }
-  };
-  return descendants(runner).filter((pid) => parent(pid) === runner && commandLine(pid).includes('test/worker.mjs'));
-}
+const workersOf = (runner: number) => children(runner).filter((pid) => commandLine(pid).includes('test/worker.mjs'));
 
 // This worker's environment but its channel to its own runner (a child given it would talk on it).
 const { NODE_CHANNEL_FD: _fd, NODE_CHANNEL_SERIALIZATION_MODE: _mode, ...env } = process.env;
