@@ -42,13 +42,13 @@ export function children(parent) {
 
 /** Every descendant of `root`, children before their own children. */
 export function descendants(root = process.pid) {
-  const children = new Map();
+  const byParent = new Map();
   for (const [pid, ppid] of each(parentPid)) {
-    if (!children.has(ppid)) children.set(ppid, []);
-    children.get(ppid).push(pid);
+    if (!byParent.has(ppid)) byParent.set(ppid, []);
+    byParent.get(ppid).push(pid);
   }
   const out = [];
-  for (let i = -1, at = root; i < out.length; at = out[++i]) out.push(...(children.get(at) ?? []));
+  for (let i = -1, at = root; i < out.length; at = out[++i]) out.push(...(byParent.get(at) ?? []));
   return out;
 }
 
