@@ -320,8 +320,12 @@ export class Ledger {
     this.damage = 0;
     this.digest = 0;
     let top = 0;
+    // A blank sector (most of a young ledger) is known from one blank check, without reading its header
+    // first; on a flash without one, a headerless sector is read whole below.
+    const blank = new Uint8Array(n);
     for (let s = 0; s < n; s++) {
-      this.seq[s] = decodeHeader(this.flash.read(s * this.bl, HEADER_SIZE));
+      blank[s] = this.flash.erased?.(s * this.bl, this.bl) ? 1 : 0;
+      this.seq[s] = blank[s] ? FREE : decodeHeader(this.flash.read(s * this.bl, HEADER_SIZE));
       this.used[s] = 0;
       this.live[s] = 0;
       if (this.seq[s] >= 0) top = s + 1;
@@ -332,17 +336,12 @@ export class Ledger {
     this.index.scanning(true);
     // Headerless sectors first (oldest), then by sequence: a later copy of a key wins.
     const order: number[] = [];
-    for (let s = 0; s < n; s++) if (this.seq[s] < 0) order.push(s);
+    for (let s = 0; s < n; s++) if (this.seq[s] < 0 && !blank[s]) order.push(s);
     const withHeader: number[] = [];
     for (let s = 0; s < n; s++) if (this.seq[s] >= 0) withHeader.push(s);
     withHeader.sort((a, b) => this.seq[a] - this.seq[b]);
     for (const s of withHeader) order.push(s);
     for (const s of order) {
-      // A sector without a header is most often blank: a flash with a blank check spares reading it whole.
-      if (this.seq[s] < 0 && this.flash.erased?.(s * this.bl, this.bl)) {
-        this.seq[s] = FREE;
-        continue;
-      }
       const data = this.flash.read(s * this.bl, this.bl);
       // Only a valid slot starts with the type byte, so most slots need no closer look; where the
       // used slots end (the last one not erased) matters only for a sector with a header.
