@@ -1,0 +1,48 @@
+// test/run.mjs makes a missing PGlite template (SAPHIR_PGLITE_TEMPLATE, host/registry/db.ts) itself, once,
+// before it starts a worker: in a fresh clone the first files' databases each ran PGlite's initdb at once.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../helpers.ts';
+
+// This worker's environment but its channel to its own runner (a child given it would talk on it).
+const { NODE_CHANNEL_FD: _fd, NODE_CHANNEL_SERIALIZATION_MODE: _mode, ...env } = process.env;
+
+/** test/run.mjs on core/bytes (no database) with the template at `template`: its exit code and output. */
+async function run(dir: string, template: string) {
+  const times = join(dir, 'times.json');
+  writeFileSync(times, '{}');
+  const runner = spawn(process.execPath, ['test/run.mjs', 'core/bytes'], {
+    cwd: ROOT,
+    env: { ...env, TMPDIR: dir, SAPHIR_TEST_LAST_TIMES: times, SAPHIR_PGLITE_TEMPLATE: template, FORCE_COLOR: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  runner.stdout.on('data', (b) => (out += b));
+  runner.stderr.on('data', (b) => (out += b));
+  const code = await new Promise<number | null>((resolve) => runner.on('close', resolve));
+  return { code, out };
+}
+
+test('no PGlite template: the runner makes it before its first file and says so; with one, it does nothing', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'saphir-runner-template-'));
+  try {
+    const template = join(dir, 'template.tar');
+    const first = await run(dir, template);
+    assert.is(first.code, 0, first.out);
+    assert.ok(existsSync(template), first.out);
+    const said = first.out.indexOf('# the PGlite template made before the workers');
+    assert.ok(said >= 0, first.out);
+    assert.ok(said < first.out.indexOf('core/bytes.test.ts'), 'said before the first file ran');
+    const again = await run(dir, template);
+    assert.is(again.code, 0, again.out);
+    assert.not.match(again.out, /PGlite template/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();
