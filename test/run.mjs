@@ -175,31 +175,33 @@ try {
 } catch (e) {
   process.stdout.write(`# the CLI bundle was not built (the CLI cases compile the sources): ${e.message}\n`);
 }
-// A fresh clone has no PGlite template yet: it is made here, once, beside the type check, before any worker.
-// Else the first files' databases each ran PGlite's initdb at once (the first four files of a run: 9.8 core-seconds more
-// than with the template, one initdb being ~3; 6 Dec).
-if (env.SAPHIR_PGLITE_TEMPLATE && !existsSync(env.SAPHIR_PGLITE_TEMPLATE)) await makePgliteTemplate();
-function makePgliteTemplate() {
+// A fresh clone has no firmware build nor PGlite template yet: they are made here, once, beside the type
+// check, before any worker. Else the first files' processes each made them at once (the first four files of a
+// run: 9.8 core-seconds more without the template, one initdb being ~3; 5.8 more without the build, one
+// being 3.3; 6 Dec). A source changed since the build: the first processes still build it, each.
+const bundleFile = join(root, 'firmware', 'dist', 'saphir-fw.js');
+if (!existsSync(bundleFile) || (env.SAPHIR_PGLITE_TEMPLATE && !existsSync(env.SAPHIR_PGLITE_TEMPLATE)))
+  await makeCaches();
+function makeCaches() {
   const t0 = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'tools/pglite-template.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'tools/test-caches.ts'], {
       cwd: root,
       env,
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let out = '';
     let err = '';
+    child.stdout.on('data', (t) => (out += t));
     child.stderr.on('data', (t) => (err += t));
     let said = false;
     const done = (why) => {
       if (said) return;
       said = true;
       const s = ((performance.now() - t0) / 1000).toFixed(1);
-      const made = why === null && existsSync(env.SAPHIR_PGLITE_TEMPLATE);
-      process.stdout.write(
-        made
-          ? `# the PGlite template made before the workers (${s} s): each test database starts from it\n`
-          : `# the PGlite template was not made (the first test databases make it): ${why ?? 'no file'}\n`,
-      );
+      const made = out.trim().split('\n').filter(Boolean).join(' and ');
+      if (made) process.stdout.write(`# made before the workers (${s} s), for every test process: ${made}\n`);
+      if (why !== null) process.stdout.write(`# not made before the workers (the first files make it): ${why}\n`);
       resolve();
     };
     child.on('error', (e) => done(e.message));
