@@ -1,14 +1,19 @@
 // What the tests' processes share, made once: test/run.mjs runs this before its workers when the firmware
-// build (firmware/dist) or the PGlite template (SAPHIR_PGLITE_TEMPLATE, host/registry/db.ts) is missing, as
-// in a fresh clone. Else the first files' processes each made them at once. Writes what it made, one a line.
+// build (firmware/dist), its host-Ed25519 build (the explorer's) or the PGlite template (SAPHIR_PGLITE_TEMPLATE,
+// host/registry/db.ts) is missing, as in a fresh clone. Else the first files' processes each made them at
+// once. Writes what it made, one a line.
 import { existsSync } from 'node:fs';
-import { ensureBuiltSync } from './build-stale.ts';
+import { HOST_BUNDLE_PATH, ensureBuiltSync, hostEd25519Bundle } from './build-stale.ts';
 import { BUNDLE_PATH } from './paths.ts';
 import { openPglite } from '../host/registry/db.ts';
 
 if (!existsSync(BUNDLE_PATH)) {
   ensureBuiltSync();
   process.stdout.write('the firmware build\n');
+}
+if (!existsSync(HOST_BUNDLE_PATH)) {
+  await hostEd25519Bundle();
+  process.stdout.write("the explorer's host-Ed25519 build\n");
 }
 const template = process.env.SAPHIR_PGLITE_TEMPLATE;
 if (template && !existsSync(template)) {
