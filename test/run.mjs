@@ -176,20 +176,23 @@ try {
   process.stdout.write(`# the CLI bundle was not built (the CLI cases compile the sources): ${e.message}\n`);
 }
 // A fresh clone has no firmware build, host-Ed25519 build nor PGlite template yet: they are made here, once,
-// beside the type check, before any worker (tools/test-caches.ts). Else the first files' processes each made
+// before any worker: the builds and the template in two processes at once, beside the type check
+// (tools/test-caches.ts). Else the first files' processes each made
 // them at once (the first four files of a run: 9.8 core-seconds more without the template, one initdb being
 // ~3; 5.8 more without the build, one being 3.3; 6 Dec). A source changed since the builds: the first
 // processes still rebuild, each.
-const shared = [
-  join(root, 'firmware', 'dist', 'saphir-fw.js'),
-  join(dirname(cacheFile), 'saphir-fw', 'saphir-fw-host.js'), // tools/build-stale.ts HOST_BUNDLE_PATH
-  env.SAPHIR_PGLITE_TEMPLATE,
-];
-if (shared.some((f) => f && !existsSync(f))) await makeCaches();
-function makeCaches() {
+const missing = (f) => !!f && !existsSync(f);
+await Promise.all([
+  (missing(join(root, 'firmware', 'dist', 'saphir-fw.js')) ||
+    missing(join(dirname(cacheFile), 'saphir-fw', 'saphir-fw-host.js'))) && // build-stale.ts HOST_BUNDLE_PATH
+    makeCaches('firmware'),
+  missing(env.SAPHIR_PGLITE_TEMPLATE) && makeCaches('pglite'),
+]);
+/** Runs tools/test-caches.ts `what`; says what it made, or why not. */
+function makeCaches(what) {
   const t0 = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'tools/test-caches.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'tools/test-caches.ts', what], {
       cwd: root,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

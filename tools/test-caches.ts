@@ -1,24 +1,32 @@
 // What the tests' processes share, made once: test/run.mjs runs this before its workers when the firmware
 // build (firmware/dist), its host-Ed25519 build (the explorer's) or the PGlite template (SAPHIR_PGLITE_TEMPLATE,
 // host/registry/db.ts) is missing, as in a fresh clone. Else the first files' processes each made them at
-// once. Writes what it made, one a line.
+// once. `firmware` makes the two builds, `pglite` the template (the runner runs both at once); each line
+// written names what was made.
 import { existsSync } from 'node:fs';
 import { HOST_BUNDLE_PATH, ensureBuiltSync, hostEd25519Bundle } from './build-stale.ts';
 import { BUNDLE_PATH } from './paths.ts';
 import { openPglite } from '../host/registry/db.ts';
 
-if (!existsSync(BUNDLE_PATH)) {
-  ensureBuiltSync();
-  process.stdout.write('the firmware build\n');
-}
-if (!existsSync(HOST_BUNDLE_PATH)) {
-  await hostEd25519Bundle();
-  process.stdout.write("the explorer's host-Ed25519 build\n");
-}
-const template = process.env.SAPHIR_PGLITE_TEMPLATE;
-if (template && !existsSync(template)) {
-  // One database in memory writes the template, then the migrated dump beside it.
-  const db = await openPglite();
-  await db.close();
-  if (existsSync(template)) process.stdout.write('the PGlite template\n');
+const what = process.argv[2];
+if (what === 'firmware') {
+  if (!existsSync(BUNDLE_PATH)) {
+    ensureBuiltSync();
+    process.stdout.write('the firmware build\n');
+  }
+  if (!existsSync(HOST_BUNDLE_PATH)) {
+    await hostEd25519Bundle();
+    process.stdout.write("the explorer's host-Ed25519 build\n");
+  }
+} else if (what === 'pglite') {
+  const template = process.env.SAPHIR_PGLITE_TEMPLATE;
+  if (template && !existsSync(template)) {
+    // One database in memory writes the template, then the migrated dump beside it.
+    const db = await openPglite();
+    await db.close();
+    if (existsSync(template)) process.stdout.write('the PGlite template\n');
+  }
+} else {
+  process.stderr.write('usage: tools/test-caches.ts firmware|pglite\n');
+  process.exitCode = 2;
 }
