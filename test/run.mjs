@@ -177,10 +177,9 @@ try {
 }
 // A fresh clone has no firmware build, host-Ed25519 build nor PGlite template yet: they are made here, once,
 // before any worker: the builds and the template in two processes at once, beside the type check
-// (tools/test-caches.ts). Else the first files' processes each made
-// them at once (the first four files of a run: 9.8 core-seconds more without the template, one initdb being
-// ~3; 5.8 more without the build, one being 3.3; 6 Dec). A source changed since the builds: the first
-// processes still rebuild, each.
+// (tools/test-caches.ts). Else the first files' processes each made them at once (the first four files of a
+// run: 9.8 core-seconds more without the template, one initdb being ~3; 5.8 more without the build, one
+// being 3.3; 6 Dec). A source changed since the builds: the first processes still rebuild, each.
 const missing = (f) => !!f && !existsSync(f);
 await Promise.all([
   (missing(join(root, 'firmware', 'dist', 'saphir-fw.js')) ||

@@ -4,12 +4,11 @@
 // once. `firmware` makes the two builds, `pglite` the template (the runner runs both at once); each line
 // written names what was made.
 import { existsSync } from 'node:fs';
-import { HOST_BUNDLE_PATH, ensureBuiltSync, hostEd25519Bundle } from './build-stale.ts';
-import { BUNDLE_PATH } from './paths.ts';
-import { openPglite } from '../host/registry/db.ts';
 
 const what = process.argv[2];
 if (what === 'firmware') {
+  const { HOST_BUNDLE_PATH, ensureBuiltSync, hostEd25519Bundle } = await import('./build-stale.ts');
+  const { BUNDLE_PATH } = await import('./paths.ts');
   if (!existsSync(BUNDLE_PATH)) {
     ensureBuiltSync();
     process.stdout.write('the firmware build\n');
@@ -22,6 +21,7 @@ if (what === 'firmware') {
   const template = process.env.SAPHIR_PGLITE_TEMPLATE;
   if (template && !existsSync(template)) {
     // One database in memory writes the template, then the migrated dump beside it.
+    const { openPglite } = await import('../host/registry/db.ts');
     const db = await openPglite();
     await db.close();
     if (existsSync(template)) process.stdout.write('the PGlite template\n');
