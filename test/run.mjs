@@ -177,7 +177,7 @@ try {
 }
 // A fresh clone has no firmware build, host-Ed25519 build nor PGlite template yet: they are made here, once,
 // before any worker: the builds and the template in two processes at once, beside the type check
-// (tools/test-caches.ts). Else the first files' processes each made them at once (the first four files of a
+// (test/make-caches.ts). Else the first files' processes each made them at once (the first four files of a
 // run: 9.8 core-seconds more without the template, one initdb being ~3; 5.8 more without the build, one
 // being 3.3; 6 Dec). A source changed since the builds: the first processes still rebuild, each.
 const missing = (f) => !!f && !existsSync(f);
@@ -187,11 +187,11 @@ await Promise.all([
     makeCaches('firmware'),
   missing(env.SAPHIR_PGLITE_TEMPLATE) && makeCaches('pglite'),
 ]);
-/** Runs tools/test-caches.ts `what`; says what it made, or why not. */
+/** Runs test/make-caches.ts `what`; says what it made, or why not. */
 function makeCaches(what) {
   const t0 = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'tools/test-caches.ts', what], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/make-caches.ts', what], {
       cwd: root,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,5 @@
 // test/run.mjs makes a missing PGlite template (SAPHIR_PGLITE_TEMPLATE, host/registry/db.ts) itself, once,
-// before it starts a worker (tools/test-caches.ts): in a fresh clone the first files' databases each ran
+// before it starts a worker (test/make-caches.ts): in a fresh clone the first files' databases each ran
 // PGlite's initdb at once. (The missing firmware build goes the same way; it is not removed here, where the
 // other files of the run use it.)
 import { test } from 'uvu';

@@ -7,8 +7,8 @@ import { existsSync } from 'node:fs';
 
 const what = process.argv[2];
 if (what === 'firmware') {
-  const { HOST_BUNDLE_PATH, ensureBuiltSync, hostEd25519Bundle } = await import('./build-stale.ts');
-  const { BUNDLE_PATH } = await import('./paths.ts');
+  const { HOST_BUNDLE_PATH, ensureBuiltSync, hostEd25519Bundle } = await import('../tools/build-stale.ts');
+  const { BUNDLE_PATH } = await import('../tools/paths.ts');
   if (!existsSync(BUNDLE_PATH)) {
     ensureBuiltSync();
     process.stdout.write('the firmware build\n');
@@ -27,6 +27,6 @@ if (what === 'firmware') {
     if (existsSync(template)) process.stdout.write('the PGlite template\n');
   }
 } else {
-  process.stderr.write('usage: tools/test-caches.ts firmware|pglite\n');
+  process.stderr.write('usage: test/make-caches.ts firmware|pglite\n');
   process.exitCode = 2;
 }
