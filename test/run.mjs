@@ -44,6 +44,7 @@ import { parse } from 'uvu/parse';
 import { buildCliBundle } from '../tools/cli-bundle.mjs';
 import { procCpu } from './proc-cpu.mjs';
 import { parks, pick } from './pick.mjs';
+import { killDescendants } from './procs.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -85,8 +86,11 @@ const dropRunTmp = () => {
   }
 };
 process.on('exit', dropRunTmp);
+// Its workers and what they started go first: still writing there, they could leave the folder behind (a
+// fresh clone's runner-exit.long.ts, 6 Dec). (Told of it, a worker would stop them the same way.)
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'])
   process.once(sig, () => {
+    killDescendants();
     dropRunTmp();
     process.kill(process.pid, sig);
   });
