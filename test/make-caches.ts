@@ -1,8 +1,8 @@
 // What the tests' processes share, made once: test/run.mjs runs this before its workers when the firmware
-// build (firmware/dist), its host-Ed25519 build (the explorer's) or the PGlite template (SAPHIR_PGLITE_TEMPLATE,
-// host/registry/db.ts) is missing, as in a fresh clone. Else the first files' processes each made them at
-// once. `firmware` makes the two builds, `pglite` the template (the runner runs both at once); each line
-// written names what was made.
+// build (firmware/dist) or the PGlite template (SAPHIR_PGLITE_TEMPLATE, host/registry/db.ts) is missing, as
+// in a fresh clone. Else the first files' processes each made them at once. `firmware` makes the build and
+// the explorer's host-Ed25519 build where missing, `pglite` the template (the runner runs both at once); each
+// line written names what was made.
 import { existsSync } from 'node:fs';
 
 const what = process.argv[2];

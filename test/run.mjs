@@ -151,22 +151,32 @@ else delete env.SAPHIR_TEST_TIER;
 const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
 const started = performance.now();
-// `--typecheck` (npm test): `npm run typecheck` (tsc -b) runs beside the first files, as one more job; the run
-// fails when it fails. Its output is printed at the end.
-const typecheckJob = typecheck ? startTypecheck() : null;
-function startTypecheck() {
+/** Runs `cmd args` in the root with the run's environment: its exit code (null: it did not start), its
+ *  stdout, its stderr, and both as they came. */
+function runChild(cmd, args) {
   return new Promise((resolve) => {
-    const t0 = performance.now();
-    const cpu0 = childCpu();
-    const child = spawn('npm', ['run', '-s', 'typecheck'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (t) => (out += t));
-    child.stderr.on('data', (t) => (out += t));
-    child.on('error', (e) => resolve({ code: 1, out: `${e.message}\n`, ms: 0, cpuMs: 0 }));
-    child.on('close', (code) =>
-      resolve({ code, out, ms: Math.round(performance.now() - t0), cpuMs: Math.round((childCpu() - cpu0) * 1000) }),
-    );
+    const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const r = { code: null, out: '', err: '', all: '' };
+    child.stdout.on('data', (t) => ((r.out += t), (r.all += t)));
+    child.stderr.on('data', (t) => ((r.err += t), (r.all += t)));
+    child.on('error', (e) => resolve({ ...r, err: `${e.message}\n`, all: `${e.message}\n` }));
+    child.on('close', (code) => resolve({ ...r, code }));
   });
+}
+// `--typecheck` (npm test): `npm run typecheck` (tsc -b) runs beside the first files, as one more job; the run
+// fails when it fails. Its output is printed at the end. (Started once what the workers share is made,
+// below: the CPU of this process's children it reaps is its own.)
+async function startTypecheck() {
+  const t0 = performance.now();
+  const cpu0 = childCpu();
+  const r = await runChild('npm', ['run', '-s', 'typecheck']);
+  if (r.code === null) return { code: 1, out: r.all, ms: 0, cpuMs: 0 };
+  return {
+    code: r.code,
+    out: r.all,
+    ms: Math.round(performance.now() - t0),
+    cpuMs: Math.round((childCpu() - cpu0) * 1000),
+  };
 }
 /** CPU seconds of this process's reaped children (the type check). */
 function childCpu() {
@@ -179,45 +189,29 @@ try {
 } catch (e) {
   process.stdout.write(`# the CLI bundle was not built (the CLI cases compile the sources): ${e.message}\n`);
 }
-// A fresh clone has no firmware build, host-Ed25519 build nor PGlite template yet: they are made here, once,
-// before any worker: the builds and the template in two processes at once, beside the type check
-// (test/make-caches.ts). Else the first files' processes each made them at once (the first four files of a
-// run: 9.8 core-seconds more without the template, one initdb being ~3; 5.8 more without the build, one
-// being 3.3; 6 Dec). A source changed since the builds: the first processes still rebuild, each.
+// A fresh clone has no firmware build (nor the explorer's host-Ed25519 build, in node_modules/.cache) nor
+// PGlite template yet: they are made here, once, before any worker, the builds and the template in two
+// processes at once (test/make-caches.ts). Else the first files' processes each made them at once (the first
+// four files of a run: 9.8 core-seconds more without the template, one initdb being ~3; 5.8 more without the
+// build, one being 3.3; 6 Dec). A source changed since the builds: the first processes still rebuild, each.
 const missing = (f) => !!f && !existsSync(f);
 await Promise.all([
-  (missing(join(root, 'firmware', 'dist', 'saphir-fw.js')) ||
-    missing(join(dirname(cacheFile), 'saphir-fw', 'saphir-fw-host.js'))) && // build-stale.ts HOST_BUNDLE_PATH
-    makeCaches('firmware'),
+  missing(join(root, 'firmware', 'dist', 'saphir-fw.js')) && makeCaches('firmware'),
   missing(env.SAPHIR_PGLITE_TEMPLATE) && makeCaches('pglite'),
 ]);
 /** Runs test/make-caches.ts `what`; says what it made, or why not. */
-function makeCaches(what) {
+async function makeCaches(what) {
   const t0 = performance.now();
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/make-caches.ts', what], {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (t) => (out += t));
-    child.stderr.on('data', (t) => (err += t));
-    let said = false;
-    const done = (why) => {
-      if (said) return;
-      said = true;
-      const s = ((performance.now() - t0) / 1000).toFixed(1);
-      const made = out.trim().split('\n').filter(Boolean).join(' and ');
-      if (made) process.stdout.write(`# made before the workers (${s} s), for every test process: ${made}\n`);
-      if (why !== null) process.stdout.write(`# not made before the workers (the first files make it): ${why}\n`);
-      resolve();
-    };
-    child.on('error', (e) => done(e.message));
-    child.on('close', (code) => done(code === 0 ? null : err.trim().split('\n').pop() || `exit ${code}`));
-  });
+  const r = await runChild(process.execPath, ['--import', 'tsx', 'test/make-caches.ts', what]);
+  const made = r.out.trim().split('\n').filter(Boolean).join(' and ');
+  const s = ((performance.now() - t0) / 1000).toFixed(1);
+  if (made) process.stdout.write(`# made before the workers (${s} s), for every test process: ${made}\n`);
+  if (r.code !== 0)
+    process.stdout.write(
+      `# not made before the workers (the first files make it): ${r.err.trim().split('\n').pop() || `exit ${r.code}`}\n`,
+    );
 }
+const typecheckJob = typecheck ? startTypecheck() : null;
 const { suites } = await parse(join(root, 'test'), long ? '\\.long\\.ts$' : '\\.test\\.ts$');
 const todo = suites.filter((s) => filters.length === 0 || filters.some((re) => re.test(s.name)));
 // The order of a first run (a fresh clone has no cache), and which files mostly wait: test/file-times.json,

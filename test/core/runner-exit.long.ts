@@ -12,9 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from '../helpers.ts';
 import { commandLine, marked } from '../procs.mjs';
-
-// This worker's environment but its channel to its own runner (a child given it would talk on it).
-const { NODE_CHANNEL_FD: _fd, NODE_CHANNEL_SERIALIZATION_MODE: _mode, ...env } = process.env;
+import { runnerEnv as env } from './runner-child.ts';
 
 const isWorker = (pid: number) => commandLine(pid).includes('worker.mjs');
 

@@ -4,19 +4,15 @@
 // core-seconds a run, 5 with the lane, 6 Dec).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../helpers.ts';
 import { children, commandLine } from '../procs.mjs';
+import { startRunner } from './runner-child.ts';
 
 /** The runner's own workers: its children running test/worker.mjs (not what they start: between fork and exec,
  *  tsx's esbuild service shows its worker's command line). */
 const workersOf = (runner: number) => children(runner).filter((pid) => commandLine(pid).includes('test/worker.mjs'));
-
-// This worker's environment but its channel to its own runner (a child given it would talk on it).
-const { NODE_CHANNEL_FD: _fd, NODE_CHANNEL_SERIALIZATION_MODE: _mode, ...env } = process.env;
 
 /**
  * Runs test/run.mjs on two files, one of them marked (`waiting`) as having mostly waited last time
@@ -35,19 +31,16 @@ async function run(waiting: boolean, extra: Record<string, string> = {}) {
         'core/bytes.test.ts': [3000, 2900],
       }),
     );
-    const runner = spawn(process.execPath, ['test/run.mjs', 'core/worker-pool', 'core/bytes'], {
-      cwd: ROOT,
-      env: { ...env, TMPDIR: dir, SAPHIR_TEST_LAST_TIMES: times, FORCE_COLOR: '0', ...extra },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const { runner, done } = startRunner(['core/worker-pool', 'core/bytes'], {
+      TMPDIR: dir,
+      SAPHIR_TEST_LAST_TIMES: times,
+      ...extra,
     });
-    let out = '';
-    runner.stdout.on('data', (b) => (out += b));
-    runner.stderr.on('data', (b) => (out += b));
     let most = 0;
     const poll = setInterval(() => {
       most = Math.max(most, workersOf(runner.pid!).length);
     }, 50);
-    const code = await new Promise<number | null>((resolve) => runner.on('close', resolve));
+    const { code, out } = await done;
     clearInterval(poll);
     return { code, out, most };
   } finally {

@@ -4,29 +4,17 @@
 // other files of the run use it.)
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../helpers.ts';
-
-// This worker's environment but its channel to its own runner (a child given it would talk on it).
-const { NODE_CHANNEL_FD: _fd, NODE_CHANNEL_SERIALIZATION_MODE: _mode, ...env } = process.env;
+import { startRunner } from './runner-child.ts';
 
 /** test/run.mjs on core/bytes (no database) with the template at `template`: its exit code and output. */
 async function run(dir: string, template: string) {
   const times = join(dir, 'times.json');
   writeFileSync(times, '{}');
-  const runner = spawn(process.execPath, ['test/run.mjs', 'core/bytes'], {
-    cwd: ROOT,
-    env: { ...env, TMPDIR: dir, SAPHIR_TEST_LAST_TIMES: times, SAPHIR_PGLITE_TEMPLATE: template, FORCE_COLOR: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  runner.stdout.on('data', (b) => (out += b));
-  runner.stderr.on('data', (b) => (out += b));
-  const code = await new Promise<number | null>((resolve) => runner.on('close', resolve));
-  return { code, out };
+  return startRunner(['core/bytes'], { TMPDIR: dir, SAPHIR_TEST_LAST_TIMES: times, SAPHIR_PGLITE_TEMPLATE: template })
+    .done;
 }
 
 test('no PGlite template: the runner makes it before its first file and says so; with one, it does nothing', async () => {
