@@ -320,25 +320,25 @@ export class Ledger {
     this.damage = 0;
     this.digest = 0;
     let top = 0;
-    // A blank sector (most of a young ledger) is known from one blank check, without reading its header
-    // first; on a flash without one, a headerless sector is read whole below.
-    const blank = new Uint8Array(n);
+    // Read whole below: headerless sectors first (oldest), then by sequence, so a later copy of a key wins.
+    // A blank sector (most of a young ledger) is known from one blank check, without reading even its
+    // header; on a flash without one, a headerless sector is read whole.
+    const order: number[] = [];
+    const withHeader: number[] = [];
     for (let s = 0; s < n; s++) {
-      blank[s] = this.flash.erased?.(s * this.bl, this.bl) ? 1 : 0;
-      this.seq[s] = blank[s] ? FREE : decodeHeader(this.flash.read(s * this.bl, HEADER_SIZE));
+      const blank = Boolean(this.flash.erased?.(s * this.bl, this.bl));
+      this.seq[s] = blank ? FREE : decodeHeader(this.flash.read(s * this.bl, HEADER_SIZE));
       this.used[s] = 0;
       this.live[s] = 0;
-      if (this.seq[s] >= 0) top = s + 1;
+      if (this.seq[s] >= 0) {
+        top = s + 1;
+        withHeader.push(s);
+      } else if (!blank) order.push(s);
     }
     this.index.reserve(top * this.slotsPerSector);
     // (the filter knows only the keys read so far: a scan that throws leaves the ledger stale, and
     // every call scans again into a new index before asking it anything)
     this.index.scanning(true);
-    // Headerless sectors first (oldest), then by sequence: a later copy of a key wins.
-    const order: number[] = [];
-    for (let s = 0; s < n; s++) if (this.seq[s] < 0 && !blank[s]) order.push(s);
-    const withHeader: number[] = [];
-    for (let s = 0; s < n; s++) if (this.seq[s] >= 0) withHeader.push(s);
     withHeader.sort((a, b) => this.seq[a] - this.seq[b]);
     for (const s of withHeader) order.push(s);
     for (const s of order) {
