@@ -42,6 +42,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'uvu/parse';
 import { buildCliBundle } from '../tools/cli-bundle.mjs';
+import { BUNDLE_PATH } from '../tools/dist.mjs';
 import { procCpu } from './proc-cpu.mjs';
 import { parks, pick } from './pick.mjs';
 import { killDescendants } from './procs.mjs';
@@ -196,7 +197,7 @@ try {
 // build, one being 3.3; 6 Dec). A source changed since the builds: the first processes still rebuild, each.
 const missing = (f) => !!f && !existsSync(f);
 await Promise.all([
-  missing(join(root, 'firmware', 'dist', 'saphir-fw.js')) && makeCaches('firmware'),
+  missing(BUNDLE_PATH) && makeCaches('firmware'),
   missing(env.SAPHIR_PGLITE_TEMPLATE) && makeCaches('pglite'),
 ]);
 /** Runs test/make-caches.ts `what`; says what it made, or why not. */

@@ -1,11 +1,11 @@
 // Where things are in the repository, for the Node-side code (CLI, simulator, build, tests, benchmarks).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DIST } from './dist.mjs';
 
 /** The repository root. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const DIST = join(ROOT, 'firmware', 'dist');
-export const BUNDLE_PATH = join(DIST, 'saphir-fw.js');
+export { BUNDLE_PATH, DIST } from './dist.mjs';
 export const IMAGE_PATH = join(DIST, 'saphir-fw.img');
 /** The camera-less variant, written for measurements (heap of a text-only device); not imaged. */
 export const CORE_PATH = join(DIST, 'saphir-fw-core.js');
